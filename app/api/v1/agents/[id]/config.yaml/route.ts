@@ -1,0 +1,4 @@
+import { agentConfigRoute } from '@/lib/api/fleet-routes'
+
+export const dynamic = 'force-dynamic'
+export const GET = agentConfigRoute

@@ -1,0 +1,4 @@
+import { fleetRoutes } from '@/lib/api/fleet-routes'
+
+export const dynamic = 'force-dynamic'
+export const GET = fleetRoutes('Agent').effectiveTools

@@ -1,0 +1,6 @@
+import { resourceRoutes } from '@/lib/api/resource-routes'
+
+export const dynamic = 'force-dynamic'
+const routes = resourceRoutes('SideEffectPolicy')
+export const GET = routes.list
+export const POST = routes.create

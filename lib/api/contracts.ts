@@ -1,0 +1,17 @@
+// Every API route's contract, in one list: the OpenAPI document is generated from it, and the
+// access tests walk it, so a route cannot be added without being described and checked.
+import type { RouteContract } from '@/lib/http/contract'
+import { KINDS } from '@/lib/manifests/kinds'
+import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
+import { applyContract, openApiContract, overviewContract } from './registry-routes'
+import { resourceContracts } from './resource-routes'
+
+export const ALL_CONTRACTS: RouteContract[] = [
+  ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
+  ...Object.values(FLEET_CONTRACTS.Agent),
+  ...Object.values(FLEET_CONTRACTS.Unit),
+  agentConfigContract,
+  applyContract,
+  overviewContract,
+  openApiContract,
+]

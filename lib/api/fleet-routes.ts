@@ -1,0 +1,80 @@
+// Routes about an agent's or unit's tools: the effective set with exclusions, the runtime config,
+// and the image's tools manifest.
+import { z } from '@/lib/http/zod'
+import type { RouteContract } from '@/lib/http/contract'
+import { route } from '@/lib/http/route'
+import { prisma } from '@/lib/db'
+import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
+import { renderConfigYaml } from '@/lib/effective-tools/render-config-yaml'
+import { qualify } from '@/lib/effective-tools/resolve-effective-tools'
+import { imageToolsOf, setImageTools } from '@/lib/image-tools/set-image-tools'
+import type { AgentSpec } from '@/lib/manifests/specs/fleet'
+import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
+import { getRow } from '@/lib/resources/resource-store'
+import { effectiveToolsAnswer, idParams, imageToolsAnswer, imageToolsUpload } from './schemas'
+
+const effectiveQuery = z.strictObject({
+  namespace: z.string().max(63).optional(),
+  include: z.enum(['excluded']).optional().openapi({ description: '`excluded` adds the shadowed and denied entries with their reasons.' }),
+})
+
+function fleetContracts(kind: 'Agent' | 'Unit') {
+  const base = `/api/v1/${kind === 'Agent' ? 'agents' : 'units'}/{id}`
+  const tags = [kind]
+  return {
+    effectiveTools: {
+      method: 'GET', path: `${base}/effective-tools`, operationId: `get${kind}EffectiveTools`, tags, access: 'read',
+      summary: `The ${kind.toLowerCase()}'s effective tool set with provenance; ?include=excluded adds shadowed and denied entries`,
+      params: idParams, query: effectiveQuery, response: effectiveToolsAnswer,
+    },
+    getImageTools: {
+      method: 'GET', path: `${base}/image-tools`, operationId: `get${kind}ImageTools`, tags, access: 'read',
+      summary: `The cached tools of the ${kind.toLowerCase()}'s image, with the digest they came from`,
+      params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }), response: imageToolsAnswer,
+    },
+    putImageTools: {
+      method: 'PUT', path: `${base}/image-tools`, operationId: `put${kind}ImageTools`, tags, access: 'write',
+      summary: `Upload the image's tools manifest (the GET /a2a/tools array) for a ${kind.toLowerCase()} without a listener`,
+      params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }), body: imageToolsUpload, response: imageToolsAnswer,
+    },
+  } satisfies Record<string, RouteContract>
+}
+
+export const agentConfigContract = {
+  method: 'GET', path: '/api/v1/agents/{id}/config.yaml', operationId: 'getAgentConfigYaml', tags: ['Agent'], access: 'read',
+  summary: "The agent's runtime config.yaml `tools:` block (language-operator format)",
+  params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }),
+  response: z.string().openapi({ description: 'YAML' }), responseContentType: 'application/yaml',
+} satisfies RouteContract
+
+export const FLEET_CONTRACTS = { Agent: fleetContracts('Agent'), Unit: fleetContracts('Unit') }
+
+export function fleetRoutes(kind: 'Agent' | 'Unit') {
+  const c = FLEET_CONTRACTS[kind]
+  return {
+    effectiveTools: route(c.effectiveTools, async ({ params, query }) => {
+      const set = await getEffectiveTools(kind, await getRow(kind, params.id, query.namespace))
+      return { effectiveTools: set.tools, ...(query.include === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
+    }),
+    getImageTools: route(c.getImageTools, async ({ params, query }) => imageToolsOf((await getRow(kind, params.id, query.namespace)) as never)),
+    putImageTools: route(c.putImageTools, async ({ params, query, body }) => setImageTools(kind, params.id, query.namespace, body)),
+  }
+}
+
+export const agentConfigRoute = route(agentConfigContract, async ({ params, query, request }) => {
+  const agent = await getRow('Agent', params.id, query.namespace)
+  const refs = ((agent.spec as AgentSpec).languageTools ?? []).map((r) => qualify(r, agent.namespace))
+  const servers = refs.length
+    ? await prisma.languageTool.findMany({
+        where: { OR: refs.map((r) => ({ namespace: r.split('/')[0], name: r.split('/')[1] })) },
+        select: { name: true, namespace: true, spec: true },
+      })
+    : []
+  const byRef = new Map(servers.map((s) => [`${s.namespace}/${s.name}`, s]))
+  const ordered = refs.flatMap((r) => byRef.get(r) ?? [])
+  const gateway = new URL('/mcp', process.env.TOOLROOM_PUBLIC_URL ?? new URL(request.url).origin).toString()
+  return renderConfigYaml(
+    gateway,
+    ordered.map((s) => ({ name: s.name, endpoint: languageToolEndpoint(s.name, s.namespace, s.spec as LanguageToolSpec) })),
+  )
+})

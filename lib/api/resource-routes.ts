@@ -1,0 +1,114 @@
+// CRUD routes for every registry kind, from one definition: contracts (for the wrapper and OpenAPI)
+// and handlers. Create and replace go through the same validation as apply.
+import { AppError } from '@/lib/errors/app-error'
+import type { RouteContract } from '@/lib/http/contract'
+import { route } from '@/lib/http/route'
+import { applyDocuments } from '@/lib/manifests/apply-documents'
+import { KIND_DEFINITIONS, type Kind, TOOLROOM_API_VERSION } from '@/lib/manifests/kinds'
+import { deleteResource, getResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
+import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
+import { toResourceView } from '@/lib/resources/resource-view'
+import {
+  agentListQuery,
+  idParams,
+  listQuery,
+  namespaceQuery,
+  pageSchema,
+  resourceInputSchema,
+  resourceSchema,
+  toolListQuery,
+  unitListQuery,
+  withEffectiveTools,
+} from './schemas'
+
+const LIST_QUERIES: Partial<Record<Kind, typeof listQuery>> = { Tool: toolListQuery, Agent: agentListQuery, Unit: unitListQuery }
+/** Query parameters that filter on a promoted column of the kind's table. */
+const COLUMN_FILTERS: Partial<Record<Kind, string[]>> = { Tool: ['type', 'level'], Agent: ['unit'], Unit: ['parent'] }
+
+export function resourceContracts(kind: Kind) {
+  const { plural } = KIND_DEFINITIONS[kind]
+  const base = `/api/v1/${plural}`
+  const tags = [kind]
+  const one = kind === 'Agent' || kind === 'Unit' ? withEffectiveTools(kind) : resourceSchema(kind)
+  return {
+    list: {
+      method: 'GET', path: base, operationId: `list${kind}s`, summary: `List ${kind} resources`, tags, access: 'read',
+      query: LIST_QUERIES[kind] ?? listQuery, response: pageSchema(resourceSchema(kind), `${kind}Page`),
+    },
+    create: {
+      method: 'POST', path: base, operationId: `create${kind}`, summary: `Create a ${kind}`, tags, access: 'write',
+      body: resourceInputSchema(kind), response: resourceSchema(kind), successStatus: 201,
+    },
+    get: {
+      method: 'GET', path: `${base}/{id}`, operationId: `get${kind}`, summary: `Get a ${kind} by id, or by name with ?namespace=`, tags, access: 'read',
+      params: idParams, query: namespaceQuery, response: one,
+    },
+    replace: {
+      method: 'PUT', path: `${base}/{id}`, operationId: `replace${kind}`, summary: `Replace a ${kind}'s labels and spec`, tags, access: 'write',
+      params: idParams, query: namespaceQuery, body: resourceInputSchema(kind), response: resourceSchema(kind),
+    },
+    remove: {
+      method: 'DELETE', path: `${base}/{id}`, operationId: `delete${kind}`, summary: `Delete a ${kind}`, tags, access: 'write',
+      params: idParams, query: namespaceQuery, successStatus: 204,
+    },
+  } satisfies Record<string, RouteContract>
+}
+
+function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
+  const labels: Record<string, string> = {}
+  for (const pair of (query.label as string[] | undefined) ?? []) {
+    const eq = pair.indexOf('=')
+    labels[pair.slice(0, eq)] = pair.slice(eq + 1)
+  }
+  const columns: Record<string, string> = {}
+  for (const column of COLUMN_FILTERS[kind] ?? []) if (typeof query[column] === 'string') columns[column] = query[column] as string
+  return {
+    namespace: query.namespace as string | undefined,
+    q: query.q as string | undefined,
+    labels,
+    columns,
+    limit: query.limit as number | undefined,
+    cursor: query.cursor as string | undefined,
+  }
+}
+
+/** The document to write for a REST create or replace, with apiVersion and kind defaulted. */
+function documentFrom(kind: Kind, body: Record<string, unknown>): Record<string, unknown> {
+  return { apiVersion: KIND_DEFINITIONS[kind].apiVersions[0] ?? TOOLROOM_API_VERSION, kind, ...body }
+}
+
+export function resourceRoutes(kind: Kind) {
+  const c = resourceContracts(kind)
+  return {
+    list: route(c.list, async ({ query }) => listResources(kind, filtersFrom(kind, query))),
+    create: route(c.create, async ({ body }) => {
+      const doc = documentFrom(kind, body)
+      if (doc.kind !== kind) throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents, not ${String(doc.kind)}`, [{ field: 'kind', rule: 'kind', message: `must be ${kind}` }])
+      const { results } = await applyDocuments([doc], { expect: 'absent' })
+      return getResource(kind, results[0].id!)
+    }),
+    get: route(c.get, async ({ params, query }) => {
+      const row = await getRow(kind, params.id, query.namespace)
+      const view = toResourceView(kind, row)
+      if (kind !== 'Agent' && kind !== 'Unit') return view
+      const set = await getEffectiveTools(kind, row)
+      return { ...view, effectiveTools: set.tools, unresolved: set.unresolved }
+    }),
+    replace: route(c.replace, async ({ params, query, body }) => {
+      const existing = await getRow(kind, params.id, query.namespace)
+      const doc = documentFrom(kind, body)
+      const metadata = (doc.metadata ?? {}) as { name?: unknown; namespace?: unknown }
+      if (doc.kind !== kind) throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents`, [{ field: 'kind', rule: 'kind', message: `must be ${kind}` }])
+      if (metadata.name !== existing.name || (metadata.namespace ?? 'default') !== existing.namespace)
+        throw new AppError('VALIDATION_FAILED', 'metadata.name and metadata.namespace cannot change; create a new resource instead', [
+          { field: 'metadata.name', rule: 'immutable', message: `must stay "${existing.namespace}/${existing.name}"` },
+        ])
+      await applyDocuments([doc], { expect: 'present' })
+      return getResource(kind, existing.id)
+    }),
+    remove: route(c.remove, async ({ params, query }) => {
+      await deleteResource(kind, params.id, query.namespace)
+      return null
+    }),
+  }
+}

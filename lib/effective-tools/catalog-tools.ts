@@ -1,0 +1,107 @@
+// Stored rows and cached surfaces turned into CatalogTools, the resolver's common currency.
+import type { ToolSpec } from '@/lib/manifests/specs/tool'
+import { canonicalMcpToolId } from '@/lib/tools/naming'
+import {
+  annotationsForLevel,
+  annotationsFromMcpHints,
+  levelFromAnnotations,
+  type McpToolAnnotations,
+  UNDECLARED_LEVEL,
+} from './derive-side-effects'
+import type { CatalogTool } from './types'
+
+export interface ToolRowLike {
+  name: string
+  namespace: string
+  spec: unknown
+  totalCalls7d: number
+  failureRate7d: number | null
+}
+
+export function catalogToolFromRow(row: ToolRowLike): CatalogTool {
+  const spec = row.spec as ToolSpec
+  const level = spec.sideEffects?.level
+  return {
+    name: row.name,
+    namespace: row.namespace,
+    description: spec.description,
+    inputSchema: spec.inputSchema,
+    ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
+    type: spec.type,
+    level: level ?? UNDECLARED_LEVEL,
+    levelSource: level ? 'declared' : 'default',
+    annotations: annotationsForLevel(level, spec.sideEffects?.idempotent),
+    ...(spec.sideEffects?.requiresApproval !== undefined ? { requiresApproval: spec.sideEffects.requiresApproval } : {}),
+    ...(spec.safety?.rateLimit ? { rateLimit: spec.safety.rateLimit } : {}),
+    allowedAgents: spec.safety?.allowedAgents ?? [],
+    deniedNamespaces: spec.safety?.deniedNamespaces ?? [],
+    ...(spec.mcpServerRef?.tool ? { upstreamName: spec.mcpServerRef.tool } : {}),
+    source: { kind: 'Tool', name: row.name, namespace: row.namespace },
+    stats: { totalCalls7d: row.totalCalls7d, failureRate7d: row.failureRate7d },
+  }
+}
+
+/** One entry of a LanguageTool's `status.toolSchemas`, as discovery stores it (tools/list shape). */
+export interface DiscoveredMcpTool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema?: unknown
+  outputSchema?: unknown
+  annotations?: McpToolAnnotations
+}
+
+/**
+ * Tools of an MCP server under a canonical prefix (the server's name, or a connector's slug); the
+ * upstream name is kept for forwarding. Entries with no canonical form are dropped.
+ */
+export function catalogToolsFromMcp(
+  prefix: string,
+  server: { name: string; namespace: string },
+  discovered: DiscoveredMcpTool[],
+  source: CatalogTool['source'],
+): CatalogTool[] {
+  const out: CatalogTool[] = []
+  for (const tool of discovered) {
+    const id = canonicalMcpToolId(prefix, tool.name)
+    if (!id) continue
+    const annotations = annotationsFromMcpHints(tool.annotations)
+    out.push({
+      name: id,
+      namespace: server.namespace,
+      description: tool.description ?? tool.title ?? '',
+      inputSchema: tool.inputSchema ?? { type: 'object' },
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      type: 'mcp',
+      ...levelFromAnnotations(annotations, tool.annotations),
+      annotations,
+      upstreamName: tool.name,
+      source,
+      stats: { totalCalls7d: 0, failureRate7d: null },
+    })
+  }
+  return out
+}
+
+/** One entry of a cached image surface (`GET /a2a/tools`, Spring Voyage ToolDefinition). */
+export interface ImageToolDefinition {
+  name: string
+  description: string
+  inputSchema: unknown
+}
+
+export function catalogToolsFromImage(subject: { kind: 'Agent' | 'Unit'; name: string; namespace: string }, tools: ImageToolDefinition[]): CatalogTool[] {
+  const annotations = annotationsForLevel(undefined, undefined)
+  return tools.map((tool) => ({
+    name: tool.name,
+    namespace: subject.namespace,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    type: 'function',
+    level: UNDECLARED_LEVEL,
+    levelSource: 'default',
+    annotations,
+    source: { kind: subject.kind, name: subject.name, namespace: subject.namespace },
+    stats: { totalCalls7d: 0, failureRate7d: null },
+  }))
+}

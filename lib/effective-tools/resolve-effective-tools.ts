@@ -1,0 +1,186 @@
+// The effective tool set of an agent or unit (SPEC §2). Pure and deterministic: the same input
+// always gives the same entries in the same order. The loader (load-resolver-input.ts) does the I/O.
+import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
+import {
+  type CatalogTool,
+  type EffectiveTool,
+  type EffectiveToolSet,
+  type ResolverInput,
+  type Tier,
+  TIER_PRECEDENCE,
+  TIERS,
+  type UnresolvedReference,
+} from './types'
+
+interface Candidate {
+  tool: CatalogTool
+  tier: Tier
+  provenance: string
+  inheritedFromUnit: string | null
+  /** Position in gathering order: tier order, then declaration order within the tier. */
+  order: number
+  deniedReason?: string
+}
+
+export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
+  const unresolved: UnresolvedReference[] = []
+  const candidates = gatherCandidates(input, unresolved)
+
+  // Entries under a reserved namespace from a source that does not own it never compete.
+  for (const c of candidates) {
+    if (c.tier !== 'image' && c.tier !== 'mcp') continue
+    const reserved = reservedNamespaceOf(c.tool.name, input.connectorSlugs)
+    if (reserved)
+      c.deniedReason =
+        reserved === 'toolroom'
+          ? `"toolroom.*" is reserved for Toolroom's platform tools`
+          : `"${reserved}.*" is reserved for connector "${reserved}"`
+  }
+
+  // Highest tier wins a name; within a tier the first declared wins.
+  const winners = new Map<string, Candidate>()
+  for (const c of candidates) {
+    if (c.deniedReason) continue
+    const current = winners.get(c.tool.name)
+    if (!current || TIER_PRECEDENCE[c.tier] > TIER_PRECEDENCE[current.tier]) winners.set(c.tool.name, c)
+  }
+
+  const tools: EffectiveTool[] = []
+  const excluded: EffectiveTool[] = []
+  for (const c of candidates) {
+    if (c.deniedReason) {
+      excluded.push(entry(c, input, 'denied', c.deniedReason))
+      continue
+    }
+    const winner = winners.get(c.tool.name)!
+    if (winner !== c) {
+      const where = winner.inheritedFromUnit ? ` (inherited from unit "${winner.inheritedFromUnit}")` : ''
+      excluded.push({ ...entry(c, input, 'shadowed', `shadowed by ${winner.provenance}${where}, which takes precedence`), shadowedBy: winner.provenance })
+      continue
+    }
+    const denial = safetyDenial(c.tool, input)
+    if (denial) {
+      excluded.push(entry(c, input, 'denied', denial))
+      continue
+    }
+    const toggle = c.tier === 'image' ? null : nearestToggle(c.tool.name, input)
+    if (toggle && !toggle.enabled) tools.push(entry(c, input, 'disabled', `disabled by a toggle on ${toggle.where}`))
+    else tools.push(entry(c, input, 'enabled', toggle ? `enabled by a toggle on ${toggle.where}` : null))
+  }
+  return { tools, excluded, unresolved }
+}
+
+function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[]): Candidate[] {
+  const { subject, ancestors } = input
+  const out: Candidate[] = []
+  const add = (tool: CatalogTool, tier: Tier, provenance: string, inheritedFromUnit: string | null) =>
+    out.push({ tool, tier, provenance, inheritedFromUnit, order: out.length })
+  // The subject first, then its units nearest first: a binding on the subject itself is reported as
+  // its own even when an ancestor binds the same thing too.
+  const levels = [{ node: subject, from: null as string | null }, ...ancestors.map((u) => ({ node: u, from: u.name }))]
+  const missing = (field: string, reference: string, from: string | null, message: string) =>
+    unresolved.push({ field, reference, inheritedFromUnit: from, message })
+
+  for (const tool of input.platformTools) add(tool, 'platform', 'platform', null)
+
+  const boundSlugs = new Set<string>()
+  for (const { node, from } of levels)
+    for (const slug of node.connectors ?? []) {
+      if (boundSlugs.has(slug)) continue
+      boundSlugs.add(slug)
+      const tools = input.connectorTools.get(slug)
+      if (!tools) {
+        missing('spec.connectors', slug, from, `connector "${slug}" does not exist`)
+        continue
+      }
+      for (const tool of tools) add(tool, 'connector', `connector:${slug}`, from)
+    }
+
+  // Image tools belong to the subject's own image: never inherited.
+  for (const tool of subject.imageTools) add(tool, 'image', `image:${subject.imageDigest ?? 'unknown'}`, null)
+
+  for (const ref of subject.languageTools ?? []) {
+    const tools = input.languageToolTools.get(ref)
+    if (!tools) {
+      missing('spec.languageTools', ref, null, `LanguageTool "${ref}" does not exist`)
+      continue
+    }
+    const server = ref.includes('/') ? ref.slice(ref.indexOf('/') + 1) : ref
+    for (const tool of tools) add(tool, 'mcp', `mcp:${server}`, null)
+  }
+
+  const granted = new Set<string>()
+  for (const { node, from } of levels)
+    for (const ref of node.grants ?? []) {
+      const tool = input.grantedTools.get(qualify(ref, node.namespace))
+      if (!tool) {
+        missing('spec.grants', ref, from, `Tool "${ref}" does not exist`)
+        continue
+      }
+      const key = `${tool.namespace}/${tool.name}`
+      if (granted.has(key)) continue
+      granted.add(key)
+      add(tool, 'grant', 'grant', from)
+    }
+
+  const rank = (t: Tier) => TIERS.indexOf(t)
+  return out.sort((a, b) => rank(a.tier) - rank(b.tier) || a.order - b.order)
+}
+
+/** `name` references resolve in the referrer's namespace; `namespace/name` names another. */
+export function qualify(ref: string, namespace: string): string {
+  return ref.includes('/') ? ref : `${namespace}/${ref}`
+}
+
+function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | null {
+  if (tool.deniedNamespaces?.includes(subject.namespace))
+    return `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"`
+  // allowedAgents names agents; for a unit the check happens per agent below it.
+  if (subject.kind === 'Agent' && tool.allowedAgents && tool.allowedAgents.length > 0) {
+    const allowed = tool.allowedAgents.some((a) => a === subject.name || a === `${subject.namespace}/${subject.name}`)
+    if (!allowed) return `agent "${subject.name}" is not in safety.allowedAgents of ${tool.name} (${tool.allowedAgents.join(', ')})`
+  }
+  return null
+}
+
+function nearestToggle(name: string, { subject, ancestors }: ResolverInput): { enabled: boolean; where: string } | null {
+  const own = subject.toggles?.[name]
+  if (own !== undefined) return { enabled: own, where: `${subject.kind.toLowerCase()} "${subject.name}"` }
+  for (const unit of ancestors) {
+    const value = unit.toggles?.[name]
+    if (value !== undefined) return { enabled: value, where: `unit "${unit.name}"` }
+  }
+  return null
+}
+
+function entry(c: Candidate, input: ResolverInput, state: EffectiveTool['state'], reason: string | null): EffectiveTool {
+  const { tool } = c
+  const policy = input.policies.get(tool.level)
+  const fromTool = tool.requiresApproval !== undefined
+  return {
+    name: tool.name,
+    namespace: tool.namespace,
+    toolNamespace: toolNamespaceOf(tool.name),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    provenance: c.provenance,
+    tier: c.tier,
+    inheritedFromUnit: c.inheritedFromUnit,
+    source: tool.source,
+    type: tool.type,
+    ...(tool.upstreamName !== undefined ? { upstreamName: tool.upstreamName } : {}),
+    sideEffects: { level: tool.level, levelSource: tool.levelSource, idempotent: tool.annotations.idempotent },
+    requiresApproval: fromTool ? tool.requiresApproval! : (policy?.requiresApproval ?? true),
+    approvalSource: fromTool ? 'tool' : 'policy',
+    annotations: tool.annotations,
+    rateLimit: {
+      callsPerMinute: tool.rateLimit?.callsPerMinute ?? policy?.rateLimit?.callsPerMinute ?? null,
+      callsPerDay: tool.rateLimit?.callsPerDay ?? policy?.rateLimit?.callsPerDay ?? null,
+    },
+    state,
+    reason,
+    totalCalls7d: tool.stats.totalCalls7d,
+    failureRate7d: tool.stats.failureRate7d,
+  }
+}

@@ -1,0 +1,38 @@
+// A route's contract: method, path, access, and the zod schemas of its inputs and answer. The same
+// object drives the route wrapper (parsing, auth) and the OpenAPI document, so they cannot disagree.
+import type { z } from 'zod'
+import type { Access } from '@/lib/auth/authenticate'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface TextBody {
+  /** Raw text bodies (manifests): the handler gets the string. */
+  text: true
+  contentTypes: string[]
+  description: string
+}
+
+export interface RouteContract {
+  method: HttpMethod
+  /** OpenAPI path, e.g. `/api/v1/tools/{id}`. */
+  path: string
+  operationId: string
+  summary: string
+  tags: string[]
+  access: Access
+  params?: z.ZodObject
+  query?: z.ZodObject
+  body?: z.ZodType | TextBody
+  /** Largest body accepted, in bytes. */
+  maxBodyBytes?: number
+  response?: z.ZodType
+  /** Content type of a non-JSON answer (e.g. `application/yaml`). */
+  responseContentType?: string
+  successStatus?: 200 | 201 | 202 | 204
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+export function isTextBody(body: RouteContract['body']): body is TextBody {
+  return typeof body === 'object' && body !== null && 'text' in body
+}

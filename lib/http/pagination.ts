@@ -1,0 +1,38 @@
+// Opaque keyset cursors over (namespace, name, id): stable under inserts and deletes, unlike offsets.
+import { AppError } from '@/lib/errors/app-error'
+
+export interface Cursor {
+  namespace: string
+  name: string
+  id: string
+}
+
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_PAGE_SIZE = 500
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.namespace, c.name, c.id])).toString('base64url')
+}
+
+export function decodeCursor(raw: string): Cursor {
+  try {
+    const [namespace, name, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
+    if ([namespace, name, id].every((v) => typeof v === 'string')) return { namespace, name, id }
+  } catch {
+    // fall through
+  }
+  throw new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [
+    { field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' },
+  ])
+}
+
+/** Prisma `where` for rows strictly after the cursor in (namespace, name, id) order. */
+export function afterCursor(c: Cursor) {
+  return {
+    OR: [
+      { namespace: { gt: c.namespace } },
+      { namespace: c.namespace, name: { gt: c.name } },
+      { namespace: c.namespace, name: c.name, id: { gt: c.id } },
+    ],
+  }
+}

@@ -1,0 +1,129 @@
+// The one wrapper around every API route handler: request id, authentication and access, bounded
+// body reading, zod parsing of params/query/body, and problem+json for every error.
+import { randomUUID } from 'node:crypto'
+import type { z } from 'zod'
+import { type Actor, authenticate, isAllowed } from '@/lib/auth/authenticate'
+import { AppError } from '@/lib/errors/app-error'
+import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
+import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
+import { problemResponse, toAppError } from './problem'
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
+
+export interface RouteContext<C extends RouteContract> {
+  params: Infer<C['params']>
+  query: Infer<C['query']>
+  body: C['body'] extends { text: true } ? string : Infer<C['body']>
+  actor: Actor
+  request: Request
+  requestId: string
+}
+
+type NextContext = { params: Promise<Record<string, string | string[]>> }
+
+export function route<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<C>) => Promise<unknown>) {
+  return async function handle(request: Request, next?: NextContext): Promise<Response> {
+    const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID()
+    const instance = new URL(request.url).pathname
+    try {
+      const actor = await authenticate(request)
+      if (!actor && contract.access !== 'public') throw new AppError('UNAUTHORIZED', 'sign in or send an API token')
+      if (actor && !isAllowed(actor, contract.access)) throw new AppError('FORBIDDEN', `this needs the "${contract.access}" permission`)
+
+      const params = parseWith(contract.params, (await next?.params) ?? {}, 'BAD_REQUEST', 'path')
+      const query = parseWith(contract.query, queryObject(new URL(request.url).searchParams, contract.query), 'BAD_REQUEST', 'query')
+      const body = contract.body ? await readBody(request, contract) : undefined
+
+      const result = await handler({ params, query, body, actor: actor!, request, requestId } as RouteContext<C>)
+      const response = result instanceof Response ? result : respond(contract, result)
+      response.headers.set('x-request-id', requestId)
+      return response
+    } catch (error) {
+      const appError = toAppError(error)
+      if (appError) return problemResponse(appError, instance, requestId, { 'x-request-id': requestId })
+      console.error(`[api] ${request.method} ${instance} failed (request ${requestId})`, error)
+      return problemResponse(new AppError('INTERNAL', `unexpected error; quote request id ${requestId} when reporting it`), instance, requestId, { 'x-request-id': requestId })
+    }
+  }
+}
+
+function respond(contract: RouteContract, result: unknown): Response {
+  const status = contract.successStatus ?? 200
+  if (status === 204) return new Response(null, { status })
+  if (contract.responseContentType && typeof result === 'string')
+    return new Response(result, { status, headers: { 'content-type': contract.responseContentType } })
+  return Response.json(result, { status })
+}
+
+function parseWith(schema: z.ZodObject | undefined, value: unknown, code: 'BAD_REQUEST' | 'VALIDATION_FAILED', where: string) {
+  if (!schema) return undefined
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const errors = fieldErrorsFromZod(parsed.error, value)
+  throw new AppError(code, `invalid ${where}: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors)
+}
+
+/** Query parameters as an object; a key given several times (or declared as an array) becomes an array. */
+function queryObject(search: URLSearchParams, schema: z.ZodObject | undefined): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key)
+    const field = schema?.shape[key] as z.ZodType | undefined
+    const wantsArray = field !== undefined && unwrap(field)?.type === 'array'
+    out[key] = values.length > 1 || wantsArray ? values : values[0]
+  }
+  return out
+}
+
+function unwrap(field: z.ZodType): { type: string } | undefined {
+  let def = (field as unknown as { def: { type: string; innerType?: z.ZodType } }).def
+  while (def.innerType) def = (def.innerType as unknown as { def: typeof def }).def
+  return def
+}
+
+async function readBody(request: Request, contract: RouteContract): Promise<unknown> {
+  const limit = contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `the request body is larger than the limit of ${limit} bytes for this route`)
+  const declared = Number(request.headers.get('content-length') ?? NaN)
+  if (declared > limit) throw tooLarge()
+
+  const contentType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+  const text = await readTextWithin(request, limit, tooLarge)
+  if (isTextBody(contract.body)) {
+    if (contentType && !contract.body.contentTypes.includes(contentType))
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `send the body as one of: ${contract.body.contentTypes.join(', ')} (got ${contentType})`)
+    return text
+  }
+  if (contentType && contentType !== 'application/json' && !contentType.endsWith('+json'))
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `send the body as application/json (got ${contentType})`)
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    throw new AppError('BAD_REQUEST', `the body is not valid JSON: ${(e as Error).message}`, [
+      { field: '(body)', rule: 'json-syntax', message: (e as Error).message },
+    ])
+  }
+  const parsed = (contract.body as z.ZodType).safeParse(json)
+  if (parsed.success) return parsed.data
+  const errors = fieldErrorsFromZod(parsed.error, json)
+  throw new AppError('VALIDATION_FAILED', `invalid body: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors)
+}
+
+async function readTextWithin(request: Request, limit: number, tooLarge: () => AppError): Promise<string> {
+  if (!request.body) return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+}

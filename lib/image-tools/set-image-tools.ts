@@ -1,0 +1,43 @@
+// An operator (or CI) uploads an image's tools manifest for a subject without an /a2a/tools listener.
+import { prisma } from '@/lib/db'
+import { AppError } from '@/lib/errors/app-error'
+import { imageDigestOf } from '@/lib/manifests/specs/fleet'
+import { getRow } from '@/lib/resources/resource-store'
+import { validateImageTools } from './validate-image-tools'
+
+export async function setImageTools(
+  kind: 'Agent' | 'Unit',
+  idOrName: string,
+  namespace: string | undefined,
+  upload: { digest?: string; tools: unknown[] },
+) {
+  const row = await getRow(kind, idOrName, namespace)
+  const imageDigest = imageDigestOf((row.spec as { image?: string }).image)
+  const digest = upload.digest ?? imageDigest
+  if (!digest)
+    throw new AppError('VALIDATION_FAILED', 'the image digest is unknown: pin spec.image with @sha256:<digest> or send "digest"', [
+      { field: 'digest', rule: 'required', message: `is required because ${kind.toLowerCase()} "${row.name}" has no @sha256 digest in spec.image` },
+    ])
+  if (imageDigest && upload.digest && upload.digest !== imageDigest)
+    throw new AppError('VALIDATION_FAILED', `the manifest is for ${upload.digest}, but the ${kind.toLowerCase()} runs ${imageDigest}`, [
+      { field: 'digest', rule: 'mismatch', message: `must equal the digest in spec.image (${imageDigest})` },
+    ])
+  const slugs = new Set((await prisma.connector.findMany({ select: { name: true } })).map((c) => c.name))
+  const verdict = validateImageTools(upload.tools, slugs)
+  if (verdict.errors.length > 0)
+    throw new AppError('VALIDATION_FAILED', `${verdict.errors.length} invalid tool entr${verdict.errors.length === 1 ? 'y' : 'ies'}; nothing was stored`, verdict.errors)
+  const data = { imageTools: verdict.tools as object[], imageDigest: digest, imageToolsSource: 'upload', imageToolsUpdatedAt: new Date() }
+  const updated = kind === 'Agent'
+    ? await prisma.agent.update({ where: { id: row.id }, data })
+    : await prisma.unit.update({ where: { id: row.id }, data })
+  return imageToolsOf(updated)
+}
+
+export function imageToolsOf(row: { imageTools: unknown; imageDigest: string | null; imageToolsSource: string | null; imageToolsUpdatedAt: Date | null }) {
+  return {
+    digest: row.imageDigest,
+    source: row.imageToolsSource,
+    updatedAt: row.imageToolsUpdatedAt?.toISOString() ?? null,
+    tools: row.imageTools as { name: string; description: string; inputSchema: unknown }[],
+  }
+}

@@ -1,0 +1,89 @@
+// Apply is all or nothing: every document is validated (alone and against the others and what is
+// stored) before anything is written, and the writes share one transaction.
+import { prisma } from '@/lib/db'
+import { AppError, type FieldError } from '@/lib/errors/app-error'
+import { writeDocument, type WriteAction } from '@/lib/resources/resource-store'
+import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
+import { parseManifest } from './parse-manifest'
+import { validateDocument } from './validate-document'
+
+export interface AppliedDocument {
+  index: number
+  kind: string
+  apiVersion: string
+  namespace: string
+  name: string
+  id: string | null
+  action: WriteAction
+}
+
+export interface ApplyResult {
+  dryRun: boolean
+  results: AppliedDocument[]
+  summary: Record<WriteAction, number>
+}
+
+export interface ApplyOptions {
+  dryRun?: boolean
+  /** REST create/replace semantics for a single document. */
+  expect?: 'absent' | 'present'
+}
+
+export async function applyManifestText(text: string, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const parsed = parseManifest(text)
+  if (parsed.errors.length > 0) throw validationFailed(parsed.errors)
+  return applyDocuments(parsed.documents, options)
+}
+
+export async function applyDocuments(rawDocuments: unknown[], options: ApplyOptions = {}): Promise<ApplyResult> {
+  const errors: FieldError[] = []
+  const valid: IndexedDocument[] = []
+  rawDocuments.forEach((raw, index) => {
+    const { document, errors: docErrors } = validateDocument(raw, rawDocuments.length > 1 || options.expect === undefined ? index : undefined)
+    if (document) valid.push({ index, document })
+    errors.push(...docErrors)
+  })
+  errors.push(...checkManifestRules(valid, await loadStoredRuleContext()))
+  if (errors.length > 0) throw validationFailed(errors)
+
+  const dryRun = options.dryRun ?? false
+  const results = await prisma.$transaction(
+    async (tx) => {
+      const out: AppliedDocument[] = []
+      for (const { index, document } of valid) {
+        const { action, id } = await writeDocument(tx, document, { dryRun, expect: options.expect })
+        out.push({
+          index,
+          kind: document.kind,
+          apiVersion: document.apiVersion,
+          namespace: document.metadata.namespace,
+          name: document.metadata.name,
+          id,
+          action,
+        })
+      }
+      return out
+    },
+    { timeout: 120_000, maxWait: 10_000 },
+  )
+  const summary = { created: 0, updated: 0, unchanged: 0 }
+  for (const r of results) summary[r.action]++
+  return { dryRun, results, summary }
+}
+
+function validationFailed(errors: FieldError[]): AppError {
+  const documents = new Set(errors.map((e) => e.document).filter((d) => d !== undefined)).size
+  const where = documents > 1 ? ` in ${documents} documents` : ''
+  return new AppError('VALIDATION_FAILED', `${errors.length} validation error${errors.length === 1 ? '' : 's'}${where}; nothing was written`, errors)
+}
+
+async function loadStoredRuleContext(): Promise<StoredRuleContext> {
+  const [connectors, units] = await Promise.all([
+    prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } }),
+    prisma.unit.findMany({ select: { namespace: true, name: true, parent: true } }),
+  ])
+  return {
+    connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: ((c.spec as { tools?: string[] }).tools ?? []) }])),
+    unitParents: new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.parent])),
+  }
+}

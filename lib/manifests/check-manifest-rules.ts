@@ -1,0 +1,83 @@
+// Rules that span documents or need what is already stored: duplicates, reserved tool namespaces,
+// connector slugs, unit cycles. Pure: the caller loads the stored context.
+import type { FieldError } from '@/lib/errors/app-error'
+import { PLATFORM_NAMESPACE, toolNamespaceOf } from '@/lib/tools/naming'
+import type { ValidDocument } from './validate-document'
+
+export interface StoredRuleContext {
+  /** Stored connectors by slug. */
+  connectors: Map<string, { namespace: string; tools: string[] }>
+  /** Stored units: `namespace/name` → parent name (null at a root). */
+  unitParents: Map<string, string | null>
+}
+
+export interface IndexedDocument {
+  index: number
+  document: ValidDocument
+}
+
+export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleContext): FieldError[] {
+  const errors: FieldError[] = []
+  const fail = ({ index, document }: IndexedDocument, field: string, rule: string, message: string) =>
+    errors.push({ document: index, kind: document.kind, name: document.metadata.name, field, rule, message })
+
+  // Duplicates within the manifest. Connector slugs are global, so they collide across namespaces.
+  const seen = new Map<string, number>()
+  for (const item of docs) {
+    const { kind, metadata } = item.document
+    const key = kind === 'Connector' ? `Connector/${metadata.name}` : `${kind}/${metadata.namespace}/${metadata.name}`
+    const first = seen.get(key)
+    if (first !== undefined) fail(item, 'metadata.name', 'duplicate', `${kind} "${metadata.name}" appears more than once in this manifest (first in document ${first})`)
+    else seen.set(key, item.index)
+  }
+
+  // The connectors as they will be after this apply.
+  const connectors = new Map(stored.connectors)
+  for (const item of docs) {
+    const d = item.document
+    if (d.kind !== 'Connector') continue
+    const slug = d.metadata.name
+    const existing = stored.connectors.get(slug)
+    if (slug === PLATFORM_NAMESPACE) fail(item, 'metadata.name', 'reserved-namespace', `"${PLATFORM_NAMESPACE}" is reserved for Toolroom's platform tools`)
+    else if (existing && existing.namespace !== d.metadata.namespace)
+      fail(item, 'metadata.name', 'duplicate', `connector slug "${slug}" is already taken in namespace "${existing.namespace}"; slugs are unique across namespaces`)
+    connectors.set(slug, { namespace: d.metadata.namespace, tools: d.spec.tools ?? [] })
+    ;(d.spec.tools ?? []).forEach((tool, i) => {
+      if (toolNamespaceOf(tool) !== slug)
+        fail(item, `spec.tools[${i}]`, 'reserved-namespace', `connector "${slug}" may only list tools under "${slug}.*", not "${tool}"`)
+    })
+  }
+
+  for (const item of docs) {
+    const d = item.document
+    if (d.kind !== 'Tool') continue
+    const ns = toolNamespaceOf(d.metadata.name)
+    if (ns === PLATFORM_NAMESPACE) {
+      fail(item, 'metadata.name', 'reserved-namespace', `the "${PLATFORM_NAMESPACE}.*" namespace is reserved for Toolroom's platform tools`)
+      continue
+    }
+    const owner = connectors.get(ns)
+    if (owner && !owner.tools.includes(d.metadata.name))
+      fail(item, 'metadata.name', 'reserved-namespace', `"${ns}.*" is reserved for connector "${ns}": list "${d.metadata.name}" in that connector's spec.tools, or choose another namespace`)
+  }
+
+  // Unit trees must stay trees.
+  const parents = new Map(stored.unitParents)
+  for (const { document: d } of docs) if (d.kind === 'Unit') parents.set(`${d.metadata.namespace}/${d.metadata.name}`, d.spec.parent ?? null)
+  for (const item of docs) {
+    const d = item.document
+    if (d.kind !== 'Unit' || !d.spec.parent) continue
+    const ns = d.metadata.namespace
+    const path = [d.metadata.name]
+    let current: string | null | undefined = d.spec.parent
+    while (current) {
+      if (path.includes(current)) {
+        fail(item, 'spec.parent', 'cycle', `unit parents form a cycle: ${[...path, current].join(' → ')}`)
+        break
+      }
+      path.push(current)
+      current = parents.get(`${ns}/${current}`)
+    }
+  }
+  return errors
+}

@@ -1,0 +1,44 @@
+// JSON Schema documents inside manifests (inputSchema, outputSchema) must be valid schemas: checked
+// against the draft they declare (2020-12 unless `$schema` says draft-07) and compiled, so broken
+// `$ref`s are caught at registration rather than at the first call.
+import Ajv2020 from 'ajv/dist/2020'
+import draft7MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json'
+import addFormats from 'ajv-formats'
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true })
+ajv.addMetaSchema(draft7MetaSchema)
+addFormats(ajv)
+
+export const MAX_SCHEMA_DEPTH = 32
+
+/** Returns problems with a JSON Schema, empty when it is usable as a tool schema. */
+export function checkToolJsonSchema(schema: unknown, { requireObjectRoot }: { requireObjectRoot: boolean }): string[] {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return ['must be a JSON Schema object']
+  if (depthOf(schema) > MAX_SCHEMA_DEPTH) return [`nests deeper than ${MAX_SCHEMA_DEPTH} levels`]
+  const root = schema as Record<string, unknown>
+  if (requireObjectRoot && root.type !== undefined && root.type !== 'object') {
+    return [`root "type" must be "object" (MCP tool arguments are an object), not ${JSON.stringify(root.type)}`]
+  }
+  const valid = ajv.validateSchema(root)
+  if (!valid) {
+    return (ajv.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`.trim())
+  }
+  const candidate = { ...root, $id: undefined }
+  try {
+    ajv.compile(candidate)
+  } catch (e) {
+    return [(e as Error).message]
+  } finally {
+    // Ajv caches every compiled schema by object identity; these are one-off checks.
+    ajv.removeSchema(candidate)
+  }
+  return []
+}
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_SCHEMA_DEPTH) return depth
+  if (typeof value !== 'object' || value === null) return depth
+  let max = depth
+  for (const child of Object.values(value)) max = Math.max(max, depthOf(child, depth + 1))
+  return max
+}

@@ -1,0 +1,67 @@
+import { z } from '@/lib/http/zod'
+import { checkToolJsonSchema } from '@/lib/manifests/json-schema'
+import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
+
+/** Kubernetes DNS-1123 label: names of namespaces, agents, units, servers, secrets. */
+export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+
+export const dnsLabel = (what: string) =>
+  z
+    .string()
+    .max(63, `${what} must be at most 63 characters`)
+    .regex(DNS_LABEL, `${what} must be a DNS label: lowercase letters, digits and '-', starting and ending alphanumeric`)
+
+export const canonicalToolId = z
+  .string()
+  .max(MAX_TOOL_ID_LENGTH, `tool ids are at most ${MAX_TOOL_ID_LENGTH} characters`)
+  .regex(CANONICAL_TOOL_ID, 'must be a canonical tool id: lowercase dotted snake_case like "acme.create_ticket" (^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$)')
+
+/** A reference to another resource: `name` (same namespace) or `namespace/name`. */
+export const resourceRef = z
+  .string()
+  .max(127)
+  .regex(/^([a-z0-9]([-a-z0-9]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/, 'must be "name" or "namespace/name"')
+
+export const SIDE_EFFECT_LEVELS = [
+  'read_only',
+  'local_write',
+  'external_write',
+  'financial',
+  'communication',
+  'code_execution',
+  'privileged',
+] as const
+export const sideEffectLevel = z.enum(SIDE_EFFECT_LEVELS)
+export type SideEffectLevel = z.infer<typeof sideEffectLevel>
+
+/** Container image reference, optionally pinned by digest (`repo:tag@sha256:<64 hex>`). */
+export const imageReference = z
+  .string()
+  .max(512)
+  .regex(
+    /^[a-z0-9][a-z0-9._\-/:]*[a-z0-9]?(@sha256:[a-f0-9]{64})?$/,
+    'must be an image reference like "registry/repo:tag" or "registry/repo@sha256:<64 hex digits>"',
+  )
+
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .url('must be an absolute URL')
+  .refine((u) => /^https?:\/\//i.test(u), 'must use http or https')
+
+const jsonSchemaObject = z.record(z.string(), z.unknown())
+
+/** A JSON Schema document; checked with Ajv so an invalid schema is refused at registration. */
+export const toolJsonSchema = (requireObjectRoot: boolean) =>
+  jsonSchemaObject.superRefine((schema, ctx) => {
+    for (const message of checkToolJsonSchema(schema, { requireObjectRoot })) {
+      ctx.addIssue({ code: 'custom', message: `invalid JSON Schema: ${message}`, params: { rule: 'json-schema' } })
+    }
+  })
+
+export const rateLimit = z.strictObject({
+  callsPerMinute: z.number().int().min(0).max(1_000_000).optional(),
+  callsPerDay: z.number().int().min(0).max(100_000_000).optional(),
+})
+
+export const toggles = z.record(canonicalToolId, z.boolean())

@@ -1,0 +1,30 @@
+import { z } from '@/lib/http/zod'
+import { httpUrl, imageReference, resourceRef } from './common'
+
+// The langop.io `LanguageTool` (seeds/000): an MCP tool server Toolroom discovers and forwards to.
+export const languageToolSpec = z
+  .strictObject({
+    image: imageReference.optional(),
+    port: z.number().int().min(1).max(65535).default(8080),
+    deploymentMode: z.enum(['service', 'sidecar']).default('service'),
+    /** Explicit URL of the server; otherwise the in-cluster service address. */
+    endpoint: httpUrl.optional(),
+    transport: z.enum(['streamable-http', 'sse']).default('streamable-http'),
+    description: z.string().max(4000).optional(),
+    /** Headers sent with every request to the server, their values taken from secrets. */
+    authHeaders: z
+      .array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name'), secretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }) }))
+      .max(20)
+      .optional(),
+  })
+  .superRefine((spec, ctx) => {
+    if (!spec.image && !spec.endpoint)
+      ctx.addIssue({ code: 'custom', path: ['image'], message: 'is required unless spec.endpoint is set', params: { rule: 'required' } })
+  })
+
+export type LanguageToolSpec = z.infer<typeof languageToolSpec>
+
+/** Where Toolroom reaches the server: the explicit endpoint, else the Kubernetes service address. */
+export function languageToolEndpoint(name: string, namespace: string, spec: LanguageToolSpec): string {
+  return spec.endpoint ?? `http://${name}.${namespace}.svc.cluster.local:${spec.port}`
+}

@@ -1,0 +1,30 @@
+import { z } from '@/lib/http/zod'
+
+// Kubernetes-style: `stringData` holds plain values, `data` base64 ones. Either way the values are
+// encrypted before they are stored and never returned.
+export const secretSpec = z
+  .strictObject({
+    type: z.enum(['opaque', 'bearer', 'basic']).default('opaque'),
+    stringData: z.record(z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letters, digits, ".", "_" or "-"'), z.string().max(65536)).optional(),
+    data: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letters, digits, ".", "_" or "-"'),
+        z.string().max(87384).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+      )
+      .optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const keys = [...Object.keys(spec.stringData ?? {}), ...Object.keys(spec.data ?? {})]
+    if (keys.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['stringData'], message: 'a secret needs at least one value in spec.stringData or spec.data', params: { rule: 'required' } })
+    if (new Set(keys).size !== keys.length)
+      ctx.addIssue({ code: 'custom', path: ['data'], message: 'a key appears in both spec.data and spec.stringData', params: { rule: 'duplicate' } })
+  })
+
+export type SecretSpec = z.infer<typeof secretSpec>
+
+export function secretValues(spec: SecretSpec): Record<string, string> {
+  const values: Record<string, string> = { ...(spec.stringData ?? {}) }
+  for (const [key, b64] of Object.entries(spec.data ?? {})) values[key] = Buffer.from(b64, 'base64').toString('utf8')
+  return values
+}

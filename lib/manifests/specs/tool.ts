@@ -1,0 +1,84 @@
+import { z } from '@/lib/http/zod'
+import { httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
+
+// The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
+// the runtime: a declared argument vector, never a shell line.
+export const toolEndpoint = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  url: httpUrl,
+  auth: z
+    .strictObject({
+      type: z.enum(['none', 'bearer', 'basic', 'header']),
+      secretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }).optional(),
+      /** Header name for `type: header`. */
+      header: z.string().max(256).regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
+    })
+    .optional(),
+  timeoutMs: z.number().int().min(1).max(300_000).optional(),
+})
+
+export const toolSpec = z
+  .strictObject({
+    type: z.enum(['function', 'rest', 'mcp', 'os']),
+    description: z.string().min(1, 'is required').max(4000),
+    endpoint: toolEndpoint.optional(),
+    mcpServerRef: z
+      .strictObject({
+        name: resourceRef,
+        /** Upstream tool name on the server when it differs from the last segment of the id. */
+        tool: z.string().min(1).max(256).optional(),
+      })
+      .optional(),
+    command: z
+      .strictObject({
+        argv: z.array(z.string().max(4096)).min(1).max(256),
+        timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+        maxOutputBytes: z.number().int().min(1).max(16 * 1024 * 1024).optional(),
+      })
+      .optional(),
+    inputSchema: toolJsonSchema(true),
+    outputSchema: toolJsonSchema(false).optional(),
+    sideEffects: z
+      .strictObject({
+        level: sideEffectLevel.optional(),
+        idempotent: z.boolean().optional(),
+        requiresApproval: z.boolean().optional(),
+        idempotencyKeyTemplate: z.string().min(1).max(512).optional(),
+      })
+      .optional(),
+    safety: z
+      .strictObject({
+        allowedAgents: z.array(resourceRef).max(1000).optional(),
+        deniedNamespaces: z.array(z.string().max(63)).max(1000).optional(),
+        rateLimit: rateLimit.optional(),
+      })
+      .optional(),
+    observability: z
+      .strictObject({
+        logArgs: z.boolean().optional(),
+        logResult: z.boolean().optional(),
+        redactFields: z
+          .array(z.string().regex(/^(args|result)(\.[A-Za-z0-9_-]+|\[\*\])+$/, 'must be a path like "args.body" or "result.token"'))
+          .max(200)
+          .optional(),
+      })
+      .optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const need = (field: keyof typeof spec, when: string) => {
+      if (spec[field] === undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: `is required when ${when}`, params: { rule: 'required' } })
+    }
+    const forbid = (field: keyof typeof spec, unless: string) => {
+      if (spec[field] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: `is only allowed when ${unless}`, params: { rule: 'not-allowed' } })
+    }
+    if (spec.type === 'rest') need('endpoint', 'type is "rest"')
+    else forbid('endpoint', 'type is "rest"')
+    if (spec.type === 'mcp') need('mcpServerRef', 'type is "mcp"')
+    else forbid('mcpServerRef', 'type is "mcp"')
+    if (spec.type === 'os') need('command', 'type is "os"')
+    else forbid('command', 'type is "os"')
+  })
+
+export type ToolSpec = z.infer<typeof toolSpec>

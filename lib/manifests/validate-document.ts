@@ -1,0 +1,68 @@
+// One raw document in, a typed document or the list of what is wrong with it out. Pure.
+import type { FieldError } from '@/lib/errors/app-error'
+import { z } from '@/lib/http/zod'
+import { KIND_DEFINITIONS, type Kind, type Metadata, metadataSchema, resolveKind } from './kinds'
+import type { AgentSpec, UnitSpec } from './specs/fleet'
+import type { ConnectorSpec } from './specs/connector'
+import type { LanguageToolSpec } from './specs/language-tool'
+import type { SecretSpec } from './specs/secret'
+import type { SideEffectPolicySpec } from './specs/side-effect-policy'
+import type { ToolSpec } from './specs/tool'
+import { fieldErrorsFromZod } from './zod-issues'
+
+export interface SpecByKind {
+  Tool: ToolSpec
+  LanguageTool: LanguageToolSpec
+  Connector: ConnectorSpec
+  Unit: UnitSpec
+  Agent: AgentSpec
+  Secret: SecretSpec
+  SideEffectPolicy: SideEffectPolicySpec
+}
+
+export type ValidDocument<K extends Kind = Kind> = {
+  [P in K]: { kind: P; apiVersion: string; metadata: Metadata; spec: SpecByKind[P] }
+}[K]
+
+// `status` is accepted (the seeds' manifests carry one) and ignored: only Toolroom writes status.
+const TOP_LEVEL_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status'])
+
+export function validateDocument(raw: unknown, index?: number): { document?: ValidDocument; errors: FieldError[] } {
+  const at = (e: Omit<FieldError, 'document'>): FieldError => (index === undefined ? e : { document: index, ...e })
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { errors: [at({ field: '(document)', rule: 'type', message: 'a document must be an object with apiVersion, kind, metadata and spec' })] }
+  const doc = raw as Record<string, unknown>
+  const errors: FieldError[] = []
+  const kindName = typeof doc.kind === 'string' ? doc.kind : undefined
+  const kind = kindName ? resolveKind(kindName) : null
+  const name = typeof (doc.metadata as { name?: unknown } | undefined)?.name === 'string' ? (doc.metadata as { name: string }).name : undefined
+  const withIdentity = (e: FieldError): FieldError => ({ ...e, ...(kindName ? { kind: kindName } : {}), ...(name ? { name } : {}) })
+
+  for (const key of Object.keys(doc))
+    if (!TOP_LEVEL_FIELDS.has(key)) errors.push(at({ field: key, rule: 'unknown-field', message: `unknown field "${key}"` }))
+
+  if (doc.kind === undefined) errors.push(at({ field: 'kind', rule: 'required', message: 'is required' }))
+  else if (!kind)
+    errors.push(at({ field: 'kind', rule: 'unknown-kind', message: `unknown kind ${JSON.stringify(doc.kind)}; expected one of: ${Object.keys(KIND_DEFINITIONS).join(', ')}, MCPServer` }))
+
+  const apiVersion = doc.apiVersion
+  if (apiVersion === undefined) errors.push(at({ field: 'apiVersion', rule: 'required', message: 'is required' }))
+  else if (kind && !(KIND_DEFINITIONS[kind].apiVersions as readonly string[]).includes(apiVersion as string))
+    errors.push(at({ field: 'apiVersion', rule: 'api-version', message: `${kindName} is served as ${KIND_DEFINITIONS[kind].apiVersions.join(' or ')}, not ${JSON.stringify(apiVersion)}` }))
+
+  if (!kind) return { errors: errors.map(withIdentity) }
+
+  const metadata = metadataSchema(kind).safeParse(doc.metadata ?? undefined)
+  if (!metadata.success) errors.push(...fieldErrorsFromZod(metadata.error, doc.metadata, ['metadata']).map(at))
+  const spec = (KIND_DEFINITIONS[kind].spec as z.ZodType).safeParse(doc.spec ?? undefined)
+  if (!spec.success) errors.push(...fieldErrorsFromZod(spec.error, doc.spec, ['spec']).map(at))
+
+  if (kind === 'SideEffectPolicy' && metadata.success && spec.success) {
+    const level = (spec.data as SideEffectPolicySpec).level
+    if (metadata.data.name !== level)
+      errors.push(at({ field: 'metadata.name', rule: 'mismatch', message: `must equal spec.level ("${level}")` }))
+  }
+
+  if (errors.length > 0 || !metadata.success || !spec.success) return { errors: errors.map(withIdentity) }
+  return { document: { kind, apiVersion: apiVersion as string, metadata: metadata.data, spec: spec.data } as ValidDocument, errors: [] }
+}

@@ -1,0 +1,154 @@
+// How each kind maps between a validated document and its table row: which spec fields are promoted
+// to columns, what the stored spec is, and what status Toolroom reports. The one place that knows.
+import { prisma } from '@/lib/db'
+import type { Kind } from '@/lib/manifests/kinds'
+import { agentEndpoint, imageDigestOf } from '@/lib/manifests/specs/fleet'
+import { languageToolEndpoint } from '@/lib/manifests/specs/language-tool'
+import { secretValues } from '@/lib/manifests/specs/secret'
+import type { ValidDocument } from '@/lib/manifests/validate-document'
+import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
+
+type Db = typeof prisma
+export type Row = Record<string, unknown> & {
+  id: string
+  apiVersion: string
+  namespace: string
+  name: string
+  labels: unknown
+  annotations: unknown
+  generation: number
+  spec: unknown
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** The subset of a Prisma model delegate the generic store uses. */
+export interface Delegate {
+  findMany(args: object): Promise<Row[]>
+  findUnique(args: object): Promise<Row | null>
+  findFirst(args: object): Promise<Row | null>
+  create(args: object): Promise<Row>
+  update(args: object): Promise<Row>
+  delete(args: object): Promise<Row>
+  count(args?: object): Promise<number>
+}
+
+export interface KindAdapter {
+  kind: Kind
+  delegate(db: Db | Parameters<Parameters<Db['$transaction']>[0]>[0]): Delegate
+  /** Columns written from a document: the stored spec and the promoted fields. */
+  columns(doc: ValidDocument): Record<string, unknown>
+  /** Whether writing `doc` would change nothing about `row`. */
+  unchanged(row: Row, doc: ValidDocument): boolean
+  /** The spec as the API shows it (secrets never show values). */
+  specOut(row: Row): unknown
+  status(row: Row): Record<string, unknown> | undefined
+  /** Columns searched by the `q` filter. */
+  searchColumns: string[]
+}
+
+/** Equality of JSON values regardless of object key order (JSONB does not keep it). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b)
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+const sameEnvelope = (row: Row, doc: ValidDocument) =>
+  row.apiVersion === doc.apiVersion && sameJson(row.labels, doc.metadata.labels) && sameJson(row.annotations, doc.metadata.annotations)
+
+function plain(kind: Kind, model: keyof Db & string, extra: Partial<KindAdapter> = {}): KindAdapter {
+  return {
+    kind,
+    delegate: (db) => (db as unknown as Record<string, Delegate>)[model],
+    columns: (doc) => ({ spec: doc.spec }),
+    unchanged: (row, doc) => sameEnvelope(row, doc) && sameJson(row.spec, doc.spec),
+    specOut: (row) => row.spec,
+    status: () => undefined,
+    searchColumns: ['name'],
+    ...extra,
+  }
+}
+
+const imageToolsStatus = (row: Row) => ({
+  imageTools: {
+    digest: row.imageDigest ?? null,
+    source: row.imageToolsSource ?? null,
+    updatedAt: row.imageToolsUpdatedAt ?? null,
+    count: Array.isArray(row.imageTools) ? row.imageTools.length : 0,
+  },
+})
+
+export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
+  Tool: plain('Tool', 'tool', {
+    columns: (doc) => {
+      const spec = (doc as ValidDocument<'Tool'>).spec
+      return { spec, type: spec.type, level: spec.sideEffects?.level ?? null, description: spec.description }
+    },
+    status: (row) => ({ phase: row.phase, totalCalls7d: row.totalCalls7d, failureRate7d: row.failureRate7d }),
+    searchColumns: ['name', 'description'],
+  }),
+  LanguageTool: plain('LanguageTool', 'languageTool', {
+    status: (row) => ({
+      phase: row.phase,
+      endpoint: languageToolEndpoint(row.name, row.namespace, row.spec as never),
+      health: row.health,
+      lastIntrospectedAt: row.lastIntrospectedAt,
+      lastError: row.lastError,
+      toolSchemas: row.toolSchemas,
+    }),
+  }),
+  Connector: plain('Connector', 'connector'),
+  Unit: plain('Unit', 'unit', {
+    columns: (doc) => {
+      const spec = (doc as ValidDocument<'Unit'>).spec
+      return { spec, parent: spec.parent ?? null, connectors: spec.connectors ?? [] }
+    },
+    status: (row) => ({ ...imageToolsStatus(row), imageDigest: imageDigestOf((row.spec as { image?: string }).image) }),
+  }),
+  Agent: plain('Agent', 'agent', {
+    columns: (doc) => {
+      const spec = (doc as ValidDocument<'Agent'>).spec
+      return { spec, unit: spec.unit ?? null, connectors: spec.connectors ?? [] }
+    },
+    status: (row) => ({
+      endpoint: agentEndpoint(row.name, row.namespace, row.spec as never),
+      imageDigest: imageDigestOf((row.spec as { image?: string }).image),
+      ...imageToolsStatus(row),
+    }),
+  }),
+  Secret: plain('Secret', 'secret', {
+    columns: (doc) => {
+      const spec = (doc as ValidDocument<'Secret'>).spec
+      const values = secretValues(spec)
+      return { spec: { type: spec.type, keys: Object.keys(values).sort() }, ...sealSecretValues(values) }
+    },
+    unchanged: (row, doc) => {
+      const spec = (doc as ValidDocument<'Secret'>).spec
+      if (!sameEnvelope(row, doc) || (row.spec as { type: string }).type !== spec.type) return false
+      try {
+        return sameJson(openSecretValues(row.ciphertext as Uint8Array, row.keyId as string), secretValues(spec))
+      } catch {
+        return false // sealed under another key: rewriting re-seals it under the current one
+      }
+    },
+  }),
+  SideEffectPolicy: plain('SideEffectPolicy', 'sideEffectPolicy', {
+    columns: (doc) => {
+      const spec = (doc as ValidDocument<'SideEffectPolicy'>).spec
+      return { spec, level: spec.level }
+    },
+  }),
+}
+
+/** Columns never selected for API answers: secret material. */
+export const OMIT_COLUMNS: Partial<Record<Kind, Record<string, true>>> = { Secret: { ciphertext: true, keyId: true } }

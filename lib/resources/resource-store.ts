@@ -1,0 +1,125 @@
+// Generic reads and writes of registry resources, for every kind, through the kind adapters.
+import { prisma } from '@/lib/db'
+import { AppError, notFound } from '@/lib/errors/app-error'
+import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@/lib/http/pagination'
+import type { Kind } from '@/lib/manifests/kinds'
+import type { ValidDocument } from '@/lib/manifests/validate-document'
+import { KIND_ADAPTERS, OMIT_COLUMNS, type Row } from './kind-adapters'
+import { type ResourceView, toResourceView } from './resource-view'
+
+type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
+type Db = typeof prisma | Tx
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export interface ListFilters {
+  namespace?: string
+  q?: string
+  /** `key=value` pairs that must all match. */
+  labels?: Record<string, string>
+  /** Kind-specific column equality filters (tool type, side-effect level, agent unit, ...). */
+  columns?: Record<string, string | null>
+  limit?: number
+  cursor?: string
+}
+
+export interface Page<T> {
+  items: T[]
+  nextCursor: string | null
+}
+
+export async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma): Promise<Page<Row>> {
+  const adapter = KIND_ADAPTERS[kind]
+  const limit = filters.limit ?? DEFAULT_PAGE_SIZE
+  const and: object[] = []
+  if (filters.namespace) and.push({ namespace: filters.namespace })
+  if (filters.q)
+    and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
+  for (const [key, value] of Object.entries(filters.labels ?? {})) and.push({ labels: { path: [key], equals: value } })
+  for (const [column, value] of Object.entries(filters.columns ?? {})) and.push({ [column]: value })
+  if (filters.cursor) and.push(afterCursor(decodeCursor(filters.cursor)))
+  const rows = await adapter.delegate(db).findMany({
+    where: { AND: and },
+    orderBy: [{ namespace: 'asc' }, { name: 'asc' }, { id: 'asc' }],
+    take: limit + 1,
+    ...(OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}),
+  })
+  const items = rows.slice(0, limit)
+  const last = items[items.length - 1]
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+}
+
+export async function listResources(kind: Kind, filters: ListFilters): Promise<Page<ResourceView>> {
+  const page = await listRows(kind, filters)
+  return { items: page.items.map((row) => toResourceView(kind, row)), nextCursor: page.nextCursor }
+}
+
+/** Finds by id, or by name in `namespace` (default "default"); connectors by slug in any namespace. */
+export async function findRow(kind: Kind, idOrName: string, namespace: string | undefined, db: Db = prisma): Promise<Row | null> {
+  const delegate = KIND_ADAPTERS[kind].delegate(db)
+  const omit = OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}
+  if (UUID.test(idOrName)) {
+    const byId = await delegate.findUnique({ where: { id: idOrName }, ...omit })
+    if (byId) return byId
+  }
+  if (kind === 'Connector' && !namespace) return delegate.findUnique({ where: { name: idOrName }, ...omit })
+  return delegate.findUnique({ where: { namespace_name: { namespace: namespace ?? 'default', name: idOrName } }, ...omit })
+}
+
+export async function getRow(kind: Kind, idOrName: string, namespace?: string, db: Db = prisma): Promise<Row> {
+  const row = await findRow(kind, idOrName, namespace, db)
+  if (!row) throw notFound(`${kind} "${namespace ? `${namespace}/` : ''}${idOrName}"`)
+  return row
+}
+
+export async function getResource(kind: Kind, idOrName: string, namespace?: string): Promise<ResourceView> {
+  return toResourceView(kind, await getRow(kind, idOrName, namespace))
+}
+
+export type WriteAction = 'created' | 'updated' | 'unchanged'
+
+/**
+ * Creates or updates the row for a document. `expect` narrows what is allowed: `absent` for a REST
+ * create (409 if it exists), `present` for a REST replace (404 if it does not).
+ */
+export async function writeDocument(
+  tx: Tx,
+  doc: ValidDocument,
+  { dryRun, expect }: { dryRun: boolean; expect?: 'absent' | 'present' },
+): Promise<{ action: WriteAction; id: string | null }> {
+  const adapter = KIND_ADAPTERS[doc.kind]
+  const delegate = adapter.delegate(tx)
+  const existing = await delegate.findUnique({
+    where: { namespace_name: { namespace: doc.metadata.namespace, name: doc.metadata.name } },
+  })
+  const label = `${doc.kind} "${doc.metadata.namespace}/${doc.metadata.name}"`
+  if (existing && expect === 'absent') throw new AppError('CONFLICT', `${label} already exists; use PUT to replace it or apply the manifest`)
+  if (!existing && expect === 'present') throw notFound(label)
+  if (existing && adapter.unchanged(existing, doc)) return { action: 'unchanged', id: existing.id }
+  if (dryRun) return { action: existing ? 'updated' : 'created', id: existing?.id ?? null }
+
+  const data = {
+    apiVersion: doc.apiVersion,
+    labels: doc.metadata.labels,
+    annotations: doc.metadata.annotations,
+    ...adapter.columns(doc),
+  }
+  if (existing) {
+    const row = await delegate.update({
+      where: { id: existing.id },
+      data: { ...data, generation: { increment: 1 }, updatedAt: new Date() },
+      select: { id: true },
+    })
+    return { action: 'updated', id: row.id }
+  }
+  const row = await delegate.create({
+    data: { ...data, namespace: doc.metadata.namespace, name: doc.metadata.name },
+    select: { id: true },
+  })
+  return { action: 'created', id: row.id }
+}
+
+export async function deleteResource(kind: Kind, idOrName: string, namespace?: string): Promise<void> {
+  const row = await getRow(kind, idOrName, namespace)
+  await KIND_ADAPTERS[kind].delegate(prisma).delete({ where: { id: row.id } })
+}

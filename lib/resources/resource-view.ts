@@ -1,0 +1,57 @@
+// The shape every resource has in API answers: the manifest envelope plus Toolroom's status.
+import type { Kind } from '@/lib/manifests/kinds'
+import { KIND_ADAPTERS, type Row } from './kind-adapters'
+
+export interface ResourceView {
+  id: string
+  apiVersion: string
+  kind: Kind
+  metadata: {
+    name: string
+    namespace: string
+    labels: Record<string, string>
+    annotations: Record<string, string>
+    generation: number
+    createdAt: string
+    updatedAt: string
+  }
+  spec: unknown
+  status?: Record<string, unknown>
+}
+
+export function toResourceView(kind: Kind, row: Row): ResourceView {
+  const adapter = KIND_ADAPTERS[kind]
+  const status = adapter.status(row)
+  return {
+    id: row.id,
+    apiVersion: row.apiVersion,
+    kind,
+    metadata: {
+      name: row.name,
+      namespace: row.namespace,
+      labels: row.labels as Record<string, string>,
+      annotations: row.annotations as Record<string, string>,
+      generation: row.generation,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    },
+    spec: adapter.specOut(row),
+    ...(status ? { status } : {}),
+  }
+}
+
+/** The resource as a manifest document that re-applies to the same state (no status, no ids). */
+export function toManifestDocument(view: ResourceView) {
+  const { name, namespace, labels, annotations } = view.metadata
+  return {
+    apiVersion: view.apiVersion,
+    kind: view.kind,
+    metadata: {
+      name,
+      namespace,
+      ...(Object.keys(labels).length ? { labels } : {}),
+      ...(Object.keys(annotations).length ? { annotations } : {}),
+    },
+    spec: view.spec,
+  }
+}
