@@ -50,13 +50,16 @@ function parseYaml(text: string): ParsedManifest {
       index++
       continue
     }
-    // Empty documents (a leading or trailing `---`) carry nothing and are not counted.
-    if (doc.contents === null) continue
+    let value: unknown
     try {
-      documents.push(doc.toJS({ maxAliasCount: 100 }))
+      value = doc.toJS({ maxAliasCount: 100 })
     } catch (e) {
-      errors.push({ document: index, field: '(document)', rule: 'yaml-syntax', message: (e as Error).message })
+      errors.push({ document: index++, field: '(document)', rule: 'yaml-syntax', message: (e as Error).message })
+      continue
     }
+    // Empty documents (a leading or trailing `---`) carry nothing and are not counted.
+    if (value === null || value === undefined) continue
+    documents.push(value)
     index++
   }
   if (errors.length > 0) return { documents: [], errors }

@@ -4,7 +4,7 @@ import type { core } from 'zod'
 import type { FieldError } from '@/lib/errors/app-error'
 import { CANONICAL_TOOL_ID } from '@/lib/tools/naming'
 
-const RULE_BY_PATTERN = new Map<string, string>([[CANONICAL_TOOL_ID.source, 'canonical-id']])
+const RULE_BY_PATTERN = new Map<string, string>([[String(CANONICAL_TOOL_ID), 'canonical-id']])
 
 export function fieldPath(path: readonly PropertyKey[]): string {
   return path

@@ -13,7 +13,7 @@ CREATE TABLE "Tool" (
     "labels" JSONB NOT NULL DEFAULT '{}',
     "annotations" JSONB NOT NULL DEFAULT '{}',
     "generation" INTEGER NOT NULL DEFAULT 1,
-    "spec" JSONB NOT NULL,
+    "spec" JSON NOT NULL,
     "type" "ToolType" NOT NULL,
     "level" "SideEffectLevel",
     "description" TEXT NOT NULL,
@@ -35,9 +35,9 @@ CREATE TABLE "LanguageTool" (
     "labels" JSONB NOT NULL DEFAULT '{}',
     "annotations" JSONB NOT NULL DEFAULT '{}',
     "generation" INTEGER NOT NULL DEFAULT 1,
-    "spec" JSONB NOT NULL,
+    "spec" JSON NOT NULL,
     "phase" TEXT NOT NULL DEFAULT 'Pending',
-    "toolSchemas" JSONB NOT NULL DEFAULT '[]',
+    "toolSchemas" JSON NOT NULL DEFAULT '[]',
     "health" TEXT,
     "lastIntrospectedAt" TIMESTAMPTZ(3),
     "lastError" TEXT,
@@ -56,7 +56,7 @@ CREATE TABLE "Connector" (
     "labels" JSONB NOT NULL DEFAULT '{}',
     "annotations" JSONB NOT NULL DEFAULT '{}',
     "generation" INTEGER NOT NULL DEFAULT 1,
-    "spec" JSONB NOT NULL,
+    "spec" JSON NOT NULL,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -72,10 +72,10 @@ CREATE TABLE "Unit" (
     "labels" JSONB NOT NULL DEFAULT '{}',
     "annotations" JSONB NOT NULL DEFAULT '{}',
     "generation" INTEGER NOT NULL DEFAULT 1,
-    "spec" JSONB NOT NULL,
+    "spec" JSON NOT NULL,
     "parent" TEXT,
     "connectors" TEXT[],
-    "imageTools" JSONB NOT NULL DEFAULT '[]',
+    "imageTools" JSON NOT NULL DEFAULT '[]',
     "imageDigest" TEXT,
     "imageToolsSource" TEXT,
     "imageToolsUpdatedAt" TIMESTAMPTZ(3),
@@ -94,10 +94,10 @@ CREATE TABLE "Agent" (
     "labels" JSONB NOT NULL DEFAULT '{}',
     "annotations" JSONB NOT NULL DEFAULT '{}',
     "generation" INTEGER NOT NULL DEFAULT 1,
-    "spec" JSONB NOT NULL,
+    "spec" JSON NOT NULL,
     "unit" TEXT,
     "connectors" TEXT[],
-    "imageTools" JSONB NOT NULL DEFAULT '[]',
+    "imageTools" JSON NOT NULL DEFAULT '[]',
     "imageDigest" TEXT,
     "imageToolsSource" TEXT,
     "imageToolsUpdatedAt" TIMESTAMPTZ(3),
@@ -116,7 +116,7 @@ CREATE TABLE "Secret" (
     "labels" JSONB NOT NULL DEFAULT '{}',
     "annotations" JSONB NOT NULL DEFAULT '{}',
     "generation" INTEGER NOT NULL DEFAULT 1,
-    "spec" JSONB NOT NULL,
+    "spec" JSON NOT NULL,
     "ciphertext" BYTEA NOT NULL,
     "keyId" TEXT NOT NULL,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -135,7 +135,7 @@ CREATE TABLE "SideEffectPolicy" (
     "labels" JSONB NOT NULL DEFAULT '{}',
     "annotations" JSONB NOT NULL DEFAULT '{}',
     "generation" INTEGER NOT NULL DEFAULT 1,
-    "spec" JSONB NOT NULL,
+    "spec" JSON NOT NULL,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -183,7 +183,6 @@ CREATE UNIQUE INDEX "SideEffectPolicy_level_key" ON "SideEffectPolicy"("level");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "SideEffectPolicy_namespace_name_key" ON "SideEffectPolicy"("namespace", "name");
-
 
 -- Label selectors and connector bindings are looked up by containment.
 CREATE INDEX "Tool_labels_idx" ON "Tool" USING GIN ("labels" jsonb_path_ops);

@@ -1,0 +1,32 @@
+export function Card({
+  title,
+  description,
+  actions,
+  children,
+  className = '',
+  bodyClassName = 'p-4',
+  id,
+}: {
+  title?: React.ReactNode
+  description?: React.ReactNode
+  actions?: React.ReactNode
+  children: React.ReactNode
+  className?: string
+  bodyClassName?: string
+  id?: string
+}) {
+  return (
+    <section id={id} className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+      {(title || actions) && (
+        <header className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-200 px-4 py-3">
+          <div className="min-w-0">
+            {title && <h2 className="text-sm font-semibold text-slate-900">{title}</h2>}
+            {description && <p className="mt-0.5 text-xs text-slate-500">{description}</p>}
+          </div>
+          {actions && <div className="flex items-center gap-2">{actions}</div>}
+        </header>
+      )}
+      <div className={bodyClassName}>{children}</div>
+    </section>
+  )
+}

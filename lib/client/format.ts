@@ -1,0 +1,58 @@
+// Display formatting shared by the pages.
+
+/** `sha256:1111…1111` style: enough to recognise, short enough for a table cell. */
+export function shortDigest(digest: string | null | undefined, keep = 12): string {
+  if (!digest) return '—'
+  const [algo, hex] = digest.includes(':') ? digest.split(':', 2) : ['', digest]
+  return `${algo ? `${algo}:` : ''}${hex.length > keep ? hex.slice(0, keep) + '…' : hex}`
+}
+
+/** The digest pinned in an image reference (`repo@sha256:…`), if any. */
+export function digestOfImage(image: string | undefined): string | null {
+  const at = image?.lastIndexOf('@sha256:') ?? -1
+  return at === -1 ? null : image!.slice(at + 1)
+}
+
+/** Image reference with the digest shortened, for headers. */
+export function shortImage(image: string | undefined): string {
+  if (!image) return '—'
+  const at = image.lastIndexOf('@sha256:')
+  return at === -1 ? image : `${image.slice(0, at)}@${shortDigest(image.slice(at + 1))}`
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+]
+
+export function timeAgo(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never'
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000)
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size || unit === 'second') return relative.format(Math.round(seconds / size), unit)
+  }
+  return iso
+}
+
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+export function percent(rate: number | null | undefined): string {
+  if (rate === null || rate === undefined) return '—'
+  return `${(rate * 100).toFixed(rate < 0.01 && rate > 0 ? 2 : 1)}%`
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US')
+}
+
+export function humanize(value: string): string {
+  return value.replace(/_/g, ' ')
+}

@@ -1,0 +1,24 @@
+'use client'
+// Query hooks shared by the portal's pages.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { getResource, listAll, listResources, type ListParams, type Plural } from './api'
+import { queryKeys } from './query-keys'
+
+/** A cursor-paged list: `items` of every page loaded so far, and `fetchNextPage` for "Load more". */
+export function useResourceList<T>(plural: Plural, params: ListParams, pageSize = 50) {
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.list(plural, { ...params, limit: pageSize }),
+    queryFn: ({ pageParam }) => listResources<T>(plural, { ...params, limit: pageSize }, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  })
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
+}
+
+export function useAllResources<T>(plural: Plural, params: ListParams = {}, enabled = true) {
+  return useQuery({ queryKey: queryKeys.listAll(plural, params), queryFn: () => listAll<T>(plural, params), enabled })
+}
+
+export function useResource<T>(plural: Plural, id: string, namespace?: string) {
+  return useQuery({ queryKey: queryKeys.detail(plural, id, namespace), queryFn: () => getResource<T>(plural, id, namespace) })
+}

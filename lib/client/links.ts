@@ -1,0 +1,25 @@
+// Portal URLs of resources. Pages accept a uuid or a name with ?namespace=, like the API does, so
+// a reference written in a spec ("name" or "namespace/name") links without a lookup.
+export type PortalKind = 'Tool' | 'LanguageTool' | 'Connector' | 'Unit' | 'Agent'
+
+const BASE: Record<PortalKind, string> = {
+  Tool: '/tools',
+  LanguageTool: '/language-tools',
+  Connector: '/connectors',
+  Unit: '/units',
+  Agent: '/agents',
+}
+
+export function hasPage(kind: string): kind is PortalKind {
+  return kind in BASE
+}
+
+export function resourceHref(kind: PortalKind, idOrName: string, namespace?: string | null): string {
+  return `${BASE[kind]}/${encodeURIComponent(idOrName)}${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`
+}
+
+/** Link for a spec reference: "name" resolves in the referring resource's namespace. */
+export function refHref(kind: PortalKind, ref: string, defaultNamespace: string): string {
+  const slash = ref.indexOf('/')
+  return slash === -1 ? resourceHref(kind, ref, defaultNamespace) : resourceHref(kind, ref.slice(slash + 1), ref.slice(0, slash))
+}

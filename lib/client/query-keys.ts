@@ -1,0 +1,16 @@
+// One place for query keys, so a mutation can invalidate everything it made stale.
+import type { ListParams, Plural } from './api'
+
+export const queryKeys = {
+  all: ['toolroom'] as const,
+  overview: () => [...queryKeys.all, 'overview'] as const,
+  lists: (plural: Plural) => [...queryKeys.all, plural, 'list'] as const,
+  list: (plural: Plural, params: ListParams) => [...queryKeys.lists(plural), params] as const,
+  listAll: (plural: Plural, params: ListParams = {}) => [...queryKeys.lists(plural), 'all', params] as const,
+  details: (plural: Plural) => [...queryKeys.all, plural, 'detail'] as const,
+  detail: (plural: Plural, id: string, namespace?: string) => [...queryKeys.details(plural), id, namespace ?? null] as const,
+  effectiveTools: (plural: 'agents' | 'units', id: string, namespace?: string) =>
+    [...queryKeys.detail(plural, id, namespace), 'effective-tools'] as const,
+  imageTools: (plural: 'agents' | 'units', id: string, namespace?: string) => [...queryKeys.detail(plural, id, namespace), 'image-tools'] as const,
+  configYaml: (id: string, namespace?: string) => [...queryKeys.detail('agents', id, namespace), 'config.yaml'] as const,
+}

@@ -1,0 +1,44 @@
+import { createHash, randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * Secrets are encrypted with TOOLROOM_SECRET_KEY. Without one, a key is generated once and kept in
+ * the data directory, which suits the embedded database; a shared database needs the same key in
+ * every process, so there it is only a fallback with a warning.
+ */
+export function ensureSecretKey(dataDir, { shared, log }) {
+  if (process.env.TOOLROOM_SECRET_KEY) return
+  const file = path.join(dataDir, 'secret-key')
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true })
+    fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 })
+  }
+  process.env.TOOLROOM_SECRET_KEY = fs.readFileSync(file, 'utf8').trim()
+  if (shared) log(`TOOLROOM_SECRET_KEY is not set: using the local key in ${file}; set it to the same value for every process that shares this database`)
+}
+
+const BUILD_INPUTS = ['app', 'components', 'lib', 'public', 'next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'postcss.config.mjs', 'prisma/schema.prisma']
+const FINGERPRINT_FILE = '.next/toolroom-build-fingerprint'
+
+function fingerprint() {
+  const hash = createHash('sha256')
+  const visit = (p) => {
+    if (!fs.existsSync(p) || p.startsWith(path.join('lib', 'generated'))) return
+    const stat = fs.statSync(p)
+    if (stat.isDirectory()) for (const entry of fs.readdirSync(p).sort()) visit(path.join(p, entry))
+    else hash.update(`${p}\0${stat.size}\0${stat.mtimeMs}\n`)
+  }
+  for (const input of BUILD_INPUTS) visit(input)
+  return hash.digest('hex')
+}
+
+/** A production build is needed on a fresh clone and whenever a source file changed since the last. */
+export function needsBuild() {
+  if (!fs.existsSync('.next/BUILD_ID') || !fs.existsSync(FINGERPRINT_FILE)) return true
+  return fs.readFileSync(FINGERPRINT_FILE, 'utf8') !== fingerprint()
+}
+
+export function recordBuild() {
+  fs.writeFileSync(FINGERPRINT_FILE, fingerprint())
+}

@@ -1,0 +1,56 @@
+// `npm start`: [embedded PostgreSQL when DATABASE_URL is unset] → migrations → demo fleet (embedded
+// database only, first start) → production build if the sources changed → web server → ready.
+// Ctrl-C or SIGTERM stops the children first, then PostgreSQL. `npm run dev` runs `next dev` instead.
+import 'dotenv/config'
+import fs from 'node:fs'
+import path from 'node:path'
+import { EMBEDDED_PG_PORT } from './embedded-db-url.mjs'
+import { startEmbeddedPostgres } from './embedded-postgres.mjs'
+import { ensureSecretKey, needsBuild, recordBuild } from './start-helpers.mjs'
+import { createSupervisor } from './supervisor.mjs'
+
+const t0 = performance.now()
+const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`
+const log = (...args) => console.log('[toolroom]', ...args)
+const PORT = process.env.PORT ?? '3000'
+const HOST = process.env.HOST ?? '127.0.0.1'
+const DEV = process.env.TOOLROOM_DEV === '1'
+const DATA_DIR = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
+process.env.NEXT_TELEMETRY_DISABLED = '1'
+
+let embedded = null
+const supervisor = createSupervisor({ log, onStop: async () => embedded?.stop() })
+
+try {
+  const useEmbedded = !process.env.DATABASE_URL
+  if (useEmbedded) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'pg17'), port: EMBEDDED_PG_PORT, database: 'toolroom', log })
+    process.env.DATABASE_URL = embedded.url
+    log(`embedded PostgreSQL 17 on port ${EMBEDDED_PG_PORT} (${elapsed()})`)
+  }
+  ensureSecretKey(DATA_DIR, { shared: !useEmbedded, log })
+
+  await supervisor.runOnce('migrate', ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { quiet: true })
+  log(`migrations applied (${elapsed()})`)
+
+  if (useEmbedded || process.env.TOOLROOM_DEMO === '1') await supervisor.runOnce('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'])
+
+  if (DEV) {
+    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST])
+  } else {
+    if (needsBuild()) {
+      log('building the web app (first start, or the sources changed)…')
+      await supervisor.runOnce('build', ['node_modules/next/dist/bin/next', 'build'])
+      recordBuild()
+      log(`build done (${elapsed()})`)
+    }
+    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', HOST])
+  }
+
+  await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
+  log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)
+  if (fs.existsSync(path.join(DATA_DIR, 'pg17')) && embedded) log(`data: ${path.relative(process.cwd(), DATA_DIR)}/ (delete it to start over with a fresh demo fleet)`)
+} catch (error) {
+  console.error('[toolroom] start failed:', error.message ?? error)
+  await supervisor.shutdown(1)
+}

@@ -1,0 +1,80 @@
+// Child processes of `npm start`: one-off steps that must succeed, and long-running services that
+// die with us (even if we are SIGKILLed) and take us down if they exit.
+import { spawn } from 'node:child_process'
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+export function createSupervisor({ log, onStop }) {
+  const children = new Set()
+  let shuttingDown = false
+
+  function spawnNode(args, { keepAlive, quiet }) {
+    const stdio = keepAlive ? ['inherit', 'inherit', 'inherit', 'ipc'] : ['inherit', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit']
+    const prefix = keepAlive ? ['-r', './scripts/exit-with-parent.cjs'] : []
+    const child = spawn(process.execPath, [...prefix, ...args], { stdio, env: process.env })
+    children.add(child)
+    child.once('exit', () => children.delete(child))
+    return child
+  }
+
+  async function shutdown(code = 0) {
+    if (shuttingDown) return
+    shuttingDown = true
+    log('stopping…')
+    await Promise.all(
+      [...children].map(
+        (child) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve()
+            child.once('exit', resolve)
+            child.kill('SIGTERM')
+            setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+          }),
+      ),
+    )
+    await onStop()
+    log('stopped')
+    process.exit(code)
+  }
+
+  for (const signal of SIGNALS) process.on(signal, () => shutdown(0))
+  // If npm dies without passing a signal on, we are re-parented: stop too.
+  const parent = process.ppid
+  setInterval(() => process.ppid !== parent && shutdown(0), 500).unref()
+
+  return {
+    shutdown,
+    /** Runs a step to completion; rejects (with its output, if it was quiet) when it fails. */
+    runOnce(name, args, { quiet = false } = {}) {
+      return new Promise((resolve, reject) => {
+        const child = spawnNode(args, { keepAlive: false, quiet })
+        let output = ''
+        child.stdout?.on('data', (d) => (output += d))
+        child.stderr?.on('data', (d) => (output += d))
+        child.once('exit', (code, signal) => {
+          if (shuttingDown) return // shutdown() is exiting the process; leave the step pending
+          if (code === 0) resolve()
+          else reject(new Error(`${name} failed (${code ?? signal})${output ? `:\n${output.trim()}` : ''}`))
+        })
+      })
+    },
+    keepRunning(name, args) {
+      const child = spawnNode(args, { keepAlive: true })
+      child.once('exit', (code, signal) => {
+        if (shuttingDown) return
+        log(`${name} exited (${code ?? signal}); stopping everything`)
+        shutdown(1)
+      })
+    },
+    async waitHealthy(url) {
+      for (;;) {
+        try {
+          if ((await fetch(url)).ok) return
+        } catch {
+          // not listening yet
+        }
+        await new Promise((r) => setTimeout(r, 150))
+      }
+    },
+  }
+}

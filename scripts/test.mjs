@@ -1,0 +1,178 @@
+// `npm test`: every test against real parts. A fresh database (on the embedded PostgreSQL unless
+// DATABASE_URL names a server to use), migrations, then unit and integration tests (Vitest), then
+// end-to-end tests in Chromium against a production build (Playwright). Ends with one summary line.
+import 'dotenv/config'
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import pg from 'pg'
+import { startEmbeddedPostgres } from './embedded-postgres.mjs'
+import { needsBuild, recordBuild } from './start-helpers.mjs'
+
+const log = (...args) => console.log('[test]', ...args)
+const DATA_DIR = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
+const REPORTS = path.join(DATA_DIR, 'test-reports')
+const E2E_PORT = process.env.TOOLROOM_E2E_PORT ?? '3999'
+const only = process.argv[2] // unit | integration | e2e, for running one suite
+
+fs.mkdirSync(REPORTS, { recursive: true })
+process.env.NEXT_TELEMETRY_DISABLED = '1'
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1'
+process.env.TOOLROOM_SECRET_KEY ??= randomBytes(32).toString('base64')
+
+let embedded = null
+const children = new Set()
+const totals = { passed: 0, failed: 0, skipped: 0 }
+let failedSuites = []
+
+async function main() {
+  const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : await startEmbedded()
+  const testDb = await freshDatabase(adminUrl, 'toolroom_test')
+  const e2eDb = await freshDatabase(adminUrl, 'toolroom_e2e')
+  for (const url of [testDb, e2eDb]) await run('migrate', ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { DATABASE_URL: url }, { quiet: true })
+
+  if (!only || only === 'unit' || only === 'integration') {
+    const projects = only ? ['--project', only] : []
+    const report = path.join(REPORTS, 'vitest.json')
+    fs.rmSync(report, { force: true })
+    const code = await run('vitest', ['node_modules/vitest/vitest.mjs', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile=${report}`], { DATABASE_URL: testDb })
+    countVitest(report, code, 'vitest')
+  }
+
+  if (!only || only === 'e2e') {
+    if (needsBuild()) {
+      log('building the web app for the end-to-end tests…')
+      if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
+      recordBuild()
+    }
+    await run('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'], { DATABASE_URL: e2eDb })
+    const server = startServer(e2eDb)
+    await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
+    const report = path.join(REPORTS, 'playwright.json')
+    fs.rmSync(report, { force: true })
+    const code = await run('playwright', ['node_modules/@playwright/test/cli.js', 'test'], {
+      DATABASE_URL: e2eDb,
+      E2E_BASE_URL: `http://127.0.0.1:${E2E_PORT}`,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    })
+    countPlaywright(report, code)
+  }
+}
+
+async function startEmbedded() {
+  embedded = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'pg17-test'), port: Number(process.env.TOOLROOM_TEST_PG_PORT ?? 55640), database: 'postgres', log })
+  return embedded.url
+}
+
+function withDatabase(url, database) {
+  const u = new URL(url)
+  u.pathname = `/${database}`
+  return u.toString()
+}
+
+async function freshDatabase(adminUrl, name) {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+  await client.query(`CREATE DATABASE "${name}"`)
+  await client.end()
+  return withDatabase(adminUrl, name)
+}
+
+function run(name, args, env, { quiet = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } })
+    children.add(child)
+    let output = ''
+    child.stdout?.on('data', (d) => (output += d))
+    child.stderr?.on('data', (d) => (output += d))
+    child.once('exit', (code) => {
+      children.delete(child)
+      if (code !== 0 && quiet) console.error(output)
+      if (code !== 0) log(`${name} exited with ${code}`)
+      resolve(code ?? 1)
+    })
+  })
+}
+
+function startServer(databaseUrl) {
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', E2E_PORT, '-H', '127.0.0.1'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
+  })
+  children.add(child)
+  return child
+}
+
+async function waitHealthy(url, server) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error('the web server exited before it was ready')
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`${url} did not answer within 60 s`)
+}
+
+function countVitest(report, code, suite) {
+  if (!fs.existsSync(report)) {
+    totals.failed++
+    failedSuites.push(`${suite} (no report; exit ${code})`)
+    return
+  }
+  const r = JSON.parse(fs.readFileSync(report, 'utf8'))
+  totals.passed += r.numPassedTests
+  totals.failed += r.numFailedTests
+  totals.skipped += r.numPendingTests + r.numTodoTests
+  // A file that failed to load has no tests to count but must still fail the run.
+  const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length
+  totals.failed += brokenFiles
+  if (code !== 0 || r.numFailedTests > 0 || brokenFiles > 0) failedSuites.push(suite)
+}
+
+function countPlaywright(report, code) {
+  if (!fs.existsSync(report)) {
+    totals.failed++
+    failedSuites.push(`playwright (no report; exit ${code})`)
+    return
+  }
+  const { stats } = JSON.parse(fs.readFileSync(report, 'utf8'))
+  totals.passed += stats.expected + stats.flaky
+  totals.failed += stats.unexpected
+  totals.skipped += stats.skipped
+  if (code !== 0 || stats.unexpected > 0) failedSuites.push('playwright')
+}
+
+async function stopAll() {
+  await Promise.all([...children].map((c) => new Promise((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) return resolve()
+    c.once('exit', resolve)
+    c.kill('SIGTERM')
+    setTimeout(() => c.kill('SIGKILL'), 5000).unref()
+  })))
+  await embedded?.stop()
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, async () => { await stopAll(); process.exit(130) })
+
+let exitCode = 0
+try {
+  await main()
+} catch (error) {
+  console.error('[test] error:', error.message ?? error)
+  totals.failed++
+  failedSuites.push('harness')
+}
+await stopAll()
+if (failedSuites.length > 0) {
+  log(`failed: ${failedSuites.join(', ')}`)
+  exitCode = 1
+}
+if (totals.passed === 0) exitCode = 1
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(exitCode)
