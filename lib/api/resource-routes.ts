@@ -6,6 +6,7 @@ import { route } from '@/lib/http/route'
 import { applyDocuments } from '@/lib/manifests/apply-documents'
 import { KIND_DEFINITIONS, type Kind, TOOLROOM_API_VERSION } from '@/lib/manifests/kinds'
 import { deleteResource, getResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
+import { cachedBody } from '@/lib/effective-tools/answer-cache'
 import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
 import { toResourceView } from '@/lib/resources/resource-view'
 import {
@@ -88,11 +89,14 @@ export function resourceRoutes(kind: Kind) {
       return getResource(kind, results[0].id!)
     }),
     get: route(c.get, async ({ params, query }) => {
-      const row = await getRow(kind, params.id, query.namespace)
-      const view = toResourceView(kind, row)
-      if (kind !== 'Agent' && kind !== 'Unit') return view
-      const set = await getEffectiveTools(kind, row)
-      return { ...view, effectiveTools: set.tools, unresolved: set.unresolved }
+      if (kind !== 'Agent' && kind !== 'Unit') return toResourceView(kind, await getRow(kind, params.id, query.namespace))
+      // Effective tool sets are the API's most read answer: kept, serialized, until the registry changes.
+      const body = await cachedBody(`${kind}:${query.namespace ?? ''}:${params.id}`, async () => {
+        const row = await getRow(kind, params.id, query.namespace)
+        const set = await getEffectiveTools(kind, row)
+        return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
+      })
+      return new Response(new Uint8Array(body), { headers: { 'content-type': 'application/json' } })
     }),
     replace: route(c.replace, async ({ params, query, body }) => {
       const existing = await getRow(kind, params.id, query.namespace)

@@ -2,7 +2,9 @@
 import { stringify } from 'yaml'
 import type { Resource } from './api'
 
-export function manifestDocument(resource: Resource<unknown>) {
+type Manifestable = Pick<Resource<unknown, unknown>, 'apiVersion' | 'kind' | 'metadata' | 'spec'>
+
+export function manifestDocument(resource: Manifestable) {
   const { name, namespace, labels, annotations } = resource.metadata
   return {
     apiVersion: resource.apiVersion,
@@ -17,6 +19,6 @@ export function manifestDocument(resource: Resource<unknown>) {
   }
 }
 
-export function manifestYaml(resource: Resource<unknown>): string {
+export function manifestYaml(resource: Manifestable): string {
   return stringify(manifestDocument(resource), { lineWidth: 0 })
 }

@@ -78,8 +78,13 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
   // The subject first, then its units nearest first: a binding on the subject itself is reported as
   // its own even when an ancestor binds the same thing too.
   const levels = [{ node: subject, from: null as string | null }, ...ancestors.map((u) => ({ node: u, from: u.name }))]
-  const missing = (field: string, reference: string, from: string | null, message: string) =>
+  // The same broken reference on several levels is reported once, where it is nearest.
+  const reported = new Set<string>()
+  const missing = (field: string, reference: string, from: string | null, message: string) => {
+    if (reported.has(`${field} ${reference}`)) return
+    reported.add(`${field} ${reference}`)
     unresolved.push({ field, reference, inheritedFromUnit: from, message })
+  }
 
   for (const tool of input.platformTools) add(tool, 'platform', 'platform', null)
 

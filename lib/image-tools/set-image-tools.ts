@@ -2,6 +2,7 @@
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { imageDigestOf } from '@/lib/manifests/specs/fleet'
+import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { getRow } from '@/lib/resources/resource-store'
 import { validateImageTools } from './validate-image-tools'
 
@@ -30,6 +31,7 @@ export async function setImageTools(
   const updated = kind === 'Agent'
     ? await prisma.agent.update({ where: { id: row.id }, data })
     : await prisma.unit.update({ where: { id: row.id }, data })
+  noteRegistryChange()
   return imageToolsOf(updated)
 }
 

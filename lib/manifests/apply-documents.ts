@@ -2,6 +2,7 @@
 // stored) before anything is written, and the writes share one transaction.
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
+import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { writeDocument, type WriteAction } from '@/lib/resources/resource-store'
 import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
 import { parseManifest } from './parse-manifest'
@@ -68,6 +69,7 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
   )
   const summary = { created: 0, updated: 0, unchanged: 0 }
   for (const r of results) summary[r.action]++
+  if (!dryRun && summary.unchanged < results.length) noteRegistryChange()
   return { dryRun, results, summary }
 }
 

@@ -36,7 +36,8 @@ function ruleOf(issue: core.$ZodIssue, input: unknown): string {
     case 'too_small':
       return issue.origin === 'string' || issue.origin === 'array' ? 'min-length' : 'min'
     case 'invalid_key':
-      return 'key'
+      // A record key broke its own schema (a toggle key that is not a canonical id): name that rule.
+      return issue.issues[0] ? ruleOf(issue.issues[0] as core.$ZodIssue, undefined) : 'key'
     case 'custom':
       return (issue.params as { rule?: string } | undefined)?.rule ?? 'invalid'
     default:
@@ -59,7 +60,7 @@ export function fieldErrorsFromZod(error: core.$ZodError, input: unknown, prefix
     }
     const rule = ruleOf(issue, input)
     const field = fieldPath(path) || '(body)'
-    let message = issue.message
+    let message = issue.code === 'invalid_key' && issue.issues[0] ? `key ${issue.issues[0].message}` : issue.message
     if (rule === 'required') message = 'is required'
     else if (rule === 'enum' && 'values' in issue) message = `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
     out.push({ field, rule, message })

@@ -1,6 +1,7 @@
 // Generic reads and writes of registry resources, for every kind, through the kind adapters.
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
+import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@/lib/http/pagination'
 import type { Kind } from '@/lib/manifests/kinds'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
@@ -122,4 +123,5 @@ export async function writeDocument(
 export async function deleteResource(kind: Kind, idOrName: string, namespace?: string): Promise<void> {
   const row = await getRow(kind, idOrName, namespace)
   await KIND_ADAPTERS[kind].delegate(prisma).delete({ where: { id: row.id } })
+  noteRegistryChange()
 }

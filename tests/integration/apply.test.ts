@@ -90,7 +90,7 @@ spec: { endpoint: "http://127.0.0.1:4801/mcp" }
 })
 
 describe('POST /api/v1/apply refuses bad input and writes nothing', () => {
-  async function expectRefused(body: string, expected: Array<{ document?: number; field: string; rule: string }>, contentType?: string) {
+  async function expectRefused(body: string, expected: Array<{ document?: number; field?: string; rule: string }>, contentType?: string) {
     const res = await apply(body, '', contentType)
     expect(res.status).toBe(422)
     expect(res.contentType).toBe('application/problem+json')

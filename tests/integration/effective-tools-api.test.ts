@@ -105,7 +105,7 @@ beforeAll(async () => {
   triageId = (await prisma.agent.findFirstOrThrow({ where: { name: 'triage' } })).id
 })
 
-const byName = (list: { name: string }[], name: string) => list.find((t) => t.name === name)
+const byName = (list: { name: string; reason?: string }[], name: string) => list.find((t) => t.name === name)
 
 describe('image tools upload', () => {
   it('stores a valid tools manifest with the digest of the pinned image, in declaration order', async () => {

@@ -245,6 +245,15 @@ describe('validateDocument', () => {
     expect(brief(validate(toolDoc(name)).errors)).toEqual([{ document: 0, field: 'metadata.name', rule: 'canonical-id' }])
   })
 
+  it('names the canonical-id rule for tool ids listed by a connector', () => {
+    expect(brief(validate(doc('Connector', 'github', { tools: ['github.ok', 'GitHub.Bad'] })).errors)).toEqual([{ document: 0, field: 'spec.tools[1]', rule: 'canonical-id' }])
+  })
+
+  it('names the canonical-id rule for toggle keys', () => {
+    // A toggle key is a tool id too (SPEC §1: a refusal names the rule).
+    expect(brief(validate(doc('Agent', 'bot', { toggles: { 'acme.ok': true, Bad: false } })).errors)).toEqual([{ document: 0, field: 'spec.toggles.Bad', rule: 'canonical-id' }])
+  })
+
   it('refuses a bad enum value', () => {
     expect(brief(validate(toolDoc('acme.echo', { sideEffects: { level: 'dangerous' } })).errors)).toEqual([{ document: 0, field: 'spec.sideEffects.level', rule: 'enum' }])
     expect(brief(validate(toolDoc('acme.echo', { type: 'grpc' })).errors)).toEqual([{ document: 0, field: 'spec.type', rule: 'enum' }])
@@ -383,6 +392,12 @@ describe('checkManifestRules', () => {
     const errors = rules([unit('a', 'b'), unit('b', 'c'), unit('c', 'a')])
     expect(brief(errors)).toEqual([0, 1, 2].map((document) => ({ document, field: 'spec.parent', rule: 'cycle' })))
     expect(errors[0].message).toContain('a → b → c → a')
+  })
+
+  it('refuses a unit whose ancestry runs into a cycle it is not part of', () => {
+    const errors = rules([unit('x', 'y'), unit('y', 'x'), unit('c', 'x')])
+    expect(brief(errors)).toEqual([0, 1, 2].map((document) => ({ document, field: 'spec.parent', rule: 'cycle' })))
+    expect(errors[2].message).toContain('c → x → y → x')
   })
 
   it('refuses a unit that is its own parent', () => {

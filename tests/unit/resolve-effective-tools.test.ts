@@ -163,7 +163,7 @@ describe('precedence on name collisions', () => {
     ['connector', 'platform', { ...everywhere, subject: { ...everywhere.subject, grants: [] } }, 'connector:conn'],
     ['platform', 'mcp', { ...everywhere, subject: { ...everywhere.subject, grants: [], connectors: [] } }, 'platform'],
     ['mcp', 'image', { ...everywhere, platformTools: [], subject: { ...everywhere.subject, grants: [], connectors: [] } }, 'mcp:srv'],
-  ] as const)('%s beats %s', (_winnerTier, loserTier, setup, winner) => {
+  ] as [string, string, Setup, string][])('%s beats %s', (_winnerTier, loserTier, setup, winner) => {
     const set = resolve(setup)
     expect(set.tools.map((t) => t.provenance)).toEqual([winner])
     const loser = set.excluded.find((e) => e.tier === loserTier)!

@@ -1,0 +1,43 @@
+// Serialized answers about an agent's or unit's effective tools, kept until the registry changes.
+// Bodies are Buffers (outside the JS heap), bounded in total bytes, least recently used out first.
+import { registryEpoch } from '@/lib/registry/registry-changes'
+
+const MAX_BYTES = Number(process.env.TOOLROOM_ANSWER_CACHE_MB ?? 2048) * 1024 * 1024
+
+interface Entry {
+  epoch: number
+  body: Buffer
+}
+
+const cache: { entries: Map<string, Entry>; bytes: number } = ((globalThis as { __toolroomAnswerCache?: { entries: Map<string, Entry>; bytes: number } }).__toolroomAnswerCache ??= {
+  entries: new Map(),
+  bytes: 0,
+})
+
+function drop(key: string, entry: Entry) {
+  cache.entries.delete(key)
+  cache.bytes -= entry.body.byteLength
+}
+
+/** The cached body for `key`, or computes, caches and returns it. */
+export async function cachedBody(key: string, compute: () => Promise<unknown>): Promise<Buffer> {
+  const epoch = registryEpoch()
+  const hit = cache.entries.get(key)
+  if (hit && epoch !== null && hit.epoch === epoch) {
+    cache.entries.delete(key) // re-insert: Map order is recency order
+    cache.entries.set(key, hit)
+    return hit.body
+  }
+  if (hit) drop(key, hit)
+  const body = Buffer.from(JSON.stringify(await compute()))
+  // Computed from reads that began at `epoch`: valid only if nothing changed since.
+  if (epoch !== null && registryEpoch() === epoch && body.byteLength <= MAX_BYTES) {
+    cache.entries.set(key, { epoch, body })
+    cache.bytes += body.byteLength
+    for (const [oldest, entry] of cache.entries) {
+      if (cache.bytes <= MAX_BYTES) break
+      drop(oldest, entry)
+    }
+  }
+  return body
+}
