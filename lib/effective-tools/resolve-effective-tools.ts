@@ -55,7 +55,11 @@ export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
     const winner = winners.get(c.tool.name)!
     if (winner !== c) {
       const where = winner.inheritedFromUnit ? ` (inherited from unit "${winner.inheritedFromUnit}")` : ''
-      excluded.push({ ...entry(c, input, 'shadowed', `shadowed by ${winner.provenance}${where}, which takes precedence`), shadowedBy: winner.provenance })
+      const reason =
+        winner.provenance === c.provenance
+          ? `shadowed by the ${winner.tool.source.kind} "${winner.tool.source.name}" of the same name, declared first in ${winner.provenance}`
+          : `shadowed by ${winner.provenance}${where}, which takes precedence`
+      excluded.push({ ...entry(c, input, 'shadowed', reason), shadowedBy: winner.provenance })
       continue
     }
     const denial = safetyDenial(c.tool, input)

@@ -44,7 +44,8 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
     if (document) valid.push({ index, document })
     errors.push(...docErrors)
   })
-  errors.push(...checkManifestRules(valid, await loadStoredRuleContext()))
+  const slugs = valid.filter(({ document: d }) => d.kind === 'Connector').map(({ document: d }) => d.metadata.name)
+  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs)))
   if (errors.length > 0) throw validationFailed(errors)
 
   const dryRun = options.dryRun ?? false
@@ -79,12 +80,21 @@ function validationFailed(errors: FieldError[]): AppError {
   return new AppError('VALIDATION_FAILED', `${errors.length} validation error${errors.length === 1 ? '' : 's'}${where}; nothing was written`, errors)
 }
 
-async function loadStoredRuleContext(): Promise<StoredRuleContext> {
-  const [connectors, units] = await Promise.all([
+async function loadStoredRuleContext(connectorSlugs: string[]): Promise<StoredRuleContext> {
+  const [connectors, units, toolsUnder] = await Promise.all([
     prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } }),
     prisma.unit.findMany({ select: { namespace: true, name: true, parent: true } }),
+    connectorSlugs.length
+      ? prisma.tool.findMany({ where: { OR: connectorSlugs.map((slug) => ({ name: { startsWith: `${slug}.` } })) }, select: { namespace: true, name: true } })
+      : [],
   ])
+  const toolsUnderSlug = new Map<string, { namespace: string; name: string }[]>()
+  for (const tool of toolsUnder) {
+    const slug = tool.name.slice(0, tool.name.indexOf('.'))
+    toolsUnderSlug.set(slug, [...(toolsUnderSlug.get(slug) ?? []), tool])
+  }
   return {
+    toolsUnderSlug,
     connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: ((c.spec as { tools?: string[] }).tools ?? []) }])),
     unitParents: new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.parent])),
   }

@@ -9,6 +9,8 @@ export interface StoredRuleContext {
   connectors: Map<string, { namespace: string; tools: string[] }>
   /** Stored units: `namespace/name` → parent name (null at a root). */
   unitParents: Map<string, string | null>
+  /** Stored Tools whose id falls under the slug of a connector in the manifest. */
+  toolsUnderSlug: Map<string, { namespace: string; name: string }[]>
 }
 
 export interface IndexedDocument {
@@ -57,8 +59,21 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
       continue
     }
     const owner = connectors.get(ns)
-    if (owner && !owner.tools.includes(d.metadata.name))
-      fail(item, 'metadata.name', 'reserved-namespace', `"${ns}.*" is reserved for connector "${ns}": list "${d.metadata.name}" in that connector's spec.tools, or choose another namespace`)
+    if (owner && (owner.namespace !== d.metadata.namespace || !owner.tools.includes(d.metadata.name)))
+      fail(item, 'metadata.name', 'reserved-namespace', `"${ns}.*" is reserved for connector "${ns}" (namespace "${owner.namespace}"): define "${d.metadata.name}" there and list it in the connector's spec.tools, or choose another tool namespace`)
+  }
+
+  // A new or changed connector may not claim a namespace that stored Tools already use unless it owns them.
+  const inManifest = new Set(docs.filter(({ document: d }) => d.kind === 'Tool').map(({ document: d }) => `${d.metadata.namespace}/${d.metadata.name}`))
+  for (const item of docs) {
+    const d = item.document
+    if (d.kind !== 'Connector') continue
+    const owner = connectors.get(d.metadata.name)!
+    const strays = (stored.toolsUnderSlug.get(d.metadata.name) ?? []).filter(
+      (t) => !inManifest.has(`${t.namespace}/${t.name}`) && (t.namespace !== owner.namespace || !owner.tools.includes(t.name)),
+    )
+    if (strays.length > 0)
+      fail(item, 'metadata.name', 'reserved-namespace', `Tools already registered under "${d.metadata.name}.*" would not belong to this connector: ${strays.slice(0, 10).map((t) => `${t.namespace}/${t.name}`).join(', ')}${strays.length > 10 ? ', …' : ''}; list them in spec.tools (same namespace) or rename them`)
   }
 
   // Unit trees must stay trees.

@@ -108,7 +108,7 @@ function indexed(raws: unknown[]): IndexedDocument[] {
     return { index, document }
   })
 }
-const emptyStore = (): StoredRuleContext => ({ connectors: new Map(), unitParents: new Map() })
+const emptyStore = (): StoredRuleContext => ({ connectors: new Map(), unitParents: new Map(), toolsUnderSlug: new Map() })
 const rules = (raws: unknown[], stored = emptyStore()) => checkManifestRules(indexed(raws), stored)
 
 // ---------- parseManifest ----------
@@ -365,13 +365,34 @@ describe('checkManifestRules', () => {
   })
 
   it('checks Tools against stored connectors too', () => {
-    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map() }
+    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
     expect(brief(rules([toolDoc('jira.create'), toolDoc('jira.delete')], stored))).toEqual([{ document: 1, field: 'metadata.name', rule: 'reserved-namespace' }])
   })
 
   it('lets a connector in the manifest replace the stored tool list', () => {
-    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map() }
+    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
     expect(brief(rules([connector('jira', ['jira.delete']), toolDoc('jira.create'), toolDoc('jira.delete')], stored))).toEqual([{ document: 1, field: 'metadata.name', rule: 'reserved-namespace' }])
+  })
+
+  it('refuses a Tool under a connector slug in another namespace than the connector', () => {
+    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
+    const errors = rules([{ ...toolDoc('jira.create'), metadata: { name: 'jira.create', namespace: 'sandbox' } }], stored)
+    expect(brief(errors)).toEqual([{ document: 0, field: 'metadata.name', rule: 'reserved-namespace' }])
+    expect(errors[0].message).toContain('namespace "default"')
+  })
+
+  it('refuses a connector that would claim stored Tools it does not list', () => {
+    const stored: StoredRuleContext = {
+      connectors: new Map(),
+      unitParents: new Map(),
+      toolsUnderSlug: new Map([['ops', [{ namespace: 'default', name: 'ops.query' }, { namespace: 'default', name: 'ops.restart' }]]]),
+    }
+    const errors = rules([connector('ops', ['ops.query'])], stored)
+    expect(brief(errors)).toEqual([{ document: 0, field: 'metadata.name', rule: 'reserved-namespace' }])
+    expect(errors[0].message).toContain('default/ops.restart')
+    expect(errors[0].message).not.toContain('default/ops.query')
+    // listing all of them is fine
+    expect(rules([connector('ops', ['ops.query', 'ops.restart'])], stored)).toEqual([])
   })
 
   it('refuses a connector listing a tool outside its slug', () => {
@@ -381,7 +402,7 @@ describe('checkManifestRules', () => {
   })
 
   it('refuses a connector slug taken in another namespace, but not an update in its own', () => {
-    const stored: StoredRuleContext = { connectors: new Map([['github', { namespace: 'platform', tools: ['github.x'] }]]), unitParents: new Map() }
+    const stored: StoredRuleContext = { connectors: new Map([['github', { namespace: 'platform', tools: ['github.x'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
     const errors = rules([toolDoc('acme.echo'), connector('github', ['github.x'], 'team-a')], stored)
     expect(brief(errors)).toEqual([{ document: 1, field: 'metadata.name', rule: 'duplicate' }])
     expect(errors[0].message).toContain('"platform"')
@@ -405,17 +426,17 @@ describe('checkManifestRules', () => {
   })
 
   it('refuses a cycle closed through stored units', () => {
-    const stored: StoredRuleContext = { connectors: new Map(), unitParents: new Map([['default/b', 'a'], ['default/c', null]]) }
+    const stored: StoredRuleContext = { connectors: new Map(), unitParents: new Map([['default/b', 'a'], ['default/c', null]]), toolsUnderSlug: new Map() }
     expect(brief(rules([unit('c'), unit('a', 'b')], stored))).toEqual([{ document: 1, field: 'spec.parent', rule: 'cycle' }])
   })
 
   it('lets a manifest break a stored cycle-to-be by re-parenting', () => {
-    const stored: StoredRuleContext = { connectors: new Map(), unitParents: new Map([['default/b', 'a']]) }
+    const stored: StoredRuleContext = { connectors: new Map(), unitParents: new Map([['default/b', 'a']]), toolsUnderSlug: new Map() }
     expect(rules([unit('b'), unit('a', 'b')], stored)).toEqual([])
   })
 
   it('does not follow parents into another namespace', () => {
-    const stored: StoredRuleContext = { connectors: new Map(), unitParents: new Map([['other/b', 'a']]) }
+    const stored: StoredRuleContext = { connectors: new Map(), unitParents: new Map([['other/b', 'a']]), toolsUnderSlug: new Map() }
     expect(rules([unit('a', 'b')], stored)).toEqual([])
   })
 })

@@ -39,7 +39,7 @@ export const imageReference = z
   .string()
   .max(512)
   .regex(
-    /^[a-z0-9][a-z0-9._\-/:]*[a-z0-9]?(@sha256:[a-f0-9]{64})?$/,
+    /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?::[0-9]+)?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/,
     'must be an image reference like "registry/repo:tag" or "registry/repo@sha256:<64 hex digits>"',
   )
 

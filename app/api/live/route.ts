@@ -1,0 +1,7 @@
+// Liveness: answers as soon as the web process serves requests, without touching the database
+// (readiness is /api/health). Also the framework's floor in the effective-tools benchmark.
+export const dynamic = 'force-dynamic'
+
+export function GET() {
+  return Response.json({ status: 'live' })
+}

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test'
+
+// An operator applies a manifest on the Apply page, then finds the granted tool on the agent page
+// with its provenance and the unit it is inherited from.
+const suffix = Date.now().toString(36)
+const manifest = `apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: e2e_${suffix}.lookup_order, namespace: e2e }
+spec:
+  type: rest
+  description: Look up an order by its number.
+  endpoint: { method: GET, url: "https://orders.example.test/api/orders" }
+  inputSchema:
+    type: object
+    required: [orderNumber]
+    properties: { orderNumber: { type: string } }
+  sideEffects: { level: read_only }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Unit
+metadata: { name: e2e-unit-${suffix}, namespace: e2e }
+spec: { grants: [e2e_${suffix}.lookup_order] }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: e2e-agent-${suffix}, namespace: e2e }
+spec: { unit: e2e-unit-${suffix} }
+`
+
+test('apply a manifest, then see the new tool on the agent page with its provenance', async ({ page }) => {
+  await page.goto('/apply')
+  await page.getByLabel('Manifest').fill(manifest)
+
+  await page.getByRole('button', { name: 'Validate' }).click()
+  await expect(page.getByText('created').first()).toBeVisible()
+  // a dry run writes nothing
+  const before = await page.request.get(`/api/v1/agents/e2e-agent-${suffix}?namespace=e2e`)
+  expect(before.status()).toBe(404)
+
+  await page.getByRole('button', { name: 'Apply' }).click()
+  const agentLink = page.getByRole('link', { name: new RegExp(`e2e-agent-${suffix}`) })
+  await expect(agentLink).toBeVisible()
+  await agentLink.click()
+
+  await expect(page).toHaveURL(/\/agents\//)
+  const row = page.locator(`[data-testid="effective-tool-row"][data-tool-name="e2e_${suffix}.lookup_order"]`)
+  await expect(row).toBeVisible()
+  await expect(row).toHaveAttribute('data-provenance', 'grant')
+  await expect(row.getByRole('link', { name: new RegExp(`e2e-unit-${suffix}`) })).toBeVisible()
+  await page.screenshot({ path: '.data/test-reports/screenshots/agent-after-apply.png', fullPage: true })
+})
+
+test('the Apply page lists every validation error and writes nothing', async ({ page }) => {
+  await page.goto('/apply')
+  await page.getByLabel('Manifest').fill(manifest.replace(`e2e_${suffix}.lookup_order, namespace`, `E2E.Lookup, namespace`))
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(page.getByText('canonical-id')).toBeVisible()
+  const res = await page.request.get(`/api/v1/units/e2e-unit-${suffix}?namespace=e2e`)
+  expect(res.status()).toBe(404)
+})

@@ -1,0 +1,152 @@
+// The registry as the resolver reads it: units, connectors, servers, Tools and policies, fetched in
+// batches and kept for as long as the registry has not changed (one memo per epoch, shared by all
+// requests of this process). Without a live change listener every reader starts empty.
+import { prisma } from '@/lib/db'
+import type { SideEffectLevel } from '@/lib/manifests/specs/common'
+import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
+import type { UnitSpec } from '@/lib/manifests/specs/fleet'
+import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
+import { registryEpoch } from '@/lib/registry/registry-changes'
+import { catalogToolFromRow, catalogToolsFromMcp, type DiscoveredMcpTool, type ToolRowLike } from './catalog-tools'
+import type { CatalogTool, PolicyDefaults } from './types'
+
+export interface ServerSurface {
+  name: string
+  namespace: string
+  toolSchemas: DiscoveredMcpTool[]
+}
+
+export interface RegistryReader {
+  unitsIn(namespace: string): Promise<Map<string, UnitSpec>>
+  /** Every connector by slug (there are few); its keys are the reserved tool namespaces. */
+  connectors(): Promise<Map<string, { namespace: string; spec: ConnectorSpec }>>
+  /** Tools of one connector: its listed Tools and its MCP server's tools under `<slug>.*`. */
+  connectorTools(slug: string): Promise<CatalogTool[] | undefined>
+  policies(): Promise<Map<SideEffectLevel, PolicyDefaults>>
+  /** Tool resources by `namespace/name`; missing ones are absent from the map. */
+  tools(refs: string[]): Promise<Map<string, CatalogTool>>
+  /** LanguageTools by `namespace/name`, with their discovered tools. */
+  servers(refs: string[]): Promise<Map<string, ServerSurface>>
+}
+
+const memo: { epoch: number | null; reader: RegistryReader | null } = ((globalThis as { __toolroomRegistryReader?: { epoch: number | null; reader: RegistryReader | null } }).__toolroomRegistryReader ??= {
+  epoch: null,
+  reader: null,
+})
+
+export function registryReader(): RegistryReader {
+  const epoch = registryEpoch()
+  if (epoch === null) return createReader()
+  if (memo.epoch !== epoch || !memo.reader) {
+    memo.epoch = epoch
+    memo.reader = createReader()
+  }
+  return memo.reader
+}
+
+/** A promise per key, so concurrent requests share one query instead of racing to make it. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | null = null
+  return () => (value ??= load().catch((e) => { value = null; throw e }))
+}
+
+function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>>) {
+  const known = new Map<string, Promise<T | undefined>>()
+  return async (refs: string[]): Promise<Map<string, T>> => {
+    const missing = refs.filter((r) => !known.has(r))
+    if (missing.length > 0) {
+      const batch = loadMissing(missing)
+      for (const ref of missing) known.set(ref, batch.then((found) => found.get(ref)))
+      batch.catch(() => missing.forEach((ref) => known.delete(ref)))
+    }
+    const out = new Map<string, T>()
+    for (const ref of refs) {
+      const value = await known.get(ref)
+      if (value !== undefined) out.set(ref, value)
+    }
+    return out
+  }
+}
+
+function splitRefs(refs: string[]) {
+  const namespaces: string[] = []
+  const names: string[] = []
+  for (const ref of refs) {
+    const slash = ref.indexOf('/')
+    namespaces.push(ref.slice(0, slash))
+    names.push(ref.slice(slash + 1))
+  }
+  return { namespaces, names }
+}
+
+function createReader(): RegistryReader {
+  const units = new Map<string, () => Promise<Map<string, UnitSpec>>>()
+
+  const connectors = once(async () => {
+    const rows = await prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } })
+    return new Map(rows.map((c) => [c.name, { namespace: c.namespace, spec: c.spec as ConnectorSpec }]))
+  })
+
+  const policies = once(async () => {
+    const rows = await prisma.sideEffectPolicy.findMany({ select: { level: true, spec: true } })
+    return new Map(rows.map((r) => {
+      const spec = r.spec as SideEffectPolicySpec
+      return [r.level, { requiresApproval: spec.requiresApproval, rateLimit: spec.rateLimit }] as const
+    }))
+  })
+
+  // One indexed lookup per batch: a join on unnest, not a chain of ORs.
+  const tools = keyed(async (refs) => {
+    const { namespaces, names } = splitRefs(refs)
+    const rows = await prisma.$queryRaw<ToolRowLike[]>`
+      SELECT t.name, t.namespace, t.spec, t."totalCalls7d", t."failureRate7d"
+      FROM "Tool" t JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
+        ON t.namespace = r.namespace AND t.name = r.name`
+    return new Map(rows.map((t) => [`${t.namespace}/${t.name}`, catalogToolFromRow(t)]))
+  })
+
+  const servers = keyed(async (refs) => {
+    const { namespaces, names } = splitRefs(refs)
+    const rows = await prisma.$queryRaw<ServerSurface[]>`
+      SELECT s.name, s.namespace, s."toolSchemas"
+      FROM "LanguageTool" s JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
+        ON s.namespace = r.namespace AND s.name = r.name`
+    return new Map(rows.map((s) => [`${s.namespace}/${s.name}`, s]))
+  })
+
+  const connectorSurfaces = new Map<string, Promise<CatalogTool[] | undefined>>()
+  const connectorTools = (slug: string) => {
+    if (!connectorSurfaces.has(slug))
+      connectorSurfaces.set(slug, (async () => {
+        const connector = (await connectors()).get(slug)
+        if (!connector) return undefined
+        const { namespace, spec } = connector
+        const source = { kind: 'Connector' as const, name: slug, namespace }
+        const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
+        const serverRef = spec.languageTool ? (spec.languageTool.includes('/') ? spec.languageTool : `${namespace}/${spec.languageTool}`) : null
+        const [listed, server] = await Promise.all([tools(listedRefs), serverRef ? servers([serverRef]) : new Map<string, ServerSurface>()])
+        const surface = serverRef ? server.get(serverRef) : undefined
+        return [
+          ...listedRefs.flatMap((ref) => listed.get(ref) ?? []),
+          ...(surface ? catalogToolsFromMcp(slug, surface, surface.toolSchemas, source) : []),
+        ]
+      })())
+    return connectorSurfaces.get(slug)!
+  }
+
+  return {
+    unitsIn(namespace) {
+      if (!units.has(namespace))
+        units.set(namespace, once(async () => {
+          const rows = await prisma.unit.findMany({ where: { namespace }, select: { name: true, spec: true } })
+          return new Map(rows.map((u) => [u.name, u.spec as UnitSpec]))
+        }))
+      return units.get(namespace)!()
+    },
+    connectors,
+    connectorTools,
+    policies,
+    tools,
+    servers,
+  }
+}

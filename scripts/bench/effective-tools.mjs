@@ -1,0 +1,105 @@
+// npm run bench:effective-tools — GET /api/v1/agents/{id} over a 5,000-agent fleet against the
+// production build, next to the framework's floor (a constant JSON route), plus the resolver's own
+// time in process. Prints the figures; record them in BENCHMARKS.md.
+import { spawn } from 'node:child_process'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
+import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { FLEET, generateFleet } from './generate-fleet.mjs'
+
+const PORT = process.env.BENCH_PORT ?? '3998'
+const DURATION = Number(process.env.BENCH_SECONDS ?? 20)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
+const base = `http://127.0.0.1:${PORT}`
+const log = (...a) => console.log('[bench]', ...a)
+const children = []
+
+function node(args, env = {}, { capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: { ...process.env, ...env } })
+    let out = ''
+    child.stdout?.on('data', (d) => (out += d))
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
+  })
+}
+
+async function database() {
+  let embedded = null
+  let admin = process.env.DATABASE_URL
+  if (!admin) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.resolve('.data/pg17-bench'), port: 55650, database: 'postgres' })
+    admin = embedded.url
+  }
+  const url = new URL(admin)
+  url.pathname = '/toolroom_bench'
+  const client = new pg.Client({ connectionString: admin })
+  await client.connect()
+  await client.query('DROP DATABASE IF EXISTS toolroom_bench WITH (FORCE)')
+  await client.query('CREATE DATABASE toolroom_bench')
+  await client.end()
+  return { url: url.toString(), stop: () => embedded?.stop() }
+}
+
+async function load(title, pathFor) {
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [{ setupRequest: (req) => ({ ...req, path: pathFor() }) }],
+  })
+  const bad = result.non2xx + result.errors + result.timeouts
+  if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
+  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytesPerRequest: Math.round(result.throughput.average / result.requests.average), total: result.requests.total }
+}
+
+const db = await database()
+let server
+try {
+  await node(['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { DATABASE_URL: db.url }, { capture: true })
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  const t0 = performance.now()
+  const { agentIds } = await generateFleet(client)
+  for (const [level, approval] of [['read_only', false], ['local_write', false], ['external_write', false], ['financial', true], ['communication', true], ['code_execution', false], ['privileged', true]])
+    await client.query(`INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $1::"SideEffectLevel", $2)`, [level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })])
+  await client.query('ANALYZE')
+  await client.end()
+  log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
+
+  if (needsBuild()) {
+    log('building…')
+    await node(['node_modules/next/dist/bin/next', 'build'])
+    recordBuild()
+  }
+  server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } })
+  children.push(server)
+  for (let i = 0; i < 300; i++) {
+    try { if ((await fetch(`${base}/api/health`)).ok) break } catch {}
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  const sample = await (await fetch(`${base}/api/v1/agents/${agentIds[0]}`)).json()
+  const perAgent = sample.effectiveTools.length
+  log(`agent-0 has ${perAgent} effective tools; warming up`)
+  const random = () => `/api/v1/agents/${agentIds[Math.floor(Math.random() * agentIds.length)]}`
+  await autocannon({ url: base, connections: CONNECTIONS, duration: 5, requests: [{ setupRequest: (req) => ({ ...req, path: random() }) }] })
+
+  const agents = await load('GET /api/v1/agents/{id}', random)
+  const floor = await load('GET /api/live (constant JSON)', () => '/api/live')
+  const resolver = JSON.parse(await node(['--import', 'tsx', 'scripts/bench/resolver-time.mts', ...agentIds.slice(0, 50)], { DATABASE_URL: db.url }, { capture: true }))
+
+  const row = (r) => `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${(r.bytesPerRequest / 1024).toFixed(1)} KiB |`
+  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections × ${DURATION} s each`)
+  console.log(`Fleet: ${FLEET.agents} agents, ${FLEET.roots * (1 + FLEET.childrenPerRoot)} units, ${FLEET.tools} tools; ${perAgent} effective tools per agent\n`)
+  console.log('| route | req/s | p50 | p99 | body |\n|---|---|---|---|---|')
+  console.log(row(agents))
+  console.log(row(floor))
+  console.log(`\nratio agents/floor: ${(agents.rps / floor.rps).toFixed(2)}× (target ≥ 0.5×); p99 ${agents.p99} ms (target ≤ 100 ms)`)
+  console.log(`resolver in process: mean ${resolver.meanMs.toFixed(3)} ms, p99 ${resolver.p99Ms.toFixed(3)} ms per agent of ${resolver.tools} tools (target ≤ 2 ms); load from the database: mean ${resolver.loadMeanMs.toFixed(2)} ms`)
+} finally {
+  for (const c of children) c.kill('SIGTERM')
+  await new Promise((r) => setTimeout(r, 500))
+  await db.stop()
+}

@@ -1,0 +1,32 @@
+// Seeds the Northwind demo fleet into an empty database: `node --import tsx scripts/seed-demo.ts`
+// from the project root, with DATABASE_URL and TOOLROOM_SECRET_KEY set. Prints one line; exits 1 on error.
+import { prisma } from '@/lib/db'
+import { seedDemoFleet } from '../lib/seed/seed-demo-fleet'
+
+async function main(): Promise<number> {
+  try {
+    const result = await seedDemoFleet()
+    if (!result.seeded) {
+      console.log(`demo fleet: skipped (${result.reason ?? 'the database is not empty'})`)
+      return 0
+    }
+    const s = result.summary!
+    const resources = Object.entries(s.resources).map(([kind, n]) => `${n} ${kind}`).join(', ')
+    console.log(
+      `demo fleet: seeded ${resources}; image tools ${s.imageTools} on ${s.imageToolSubjects} subjects; ` +
+        `MCP surfaces ${s.languageToolSurfaceTools} tools on ${s.languageToolSurfaces} LanguageTools`,
+    )
+    return 0
+  } catch (e) {
+    const err = e as Error & { errors?: { document?: number; kind?: string; name?: string; field: string; rule: string; message: string }[] }
+    const details = (err.errors ?? [])
+      .map((f) => `\n  ${f.document !== undefined ? `document ${f.document} ` : ''}${f.kind ? `${f.kind} ` : ''}${f.name ? `"${f.name}" ` : ''}${f.field} [${f.rule}]: ${f.message}`)
+      .join('')
+    console.error(`demo fleet: failed: ${err.message}${details}`)
+    return 1
+  } finally {
+    await prisma.$disconnect().catch(() => {})
+  }
+}
+
+main().then((code) => process.exit(code))
