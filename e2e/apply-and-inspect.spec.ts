@@ -51,10 +51,12 @@ test('apply a manifest, then see the new tool on the agent page with its provena
 })
 
 test('the Apply page lists every validation error and writes nothing', async ({ page }) => {
+  const other = `${suffix}x`
   await page.goto('/apply')
-  await page.getByLabel('Manifest').fill(manifest.replace(`e2e_${suffix}.lookup_order, namespace`, `E2E.Lookup, namespace`))
+  await page.getByLabel('Manifest').fill(manifest.replaceAll(suffix, other).replace(`e2e_${other}.lookup_order, namespace`, `E2E.Lookup, namespace`))
   await page.getByRole('button', { name: 'Apply' }).click()
   await expect(page.getByText('canonical-id')).toBeVisible()
-  const res = await page.request.get(`/api/v1/units/e2e-unit-${suffix}?namespace=e2e`)
-  expect(res.status()).toBe(404)
+  // the valid unit and agent in the same manifest were not written either
+  expect((await page.request.get(`/api/v1/units/e2e-unit-${other}?namespace=e2e`)).status()).toBe(404)
+  expect((await page.request.get(`/api/v1/agents/e2e-agent-${other}?namespace=e2e`)).status()).toBe(404)
 })

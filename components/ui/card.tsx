@@ -16,7 +16,7 @@ export function Card({
   id?: string
 }) {
   return (
-    <section id={id} className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+    <section id={id} className={`min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       {(title || actions) && (
         <header className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-200 px-4 py-3">
           <div className="min-w-0">

@@ -19,15 +19,16 @@ export function SearchInput({
 }) {
   const [text, setText] = useState(value)
   const latest = useRef(onChange)
-  latest.current = onChange
+  useEffect(() => {
+    latest.current = onChange
+  })
 
   useEffect(() => setText(value), [value])
   useEffect(() => {
     if (text === value) return
     const timer = setTimeout(() => latest.current(text), delayMs)
     return () => clearTimeout(timer)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text, delayMs])
+  }, [text, value, delayMs])
 
   return (
     <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">

@@ -51,16 +51,25 @@ export function QueryView<T>({
   isEmpty,
   empty,
   loadingLabel,
+  errorHeader,
   children,
 }: {
   query: Pick<UseQueryResult<T>, 'data' | 'error' | 'isPending' | 'isError' | 'refetch'>
   isEmpty?: (data: T) => boolean
   empty?: React.ReactNode
   loadingLabel?: string
+  /** Shown above the error, so a page that failed to load still says where the user is. */
+  errorHeader?: React.ReactNode
   children: (data: T) => React.ReactNode
 }) {
   if (query.isPending) return <LoadingState label={loadingLabel} />
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+  if (query.isError)
+    return (
+      <>
+        {errorHeader}
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      </>
+    )
   const data = query.data as T
   if (isEmpty?.(data)) return <>{empty ?? <EmptyState title="Nothing here yet" />}</>
   return <>{children(data)}</>

@@ -1,7 +1,8 @@
-export function Table({ children, className = '' }: { children: React.ReactNode; className?: string }) {
+/** `fixed` keeps column widths identical across several tables of the same shape on one page. */
+export function Table({ children, className = '', fixed = false }: { children: React.ReactNode; className?: string; fixed?: boolean }) {
   return (
     <div className={`overflow-x-auto ${className}`}>
-      <table className="w-full border-collapse text-left text-sm">{children}</table>
+      <table className={`w-full border-collapse text-left text-sm ${fixed ? 'table-fixed' : ''}`}>{children}</table>
     </div>
   )
 }
@@ -24,15 +25,15 @@ export function TBody({ children }: { children: React.ReactNode }) {
 
 export function Tr({ children, className = '', ...rest }: React.HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | undefined }) {
   return (
-    <tr className={`align-top ${className}`} {...rest}>
+    <tr className={`align-baseline ${className}`} {...rest}>
       {children}
     </tr>
   )
 }
 
-export function Td({ children, className = '', colSpan }: { children?: React.ReactNode; className?: string; colSpan?: number }) {
+export function Td({ children, className = '', ...rest }: React.TdHTMLAttributes<HTMLTableCellElement>) {
   return (
-    <td colSpan={colSpan} className={`px-3 py-2 ${className}`}>
+    <td className={`px-3 py-2 ${className}`} {...rest}>
       {children}
     </td>
   )

@@ -61,8 +61,9 @@ function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
     const eq = pair.indexOf('=')
     labels[pair.slice(0, eq)] = pair.slice(eq + 1)
   }
-  const columns: Record<string, string> = {}
-  for (const column of COLUMN_FILTERS[kind] ?? []) if (typeof query[column] === 'string') columns[column] = query[column] as string
+  const columns: Record<string, unknown> = {}
+  for (const column of COLUMN_FILTERS[kind] ?? []) if (typeof query[column] === 'string') columns[column] = query[column]
+  if (typeof query.connector === 'string') columns.connectors = { has: query.connector }
   return {
     namespace: query.namespace as string | undefined,
     q: query.q as string | undefined,

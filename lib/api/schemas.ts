@@ -86,8 +86,9 @@ export const toolListQuery = listQuery.extend({
   type: z.enum(['function', 'rest', 'mcp', 'os']).optional(),
   level: z.enum(SIDE_EFFECT_LEVELS).optional(),
 })
-export const agentListQuery = listQuery.extend({ unit: z.string().max(63).optional() })
-export const unitListQuery = listQuery.extend({ parent: z.string().max(63).optional() })
+const boundTo = z.string().max(63).optional().openapi({ description: 'Only those bound (on themselves) to this connector slug.' })
+export const agentListQuery = listQuery.extend({ unit: z.string().max(63).optional(), connector: boundTo })
+export const unitListQuery = listQuery.extend({ parent: z.string().max(63).optional(), connector: boundTo })
 
 export const idParams = z.object({ id: z.string().min(1).max(253) })
 export const namespaceQuery = z.strictObject({ namespace: z.string().max(63).optional() })

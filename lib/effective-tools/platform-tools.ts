@@ -19,6 +19,8 @@ function platformTool(name: string, description: string, inputSchema: object, ov
     annotations: readOnly,
     source: source(name),
     stats,
+    // Discovery and status lookups never need a human; what call_tool calls brings its own policy.
+    requiresApproval: false,
     ...overrides,
   }
 }

@@ -18,8 +18,8 @@ export interface ListFilters {
   q?: string
   /** `key=value` pairs that must all match. */
   labels?: Record<string, string>
-  /** Kind-specific column equality filters (tool type, side-effect level, agent unit, ...). */
-  columns?: Record<string, string | null>
+  /** Kind-specific column filters (tool type, side-effect level, agent unit, bound connector, ...). */
+  columns?: Record<string, unknown>
   limit?: number
   cursor?: string
 }

@@ -226,3 +226,13 @@ describe('GET /api/v1/units/{id}', () => {
     expect(byName(agent.json.effectiveTools, 'tier1.handoff')).toBeUndefined()
   })
 })
+
+describe('reverse lookups', () => {
+  it('lists the units and agents bound to a connector', async () => {
+    const boundUnits = await call(units.list, '/api/v1/units?connector=zendesk')
+    expect(boundUnits.json.items.map((u: { metadata: { name: string } }) => u.metadata.name)).toEqual(['support'])
+    const boundAgents = await call(agents.list, '/api/v1/agents?connector=github')
+    expect(boundAgents.json.items.map((a: { metadata: { name: string } }) => a.metadata.name)).toEqual(['triage'])
+    expect((await call(agents.list, '/api/v1/agents?connector=zendesk')).json.items).toEqual([])
+  })
+})

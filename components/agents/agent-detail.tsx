@@ -1,0 +1,93 @@
+'use client'
+import Link from 'next/link'
+import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
+import { ConnectorLinks, GrantLinks, LanguageToolLinks, Toggles } from '@/components/resources/bindings'
+import { ManifestCard } from '@/components/resources/manifest-card'
+import { LabelBadges } from '@/components/resources/status-badges'
+import { Card } from '@/components/ui/card'
+import { DefinitionList } from '@/components/ui/definition-list'
+import { PageHeader } from '@/components/ui/page-header'
+import { QueryView } from '@/components/ui/states'
+import type { AgentSpec } from '@/lib/manifests/specs/fleet'
+import type { FleetStatus, Resource } from '@/lib/client/api'
+import { dateTime, digestOfImage, shortDigest } from '@/lib/client/format'
+import { useResource } from '@/lib/client/hooks'
+import { useDocumentTitle } from '@/lib/client/use-document-title'
+import { resourceHref } from '@/lib/client/links'
+import { ConfigYamlCard } from './config-yaml-card'
+
+type Agent = Resource<AgentSpec, FleetStatus>
+
+export function AgentDetail({ id, namespace }: { id: string; namespace?: string }) {
+  const query = useResource<Agent>('agents', id, namespace)
+  useDocumentTitle(query.data && `${query.data.metadata.name} · Agent`)
+  return (
+    <QueryView
+      query={query}
+      loadingLabel="Loading agent…"
+      errorHeader={<PageHeader crumbs={[{ label: 'Agents', href: '/agents' }]} title={<span className="font-mono">{id}</span>} />}
+    >
+      {(agent) => {
+        const { name, namespace: ns } = agent.metadata
+        const spec = agent.spec
+        const pinned = digestOfImage(spec.image)
+        return (
+          <>
+            <PageHeader
+              crumbs={[{ label: 'Agents', href: '/agents' }, { label: ns, href: `/agents?namespace=${encodeURIComponent(ns)}` }]}
+              title={<span className="font-mono">{name}</span>}
+              subtitle={spec.displayName ?? spec.description}
+            />
+            <div className="space-y-5">
+              <Card bodyClassName="p-4">
+                <DefinitionList
+                  columns={3}
+                  items={[
+                    ['Namespace', <span className="font-mono" key="ns">{ns}</span>],
+                    [
+                      'Unit',
+                      spec.unit ? (
+                        <Link href={resourceHref('Unit', spec.unit, ns)} className="text-sky-800 hover:underline">
+                          {spec.unit}
+                        </Link>
+                      ) : (
+                        <span className="text-slate-400">none</span>
+                      ),
+                    ],
+                    ['Endpoint (A2A)', <span className="break-all font-mono text-xs" key="ep">{agent.status?.endpoint ?? spec.endpoint ?? '—'}</span>],
+                    ['Image', spec.image ? <span className="break-all font-mono text-xs" title={spec.image}>{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
+                    ['Image digest', <span className="font-mono text-xs" title={pinned ?? undefined} key="d">{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span>],
+                    ['LanguageTools', <LanguageToolLinks key="lt" refs={spec.languageTools} namespace={ns} />],
+                    ['Connectors', <ConnectorLinks key="c" slugs={spec.connectors} />],
+                    ['Grants', <GrantLinks key="g" grants={spec.grants} namespace={ns} />],
+                    ['Toggles', <Toggles key="t" toggles={spec.toggles} />],
+                    ['Labels', Object.keys(agent.metadata.labels).length ? <LabelBadges labels={agent.metadata.labels} /> : null],
+                    ['Updated', `${dateTime(agent.metadata.updatedAt)} (generation ${agent.metadata.generation})`],
+                  ]}
+                />
+              </Card>
+              <section aria-labelledby="effective-tools-heading">
+                <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
+                  Effective tools
+                </h2>
+                <EffectiveToolsPanel
+                  plural="agents"
+                  id={id}
+                  namespace={namespace}
+                  subjectNamespace={ns}
+                  imageTools={agent.status?.imageTools}
+                  pinnedDigest={pinned}
+                  showImageSection
+                />
+              </section>
+              <div className="grid items-start gap-4 xl:grid-cols-2">
+                <ConfigYamlCard id={id} namespace={namespace} />
+                <ManifestCard resource={agent} />
+              </div>
+            </div>
+          </>
+        )
+      }}
+    </QueryView>
+  )
+}

@@ -1,0 +1,142 @@
+'use client'
+import Link from 'next/link'
+import { useState } from 'react'
+import { AnnotationBadges, ApprovalBadge, LevelBadge, TypeBadge } from '@/components/tools/badges'
+import { SchemaView } from '@/components/tools/schema-view'
+import { Badge } from '@/components/ui/badge'
+import { DefinitionList } from '@/components/ui/definition-list'
+import { Td, Tr } from '@/components/ui/table'
+import type { EffectiveTool, SourceRef } from '@/lib/effective-tools/types'
+import { count, percent, shortDigest } from '@/lib/client/format'
+import { hasPage, resourceHref } from '@/lib/client/links'
+
+export const EFFECTIVE_TOOL_COLUMNS = 6
+
+function sourceLink(source: SourceRef) {
+  const label = `${source.kind} ${source.namespace ? `${source.namespace}/` : ''}${source.name}`
+  if (!hasPage(source.kind)) return <span>{label}</span>
+  return (
+    <Link href={resourceHref(source.kind, source.name, source.namespace)} className="text-slate-900 underline-offset-2 hover:underline">
+      {label}
+    </Link>
+  )
+}
+
+function shortProvenance(provenance: string) {
+  return provenance.startsWith('image:') ? `image:${shortDigest(provenance.slice('image:'.length))}` : provenance
+}
+
+function rateLimitLines(tool: EffectiveTool): string[] {
+  const { callsPerMinute, callsPerDay } = tool.rateLimit
+  return [callsPerMinute !== null ? `${count(callsPerMinute)}/min` : null, callsPerDay !== null ? `${count(callsPerDay)}/day` : null].filter((l): l is string => l !== null)
+}
+
+export function StateBadge({ tool }: { tool: EffectiveTool }) {
+  const tone = tool.state === 'enabled' ? 'green' : tool.state === 'disabled' ? 'gray' : tool.state === 'shadowed' ? 'amber' : 'red'
+  return (
+    <Badge tone={tone} title={tool.reason ?? undefined}>
+      {tool.state}
+    </Badge>
+  )
+}
+
+export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }: { tool: EffectiveTool; unitNamespace: string; showProvenance?: boolean }) {
+  const [open, setOpen] = useState(false)
+  const muted = tool.state !== 'enabled'
+  const limits = rateLimitLines(tool)
+  return (
+    <>
+      <Tr
+        data-testid="effective-tool-row"
+        data-tool-name={tool.name}
+        data-provenance={tool.provenance}
+        data-state={tool.state}
+        className={`cursor-pointer hover:bg-slate-50 ${open ? 'bg-slate-50' : ''}`}
+        onClick={(e) => {
+          // Links inside the row navigate; everything else toggles the details.
+          if (!(e.target as HTMLElement).closest('a')) setOpen(!open)
+        }}
+      >
+        <Td className="max-w-md">
+          <button type="button" aria-expanded={open} className="flex items-start gap-1.5 text-left" onClick={(e) => (e.stopPropagation(), setOpen(!open))}>
+            <span aria-hidden className="mt-0.5 w-3 text-xs text-slate-400">
+              {open ? '▾' : '▸'}
+            </span>
+            <span className={`break-all font-mono text-[13px] font-medium ${muted ? 'text-slate-500' : 'text-slate-900'}`}>{tool.name}</span>
+          </button>
+          <p className={`ml-[18px] line-clamp-2 text-xs ${muted ? 'text-slate-400' : 'text-slate-600'}`}>{tool.description || <em>no description</em>}</p>
+          {showProvenance && tool.reason && (
+            <p className={`ml-[18px] mt-0.5 text-xs font-medium ${tool.state === 'denied' ? 'text-red-800' : 'text-amber-800'}`}>Why: {tool.reason}</p>
+          )}
+          {(tool.inheritedFromUnit || showProvenance) && (
+            <p className="ml-[18px] mt-0.5 text-xs text-slate-500">
+              {showProvenance && (
+                <span className="font-mono" title={tool.provenance}>
+                  {shortProvenance(tool.provenance)}
+                </span>
+              )}
+              {showProvenance && tool.inheritedFromUnit && ' · '}
+              {tool.inheritedFromUnit && (
+                <Link href={resourceHref('Unit', tool.inheritedFromUnit, unitNamespace)} className="text-sky-700 hover:underline">
+                  from unit {tool.inheritedFromUnit}
+                </Link>
+              )}
+            </p>
+          )}
+        </Td>
+        <Td>
+          <span className="flex flex-wrap gap-1">
+            <LevelBadge level={tool.sideEffects.level} source={tool.sideEffects.levelSource} />
+            <ApprovalBadge required={tool.requiresApproval} source={tool.approvalSource} />
+          </span>
+        </Td>
+        <Td>
+          <AnnotationBadges annotations={tool.annotations} />
+        </Td>
+        <Td className="whitespace-nowrap text-xs text-slate-600">
+          {limits.length ? limits.map((l) => <div key={l}>{l}</div>) : <span className="text-slate-400">none</span>}
+        </Td>
+        <Td className="whitespace-nowrap text-right text-xs tabular-nums text-slate-600">
+          {tool.totalCalls7d > 0 ? (
+            <>
+              {count(tool.totalCalls7d)}
+              <div className={tool.failureRate7d && tool.failureRate7d > 0.05 ? 'text-red-700' : 'text-slate-400'}>{percent(tool.failureRate7d)} failed</div>
+            </>
+          ) : (
+            <span className="text-slate-400">no calls</span>
+          )}
+        </Td>
+        <Td className="max-w-56">
+          <StateBadge tool={tool} />
+          {tool.reason && !showProvenance && <p className="mt-0.5 break-words text-xs text-slate-500">{tool.reason}</p>}
+          {tool.shadowedBy && <p className="mt-0.5 break-words text-xs text-slate-500">by {tool.shadowedBy}</p>}
+        </Td>
+      </Tr>
+      {open && (
+        <tr className="bg-slate-50">
+          <td colSpan={EFFECTIVE_TOOL_COLUMNS} className="px-3 pb-4 pt-1">
+            <div className="grid gap-4 rounded-md border border-slate-200 bg-white p-3 lg:grid-cols-[3fr_2fr]">
+              <div>
+                <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Input schema</h4>
+                <SchemaView schema={tool.inputSchema} />
+              </div>
+              <DefinitionList
+                columns={1}
+                items={[
+                  ['Description', tool.description || '—'],
+                  ['Source', sourceLink(tool.source)],
+                  ['Provenance', <code key="p" className="break-all font-mono text-xs">{tool.provenance}</code>],
+                  ['Type', tool.type ? <TypeBadge type={tool.type} /> : null],
+                  ['Upstream name', tool.upstreamName ? <code className="font-mono text-xs">{tool.upstreamName}</code> : null],
+                  ['Side-effect level', `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`],
+                  ['Approval', tool.requiresApproval ? `required (by ${tool.approvalSource})` : `not required (by ${tool.approvalSource})`],
+                  ['Shadowed by', tool.shadowedBy ?? null],
+                ]}
+              />
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,54 @@
+'use client'
+import Link from 'next/link'
+import { Card } from '@/components/ui/card'
+import { ErrorState, LoadingState } from '@/components/ui/states'
+import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
+import type { AgentSpec } from '@/lib/manifests/specs/fleet'
+import type { Resource } from '@/lib/client/api'
+import { useAllResources } from '@/lib/client/hooks'
+import { resourceHref } from '@/lib/client/links'
+
+/** Does a reference ("name" or "namespace/name") written in `fromNamespace` point at this server? */
+function pointsAt(ref: string, fromNamespace: string, name: string, namespace: string) {
+  const [ns, n] = ref.includes('/') ? ref.split('/', 2) : [fromNamespace, ref]
+  return ns === namespace && n === name
+}
+
+// Fetched whole and filtered here: the API has no reverse index for references yet.
+export function LanguageToolReferencedBy({ name, namespace }: { name: string; namespace: string }) {
+  const connectors = useAllResources<Resource<ConnectorSpec>>('connectors')
+  const agents = useAllResources<Resource<AgentSpec>>('agents')
+  const usedBy = (connectors.data ?? []).filter((c) => c.spec.languageTool && pointsAt(c.spec.languageTool, c.metadata.namespace, name, namespace))
+  const referencedBy = (agents.data ?? []).filter((a) => a.spec.languageTools?.some((r) => pointsAt(r, a.metadata.namespace, name, namespace)))
+  const error = connectors.error ?? agents.error
+  return (
+    <Card title="Referenced by" description="Connectors built on this server and agents that reference it directly.">
+      {connectors.isPending || agents.isPending ? (
+        <LoadingState />
+      ) : error ? (
+        <ErrorState error={error} />
+      ) : usedBy.length + referencedBy.length === 0 ? (
+        <p className="text-sm text-slate-500">Nothing references this server: its tools reach no agent.</p>
+      ) : (
+        <ul className="space-y-1 text-sm">
+          {usedBy.map((c) => (
+            <li key={c.id}>
+              Connector{' '}
+              <Link href={resourceHref('Connector', c.id)} className="font-mono text-sky-800 hover:underline">
+                {c.metadata.name}
+              </Link>
+            </li>
+          ))}
+          {referencedBy.map((a) => (
+            <li key={a.id}>
+              Agent{' '}
+              <Link href={resourceHref('Agent', a.id)} className="font-mono text-sky-800 hover:underline">
+                {a.metadata.namespace}/{a.metadata.name}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  )
+}

@@ -1,0 +1,53 @@
+'use client'
+import Link from 'next/link'
+import { usePathname } from 'next/navigation'
+
+const NAV = [
+  { href: '/', label: 'Dashboard', hint: null },
+  { href: '/agents', label: 'Agents', hint: null },
+  { href: '/units', label: 'Units', hint: null },
+  { href: '/tools', label: 'Tools', hint: null },
+  { href: '/language-tools', label: 'LanguageTools', hint: 'MCP servers' },
+  { href: '/connectors', label: 'Connectors', hint: null },
+  { href: '/apply', label: 'Apply', hint: null },
+] as const
+
+function isActive(pathname: string, href: string) {
+  return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`)
+}
+
+export function Sidebar() {
+  const pathname = usePathname() ?? '/'
+  return (
+    <aside className="flex w-52 shrink-0 flex-col border-r border-slate-800 bg-slate-900 text-slate-300">
+      <Link href="/" className="flex items-center gap-2 px-4 py-4 text-white">
+        <span aria-hidden className="grid h-7 w-7 place-items-center rounded bg-amber-400 font-mono text-sm font-bold text-slate-900">
+          T
+        </span>
+        <span className="text-base font-semibold tracking-tight">Toolroom</span>
+      </Link>
+      <nav aria-label="Main" className="flex-1 px-2">
+        <ul className="space-y-0.5">
+          {NAV.map((item) => {
+            const active = isActive(pathname, item.href)
+            return (
+              <li key={item.href}>
+                <Link
+                  href={item.href}
+                  aria-current={active ? 'page' : undefined}
+                  className={`block rounded-md px-3 py-1.5 text-sm ${
+                    active ? 'bg-slate-700 font-medium text-white' : 'hover:bg-slate-800 hover:text-white'
+                  }`}
+                >
+                  {item.label}
+                  {item.hint && <span className="block text-[11px] leading-tight text-slate-400">{item.hint}</span>}
+                </Link>
+              </li>
+            )
+          })}
+        </ul>
+      </nav>
+      <p className="px-4 py-3 text-[11px] leading-snug text-slate-500">The system of record for the tools AI agents may call.</p>
+    </aside>
+  )
+}

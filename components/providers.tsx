@@ -1,0 +1,22 @@
+'use client'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useState } from 'react'
+import { ApiError } from '@/lib/client/api'
+
+export function Providers({ children }: { children: React.ReactNode }) {
+  // One client per browser session; created in state so a re-render never throws the cache away.
+  const [client] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: {
+            staleTime: 15_000,
+            refetchOnWindowFocus: false,
+            // A 4xx will not get better by asking again; network blips and 5xx might.
+            retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+          },
+        },
+      }),
+  )
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>
+}

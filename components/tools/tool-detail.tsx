@@ -1,0 +1,102 @@
+'use client'
+import { ManifestCard } from '@/components/resources/manifest-card'
+import { LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
+import { Card } from '@/components/ui/card'
+import { DefinitionList } from '@/components/ui/definition-list'
+import { PageHeader } from '@/components/ui/page-header'
+import { QueryView } from '@/components/ui/states'
+import type { ToolSpec } from '@/lib/manifests/specs/tool'
+import type { Resource } from '@/lib/client/api'
+import { count, dateTime, percent } from '@/lib/client/format'
+import { useResource } from '@/lib/client/hooks'
+import { useDocumentTitle } from '@/lib/client/use-document-title'
+import { ApprovalBadge, LevelBadge, TypeBadge } from './badges'
+import { SchemaView } from './schema-view'
+import { ToolSpecCards } from './tool-spec-cards'
+import type { ToolStatus } from './tools-list'
+
+type Tool = Resource<ToolSpec, ToolStatus>
+
+function StatusCard({ status }: { status: ToolStatus | undefined }) {
+  const calls = status?.totalCalls7d ?? 0
+  return (
+    <Card title="Status" description="Last seven days, from the gateway's call records.">
+      <DefinitionList
+        columns={3}
+        items={[
+          ['Phase', <PhaseBadge key="p" phase={status?.phase} />],
+          ['Calls (7 days)', calls > 0 ? count(calls) : <span className="text-slate-500">no calls recorded</span>],
+          [
+            'Failure rate (7 days)',
+            calls > 0 && status?.failureRate7d !== null && status?.failureRate7d !== undefined ? (
+              <span className={status.failureRate7d > 0.05 ? 'font-medium text-red-700' : ''}>{percent(status.failureRate7d)}</span>
+            ) : (
+              <span className="text-slate-500">no calls recorded</span>
+            ),
+          ],
+        ]}
+      />
+    </Card>
+  )
+}
+
+export function ToolDetail({ id, namespace }: { id: string; namespace?: string }) {
+  const query = useResource<Tool>('tools', id, namespace)
+  useDocumentTitle(query.data && `${query.data.metadata.name} · Tool`)
+  return (
+    <QueryView
+      query={query}
+      loadingLabel="Loading tool…"
+      errorHeader={<PageHeader crumbs={[{ label: 'Tools', href: '/tools' }]} title={<span className="font-mono">{id}</span>} />}
+    >
+      {(tool) => {
+        const { name, namespace: ns, labels, annotations } = tool.metadata
+        return (
+          <>
+            <PageHeader
+              crumbs={[{ label: 'Tools', href: '/tools' }, { label: ns, href: `/tools?namespace=${encodeURIComponent(ns)}` }]}
+              title={<span className="font-mono">{name}</span>}
+              subtitle={tool.spec.description}
+            >
+              <div className="flex flex-wrap items-center gap-1.5">
+                <TypeBadge type={tool.spec.type} />
+                <LevelBadge level={tool.spec.sideEffects?.level} />
+                <ApprovalBadge required={tool.spec.sideEffects?.requiresApproval === true} source="tool" />
+                <PhaseBadge phase={tool.status?.phase} />
+                <LabelBadges labels={labels} />
+              </div>
+            </PageHeader>
+            <div className="space-y-4">
+              <StatusCard status={tool.status} />
+              <ToolSpecCards spec={tool.spec} namespace={ns} />
+              <div className="grid gap-4 lg:grid-cols-2">
+                <Card title="Input schema">
+                  <SchemaView schema={tool.spec.inputSchema} />
+                </Card>
+                <Card title="Output schema">
+                  <SchemaView schema={tool.spec.outputSchema} emptyLabel="No output schema declared." />
+                </Card>
+              </div>
+              <div className="grid items-start gap-4 lg:grid-cols-[2fr_3fr]">
+                <Card title="Metadata">
+                  <DefinitionList
+                    columns={1}
+                    items={[
+                      ['apiVersion', <code key="a" className="font-mono text-xs">{tool.apiVersion}</code>],
+                      ['Namespace', <code key="n" className="font-mono text-xs">{ns}</code>],
+                      ['Annotations', Object.keys(annotations).length ? <LabelBadges labels={annotations} /> : null],
+                      ['Created', dateTime(tool.metadata.createdAt)],
+                      ['Updated', `${dateTime(tool.metadata.updatedAt)} (generation ${tool.metadata.generation})`],
+                      ['Id', <code key="i" className="font-mono text-xs">{tool.id}</code>],
+                    ]}
+                  />
+                </Card>
+                <ManifestCard resource={tool} />
+              </div>
+            </div>
+          </>
+        )
+      }}
+    </QueryView>
+  )
+}
