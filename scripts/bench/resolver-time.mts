@@ -25,3 +25,5 @@ resolveTimes.sort((a, b) => a - b)
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
 console.log(JSON.stringify({ meanMs: mean(resolveTimes), p99Ms: resolveTimes[Math.floor(resolveTimes.length * 0.99)], loadMeanMs: mean(loadTimes), tools }))
 await prisma.$disconnect()
+// The registry change listener (started by the reader) would keep the process alive.
+process.exit(0)
