@@ -1,5 +1,6 @@
-// `npm start`: [embedded PostgreSQL when DATABASE_URL is unset] → migrations → demo fleet (embedded
-// database only, first start) → production build if the sources changed → web server → ready.
+// `npm start`: [embedded PostgreSQL when DATABASE_URL is unset] → migrations → demo fleet and its
+// local endpoints (embedded database only) → production build if the sources changed → web server
+// and discovery workers → ready.
 // Ctrl-C or SIGTERM stops the children first, then PostgreSQL. `npm run dev` runs `next dev` instead.
 import 'dotenv/config'
 import fs from 'node:fs'
@@ -33,7 +34,12 @@ try {
   await supervisor.runOnce('migrate', ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { quiet: true })
   log(`migrations applied (${elapsed()})`)
 
-  if (useEmbedded || process.env.TOOLROOM_DEMO === '1') await supervisor.runOnce('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'])
+  const demo = useEmbedded || process.env.TOOLROOM_DEMO === '1'
+  if (demo) {
+    await supervisor.runOnce('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'])
+    // The demo fleet's local MCP servers and agent listener, which the workers discover for real.
+    supervisor.keepRunning('demo endpoints', ['scripts/demo-endpoints.mjs'])
+  }
 
   if (DEV) {
     supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST])
@@ -46,6 +52,9 @@ try {
     }
     supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', HOST])
   }
+
+  const workers = Number(process.env.TOOLROOM_WORKERS ?? 1)
+  for (let i = 0; i < workers; i++) supervisor.keepRunning(`worker ${i + 1}`, ['--import', 'tsx', 'workers/main.ts'])
 
   await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)

@@ -1,14 +1,11 @@
 'use client'
 import Link from 'next/link'
 import { NamespaceSelect } from '@/components/resources/namespace-select'
+import { ApplyHint, ResourceListCard } from '@/components/resources/resource-list-card'
 import { PhaseBadge } from '@/components/resources/status-badges'
-import { Card } from '@/components/ui/card'
-import { FilterBar } from '@/components/ui/filter-bar'
-import { LoadMore } from '@/components/ui/load-more'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
-import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { Td } from '@/components/ui/table'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
 import { count, humanize, percent } from '@/lib/client/format'
@@ -23,100 +20,85 @@ const KEYS = ['namespace', 'type', 'level', 'q', 'label'] as const
 const TYPES = ['function', 'rest', 'mcp', 'os']
 
 export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[number], string>> }) {
-  const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
+  const filterState = useUrlFilters(KEYS, initial)
+  const { filters, set } = filterState
   // The API wants `key=value`; half-typed labels would be refused, so they wait until they have an `=`.
   const label = /^[^=]+=[^=]*$/.test(filters.label.trim()) ? filters.label.trim() : undefined
   const list = useResourceList<Tool>('tools', { namespace: filters.namespace, type: filters.type, level: filters.level, q: filters.q, label })
 
   return (
-    <Card bodyClassName="">
-      <FilterBar onReset={active ? reset : undefined}>
-        <NamespaceSelect value={filters.namespace} onChange={(v) => set('namespace', v)} />
-        <Select label="Type" value={filters.type} onChange={(v) => set('type', v)} options={TYPES.map((t) => ({ value: t, label: t }))} allLabel="All types" />
-        <Select
-          label="Side-effect level"
-          value={filters.level}
-          onChange={(v) => set('level', v)}
-          options={LEVELS.map((l) => ({ value: l, label: humanize(l) }))}
-          allLabel="All levels"
-        />
-        <SearchInput label="Search" value={filters.q} onChange={(v) => set('q', v)} placeholder="Name or description…" />
-        <SearchInput label="Label" value={filters.label} onChange={(v) => set('label', v)} placeholder="key=value" className="w-40 font-mono" />
-      </FilterBar>
-      {list.isPending ? (
-        <LoadingState label="Loading tools…" />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.items.length === 0 ? (
-        <EmptyState title={active ? 'No tools match these filters' : 'No tools registered yet'}>
-          {!active && (
-            <>
-              Register one with a <code className="font-mono">kind: Tool</code> manifest on the <Link href="/apply" className="underline">Apply</Link> page.
-            </>
-          )}
-        </EmptyState>
-      ) : (
+    <ResourceListCard
+      list={list}
+      filterState={filterState}
+      filters={
         <>
-          <Table>
-            <THead>
-              <tr>
-                <Th>Tool</Th>
-                <Th>Namespace</Th>
-                <Th>Type</Th>
-                <Th>Side effects</Th>
-                <Th>Phase</Th>
-                <Th className="text-right">Calls 7d</Th>
-                <Th className="text-right">Failure rate</Th>
-              </tr>
-            </THead>
-            <TBody>
-              {list.items.map((t) => (
-                <Tr key={t.id} data-testid="tool-row" data-tool-name={t.metadata.name} className="hover:bg-slate-50">
-                  <Td className="max-w-md">
-                    <Link href={resourceHref('Tool', t.id)} className="font-mono text-[13px] font-medium text-slate-900 hover:underline">
-                      {t.metadata.name}
-                    </Link>
-                    <p className="line-clamp-1 text-xs text-slate-500" title={t.spec.description}>
-                      {t.spec.description}
-                    </p>
-                    {Object.keys(t.metadata.labels).length > 0 && (
-                      <div className="mt-1 flex flex-wrap gap-1">
-                        {Object.entries(t.metadata.labels).map(([k, v]) => (
-                          <button
-                            key={k}
-                            type="button"
-                            title="Filter by this label"
-                            onClick={() => set('label', `${k}=${v}`)}
-                            className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600 ring-1 ring-inset ring-slate-200 hover:bg-slate-200"
-                          >
-                            {k}={v}
-                          </button>
-                        ))}
-                      </div>
-                    )}
-                  </Td>
-                  <Td className="whitespace-nowrap font-mono text-xs text-slate-600">{t.metadata.namespace}</Td>
-                  <Td>
-                    <TypeBadge type={t.spec.type} />
-                  </Td>
-                  <Td>
-                    <span className="flex flex-wrap gap-1">
-                      <LevelBadge level={t.spec.sideEffects?.level} />
-                      <ApprovalBadge required={t.spec.sideEffects?.requiresApproval === true} source="tool" />
-                    </span>
-                  </Td>
-                  <Td>
-                    <PhaseBadge phase={t.status?.phase} />
-                  </Td>
-                  <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? count(t.status.totalCalls7d) : <span className="text-slate-400">0</span>}</Td>
-                  <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? percent(t.status.failureRate7d) : <span className="text-slate-400">—</span>}</Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-          <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => void list.fetchNextPage()} shown={list.items.length} />
+          <NamespaceSelect value={filters.namespace} onChange={(v) => set('namespace', v)} />
+          <Select label="Type" value={filters.type} onChange={(v) => set('type', v)} options={TYPES.map((t) => ({ value: t, label: t }))} allLabel="All types" />
+          <Select
+            label="Side-effect level"
+            value={filters.level}
+            onChange={(v) => set('level', v)}
+            options={LEVELS.map((l) => ({ value: l, label: humanize(l) }))}
+            allLabel="All levels"
+          />
+          <SearchInput label="Search" value={filters.q} onChange={(v) => set('q', v)} placeholder="Name or description…" />
+          <SearchInput label="Label" value={filters.label} onChange={(v) => set('label', v)} placeholder="key=value" className="w-40 font-mono" />
+        </>
+      }
+      loadingLabel="Loading tools…"
+      empty={{ filtered: 'No tools match these filters', unfiltered: 'No tools registered yet', hint: <ApplyHint kind="Tool" /> }}
+      columns={[
+        'Tool',
+        'Namespace',
+        'Type',
+        'Side effects',
+        'Phase',
+        { label: 'Calls 7d', className: 'text-right' },
+        { label: 'Failure rate', className: 'text-right' },
+      ]}
+      rowAttributes={(t) => ({ 'data-testid': 'tool-row', 'data-tool-name': t.metadata.name })}
+      renderRow={(t) => (
+        <>
+          <Td className="max-w-md">
+            <Link href={resourceHref('Tool', t.id)} className="font-mono text-[13px] font-medium text-slate-900 hover:underline">
+              {t.metadata.name}
+            </Link>
+            <p className="line-clamp-1 text-xs text-slate-500" title={t.spec.description}>
+              {t.spec.description}
+            </p>
+            {Object.keys(t.metadata.labels).length > 0 && (
+              <div className="mt-1 flex flex-wrap gap-1">
+                {Object.entries(t.metadata.labels).map(([k, v]) => (
+                  <button
+                    key={k}
+                    type="button"
+                    title="Filter by this label"
+                    onClick={() => set('label', `${k}=${v}`)}
+                    className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-600 ring-1 ring-inset ring-slate-200 hover:bg-slate-200"
+                  >
+                    {k}={v}
+                  </button>
+                ))}
+              </div>
+            )}
+          </Td>
+          <Td className="whitespace-nowrap font-mono text-xs text-slate-600">{t.metadata.namespace}</Td>
+          <Td>
+            <TypeBadge type={t.spec.type} />
+          </Td>
+          <Td>
+            <span className="flex flex-wrap gap-1">
+              <LevelBadge level={t.spec.sideEffects?.level} />
+              <ApprovalBadge required={t.spec.sideEffects?.requiresApproval === true} source="tool" />
+            </span>
+          </Td>
+          <Td>
+            <PhaseBadge phase={t.status?.phase} />
+          </Td>
+          <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? count(t.status.totalCalls7d) : <span className="text-slate-400">0</span>}</Td>
+          <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? percent(t.status.failureRate7d) : <span className="text-slate-400">—</span>}</Td>
         </>
       )}
-    </Card>
+    />
   )
 }

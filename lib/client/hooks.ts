@@ -22,3 +22,6 @@ export function useAllResources<T>(plural: Plural, params: ListParams = {}, enab
 export function useResource<T>(plural: Plural, id: string, namespace?: string) {
   return useQuery({ queryKey: queryKeys.detail(plural, id, namespace), queryFn: () => getResource<T>(plural, id, namespace) })
 }
+
+/** What `useResourceList` returns, for components that render such a list. */
+export type ResourceList<T> = ReturnType<typeof useResourceList<T>>

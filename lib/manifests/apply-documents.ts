@@ -2,6 +2,7 @@
 // stored) before anything is written, and the writes share one transaction.
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
+import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { writeDocument, type WriteAction } from '@/lib/resources/resource-store'
 import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
@@ -49,11 +50,13 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
   if (errors.length > 0) throw validationFailed(errors)
 
   const dryRun = options.dryRun ?? false
+  const writes: WrittenResource[] = []
   const results = await prisma.$transaction(
     async (tx) => {
       const out: AppliedDocument[] = []
       for (const { index, document } of valid) {
-        const { action, id } = await writeDocument(tx, document, { dryRun, expect: options.expect })
+        const { action, id, before } = await writeDocument(tx, document, { dryRun, expect: options.expect })
+        writes.push({ kind: document.kind, id, action, before, after: document.spec })
         out.push({
           index,
           kind: document.kind,
@@ -70,7 +73,10 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
   )
   const summary = { created: 0, updated: 0, unchanged: 0 }
   for (const r of results) summary[r.action]++
-  if (!dryRun && summary.unchanged < results.length) noteRegistryChange()
+  if (!dryRun && summary.unchanged < results.length) {
+    noteRegistryChange()
+    await enqueueDiscoveries(discoveriesForWrites(writes))
+  }
   return { dryRun, results, summary }
 }
 

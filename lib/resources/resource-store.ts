@@ -87,7 +87,7 @@ export async function writeDocument(
   tx: Tx,
   doc: ValidDocument,
   { dryRun, expect }: { dryRun: boolean; expect?: 'absent' | 'present' },
-): Promise<{ action: WriteAction; id: string | null }> {
+): Promise<{ action: WriteAction; id: string | null; before: unknown }> {
   const adapter = KIND_ADAPTERS[doc.kind]
   const delegate = adapter.delegate(tx)
   const existing = await delegate.findUnique({
@@ -96,8 +96,9 @@ export async function writeDocument(
   const label = `${doc.kind} "${doc.metadata.namespace}/${doc.metadata.name}"`
   if (existing && expect === 'absent') throw new AppError('CONFLICT', `${label} already exists; use PUT to replace it or apply the manifest`)
   if (!existing && expect === 'present') throw notFound(label)
-  if (existing && adapter.unchanged(existing, doc)) return { action: 'unchanged', id: existing.id }
-  if (dryRun) return { action: existing ? 'updated' : 'created', id: existing?.id ?? null }
+  const before = existing?.spec ?? null
+  if (existing && adapter.unchanged(existing, doc)) return { action: 'unchanged', id: existing.id, before }
+  if (dryRun) return { action: existing ? 'updated' : 'created', id: existing?.id ?? null, before }
 
   const data = {
     apiVersion: doc.apiVersion,
@@ -111,13 +112,13 @@ export async function writeDocument(
       data: { ...data, generation: { increment: 1 }, updatedAt: new Date() },
       select: { id: true },
     })
-    return { action: 'updated', id: row.id }
+    return { action: 'updated', id: row.id, before }
   }
   const row = await delegate.create({
     data: { ...data, namespace: doc.metadata.namespace, name: doc.metadata.name },
     select: { id: true },
   })
-  return { action: 'created', id: row.id }
+  return { action: 'created', id: row.id, before }
 }
 
 export async function deleteResource(kind: Kind, idOrName: string, namespace?: string): Promise<void> {

@@ -1,0 +1,127 @@
+'use client'
+// The card every resource list page uses: filters on top, then the loading, error or empty state of
+// the list query, or its table with "Load more" beneath.
+import Link from 'next/link'
+import { NamespaceSelect } from '@/components/resources/namespace-select'
+import { Card } from '@/components/ui/card'
+import { FilterBar } from '@/components/ui/filter-bar'
+import { LoadMore } from '@/components/ui/load-more'
+import { SearchInput } from '@/components/ui/search-input'
+import { EmptyState, QueryView } from '@/components/ui/states'
+import { Table, TBody, Th, THead, Tr } from '@/components/ui/table'
+import type { Plural } from '@/lib/client/api'
+import { useResourceList, type ResourceList } from '@/lib/client/hooks'
+import { useUrlFilters } from '@/lib/client/use-url-filters'
+
+/** A header cell: its label, or the label with classes for the column (`text-right` for numbers). */
+export type Column = string | { label: string; className?: string }
+
+type RowAttributes = { [data: `data-${string}`]: string | undefined }
+
+/** How the table looks and what it says when empty: everything but the query and its filters. */
+export interface ResourceTable<T> {
+  loadingLabel: string
+  /** Empty-state titles with and without filters; the hint shows only when nothing is filtered. */
+  empty: { filtered: string; unfiltered: string; hint?: React.ReactNode }
+  columns: readonly Column[]
+  /** The cells of one item's row. */
+  renderRow: (item: T) => React.ReactNode
+  /** Extra `data-*` attributes of one item's row, for tests to find it. */
+  rowAttributes?: (item: T) => RowAttributes
+}
+
+/** The empty state's hint for kinds that are created from a manifest on the Apply page. */
+export function ApplyHint({ kind, verb = 'Register' }: { kind: string; verb?: string }) {
+  return (
+    <>
+      {verb} one with a <code className="font-mono">kind: {kind}</code> manifest on the <Link href="/apply" className="underline">Apply</Link> page.
+    </>
+  )
+}
+
+export function ResourceListCard<T extends { id: string }>({
+  list,
+  filters,
+  filterState,
+  loadingLabel,
+  empty,
+  columns,
+  renderRow,
+  rowAttributes,
+}: ResourceTable<T> & {
+  list: ResourceList<T>
+  /** The filter bar's fields. */
+  filters: React.ReactNode
+  /** From `useUrlFilters`: whether any filter is set (offers "Reset filters", picks the empty title). */
+  filterState: { active: boolean; reset: () => void }
+}) {
+  const filtered = filterState.active
+  return (
+    <Card bodyClassName="">
+      <FilterBar onReset={filtered ? filterState.reset : undefined}>{filters}</FilterBar>
+      <QueryView
+        query={list}
+        loadingLabel={loadingLabel}
+        isEmpty={() => list.items.length === 0}
+        empty={<EmptyState title={filtered ? empty.filtered : empty.unfiltered}>{!filtered && empty.hint}</EmptyState>}
+      >
+        {() => (
+          <>
+            <Table>
+              <THead>
+                <tr>
+                  {columns.map((c) =>
+                    typeof c === 'string' ? (
+                      <Th key={c}>{c}</Th>
+                    ) : (
+                      <Th key={c.label} className={c.className}>
+                        {c.label}
+                      </Th>
+                    ),
+                  )}
+                </tr>
+              </THead>
+              <TBody>
+                {list.items.map((item) => (
+                  <Tr key={item.id} {...rowAttributes?.(item)} className="hover:bg-slate-50">
+                    {renderRow(item)}
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+            <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => void list.fetchNextPage()} shown={list.items.length} />
+          </>
+        )}
+      </QueryView>
+    </Card>
+  )
+}
+
+const NAMESPACE_SEARCH_KEYS = ['namespace', 'q'] as const
+/** The URL filters a page hands to a `NamespaceSearchList`. */
+export type NamespaceSearchFilters = Partial<Record<(typeof NAMESPACE_SEARCH_KEYS)[number], string>>
+
+/** A list filtered only by namespace and a name search, both kept in the URL. */
+export function NamespaceSearchList<T extends { id: string }>({
+  plural,
+  initial,
+  searchPlaceholder,
+  ...table
+}: ResourceTable<T> & { plural: Plural; initial: NamespaceSearchFilters; searchPlaceholder: string }) {
+  const filterState = useUrlFilters(NAMESPACE_SEARCH_KEYS, initial)
+  const { filters, set } = filterState
+  const list = useResourceList<T>(plural, { namespace: filters.namespace, q: filters.q })
+  return (
+    <ResourceListCard
+      list={list}
+      filterState={filterState}
+      filters={
+        <>
+          <NamespaceSelect value={filters.namespace} onChange={(v) => set('namespace', v)} />
+          <SearchInput label="Search" value={filters.q} onChange={(v) => set('q', v)} placeholder={searchPlaceholder} />
+        </>
+      }
+      {...table}
+    />
+  )
+}

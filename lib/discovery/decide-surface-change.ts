@@ -1,0 +1,31 @@
+// An operator accepts or rejects a held change of an MCP server's tool definitions.
+import { prisma } from '@/lib/db'
+import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
+import { AppError, notFound } from '@/lib/errors/app-error'
+import { noteRegistryChange } from '@/lib/registry/registry-changes'
+
+export async function decideSurfaceChange(id: string, decision: 'accept' | 'reject', actor: string, comment?: string) {
+  const result = await prisma.$transaction(async (tx) => {
+    // Lock the change so two operators deciding at once get one winner.
+    const [change] = await tx.$queryRaw<{ id: string; status: string; subjectId: string; proposed: unknown; decidedBy: string | null }[]>`
+      SELECT id, status, "subjectId", proposed, "decidedBy" FROM "SurfaceChange" WHERE id = ${id}::uuid FOR UPDATE`
+    if (!change) throw notFound(`surface change "${id}"`)
+    if (change.status !== 'pending_review')
+      throw new AppError('CONFLICT', `this change is already ${change.status}${change.decidedBy ? ` (by ${change.decidedBy})` : ''}`)
+    if (decision === 'accept') {
+      const server = await tx.languageTool.findUnique({ where: { id: change.subjectId } })
+      if (!server) throw notFound('the server of this change')
+      const proposed = change.proposed as DiscoveredMcpTool[]
+      const current = server.toolSchemas as unknown as DiscoveredMcpTool[]
+      // Accept the held definitions onto the current surface (later runs may have added or removed tools).
+      const byName = new Map(proposed.map((t) => [t.name, t]))
+      await tx.languageTool.update({ where: { id: server.id }, data: { toolSchemas: current.map((t) => byName.get(t.name) ?? t) as object[] } })
+    }
+    return tx.surfaceChange.update({
+      where: { id },
+      data: { status: decision === 'accept' ? 'accepted' : 'rejected', decidedBy: actor, decidedAt: new Date(), comment: comment ?? null },
+    })
+  })
+  noteRegistryChange()
+  return result
+}

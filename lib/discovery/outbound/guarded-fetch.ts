@@ -1,0 +1,119 @@
+// fetch for every URL a worker calls: each address is checked by the SSRF policy at connect time
+// (after DNS resolution, so a name cannot be re-pointed between check and use), every redirect hop
+// is checked again, and answers are bounded in time and size.
+import dns from 'node:dns'
+import { isIP } from 'node:net'
+import { Agent, fetch as undiciFetch } from 'undici'
+import type { AddressPolicy } from './address-policy'
+
+export type OutboundFailure = 'refused' | 'timeout' | 'too_large' | 'network' | 'redirect'
+
+export class OutboundError extends Error {
+  constructor(readonly failure: OutboundFailure, message: string) {
+    super(message)
+    this.name = 'OutboundError'
+  }
+}
+
+export interface OutboundLimits {
+  /** Whole request, redirects included; 0 for none (long-lived streams). */
+  timeoutMs?: number
+  /** Largest body read; a larger one fails with `too_large`. */
+  maxBytes?: number
+  maxRedirects?: number
+}
+
+export type GuardedFetch = (url: string | URL, init?: RequestInit, limits?: OutboundLimits) => Promise<Response>
+
+const DEFAULTS = { timeoutMs: 10_000, maxBytes: 4 * 1024 * 1024, maxRedirects: 5 }
+
+export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimits = {}): GuardedFetch {
+  const limitsFor = (limits?: OutboundLimits) => ({ ...DEFAULTS, ...defaults, ...limits })
+  const dispatcher = new Agent({
+    connect: {
+      lookup(hostname: string, options: dns.LookupOptions, callback: (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void) {
+        dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+          if (err) return callback(err, [])
+          const byName = policy.allowsHostName(hostname)
+          for (const { address } of addresses) {
+            const refusal = policy.refusal(address)
+            // A host allowed by name may resolve outside the allow-list, never into the denied ranges.
+            if (refusal && !(byName && !/never allowed/.test(refusal)))
+              return callback(new OutboundError('refused', `${hostname} resolves to ${refusal}`), [])
+          }
+          if (options.all) callback(null, addresses)
+          else callback(null, addresses[0].address, addresses[0].family)
+        })
+      },
+    },
+  })
+
+  function checkLiteral(url: URL) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('refused', `${url.protocol} URLs are not fetched`)
+    const host = url.hostname.replace(/^\[|\]$/g, '')
+    if (isIP(host)) {
+      const refusal = policy.refusal(host)
+      if (refusal) throw new OutboundError('refused', refusal)
+    }
+  }
+
+  return async function guardedFetch(input, init = {}, limits) {
+    const { timeoutMs, maxBytes, maxRedirects } = limitsFor(limits)
+    const signals = [init.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s)
+    const signal = signals.length ? AbortSignal.any(signals) : undefined
+    let url = new URL(String(input))
+    let requestInit: RequestInit = init
+    for (let hop = 0; ; hop++) {
+      checkLiteral(url)
+      let response: Response
+      try {
+        response = (await undiciFetch(url, { ...(requestInit as object), redirect: 'manual', signal, dispatcher } as never)) as unknown as Response
+      } catch (e) {
+        throw toOutboundError(e, url, timeoutMs)
+      }
+      const location = response.headers.get('location')
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel()
+        if (hop >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirects from ${String(input)}`)
+        url = new URL(location, url)
+        // 301/302/303 turn a POST into a GET without a body, as browsers do.
+        if (response.status !== 307 && response.status !== 308) requestInit = { ...requestInit, method: 'GET', body: undefined }
+        continue
+      }
+      return capBody(response, maxBytes, url)
+    }
+  }
+}
+
+function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {
+  if (e instanceof OutboundError) return e
+  const cause = (e as { cause?: unknown }).cause
+  if (cause instanceof OutboundError) return cause
+  const name = (e as { name?: string }).name
+  if (name === 'TimeoutError' || (cause as { name?: string } | undefined)?.name === 'TimeoutError')
+    return new OutboundError('timeout', `${url.origin} did not answer within ${timeoutMs} ms`)
+  if (name === 'AbortError') return e as Error
+  const detail = (cause as { code?: string; message?: string } | undefined)?.code ?? (cause as Error | undefined)?.message ?? (e as Error).message
+  return new OutboundError('network', `${url.origin}: ${detail}`)
+}
+
+/** The same response, whose body fails with `too_large` past `maxBytes`. */
+function capBody(response: Response, maxBytes: number, url: URL): Response {
+  const declared = Number(response.headers.get('content-length') ?? NaN)
+  if (declared > maxBytes) {
+    void response.body?.cancel()
+    throw new OutboundError('too_large', `${url.origin} answered ${declared} bytes, over the limit of ${maxBytes}`)
+  }
+  if (!response.body) return response
+  let seen = 0
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength
+        if (seen > maxBytes) controller.error(new OutboundError('too_large', `${url.origin} sent more than ${maxBytes} bytes`))
+        else controller.enqueue(chunk)
+      },
+    }),
+  )
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
+}

@@ -1,0 +1,61 @@
+// One image introspection of an agent or unit, recorded: the run, the refreshed cache of image tools
+// (kept as it was when the run fails) and, when the surface moved, a change event with the diff.
+import { prisma } from '@/lib/db'
+import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
+import { agentEndpoint, type AgentSpec, imageDigestOf, type UnitSpec } from '@/lib/manifests/specs/fleet'
+import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceTool } from './diff-surface'
+import { introspectImage } from './introspect-image'
+import { discoveryFetch } from './outbound/discovery-fetch'
+
+export interface ImageDiscoveryRequest {
+  kind: 'Agent' | 'Unit'
+  id: string
+  trigger: string
+  attempt?: number
+}
+
+/** Where the subject's image listens: an agent's A2A endpoint (default port 8999), a unit's explicit one. */
+export function imageEndpointOf(kind: 'Agent' | 'Unit', row: { name: string; namespace: string; spec: unknown }): string | null {
+  if (kind === 'Agent') return agentEndpoint(row.name, row.namespace, row.spec as AgentSpec)
+  const spec = row.spec as UnitSpec
+  return spec.image && spec.endpoint ? spec.endpoint : null
+}
+
+export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: ImageDiscoveryRequest): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string }> {
+  const row = kind === 'Agent' ? await prisma.agent.findUnique({ where: { id } }) : await prisma.unit.findUnique({ where: { id } })
+  if (!row) return { status: 'skipped' } // deleted since the job was queued
+  const endpoint = imageEndpointOf(kind, row)
+  if (!endpoint) return { status: 'skipped' }
+  const digest = imageDigestOf((row.spec as { image?: string }).image)
+  const run = await prisma.discoveryRun.create({
+    data: { subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, trigger, status: 'running', attempt, digest },
+  })
+  try {
+    const slugs = new Set((await prisma.connector.findMany({ select: { name: true } })).map((c) => c.name))
+    const result = await introspectImage(endpoint, { fetch: discoveryFetch(), connectorSlugs: slugs })
+    const before = row.imageTools as unknown as ImageToolDefinition[]
+    const diff = diffSurface(before as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
+    const details = { endpoint, refused: result.refused, attempts: result.attempts, timings: result.timings, agentCard: result.agentCard, diff: summarizeDiff(diff) }
+    await prisma.$transaction(async (tx) => {
+      const data = { imageTools: result.tools as object[], imageDigest: digest, imageToolsSource: 'introspection', imageToolsUpdatedAt: new Date() }
+      if (kind === 'Agent') await tx.agent.update({ where: { id }, data })
+      else await tx.unit.update({ where: { id }, data })
+      if (!isEmptyDiff(diff))
+        await tx.surfaceChange.create({
+          data: { subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, runId: run.id, diff: diff as object, status: 'applied' },
+        })
+      await tx.discoveryRun.update({
+        where: { id: run.id },
+        data: { status: 'succeeded', finishedAt: new Date(), toolCount: result.tools.length, details: details as object },
+      })
+    })
+    return { status: 'succeeded', runId: run.id }
+  } catch (error) {
+    const e = error as Error & { step?: string; failure?: string; attempts?: number }
+    await prisma.discoveryRun.update({
+      where: { id: run.id },
+      data: { status: 'failed', finishedAt: new Date(), error: e.message, details: { endpoint, step: e.step, failure: e.failure, attempts: e.attempts } },
+    })
+    return { status: 'failed', runId: run.id }
+  }
+}

@@ -1,0 +1,77 @@
+// One introspection of an MCP tool server (LanguageTool), recorded: phase, health, the tools with
+// their annotations, the compliance report, and change events. With pinning, a changed definition of
+// a tool agents already have is held for review: agents keep the accepted one until it is accepted.
+import { prisma } from '@/lib/db'
+import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
+import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
+import { sameJson } from '@/lib/resources/kind-adapters'
+import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
+import { introspectMcpServer } from './introspect-mcp-server'
+import { discoveryFetch } from './outbound/discovery-fetch'
+
+export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: string; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string }> {
+  const server = await prisma.languageTool.findUnique({ where: { id } })
+  if (!server) return { status: 'skipped' }
+  const spec = server.spec as LanguageToolSpec
+  const endpoint = languageToolEndpoint(server.name, server.namespace, spec)
+  const run = await prisma.discoveryRun.create({
+    data: { subjectKind: 'LanguageTool', subjectId: id, namespace: server.namespace, name: server.name, trigger, status: 'running', attempt },
+  })
+  try {
+    const headers: Record<string, string> = {}
+    for (const h of spec.authHeaders ?? []) headers[h.name] = await readSecretValue(h.secretRef, server.namespace)
+    const result = await introspectMcpServer({ endpoint, transport: spec.transport, headers }, { fetch: discoveryFetch() })
+    const accepted = server.toolSchemas as unknown as DiscoveredMcpTool[]
+    const diff = diffSurface(accepted as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
+    const held = !!spec.pinning && diff.changed.length > 0
+    // A held change an operator already has in front of them (or rejected) is not raised again.
+    const alreadyRaised = held && (await prisma.surfaceChange.findMany({ where: { subjectId: id, status: { in: ['pending_review', 'rejected'] } }, select: { proposed: true } }))
+      .some((c) => sameJson(c.proposed, result.tools))
+    // Held: additions and removals go through, changed definitions keep their accepted version.
+    const applied = held ? withAcceptedDefinitions(result.tools, accepted, diff) : result.tools
+    await prisma.$transaction(async (tx) => {
+      await tx.languageTool.update({
+        where: { id },
+        data: {
+          phase: 'Ready',
+          health: result.health,
+          toolSchemas: applied as object[],
+          detectedTransport: result.transport,
+          compliance: result.compliance as object,
+          serverInfo: (result.serverInfo ?? null) as object,
+          lastIntrospectedAt: new Date(),
+          lastError: null,
+        },
+      })
+      if (!isEmptyDiff(diff) && !alreadyRaised)
+        await tx.surfaceChange.create({
+          data: {
+            subjectKind: 'LanguageTool', subjectId: id, namespace: server.namespace, name: server.name, runId: run.id,
+            diff: diff as object, status: held ? 'pending_review' : 'applied', proposed: held ? (result.tools as object[]) : undefined,
+          },
+        })
+      await tx.discoveryRun.update({
+        where: { id: run.id },
+        data: {
+          status: 'succeeded', finishedAt: new Date(), toolCount: result.tools.length,
+          details: { endpoint, transport: result.transport, health: result.health, refused: result.refused, timings: result.timings, diff: summarizeDiff(diff), held } as object,
+        },
+      })
+    })
+    return { status: 'succeeded', runId: run.id }
+  } catch (error) {
+    const message = (error as Error).message
+    await prisma.$transaction([
+      prisma.languageTool.update({ where: { id }, data: { phase: 'Failed', lastError: message, lastIntrospectedAt: new Date() } }),
+      prisma.discoveryRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: message, details: { endpoint } } }),
+    ])
+    return { status: 'failed', runId: run.id }
+  }
+}
+
+function withAcceptedDefinitions(discovered: DiscoveredMcpTool[], accepted: DiscoveredMcpTool[], diff: SurfaceDiff): DiscoveredMcpTool[] {
+  const changed = new Set(diff.changed.map((c) => c.name))
+  const acceptedByName = new Map(accepted.map((t) => [t.name, t]))
+  return discovered.map((t) => (changed.has(t.name) ? acceptedByName.get(t.name)! : t))
+}

@@ -1,0 +1,43 @@
+// The job queue: pg-boss over the same PostgreSQL. One instance per process; the web process only
+// sends, worker processes also fetch, supervise (expire and retry jobs of dead workers) and schedule.
+import PgBoss from 'pg-boss'
+import { JOB_CONTRACTS } from './job-contracts'
+
+type Role = 'sender' | 'worker'
+const state: { boss: Promise<PgBoss> | null } = ((globalThis as { __toolroomBoss?: { boss: Promise<PgBoss> | null } }).__toolroomBoss ??= { boss: null })
+
+export function getBoss(role: Role = 'sender'): Promise<PgBoss> {
+  state.boss ??= (async () => {
+    const worker = role === 'worker'
+    const boss = new PgBoss({
+      connectionString: process.env.DATABASE_URL,
+      schema: 'pgboss',
+      max: worker ? 5 : 2,
+      supervise: worker,
+      schedule: worker,
+      maintenanceIntervalSeconds: Number(process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS ?? 30),
+      monitorStateIntervalSeconds: worker ? 60 : undefined,
+    })
+    boss.on('error', (e) => console.error('[queue]', e.message))
+    await boss.start()
+    for (const c of JOB_CONTRACTS) {
+      const options = { name: c.name, policy: c.singletonKey ? ('stately' as const) : ('standard' as const), retryLimit: c.retryLimit, retryDelay: c.retryDelaySeconds, retryBackoff: true, expireInSeconds: c.expireInSeconds }
+      if (await boss.getQueue(c.name)) await boss.updateQueue(c.name, options)
+      else await boss.createQueue(c.name, options).catch(async (e) => {
+        // Another process created it between our check and our create.
+        if (!(await boss.getQueue(c.name))) throw e
+      })
+    }
+    return boss
+  })().catch((e) => {
+    state.boss = null
+    throw e
+  })
+  return state.boss
+}
+
+export async function stopBoss(): Promise<void> {
+  const boss = state.boss
+  state.boss = null
+  if (boss) await (await boss).stop({ graceful: true, timeout: 10_000, wait: true })
+}

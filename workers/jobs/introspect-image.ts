@@ -1,0 +1,8 @@
+import { runImageDiscovery } from '@/lib/discovery/run-image-discovery'
+import { introspectImageJob } from '@/lib/jobs/job-contracts'
+import { defineJob } from '../define-job'
+
+export default defineJob(introspectImageJob, async (payload, { attempt }) => {
+  const { status } = await runImageDiscovery({ ...payload, attempt })
+  console.log(`[worker] image ${payload.kind} ${payload.id} (${payload.trigger}): ${status}`)
+})

@@ -1,0 +1,8 @@
+import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
+import { introspectMcpServerJob } from '@/lib/jobs/job-contracts'
+import { defineJob } from '../define-job'
+
+export default defineJob(introspectMcpServerJob, async (payload, { attempt }) => {
+  const { status } = await runMcpDiscovery({ ...payload, attempt })
+  console.log(`[worker] MCP server ${payload.id} (${payload.trigger}): ${status}`)
+})

@@ -1,0 +1,7 @@
+// Every job this worker process runs.
+import discoverySweep from './jobs/discovery-sweep'
+import introspectImage from './jobs/introspect-image'
+import introspectMcpServer from './jobs/introspect-mcp-server'
+import type { JobDefinition } from './define-job'
+
+export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep] as JobDefinition[]
