@@ -32,7 +32,8 @@ export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: Imag
   })
   try {
     const slugs = new Set((await prisma.connector.findMany({ select: { name: true } })).map((c) => c.name))
-    const result = await introspectImage(endpoint, { fetch: discoveryFetch(), connectorSlugs: slugs })
+    const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 30)
+    const result = await introspectImage(endpoint, { fetch: discoveryFetch(), connectorSlugs: slugs, readinessTimeoutMs: readiness * 1000 })
     const before = row.imageTools as unknown as ImageToolDefinition[]
     const diff = diffSurface(before as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
     const details = { endpoint, refused: result.refused, attempts: result.attempts, timings: result.timings, agentCard: result.agentCard, diff: summarizeDiff(diff) }

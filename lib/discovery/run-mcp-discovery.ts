@@ -21,7 +21,8 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
   try {
     const headers: Record<string, string> = {}
     for (const h of spec.authHeaders ?? []) headers[h.name] = await readSecretValue(h.secretRef, server.namespace)
-    const result = await introspectMcpServer({ endpoint, transport: spec.transport, headers }, { fetch: discoveryFetch() })
+    const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 15)
+    const result = await introspectMcpServer({ endpoint, transport: spec.transport, headers }, { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000 })
     const accepted = server.toolSchemas as unknown as DiscoveredMcpTool[]
     const diff = diffSurface(accepted as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
     const held = !!spec.pinning && diff.changed.length > 0

@@ -16,7 +16,7 @@ export function getBoss(role: Role = 'sender'): Promise<PgBoss> {
       supervise: worker,
       schedule: worker,
       maintenanceIntervalSeconds: Number(process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS ?? 30),
-      monitorStateIntervalSeconds: worker ? 60 : undefined,
+      ...(worker ? { monitorStateIntervalSeconds: 60 } : {}),
     })
     boss.on('error', (e) => console.error('[queue]', e.message))
     await boss.start()

@@ -15,6 +15,7 @@ import { call, resetDatabase, yaml } from './helpers'
 // Short queue timings so a dead worker's job comes back within the test.
 process.env.TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS = '4'
 process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
+process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS = '3'
 
 const digest = (n: number) => `sha256:${n.toString(16).padStart(64, '0')}`
 let mcpTools: Array<{ name: string; description: string; inputSchema: object; annotations?: object }> = []
@@ -149,7 +150,8 @@ describe('discovery workers', () => {
     images.set('scout', { tools: [tool('acme.echo', 'Echo, now louder'), tool('acme.reverse')], delayMs: 0 })
     await apply(agentDoc('scout', 2))
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'scout' } })
-    const change = await waitFor('a surface change', () => prisma.surfaceChange.findFirst({ where: { subjectId: agent.id }, orderBy: { detectedAt: 'desc' } }))
+    const rotation = await waitFor('the rotation run', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, trigger: 'rotation', status: 'succeeded' } }))
+    const change = await prisma.surfaceChange.findFirstOrThrow({ where: { runId: rotation.id } })
     const diff = change.diff as { added: { name: string }[]; removed: { name: string }[]; changed: { name: string; fields: string[] }[] }
     expect(diff.added.map((t) => t.name)).toEqual(['acme.reverse'])
     expect(diff.removed.map((t) => t.name)).toEqual(['acme.timestamp'])
@@ -165,8 +167,7 @@ describe('discovery workers', () => {
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'scout' } })
     const res = await call(discoveryRoutes.refreshAgent, `/api/v1/agents/${agent.id}/refresh`, { method: 'POST', params: { id: agent.id } })
     expect(res.status).toBe(202)
-    const failed = await waitFor('a failed run', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'failed' } }), 60_000)
-    expect(failed.trigger).toBe('manual')
+    const failed = await waitFor('a failed run', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'failed', trigger: 'manual' } }), 30_000)
     expect(failed.error).toBeTruthy()
     expect(((await prisma.agent.findFirstOrThrow({ where: { id: agent.id } })).imageTools as object[]).length).toBe(2)
   }, 90_000)
