@@ -1,8 +1,8 @@
-// Reads for the Discovery page and the API: recent runs, and surface changes.
+// Reads for the Discovery page and the API: recent runs and surface changes, newest first.
 import { prisma } from '@/lib/db'
 import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
 
-export interface RunFilters {
+export interface DiscoveryFilters {
   subjectKind?: string
   subjectId?: string
   status?: string
@@ -10,38 +10,32 @@ export interface RunFilters {
   cursor?: string
 }
 
-// Newest first; the cursor reuses the (namespace, name, id) codec with the start time in `namespace`.
-export async function listDiscoveryRuns(f: RunFilters) {
+interface Timed {
+  id: string
+}
+
+// Keyset pages over (time, id) descending; the cursor codec carries the time in its first slot.
+async function newestFirst<T extends Timed>(
+  f: DiscoveryFilters,
+  timeField: string,
+  find: (args: { where: object; orderBy: object[]; take: number }) => Promise<T[]>,
+) {
   const after = f.cursor ? decodeCursor(f.cursor) : null
-  const rows = await prisma.discoveryRun.findMany({
+  const rows = await find({
     where: {
       ...(f.subjectKind ? { subjectKind: f.subjectKind } : {}),
       ...(f.subjectId ? { subjectId: f.subjectId } : {}),
       ...(f.status ? { status: f.status } : {}),
-      ...(after ? { OR: [{ startedAt: { lt: new Date(after.namespace) } }, { startedAt: new Date(after.namespace), id: { lt: after.id } }] } : {}),
+      ...(after ? { OR: [{ [timeField]: { lt: new Date(after.namespace) } }, { [timeField]: new Date(after.namespace), id: { lt: after.id } }] } : {}),
     },
-    orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+    orderBy: [{ [timeField]: 'desc' }, { id: 'desc' }],
     take: f.limit + 1,
   })
   const items = rows.slice(0, f.limit)
-  const last = items[items.length - 1]
-  return { items, nextCursor: rows.length > f.limit && last ? encodeCursor({ namespace: last.startedAt.toISOString(), name: '', id: last.id }) : null }
+  const last = items[items.length - 1] as (T & Record<string, unknown>) | undefined
+  const nextCursor = rows.length > f.limit && last ? encodeCursor({ namespace: (last[timeField] as Date).toISOString(), name: '', id: last.id }) : null
+  return { items, nextCursor }
 }
 
-export async function listSurfaceChanges(f: RunFilters) {
-  const after = f.cursor ? decodeCursor(f.cursor) : null
-  const rows = await prisma.surfaceChange.findMany({
-    where: {
-      ...(f.subjectKind ? { subjectKind: f.subjectKind } : {}),
-      ...(f.subjectId ? { subjectId: f.subjectId } : {}),
-      ...(f.status ? { status: f.status } : {}),
-      ...(after ? { OR: [{ detectedAt: { lt: new Date(after.namespace) } }, { detectedAt: new Date(after.namespace), id: { lt: after.id } }] } : {}),
-    },
-    orderBy: [{ detectedAt: 'desc' }, { id: 'desc' }],
-    take: f.limit + 1,
-  })
-  const items = rows.slice(0, f.limit)
-  const last = items[items.length - 1]
-  return { items, nextCursor: rows.length > f.limit && last ? encodeCursor({ namespace: last.detectedAt.toISOString(), name: '', id: last.id }) : null }
-}
-
+export const listDiscoveryRuns = (f: DiscoveryFilters) => newestFirst(f, 'startedAt', (args) => prisma.discoveryRun.findMany(args))
+export const listSurfaceChanges = (f: DiscoveryFilters) => newestFirst(f, 'detectedAt', (args) => prisma.surfaceChange.findMany(args))

@@ -39,19 +39,3 @@ export function toResourceView(kind: Kind, row: Row): ResourceView {
     ...(status ? { status } : {}),
   }
 }
-
-/** The resource as a manifest document that re-applies to the same state (no status, no ids). */
-export function toManifestDocument(view: ResourceView) {
-  const { name, namespace, labels, annotations } = view.metadata
-  return {
-    apiVersion: view.apiVersion,
-    kind: view.kind,
-    metadata: {
-      name,
-      namespace,
-      ...(Object.keys(labels).length ? { labels } : {}),
-      ...(Object.keys(annotations).length ? { annotations } : {}),
-    },
-    spec: view.spec,
-  }
-}

@@ -220,3 +220,27 @@ describe('discovery workers', () => {
     expect(await prisma.discoveryRun.count({ where: { subjectId: { in: ids } } })).toBe(12)
   }, 90_000)
 })
+
+describe('discovery records through the API', () => {
+  it('pages runs newest first without gaps or repeats, and filters changes by status', async () => {
+    const { discoveryRoutes } = await import('@/lib/api/discovery-routes')
+    const total = await prisma.discoveryRun.count()
+    const seen: string[] = []
+    let cursor: string | null = null
+    do {
+      const res: Awaited<ReturnType<typeof call>> = await call(discoveryRoutes.runs, `/api/v1/discovery/runs?limit=5${cursor ? `&cursor=${cursor}` : ''}`)
+      expect(res.status).toBe(200)
+      seen.push(...res.json.items.map((r: { id: string }) => r.id))
+      cursor = res.json.nextCursor
+    } while (cursor)
+    expect(seen.length).toBe(total)
+    expect(new Set(seen).size).toBe(total)
+    const times = (await prisma.discoveryRun.findMany({ where: { id: { in: seen } } })).map((r) => [r.id, r.startedAt.getTime()] as const)
+    const order = new Map(times)
+    expect(seen.map((id) => order.get(id)!)).toEqual([...seen.map((id) => order.get(id)!)].sort((a, b) => b - a))
+    const accepted = await call(discoveryRoutes.changes, '/api/v1/discovery/changes?status=accepted')
+    expect(accepted.json.items.map((c: { status: string }) => c.status)).toEqual(['accepted'])
+    const bad = await call(discoveryRoutes.runs, '/api/v1/discovery/runs?subjectKind=Pod')
+    expect(bad.status).toBe(400)
+  })
+})
