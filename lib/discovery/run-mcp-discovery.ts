@@ -25,7 +25,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     const result = await introspectMcpServer({ endpoint, transport: spec.transport, headers }, { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000 })
     const accepted = server.toolSchemas as unknown as DiscoveredMcpTool[]
     const diff = diffSurface(accepted as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
-    const held = !!spec.pinning && diff.changed.length > 0
+    const held = isPinned(spec, server.namespace) && diff.changed.length > 0
     // A held change an operator already has in front of them (or rejected) is not raised again.
     const alreadyRaised = held && (await prisma.surfaceChange.findMany({ where: { subjectId: id, status: { in: ['pending_review', 'rejected'] } }, select: { proposed: true } }))
       .some((c) => sameJson(c.proposed, result.tools))
@@ -69,6 +69,12 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     ])
     return { status: 'failed', runId: run.id }
   }
+}
+
+/** A server's own `spec.pinning` decides; otherwise TOOLROOM_PINNED_NAMESPACES (comma-separated) does. */
+export function isPinned(spec: LanguageToolSpec, namespace: string): boolean {
+  if (spec.pinning !== undefined) return spec.pinning
+  return (process.env.TOOLROOM_PINNED_NAMESPACES ?? '').split(',').map((n) => n.trim()).includes(namespace)
 }
 
 function withAcceptedDefinitions(discovered: DiscoveredMcpTool[], accepted: DiscoveredMcpTool[], diff: SurfaceDiff): DiscoveredMcpTool[] {

@@ -1,7 +1,7 @@
 // When discovery runs: for a new agent, unit (with an image) or server; when an image digest changes
 // (rotation) or a server's address does; on demand; and periodically (the sweep job).
 import { prisma } from '@/lib/db'
-import { enqueue } from '@/lib/jobs/enqueue'
+import { enqueueMany } from '@/lib/jobs/enqueue'
 import { introspectImageJob, introspectMcpServerJob, type DISCOVERY_TRIGGERS } from '@/lib/jobs/job-contracts'
 import { imageDigestOf } from '@/lib/manifests/specs/fleet'
 
@@ -40,14 +40,12 @@ export function discoveriesForWrites(writes: WrittenResource[]): DiscoveryJob[] 
 }
 
 export async function enqueueDiscoveries(jobs: DiscoveryJob[]): Promise<void> {
-  for (const j of jobs) {
-    try {
-      if (j.job === 'image') await enqueue(introspectImageJob, { kind: j.kind, id: j.id, trigger: j.trigger })
-      else await enqueue(introspectMcpServerJob, { id: j.id, trigger: j.trigger })
-    } catch (e) {
-      // The write is committed; the periodic sweep will discover it if the queue is unreachable now.
-      console.error(`[discovery] could not queue ${j.job} discovery of ${j.id}: ${(e as Error).message}`)
-    }
+  try {
+    await enqueueMany(introspectImageJob, jobs.flatMap((j) => (j.job === 'image' ? [{ kind: j.kind, id: j.id, trigger: j.trigger }] : [])))
+    await enqueueMany(introspectMcpServerJob, jobs.flatMap((j) => (j.job === 'mcp' ? [{ id: j.id, trigger: j.trigger }] : [])))
+  } catch (e) {
+    // The write is committed; the periodic sweep will discover it if the queue is unreachable now.
+    console.error(`[discovery] could not queue ${jobs.length} discoveries: ${(e as Error).message}`)
   }
 }
 

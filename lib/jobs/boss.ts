@@ -1,5 +1,6 @@
 // The job queue: pg-boss over the same PostgreSQL. One instance per process; the web process only
 // sends, worker processes also fetch, supervise (expire and retry jobs of dead workers) and schedule.
+import pg from 'pg'
 import PgBoss from 'pg-boss'
 import { JOB_CONTRACTS } from './job-contracts'
 
@@ -20,20 +21,30 @@ export function getBoss(role: Role = 'sender'): Promise<PgBoss> {
     })
     boss.on('error', (e) => console.error('[queue]', e.message))
     await boss.start()
-    for (const c of JOB_CONTRACTS) {
-      const options = { name: c.name, policy: c.singletonKey ? ('stately' as const) : ('standard' as const), retryLimit: c.retryLimit, retryDelay: c.retryDelaySeconds, retryBackoff: true, expireInSeconds: c.expireInSeconds }
-      if (await boss.getQueue(c.name)) await boss.updateQueue(c.name, options)
-      else await boss.createQueue(c.name, options).catch(async (e) => {
-        // Another process created it between our check and our create.
-        if (!(await boss.getQueue(c.name))) throw e
-      })
-    }
+    await ensureQueues(boss)
     return boss
   })().catch((e) => {
     state.boss = null
     throw e
   })
   return state.boss
+}
+
+// Processes starting together would deadlock creating the same queues: one at a time, under a
+// database-wide advisory lock.
+async function ensureQueues(boss: PgBoss) {
+  const lock = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await lock.connect()
+  try {
+    await lock.query(`SELECT pg_advisory_lock(hashtext('toolroom.job-queues'))`)
+    for (const c of JOB_CONTRACTS) {
+      const options = { name: c.name, policy: c.singletonKey ? ('stately' as const) : ('standard' as const), retryLimit: c.retryLimit, retryDelay: c.retryDelaySeconds, retryBackoff: true, expireInSeconds: c.expireInSeconds }
+      if (await boss.getQueue(c.name)) await boss.updateQueue(c.name, options)
+      else await boss.createQueue(c.name, options)
+    }
+  } finally {
+    await lock.end() // ends the session, which releases the lock
+  }
 }
 
 export async function stopBoss(): Promise<void> {

@@ -8,3 +8,15 @@ export async function enqueue<S extends z.ZodType>(contract: JobContract<S>, pay
   const boss = await getBoss()
   return boss.send(contract.name, data, contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {})
 }
+
+/** Queues many jobs of one kind in a single statement; those whose key is already waiting are skipped. */
+export async function enqueueMany<S extends z.ZodType>(contract: JobContract<S>, payloads: z.input<S>[]): Promise<void> {
+  if (payloads.length === 0) return
+  const boss = await getBoss()
+  await boss.insert(
+    payloads.map((payload) => {
+      const data = contract.schema.parse(payload) as object
+      return { name: contract.name, data, ...(contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {}) }
+    }),
+  )
+}

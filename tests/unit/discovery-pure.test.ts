@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { diffSurface, isEmptyDiff, summarizeDiff } from '@/lib/discovery/diff-surface'
+import { isPinned } from '@/lib/discovery/run-mcp-discovery'
+import { discoveriesForWrites } from '@/lib/discovery/schedule-discovery'
+import { parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
+
+const t = (name: string, extra: object = {}) => ({ name, description: `${name} tool`, inputSchema: { type: 'object' }, ...extra })
+
+describe('diffSurface', () => {
+  it('names added, removed and changed tools, with the fields that changed', () => {
+    const d = diffSurface([t('a'), t('b'), t('c')], [t('a'), t('c', { description: 'new', annotations: { readOnlyHint: true } }), t('d')])
+    expect(d.added.map((x) => x.name)).toEqual(['d'])
+    expect(d.removed.map((x) => x.name)).toEqual(['b'])
+    expect(d.changed).toEqual([expect.objectContaining({ name: 'c', fields: ['annotations', 'description'] })])
+    expect(summarizeDiff(d)).toBe('+ d, − b, ~ c (annotations, description)')
+  })
+  it('ignores key order inside schemas but not the order of the surface', () => {
+    const before = [t('a', { inputSchema: { type: 'object', required: ['x'] } }), t('b')]
+    expect(isEmptyDiff(diffSurface(before, [t('a', { inputSchema: { required: ['x'], type: 'object' } }), t('b')]))).toBe(true)
+    const reordered = diffSurface(before, [t('b'), before[0]])
+    expect(reordered.reordered).toBe(true)
+    expect(isEmptyDiff(reordered)).toBe(false)
+  })
+})
+
+describe('discoveriesForWrites', () => {
+  const digest = (n: number) => `sha256:${String(n).repeat(64)}`
+  it('asks for discovery on creation, rotation and address changes only', () => {
+    expect(
+      discoveriesForWrites([
+        { kind: 'Agent', id: 'a1', action: 'created', before: null, after: { image: `r/a@${digest(1)}` } },
+        { kind: 'Agent', id: 'a2', action: 'updated', before: { image: `r/a@${digest(1)}` }, after: { image: `r/a@${digest(2)}` } },
+        { kind: 'Agent', id: 'a3', action: 'updated', before: { image: 'r/a:1', grants: [] }, after: { image: 'r/a:1', grants: ['x.y'] } },
+        { kind: 'Agent', id: 'a4', action: 'unchanged', before: {}, after: {} },
+        { kind: 'Unit', id: 'u1', action: 'created', before: null, after: { image: 'r/u:1' } },
+        { kind: 'Unit', id: 'u2', action: 'created', before: null, after: { image: 'r/u:1', endpoint: 'http://u:8999' } },
+        { kind: 'LanguageTool', id: 's1', action: 'updated', before: { endpoint: 'http://a' }, after: { endpoint: 'http://b' } },
+        { kind: 'LanguageTool', id: 's2', action: 'updated', before: { endpoint: 'http://a', description: 'x' }, after: { endpoint: 'http://a', description: 'y' } },
+        { kind: 'Tool', id: 't1', action: 'created', before: null, after: {} },
+      ]),
+    ).toEqual([
+      { job: 'image', kind: 'Agent', id: 'a1', trigger: 'created' },
+      { job: 'image', kind: 'Agent', id: 'a2', trigger: 'rotation' },
+      { job: 'image', kind: 'Unit', id: 'u2', trigger: 'created' },
+      { job: 'mcp', id: 's1', trigger: 'changed' },
+    ])
+  })
+})
+
+describe('isPinned', () => {
+  afterEach(() => delete process.env.TOOLROOM_PINNED_NAMESPACES)
+  const spec = (pinning?: boolean) => ({ port: 8080, deploymentMode: 'service' as const, transport: 'streamable-http' as const, ...(pinning === undefined ? {} : { pinning }) })
+  it('follows the server, else the namespace setting', () => {
+    process.env.TOOLROOM_PINNED_NAMESPACES = 'payments, prod'
+    expect(isPinned(spec(), 'prod')).toBe(true)
+    expect(isPinned(spec(), 'dev')).toBe(false)
+    expect(isPinned(spec(false), 'prod')).toBe(false)
+    expect(isPinned(spec(true), 'dev')).toBe(true)
+  })
+})
+
+describe('outbound address policy', () => {
+  const policy = parseAddressPolicy('loopback,private,203.0.113.0/24,*.svc.cluster.local')
+  it.each(['169.254.169.254', '169.254.0.1', 'fe80::1', 'fd00:ec2::254', '::ffff:169.254.169.254', '100.100.100.200', '0.0.0.0'])('always refuses %s', (a) =>
+    expect(policy.refusal(a)).toMatch(/never allowed/))
+  it.each(['127.0.0.1', '::1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '203.0.113.9'])('allows %s', (a) => expect(policy.refusal(a)).toBeNull())
+  it.each(['8.8.8.8', '203.0.114.1', '2001:db8::1'])('refuses %s outside the allow-list', (a) => expect(policy.refusal(a)).toMatch(/allow-list/))
+  it('allows host names by pattern', () => {
+    expect(policy.allowsHostName('github.tools.svc.cluster.local')).toBe(true)
+    expect(policy.allowsHostName('evil.example.com')).toBe(false)
+  })
+  it('refuses a malformed allow-list', () => expect(() => parseAddressPolicy('10.0.0.0/99')).toThrow(/bad prefix/))
+})
