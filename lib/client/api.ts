@@ -1,10 +1,11 @@
 // The portal's only way to the server: typed fetches of the REST API. Errors keep the problem+json
 // `detail` and per-field `errors` so forms can show exactly which rule a document broke.
 import type { FieldError } from '@/lib/errors/app-error'
+import type { ComplianceReport } from '@/lib/discovery/mcp-compliance'
 import type { EffectiveTool, UnresolvedReference } from '@/lib/effective-tools/types'
 import type { ResourceView } from '@/lib/resources/resource-view'
 
-export type { FieldError }
+export type { ComplianceReport, FieldError }
 
 export class ApiError extends Error {
   readonly status: number
@@ -111,6 +112,95 @@ export interface ApplyAnswer {
   summary: Record<ApplyAction, number>
 }
 
+// ---- discovery ------------------------------------------------------------------------------
+
+export type DiscoverySubjectKind = 'Agent' | 'Unit' | 'LanguageTool'
+export type DiscoveryTrigger = 'created' | 'rotation' | 'changed' | 'manual' | 'periodic'
+export type DiscoveryRunStatus = 'running' | 'succeeded' | 'failed'
+export type SurfaceChangeStatus = 'applied' | 'pending_review' | 'accepted' | 'rejected'
+
+/**
+ * What a run recorded. Image runs: endpoint, refused entries (field, rule, message), readiness
+ * attempts, timings {readyMs, toolsMs}, the agent card and a one-line diff; a failed one has the step
+ * and kind of failure. MCP runs: endpoint, transport, health, refused entries (name, reason),
+ * timings {readyMs, listMs}, the diff and whether a change was held.
+ */
+export interface DiscoveryRunDetails {
+  endpoint?: string
+  refused?: Array<{ field?: string; rule?: string; message?: string; name?: string; reason?: string }>
+  attempts?: number
+  timings?: { readyMs?: number; toolsMs?: number; listMs?: number }
+  agentCard?: { name?: string; version?: string } | null
+  diff?: string
+  step?: string
+  failure?: string
+  transport?: string
+  health?: string
+  held?: boolean
+}
+
+export interface DiscoveryRun {
+  id: string
+  subjectKind: DiscoverySubjectKind
+  subjectId: string
+  namespace: string
+  name: string
+  trigger: DiscoveryTrigger | string
+  status: DiscoveryRunStatus | string
+  attempt: number
+  digest: string | null
+  toolCount: number | null
+  error: string | null
+  details: DiscoveryRunDetails | null
+  startedAt: string
+  finishedAt: string | null
+}
+
+/** One tool of a surface as discovered: an image tool or an MCP tools/list entry. */
+export interface SurfaceTool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema?: unknown
+  annotations?: Record<string, unknown>
+  [field: string]: unknown
+}
+
+export interface SurfaceDiff {
+  added: SurfaceTool[]
+  removed: SurfaceTool[]
+  changed: Array<{ name: string; fields: string[]; before: SurfaceTool; after: SurfaceTool }>
+  reordered: boolean
+}
+
+export interface SurfaceChange {
+  id: string
+  subjectKind: DiscoverySubjectKind
+  subjectId: string
+  namespace: string
+  name: string
+  runId: string | null
+  diff: SurfaceDiff
+  status: SurfaceChangeStatus | string
+  proposed: SurfaceTool[] | null
+  decidedBy: string | null
+  decidedAt: string | null
+  comment: string | null
+  detectedAt: string
+}
+
+export interface DiscoveryQueued {
+  queued: boolean
+  subject: { kind: DiscoverySubjectKind; id: string; name: string; namespace: string }
+}
+
+export interface DiscoveryFilters {
+  subjectKind?: DiscoverySubjectKind | ''
+  subjectId?: string
+  status?: string
+  limit?: number
+}
+
 // ---- fetchers -------------------------------------------------------------------------------
 
 export type ListParams = Record<string, string | string[] | number | undefined>
@@ -172,5 +262,29 @@ export function applyManifest(text: string, dryRun: boolean) {
     method: 'POST',
     headers: { 'content-type': json ? 'application/json' : 'application/yaml' },
     body: text,
+  })
+}
+
+export type RefreshPlural = 'agents' | 'units' | 'languagetools'
+
+/** Queues a discovery run of the subject now (202). */
+export function refreshDiscovery(plural: RefreshPlural, id: string, namespace?: string) {
+  return apiFetch<DiscoveryQueued>(resourcePath(plural, id, namespace, '/refresh'), { method: 'POST' })
+}
+
+export function listDiscoveryRuns(filters: DiscoveryFilters, cursor?: string | null) {
+  return apiFetch<Page<DiscoveryRun>>(`/api/v1/discovery/runs${qs({ ...filters, cursor: cursor ?? undefined })}`)
+}
+
+export function listSurfaceChanges(filters: DiscoveryFilters, cursor?: string | null) {
+  return apiFetch<Page<SurfaceChange>>(`/api/v1/discovery/changes${qs({ ...filters, cursor: cursor ?? undefined })}`)
+}
+
+/** Accepts or rejects a held change; 409 when someone decided it first. */
+export function decideSurfaceChange(id: string, decision: 'accept' | 'reject', comment?: string) {
+  return apiFetch<SurfaceChange>(`/api/v1/discovery/changes/${encodeURIComponent(id)}/${decision}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(comment ? { comment } : {}),
   })
 }

@@ -56,3 +56,19 @@ export function count(n: number): string {
 export function humanize(value: string): string {
   return value.replace(/_/g, ' ')
 }
+
+/** A length of time: "18 ms", "5.1 s", "2 min 5 s". */
+export function duration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—'
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
+  const minutes = Math.floor(ms / 60_000)
+  const seconds = Math.round((ms % 60_000) / 1000)
+  return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`
+}
+
+/** The time between two instants, or "—" while the second is not there yet. */
+export function between(startIso: string | null | undefined, endIso: string | null | undefined): string {
+  if (!startIso || !endIso) return '—'
+  return duration(new Date(endIso).getTime() - new Date(startIso).getTime())
+}

@@ -1,7 +1,16 @@
 'use client'
 // Query hooks shared by the portal's pages.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { getResource, listAll, listResources, type ListParams, type Plural } from './api'
+import {
+  getResource,
+  listAll,
+  listDiscoveryRuns,
+  listResources,
+  listSurfaceChanges,
+  type DiscoveryFilters,
+  type ListParams,
+  type Plural,
+} from './api'
 import { queryKeys } from './query-keys'
 
 /** A cursor-paged list: `items` of every page loaded so far, and `fetchNextPage` for "Load more". */
@@ -25,3 +34,31 @@ export function useResource<T>(plural: Plural, id: string, namespace?: string) {
 
 /** What `useResourceList` returns, for components that render such a list. */
 export type ResourceList<T> = ReturnType<typeof useResourceList<T>>
+
+/** How often lists with a run still going are asked again, so it is seen to finish. */
+const RUNNING_POLL_MS = 2_000
+
+/** Discovery runs, newest first, with "Load more"; asked again every 2 s while one of them is running. */
+export function useDiscoveryRuns(filters: DiscoveryFilters, pageSize = 20) {
+  const params = { ...filters, limit: pageSize }
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.discoveryRuns(params),
+    queryFn: ({ pageParam }) => listDiscoveryRuns(params, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((r) => r.status === 'running')) ? RUNNING_POLL_MS : false),
+  })
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
+}
+
+/** Surface changes, newest first, with "Load more". */
+export function useSurfaceChanges(filters: DiscoveryFilters, pageSize = 20) {
+  const params = { ...filters, limit: pageSize }
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.surfaceChanges(params),
+    queryFn: ({ pageParam }) => listSurfaceChanges(params, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  })
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
+}

@@ -1,5 +1,5 @@
 // One place for query keys, so a mutation can invalidate everything it made stale.
-import type { ListParams, Plural } from './api'
+import type { DiscoveryFilters, ListParams, Plural } from './api'
 
 export const queryKeys = {
   all: ['toolroom'] as const,
@@ -13,4 +13,8 @@ export const queryKeys = {
     [...queryKeys.detail(plural, id, namespace), 'effective-tools'] as const,
   imageTools: (plural: 'agents' | 'units', id: string, namespace?: string) => [...queryKeys.detail(plural, id, namespace), 'image-tools'] as const,
   configYaml: (id: string, namespace?: string) => [...queryKeys.detail('agents', id, namespace), 'config.yaml'] as const,
+  /** Everything discovery: runs and surface changes, of every subject. */
+  discovery: () => [...queryKeys.all, 'discovery'] as const,
+  discoveryRuns: (filters: DiscoveryFilters) => [...queryKeys.discovery(), 'runs', filters] as const,
+  surfaceChanges: (filters: DiscoveryFilters) => [...queryKeys.discovery(), 'changes', filters] as const,
 }

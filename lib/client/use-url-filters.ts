@@ -34,6 +34,8 @@ export function useUrlFilters<K extends string>(keys: readonly K[], initial: Par
       if (filters[key] !== value) update({ ...filters, [key]: value })
     },
     reset: () => update(blank),
+    /** Sets several filters at once (separate `set` calls would each start from the same old state). */
+    patch: (values: Partial<Filters<K>>) => update({ ...filters, ...values }),
     active: keys.some((k) => filters[k] !== ''),
   }
 }

@@ -362,7 +362,19 @@ async function listOverSdk(kind: 'streamable-http' | 'sse', url: URL, ctx: Attem
       (cursor) => client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, LooseResult, requestOptions),
       ctx,
     )
-    const probes = kind === 'sse' && ctx.probeOverSse ? await runComplianceProbes(sdkProbeRequester(client, requestOptions)).catch(() => undefined) : undefined
+    // The probes run in the session already open: an SSE server only answers on its stream; a
+    // streamable one is probed with raw POSTs (its HTTP statuses are part of the checklist).
+    const probes = !ctx.probeOverSse
+      ? undefined
+      : kind === 'sse'
+        ? await runComplianceProbes(sdkProbeRequester(client, requestOptions)).catch(() => undefined)
+        : await probeComplianceOverPost(url.href, {
+            fetch: ctx.fetch,
+            headers: ctx.headers,
+            timeoutMs: ctx.requestTimeoutMs,
+            signal: ctx.signal,
+            session: { id: (transport as StreamableHTTPClientTransport).sessionId, protocolVersion },
+          })
     const info = client.getServerVersion()
     return {
       transport: kind,

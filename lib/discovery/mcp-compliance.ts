@@ -313,6 +313,11 @@ export interface PostProbeOptions {
   headers?: Record<string, string>
   timeoutMs?: number
   signal?: AbortSignal
+  /**
+   * An initialized session to probe in (the one discovery listed the tools in): no initialize and no
+   * DELETE of its own. `id` is absent for a stateless server, which needs no session at all.
+   */
+  session?: { id?: string; protocolVersion?: string }
 }
 
 export const MCP_POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const
@@ -343,6 +348,11 @@ export async function probeComplianceOverPost(mcpUrl: string, options: PostProbe
     }
   }
 
+  if (options.session) {
+    if (options.session.id) headers['mcp-session-id'] = options.session.id
+    if (options.session.protocolVersion) headers['mcp-protocol-version'] = options.session.protocolVersion
+    return runComplianceProbes(request)
+  }
   let sessionId: string | undefined
   try {
     const id = nextId++

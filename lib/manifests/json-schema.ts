@@ -11,8 +11,28 @@ addFormats(ajv)
 
 export const MAX_SCHEMA_DEPTH = 32
 
+// Discovery sees the same schemas again and again (every run of every server re-lists them), and
+// compiling is the costly part: verdicts are kept by the schema's text.
+const VERDICTS_KEPT = 5000
+const verdicts = new Map<string, string[]>()
+
 /** Returns problems with a JSON Schema, empty when it is usable as a tool schema. */
-export function checkToolJsonSchema(schema: unknown, { requireObjectRoot }: { requireObjectRoot: boolean }): string[] {
+export function checkToolJsonSchema(schema: unknown, options: { requireObjectRoot: boolean }): string[] {
+  let key: string
+  try {
+    key = `${options.requireObjectRoot ? 1 : 0}${JSON.stringify(schema)}`
+  } catch {
+    return ['must be a JSON Schema object']
+  }
+  const known = verdicts.get(key)
+  if (known) return known
+  const verdict = judgeToolJsonSchema(schema, options)
+  if (verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!)
+  verdicts.set(key, verdict)
+  return verdict
+}
+
+function judgeToolJsonSchema(schema: unknown, { requireObjectRoot }: { requireObjectRoot: boolean }): string[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return ['must be a JSON Schema object']
   if (depthOf(schema) > MAX_SCHEMA_DEPTH) return [`nests deeper than ${MAX_SCHEMA_DEPTH} levels`]
   const root = schema as Record<string, unknown>

@@ -11,7 +11,7 @@ import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 500)
 const PROCESSES = Number(process.env.BENCH_ENDPOINT_PROCESSES ?? 4)
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
-const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 16)
+const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 8)
 const log = (...a) => console.log('[bench]', ...a)
 const children = []
 
@@ -62,7 +62,8 @@ try {
 
   // Workers up and idle first: the measurement is discovery, not start-up.
   const workerEnv = { DATABASE_URL: dbUrl, TOOLROOM_WORKER_CONCURRENCY: String(CONCURRENCY), TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_DB_POOL: '12', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }
-  await Promise.all(Array.from({ length: WORKERS }, () => firstLine(start(['--import', 'tsx', 'workers/main.ts'], workerEnv))))
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
+  await Promise.all(Array.from({ length: WORKERS }, () => firstLine(start([...profile, '--import', 'tsx', 'workers/main.ts'], workerEnv))))
   log(`${WORKERS} workers ready, ${CONCURRENCY} jobs at a time each per queue`)
 
   const t0 = performance.now()
