@@ -9,6 +9,7 @@ const pages = [
   { path: '/tools', name: 'tools', heading: /tools/i },
   { path: '/language-tools', name: 'language-tools', heading: /languagetools|mcp servers/i },
   { path: '/connectors', name: 'connectors', heading: /connectors/i },
+  { path: '/discovery', name: 'discovery', heading: /discovery/i },
   { path: '/apply', name: 'apply', heading: /apply/i },
 ]
 

@@ -1,5 +1,6 @@
 'use client'
 import Link from 'next/link'
+import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { ConnectorLinks, GrantLinks, LanguageToolLinks, Toggles } from '@/components/resources/bindings'
 import { ManifestCard } from '@/components/resources/manifest-card'
@@ -78,6 +79,7 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
                   imageTools={agent.status?.imageTools}
                   pinnedDigest={pinned}
                   showImageSection
+                  introspection={<IntrospectionSection plural="agents" kind="Agent" subjectId={agent.id} endpoint={agent.status?.endpoint ?? spec.endpoint} />}
                 />
               </section>
               <div className="grid items-start gap-4 xl:grid-cols-2">

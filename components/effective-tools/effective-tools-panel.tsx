@@ -47,6 +47,7 @@ export function EffectiveToolsPanel({
   imageTools,
   pinnedDigest,
   showImageSection,
+  introspection,
 }: {
   plural: 'agents' | 'units'
   id: string
@@ -55,6 +56,8 @@ export function EffectiveToolsPanel({
   imageTools: ImageToolsStatus | undefined
   pinnedDigest: string | null
   showImageSection: boolean
+  /** Shown right after the Image section: how its tools were introspected (agents, units with an image endpoint). */
+  introspection?: React.ReactNode
 }) {
   const query = useQuery({ queryKey: queryKeys.effectiveTools(plural, id, namespace), queryFn: () => getEffectiveTools(plural, id, namespace) })
   return (
@@ -88,6 +91,7 @@ export function EffectiveToolsPanel({
                 unitNamespace={subjectNamespace}
               />
             )}
+            {introspection}
             {after.map((g) => (
               <Section key={g.provenance} group={g} unitNamespace={subjectNamespace} />
             ))}

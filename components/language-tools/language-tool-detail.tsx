@@ -1,18 +1,79 @@
 'use client'
+import { DiscoveryRunsCard } from '@/components/discovery/discovery-runs-card'
+import { RefreshButton } from '@/components/discovery/refresh-button'
+import { SurfaceChangesCard } from '@/components/discovery/surface-changes'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { HealthBadge, LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
+import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { PageHeader } from '@/components/ui/page-header'
 import { QueryView } from '@/components/ui/states'
 import { dateTime, timeAgo } from '@/lib/client/format'
-import { useResource } from '@/lib/client/hooks'
+import { useResource, useSurfaceChanges } from '@/lib/client/hooks'
 import { useDocumentTitle } from '@/lib/client/use-document-title'
+import { ComplianceReportCard } from './compliance-report'
 import { DiscoveredToolsTable } from './discovered-tools-table'
 import { LanguageToolReferencedBy } from './referenced-by'
 import type { LanguageTool } from './types'
 
 const mono = (text: string) => <code className="break-all font-mono text-xs">{text}</code>
+
+const TRANSPORT_LABEL: Record<string, string> = {
+  'streamable-http': 'streamable HTTP',
+  sse: 'SSE',
+  'stateless-post': 'plain POST /mcp (stateless)',
+}
+
+function DetectedTransport({ detected, declared }: { detected: string | null | undefined; declared: string }) {
+  if (!detected) return <span className="text-slate-400">not yet detected</span>
+  return (
+    <span>
+      {TRANSPORT_LABEL[detected] ?? detected}
+      {detected !== declared && <span className="ml-1 text-xs text-amber-800">(spec says {TRANSPORT_LABEL[declared] ?? declared}: discovery fell back)</span>}
+    </span>
+  )
+}
+
+function Pinning({ pinning }: { pinning: boolean | undefined }) {
+  if (pinning === undefined)
+    return (
+      <span>
+        <Badge tone="gray">not set</Badge>{' '}
+        <span className="text-xs text-slate-500">the namespace default applies (TOOLROOM_PINNED_NAMESPACES)</span>
+      </span>
+    )
+  return pinning ? (
+    <span>
+      <Badge tone="amber">on</Badge> <span className="text-xs text-slate-500">changed definitions are held for review before agents see them</span>
+    </span>
+  ) : (
+    <span>
+      <Badge tone="gray">off</Badge> <span className="text-xs text-slate-500">changes reach agents as soon as they are discovered</span>
+    </span>
+  )
+}
+
+/** Says so at the top of the page when changes of this server wait for a decision. */
+function HeldChangesBanner({ subjectId }: { subjectId: string }) {
+  const held = useSurfaceChanges({ subjectKind: 'LanguageTool', subjectId, status: 'pending_review' }, 20)
+  const n = held.items.length
+  if (n === 0) return null
+  return (
+    <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+      <p>
+        <span className="font-semibold">
+          {n}
+          {held.hasNextPage ? '+' : ''} change{n === 1 ? '' : 's'} held for review.
+        </span>{' '}
+        Agents keep the accepted tool definitions until a change is accepted.
+      </p>
+      <a href="#change-history" className="font-medium underline">
+        Review below
+      </a>
+    </div>
+  )
+}
 
 export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: string }) {
   const query = useResource<LanguageTool>('languagetools', id, namespace)
@@ -33,6 +94,7 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
               crumbs={[{ label: 'LanguageTools', href: '/language-tools' }, { label: ns, href: `/language-tools?namespace=${encodeURIComponent(ns)}` }]}
               title={<span className="font-mono">{name}</span>}
               subtitle={spec.description ?? 'MCP tool server'}
+              actions={<RefreshButton plural="languagetools" kind="LanguageTool" subjectId={server.id} variant="primary" />}
             >
               <div className="flex flex-wrap items-center gap-1.5">
                 <PhaseBadge phase={status?.phase} />
@@ -41,6 +103,7 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
               </div>
             </PageHeader>
             <div className="space-y-4">
+              <HeldChangesBanner subjectId={server.id} />
               {status?.lastError && (
                 <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
                   <p className="font-semibold">Last introspection failed</p>
@@ -53,8 +116,25 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                   <DefinitionList
                     items={[
                       ['Phase', <PhaseBadge key="p" phase={status?.phase} />],
-                      ['Health', <HealthBadge key="h" health={status?.health} />],
+                      [
+                        'Health',
+                        <span key="h">
+                          <HealthBadge health={status?.health} />
+                          {status?.phase === 'Failed' && status.health && <span className="ml-1 text-xs text-slate-500">as of the last successful discovery</span>}
+                        </span>,
+                      ],
                       ['Endpoint', status?.endpoint ? mono(status.endpoint) : '—'],
+                      ['Detected transport', <DetectedTransport key="t" detected={status?.detectedTransport} declared={spec.transport} />],
+                      [
+                        'Server info',
+                        status?.serverInfo ? (
+                          <span className="font-mono text-xs">
+                            {status.serverInfo.name ?? '(no name)'} {status.serverInfo.version ?? ''}
+                          </span>
+                        ) : (
+                          <span className="text-slate-400">not reported</span>
+                        ),
+                      ],
                       [
                         'Last introspection',
                         status?.lastIntrospectedAt ? (
@@ -76,6 +156,7 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                       ['Port', String(spec.port)],
                       ['Transport', spec.transport],
                       ['Deployment mode', spec.deploymentMode],
+                      ['Pinning', <Pinning key="p" pinning={spec.pinning} />],
                       [
                         'Auth headers',
                         spec.authHeaders?.length
@@ -103,6 +184,12 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                   </p>
                 )}
               </Card>
+              <ComplianceReportCard compliance={status?.compliance} />
+              <SurfaceChangesCard
+                filters={{ subjectKind: 'LanguageTool', subjectId: server.id }}
+                description="What each discovery found changed in the tool surface, newest first. With pinning, a changed definition waits here for a decision."
+              />
+              <DiscoveryRunsCard filters={{ subjectKind: 'LanguageTool', subjectId: server.id }} />
               <div className="grid items-start gap-4 lg:grid-cols-[2fr_3fr]">
                 <LanguageToolReferencedBy name={name} namespace={ns} />
                 <ManifestCard resource={server} />

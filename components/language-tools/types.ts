@@ -1,5 +1,5 @@
 import type { LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
-import type { Resource } from '@/lib/client/api'
+import type { ComplianceReport, Resource } from '@/lib/client/api'
 
 export interface McpHints {
   title?: string
@@ -24,6 +24,12 @@ export interface LanguageToolStatus {
   lastIntrospectedAt?: string | null
   lastError?: string | null
   toolSchemas?: DiscoveredTool[]
+  /** How the last successful discovery reached the server: streamable-http, sse or stateless-post. */
+  detectedTransport?: string | null
+  /** The LanguageTool checklist, item by item, from the last successful discovery. */
+  compliance?: ComplianceReport | null
+  /** What the server said it is in its initialize answer. */
+  serverInfo?: { name?: string; version?: string } | null
 }
 
 export type LanguageTool = Resource<LanguageToolSpec, LanguageToolStatus>

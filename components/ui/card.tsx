@@ -19,7 +19,7 @@ export function Card({
     <section id={id} className={`min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       {(title || actions) && (
         <header className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-200 px-4 py-3">
-          <div className="min-w-0">
+          <div className="min-w-0 flex-1 basis-72">
             {title && <h2 className="text-sm font-semibold text-slate-900">{title}</h2>}
             {description && <p className="mt-0.5 text-xs text-slate-500">{description}</p>}
           </div>

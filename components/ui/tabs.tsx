@@ -7,7 +7,7 @@ export interface TabItem {
   content: React.ReactNode
 }
 
-export function Tabs({ tabs, initial }: { tabs: TabItem[]; initial?: string }) {
+export function Tabs({ tabs, initial, onChange }: { tabs: TabItem[]; initial?: string; onChange?: (id: string) => void }) {
   const [active, setActive] = useState(initial ?? tabs[0]?.id)
   const base = useId()
   const current = tabs.find((t) => t.id === active) ?? tabs[0]
@@ -22,7 +22,10 @@ export function Tabs({ tabs, initial }: { tabs: TabItem[]; initial?: string }) {
             id={`${base}-${t.id}-tab`}
             aria-selected={t.id === current?.id}
             aria-controls={`${base}-${t.id}-panel`}
-            onClick={() => setActive(t.id)}
+            onClick={() => {
+              setActive(t.id)
+              onChange?.(t.id)
+            }}
             className={`-mb-px border-b-2 px-3 py-1.5 text-sm font-medium ${
               t.id === current?.id ? 'border-slate-900 text-slate-900' : 'border-transparent text-slate-500 hover:text-slate-800'
             }`}

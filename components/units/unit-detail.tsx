@@ -1,5 +1,6 @@
 'use client'
 import Link from 'next/link'
+import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { ConnectorLinks, GrantLinks, Toggles } from '@/components/resources/bindings'
 import { ManifestCard } from '@/components/resources/manifest-card'
@@ -79,6 +80,10 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
                   imageTools={unit.status?.imageTools}
                   pinnedDigest={pinned}
                   showImageSection={Boolean(spec.image) || (unit.status?.imageTools?.count ?? 0) > 0}
+                  introspection={
+                    // Only a unit that runs an image of its own at a known address can be introspected.
+                    spec.image && spec.endpoint ? <IntrospectionSection plural="units" kind="Unit" subjectId={unit.id} endpoint={spec.endpoint} /> : undefined
+                  }
                 />
               </section>
               <ManifestCard resource={unit} />

@@ -1,0 +1,43 @@
+'use client'
+import { Card } from '@/components/ui/card'
+import { LoadMore } from '@/components/ui/load-more'
+import { EmptyState, QueryView } from '@/components/ui/states'
+import type { DiscoveryFilters } from '@/lib/client/api'
+import { useDiscoveryRuns } from '@/lib/client/hooks'
+import { DiscoveryRunsTable } from './discovery-runs-table'
+
+/** The runs list with its loading, error and empty states and "Load more"; no card around it. */
+export function DiscoveryRunsList({
+  filters,
+  showSubject = false,
+  emptyTitle,
+  emptyHint,
+  pageSize = 10,
+}: {
+  filters: DiscoveryFilters
+  showSubject?: boolean
+  emptyTitle: string
+  emptyHint?: React.ReactNode
+  pageSize?: number
+}) {
+  const list = useDiscoveryRuns(filters, pageSize)
+  return (
+    <QueryView query={list} loadingLabel="Loading runs…" isEmpty={() => list.items.length === 0} empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}>
+      {() => (
+        <>
+          <DiscoveryRunsTable runs={list.items} showSubject={showSubject} />
+          <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => void list.fetchNextPage()} shown={list.items.length} />
+        </>
+      )}
+    </QueryView>
+  )
+}
+
+/** Recent discovery runs of one subject. */
+export function DiscoveryRunsCard({ filters, title = 'Recent runs', description }: { filters: DiscoveryFilters; title?: string; description?: React.ReactNode }) {
+  return (
+    <Card id="discovery-runs" title={title} description={description ?? 'Newest first. Click a run for its endpoint, timings and full error.'} bodyClassName="">
+      <DiscoveryRunsList filters={filters} emptyTitle="No discovery runs yet" emptyHint="Use “Refresh now” to run one." />
+    </Card>
+  )
+}
