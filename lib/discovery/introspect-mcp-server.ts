@@ -324,11 +324,17 @@ async function listAllPages(page: (cursor: string | undefined) => Promise<unknow
   }
 }
 
-/** Fetch for the SDK transports: long-lived SSE streams are left unbounded in time (closing the transport ends them). */
-function sdkFetch(ctx: AttemptContext): FetchLike {
-  return (url, init) => {
+/**
+ * Fetch for the SDK transports: long-lived SSE streams are left unbounded in time (closing the
+ * transport ends them). Over streamable HTTP, discovery never needs the server-initiated stream the
+ * client opens after `initialized`, so that GET is answered here as "not offered" (405, which the SDK
+ * accepts) instead of costing both sides a connection per discovery.
+ */
+function sdkFetch(ctx: AttemptContext, kind: 'streamable-http' | 'sse'): FetchLike {
+  return async (url, init) => {
     const accept = new Headers(init?.headers).get('accept') ?? ''
     const stream = (init?.method ?? 'GET').toUpperCase() === 'GET' && /text\/event-stream/i.test(accept)
+    if (stream && kind === 'streamable-http') return new Response(null, { status: 405 })
     const signal = anySignal(init?.signal ?? undefined, ctx.signal)
     return ctx.fetch(url, { ...init, signal }, { timeoutMs: stream ? 0 : ctx.requestTimeoutMs })
   }
@@ -337,7 +343,7 @@ function sdkFetch(ctx: AttemptContext): FetchLike {
 const LooseResult = z.unknown()
 
 async function listOverSdk(kind: 'streamable-http' | 'sse', url: URL, ctx: AttemptContext): Promise<Listing> {
-  const transportOptions = { fetch: sdkFetch(ctx), requestInit: { headers: ctx.headers } }
+  const transportOptions = { fetch: sdkFetch(ctx, kind), requestInit: { headers: ctx.headers } }
   const transport = kind === 'sse' ? new SSEClientTransport(url, transportOptions) : new StreamableHTTPClientTransport(url, transportOptions)
   // The Client does not expose the negotiated protocol version; it hands it to the transport.
   let protocolVersion: string | undefined

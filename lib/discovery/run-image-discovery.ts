@@ -7,6 +7,15 @@ import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceTool } from './dif
 import { introspectImage } from './introspect-image'
 import { discoveryFetch } from './outbound/discovery-fetch'
 
+// Reserved namespaces for validating entries, read at most every 30 s per worker: a connector made
+// in between is still enforced where it matters, when effective tool sets are resolved.
+let slugCache: { at: number; slugs: Promise<Set<string>> } | null = null
+function connectorSlugs(): Promise<Set<string>> {
+  if (!slugCache || Date.now() - slugCache.at > 30_000)
+    slugCache = { at: Date.now(), slugs: prisma.connector.findMany({ select: { name: true } }).then((rows) => new Set(rows.map((c) => c.name))) }
+  return slugCache.slugs
+}
+
 export interface ImageDiscoveryRequest {
   kind: 'Agent' | 'Unit'
   id: string
@@ -29,27 +38,27 @@ export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: Imag
   const digest = imageDigestOf((row.spec as { image?: string }).image)
   const run = await prisma.discoveryRun.create({
     data: { subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, trigger, status: 'running', attempt, digest },
+    select: { id: true },
   })
   try {
-    const slugs = new Set((await prisma.connector.findMany({ select: { name: true } })).map((c) => c.name))
+    const slugs = await connectorSlugs()
     const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 30)
     const result = await introspectImage(endpoint, { fetch: discoveryFetch(), connectorSlugs: slugs, readinessTimeoutMs: readiness * 1000 })
     const before = row.imageTools as unknown as ImageToolDefinition[]
     const diff = diffSurface(before as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
     const details = { endpoint, refused: result.refused, attempts: result.attempts, timings: result.timings, agentCard: result.agentCard, diff: summarizeDiff(diff) }
-    await prisma.$transaction(async (tx) => {
-      const data = { imageTools: result.tools as object[], imageDigest: digest, imageToolsSource: 'introspection', imageToolsUpdatedAt: new Date() }
-      if (kind === 'Agent') await tx.agent.update({ where: { id }, data })
-      else await tx.unit.update({ where: { id }, data })
-      if (!isEmptyDiff(diff))
-        await tx.surfaceChange.create({
-          data: { subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, runId: run.id, diff: diff as object, status: 'applied' },
-        })
-      await tx.discoveryRun.update({
+    const data = { imageTools: result.tools as object[], imageDigest: digest, imageToolsSource: 'introspection', imageToolsUpdatedAt: new Date() }
+    await prisma.$transaction([
+      kind === 'Agent' ? prisma.agent.update({ where: { id }, data, select: { id: true } }) : prisma.unit.update({ where: { id }, data, select: { id: true } }),
+      ...(isEmptyDiff(diff)
+        ? []
+        : [prisma.surfaceChange.create({ data: { subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, runId: run.id, diff: diff as object, status: 'applied' }, select: { id: true } })]),
+      prisma.discoveryRun.update({
         where: { id: run.id },
         data: { status: 'succeeded', finishedAt: new Date(), toolCount: result.tools.length, details: details as object },
-      })
-    })
+        select: { id: true },
+      }),
+    ])
     return { status: 'succeeded', runId: run.id }
   } catch (error) {
     const e = error as Error & { step?: string; failure?: string; attempts?: number }

@@ -17,6 +17,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
   const endpoint = languageToolEndpoint(server.name, server.namespace, spec)
   const run = await prisma.discoveryRun.create({
     data: { subjectKind: 'LanguageTool', subjectId: id, namespace: server.namespace, name: server.name, trigger, status: 'running', attempt },
+    select: { id: true },
   })
   try {
     const headers: Record<string, string> = {}
@@ -31,8 +32,8 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
       .some((c) => sameJson(c.proposed, result.tools))
     // Held: additions and removals go through, changed definitions keep their accepted version.
     const applied = held ? withAcceptedDefinitions(result.tools, accepted, diff) : result.tools
-    await prisma.$transaction(async (tx) => {
-      await tx.languageTool.update({
+    await prisma.$transaction([
+      prisma.languageTool.update({
         where: { id },
         data: {
           phase: 'Ready',
@@ -44,22 +45,28 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
           lastIntrospectedAt: new Date(),
           lastError: null,
         },
-      })
-      if (!isEmptyDiff(diff) && !alreadyRaised)
-        await tx.surfaceChange.create({
-          data: {
-            subjectKind: 'LanguageTool', subjectId: id, namespace: server.namespace, name: server.name, runId: run.id,
-            diff: diff as object, status: held ? 'pending_review' : 'applied', proposed: held ? (result.tools as object[]) : undefined,
-          },
-        })
-      await tx.discoveryRun.update({
+        select: { id: true },
+      }),
+      ...(isEmptyDiff(diff) || alreadyRaised
+        ? []
+        : [
+            prisma.surfaceChange.create({
+              data: {
+                subjectKind: 'LanguageTool', subjectId: id, namespace: server.namespace, name: server.name, runId: run.id,
+                diff: diff as object, status: held ? 'pending_review' : 'applied', proposed: held ? (result.tools as object[]) : undefined,
+              },
+              select: { id: true },
+            }),
+          ]),
+      prisma.discoveryRun.update({
         where: { id: run.id },
         data: {
           status: 'succeeded', finishedAt: new Date(), toolCount: result.tools.length,
           details: { endpoint, transport: result.transport, health: result.health, refused: result.refused, timings: result.timings, diff: summarizeDiff(diff), held } as object,
         },
-      })
-    })
+        select: { id: true },
+      }),
+    ])
     return { status: 'succeeded', runId: run.id }
   } catch (error) {
     const message = (error as Error).message
