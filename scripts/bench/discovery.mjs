@@ -3,6 +3,7 @@
 // surface is cached. Prints the figures; record them in BENCHMARKS.md.
 import { randomUUID } from 'node:crypto'
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -88,6 +89,17 @@ try {
   console.log(`cached: ${cached.servers}/${SERVERS} MCP servers with 10 tools, ${cached.agents}/${SERVERS} agents with 10 image tools`)
   for (const t of timings) console.log(`one ${t.kind} run: p50 ${Number(t.p50).toFixed(0)} ms, p95 ${Number(t.p95).toFixed(0)} ms (queue wait not included)`)
   console.log(`${WORKERS} workers × ${CONCURRENCY} jobs at a time per queue; ${PROCESSES} endpoint processes`)
+  // Where the CPU went (Linux only): user + system time of each kind of process.
+  const cpu = {}
+  for (const c of children) {
+    try {
+      const fields = fs.readFileSync(`/proc/${c.pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      const kind = c.spawnargs.some((a) => a.includes('workers/main')) ? 'workers' : c.spawnargs.some((a) => a.includes('endpoints')) ? 'MCP servers and listeners' : 'other'
+      // utime and stime, in clock ticks of 1/100 s on Linux
+      cpu[kind] = (cpu[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100
+    } catch {}
+  }
+  console.log(`CPU seconds over the whole run: ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`)
 } finally {
   for (const c of children) c.kill('SIGTERM')
   await new Promise((r) => setTimeout(r, 1000))

@@ -80,7 +80,7 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
         if (response.status !== 307 && response.status !== 308) requestInit = { ...requestInit, method: 'GET', body: undefined }
         continue
       }
-      return capBody(response, maxBytes, url)
+      return capBody(response, maxBytes, url, signal, timeoutMs)
     }
   }
 }
@@ -98,7 +98,7 @@ function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {
 }
 
 /** The same response, whose body fails with `too_large` past `maxBytes`. */
-function capBody(response: Response, maxBytes: number, url: URL): Response {
+function capBody(response: Response, maxBytes: number, url: URL, signal: AbortSignal | undefined, timeoutMs: number): Response {
   const declared = Number(response.headers.get('content-length') ?? NaN)
   if (declared > maxBytes) {
     void response.body?.cancel()
@@ -109,6 +109,10 @@ function capBody(response: Response, maxBytes: number, url: URL): Response {
   let seen = 0
   const counted = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
+      // A body that stalls must still end when the deadline passes, whatever the source stream does.
+      start(controller) {
+        signal?.addEventListener('abort', () => controller.error(toOutboundError(signal.reason, url, timeoutMs)), { once: true })
+      },
       transform(chunk, controller) {
         seen += chunk.byteLength
         if (seen > maxBytes) controller.error(new OutboundError('too_large', `${url.origin} sent more than ${maxBytes} bytes`))

@@ -1,0 +1,43 @@
+// Listing over the transports, in order: the preferred one first, then the others, the stateless
+// POSTs last; the failures are summed up in one McpIntrospectionError.
+import { AttemptError, describeError, McpIntrospectionError, throwIfAborted } from './errors'
+import { listOverPlainPosts } from './list-over-plain-posts'
+import { listOverSdk } from './list-over-sdk'
+import type { AttemptContext, Listing, McpTargetTransport, McpTransportUsed } from './listing'
+
+interface Attempt {
+  transport: McpTransportUsed
+  url: URL
+  label: string
+  run: () => Promise<Listing>
+}
+
+export async function listOverTransports(first: McpTargetTransport, urls: { mcp: URL; sse: URL[] }, ctx: AttemptContext): Promise<Listing> {
+  const streamable: Attempt = { transport: 'streamable-http', url: urls.mcp, label: `streamable-http (POST ${urls.mcp.href})`, run: () => listOverSdk('streamable-http', urls.mcp, ctx) }
+  const sse: Attempt[] = urls.sse.map((url) => ({ transport: 'sse', url, label: `sse (GET ${url.href})`, run: () => listOverSdk('sse', url, ctx) }))
+  const stateless: Attempt = { transport: 'stateless-post', url: urls.mcp, label: `stateless-post (POST ${urls.mcp.href})`, run: () => listOverPlainPosts(urls.mcp, ctx) }
+  const attempts = first === 'sse' ? [...sse, streamable, stateless] : [streamable, ...sse, stateless]
+
+  const failures: Array<{ attempt: Attempt; error: AttemptError }> = []
+  for (const attempt of attempts) {
+    throwIfAborted(ctx.signal)
+    try {
+      return await attempt.run()
+    } catch (e) {
+      throwIfAborted(ctx.signal)
+      const error = e instanceof AttemptError ? e : new AttemptError('initialize', describeError(e))
+      failures.push({ attempt, error })
+      // The server speaks MCP and refused tools/list itself: another transport will not do better.
+      if (error.step === 'tools/list' && error.answered) break
+    }
+  }
+  const listed = failures.find((f) => f.error.step === 'tools/list')
+  if (listed) {
+    const others = failures.filter((f) => f !== listed).map((f) => `${f.attempt.label}: ${f.error.message}`)
+    throw new McpIntrospectionError(
+      'tools/list',
+      `tools/list failed over ${listed.attempt.label}: ${listed.error.message}${others.length ? `; other transports: ${others.join('; ')}` : ''}`,
+    )
+  }
+  throw new McpIntrospectionError('initialize', `initialize failed over all transports: ${failures.map((f) => `${f.attempt.label}: ${f.error.message}`).join('; ')}`)
+}
