@@ -76,7 +76,10 @@ function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
 
 /** The document to write for a REST create or replace, with apiVersion and kind defaulted. */
 function documentFrom(kind: Kind, body: Record<string, unknown>): Record<string, unknown> {
-  return { apiVersion: KIND_DEFINITIONS[kind].apiVersions[0] ?? TOOLROOM_API_VERSION, kind, ...body }
+  const doc = { apiVersion: KIND_DEFINITIONS[kind].apiVersions[0] ?? TOOLROOM_API_VERSION, kind, ...body }
+  if (doc.kind !== kind)
+    throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents, not ${String(doc.kind)}`, [{ field: 'kind', rule: 'kind', message: `must be ${kind}` }])
+  return doc
 }
 
 export function resourceRoutes(kind: Kind) {
@@ -84,9 +87,7 @@ export function resourceRoutes(kind: Kind) {
   return {
     list: route(c.list, async ({ query }) => listResources(kind, filtersFrom(kind, query))),
     create: route(c.create, async ({ body }) => {
-      const doc = documentFrom(kind, body)
-      if (doc.kind !== kind) throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents, not ${String(doc.kind)}`, [{ field: 'kind', rule: 'kind', message: `must be ${kind}` }])
-      const { results } = await applyDocuments([doc], { expect: 'absent' })
+      const { results } = await applyDocuments([documentFrom(kind, body)], { expect: 'absent' })
       return getResource(kind, results[0].id!)
     }),
     get: route(c.get, async ({ params, query }) => {
@@ -97,13 +98,13 @@ export function resourceRoutes(kind: Kind) {
         const set = await getEffectiveTools(kind, row)
         return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
       })
-      return new Response(new Uint8Array(body), { headers: { 'content-type': 'application/json' } })
+      // A view of the cached bytes, not a copy.
+      return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': 'application/json' } })
     }),
     replace: route(c.replace, async ({ params, query, body }) => {
       const existing = await getRow(kind, params.id, query.namespace)
       const doc = documentFrom(kind, body)
       const metadata = (doc.metadata ?? {}) as { name?: unknown; namespace?: unknown }
-      if (doc.kind !== kind) throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents`, [{ field: 'kind', rule: 'kind', message: `must be ${kind}` }])
       if (metadata.name !== existing.name || (metadata.namespace ?? 'default') !== existing.namespace)
         throw new AppError('VALIDATION_FAILED', 'metadata.name and metadata.namespace cannot change; create a new resource instead', [
           { field: 'metadata.name', rule: 'immutable', message: `must stay "${existing.namespace}/${existing.name}"` },
