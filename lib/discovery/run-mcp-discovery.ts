@@ -23,7 +23,13 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     const headers: Record<string, string> = {}
     for (const h of spec.authHeaders ?? []) headers[h.name] = await readSecretValue(h.secretRef, server.namespace)
     const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 15)
-    const result = await introspectMcpServer({ endpoint, transport: spec.transport, headers }, { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000 })
+    const previous = server.compliance as { checkedAt?: string } | null
+    const probeCompliance = shouldProbeCompliance(trigger, previous?.checkedAt, new Date())
+    const result = await introspectMcpServer(
+      { endpoint, transport: spec.transport, headers },
+      { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000, probeCompliance },
+    )
+    const compliance = probeCompliance ? { ...result.compliance, checkedAt: new Date().toISOString() } : previous
     const accepted = server.toolSchemas as unknown as DiscoveredMcpTool[]
     const diff = diffSurface(accepted as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
     const held = isPinned(spec, server.namespace) && diff.changed.length > 0
@@ -40,7 +46,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
           health: result.health,
           toolSchemas: applied as object[],
           detectedTransport: result.transport,
-          compliance: result.compliance as object,
+          compliance: (compliance ?? undefined) as object | undefined,
           serverInfo: (result.serverInfo ?? null) as object,
           lastIntrospectedAt: new Date(),
           lastError: null,
@@ -76,6 +82,16 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     ])
     return { status: 'failed', runId: run.id }
   }
+}
+
+// The compliance probes are a third of an MCP discovery's cost and a server's compliance rarely moves:
+// the periodic sweep re-probes once a day; every other trigger (new, changed, on request) probes.
+const COMPLIANCE_MAX_AGE_MS = 24 * 60 * 60 * 1000
+
+export function shouldProbeCompliance(trigger: string, checkedAt: string | undefined, now: Date): boolean {
+  if (trigger !== 'periodic' || !checkedAt) return true
+  const age = now.getTime() - Date.parse(checkedAt)
+  return !(age >= 0 && age < COMPLIANCE_MAX_AGE_MS)
 }
 
 /** A server's own `spec.pinning` decides; otherwise TOOLROOM_PINNED_NAMESPACES (comma-separated) does. */

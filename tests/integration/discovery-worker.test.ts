@@ -133,6 +133,12 @@ describe('discovery workers', () => {
     expect((server.toolSchemas as { annotations?: object }[])[1].annotations).toEqual({ readOnlyHint: true })
     expect(server.health).toBe('ok')
     expect(server.detectedTransport).toBe('streamable-http')
+    // This fixture answers any tools/call with success, even for a tool it does not have: not compliant.
+    expect(server.compliance).toMatchObject({
+      status: 'fail',
+      checkedAt: expect.any(String),
+      items: expect.arrayContaining([expect.objectContaining({ id: 'health', status: 'pass' }), expect.objectContaining({ id: 'tools-call', status: 'fail' })]),
+    })
 
     const agent = await waitFor('image discovery', async () => {
       const a = await prisma.agent.findFirst({ where: { name: 'scout' } })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { diffSurface, isEmptyDiff, summarizeDiff } from '@/lib/discovery/diff-surface'
-import { isPinned } from '@/lib/discovery/run-mcp-discovery'
+import { isPinned, shouldProbeCompliance } from '@/lib/discovery/run-mcp-discovery'
 import { discoveriesForWrites } from '@/lib/discovery/schedule-discovery'
 import { parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
 
@@ -70,4 +70,18 @@ describe('outbound address policy', () => {
     expect(policy.allowsHostName('evil.example.com')).toBe(false)
   })
   it('refuses a malformed allow-list', () => expect(() => parseAddressPolicy('10.0.0.0/99')).toThrow(/bad prefix/))
+})
+
+describe('shouldProbeCompliance', () => {
+  const now = new Date('2026-11-22T12:00:00Z')
+  it('probes on every trigger but the periodic sweep', () => {
+    for (const trigger of ['created', 'rotation', 'changed', 'manual']) expect(shouldProbeCompliance(trigger, '2026-11-22T11:59:00Z', now)).toBe(true)
+  })
+  it('lets the sweep reuse a report younger than a day, and re-probe an older or missing one', () => {
+    expect(shouldProbeCompliance('periodic', '2026-11-22T01:00:00Z', now)).toBe(false)
+    expect(shouldProbeCompliance('periodic', '2026-11-21T11:00:00Z', now)).toBe(true)
+    expect(shouldProbeCompliance('periodic', undefined, now)).toBe(true)
+    expect(shouldProbeCompliance('periodic', 'not a date', now)).toBe(true)
+    expect(shouldProbeCompliance('periodic', '2026-11-23T00:00:00Z', now)).toBe(true) // from the future: distrust it
+  })
 })
