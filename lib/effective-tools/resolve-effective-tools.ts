@@ -8,7 +8,6 @@ import {
   type ResolverInput,
   type Tier,
   TIER_PRECEDENCE,
-  TIERS,
   type UnresolvedReference,
 } from './types'
 
@@ -17,8 +16,6 @@ interface Candidate {
   tier: Tier
   provenance: string
   inheritedFromUnit: string | null
-  /** Position in gathering order: tier order, then declaration order within the tier. */
-  order: number
   deniedReason?: string
 }
 
@@ -78,7 +75,7 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
   const { subject, ancestors } = input
   const out: Candidate[] = []
   const add = (tool: CatalogTool, tier: Tier, provenance: string, inheritedFromUnit: string | null) =>
-    out.push({ tool, tier, provenance, inheritedFromUnit, order: out.length })
+    out.push({ tool, tier, provenance, inheritedFromUnit })
   // The subject first, then its units nearest first: a binding on the subject itself is reported as
   // its own even when an ancestor binds the same thing too.
   const levels = [{ node: subject, from: null as string | null }, ...ancestors.map((u) => ({ node: u, from: u.name }))]
@@ -132,8 +129,8 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
       add(tool, 'grant', 'grant', from)
     }
 
-  const rank = (t: Tier) => TIERS.indexOf(t)
-  return out.sort((a, b) => rank(a.tier) - rank(b.tier) || a.order - b.order)
+  // Gathered tier by tier in TIERS order, and in declaration order within each tier: already sorted.
+  return out
 }
 
 /** `name` references resolve in the referrer's namespace; `namespace/name` names another. */
