@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import pg from 'pg'
 import { startEmbeddedPostgres } from './embedded-postgres.mjs'
+import { freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
 import { needsBuild, recordBuild } from './start-helpers.mjs'
 
 const log = (...args) => console.log('[test]', ...args)
@@ -30,7 +30,7 @@ async function main() {
   const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : await startEmbedded()
   const testDb = await freshDatabase(adminUrl, 'toolroom_test')
   const e2eDb = await freshDatabase(adminUrl, 'toolroom_e2e')
-  for (const url of [testDb, e2eDb]) await run('migrate', ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { DATABASE_URL: url }, { quiet: true })
+  for (const url of [testDb, e2eDb]) await migrateDatabase(url)
 
   if (!only || only === 'unit' || only === 'integration') {
     const projects = only ? ['--project', only] : []
@@ -65,31 +65,12 @@ async function startEmbedded() {
   return embedded.url
 }
 
-function withDatabase(url, database) {
-  const u = new URL(url)
-  u.pathname = `/${database}`
-  return u.toString()
-}
-
-async function freshDatabase(adminUrl, name) {
-  const client = new pg.Client({ connectionString: adminUrl })
-  await client.connect()
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-  await client.query(`CREATE DATABASE "${name}"`)
-  await client.end()
-  return withDatabase(adminUrl, name)
-}
-
-function run(name, args, env, { quiet = false } = {}) {
+function run(name, args, env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } })
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env } })
     children.add(child)
-    let output = ''
-    child.stdout?.on('data', (d) => (output += d))
-    child.stderr?.on('data', (d) => (output += d))
     child.once('exit', (code) => {
       children.delete(child)
-      if (code !== 0 && quiet) console.error(output)
       if (code !== 0) log(`${name} exited with ${code}`)
       resolve(code ?? 1)
     })

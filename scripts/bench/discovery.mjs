@@ -5,9 +5,8 @@ import { randomUUID } from 'node:crypto'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import pg from 'pg'
-import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
+import { benchDatabase } from '../fresh-database.mjs'
 
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 500)
 const PROCESSES = Number(process.env.BENCH_ENDPOINT_PROCESSES ?? 4)
@@ -28,26 +27,9 @@ const firstLine = (child) => new Promise((resolve, reject) => {
 })
 const run = async (args, env) => JSON.parse(await firstLine(start(args, env)))
 
-let embedded = null
+const database = await benchDatabase('toolroom_bench_discovery')
+const dbUrl = database.url
 try {
-  let admin = process.env.DATABASE_URL
-  if (!admin) {
-    embedded = await startEmbeddedPostgres({ dataDir: path.resolve('.data/pg17-bench'), port: 55650, database: 'postgres' })
-    admin = embedded.url
-  }
-  const url = new URL(admin)
-  url.pathname = '/toolroom_bench_discovery'
-  const dbUrl = url.toString()
-  const c0 = new pg.Client({ connectionString: admin })
-  await c0.connect()
-  await c0.query('DROP DATABASE IF EXISTS toolroom_bench_discovery WITH (FORCE)')
-  await c0.query('CREATE DATABASE toolroom_bench_discovery')
-  await c0.end()
-  await new Promise((resolve, reject) => {
-    const m = spawn(process.execPath, ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { stdio: 'ignore', env: { ...process.env, DATABASE_URL: dbUrl } })
-    m.once('exit', (code) => (code === 0 ? resolve() : reject(new Error('migrate failed'))))
-  })
-
   const fleets = await Promise.all(Array.from({ length: PROCESSES }, () => run(['scripts/bench/discovery-endpoints.mjs', String(Math.ceil(SERVERS / PROCESSES))])))
   const mcpPorts = fleets.flatMap((f) => f.mcp).slice(0, SERVERS)
   const agentPorts = fleets.flatMap((f) => f.agents).slice(0, SERVERS)
@@ -103,5 +85,5 @@ try {
 } finally {
   for (const c of children) c.kill('SIGTERM')
   await new Promise((r) => setTimeout(r, 1000))
-  await embedded?.stop()
+  await database.stop()
 }

@@ -3,10 +3,9 @@
 // time in process. Prints the figures; record them in BENCHMARKS.md.
 import { spawn } from 'node:child_process'
 import os from 'node:os'
-import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
+import { benchDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { FLEET, generateFleet } from './generate-fleet.mjs'
 
@@ -26,23 +25,6 @@ function node(args, env = {}, { capture = false } = {}) {
   })
 }
 
-async function database() {
-  let embedded = null
-  let admin = process.env.DATABASE_URL
-  if (!admin) {
-    embedded = await startEmbeddedPostgres({ dataDir: path.resolve('.data/pg17-bench'), port: 55650, database: 'postgres' })
-    admin = embedded.url
-  }
-  const url = new URL(admin)
-  url.pathname = '/toolroom_bench'
-  const client = new pg.Client({ connectionString: admin })
-  await client.connect()
-  await client.query('DROP DATABASE IF EXISTS toolroom_bench WITH (FORCE)')
-  await client.query('CREATE DATABASE toolroom_bench')
-  await client.end()
-  return { url: url.toString(), stop: () => embedded?.stop() }
-}
-
 async function load(title, pathFor) {
   const result = await autocannon({
     url: base,
@@ -55,10 +37,9 @@ async function load(title, pathFor) {
   return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytesPerRequest: Math.round(result.throughput.average / result.requests.average), total: result.requests.total }
 }
 
-const db = await database()
+const db = await benchDatabase('toolroom_bench')
 let server
 try {
-  await node(['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { DATABASE_URL: db.url }, { capture: true })
   const client = new pg.Client({ connectionString: db.url })
   await client.connect()
   const t0 = performance.now()

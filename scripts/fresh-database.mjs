@@ -1,0 +1,49 @@
+// Fresh, migrated databases for the test runner and the benchmarks: on the server DATABASE_URL names,
+// or on an embedded PostgreSQL of their own.
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import pg from 'pg'
+import { startEmbeddedPostgres } from './embedded-postgres.mjs'
+
+export function withDatabase(url, database) {
+  const u = new URL(url)
+  u.pathname = `/${database}`
+  return u.toString()
+}
+
+/** Drops and creates `name` through the server of `adminUrl`; returns the new database's URL. */
+export async function freshDatabase(adminUrl, name) {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+  await client.query(`CREATE DATABASE "${name}"`)
+  await client.end()
+  return withDatabase(adminUrl, name)
+}
+
+/** Applies the committed migrations; rejects with the migrate output when it fails. */
+export function migrateDatabase(url) {
+  return new Promise((resolve, reject) => {
+    const args = ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts']
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: url } })
+    let output = ''
+    child.stdout.on('data', (d) => (output += d))
+    child.stderr.on('data', (d) => (output += d))
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`migrate deploy failed (${code}):\n${output.trim()}`))))
+  })
+}
+
+/** A fresh, migrated database named `name` for a benchmark; `stop()` stops the embedded server, if any. */
+export async function benchDatabase(name) {
+  const embedded = process.env.DATABASE_URL
+    ? null
+    : await startEmbeddedPostgres({ dataDir: path.resolve('.data/pg17-bench'), port: 55650, database: 'postgres' })
+  try {
+    const url = await freshDatabase(embedded ? embedded.url : withDatabase(process.env.DATABASE_URL, 'postgres'), name)
+    await migrateDatabase(url)
+    return { url, stop: async () => embedded?.stop() }
+  } catch (e) {
+    await embedded?.stop()
+    throw e
+  }
+}
