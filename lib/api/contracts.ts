@@ -2,10 +2,12 @@
 // access tests walk it, so a route cannot be added without being described and checked.
 import type { RouteContract } from '@/lib/http/contract'
 import { KINDS } from '@/lib/manifests/kinds'
+import { AUDIT_CONTRACTS } from './audit-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
+import { SECRET_CONTRACTS } from './secret-routes'
 
 export const ALL_CONTRACTS: RouteContract[] = [
   ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
@@ -16,4 +18,6 @@ export const ALL_CONTRACTS: RouteContract[] = [
   overviewContract,
   openApiContract,
   ...Object.values(DISCOVERY_CONTRACTS),
+  ...Object.values(AUDIT_CONTRACTS),
+  ...Object.values(SECRET_CONTRACTS),
 ]
