@@ -69,7 +69,7 @@ spec: { level: read_only, requiresApproval: false }
 `
 
 const answers: { what: string; text: string }[] = []
-const keep = (what: string, res: { status: number; text: string }) => {
+const keep = <R extends { status: number; text: string }>(what: string, res: R): R => {
   answers.push({ what, text: res.text })
   return res
 }
