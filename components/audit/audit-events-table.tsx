@@ -38,6 +38,11 @@ function Target({ event }: { event: AuditEvent }) {
 
 function Summary({ event }: { event: AuditEvent }) {
   const detail = event.detail ?? {}
+  if (event.action === 'secret.rotated' || event.action === 'secret.reencrypted') {
+    const keys = ((event.after as { spec?: { keys?: string[] } } | null)?.spec?.keys ?? []).join(', ')
+    const what = event.action === 'secret.rotated' ? `values replaced${keys ? ` (keys ${keys})` : ''}` : 're-sealed'
+    return <span className="text-xs text-slate-600">{what}{typeof detail.keyId === 'string' ? `, sealed under key ${detail.keyId}` : ''}</span>
+  }
   if (event.before != null && event.after != null) {
     const paths = changedPaths(event.before, event.after)
     return <span className="break-words font-mono text-[11px] text-slate-600">{paths.length ? paths.join(', ') : 'no change to the document'}</span>

@@ -64,11 +64,11 @@ export function AuditLog({ initial }: { initial: AuditPageFilters }) {
       }
     >
       <FilterBar onReset={active ? reset : undefined}>
-        <SearchInput label="Actor" value={filters.actor} onChange={(v) => set('actor', v.trim())} placeholder="exact name" className="w-40" />
+        <SearchInput label="Actor" value={filters.actor} onChange={(v) => set('actor', v.trim())} placeholder="exact name" className="w-32" />
         <Select label="Action" value={filters.action} onChange={(v) => set('action', v)} options={ACTIONS} />
         <Select label="Kind" value={filters.kind} onChange={(v) => set('kind', v)} options={KINDS} />
-        <SearchInput label="Namespace" value={filters.namespace} onChange={(v) => set('namespace', v.trim())} placeholder="any" className="w-32" />
-        <SearchInput label="Resource" value={filters.resource} onChange={(v) => set('resource', v.trim())} placeholder="exact name" className="w-44" />
+        <SearchInput label="Namespace" value={filters.namespace} onChange={(v) => set('namespace', v.trim())} placeholder="any" className="w-28" />
+        <SearchInput label="Resource" value={filters.resource} onChange={(v) => set('resource', v.trim())} placeholder="exact name" className="w-36" />
         <DayInput label="From (UTC day)" value={filters.from} onChange={(v) => set('from', v)} />
         <DayInput label="Until (UTC day)" value={filters.to} onChange={(v) => set('to', v)} />
       </FilterBar>
