@@ -7,8 +7,9 @@ const suffix = Date.now().toString(36)
 const name = `e2e-secret-${suffix}`
 const VALUE = `e2e-s3cr3t-${suffix}-${Math.random().toString(36).slice(2)}`
 const ROTATED = `e2e-r0t4t3d-${suffix}-${Math.random().toString(36).slice(2)}`
+const TYPED = `e2e-typ3d-${suffix}-${Math.random().toString(36).slice(2)}`
 const forms = (v: string) => [v, Buffer.from(v).toString('base64'), Buffer.from(v).toString('base64').replace(/=+$/, '')]
-const FORMS = [...forms(VALUE), ...forms(ROTATED)]
+const FORMS = [...forms(VALUE), ...forms(ROTATED), ...forms(TYPED)]
 const leaksIn = (text: string) => FORMS.filter((f) => text.includes(f))
 
 test.describe.configure({ mode: 'serial' })
@@ -53,7 +54,8 @@ test('no portal page shows the value, nor any answer it fetched', async ({ page 
   const tool = await (await page.request.get(`/api/v1/tools/e2e_${suffix}.call_crm?namespace=e2e`)).json()
   const firstOf = async (plural: string) => (await (await page.request.get(`/api/v1/${plural}?limit=1`)).json()).items[0].id as string
   const paths = [
-    '/', '/agents', '/units', '/tools', '/language-tools', '/connectors', '/discovery', '/apply', '/audit',
+    '/', '/agents', '/units', '/tools', '/language-tools', '/connectors', '/secrets', '/discovery', '/apply', '/audit',
+    `/secrets/${name}?namespace=e2e`, '/secrets?namespace=e2e',
     `/tools/${tool.id}`, `/agents/${await firstOf('agents')}`, `/units/${await firstOf('units')}`,
     `/language-tools/${await firstOf('languagetools')}`, `/connectors/${await firstOf('connectors')}`,
     `/audit?kind=Secret&namespace=e2e`, `/audit?resource=${name}`,
@@ -67,10 +69,26 @@ test('no portal page shows the value, nor any answer it fetched', async ({ page 
   await page.goto(`/audit?resource=${name}`)
   const rows = page.getByTestId('audit-event-row')
   await expect(rows).toHaveCount(2)
-  for (const row of await rows.all()) await row.click()
+  for (const row of await rows.all()) await row.getByRole('button').click()
   await expect(page.getByText('"token"').first()).toBeVisible()
   expect(leaksIn(await page.content())).toEqual([])
   expect(bodies.length).toBeGreaterThan(20)
+  expect(leaksIn(bodies.join('\n'))).toEqual([])
+})
+
+test('an operator rotates a secret on its page: the form forgets the value, the page never shows it', async ({ page }) => {
+  const bodies = recordResponses(page)
+  await page.goto('/secrets?namespace=e2e')
+  await page.locator(`[data-testid="secret-row"][data-name="${name}"]`).getByRole('link').click()
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+  await expect(page.getByText('generation').first()).toBeVisible()
+  await page.getByLabel('token').fill(TYPED)
+  await page.getByRole('button', { name: 'Rotate values' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Rotated: now generation 3' })).toBeVisible()
+  await expect(page.getByLabel('token')).toHaveValue('')
+  await expect(page.locator('#history').getByTestId('audit-event-row')).toHaveCount(3)
+  await page.screenshot({ path: '.data/test-reports/screenshots/secret.png', fullPage: true })
+  expect(leaksIn(await page.content())).toEqual([])
   expect(leaksIn(bodies.join('\n'))).toEqual([])
 })
 
@@ -83,7 +101,7 @@ test('the audit page filters, opens an event to its diff, and exports JSON Lines
   const row = page.getByTestId('audit-event-row').filter({ hasText: name }).first()
   await expect(row).toBeVisible()
   await expect(page.getByTestId('audit-event-row').and(page.locator(':not([data-action="secret.rotated"])'))).toHaveCount(0)
-  await row.click()
+  await row.getByRole('button').click()
   await expect(page.getByText('fromKeyId')).toBeVisible()
   await page.screenshot({ path: '.data/test-reports/screenshots/audit.png', fullPage: true })
 

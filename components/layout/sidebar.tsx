@@ -9,6 +9,7 @@ const NAV = [
   { href: '/tools', label: 'Tools', hint: null },
   { href: '/language-tools', label: 'LanguageTools', hint: 'MCP servers' },
   { href: '/connectors', label: 'Connectors', hint: null },
+  { href: '/secrets', label: 'Secrets', hint: null },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews' },
   { href: '/apply', label: 'Apply', hint: null },
   { href: '/audit', label: 'Audit log', hint: null },
