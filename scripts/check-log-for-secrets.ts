@@ -6,22 +6,29 @@ import { prisma } from '@/lib/db'
 import { openSecretValues } from '@/lib/secrets/encryption'
 import { MIN_MASKED_LENGTH } from '@/lib/secrets/mask-secret-values'
 
-const file = process.argv[2]
-if (!file || !fs.existsSync(file)) {
-  console.error(`[log-check] no log file at ${file}`)
-  process.exit(1)
-}
-const log = fs.readFileSync(file, 'utf8')
-const leaked: string[] = []
-let values = 0
-for (const secret of await prisma.secret.findMany()) {
-  for (const [key, value] of Object.entries(openSecretValues(secret.ciphertext, secret.keyId))) {
-    if (value.length < MIN_MASKED_LENGTH) continue
-    values++
-    const b64 = Buffer.from(value).toString('base64')
-    if ([value, b64, b64.replace(/=+$/, '')].some((form) => log.includes(form))) leaked.push(`${secret.namespace}/${secret.name} key ${key}`)
+async function main(): Promise<number> {
+  const file = process.argv[2]
+  if (!file || !fs.existsSync(file)) {
+    console.error(`[log-check] no log file at ${file}`)
+    return 1
   }
+  const log = fs.readFileSync(file, 'utf8')
+  const leaked: string[] = []
+  let values = 0
+  for (const secret of await prisma.secret.findMany()) {
+    for (const [key, value] of Object.entries(openSecretValues(secret.ciphertext, secret.keyId))) {
+      if (value.length < MIN_MASKED_LENGTH) continue
+      values++
+      const b64 = Buffer.from(value).toString('base64')
+      if ([value, b64, b64.replace(/=+$/, '')].some((form) => log.includes(form))) leaked.push(`${secret.namespace}/${secret.name} key ${key}`)
+    }
+  }
+  await prisma.$disconnect()
+  console.log(`[log-check] ${values} secret values searched for in ${file} (${log.length} bytes): ${leaked.length ? `LEAKED: ${leaked.join(', ')}` : 'none found'}`)
+  return leaked.length || values === 0 ? 1 : 0
 }
-await prisma.$disconnect()
-console.log(`[log-check] ${values} secret values searched for in ${file} (${log.length} bytes): ${leaked.length ? `LEAKED: ${leaked.join(', ')}` : 'none found'}`)
-process.exit(leaked.length || values === 0 ? 1 : 0)
+
+main().then((code) => process.exit(code), (error) => {
+  console.error('[log-check] failed:', error)
+  process.exit(1)
+})
