@@ -4,6 +4,7 @@ import type { RouteContract } from '@/lib/http/contract'
 import { KINDS } from '@/lib/manifests/kinds'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
+import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
 
@@ -16,4 +17,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   overviewContract,
   openApiContract,
   ...Object.values(DISCOVERY_CONTRACTS),
+  ...Object.values(GATEWAY_CONTRACTS),
 ]
