@@ -4,7 +4,7 @@
 // unchanged (bodies and answers streamed), so agents and people use one address.
 import http from 'node:http'
 import { closeMcpSessions } from './executors/mcp'
-import { handleMcpRequest, MAX_MCP_BODY_BYTES } from './mcp-handler'
+import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
 
 export interface GatewayServerOptions {
   port: number
@@ -18,7 +18,7 @@ export function createGatewayServer(options: GatewayServerOptions): http.Server 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]
-    if (path === '/mcp' || path === '/mcp/') return void serveMcp(req, res, options)
+    if (path === '/mcp' || path === '/mcp/') return void serveMcp(req, res)
     if (upstream) return proxy(req, res, upstream, agent)
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: this process serves /mcp only' }))
   })
@@ -29,25 +29,26 @@ export function createGatewayServer(options: GatewayServerOptions): http.Server 
   return server
 }
 
-async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, options: GatewayServerOptions) {
+async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse) {
   try {
-    const declared = Number(req.headers['content-length'] ?? NaN)
-    const body = declared > MAX_MCP_BODY_BYTES ? null : await readBody(req, MAX_MCP_BODY_BYTES)
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-    if (body === null) {
-      // Say so without reading the rest; the connection is closed after the answer.
-      req.resume()
-      headers.set('content-length', String(MAX_MCP_BODY_BYTES + 1))
+    let answer: McpAnswer
+    if (req.method !== 'POST') answer = notPost()
+    else {
+      const declared = Number(req.headers['content-length'] ?? NaN)
+      const body = declared > MAX_MCP_BODY_BYTES ? null : await readBody(req, MAX_MCP_BODY_BYTES)
+      if (body === null) {
+        // Answer without reading the rest; the connection is closed after the answer.
+        req.resume()
+        answer = tooLarge()
+      } else {
+        const header = (name: string) => {
+          const v = req.headers[name]
+          return Array.isArray(v) ? v[0] : (v ?? null)
+        }
+        answer = await handleMcpBody(header('authorization'), header('mcp-protocol-version'), body, header('x-request-id') ?? undefined)
+      }
     }
-    const request = new Request(`http://${req.headers.host ?? `127.0.0.1:${options.port}`}${req.url}`, { method: req.method, headers })
-    const response = await handleMcpRequest(request, body === null ? undefined : { body })
-    const out = Buffer.from(await response.arrayBuffer())
-    const head: Record<string, string> = {}
-    response.headers.forEach((v, k) => (head[k] = v))
-    head['content-length'] = String(out.length)
-    if (body === null) head.connection = 'close'
-    res.writeHead(response.status, head).end(out)
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) }).end(answer.body)
   } catch (e) {
     console.error('[gateway] /mcp failed', e)
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })

@@ -7,7 +7,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
-import { gatewayFetch } from '../outbound'
+import { mcpSessionFetch } from '../node-fetch'
 import { TransientError } from '../retry'
 import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure } from '../tool-errors'
@@ -28,7 +28,7 @@ const CLIENT_INFO = { name: 'toolroom-gateway', version: '1.0.0' }
 const sessionFetch: FetchLike = async (url, init) => {
   const accept = new Headers(init?.headers).get('accept') ?? ''
   if ((init?.method ?? 'GET').toUpperCase() === 'GET' && /text\/event-stream/i.test(accept)) return new Response(null, { status: 405 })
-  return gatewayFetch()(url, init as RequestInit, { timeoutMs: CALL_TIMEOUT_MS })
+  return mcpSessionFetch(CALL_TIMEOUT_MS)(url, init)
 }
 
 async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Record<string, string>> {
