@@ -77,6 +77,17 @@ function kindOf(m: unknown): 'request' | 'notification' | 'response' | null {
   return null
 }
 
+const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The SDK answers a tools/call whose params do not parse as an internal error; the protocol says -32602. */
+function invalidParams(msg: { method: string; params?: unknown }): string | null {
+  if (msg.method !== 'tools/call') return null
+  const params = msg.params as { name?: unknown; arguments?: unknown } | undefined
+  if (!params || typeof params.name !== 'string' || params.name.length === 0) return 'Invalid params: tools/call needs params.name, the tool to call'
+  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return 'Invalid params: params.arguments must be an object'
+  return null
+}
+
 /** Answers one POST to /mcp: `authorization` and `protocolVersion` are the request's headers, `body` its text. */
 export async function handleMcpBody(authorization: string | null, protocolVersion: string | null, body: string, requestId?: string): Promise<McpAnswer> {
   const token = /^Bearer\s+(tra_\S{1,500})\s*$/i.exec(authorization ?? '')?.[1]
@@ -106,7 +117,9 @@ export async function handleMcpBody(authorization: string | null, protocolVersio
   const answers: Array<Promise<Record<string, unknown>>> = []
   messages.forEach((m, i) => {
     const msg = m as { id: string | number; method: string; params?: unknown }
-    if (kinds[i] === 'request') answers.push(t.request(msg, authInfo))
+    const invalid = kinds[i] === 'request' ? invalidParams(msg) : null
+    if (invalid) answers.push(Promise.resolve({ jsonrpc: '2.0', id: msg.id, error: { code: RPC.INVALID_PARAMS, message: invalid } }))
+    else if (kinds[i] === 'request') answers.push(t.request(msg, authInfo))
     else if (kinds[i] === 'notification') t.notify(msg, authInfo)
   })
   if (answers.length === 0) return { status: 202, headers: {}, body: '' }
