@@ -200,4 +200,19 @@ describe('MCP gateway with the official SDK client', () => {
       process.env.TOOLROOM_ENABLE_OS_TOOLS = '1'
     }
   })
+
+  it("enforces the agent's own rate limit (spec.rateLimit) over all its tools", async () => {
+    const b = await agentClient(gatewayUrl, tokens.tokenB)
+    let refusal: McpError | null = null
+    for (let i = 0; i < 6 && !refusal; i++) {
+      try {
+        await b.callTool({ name: i % 2 ? 'upstream.echo' : 'secret.only_b', arguments: { text: 'x' } })
+      } catch (e) {
+        refusal = e as McpError
+      }
+    }
+    expect(refusal?.code).toBe(-32029)
+    expect(refusal?.data).toMatchObject({ appliesTo: 'agent', limit: 4, window: 'minute' })
+    await b.close()
+  })
 })

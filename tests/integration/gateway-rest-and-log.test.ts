@@ -26,7 +26,7 @@ async function mcpPost(body: string | Buffer, headers: Record<string, string> = 
   const res = await fetch(`${gatewayUrl}/mcp`, {
     method: 'POST',
     headers: { authorization: `Bearer ${tokens.tokenA}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body,
+    body: body as unknown as BodyInit,
   })
   const text = await res.text()
   return { status: res.status, json: text ? JSON.parse(text) : undefined }

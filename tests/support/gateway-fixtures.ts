@@ -265,6 +265,7 @@ metadata: { name: agent-b, namespace: gw }
 spec:
   languageTools: [upstream]
   grants: [secret.only_b]
+  rateLimit: { callsPerMinute: 4 }
 `
 }
 
