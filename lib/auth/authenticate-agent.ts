@@ -35,10 +35,11 @@ export async function authenticateAgent(request: Request): Promise<AgentIdentity
 }
 
 export async function identifyAgentToken(token: string): Promise<AgentIdentity | null> {
-  const hash = hashToken(token)
   const now = Date.now()
-  const hit = state.cache.get(hash)
+  // Keyed by the token itself (this process's memory only), so a hit costs no hashing.
+  const hit = state.cache.get(token)
   if (hit && hit.until > now) return hit.identity
+  const hash = hashToken(token)
 
   const rows = await prisma.$queryRaw<Array<{ id: string; agentId: string; name: string; namespace: string; expiresAt: Date | null; revokedAt: Date | null }>>`
     SELECT c.id, c."agentId", a.name, a.namespace, c."expiresAt", c."revokedAt"
@@ -49,7 +50,7 @@ export async function identifyAgentToken(token: string): Promise<AgentIdentity |
   // An expiring credential is never cached past its expiry.
   const until = Math.min(now + CACHE_MS, row?.expiresAt?.getTime() ?? Infinity)
   if (state.cache.size >= MAX_ENTRIES) state.cache.delete(state.cache.keys().next().value!)
-  state.cache.set(hash, { identity, until })
+  state.cache.set(token, { identity, until })
   if (identity) touch(identity.credentialId, now)
   return identity
 }

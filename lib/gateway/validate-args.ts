@@ -32,7 +32,22 @@ export function validateArguments(schema: unknown, args: unknown): Violation[] {
   })
 }
 
+// Effective entries keep their schema objects for as long as the registry does not change: look
+// those up by identity, and fall back to the text for schemas seen under another object.
+const byObject = new WeakMap<object, ValidateFunction | Error>()
+
 function validatorFor(schema: unknown): ValidateFunction | Error {
+  if (typeof schema === 'object' && schema !== null) {
+    const known = byObject.get(schema)
+    if (known) return known
+    const found = validatorByText(schema)
+    byObject.set(schema, found)
+    return found
+  }
+  return validatorByText(schema)
+}
+
+function validatorByText(schema: unknown): ValidateFunction | Error {
   const key = JSON.stringify(schema ?? {})
   let hit = compiled.get(key)
   if (!hit) {
