@@ -8,6 +8,9 @@ import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
 
 export const IDEMPOTENCY_WINDOW_S = Number(process.env.TOOLROOM_IDEMPOTENCY_WINDOW_SECONDS ?? 86_400)
 const WAIT_MS = Number(process.env.TOOLROOM_IDEMPOTENCY_WAIT_MS ?? 30_000)
+// A first call still "running" after this long died with its process: a repeat may take the key over.
+// Longer than any call can take (timeouts and retries included), so a slow call is never run twice.
+const LEASE_S = Number(process.env.TOOLROOM_IDEMPOTENCY_LEASE_SECONDS ?? 3900)
 
 export interface StoredAnswer {
   outcome: string
@@ -23,6 +26,7 @@ export async function claimKey(agentId: string, toolId: string, key: string, cal
     ON CONFLICT ("agentId", "toolId", key) DO UPDATE
       SET "callId" = EXCLUDED."callId", state = 'running', outcome = NULL, result = NULL, "keyId" = NULL, "createdAt" = now(), "expiresAt" = EXCLUDED."expiresAt"
       WHERE "GatewayIdempotency"."expiresAt" < now()
+         OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${LEASE_S}))
     RETURNING "callId"`
   if (claimed.length > 0) return { owner: true }
   return waitForFirst(agentId, toolId, key)
