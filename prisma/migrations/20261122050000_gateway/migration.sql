@@ -53,8 +53,12 @@ CREATE INDEX "GatewayRateCounter_expiresAt_idx" ON "GatewayRateCounter"("expires
 CREATE INDEX "GatewayIdempotency_expiresAt_idx" ON "GatewayIdempotency"("expiresAt");
 
 
--- A credential goes with its agent.
-ALTER TABLE "AgentCredential" ADD CONSTRAINT "AgentCredential_agentId_fkey" FOREIGN KEY ("agentId") REFERENCES "Agent"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+-- A credential goes with its agent. A trigger rather than a foreign key, so that TRUNCATE "Agent"
+-- (test resets, demo reseeding) keeps working, and a credential whose agent is gone never authenticates
+-- anyway (the lookup joins "Agent").
+CREATE FUNCTION toolroom_agent_credentials_cleanup() RETURNS trigger LANGUAGE plpgsql AS
+  E'BEGIN DELETE FROM "AgentCredential" WHERE "agentId" = OLD.id\073 RETURN OLD\073 END';
+CREATE TRIGGER "Agent_credentials_cleanup" AFTER DELETE ON "Agent" FOR EACH ROW EXECUTE FUNCTION toolroom_agent_credentials_cleanup();
 
 -- Rate-limit windows are UNLOGGED: counting needs no WAL flush on the hot path of every call, and
 -- after a crash of PostgreSQL the current windows start again from zero, which only ever errs in the
