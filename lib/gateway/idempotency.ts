@@ -29,16 +29,16 @@ export async function claimKey(agentId: string, toolId: string, key: string, cal
          OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${LEASE_S}))
     RETURNING "callId"`
   if (claimed.length > 0) return { owner: true }
-  return waitForFirst(agentId, toolId, key)
+  return waitForFirst(agentId, toolId, key, callId)
 }
 
-async function waitForFirst(agentId: string, toolId: string, key: string): Promise<Claim> {
+async function waitForFirst(agentId: string, toolId: string, key: string, callId: string): Promise<Claim> {
   const deadline = Date.now() + WAIT_MS
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
     const rows = await prisma.$queryRaw<Array<{ callId: string; state: string; outcome: string | null; result: Uint8Array | null; keyId: string | null }>>`
       SELECT "callId", state, outcome, result, "keyId" FROM "GatewayIdempotency" WHERE "agentId" = ${agentId}::uuid AND "toolId" = ${toolId} AND key = ${key}`
     const row = rows[0]
-    if (!row) return claimKey(agentId, toolId, key, crypto.randomUUID()) // expired and swept meanwhile
+    if (!row) return claimKey(agentId, toolId, key, callId) // expired and swept meanwhile
     if (row.state === 'done' && row.result && row.keyId) {
       const { answer } = openSecretValues(row.result, row.keyId)
       return { owner: false, callId: row.callId, stored: { outcome: row.outcome ?? 'succeeded', answer: JSON.parse(answer) } }
