@@ -19,7 +19,7 @@ import { type CallRecord, recordCall } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree } from './redact'
 import { TransientError, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
-import { RPC, ToolCallError, ToolFailure } from './tool-errors'
+import { RPC, ToolFailure } from './tool-errors'
 import { validateArguments } from './validate-args'
 
 export interface CallContext {
@@ -232,7 +232,7 @@ class PipelineRun {
       level: entry?.sideEffects.level ?? null,
       channel: this.ctx.channel,
       outcome,
-      errorCode: error?.code ?? (dedupOf ? null : null),
+      errorCode: error?.code ?? null,
       errorMessage: error?.message ?? (dedupOf ? `repeat of call ${dedupOf}` : null),
       latencyMs: Math.round(performance.now() - this.t0),
       attempts: this.attempts,
@@ -261,4 +261,3 @@ function firstText(result: CallToolResult): string {
   return (first?.text ?? 'the tool reported an error').slice(0, 2000)
 }
 
-export { ToolCallError }

@@ -12,18 +12,6 @@ export const RPC = {
   IN_PROGRESS: -32009,
 } as const
 
-/** A tool call that did not produce a result: the code, message and data of the JSON-RPC error. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: Record<string, unknown> = {},
-  ) {
-    super(message)
-    this.name = 'ToolCallError'
-  }
-}
-
 /** An executor's failure that a retry will not cure (an upstream refusal, a bad answer, a command that failed). */
 export class ToolFailure extends Error {
   constructor(
