@@ -5,6 +5,7 @@ import { KINDS } from '@/lib/manifests/kinds'
 import { AUDIT_CONTRACTS } from './audit-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
+import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
@@ -20,4 +21,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(DISCOVERY_CONTRACTS),
   ...Object.values(AUDIT_CONTRACTS),
   ...Object.values(SECRET_CONTRACTS),
+  ...Object.values(GATEWAY_CONTRACTS),
 ]
