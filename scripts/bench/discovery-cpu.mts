@@ -4,7 +4,7 @@
 // (much), so this is the figure to judge a change by. The endpoints run in a child process; every
 // step of every round talks to endpoints it has not talked to before (a new connection each), as the
 // benchmark's workers do.
-// DATABASE_URL=<a migrated database> node --import tsx scripts/bench/discovery-cpu.mts [servers] [rounds]
+// DATABASE_URL=<a migrated database> npm run bench:discovery-cpu -- [servers] [rounds]
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { prisma } from '@/lib/db'
