@@ -1,6 +1,6 @@
 // One HTTP exchange through an undici dispatcher, answered as a WHATWG Response whose body streams
 // as it arrives. undici's fetch() costs the worker about 0.5 ms of CPU a request over this (its full
-// fetch algorithm: request objects, header guards, body teeing); discovery makes eight requests per
+// fetch algorithm: request objects, header guards, body teeing); discovery makes seven requests per
 // MCP server. No redirects are followed and no content codings are asked for (so none need decoding):
 // the guarded fetch above handles redirects hop by hop.
 import { STATUS_CODES } from 'node:http'
