@@ -6,6 +6,7 @@ import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
+import { STATS_CONTRACTS } from './stats-routes'
 
 export const ALL_CONTRACTS: RouteContract[] = [
   ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
@@ -16,4 +17,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   overviewContract,
   openApiContract,
   ...Object.values(DISCOVERY_CONTRACTS),
+  ...Object.values(STATS_CONTRACTS),
 ]
