@@ -1,6 +1,6 @@
 // 7-day calls and failure rate per tool id, for effective tool sets: held in memory per process and
 // re-checked at most every TOOLROOM_STATS_CACHE_SECONDS (one-row version read; the map is reloaded
-// only when the rollup changed the totals). Readers never wait for a re-check once a map is loaded.
+// only when the rollup changed the totals).
 import { prisma } from '@/lib/db'
 import { failureRate } from './call-outcomes'
 
@@ -15,7 +15,7 @@ export interface ToolStatsSnapshot {
   byTool: ReadonlyMap<string, ToolCallStats>
 }
 
-const TTL_MS = Number(process.env.TOOLROOM_STATS_CACHE_SECONDS ?? 30) * 1000
+const ttlMs = () => Number(process.env.TOOLROOM_STATS_CACHE_SECONDS ?? 30) * 1000
 const EMPTY: ToolStatsSnapshot = { version: 'none', byTool: new Map() }
 
 interface State {
@@ -38,19 +38,15 @@ async function refresh(): Promise<ToolStatsSnapshot> {
 }
 
 export async function toolStatsSnapshot(): Promise<ToolStatsSnapshot> {
-  const fresh = state.snapshot && Date.now() - state.checkedAt < TTL_MS
-  if (fresh) return state.snapshot!
+  if (state.snapshot && Date.now() - state.checkedAt < ttlMs()) return state.snapshot
+  // One re-check per TTL, shared by every request that arrives meanwhile (a one-row read).
   state.refreshing ??= refresh().finally(() => {
     state.refreshing = null
   })
-  if (state.snapshot) {
-    state.refreshing.catch((e) => console.error('[stats] refreshing tool stats failed:', e.message))
-    return state.snapshot
-  }
   return state.refreshing.catch((e) => {
-    // Stats are a garnish on the effective set: without them the set is still served, with zeros.
+    // Stats are a garnish on the effective set: without them the set is still served.
     console.error('[stats] loading tool stats failed:', e.message)
-    return EMPTY
+    return state.snapshot ?? EMPTY
   })
 }
 
