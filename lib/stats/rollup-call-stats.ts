@@ -30,7 +30,7 @@ const textArray = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${
 
 // One pass over each hour's calls, grouped five ways at once; the latency histogram per group is
 // built from per-bucket counts and laid out densely (one slot per bucket).
-const RECOMPUTE_HOURS_SQL = `
+export const RECOMPUTE_HOURS_SQL = `
 INSERT INTO "CallStatHourly" (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
 WITH c AS (
   SELECT hour, tool, agent, unit, namespace, failed, refused, latency,
@@ -91,6 +91,8 @@ async function recomputeDirtyBatch(now: Date): Promise<{ ran: boolean; hours: nu
     )
     const hours = [...new Set(claimed.map((r) => r.hour.toISOString()))]
     if (hours.length === 0) return 0
+    // The grouping holds a few thousand groups per hour: keep it in memory.
+    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`)
     await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
     await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
     return hours.length
@@ -99,9 +101,12 @@ async function recomputeDirtyBatch(now: Date): Promise<{ ran: boolean; hours: nu
 }
 
 /** 7-day totals, Tool status fields and retention; returns what changed. */
-async function refreshTotals(now: Date) {
+async function refreshTotals(now: Date, hoursRecomputed: number) {
   return locked(async (tx) => {
     const start = windowStart(now)
+    // Nothing new and the window has not moved: the totals stand (the common idle minute).
+    const [state] = await tx.$queryRawUnsafe<Array<{ totalsWindowStart: Date | null }>>(`SELECT "totalsWindowStart" FROM "CallStatState" WHERE id = 1`)
+    if (hoursRecomputed === 0 && state?.totalsWindowStart?.getTime() === start.getTime()) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
     const [{ changed }] = await tx.$queryRawUnsafe<Array<{ changed: bigint }>>(
       `WITH fresh AS (
          SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
@@ -119,8 +124,13 @@ async function refreshTotals(now: Date) {
       now,
     )
     const totalsChanged = Number(changed) > 0
-    if (totalsChanged) await tx.$executeRawUnsafe(`UPDATE "CallStatState" SET version = version + 1, "computedAt" = $1 WHERE id = 1`, now)
-    else await tx.$executeRawUnsafe(`UPDATE "CallStatState" SET "computedAt" = $1 WHERE id = 1`, now)
+    await tx.$executeRawUnsafe(
+      `UPDATE "CallStatState" SET version = version + $3, "computedAt" = $1, "totalsWindowStart" = $2 WHERE id = 1`,
+      now,
+      start,
+      totalsChanged ? 1 : 0,
+    )
+    const rollupRowsDropped = await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, new Date(now.getTime() - RETENTION_HOURS * 3_600_000))
 
     // A Tool's name is its canonical id, which is what calls record. These writes are not registry
     // changes (see the migration): cached effective tool sets take their numbers from the stats cache.
@@ -132,8 +142,6 @@ async function refreshTotals(now: Date) {
        WHERE t.id = s.id AND (t."totalCalls7d", t."failureRate7d") IS DISTINCT FROM (s.calls, s.rate)`,
     )
     await tx.$executeRawUnsafe(`SELECT set_config('toolroom.stats_write', 'off', true)`)
-
-    const rollupRowsDropped = await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, new Date(now.getTime() - RETENTION_HOURS * 3_600_000))
     return { totalsChanged, toolsUpdated, rollupRowsDropped }
   })
 }
@@ -148,7 +156,7 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
     if (batch.hours === 0) break
     hoursRecomputed += batch.hours
   }
-  const totals = await refreshTotals(now())
+  const totals = await refreshTotals(now(), hoursRecomputed)
   if (!totals.ran) return { ran: false, hoursRecomputed, totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0, ms: performance.now() - started }
   return { ran: true, hoursRecomputed, ...totals.value, ms: Math.round(performance.now() - started) }
 }

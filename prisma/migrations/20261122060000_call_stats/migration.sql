@@ -37,6 +37,7 @@ CREATE TABLE "CallStatState" (
     "id" INTEGER NOT NULL DEFAULT 1,
     "version" BIGINT NOT NULL DEFAULT 0,
     "computedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "totalsWindowStart" TIMESTAMPTZ(3),
 
     CONSTRAINT "CallStatState_pkey" PRIMARY KEY ("id")
 );
