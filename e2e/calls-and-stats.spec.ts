@@ -59,8 +59,8 @@ for (const where of ['dashboard', 'tool', 'agent'] as const) {
     const path = where === 'dashboard' ? '/' : where === 'tool' ? `/tools/${tool.name}?namespace=${tool.namespace}` : `/agents/${agent.id}`
     await page.goto(path)
     const panel = page.locator('.call-stats')
-    await expect(panel.locator('[data-chart="bars"] svg.recharts-surface')).toBeVisible()
-    await expect(panel.locator('[data-chart="lines"] svg.recharts-surface')).toBeVisible()
+    await expect(panel.locator('[data-chart="bars"] .recharts-wrapper > svg.recharts-surface')).toBeVisible()
+    await expect(panel.locator('[data-chart="lines"] .recharts-wrapper > svg.recharts-surface')).toBeVisible()
     await expect(panel.locator('.recharts-bar-rectangle').first()).toBeVisible()
     await expect(panel.getByText('Calls', { exact: true })).toBeVisible()
     await panel.getByRole('button', { name: 'by hour' }).click()
