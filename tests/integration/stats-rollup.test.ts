@@ -171,13 +171,20 @@ spec: { grants: [acme.lookup, acme.unused] }
     const unused = await call(tools.get, '/api/v1/tools/acme.unused?namespace=ops', { params: { id: 'acme.unused' } })
     expect(unused.json.status).toMatchObject({ totalCalls7d: 0, failureRate7d: null })
 
+    // The cached answer above must give way to one with the new numbers once the stats cache re-checks.
+    const ttl = process.env.TOOLROOM_STATS_CACHE_SECONDS
     process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
-    const warm = await waitFor(async () => {
-      const res = await call(agents.get, `/api/v1/agents/${agent.id}`, { params: { id: agent.id } })
-      const entry = res.json.effectiveTools.find((t: { name: string }) => t.name === 'acme.lookup')
-      return entry.totalCalls7d === 10 ? entry : null
-    })
-    expect(warm).toMatchObject({ totalCalls7d: 10, failureRate7d: 0.2 })
+    try {
+      const warm = await waitFor(async () => {
+        const res = await call(agents.get, `/api/v1/agents/${agent.id}`, { params: { id: agent.id } })
+        const entry = res.json.effectiveTools.find((t: { name: string }) => t.name === 'acme.lookup')
+        return entry.totalCalls7d === 10 ? entry : null
+      })
+      expect(warm).toMatchObject({ totalCalls7d: 10, failureRate7d: 0.2 })
+    } finally {
+      if (ttl === undefined) delete process.env.TOOLROOM_STATS_CACHE_SECONDS
+      else process.env.TOOLROOM_STATS_CACHE_SECONDS = ttl
+    }
   })
 })
 
