@@ -11,6 +11,7 @@ const NAV = [
   { href: '/connectors', label: 'Connectors', hint: null },
   { href: '/secrets', label: 'Secrets', hint: null },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews' },
+  { href: '/calls', label: 'Calls', hint: 'explorer' },
   { href: '/apply', label: 'Apply', hint: null },
   { href: '/audit', label: 'Audit log', hint: null },
 ] as const
