@@ -16,7 +16,8 @@ function createAuth() {
   return betterAuth({
     appName: 'Toolroom',
     secret: authSecret(),
-    baseURL: process.env.TOOLROOM_PUBLIC_URL || undefined,
+    // Without a configured public URL, links (OIDC callbacks) follow the host the browser used.
+    baseURL: process.env.TOOLROOM_PUBLIC_URL || { allowedHosts: ['*'], protocol: 'auto', fallback: `http://localhost:${process.env.PORT ?? 3000}` },
     // The sign-in route and the tests call the handler from the same process; the browser's origin
     // is checked by our route wrapper, and by better-auth against the request's own host here.
     trustedOrigins: (request) => (request ? [new URL(request.url).origin] : []),
