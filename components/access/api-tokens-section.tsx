@@ -139,7 +139,7 @@ function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner:
               <Td className="font-medium text-slate-900">{t.name}</Td>
               <Td className="font-mono text-xs text-slate-600">{t.hint}…</Td>
               <Td>
-                <span className="inline-flex flex-wrap gap-1">
+                <span className="inline-flex gap-1">
                   {t.scopes.map((s) => (
                     <Badge key={s} tone={s === 'admin' ? 'violet' : s === 'read' ? 'gray' : 'blue'}>
                       {s}
