@@ -31,10 +31,10 @@ export function SignInForm({ oidc, providerError }: { oidc: OidcButton | null; p
   const singleSignOn = async () => {
     if (!oidc) return
     setBusy(true)
-    const res = await fetch('/api/auth/sign-in/oauth2', {
+    const res = await fetch('/api/auth/sign-in/social', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ providerId: oidc.providerId, callbackURL: '/', errorCallbackURL: '/sign-in' }),
+      body: JSON.stringify({ provider: oidc.providerId, callbackURL: '/', errorCallbackURL: '/sign-in' }),
     }).catch(() => null)
     const answer = res?.ok ? ((await res.json()) as { url?: string }) : null
     if (answer?.url) return window.location.assign(answer.url)

@@ -10,7 +10,7 @@ import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { oidcProviderFromEnv } from './oidc-config'
 import { authSettings } from './auth-settings'
 
-function createAuth() {
+export function createAuth() {
   const settings = authSettings()
   const oidc = oidcProviderFromEnv()
   return betterAuth({
