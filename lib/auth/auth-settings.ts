@@ -5,7 +5,7 @@ export interface AuthSettings {
   signInWindowSeconds: number
 }
 
-export function authSettings(env: NodeJS.ProcessEnv = process.env): AuthSettings {
+export function authSettings(env: Record<string, string | undefined> = process.env): AuthSettings {
   return {
     sessionSeconds: Math.round(positive(env.TOOLROOM_SESSION_HOURS, 12, 'TOOLROOM_SESSION_HOURS') * 3600),
     signInAttempts: Math.round(positive(env.TOOLROOM_SIGNIN_ATTEMPTS, 10, 'TOOLROOM_SIGNIN_ATTEMPTS')),

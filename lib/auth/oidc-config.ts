@@ -10,7 +10,7 @@ export interface OidcButton {
   name: string
 }
 
-export function oidcProviderFromEnv(env: NodeJS.ProcessEnv = process.env): GenericOAuthConfig | null {
+export function oidcProviderFromEnv(env: Record<string, string | undefined> = process.env): GenericOAuthConfig | null {
   const issuer = env.TOOLROOM_OIDC_ISSUER?.trim()
   const discoveryUrl = env.TOOLROOM_OIDC_DISCOVERY_URL?.trim() || (issuer ? `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` : '')
   const clientId = env.TOOLROOM_OIDC_CLIENT_ID?.trim()
@@ -30,7 +30,7 @@ export function oidcProviderFromEnv(env: NodeJS.ProcessEnv = process.env): Gener
 }
 
 /** What the sign-in page needs to show the provider's button (nothing secret). */
-export function oidcButton(env: NodeJS.ProcessEnv = process.env): OidcButton | null {
+export function oidcButton(env: Record<string, string | undefined> = process.env): OidcButton | null {
   const provider = oidcProviderFromEnv(env)
   return provider ? { providerId: provider.providerId, name: provider.name ?? provider.providerId } : null
 }
