@@ -57,3 +57,16 @@ describe('OpenID Connect sign-in', () => {
     expect(target.searchParams.get('scope')).toBe('openid email profile')
   })
 })
+
+describe('better-auth endpoints', () => {
+  it('are open only for sessions, single sign-on and sign-out', async () => {
+    const { authHandler } = await import('@/lib/auth/auth-handler')
+    const post = (path: string, body: unknown) =>
+      authHandler(new Request(`http://toolroom.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://toolroom.test' }, body: JSON.stringify(body) }))
+    expect((await post('/api/auth/sign-up/email', { email: 'x@y.test', password: 'long enough password', name: 'x' })).status).toBe(404)
+    expect((await post('/api/auth/sign-in/email', { email: 'x@y.test', password: 'whatever' })).status).toBe(404)
+    expect((await post('/api/auth/update-user', { role: 'admin' })).status).toBe(404)
+    expect((await post('/api/auth/change-password', { currentPassword: 'a', newPassword: 'b' })).status).toBe(404)
+    expect((await authHandler(new Request('http://toolroom.test/api/auth/get-session'))).status).toBe(200)
+  })
+})
