@@ -1,10 +1,18 @@
 import type { NextConfig } from 'next'
+import { API_SECURITY_HEADERS, STATIC_SECURITY_HEADERS } from './lib/http/security-headers'
 
 const nextConfig: NextConfig = {
   // The API is versioned under /api/v1 and consumed by machines; no trailing-slash redirects.
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
   typedRoutes: false,
+  // Pages get their content security policy (with a nonce) from proxy.ts.
+  async headers() {
+    return [
+      { source: '/:path*', headers: STATIC_SECURITY_HEADERS },
+      { source: '/api/:path*', headers: API_SECURITY_HEADERS },
+    ]
+  },
 }
 
 export default nextConfig

@@ -7,6 +7,8 @@ if (!baseURL) throw new Error('E2E_BASE_URL is not set: run the end-to-end tests
 
 export default defineConfig({
   testDir: 'e2e',
+  // Signs in as the demo admin once; specs run with that session unless they make their own.
+  globalSetup: './e2e/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
   workers: 1,
@@ -15,6 +17,7 @@ export default defineConfig({
   outputDir: '.data/test-reports/playwright-artifacts',
   use: {
     baseURL,
+    storageState: '.data/test-reports/admin-storage-state.json',
     viewport: { width: 1366, height: 768 },
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next'
+import { connection } from 'next/server'
 import { Providers } from '@/components/providers'
 import './globals.css'
 
@@ -7,7 +8,9 @@ export const metadata: Metadata = {
   description: 'The system of record for the tools AI agents may call.',
 }
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request: the CSP nonce (proxy.ts) exists only then, and pages need the session.
+  await connection()
   return (
     <html lang="en">
       <body className="bg-slate-50 font-sans text-slate-900 antialiased">

@@ -1,5 +1,5 @@
 'use client'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ApiError } from '@/lib/client/api'
 
@@ -8,6 +8,9 @@ export function Providers({ children }: { children: React.ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
+        // A session that expired while the page was open: back to the sign-in page.
+        queryCache: new QueryCache({ onError: toSignInOn401 }),
+        mutationCache: new MutationCache({ onError: toSignInOn401 }),
         defaultOptions: {
           queries: {
             staleTime: 15_000,
@@ -19,4 +22,8 @@ export function Providers({ children }: { children: React.ReactNode }) {
       }),
   )
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>
+}
+
+function toSignInOn401(error: unknown) {
+  if (error instanceof ApiError && error.status === 401 && window.location.pathname !== '/sign-in') window.location.assign('/sign-in')
 }

@@ -2,9 +2,16 @@
 // from the project root, with DATABASE_URL and TOOLROOM_SECRET_KEY set. Prints one line; exits 1 on error.
 import { prisma } from '@/lib/db'
 import { seedDemoFleet } from '../lib/seed/seed-demo-fleet'
+import { seedDemoUsers } from '../lib/seed/seed-demo-users'
 
 async function main(): Promise<number> {
   try {
+    const users = await seedDemoUsers()
+    if (users) {
+      // Printed once, when created: the README lists them too.
+      console.log('demo users (sign in at /sign-in; these are for the demo database only):')
+      for (const u of users) console.log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} password: ${u.password}`)
+    }
     const result = await seedDemoFleet()
     if (!result.seeded) {
       console.log(`demo fleet: skipped (${result.reason ?? 'the database is not empty'})`)

@@ -33,6 +33,8 @@ try {
 
   await supervisor.runOnce('migrate', ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { quiet: true })
   log(`migrations applied (${elapsed()})`)
+  // The automation token (README, "Access"): created, replaced or revoked to match the environment.
+  await supervisor.runOnce('admin token', ['--import', 'tsx', 'scripts/ensure-admin-token.ts'])
 
   const demo = useEmbedded || process.env.TOOLROOM_DEMO === '1'
   if (demo) {

@@ -1,4 +1,5 @@
 'use client'
+import { useCan } from '@/components/access/caller-context'
 import { Button } from '@/components/ui/button'
 import type { DiscoverySubjectKind, RefreshPlural } from '@/lib/client/api'
 import { between } from '@/lib/client/format'
@@ -47,7 +48,10 @@ function StateLine({ state }: { state: RefreshState }) {
  * while a run is under way (it is disabled instead); what is happening is announced beside it.
  */
 export function RefreshButton({ plural, kind, subjectId, variant = 'secondary' }: { plural: RefreshPlural; kind: DiscoverySubjectKind; subjectId: string; variant?: 'primary' | 'secondary' }) {
+  const canWrite = useCan('write')
   const { state, start, busy } = useRefreshDiscovery({ plural, kind, subjectId })
+  // Queuing a run is a change (access "write"): roles without it see no button.
+  if (!canWrite) return null
   return (
     <span className="inline-flex min-w-0 flex-wrap items-center justify-end gap-2">
       <span role="status" aria-live="polite" className="line-clamp-2 max-w-[24rem] min-w-0 text-right text-xs" data-phase={state.phase}>

@@ -1,5 +1,6 @@
 'use client'
 import { useState } from 'react'
+import { useCan } from '@/components/access/caller-context'
 import { Card } from '@/components/ui/card'
 import { LoadMore } from '@/components/ui/load-more'
 import { EmptyState, QueryView } from '@/components/ui/states'
@@ -13,6 +14,8 @@ import { DiffCounts, diffSummary, SurfaceChangeDiff } from './surface-change-dif
 type OnDecided = (notice: DecisionNotice) => void
 
 function Decision({ change, onDecided }: { change: SurfaceChange; onDecided?: OnDecided }) {
+  const canDecide = useCan('write')
+  if (change.status === 'pending_review' && !canDecide) return <p className="text-xs text-slate-500">Waiting for an operator or admin to accept or reject it.</p>
   if (change.status === 'pending_review') return <DecisionForm change={change} onDecided={onDecided} />
   if (change.status === 'accepted' || change.status === 'rejected')
     return (

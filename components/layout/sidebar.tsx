@@ -1,8 +1,11 @@
 'use client'
 import Link from 'next/link'
 import { usePathname } from 'next/navigation'
+import { useCaller } from '@/components/access/caller-context'
+import { UserMenu } from '@/components/access/user-menu'
+import { type Access, isAllowed } from '@/lib/auth/access-rules'
 
-const NAV = [
+const NAV: { href: string; label: string; hint: string | null; access?: Access }[] = [
   { href: '/', label: 'Dashboard', hint: null },
   { href: '/agents', label: 'Agents', hint: null },
   { href: '/units', label: 'Units', hint: null },
@@ -12,9 +15,11 @@ const NAV = [
   { href: '/secrets', label: 'Secrets', hint: null },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews' },
   { href: '/calls', label: 'Calls', hint: 'explorer' },
-  { href: '/apply', label: 'Apply', hint: null },
+  { href: '/apply', label: 'Apply', hint: null, access: 'write' },
   { href: '/audit', label: 'Audit log', hint: null },
-] as const
+  { href: '/people', label: 'People', hint: null, access: 'admin' },
+  { href: '/tokens', label: 'Access tokens', hint: null },
+]
 
 function isActive(pathname: string, href: string) {
   return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`)
@@ -22,6 +27,8 @@ function isActive(pathname: string, href: string) {
 
 export function Sidebar() {
   const pathname = usePathname() ?? '/'
+  const caller = useCaller()
+  const visible = NAV.filter((item) => !item.access || (caller && isAllowed({ kind: 'user', id: caller.id, name: caller.name, roles: [caller.role], via: 'session' }, item.access)))
   return (
     <aside className="flex w-52 shrink-0 flex-col border-r border-slate-800 bg-slate-900 text-slate-300">
       <Link href="/" className="flex items-center gap-2 px-4 py-4 text-white">
@@ -32,7 +39,7 @@ export function Sidebar() {
       </Link>
       <nav aria-label="Main" className="flex-1 px-2">
         <ul className="space-y-0.5">
-          {NAV.map((item) => {
+          {visible.map((item) => {
             const active = isActive(pathname, item.href)
             return (
               <li key={item.href}>
@@ -51,7 +58,7 @@ export function Sidebar() {
           })}
         </ul>
       </nav>
-      <p className="px-4 py-3 text-[11px] leading-snug text-slate-500">The system of record for the tools AI agents may call.</p>
+      <UserMenu />
     </aside>
   )
 }

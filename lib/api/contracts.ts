@@ -3,6 +3,7 @@
 import type { RouteContract } from '@/lib/http/contract'
 import { KINDS } from '@/lib/manifests/kinds'
 import { AUDIT_CONTRACTS } from './audit-routes'
+import { ACCESS_CONTRACTS } from './access-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
@@ -24,4 +25,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(SECRET_CONTRACTS),
   ...Object.values(GATEWAY_CONTRACTS),
   ...Object.values(STATS_CONTRACTS),
+  ...Object.values(ACCESS_CONTRACTS),
 ]

@@ -1,8 +1,7 @@
 // Gateway routes outside /mcp: agent credentials (people manage them), the REST equivalent of
 // `tools/call`, and the ingest of calls agents ran themselves (both for agents, by credential).
 import { z } from '@/lib/http/zod'
-import type { Actor } from '@/lib/auth/authenticate'
-import type { AuditActor } from '@/lib/audit/record-audit-event'
+import { auditActorOf } from '@/lib/audit/audit-actor'
 import { createAgentCredential, listAgentCredentials, revokeAgentCredential } from '@/lib/agent-credentials/agent-credentials'
 import { callOverRest } from '@/lib/gateway/call-over-rest'
 import { ingestCalls, ingestBody, INGEST_MAX_BODY_BYTES } from '@/lib/gateway/ingest-calls'
@@ -69,17 +68,14 @@ export const GATEWAY_CONTRACTS = {
   },
 } satisfies Record<string, RouteContract>
 
-function auditActor(actor: Actor): AuditActor {
-  return { kind: actor.kind === 'anonymous' ? 'user' : actor.kind, name: actor.name }
-}
 
 export const gatewayRoutes = {
   createCredential: route(GATEWAY_CONTRACTS.createCredential, async ({ params, query, body, actor, requestId }) =>
-    createAgentCredential(await getRow('Agent', params.id, query.namespace), body, auditActor(actor), requestId),
+    createAgentCredential(await getRow('Agent', params.id, query.namespace), body, auditActorOf(actor), requestId),
   ),
   listCredentials: route(GATEWAY_CONTRACTS.listCredentials, async ({ params, query }) => listAgentCredentials(await getRow('Agent', params.id, query.namespace))),
   revokeCredential: route(GATEWAY_CONTRACTS.revokeCredential, async ({ params, query, actor, requestId }) =>
-    revokeAgentCredential(await getRow('Agent', params.id, query.namespace), params.credentialId, auditActor(actor), requestId),
+    revokeAgentCredential(await getRow('Agent', params.id, query.namespace), params.credentialId, auditActorOf(actor), requestId),
   ),
   callTool: route(GATEWAY_CONTRACTS.callTool, async ({ params, body, actor, requestId, request }) =>
     callOverRest(actor.agent!, params.toolId, body.arguments, body.idempotencyKey, requestId, new URL(request.url).pathname),

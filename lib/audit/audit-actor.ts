@@ -11,7 +11,6 @@ export interface AuditContext {
 const KINDS: readonly AuditActorKind[] = ['user', 'token', 'agent', 'system']
 
 export function auditActorOf(actor: Actor & { id?: string | null }): AuditActor {
-  // Until sign-in exists every caller is the anonymous local operator: a person at the portal.
   const kind = (KINDS as readonly string[]).includes(actor.kind) ? (actor.kind as AuditActorKind) : 'user'
   return { kind, id: actor.id ?? null, name: actor.name }
 }

@@ -1,35 +1,54 @@
-// Who is calling, and may they? The route wrapper asks these two questions for every API request.
-// Sign-in, API tokens and roles arrive with the access issue; until then every caller is treated as
-// the local operator, which is why the portal must not be exposed beyond a trusted network yet.
-import type { AgentIdentity } from './authenticate-agent'
+// Who is calling, and may they? The route wrapper asks these two questions for every API request,
+// and the portal's layout asks the first for every page. People come with a session cookie
+// (better-auth), REST consumers with `Authorization: Bearer trk_…` (an API token of ours).
+import { prisma } from '@/lib/db'
+import { getAuth } from './better-auth'
+import { type Actor, type Role, ROLES, type Scope, SCOPES } from './access-rules'
+import { bearerToken, hashToken } from './secret-token'
 
-export type Access = 'public' | 'read' | 'write' | 'approve' | 'admin' | 'agent'
-export type Role = 'viewer' | 'operator' | 'approver' | 'admin'
+export { type Access, type Actor, isAllowed, type Role, ROLES, type Scope, SCOPES, scopesAllowedFor } from './access-rules'
 
-export interface Actor {
-  kind: 'user' | 'token' | 'anonymous' | 'agent'
-  name: string
-  roles: Role[]
-  /** For agents (access 'agent'): who they are, from their gateway credential. */
-  agent?: AgentIdentity
+/** Token lastUsedAt is written at most this often, so a busy token does not write on every call. */
+const LAST_USED_RESOLUTION_MS = 60_000
+
+export async function authenticate(request: Request): Promise<Actor | null> {
+  const bearer = bearerToken(request)
+  if (bearer !== null) return bearer.startsWith('trk_') ? authenticateApiToken(bearer) : null
+  return authenticateSession(request.headers)
 }
 
-const LOCAL_OPERATOR: Actor = { kind: 'anonymous', name: 'local-operator', roles: ['admin'] }
-
-export async function authenticate(_request: Request): Promise<Actor | null> {
-  return LOCAL_OPERATOR
+/** The signed-in person of a page request (cookies only). */
+export async function authenticateSession(headers: Headers): Promise<Actor | null> {
+  if (!headers.get('cookie')) return null
+  const result = await getAuth().api.getSession({ headers })
+  if (!result) return null
+  const user = result.user as typeof result.user & { role?: string; disabledAt?: Date | null }
+  if (user.disabledAt) return null
+  return { kind: 'user', id: user.id, name: user.email, roles: [asRole(user.role)], userId: user.id, via: 'session' }
 }
 
-const ROLES_FOR: Record<Exclude<Access, 'public' | 'agent'>, Role[]> = {
-  read: ['viewer', 'operator', 'approver', 'admin'],
-  write: ['operator', 'admin'],
-  approve: ['approver', 'admin'],
-  admin: ['admin'],
+async function authenticateApiToken(token: string): Promise<Actor | null> {
+  const row = await prisma.apiToken.findUnique({
+    where: { hash: hashToken(token) },
+    include: { user: { select: { email: true, role: true, disabledAt: true } } },
+  })
+  const now = new Date()
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null
+  if (row.userId && (!row.user || row.user.disabledAt)) return null
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)
+    await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } })
+  return {
+    kind: 'token',
+    id: row.id,
+    name: row.user ? `${row.name} (${row.user.email})` : row.name,
+    roles: [row.user ? asRole(row.user.role) : 'admin'],
+    scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
+    userId: row.userId,
+    via: 'bearer',
+  }
 }
 
-export function isAllowed(actor: Actor, access: Access): boolean {
-  if (access === 'public') return true
-  // Agent routes take agent credentials only, and agents reach nothing else.
-  if (access === 'agent' || actor.kind === 'agent') return access === 'agent' && actor.kind === 'agent'
-  return actor.roles.some((role) => ROLES_FOR[access].includes(role))
+function asRole(value: unknown): Role {
+  return (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'viewer'
 }
+

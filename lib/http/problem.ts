@@ -14,6 +14,7 @@ const TITLES: Record<AppErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'Payload too large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   VALIDATION_FAILED: 'Validation failed',
+  TOO_MANY_REQUESTS: 'Too many requests',
   INTERNAL: 'Internal error',
 }
 

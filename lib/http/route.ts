@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { type Actor, authenticate, isAllowed } from '@/lib/auth/authenticate'
 import { authenticateAgent } from '@/lib/auth/authenticate-agent'
+import { checkSameOrigin } from '@/lib/auth/same-origin'
 import { AppError } from '@/lib/errors/app-error'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
@@ -27,10 +28,11 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID()
     const instance = new URL(request.url).pathname
     try {
-      const actor = contract.access === 'agent' ? await agentActor(request) : await authenticate(request)
-      if (!actor && contract.access === 'agent') throw new AppError('UNAUTHORIZED', 'send an agent credential: Authorization: Bearer tra_…')
-      if (!actor && contract.access !== 'public') throw new AppError('UNAUTHORIZED', 'sign in or send an API token')
+      const actor = await callerOf(request, contract)
+      if (!actor && contract.access !== 'public') throw new AppError('UNAUTHORIZED', contract.access === 'agent' ? 'send an agent credential (Authorization: Bearer tra_…)' : 'sign in or send an API token')
       if (actor && !isAllowed(actor, contract.access)) throw new AppError('FORBIDDEN', `this needs the "${contract.access}" permission`)
+      // CSRF: a browser sends the session cookie along with any site's request; bearer tokens it never sends by itself.
+      if (actor?.via !== 'bearer' && !SAFE_METHODS.has(request.method)) checkSameOrigin(request)
 
       const params = parseWith(contract.params, (await next?.params) ?? {}, 'BAD_REQUEST', 'path')
       const query = parseWith(contract.query, queryObject(new URL(request.url).searchParams, contract.query), 'BAD_REQUEST', 'query')
@@ -49,9 +51,15 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
   }
 }
 
-async function agentActor(request: Request): Promise<Actor | null> {
-  const agent = await authenticateAgent(request)
-  return agent ? { kind: 'agent', name: `${agent.namespace}/${agent.name}`, roles: [], agent } : null
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+async function callerOf(request: Request, contract: RouteContract): Promise<Actor | null> {
+  // Agent routes (the gateway) accept agent credentials only, never a person's session or an API token.
+  if (contract.access === 'agent') {
+    const agent = await authenticateAgent(request)
+    return agent ? { kind: 'agent', id: agent.credentialId, name: `${agent.namespace}/${agent.name}`, roles: [], via: 'bearer', agent } : null
+  }
+  return authenticate(request)
 }
 
 function respond(contract: RouteContract, result: unknown): Response {

@@ -1,6 +1,14 @@
+import { createHash } from 'node:crypto'
 import { prisma } from '@/lib/db'
+import { hashToken } from '@/lib/auth/secret-token'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
+
+/**
+ * Who calls: an admin API token unless told otherwise; `none` sends no credentials; `{ token }` sends
+ * that bearer token; `{ cookie }` a session cookie (with a same-origin Origin header, as a browser would).
+ */
+export type Caller = 'admin' | 'none' | { token: string } | { cookie: string; origin?: string | null }
 
 export interface Call {
   method?: string
@@ -9,11 +17,14 @@ export interface Call {
   contentType?: string
   params?: Record<string, string>
   headers?: Record<string, string>
+  as?: Caller
 }
 
+export const TEST_ORIGIN = 'http://toolroom.test'
+
 /** Calls a route handler in-process with a real Request, as Next.js would. */
-export async function call(handler: Handler, url: string, { method = 'GET', body, contentType, params = {}, headers = {} }: Call = {}) {
-  const init: RequestInit = { method, headers: { ...headers } }
+export async function call(handler: Handler, url: string, { method = 'GET', body, contentType, params = {}, headers = {}, as = 'admin' }: Call = {}) {
+  const init: RequestInit = { method, headers: { ...(await credentialHeaders(as)), ...headers } }
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body)
     ;(init.headers as Record<string, string>)['content-type'] = contentType ?? (typeof body === 'string' ? 'application/yaml' : 'application/json')
@@ -28,6 +39,26 @@ export async function call(handler: Handler, url: string, { method = 'GET', body
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: response.status, contentType: response.headers.get('content-type'), text, json: json as any, headers: response.headers }
+}
+
+async function credentialHeaders(as: Caller): Promise<Record<string, string>> {
+  if (as === 'none') return {}
+  if (as === 'admin') return { authorization: `Bearer ${await testAdminToken()}` }
+  if ('token' in as) return { authorization: `Bearer ${as.token}` }
+  const origin = as.origin === undefined ? TEST_ORIGIN : as.origin
+  return { cookie: as.cookie, ...(origin ? { origin } : {}) }
+}
+
+let adminToken: string | null = null
+
+/** One admin-scope API token per test database, derived from its URL so every test file finds the same one. */
+export async function testAdminToken(): Promise<string> {
+  if (adminToken) return adminToken
+  const token = `trk_${createHash('sha256').update(`toolroom tests ${process.env.DATABASE_URL}`).digest('base64url')}`
+  const hash = hashToken(token)
+  await prisma.apiToken.upsert({ where: { hash }, create: { name: 'integration tests', hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'test' }, update: { revokedAt: null } })
+  adminToken = token
+  return token
 }
 
 export async function resetDatabase() {

@@ -5,10 +5,10 @@ import { decodeAuditCursor, encodeAuditCursor } from '@/lib/audit/list-audit-eve
 import { changedPaths } from '@/lib/client/audit'
 
 describe('auditActorOf', () => {
-  it('keeps user and token callers with their id, and records the anonymous local operator as a user', () => {
-    expect(auditActorOf({ kind: 'token', id: 'tok_1', name: 'ci', roles: ['operator'] } as never)).toEqual({ kind: 'token', id: 'tok_1', name: 'ci' })
-    expect(auditActorOf({ kind: 'user', name: 'ana', roles: ['admin'] })).toEqual({ kind: 'user', id: null, name: 'ana' })
-    expect(auditActorOf({ kind: 'anonymous', name: 'local-operator', roles: ['admin'] })).toEqual({ kind: 'user', id: null, name: 'local-operator' })
+  it('keeps user, token and agent callers with their id', () => {
+    expect(auditActorOf({ kind: 'token', id: 'tok_1', name: 'ci', roles: ['operator'], via: 'bearer' })).toEqual({ kind: 'token', id: 'tok_1', name: 'ci' })
+    expect(auditActorOf({ kind: 'user', id: 'u1', name: 'ana', roles: ['admin'], via: 'session' })).toEqual({ kind: 'user', id: 'u1', name: 'ana' })
+    expect(auditActorOf({ kind: 'agent', id: 'c1', name: 'gw/agent-a', roles: [], via: 'bearer' })).toEqual({ kind: 'agent', id: 'c1', name: 'gw/agent-a' })
   })
 })
 

@@ -1,0 +1,177 @@
+'use client'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { EmptyState, QueryView } from '@/components/ui/states'
+import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { type Scope, scopesAllowedFor } from '@/lib/auth/access-rules'
+import { accessKeys, type ApiTokenView, createToken, listTokens, revokeToken } from '@/lib/client/access-api'
+import { dateTime, timeAgo } from '@/lib/client/format'
+import { useCaller } from './caller-context'
+import { FIELD, LABEL } from './form-styles'
+import { ErrorLine } from './people-manager'
+import { ShownOnce } from './shown-once'
+
+const SCOPE_HELP: Record<Scope, string> = { read: 'read everything', write: 'change resources', approve: 'decide approvals', admin: 'everything' }
+const EXPIRY = [
+  { label: '7 days', days: 7 },
+  { label: '30 days', days: 30 },
+  { label: '90 days', days: 90 },
+  { label: '1 year', days: 365 },
+  { label: 'never', days: null },
+]
+const STATUS_TONE = { active: 'green', expired: 'amber', revoked: 'gray' } as const
+
+/** API tokens for REST consumers (CI, scripts). Admins see and revoke everyone's. */
+export function ApiTokensSection() {
+  const caller = useCaller()
+  const query = useQuery({ queryKey: accessKeys.tokens, queryFn: listTokens })
+  const isAdmin = caller?.role === 'admin'
+  return (
+    <section aria-labelledby="api-tokens-heading" className="space-y-4">
+      <h2 id="api-tokens-heading" className="text-base font-semibold text-slate-900">
+        API tokens
+      </h2>
+      <NewToken />
+      <Card
+        title={isAdmin ? 'All API tokens' : 'Your API tokens'}
+        description="Send one as Authorization: Bearer trk_… to /api/v1. A token never does more than its owner's role allows."
+        bodyClassName="p-0"
+      >
+        <QueryView query={query} isEmpty={(d) => d.items.length === 0} empty={<EmptyState title="No API tokens yet" />}>
+          {(data) => <TokensTable tokens={data.items} showOwner={isAdmin} />}
+        </QueryView>
+      </Card>
+    </section>
+  )
+}
+
+function NewToken() {
+  const caller = useCaller()
+  const client = useQueryClient()
+  const allowed = caller ? scopesAllowedFor(caller.role) : []
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null)
+  const create = useMutation({
+    mutationFn: createToken,
+    onSuccess: (answer) => {
+      setCreated({ name: answer.name, token: answer.token })
+      void client.invalidateQueries({ queryKey: accessKeys.tokens })
+    },
+  })
+  return (
+    <Card title="Create an API token" description={`Scopes up to your role (${caller?.role ?? 'unknown'}): ${allowed.join(', ')}.`}>
+      <form
+        className="flex flex-wrap items-end gap-4"
+        onSubmit={(e) => {
+          e.preventDefault()
+          const form = e.currentTarget
+          const data = new FormData(form)
+          const expiry = String(data.get('expiry'))
+          create.mutate(
+            { name: String(data.get('name')), scopes: data.getAll('scopes').map(String) as Scope[], expiresInDays: expiry === 'never' ? null : Number(expiry) },
+            { onSuccess: () => form.reset() },
+          )
+        }}
+      >
+        <label className={LABEL}>
+          Name
+          <input name="name" required maxLength={100} placeholder="e.g. ci-deploy" className={`${FIELD} w-56`} />
+        </label>
+        <fieldset className="flex flex-col gap-0.5">
+          <legend className="text-xs font-medium text-slate-600">Scopes</legend>
+          <div className="flex h-8 items-center gap-3">
+            {allowed.map((scope) => (
+              <label key={scope} className="inline-flex items-center gap-1 text-sm text-slate-800" title={SCOPE_HELP[scope]}>
+                <input type="checkbox" name="scopes" value={scope} defaultChecked={scope === 'read'} /> {scope}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className={LABEL}>
+          Expires after
+          <select name="expiry" defaultValue="90" className={FIELD}>
+            {EXPIRY.map((o) => (
+              <option key={o.label} value={o.days ?? 'never'}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          Create token
+        </Button>
+      </form>
+      {create.error && <ErrorLine error={create.error} />}
+      {created && (
+        <div className="mt-3">
+          <ShownOnce label={`Token “${created.name}”`} value={created.token} onDone={() => setCreated(null)} />
+        </div>
+      )}
+    </Card>
+  )
+}
+
+function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner: boolean }) {
+  const client = useQueryClient()
+  const revoke = useMutation({ mutationFn: revokeToken, onSuccess: () => void client.invalidateQueries({ queryKey: accessKeys.tokens }) })
+  return (
+    <>
+      {revoke.error && <div className="px-4 pt-3"><ErrorLine error={revoke.error} /></div>}
+      <Table>
+        <THead>
+          <tr>
+            <Th>Name</Th>
+            <Th>Token</Th>
+            <Th>Scopes</Th>
+            {showOwner && <Th>Owner</Th>}
+            <Th>Created</Th>
+            <Th>Expires</Th>
+            <Th>Last used</Th>
+            <Th>State</Th>
+            <Th className="text-right">Actions</Th>
+          </tr>
+        </THead>
+        <TBody>
+          {tokens.map((t) => (
+            <Tr key={t.id} data-testid="token-row" data-name={t.name}>
+              <Td className="font-medium text-slate-900">{t.name}</Td>
+              <Td className="font-mono text-xs text-slate-600">{t.hint}…</Td>
+              <Td>
+                <span className="inline-flex gap-1">
+                  {t.scopes.map((s) => (
+                    <Badge key={s} tone={s === 'admin' ? 'violet' : s === 'read' ? 'gray' : 'blue'}>
+                      {s}
+                    </Badge>
+                  ))}
+                </span>
+              </Td>
+              {showOwner && <Td className="text-xs text-slate-600">{t.owner ?? (t.origin === 'env' ? 'TOOLROOM_ADMIN_TOKEN' : 'system')}</Td>}
+              <Td className="text-xs text-slate-600" title={dateTime(t.createdAt)}>{timeAgo(t.createdAt)}</Td>
+              <Td className="text-xs text-slate-600">{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</Td>
+              <Td className="text-xs text-slate-600" title={t.lastUsedAt ? dateTime(t.lastUsedAt) : undefined}>{t.lastUsedAt ? timeAgo(t.lastUsedAt) : 'never'}</Td>
+              <Td>
+                <Badge tone={STATUS_TONE[t.status]}>{t.status}</Badge>
+              </Td>
+              <Td className="text-right">
+                {t.status === 'active' && (
+                  <Button
+                    variant="ghost"
+                    className="text-red-800 hover:bg-red-50"
+                    disabled={revoke.isPending}
+                    onClick={() => {
+                      if (window.confirm(`Revoke “${t.name}”? Anything using it stops working at once.`)) revoke.mutate(t.id)
+                    }}
+                  >
+                    Revoke
+                  </Button>
+                )}
+              </Td>
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+    </>
+  )
+}

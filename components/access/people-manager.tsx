@@ -1,0 +1,187 @@
+'use client'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { QueryView } from '@/components/ui/states'
+import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { ROLES, type Role } from '@/lib/auth/access-rules'
+import { accessKeys, changeUser, createUser, listUsers, removeUser, type UserView } from '@/lib/client/access-api'
+import { ApiError } from '@/lib/client/api'
+import { dateTime } from '@/lib/client/format'
+import { useCaller } from './caller-context'
+import { FIELD, LABEL } from './form-styles'
+import { ShownOnce } from './shown-once'
+
+const ROLE_HELP: Record<Role, string> = {
+  viewer: 'reads everything',
+  operator: 'changes resources',
+  approver: 'decides approvals',
+  admin: 'manages people, tokens, policies and secrets',
+}
+
+export function PeopleManager() {
+  const query = useQuery({ queryKey: accessKeys.users, queryFn: listUsers })
+  return (
+    <div className="space-y-4">
+      <AddPerson />
+      <Card title="People" description="Everyone who can sign in. Changing a role or disabling someone ends their open sessions." bodyClassName="p-0">
+        <QueryView query={query} isEmpty={(d) => d.items.length === 0}>
+          {(data) => <PeopleTable people={data.items} />}
+        </QueryView>
+      </Card>
+    </div>
+  )
+}
+
+function AddPerson() {
+  const client = useQueryClient()
+  const [generated, setGenerated] = useState<{ email: string; password: string } | null>(null)
+  const create = useMutation({
+    mutationFn: createUser,
+    onSuccess: (answer) => {
+      void client.invalidateQueries({ queryKey: accessKeys.users })
+      if (answer.password) setGenerated({ email: answer.user.email, password: answer.password })
+    },
+  })
+  return (
+    <Card
+      title="Add a person"
+      description={`Leave the password empty to have one generated; it is shown once. Roles: ${ROLES.map((r) => `${r} ${ROLE_HELP[r]}`).join('; ')}.`}
+    >
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault()
+          const form = e.currentTarget
+          const data = new FormData(form)
+          const password = String(data.get('password') ?? '')
+          create.mutate(
+            { email: String(data.get('email')), name: String(data.get('name') ?? '') || undefined, role: String(data.get('role')) as Role, password: password || undefined },
+            { onSuccess: () => form.reset() },
+          )
+        }}
+      >
+        <label className={LABEL}>
+          Email
+          <input name="email" type="email" required maxLength={254} className={`${FIELD} w-64`} />
+        </label>
+        <label className={LABEL}>
+          Name <span className="font-normal text-slate-400">(optional)</span>
+          <input name="name" maxLength={200} className={`${FIELD} w-44`} />
+        </label>
+        <label className={LABEL}>
+          Role
+          <select name="role" defaultValue="viewer" className={FIELD}>
+            {ROLES.map((r) => (
+              <option key={r} value={r} title={ROLE_HELP[r]}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={LABEL}>
+          Password <span className="font-normal text-slate-400">(optional, 12+ characters)</span>
+          <input name="password" type="password" minLength={12} maxLength={256} autoComplete="new-password" className={`${FIELD} w-48`} />
+        </label>
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          Add person
+        </Button>
+      </form>
+      {create.error && <ErrorLine error={create.error} />}
+      {generated && (
+        <div className="mt-3">
+          <ShownOnce label={`Password for ${generated.email}`} value={generated.password} onDone={() => setGenerated(null)} />
+        </div>
+      )}
+    </Card>
+  )
+}
+
+function PeopleTable({ people }: { people: UserView[] }) {
+  const client = useQueryClient()
+  const me = useCaller()
+  const [error, setError] = useState<unknown>(null)
+  const done = { onSuccess: () => void client.invalidateQueries({ queryKey: accessKeys.users }), onError: setError, onMutate: () => setError(null) }
+  const change = useMutation({ mutationFn: (v: { id: string; role?: Role; disabled?: boolean }) => changeUser(v.id, v), ...done })
+  const remove = useMutation({ mutationFn: removeUser, ...done })
+  return (
+    <>
+      {error ? <div className="px-4 pt-3"><ErrorLine error={error} /></div> : null}
+      <Table>
+        <THead>
+          <tr>
+            <Th>Person</Th>
+            <Th>Role</Th>
+            <Th>Signs in with</Th>
+            <Th>State</Th>
+            <Th>Added</Th>
+            <Th className="text-right">Actions</Th>
+          </tr>
+        </THead>
+        <TBody>
+          {people.map((p) => {
+            const self = p.id === me?.id
+            return (
+              <Tr key={p.id} data-testid="person-row" data-email={p.email}>
+                <Td>
+                  <span className="font-medium text-slate-900">{p.name}</span>
+                  <span className="block text-xs text-slate-500">{p.email}</span>
+                </Td>
+                <Td>
+                  <select
+                    aria-label={`Role of ${p.email}`}
+                    value={p.role}
+                    disabled={change.isPending}
+                    onChange={(e) => change.mutate({ id: p.id, role: e.target.value as Role })}
+                    className={FIELD}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </Td>
+                <Td className="text-xs text-slate-600">{p.signIn.map((s) => (s === 'credential' ? 'password' : s)).join(', ') || '–'}</Td>
+                <Td>{p.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">active</Badge>}</Td>
+                <Td className="text-xs text-slate-600">{dateTime(p.createdAt)}</Td>
+                <Td className="whitespace-nowrap text-right">
+                  {self ? (
+                    <span className="text-xs text-slate-400">you</span>
+                  ) : (
+                    <span className="inline-flex gap-1">
+                      <Button variant="ghost" disabled={change.isPending} onClick={() => change.mutate({ id: p.id, disabled: !p.disabled })}>
+                        {p.disabled ? 'Enable' : 'Disable'}
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        className="text-red-800 hover:bg-red-50"
+                        disabled={remove.isPending}
+                        onClick={() => {
+                          if (window.confirm(`Remove ${p.email}? Their sessions and API tokens stop working.`)) remove.mutate(p.id)
+                        }}
+                      >
+                        Remove
+                      </Button>
+                    </span>
+                  )}
+                </Td>
+              </Tr>
+            )
+          })}
+        </TBody>
+      </Table>
+    </>
+  )
+}
+
+export function ErrorLine({ error }: { error: unknown }) {
+  const message = error instanceof ApiError ? error.message : (error as Error)?.message
+  return (
+    <p role="alert" className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-900">
+      {message}
+    </p>
+  )
+}

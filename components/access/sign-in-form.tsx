@@ -1,0 +1,95 @@
+'use client'
+import { useState } from 'react'
+import { Button } from '@/components/ui/button'
+import type { OidcButton } from '@/lib/auth/oidc-config'
+
+const INPUT = 'mt-1 block h-9 w-full rounded-md border border-slate-300 px-2.5 text-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500'
+
+export function SignInForm({ oidc, providerError }: { oidc: OidcButton | null; providerError: string | null }) {
+  const [error, setError] = useState<string | null>(providerError ? `Single sign-on failed: ${providerError}` : null)
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (form: HTMLFormElement) => {
+    setBusy(true)
+    setError(null)
+    const data = new FormData(form)
+    try {
+      const res = await fetch('/api/v1/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: data.get('email'), password: data.get('password') }),
+      })
+      if (res.ok) return window.location.assign('/')
+      const problem = (await res.json().catch(() => ({}))) as { detail?: string }
+      setError(problem.detail ?? `sign-in failed (HTTP ${res.status})`)
+    } catch (e) {
+      setError(`could not reach the server: ${(e as Error).message}`)
+    }
+    setBusy(false)
+  }
+
+  const singleSignOn = async () => {
+    if (!oidc) return
+    setBusy(true)
+    const res = await fetch('/api/auth/sign-in/social', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: oidc.providerId, callbackURL: '/', errorCallbackURL: '/sign-in' }),
+    }).catch(() => null)
+    const answer = res?.ok ? ((await res.json()) as { url?: string }) : null
+    if (answer?.url) return window.location.assign(answer.url)
+    setError(`Single sign-on is not reachable right now (HTTP ${res?.status ?? 'network error'})`)
+    setBusy(false)
+  }
+
+  return (
+    <main className="grid min-h-screen place-items-center bg-slate-900 px-4">
+      <div className="w-full max-w-sm">
+        <div className="mb-6 flex items-center justify-center gap-2 text-white">
+          <span aria-hidden className="grid h-8 w-8 place-items-center rounded bg-amber-400 font-mono text-base font-bold text-slate-900">T</span>
+          <span className="text-xl font-semibold tracking-tight">Toolroom</span>
+        </div>
+        <div className="rounded-lg bg-white p-6 shadow-lg">
+          <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
+          <form
+            className="mt-4 space-y-3"
+            onSubmit={(e) => {
+              e.preventDefault()
+              void submit(e.currentTarget)
+            }}
+          >
+            <label className="block text-sm font-medium text-slate-700">
+              Email
+              <input name="email" type="email" autoComplete="username" required maxLength={254} className={INPUT} />
+            </label>
+            <label className="block text-sm font-medium text-slate-700">
+              Password
+              <input name="password" type="password" autoComplete="current-password" required maxLength={256} className={INPUT} />
+            </label>
+            {error && (
+              <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+                {error}
+              </p>
+            )}
+            <Button type="submit" variant="primary" disabled={busy} className="h-9 w-full">
+              {busy ? 'Signing in…' : 'Sign in'}
+            </Button>
+          </form>
+          {oidc && (
+            <>
+              <div className="my-4 flex items-center gap-2 text-xs text-slate-400">
+                <span className="h-px flex-1 bg-slate-200" />
+                or
+                <span className="h-px flex-1 bg-slate-200" />
+              </div>
+              <Button onClick={() => void singleSignOn()} disabled={busy} className="h-9 w-full" data-testid="oidc-sign-in">
+                Sign in with {oidc.name}
+              </Button>
+            </>
+          )}
+        </div>
+        <p className="mt-4 text-center text-xs text-slate-400">The system of record for the tools AI agents may call.</p>
+      </div>
+    </main>
+  )
+}

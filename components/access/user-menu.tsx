@@ -1,0 +1,29 @@
+'use client'
+import { useState } from 'react'
+import { useCaller } from './caller-context'
+
+export function UserMenu() {
+  const caller = useCaller()
+  const [busy, setBusy] = useState(false)
+  if (!caller) return null
+  const signOut = async () => {
+    setBusy(true)
+    await fetch('/api/v1/session', { method: 'DELETE' }).catch(() => undefined)
+    window.location.assign('/sign-in')
+  }
+  return (
+    <div className="border-t border-slate-800 px-4 py-3" data-testid="user-menu">
+      <p className="truncate text-xs text-slate-200" title={caller.name}>
+        {caller.name}
+      </p>
+      <p className="mt-0.5 flex items-center justify-between text-[11px] text-slate-400">
+        <span>
+          role: <span data-testid="user-role" className="font-medium text-amber-300">{caller.role}</span>
+        </span>
+        <button type="button" onClick={() => void signOut()} disabled={busy} className="rounded px-1.5 py-0.5 text-slate-300 hover:bg-slate-800 hover:text-white">
+          Sign out
+        </button>
+      </p>
+    </div>
+  )
+}

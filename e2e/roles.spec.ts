@@ -1,0 +1,128 @@
+import { type Browser, expect, type Page, test } from '@playwright/test'
+
+// Each demo role signs in through the sign-in page in a browser of its own and sees what its role
+// allows: the server refuses the rest, and the portal does not offer it.
+const DEMO = {
+  viewer: 'toolroom-demo-viewer',
+  operator: 'toolroom-demo-operator',
+  approver: 'toolroom-demo-approver',
+  admin: 'toolroom-demo-admin',
+} as const
+type DemoRole = keyof typeof DEMO
+
+async function signInAs(browser: Browser, role: DemoRole): Promise<{ page: Page; close: () => Promise<void>; cspViolations: string[] }> {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } })
+  const page = await context.newPage()
+  const cspViolations: string[] = []
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to (execute|load)/i.test(m.text())) cspViolations.push(m.text())
+  })
+  await page.goto('/sign-in')
+  await page.getByLabel('Email').fill(`${role}@toolroom.local`)
+  await page.getByLabel('Password').fill(DEMO[role])
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.waitForURL((url) => url.pathname === '/')
+  await expect(page.getByTestId('user-role')).toHaveText(role)
+  return { page, close: () => context.close(), cspViolations }
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
+
+test('a signed-out visit goes to the sign-in page, and a wrong password is refused', async ({ browser }) => {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } })
+  const page = await context.newPage()
+  await page.goto('/tools')
+  await expect(page).toHaveURL(/\/sign-in$/)
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0)
+  await page.getByLabel('Email').fill('viewer@toolroom.local')
+  await page.getByLabel('Password').fill('not the password')
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(page.getByText(/wrong email or password/)).toBeVisible()
+  expect((await page.request.get('/api/v1/tools')).status()).toBe(401)
+  await page.screenshot({ path: '.data/test-reports/screenshots/sign-in.png', fullPage: true })
+  await context.close()
+})
+
+test('viewer reads everything but is offered no changes', async ({ browser }) => {
+  const { page, close, cspViolations } = await signInAs(browser, 'viewer')
+  await expect(nav(page).getByRole('link', { name: 'Tools', exact: true })).toBeVisible()
+  await expect(nav(page).getByRole('link', { name: 'Apply' })).toHaveCount(0)
+  await expect(nav(page).getByRole('link', { name: 'People' })).toHaveCount(0)
+  await page.goto('/apply')
+  await expect(page.getByText('cannot apply manifests')).toBeVisible()
+  await expect(page.getByRole('button', { name: /^apply$/i })).toHaveCount(0)
+  await expect(page.getByLabel('Manifest')).toHaveCount(0)
+  await page.goto('/people')
+  await expect(page.getByText('cannot manage people')).toBeVisible()
+  // A LanguageTool page has a "Refresh now" button for those who may change things.
+  const servers = await (await page.request.get('/api/v1/languagetools?limit=1')).json()
+  await page.goto(`/language-tools/${servers.items[0].id}`)
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  await expect(page.getByRole('button', { name: /refresh now/i })).toHaveCount(0)
+  // The server refuses the viewer's session too, even from our own origin.
+  const write = await page.request.post('/api/v1/apply', { headers: { origin: new URL(page.url()).origin, 'content-type': 'application/yaml' }, data: 'kind: Tool' })
+  expect(write.status()).toBe(403)
+  await page.screenshot({ path: '.data/test-reports/screenshots/role-viewer-apply.png', fullPage: true })
+  expect(cspViolations).toEqual([])
+  await close()
+})
+
+test('operator applies and refreshes, but does not manage people', async ({ browser }) => {
+  const { page, close, cspViolations } = await signInAs(browser, 'operator')
+  await expect(nav(page).getByRole('link', { name: 'Apply' })).toBeVisible()
+  await expect(nav(page).getByRole('link', { name: 'People' })).toHaveCount(0)
+  await page.goto('/apply')
+  await expect(page.getByLabel('Manifest')).toBeVisible()
+  const servers = await (await page.request.get('/api/v1/languagetools?limit=1')).json()
+  await page.goto(`/language-tools/${servers.items[0].id}`)
+  await expect(page.getByRole('button', { name: /refresh now/i })).toBeVisible()
+  expect((await page.request.get('/api/v1/users')).status()).toBe(403)
+  expect(cspViolations).toEqual([])
+  await close()
+})
+
+test('approver reads, is offered no resource changes, and no People page', async ({ browser }) => {
+  const { page, close, cspViolations } = await signInAs(browser, 'approver')
+  await expect(nav(page).getByRole('link', { name: 'Apply' })).toHaveCount(0)
+  await expect(nav(page).getByRole('link', { name: 'People' })).toHaveCount(0)
+  await page.goto('/tools')
+  await expect(page.getByRole('heading', { level: 1, name: /tools/i })).toBeVisible()
+  expect(cspViolations).toEqual([])
+  await close()
+})
+
+test('admin manages people and API tokens; a new token is shown once and can be revoked', async ({ browser }) => {
+  const { page, close, cspViolations } = await signInAs(browser, 'admin')
+  await nav(page).getByRole('link', { name: 'People' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'People' })).toBeVisible()
+  for (const role of Object.keys(DEMO)) await expect(page.locator(`[data-testid="person-row"][data-email="${role}@toolroom.local"]`)).toBeVisible()
+  const email = `new.${Date.now()}@toolroom.local`
+  await page.getByLabel('Email').fill(email)
+  await page.getByRole('button', { name: 'Add person' }).click()
+  await expect(page.getByTestId('shown-once-value')).toHaveText(/\S{20,}/)
+  await expect(page.locator(`[data-testid="person-row"][data-email="${email}"]`)).toBeVisible()
+  await page.screenshot({ path: '.data/test-reports/screenshots/people.png', fullPage: true })
+
+  await nav(page).getByRole('link', { name: 'Access tokens' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Access tokens' })).toBeVisible()
+  const name = `e2e-ci-${Date.now()}`
+  await page.getByLabel('Name', { exact: true }).fill(name)
+  await page.getByLabel('write').check()
+  await page.getByRole('button', { name: 'Create token' }).click()
+  const token = (await page.getByTestId('shown-once-value').textContent())!
+  expect(token).toMatch(/^trk_/)
+  const row = page.locator(`[data-testid="token-row"][data-name="${name}"]`)
+  await expect(row).toContainText('active')
+  expect((await page.request.get('/api/v1/tools?limit=1', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200)
+  await page.screenshot({ path: '.data/test-reports/screenshots/tokens.png', fullPage: true })
+  page.once('dialog', (d) => void d.accept())
+  await row.getByRole('button', { name: 'Revoke' }).click()
+  await expect(row).toContainText('revoked')
+  expect((await page.request.get('/api/v1/tools?limit=1', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401)
+
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(page).toHaveURL(/\/sign-in$/)
+  expect(cspViolations).toEqual([])
+  await close()
+})

@@ -1,0 +1,111 @@
+// People and API tokens: signing in and out, who am I, the People admin API, and API tokens.
+import { z } from '@/lib/http/zod'
+import type { RouteContract } from '@/lib/http/contract'
+import { route } from '@/lib/http/route'
+import { auditActorOf } from '@/lib/auth/audit-actor'
+import { ROLES, SCOPES } from '@/lib/auth/authenticate'
+import { signInWithPassword } from '@/lib/auth/sign-in'
+import { signOut } from '@/lib/auth/sign-out'
+import { changeUser, removeUser } from '@/lib/people/change-user'
+import { createUser, MIN_PASSWORD_LENGTH } from '@/lib/people/create-user'
+import { listUsers } from '@/lib/people/list-users'
+import { createApiToken } from '@/lib/tokens/create-api-token'
+import { listApiTokens } from '@/lib/tokens/list-api-tokens'
+import { revokeApiToken } from '@/lib/tokens/revoke-api-token'
+
+const role = z.enum(ROLES as [string, ...string[]])
+const scope = z.enum(SCOPES as [string, ...string[]])
+const uuidParams = z.object({ id: z.string().uuid() })
+const email = z.string().trim().toLowerCase().email().max(254)
+
+const me = z.object({ kind: z.string(), id: z.string(), name: z.string(), roles: z.array(role), scopes: z.array(scope).optional() }).openapi('Caller')
+const user = z
+  .object({ id: z.string(), email: z.string(), name: z.string(), role, disabled: z.boolean(), createdAt: z.string(), signIn: z.array(z.string()) })
+  .openapi('User')
+const apiToken = z
+  .object({
+    id: z.string(), name: z.string(), hint: z.string(), scopes: z.array(scope), owner: z.string().nullable(), origin: z.string(),
+    createdAt: z.string(), expiresAt: z.string().nullable(), lastUsedAt: z.string().nullable(), revokedAt: z.string().nullable(),
+    status: z.enum(['active', 'expired', 'revoked']),
+  })
+  .openapi('ApiToken')
+
+export const ACCESS_CONTRACTS = {
+  signIn: {
+    method: 'POST', path: '/api/v1/session', operationId: 'signIn', tags: ['Access'], access: 'public', maxBodyBytes: 4096,
+    summary: 'Sign in with email and password; the answer sets the session cookie. Attempts are limited per client address.',
+    body: z.strictObject({ email, password: z.string().min(1).max(256) }),
+    response: z.object({ user: z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.string() }) }),
+  },
+  whoAmI: {
+    method: 'GET', path: '/api/v1/session', operationId: 'whoAmI', tags: ['Access'], access: 'read',
+    summary: 'Who the caller is: a signed-in person or an API token, with roles and scopes', response: me,
+  },
+  signOut: {
+    method: 'DELETE', path: '/api/v1/session', operationId: 'signOut', tags: ['Access'], access: 'read',
+    summary: 'Sign out: ends this session and clears its cookie', successStatus: 204,
+  },
+  listUsers: {
+    method: 'GET', path: '/api/v1/users', operationId: 'listUsers', tags: ['Access'], access: 'admin',
+    summary: 'Everyone who can sign in, with role and state', response: z.object({ items: z.array(user) }),
+  },
+  createUser: {
+    method: 'POST', path: '/api/v1/users', operationId: 'createUser', tags: ['Access'], access: 'admin', maxBodyBytes: 8192,
+    summary: 'Add a person; without a password one is generated and returned once',
+    body: z.strictObject({ email, name: z.string().trim().max(200).optional(), role, password: z.string().min(MIN_PASSWORD_LENGTH).max(256).optional() }),
+    response: z.object({ user, password: z.string().optional() }), successStatus: 201,
+  },
+  changeUser: {
+    method: 'PATCH', path: '/api/v1/users/{id}', operationId: 'changeUser', tags: ['Access'], access: 'admin', maxBodyBytes: 4096,
+    summary: "Change someone's role or name, or disable them (their sessions end)", params: uuidParams,
+    body: z.strictObject({ role: role.optional(), name: z.string().trim().min(1).max(200).optional(), disabled: z.boolean().optional() }), response: user,
+  },
+  removeUser: {
+    method: 'DELETE', path: '/api/v1/users/{id}', operationId: 'removeUser', tags: ['Access'], access: 'admin',
+    summary: 'Remove a person with their sessions and API tokens', params: uuidParams, successStatus: 204,
+  },
+  listTokens: {
+    method: 'GET', path: '/api/v1/tokens', operationId: 'listApiTokens', tags: ['Access'], access: 'read',
+    summary: "API tokens: your own, or everyone's for admins (never the token itself)", response: z.object({ items: z.array(apiToken) }),
+  },
+  createToken: {
+    method: 'POST', path: '/api/v1/tokens', operationId: 'createApiToken', tags: ['Access'], access: 'read', maxBodyBytes: 4096,
+    summary: 'Create an API token; `token` is in this answer only. Scopes cannot exceed your own role.',
+    body: z.strictObject({
+      name: z.string().trim().min(1).max(100),
+      scopes: z.array(scope).min(1).max(4),
+      expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),
+    }),
+    response: apiToken.extend({ token: z.string() }), successStatus: 201,
+  },
+  revokeToken: {
+    method: 'DELETE', path: '/api/v1/tokens/{id}', operationId: 'revokeApiToken', tags: ['Access'], access: 'read',
+    summary: 'Revoke an API token at once (yours, or anyone’s for admins)', params: uuidParams, response: apiToken,
+  },
+} satisfies Record<string, RouteContract>
+
+const C = ACCESS_CONTRACTS
+
+export const accessRoutes = {
+  signIn: route(C.signIn, async ({ body, request, requestId }) => {
+    const { user, cookies } = await signInWithPassword(body.email, body.password, request, requestId)
+    const response = Response.json({ user })
+    for (const cookie of cookies) response.headers.append('set-cookie', cookie)
+    return response
+  }),
+  whoAmI: route(C.whoAmI, async ({ actor }) => ({ kind: actor.kind, id: actor.id, name: actor.name, roles: actor.roles, scopes: actor.scopes })),
+  signOut: route(C.signOut, async ({ actor, request, requestId }) => signOut(actor, request, requestId)),
+  listUsers: route(C.listUsers, async () => ({ items: await listUsers() })),
+  createUser: route(C.createUser, async ({ body, actor, requestId }) =>
+    createUser({ email: body.email, name: body.name, role: body.role as (typeof ROLES)[number], password: body.password }, auditActorOf(actor), requestId),
+  ),
+  changeUser: route(C.changeUser, async ({ params, body, actor, requestId }) =>
+    changeUser(params.id, { role: body.role as (typeof ROLES)[number] | undefined, name: body.name, disabled: body.disabled }, auditActorOf(actor), requestId),
+  ),
+  removeUser: route(C.removeUser, async ({ params, actor, requestId }) => removeUser(params.id, auditActorOf(actor), requestId)),
+  listTokens: route(C.listTokens, async ({ actor }) => ({ items: await listApiTokens(actor) })),
+  createToken: route(C.createToken, async ({ body, actor, requestId }) =>
+    createApiToken({ name: body.name, scopes: body.scopes as (typeof SCOPES)[number][], expiresInDays: body.expiresInDays }, actor, requestId),
+  ),
+  revokeToken: route(C.revokeToken, async ({ params, actor, requestId }) => revokeApiToken(params.id, actor, requestId)),
+}

@@ -1,0 +1,81 @@
+// better-auth does the password hashing, sessions and sign-in attempt counting; we give it our one
+// Prisma client and the tables in prisma/schema.prisma. Built lazily: `next build` imports route
+// modules without TOOLROOM_SECRET_KEY or a database.
+import { createHash, hkdfSync } from 'node:crypto'
+import { betterAuth } from 'better-auth'
+import { prismaAdapter } from '@better-auth/prisma-adapter'
+import { genericOAuth } from 'better-auth/plugins/generic-oauth'
+import { prisma } from '@/lib/db'
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { oidcProviderFromEnv } from './oidc-config'
+import { authSettings } from './auth-settings'
+
+export function createAuth() {
+  const settings = authSettings()
+  const oidc = oidcProviderFromEnv()
+  return betterAuth({
+    appName: 'Toolroom',
+    secret: authSecret(),
+    // Without a configured public URL, links (OIDC callbacks) follow the host the browser used.
+    baseURL: process.env.TOOLROOM_PUBLIC_URL || { allowedHosts: ['*'], protocol: 'auto', fallback: `http://localhost:${process.env.PORT ?? 3000}` },
+    // The sign-in route and the tests call the handler from the same process; the browser's origin
+    // is checked by our route wrapper, and by better-auth against the request's own host here.
+    trustedOrigins: (request) => (request ? [new URL(request.url).origin] : []),
+    database: prismaAdapter(prisma, { provider: 'postgresql' }),
+    telemetry: { enabled: false },
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
+    session: { expiresIn: settings.sessionSeconds, updateAge: Math.min(settings.sessionSeconds / 2, 24 * 3600) },
+    user: {
+      additionalFields: {
+        role: { type: 'string', required: false, defaultValue: 'viewer', input: false },
+        disabledAt: { type: 'date', required: false, input: false },
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      customRules: { '/sign-in/*': { window: settings.signInWindowSeconds, max: settings.signInAttempts } },
+    },
+    advanced: { cookiePrefix: 'toolroom', database: { generateId: 'uuid' } },
+    databaseHooks: {
+      session: {
+        create: {
+          // A disabled account gets no new session, whichever way it signs in.
+          before: async (session) => {
+            const user = await prisma.user.findUnique({ where: { id: session.userId }, select: { disabledAt: true } })
+            return !user?.disabledAt
+          },
+          // Email sign-ins are recorded by the sign-in route (with failures); this catches OIDC ones.
+          after: async (session, context) => {
+            if (context?.path === '/sign-in/email') return
+            const user = await prisma.user.findUnique({ where: { id: session.userId }, select: { email: true } })
+            await recordAuditEvent({
+              actor: { kind: 'user', id: session.userId, name: user?.email ?? session.userId },
+              action: 'auth.signed_in',
+              kind: 'User',
+              resourceId: session.userId,
+              detail: { method: context?.path ?? 'unknown', ip: session.ipAddress ?? null },
+            })
+          },
+        },
+      },
+    },
+    plugins: oidc ? [genericOAuth({ config: [oidc] })] : [],
+  })
+}
+
+export type Auth = ReturnType<typeof createAuth>
+const globalForAuth = globalThis as unknown as { toolroomAuth?: Auth }
+
+export function getAuth(): Auth {
+  globalForAuth.toolroomAuth ??= createAuth()
+  return globalForAuth.toolroomAuth
+}
+
+/** better-auth's signing secret, derived from the one key Toolroom already keeps (TOOLROOM_SECRET_KEY). */
+function authSecret(): string {
+  const key = process.env.BETTER_AUTH_SECRET ?? process.env.TOOLROOM_SECRET_KEY
+  if (!key) throw new Error('TOOLROOM_SECRET_KEY is not set: sessions cannot be signed (see README, "Access")')
+  const derived = hkdfSync('sha256', Buffer.from(key, 'utf8'), createHash('sha256').update('toolroom').digest(), 'better-auth session signing', 32)
+  return Buffer.from(derived).toString('base64')
+}

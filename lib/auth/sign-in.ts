@@ -1,0 +1,49 @@
+// Email-and-password sign-in through better-auth's own endpoint, so its password check, session
+// creation and database-backed attempt limit all apply; we add problem+json answers and the audit record.
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { prisma } from '@/lib/db'
+import { AppError } from '@/lib/errors/app-error'
+import { getAuth } from './better-auth'
+
+export interface SignedIn {
+  user: { id: string; email: string; name: string; role: string }
+  /** Set-Cookie header values that carry the session to the browser. */
+  cookies: string[]
+}
+
+export async function signInWithPassword(email: string, password: string, request: Request, requestId?: string): Promise<SignedIn> {
+  const ip = clientIp(request)
+  const forwarded = new Headers({ 'content-type': 'application/json' })
+  for (const name of ['x-forwarded-for', 'user-agent']) {
+    const value = request.headers.get(name)
+    if (value) forwarded.set(name, value)
+  }
+  const response = await getAuth().handler(
+    new Request(new URL('/api/auth/sign-in/email', request.url), { method: 'POST', headers: forwarded, body: JSON.stringify({ email, password, rememberMe: true }) }),
+  )
+  const normalizedEmail = email.trim().toLowerCase()
+  if (response.ok) {
+    const body = (await response.json()) as { user: { id: string; email: string; name: string; role?: string } }
+    await recordAuditEvent({ actor: { kind: 'user', id: body.user.id, name: body.user.email }, action: 'auth.signed_in', kind: 'User', resourceId: body.user.id, detail: { method: 'password', ip }, requestId })
+    return { user: { id: body.user.id, email: body.user.email, name: body.user.name, role: body.user.role ?? 'viewer' }, cookies: response.headers.getSetCookie() }
+  }
+
+  const limited = response.status === 429
+  const disabled = !limited && (await prisma.user.findUnique({ where: { email: normalizedEmail }, select: { disabledAt: true } }))?.disabledAt
+  await recordAuditEvent({
+    actor: { kind: 'user', name: normalizedEmail.slice(0, 254) },
+    action: 'auth.sign_in_failed',
+    kind: 'User',
+    detail: { method: 'password', ip, reason: limited ? 'too_many_attempts' : disabled ? 'disabled' : `http_${response.status}` },
+    requestId,
+  })
+  if (limited) {
+    const retryAfter = response.headers.get('x-retry-after')
+    throw new AppError('TOO_MANY_REQUESTS', `too many sign-in attempts; try again in ${retryAfter ?? 'a few'} seconds`)
+  }
+  throw new AppError('UNAUTHORIZED', 'wrong email or password, or the account is disabled')
+}
+
+export function clientIp(request: Request): string | null {
+  return request.headers.get('x-forwarded-for')?.split(',')[0].trim().slice(0, 64) || null
+}

@@ -1,0 +1,45 @@
+// Issues an API token: the whole token is returned once, the database keeps its hash. Its scopes
+// may not exceed what the creator could do themselves (their role, and a token's own scopes).
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { auditActorOf } from '@/lib/auth/audit-actor'
+import { type Actor, isAllowed, SCOPES, type Scope } from '@/lib/auth/authenticate'
+import { issueToken } from '@/lib/auth/secret-token'
+import { prisma } from '@/lib/db'
+import { AppError } from '@/lib/errors/app-error'
+import { toApiTokenView, type ApiTokenView } from './api-token-view'
+
+export interface NewApiToken {
+  name: string
+  scopes: Scope[]
+  /** Days until it stops working; null for never. */
+  expiresInDays?: number | null
+}
+
+export const DEFAULT_TOKEN_DAYS = 90
+
+export async function createApiToken(input: NewApiToken, by: Actor, requestId?: string): Promise<ApiTokenView & { token: string }> {
+  const scopes = SCOPES.filter((s) => input.scopes.includes(s))
+  const beyond = scopes.filter((scope) => !isAllowed(by, scope))
+  if (beyond.length)
+    throw new AppError('FORBIDDEN', `you cannot give a token more than you may do yourself: ${beyond.join(', ')}`, beyond.map((s) => ({ field: 'scopes', rule: 'within-own-role', message: `"${s}" is beyond your role` })))
+  const days = input.expiresInDays === undefined ? DEFAULT_TOKEN_DAYS : input.expiresInDays
+  const issued = issueToken('trk')
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.apiToken.create({
+      data: {
+        name: input.name.trim(),
+        hash: issued.hash,
+        hint: issued.hint,
+        scopes,
+        userId: by.userId ?? null,
+        expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
+      },
+      include: { user: { select: { email: true } } },
+    })
+    await recordAuditEvent(
+      { actor: auditActorOf(by), action: 'token.created', kind: 'ApiToken', resource: row.name, resourceId: row.id, after: { name: row.name, hint: row.hint, scopes, expiresAt: row.expiresAt }, requestId },
+      tx,
+    )
+    return { ...toApiTokenView(row), token: issued.token }
+  })
+}

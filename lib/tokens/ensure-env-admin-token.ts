@@ -1,0 +1,36 @@
+// For automation (CI, GitOps): TOOLROOM_ADMIN_TOKEN names an admin-scope API token that exists as
+// long as the variable is set. Only its hash is stored; a changed value replaces the old token, an
+// unset variable revokes it.
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { hashToken } from '@/lib/auth/secret-token'
+import { prisma } from '@/lib/db'
+
+export const ENV_TOKEN_NAME = 'TOOLROOM_ADMIN_TOKEN'
+const SYSTEM = { kind: 'system' as const, name: 'toolroom start' }
+
+export type EnvTokenOutcome = 'created' | 'unchanged' | 'replaced' | 'revoked' | 'none'
+
+export async function ensureEnvAdminToken(value: string | undefined): Promise<EnvTokenOutcome> {
+  const token = value?.trim()
+  if (token && !/^trk_[A-Za-z0-9_-]{32,200}$/.test(token))
+    throw new Error('TOOLROOM_ADMIN_TOKEN must look like trk_ followed by at least 32 letters, digits, "-" or "_" (e.g. trk_$(openssl rand -hex 24))')
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolroom.env-admin-token'))`
+    const current = await tx.apiToken.findFirst({ where: { origin: 'env', revokedAt: null } })
+    const hash = token ? hashToken(token) : null
+    if (current && current.hash === hash) return 'unchanged'
+    if (current) {
+      await tx.apiToken.update({ where: { id: current.id }, data: { revokedAt: new Date() } })
+      await recordAuditEvent({ actor: SYSTEM, action: 'token.revoked', kind: 'ApiToken', resource: current.name, resourceId: current.id, detail: { reason: token ? 'TOOLROOM_ADMIN_TOKEN changed' : 'TOOLROOM_ADMIN_TOKEN unset' } }, tx)
+    }
+    if (!token || !hash) return current ? 'revoked' : 'none'
+    // The same value set again after a change back: revive that row rather than collide on the hash.
+    const row = await tx.apiToken.upsert({
+      where: { hash },
+      create: { name: ENV_TOKEN_NAME, hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'env' },
+      update: { revokedAt: null, expiresAt: null, scopes: ['admin'], origin: 'env', userId: null },
+    })
+    await recordAuditEvent({ actor: SYSTEM, action: 'token.created', kind: 'ApiToken', resource: row.name, resourceId: row.id, after: { hint: row.hint, scopes: ['admin'], origin: 'env' } }, tx)
+    return current ? 'replaced' : 'created'
+  })
+}

@@ -1,0 +1,18 @@
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { auditActorOf } from '@/lib/auth/audit-actor'
+import { type Actor, isAllowed } from '@/lib/auth/authenticate'
+import { prisma } from '@/lib/db'
+import { notFound } from '@/lib/errors/app-error'
+import { toApiTokenView, type ApiTokenView } from './api-token-view'
+
+/** Revokes a token at once. Someone else's token looks like no token at all, unless you are an admin. */
+export async function revokeApiToken(id: string, by: Actor, requestId?: string): Promise<ApiTokenView> {
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.apiToken.findUnique({ where: { id }, include: { user: { select: { email: true } } } })
+    if (!row || (!isAllowed(by, 'admin') && row.userId !== (by.userId ?? null))) throw notFound(`API token ${id}`)
+    if (row.revokedAt) return toApiTokenView(row)
+    const revoked = await tx.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, include: { user: { select: { email: true } } } })
+    await recordAuditEvent({ actor: auditActorOf(by), action: 'token.revoked', kind: 'ApiToken', resource: row.name, resourceId: id, detail: { hint: row.hint, owner: row.user?.email ?? null }, requestId }, tx)
+    return toApiTokenView(revoked)
+  })
+}
