@@ -18,12 +18,13 @@ async function main() {
         console.error(`[worker] ${contract.name} ${raw.id}: invalid payload: ${payload.error.message}`)
         return
       }
-      await job.handle(payload.data, { jobId: raw.id, attempt: (raw.retryCount ?? 0) + 1 })
+      const attempt = (raw.retryCount ?? 0) + 1
+      await job.handle(payload.data, { jobId: raw.id, attempt, lastAttempt: attempt > contract.retryLimit })
     }
     // Several fetch loops per queue give bounded concurrency; each takes one job at a time.
     const loops = contract.cron ? 1 : CONCURRENCY
     for (let i = 0; i < loops; i++)
-      await boss.work(contract.name, { batchSize: 1, pollingIntervalSeconds: Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1), includeMetadata: true }, work as never)
+      await boss.work(contract.name, { batchSize: 1, pollingIntervalSeconds: contract.pollSeconds ?? Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1), includeMetadata: true }, work as never)
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
   log(`ready: ${JOBS.map((j) => j.contract.name).join(', ')} (concurrency ${CONCURRENCY})`)

@@ -1,7 +1,9 @@
 // Every job this worker process runs.
+import approvalsMaintain from './jobs/approvals-maintain'
+import deliverWebhook from './jobs/deliver-webhook'
 import discoverySweep from './jobs/discovery-sweep'
 import introspectImage from './jobs/introspect-image'
 import introspectMcpServer from './jobs/introspect-mcp-server'
 import type { JobDefinition } from './define-job'
 
-export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep] as JobDefinition[]
+export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep, approvalsMaintain, deliverWebhook] as JobDefinition[]

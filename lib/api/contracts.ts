@@ -2,6 +2,7 @@
 // access tests walk it, so a route cannot be added without being described and checked.
 import type { RouteContract } from '@/lib/http/contract'
 import { KINDS } from '@/lib/manifests/kinds'
+import { APPROVAL_CONTRACTS } from './approval-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
@@ -16,4 +17,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   overviewContract,
   openApiContract,
   ...Object.values(DISCOVERY_CONTRACTS),
+  ...Object.values(APPROVAL_CONTRACTS),
 ]

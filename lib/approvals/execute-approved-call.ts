@@ -1,0 +1,56 @@
+// Runs an approved call exactly once. The worker first claims the request (queued → running in one
+// conditional UPDATE), so a duplicate job finds nothing to do; only a claimed request is executed.
+// A worker that died while running a call leaves it `running`: the retried job runs it again only
+// when the tool is safe to repeat (read-only or idempotent), otherwise it is closed as failed with
+// the reason, because running a side effect twice is worse than asking the agent to call again.
+import { prisma } from '@/lib/db'
+import type { ApprovalRequest } from '@/lib/generated/prisma/client'
+import { openSecretValues } from '@/lib/secrets/encryption'
+
+export interface ApprovedCallOutcome {
+  ok: boolean
+  error?: string
+}
+
+export interface ApprovedCallRunner {
+  /** Executes the tool with the original arguments and records the outcome on the call. */
+  run: (approval: ApprovalRequest, args: unknown) => Promise<ApprovedCallOutcome>
+  /** May this call be run a second time (read-only or idempotent tool)? */
+  safeToRepeat: (approval: ApprovalRequest) => Promise<boolean>
+  /** Closes the call's record when it will not run. */
+  abandon: (approval: ApprovalRequest, reason: string) => Promise<void>
+}
+
+export type ExecutionResult = 'executed' | 'already-done' | 'abandoned' | 'not-approved'
+
+export async function executeApprovedCall(approvalId: string, attempt: number, runner: ApprovedCallRunner): Promise<ExecutionResult> {
+  const [claimed] = await prisma.$queryRaw<ApprovalRequest[]>`
+    UPDATE "ApprovalRequest" SET execution = 'running', "executedAt" = now()
+     WHERE id = ${approvalId}::uuid AND status = 'approved' AND execution = 'queued'
+     RETURNING *`
+  let approval = claimed
+  if (!approval) {
+    const row = await prisma.approvalRequest.findUnique({ where: { id: approvalId } })
+    if (!row || row.status !== 'approved') return 'not-approved'
+    if (row.execution !== 'running' || attempt <= 1) return 'already-done'
+    // A previous attempt died mid-call.
+    if (!(await runner.safeToRepeat(row))) {
+      const reason = 'the worker running this approved call stopped before it finished; it was not repeated because the tool is neither read-only nor idempotent, so its side effect may or may not have happened'
+      await finish(row.id, 'failed', reason)
+      await runner.abandon(row, reason)
+      return 'abandoned'
+    }
+    approval = row
+  }
+  const args = approval.argsSealed && approval.argsKeyId ? JSON.parse(openSecretValues(approval.argsSealed, approval.argsKeyId).args) : {}
+  const outcome = await runner.run(approval, args)
+  await finish(approval.id, outcome.ok ? 'succeeded' : 'failed', outcome.error ?? null)
+  return 'executed'
+}
+
+async function finish(id: string, execution: 'succeeded' | 'failed', error: string | null) {
+  await prisma.approvalRequest.update({
+    where: { id },
+    data: { execution, executionError: error, executedAt: new Date(), argsSealed: null, argsKeyId: null },
+  })
+}
