@@ -10,6 +10,7 @@ const NAV = [
   { href: '/language-tools', label: 'LanguageTools', hint: 'MCP servers' },
   { href: '/connectors', label: 'Connectors', hint: null },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews' },
+  { href: '/approvals', label: 'Approvals', hint: null },
   { href: '/apply', label: 'Apply', hint: null },
 ] as const
 
