@@ -216,7 +216,7 @@ export function ApprovalQueue({ initial, canDecide }: { initial: ApprovalPageFil
               {pendingView && canDecide && (focused || selectedIds.length > 0) && (
                 <form className="space-y-2 border-t border-slate-200 pt-3" onSubmit={(e) => e.preventDefault()} aria-label="Decision">
                   <label htmlFor="approval-comment" className="block text-xs font-medium text-slate-700">
-                    Comment <span className="font-normal text-slate-500">(optional, kept with the decision and shown to the agent&apos;s owners)</span>
+                    Comment <span className="font-normal text-slate-500">(optional, kept with the decision in the call&apos;s record and the audit log)</span>
                   </label>
                   <textarea
                     id="approval-comment"
