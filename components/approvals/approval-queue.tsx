@@ -13,7 +13,7 @@ import { Select } from '@/components/ui/select'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import { ApiError } from '@/lib/client/api'
 import { useApprovalQueue } from '@/lib/client/approval-hooks'
-import { type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision } from '@/lib/client/approvals-api'
+import { APPROVAL_PAGE_SIZE, type ApprovalPage, type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision } from '@/lib/client/approvals-api'
 import { count, humanize, timeAgo } from '@/lib/client/format'
 import { queryKeys } from '@/lib/client/query-keys'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
@@ -40,10 +40,13 @@ function useNow(intervalMs = 1000) {
   return now
 }
 
-export function ApprovalQueue({ initial, canDecide }: { initial: ApprovalPageFilters; canDecide: boolean }) {
+export function ApprovalQueue({ initial, initialPage, canDecide }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage; canDecide: boolean }) {
   const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
   const status = (STATUSES as string[]).includes(filters.status) ? (filters.status as ApprovalStatus) : 'pending'
-  const queue = useApprovalQueue({ status, level: filters.level, agent: filters.agent, tool: filters.tool, namespace: filters.namespace })
+  const queueFilters = { status, level: filters.level, agent: filters.agent, tool: filters.tool, namespace: filters.namespace }
+  // The server's first page only stands for the filters it was rendered with.
+  const unchanged = KEYS.every((k) => (initial[k] ?? '') === filters[k])
+  const queue = useApprovalQueue(queueFilters, APPROVAL_PAGE_SIZE, unchanged ? initialPage : undefined)
   const now = useNow()
   const client = useQueryClient()
   const [focusId, setFocusId] = useState<string | null>(null)

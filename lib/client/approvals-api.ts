@@ -6,6 +6,9 @@ import { apiFetch, qs } from './api'
 export type { ApprovalQueueStats, ApprovalStatus, ApprovalView }
 export type Decision = 'approve' | 'deny'
 
+/** Requests per page of the queue (the server renders the first page with the same size). */
+export const APPROVAL_PAGE_SIZE = 50
+
 export interface ApprovalFilters {
   status: ApprovalStatus
   level?: string

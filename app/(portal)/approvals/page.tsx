@@ -1,12 +1,21 @@
 import type { Metadata } from 'next'
 import Link from 'next/link'
+import { APPROVAL_CONTRACTS } from '@/lib/api/approval-routes'
 import { ApprovalQueue } from '@/components/approvals/approval-queue'
 import { PageHeader } from '@/components/ui/page-header'
+import { listApprovals } from '@/lib/approvals/list-approvals'
+import { APPROVAL_PAGE_SIZE } from '@/lib/client/approvals-api'
 import { firstParams, type SearchParams } from '@/lib/client/search-params'
 
 export const metadata: Metadata = { title: 'Approvals' }
+export const dynamic = 'force-dynamic'
 
 export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const initial = firstParams(await searchParams)
+  // The first page is rendered with the HTML: with thousands waiting, rows are on screen before the
+  // client has fetched anything. Filters the API would refuse just start the page empty-handed.
+  const parsed = APPROVAL_CONTRACTS.list.query.safeParse({ ...initial, limit: APPROVAL_PAGE_SIZE })
+  const initialPage = parsed.success ? await listApprovals(parsed.data) : undefined
   return (
     <>
       <PageHeader
@@ -18,7 +27,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
           </Link>
         }
       />
-      <ApprovalQueue initial={firstParams(await searchParams)} canDecide />
+      <ApprovalQueue initial={initial} initialPage={initialPage} canDecide />
     </>
   )
 }
