@@ -5,16 +5,18 @@
 // the reason, because running a side effect twice is worse than asking the agent to call again.
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
-import { openSecretValues } from '@/lib/secrets/encryption'
+import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
 
 export interface ApprovedCallOutcome {
   ok: boolean
   error?: string
+  /** What the agent gets back (an MCP tool result or a JSON-RPC error), kept sealed for it. */
+  answer?: unknown
 }
 
 export interface ApprovedCallRunner {
-  /** Executes the tool with the original arguments and records the outcome on the call. */
-  run: (approval: ApprovalRequest, args: unknown) => Promise<ApprovedCallOutcome>
+  /** Executes the tool with the original arguments (and idempotency key, if any) and records the outcome on the call. */
+  run: (approval: ApprovalRequest, args: unknown, idempotencyKey: string | null) => Promise<ApprovedCallOutcome>
   /** May this call be run a second time (read-only or idempotent tool)? */
   safeToRepeat: (approval: ApprovalRequest) => Promise<boolean>
   /** Closes the call's record when it will not run. */
@@ -42,15 +44,29 @@ export async function executeApprovedCall(approvalId: string, attempt: number, r
     }
     approval = row
   }
-  const args = approval.argsSealed && approval.argsKeyId ? JSON.parse(openSecretValues(approval.argsSealed, approval.argsKeyId).args) : {}
-  const outcome = await runner.run(approval, args)
-  await finish(approval.id, outcome.ok ? 'succeeded' : 'failed', outcome.error ?? null)
+  const sealed = approval.argsSealed && approval.argsKeyId ? openSecretValues(approval.argsSealed, approval.argsKeyId) : null
+  const outcome = await runner.run(approval, sealed ? JSON.parse(sealed.args) : {}, sealed?.key ?? null)
+  await finish(approval.id, outcome.ok ? 'succeeded' : 'failed', outcome.error ?? null, outcome.answer)
   return 'executed'
 }
 
-async function finish(id: string, execution: 'succeeded' | 'failed', error: string | null) {
+async function finish(id: string, execution: 'succeeded' | 'failed', error: string | null, answer?: unknown) {
+  const sealed = answer === undefined ? null : sealSecretValues({ answer: JSON.stringify(answer) })
   await prisma.approvalRequest.update({
     where: { id },
-    data: { execution, executionError: error, executedAt: new Date(), argsSealed: null, argsKeyId: null },
+    data: {
+      execution,
+      executionError: error,
+      executedAt: new Date(),
+      argsSealed: null,
+      argsKeyId: null,
+      ...(sealed ? { resultSealed: new Uint8Array(sealed.ciphertext), resultKeyId: sealed.keyId } : {}),
+    },
   })
+}
+
+/** The sealed answer of an executed approved call, for the agent that made it. */
+export function openApprovedAnswer(approval: Pick<ApprovalRequest, 'resultSealed' | 'resultKeyId'>): unknown {
+  if (!approval.resultSealed || !approval.resultKeyId) return undefined
+  return JSON.parse(openSecretValues(approval.resultSealed, approval.resultKeyId).answer)
 }

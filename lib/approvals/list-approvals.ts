@@ -35,7 +35,7 @@ export async function listApprovals(f: ApprovalFilters) {
     : {}
   const dir = oldestFirst ? 'asc' : 'desc'
   const [rows, total] = await Promise.all([
-    prisma.approvalRequest.findMany({ where: { AND: [where, page] }, orderBy: [{ [timeField]: dir }, { id: dir }], take: f.limit + 1, omit: { argsSealed: true } }),
+    prisma.approvalRequest.findMany({ where: { AND: [where, page] }, orderBy: [{ [timeField]: dir }, { id: dir }], take: f.limit + 1, omit: { argsSealed: true, resultSealed: true } }),
     prisma.approvalRequest.count({ where }),
   ])
   const items = rows.slice(0, f.limit)
@@ -43,19 +43,19 @@ export async function listApprovals(f: ApprovalFilters) {
   const lastTime = last ? (last[timeField] as Date | null) : null
   const nextCursor = rows.length > f.limit && last && lastTime ? encodeCursor({ namespace: lastTime.toISOString(), name: '', id: last.id }) : null
   const now = Date.now()
-  return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null }, now)), total, nextCursor }
+  return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null, resultSealed: null }, now)), total, nextCursor }
 }
 
 export async function getApproval(id: string) {
-  const row = await prisma.approvalRequest.findUnique({ where: { id }, omit: { argsSealed: true } })
+  const row = await prisma.approvalRequest.findUnique({ where: { id }, omit: { argsSealed: true, resultSealed: true } })
   if (!row) throw notFound(`approval "${id}"`)
-  return toApprovalView({ ...row, argsSealed: null })
+  return toApprovalView({ ...row, argsSealed: null, resultSealed: null })
 }
 
 /** The approval of a call, by the call's id (agents ask by call id). */
 export async function getApprovalOfCall(callId: string) {
-  const row = await prisma.approvalRequest.findUnique({ where: { callId }, omit: { argsSealed: true } })
-  return row ? toApprovalView({ ...row, argsSealed: null }) : null
+  const row = await prisma.approvalRequest.findUnique({ where: { callId }, omit: { argsSealed: true, resultSealed: true } })
+  return row ? toApprovalView({ ...row, argsSealed: null, resultSealed: null }) : null
 }
 
 export interface ApprovalQueueStats {

@@ -19,7 +19,10 @@ export interface ApprovalRequestInput {
   args: unknown
   /** With `redactFields` masked (shown to approvers). */
   redactedArgs: unknown
+  /** As stored in the call log (secret-looking keys are masked there). */
   idempotencyKey: string | null
+  /** The key as the caller gave or the template rendered it, sealed with the arguments, so the result can answer repeats. */
+  rawIdempotencyKey?: string | null
   rateLimit?: unknown
 }
 
@@ -27,7 +30,7 @@ type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffec
 
 export async function requestApproval(input: ApprovalRequestInput, db: Db = prisma): Promise<ApprovalRequest> {
   const expiry = await expiryFor(input.tool, db)
-  const sealed = sealSecretValues({ args: JSON.stringify(input.args ?? {}) })
+  const sealed = sealSecretValues({ args: JSON.stringify(input.args ?? {}), ...(input.rawIdempotencyKey ? { key: input.rawIdempotencyKey } : {}) })
   const row = await db.approvalRequest.create({
     data: {
       callId: input.callId,

@@ -13,6 +13,8 @@ CREATE TABLE "ApprovalRequest" (
     "args" JSON,
     "argsSealed" BYTEA,
     "argsKeyId" TEXT,
+    "resultSealed" BYTEA,
+    "resultKeyId" TEXT,
     "idempotencyKey" TEXT,
     "policy" JSON NOT NULL DEFAULT '{}',
     "rateLimit" JSON,
