@@ -14,6 +14,8 @@ const log = (...args) => console.log('[test]', ...args)
 const DATA_DIR = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
 const REPORTS = path.join(DATA_DIR, 'test-reports')
 const E2E_PORT = process.env.TOOLROOM_E2E_PORT ?? '3999'
+// The e2e web server's stdout and stderr, searched afterwards for Secret values (none may appear).
+const SERVER_LOG = path.join(REPORTS, 'e2e-server.log')
 const only = process.argv[2] // unit | integration | e2e, for running one suite
 
 fs.mkdirSync(REPORTS, { recursive: true })
@@ -55,8 +57,15 @@ async function main() {
       DATABASE_URL: e2eDb,
       E2E_BASE_URL: `http://127.0.0.1:${E2E_PORT}`,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      E2E_SERVER_LOG: SERVER_LOG,
     })
     countPlaywright(report, code)
+    const leakCheck = await run('log-check', ['--import', 'tsx', 'scripts/check-log-for-secrets.ts', SERVER_LOG], { DATABASE_URL: e2eDb })
+    if (leakCheck === 0) totals.passed++
+    else {
+      totals.failed++
+      failedSuites.push('secret values in the server log')
+    }
   }
 }
 
@@ -78,8 +87,10 @@ function run(name, args, env) {
 }
 
 function startServer(databaseUrl) {
+  const output = fs.openSync(SERVER_LOG, 'w')
+  log(`web server output: ${path.relative(process.cwd(), SERVER_LOG)}`)
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', E2E_PORT, '-H', '127.0.0.1'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', output, output],
     env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
   })
   children.add(child)

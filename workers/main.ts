@@ -1,8 +1,11 @@
 // A worker process: takes jobs from the queue until told to stop. Run several against one database
 // (npm run workers); pg-boss hands each job to one of them, and a job whose worker died is retried.
 import { prisma } from '@/lib/db'
+import { installLogMasking } from '@/lib/secrets/mask-secret-values'
 import { getBoss, stopBoss } from '@/lib/jobs/boss'
 import { JOBS } from './registry'
+
+installLogMasking()
 
 const CONCURRENCY = Number(process.env.TOOLROOM_WORKER_CONCURRENCY ?? 8)
 const log = (...args: unknown[]) => console.log('[worker]', ...args)

@@ -3,6 +3,7 @@ import Link from 'next/link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { ConnectorLinks, GrantLinks, LanguageToolLinks, Toggles } from '@/components/resources/bindings'
+import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges } from '@/components/resources/status-badges'
 import { Card } from '@/components/ui/card'
@@ -86,6 +87,7 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
                 <ConfigYamlCard id={id} namespace={namespace} />
                 <ManifestCard resource={agent} />
               </div>
+              <ResourceHistory kind="Agent" namespace={ns} name={name} />
             </div>
           </>
         )

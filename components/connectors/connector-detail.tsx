@@ -1,5 +1,6 @@
 'use client'
 import Link from 'next/link'
+import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges } from '@/components/resources/status-badges'
 import { Card } from '@/components/ui/card'
@@ -66,6 +67,7 @@ export function ConnectorDetail({ id, namespace }: { id: string; namespace?: str
                 <ConnectorBindings slug={slug} />
                 <ManifestCard resource={connector} />
               </div>
+              <ResourceHistory kind="Connector" namespace={ns} name={slug} />
             </div>
           </>
         )

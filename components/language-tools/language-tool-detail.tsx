@@ -2,6 +2,7 @@
 import { DiscoveryRunsCard } from '@/components/discovery/discovery-runs-card'
 import { RefreshButton } from '@/components/discovery/refresh-button'
 import { SurfaceChangesCard } from '@/components/discovery/surface-changes'
+import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { HealthBadge, LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { Badge } from '@/components/ui/badge'
@@ -194,6 +195,7 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                 <LanguageToolReferencedBy name={name} namespace={ns} />
                 <ManifestCard resource={server} />
               </div>
+              <ResourceHistory kind="LanguageTool" namespace={ns} name={name} />
             </div>
           </>
         )

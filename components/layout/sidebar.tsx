@@ -9,9 +9,11 @@ const NAV = [
   { href: '/tools', label: 'Tools', hint: null },
   { href: '/language-tools', label: 'LanguageTools', hint: 'MCP servers' },
   { href: '/connectors', label: 'Connectors', hint: null },
+  { href: '/secrets', label: 'Secrets', hint: null },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews' },
   { href: '/approvals', label: 'Approvals', hint: null },
   { href: '/apply', label: 'Apply', hint: null },
+  { href: '/audit', label: 'Audit log', hint: null },
 ] as const
 
 function isActive(pathname: string, href: string) {

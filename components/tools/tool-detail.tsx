@@ -1,4 +1,5 @@
 'use client'
+import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { Card } from '@/components/ui/card'
@@ -93,6 +94,7 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
                 </Card>
                 <ManifestCard resource={tool} />
               </div>
+              <ResourceHistory kind="Tool" namespace={ns} name={name} />
             </div>
           </>
         )

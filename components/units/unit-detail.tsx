@@ -3,6 +3,7 @@ import Link from 'next/link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { ConnectorLinks, GrantLinks, Toggles } from '@/components/resources/bindings'
+import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges } from '@/components/resources/status-badges'
 import { Card } from '@/components/ui/card'
@@ -87,6 +88,7 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
                 />
               </section>
               <ManifestCard resource={unit} />
+              <ResourceHistory kind="Unit" namespace={ns} name={name} />
             </div>
           </>
         )

@@ -3,8 +3,7 @@
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
-import type { Actor } from '@/lib/auth/authenticate'
-import type { AuditActor } from '@/lib/audit/record-audit-event'
+import { auditActorOf as auditActor } from '@/lib/audit/audit-actor'
 import { decideApproval, decideApprovals } from '@/lib/approvals/decide-approval'
 import { approvalQueueStats, getApproval, listApprovals } from '@/lib/approvals/list-approvals'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
@@ -84,8 +83,6 @@ export const APPROVAL_CONTRACTS = {
     summary: 'Recent deliveries to an endpoint, newest first', params: id, response: z.object({ items: z.array(z.record(z.string(), z.unknown())) }),
   },
 } satisfies Record<string, RouteContract>
-
-const auditActor = (actor: Actor): AuditActor => ({ kind: actor.kind === 'anonymous' ? 'user' : actor.kind, id: (actor as { id?: string }).id ?? null, name: actor.name })
 
 const C = APPROVAL_CONTRACTS
 export const approvalRoutes = {

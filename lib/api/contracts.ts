@@ -3,10 +3,12 @@
 import type { RouteContract } from '@/lib/http/contract'
 import { KINDS } from '@/lib/manifests/kinds'
 import { APPROVAL_CONTRACTS } from './approval-routes'
+import { AUDIT_CONTRACTS } from './audit-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
+import { SECRET_CONTRACTS } from './secret-routes'
 
 export const ALL_CONTRACTS: RouteContract[] = [
   ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
@@ -18,4 +20,6 @@ export const ALL_CONTRACTS: RouteContract[] = [
   openApiContract,
   ...Object.values(DISCOVERY_CONTRACTS),
   ...Object.values(APPROVAL_CONTRACTS),
+  ...Object.values(AUDIT_CONTRACTS),
+  ...Object.values(SECRET_CONTRACTS),
 ]

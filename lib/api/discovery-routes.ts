@@ -1,5 +1,7 @@
 // Discovery: ask for a run now, see recent runs and surface changes, decide held changes.
 import { z } from '@/lib/http/zod'
+import { auditContextOf } from '@/lib/audit/audit-actor'
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { decideSurfaceChange } from '@/lib/discovery/decide-surface-change'
@@ -54,13 +56,15 @@ export const DISCOVERY_CONTRACTS = {
 } satisfies Record<string, RouteContract>
 
 function refreshRoute(contract: RouteContract & { params: typeof idParams; query: typeof namespaceOnly }, kind: 'Agent' | 'Unit' | 'LanguageTool') {
-  return route(contract, async ({ params, query }) => {
+  return route(contract, async (ctx) => {
+    const { params, query } = ctx
     const row = await getRow(kind, params.id, query.namespace)
     if (kind === 'LanguageTool') await enqueueDiscoveries([{ job: 'mcp', id: row.id, trigger: 'manual' }])
     else {
       if (!imageEndpointOf(kind, row)) throw new AppError('VALIDATION_FAILED', `unit "${row.name}" runs no image of its own (spec.image and spec.endpoint)`, [{ field: 'spec.endpoint', rule: 'required', message: 'is required to introspect a unit image' }])
       await enqueueDiscoveries([{ job: 'image', kind, id: row.id, trigger: 'manual' }])
     }
+    await recordAuditEvent({ ...auditContextOf(ctx), action: 'discovery.refresh_requested', kind, namespace: row.namespace, resource: row.name, resourceId: row.id })
     return { queued: true, subject: { kind, id: row.id, name: row.name, namespace: row.namespace } }
   })
 }
@@ -71,6 +75,6 @@ export const discoveryRoutes = {
   refreshLanguageTool: refreshRoute(DISCOVERY_CONTRACTS.refreshLanguageTool, 'LanguageTool'),
   runs: route(DISCOVERY_CONTRACTS.runs, async ({ query }) => listDiscoveryRuns(query)),
   changes: route(DISCOVERY_CONTRACTS.changes, async ({ query }) => listSurfaceChanges(query)),
-  accept: route(DISCOVERY_CONTRACTS.accept, async ({ params, body, actor }) => decideSurfaceChange(params.id, 'accept', actor.name, body.comment)),
-  reject: route(DISCOVERY_CONTRACTS.reject, async ({ params, body, actor }) => decideSurfaceChange(params.id, 'reject', actor.name, body.comment)),
+  accept: route(DISCOVERY_CONTRACTS.accept, async (ctx) => decideSurfaceChange(ctx.params.id, 'accept', auditContextOf(ctx), ctx.body.comment)),
+  reject: route(DISCOVERY_CONTRACTS.reject, async (ctx) => decideSurfaceChange(ctx.params.id, 'reject', auditContextOf(ctx), ctx.body.comment)),
 }

@@ -3,6 +3,7 @@
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
+import { auditContextOf } from '@/lib/audit/audit-actor'
 import { prisma } from '@/lib/db'
 import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
 import { renderConfigYaml } from '@/lib/effective-tools/render-config-yaml'
@@ -57,7 +58,7 @@ export function fleetRoutes(kind: 'Agent' | 'Unit') {
       return { effectiveTools: set.tools, ...(query.include === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
     }),
     getImageTools: route(c.getImageTools, async ({ params, query }) => imageToolsOf((await getRow(kind, params.id, query.namespace)) as never)),
-    putImageTools: route(c.putImageTools, async ({ params, query, body }) => setImageTools(kind, params.id, query.namespace, body)),
+    putImageTools: route(c.putImageTools, async (ctx) => setImageTools(kind, ctx.params.id, ctx.query.namespace, ctx.body, auditContextOf(ctx))),
   }
 }
 

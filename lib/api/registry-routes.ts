@@ -1,4 +1,5 @@
 // Apply, the dashboard overview, and the OpenAPI document.
+import { auditContextOf } from '@/lib/audit/audit-actor'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { applyManifestText } from '@/lib/manifests/apply-documents'
@@ -21,7 +22,7 @@ export const applyContract = {
   response: applyResultSchema,
 } satisfies RouteContract
 
-export const applyRoute = route(applyContract, async ({ query, body }) => applyManifestText(body, { dryRun: query.dryRun }))
+export const applyRoute = route(applyContract, async (ctx) => applyManifestText(ctx.body, { dryRun: ctx.query.dryRun, audit: auditContextOf(ctx) }))
 
 export const overviewContract = {
   method: 'GET', path: '/api/v1/overview', operationId: 'getOverview', tags: ['Overview'], access: 'read',

@@ -1,5 +1,6 @@
 // CRUD routes for every registry kind, from one definition: contracts (for the wrapper and OpenAPI)
 // and handlers. Create and replace go through the same validation as apply.
+import { auditContextOf } from '@/lib/audit/audit-actor'
 import { AppError } from '@/lib/errors/app-error'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
@@ -86,8 +87,8 @@ export function resourceRoutes(kind: Kind) {
   const c = resourceContracts(kind)
   return {
     list: route(c.list, async ({ query }) => listResources(kind, filtersFrom(kind, query))),
-    create: route(c.create, async ({ body }) => {
-      const { results } = await applyDocuments([documentFrom(kind, body)], { expect: 'absent' })
+    create: route(c.create, async (ctx) => {
+      const { results } = await applyDocuments([documentFrom(kind, ctx.body)], { expect: 'absent', audit: auditContextOf(ctx) })
       return getResource(kind, results[0].id!)
     }),
     get: route(c.get, async ({ params, query }) => {
@@ -101,7 +102,8 @@ export function resourceRoutes(kind: Kind) {
       // A view of the cached bytes, not a copy.
       return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': 'application/json' } })
     }),
-    replace: route(c.replace, async ({ params, query, body }) => {
+    replace: route(c.replace, async (ctx) => {
+      const { params, query, body } = ctx
       const existing = await getRow(kind, params.id, query.namespace)
       const doc = documentFrom(kind, body)
       const metadata = (doc.metadata ?? {}) as { name?: unknown; namespace?: unknown }
@@ -109,11 +111,11 @@ export function resourceRoutes(kind: Kind) {
         throw new AppError('VALIDATION_FAILED', 'metadata.name and metadata.namespace cannot change; create a new resource instead', [
           { field: 'metadata.name', rule: 'immutable', message: `must stay "${existing.namespace}/${existing.name}"` },
         ])
-      await applyDocuments([doc], { expect: 'present' })
+      await applyDocuments([doc], { expect: 'present', audit: auditContextOf(ctx) })
       return getResource(kind, existing.id)
     }),
-    remove: route(c.remove, async ({ params, query }) => {
-      await deleteResource(kind, params.id, query.namespace)
+    remove: route(c.remove, async (ctx) => {
+      await deleteResource(kind, ctx.params.id, ctx.query.namespace, auditContextOf(ctx))
       return null
     }),
   }

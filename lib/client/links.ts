@@ -1,6 +1,6 @@
 // Portal URLs of resources. Pages accept a uuid or a name with ?namespace=, like the API does, so
 // a reference written in a spec ("name" or "namespace/name") links without a lookup.
-export type PortalKind = 'Tool' | 'LanguageTool' | 'Connector' | 'Unit' | 'Agent'
+export type PortalKind = 'Tool' | 'LanguageTool' | 'Connector' | 'Unit' | 'Agent' | 'Secret'
 
 const BASE: Record<PortalKind, string> = {
   Tool: '/tools',
@@ -8,6 +8,7 @@ const BASE: Record<PortalKind, string> = {
   Connector: '/connectors',
   Unit: '/units',
   Agent: '/agents',
+  Secret: '/secrets',
 }
 
 export function hasPage(kind: string): kind is PortalKind {

@@ -1,5 +1,6 @@
 // RFC 9457 problem details for every API error.
 import { AppError, type AppErrorCode, type FieldError } from '@/lib/errors/app-error'
+import { maskSecretValues } from '@/lib/secrets/mask-secret-values'
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 
@@ -31,10 +32,11 @@ export function problemFor(error: AppError, instance?: string, requestId?: strin
     type: `https://toolroom.dev/problems/${error.code.toLowerCase().replace(/_/g, '-')}`,
     title: TITLES[error.code],
     status: error.status,
-    detail: error.message,
+    // An upstream error can quote a header or body that carried a secret this process opened.
+    detail: maskSecretValues(error.message),
     ...(instance ? { instance } : {}),
     ...(requestId ? { requestId } : {}),
-    ...(error.errors.length ? { errors: error.errors } : {}),
+    ...(error.errors.length ? { errors: error.errors.map((e) => ({ ...e, message: maskSecretValues(e.message) })) } : {}),
   }
 }
 

@@ -1,4 +1,6 @@
 // An operator (or CI) uploads an image's tools manifest for a subject without an /a2a/tools listener.
+import type { AuditContext } from '@/lib/audit/audit-actor'
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { imageDigestOf } from '@/lib/manifests/specs/fleet'
@@ -11,6 +13,7 @@ export async function setImageTools(
   idOrName: string,
   namespace: string | undefined,
   upload: { digest?: string; tools: unknown[] },
+  audit: AuditContext,
 ) {
   const row = await getRow(kind, idOrName, namespace)
   const imageDigest = imageDigestOf((row.spec as { image?: string }).image)
@@ -28,9 +31,23 @@ export async function setImageTools(
   if (verdict.errors.length > 0)
     throw new AppError('VALIDATION_FAILED', `${verdict.errors.length} invalid tool entr${verdict.errors.length === 1 ? 'y' : 'ies'}; nothing was stored`, verdict.errors)
   const data = { imageTools: verdict.tools as object[], imageDigest: digest, imageToolsSource: 'upload', imageToolsUpdatedAt: new Date() }
-  const updated = kind === 'Agent'
-    ? await prisma.agent.update({ where: { id: row.id }, data })
-    : await prisma.unit.update({ where: { id: row.id }, data })
+  const updated = await prisma.$transaction(async (tx) => {
+    const stored = kind === 'Agent' ? await tx.agent.update({ where: { id: row.id }, data }) : await tx.unit.update({ where: { id: row.id }, data })
+    await recordAuditEvent(
+      {
+        ...audit,
+        action: 'image_tools.uploaded',
+        kind,
+        namespace: row.namespace,
+        resource: row.name,
+        resourceId: row.id,
+        before: imageToolsOf(row as never),
+        after: imageToolsOf(stored),
+      },
+      tx,
+    )
+    return stored
+  })
   noteRegistryChange()
   return imageToolsOf(updated)
 }

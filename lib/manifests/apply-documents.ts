@@ -1,5 +1,7 @@
 // Apply is all or nothing: every document is validated (alone and against the others and what is
 // stored) before anything is written, and the writes share one transaction.
+import type { AuditContext } from '@/lib/audit/audit-actor'
+import { type AuditEventInput, recordAuditEvents } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
@@ -26,18 +28,20 @@ export interface ApplyResult {
 }
 
 export interface ApplyOptions {
+  /** Who asked: every written document is recorded in the audit log in the same transaction. */
+  audit: AuditContext
   dryRun?: boolean
   /** REST create/replace semantics for a single document. */
   expect?: 'absent' | 'present'
 }
 
-export async function applyManifestText(text: string, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyManifestText(text: string, options: ApplyOptions): Promise<ApplyResult> {
   const parsed = parseManifest(text)
   if (parsed.errors.length > 0) throw validationFailed(parsed.errors)
   return applyDocuments(parsed.documents, options)
 }
 
-export async function applyDocuments(rawDocuments: unknown[], options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyDocuments(rawDocuments: unknown[], options: ApplyOptions): Promise<ApplyResult> {
   const errors: FieldError[] = []
   const valid: IndexedDocument[] = []
   rawDocuments.forEach((raw, index) => {
@@ -54,9 +58,24 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
   const results = await prisma.$transaction(
     async (tx) => {
       const out: AppliedDocument[] = []
+      const events: AuditEventInput[] = []
       for (const { index, document } of valid) {
-        const { action, id, before } = await writeDocument(tx, document, { dryRun, expect: options.expect })
+        const written = await writeDocument(tx, document, { dryRun, expect: options.expect })
+        const { action, id, before } = written
         writes.push({ kind: document.kind, id, action, before, after: document.spec })
+        // Dry runs and unchanged documents change nothing, so there is nothing to record.
+        if (!dryRun && action !== 'unchanged')
+          events.push({
+            ...options.audit,
+            action: `resource.${action}`,
+            kind: document.kind,
+            namespace: document.metadata.namespace,
+            resource: document.metadata.name,
+            resourceId: id ?? undefined,
+            before: written.beforeDocument,
+            after: written.afterDocument,
+            detail: { via: options.expect ? 'rest' : 'apply', ...written.detail },
+          })
         out.push({
           index,
           kind: document.kind,
@@ -67,6 +86,7 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
           action,
         })
       }
+      await recordAuditEvents(events, tx)
       return out
     },
     { timeout: 120_000, maxWait: 10_000 },

@@ -1,4 +1,7 @@
 // Generic reads and writes of registry resources, for every kind, through the kind adapters.
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import type { AuditContext } from '@/lib/audit/audit-actor'
+import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
@@ -79,6 +82,18 @@ export async function getResource(kind: Kind, idOrName: string, namespace?: stri
 
 export type WriteAction = 'created' | 'updated' | 'unchanged'
 
+export interface WriteOutcome {
+  action: WriteAction
+  id: string | null
+  /** The stored spec before the write (discovery compares images and endpoints). */
+  before: unknown
+  /** The resource before and after, as the audit log keeps it (no secret values). */
+  beforeDocument: AuditDocument | null
+  afterDocument: AuditDocument | null
+  /** Audit detail of the write: for a Secret, the key its values are sealed under. */
+  detail: Record<string, unknown>
+}
+
 /**
  * Creates or updates the row for a document. `expect` narrows what is allowed: `absent` for a REST
  * create (409 if it exists), `present` for a REST replace (404 if it does not).
@@ -87,7 +102,7 @@ export async function writeDocument(
   tx: Tx,
   doc: ValidDocument,
   { dryRun, expect }: { dryRun: boolean; expect?: 'absent' | 'present' },
-): Promise<{ action: WriteAction; id: string | null; before: unknown }> {
+): Promise<WriteOutcome> {
   const adapter = KIND_ADAPTERS[doc.kind]
   const delegate = adapter.delegate(tx)
   const existing = await delegate.findUnique({
@@ -97,32 +112,51 @@ export async function writeDocument(
   if (existing && expect === 'absent') throw new AppError('CONFLICT', `${label} already exists; use PUT to replace it or apply the manifest`)
   if (!existing && expect === 'present') throw notFound(label)
   const before = existing?.spec ?? null
-  if (existing && adapter.unchanged(existing, doc)) return { action: 'unchanged', id: existing.id, before }
-  if (dryRun) return { action: existing ? 'updated' : 'created', id: existing?.id ?? null, before }
+  const beforeDocument = existing ? auditDocument(doc.kind, existing) : null
+  const skipped = { before, beforeDocument, afterDocument: beforeDocument, detail: {} }
+  if (existing && adapter.unchanged(existing, doc)) return { action: 'unchanged', id: existing.id, ...skipped }
+  if (dryRun) return { action: existing ? 'updated' : 'created', id: existing?.id ?? null, ...skipped }
 
-  const data = {
+  const data: Record<string, unknown> & { apiVersion: string } = {
     apiVersion: doc.apiVersion,
     labels: doc.metadata.labels,
     annotations: doc.metadata.annotations,
     ...adapter.columns(doc),
   }
+  const afterDocument = auditDocument(doc.kind, { ...doc.metadata, apiVersion: doc.apiVersion, spec: data.spec })
+  const detail = typeof data.keyId === 'string' ? { keyId: data.keyId } : {}
   if (existing) {
     const row = await delegate.update({
       where: { id: existing.id },
       data: { ...data, generation: { increment: 1 }, updatedAt: new Date() },
       select: { id: true },
     })
-    return { action: 'updated', id: row.id, before }
+    return { action: 'updated', id: row.id, before, beforeDocument, afterDocument, detail }
   }
   const row = await delegate.create({
     data: { ...data, namespace: doc.metadata.namespace, name: doc.metadata.name },
     select: { id: true },
   })
-  return { action: 'created', id: row.id, before }
+  return { action: 'created', id: row.id, before, beforeDocument, afterDocument, detail }
 }
 
-export async function deleteResource(kind: Kind, idOrName: string, namespace?: string): Promise<void> {
-  const row = await getRow(kind, idOrName, namespace)
-  await KIND_ADAPTERS[kind].delegate(prisma).delete({ where: { id: row.id } })
+export async function deleteResource(kind: Kind, idOrName: string, namespace: string | undefined, audit: AuditContext): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const row = await getRow(kind, idOrName, namespace, tx)
+    await KIND_ADAPTERS[kind].delegate(tx).delete({ where: { id: row.id } })
+    await recordAuditEvent(
+      {
+        ...audit,
+        action: 'resource.deleted',
+        kind,
+        namespace: row.namespace,
+        resource: row.name,
+        resourceId: row.id,
+        before: auditDocument(kind, row),
+        detail: { via: 'rest' },
+      },
+      tx,
+    )
+  })
   noteRegistryChange()
 }

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
+import { systemContext } from '@/lib/audit/audit-actor'
 import { setImageTools } from '@/lib/image-tools/set-image-tools'
 import { validateImageTools } from '@/lib/image-tools/validate-image-tools'
 import { applyManifestText, type ApplyResult } from '@/lib/manifests/apply-documents'
@@ -72,11 +73,12 @@ export async function seedDemoFleet(options: { root?: string } = {}): Promise<Se
   const surfaces = parseSurfaces(surfacesText)
   preflight(manifestText, imageTools, surfaces)
 
-  const applied = await applyManifestText(manifestText)
+  const audit = systemContext('demo-seed')
+  const applied = await applyManifestText(manifestText, { audit })
 
   let imageToolCount = 0
   for (const entry of imageTools) {
-    const stored = await setImageTools(entry.kind, entry.name, entry.namespace, { tools: entry.tools })
+    const stored = await setImageTools(entry.kind, entry.name, entry.namespace, { tools: entry.tools }, audit)
     imageToolCount += stored.tools.length
   }
 

@@ -1,17 +1,19 @@
 import { z } from '@/lib/http/zod'
 
+const secretKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letters, digits, ".", "_" or "-"')
+
+/** The values of a Secret: plain in `stringData`, base64 in `data`. */
+export const secretValueFields = {
+  stringData: z.record(secretKey, z.string().max(65536)).optional(),
+  data: z.record(secretKey, z.string().max(87384).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')).optional(),
+}
+
 // Kubernetes-style: `stringData` holds plain values, `data` base64 ones. Either way the values are
 // encrypted before they are stored and never returned.
 export const secretSpec = z
   .strictObject({
     type: z.enum(['opaque', 'bearer', 'basic']).default('opaque'),
-    stringData: z.record(z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letters, digits, ".", "_" or "-"'), z.string().max(65536)).optional(),
-    data: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letters, digits, ".", "_" or "-"'),
-        z.string().max(87384).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
-      )
-      .optional(),
+    ...secretValueFields,
   })
   .superRefine((spec, ctx) => {
     const keys = [...Object.keys(spec.stringData ?? {}), ...Object.keys(spec.data ?? {})]
