@@ -1,6 +1,6 @@
 // `npm start`: [embedded PostgreSQL when DATABASE_URL is unset] → migrations → demo fleet and its
 // local endpoints (embedded database only) → production build if the sources changed → web server
-// and discovery workers → ready.
+// (behind the lean gateway process, which serves /mcp) and discovery workers → ready.
 // Ctrl-C or SIGTERM stops the children first, then PostgreSQL. `npm run dev` runs `next dev` instead.
 import 'dotenv/config'
 import fs from 'node:fs'
@@ -50,7 +50,16 @@ try {
       recordBuild()
       log(`build done (${elapsed()})`)
     }
-    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', HOST])
+    // The lean gateway process fronts the port: it answers /mcp itself and passes everything else to
+    // Next.js on an internal port (BENCHMARKS.md, "Gateway", says why). TOOLROOM_GATEWAY_FRONT=0 lets
+    // Next.js serve the port, and /mcp, alone.
+    const front = process.env.TOOLROOM_GATEWAY_FRONT !== '0'
+    const webPort = front ? (process.env.TOOLROOM_WEB_INTERNAL_PORT ?? String(Number(PORT) + 1)) : PORT
+    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST])
+    if (front) {
+      Object.assign(process.env, { GATEWAY_PORT: PORT, TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
+      supervisor.keepRunning('gateway', ['--import', 'tsx', 'scripts/gateway.ts'])
+    }
   }
 
   const workers = Number(process.env.TOOLROOM_WORKERS ?? 1)

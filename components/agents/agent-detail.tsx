@@ -17,6 +17,7 @@ import { useResource } from '@/lib/client/hooks'
 import { useDocumentTitle } from '@/lib/client/use-document-title'
 import { resourceHref } from '@/lib/client/links'
 import { ConfigYamlCard } from './config-yaml-card'
+import { CredentialsCard } from './credentials-card'
 
 type Agent = Resource<AgentSpec, FleetStatus>
 
@@ -83,6 +84,7 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
                   introspection={<IntrospectionSection plural="agents" kind="Agent" subjectId={agent.id} endpoint={agent.status?.endpoint ?? spec.endpoint} />}
                 />
               </section>
+              <CredentialsCard id={id} namespace={namespace} />
               <div className="grid items-start gap-4 xl:grid-cols-2">
                 <ConfigYamlCard id={id} namespace={namespace} />
                 <ManifestCard resource={agent} />

@@ -6,6 +6,7 @@ import { APPROVAL_CONTRACTS } from './approval-routes'
 import { AUDIT_CONTRACTS } from './audit-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
+import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
@@ -22,4 +23,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(APPROVAL_CONTRACTS),
   ...Object.values(AUDIT_CONTRACTS),
   ...Object.values(SECRET_CONTRACTS),
+  ...Object.values(GATEWAY_CONTRACTS),
 ]

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { type Actor, authenticate, isAllowed } from '@/lib/auth/authenticate'
+import { authenticateAgent } from '@/lib/auth/authenticate-agent'
 import { AppError } from '@/lib/errors/app-error'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
@@ -26,7 +27,8 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID()
     const instance = new URL(request.url).pathname
     try {
-      const actor = await authenticate(request)
+      const actor = contract.access === 'agent' ? await agentActor(request) : await authenticate(request)
+      if (!actor && contract.access === 'agent') throw new AppError('UNAUTHORIZED', 'send an agent credential: Authorization: Bearer tra_…')
       if (!actor && contract.access !== 'public') throw new AppError('UNAUTHORIZED', 'sign in or send an API token')
       if (actor && !isAllowed(actor, contract.access)) throw new AppError('FORBIDDEN', `this needs the "${contract.access}" permission`)
 
@@ -45,6 +47,11 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
       return problemResponse(new AppError('INTERNAL', `unexpected error; quote request id ${requestId} when reporting it`), instance, requestId, { 'x-request-id': requestId })
     }
   }
+}
+
+async function agentActor(request: Request): Promise<Actor | null> {
+  const agent = await authenticateAgent(request)
+  return agent ? { kind: 'agent', name: `${agent.namespace}/${agent.name}`, roles: [], agent } : null
 }
 
 function respond(contract: RouteContract, result: unknown): Response {

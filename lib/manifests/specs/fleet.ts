@@ -1,5 +1,5 @@
 import { z } from '@/lib/http/zod'
-import { canonicalToolId, dnsLabel, httpUrl, imageReference, resourceRef, toggles } from './common'
+import { canonicalToolId, dnsLabel, httpUrl, imageReference, rateLimit, resourceRef, toggles } from './common'
 
 const connectorSlug = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a connector slug (lowercase snake_case)')
 
@@ -26,6 +26,8 @@ export const agentSpec = z.strictObject({
   connectors: z.array(connectorSlug).max(200).optional(),
   grants: z.array(resourceRef).max(5000).optional(),
   toggles: toggles.optional(),
+  /** Calls per minute and per day this agent may make through the gateway, over all its tools. */
+  rateLimit: rateLimit.optional(),
 })
 
 export type UnitSpec = z.infer<typeof unitSpec>

@@ -1,0 +1,79 @@
+// Agent credentials: bearer tokens (`tra_…`) an agent presents to the gateway. The token is returned
+// once at creation; only its hash and a hint are kept. Creating and revoking are audited.
+import { forgetAgentCredentials } from '@/lib/auth/authenticate-agent'
+import { issueToken } from '@/lib/auth/secret-token'
+import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-event'
+import { prisma } from '@/lib/db'
+import { AppError, notFound } from '@/lib/errors/app-error'
+import type { Row } from '@/lib/resources/kind-adapters'
+
+export interface CredentialView {
+  id: string
+  agentId: string
+  name: string
+  hint: string
+  createdBy: string | null
+  createdAt: string
+  lastUsedAt: string | null
+  expiresAt: string | null
+  revokedAt: string | null
+  state: 'active' | 'expired' | 'revoked'
+}
+
+type CredentialRow = { id: string; agentId: string; name: string; hint: string; createdBy: string | null; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; revokedAt: Date | null }
+
+export function credentialView(row: CredentialRow, now = Date.now()): CredentialView {
+  const state = row.revokedAt ? 'revoked' : row.expiresAt && row.expiresAt.getTime() <= now ? 'expired' : 'active'
+  return {
+    id: row.id,
+    agentId: row.agentId,
+    name: row.name,
+    hint: row.hint,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    state,
+  }
+}
+
+const SELECT = { id: true, agentId: true, name: true, hint: true, createdBy: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true } as const
+
+export async function createAgentCredential(agent: Row, input: { name: string; expiresInDays?: number }, actor: AuditActor, requestId?: string) {
+  const issued = issueToken('tra')
+  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.agentCredential.create({
+      data: { agentId: agent.id, name: input.name, hash: issued.hash, hint: issued.hint, createdBy: actor.name, expiresAt },
+      select: SELECT,
+    })
+    await recordAuditEvent(
+      { actor, action: 'agent_credential.created', kind: 'Agent', namespace: agent.namespace, resource: agent.name, resourceId: agent.id, after: { id: created.id, name: created.name, hint: created.hint, expiresAt }, requestId },
+      tx,
+    )
+    return created
+  })
+  return { ...credentialView(row), token: issued.token }
+}
+
+export async function listAgentCredentials(agent: Row): Promise<{ items: CredentialView[] }> {
+  const rows = await prisma.agentCredential.findMany({ where: { agentId: agent.id }, orderBy: { createdAt: 'desc' }, select: SELECT })
+  return { items: rows.map((r) => credentialView(r)) }
+}
+
+export async function revokeAgentCredential(agent: Row, credentialId: string, actor: AuditActor, requestId?: string): Promise<CredentialView> {
+  const row = await prisma.$transaction(async (tx) => {
+    const found = await tx.agentCredential.findFirst({ where: { id: credentialId, agentId: agent.id }, select: SELECT })
+    if (!found) throw notFound(`credential ${credentialId} of agent "${agent.namespace}/${agent.name}"`)
+    if (found.revokedAt) throw new AppError('CONFLICT', `credential "${found.name}" was already revoked at ${found.revokedAt.toISOString()}`)
+    const revoked = await tx.agentCredential.update({ where: { id: credentialId }, data: { revokedAt: new Date() }, select: SELECT })
+    await recordAuditEvent(
+      { actor, action: 'agent_credential.revoked', kind: 'Agent', namespace: agent.namespace, resource: agent.name, resourceId: agent.id, before: { id: found.id, name: found.name, hint: found.hint }, requestId },
+      tx,
+    )
+    return revoked
+  })
+  forgetAgentCredentials()
+  return credentialView(row)
+}

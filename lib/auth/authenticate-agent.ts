@@ -1,0 +1,67 @@
+// Who is calling the gateway: an agent, identified by its bearer credential (`tra_…`). Answers are
+// kept in memory for a few seconds so a busy agent does not cost a database round trip per call;
+// revocation and expiry are therefore honoured within TOOLROOM_AGENT_AUTH_CACHE_MS (default 3 s).
+import { prisma } from '@/lib/db'
+import { bearerToken, hashToken } from './secret-token'
+
+export interface AgentIdentity {
+  kind: 'agent'
+  agentId: string
+  name: string
+  namespace: string
+  credentialId: string
+}
+
+interface CacheEntry {
+  identity: AgentIdentity | null
+  until: number
+}
+
+const CACHE_MS = Number(process.env.TOOLROOM_AGENT_AUTH_CACHE_MS ?? 3000)
+const MAX_ENTRIES = 10_000
+// lastUsedAt is a hint for people, not an audit trail: written at most once a minute per credential.
+const TOUCH_EVERY_MS = 60_000
+
+const state = ((globalThis as { __toolroomAgentAuth?: { cache: Map<string, CacheEntry>; touched: Map<string, number> } }).__toolroomAgentAuth ??= {
+  cache: new Map(),
+  touched: new Map(),
+})
+
+/** The agent a request speaks for, or null when it carries no valid, unrevoked, unexpired credential. */
+export async function authenticateAgent(request: Request): Promise<AgentIdentity | null> {
+  const token = bearerToken(request)
+  if (!token || !token.startsWith('tra_')) return null
+  return identifyAgentToken(token)
+}
+
+export async function identifyAgentToken(token: string): Promise<AgentIdentity | null> {
+  const now = Date.now()
+  // Keyed by the token itself (this process's memory only), so a hit costs no hashing.
+  const hit = state.cache.get(token)
+  if (hit && hit.until > now) return hit.identity
+  const hash = hashToken(token)
+
+  const rows = await prisma.$queryRaw<Array<{ id: string; agentId: string; name: string; namespace: string; expiresAt: Date | null; revokedAt: Date | null }>>`
+    SELECT c.id, c."agentId", a.name, a.namespace, c."expiresAt", c."revokedAt"
+    FROM "AgentCredential" c JOIN "Agent" a ON a.id = c."agentId" WHERE c.hash = ${hash}`
+  const row = rows[0]
+  const valid = row && !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > now)
+  const identity: AgentIdentity | null = valid ? { kind: 'agent', agentId: row.agentId, name: row.name, namespace: row.namespace, credentialId: row.id } : null
+  // An expiring credential is never cached past its expiry.
+  const until = Math.min(now + CACHE_MS, row?.expiresAt?.getTime() ?? Infinity)
+  if (state.cache.size >= MAX_ENTRIES) state.cache.delete(state.cache.keys().next().value!)
+  state.cache.set(token, { identity, until })
+  if (identity) touch(identity.credentialId, now)
+  return identity
+}
+
+function touch(credentialId: string, now: number) {
+  if ((state.touched.get(credentialId) ?? 0) > now - TOUCH_EVERY_MS) return
+  state.touched.set(credentialId, now)
+  prisma.agentCredential.update({ where: { id: credentialId }, data: { lastUsedAt: new Date(now) } }).catch(() => {})
+}
+
+/** Forget cached answers (after a revocation in this process, so it takes effect here at once). */
+export function forgetAgentCredentials(): void {
+  state.cache.clear()
+}

@@ -1,0 +1,27 @@
+// The REST equivalent of `tools/call` for callers that do not speak MCP: the same pipeline and
+// record (channel `rest`). A result answers 200 `{callId, result}`; a refusal or failure answers
+// problem+json whose status follows the JSON-RPC code (kept as `rpcCode`, with its `data`):
+// -32601 → 404, -32602 → 422, -32029 → 429 (Retry-After), -32009 → 409, -32603 → 502.
+import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
+import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
+import { callTool } from './call-tool'
+import { RPC } from './tool-errors'
+
+const STATUS: Record<number, { status: number; title: string; type: string }> = {
+  [RPC.METHOD_NOT_FOUND]: { status: 404, title: 'Tool not available', type: 'tool-not-available' },
+  [RPC.INVALID_PARAMS]: { status: 422, title: 'Invalid arguments', type: 'invalid-arguments' },
+  [RPC.RATE_LIMITED]: { status: 429, title: 'Rate limited', type: 'rate-limited' },
+  [RPC.IN_PROGRESS]: { status: 409, title: 'Still in progress', type: 'in-progress' },
+  [RPC.INVALID_REQUEST]: { status: 400, title: 'Bad request', type: 'bad-request' },
+}
+
+export async function callOverRest(agent: AgentIdentity, toolId: string, args: Record<string, unknown>, idempotencyKey: string | undefined, requestId: string, instance: string): Promise<Response> {
+  const answer = await callTool({ agent, channel: 'rest', requestId }, toolId, args, idempotencyKey)
+  if ('result' in answer) return Response.json({ callId: answer.callId, result: answer.result })
+  const { code, message, data } = answer.error
+  const kind = STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' }
+  const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE }
+  if (code === RPC.RATE_LIMITED && typeof data.retryAfterSeconds === 'number') headers['retry-after'] = String(data.retryAfterSeconds)
+  const body = { type: `https://toolroom.dev/problems/${kind.type}`, title: kind.title, status: kind.status, detail: message, instance, requestId, callId: answer.callId, rpcCode: code, data }
+  return new Response(JSON.stringify(body), { status: kind.status, headers })
+}

@@ -1,0 +1,263 @@
+// The gateway pipeline, the same for MCP `tools/call`, the REST call endpoint and toolroom.call_tool:
+// effective set → safety → arguments → rate limits → idempotency → approval → execute (with retries
+// where a repeat is harmless) → record. Every call ends in exactly one ToolCall row, written with
+// `redactFields` masked, secrets scrubbed, and args/results only where `observability` allows.
+import { randomUUID } from 'node:crypto'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
+import type { EffectiveTool } from '@/lib/effective-tools/types'
+import { toolNamespaceOf } from '@/lib/tools/naming'
+import { type AgentTools, agentTools } from './agent-tools'
+import { executeMcp } from './executors/mcp'
+import { executeOs, osToolsEnabled } from './executors/os'
+import { executeRest, restAuthHeaders } from './executors/rest'
+import { claimKey, completeKey } from './idempotency'
+import { renderIdempotencyKey, storableKey } from './idempotency-key'
+import { runPlatformTool } from './platform-calls'
+import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
+import { type CallRecord, recordCall } from './record-call'
+import { parseRedactFields, redactTree, scrubText, scrubTree } from './redact'
+import { TransientError, withRetries } from './retry'
+import { type Binding, bindingFor } from './tool-binding'
+import { RPC, ToolFailure } from './tool-errors'
+import { validateArguments } from './validate-args'
+
+export interface CallContext {
+  agent: AgentIdentity
+  channel: 'mcp' | 'rest'
+  requestId?: string
+  signal?: AbortSignal
+}
+
+/** A call's answer: an MCP tool result, or the JSON-RPC error to send. */
+export type CallAnswer = { callId: string; result: CallToolResult } | { callId: string | null; error: { code: number; message: string; data: Record<string, unknown> } }
+
+/** What a repeat of an idempotent call replays: the first answer, whichever it was. */
+type Replayable = { result: CallToolResult } | { error: { code: number; message: string; data: Record<string, unknown> } }
+
+const MAX_KEY_LENGTH = 512
+
+export async function callTool(ctx: CallContext, name: string, rawArgs: unknown, callerKey?: string): Promise<CallAnswer> {
+  sweepExpiredWindows()
+  const tools = await agentTools(ctx.agent.agentId)
+  if (!tools) return { callId: null, error: { code: RPC.INVALID_REQUEST, message: 'the calling agent no longer exists', data: {} } }
+  const entry = tools.enabled.get(name)
+  // toolroom.call_tool is a door, not a call: the named tool's pipeline runs and is what gets recorded.
+  if (entry?.name === 'toolroom.call_tool') {
+    const a = (rawArgs ?? {}) as { name?: unknown; arguments?: unknown; idempotencyKey?: unknown }
+    if (typeof a.name !== 'string' || a.name === 'toolroom.call_tool')
+      return { callId: null, error: { code: RPC.INVALID_PARAMS, message: 'toolroom.call_tool needs "name": the tool to call (not itself)', data: {} } }
+    return callTool(ctx, a.name, a.arguments ?? {}, typeof a.idempotencyKey === 'string' ? a.idempotencyKey : callerKey)
+  }
+  return new PipelineRun(ctx, tools, name, rawArgs, callerKey).run()
+}
+
+class PipelineRun {
+  private readonly callId = randomUUID()
+  private readonly started = new Date()
+  private readonly t0 = performance.now()
+  private readonly sensitive = new Set<string>()
+  private attempts = 0
+  private key: string | null = null
+  private binding: Binding | null = null
+
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly tools: AgentTools,
+    private readonly name: string,
+    private readonly rawArgs: unknown,
+    private readonly callerKey: string | undefined,
+  ) {}
+
+  async run(): Promise<CallAnswer> {
+    const entry = this.tools.enabled.get(this.name)
+    // 1-2. The effective set and safety: the resolver has already removed what safety denies, with the reason.
+    if (!entry) return this.refuseUnavailable()
+
+    // 3. Arguments.
+    const args = (this.rawArgs ?? {}) as Record<string, unknown>
+    const violations = validateArguments(entry.inputSchema, this.rawArgs ?? {})
+    if (violations.length > 0) {
+      const message = `invalid arguments for ${entry.name}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`
+      return this.fail(entry, 'invalid_arguments', 'schema', message, RPC.INVALID_PARAMS, { violations }, false)
+    }
+
+    const binding = (this.binding = await bindingFor(entry))
+    if (binding.executor.kind === 'none') return this.fail(entry, 'denied', 'not_executable', binding.executor.reason, RPC.METHOD_NOT_FOUND, {})
+    if (binding.executor.kind === 'os' && !osToolsEnabled())
+      return this.fail(entry, 'denied', 'os_tools_disabled', 'os tools are turned off on this gateway (an admin sets TOOLROOM_ENABLE_OS_TOOLS=1)', RPC.METHOD_NOT_FOUND, {})
+
+    // 4. Rate limits, per tool and per agent, counted in the database.
+    const refusal = await takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now()))
+    if (refusal)
+      return this.fail(entry, 'rate_limited', `rate_limit_${refusal.applies}_${refusal.window}`, refusal.message, RPC.RATE_LIMITED, {
+        limit: refusal.limit,
+        window: refusal.window,
+        appliesTo: refusal.applies,
+        retryAfterSeconds: refusal.retryAfterSeconds,
+      })
+
+    // 5. Idempotency.
+    const key = this.callerKey ?? (binding.idempotencyKeyTemplate ? renderIdempotencyKey(binding.idempotencyKeyTemplate, args) : null)
+    if (key !== null) {
+      if (key.length === 0 || key.length > MAX_KEY_LENGTH)
+        return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key must be 1 to ${MAX_KEY_LENGTH} characters`, RPC.INVALID_PARAMS, {})
+      this.key = key
+      const claim = await claimKey(this.tools.agent.id, entry.name, key, this.callId)
+      if (!claim.owner) return this.replay(entry, args, claim.callId, claim.stored)
+    }
+
+    // 6. Approval: recorded as waiting; deciding it is the approval queue's job.
+    if (entry.requiresApproval) {
+      const result: CallToolResult = {
+        isError: true,
+        content: [{ type: 'text', text: `${entry.name} needs a person's approval before it runs. The call is recorded as ${this.callId}; ask toolroom.approval_status for its decision.` }],
+        structuredContent: { status: 'approval_required', callId: this.callId, tool: entry.name, level: entry.sideEffects.level, pollWith: 'toolroom.approval_status' },
+      }
+      await this.finish(entry, args, 'pending_approval', { result }, null)
+      return { callId: this.callId, result }
+    }
+
+    // 7. Execute.
+    try {
+      const result = await this.execute(entry, binding, args)
+      const outcome = result.isError ? 'failed' : 'succeeded'
+      await this.finish(entry, args, outcome, { result }, result.isError ? { code: 'tool_error', message: firstText(result) } : null)
+      return { callId: this.callId, result }
+    } catch (e) {
+      const failure =
+        e instanceof ToolFailure
+          ? { errorCode: e.errorCode, message: e.message, rpc: e.rpcCode, data: e.detail }
+          : e instanceof TransientError
+            ? { errorCode: 'transient', message: e.message, rpc: RPC.INTERNAL_ERROR as number, data: { ...e.detail, retried: this.attempts > 1 } }
+            : { errorCode: 'internal', message: `the gateway failed to run the tool: ${(e as Error).message}`, rpc: RPC.INTERNAL_ERROR as number, data: {} }
+      const data = scrubTree({ outcome: 'failed', callId: this.callId, attempts: this.attempts, ...failure.data }, this.sensitive) as Record<string, unknown>
+      const message = scrubText(failure.message, this.sensitive)
+      const error = { code: failure.rpc, message, data }
+      await this.finish(entry, args, 'failed', { error }, { code: failure.errorCode, message })
+      return { callId: this.callId, error }
+    }
+  }
+
+  private async execute(entry: EffectiveTool, binding: Binding, args: Record<string, unknown>): Promise<CallToolResult> {
+    const retryable = entry.annotations.readOnly || entry.annotations.idempotent
+    const exec = binding.executor
+    switch (exec.kind) {
+      case 'platform':
+        this.attempts = 1
+        return runPlatformTool(entry.name, args, this.tools)
+      case 'rest': {
+        const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.sensitive)
+        return withRetries(retryable, () => executeRest(exec.endpoint, args, headers, this.ctx.signal), (n) => (this.attempts = n))
+      }
+      case 'mcp':
+        return withRetries(retryable, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal), (n) => (this.attempts = n))
+      case 'os':
+        this.attempts = 1
+        return executeOs(exec.command, args, this.ctx.signal)
+      default:
+        throw new Error('no executor')
+    }
+  }
+
+  /** Not in the enabled set: unknown to this agent, or present but disabled or denied (with the reason). */
+  private async refuseUnavailable(): Promise<CallAnswer> {
+    const known = this.tools.unavailable.get(this.name)
+    if (!known) {
+      const message = `unknown tool: ${this.name.slice(0, 200)} is not one of this agent's tools`
+      const error = { code: RPC.METHOD_NOT_FOUND, message, data: { outcome: 'denied', callId: this.callId } }
+      await this.write(this.record(null, 'denied', { code: 'unknown_tool', message }, null, null))
+      return { callId: this.callId, error }
+    }
+    const errorCode = known.state === 'disabled' ? 'disabled' : known.reason?.startsWith('safety.') || known.reason?.includes('safety.') ? 'safety' : known.state
+    const message = `${known.name} is not available to this agent: ${known.reason ?? known.state}`
+    return this.fail(known, 'denied', errorCode, message, RPC.METHOD_NOT_FOUND, { state: known.state })
+  }
+
+  private async fail(entry: EffectiveTool, outcome: string, errorCode: string, message: string, code: number, data: Record<string, unknown>, logArgs = true): Promise<CallAnswer> {
+    const error = { code, message, data: { outcome, callId: this.callId, ...data } }
+    const binding = this.binding ?? (await bindingFor(entry).catch(() => null))
+    const args = logArgs && binding?.logArgs ? this.loggedArgs(binding, (this.rawArgs ?? {}) as Record<string, unknown>) : null
+    await this.write(this.record(entry, outcome, { code: errorCode, message: scrubText(message, this.sensitive) }, args, null))
+    return { callId: this.callId, error }
+  }
+
+  private async replay(entry: EffectiveTool, args: Record<string, unknown>, firstCallId: string, stored: { outcome: string; answer: unknown } | null): Promise<CallAnswer> {
+    if (!stored) {
+      const message = `a call with the same idempotency key (${firstCallId}) is still in progress; repeat the call later for its result`
+      return this.fail(entry, 'deduplicated', 'in_progress', message, RPC.IN_PROGRESS, { firstCallId })
+    }
+    const answer = stored.answer as Replayable
+    const binding = this.binding!
+    const result = 'result' in answer ? answer.result : null
+    await this.write(this.record(entry, 'deduplicated', null, binding.logArgs ? this.loggedArgs(binding, args) : null, result && binding.logResult ? this.loggedResult(binding, result) : null, firstCallId))
+    if ('result' in answer) return { callId: firstCallId, result: answer.result }
+    return { callId: firstCallId, error: { ...answer.error, data: { ...answer.error.data, deduplicated: true } } }
+  }
+
+  private async finish(entry: EffectiveTool, args: Record<string, unknown>, outcome: string, answer: Replayable, error: { code: string; message: string } | null) {
+    const binding = this.binding!
+    const loggedArgs = binding.logArgs ? this.loggedArgs(binding, args) : null
+    const loggedResult = 'result' in answer && binding.logResult ? this.loggedResult(binding, answer.result) : null
+    const record = this.record(entry, outcome, error ? { code: error.code, message: scrubText(error.message, this.sensitive) } : null, loggedArgs, loggedResult)
+    await Promise.all([this.write(record), this.key !== null ? completeKey(this.tools.agent.id, entry.name, this.key, outcome, answer) : null])
+  }
+
+  private loggedArgs(binding: Binding, args: Record<string, unknown>): unknown {
+    return scrubTree(redactTree('args', args, parseRedactFields(binding.redactFields), this.sensitive), this.sensitive)
+  }
+
+  private loggedResult(binding: Binding, result: CallToolResult): unknown {
+    const redaction = parseRedactFields(binding.redactFields)
+    // Redact the structured part first, so the values it masks are also scrubbed from the text content.
+    const structuredContent = result.structuredContent !== undefined ? redactTree('result', result.structuredContent, redaction, this.sensitive) : undefined
+    const kept = { ...(result.isError ? { isError: true } : {}), ...(structuredContent !== undefined ? { structuredContent } : { content: result.content }) }
+    return scrubTree(kept, this.sensitive)
+  }
+
+  private record(entry: EffectiveTool | null, outcome: string, error: { code: string; message: string } | null, args: unknown, result: unknown, dedupOf?: string): CallRecord {
+    const { agent } = this.tools
+    const toolId = entry?.name ?? this.name.slice(0, 200)
+    return {
+      id: this.callId,
+      startedAt: this.started,
+      finishedAt: outcome === 'pending_approval' ? null : new Date(),
+      agentId: agent.id,
+      agentNamespace: agent.namespace,
+      agentName: agent.name,
+      unit: agent.unit,
+      toolId,
+      toolNamespace: entry?.toolNamespace ?? safeNamespace(toolId),
+      provenance: entry?.provenance ?? 'unknown',
+      level: entry?.sideEffects.level ?? null,
+      channel: this.ctx.channel,
+      outcome,
+      errorCode: error?.code ?? null,
+      errorMessage: error?.message ?? (dedupOf ? `repeat of call ${dedupOf}` : null),
+      latencyMs: Math.round(performance.now() - this.t0),
+      attempts: this.attempts,
+      idempotencyKey: this.key === null ? null : storableKey(this.key, this.sensitive),
+      args: args ?? null,
+      result: result ?? null,
+      requestId: this.ctx.requestId ?? null,
+    }
+  }
+
+  private write(record: CallRecord) {
+    return recordCall(record)
+  }
+}
+
+function safeNamespace(id: string): string {
+  try {
+    return toolNamespaceOf(id)
+  } catch {
+    return id.split('.')[0] ?? ''
+  }
+}
+
+function firstText(result: CallToolResult): string {
+  const first = result.content?.find((c) => c.type === 'text') as { text?: string } | undefined
+  return (first?.text ?? 'the tool reported an error').slice(0, 2000)
+}
+

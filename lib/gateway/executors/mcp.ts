@@ -1,0 +1,120 @@
+// `mcp` tools: forwarded as `tools/call` to their server over pooled SDK client sessions (one
+// session per server and credential set, reused by every call; dropped when it fails, and at most
+// TOOLROOM_GATEWAY_MCP_SESSION_TTL_S old so rotated header secrets are picked up).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { CallToolResultSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import { mcpSessionFetch } from '../node-fetch'
+import { TransientError } from '../retry'
+import type { McpTarget } from '../tool-binding'
+import { RPC, ToolFailure } from '../tool-errors'
+
+interface Session {
+  client: Client
+  transport: StreamableHTTPClientTransport
+  openedAt: number
+}
+
+const TTL_MS = Number(process.env.TOOLROOM_GATEWAY_MCP_SESSION_TTL_S ?? 300) * 1000
+const CALL_TIMEOUT_MS = Number(process.env.TOOLROOM_GATEWAY_MCP_TIMEOUT_MS ?? 60_000)
+const pool = new Map<string, Promise<Session>>()
+
+const CLIENT_INFO = { name: 'toolroom-gateway', version: '1.0.0' }
+
+/** The gateway never needs the server-initiated stream: its GET is answered "not offered" here. */
+const sessionFetch: FetchLike = async (url, init) => {
+  const accept = new Headers(init?.headers).get('accept') ?? ''
+  if ((init?.method ?? 'GET').toUpperCase() === 'GET' && /text\/event-stream/i.test(accept)) return new Response(null, { status: 405 })
+  return mcpSessionFetch(CALL_TIMEOUT_MS)(url, init)
+}
+
+async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {}
+  for (const h of target.authHeaders) {
+    const value = await readSecretValue(h.secretRef, target.namespace)
+    sensitive.add(value)
+    headers[h.name] = value
+  }
+  return headers
+}
+
+async function open(target: McpTarget, headers: Record<string, string>): Promise<Session> {
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), { fetch: sessionFetch, requestInit: { headers } })
+  const client = new Client(CLIENT_INFO, { capabilities: {} })
+  client.onerror = () => {}
+  await client.connect(transport, { timeout: CALL_TIMEOUT_MS })
+  return { client, transport, openedAt: Date.now() }
+}
+
+function drop(key: string, session: Promise<Session>) {
+  if (pool.get(key) !== session) return
+  pool.delete(key)
+  session.then((s) => s.client.close()).catch(() => {})
+}
+
+export async function executeMcp(target: McpTarget, upstreamName: string, args: Record<string, unknown>, sensitive: Set<string>, signal?: AbortSignal): Promise<CallToolResult> {
+  let headers: Record<string, string>
+  try {
+    headers = await headersOf(target, sensitive)
+  } catch (e) {
+    throw new ToolFailure(`the server's credentials cannot be read: ${(e as Error).message}`, 'secret_unavailable')
+  }
+  const key = `${target.url}\n${JSON.stringify(headers)}`
+  for (let fresh = false; ; fresh = true) {
+    let session = pool.get(key)
+    if (session && (await session.then((s) => Date.now() - s.openedAt > TTL_MS, () => true))) {
+      drop(key, session)
+      session = undefined
+    }
+    if (!session) {
+      session = open(target, headers)
+      pool.set(key, session)
+    }
+    const current = session
+    try {
+      const s = await current.catch((e) => {
+        drop(key, current)
+        throw e
+      })
+      return (await s.client.request({ method: 'tools/call', params: { name: upstreamName, arguments: args } }, CallToolResultSchema, { timeout: CALL_TIMEOUT_MS, signal })) as CallToolResult
+    } catch (e) {
+      // A server that forgot the session (restart, expiry) never saw the call: one fresh session may retry it.
+      if (e instanceof StreamableHTTPError && e.code === 404 && !fresh) {
+        drop(key, current)
+        continue
+      }
+      throw classify(e, () => drop(key, current))
+    }
+  }
+}
+
+function classify(e: unknown, dropSession: () => void): Error {
+  if (e instanceof McpError) {
+    if (e.code === ErrorCode.RequestTimeout) return new TransientError(`the MCP server did not answer within ${CALL_TIMEOUT_MS} ms`, { failure: 'timeout' })
+    if (e.code === ErrorCode.ConnectionClosed) {
+      dropSession()
+      return new TransientError('the connection to the MCP server closed', { failure: 'network' })
+    }
+    const message = e.message.replace(/^MCP error -?\d+: /, '')
+    return new ToolFailure(`the MCP server answered an error: ${message}`, 'upstream_error', { upstream: { code: e.code, message, data: e.data } }, e.code === RPC.INVALID_PARAMS ? RPC.INVALID_PARAMS : RPC.INTERNAL_ERROR)
+  }
+  dropSession()
+  if (e instanceof StreamableHTTPError) {
+    if (e.code === 502 || e.code === 503 || e.code === 504) return new TransientError(`the MCP server answered HTTP ${e.code}`, { status: e.code })
+    return new ToolFailure(`the MCP server answered HTTP ${e.code}: ${e.message}`, 'upstream_status', { status: e.code })
+  }
+  const outbound = e instanceof OutboundError ? e : (e as { cause?: unknown }).cause instanceof OutboundError ? ((e as { cause: OutboundError }).cause) : null
+  if (outbound?.failure === 'refused') return new ToolFailure(outbound.message, 'outbound_refused')
+  if (outbound || e instanceof TypeError) return new TransientError(`the MCP server cannot be reached: ${(outbound ?? (e as Error)).message}`, { failure: 'network' })
+  return e as Error
+}
+
+/** Closes every pooled session (tests, shutdown). */
+export async function closeMcpSessions(): Promise<void> {
+  const sessions = [...pool.values()]
+  pool.clear()
+  await Promise.all(sessions.map((s) => s.then((x) => x.client.close()).catch(() => {})))
+}

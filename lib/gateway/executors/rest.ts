@@ -1,0 +1,84 @@
+// `rest` tools: one HTTP request to the declared endpoint with the referenced secret injected
+// (bearer, basic or a named header). `{name}` in the URL takes that argument (URL-encoded); the other
+// arguments go in the query string (GET, DELETE) or as the JSON body. 502/503/504, timeouts and
+// connection errors are transient; any other non-2xx answer is a failure of the tool.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import type { ToolSpec } from '@/lib/manifests/specs/tool'
+import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import { gatewayFetch } from '../outbound'
+import { TransientError } from '../retry'
+import { ToolFailure } from '../tool-errors'
+
+type Endpoint = NonNullable<ToolSpec['endpoint']>
+const TRANSIENT_STATUSES = new Set([502, 503, 504])
+
+/** Resolves the auth header once per call (not per attempt); the secret joins `sensitive`. */
+export async function restAuthHeaders(endpoint: Endpoint, namespace: string, sensitive: Set<string>): Promise<Record<string, string>> {
+  const auth = endpoint.auth
+  if (!auth || auth.type === 'none' || !auth.secretRef) return {}
+  let value: string
+  try {
+    value = await readSecretValue(auth.secretRef, namespace)
+  } catch (e) {
+    throw new ToolFailure(`the tool's credential cannot be read: ${(e as Error).message}`, 'secret_unavailable')
+  }
+  sensitive.add(value)
+  if (auth.type === 'bearer') return { authorization: `Bearer ${value}` }
+  if (auth.type === 'basic') {
+    const encoded = Buffer.from(value).toString('base64')
+    sensitive.add(encoded)
+    return { authorization: `Basic ${encoded}` }
+  }
+  return { [auth.header ?? 'x-api-key']: value }
+}
+
+export function buildRestRequest(endpoint: Endpoint, args: Record<string, unknown>): { url: string; body?: string } {
+  const rest = { ...args }
+  const url = new URL(
+    endpoint.url.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
+      const value = rest[name]
+      delete rest[name]
+      return encodeURIComponent(value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value))
+    }),
+  )
+  if (endpoint.method === 'GET' || endpoint.method === 'DELETE') {
+    for (const [key, value] of Object.entries(rest))
+      if (value !== undefined && value !== null) url.searchParams.append(key, typeof value === 'string' ? value : JSON.stringify(value))
+    return { url: url.href }
+  }
+  return { url: url.href, body: JSON.stringify(rest) }
+}
+
+export async function executeRest(endpoint: Endpoint, args: Record<string, unknown>, headers: Record<string, string>, signal?: AbortSignal): Promise<CallToolResult> {
+  const { url, body } = buildRestRequest(endpoint, args)
+  let response: Response
+  let text: string
+  try {
+    response = await gatewayFetch()(
+      url,
+      { method: endpoint.method, headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body, signal },
+      { timeoutMs: endpoint.timeoutMs ?? 30_000 },
+    )
+    text = await response.text()
+  } catch (e) {
+    if (e instanceof OutboundError && (e.failure === 'network' || e.failure === 'timeout')) throw new TransientError(e.message, { failure: e.failure })
+    if (e instanceof OutboundError) throw new ToolFailure(e.message, `outbound_${e.failure}`)
+    throw e
+  }
+  if (TRANSIENT_STATUSES.has(response.status)) throw new TransientError(`the endpoint answered ${response.status}`, { status: response.status })
+  if (!response.ok)
+    throw new ToolFailure(`the endpoint answered ${response.status} ${response.statusText}`.trim(), 'upstream_status', { status: response.status, body: text.slice(0, 2000) })
+  let json: unknown = undefined
+  if (/json/i.test(response.headers.get('content-type') ?? '') && text) {
+    try {
+      json = JSON.parse(text)
+    } catch {
+      // not JSON after all: passed on as text
+    }
+  }
+  return {
+    content: [{ type: 'text', text }],
+    ...(json !== undefined && typeof json === 'object' && json !== null && !Array.isArray(json) ? { structuredContent: json as Record<string, unknown> } : {}),
+  }
+}

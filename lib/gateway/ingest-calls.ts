@@ -1,0 +1,83 @@
+// Calls the agent ran itself (image-tier and function tools), reported in batches with its
+// credential. All or nothing: the body is validated as a whole (an invalid record refuses the batch,
+// its index named in the error) and written in one statement. A record may carry its own `id` (a
+// UUID): re-sending a batch after a lost answer then records nothing twice. The tool's observability
+// rules apply as for gateway calls: args and results only where allowed, redactFields masked.
+import { randomUUID } from 'node:crypto'
+import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
+import { AppError } from '@/lib/errors/app-error'
+import { z } from '@/lib/http/zod'
+import { canonicalToolId } from '@/lib/manifests/specs/common'
+import { toolNamespaceOf } from '@/lib/tools/naming'
+import { agentTools } from './agent-tools'
+import { type CallRecord, insertCalls } from './record-call'
+import { parseRedactFields, redactTree, scrubTree } from './redact'
+import { bindingFor } from './tool-binding'
+
+export const INGEST_MAX_RECORDS = 1000
+export const INGEST_MAX_BODY_BYTES = 4 * 1024 * 1024
+const INGEST_OUTCOMES = ['succeeded', 'failed', 'denied', 'invalid_arguments', 'rate_limited', 'deduplicated'] as const
+
+const ingestRecord = z.strictObject({
+  id: z.string().uuid().optional().openapi({ description: 'Your id for the call, so a re-sent batch is not recorded twice' }),
+  toolId: canonicalToolId,
+  outcome: z.enum(INGEST_OUTCOMES),
+  startedAt: z.iso.datetime({ offset: true }),
+  finishedAt: z.iso.datetime({ offset: true }).optional(),
+  latencyMs: z.number().int().min(0).max(86_400_000).optional(),
+  attempts: z.number().int().min(0).max(100).default(1),
+  errorCode: z.string().max(100).optional(),
+  errorMessage: z.string().max(4000).optional(),
+  idempotencyKey: z.string().max(512).optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+  result: z.unknown().optional(),
+  requestId: z.string().max(128).optional(),
+})
+
+export const ingestBody = z.strictObject({ calls: z.array(ingestRecord).min(1).max(INGEST_MAX_RECORDS) }).openapi('CallIngest')
+type IngestRecord = z.infer<typeof ingestRecord>
+
+export async function ingestCalls(agent: AgentIdentity, calls: IngestRecord[], requestId: string): Promise<{ accepted: number; duplicates: number }> {
+  const tools = await agentTools(agent.agentId)
+  if (!tools) throw new AppError('UNAUTHORIZED', 'the calling agent no longer exists')
+  const now = Date.now()
+  const errors = calls.flatMap((c, i) =>
+    Date.parse(c.startedAt) > now + 5 * 60_000 ? [{ field: `calls[${i}].startedAt`, rule: 'not-future', message: 'is in the future' }] : [],
+  )
+  if (errors.length) throw new AppError('VALIDATION_FAILED', `invalid calls: ${errors.map((e) => e.field).join(', ')}`, errors)
+
+  const records: CallRecord[] = []
+  for (const c of calls) {
+    const entry = tools.enabled.get(c.toolId) ?? tools.unavailable.get(c.toolId) ?? null
+    const binding = entry ? await bindingFor(entry) : { logArgs: true, logResult: true, redactFields: [] as string[] }
+    const redaction = parseRedactFields(binding.redactFields)
+    const sensitive = new Set<string>()
+    const args = c.args !== undefined && binding.logArgs ? redactTree('args', c.args, redaction, sensitive) : null
+    const result = c.result !== undefined && binding.logResult ? redactTree('result', c.result, redaction, sensitive) : null
+    records.push({
+      id: c.id ?? randomUUID(),
+      startedAt: new Date(c.startedAt),
+      finishedAt: c.finishedAt ? new Date(c.finishedAt) : null,
+      agentId: tools.agent.id,
+      agentNamespace: tools.agent.namespace,
+      agentName: tools.agent.name,
+      unit: tools.agent.unit,
+      toolId: c.toolId,
+      toolNamespace: toolNamespaceOf(c.toolId),
+      provenance: entry?.provenance ?? 'unknown',
+      level: entry?.sideEffects.level ?? null,
+      channel: 'ingest',
+      outcome: c.outcome,
+      errorCode: c.errorCode ?? null,
+      errorMessage: c.errorMessage ?? null,
+      latencyMs: c.latencyMs ?? (c.finishedAt ? Math.max(0, Date.parse(c.finishedAt) - Date.parse(c.startedAt)) : null),
+      attempts: c.attempts,
+      idempotencyKey: c.idempotencyKey ?? null,
+      args: scrubTree(args, sensitive),
+      result: scrubTree(result, sensitive),
+      requestId: c.requestId ?? requestId,
+    })
+  }
+  const accepted = await insertCalls(records)
+  return { accepted, duplicates: records.length - accepted }
+}

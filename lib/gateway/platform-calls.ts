@@ -1,0 +1,75 @@
+// Toolroom's own `toolroom.*` tools, carried out by the gateway itself (toolroom.call_tool is
+// handled by the pipeline, which runs the named tool's own pipeline).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { prisma } from '@/lib/db'
+import type { EffectiveTool } from '@/lib/effective-tools/types'
+import type { AgentTools } from './agent-tools'
+import { ToolFailure } from './tool-errors'
+
+export function structured(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function summary(tool: EffectiveTool) {
+  return { name: tool.name, description: tool.description, provenance: tool.provenance, level: tool.sideEffects.level, requiresApproval: tool.requiresApproval, readOnly: tool.annotations.readOnly }
+}
+
+export async function runPlatformTool(name: string, args: Record<string, unknown>, tools: AgentTools): Promise<CallToolResult> {
+  const enabled = [...tools.enabled.values()]
+  switch (name) {
+    case 'toolroom.list_servers': {
+      const servers = new Map<string, { provenance: string; kind: string; name: string; namespace: string | null; tools: number }>()
+      for (const t of enabled) {
+        if (t.tier !== 'mcp' && t.tier !== 'connector') continue
+        const entry = servers.get(t.provenance) ?? { provenance: t.provenance, kind: t.source.kind, name: t.provenance.slice(t.provenance.indexOf(':') + 1), namespace: t.source.namespace, tools: 0 }
+        entry.tools++
+        servers.set(t.provenance, entry)
+      }
+      return structured({ servers: [...servers.values()] })
+    }
+    case 'toolroom.list_tools': {
+      const server = args.server as string | undefined
+      const namespace = args.namespace as string | undefined
+      const query = (args.query as string | undefined)?.toLowerCase()
+      const matches = enabled.filter(
+        (t) =>
+          (!server || t.provenance === `mcp:${server}` || t.provenance === `connector:${server}`) &&
+          (!namespace || t.toolNamespace === namespace) &&
+          (!query || t.name.toLowerCase().includes(query) || t.description.toLowerCase().includes(query)),
+      )
+      return structured({ tools: matches.map(summary) })
+    }
+    case 'toolroom.inspect_tool': {
+      const tool = tools.enabled.get(String(args.name))
+      if (!tool) throw new ToolFailure(`no tool "${String(args.name)}" is available to this agent`, 'unknown_tool', {}, -32602)
+      return structured({
+        ...summary(tool),
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        annotations: tool.annotations,
+        sideEffects: tool.sideEffects,
+        rateLimit: tool.rateLimit,
+      })
+    }
+    case 'toolroom.approval_status': {
+      const callId = String(args.callId)
+      if (!UUID.test(callId)) throw new ToolFailure('callId must be the id of a call', 'bad_call_id', {}, -32602)
+      const row = await prisma.toolCall.findFirst({
+        where: { id: callId, agentId: tools.agent.id },
+        select: { id: true, toolId: true, outcome: true, startedAt: true, finishedAt: true, errorMessage: true },
+      })
+      if (!row) throw new ToolFailure(`this agent made no call ${callId}`, 'unknown_call', {}, -32602)
+      return structured({
+        callId: row.id,
+        tool: row.toolId,
+        status: row.outcome,
+        requestedAt: row.startedAt.toISOString(),
+        decidedAt: row.outcome === 'pending_approval' ? null : (row.finishedAt?.toISOString() ?? null),
+        ...(row.errorMessage ? { message: row.errorMessage } : {}),
+      })
+    }
+  }
+  throw new ToolFailure(`${name} is not a platform tool this gateway knows`, 'unknown_tool', {}, -32601)
+}

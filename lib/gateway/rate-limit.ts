@@ -1,0 +1,85 @@
+// Rate limits, counted in fixed windows in PostgreSQL (toolroom_take_rate, see the gateway
+// migration) so they hold across any number of gateway processes: per tool (its
+// `safety.rateLimit`, else its level's SideEffectPolicy default; a cap on the tool across all agents)
+// and per agent (`spec.rateLimit` on the Agent, else TOOLROOM_AGENT_CALLS_PER_MINUTE/_PER_DAY).
+// One statement per call; a refused call is counted nowhere.
+import { prisma } from '@/lib/db'
+import type { RateLimit } from '@/lib/effective-tools/types'
+
+export interface RateWindow {
+  scope: string
+  start: Date
+  expires: Date
+  limit: number
+  describe: string
+  retryAfterSeconds: number
+}
+
+export interface RateRefusal {
+  limit: number
+  window: 'minute' | 'day'
+  applies: 'tool' | 'agent'
+  message: string
+  retryAfterSeconds: number
+}
+
+const MINUTE = 60_000
+const DAY = 86_400_000
+
+function envLimit(name: string): number | null {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return null
+  const n = Number(raw)
+  return Number.isInteger(n) && n >= 0 ? n : null
+}
+
+export function agentRateLimit(spec: Record<string, unknown>): RateLimit {
+  const own = (spec.rateLimit ?? {}) as { callsPerMinute?: number; callsPerDay?: number }
+  return {
+    callsPerMinute: own.callsPerMinute ?? envLimit('TOOLROOM_AGENT_CALLS_PER_MINUTE'),
+    callsPerDay: own.callsPerDay ?? envLimit('TOOLROOM_AGENT_CALLS_PER_DAY'),
+  }
+}
+
+/** The windows a call counts against, in a fixed order (so concurrent calls lock rows in the same order). Pure. */
+export function rateWindows(toolId: string, toolLimit: RateLimit, agentId: string, agentLimit: RateLimit, now: number): RateWindow[] {
+  const out: RateWindow[] = []
+  const add = (scope: string, limit: number | null, length: number, describe: string) => {
+    if (limit === null) return
+    const start = Math.floor(now / length) * length
+    out.push({ scope, start: new Date(start), expires: new Date(start + length + MINUTE), limit, describe, retryAfterSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)) })
+  }
+  add(`a:${agentId}:d`, agentLimit.callsPerDay, DAY, 'agent day')
+  add(`a:${agentId}:m`, agentLimit.callsPerMinute, MINUTE, 'agent minute')
+  add(`t:${toolId}:d`, toolLimit.callsPerDay, DAY, 'tool day')
+  add(`t:${toolId}:m`, toolLimit.callsPerMinute, MINUTE, 'tool minute')
+  return out
+}
+
+/** Counts the call in every window, or returns which limit it would break. */
+export async function takeRate(windows: RateWindow[]): Promise<RateRefusal | null> {
+  if (windows.length === 0) return null
+  const rows = await prisma.$queryRaw<Array<{ hit: number }>>`
+    SELECT toolroom_take_rate(${windows.map((w) => w.scope)}::text[], ${windows.map((w) => w.start)}::timestamptz[],
+      ${windows.map((w) => w.expires)}::timestamptz[], ${windows.map((w) => w.limit)}::int[]) AS hit`
+  const hit = rows[0]?.hit ?? 0
+  if (hit === 0) return null
+  const w = windows[hit - 1]
+  const [applies, window] = w.describe.split(' ') as ['tool' | 'agent', 'minute' | 'day']
+  return {
+    limit: w.limit,
+    window,
+    applies,
+    retryAfterSeconds: w.retryAfterSeconds,
+    message: `rate limit reached: ${w.limit} calls per ${window} for this ${applies}; retry in ${w.retryAfterSeconds} s`,
+  }
+}
+
+let lastSweep = 0
+/** Drops windows that ended, at most once a minute per process. */
+export function sweepExpiredWindows(now = Date.now()): void {
+  if (now - lastSweep < MINUTE) return
+  lastSweep = now
+  prisma.$executeRaw`DELETE FROM "GatewayRateCounter" WHERE "expiresAt" < now()`.catch(() => {})
+  prisma.$executeRaw`DELETE FROM "GatewayIdempotency" WHERE "expiresAt" < now() - interval '1 minute'`.catch(() => {})
+}

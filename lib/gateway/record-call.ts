@@ -1,0 +1,104 @@
+// Writes ToolCall rows. Calls finishing at about the same time share one INSERT (group commit): each
+// caller still waits until its own row is committed, so every answered call is durably recorded, but
+// under load the database sees one statement and one WAL flush per batch instead of one per call.
+// The hot path writes through a small pg pool of its own rather than Prisma: one call record is the
+// gateway's only per-call write, and the ORM's per-query work was a measurable share of a call.
+// TOOLROOM_GATEWAY_ASYNC_COMMIT=1 commits call records without waiting for the WAL flush
+// (synchronous_commit=off): a PostgreSQL crash can then lose the last fraction of a second of call
+// records (never registry data); see BENCHMARKS.md for what each choice costs.
+import pg from 'pg'
+import { prisma } from '@/lib/db'
+
+export interface CallRecord {
+  id: string
+  startedAt: Date
+  finishedAt: Date | null
+  agentId: string
+  agentNamespace: string
+  agentName: string
+  unit: string | null
+  toolId: string
+  toolNamespace: string
+  provenance: string
+  level: string | null
+  channel: 'mcp' | 'rest' | 'ingest'
+  outcome: string
+  errorCode: string | null
+  errorMessage: string | null
+  latencyMs: number | null
+  attempts: number
+  idempotencyKey: string | null
+  args: unknown
+  result: unknown
+  requestId: string | null
+}
+
+const MAX_BATCH = 500
+const queue: Array<{ record: CallRecord; done: (e?: unknown) => void }> = []
+
+export function recordCall(record: CallRecord): Promise<void> {
+  return new Promise((resolve, reject) => {
+    queue.push({ record, done: (e) => (e ? reject(e) : resolve()) })
+    pump()
+  })
+}
+
+const pools = globalThis as { __toolroomCallPool?: pg.Pool }
+function callPool(): pg.Pool {
+  pools.__toolroomCallPool ??= new pg.Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.TOOLROOM_GATEWAY_RECORD_POOL ?? 4),
+    ...(process.env.TOOLROOM_GATEWAY_ASYNC_COMMIT === '1' ? { options: '-c synchronous_commit=off' } : {}),
+  })
+  // An idle connection the server closed (restart, failover) must not take the gateway down.
+  if (pools.__toolroomCallPool.listenerCount('error') === 0) pools.__toolroomCallPool.on('error', (e) => console.warn('[gateway] call-record connection lost:', e.message))
+  return pools.__toolroomCallPool
+}
+
+/** Closes the record pool (tests, shutdown). */
+export async function endCallPool(): Promise<void> {
+  const pool = pools.__toolroomCallPool
+  pools.__toolroomCallPool = undefined
+  await pool?.end()
+}
+
+// Up to this many batches are written at once, so one slow commit does not hold back the next batch.
+const MAX_IN_FLIGHT = 2
+let inFlight = 0
+
+function pump() {
+  while (inFlight < MAX_IN_FLIGHT && queue.length > 0) {
+    const batch = queue.splice(0, MAX_BATCH)
+    inFlight++
+    callPool()
+      .query(INSERT_SQL, [JSON.stringify(batch.map((b) => b.record))])
+      .then(
+        () => batch.forEach((b) => b.done()),
+        (e) => batch.forEach((b) => b.done(e)),
+      )
+      .finally(() => {
+        inFlight--
+        pump()
+      })
+  }
+}
+
+const INSERT_SQL = `
+  INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+    provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
+  SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+    provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
+  FROM json_populate_recordset(NULL::"ToolCall", $1::json)
+  ON CONFLICT (id) DO NOTHING`
+
+/** One INSERT for many rows; a row whose id is already recorded is skipped. Returns how many were written. */
+export async function insertCalls(records: CallRecord[], db: Pick<typeof prisma, '$executeRaw'> = prisma): Promise<number> {
+  if (records.length === 0) return 0
+  return db.$executeRaw`
+    INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
+    SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
+    FROM json_populate_recordset(NULL::"ToolCall", ${JSON.stringify(records)}::json)
+    ON CONFLICT (id) DO NOTHING`
+}

@@ -1,0 +1,68 @@
+// Masking before anything about a call is written: `observability.redactFields` paths
+// (`args.body`, `result.user.email`, `args.items[*].token`) are replaced, and every value masked that
+// way, together with the secrets injected into the upstream request, is also scrubbed out of free text
+// (error messages, idempotency keys) where an upstream might have echoed it.
+export const REDACTED = '[REDACTED]'
+
+export interface Redaction {
+  /** Paths as written in `redactFields`, split: `args.items[*].token` → ['args', 'items', '*', 'token']. */
+  paths: string[][]
+}
+
+export function parseRedactFields(fields: readonly string[] | undefined): Redaction {
+  return { paths: (fields ?? []).map((f) => f.replace(/\[\*\]/g, '.*').split('.').filter(Boolean)) }
+}
+
+/** A copy of `value` (rooted at `root`, `args` or `result`) with the matching paths masked; the masked values are added to `found`. */
+export function redactTree(root: 'args' | 'result', value: unknown, redaction: Redaction, found: Set<string>): unknown {
+  const paths = redaction.paths.filter((p) => p[0] === root).map((p) => p.slice(1))
+  if (paths.length === 0) return value
+  return maskPaths(value, paths, found)
+}
+
+function maskPaths(value: unknown, paths: string[][], found: Set<string>): unknown {
+  if (paths.some((p) => p.length === 0)) {
+    collectStrings(value, found)
+    return REDACTED
+  }
+  if (Array.isArray(value)) {
+    const rest = paths.filter((p) => p[0] === '*').map((p) => p.slice(1))
+    return rest.length ? value.map((item) => maskPaths(item, rest, found)) : value
+  }
+  if (typeof value !== 'object' || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value)) {
+    const rest = paths.filter((p) => p[0] === key || p[0] === '*').map((p) => p.slice(1))
+    out[key] = rest.length ? maskPaths(child, rest, found) : child
+  }
+  return out
+}
+
+function collectStrings(value: unknown, found: Set<string>) {
+  if (typeof value === 'string' || typeof value === 'number') found.add(String(value))
+  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, found))
+  else if (typeof value === 'object' && value !== null) Object.values(value).forEach((v) => collectStrings(v, found))
+}
+
+/** Values shorter than this are not scrubbed from free text: masking "1" everywhere would wreck messages without protecting anything. */
+const MIN_SCRUB_LENGTH = 4
+
+/** `text` with every sensitive value replaced. */
+export function scrubText(text: string, sensitive: Iterable<string>): string {
+  let out = text
+  for (const value of sensitive) if (value.length >= MIN_SCRUB_LENGTH && out.includes(value)) out = out.split(value).join(REDACTED)
+  return out
+}
+
+/** A JSON value with every string that contains a sensitive value scrubbed (secrets echoed by an upstream). */
+export function scrubTree(value: unknown, sensitive: ReadonlySet<string>): unknown {
+  if (sensitive.size === 0) return value
+  if (typeof value === 'string') return scrubText(value, sensitive)
+  if (Array.isArray(value)) return value.map((v) => scrubTree(v, sensitive))
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) out[scrubText(k, sensitive)] = scrubTree(v, sensitive)
+    return out
+  }
+  return value
+}

@@ -1,0 +1,43 @@
+// Retries on transient failures (connection errors, timeouts, 502/503/504), only for tools whose
+// repeat is harmless: read-only or idempotent. Delays grow exponentially with full jitter.
+export interface RetryPolicy {
+  maxAttempts: number
+  baseMs: number
+  maxMs: number
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: Number(process.env.TOOLROOM_GATEWAY_MAX_ATTEMPTS ?? 3),
+  baseMs: Number(process.env.TOOLROOM_GATEWAY_RETRY_BASE_MS ?? 100),
+  maxMs: 2000,
+}
+
+/** Thrown by executors for failures a retry may cure. */
+export class TransientError extends Error {
+  constructor(message: string, readonly detail?: Record<string, unknown>) {
+    super(message)
+    this.name = 'TransientError'
+  }
+}
+
+/** Delay before attempt `attempt + 1` (attempt counts from 1): uniform in [0, min(max, base·2^(attempt-1))]. */
+export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  return Math.round(random() * Math.min(policy.maxMs, policy.baseMs * 2 ** (attempt - 1)))
+}
+
+export async function withRetries<T>(
+  retryable: boolean,
+  run: (attempt: number) => Promise<T>,
+  onAttempt: (attempts: number) => void,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    onAttempt(attempt)
+    try {
+      return await run(attempt)
+    } catch (e) {
+      if (!(e instanceof TransientError) || !retryable || attempt >= policy.maxAttempts) throw e
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt, policy)))
+    }
+  }
+}

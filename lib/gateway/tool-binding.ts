@@ -1,0 +1,109 @@
+// How the gateway carries out an effective entry, and what it may write about it: the executor
+// (rest, mcp, os, platform, or none for tools that run elsewhere), the idempotency template and the
+// observability rules (the Tool's own, else its level's SideEffectPolicy). Kept per registry epoch.
+import { prisma } from '@/lib/db'
+import type { EffectiveTool } from '@/lib/effective-tools/types'
+import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
+import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
+import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
+import type { ToolSpec } from '@/lib/manifests/specs/tool'
+import { epochMemo } from './epoch-memo'
+
+export interface McpTarget {
+  url: string
+  namespace: string
+  authHeaders: NonNullable<LanguageToolSpec['authHeaders']>
+}
+
+export type Executor =
+  | { kind: 'platform' }
+  | { kind: 'rest'; endpoint: NonNullable<ToolSpec['endpoint']>; namespace: string }
+  | { kind: 'mcp'; target: McpTarget; upstreamName: string }
+  | { kind: 'os'; command: NonNullable<ToolSpec['command']> }
+  | { kind: 'none'; reason: string }
+
+export interface Binding {
+  executor: Executor
+  idempotencyKeyTemplate?: string
+  logArgs: boolean
+  logResult: boolean
+  redactFields: string[]
+}
+
+const toolSpec = epochMemo(async (ref: string) => {
+  const [namespace, name] = ref.split('/')
+  const row = await prisma.tool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true } })
+  return (row?.spec as ToolSpec | undefined) ?? null
+})
+
+const server = epochMemo(async (ref: string): Promise<McpTarget | null> => {
+  const [namespace, name] = ref.split('/')
+  const row = await prisma.languageTool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true } })
+  if (!row) return null
+  const spec = row.spec as LanguageToolSpec
+  const endpoint = new URL(languageToolEndpoint(name, namespace, spec))
+  if (endpoint.pathname === '/') endpoint.pathname = '/mcp'
+  return { url: endpoint.href, namespace, authHeaders: spec.authHeaders ?? [] }
+})
+
+const connector = epochMemo(async (slug: string) => {
+  const row = await prisma.connector.findUnique({ where: { name: slug }, select: { namespace: true, spec: true } })
+  return row ? { namespace: row.namespace, spec: row.spec as ConnectorSpec } : null
+})
+
+const policies = epochMemo(async () => {
+  const rows = await prisma.sideEffectPolicy.findMany({ select: { level: true, spec: true } })
+  return new Map(rows.map((r) => [r.level as string, r.spec as SideEffectPolicySpec]))
+})
+
+const qualify = (ref: string, namespace: string) => (ref.includes('/') ? ref : `${namespace}/${ref}`)
+const lastSegment = (id: string) => id.slice(id.lastIndexOf('.') + 1)
+
+export async function bindingFor(tool: EffectiveTool): Promise<Binding> {
+  const policy = (await policies('all')).get(tool.sideEffects.level)
+  const defaults = { logArgs: policy?.logArgs ?? true, logResult: policy?.logResult ?? true, redactFields: [] as string[] }
+  if (tool.tier === 'platform') return { executor: { kind: 'platform' }, ...defaults }
+
+  const { source } = tool
+  if (source.kind === 'Tool') {
+    const namespace = source.namespace ?? 'default'
+    const spec = await toolSpec(`${namespace}/${source.name}`)
+    if (!spec) return { executor: { kind: 'none', reason: `Tool "${namespace}/${source.name}" no longer exists` }, ...defaults }
+    const rules = {
+      ...(spec.sideEffects?.idempotencyKeyTemplate ? { idempotencyKeyTemplate: spec.sideEffects.idempotencyKeyTemplate } : {}),
+      logArgs: spec.observability?.logArgs ?? defaults.logArgs,
+      logResult: spec.observability?.logResult ?? defaults.logResult,
+      redactFields: spec.observability?.redactFields ?? [],
+    }
+    return { executor: await executorOfSpec(spec, namespace, source.name), ...rules }
+  }
+  if (source.kind === 'LanguageTool') {
+    const target = await server(`${source.namespace}/${source.name}`)
+    return { executor: target ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) } : gone(`LanguageTool "${source.namespace}/${source.name}"`), ...defaults }
+  }
+  if (source.kind === 'Connector') {
+    const found = await connector(source.name)
+    const ref = found?.spec.languageTool ? qualify(found.spec.languageTool, found.namespace) : null
+    const target = ref ? await server(ref) : null
+    return { executor: target ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) } : gone(`the MCP server of connector "${source.name}"`), ...defaults }
+  }
+  // Image tools are the agent's own code: it runs them and reports the calls (POST /api/v1/calls/ingest).
+  return { executor: { kind: 'none', reason: `${tool.name} is a tool of the agent's own image: the agent runs it and reports the call to POST /api/v1/calls/ingest` }, ...defaults }
+}
+
+async function executorOfSpec(spec: ToolSpec, namespace: string, name: string): Promise<Executor> {
+  switch (spec.type) {
+    case 'rest':
+      return { kind: 'rest', endpoint: spec.endpoint!, namespace }
+    case 'mcp': {
+      const target = await server(qualify(spec.mcpServerRef!.name, namespace))
+      return target ? { kind: 'mcp', target, upstreamName: spec.mcpServerRef!.tool ?? lastSegment(name) } : gone(`LanguageTool "${spec.mcpServerRef!.name}"`)
+    }
+    case 'os':
+      return { kind: 'os', command: spec.command! }
+    case 'function':
+      return { kind: 'none', reason: `${name} is a function tool: it runs in the agent's code, which reports the call to POST /api/v1/calls/ingest` }
+  }
+}
+
+const gone = (what: string): Executor => ({ kind: 'none', reason: `${what} does not exist` })

@@ -1,0 +1,142 @@
+// npm run bench:gateway — a read-only tool on a local SDK MCP server, called directly and through
+// the gateway, side by side in one run, at 1 and at 20 connections. Every gateway call is recorded in
+// PostgreSQL before it is answered (the run checks the row count). Prints throughput, p50/p99 and the
+// ratio; record the figures in BENCHMARKS.md.
+//   BENCH_SECONDS (default 10) per measurement; BENCH_TARGET=lean (default) or next (the same handler
+//   in `next start` at /mcp, needs a build); TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { benchDatabase } from '../fresh-database.mjs'
+import { needsBuild, recordBuild } from '../start-helpers.mjs'
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const TARGET = process.env.BENCH_TARGET ?? 'lean'
+const GATEWAY_PORT = process.env.BENCH_PORT ?? '4131'
+const UPSTREAM_PORT = process.env.BENCH_UPSTREAM_PORT ?? '4132'
+const SECRET_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
+const log = (...a) => console.log('[bench]', ...a)
+const children = []
+
+function start(args, env, readyPattern) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+    children.push(child)
+    start.last = child
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start`)), 120_000)
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = readyPattern.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m)
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)))
+  })
+}
+
+/** CPU seconds a process has used so far (user + system), from /proc. */
+function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+function run(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
+  })
+}
+
+const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'lookup', arguments: { key: 'k1' } } })
+const gatewayBody = body.replace('"lookup"', '"bench.lookup"')
+
+async function load(url, headers, requestBody, connections) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration: DURATION,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+    body: requestBody,
+    expectBody: undefined,
+  })
+  const bad = result.non2xx + result.errors + result.timeouts
+  if (bad > 0) throw new Error(`${url} at ${connections} connections: ${bad} failed requests`)
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total }
+}
+
+async function check(url, headers, requestBody) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: requestBody })
+  const text = await res.text()
+  if (!res.ok || !text.includes('value of k1')) throw new Error(`${url} answered ${res.status}: ${text}`)
+}
+
+const db = await benchDatabase('toolroom_bench_gateway')
+try {
+  const env = { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, NODE_ENV: 'production' }
+  const [, upstream] = await start(['scripts/bench/gateway-upstream.mjs'], { UPSTREAM_PORT }, /upstream (\S+)/)
+  const upstreamPid = start.last.pid
+  const { token } = JSON.parse(await run(['--import', 'tsx', 'scripts/bench/gateway-seed.mts'], { ...env, UPSTREAM_URL: upstream }))
+
+  let gateway
+  if (TARGET === 'next') {
+    if (needsBuild()) {
+      log('building…')
+      await run(['node_modules/next/dist/bin/next', 'build'], {})
+      recordBuild()
+    }
+    await start(['node_modules/next/dist/bin/next', 'start', '-p', GATEWAY_PORT, '-H', '127.0.0.1'], env, /Ready|started server|Local:/)
+    gateway = `http://127.0.0.1:${GATEWAY_PORT}/mcp`
+  } else {
+    const [, url] = await start(['--import', 'tsx', 'scripts/gateway.ts'], { ...env, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (\S+)/)
+    gateway = url
+  }
+  const gatewayPid = start.last.pid
+  const auth = { authorization: `Bearer ${token}` }
+  await check(upstream, {}, body)
+  await check(gateway, auth, gatewayBody)
+
+  log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}), node ${process.version}, ${DURATION} s per measurement, gateway: ${TARGET}, call records: ${process.env.TOOLROOM_GATEWAY_ASYNC_COMMIT === '1' ? 'asynchronous commit' : 'synchronous commit (flushed before the answer)'}`)
+  const rows = []
+  for (const connections of [1, 20]) {
+    // warm-up, then the two side by side
+    await load(upstream, {}, body, connections).catch(() => {})
+    const u0 = cpuSeconds(upstreamPid)
+    const direct = await load(upstream, {}, body, connections)
+    direct.upstreamCpuMs = ((cpuSeconds(upstreamPid) - u0) * 1000) / direct.total
+    await load(gateway, auth, gatewayBody, Math.max(1, connections / 4)).catch(() => {})
+    const g0 = cpuSeconds(gatewayPid)
+    const u1 = cpuSeconds(upstreamPid)
+    const through = await load(gateway, auth, gatewayBody, connections)
+    through.gatewayCpuMs = ((cpuSeconds(gatewayPid) - g0) * 1000) / through.total
+    through.upstreamCpuMs = ((cpuSeconds(upstreamPid) - u1) * 1000) / through.total
+    rows.push({ connections, direct, through })
+  }
+
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  const { rows: [counts] } = await client.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE outcome = 'succeeded')::int AS ok FROM "ToolCall"`)
+  await client.end()
+
+  console.log('\nconnections | direct calls/s | direct p50/p99 ms | gateway calls/s | gateway p50/p99 ms | throughput ratio | p50 added ms')
+  for (const { connections, direct, through } of rows)
+    console.log(
+      `${String(connections).padStart(11)} | ${direct.rps.toFixed(0).padStart(14)} | ${`${direct.p50}/${direct.p99}`.padStart(17)} | ${through.rps.toFixed(0).padStart(15)} | ${`${through.p50}/${through.p99}`.padStart(18)} | ${(through.rps / direct.rps).toFixed(2).padStart(16)} | ${(through.p50 - direct.p50).toFixed(1).padStart(12)}`,
+    )
+  for (const { connections, direct, through } of rows)
+    console.log(`CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms`)
+  console.log(`\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)`)
+  const [one, twenty] = rows
+  console.log(`targets: p50 added at 1 connection ≤ 3 ms: ${one.through.p50 - one.direct.p50 <= 3 ? 'met' : 'MISSED'}; ` +
+    `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`)
+} finally {
+  await Promise.all(children.map((child) => child.exitCode === null && new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM') })))
+  await db.stop()
+}

@@ -1,0 +1,296 @@
+// Real parts for gateway tests: an SDK MCP server (streamable HTTP, stateless) and a REST server that
+// count what they execute, a registry applied through the API, agent credentials, and gateway
+// processes (in this process, or spawned from scripts/gateway.ts: the code that serves /mcp).
+import { spawn, type ChildProcess } from 'node:child_process'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { z } from 'zod'
+
+export interface Listening {
+  url: string
+  close(): Promise<void>
+}
+
+export async function listen(handler: http.RequestListener): Promise<Listening> {
+  const server = http.createServer(handler)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+  }
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const text = Buffer.concat(chunks).toString('utf8')
+  return text ? JSON.parse(text) : undefined
+}
+
+/** What the upstream MCP server has executed, by tool. */
+export interface UpstreamCounts {
+  echo: number
+  createThing: number
+}
+
+export async function startUpstreamMcp(opts: { createDelayMs?: number } = {}): Promise<Listening & { counts: UpstreamCounts }> {
+  const counts: UpstreamCounts = { echo: 0, createThing: 0 }
+  const build = () => {
+    const server = new McpServer({ name: 'upstream', version: '1.0.0' })
+    server.registerTool(
+      'echo',
+      { description: 'Echoes text', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true, openWorldHint: false } },
+      async ({ text }) => {
+        counts.echo++
+        return { content: [{ type: 'text', text }], structuredContent: { echo: text } }
+      },
+    )
+    server.registerTool(
+      'create_thing',
+      { description: 'Creates a thing (not idempotent)', inputSchema: { name: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },
+      async ({ name }) => {
+        const n = ++counts.createThing
+        await new Promise((r) => setTimeout(r, opts.createDelayMs ?? 0))
+        return { content: [{ type: 'text', text: `created ${name} #${n}` }], structuredContent: { name, number: n } }
+      },
+    )
+    server.registerTool('explode', { description: 'Always fails', inputSchema: {} }, async () => ({ isError: true, content: [{ type: 'text', text: 'it blew up' }] }))
+    return server
+  }
+  const running = await listen(async (req, res) => {
+    const path = (req.url ?? '').split('?')[0]
+    if (path === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+    if (req.method !== 'POST') return void res.writeHead(405).end()
+    const server = build()
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    res.on('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    await server.connect(transport)
+    await transport.handleRequest(req, res, await readJson(req))
+  })
+  return { ...running, counts }
+}
+
+export const UPSTREAM_TOOL_SCHEMAS = [
+  { name: 'echo', description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, annotations: { readOnlyHint: true, openWorldHint: false } },
+  { name: 'create_thing', description: 'Creates a thing (not idempotent)', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },
+  { name: 'explode', description: 'Always fails', inputSchema: { type: 'object' } },
+]
+
+export interface RestSeen {
+  method: string
+  path: string
+  authorization: string | undefined
+  body: unknown
+}
+
+/** A REST upstream: /tickets (records auth), /flaky-read and /flaky-write (503 until the n-th hit), /ping, /charge. */
+export async function startRestUpstream(opts: { failuresBeforeSuccess?: number } = {}): Promise<Listening & { seen: RestSeen[]; hits: Map<string, number> }> {
+  const seen: RestSeen[] = []
+  const hits = new Map<string, number>()
+  const running = await listen(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const body = req.method === 'GET' ? Object.fromEntries(url.searchParams) : await readJson(req)
+    seen.push({ method: req.method ?? '', path: url.pathname, authorization: req.headers.authorization, body })
+    const n = (hits.get(url.pathname) ?? 0) + 1
+    hits.set(url.pathname, n)
+    const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value))
+    if (url.pathname.startsWith('/flaky')) return n <= (opts.failuresBeforeSuccess ?? 2) ? send(503, { error: 'busy' }) : send(200, { ok: true, hit: n })
+    if (url.pathname === '/tickets') return send(201, { ticketId: n, token: `result-token-${n}-zq9`, echo: body })
+    if (url.pathname === '/broken') return send(400, { error: 'no such customer' })
+    return send(200, { ok: true, path: url.pathname })
+  })
+  return { ...running, seen, hits }
+}
+
+/** An SDK client speaking to a gateway as an agent. */
+export async function agentClient(gatewayUrl: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' })
+  const transport = new StreamableHTTPClientTransport(new URL(`${gatewayUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+  await client.connect(transport)
+  return client
+}
+
+/** A gateway process started from scripts/gateway.ts (the production entry), on a free port. */
+export async function spawnGateway(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
+    env: { ...process.env, GATEWAY_PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr!.on('data', (d) => (stderr += d))
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 30_000)
+    let out = ''
+    child.stdout!.on('data', (d) => {
+      out += d
+      const m = /listening on (http:\/\/[^/\s]+)\/mcp/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1])
+      }
+    })
+    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}: ${stderr}`)))
+  })
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+/** The registry the gateway tests share, in namespace `gw`: one agent with every kind of tool, and a second agent. */
+export function gatewayManifest(mcpUrl: string, restUrl: string, secretValue: string): string {
+  const rest = (name: string, method: string, path: string, extra: string) => `
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: ${name}, namespace: gw }
+spec:
+  type: rest
+  description: ${name} over REST
+  endpoint: { method: ${method}, url: "${restUrl}${path}", auth: { type: bearer, secretRef: { name: rest-token } } }
+  inputSchema: { type: object }
+${extra}`
+  return `
+apiVersion: toolroom.dev/v1alpha1
+kind: SideEffectPolicy
+metadata: { name: read_only, namespace: gw }
+spec: { level: read_only, requiresApproval: false }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: SideEffectPolicy
+metadata: { name: external_write, namespace: gw }
+spec: { level: external_write, requiresApproval: false }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: SideEffectPolicy
+metadata: { name: local_write, namespace: gw }
+spec: { level: local_write, requiresApproval: false }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: SideEffectPolicy
+metadata: { name: financial, namespace: gw }
+spec: { level: financial, requiresApproval: true }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: SideEffectPolicy
+metadata: { name: code_execution, namespace: gw }
+spec: { level: code_execution, requiresApproval: false }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Secret
+metadata: { name: rest-token, namespace: gw }
+spec: { type: bearer, stringData: { token: "${secretValue}" } }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: LanguageTool
+metadata: { name: upstream, namespace: gw }
+spec: { endpoint: "${mcpUrl}/mcp" }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: things.create, namespace: gw }
+spec:
+  type: mcp
+  description: Creates a thing, once per name
+  mcpServerRef: { name: upstream, tool: create_thing }
+  inputSchema: { type: object, required: [name], properties: { name: { type: string } } }
+  sideEffects: { level: external_write, idempotent: false, idempotencyKeyTemplate: "thing-{{ args.name }}" }
+${rest('tickets.create', 'POST', '/tickets', `  inputSchema:
+    type: object
+    required: [subject, body]
+    additionalProperties: false
+    properties:
+      subject: { type: string, maxLength: 200 }
+      body: { type: string }
+      priority: { type: string, enum: [low, normal, high, urgent] }
+      customer_email: { type: string }
+  sideEffects: { level: external_write, idempotent: false, idempotencyKeyTemplate: "zendesk-{{ args.subject | hash }}" }
+  observability: { logArgs: true, logResult: true, redactFields: [args.body, args.customer_email, result.token] }`).replace('  inputSchema: { type: object }\n', '')}
+${rest('flaky.read', 'GET', '/flaky-read', '  sideEffects: { level: read_only }')}
+${rest('flaky.write', 'POST', '/flaky-write', '  sideEffects: { level: external_write, idempotent: false }')}
+${rest('flaky.put', 'PUT', '/flaky-put', '  sideEffects: { level: external_write, idempotent: true }')}
+${rest('broken.lookup', 'GET', '/broken', '  sideEffects: { level: read_only }')}
+${rest('pay.charge', 'POST', '/charge', '  sideEffects: { level: financial }')}
+${rest('limited.ping', 'GET', '/ping', '  sideEffects: { level: read_only }\n  safety: { rateLimit: { callsPerMinute: 3 } }')}
+${rest('quiet.ping', 'GET', '/quiet', '  sideEffects: { level: read_only }\n  observability: { logArgs: false, logResult: false }')}
+${rest('secret.only_b', 'GET', '/only-b', '  sideEffects: { level: read_only }\n  safety: { allowedAgents: [agent-b] }')}
+${rest('denied.here', 'GET', '/denied', '  sideEffects: { level: read_only }\n  safety: { deniedNamespaces: [gw] }')}
+${rest('toggled.off', 'GET', '/off', '  sideEffects: { level: read_only }')}
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: shell.echo, namespace: gw }
+spec:
+  type: os
+  description: Echoes its argument with /bin/echo
+  command: { argv: ["/bin/echo", "{{args.text}}"], timeoutSeconds: 5, maxOutputBytes: 1000 }
+  inputSchema: { type: object, required: [text], properties: { text: { type: string } } }
+  sideEffects: { level: code_execution }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: shell.sleep, namespace: gw }
+spec:
+  type: os
+  description: Sleeps
+  command: { argv: ["/bin/sleep", "{{args.seconds}}"], timeoutSeconds: 1 }
+  inputSchema: { type: object, properties: { seconds: { type: string } } }
+  sideEffects: { level: code_execution }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: agent-a, namespace: gw }
+spec:
+  languageTools: [upstream]
+  grants: [things.create, tickets.create, flaky.read, flaky.write, flaky.put, broken.lookup, pay.charge, limited.ping, quiet.ping, secret.only_b, denied.here, toggled.off, shell.echo, shell.sleep]
+  toggles: { toggled.off: false }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: agent-b, namespace: gw }
+spec:
+  languageTools: [upstream]
+  grants: [secret.only_b]
+  rateLimit: { callsPerMinute: 4 }
+`
+}
+
+/** Applies the gateway manifest, stores the upstream's tool surface as discovery would, and issues one credential per agent. */
+export async function setUpGatewayRegistry(mcpUrl: string, restUrl: string, secretValue: string): Promise<{ tokenA: string; tokenB: string; agentA: string; agentB: string }> {
+  const { prisma } = await import('@/lib/db')
+  const { applyRoute } = await import('@/lib/api/registry-routes')
+  const { gatewayRoutes } = await import('@/lib/api/gateway-routes')
+  const { call } = await import('../integration/helpers')
+  await prisma.$executeRawUnsafe(
+    'TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy", "ToolCall", "AgentCredential", "GatewayRateCounter", "GatewayIdempotency"',
+  )
+  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: gatewayManifest(mcpUrl, restUrl, secretValue) })
+  if (applied.status !== 200) throw new Error(`apply failed: ${applied.text}`)
+  await prisma.languageTool.update({
+    where: { namespace_name: { namespace: 'gw', name: 'upstream' } },
+    data: { toolSchemas: UPSTREAM_TOOL_SCHEMAS, phase: 'Ready', lastIntrospectedAt: new Date() },
+  })
+  const issue = async (name: string) => {
+    const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name } } })
+    const res = await call(gatewayRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
+    if (res.status !== 201) throw new Error(`credential: ${res.text}`)
+    return { token: res.json.token as string, id: agent.id }
+  }
+  const a = await issue('agent-a')
+  const b = await issue('agent-b')
+  return { tokenA: a.token, tokenB: b.token, agentA: a.id, agentB: b.id }
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import { buildArgv } from '@/lib/gateway/executors/os'
+import { buildRestRequest } from '@/lib/gateway/executors/rest'
+import { renderIdempotencyKey, storableKey } from '@/lib/gateway/idempotency-key'
+import { rateWindows } from '@/lib/gateway/rate-limit'
+import { parseRedactFields, REDACTED, redactTree, scrubText, scrubTree } from '@/lib/gateway/redact'
+import { backoffMs, DEFAULT_RETRY } from '@/lib/gateway/retry'
+import { validateArguments } from '@/lib/gateway/validate-args'
+
+describe('redaction', () => {
+  it('masks the listed paths, through arrays, and remembers what it masked', () => {
+    const found = new Set<string>()
+    const r = parseRedactFields(['args.body', 'args.customer.email', 'args.items[*].token', 'result.token'])
+    const out = redactTree('args', { subject: 's', body: 'secret body', customer: { email: 'a@b.c', name: 'n' }, items: [{ token: 'tok-1', id: 1 }, { token: 'tok-2' }] }, r, found)
+    expect(out).toEqual({ subject: 's', body: REDACTED, customer: { email: REDACTED, name: 'n' }, items: [{ token: REDACTED, id: 1 }, { token: REDACTED }] })
+    expect([...found].sort()).toEqual(['a@b.c', 'secret body', 'tok-1', 'tok-2'])
+    expect(redactTree('result', { token: { deep: ['x1234'] } }, r, found)).toEqual({ token: REDACTED })
+    expect(found.has('x1234')).toBe(true)
+  })
+
+  it('scrubs sensitive values out of free text and nested values, leaving short ones alone', () => {
+    const sensitive = new Set(['hunter22', 'ab'])
+    expect(scrubText('password hunter22 and ab', sensitive)).toBe(`password ${REDACTED} and ab`)
+    expect(scrubTree({ msg: ['xhunter22x'], hunter22: 1 }, sensitive)).toEqual({ msg: [`x${REDACTED}x`], [REDACTED]: 1 })
+  })
+})
+
+describe('idempotency keys', () => {
+  it('render the joch template syntax, hashing where asked', () => {
+    expect(renderIdempotencyKey('zendesk-{{ args.subject | hash }}', { subject: 'Printer' })).toMatch(/^zendesk-[0-9a-f]{16}$/)
+    expect(renderIdempotencyKey('zendesk-{{ args.subject | hash }}', { subject: 'Printer' })).toBe(renderIdempotencyKey('zendesk-{{args.subject|hash}}', { subject: 'Printer' }))
+    expect(renderIdempotencyKey('o-{{ args.order.id }}-{{args.missing}}', { order: { id: 42 } })).toBe('o-42-')
+  })
+
+  it('are stored hashed when they would carry a redacted value', () => {
+    expect(storableKey('k-plain', new Set(['secret-value']))).toBe('k-plain')
+    expect(storableKey('k-secret-value', new Set(['secret-value']))).toMatch(/^sha256:[0-9a-f]{64}$/)
+  })
+})
+
+describe('retries', () => {
+  it('back off exponentially with full jitter, capped', () => {
+    expect(backoffMs(1, DEFAULT_RETRY, () => 1)).toBe(DEFAULT_RETRY.baseMs)
+    expect(backoffMs(3, DEFAULT_RETRY, () => 1)).toBe(DEFAULT_RETRY.baseMs * 4)
+    expect(backoffMs(30, DEFAULT_RETRY, () => 1)).toBe(DEFAULT_RETRY.maxMs)
+    expect(backoffMs(3, DEFAULT_RETRY, () => 0)).toBe(0)
+  })
+})
+
+describe('rate windows', () => {
+  it('count per agent and per tool, per minute and per day, in a fixed order', () => {
+    const now = Date.parse('2026-11-22T10:15:30.500Z')
+    const w = rateWindows('t.x', { callsPerMinute: 10, callsPerDay: null }, 'agent-1', { callsPerMinute: null, callsPerDay: 1000 }, now)
+    expect(w.map((x) => [x.scope, x.start.toISOString(), x.limit])).toEqual([
+      ['a:agent-1:d', '2026-11-22T00:00:00.000Z', 1000],
+      ['t:t.x:m', '2026-11-22T10:15:00.000Z', 10],
+    ])
+    expect(w[1].retryAfterSeconds).toBe(30)
+    expect(rateWindows('t.x', { callsPerMinute: null, callsPerDay: null }, 'a', { callsPerMinute: null, callsPerDay: null }, now)).toEqual([])
+  })
+})
+
+describe('os tool argument vectors', () => {
+  it('substitute arguments inside single items, never splitting them, and never as the program', () => {
+    expect(buildArgv(['/bin/grep', '-e', '{{args.pattern}}', '--', '{{args.files}}'], { pattern: 'a b; rm -rf /', files: ['x', 'y z'] })).toEqual([
+      '/bin/grep', '-e', 'a b; rm -rf /', '--', 'x', 'y z',
+    ])
+    expect(buildArgv(['/bin/echo', '--name={{args.n}}'], { n: '$(id)' })).toEqual(['/bin/echo', '--name=$(id)'])
+    expect(() => buildArgv(['{{args.program}}'], { program: '/bin/sh' })).toThrow(/argv\[0\]/)
+  })
+})
+
+describe('rest requests', () => {
+  it('put path arguments in the URL, the rest in the query (GET) or the JSON body', () => {
+    expect(buildRestRequest({ method: 'GET', url: 'http://x/items/{id}' }, { id: 'a/b', q: 'z', n: 2 })).toEqual({ url: 'http://x/items/a%2Fb?q=z&n=2' })
+    expect(buildRestRequest({ method: 'POST', url: 'http://x/items' }, { a: 1 })).toEqual({ url: 'http://x/items', body: '{"a":1}' })
+  })
+})
+
+describe('argument validation', () => {
+  it('names every violation and refuses deep nesting before validating', () => {
+    const schema = { type: 'object', required: ['a'], properties: { a: { type: 'string' } }, additionalProperties: false }
+    expect(validateArguments(schema, { a: 'x' })).toEqual([])
+    expect(validateArguments(schema, { b: 1 }).map((v) => v.path).sort()).toEqual(['/a', '/b'])
+    expect(validateArguments(schema, [])[0].message).toMatch(/object/)
+    let deep: unknown = 1
+    for (let i = 0; i < 100; i++) deep = { d: deep }
+    expect(validateArguments({ type: 'object' }, deep)[0].rule).toBe('depth')
+  })
+})
