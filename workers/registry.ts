@@ -2,8 +2,9 @@
 import approvalsMaintain from './jobs/approvals-maintain'
 import deliverWebhook from './jobs/deliver-webhook'
 import discoverySweep from './jobs/discovery-sweep'
+import executeApprovedCall from './jobs/execute-approved-call'
 import introspectImage from './jobs/introspect-image'
 import introspectMcpServer from './jobs/introspect-mcp-server'
 import type { JobDefinition } from './define-job'
 
-export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep, approvalsMaintain, deliverWebhook] as JobDefinition[]
+export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep, approvalsMaintain, deliverWebhook, executeApprovedCall] as JobDefinition[]
