@@ -4,17 +4,20 @@ import { prisma } from '@/lib/db'
 import { installLogMasking } from '@/lib/secrets/mask-secret-values'
 import { getBoss, stopBoss } from '@/lib/jobs/boss'
 import { JOBS } from './registry'
+import { type JobTaker, type QueueJob, takeJobs } from './take-jobs'
 
 installLogMasking()
 
 const CONCURRENCY = Number(process.env.TOOLROOM_WORKER_CONCURRENCY ?? 8)
 const log = (...args: unknown[]) => console.log('[worker]', ...args)
 
+const takers: JobTaker[] = []
+
 async function main() {
   const boss = await getBoss('worker')
   for (const job of JOBS) {
     const { contract } = job
-    const work = async ([raw]: Array<{ id: string; data: unknown; retryCount?: number }>) => {
+    const work = async (raw: QueueJob) => {
       const payload = contract.schema.safeParse(raw.data)
       if (!payload.success) {
         // A malformed payload will never succeed: fail it without retries worth of noise.
@@ -24,10 +27,8 @@ async function main() {
       const attempt = (raw.retryCount ?? 0) + 1
       await job.handle(payload.data, { jobId: raw.id, attempt, lastAttempt: attempt > contract.retryLimit })
     }
-    // Several fetch loops per queue give bounded concurrency; each takes one job at a time.
-    const loops = contract.cron ? 1 : CONCURRENCY
-    for (let i = 0; i < loops; i++)
-      await boss.work(contract.name, { batchSize: 1, pollingIntervalSeconds: contract.pollSeconds ?? Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1), includeMetadata: true }, work as never)
+    const concurrency = contract.cron ? 1 : CONCURRENCY
+    takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: (contract.pollSeconds ?? Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1)) * 1000 }))
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
   log(`ready: ${JOBS.map((j) => j.contract.name).join(', ')} (concurrency ${CONCURRENCY})`)
@@ -37,6 +38,7 @@ let stopping = false
 async function stop() {
   if (stopping) return
   stopping = true
+  await Promise.all(takers.map((t) => t.stop(10_000))).catch((e) => console.error('[worker] stop:', e.message))
   await stopBoss().catch((e) => console.error('[worker] stop:', e.message))
   await prisma.$disconnect()
   process.exit(0)

@@ -5,6 +5,7 @@ import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
 import { agentEndpoint, type AgentSpec, imageDigestOf, type UnitSpec } from '@/lib/manifests/specs/fleet'
 import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceTool } from './diff-surface'
 import { introspectImage } from './introspect-image'
+import { finishImageRun, readImageSubject, startImageRun } from './record-discovery-run'
 import { discoveryFetch } from './outbound/discovery-fetch'
 
 // Reserved namespaces for validating entries, read at most every 30 s per worker: a connector made
@@ -31,15 +32,12 @@ export function imageEndpointOf(kind: 'Agent' | 'Unit', row: { name: string; nam
 }
 
 export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: ImageDiscoveryRequest): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string }> {
-  const row = kind === 'Agent' ? await prisma.agent.findUnique({ where: { id } }) : await prisma.unit.findUnique({ where: { id } })
+  const row = await readImageSubject(kind, id)
   if (!row) return { status: 'skipped' } // deleted since the job was queued
   const endpoint = imageEndpointOf(kind, row)
   if (!endpoint) return { status: 'skipped' }
   const digest = imageDigestOf((row.spec as { image?: string }).image)
-  const run = await prisma.discoveryRun.create({
-    data: { subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, trigger, status: 'running', attempt, digest },
-    select: { id: true },
-  })
+  const run = { id: await startImageRun(kind, row, trigger, attempt, digest) }
   try {
     const slugs = await connectorSlugs()
     const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 30)
@@ -47,18 +45,14 @@ export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: Imag
     const before = row.imageTools as unknown as ImageToolDefinition[]
     const diff = diffSurface(before as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
     const details = { endpoint, refused: result.refused, attempts: result.attempts, timings: result.timings, agentCard: result.agentCard, diff: summarizeDiff(diff) }
-    const data = { imageTools: result.tools as object[], imageDigest: digest, imageToolsSource: 'introspection', imageToolsUpdatedAt: new Date() }
-    await prisma.$transaction([
-      kind === 'Agent' ? prisma.agent.update({ where: { id }, data, select: { id: true } }) : prisma.unit.update({ where: { id }, data, select: { id: true } }),
-      ...(isEmptyDiff(diff)
-        ? []
-        : [prisma.surfaceChange.create({ data: { subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, runId: run.id, diff: diff as object, status: 'applied' }, select: { id: true } })]),
-      prisma.discoveryRun.update({
-        where: { id: run.id },
-        data: { status: 'succeeded', finishedAt: new Date(), toolCount: result.tools.length, details: details as object },
-        select: { id: true },
-      }),
-    ])
+    const now = new Date()
+    await finishImageRun(
+      { imageTools: result.tools, imageDigest: digest, imageToolsUpdatedAt: now },
+      {
+        subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, runId: run.id, finishedAt: now, toolCount: result.tools.length, details,
+        change: isEmptyDiff(diff) ? null : { diff, status: 'applied' },
+      },
+    )
     return { status: 'succeeded', runId: run.id }
   } catch (error) {
     const e = error as Error & { step?: string; failure?: string; attempts?: number }

@@ -8,17 +8,15 @@ import { sameJson } from '@/lib/resources/kind-adapters'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
 import { introspectMcpServer } from './introspect-mcp-server'
+import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from './outbound/discovery-fetch'
 
 export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: string; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string }> {
-  const server = await prisma.languageTool.findUnique({ where: { id } })
+  const server = await startMcpRun(id, trigger, attempt)
   if (!server) return { status: 'skipped' }
+  const run = { id: server.runId }
   const spec = server.spec as LanguageToolSpec
   const endpoint = languageToolEndpoint(server.name, server.namespace, spec)
-  const run = await prisma.discoveryRun.create({
-    data: { subjectKind: 'LanguageTool', subjectId: id, namespace: server.namespace, name: server.name, trigger, status: 'running', attempt },
-    select: { id: true },
-  })
   try {
     const headers: Record<string, string> = {}
     for (const h of spec.authHeaders ?? []) headers[h.name] = await readSecretValue(h.secretRef, server.namespace)
@@ -38,41 +36,15 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
       .some((c) => sameJson(c.proposed, result.tools))
     // Held: additions and removals go through, changed definitions keep their accepted version.
     const applied = held ? withAcceptedDefinitions(result.tools, accepted, diff) : result.tools
-    await prisma.$transaction([
-      prisma.languageTool.update({
-        where: { id },
-        data: {
-          phase: 'Ready',
-          health: result.health,
-          toolSchemas: applied as object[],
-          detectedTransport: result.transport,
-          compliance: (compliance ?? undefined) as object | undefined,
-          serverInfo: (result.serverInfo ?? null) as object,
-          lastIntrospectedAt: new Date(),
-          lastError: null,
-        },
-        select: { id: true },
-      }),
-      ...(isEmptyDiff(diff) || alreadyRaised
-        ? []
-        : [
-            prisma.surfaceChange.create({
-              data: {
-                subjectKind: 'LanguageTool', subjectId: id, namespace: server.namespace, name: server.name, runId: run.id,
-                diff: diff as object, status: held ? 'pending_review' : 'applied', proposed: held ? (result.tools as object[]) : undefined,
-              },
-              select: { id: true },
-            }),
-          ]),
-      prisma.discoveryRun.update({
-        where: { id: run.id },
-        data: {
-          status: 'succeeded', finishedAt: new Date(), toolCount: result.tools.length,
-          details: { endpoint, transport: result.transport, health: result.health, refused: result.refused, timings: result.timings, diff: summarizeDiff(diff), held } as object,
-        },
-        select: { id: true },
-      }),
-    ])
+    const now = new Date()
+    await finishMcpRun(
+      { health: result.health, toolSchemas: applied, detectedTransport: result.transport, compliance: compliance ?? undefined, serverInfo: result.serverInfo ?? null, lastIntrospectedAt: now },
+      {
+        subjectId: id, namespace: server.namespace, name: server.name, runId: run.id, finishedAt: now, toolCount: result.tools.length,
+        details: { endpoint, transport: result.transport, health: result.health, refused: result.refused, timings: result.timings, diff: summarizeDiff(diff), held },
+        change: isEmptyDiff(diff) || alreadyRaised ? null : { diff, status: held ? 'pending_review' : 'applied', proposed: held ? result.tools : undefined },
+      },
+    )
     return { status: 'succeeded', runId: run.id }
   } catch (error) {
     const message = (error as Error).message

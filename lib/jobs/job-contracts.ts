@@ -13,7 +13,7 @@ export interface JobContract<S extends z.ZodType = z.ZodType> {
   expireInSeconds: number
   /** Cron schedule for periodic jobs. */
   cron?: string
-  /** How often an idle worker asks for this job (pg-boss allows 0.5 s at the least); default TOOLROOM_WORKER_POLL_SECONDS. */
+  /** How often an idle worker asks for this job; default TOOLROOM_WORKER_POLL_SECONDS. */
   pollSeconds?: number
 }
 
@@ -54,8 +54,8 @@ export const executeApprovedCallJob = defineContract({
   name: 'approvals.execute',
   schema: z.strictObject({ approvalId: z.string().uuid() }),
   singletonKey: (p) => p.approvalId,
-  // An approver is waiting to see the call run: ask often.
-  pollSeconds: 0.5,
+  // An approver (and perhaps the agent) waits to see the call run: ask often.
+  pollSeconds: 0.2,
   retryLimit: 3,
   retryDelaySeconds: 5,
   expireInSeconds: Number(process.env.TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS ?? 600),

@@ -20,6 +20,34 @@ function start(args, env = {}) {
   children.push(child)
   return child
 }
+// Where the CPU went (Linux only): user + system time of this benchmark's descendants, by kind.
+function descendants() {
+  const parentOf = new Map()
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try { parentOf.set(Number(pid), Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])) } catch {}
+  }
+  const within = (pid) => { for (let p = pid; p > 1; p = parentOf.get(p) ?? 0) if (p === process.pid) return true; return false }
+  return [...parentOf.keys()].filter((pid) => pid !== process.pid && within(pid))
+}
+function cpuByKind() {
+  const cpu = new Map()
+  for (const pid of descendants()) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.split(') ')[1].split(' ')
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      const kind = args.includes('workers/main') ? 'workers' : args.includes('endpoints') ? 'servers and listeners' : stat.includes('(postgres)') ? 'PostgreSQL' : 'other'
+      // utime and stime, in clock ticks of 1/100 s on Linux
+      cpu.set(pid, { kind, seconds: (Number(fields[11]) + Number(fields[12])) / 100 })
+    } catch {}
+  }
+  return cpu
+}
+function cpuSince(start) {
+  const totals = {}
+  for (const [pid, { kind, seconds }] of cpuByKind()) totals[kind] = (totals[kind] ?? 0) + seconds - (start.get(pid)?.seconds ?? 0)
+  return totals
+}
 const firstLine = (child) => new Promise((resolve, reject) => {
   let out = ''
   child.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n'))) })
@@ -49,6 +77,7 @@ try {
   await Promise.all(Array.from({ length: WORKERS }, () => firstLine(start([...profile, '--import', 'tsx', 'workers/main.ts'], workerEnv))))
   log(`${WORKERS} workers ready, ${CONCURRENCY} jobs at a time each per queue`)
 
+  const cpuAtStart = cpuByKind()
   const t0 = performance.now()
   const { queued } = await run(['--import', 'tsx', 'scripts/bench/discovery-enqueue.mts'], workerEnv)
   const tEnqueued = performance.now()
@@ -71,17 +100,9 @@ try {
   console.log(`cached: ${cached.servers}/${SERVERS} MCP servers with 10 tools, ${cached.agents}/${SERVERS} agents with 10 image tools`)
   for (const t of timings) console.log(`one ${t.kind} run: p50 ${Number(t.p50).toFixed(0)} ms, p95 ${Number(t.p95).toFixed(0)} ms (queue wait not included)`)
   console.log(`${WORKERS} workers × ${CONCURRENCY} jobs at a time per queue; ${PROCESSES} endpoint processes`)
-  // Where the CPU went (Linux only): user + system time of each kind of process.
-  const cpu = {}
-  for (const c of children) {
-    try {
-      const fields = fs.readFileSync(`/proc/${c.pid}/stat`, 'utf8').split(') ')[1].split(' ')
-      const kind = c.spawnargs.some((a) => a.includes('workers/main')) ? 'workers' : c.spawnargs.some((a) => a.includes('endpoints')) ? 'MCP servers and listeners' : 'other'
-      // utime and stime, in clock ticks of 1/100 s on Linux
-      cpu[kind] = (cpu[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100
-    } catch {}
-  }
-  console.log(`CPU seconds over the whole run: ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`)
+  const cpu = cpuSince(cpuAtStart)
+  console.log(`CPU seconds from enqueue to all cached: ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`)
+  console.log(`CPU per discovery: ${Object.entries(cpu).map(([k, v]) => `${k} ${((1000 * v) / queued).toFixed(1)} ms`).join(', ')}`)
 } finally {
   for (const c of children) c.kill('SIGTERM')
   await new Promise((r) => setTimeout(r, 1000))

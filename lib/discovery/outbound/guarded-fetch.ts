@@ -3,8 +3,9 @@
 // is checked again, and answers are bounded in time and size.
 import dns from 'node:dns'
 import { isIP } from 'node:net'
-import { Agent, fetch as undiciFetch } from 'undici'
+import { Agent } from 'undici'
 import type { AddressPolicy } from './address-policy'
+import { dispatchResponse } from './dispatch-response'
 
 export type OutboundFailure = 'refused' | 'timeout' | 'too_large' | 'network' | 'redirect'
 
@@ -67,7 +68,7 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
       checkLiteral(url)
       let response: Response
       try {
-        response = (await undiciFetch(url, { ...(requestInit as object), redirect: 'manual', signal, dispatcher } as never)) as unknown as Response
+        response = await dispatchResponse(dispatcher, url, { method: requestInit.method, headers: requestInit.headers, body: requestInit.body, signal })
       } catch (e) {
         throw toOutboundError(e, url, timeoutMs)
       }
@@ -93,7 +94,8 @@ function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {
   if (name === 'TimeoutError' || (cause as { name?: string } | undefined)?.name === 'TimeoutError')
     return new OutboundError('timeout', `${url.origin} did not answer within ${timeoutMs} ms`)
   if (name === 'AbortError') return e as Error
-  const detail = (cause as { code?: string; message?: string } | undefined)?.code ?? (cause as Error | undefined)?.message ?? (e as Error).message
+  // fetch() wrapped the socket's error as a cause; a dispatcher hands it over as it is.
+  const detail = (cause as { code?: string; message?: string } | undefined)?.code ?? (cause as Error | undefined)?.message ?? (e as { code?: string }).code ?? (e as Error).message
   return new OutboundError('network', `${url.origin}: ${detail}`)
 }
 

@@ -1,0 +1,82 @@
+// The worker's job taker on a real pg-boss queue: bounded concurrency, every job once, failures
+// handed back to pg-boss (and so retried or failed by its policy), shutdown waits for running jobs.
+import { randomUUID } from 'node:crypto'
+import PgBoss from 'pg-boss'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { takeJobs } from '@/workers/take-jobs'
+
+let boss: PgBoss
+
+beforeAll(async () => {
+  boss = new PgBoss({ connectionString: process.env.DATABASE_URL, schema: 'pgboss', max: 4, supervise: false, schedule: false })
+  await boss.start()
+})
+
+afterAll(async () => {
+  await boss.stop({ graceful: false, wait: true })
+})
+
+async function queue(retryLimit = 0) {
+  const name = `test.take-jobs.${randomUUID()}`
+  await boss.createQueue(name, { name, policy: 'standard', retryLimit, retryDelay: 0, expireInSeconds: 60 })
+  return name
+}
+
+const until = async (what: string, done: () => boolean | Promise<boolean>) => {
+  for (const deadline = Date.now() + 20_000; !(await done()); ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+describe('takeJobs', () => {
+  it('runs every job once, never more than `concurrency` at a time, and completes them', async () => {
+    const name = await queue()
+    const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => boss.send(name, { i })))
+    const seen: number[] = []
+    let running = 0
+    let most = 0
+    const taker = takeJobs(boss, name, async (job) => {
+      running++
+      most = Math.max(most, running)
+      await new Promise((r) => setTimeout(r, 30))
+      seen.push((job.data as { i: number }).i)
+      running--
+    }, { concurrency: 3, pollingIntervalMs: 500 })
+    await until('all twenty', () => seen.length === 20)
+    await taker.stop(1_000)
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i))
+    expect(most).toBe(3)
+    for (const id of ids) expect((await boss.getJobById(name, id!))?.state).toBe('completed')
+  })
+
+  it('hands a failing job back to pg-boss: retried while it has retries, failed after', async () => {
+    const name = await queue(1)
+    const id = await boss.send(name, {})
+    const attempts: number[] = []
+    const taker = takeJobs(boss, name, async (job) => {
+      attempts.push(job.retryCount ?? 0)
+      throw new Error('upstream said no')
+    }, { concurrency: 2, pollingIntervalMs: 500 })
+    await until('the job to fail for good', async () => (await boss.getJobById(name, id!))?.state === 'failed')
+    await taker.stop(1_000)
+    expect(attempts).toEqual([0, 1])
+    expect((await boss.getJobById(name, id!))?.output).toMatchObject({ message: 'upstream said no' })
+  })
+
+  it('on stop, waits for a running job to finish and completes it', async () => {
+    const name = await queue()
+    const id = await boss.send(name, {})
+    let started = false
+    let finished = false
+    const taker = takeJobs(boss, name, async () => {
+      started = true
+      await new Promise((r) => setTimeout(r, 300))
+      finished = true
+    }, { concurrency: 1, pollingIntervalMs: 500 })
+    await until('the job to start', () => started)
+    await taker.stop(5_000)
+    expect(finished).toBe(true)
+    expect((await boss.getJobById(name, id!))?.state).toBe('completed')
+  })
+})
