@@ -20,6 +20,16 @@ const log = (...a) => console.log('[bench]', ...a)
 const children = []
 const SECRET_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
 
+function runCapture(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+    children.push(child)
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
+  })
+}
+
 function run(args, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env } })
@@ -103,6 +113,8 @@ try {
     await apiLatency('queue figures', '/api/v1/approvals/stats'),
   ]
   const page = await pageLoads()
+  const out = await runCapture(['--import', 'tsx', 'scripts/bench/approvals-execution.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, PORTAL_URL: base })
+  const execution = JSON.parse(out.trim().split('\n').pop()).samples
 
   console.log(`\napprovals benchmark — ${new Date().toISOString()} — ${os.cpus().length} × ${os.cpus()[0].model}, ${PENDING} pending`)
   console.log('API at 1 connection:')
@@ -110,6 +122,8 @@ try {
   console.log(`queue page (${PAGE_LOADS} loads after one warm-up; from navigation start):`)
   console.log(`  first rows on screen  p50 ${pct(page.rows, 50).toFixed(0)} ms   max ${Math.max(...page.rows).toFixed(0)} ms`)
   console.log(`  interactive           p50 ${pct(page.interactive, 50).toFixed(0)} ms   max ${Math.max(...page.interactive).toFixed(0)} ms   (target ≤ 1000 ms)`)
+  console.log(`approve (API) to upstream execution, ${execution.length} calls through the gateway and a worker:`)
+  console.log(`  p50 ${pct(execution, 50).toFixed(0)} ms   p95 ${pct(execution, 95).toFixed(0)} ms   max ${Math.max(...execution).toFixed(0)} ms   (target p50 ≤ 500 ms)`)
 } catch (e) {
   failed = true
   console.error(e)
