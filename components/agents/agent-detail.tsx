@@ -2,6 +2,7 @@
 import Link from 'next/link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
+import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { ConnectorLinks, GrantLinks, LanguageToolLinks, Toggles } from '@/components/resources/bindings'
 import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
@@ -69,6 +70,7 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
                   ]}
                 />
               </Card>
+              <CallStatsPanel subject={{ dimension: 'agent', id: agent.id }} callsHref={`/calls?agentId=${agent.id}`} />
               <section aria-labelledby="effective-tools-heading">
                 <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
                   Effective tools

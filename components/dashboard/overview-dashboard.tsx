@@ -2,6 +2,8 @@
 import Link from 'next/link'
 import { useQuery } from '@tanstack/react-query'
 import { levelBarClass, LEVELS } from '@/components/tools/badges'
+import { CallStatsPanel } from '@/components/stats/call-stats-panel'
+import { TopFailingTools } from '@/components/stats/top-failing-tools'
 import { BarList } from '@/components/ui/bar-list'
 import { Card } from '@/components/ui/card'
 import { QueryView } from '@/components/ui/states'
@@ -78,6 +80,8 @@ export function OverviewDashboard() {
               The registry is empty. <Link href="/apply" className="font-medium text-slate-900 underline">Apply a manifest</Link> to register tools, servers and agents.
             </div>
           )}
+          <CallStatsPanel subject={{ dimension: 'all' }} title="Every call, last 7 days" callsHref="/calls" />
+          <TopFailingTools />
           <div className="grid gap-4 lg:grid-cols-3">
             <Card title="Tools by side-effect level" description="Registered Tool resources; MCP-discovered tools are counted on their server." className="lg:col-span-2">
               <BarList items={byLevel(data)} />

@@ -12,6 +12,7 @@ const NAV = [
   { href: '/secrets', label: 'Secrets', hint: null },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews' },
   { href: '/approvals', label: 'Approvals', hint: null },
+  { href: '/calls', label: 'Calls', hint: 'explorer' },
   { href: '/apply', label: 'Apply', hint: null },
   { href: '/audit', label: 'Audit log', hint: null },
 ] as const

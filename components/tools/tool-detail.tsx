@@ -2,6 +2,7 @@
 import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
+import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { PageHeader } from '@/components/ui/page-header'
@@ -69,6 +70,7 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
             </PageHeader>
             <div className="space-y-4">
               <StatusCard status={tool.status} />
+              <CallStatsPanel subject={{ dimension: 'tool', toolId: name }} callsHref={`/calls?tool=${encodeURIComponent(name)}`} />
               <ToolSpecCards spec={tool.spec} namespace={ns} />
               <div className="grid gap-4 lg:grid-cols-2">
                 <Card title="Input schema">

@@ -10,6 +10,7 @@ import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
+import { STATS_CONTRACTS } from './stats-routes'
 
 export const ALL_CONTRACTS: RouteContract[] = [
   ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
@@ -24,4 +25,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(AUDIT_CONTRACTS),
   ...Object.values(SECRET_CONTRACTS),
   ...Object.values(GATEWAY_CONTRACTS),
+  ...Object.values(STATS_CONTRACTS),
 ]

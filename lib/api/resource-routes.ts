@@ -9,6 +9,7 @@ import { KIND_DEFINITIONS, type Kind, TOOLROOM_API_VERSION } from '@/lib/manifes
 import { deleteResource, getResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
 import { cachedBody } from '@/lib/effective-tools/answer-cache'
 import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
+import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { toResourceView } from '@/lib/resources/resource-view'
 import {
   agentListQuery,
@@ -94,11 +95,13 @@ export function resourceRoutes(kind: Kind) {
     get: route(c.get, async ({ params, query }) => {
       if (kind !== 'Agent' && kind !== 'Unit') return toResourceView(kind, await getRow(kind, params.id, query.namespace))
       // Effective tool sets are the API's most read answer: kept, serialized, until the registry changes.
+      // The entries carry 7-day call statistics: an answer is also as old as the stats it holds.
+      const { version: statsVersion } = await toolStatsSnapshot()
       const body = await cachedBody(`${kind}:${query.namespace ?? ''}:${params.id}`, async () => {
         const row = await getRow(kind, params.id, query.namespace)
         const set = await getEffectiveTools(kind, row)
         return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
-      })
+      }, statsVersion)
       // A view of the cached bytes, not a copy.
       return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': 'application/json' } })
     }),

@@ -1,5 +1,6 @@
 // One place for query keys, so a mutation can invalidate everything it made stale.
 import type { DiscoveryFilters, ListParams, Plural } from './api'
+import type { CallFilters, StatsSubject } from './stats-api'
 
 export const queryKeys = {
   all: ['toolroom'] as const,
@@ -23,4 +24,10 @@ export const queryKeys = {
   approvalStats: () => [...queryKeys.approvals(), 'stats'] as const,
   webhooks: () => [...queryKeys.approvals(), 'webhooks'] as const,
   webhookDeliveries: (id: string) => [...queryKeys.webhooks(), id, 'deliveries'] as const,
+  /** Statistics and recorded calls. */
+  stats: () => [...queryKeys.all, 'stats'] as const,
+  callStats: (subject: StatsSubject) => [...queryKeys.stats(), subject] as const,
+  topFailingTools: (limit: number) => [...queryKeys.stats(), 'top-failing', limit] as const,
+  calls: (filters: CallFilters & { limit: number }) => [...queryKeys.all, 'calls', filters] as const,
+  call: (id: string) => [...queryKeys.all, 'call', id] as const,
 }

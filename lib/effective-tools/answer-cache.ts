@@ -6,6 +6,8 @@ const MAX_BYTES = Number(process.env.TOOLROOM_ANSWER_CACHE_MB ?? 2048) * 1024 * 
 
 interface Entry {
   epoch: number
+  /** What else the body depends on (the call statistics version). */
+  variant: string
   body: Buffer
 }
 
@@ -19,11 +21,11 @@ function drop(key: string, entry: Entry) {
   cache.bytes -= entry.body.byteLength
 }
 
-/** The cached body for `key`, or computes, caches and returns it. */
-export async function cachedBody(key: string, compute: () => Promise<unknown>): Promise<Buffer> {
+/** The cached body for `key` (valid for this registry epoch and `variant`), or computes, caches and returns it. */
+export async function cachedBody(key: string, compute: () => Promise<unknown>, variant = ''): Promise<Buffer> {
   const epoch = registryEpoch()
   const hit = cache.entries.get(key)
-  if (hit && epoch !== null && hit.epoch === epoch) {
+  if (hit && epoch !== null && hit.epoch === epoch && hit.variant === variant) {
     cache.entries.delete(key) // re-insert: Map order is recency order
     cache.entries.set(key, hit)
     return hit.body
@@ -32,7 +34,7 @@ export async function cachedBody(key: string, compute: () => Promise<unknown>): 
   const body = Buffer.from(JSON.stringify(await compute()))
   // Computed from reads that began at `epoch`: valid only if nothing changed since.
   if (epoch !== null && registryEpoch() === epoch && body.byteLength <= MAX_BYTES) {
-    cache.entries.set(key, { epoch, body })
+    cache.entries.set(key, { epoch, variant, body })
     cache.bytes += body.byteLength
     for (const [oldest, entry] of cache.entries) {
       if (cache.bytes <= MAX_BYTES) break

@@ -1,9 +1,14 @@
-// Effective tool set of a stored agent or unit: load, then resolve.
+// Effective tool set of a stored agent or unit: load, resolve, then attach each entry's 7-day call
+// statistics (from the stats cache, which moves on its own clock, not the registry's).
 import type { Row } from '@/lib/resources/kind-adapters'
+import { statsOfTool, toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { loadResolverInput } from './load-resolver-input'
 import { resolveEffectiveTools } from './resolve-effective-tools'
 import type { EffectiveToolSet } from './types'
 
 export async function getEffectiveTools(kind: 'Agent' | 'Unit', row: Row): Promise<EffectiveToolSet> {
-  return resolveEffectiveTools(await loadResolverInput(kind, row))
+  const [set, stats] = await Promise.all([loadResolverInput(kind, row).then(resolveEffectiveTools), toolStatsSnapshot()])
+  // Entries are fresh objects per resolve: filled in place.
+  for (const entry of [...set.tools, ...set.excluded]) Object.assign(entry, statsOfTool(stats, entry.name))
+  return set
 }

@@ -81,4 +81,16 @@ export const deliverWebhookJob = defineContract({
   expireInSeconds: 60,
 })
 
-export const JOB_CONTRACTS: JobContract[] = [introspectImageJob, introspectMcpServerJob, discoverySweepJob, executeApprovedCallJob, approvalsMaintenanceJob, deliverWebhookJob]
+// Statistics: recompute the hours whose calls changed, the 7-day totals and Tool status fields.
+// Singleton so a slow run is never joined by a second one (the rollup also takes an advisory lock).
+export const statsRollupJob = defineContract({
+  name: 'stats.rollup',
+  schema: z.strictObject({}),
+  singletonKey: () => 'stats.rollup',
+  retryLimit: 0,
+  retryDelaySeconds: 0,
+  expireInSeconds: Number(process.env.TOOLROOM_STATS_JOB_EXPIRY_SECONDS ?? 900),
+  cron: process.env.TOOLROOM_STATS_CRON ?? '* * * * *',
+})
+
+export const JOB_CONTRACTS: JobContract[] = [introspectImageJob, introspectMcpServerJob, discoverySweepJob, statsRollupJob, executeApprovedCallJob, approvalsMaintenanceJob, deliverWebhookJob]

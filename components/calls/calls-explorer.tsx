@@ -1,0 +1,104 @@
+'use client'
+// The calls explorer: every recorded tool call, newest first, filtered by agent, tool, tool
+// namespace, outcome, channel and time; a row opens the call with its stored arguments and result.
+import { useMemo } from 'react'
+import { Card } from '@/components/ui/card'
+import { FilterBar } from '@/components/ui/filter-bar'
+import { LoadMore } from '@/components/ui/load-more'
+import { SearchInput } from '@/components/ui/search-input'
+import { Select } from '@/components/ui/select'
+import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
+import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { dateTime, duration } from '@/lib/client/format'
+import type { CallFilters } from '@/lib/client/stats-api'
+import { useCalls } from '@/lib/client/stats-hooks'
+import { useUrlFilters } from '@/lib/client/use-url-filters'
+import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
+import { CallDetail } from './call-detail'
+import { OutcomeBadge } from './outcome-badge'
+
+const KEYS = ['agentId', 'tool', 'namespace', 'outcome', 'channel', 'since', 'call'] as const
+export type CallsPageFilters = Partial<Record<(typeof KEYS)[number], string>>
+
+const SINCE: Record<string, { label: string; ms: number }> = {
+  '1h': { label: 'last hour', ms: 3_600_000 },
+  '24h': { label: 'last 24 hours', ms: 86_400_000 },
+  '7d': { label: 'last 7 days', ms: 7 * 86_400_000 },
+}
+
+export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
+  const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
+  // The start of a relative range is fixed when it is chosen, so pages of one listing agree.
+  const from = useMemo(() => (SINCE[filters.since] ? new Date(Date.now() - SINCE[filters.since].ms).toISOString() : undefined), [filters.since])
+  const query: CallFilters = { agentId: filters.agentId, tool: filters.tool, namespace: filters.namespace, outcome: filters.outcome, channel: filters.channel, from }
+  const calls = useCalls(query)
+  const filtered = active && Object.entries(filters).some(([k, v]) => k !== 'call' && v)
+
+  return (
+    <div className="space-y-4">
+      {filters.call && <CallDetail id={filters.call} onClose={() => set('call', '')} />}
+      <Card bodyClassName="">
+        <FilterBar onReset={filtered ? reset : undefined}>
+          <SearchInput label="Tool id" value={filters.tool} onChange={(v) => set('tool', v.trim())} placeholder="github.create_issue" className="w-52" />
+          <SearchInput label="Tool namespace" value={filters.namespace} onChange={(v) => set('namespace', v.trim())} placeholder="github" className="w-36" />
+          <SearchInput label="Agent id" value={filters.agentId} onChange={(v) => set('agentId', v.trim())} placeholder="uuid" className="w-72" />
+          <Select label="Outcome" value={filters.outcome} onChange={(v) => set('outcome', v)} options={CALL_OUTCOMES.map((o) => ({ value: o, label: o.replace(/_/g, ' ') }))} />
+          <Select label="Channel" value={filters.channel} onChange={(v) => set('channel', v)} options={CALL_CHANNELS.map((c) => ({ value: c, label: c }))} />
+          <Select label="Started" value={filters.since} onChange={(v) => set('since', v)} options={Object.entries(SINCE).map(([value, s]) => ({ value, label: s.label }))} allLabel="any time" />
+        </FilterBar>
+        {calls.isPending ? (
+          <LoadingState label="Loading calls…" />
+        ) : calls.isError ? (
+          <ErrorState error={calls.error} onRetry={() => calls.refetch()} title="These filters cannot be used" />
+        ) : calls.items.length === 0 ? (
+          <EmptyState title={filtered ? 'No calls match these filters' : 'No calls recorded yet'}>{filtered ? null : 'Calls appear here as agents use tools through the gateway.'}</EmptyState>
+        ) : (
+          <>
+            <Table>
+              <THead>
+                <Tr>
+                  <Th>Started</Th>
+                  <Th>Agent</Th>
+                  <Th>Tool</Th>
+                  <Th>Outcome</Th>
+                  <Th>Channel</Th>
+                  <Th className="text-right">Latency</Th>
+                  <Th>Error</Th>
+                </Tr>
+              </THead>
+              <TBody>
+                {calls.items.map((c) => (
+                  <Tr
+                    key={c.id}
+                    data-call-id={c.id}
+                    className={`cursor-pointer hover:bg-slate-50 ${filters.call === c.id ? 'bg-sky-50' : ''}`}
+                    onClick={() => set('call', c.id)}
+                  >
+                    <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">{dateTime(c.startedAt)}</Td>
+                    <Td className="font-mono text-xs">
+                      {c.agentNamespace}/{c.agentName}
+                    </Td>
+                    <Td className="font-mono text-xs">
+                      <button type="button" className="text-left text-sky-800 hover:underline" onClick={(e) => (e.stopPropagation(), set('call', c.id))}>
+                        {c.toolId}
+                      </button>
+                    </Td>
+                    <Td>
+                      <OutcomeBadge outcome={c.outcome} />
+                    </Td>
+                    <Td className="text-xs">{c.channel}</Td>
+                    <Td className="text-right text-xs tabular-nums">{c.latencyMs !== null ? duration(c.latencyMs) : '—'}</Td>
+                    <Td className="max-w-72 truncate text-xs text-red-800" title={c.errorMessage ?? undefined}>
+                      {c.errorCode ?? ''}
+                    </Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+            <LoadMore hasNextPage={calls.hasNextPage} isFetchingNextPage={calls.isFetchingNextPage} onLoadMore={() => calls.fetchNextPage()} shown={calls.items.length} />
+          </>
+        )}
+      </Card>
+    </div>
+  )
+}

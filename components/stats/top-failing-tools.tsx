@@ -1,0 +1,48 @@
+'use client'
+// The tools that failed most over the last 7 days, each linking to its failed calls.
+import Link from 'next/link'
+import { Card } from '@/components/ui/card'
+import { EmptyState, QueryView } from '@/components/ui/states'
+import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { count, percent } from '@/lib/client/format'
+import { useTopFailingTools } from '@/lib/client/stats-hooks'
+
+export function TopFailingTools({ limit = 10 }: { limit?: number }) {
+  const query = useTopFailingTools(limit)
+  return (
+    <Card title="Top failing tools" description="Most failed calls over the last 7 days." bodyClassName="">
+      <QueryView query={query} loadingLabel="Loading…">
+        {({ items }) =>
+          items.length === 0 ? (
+            <EmptyState title="No failed calls in the last 7 days" />
+          ) : (
+            <Table>
+              <THead>
+                <Tr>
+                  <Th>Tool</Th>
+                  <Th className="text-right">Calls</Th>
+                  <Th className="text-right">Failures</Th>
+                  <Th className="text-right">Failure rate</Th>
+                </Tr>
+              </THead>
+              <TBody>
+                {items.map((t) => (
+                  <Tr key={t.toolId}>
+                    <Td>
+                      <Link href={`/calls?tool=${encodeURIComponent(t.toolId)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
+                        {t.toolId}
+                      </Link>
+                    </Td>
+                    <Td className="text-right tabular-nums">{count(t.calls)}</Td>
+                    <Td className="text-right tabular-nums text-red-700">{count(t.failures)}</Td>
+                    <Td className={`text-right tabular-nums ${t.failureRate > 0.05 ? 'font-medium text-red-700' : ''}`}>{percent(t.failureRate)}</Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+          )
+        }
+      </QueryView>
+    </Card>
+  )
+}

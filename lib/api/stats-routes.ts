@@ -1,0 +1,102 @@
+// Statistics and the calls explorer: 7-day stats per tool, agent, unit, namespace and overall (from
+// the hourly rollups), the tools failing most, and the recorded calls themselves.
+import { z } from '@/lib/http/zod'
+import type { RouteContract } from '@/lib/http/contract'
+import { route } from '@/lib/http/route'
+import { getRow } from '@/lib/resources/resource-store'
+import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
+import { getCall, listCalls } from '@/lib/stats/list-calls'
+import { readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
+import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
+import { idParams } from './schemas'
+
+const tags = ['Statistics']
+const namespaceQuery = z.strictObject({ namespace: z.string().max(63).optional() })
+const toolId = z.string().max(MAX_TOOL_ID_LENGTH).regex(CANONICAL_TOOL_ID, 'must be a canonical tool id such as github.create_issue')
+const segment = z.string().max(63).regex(/^[a-z][a-z0-9_]*$/, 'must be a tool namespace: the first segment of a tool id')
+
+const statPoint = {
+  calls: z.number().int(),
+  failures: z.number().int(),
+  refused: z.number().int(),
+  failureRate: z.number().nullable(),
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  avgMs: z.number().nullable(),
+}
+const callStats = z
+  .object({
+    dimension: z.enum(['tool', 'agent', 'unit', 'namespace', 'all']),
+    key: z.string(),
+    window: z.object({ from: z.string(), to: z.string() }),
+    totals: z.object(statPoint),
+    byDay: z.array(z.object({ day: z.string(), ...statPoint })),
+    byHour: z.array(z.object({ hour: z.string(), ...statPoint })),
+  })
+  .openapi('CallStats', { description: 'Calls, failures (outcome failed), refusals, failure rate and latency percentiles over today and the six previous UTC days' })
+
+const callRow = z.record(z.string(), z.unknown()).openapi('ToolCall')
+const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
+const callsQuery = z.strictObject({
+  agentId: z.string().uuid().optional(),
+  tool: toolId.optional(),
+  namespace: segment.optional(),
+  outcome: z.enum(CALL_OUTCOMES).optional(),
+  channel: z.enum(CALL_CHANNELS).optional(),
+  from: isoDate.optional().openapi({ description: 'Calls started at or after this time (ISO 8601 with offset)' }),
+  to: isoDate.optional().openapi({ description: 'Calls started before this time' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(1000).optional(),
+})
+
+export const STATS_CONTRACTS = {
+  overview: {
+    method: 'GET', path: '/api/v1/stats/overview', operationId: 'getOverallCallStats', tags, access: 'read',
+    summary: 'Statistics of every call, by day and by hour, over the last 7 days', response: callStats,
+  },
+  tool: {
+    method: 'GET', path: '/api/v1/stats/tools/{toolId}', operationId: 'getToolCallStats', tags, access: 'read',
+    summary: 'Statistics of one tool id over the last 7 days', params: z.object({ toolId }), response: callStats,
+  },
+  agent: {
+    method: 'GET', path: '/api/v1/stats/agents/{id}', operationId: 'getAgentCallStats', tags, access: 'read',
+    summary: "Statistics of an agent's calls over the last 7 days", params: idParams, query: namespaceQuery, response: callStats,
+  },
+  unit: {
+    method: 'GET', path: '/api/v1/stats/units/{id}', operationId: 'getUnitCallStats', tags, access: 'read',
+    summary: 'Statistics of the calls of agents in a unit (its direct members) over the last 7 days', params: idParams, query: namespaceQuery, response: callStats,
+  },
+  namespace: {
+    method: 'GET', path: '/api/v1/stats/namespaces/{namespace}', operationId: 'getToolNamespaceCallStats', tags, access: 'read',
+    summary: 'Statistics of the tools in one tool namespace (first id segment) over the last 7 days', params: z.object({ namespace: segment }), response: callStats,
+  },
+  topFailing: {
+    method: 'GET', path: '/api/v1/stats/top-failing-tools', operationId: 'listTopFailingTools', tags, access: 'read',
+    summary: 'Tools with the most failed calls over the last 7 days', query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
+    response: z.object({ items: z.array(z.object({ toolId: z.string(), calls: z.number().int(), failures: z.number().int(), refused: z.number().int(), failureRate: z.number() })) }),
+  },
+  calls: {
+    method: 'GET', path: '/api/v1/calls', operationId: 'listCalls', tags, access: 'read',
+    summary: 'Recorded tool calls, newest first, without arguments and results', query: callsQuery,
+    response: z.object({ items: z.array(callRow), nextCursor: z.string().nullable() }),
+  },
+  call: {
+    method: 'GET', path: '/api/v1/calls/{id}', operationId: 'getCall', tags, access: 'read',
+    summary: 'One recorded call with its stored arguments and result (redacted as the tool says before they were written)',
+    params: z.object({ id: z.string().uuid() }), response: callRow,
+  },
+} satisfies Record<string, RouteContract>
+
+export const statsRoutes = {
+  overview: route(STATS_CONTRACTS.overview, async () => readCallStats('all', '')),
+  tool: route(STATS_CONTRACTS.tool, async ({ params }) => readCallStats('tool', params.toolId)),
+  agent: route(STATS_CONTRACTS.agent, async ({ params, query }) => readCallStats('agent', (await getRow('Agent', params.id, query.namespace)).id)),
+  unit: route(STATS_CONTRACTS.unit, async ({ params, query }) => {
+    const unit = await getRow('Unit', params.id, query.namespace)
+    return readCallStats('unit', `${unit.namespace}/${unit.name}`)
+  }),
+  namespace: route(STATS_CONTRACTS.namespace, async ({ params }) => readCallStats('namespace', params.namespace)),
+  topFailing: route(STATS_CONTRACTS.topFailing, async ({ query }) => ({ items: await topFailingTools(query.limit) })),
+  calls: route(STATS_CONTRACTS.calls, async ({ query }) => listCalls(query)),
+  call: route(STATS_CONTRACTS.call, async ({ params }) => getCall(params.id)),
+}

@@ -1,0 +1,27 @@
+'use client'
+// Query hooks of the statistics pages. Stats move once a minute (the rollup), so they are kept fresh
+// for 30 s and asked again every minute while shown.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { queryKeys } from './query-keys'
+import { type CallFilters, getCall, getCallStats, getTopFailingTools, listCalls, type StatsSubject } from './stats-api'
+
+const FRESH_MS = 30_000
+const POLL_MS = 60_000
+
+export const useCallStats = (subject: StatsSubject) =>
+  useQuery({ queryKey: queryKeys.callStats(subject), queryFn: () => getCallStats(subject), staleTime: FRESH_MS, refetchInterval: POLL_MS })
+
+export const useTopFailingTools = (limit = 10) =>
+  useQuery({ queryKey: queryKeys.topFailingTools(limit), queryFn: () => getTopFailingTools(limit), staleTime: FRESH_MS, refetchInterval: POLL_MS })
+
+export function useCalls(filters: CallFilters, pageSize = 50) {
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.calls({ ...filters, limit: pageSize }),
+    queryFn: ({ pageParam }) => listCalls(filters, pageSize, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  })
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
+}
+
+export const useCall = (id: string | null) => useQuery({ queryKey: queryKeys.call(id ?? ''), queryFn: () => getCall(id!), enabled: Boolean(id) })

@@ -1,0 +1,61 @@
+// The calls explorer: ToolCall rows newest first, filtered, in keyset pages over (startedAt, id).
+// Every filter has an index that leads with it and ends in startedAt (see the migrations), and
+// each page seeks with a plain `startedAt <=` bound, so deep pages cost what the first one does.
+import { prisma } from '@/lib/db'
+import { AppError } from '@/lib/errors/app-error'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
+
+export interface CallFilters {
+  agentId?: string
+  tool?: string
+  namespace?: string
+  outcome?: string
+  channel?: string
+  from?: Date
+  to?: Date
+  limit: number
+  cursor?: string
+}
+
+/** Columns of a list row: everything but the (possibly large) args and result. */
+const LIST_COLUMNS = {
+  id: true, startedAt: true, finishedAt: true, agentId: true, agentNamespace: true, agentName: true, unit: true,
+  toolId: true, toolNamespace: true, provenance: true, level: true, channel: true, outcome: true,
+  errorCode: true, errorMessage: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
+} satisfies Prisma.ToolCallSelect
+
+export async function listCalls(f: CallFilters) {
+  if (f.from && f.to && f.from >= f.to)
+    throw new AppError('VALIDATION_FAILED', 'the time range is empty: "from" must be before "to"', [{ field: 'from', rule: 'range', message: 'must be before "to"' }])
+  const after = f.cursor ? decodeCursor(f.cursor) : null
+  const afterTime = after ? new Date(after.namespace) : null
+  if (after && (Number.isNaN(afterTime!.getTime()) || !/^[0-9a-f-]{36}$/.test(after.id)))
+    throw new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [{ field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' }])
+
+  const startedAt: Prisma.DateTimeFilter = {}
+  if (f.from) startedAt.gte = f.from
+  if (f.to) startedAt.lt = f.to
+  if (afterTime) startedAt.lte = afterTime
+  const where: Prisma.ToolCallWhereInput = {
+    ...(f.agentId ? { agentId: f.agentId } : {}),
+    ...(f.tool ? { toolId: f.tool } : {}),
+    ...(f.namespace ? { toolNamespace: f.namespace } : {}),
+    ...(f.outcome ? { outcome: f.outcome } : {}),
+    ...(f.channel ? { channel: f.channel } : {}),
+    ...(Object.keys(startedAt).length > 0 ? { startedAt } : {}),
+    ...(after ? { OR: [{ startedAt: { lt: afterTime! } }, { id: { lt: after.id } }] } : {}),
+  }
+  const rows = await prisma.toolCall.findMany({ where, select: LIST_COLUMNS, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 })
+  const items = rows.slice(0, f.limit)
+  const last = items[items.length - 1]
+  const nextCursor = rows.length > f.limit && last ? encodeCursor({ namespace: last.startedAt.toISOString(), name: '', id: last.id }) : null
+  return { items, nextCursor }
+}
+
+/** One call with its stored (already redacted by the gateway) arguments and result. */
+export async function getCall(id: string) {
+  const call = await prisma.toolCall.findUnique({ where: { id } })
+  if (!call) throw new AppError('NOT_FOUND', `no call with id "${id}"`)
+  return call
+}

@@ -1,0 +1,102 @@
+// 7-day statistics of one dimension value, by day and by hour, merged from the hourly rollups:
+// counts add up, percentiles come from the summed latency histograms.
+import { prisma } from '@/lib/db'
+import { failureRate } from './call-outcomes'
+import { addHistogram, emptyHistogram, percentileOf } from './latency-buckets'
+import { windowDays, windowHours, windowStart } from './stats-window'
+
+export const STAT_DIMENSIONS = ['tool', 'agent', 'unit', 'namespace', 'all'] as const
+export type StatDimension = (typeof STAT_DIMENSIONS)[number]
+
+export interface StatPoint {
+  calls: number
+  failures: number
+  refused: number
+  failureRate: number | null
+  p50Ms: number | null
+  p95Ms: number | null
+  avgMs: number | null
+}
+
+export interface CallStats {
+  dimension: StatDimension
+  key: string
+  window: { from: string; to: string }
+  totals: StatPoint
+  byDay: Array<StatPoint & { day: string }>
+  byHour: Array<StatPoint & { hour: string }>
+}
+
+interface Acc {
+  calls: number
+  failures: number
+  refused: number
+  latencyCount: number
+  latencySumMs: number
+  histogram: number[]
+}
+
+const emptyAcc = (): Acc => ({ calls: 0, failures: 0, refused: 0, latencyCount: 0, latencySumMs: 0, histogram: emptyHistogram() })
+
+function add(into: Acc, row: Acc) {
+  into.calls += row.calls
+  into.failures += row.failures
+  into.refused += row.refused
+  into.latencyCount += row.latencyCount
+  into.latencySumMs += row.latencySumMs
+  addHistogram(into.histogram, row.histogram)
+}
+
+function point(a: Acc): StatPoint {
+  return {
+    calls: a.calls,
+    failures: a.failures,
+    refused: a.refused,
+    failureRate: failureRate(a.calls, a.failures),
+    p50Ms: percentileOf(a.histogram, 0.5),
+    p95Ms: percentileOf(a.histogram, 0.95),
+    avgMs: a.latencyCount > 0 ? Math.round((a.latencySumMs / a.latencyCount) * 10) / 10 : null,
+  }
+}
+
+export async function readCallStats(dimension: StatDimension, key: string, now = new Date()): Promise<CallStats> {
+  const rows = await prisma.$queryRaw<Array<{ hour: Date; calls: number; failures: number; refused: number; latencyCount: number; latencySumMs: bigint; latencyHistogram: number[] }>>`
+    SELECT hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram"
+    FROM "CallStatHourly" WHERE dimension = ${dimension} AND key = ${key} AND hour >= ${windowStart(now)} AND hour <= ${now}`
+  const byHour = new Map<number, Acc>()
+  for (const r of rows) byHour.set(r.hour.getTime(), { ...r, latencySumMs: Number(r.latencySumMs), histogram: r.latencyHistogram })
+
+  const totals = emptyAcc()
+  const days = new Map(windowDays(now).map((d) => [d, emptyAcc()]))
+  const hours = windowHours(now).map((hour) => {
+    const acc = byHour.get(hour.getTime()) ?? emptyAcc()
+    add(totals, acc)
+    add(days.get(hour.toISOString().slice(0, 10))!, acc)
+    return { hour: hour.toISOString(), ...point(acc) }
+  })
+  return {
+    dimension,
+    key,
+    window: { from: windowStart(now).toISOString(), to: now.toISOString() },
+    totals: point(totals),
+    byDay: [...days].map(([day, acc]) => ({ day, ...point(acc) })),
+    byHour: hours,
+  }
+}
+
+export interface FailingTool {
+  toolId: string
+  calls: number
+  failures: number
+  refused: number
+  failureRate: number
+}
+
+/** Tools with the most failures over the window (then the highest rate), from the 7-day totals. */
+export async function topFailingTools(limit: number): Promise<FailingTool[]> {
+  const rows = await prisma.$queryRaw<Array<{ key: string; calls: number; failures: number; refused: number }>>`
+    SELECT key, calls, failures, refused FROM "CallStat7d"
+    WHERE dimension = 'tool' AND failures > 0
+    ORDER BY failures DESC, failures::float8 / calls DESC, key LIMIT ${limit}`
+  return rows.map((r) => ({ toolId: r.key, calls: r.calls, failures: r.failures, refused: r.refused, failureRate: r.failures / r.calls }))
+}

@@ -1,0 +1,54 @@
+// 7-day calls and failure rate per tool id, for effective tool sets: held in memory per process and
+// re-checked at most every TOOLROOM_STATS_CACHE_SECONDS (one-row version read; the map is reloaded
+// only when the rollup changed the totals).
+import { prisma } from '@/lib/db'
+import { failureRate } from './call-outcomes'
+
+export interface ToolCallStats {
+  totalCalls7d: number
+  failureRate7d: number | null
+}
+
+export interface ToolStatsSnapshot {
+  /** Changes whenever the numbers do: part of the cache key of answers that carry them. */
+  version: string
+  byTool: ReadonlyMap<string, ToolCallStats>
+}
+
+const ttlMs = () => Number(process.env.TOOLROOM_STATS_CACHE_SECONDS ?? 30) * 1000
+const EMPTY: ToolStatsSnapshot = { version: 'none', byTool: new Map() }
+
+interface State {
+  snapshot: ToolStatsSnapshot | null
+  checkedAt: number
+  refreshing: Promise<ToolStatsSnapshot> | null
+}
+const state: State = ((globalThis as { __toolroomToolStats?: State }).__toolroomToolStats ??= { snapshot: null, checkedAt: 0, refreshing: null })
+
+async function refresh(): Promise<ToolStatsSnapshot> {
+  const rows = await prisma.$queryRaw<Array<{ version: bigint }>>`SELECT version FROM "CallStatState" WHERE id = 1`
+  const version = String(rows[0]?.version ?? 'none')
+  if (state.snapshot?.version !== version) {
+    const stats = await prisma.$queryRaw<Array<{ key: string; calls: number; failures: number }>>`
+      SELECT key, calls, failures FROM "CallStat7d" WHERE dimension = 'tool'`
+    state.snapshot = { version, byTool: new Map(stats.map((s) => [s.key, { totalCalls7d: s.calls, failureRate7d: failureRate(s.calls, s.failures) }])) }
+  }
+  state.checkedAt = Date.now()
+  return state.snapshot!
+}
+
+export async function toolStatsSnapshot(): Promise<ToolStatsSnapshot> {
+  if (state.snapshot && Date.now() - state.checkedAt < ttlMs()) return state.snapshot
+  // One re-check per TTL, shared by every request that arrives meanwhile (a one-row read).
+  state.refreshing ??= refresh().finally(() => {
+    state.refreshing = null
+  })
+  return state.refreshing.catch((e) => {
+    // Stats are a garnish on the effective set: without them the set is still served.
+    console.error('[stats] loading tool stats failed:', e.message)
+    return state.snapshot ?? EMPTY
+  })
+}
+
+export const statsOfTool = (snapshot: ToolStatsSnapshot, toolId: string): ToolCallStats =>
+  snapshot.byTool.get(toolId) ?? { totalCalls7d: 0, failureRate7d: null }

@@ -1,0 +1,109 @@
+// npm run bench:stats — 10 million ToolCall rows over the last 7 days (the bench fleet's agents
+// calling its tools), the statistics rollup timed over all of them, then the 7-day stats API for a
+// tool, an agent and the dashboard at 1 connection against the production build (target p50 ≤ 50 ms
+// each), plus top failing tools and a filtered calls page. Prints the figures; record them in BENCHMARKS.md.
+import { spawn } from 'node:child_process'
+import os from 'node:os'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { benchDatabase } from '../fresh-database.mjs'
+import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { generateFleet } from './generate-fleet.mjs'
+import { fillCalls } from './stats-fill.mjs'
+
+const PORT = process.env.BENCH_PORT ?? '4141'
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const ROWS = Number(process.env.BENCH_CALLS ?? 10_000_000)
+const base = `http://127.0.0.1:${PORT}`
+const log = (...a) => console.log('[bench]', ...a)
+const seconds = (t0) => ((performance.now() - t0) / 1000).toFixed(1)
+const children = []
+
+function node(args, env = {}, { capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: { ...process.env, ...env } })
+    let out = ''
+    child.stdout?.on('data', (d) => (out += d))
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
+  })
+}
+
+const rollup = async (url) => JSON.parse(await node(['--import', 'tsx', 'scripts/stats-rollup.ts'], { DATABASE_URL: url }, { capture: true }))
+
+async function load(title, path) {
+  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION })
+  const bad = result.non2xx + result.errors + result.timeouts
+  if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
+  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+}
+
+const db = await benchDatabase('toolroom_bench_stats')
+let server
+try {
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  let t0 = performance.now()
+  await generateFleet(client)
+  log(`fleet generated in ${seconds(t0)} s`)
+  t0 = performance.now()
+  const fill = await fillCalls(client, ROWS, log)
+  log(`${ROWS.toLocaleString('en')} calls written in ${seconds(t0)} s (${fill.insertSeconds.toFixed(1)} s rows, ${fill.indexSeconds.toFixed(1)} s indexes)`)
+  const { rows: [size] } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
+
+  t0 = performance.now()
+  const full = await rollup(db.url)
+  log(`rollup of every hour: ${JSON.stringify(full)} (${seconds(t0)} s with process start)`)
+  const idle = await rollup(db.url)
+  // A minute of traffic at the bench's average rate, some of it late (ingested with old startedAt).
+  await client.query(`SELECT 1`)
+  await fill.insertRecent(Math.round(ROWS / (7 * 24 * 60)))
+  const minute = await rollup(db.url)
+  log(`rollup with nothing new: ${idle.ms} ms; after a minute of calls (${minute.hoursRecomputed} hours): ${minute.ms} ms`)
+  await client.query('ANALYZE')
+  const { rows: [busy] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY calls DESC LIMIT 1`)
+  const { rows: [agent] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'agent' ORDER BY calls DESC LIMIT 1`)
+  const { rows: [hourly] } = await client.query(`SELECT count(*)::int AS n FROM "CallStatHourly"`)
+  await client.end()
+
+  if (needsBuild()) {
+    log('building…')
+    await node(['node_modules/next/dist/bin/next', 'build'])
+    recordBuild()
+  }
+  server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } })
+  children.push(server)
+  for (let i = 0; i < 300; i++) {
+    try { if ((await fetch(`${base}/api/health`)).ok) break } catch {}
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  const paths = {
+    tool: `/api/v1/stats/tools/${busy.key}`,
+    agent: `/api/v1/stats/agents/${agent.key}`,
+    dashboard: '/api/v1/stats/overview',
+    failing: '/api/v1/stats/top-failing-tools?limit=10',
+    calls: `/api/v1/calls?tool=${busy.key}&outcome=failed&limit=50`,
+  }
+  for (const p of Object.values(paths)) {
+    const res = await fetch(`${base}${p}`)
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`)
+  }
+  const results = [
+    await load(`GET /api/v1/stats/tools/{id} (busiest tool)`, paths.tool),
+    await load(`GET /api/v1/stats/agents/{id} (busiest agent)`, paths.agent),
+    await load('GET /api/v1/stats/overview (dashboard)', paths.dashboard),
+    await load('GET /api/v1/stats/top-failing-tools', paths.failing),
+    await load('GET /api/v1/calls?tool=…&outcome=failed', paths.calls),
+  ]
+
+  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`)
+  console.log(`Data: ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows`)
+  console.log(`Rollup: all hours ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms\n`)
+  console.log('| route | req/s | p50 | p99 |\n|---|---|---|---|')
+  for (const r of results) console.log(`| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`)
+  const slow = results.slice(0, 3).filter((r) => r.p50 > 50)
+  console.log(slow.length === 0 ? '\ntarget met: p50 ≤ 50 ms for tool, agent and dashboard' : `\ntarget MISSED by: ${slow.map((r) => r.title).join(', ')}`)
+} finally {
+  for (const c of children) c.kill('SIGTERM')
+  await new Promise((r) => setTimeout(r, 500))
+  await db.stop()
+}

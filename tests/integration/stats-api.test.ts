@@ -1,0 +1,151 @@
+// The statistics API and the calls explorer API over real rows: answers, filters, keyset pages,
+// and hostile query input answered with problem+json.
+import { beforeAll, describe, expect, it } from 'vitest'
+import { applyRoute } from '@/lib/api/registry-routes'
+import { statsRoutes } from '@/lib/api/stats-routes'
+import { prisma } from '@/lib/db'
+import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
+import { call, resetDatabase, yaml } from './helpers'
+import { FIXTURE_AGENTS, insertCalls, resetCalls } from './stats-fixtures'
+
+let agentId: string
+
+beforeAll(async () => {
+  await resetDatabase()
+  await resetCalls()
+  const applied = await call(applyRoute, '/api/v1/apply', {
+    method: 'POST',
+    body: yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Unit
+metadata: { name: unit1, namespace: ops }
+spec: {}
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: agent-1, namespace: ops }
+spec: { unit: unit1 }
+`,
+  })
+  expect(applied.status, JSON.stringify(applied.json)).toBe(200)
+  agentId = (await prisma.agent.findFirstOrThrow({ where: { name: 'agent-1' } })).id
+  await insertCalls({ count: 3000, withinHours: 120 })
+  await insertCalls({ count: 40, withinHours: 30, agentId, tool: 'gena.t1' })
+  await insertCalls({ count: 5, withinHours: 2, tool: 'secret.tool', outcome: 'failed', args: { query: 'refund', apiKey: '[REDACTED]' } })
+  await rollupCallStats()
+})
+
+const sql = async (where: string) => Number((await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "ToolCall" WHERE outcome <> 'pending_approval' AND "startedAt" >= date_trunc('day', now(), 'UTC') - interval '6 days' AND ${where}`))[0].n)
+
+describe('7-day statistics', () => {
+  it('answers overall, per tool, agent, unit and namespace with 7 days and every hour', async () => {
+    const overview = await call(statsRoutes.overview, '/api/v1/stats/overview')
+    expect(overview.status).toBe(200)
+    expect(overview.json.byDay).toHaveLength(7)
+    expect(overview.json.byHour.length).toBeGreaterThan(144)
+    expect(overview.json.byHour.length).toBeLessThanOrEqual(168)
+    expect(overview.json.totals.calls).toBe(await sql('true'))
+    expect(overview.json.byDay.reduce((n: number, d: { calls: number }) => n + d.calls, 0)).toBe(overview.json.totals.calls)
+    expect(overview.json.totals.failures).toBe(await sql(`outcome = 'failed'`))
+    expect(overview.json.totals.p95Ms).toBeGreaterThan(overview.json.totals.p50Ms)
+
+    const tool = await call(statsRoutes.tool, '/api/v1/stats/tools/gena.t1', { params: { toolId: 'gena.t1' } })
+    expect(tool.json.totals.calls).toBe(await sql(`"toolId" = 'gena.t1'`))
+
+    const agent = await call(statsRoutes.agent, '/api/v1/stats/agents/agent-1?namespace=ops', { params: { id: 'agent-1' } })
+    expect(agent.status).toBe(200)
+    expect(agent.json.key).toBe(agentId)
+    expect(agent.json.totals.calls).toBe(await sql(`"agentId" = '${agentId}'`))
+
+    const unit = await call(statsRoutes.unit, '/api/v1/stats/units/unit1?namespace=ops', { params: { id: 'unit1' } })
+    expect(unit.json.totals.calls).toBe(await sql(`unit = 'unit1' AND "agentNamespace" = 'ops'`))
+    expect(unit.json.totals.calls).toBeGreaterThan(0)
+
+    const ns = await call(statsRoutes.namespace, '/api/v1/stats/namespaces/genb', { params: { namespace: 'genb' } })
+    expect(ns.json.totals.calls).toBe(await sql(`"toolNamespace" = 'genb'`))
+  })
+
+  it('lists the tools failing most, most failures first', async () => {
+    const res = await call(statsRoutes.topFailing, '/api/v1/stats/top-failing-tools?limit=5')
+    expect(res.status).toBe(200)
+    expect(res.json.items).toHaveLength(5)
+    const failures = res.json.items.map((i: { failures: number }) => i.failures)
+    expect(failures).toEqual([...failures].sort((a, b) => b - a))
+    const first = res.json.items[0]
+    expect(first.failures).toBe(await sql(`"toolId" = '${first.toolId}' AND outcome = 'failed'`))
+    expect(first.failureRate).toBeCloseTo(first.failures / first.calls)
+  })
+
+  it('answers an unknown agent with 404 and a bad tool id with 400, as problem+json', async () => {
+    const agent = await call(statsRoutes.agent, '/api/v1/stats/agents/nobody', { params: { id: 'nobody' } })
+    expect(agent.status).toBe(404)
+    expect(agent.contentType).toContain('application/problem+json')
+    const tool = await call(statsRoutes.tool, '/api/v1/stats/tools/DROP%20TABLE', { params: { toolId: "x'; DROP TABLE \"ToolCall\"; --" } })
+    expect(tool.status).toBe(400)
+    expect(tool.json.errors[0].field).toContain('toolId')
+    const ns = await call(statsRoutes.namespace, '/api/v1/stats/namespaces/..', { params: { namespace: '..' } })
+    expect(ns.status).toBe(400)
+  })
+})
+
+describe('calls explorer', () => {
+  it('pages through every matching call once, newest first', async () => {
+    const seen: Array<{ id: string; startedAt: string }> = []
+    let cursor: string | null = null
+    do {
+      const res: { status: number; json: { items: Array<{ id: string; startedAt: string; args?: unknown }>; nextCursor: string | null } } = await call(
+        statsRoutes.calls,
+        `/api/v1/calls?tool=gena.t1&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+      )
+      expect(res.status).toBe(200)
+      for (const item of res.json.items) expect(item.args).toBeUndefined()
+      seen.push(...res.json.items)
+      cursor = res.json.nextCursor
+    } while (cursor)
+    const expected = await prisma.toolCall.findMany({ where: { toolId: 'gena.t1' }, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], select: { id: true } })
+    expect(seen.map((c) => c.id)).toEqual(expected.map((c) => c.id))
+  })
+
+  it('filters by agent, namespace, outcome, channel and time range together', async () => {
+    const from = new Date(Date.now() - 48 * 3_600_000).toISOString()
+    const to = new Date(Date.now() - 3_600_000).toISOString()
+    const url = `/api/v1/calls?agentId=${FIXTURE_AGENTS[1]}&namespace=genc&outcome=succeeded&channel=rest&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&limit=200`
+    const res = await call(statsRoutes.calls, url)
+    expect(res.status).toBe(200)
+    const expected = await prisma.toolCall.count({
+      where: { agentId: FIXTURE_AGENTS[1], toolNamespace: 'genc', outcome: 'succeeded', channel: 'rest', startedAt: { gte: new Date(from), lt: new Date(to) } },
+    })
+    expect(expected).toBeGreaterThan(0)
+    expect(res.json.items).toHaveLength(expected)
+    for (const item of res.json.items) expect(item).toMatchObject({ agentId: FIXTURE_AGENTS[1], toolNamespace: 'genc', outcome: 'succeeded', channel: 'rest' })
+  })
+
+  it('shows one call with its stored, redacted arguments and result', async () => {
+    const [one] = (await call(statsRoutes.calls, '/api/v1/calls?tool=secret.tool&limit=1')).json.items
+    const res = await call(statsRoutes.call, `/api/v1/calls/${one.id}`, { params: { id: one.id } })
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({ id: one.id, toolId: 'secret.tool', outcome: 'failed', errorCode: 'UPSTREAM_ERROR', args: { query: 'refund', apiKey: '[REDACTED]' } })
+    const missing = await call(statsRoutes.call, '/api/v1/calls/00000000-0000-4000-8000-000000000000', { params: { id: '00000000-0000-4000-8000-000000000000' } })
+    expect(missing.status).toBe(404)
+  })
+
+  it.each([
+    ['a bad id', statsRoutes.call, '/api/v1/calls/not-a-uuid', { id: 'not-a-uuid' }, 400, 'id'],
+    ['a bad agent id', statsRoutes.calls, '/api/v1/calls?agentId=1%20OR%201=1', {}, 400, 'agentId'],
+    ['a bad date', statsRoutes.calls, '/api/v1/calls?from=yesterday', {}, 400, 'from'],
+    ['a date without offset', statsRoutes.calls, '/api/v1/calls?to=2026-11-01T00:00:00', {}, 400, 'to'],
+    ['a huge limit', statsRoutes.calls, '/api/v1/calls?limit=1000000', {}, 400, 'limit'],
+    ['a negative limit', statsRoutes.calls, '/api/v1/calls?limit=-1', {}, 400, 'limit'],
+    ['an unknown outcome', statsRoutes.calls, '/api/v1/calls?outcome=exploded', {}, 400, 'outcome'],
+    ['an unknown parameter', statsRoutes.calls, '/api/v1/calls?sort=asc', {}, 400, ''],
+    ['a forged cursor', statsRoutes.calls, `/api/v1/calls?cursor=${Buffer.from('["x","","y"]').toString('base64url')}`, {}, 400, 'cursor'],
+    ['a garbage cursor', statsRoutes.calls, '/api/v1/calls?cursor=%00%01', {}, 400, 'cursor'],
+    ['an empty time range', statsRoutes.calls, '/api/v1/calls?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', {}, 422, 'from'],
+    ['a huge top-failing limit', statsRoutes.topFailing, '/api/v1/stats/top-failing-tools?limit=99999', {}, 400, 'limit'],
+  ] as const)('refuses %s with problem+json naming the field', async (_, handler, url, params, status, field) => {
+    const res = await call(handler, url, { params: params as Record<string, string> })
+    expect(res.status, JSON.stringify(res.json)).toBe(status)
+    expect(res.contentType).toContain('application/problem+json')
+    if (field) expect(JSON.stringify(res.json.errors)).toContain(field)
+  })
+})
