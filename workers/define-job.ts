@@ -5,6 +5,8 @@ export interface JobContext {
   jobId: string
   /** 1 for the first try; higher after a retry or after the worker that had it died. */
   attempt: number
+  /** No retry follows if this attempt fails. */
+  lastAttempt: boolean
 }
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {

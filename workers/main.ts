@@ -24,10 +24,11 @@ async function main() {
         console.error(`[worker] ${contract.name} ${raw.id}: invalid payload: ${payload.error.message}`)
         return
       }
-      await job.handle(payload.data, { jobId: raw.id, attempt: (raw.retryCount ?? 0) + 1 })
+      const attempt = (raw.retryCount ?? 0) + 1
+      await job.handle(payload.data, { jobId: raw.id, attempt, lastAttempt: attempt > contract.retryLimit })
     }
     const concurrency = contract.cron ? 1 : CONCURRENCY
-    takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1) * 1000 }))
+    takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: (contract.pollSeconds ?? Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1)) * 1000 }))
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
   log(`ready: ${JOBS.map((j) => j.contract.name).join(', ')} (concurrency ${CONCURRENCY})`)

@@ -1,8 +1,11 @@
 // Every job this worker process runs.
+import approvalsMaintain from './jobs/approvals-maintain'
+import deliverWebhook from './jobs/deliver-webhook'
 import discoverySweep from './jobs/discovery-sweep'
+import executeApprovedCall from './jobs/execute-approved-call'
 import introspectImage from './jobs/introspect-image'
 import introspectMcpServer from './jobs/introspect-mcp-server'
 import statsRollup from './jobs/stats-rollup'
 import type { JobDefinition } from './define-job'
 
-export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep, statsRollup] as JobDefinition[]
+export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep, statsRollup, approvalsMaintain, deliverWebhook, executeApprovedCall] as JobDefinition[]

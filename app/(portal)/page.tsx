@@ -1,3 +1,4 @@
+import { ApprovalQueueCard } from '@/components/approvals/approval-queue-card'
 import { OverviewDashboard } from '@/components/dashboard/overview-dashboard'
 import { PageHeader } from '@/components/ui/page-header'
 
@@ -5,6 +6,9 @@ export default function DashboardPage() {
   return (
     <>
       <PageHeader title="Dashboard" subtitle="What the fleet may call, at a glance." />
+      <div className="mb-4">
+        <ApprovalQueueCard />
+      </div>
       <OverviewDashboard />
     </>
   )

@@ -14,6 +14,7 @@ const NAV: { href: string; label: string; hint: string | null; access?: Access }
   { href: '/connectors', label: 'Connectors', hint: null },
   { href: '/secrets', label: 'Secrets', hint: null },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews' },
+  { href: '/approvals', label: 'Approvals', hint: null },
   { href: '/calls', label: 'Calls', hint: 'explorer' },
   { href: '/apply', label: 'Apply', hint: null, access: 'write' },
   { href: '/audit', label: 'Audit log', hint: null },

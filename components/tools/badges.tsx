@@ -31,10 +31,16 @@ export function LevelBadge({ level, source }: { level: string | null | undefined
   )
 }
 
-export function ApprovalBadge({ required, source }: { required: boolean; source?: 'tool' | 'policy' }) {
+const APPROVAL_SOURCE_TITLES = {
+  tool: 'required by the tool itself',
+  policy: 'required by the side-effect policy for this level',
+  default: "required by Toolroom's default for this level (no policy overrides it)",
+}
+
+export function ApprovalBadge({ required, source }: { required: boolean; source?: keyof typeof APPROVAL_SOURCE_TITLES }) {
   if (!required) return null
   return (
-    <Badge tone="dark" title={source === 'policy' ? 'required by the side-effect policy for this level' : 'required by the tool itself'}>
+    <Badge tone="dark" title={APPROVAL_SOURCE_TITLES[source ?? 'tool']}>
       approval
     </Badge>
   )

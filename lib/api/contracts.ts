@@ -2,6 +2,7 @@
 // access tests walk it, so a route cannot be added without being described and checked.
 import type { RouteContract } from '@/lib/http/contract'
 import { KINDS } from '@/lib/manifests/kinds'
+import { APPROVAL_CONTRACTS } from './approval-routes'
 import { AUDIT_CONTRACTS } from './audit-routes'
 import { ACCESS_CONTRACTS } from './access-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
@@ -21,6 +22,7 @@ export const ALL_CONTRACTS: RouteContract[] = [
   overviewContract,
   openApiContract,
   ...Object.values(DISCOVERY_CONTRACTS),
+  ...Object.values(APPROVAL_CONTRACTS),
   ...Object.values(AUDIT_CONTRACTS),
   ...Object.values(SECRET_CONTRACTS),
   ...Object.values(GATEWAY_CONTRACTS),

@@ -56,6 +56,8 @@ export const GATEWAY_CONTRACTS = {
     body: z.strictObject({
       arguments: z.record(z.string(), z.unknown()).default({}),
       idempotencyKey: z.string().min(1).max(512).optional(),
+      /** For tools that need approval: wait this long for the decision and the result instead of answering approval_required at once. */
+      waitForApprovalSeconds: z.number().min(0).max(120).optional(),
     }),
     maxBodyBytes: MAX_MCP_BODY_BYTES,
     response: callResult,
@@ -78,7 +80,7 @@ export const gatewayRoutes = {
     revokeAgentCredential(await getRow('Agent', params.id, query.namespace), params.credentialId, auditActorOf(actor), requestId),
   ),
   callTool: route(GATEWAY_CONTRACTS.callTool, async ({ params, body, actor, requestId, request }) =>
-    callOverRest(actor.agent!, params.toolId, body.arguments, body.idempotencyKey, requestId, new URL(request.url).pathname),
+    callOverRest(actor.agent!, params.toolId, body.arguments, body.idempotencyKey, requestId, new URL(request.url).pathname, body.waitForApprovalSeconds),
   ),
   ingest: route(GATEWAY_CONTRACTS.ingest, async ({ body, actor, requestId }) => ingestCalls(actor.agent!, body.calls, requestId)),
 }

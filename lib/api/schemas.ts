@@ -111,7 +111,7 @@ export const effectiveToolSchema = z
     upstreamName: z.string().optional(),
     sideEffects: z.object({ level: z.enum(SIDE_EFFECT_LEVELS), levelSource: z.enum(['declared', 'annotations', 'default']), idempotent: z.boolean() }),
     requiresApproval: z.boolean(),
-    approvalSource: z.enum(['tool', 'policy']),
+    approvalSource: z.enum(['tool', 'policy', 'default']),
     annotations: annotationsSchema,
     rateLimit: z.object({ callsPerMinute: z.number().int().nullable(), callsPerDay: z.number().int().nullable() }),
     state: z.enum(['enabled', 'disabled', 'shadowed', 'denied']),

@@ -18,6 +18,12 @@ export const queryKeys = {
   discovery: () => [...queryKeys.all, 'discovery'] as const,
   discoveryRuns: (filters: DiscoveryFilters) => [...queryKeys.discovery(), 'runs', filters] as const,
   surfaceChanges: (filters: DiscoveryFilters) => [...queryKeys.discovery(), 'changes', filters] as const,
+  /** Everything approvals: the queue in every filter, its figures, webhooks. */
+  approvals: () => [...queryKeys.all, 'approvals'] as const,
+  approvalQueue: (filters: object) => [...queryKeys.approvals(), 'queue', filters] as const,
+  approvalStats: () => [...queryKeys.approvals(), 'stats'] as const,
+  webhooks: () => [...queryKeys.approvals(), 'webhooks'] as const,
+  webhookDeliveries: (id: string) => [...queryKeys.webhooks(), id, 'deliveries'] as const,
   /** Statistics and recorded calls. */
   stats: () => [...queryKeys.all, 'stats'] as const,
   callStats: (subject: StatsSubject) => [...queryKeys.stats(), subject] as const,

@@ -1,5 +1,6 @@
 // The effective tool set of an agent or unit (SPEC §2). Pure and deterministic: the same input
 // always gives the same entries in the same order. The loader (load-resolver-input.ts) does the I/O.
+import { shippedApprovalDefault } from '@/lib/approvals/approval-defaults'
 import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
 import {
   type CatalogTool,
@@ -177,8 +178,8 @@ function entry(c: Candidate, input: ResolverInput, state: EffectiveTool['state']
     type: tool.type,
     ...(tool.upstreamName !== undefined ? { upstreamName: tool.upstreamName } : {}),
     sideEffects: { level: tool.level, levelSource: tool.levelSource, idempotent: tool.annotations.idempotent },
-    requiresApproval: fromTool ? tool.requiresApproval! : (policy?.requiresApproval ?? true),
-    approvalSource: fromTool ? 'tool' : 'policy',
+    requiresApproval: fromTool ? tool.requiresApproval! : (policy?.requiresApproval ?? shippedApprovalDefault(tool.level)),
+    approvalSource: fromTool ? 'tool' : policy ? 'policy' : 'default',
     annotations: tool.annotations,
     rateLimit: {
       callsPerMinute: tool.rateLimit?.callsPerMinute ?? policy?.rateLimit?.callsPerMinute ?? null,

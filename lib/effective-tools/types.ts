@@ -103,7 +103,8 @@ export interface EffectiveTool {
   upstreamName?: string
   sideEffects: { level: SideEffectLevel; levelSource: LevelSource; idempotent: boolean }
   requiresApproval: boolean
-  approvalSource: 'tool' | 'policy'
+  /** Where the requirement came from: the tool's override, the level's SideEffectPolicy, or Toolroom's shipped default. */
+  approvalSource: 'tool' | 'policy' | 'default'
   annotations: ToolAnnotations
   rateLimit: RateLimit
   state: ToolState

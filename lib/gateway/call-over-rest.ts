@@ -15,8 +15,9 @@ const STATUS: Record<number, { status: number; title: string; type: string }> = 
   [RPC.INVALID_REQUEST]: { status: 400, title: 'Bad request', type: 'bad-request' },
 }
 
-export async function callOverRest(agent: AgentIdentity, toolId: string, args: Record<string, unknown>, idempotencyKey: string | undefined, requestId: string, instance: string): Promise<Response> {
-  const answer = await callTool({ agent, channel: 'rest', requestId }, toolId, args, idempotencyKey)
+export async function callOverRest(agent: AgentIdentity, toolId: string, args: Record<string, unknown>, idempotencyKey: string | undefined, requestId: string, instance: string, waitForApprovalSeconds?: number): Promise<Response> {
+  const waitForApprovalMs = waitForApprovalSeconds === undefined ? undefined : waitForApprovalSeconds * 1000
+  const answer = await callTool({ agent, channel: 'rest', requestId, waitForApprovalMs }, toolId, args, idempotencyKey)
   if ('result' in answer) return Response.json({ callId: answer.callId, result: answer.result })
   const { code, message, data } = answer.error
   const kind = STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' }

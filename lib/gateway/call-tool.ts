@@ -7,6 +7,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { toolNamespaceOf } from '@/lib/tools/naming'
+import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
+import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
+import { approvalRequired, currentApprovalAnswer, DEFAULT_APPROVAL_WAIT_MS, waitForApprovalAnswer } from './approval-answers'
 import { type AgentTools, agentTools } from './agent-tools'
 import { executeMcp } from './executors/mcp'
 import { executeOs, osToolsEnabled } from './executors/os'
@@ -15,7 +18,7 @@ import { claimKey, completeKey } from './idempotency'
 import { renderIdempotencyKey, storableKey } from './idempotency-key'
 import { runPlatformTool } from './platform-calls'
 import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
-import { type CallRecord, recordCall } from './record-call'
+import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree } from './redact'
 import { TransientError, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
@@ -27,6 +30,8 @@ export interface CallContext {
   channel: 'mcp' | 'rest'
   requestId?: string
   signal?: AbortSignal
+  /** How long a call that needs approval waits for the decision and the result (0: answer approval_required at once). */
+  waitForApprovalMs?: number
 }
 
 /** A call's answer: an MCP tool result, or the JSON-RPC error to send. */
@@ -53,7 +58,7 @@ export async function callTool(ctx: CallContext, name: string, rawArgs: unknown,
 }
 
 class PipelineRun {
-  private readonly callId = randomUUID()
+  private readonly callId: string
   private readonly started = new Date()
   private readonly t0 = performance.now()
   private readonly sensitive = new Set<string>()
@@ -67,7 +72,10 @@ class PipelineRun {
     private readonly name: string,
     private readonly rawArgs: unknown,
     private readonly callerKey: string | undefined,
-  ) {}
+    callId: string = randomUUID(),
+  ) {
+    this.callId = callId
+  }
 
   async run(): Promise<CallAnswer> {
     const entry = this.tools.enabled.get(this.name)
@@ -107,16 +115,8 @@ class PipelineRun {
       if (!claim.owner) return this.replay(entry, args, claim.callId, claim.stored)
     }
 
-    // 6. Approval: recorded as waiting; deciding it is the approval queue's job.
-    if (entry.requiresApproval) {
-      const result: CallToolResult = {
-        isError: true,
-        content: [{ type: 'text', text: `${entry.name} needs a person's approval before it runs. The call is recorded as ${this.callId}; ask toolroom.approval_status for its decision.` }],
-        structuredContent: { status: 'approval_required', callId: this.callId, tool: entry.name, level: entry.sideEffects.level, pollWith: 'toolroom.approval_status' },
-      }
-      await this.finish(entry, args, 'pending_approval', { result }, null)
-      return { callId: this.callId, result }
-    }
+    // 6. Approval: held for a person; a worker runs it once approved (lib/approvals).
+    if (entry.requiresApproval) return this.holdForApproval(entry, binding, args)
 
     // 7. Execute.
     try {
@@ -137,6 +137,60 @@ class PipelineRun {
       await this.finish(entry, args, 'failed', { error }, { code: failure.errorCode, message })
       return { callId: this.callId, error }
     }
+  }
+
+  private async holdForApproval(entry: EffectiveTool, binding: Binding, args: Record<string, unknown>): Promise<CallAnswer> {
+    const result = approvalRequired(this.callId, entry)
+    await this.finish(entry, args, 'pending_approval', { result }, null)
+    const approval = await requestApproval({
+      callId: this.callId,
+      agent: { id: this.tools.agent.id, namespace: this.tools.agent.namespace, name: this.tools.agent.name, unit: this.tools.agent.unit },
+      tool: { id: entry.name, namespace: entry.toolNamespace, level: entry.sideEffects.level, resourceNamespace: entry.source.kind === 'Tool' ? entry.source.namespace : null },
+      approvalSource: entry.approvalSource,
+      args,
+      // Approvers always see the arguments, with redactFields masked, whatever logArgs says for the call log.
+      redactedArgs: this.loggedArgs(binding, args),
+      idempotencyKey: this.key === null ? null : storableKey(this.key, this.sensitive),
+      rawIdempotencyKey: this.key,
+      rateLimit: { tool: entry.rateLimit, agent: agentRateLimit(this.tools.agent.spec) },
+    })
+    await announceApprovalRequest(approval)
+    const waitMs = this.ctx.waitForApprovalMs ?? DEFAULT_APPROVAL_WAIT_MS
+    if (waitMs > 0) {
+      const settled = await waitForApprovalAnswer(this.callId, entry, waitMs, this.ctx.signal)
+      if (settled) return { callId: this.callId, ...settled }
+    }
+    return { callId: this.callId, result }
+  }
+
+  /** Runs a call a person approved (a worker does, once): the pending record is closed with the outcome. */
+  async runApproved(binding: Binding, entry: EffectiveTool, args: Record<string, unknown>): Promise<ApprovedCallOutcome> {
+    this.binding = binding
+    let answer: Replayable
+    let outcome: 'succeeded' | 'failed'
+    let error: { code: string; message: string } | null = null
+    try {
+      const result = await this.execute(entry, binding, args)
+      answer = { result }
+      outcome = result.isError ? 'failed' : 'succeeded'
+      if (result.isError) error = { code: 'tool_error', message: firstText(result) }
+    } catch (e) {
+      const message = scrubText(e instanceof ToolFailure || e instanceof TransientError ? e.message : `the gateway failed to run the tool: ${(e as Error).message}`, this.sensitive)
+      const code = e instanceof ToolFailure ? e.rpcCode : RPC.INTERNAL_ERROR
+      answer = { error: { code, message, data: { outcome: 'failed', callId: this.callId, attempts: this.attempts } } }
+      outcome = 'failed'
+      error = { code: e instanceof ToolFailure ? e.errorCode : e instanceof TransientError ? 'transient' : 'internal', message }
+    }
+    await updateCallOutcome(this.callId, {
+      outcome,
+      errorCode: error?.code ?? null,
+      errorMessage: error?.message ?? null,
+      latencyMs: Math.round(performance.now() - this.t0),
+      attempts: this.attempts,
+      result: 'result' in answer && binding.logResult ? this.loggedResult(binding, answer.result) : null,
+    })
+    if (this.callerKey) await completeKey(this.tools.agent.id, entry.name, this.callerKey, outcome, answer)
+    return { ok: outcome === 'succeeded', ...(error ? { error: error.message } : {}), answer }
   }
 
   private async execute(entry: EffectiveTool, binding: Binding, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -187,7 +241,8 @@ class PipelineRun {
       const message = `a call with the same idempotency key (${firstCallId}) is still in progress; repeat the call later for its result`
       return this.fail(entry, 'deduplicated', 'in_progress', message, RPC.IN_PROGRESS, { firstCallId })
     }
-    const answer = stored.answer as Replayable
+    // The first call waits for approval: the repeat gets where it stands now, its result once it ran.
+    const answer = (stored.outcome === 'pending_approval' ? await currentApprovalAnswer(firstCallId, entry) : null) ?? (stored.answer as Replayable)
     const binding = this.binding!
     const result = 'result' in answer ? answer.result : null
     await this.write(this.record(entry, 'deduplicated', null, binding.logArgs ? this.loggedArgs(binding, args) : null, result && binding.logResult ? this.loggedResult(binding, result) : null, firstCallId))
@@ -246,6 +301,29 @@ class PipelineRun {
   private write(record: CallRecord) {
     return recordCall(record)
   }
+}
+
+/**
+ * The worker's side of an approved call: the agent's tool as it is now (a tool removed or denied
+ * since the request does not run), executed through the same executors, retries and redaction.
+ */
+export async function runApprovedCall(approval: { callId: string; agentId: string; toolId: string }, args: Record<string, unknown>, idempotencyKey: string | null): Promise<ApprovedCallOutcome> {
+  const tools = await agentTools(approval.agentId)
+  const entry = tools?.enabled.get(approval.toolId)
+  if (!tools || !entry) {
+    const message = `${approval.toolId} is no longer available to this agent, so the approved call did not run`
+    await updateCallOutcome(approval.callId, { outcome: 'failed', errorCode: 'unavailable', errorMessage: message, latencyMs: null, attempts: 0, result: null })
+    return { ok: false, error: message, answer: { error: { code: RPC.METHOD_NOT_FOUND, message, data: { outcome: 'failed', callId: approval.callId } } } }
+  }
+  const ctx: CallContext = { agent: { kind: 'agent', agentId: tools.agent.id, name: tools.agent.name, namespace: tools.agent.namespace, credentialId: '' }, channel: 'mcp' }
+  const run = new PipelineRun(ctx, tools, entry.name, args, idempotencyKey ?? undefined, approval.callId)
+  return run.runApproved(await bindingFor(entry), entry, args)
+}
+
+/** Whether running the call a second time is harmless: the tool is read-only or idempotent. */
+export async function isSafeToRepeat(approval: { agentId: string; toolId: string }): Promise<boolean> {
+  const entry = (await agentTools(approval.agentId))?.enabled.get(approval.toolId)
+  return Boolean(entry && (entry.annotations.readOnly || entry.annotations.idempotent))
 }
 
 function safeNamespace(id: string): string {

@@ -51,7 +51,9 @@ function transport(): MultiplexTransport {
     const { agent, requestId } = extra.authInfo!.extra as { agent: AgentIdentity; requestId?: string }
     const meta = request.params._meta as Record<string, unknown> | undefined
     const key = typeof meta?.idempotencyKey === 'string' ? meta.idempotencyKey : undefined
-    const answer = await callTool({ agent, channel: 'mcp', requestId, signal: extra.signal }, request.params.name, request.params.arguments ?? {}, key)
+    const wait = meta?.['toolroom/waitForApprovalSeconds']
+    const waitForApprovalMs = typeof wait === 'number' && wait >= 0 ? wait * 1000 : undefined
+    const answer = await callTool({ agent, channel: 'mcp', requestId, signal: extra.signal, waitForApprovalMs }, request.params.name, request.params.arguments ?? {}, key)
     if ('error' in answer) throw new McpError(answer.error.code, answer.error.message, answer.error.data)
     return answer.result
   })

@@ -1,6 +1,7 @@
 // Toolroom's own `toolroom.*` tools, carried out by the gateway itself (toolroom.call_tool is
 // handled by the pipeline, which runs the named tool's own pipeline).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { openApprovedAnswer } from '@/lib/approvals/execute-approved-call'
 import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import type { AgentTools } from './agent-tools'
@@ -56,17 +57,28 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
     case 'toolroom.approval_status': {
       const callId = String(args.callId)
       if (!UUID.test(callId)) throw new ToolFailure('callId must be the id of a call', 'bad_call_id', {}, -32602)
-      const row = await prisma.toolCall.findFirst({
-        where: { id: callId, agentId: tools.agent.id },
-        select: { id: true, toolId: true, outcome: true, startedAt: true, finishedAt: true, errorMessage: true },
-      })
+      const [row, approval] = await Promise.all([
+        prisma.toolCall.findFirst({ where: { id: callId, agentId: tools.agent.id }, select: { id: true, toolId: true, outcome: true, startedAt: true, finishedAt: true, errorMessage: true } }),
+        prisma.approvalRequest.findFirst({ where: { callId, agentId: tools.agent.id } }),
+      ])
       if (!row) throw new ToolFailure(`this agent made no call ${callId}`, 'unknown_call', {}, -32602)
+      // Once the approved call ran, its answer (kept sealed for this agent) comes with the status.
+      const answer = approval && (approval.execution === 'succeeded' || approval.execution === 'failed') ? (openApprovedAnswer(approval) as Record<string, unknown> | undefined) : undefined
       return structured({
         callId: row.id,
         tool: row.toolId,
-        status: row.outcome,
+        status: approval?.status ?? row.outcome,
+        outcome: row.outcome,
         requestedAt: row.startedAt.toISOString(),
-        decidedAt: row.outcome === 'pending_approval' ? null : (row.finishedAt?.toISOString() ?? null),
+        ...(approval
+          ? {
+              expiresAt: approval.expiresAt.toISOString(),
+              decision: approval.decidedAt ? { by: approval.decidedByName, at: approval.decidedAt.toISOString(), comment: approval.comment } : null,
+              execution: approval.execution,
+            }
+          : {}),
+        ...(answer && 'result' in answer ? { result: answer.result } : {}),
+        ...(answer && 'error' in answer ? { error: answer.error } : {}),
         ...(row.errorMessage ? { message: row.errorMessage } : {}),
       })
     }

@@ -102,3 +102,16 @@ export async function insertCalls(records: CallRecord[], db: Pick<typeof prisma,
     FROM json_populate_recordset(NULL::"ToolCall", ${JSON.stringify(records)}::json)
     ON CONFLICT (id) DO NOTHING`
 }
+
+/** Closes a call recorded earlier as pending_approval, once it ran (or will not run) after the decision. */
+export async function updateCallOutcome(
+  id: string,
+  update: Pick<CallRecord, 'outcome' | 'errorCode' | 'errorMessage' | 'latencyMs' | 'attempts' | 'result'> & { args?: unknown },
+): Promise<void> {
+  await prisma.$executeRaw`
+    UPDATE "ToolCall"
+       SET outcome = ${update.outcome}, "finishedAt" = now(), "errorCode" = ${update.errorCode}, "errorMessage" = ${update.errorMessage},
+           "latencyMs" = ${update.latencyMs}, attempts = ${update.attempts},
+           result = ${update.result === null || update.result === undefined ? null : JSON.stringify(update.result)}::json
+     WHERE id = ${id}::uuid`
+}

@@ -113,7 +113,8 @@ async function readBody(request: Request, contract: RouteContract): Promise<unkn
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `send the body as application/json (got ${contentType})`)
   let json: unknown
   try {
-    json = JSON.parse(text)
+    // An empty body is "no body"; routes whose body is optional accept it.
+    json = text.trim() === '' ? undefined : JSON.parse(text)
   } catch (e) {
     throw new AppError('BAD_REQUEST', `the body is not valid JSON: ${(e as Error).message}`, [
       { field: '(body)', rule: 'json-syntax', message: (e as Error).message },

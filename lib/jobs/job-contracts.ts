@@ -13,6 +13,8 @@ export interface JobContract<S extends z.ZodType = z.ZodType> {
   expireInSeconds: number
   /** Cron schedule for periodic jobs. */
   cron?: string
+  /** How often an idle worker asks for this job; default TOOLROOM_WORKER_POLL_SECONDS. */
+  pollSeconds?: number
 }
 
 const defineContract = <S extends z.ZodType>(contract: JobContract<S>) => contract
@@ -47,6 +49,38 @@ export const discoverySweepJob = defineContract({
   cron: process.env.TOOLROOM_DISCOVERY_CRON ?? '*/15 * * * *',
 })
 
+/** Runs one approved call; a singleton per approval, so a re-queued hand-off cannot run it twice. */
+export const executeApprovedCallJob = defineContract({
+  name: 'approvals.execute',
+  schema: z.strictObject({ approvalId: z.string().uuid() }),
+  singletonKey: (p) => p.approvalId,
+  // An approver (and perhaps the agent) waits to see the call run: ask often.
+  pollSeconds: 0.2,
+  retryLimit: 3,
+  retryDelaySeconds: 5,
+  expireInSeconds: Number(process.env.TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS ?? 600),
+})
+
+/** Closes expired requests and re-queues approved calls whose hand-off was lost. */
+export const approvalsMaintenanceJob = defineContract({
+  name: 'approvals.maintain',
+  schema: z.strictObject({}),
+  retryLimit: 0,
+  retryDelaySeconds: 0,
+  expireInSeconds: 120,
+  cron: process.env.TOOLROOM_APPROVALS_CRON ?? '* * * * *',
+})
+
+export const deliverWebhookJob = defineContract({
+  name: 'webhooks.deliver',
+  schema: z.strictObject({ deliveryId: z.string().uuid() }),
+  singletonKey: (p) => p.deliveryId,
+  retryLimit: Number(process.env.TOOLROOM_WEBHOOK_RETRIES ?? 6),
+  // Doubles on each retry (5 s, 10 s, 20 s, …): about five minutes in all with the default six.
+  retryDelaySeconds: Number(process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS ?? 5),
+  expireInSeconds: 60,
+})
+
 // Statistics: recompute the hours whose calls changed, the 7-day totals and Tool status fields.
 // Singleton so a slow run is never joined by a second one (the rollup also takes an advisory lock).
 export const statsRollupJob = defineContract({
@@ -59,4 +93,4 @@ export const statsRollupJob = defineContract({
   cron: process.env.TOOLROOM_STATS_CRON ?? '* * * * *',
 })
 
-export const JOB_CONTRACTS: JobContract[] = [introspectImageJob, introspectMcpServerJob, discoverySweepJob, statsRollupJob]
+export const JOB_CONTRACTS: JobContract[] = [introspectImageJob, introspectMcpServerJob, discoverySweepJob, statsRollupJob, executeApprovedCallJob, approvalsMaintenanceJob, deliverWebhookJob]

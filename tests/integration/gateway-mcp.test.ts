@@ -146,7 +146,7 @@ describe('MCP gateway with the official SDK client', () => {
     const row = await prisma.toolCall.findUniqueOrThrow({ where: { id: s.callId } })
     expect(row.outcome).toBe('pending_approval')
     const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId: s.callId } })
-    expect(status.structuredContent).toMatchObject({ callId: s.callId, status: 'pending_approval', tool: 'pay.charge' })
+    expect(status.structuredContent).toMatchObject({ callId: s.callId, status: 'pending', outcome: 'pending_approval', tool: 'pay.charge' })
     // another agent cannot see it
     const b = await agentClient(gatewayUrl, tokens.tokenB)
     expect((await rpcError(b.callTool({ name: 'toolroom.approval_status', arguments: { callId: s.callId } }))).code).toBe(-32602)

@@ -371,8 +371,12 @@ describe('approval, rate limits and side effects', () => {
     expect(grant(catalogTool({ name: 'acme.read' }), policies)).toMatchObject({ requiresApproval: false, approvalSource: 'policy' })
   })
 
-  it('requires approval when no policy exists for the level', () => {
-    expect(grant(catalogTool({ name: 'acme.pay', level: 'financial' }), policies)).toMatchObject({ requiresApproval: true, approvalSource: 'policy' })
+  it("uses Toolroom's shipped default when no policy exists for the level", () => {
+    expect(grant(catalogTool({ name: 'acme.pay', level: 'financial' }), policies)).toMatchObject({ requiresApproval: true, approvalSource: 'default' })
+    expect(grant(catalogTool({ name: 'acme.tell', level: 'communication' }), policies)).toMatchObject({ requiresApproval: true, approvalSource: 'default' })
+    expect(grant(catalogTool({ name: 'acme.sudo', level: 'privileged' }), policies)).toMatchObject({ requiresApproval: true, approvalSource: 'default' })
+    expect(grant(catalogTool({ name: 'acme.save', level: 'local_write' }), policies)).toMatchObject({ requiresApproval: false, approvalSource: 'default' })
+    expect(grant(catalogTool({ name: 'acme.run', level: 'code_execution' }), policies)).toMatchObject({ requiresApproval: false, approvalSource: 'default' })
   })
 
   it('merges rate limits field by field, the tool over the policy', () => {

@@ -65,3 +65,6 @@ export const rateLimit = z.strictObject({
 })
 
 export const toggles = z.record(canonicalToolId, z.boolean())
+
+/** From a minute to thirty days: shorter would expire before anyone looks; longer is a forgotten call. */
+export const approvalExpirySeconds = z.number().int().min(60).max(30 * 86400)

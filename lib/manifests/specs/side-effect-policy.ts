@@ -1,5 +1,5 @@
 import { z } from '@/lib/http/zod'
-import { rateLimit, sideEffectLevel } from './common'
+import { approvalExpirySeconds, rateLimit, sideEffectLevel } from './common'
 
 // Defaults for one side-effect level; a Tool's own fields override them.
 export const sideEffectPolicySpec = z.strictObject({
@@ -8,6 +8,8 @@ export const sideEffectPolicySpec = z.strictObject({
   logArgs: z.boolean().default(true),
   logResult: z.boolean().default(true),
   rateLimit: rateLimit.optional(),
+  /** How long a call of this level waits for an approver before it is closed as expired. */
+  approvalExpirySeconds: approvalExpirySeconds.optional(),
   description: z.string().max(4000).optional(),
 })
 

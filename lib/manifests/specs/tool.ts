@@ -1,5 +1,5 @@
 import { z } from '@/lib/http/zod'
-import { httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
+import { approvalExpirySeconds, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
 // the runtime: a declared argument vector, never a shell line.
@@ -44,6 +44,8 @@ export const toolSpec = z
         idempotent: z.boolean().optional(),
         requiresApproval: z.boolean().optional(),
         idempotencyKeyTemplate: z.string().min(1).max(512).optional(),
+        /** Toolroom's extension: how long a call waits for approval before it expires (overrides the level's policy). */
+        approvalExpirySeconds: approvalExpirySeconds.optional(),
       })
       .optional(),
     safety: z

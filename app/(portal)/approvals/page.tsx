@@ -1,0 +1,33 @@
+import type { Metadata } from 'next'
+import Link from 'next/link'
+import { APPROVAL_CONTRACTS } from '@/lib/api/approval-routes'
+import { ApprovalQueue } from '@/components/approvals/approval-queue'
+import { PageHeader } from '@/components/ui/page-header'
+import { listApprovals } from '@/lib/approvals/list-approvals'
+import { APPROVAL_PAGE_SIZE } from '@/lib/client/approvals-api'
+import { firstParams, type SearchParams } from '@/lib/client/search-params'
+
+export const metadata: Metadata = { title: 'Approvals' }
+export const dynamic = 'force-dynamic'
+
+export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const initial = firstParams(await searchParams)
+  // The first page is rendered with the HTML: with thousands waiting, rows are on screen before the
+  // client has fetched anything. Filters the API would refuse just start the page empty-handed.
+  const parsed = APPROVAL_CONTRACTS.list.query.safeParse({ ...initial, limit: APPROVAL_PAGE_SIZE })
+  const initialPage = parsed.success ? await listApprovals(parsed.data) : undefined
+  return (
+    <>
+      <PageHeader
+        title="Approvals"
+        subtitle="Calls that wait for a human: approve and a worker runs the call once; deny and it never runs. Requests nobody decides in time expire."
+        actions={
+          <Link href="/approvals/settings" className="text-sm font-medium text-sky-700 hover:underline">
+            Policies and webhooks
+          </Link>
+        }
+      />
+      <ApprovalQueue initial={initial} initialPage={initialPage} canDecide />
+    </>
+  )
+}

@@ -1,0 +1,4 @@
+import { approvalRoutes } from '@/lib/api/approval-routes'
+
+export const dynamic = 'force-dynamic'
+export const GET = approvalRoutes.deliveries

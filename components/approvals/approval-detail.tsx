@@ -1,0 +1,80 @@
+'use client'
+import Link from 'next/link'
+import { LevelBadge } from '@/components/tools/badges'
+import { CodeBlock } from '@/components/ui/code-block'
+import { DefinitionList } from '@/components/ui/definition-list'
+import type { ApprovalView } from '@/lib/client/approvals-api'
+import { dateTime, timeAgo } from '@/lib/client/format'
+import { ApprovalStatusBadge, ExecutionBadge, TimeLeft } from './approval-badges'
+
+interface Policy {
+  source?: string
+  level?: string
+  expirySeconds?: number
+  expirySource?: string
+}
+
+const POLICY_SOURCE = {
+  tool: "the tool's own sideEffects.requiresApproval",
+  policy: 'the SideEffectPolicy of its level',
+  default: "Toolroom's default for its level",
+} as Record<string, string>
+
+/** Everything an approver weighs: who asks, for what, with which arguments, under which policy. */
+export function ApprovalDetail({ approval, now, children }: { approval: ApprovalView; now: number; children?: React.ReactNode }) {
+  const policy = (approval.policy ?? {}) as Policy
+  return (
+    <div className="space-y-4" data-testid="approval-detail" data-approval-id={approval.id}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 className="font-mono text-sm font-semibold text-slate-900">{approval.tool.id}</h3>
+        <LevelBadge level={approval.tool.level} />
+        <ApprovalStatusBadge status={approval.status} />
+        <ExecutionBadge execution={approval.execution} />
+      </div>
+      <DefinitionList
+        items={[
+          ['Agent', (
+              <Link className="text-sky-700 hover:underline" href={`/agents/${approval.agent.id}`}>
+                {approval.agent.namespace}/{approval.agent.name}
+              </Link>
+            ),
+          ],
+          ['Unit', approval.agent.unit ?? '—'],
+          ['Asked', `${dateTime(approval.requestedAt)} (${timeAgo(approval.requestedAt, now)})`],
+          [approval.status === 'pending' ? 'Expires' : 'Would have expired', approval.status === 'pending' ? <TimeLeft expiresAt={approval.expiresAt} now={now} /> : dateTime(approval.expiresAt)],
+          ['Idempotency key', approval.idempotencyKey ? <code className="break-all font-mono text-xs">{approval.idempotencyKey}</code> : '—'],
+          ['Required by', `${POLICY_SOURCE[policy.source ?? ''] ?? policy.source ?? '—'}${policy.expirySource ? `; expiry from ${policy.expirySource === 'default' ? 'the default' : `the ${policy.expirySource}`}` : ''}`],
+          ['Rate limits when asked', <RateLimitContext value={approval.rateLimit} />],
+          ['Call', <code className="font-mono text-xs">{approval.callId}</code>],
+        ]}
+      />
+      <CodeBlock title="Arguments (redacted as the tool's observability.redactFields says)" code={JSON.stringify(approval.args ?? {}, null, 2)} maxHeight="16rem" />
+      {approval.decision && (
+        <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="approval-decision">
+          <p>
+            <span className="font-semibold capitalize">{approval.status}</span>
+            {approval.decision.by ? ` by ${approval.decision.by}` : ''} {approval.decision.at ? `on ${dateTime(approval.decision.at)}` : ''}
+          </p>
+          {approval.decision.comment && <p className="mt-1 whitespace-pre-wrap text-slate-700">“{approval.decision.comment}”</p>}
+          {approval.execution?.error && <p className="mt-1 text-red-800">Execution: {approval.execution.error}</p>}
+        </div>
+      )}
+      {children}
+    </div>
+  )
+}
+
+function RateLimitContext({ value }: { value: unknown }) {
+  if (!value || typeof value !== 'object') return <>—</>
+  const entries = Object.entries(value as Record<string, { used?: number; limit?: number } | number | null>)
+  if (entries.length === 0) return <>—</>
+  return (
+    <span className="flex flex-wrap gap-x-3 text-xs">
+      {entries.map(([k, v]) => (
+        <span key={k}>
+          {k}: {v && typeof v === 'object' ? `${v.used ?? '?'} of ${v.limit ?? '∞'}` : String(v)}
+        </span>
+      ))}
+    </span>
+  )
+}

@@ -1,0 +1,250 @@
+'use client'
+// The approver's queue: pending calls oldest first, a detail panel for the one in focus, decisions
+// one by one or in bulk, all by keyboard as well as by mouse. The list asks again every few seconds.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
+import { LevelBadge, LEVELS } from '@/components/tools/badges'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { FilterBar } from '@/components/ui/filter-bar'
+import { LoadMore } from '@/components/ui/load-more'
+import { SearchInput } from '@/components/ui/search-input'
+import { Select } from '@/components/ui/select'
+import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
+import { ApiError } from '@/lib/client/api'
+import { useApprovalQueue } from '@/lib/client/approval-hooks'
+import { APPROVAL_PAGE_SIZE, type ApprovalPage, type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision } from '@/lib/client/approvals-api'
+import { count, humanize, timeAgo } from '@/lib/client/format'
+import { queryKeys } from '@/lib/client/query-keys'
+import { useUrlFilters } from '@/lib/client/use-url-filters'
+import { ApprovalStatusBadge, TimeLeft } from './approval-badges'
+import { ApprovalDetail } from './approval-detail'
+import { useQueueKeyboard } from './use-queue-keyboard'
+
+const KEYS = ['status', 'level', 'agent', 'tool', 'namespace'] as const
+export type ApprovalPageFilters = Partial<Record<(typeof KEYS)[number], string>>
+const STATUSES: ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired']
+const LEVEL_OPTIONS = LEVELS.map((l) => ({ value: l, label: humanize(l) }))
+
+interface Notice {
+  tone: 'success' | 'conflict' | 'error'
+  text: string
+}
+
+function useNow(intervalMs = 1000) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), intervalMs)
+    return () => clearInterval(t)
+  }, [intervalMs])
+  return now
+}
+
+export function ApprovalQueue({ initial, initialPage, canDecide }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage; canDecide: boolean }) {
+  const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
+  const status = (STATUSES as string[]).includes(filters.status) ? (filters.status as ApprovalStatus) : 'pending'
+  const queueFilters = { status, level: filters.level, agent: filters.agent, tool: filters.tool, namespace: filters.namespace }
+  // The server's first page only stands for the filters it was rendered with.
+  const unchanged = KEYS.every((k) => (initial[k] ?? '') === filters[k])
+  const queue = useApprovalQueue(queueFilters, APPROVAL_PAGE_SIZE, unchanged ? initialPage : undefined)
+  const now = useNow()
+  const client = useQueryClient()
+  const [focusId, setFocusId] = useState<string | null>(null)
+  const [selected, setSelected] = useState<Set<string>>(new Set())
+  const [comment, setComment] = useState('')
+  const [notice, setNotice] = useState<Notice | null>(null)
+
+  const items = queue.items
+  const focusIndex = Math.max(0, items.findIndex((a) => a.id === focusId))
+  const focused: ApprovalView | undefined = items[focusIndex]
+  const pendingView = status === 'pending'
+  // Selections of requests that left the list (decided elsewhere) are dropped.
+  const selectedIds = useMemo(() => items.filter((a) => selected.has(a.id)).map((a) => a.id), [items, selected])
+
+  const settle = () => void client.invalidateQueries({ queryKey: queryKeys.approvals() })
+  const decideOne = useMutation({
+    mutationFn: ({ id, decision }: { id: string; decision: Decision }) => decideApproval(id, decision, comment.trim() || undefined),
+    onSuccess: (a, { decision }) => {
+      setNotice({ tone: 'success', text: `${decision === 'approve' ? 'Approved' : 'Denied'} ${a.tool.id} for ${a.agent.name}.${decision === 'approve' ? ' A worker runs it now.' : ''}` })
+      setComment('')
+      const next = items[focusIndex + 1] ?? items[focusIndex - 1]
+      setFocusId(next && next.id !== a.id ? next.id : null)
+    },
+    onError: (e) => setNotice({ tone: e instanceof ApiError && e.status === 409 ? 'conflict' : 'error', text: (e as Error).message }),
+    onSettled: settle,
+  })
+  const decideBulk = useMutation({
+    mutationFn: (decision: Decision) => decideApprovals(selectedIds, decision, comment.trim() || undefined),
+    onSuccess: ({ results }, decision) => {
+      const ok = results.filter((r) => r.ok).length
+      const failed = results.filter((r) => !r.ok)
+      setNotice({
+        tone: failed.length ? 'conflict' : 'success',
+        text: `${decision === 'approve' ? 'Approved' : 'Denied'} ${ok} of ${results.length}.${failed.length ? ` Not decided: ${failed.map((f) => f.error).join('; ')}` : ''}`,
+      })
+      setSelected(new Set())
+      setComment('')
+    },
+    onError: (e) => setNotice({ tone: 'error', text: (e as Error).message }),
+    onSettled: settle,
+  })
+  const busy = decideOne.isPending || decideBulk.isPending
+
+  function decide(decision: Decision) {
+    if (!canDecide || !pendingView || busy) return
+    if (selectedIds.length > 0) decideBulk.mutate(decision)
+    else if (focused) decideOne.mutate({ id: focused.id, decision })
+  }
+  const move = (delta: number) => {
+    const next = items[Math.min(items.length - 1, Math.max(0, focusIndex + delta))]
+    if (next) {
+      setFocusId(next.id)
+      document.getElementById(`approval-${next.id}`)?.scrollIntoView({ block: 'nearest' })
+    }
+  }
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const n = new Set(s)
+      if (n.has(id)) n.delete(id)
+      else n.add(id)
+      return n
+    })
+  useQueueKeyboard({ next: () => move(1), previous: () => move(-1), approve: () => decide('approve'), deny: () => decide('deny'), toggleSelect: () => focused && toggle(focused.id) })
+
+  return (
+    <div className="space-y-3">
+      <Card bodyClassName="">
+        <div className="flex flex-wrap items-center gap-1 border-b border-slate-200 px-3 pt-2" role="tablist" aria-label="Status">
+          {STATUSES.map((s) => (
+            <button
+              key={s}
+              role="tab"
+              aria-selected={s === status}
+              onClick={() => {
+                set('status', s === 'pending' ? '' : s)
+                setSelected(new Set())
+              }}
+              className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium capitalize ${s === status ? 'border-slate-900 text-slate-900' : 'border-transparent text-slate-500 hover:text-slate-800'}`}
+            >
+              {s}
+              {s === status && <span className="ml-1.5 rounded bg-slate-100 px-1.5 text-xs tabular-nums text-slate-700" data-testid="queue-total">{count(queue.total)}</span>}
+            </button>
+          ))}
+        </div>
+        <FilterBar onReset={active ? reset : undefined}>
+          <Select label="Side-effect level" value={filters.level} onChange={(v) => set('level', v)} options={LEVEL_OPTIONS} />
+          <SearchInput label="Agent" value={filters.agent} onChange={(v) => set('agent', v)} placeholder="agent name" className="w-40" />
+          <SearchInput label="Tool" value={filters.tool} onChange={(v) => set('tool', v)} placeholder="payments.refund" className="w-48" />
+          <SearchInput label="Tool namespace" value={filters.namespace} onChange={(v) => set('namespace', v)} placeholder="payments" className="w-36" />
+        </FilterBar>
+      </Card>
+
+      {notice && (
+        <div
+          role={notice.tone === 'success' ? 'status' : 'alert'}
+          className={`rounded-md border px-3 py-2 text-sm ${notice.tone === 'success' ? 'border-emerald-200 bg-emerald-50 text-emerald-900' : notice.tone === 'conflict' ? 'border-amber-200 bg-amber-50 text-amber-900' : 'border-red-200 bg-red-50 text-red-900'}`}
+        >
+          {notice.text}
+        </div>
+      )}
+
+      <div className="grid gap-3 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+        <Card bodyClassName="" title={pendingView ? 'Waiting, oldest first' : `${status[0].toUpperCase()}${status.slice(1)}, newest first`} description={pendingView && canDecide ? 'j/k or ↑/↓ move · a approve · d deny · x select for a bulk decision' : undefined}>
+          {queue.isPending ? (
+            <LoadingState label="Loading the queue…" />
+          ) : queue.isError ? (
+            <ErrorState error={queue.error} onRetry={() => void queue.refetch()} />
+          ) : items.length === 0 ? (
+            <EmptyState title={active ? 'Nothing matches these filters' : pendingView ? 'Nothing is waiting for a decision' : `No ${status} requests`}>
+              {pendingView && !active ? 'Calls of tools that need approval appear here as agents make them.' : null}
+            </EmptyState>
+          ) : (
+            <>
+              <ul role="listbox" aria-label="Approval requests" className="max-h-[36rem] divide-y divide-slate-100 overflow-y-auto">
+                {items.map((a) => (
+                  <li
+                    key={a.id}
+                    id={`approval-${a.id}`}
+                    role="option"
+                    aria-selected={a.id === focused?.id}
+                    data-testid="approval-row"
+                    data-approval-id={a.id}
+                    onClick={() => setFocusId(a.id)}
+                    className={`flex cursor-pointer items-start gap-2 px-3 py-2 ${a.id === focused?.id ? 'bg-sky-50 ring-1 ring-inset ring-sky-300' : 'hover:bg-slate-50'}`}
+                  >
+                    {pendingView && canDecide && (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${a.tool.id} for ${a.agent.name}`}
+                        checked={selected.has(a.id)}
+                        onChange={() => toggle(a.id)}
+                        onClick={(e) => e.stopPropagation()}
+                        className="mt-1"
+                      />
+                    )}
+                    <div className="min-w-0 flex-1">
+                      <div className="flex flex-wrap items-center gap-1.5">
+                        <span className="truncate font-mono text-sm text-slate-900">{a.tool.id}</span>
+                        <LevelBadge level={a.tool.level} />
+                        {!pendingView && <ApprovalStatusBadge status={a.status} />}
+                      </div>
+                      <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-500">
+                        <span>{a.agent.name}{a.agent.unit ? ` · ${a.agent.unit}` : ''}</span>
+                        <span title={a.requestedAt}>asked {timeAgo(a.requestedAt, now)}</span>
+                        {pendingView ? <TimeLeft expiresAt={a.expiresAt} now={now} /> : a.decision?.by && <span>by {a.decision.by}</span>}
+                      </div>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              <LoadMore hasNextPage={queue.hasNextPage} isFetchingNextPage={queue.isFetchingNextPage} onLoadMore={() => void queue.fetchNextPage()} shown={items.length} />
+            </>
+          )}
+        </Card>
+
+        <Card title={selectedIds.length > 0 ? `${selectedIds.length} selected` : 'Request'}>
+          {selectedIds.length === 0 && !focused ? (
+            <EmptyState title="Pick a request to see it in full" />
+          ) : (
+            <div className="space-y-4">
+              {selectedIds.length === 0 && focused && <ApprovalDetail approval={focused} now={now} />}
+              {selectedIds.length > 0 && (
+                <p className="text-sm text-slate-700">
+                  One decision for {selectedIds.length} requests; each is recorded on its own, and any that another approver decided first is reported back.{' '}
+                  <button type="button" className="text-sky-700 hover:underline" onClick={() => setSelected(new Set())}>
+                    Clear selection
+                  </button>
+                </p>
+              )}
+              {pendingView && canDecide && (focused || selectedIds.length > 0) && (
+                <form className="space-y-2 border-t border-slate-200 pt-3" onSubmit={(e) => e.preventDefault()} aria-label="Decision">
+                  <label htmlFor="approval-comment" className="block text-xs font-medium text-slate-700">
+                    Comment <span className="font-normal text-slate-500">(optional, kept with the decision in the call&apos;s record and the audit log)</span>
+                  </label>
+                  <textarea
+                    id="approval-comment"
+                    value={comment}
+                    onChange={(e) => setComment(e.target.value)}
+                    rows={2}
+                    maxLength={2000}
+                    placeholder="Why, for the record…"
+                    className="w-full rounded-md border border-slate-300 bg-white p-2 text-sm"
+                  />
+                  <div className="flex gap-2">
+                    <Button variant="primary" onClick={() => decide('approve')} disabled={busy}>
+                      {selectedIds.length > 0 ? `Approve ${selectedIds.length}` : 'Approve'}
+                    </Button>
+                    <Button onClick={() => decide('deny')} disabled={busy} className="text-red-800 hover:bg-red-50">
+                      {selectedIds.length > 0 ? `Deny ${selectedIds.length}` : 'Deny'}
+                    </Button>
+                  </div>
+                </form>
+              )}
+              {pendingView && !canDecide && <p className="text-xs text-slate-500">Deciding needs the approver role.</p>}
+            </div>
+          )}
+        </Card>
+      </div>
+    </div>
+  )
+}

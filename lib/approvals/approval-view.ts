@@ -1,0 +1,44 @@
+// What approvers and the API see of an approval request: never the sealed arguments, always how
+// long is left.
+import type { ApprovalRequest } from '@/lib/generated/prisma/client'
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired'
+
+export interface ApprovalView {
+  id: string
+  callId: string
+  status: ApprovalStatus
+  agent: { id: string; namespace: string; name: string; unit: string | null }
+  tool: { id: string; namespace: string; level: string | null }
+  args: unknown
+  idempotencyKey: string | null
+  policy: unknown
+  rateLimit: unknown
+  requestedAt: string
+  expiresAt: string
+  /** Seconds until expiry while pending; 0 once past it. */
+  secondsLeft: number | null
+  decision: { by: string | null; byId: string | null; at: string | null; comment: string | null } | null
+  execution: { status: string; at: string | null; error: string | null } | null
+}
+
+export function toApprovalView(row: ApprovalRequest, now = Date.now()): ApprovalView {
+  return {
+    id: row.id,
+    callId: row.callId,
+    status: row.status as ApprovalStatus,
+    agent: { id: row.agentId, namespace: row.agentNamespace, name: row.agentName, unit: row.unit },
+    tool: { id: row.toolId, namespace: row.toolNamespace, level: row.level },
+    args: row.args,
+    idempotencyKey: row.idempotencyKey,
+    policy: row.policy,
+    rateLimit: row.rateLimit,
+    requestedAt: row.requestedAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    secondsLeft: row.status === 'pending' ? Math.max(0, Math.round((row.expiresAt.getTime() - now) / 1000)) : null,
+    decision: row.decidedAt
+      ? { by: row.decidedByName, byId: row.decidedById, at: row.decidedAt.toISOString(), comment: row.comment }
+      : null,
+    execution: row.execution ? { status: row.execution, at: row.executedAt?.toISOString() ?? null, error: row.executionError } : null,
+  }
+}

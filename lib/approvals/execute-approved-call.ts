@@ -1,0 +1,72 @@
+// Runs an approved call exactly once. The worker first claims the request (queued → running in one
+// conditional UPDATE), so a duplicate job finds nothing to do; only a claimed request is executed.
+// A worker that died while running a call leaves it `running`: the retried job runs it again only
+// when the tool is safe to repeat (read-only or idempotent), otherwise it is closed as failed with
+// the reason, because running a side effect twice is worse than asking the agent to call again.
+import { prisma } from '@/lib/db'
+import type { ApprovalRequest } from '@/lib/generated/prisma/client'
+import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
+
+export interface ApprovedCallOutcome {
+  ok: boolean
+  error?: string
+  /** What the agent gets back (an MCP tool result or a JSON-RPC error), kept sealed for it. */
+  answer?: unknown
+}
+
+export interface ApprovedCallRunner {
+  /** Executes the tool with the original arguments (and idempotency key, if any) and records the outcome on the call. */
+  run: (approval: ApprovalRequest, args: unknown, idempotencyKey: string | null) => Promise<ApprovedCallOutcome>
+  /** May this call be run a second time (read-only or idempotent tool)? */
+  safeToRepeat: (approval: ApprovalRequest) => Promise<boolean>
+  /** Closes the call's record when it will not run. */
+  abandon: (approval: ApprovalRequest, reason: string) => Promise<void>
+}
+
+export type ExecutionResult = 'executed' | 'already-done' | 'abandoned' | 'not-approved'
+
+export async function executeApprovedCall(approvalId: string, attempt: number, runner: ApprovedCallRunner): Promise<ExecutionResult> {
+  const [claimed] = await prisma.$queryRaw<ApprovalRequest[]>`
+    UPDATE "ApprovalRequest" SET execution = 'running', "executedAt" = now()
+     WHERE id = ${approvalId}::uuid AND status = 'approved' AND execution = 'queued'
+     RETURNING *`
+  let approval = claimed
+  if (!approval) {
+    const row = await prisma.approvalRequest.findUnique({ where: { id: approvalId } })
+    if (!row || row.status !== 'approved') return 'not-approved'
+    if (row.execution !== 'running' || attempt <= 1) return 'already-done'
+    // A previous attempt died mid-call.
+    if (!(await runner.safeToRepeat(row))) {
+      const reason = 'the worker running this approved call stopped before it finished; it was not repeated because the tool is neither read-only nor idempotent, so its side effect may or may not have happened'
+      await finish(row.id, 'failed', reason)
+      await runner.abandon(row, reason)
+      return 'abandoned'
+    }
+    approval = row
+  }
+  const sealed = approval.argsSealed && approval.argsKeyId ? openSecretValues(approval.argsSealed, approval.argsKeyId) : null
+  const outcome = await runner.run(approval, sealed ? JSON.parse(sealed.args) : {}, sealed?.key ?? null)
+  await finish(approval.id, outcome.ok ? 'succeeded' : 'failed', outcome.error ?? null, outcome.answer)
+  return 'executed'
+}
+
+async function finish(id: string, execution: 'succeeded' | 'failed', error: string | null, answer?: unknown) {
+  const sealed = answer === undefined ? null : sealSecretValues({ answer: JSON.stringify(answer) })
+  await prisma.approvalRequest.update({
+    where: { id },
+    data: {
+      execution,
+      executionError: error,
+      executedAt: new Date(),
+      argsSealed: null,
+      argsKeyId: null,
+      ...(sealed ? { resultSealed: new Uint8Array(sealed.ciphertext), resultKeyId: sealed.keyId } : {}),
+    },
+  })
+}
+
+/** The sealed answer of an executed approved call, for the agent that made it. */
+export function openApprovedAnswer(approval: Pick<ApprovalRequest, 'resultSealed' | 'resultKeyId'>): unknown {
+  if (!approval.resultSealed || !approval.resultKeyId) return undefined
+  return JSON.parse(openSecretValues(approval.resultSealed, approval.resultKeyId).answer)
+}

@@ -1,0 +1,54 @@
+// Requests nobody decided in time are closed as expired (the call's record too), by a worker on a
+// schedule. The same sweep re-queues approved calls whose hand-off to the executing worker was lost.
+import { recordAuditEvents } from '@/lib/audit/record-audit-event'
+import { prisma } from '@/lib/db'
+import type { ApprovalRequest } from '@/lib/generated/prisma/client'
+import { enqueueMany } from '@/lib/jobs/enqueue'
+import { executeApprovedCallJob } from '@/lib/jobs/job-contracts'
+import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
+import { toApprovalView } from './approval-view'
+
+const SYSTEM = { kind: 'system' as const, name: 'toolroom' }
+
+export async function expireApprovals(now = new Date()): Promise<ApprovalRequest[]> {
+  const expired = await prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<ApprovalRequest[]>`
+      UPDATE "ApprovalRequest" SET status = 'expired', "decidedAt" = ${now}
+       WHERE status = 'pending' AND "expiresAt" <= ${now}
+       RETURNING *`
+    if (rows.length === 0) return rows
+    await tx.toolCall.updateMany({
+      where: { id: { in: rows.map((r) => r.callId) } },
+      data: { outcome: 'expired', finishedAt: now, errorCode: 'approval_expired', errorMessage: 'no approver decided before the request expired' },
+    })
+    await recordAuditEvents(
+      rows.map((r) => ({
+        actor: SYSTEM,
+        action: 'approval.expired',
+        kind: 'ToolCall',
+        namespace: r.agentNamespace,
+        resource: r.toolId,
+        resourceId: r.callId,
+        before: { status: 'pending' },
+        after: { status: 'expired' },
+        detail: { policy: r.policy, agent: r.agentName, approvalId: r.id, expiresAt: r.expiresAt },
+      })),
+      tx,
+    )
+    return rows
+  })
+  for (const row of expired)
+    await publishWebhookEvent('approval.decided', { approval: toApprovalView(row) }).catch((e) => console.error(`[approvals] webhook: ${(e as Error).message}`))
+  return expired
+}
+
+/** Approved calls still waiting for execution after `graceSeconds`: their job was lost; queue it again (the job is a singleton per approval). */
+export async function requeueStrandedApprovals(graceSeconds = 30): Promise<number> {
+  const stranded = await prisma.approvalRequest.findMany({
+    where: { status: 'approved', execution: 'queued', decidedAt: { lt: new Date(Date.now() - graceSeconds * 1000) } },
+    select: { id: true },
+    take: 1000,
+  })
+  await enqueueMany(executeApprovedCallJob, stranded.map((r) => ({ approvalId: r.id })))
+  return stranded.length
+}

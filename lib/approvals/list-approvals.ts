@@ -1,0 +1,91 @@
+// The queue as approvers read it: pending requests oldest first (decided ones newest first), with
+// filters, keyset pages and the total, plus the queue's figures for the dashboard.
+import { prisma } from '@/lib/db'
+import { notFound } from '@/lib/errors/app-error'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
+import type { SideEffectLevel } from '@/lib/manifests/specs/common'
+import { type ApprovalStatus, toApprovalView } from './approval-view'
+
+export interface ApprovalFilters {
+  status?: ApprovalStatus
+  level?: SideEffectLevel
+  agent?: string
+  tool?: string
+  namespace?: string
+  limit: number
+  cursor?: string
+}
+
+export async function listApprovals(f: ApprovalFilters) {
+  const status = f.status ?? 'pending'
+  const oldestFirst = status === 'pending'
+  const timeField = oldestFirst ? 'requestedAt' : 'decidedAt'
+  const where: Prisma.ApprovalRequestWhereInput = {
+    status,
+    ...(f.level ? { level: f.level } : {}),
+    ...(f.agent ? { agentName: f.agent } : {}),
+    ...(f.tool ? { toolId: f.tool } : {}),
+    ...(f.namespace ? { toolNamespace: f.namespace } : {}),
+  }
+  const after = f.cursor ? decodeCursor(f.cursor) : null
+  const cmp = oldestFirst ? 'gt' : 'lt'
+  const page: Prisma.ApprovalRequestWhereInput = after
+    ? { OR: [{ [timeField]: { [cmp]: new Date(after.namespace) } }, { [timeField]: new Date(after.namespace), id: { [cmp]: after.id } }] }
+    : {}
+  const dir = oldestFirst ? 'asc' : 'desc'
+  const [rows, total] = await Promise.all([
+    prisma.approvalRequest.findMany({ where: { AND: [where, page] }, orderBy: [{ [timeField]: dir }, { id: dir }], take: f.limit + 1, omit: { argsSealed: true, resultSealed: true } }),
+    prisma.approvalRequest.count({ where }),
+  ])
+  const items = rows.slice(0, f.limit)
+  const last = items[items.length - 1]
+  const lastTime = last ? (last[timeField] as Date | null) : null
+  const nextCursor = rows.length > f.limit && last && lastTime ? encodeCursor({ namespace: lastTime.toISOString(), name: '', id: last.id }) : null
+  const now = Date.now()
+  return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null, resultSealed: null }, now)), total, nextCursor }
+}
+
+export async function getApproval(id: string) {
+  const row = await prisma.approvalRequest.findUnique({ where: { id }, omit: { argsSealed: true, resultSealed: true } })
+  if (!row) throw notFound(`approval "${id}"`)
+  return toApprovalView({ ...row, argsSealed: null, resultSealed: null })
+}
+
+/** The approval of a call, by the call's id (agents ask by call id). */
+export async function getApprovalOfCall(callId: string) {
+  const row = await prisma.approvalRequest.findUnique({ where: { callId }, omit: { argsSealed: true, resultSealed: true } })
+  return row ? toApprovalView({ ...row, argsSealed: null, resultSealed: null }) : null
+}
+
+export interface ApprovalQueueStats {
+  pending: number
+  oldestPendingAt: string | null
+  /** Over requests decided in the last 7 days (expired ones excluded: nobody decided them). */
+  timeToDecisionSeconds: { p50: number | null; p95: number | null; decided: number }
+  decided7d: { approved: number; denied: number; expired: number }
+}
+
+export async function approvalQueueStats(): Promise<ApprovalQueueStats> {
+  const [[pending], [timing], counts] = await Promise.all([
+    prisma.$queryRaw<{ pending: bigint; oldest: Date | null }[]>`
+      SELECT count(*) AS pending, min("requestedAt") AS oldest FROM "ApprovalRequest" WHERE status = 'pending'`,
+    prisma.$queryRaw<{ p50: number | null; p95: number | null; decided: bigint }[]>`
+      SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM "decidedAt" - "requestedAt")) AS p50,
+             percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM "decidedAt" - "requestedAt")) AS p95,
+             count(*) AS decided
+        FROM "ApprovalRequest"
+       WHERE status IN ('approved', 'denied') AND "decidedAt" > now() - interval '7 days'`,
+    prisma.$queryRaw<{ status: string; n: bigint }[]>`
+      SELECT status, count(*) AS n FROM "ApprovalRequest"
+       WHERE status <> 'pending' AND "decidedAt" > now() - interval '7 days' GROUP BY status`,
+  ])
+  const by = Object.fromEntries(counts.map((c) => [c.status, Number(c.n)]))
+  const round = (v: number | null) => (v === null ? null : Math.round(Number(v) * 10) / 10)
+  return {
+    pending: Number(pending.pending),
+    oldestPendingAt: pending.oldest?.toISOString() ?? null,
+    timeToDecisionSeconds: { p50: round(timing.p50), p95: round(timing.p95), decided: Number(timing.decided) },
+    decided7d: { approved: by.approved ?? 0, denied: by.denied ?? 0, expired: by.expired ?? 0 },
+  }
+}

@@ -1,0 +1,72 @@
+// The gateway holds a call for a human: one ApprovalRequest per call, with the arguments sealed for
+// the worker that will run it and redacted for the people who decide.
+import { prisma } from '@/lib/db'
+import type { ApprovalRequest, Prisma } from '@/lib/generated/prisma/client'
+import type { SideEffectLevel } from '@/lib/manifests/specs/common'
+import { sealSecretValues } from '@/lib/secrets/encryption'
+import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
+import { approvalExpirySeconds } from './approval-defaults'
+import { toApprovalView } from './approval-view'
+
+export interface ApprovalRequestInput {
+  callId: string
+  agent: { id: string; namespace: string; name: string; unit: string | null }
+  /** `resourceNamespace`: the Tool resource's namespace when the tool is a registered Tool. */
+  tool: { id: string; namespace: string; level: SideEffectLevel | null; resourceNamespace?: string | null }
+  /** Why approval is needed, as the effective entry says: tool override, level policy, or default. */
+  approvalSource: 'tool' | 'policy' | 'default'
+  /** As called (sealed until execution). */
+  args: unknown
+  /** With `redactFields` masked (shown to approvers). */
+  redactedArgs: unknown
+  /** As stored in the call log (secret-looking keys are masked there). */
+  idempotencyKey: string | null
+  /** The key as the caller gave or the template rendered it, sealed with the arguments, so the result can answer repeats. */
+  rawIdempotencyKey?: string | null
+  rateLimit?: unknown
+}
+
+type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
+
+export async function requestApproval(input: ApprovalRequestInput, db: Db = prisma): Promise<ApprovalRequest> {
+  const expiry = await expiryFor(input.tool, db)
+  const sealed = sealSecretValues({ args: JSON.stringify(input.args ?? {}), ...(input.rawIdempotencyKey ? { key: input.rawIdempotencyKey } : {}) })
+  const row = await db.approvalRequest.create({
+    data: {
+      callId: input.callId,
+      agentId: input.agent.id,
+      agentNamespace: input.agent.namespace,
+      agentName: input.agent.name,
+      unit: input.agent.unit,
+      toolId: input.tool.id,
+      toolNamespace: input.tool.namespace,
+      level: input.tool.level,
+      args: (input.redactedArgs ?? null) as Prisma.InputJsonValue,
+      argsSealed: new Uint8Array(sealed.ciphertext),
+      argsKeyId: sealed.keyId,
+      idempotencyKey: input.idempotencyKey,
+      policy: { source: input.approvalSource, level: input.tool.level, expirySeconds: expiry.seconds, expirySource: expiry.source },
+      ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as Prisma.InputJsonValue } : {}),
+      expiresAt: new Date(Date.now() + expiry.seconds * 1000),
+    },
+  })
+  return row
+}
+
+/** After the request is committed: tell the webhooks. Never fails the call. */
+export async function announceApprovalRequest(row: ApprovalRequest): Promise<void> {
+  await publishWebhookEvent('approval.requested', { approval: toApprovalView(row) }).catch((e) =>
+    console.error(`[approvals] webhook for approval ${row.id} not queued: ${(e as Error).message}`),
+  )
+}
+
+// Tool override (`sideEffects.approvalExpirySeconds`), else the level's policy, else the default.
+async function expiryFor({ id, level, resourceNamespace }: ApprovalRequestInput['tool'], db: Db) {
+  const [tool, policy] = await Promise.all([
+    resourceNamespace ? db.tool.findUnique({ where: { namespace_name: { namespace: resourceNamespace, name: id } }, select: { spec: true } }) : null,
+    level ? db.sideEffectPolicy.findUnique({ where: { level }, select: { spec: true } }) : null,
+  ])
+  const toolSeconds = (tool?.spec as { sideEffects?: { approvalExpirySeconds?: number } } | undefined)?.sideEffects?.approvalExpirySeconds
+  const policySeconds = (policy?.spec as { approvalExpirySeconds?: number } | undefined)?.approvalExpirySeconds
+  return approvalExpirySeconds({ tool: toolSeconds, policy: policySeconds })
+}

@@ -1,0 +1,26 @@
+'use client'
+// Query hooks of the approval queue. The queue asks again every few seconds, so new requests show
+// up without a reload and requests others decided leave.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { type ApprovalFilters, type ApprovalPage, getApprovalStats, listApprovals } from './approvals-api'
+import { queryKeys } from './query-keys'
+
+export const QUEUE_POLL_MS = 3_000
+
+/** `initialPage`: the first page as the server rendered it, so rows are on screen before any fetch. */
+export function useApprovalQueue(filters: ApprovalFilters, pageSize = 50, initialPage?: ApprovalPage) {
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.approvalQueue({ ...filters, pageSize }),
+    queryFn: ({ pageParam }) => listApprovals(filters, pageSize, pageParam),
+    initialPageParam: null as string | null,
+    ...(initialPage ? { initialData: { pages: [initialPage], pageParams: [null] }, initialDataUpdatedAt: Date.now() } : {}),
+    getNextPageParam: (last) => last.nextCursor,
+    refetchInterval: QUEUE_POLL_MS,
+  })
+  const pages = query.data?.pages ?? []
+  return { ...query, items: pages.flatMap((p) => p.items), total: pages[0]?.total ?? 0 }
+}
+
+export function useApprovalStats() {
+  return useQuery({ queryKey: queryKeys.approvalStats(), queryFn: getApprovalStats, refetchInterval: QUEUE_POLL_MS * 5 })
+}

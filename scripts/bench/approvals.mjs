@@ -1,0 +1,134 @@
+// npm run bench:approvals — the approval queue with 10,000 pending calls: the queue API at one
+// connection, the queue page until its first rows are on screen and answer the keyboard, and the
+// time from an approval (API) to the upstream tool running. Prints the figures; record them in
+// BENCHMARKS.md. Targets: page interactive ≤ 1 s; approve-to-execution p50 ≤ 500 ms.
+import { spawn } from 'node:child_process'
+import os from 'node:os'
+import { chromium } from '@playwright/test'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { benchDatabase } from '../fresh-database.mjs'
+import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { fillApprovalQueue } from './approvals-fill.mjs'
+
+const PORT = process.env.BENCH_PORT ?? '3997'
+const PENDING = Number(process.env.BENCH_PENDING ?? 10_000)
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 7)
+const base = `http://127.0.0.1:${PORT}`
+const log = (...a) => console.log('[bench]', ...a)
+const children = []
+const SECRET_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
+
+function runCapture(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+    children.push(child)
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
+  })
+}
+
+function run(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`))))
+  })
+}
+
+const pct = (values, p) => {
+  const s = [...values].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+async function apiLatency(title, path) {
+  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION })
+  const bad = result.non2xx + result.errors + result.timeouts
+  if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
+  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+}
+
+async function pageLoads() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  const times = { rows: [], interactive: [] }
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
+    for (let i = 0; i <= PAGE_LOADS; i++) {
+      const page = await context.newPage()
+      await page.goto(`${base}/approvals`, { waitUntil: 'commit' })
+      await page.getByTestId('approval-row').first().waitFor()
+      const rows = await page.evaluate(() => performance.now())
+      // Interactive: the keyboard moves the focus to the second request and its detail shows.
+      await page.keyboard.press('j')
+      await page.locator('[data-testid="approval-row"][aria-selected="true"]').nth(0).waitFor()
+      await page.getByTestId('approval-detail').waitFor()
+      const interactive = await page.evaluate(() => performance.now())
+      if (i > 0) {
+        // The first load warms the server's compiled routes; it is not a user's first visit either.
+        times.rows.push(rows)
+        times.interactive.push(interactive)
+      }
+      await page.close()
+    }
+  } finally {
+    await browser.close()
+  }
+  return times
+}
+
+const db = await benchDatabase('toolroom_bench_approvals')
+let failed = false
+try {
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  const t0 = performance.now()
+  await fillApprovalQueue(client, PENDING)
+  await client.end()
+  log(`${PENDING} pending approvals in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+
+  if (needsBuild()) {
+    log('building…')
+    await run(['node_modules/next/dist/bin/next', 'build'])
+    recordBuild()
+  }
+  const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: SECRET_KEY },
+  })
+  children.push(server)
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200))
+  }
+
+  const api = [
+    await apiLatency('queue, first page (50, with total)', '/api/v1/approvals?status=pending&limit=50'),
+    await apiLatency('queue filtered by level', '/api/v1/approvals?status=pending&level=financial&limit=50'),
+    await apiLatency('queue figures', '/api/v1/approvals/stats'),
+  ]
+  const page = await pageLoads()
+  const out = await runCapture(['--import', 'tsx', 'scripts/bench/approvals-execution.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, PORTAL_URL: base })
+  const execution = JSON.parse(out.trim().split('\n').pop()).samples
+
+  console.log(`\napprovals benchmark — ${new Date().toISOString()} — ${os.cpus().length} × ${os.cpus()[0].model}, ${PENDING} pending`)
+  console.log('API at 1 connection:')
+  for (const r of api) console.log(`  ${r.title.padEnd(40)} ${r.rps.toFixed(0).padStart(5)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`)
+  console.log(`queue page (${PAGE_LOADS} loads after one warm-up; from navigation start):`)
+  console.log(`  first rows on screen  p50 ${pct(page.rows, 50).toFixed(0)} ms   max ${Math.max(...page.rows).toFixed(0)} ms`)
+  console.log(`  interactive           p50 ${pct(page.interactive, 50).toFixed(0)} ms   max ${Math.max(...page.interactive).toFixed(0)} ms   (target ≤ 1000 ms)`)
+  console.log(`approve (API) to upstream execution, ${execution.length} calls through the gateway and a worker:`)
+  console.log(`  p50 ${pct(execution, 50).toFixed(0)} ms   p95 ${pct(execution, 95).toFixed(0)} ms   max ${Math.max(...execution).toFixed(0)} ms   (target p50 ≤ 500 ms)`)
+} catch (e) {
+  failed = true
+  console.error(e)
+} finally {
+  for (const c of children) c.kill('SIGTERM')
+  await db.stop()
+  process.exit(failed ? 1 : 0)
+}

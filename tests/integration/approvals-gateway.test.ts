@@ -1,0 +1,151 @@
+// Approvals end to end with real parts: an agent on the official SDK client calls a financial tool
+// through the gateway, an approver decides through the API, a real worker process runs the approved
+// call against a real upstream exactly once, and the agent gets the result in each of its ways.
+import { type ChildProcess, spawn } from 'node:child_process'
+import type { AddressInfo } from 'node:net'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
+import * as denyApi from '@/app/api/v1/approvals/[id]/deny/route'
+import * as approvalsApi from '@/app/api/v1/approvals/route'
+import { prisma } from '@/lib/db'
+import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
+import { createGatewayServer } from '@/lib/gateway/server'
+import { agentClient, type Listening, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
+import { call } from './helpers'
+
+let rest: Awaited<ReturnType<typeof startRestUpstream>>
+let gatewayUrl: string
+let stopGateway: () => Promise<void>
+let client: Client
+let worker: ChildProcess | null = null
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  child.stderr!.on('data', (d) => process.stderr.write(`[worker] ${d}`))
+  return child
+}
+
+async function stopWorker() {
+  if (!worker || worker.exitCode !== null) return
+  const exited = new Promise((r) => worker!.once('exit', r))
+  worker.kill('SIGKILL')
+  await exited
+  worker = null
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await probe()
+    if (v) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+const charges = () => rest.hits.get('/charge') ?? 0
+const approvalOf = (callId: string) => prisma.approvalRequest.findUniqueOrThrow({ where: { callId } })
+const approve = (id: string, comment?: string) => call(approveApi.POST, `/api/v1/approvals/${id}/approve`, { method: 'POST', params: { id }, body: comment ? { comment } : {} })
+
+async function charge(amount: number, meta: Record<string, unknown> = {}) {
+  const result = await client.callTool({ name: 'pay.charge', arguments: { amount }, _meta: meta })
+  return result as { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ type: string; text?: string }> }
+}
+
+beforeAll(async () => {
+  rest = await startRestUpstream()
+  // The MCP upstream is not needed here; a closed port stands in for its URL.
+  const tokens = await setUpGatewayRegistry('http://127.0.0.1:9', rest.url, 'sk-approvals-test-secret-0001')
+  await prisma.$executeRawUnsafe('TRUNCATE "ApprovalRequest"')
+  const server = createGatewayServer({ port: 0 })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  stopGateway = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  client = await agentClient(gatewayUrl, tokens.tokenA)
+  worker = startWorker()
+})
+
+afterAll(async () => {
+  await stopWorker()
+  await client?.close()
+  await closeMcpSessions()
+  await stopGateway?.()
+  await rest?.close()
+})
+
+describe('an approved call', () => {
+  it('waits in the queue, runs once after approval, and the agent gets its result from approval_status and from a repeat', async () => {
+    const before = charges()
+    const first = await charge(42, { idempotencyKey: 'charge-42' })
+    expect(first.structuredContent).toMatchObject({ status: 'approval_required', approvalStatus: 'pending', tool: 'pay.charge' })
+    const callId = first.structuredContent!.callId as string
+    expect(charges()).toBe(before)
+
+    const queue = await call(approvalsApi.GET, '/api/v1/approvals?status=pending&tool=pay.charge')
+    const item = queue.json.items.find((a: { callId: string }) => a.callId === callId)
+    expect(item).toMatchObject({ agent: { name: 'agent-a' }, tool: { id: 'pay.charge', level: 'financial' }, args: { amount: 42 }, idempotencyKey: 'charge-42', policy: { source: 'policy' } })
+
+    // A repeat before the decision: still waiting, nothing runs.
+    const repeatEarly = await charge(42, { idempotencyKey: 'charge-42' })
+    expect(repeatEarly.structuredContent).toMatchObject({ status: 'approval_required', callId })
+
+    const decided = await approve(item.id, 'ok by finance')
+    expect(decided.status).toBe(200)
+    await until('the approved call to run', async () => (await approvalOf(callId)).execution === 'succeeded')
+    expect(charges()).toBe(before + 1)
+    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ outcome: 'succeeded', attempts: 1 })
+
+    const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId } })
+    expect(status.structuredContent).toMatchObject({ callId, status: 'approved', execution: 'succeeded', decision: { comment: 'ok by finance' }, result: { structuredContent: { ok: true, path: '/charge' } } })
+
+    const repeat = await charge(42, { idempotencyKey: 'charge-42' })
+    expect(repeat.isError).toBeFalsy()
+    expect(repeat.structuredContent).toMatchObject({ ok: true, path: '/charge' })
+    expect(charges()).toBe(before + 1)
+    // A second approval is refused: the decision was made once.
+    expect((await approve(item.id)).status).toBe(409)
+  }, 40_000)
+
+  it('can wait for the decision and answer with the result in the same call', async () => {
+    const before = charges()
+    const pending = charge(7, { 'toolroom/waitForApprovalSeconds': 20 })
+    const approval = await until('the request to appear', () => prisma.approvalRequest.findFirst({ where: { status: 'pending', toolId: 'pay.charge' } }))
+    await approve(approval.id)
+    const result = await pending
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toMatchObject({ ok: true, path: '/charge' })
+    expect(charges()).toBe(before + 1)
+  }, 40_000)
+
+  it('never runs a denied call, and says so to the agent', async () => {
+    const before = charges()
+    const first = await charge(13, { idempotencyKey: 'charge-13' })
+    const callId = first.structuredContent!.callId as string
+    const approval = await approvalOf(callId)
+    expect((await call(denyApi.POST, `/api/v1/approvals/${approval.id}/deny`, { method: 'POST', params: { id: approval.id }, body: { comment: 'not this customer' } })).status).toBe(200)
+    const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId } })
+    expect(status.structuredContent).toMatchObject({ status: 'denied', outcome: 'rejected', decision: { comment: 'not this customer' } })
+    await expect(charge(13, { idempotencyKey: 'charge-13' })).rejects.toThrow(/denied by .*not this customer/)
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(charges()).toBe(before)
+  }, 40_000)
+
+  it('loses nothing when the worker dies between the decision and the execution', async () => {
+    await stopWorker()
+    const before = charges()
+    const first = await charge(99)
+    const callId = first.structuredContent!.callId as string
+    const approval = await approvalOf(callId)
+    await approve(approval.id)
+    await new Promise((r) => setTimeout(r, 1500))
+    expect((await approvalOf(callId)).execution).toBe('queued')
+    expect(charges()).toBe(before)
+    worker = startWorker()
+    await until('the approved call to run on the new worker', async () => (await approvalOf(callId)).execution === 'succeeded')
+    expect(charges()).toBe(before + 1)
+  }, 40_000)
+})

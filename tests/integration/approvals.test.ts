@@ -1,0 +1,325 @@
+// The approval queue against a real database: requests, decisions (one winner under a race),
+// expiry, bulk decisions, exactly-once execution hand-off, the queue's figures, and signed webhooks
+// delivered by a real worker process to a real HTTP receiver, with retries.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import * as approvalsApi from '@/app/api/v1/approvals/route'
+import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
+import * as denyApi from '@/app/api/v1/approvals/[id]/deny/route'
+import * as oneApi from '@/app/api/v1/approvals/[id]/route'
+import * as bulkApi from '@/app/api/v1/approvals/decide/route'
+import * as statsApi from '@/app/api/v1/approvals/stats/route'
+import * as webhooksApi from '@/app/api/v1/webhooks/route'
+import * as deliveriesApi from '@/app/api/v1/webhooks/[id]/deliveries/route'
+import { executeApprovedCall, type ApprovedCallRunner } from '@/lib/approvals/execute-approved-call'
+import { expireApprovals, requeueStrandedApprovals } from '@/lib/approvals/expire-approvals'
+import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
+import { prisma } from '@/lib/db'
+import { verifyWebhook } from '@/lib/webhooks/sign-webhook'
+import { call } from './helpers'
+
+process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS = '1'
+process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
+
+const AGENT = { id: randomUUID(), namespace: 'default', name: 'billing-bot', unit: 'finance' }
+
+async function pendingCall(over: { tool?: string; level?: 'financial' | 'communication' | 'privileged'; args?: unknown } = {}) {
+  const toolId = over.tool ?? 'payments.refund'
+  const callRow = await prisma.toolCall.create({
+    data: {
+      agentId: AGENT.id, agentNamespace: AGENT.namespace, agentName: AGENT.name, unit: AGENT.unit, toolId, toolNamespace: toolId.split('.')[0],
+      provenance: 'grant', level: over.level ?? 'financial', channel: 'mcp', outcome: 'pending_approval', idempotencyKey: `key-${randomUUID()}`,
+    },
+  })
+  const args = over.args ?? { orderId: 'A-1', amount: 125, cardNumber: '4111111111111111' }
+  return requestApproval({
+    callId: callRow.id, agent: AGENT, tool: { id: toolId, namespace: toolId.split('.')[0], level: over.level ?? 'financial' },
+    approvalSource: 'default', args, redactedArgs: { ...(args as object), cardNumber: '[redacted]' }, idempotencyKey: callRow.idempotencyKey,
+    rateLimit: { callsPerMinute: { used: 1, limit: 10 } },
+  })
+}
+
+
+beforeEach(async () => {
+  await prisma.$executeRawUnsafe('TRUNCATE "ApprovalRequest", "WebhookDelivery", "WebhookEndpoint", "ToolCall"')
+})
+
+describe('the queue', () => {
+  it('lists pending requests oldest first with what approvers need, and never the sealed arguments', async () => {
+    const first = await pendingCall()
+    const second = await pendingCall({ tool: 'mail.send', level: 'communication' })
+    const res = await call(approvalsApi.GET, '/api/v1/approvals?status=pending')
+    expect(res.status).toBe(200)
+    expect(res.json.total).toBe(2)
+    expect(res.json.items.map((a: { id: string }) => a.id)).toEqual([first.id, second.id])
+    const item = res.json.items[0]
+    expect(item).toMatchObject({
+      status: 'pending', agent: { name: 'billing-bot', unit: 'finance' }, tool: { id: 'payments.refund', level: 'financial' },
+      args: { orderId: 'A-1', cardNumber: '[redacted]' }, policy: { source: 'default', level: 'financial', expirySource: 'default' },
+      rateLimit: { callsPerMinute: { used: 1, limit: 10 } },
+    })
+    expect(item.secondsLeft).toBeGreaterThan(3600)
+    expect(res.text).not.toContain('4111111111111111')
+    expect(res.text).not.toContain('argsSealed')
+    const stored = await prisma.$queryRawUnsafe<{ raw: string }[]>(`SELECT row_to_json(a)::text AS raw FROM "ApprovalRequest" a`)
+    expect(stored.map((r) => r.raw).join()).not.toContain('4111111111111111')
+  })
+
+  it('filters by level, agent, tool and namespace, and pages with a cursor', async () => {
+    for (let i = 0; i < 5; i++) await pendingCall()
+    await pendingCall({ tool: 'mail.send', level: 'communication' })
+    expect((await call(approvalsApi.GET, '/api/v1/approvals?level=communication')).json.total).toBe(1)
+    expect((await call(approvalsApi.GET, '/api/v1/approvals?namespace=payments')).json.total).toBe(5)
+    expect((await call(approvalsApi.GET, '/api/v1/approvals?tool=mail.send')).json.total).toBe(1)
+    expect((await call(approvalsApi.GET, '/api/v1/approvals?agent=nobody')).json.total).toBe(0)
+    const page1 = await call(approvalsApi.GET, '/api/v1/approvals?limit=4')
+    const page2 = await call(approvalsApi.GET, `/api/v1/approvals?limit=4&cursor=${page1.json.nextCursor}`)
+    expect(page1.json.items).toHaveLength(4)
+    expect(page2.json.items).toHaveLength(2)
+    expect(page2.json.nextCursor).toBeNull()
+    const ids = [...page1.json.items, ...page2.json.items].map((a: { id: string }) => a.id)
+    expect(new Set(ids).size).toBe(6)
+  })
+
+  it('takes an expiry from the level policy or the tool over the default', async () => {
+    await prisma.sideEffectPolicy.create({ data: { apiVersion: 'toolroom.dev/v1alpha1', namespace: 'default', name: 'communication', level: 'communication', spec: { level: 'communication', requiresApproval: true, approvalExpirySeconds: 600 } } })
+    try {
+      const a = await pendingCall({ tool: 'mail.send', level: 'communication' })
+      expect(a.policy).toMatchObject({ expirySeconds: 600, expirySource: 'policy' })
+      expect(Math.round((a.expiresAt.getTime() - a.requestedAt.getTime()) / 1000)).toBeGreaterThanOrEqual(599)
+    } finally {
+      await prisma.sideEffectPolicy.deleteMany({ where: { level: 'communication' } })
+    }
+  })
+})
+
+describe('deciding', () => {
+  it('approves once: the call is marked approved, queued for a worker, and the decision audited', async () => {
+    const a = await pendingCall()
+    const res = await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'refund agreed with customer' } })
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({ status: 'approved', decision: { comment: 'refund agreed with customer' }, execution: { status: 'queued' } })
+    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })).outcome).toBe('approved')
+    const jobs = await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id)
+    expect(Number(jobs[0].n)).toBe(1)
+    const audit = await prisma.auditEvent.findFirstOrThrow({ where: { action: 'approval.approved', resourceId: a.callId } })
+    expect(audit.detail).toMatchObject({ comment: 'refund agreed with customer', policy: { source: 'default' } })
+  })
+
+  it('accepts a decision without a body', async () => {
+    const a = await pendingCall()
+    const res = await call(denyApi.POST, `/api/v1/approvals/${a.id}/deny`, { method: 'POST', params: { id: a.id } })
+    expect(res.status).toBe(200)
+    expect(res.json.status).toBe('denied')
+    const callRow = await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })
+    expect(callRow).toMatchObject({ outcome: 'rejected', errorCode: 'approval_denied' })
+    expect(await prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id)).toHaveLength(0)
+  })
+
+  it('gives two approvers deciding at once one winner, and tells the other who decided', async () => {
+    for (let round = 0; round < 5; round++) {
+      const a = await pendingCall()
+      const [x, y] = await Promise.all([
+        call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: {} }),
+        call(denyApi.POST, `/api/v1/approvals/${a.id}/deny`, { method: 'POST', params: { id: a.id }, body: {} }),
+      ])
+      expect([x.status, y.status].sort()).toEqual([200, 409])
+      const loser = x.status === 409 ? x : y
+      const row = await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })
+      expect(loser.json.detail).toContain(`already ${row.status} by ${row.decidedByName}`)
+      const audits = await prisma.auditEvent.count({ where: { resourceId: a.callId, action: { startsWith: 'approval.' } } })
+      expect(audits).toBe(1)
+    }
+  })
+
+  it('refuses to decide an expired request, and the sweep closes it as expired', async () => {
+    const a = await pendingCall()
+    await prisma.approvalRequest.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } })
+    const res = await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: {} })
+    expect(res.status).toBe(409)
+    expect(res.json.detail).toMatch(/expired/)
+    const expired = await expireApprovals()
+    expect(expired.map((r) => r.id)).toEqual([a.id])
+    expect((await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })).status).toBe('expired')
+    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })).outcome).toBe('expired')
+    expect(await prisma.auditEvent.count({ where: { action: 'approval.expired', resourceId: a.callId } })).toBe(1)
+    expect(await expireApprovals()).toHaveLength(0)
+  })
+
+  it('decides many at once, each on its own', async () => {
+    const [a, b, c] = [await pendingCall(), await pendingCall(), await pendingCall()]
+    await call(denyApi.POST, `/api/v1/approvals/${b.id}/deny`, { method: 'POST', params: { id: b.id }, body: {} })
+    const res = await call(bulkApi.POST, '/api/v1/approvals/decide', { method: 'POST', body: { ids: [a.id, b.id, c.id], decision: 'approve', comment: 'batch' } })
+    expect(res.status).toBe(200)
+    expect(res.json.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, false, true])
+    expect(res.json.results[1].error).toMatch(/already denied/)
+  })
+
+  it('answers hostile input with problem+json naming the field', async () => {
+    const a = await pendingCall()
+    const cases = [
+      await call(approveApi.POST, '/api/v1/approvals/not-a-uuid/approve', { method: 'POST', params: { id: 'not-a-uuid' }, body: {} }),
+      await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'x'.repeat(2001) } }),
+      await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'ok', extra: 1 } }),
+      await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: '{"comment":', contentType: 'application/json' }),
+      await call(bulkApi.POST, '/api/v1/approvals/decide', { method: 'POST', body: { ids: Array.from({ length: 501 }, () => randomUUID()), decision: 'approve' } }),
+      await call(bulkApi.POST, '/api/v1/approvals/decide', { method: 'POST', body: { ids: [a.id], decision: 'maybe' } }),
+      await call(approvalsApi.GET, '/api/v1/approvals?limit=100000'),
+      await call(approvalsApi.GET, '/api/v1/approvals?status=everything'),
+      await call(approvalsApi.GET, '/api/v1/approvals?cursor=%00%00'),
+    ]
+    expect(cases.map((r) => r.status)).toEqual([400, 422, 422, 400, 422, 422, 400, 400, 400])
+    for (const r of cases) expect(r.contentType).toContain('application/problem+json')
+    expect(cases[1].json.detail).toContain('comment')
+    expect(cases[4].json.detail).toContain('ids')
+    expect((await call(oneApi.GET, `/api/v1/approvals/${randomUUID()}`, { params: { id: randomUUID() } })).status).toBe(404)
+    expect((await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })).status).toBe('pending')
+  })
+})
+
+describe('execution after approval', () => {
+  function countingRunner(safe: boolean) {
+    const runs: string[] = []
+    const runner: ApprovedCallRunner = {
+      run: async (approval, args) => {
+        runs.push(`${approval.id}:${JSON.stringify(args)}`)
+        await new Promise((r) => setTimeout(r, 20))
+        return { ok: true }
+      },
+      safeToRepeat: async () => safe,
+      abandon: async () => {},
+    }
+    return { runs, runner }
+  }
+
+  it('runs an approved call once, however many workers get its job, with the original arguments', async () => {
+    const a = await pendingCall({ args: { orderId: 'A-9', cardNumber: '4000000000000002' } })
+    await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: {} })
+    const { runs, runner } = countingRunner(false)
+    const results = await Promise.all(Array.from({ length: 6 }, () => executeApprovedCall(a.id, 1, runner)))
+    expect(results.filter((r) => r === 'executed')).toHaveLength(1)
+    expect(runs).toEqual([`${a.id}:{"orderId":"A-9","cardNumber":"4000000000000002"}`])
+    const row = await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })
+    expect(row).toMatchObject({ execution: 'succeeded', argsSealed: null })
+  })
+
+  it('never runs a denied or pending call', async () => {
+    const a = await pendingCall()
+    const { runs, runner } = countingRunner(true)
+    expect(await executeApprovedCall(a.id, 1, runner)).toBe('not-approved')
+    expect(runs).toHaveLength(0)
+  })
+
+  it('after a worker died mid-call, repeats it only when the tool is safe to repeat', async () => {
+    for (const safe of [false, true]) {
+      const a = await pendingCall()
+      await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: {} })
+      await prisma.approvalRequest.update({ where: { id: a.id }, data: { execution: 'running' } })
+      const { runs, runner } = countingRunner(safe)
+      expect(await executeApprovedCall(a.id, 2, runner)).toBe(safe ? 'executed' : 'abandoned')
+      expect(runs).toHaveLength(safe ? 1 : 0)
+      expect((await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })).execution).toBe(safe ? 'succeeded' : 'failed')
+    }
+  })
+
+  it('re-queues an approved call whose hand-off was lost', async () => {
+    const a = await pendingCall()
+    await prisma.approvalRequest.update({ where: { id: a.id }, data: { status: 'approved', execution: 'queued', decidedAt: new Date(Date.now() - 60_000) } })
+    expect(await requeueStrandedApprovals(30)).toBe(1)
+    const jobs = await prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id)
+    expect(jobs).toHaveLength(1)
+  })
+})
+
+describe('figures', () => {
+  it('reports queue depth and time to decision', async () => {
+    await pendingCall()
+    const decided = await pendingCall()
+    await prisma.approvalRequest.update({ where: { id: decided.id }, data: { requestedAt: new Date(Date.now() - 120_000) } })
+    await call(approveApi.POST, `/api/v1/approvals/${decided.id}/approve`, { method: 'POST', params: { id: decided.id }, body: {} })
+    const res = await call(statsApi.GET, '/api/v1/approvals/stats')
+    expect(res.status).toBe(200)
+    expect(res.json.pending).toBe(1)
+    expect(res.json.timeToDecisionSeconds.decided).toBe(1)
+    expect(res.json.timeToDecisionSeconds.p50).toBeGreaterThanOrEqual(119)
+    expect(res.json.decided7d).toEqual({ approved: 1, denied: 0, expired: 0 })
+  })
+})
+
+describe('webhooks, delivered by a worker', () => {
+  const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = []
+  let failuresLeft = 0
+  let receiver: http.Server
+  let url = ''
+  let worker: ChildProcess | null = null
+
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = ''
+      req.on('data', (d) => (body += d))
+      req.on('end', () => {
+        if (failuresLeft > 0) {
+          failuresLeft--
+          return void res.writeHead(503).end()
+        }
+        received.push({ headers: req.headers, body })
+        res.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+    worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+      env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    worker.stderr!.on('data', (d) => process.stderr.write(`[worker] ${d}`))
+  })
+
+  afterAll(async () => {
+    worker?.kill('SIGTERM')
+    await new Promise((r) => worker?.once('exit', r))
+    receiver.close()
+  })
+
+  it('signs each new request and decision, and retries a failing receiver', async () => {
+    const created = await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: { name: 'pager', url, events: ['approval.requested', 'approval.decided'] } })
+    expect(created.status).toBe(201)
+    const secret = created.json.secret as string
+    expect(secret).toMatch(/^whsec_/)
+    expect((await call(webhooksApi.GET, '/api/v1/webhooks')).text).not.toContain(secret)
+
+    failuresLeft = 2
+    const a = await pendingCall()
+    await announceApprovalRequest(a)
+    await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'fine' } })
+
+    const deadline = Date.now() + 30_000
+    while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+    expect(received.map((r) => r.headers['toolroom-event']).sort()).toEqual(['approval.decided', 'approval.requested'])
+    for (const r of received) {
+      expect(verifyWebhook(secret, r.body, r.headers['toolroom-signature'] as string)).toBe(true)
+      expect(verifyWebhook('whsec_wrong-secret-000000', r.body, r.headers['toolroom-signature'] as string)).toBe(false)
+      expect(r.body).not.toContain('4111111111111111')
+    }
+    const decided = JSON.parse(received.find((r) => r.headers['toolroom-event'] === 'approval.decided')!.body)
+    expect(decided.data.approval).toMatchObject({ id: a.id, status: 'approved', decision: { comment: 'fine' } })
+    const deliveries = await call(deliveriesApi.GET, `/api/v1/webhooks/${created.json.id}/deliveries`, { params: { id: created.json.id } })
+    expect(deliveries.json.items.every((d: { status: string }) => d.status === 'delivered')).toBe(true)
+    expect(deliveries.json.items.reduce((n: number, d: { attempts: number }) => n + d.attempts, 0)).toBe(4)
+  }, 40_000)
+
+  it('refuses webhook URLs and names that break the rules', async () => {
+    const bad = [
+      await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: { name: 'Bad Name', url, events: ['approval.requested'] } }),
+      await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: { name: 'x', url: 'ftp://example.com', events: ['approval.requested'] } }),
+      await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: { name: 'y', url, events: [] } }),
+      await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: { name: 'z', url, events: ['everything'] } }),
+    ]
+    expect(bad.map((r) => r.status)).toEqual([422, 422, 422, 422])
+    expect(bad[0].json.detail).toContain('name')
+    expect(bad[1].json.detail).toContain('url')
+  })
+})
