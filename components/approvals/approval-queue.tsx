@@ -2,6 +2,7 @@
 // The approver's queue: pending calls oldest first, a detail panel for the one in focus, decisions
 // one by one or in bulk, all by keyboard as well as by mouse. The list asks again every few seconds.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useCan } from '@/components/access/caller-context'
 import { useEffect, useMemo, useState } from 'react'
 import { LevelBadge, LEVELS } from '@/components/tools/badges'
 import { Button } from '@/components/ui/button'
@@ -40,7 +41,8 @@ function useNow(intervalMs = 1000) {
   return now
 }
 
-export function ApprovalQueue({ initial, initialPage, canDecide }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage; canDecide: boolean }) {
+export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage }) {
+  const canDecide = useCan('approve')
   const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
   const status = (STATUSES as string[]).includes(filters.status) ? (filters.status as ApprovalStatus) : 'pending'
   const queueFilters = { status, level: filters.level, agent: filters.agent, tool: filters.tool, namespace: filters.namespace }

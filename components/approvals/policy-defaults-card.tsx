@@ -4,6 +4,7 @@
 // other resource; a tool's own `sideEffects` still overrides it.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { useCan } from '@/components/access/caller-context'
 import { LEVELS } from '@/components/tools/badges'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -25,7 +26,8 @@ interface PolicySpec {
 
 const DEFAULT_EXPIRY_MINUTES = 24 * 60
 
-export function PolicyDefaultsCard({ canEdit }: { canEdit: boolean }) {
+export function PolicyDefaultsCard() {
+  const canEdit = useCan('admin')
   const policies = useAllResources<Resource<PolicySpec>>('sideeffectpolicies')
   return (
     <Card

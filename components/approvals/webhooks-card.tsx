@@ -2,6 +2,7 @@
 // Where approval events are posted. The signing secret is shown once, right after creation.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { useCan } from '@/components/access/caller-context'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -15,7 +16,9 @@ import { queryKeys } from '@/lib/client/query-keys'
 const EVENTS = ['approval.requested', 'approval.decided'] as const
 
 export function WebhooksCard() {
-  const webhooks = useQuery({ queryKey: queryKeys.webhooks(), queryFn: listWebhooks })
+  const isAdmin = useCan('admin')
+  const webhooks = useQuery({ queryKey: queryKeys.webhooks(), queryFn: listWebhooks, enabled: isAdmin })
+  if (!isAdmin) return <Card title="Webhooks"><p className="text-sm text-slate-600">Admins configure where approval events are posted.</p></Card>
   return (
     <Card
       title="Webhooks"

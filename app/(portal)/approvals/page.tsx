@@ -27,7 +27,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
           </Link>
         }
       />
-      <ApprovalQueue initial={initial} initialPage={initialPage} canDecide />
+      <ApprovalQueue initial={initial} initialPage={initialPage} />
     </>
   )
 }

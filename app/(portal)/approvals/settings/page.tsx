@@ -10,7 +10,7 @@ export default function ApprovalSettingsPage() {
     <>
       <PageHeader title="Approval settings" crumbs={[{ label: 'Approvals', href: '/approvals' }, { label: 'Settings' }]} subtitle="Which calls wait for a human, for how long, and who hears about them." />
       <div className="space-y-4">
-        <PolicyDefaultsCard canEdit />
+        <PolicyDefaultsCard />
         <WebhooksCard />
       </div>
     </>
