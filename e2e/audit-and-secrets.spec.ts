@@ -27,6 +27,9 @@ function recordResponses(page: Page) {
   return bodies
 }
 
+// The API calls below ride on the signed-in session cookie, so they carry the Origin a browser would (CSRF check).
+test.use({ extraHTTPHeaders: { origin: process.env.E2E_BASE_URL! } })
+
 test('a secret is created, rotated and audited through the API without its value in any answer', async ({ request }) => {
   const created = await request.post('/api/v1/secrets', { data: { metadata: { name, namespace: 'e2e' }, spec: { type: 'bearer', stringData: { token: VALUE } } } })
   expect(created.status()).toBe(201)

@@ -44,7 +44,7 @@ describe('apply is audited in its own transaction', () => {
     const events = await eventsSinceMark()
     expect(events).toHaveLength(2)
     expect(events[0]).toMatchObject({
-      action: 'resource.created', kind: 'Tool', namespace: 'default', resource: 'acme.echo', actorName: 'local-operator', actorKind: 'user', requestId: 'req-audit-1',
+      action: 'resource.created', kind: 'Tool', namespace: 'default', resource: 'acme.echo', actorName: 'integration tests', actorKind: 'token', requestId: 'req-audit-1',
       resourceId: res.json.results[0].id, before: null, detail: { via: 'apply' },
     })
     expect(events[0].after).toEqual({
@@ -137,7 +137,7 @@ describe('the database keeps the log append-only', () => {
     await expect(prisma.$executeRawUnsafe(`DELETE FROM "AuditEvent" WHERE id = ${event.id}`)).rejects.toThrow(/append-only: DELETE/)
     await expect(prisma.$executeRawUnsafe('TRUNCATE "AuditEvent"')).rejects.toThrow(/append-only: TRUNCATE/)
     await expect(prisma.auditEvent.deleteMany({})).rejects.toThrow(/append-only/)
-    expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ actorName: 'local-operator' })
+    expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ actorName: 'integration tests' })
   })
 })
 
@@ -153,7 +153,7 @@ describe('GET /api/v1/audit and the JSONL export', () => {
     const resourceA = await list(`?resource=acme.a&kind=Tool&namespace=default&from=${start}`)
     expect(resourceA.json.items.map((e: { action: string }) => e.action)).toEqual(['resource.updated', 'resource.created'])
     expect((await list(`?action=resource.created&from=${start}`)).json.items).toHaveLength(5)
-    expect((await list(`?action=resource.*&actor=local-operator&from=${start}`)).json.items).toHaveLength(6)
+    expect((await list(`?action=resource.*&actor=integration%20tests&from=${start}`)).json.items).toHaveLength(6)
     expect((await list('?actor=nobody')).json.items).toHaveLength(0)
     expect((await list(`?from=${start}&to=${mid}`)).json.items.map((e: { resource: string }) => e.resource)).toEqual(['acme.b', 'acme.a'])
 
@@ -180,7 +180,7 @@ describe('GET /api/v1/audit and the JSONL export', () => {
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="toolroom-audit-.*\.jsonl"/)
     const lines = res.text.trimEnd().split('\n').map((line) => JSON.parse(line))
     expect(lines.map((e) => e.resource)).toEqual(['acme.a', 'acme.b', 'acme.c'])
-    expect(lines[0]).toMatchObject({ action: 'resource.created', actor: { name: 'local-operator' }, after: { kind: 'Tool' } })
+    expect(lines[0]).toMatchObject({ action: 'resource.created', actor: { name: 'integration tests' }, after: { kind: 'Tool' } })
   })
 
   it('streams an export larger than one page', async () => {

@@ -123,15 +123,17 @@ describe('a Secret value never leaves the server', () => {
     const gets = ALL_CONTRACTS.filter((c) => c.method === 'GET')
     expect(gets.length).toBeGreaterThan(20)
     for (const contract of gets) {
-      const file = path.resolve('app', `.${contract.path.replace(/\{id\}/g, '[id]')}`, 'route.ts')
+      const file = path.resolve('app', `.${contract.path.replace(/\{(\w+)\}/g, '[$1]')}`, 'route.ts')
       const handler = (await import(/* @vite-ignore */ file)).GET
       expect(handler, file).toBeTypeOf('function')
       const plural = contract.path.split('/')[3]
+      // Other path parameters (tool ids, credential ids, …) get a stand-in: the answer must still not leak.
+      const others = Object.fromEntries([...contract.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((n) => n !== 'id').map((n) => [n, n === 'toolId' ? 'acme.echo' : '00000000-0000-4000-8000-000000000000']))
       const variants = contract.path.includes('{id}')
-        ? [{ id: ids[plural] }, ...(plural === 'secrets' ? [{ id: 'crm-token' }] : [])]
-        : [{}]
+        ? [{ ...others, id: ids[plural] ?? '00000000-0000-4000-8000-000000000000' }, ...(plural === 'secrets' ? [{ id: 'crm-token' }] : [])]
+        : [others]
       for (const params of variants) {
-        const url = contract.path.replace('{id}', (params as { id?: string }).id ?? '')
+        const url = contract.path.replace(/\{(\w+)\}/g, (_, n: string) => (params as Record<string, string>)[n] ?? '')
         const res = keep(`GET ${url}`, await call(handler, url, { params }))
         expect(res.status, `${url}: ${res.text.slice(0, 300)}`).toBeLessThan(500)
       }
