@@ -10,6 +10,7 @@ import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { fillApprovalQueue } from './approvals-fill.mjs'
+import { AUTH_HEADERS, BENCH_TOKEN, ensureBenchToken, signInContext } from './bench-auth.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3997'
 const PENDING = Number(process.env.BENCH_PENDING ?? 10_000)
@@ -43,7 +44,7 @@ const pct = (values, p) => {
 }
 
 async function apiLatency(title, path) {
-  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION })
+  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION, headers: AUTH_HEADERS })
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
   return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
@@ -57,6 +58,7 @@ async function pageLoads() {
   const times = { rows: [], interactive: [] }
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
+    await signInContext(context, base)
     for (let i = 0; i <= PAGE_LOADS; i++) {
       const page = await context.newPage()
       await page.goto(`${base}/approvals`, { waitUntil: 'commit' })
@@ -88,6 +90,7 @@ try {
   const t0 = performance.now()
   await fillApprovalQueue(client, PENDING)
   await client.end()
+  await ensureBenchToken(db.url, SECRET_KEY)
   log(`${PENDING} pending approvals in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
   if (needsBuild()) {
@@ -113,7 +116,7 @@ try {
     await apiLatency('queue figures', '/api/v1/approvals/stats'),
   ]
   const page = await pageLoads()
-  const out = await runCapture(['--import', 'tsx', 'scripts/bench/approvals-execution.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, PORTAL_URL: base })
+  const out = await runCapture(['--import', 'tsx', 'scripts/bench/approvals-execution.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, PORTAL_URL: base, BENCH_API_TOKEN: BENCH_TOKEN })
   const execution = JSON.parse(out.trim().split('\n').pop()).samples
 
   console.log(`\napprovals benchmark — ${new Date().toISOString()} — ${os.cpus().length} × ${os.cpus()[0].model}, ${PENDING} pending`)

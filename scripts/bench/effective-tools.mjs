@@ -6,6 +6,7 @@ import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
+import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { FLEET, generateFleet } from './generate-fleet.mjs'
 
@@ -28,6 +29,7 @@ function node(args, env = {}, { capture = false } = {}) {
 async function load(title, pathFor) {
   const result = await autocannon({
     url: base,
+    headers: AUTH_HEADERS,
     connections: CONNECTIONS,
     duration: DURATION,
     requests: [{ setupRequest: (req) => ({ ...req, path: pathFor() }) }],
@@ -55,13 +57,14 @@ try {
     await node(['node_modules/next/dist/bin/next', 'build'])
     recordBuild()
   }
+  await ensureBenchToken(db.url, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=')
   server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } })
   children.push(server)
   for (let i = 0; i < 300; i++) {
     try { if ((await fetch(`${base}/api/health`)).ok) break } catch {}
     await new Promise((r) => setTimeout(r, 200))
   }
-  const sample = await (await fetch(`${base}/api/v1/agents/${agentIds[0]}`)).json()
+  const sample = await (await fetch(`${base}/api/v1/agents/${agentIds[0]}`, { headers: AUTH_HEADERS })).json()
   const perAgent = sample.effectiveTools.length
   log(`agent-0 has ${perAgent} effective tools; warming up`)
   // First answers are computed (cold); the server keeps them until the registry changes. Fetch each
@@ -70,7 +73,7 @@ try {
   let next = 0
   await Promise.all(Array.from({ length: 4 }, async () => {
     while (next < agentIds.length) {
-      const res = await fetch(`${base}/api/v1/agents/${agentIds[next++]}`)
+      const res = await fetch(`${base}/api/v1/agents/${agentIds[next++]}`, { headers: AUTH_HEADERS })
       if (!res.ok) throw new Error(`cold pass: ${res.status}`)
       await res.arrayBuffer()
     }
@@ -78,7 +81,7 @@ try {
   const cold = { seconds: (performance.now() - coldStart) / 1000 }
   log(`cold pass: ${agentIds.length} agents in ${cold.seconds.toFixed(1)} s`)
   const random = () => `/api/v1/agents/${agentIds[Math.floor(Math.random() * agentIds.length)]}`
-  await autocannon({ url: base, connections: CONNECTIONS, duration: 5, requests: [{ setupRequest: (req) => ({ ...req, path: random() }) }] })
+  await autocannon({ url: base, connections: CONNECTIONS, duration: 5, headers: AUTH_HEADERS, requests: [{ setupRequest: (req) => ({ ...req, path: random() }) }] })
 
   const agents = await load('GET /api/v1/agents/{id}', random)
   const floor = await load('GET /api/live (constant JSON)', () => '/api/live')

@@ -7,6 +7,7 @@ import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
+import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { generateFleet } from './generate-fleet.mjs'
 import { fillCalls } from './stats-fill.mjs'
@@ -31,7 +32,7 @@ function node(args, env = {}, { capture = false } = {}) {
 const rollup = async (url) => JSON.parse(await node(['--import', 'tsx', 'scripts/stats-rollup.ts'], { DATABASE_URL: url }, { capture: true }))
 
 async function load(title, path) {
-  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION })
+  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION, headers: AUTH_HEADERS })
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
   return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
@@ -70,6 +71,7 @@ try {
     await node(['node_modules/next/dist/bin/next', 'build'])
     recordBuild()
   }
+  await ensureBenchToken(db.url, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=')
   server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } })
   children.push(server)
   for (let i = 0; i < 300; i++) {
@@ -84,7 +86,7 @@ try {
     calls: `/api/v1/calls?tool=${busy.key}&outcome=failed&limit=50`,
   }
   for (const p of Object.values(paths)) {
-    const res = await fetch(`${base}${p}`)
+    const res = await fetch(`${base}${p}`, { headers: AUTH_HEADERS })
     if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`)
   }
   const results = [
