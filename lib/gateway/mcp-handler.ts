@@ -5,6 +5,7 @@
 // `tools/call`, `ping` and everything else (-32601 for unknown methods, -32602 for bad params).
 // Stateless, so any gateway process serves any request. `handleMcpBody` is the core, used by the lean
 // process directly; `handleMcpRequest` wraps it for web-standard Request/Response (Next.js).
+import { readBounded } from '@/lib/http/read-bounded'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
@@ -139,25 +140,4 @@ async function readAndHandle(request: Request): Promise<McpAnswer> {
   const text = await readBounded(request, MAX_MCP_BODY_BYTES)
   if (text === null) return tooLarge()
   return handleMcpBody(request.headers.get('authorization'), request.headers.get('mcp-protocol-version'), text, request.headers.get('x-request-id') ?? undefined)
-}
-
-/** The body as text, or null when it is larger than `limit`. */
-export async function readBounded(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > limit) return null
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      return null
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }

@@ -7,6 +7,7 @@ import { authenticateAgent } from '@/lib/auth/authenticate-agent'
 import { checkSameOrigin } from '@/lib/auth/same-origin'
 import { AppError } from '@/lib/errors/app-error'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
+import { readBounded } from './read-bounded'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
 import { problemResponse, toAppError } from './problem'
 
@@ -98,12 +99,9 @@ function unwrap(field: z.ZodType): { type: string } | undefined {
 
 async function readBody(request: Request, contract: RouteContract): Promise<unknown> {
   const limit = contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `the request body is larger than the limit of ${limit} bytes for this route`)
-  const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > limit) throw tooLarge()
-
   const contentType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
-  const text = await readTextWithin(request, limit, tooLarge)
+  const text = await readBounded(request, limit)
+  if (text === null) throw new AppError('PAYLOAD_TOO_LARGE', `the request body is larger than the limit of ${limit} bytes for this route`)
   if (isTextBody(contract.body)) {
     if (contentType && !contract.body.contentTypes.includes(contentType))
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', `send the body as one of: ${contract.body.contentTypes.join(', ')} (got ${contentType})`)
@@ -124,22 +122,4 @@ async function readBody(request: Request, contract: RouteContract): Promise<unkn
   if (parsed.success) return parsed.data
   const errors = fieldErrorsFromZod(parsed.error, json)
   throw new AppError('VALIDATION_FAILED', `invalid body: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors)
-}
-
-async function readTextWithin(request: Request, limit: number, tooLarge: () => AppError): Promise<string> {
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      throw tooLarge()
-    }
-    chunks.push(value)
-  }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
 }
