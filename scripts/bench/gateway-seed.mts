@@ -1,6 +1,7 @@
 // Registry for bench:gateway: a LanguageTool pointing at the bench upstream (its surface stored as
 // discovery would), an agent referencing it, and a credential. Prints {token}.
 import { prisma } from '@/lib/db'
+import { systemContext } from '@/lib/audit/audit-actor'
 import { applyManifestText } from '@/lib/manifests/apply-documents'
 import { createAgentCredential } from '@/lib/agent-credentials/agent-credentials'
 
@@ -21,7 +22,7 @@ kind: Agent
 metadata: { name: bench-agent, namespace: default }
 spec: { languageTools: [bench] }
 `,
-  {},
+  { audit: systemContext('bench') },
 )
 await prisma.languageTool.update({
   where: { namespace_name: { namespace: 'default', name: 'bench' } },
