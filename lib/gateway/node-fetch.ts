@@ -58,12 +58,12 @@ export function createNodeFetch(policy: AddressPolicy, limits: { timeoutMs: numb
         fail(e)
       })
       request.on('response', (res) => {
-        const responseHeaders = new Headers()
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders.set(k, Array.isArray(v) ? v.join(', ') : v)
         const status = res.statusCode ?? 502
         if (/text\/event-stream/i.test(String(res.headers['content-type'] ?? ''))) {
           clearTimeout(timer)
-          return resolve(new Response(Readable.toWeb(res) as ReadableStream, { status, headers: responseHeaders }))
+          const streamHeaders = new Headers()
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) streamHeaders.set(k, Array.isArray(v) ? v.join(', ') : v)
+          return resolve(new Response(Readable.toWeb(res) as ReadableStream, { status, headers: streamHeaders }))
         }
         const chunks: Buffer[] = []
         let size = 0
@@ -79,12 +79,56 @@ export function createNodeFetch(policy: AddressPolicy, limits: { timeoutMs: numb
         res.on('end', () => {
           clearTimeout(timer)
           signal?.removeEventListener('abort', onAbort)
-          const nullBody = status === 204 || status === 205 || status === 304
-          resolve(new Response(nullBody ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: responseHeaders }))
+          resolve(new BufferedResponse(status, res.statusMessage ?? '', new ReadOnlyHeaders(res.headers), Buffer.concat(chunks)) as unknown as Response)
         })
       })
       request.end(body)
     })
+}
+
+/**
+ * A buffered answer with the parts of `Response` the SDK's client transport reads (status, headers,
+ * text, json; no body stream). undici's Response builds a web ReadableStream per body, which cost
+ * more than the rest of the forwarded call's HTTP work on the gateway's hot path.
+ */
+class BufferedResponse {
+  readonly ok: boolean
+  readonly body = null
+  readonly bodyUsed = false
+  readonly redirected = false
+  readonly type = 'basic'
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: ReadOnlyHeaders,
+    private readonly bytes: Buffer,
+  ) {
+    this.ok = status >= 200 && status < 300
+  }
+  async text(): Promise<string> {
+    return this.bytes.toString('utf8')
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(this.bytes.toString('utf8'))
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return new Uint8Array(this.bytes).buffer
+  }
+}
+
+/** Node's parsed header object behind the read side of `Headers` (names are already lower case). */
+class ReadOnlyHeaders {
+  constructor(private readonly raw: http.IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+  }
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined
+  }
+  forEach(callback: (value: string, name: string) => void): void {
+    for (const name of Object.keys(this.raw)) callback(this.get(name)!, name)
+  }
 }
 
 let instance: FetchLike | null = null

@@ -71,7 +71,8 @@ function pump() {
     const batch = queue.splice(0, MAX_BATCH)
     inFlight++
     callPool()
-      .query(INSERT_SQL, [JSON.stringify(batch.map((b) => b.record))])
+      // Named, so each connection parses and plans the statement once.
+      .query({ name: 'toolroom_record_calls', text: INSERT_SQL, values: [JSON.stringify(batch.map((b) => b.record))] })
       .then(
         () => batch.forEach((b) => b.done()),
         (e) => batch.forEach((b) => b.done(e)),

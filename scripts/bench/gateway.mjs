@@ -3,9 +3,11 @@
 // PostgreSQL before it is answered (the run checks the row count). Prints throughput, p50/p99 and the
 // ratio; record the figures in BENCHMARKS.md.
 //   BENCH_SECONDS (default 10) per measurement; BENCH_TARGET=lean (default) or next (the same handler
-//   in `next start` at /mcp, needs a build); TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL.
+//   in `next start` at /mcp, needs a build); TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL;
+//   BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the lean gateway there.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
@@ -45,6 +47,23 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** CPU seconds of the benchmark's embedded PostgreSQL (postmaster and its backends), or null with DATABASE_URL. */
+function postgresCpuSeconds() {
+  if (process.env.DATABASE_URL) return null
+  const postmaster = Number(fs.readFileSync('.data/pg17-bench/postmaster.pid', 'utf8').split('\n')[0])
+  let total = cpuSeconds(postmaster)
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')
+      if (Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) / 100
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total
+}
+
 function run(args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
@@ -72,6 +91,31 @@ async function load(url, headers, requestBody, connections) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total }
 }
 
+/**
+ * One connection, one call at a time, timed to the microsecond (autocannon's latencies are whole
+ * milliseconds, too coarse for a target of 3 ms added). Returns p50/p99 in ms.
+ */
+async function sequentialLatency(url, headers, requestBody, seconds) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  const allHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'content-length': Buffer.byteLength(requestBody), ...headers }
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const started = process.hrtime.bigint()
+      const req = http.request(url, { method: 'POST', headers: allHeaders, agent }, (res) => {
+        res.on('data', () => {})
+        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${url} answered ${res.statusCode}`))))
+      })
+      req.on('error', reject)
+      req.end(requestBody)
+    })
+  const times = []
+  const until = Date.now() + seconds * 1000
+  while (Date.now() < until) times.push(await once())
+  agent.destroy()
+  times.sort((a, b) => a - b)
+  return { p50: times[Math.floor(times.length * 0.5)], p99: times[Math.floor(times.length * 0.99)], n: times.length }
+}
+
 async function check(url, headers, requestBody) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: requestBody })
   const text = await res.text()
@@ -95,7 +139,8 @@ try {
     await start(['node_modules/next/dist/bin/next', 'start', '-p', GATEWAY_PORT, '-H', '127.0.0.1'], env, /Ready|started server|Local:/)
     gateway = `http://127.0.0.1:${GATEWAY_PORT}/mcp`
   } else {
-    const [, url] = await start(['--import', 'tsx', 'scripts/gateway.ts'], { ...env, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (\S+)/)
+    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
+    const [, url] = await start([...profile, '--import', 'tsx', 'scripts/gateway.ts'], { ...env, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (\S+)/)
     gateway = url
   }
   const gatewayPid = start.last.pid
@@ -114,9 +159,15 @@ try {
     await load(gateway, auth, gatewayBody, Math.max(1, connections / 4)).catch(() => {})
     const g0 = cpuSeconds(gatewayPid)
     const u1 = cpuSeconds(upstreamPid)
+    const p0 = postgresCpuSeconds()
     const through = await load(gateway, auth, gatewayBody, connections)
     through.gatewayCpuMs = ((cpuSeconds(gatewayPid) - g0) * 1000) / through.total
     through.upstreamCpuMs = ((cpuSeconds(upstreamPid) - u1) * 1000) / through.total
+    through.postgresCpuMs = p0 === null ? null : ((postgresCpuSeconds() - p0) * 1000) / through.total
+    if (connections === 1) {
+      direct.precise = await sequentialLatency(upstream, {}, body, DURATION / 2)
+      through.precise = await sequentialLatency(gateway, auth, gatewayBody, DURATION / 2)
+    }
     rows.push({ connections, direct, through })
   }
 
@@ -131,10 +182,15 @@ try {
       `${String(connections).padStart(11)} | ${direct.rps.toFixed(0).padStart(14)} | ${`${direct.p50}/${direct.p99}`.padStart(17)} | ${through.rps.toFixed(0).padStart(15)} | ${`${through.p50}/${through.p99}`.padStart(18)} | ${(through.rps / direct.rps).toFixed(2).padStart(16)} | ${(through.p50 - direct.p50).toFixed(1).padStart(12)}`,
     )
   for (const { connections, direct, through } of rows)
-    console.log(`CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms`)
-  console.log(`\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)`)
+    console.log(`CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms${through.postgresCpuMs === null ? '' : ` + PostgreSQL ${through.postgresCpuMs.toFixed(2)} ms`}`)
   const [one, twenty] = rows
-  console.log(`targets: p50 added at 1 connection ≤ 3 ms: ${one.through.p50 - one.direct.p50 <= 3 ? 'met' : 'MISSED'}; ` +
+  const added = one.through.precise.p50 - one.direct.precise.p50
+  console.log(
+    `1 connection, one call at a time, timed in µs: direct p50 ${one.direct.precise.p50.toFixed(2)} ms (p99 ${one.direct.precise.p99.toFixed(2)}, ${one.direct.precise.n} calls), ` +
+      `gateway p50 ${one.through.precise.p50.toFixed(2)} ms (p99 ${one.through.precise.p99.toFixed(2)}, ${one.through.precise.n} calls): ${added.toFixed(2)} ms added`,
+  )
+  console.log(`\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)`)
+  console.log(`targets: p50 added at 1 connection ≤ 3 ms: ${added <= 3 ? 'met' : 'MISSED'}; ` +
     `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`)
 } finally {
   await Promise.all(children.map((child) => child.exitCode === null && new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM') })))

@@ -58,15 +58,26 @@ export function parseAddressPolicy(spec: string = 'loopback,private'): AddressPo
     const pattern = raw.startsWith('*.') ? `^[^.]+(\\.[^.]+)*${escape(raw.slice(1))}$` : `^${escape(raw)}$`
     hostPatterns.push(new RegExp(pattern, 'i'))
   }
+  // The policy never changes, and the gateway asks about the same few upstream addresses on every
+  // call (BlockList.check builds a SocketAddress each time): remember the answers.
+  const answers = new Map<string, string | null>()
+  const judge = (address: string): string | null => {
+    const plain = unmapIPv4(address)
+    const family = isIP(plain)
+    if (!family) return `"${address}" is not an IP address`
+    const type = family === 4 ? 'ipv4' : 'ipv6'
+    if (denied.check(plain, type)) return `${plain} is a link-local, metadata or reserved address, which is never allowed`
+    if (!allowed.check(plain, type)) return `${plain} is not in the outbound allow-list (${spec})`
+    return null
+  }
   return {
     refusal(address) {
-      const plain = unmapIPv4(address)
-      const family = isIP(plain)
-      if (!family) return `"${address}" is not an IP address`
-      const type = family === 4 ? 'ipv4' : 'ipv6'
-      if (denied.check(plain, type)) return `${plain} is a link-local, metadata or reserved address, which is never allowed`
-      if (!allowed.check(plain, type)) return `${plain} is not in the outbound allow-list (${spec})`
-      return null
+      const known = answers.get(address)
+      if (known !== undefined) return known
+      const answer = judge(address)
+      if (answers.size >= 4096) answers.clear()
+      answers.set(address, answer)
+      return answer
     },
     allowsHostName: (host) => hostPatterns.some((p) => p.test(host)),
     describe: () => spec,
