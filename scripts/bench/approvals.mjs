@@ -8,9 +8,9 @@ import { chromium } from '@playwright/test'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
-import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { fillApprovalQueue } from './approvals-fill.mjs'
 import { AUTH_HEADERS, BENCH_TOKEN, ensureBenchToken, signInContext } from './bench-auth.mjs'
+import { BENCH_SECRET_KEY as SECRET_KEY, startBenchServer } from './bench-server.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3997'
 const PENDING = Number(process.env.BENCH_PENDING ?? 10_000)
@@ -19,7 +19,6 @@ const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 7)
 const base = `http://127.0.0.1:${PORT}`
 const log = (...a) => console.log('[bench]', ...a)
 const children = []
-const SECRET_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
 
 function runCapture(args, env = {}) {
   return new Promise((resolve, reject) => {
@@ -28,13 +27,6 @@ function runCapture(args, env = {}) {
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
-  })
-}
-
-function run(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env } })
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`))))
   })
 }
 
@@ -93,22 +85,7 @@ try {
   await ensureBenchToken(db.url, SECRET_KEY)
   log(`${PENDING} pending approvals in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
-  if (needsBuild()) {
-    log('building…')
-    await run(['node_modules/next/dist/bin/next', 'build'])
-    recordBuild()
-  }
-  const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: SECRET_KEY },
-  })
-  children.push(server)
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200))
-  }
+  children.push((await startBenchServer({ port: PORT, databaseUrl: db.url, log })).child)
 
   const api = [
     await apiLatency('queue, first page (50, with total)', '/api/v1/approvals?status=pending&limit=50'),

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import pg from 'pg'
+import { BENCH_SECRET_KEY } from './bench-server.mjs'
 import { benchDatabase } from '../fresh-database.mjs'
 
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 500)
@@ -72,7 +73,7 @@ try {
   }
 
   // Workers up and idle first: the measurement is discovery, not start-up.
-  const workerEnv = { DATABASE_URL: dbUrl, TOOLROOM_WORKER_CONCURRENCY: String(CONCURRENCY), TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_DB_POOL: '12', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }
+  const workerEnv = { DATABASE_URL: dbUrl, TOOLROOM_WORKER_CONCURRENCY: String(CONCURRENCY), TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_DB_POOL: '12', TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
   await Promise.all(Array.from({ length: WORKERS }, () => firstLine(start([...profile, '--import', 'tsx', 'workers/main.ts'], workerEnv))))
   log(`${WORKERS} workers ready, ${CONCURRENCY} jobs at a time each per queue`)

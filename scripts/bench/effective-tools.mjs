@@ -1,13 +1,12 @@
 // npm run bench:effective-tools — GET /api/v1/agents/{id} over a 5,000-agent fleet against the
 // production build, next to the framework's floor (a constant JSON route), plus the resolver's own
 // time in process. Prints the figures; record them in BENCHMARKS.md.
-import { spawn } from 'node:child_process'
 import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
-import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
 import { FLEET, generateFleet } from './generate-fleet.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3998'
@@ -16,15 +15,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
 const base = `http://127.0.0.1:${PORT}`
 const log = (...a) => console.log('[bench]', ...a)
 const children = []
-
-function node(args, env = {}, { capture = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: { ...process.env, ...env } })
-    let out = ''
-    child.stdout?.on('data', (d) => (out += d))
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
-  })
-}
 
 async function load(title, pathFor) {
   const result = await autocannon({
@@ -52,18 +42,9 @@ try {
   await client.end()
   log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
 
-  if (needsBuild()) {
-    log('building…')
-    await node(['node_modules/next/dist/bin/next', 'build'])
-    recordBuild()
-  }
-  await ensureBenchToken(db.url, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=')
-  server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } })
+  await ensureBenchToken(db.url, BENCH_SECRET_KEY)
+  server = (await startBenchServer({ port: PORT, databaseUrl: db.url, log })).child
   children.push(server)
-  for (let i = 0; i < 300; i++) {
-    try { if ((await fetch(`${base}/api/health`)).ok) break } catch {}
-    await new Promise((r) => setTimeout(r, 200))
-  }
   const sample = await (await fetch(`${base}/api/v1/agents/${agentIds[0]}`, { headers: AUTH_HEADERS })).json()
   const perAgent = sample.effectiveTools.length
   log(`agent-0 has ${perAgent} effective tools; warming up`)

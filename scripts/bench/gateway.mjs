@@ -13,12 +13,12 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { BENCH_SECRET_KEY as SECRET_KEY } from './bench-server.mjs'
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const TARGET = process.env.BENCH_TARGET ?? 'lean'
 const GATEWAY_PORT = process.env.BENCH_PORT ?? '4131'
 const UPSTREAM_PORT = process.env.BENCH_UPSTREAM_PORT ?? '4132'
-const SECRET_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
 const log = (...a) => console.log('[bench]', ...a)
 const children = []
 

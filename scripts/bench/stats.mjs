@@ -2,13 +2,12 @@
 // calling its tools), the statistics rollup timed over all of them, then the 7-day stats API for a
 // tool, an agent and the dashboard at 1 connection against the production build (target p50 ≤ 50 ms
 // each), plus top failing tools and a filtered calls page. Prints the figures; record them in BENCHMARKS.md.
-import { spawn } from 'node:child_process'
 import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
-import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
 import { generateFleet } from './generate-fleet.mjs'
 import { fillCalls } from './stats-fill.mjs'
 
@@ -19,15 +18,6 @@ const base = `http://127.0.0.1:${PORT}`
 const log = (...a) => console.log('[bench]', ...a)
 const seconds = (t0) => ((performance.now() - t0) / 1000).toFixed(1)
 const children = []
-
-function node(args, env = {}, { capture = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: { ...process.env, ...env } })
-    let out = ''
-    child.stdout?.on('data', (d) => (out += d))
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`))))
-  })
-}
 
 const rollup = async (url) => JSON.parse(await node(['--import', 'tsx', 'scripts/stats-rollup.ts'], { DATABASE_URL: url }, { capture: true }))
 
@@ -66,18 +56,9 @@ try {
   const { rows: [hourly] } = await client.query(`SELECT count(*)::int AS n FROM "CallStatHourly"`)
   await client.end()
 
-  if (needsBuild()) {
-    log('building…')
-    await node(['node_modules/next/dist/bin/next', 'build'])
-    recordBuild()
-  }
-  await ensureBenchToken(db.url, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=')
-  server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', PORT, '-H', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } })
+  await ensureBenchToken(db.url, BENCH_SECRET_KEY)
+  server = (await startBenchServer({ port: PORT, databaseUrl: db.url, log })).child
   children.push(server)
-  for (let i = 0; i < 300; i++) {
-    try { if ((await fetch(`${base}/api/health`)).ok) break } catch {}
-    await new Promise((r) => setTimeout(r, 200))
-  }
   const paths = {
     tool: `/api/v1/stats/tools/${busy.key}`,
     agent: `/api/v1/stats/agents/${agent.key}`,
