@@ -35,7 +35,37 @@ const callStats = z
   })
   .openapi('CallStats', { description: 'Calls, failures (outcome failed), refusals, failure rate and latency percentiles over today and the six previous UTC days' })
 
-const callRow = z.record(z.string(), z.unknown()).openapi('ToolCall')
+const nullableString = z.string().nullable()
+/** One recorded call as the explorer lists it (arguments and results only in the detail). */
+export const toolCallRow = z
+  .object({
+    id: z.string().uuid(),
+    startedAt: z.string().openapi({ format: 'date-time' }),
+    finishedAt: nullableString.openapi({ format: 'date-time' }),
+    agentId: z.string(),
+    agentNamespace: z.string(),
+    agentName: z.string(),
+    unit: nullableString,
+    toolId: z.string(),
+    toolNamespace: z.string(),
+    provenance: z.string(),
+    level: nullableString,
+    channel: z.enum(CALL_CHANNELS),
+    outcome: z.enum(CALL_OUTCOMES),
+    errorCode: nullableString,
+    errorMessage: nullableString,
+    latencyMs: z.number().int().nullable(),
+    attempts: z.number().int(),
+    idempotencyKey: nullableString.openapi({ description: 'As stored: keys that carried a secret are stored as a hash' }),
+    requestId: nullableString,
+  })
+  .openapi('ToolCall')
+export const toolCallDetail = toolCallRow
+  .extend({
+    args: z.unknown().openapi({ description: 'Stored only where observability.logArgs allows, redactFields masked' }),
+    result: z.unknown().openapi({ description: 'Stored only where observability.logResult allows, redactFields masked' }),
+  })
+  .openapi('ToolCallDetail')
 const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
 const callsQuery = z.strictObject({
   agentId: z.string().uuid().optional(),
@@ -78,12 +108,12 @@ export const STATS_CONTRACTS = {
   calls: {
     method: 'GET', path: '/api/v1/calls', operationId: 'listCalls', tags, access: 'read',
     summary: 'Recorded tool calls, newest first, without arguments and results', query: callsQuery,
-    response: z.object({ items: z.array(callRow), nextCursor: z.string().nullable() }),
+    response: z.object({ items: z.array(toolCallRow), nextCursor: z.string().nullable() }),
   },
   call: {
     method: 'GET', path: '/api/v1/calls/{id}', operationId: 'getCall', tags, access: 'read',
     summary: 'One recorded call with its stored arguments and result (redacted as the tool says before they were written)',
-    params: z.object({ id: z.string().uuid() }), response: callRow,
+    params: z.object({ id: z.string().uuid() }), response: toolCallDetail,
   },
 } satisfies Record<string, RouteContract>
 

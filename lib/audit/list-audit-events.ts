@@ -27,7 +27,7 @@ export interface AuditEventView {
   resourceId: string | null
   before: unknown
   after: unknown
-  detail: unknown
+  detail: Record<string, unknown> | null
   requestId: string | null
 }
 
@@ -59,7 +59,7 @@ export function toAuditEventView(row: Row): AuditEventView {
     resourceId: row.resourceId,
     before: row.before,
     after: row.after,
-    detail: row.detail,
+    detail: row.detail as Record<string, unknown> | null,
     requestId: row.requestId,
   }
 }

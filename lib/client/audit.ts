@@ -1,23 +1,11 @@
 'use client'
 // The audit log for the portal: typed fetches, the export link and the paged query.
 import { useInfiniteQuery } from '@tanstack/react-query'
+import type { AuditEventView as AuditEvent } from '@/lib/audit/list-audit-events'
 import { apiFetch, qs, type Page } from './api'
 import { queryKeys } from './query-keys'
 
-export interface AuditEvent {
-  id: string
-  at: string
-  actor: { kind: string; id: string | null; name: string }
-  action: string
-  kind: string | null
-  namespace: string | null
-  resource: string | null
-  resourceId: string | null
-  before: unknown
-  after: unknown
-  detail: Record<string, unknown> | null
-  requestId: string | null
-}
+export type { AuditEvent }
 
 export interface AuditFilters {
   actor?: string

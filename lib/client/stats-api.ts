@@ -1,8 +1,12 @@
 // Typed fetches of the statistics and calls API (lib/api/stats-routes.ts).
-import type { CallStats } from '@/lib/stats/read-call-stats'
+import type { z } from 'zod'
+import type { toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
+import type { CallStats, FailingTool } from '@/lib/stats/read-call-stats'
 import { apiFetch, qs } from './api'
 
-export type { CallStats }
+export type { CallStats, FailingTool }
+export type ToolCallRow = z.output<typeof toolCallRow>
+export type ToolCallDetail = z.output<typeof toolCallDetail>
 export type StatsSubject = { dimension: 'all' } | { dimension: 'tool'; toolId: string } | { dimension: 'agent' | 'unit'; id: string; namespace?: string } | { dimension: 'namespace'; namespace: string }
 
 export function statsPath(subject: StatsSubject): string {
@@ -20,40 +24,7 @@ export function statsPath(subject: StatsSubject): string {
 
 export const getCallStats = (subject: StatsSubject) => apiFetch<CallStats>(statsPath(subject))
 
-export interface FailingTool {
-  toolId: string
-  calls: number
-  failures: number
-  refused: number
-  failureRate: number
-}
 export const getTopFailingTools = (limit = 10) => apiFetch<{ items: FailingTool[] }>(`/api/v1/stats/top-failing-tools${qs({ limit })}`)
-
-export interface ToolCallRow {
-  id: string
-  startedAt: string
-  finishedAt: string | null
-  agentId: string
-  agentNamespace: string
-  agentName: string
-  unit: string | null
-  toolId: string
-  toolNamespace: string
-  provenance: string
-  level: string | null
-  channel: string
-  outcome: string
-  errorCode: string | null
-  errorMessage: string | null
-  latencyMs: number | null
-  attempts: number
-  idempotencyKey: string | null
-  requestId: string | null
-}
-export interface ToolCallDetail extends ToolCallRow {
-  args: unknown
-  result: unknown
-}
 
 export interface CallFilters {
   agentId?: string

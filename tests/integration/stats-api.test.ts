@@ -2,7 +2,7 @@
 // and hostile query input answered with problem+json.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { applyRoute } from '@/lib/api/registry-routes'
-import { statsRoutes } from '@/lib/api/stats-routes'
+import { statsRoutes, toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { call, resetDatabase, yaml } from './helpers'
@@ -125,6 +125,9 @@ describe('calls explorer', () => {
     const res = await call(statsRoutes.call, `/api/v1/calls/${one.id}`, { params: { id: one.id } })
     expect(res.status).toBe(200)
     expect(res.json).toMatchObject({ id: one.id, toolId: 'secret.tool', outcome: 'failed', errorCode: 'UPSTREAM_ERROR', args: { query: 'refund', apiKey: '[REDACTED]' } })
+    // The documented shapes (OpenAPI, and the portal's types) are what the API sends.
+    expect(toolCallRow.strict().safeParse(one).error).toBeUndefined()
+    expect(toolCallDetail.safeParse(res.json).error).toBeUndefined()
     const missing = await call(statsRoutes.call, '/api/v1/calls/00000000-0000-4000-8000-000000000000', { params: { id: '00000000-0000-4000-8000-000000000000' } })
     expect(missing.status).toBe(404)
   })
