@@ -1,20 +1,19 @@
 // The gateway as an agent sees it: the official SDK client over streamable HTTP against /mcp, every
 // pipeline stage's refusal, execution of mcp, rest and os tools, and what ends up in the call log.
-import type { AddressInfo } from 'node:net'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
-import { createGatewayServer } from '@/lib/gateway/server'
-import { agentClient, type Listening, setUpGatewayRegistry, startRestUpstream, startUpstreamMcp, type UpstreamCounts } from '../support/gateway-fixtures'
+import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
+
+type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
 const SECRET = 'sk-live-VERY-distinctive-0f9e8d7c'
-let mcp: Listening & { counts: UpstreamCounts }
-let rest: Awaited<ReturnType<typeof startRestUpstream>>
+let mcp: World['mcp']
+let rest: World['rest']
 let gatewayUrl: string
-let stopGateway: () => Promise<void>
-let tokens: Awaited<ReturnType<typeof setUpGatewayRegistry>>
+let world: World
+let tokens: World['tokens']
 let client: Client
 
 async function rpcError(p: Promise<unknown>): Promise<McpError> {
@@ -31,22 +30,14 @@ const lastCall = (toolId: string) => prisma.toolCall.findFirstOrThrow({ where: {
 
 beforeAll(async () => {
   process.env.TOOLROOM_ENABLE_OS_TOOLS = '1'
-  mcp = await startUpstreamMcp()
-  rest = await startRestUpstream()
-  tokens = await setUpGatewayRegistry(mcp.url, rest.url, SECRET)
-  const server = createGatewayServer({ port: 0 })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  stopGateway = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  world = await startGatewayWorld(SECRET)
+  ;({ mcp, rest, tokens, gatewayUrl } = world)
   client = await agentClient(gatewayUrl, tokens.tokenA)
 })
 
 afterAll(async () => {
   await client?.close()
-  await closeMcpSessions()
-  await stopGateway?.()
-  await mcp?.close()
-  await rest?.close()
+  await world?.stop()
 })
 
 describe('MCP gateway with the official SDK client', () => {

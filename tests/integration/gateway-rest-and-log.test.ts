@@ -1,23 +1,22 @@
 // The gateway beyond MCP: credentials (issue, list, revoke, refused after revocation), the REST call
 // endpoint, ingest, retries only where a repeat is harmless, redaction (a secret never reaches the
 // database), and hostile input on /mcp.
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { prisma } from '@/lib/db'
-import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
-import { createGatewayServer } from '@/lib/gateway/server'
-import { setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
+import { startGatewayWorld } from '../support/gateway-fixtures'
 import { call } from './helpers'
+
+type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
 const SECRET = 'sk-live-UNMISTAKABLE-7c1d2e3f4a5b'
 const BODY_VALUE = 'my card number is 4111-1111-1111-1111'
 const EMAIL_VALUE = 'hidden.person@example.org'
-let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
-let rest: Awaited<ReturnType<typeof startRestUpstream>>
+let mcp: World['mcp']
+let rest: World['rest']
 let gatewayUrl: string
-let stopGateway: () => Promise<void>
-let tokens: Awaited<ReturnType<typeof setUpGatewayRegistry>>
+let world: World
+let tokens: World['tokens']
 
 const restCall = (toolId: string, body: unknown, token = tokens.tokenA) =>
   call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, { method: 'POST', body, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
@@ -33,20 +32,12 @@ async function mcpPost(body: string | Buffer, headers: Record<string, string> = 
 }
 
 beforeAll(async () => {
-  mcp = await startUpstreamMcp()
-  rest = await startRestUpstream()
-  tokens = await setUpGatewayRegistry(mcp.url, rest.url, SECRET)
-  const server = createGatewayServer({ port: 0 })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  stopGateway = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  world = await startGatewayWorld(SECRET)
+  ;({ mcp, rest, tokens, gatewayUrl } = world)
 })
 
 afterAll(async () => {
-  await closeMcpSessions()
-  await stopGateway?.()
-  await mcp?.close()
-  await rest?.close()
+  await world?.stop()
 })
 
 describe('agent credentials', () => {

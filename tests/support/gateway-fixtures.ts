@@ -9,6 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { z } from 'zod'
+import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
+import { createGatewayServer } from '@/lib/gateway/server'
 
 export interface Listening {
   url: string
@@ -164,33 +166,14 @@ spec:
   endpoint: { method: ${method}, url: "${restUrl}${path}", auth: { type: bearer, secretRef: { name: rest-token } } }
   inputSchema: { type: object }
 ${extra}`
+  const policy = (level: string, requiresApproval: boolean) => `apiVersion: toolroom.dev/v1alpha1
+kind: SideEffectPolicy
+metadata: { name: ${level}, namespace: gw }
+spec: { level: ${level}, requiresApproval: ${requiresApproval} }
+---
+`
   return `
-apiVersion: toolroom.dev/v1alpha1
-kind: SideEffectPolicy
-metadata: { name: read_only, namespace: gw }
-spec: { level: read_only, requiresApproval: false }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: SideEffectPolicy
-metadata: { name: external_write, namespace: gw }
-spec: { level: external_write, requiresApproval: false }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: SideEffectPolicy
-metadata: { name: local_write, namespace: gw }
-spec: { level: local_write, requiresApproval: false }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: SideEffectPolicy
-metadata: { name: financial, namespace: gw }
-spec: { level: financial, requiresApproval: true }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: SideEffectPolicy
-metadata: { name: code_execution, namespace: gw }
-spec: { level: code_execution, requiresApproval: false }
----
-apiVersion: toolroom.dev/v1alpha1
+${policy('read_only', false)}${policy('external_write', false)}${policy('local_write', false)}${policy('financial', true)}${policy('code_execution', false)}apiVersion: toolroom.dev/v1alpha1
 kind: Secret
 metadata: { name: rest-token, namespace: gw }
 spec: { type: bearer, stringData: { token: "${secretValue}" } }
@@ -293,4 +276,28 @@ export async function setUpGatewayRegistry(mcpUrl: string, restUrl: string, secr
   const a = await issue('agent-a')
   const b = await issue('agent-b')
   return { tokenA: a.token, tokenB: b.token, agentA: a.id, agentB: b.id }
+}
+
+/**
+ * The world most gateway tests share: both upstreams, the registry with its credentials, and a
+ * gateway server in this process on a free port.
+ */
+export async function startGatewayWorld(secretValue: string) {
+  const mcp = await startUpstreamMcp()
+  const rest = await startRestUpstream()
+  const tokens = await setUpGatewayRegistry(mcp.url, rest.url, secretValue)
+  const server = createGatewayServer({ port: 0 })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    mcp,
+    rest,
+    tokens,
+    gatewayUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      await closeMcpSessions()
+      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+      await mcp.close()
+      await rest.close()
+    },
+  }
 }
