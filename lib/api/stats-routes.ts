@@ -7,6 +7,7 @@ import { getRow } from '@/lib/resources/resource-store'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { getCall, listCalls } from '@/lib/stats/list-calls'
 import { readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
+import { unitStatKeys } from '@/lib/stats/unit-stat-keys'
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
 import { idParams } from './schemas'
 
@@ -94,7 +95,7 @@ export const STATS_CONTRACTS = {
   },
   unit: {
     method: 'GET', path: '/api/v1/stats/units/{id}', operationId: 'getUnitCallStats', tags, access: 'read',
-    summary: 'Statistics of the calls of agents in a unit (its direct members) over the last 7 days', params: idParams, query: namespaceQuery, response: callStats,
+    summary: 'Statistics of the calls of agents in a unit and in every unit below it over the last 7 days', params: idParams, query: namespaceQuery, response: callStats,
   },
   namespace: {
     method: 'GET', path: '/api/v1/stats/namespaces/{namespace}', operationId: 'getToolNamespaceCallStats', tags, access: 'read',
@@ -123,7 +124,7 @@ export const statsRoutes = {
   agent: route(STATS_CONTRACTS.agent, async ({ params, query }) => readCallStats('agent', (await getRow('Agent', params.id, query.namespace)).id)),
   unit: route(STATS_CONTRACTS.unit, async ({ params, query }) => {
     const unit = await getRow('Unit', params.id, query.namespace)
-    return readCallStats('unit', `${unit.namespace}/${unit.name}`)
+    return readCallStats('unit', `${unit.namespace}/${unit.name}`, new Date(), await unitStatKeys(unit.namespace, unit.name))
   }),
   namespace: route(STATS_CONTRACTS.namespace, async ({ params }) => readCallStats('namespace', params.namespace)),
   topFailing: route(STATS_CONTRACTS.topFailing, async ({ query }) => ({ items: await topFailingTools(query.limit) })),

@@ -59,12 +59,18 @@ function point(a: Acc): StatPoint {
   }
 }
 
-export async function readCallStats(dimension: StatDimension, key: string, now = new Date()): Promise<CallStats> {
+/** `keys`: the rollup keys to merge under `key` (a unit and its sub-units); by default `key` alone. */
+export async function readCallStats(dimension: StatDimension, key: string, now = new Date(), keys: string[] = [key]): Promise<CallStats> {
   const rows = await prisma.$queryRaw<Array<{ hour: Date; calls: number; failures: number; refused: number; latencyCount: number; latencySumMs: bigint; latencyHistogram: number[] }>>`
     SELECT hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram"
-    FROM "CallStatHourly" WHERE dimension = ${dimension} AND key = ${key} AND hour >= ${windowStart(now)} AND hour <= ${now}`
+    FROM "CallStatHourly" WHERE dimension = ${dimension} AND key = ANY(${keys}) AND hour >= ${windowStart(now)} AND hour <= ${now}`
   const byHour = new Map<number, Acc>()
-  for (const r of rows) byHour.set(r.hour.getTime(), { ...r, latencySumMs: Number(r.latencySumMs), histogram: r.latencyHistogram })
+  for (const r of rows) {
+    const at = r.hour.getTime()
+    const acc = byHour.get(at) ?? emptyAcc()
+    add(acc, { ...r, latencySumMs: Number(r.latencySumMs), histogram: r.latencyHistogram })
+    byHour.set(at, acc)
+  }
 
   const totals = emptyAcc()
   const days = new Map(windowDays(now).map((d) => [d, emptyAcc()]))

@@ -22,6 +22,11 @@ metadata: { name: unit1, namespace: ops }
 spec: {}
 ---
 apiVersion: toolroom.dev/v1alpha1
+kind: Unit
+metadata: { name: unit2, namespace: ops }
+spec: { parent: unit1 }
+---
+apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: agent-1, namespace: ops }
 spec: { unit: unit1 }
@@ -57,9 +62,14 @@ describe('7-day statistics', () => {
     expect(agent.json.key).toBe(agentId)
     expect(agent.json.totals.calls).toBe(await sql(`"agentId" = '${agentId}'`))
 
+    // A unit's figures include the units below it (unit2's parent is unit1).
     const unit = await call(statsRoutes.unit, '/api/v1/stats/units/unit1?namespace=ops', { params: { id: 'unit1' } })
-    expect(unit.json.totals.calls).toBe(await sql(`unit = 'unit1' AND "agentNamespace" = 'ops'`))
-    expect(unit.json.totals.calls).toBeGreaterThan(0)
+    const sub = await call(statsRoutes.unit, '/api/v1/stats/units/unit2?namespace=ops', { params: { id: 'unit2' } })
+    expect(sub.json.totals.calls).toBe(await sql(`unit = 'unit2' AND "agentNamespace" = 'ops'`))
+    expect(unit.json.totals.calls).toBe(await sql(`unit IN ('unit1', 'unit2') AND "agentNamespace" = 'ops'`))
+    expect(sub.json.totals.calls).toBeGreaterThan(0)
+    expect(unit.json.totals.calls).toBeGreaterThan(sub.json.totals.calls)
+    expect(unit.json.byDay.reduce((n: number, d: { calls: number }) => n + d.calls, 0)).toBe(unit.json.totals.calls)
 
     const ns = await call(statsRoutes.namespace, '/api/v1/stats/namespaces/genb', { params: { namespace: 'genb' } })
     expect(ns.json.totals.calls).toBe(await sql(`"toolNamespace" = 'genb'`))
