@@ -6,6 +6,15 @@ import type { DiscoveryFilters } from '@/lib/client/api'
 import { useDiscoveryRuns } from '@/lib/client/hooks'
 import { DiscoveryRunsTable } from './discovery-runs-table'
 
+/** What the discovery lists (runs, surface changes) take: which items, and what to say when there are none. */
+export interface DiscoveryListProps {
+  filters: DiscoveryFilters
+  showSubject?: boolean
+  emptyTitle: string
+  emptyHint?: React.ReactNode
+  pageSize?: number
+}
+
 /** The runs list with its loading, error and empty states and "Load more"; no card around it. */
 export function DiscoveryRunsList({
   filters,
@@ -13,13 +22,7 @@ export function DiscoveryRunsList({
   emptyTitle,
   emptyHint,
   pageSize = 10,
-}: {
-  filters: DiscoveryFilters
-  showSubject?: boolean
-  emptyTitle: string
-  emptyHint?: React.ReactNode
-  pageSize?: number
-}) {
+}: DiscoveryListProps) {
   const list = useDiscoveryRuns(filters, pageSize)
   return (
     <QueryView query={list} loadingLabel="Loading runs…" isEmpty={() => list.items.length === 0} empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}>

@@ -10,6 +10,7 @@ import { useSurfaceChanges } from '@/lib/client/hooks'
 import { ChangeStatusBadge, SubjectLink } from './discovery-badges'
 import { DecisionForm, type DecisionNotice } from './decision-form'
 import { DiffCounts, diffSummary, SurfaceChangeDiff } from './surface-change-diff'
+import type { DiscoveryListProps } from './discovery-runs-card'
 
 type OnDecided = (notice: DecisionNotice) => void
 
@@ -88,13 +89,7 @@ export function SurfaceChangesList({
   emptyTitle,
   emptyHint,
   pageSize = 10,
-}: {
-  filters: DiscoveryFilters
-  showSubject?: boolean
-  emptyTitle: string
-  emptyHint?: React.ReactNode
-  pageSize?: number
-}) {
+}: DiscoveryListProps) {
   const list = useSurfaceChanges(filters, pageSize)
   // Kept here, not in the row: a decided change leaves a list filtered to pending ones.
   const [notice, setNotice] = useState<DecisionNotice | null>(null)
