@@ -1,30 +1,8 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
+import { DEMO_PASSWORDS, signInAs } from './support/sign-in'
 
 // Each demo role signs in through the sign-in page in a browser of its own and sees what its role
 // allows: the server refuses the rest, and the portal does not offer it.
-const DEMO = {
-  viewer: 'toolroom-demo-viewer',
-  operator: 'toolroom-demo-operator',
-  approver: 'toolroom-demo-approver',
-  admin: 'toolroom-demo-admin',
-} as const
-type DemoRole = keyof typeof DEMO
-
-async function signInAs(browser: Browser, role: DemoRole): Promise<{ page: Page; close: () => Promise<void>; cspViolations: string[] }> {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } })
-  const page = await context.newPage()
-  const cspViolations: string[] = []
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to (execute|load)/i.test(m.text())) cspViolations.push(m.text())
-  })
-  await page.goto('/sign-in')
-  await page.getByLabel('Email').fill(`${role}@toolroom.local`)
-  await page.getByLabel('Password').fill(DEMO[role])
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.waitForURL((url) => url.pathname === '/')
-  await expect(page.getByTestId('user-role')).toHaveText(role)
-  return { page, close: () => context.close(), cspViolations }
-}
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
 
@@ -96,7 +74,7 @@ test('admin manages people and API tokens; a new token is shown once and can be 
   const { page, close, cspViolations } = await signInAs(browser, 'admin')
   await nav(page).getByRole('link', { name: 'People' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'People' })).toBeVisible()
-  for (const role of Object.keys(DEMO)) await expect(page.locator(`[data-testid="person-row"][data-email="${role}@toolroom.local"]`)).toBeVisible()
+  for (const role of Object.keys(DEMO_PASSWORDS)) await expect(page.locator(`[data-testid="person-row"][data-email="${role}@toolroom.local"]`)).toBeVisible()
   const email = `new.${Date.now()}@toolroom.local`
   await page.getByLabel('Email').fill(email)
   await page.getByRole('button', { name: 'Add person' }).click()

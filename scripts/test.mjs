@@ -17,6 +17,8 @@ const E2E_PORT = process.env.TOOLROOM_E2E_PORT ?? '3999'
 // The e2e web server's stdout and stderr, searched afterwards for Secret values (none may appear).
 const SERVER_LOG = path.join(REPORTS, 'e2e-server.log')
 const only = process.argv[2] // unit | integration | e2e, for running one suite
+// Anything after the suite goes to its runner: `npm test e2e approvals.spec`, `npm test unit naming`.
+const extra = process.argv.slice(3)
 
 fs.mkdirSync(REPORTS, { recursive: true })
 process.env.NEXT_TELEMETRY_DISABLED = '1'
@@ -38,7 +40,7 @@ async function main() {
     const projects = only ? ['--project', only] : []
     const report = path.join(REPORTS, 'vitest.json')
     fs.rmSync(report, { force: true })
-    const code = await run('vitest', ['node_modules/vitest/vitest.mjs', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile=${report}`], { DATABASE_URL: testDb })
+    const code = await run('vitest', ['node_modules/vitest/vitest.mjs', 'run', ...projects, ...extra, '--reporter=default', '--reporter=json', `--outputFile=${report}`], { DATABASE_URL: testDb })
     countVitest(report, code, 'vitest')
   }
 
@@ -53,7 +55,7 @@ async function main() {
     await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
     const report = path.join(REPORTS, 'playwright.json')
     fs.rmSync(report, { force: true })
-    const code = await run('playwright', ['node_modules/@playwright/test/cli.js', 'test'], {
+    const code = await run('playwright', ['node_modules/@playwright/test/cli.js', 'test', ...extra], {
       DATABASE_URL: e2eDb,
       E2E_BASE_URL: `http://127.0.0.1:${E2E_PORT}`,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
@@ -91,7 +93,9 @@ function startServer(databaseUrl) {
   log(`web server output: ${path.relative(process.cwd(), SERVER_LOG)}`)
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', E2E_PORT, '-H', '127.0.0.1'], {
     stdio: ['ignore', output, output],
-    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
+    // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
+    // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
+    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' },
   })
   children.add(child)
   return child

@@ -4,6 +4,7 @@ import { prisma } from '@/lib/db'
 import { installLogMasking } from '@/lib/secrets/mask-secret-values'
 import { getBoss, stopBoss } from '@/lib/jobs/boss'
 import { JOBS } from './registry'
+import { selectJobs } from './select-jobs'
 import { type JobTaker, type QueueJob, takeJobs } from './take-jobs'
 
 installLogMasking()
@@ -14,8 +15,9 @@ const log = (...args: unknown[]) => console.log('[worker]', ...args)
 const takers: JobTaker[] = []
 
 async function main() {
+  const jobs = selectJobs(JOBS, process.env.TOOLROOM_WORKER_JOBS)
   const boss = await getBoss('worker')
-  for (const job of JOBS) {
+  for (const job of jobs) {
     const { contract } = job
     const work = async (raw: QueueJob) => {
       const payload = contract.schema.safeParse(raw.data)
@@ -31,7 +33,7 @@ async function main() {
     takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: (contract.pollSeconds ?? Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1)) * 1000 }))
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
-  log(`ready: ${JOBS.map((j) => j.contract.name).join(', ')} (concurrency ${CONCURRENCY})`)
+  log(`ready: ${jobs.map((j) => j.contract.name).join(', ')} (concurrency ${CONCURRENCY})`)
 }
 
 let stopping = false

@@ -4,7 +4,8 @@ import { LevelBadge } from '@/components/tools/badges'
 import { CodeBlock } from '@/components/ui/code-block'
 import { DefinitionList } from '@/components/ui/definition-list'
 import type { ApprovalView } from '@/lib/client/approvals-api'
-import { dateTime, timeAgo } from '@/lib/client/format'
+import { count, dateTime, timeAgo } from '@/lib/client/format'
+import type { RateLimit } from '@/lib/effective-tools/types'
 import { ApprovalStatusBadge, ExecutionBadge, TimeLeft } from './approval-badges'
 
 interface Policy {
@@ -64,17 +65,14 @@ export function ApprovalDetail({ approval, now, children }: { approval: Approval
   )
 }
 
-function RateLimitContext({ value }: { value: unknown }) {
-  if (!value || typeof value !== 'object') return <>—</>
-  const entries = Object.entries(value as Record<string, { used?: number; limit?: number } | number | null>)
-  if (entries.length === 0) return <>—</>
+function RateLimitContext({ value }: { value: ApprovalView['rateLimit'] }) {
+  if (!value) return <>—</>
+  const limits = (l: RateLimit | undefined) =>
+    [l?.callsPerMinute != null && `${count(l.callsPerMinute)} a minute`, l?.callsPerDay != null && `${count(l.callsPerDay)} a day`].filter(Boolean).join(', ') || 'no limit'
   return (
-    <span className="flex flex-wrap gap-x-3 text-xs">
-      {entries.map(([k, v]) => (
-        <span key={k}>
-          {k}: {v && typeof v === 'object' ? `${v.used ?? '?'} of ${v.limit ?? '∞'}` : String(v)}
-        </span>
-      ))}
+    <span className="flex flex-wrap gap-x-3 text-xs" data-testid="approval-rate-limits">
+      <span>tool: {limits(value.tool)}</span>
+      <span>agent: {limits(value.agent)}</span>
     </span>
   )
 }

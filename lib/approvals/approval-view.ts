@@ -1,8 +1,15 @@
 // What approvers and the API see of an approval request: never the sealed arguments, always how
 // long is left.
+import type { RateLimit } from '@/lib/effective-tools/types'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired'
+
+/** The rate limits in force when the gateway held the call (null: no limit), as it records them. */
+export interface ApprovalRateLimits {
+  tool: RateLimit
+  agent: RateLimit
+}
 
 export interface ApprovalView {
   id: string
@@ -13,7 +20,7 @@ export interface ApprovalView {
   args: unknown
   idempotencyKey: string | null
   policy: unknown
-  rateLimit: unknown
+  rateLimit: ApprovalRateLimits | null
   requestedAt: string
   expiresAt: string
   /** Seconds until expiry while pending; 0 once past it. */
@@ -32,7 +39,7 @@ export function toApprovalView(row: ApprovalRequest, now = Date.now()): Approval
     args: row.args,
     idempotencyKey: row.idempotencyKey,
     policy: row.policy,
-    rateLimit: row.rateLimit,
+    rateLimit: row.rateLimit as ApprovalRateLimits | null,
     requestedAt: row.requestedAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
     secondsLeft: row.status === 'pending' ? Math.max(0, Math.round((row.expiresAt.getTime() - now) / 1000)) : null,

@@ -6,7 +6,7 @@ import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
 import { approvalExpirySeconds } from './approval-defaults'
-import { toApprovalView } from './approval-view'
+import { type ApprovalRateLimits, toApprovalView } from './approval-view'
 
 export interface ApprovalRequestInput {
   callId: string
@@ -23,7 +23,7 @@ export interface ApprovalRequestInput {
   idempotencyKey: string | null
   /** The key as the caller gave or the template rendered it, sealed with the arguments, so the result can answer repeats. */
   rawIdempotencyKey?: string | null
-  rateLimit?: unknown
+  rateLimit?: ApprovalRateLimits
 }
 
 type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
@@ -46,7 +46,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
       argsKeyId: sealed.keyId,
       idempotencyKey: input.idempotencyKey,
       policy: { source: input.approvalSource, level: input.tool.level, expirySeconds: expiry.seconds, expirySource: expiry.source },
-      ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as Prisma.InputJsonValue } : {}),
+      ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as unknown as Prisma.InputJsonValue } : {}),
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
     },
   })

@@ -87,7 +87,7 @@ describe('an approved call', () => {
 
     const queue = await call(approvalsApi.GET, '/api/v1/approvals?status=pending&tool=pay.charge')
     const item = queue.json.items.find((a: { callId: string }) => a.callId === callId)
-    expect(item).toMatchObject({ agent: { name: 'agent-a' }, tool: { id: 'pay.charge', level: 'financial' }, args: { amount: 42 }, idempotencyKey: 'charge-42', policy: { source: 'policy' } })
+    expect(item).toMatchObject({ agent: { name: 'agent-a' }, tool: { id: 'pay.charge', level: 'financial' }, args: { amount: 42 }, idempotencyKey: 'charge-42', policy: { source: 'policy' }, rateLimit: { tool: { callsPerMinute: null, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: null } } })
 
     // A repeat before the decision: still waiting, nothing runs.
     const repeatEarly = await charge(42, { idempotencyKey: 'charge-42' })

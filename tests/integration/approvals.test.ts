@@ -38,7 +38,7 @@ async function pendingCall(over: { tool?: string; level?: 'financial' | 'communi
   return requestApproval({
     callId: callRow.id, agent: AGENT, tool: { id: toolId, namespace: toolId.split('.')[0], level: over.level ?? 'financial' },
     approvalSource: 'default', args, redactedArgs: { ...(args as object), cardNumber: '[redacted]' }, idempotencyKey: callRow.idempotencyKey,
-    rateLimit: { callsPerMinute: { used: 1, limit: 10 } },
+    rateLimit: { tool: { callsPerMinute: 10, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: 500 } },
   })
 }
 
@@ -59,7 +59,7 @@ describe('the queue', () => {
     expect(item).toMatchObject({
       status: 'pending', agent: { name: 'billing-bot', unit: 'finance' }, tool: { id: 'payments.refund', level: 'financial' },
       args: { orderId: 'A-1', cardNumber: '[redacted]' }, policy: { source: 'default', level: 'financial', expirySource: 'default' },
-      rateLimit: { callsPerMinute: { used: 1, limit: 10 } },
+      rateLimit: { tool: { callsPerMinute: 10, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: 500 } },
     })
     expect(item.secondsLeft).toBeGreaterThan(3600)
     expect(res.text).not.toContain('4111111111111111')
