@@ -14,8 +14,8 @@ import { Select } from '@/components/ui/select'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import { ApiError } from '@/lib/client/api'
 import { useApprovalQueue } from '@/lib/client/approval-hooks'
-import { APPROVAL_PAGE_SIZE, type ApprovalPage, type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision } from '@/lib/client/approvals-api'
-import { count, humanize, timeAgo } from '@/lib/client/format'
+import { APPROVAL_PAGE_SIZE, type ApprovalPage, type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision, getApproval } from '@/lib/client/approvals-api'
+import { count, dateTime, humanize, timeAgo } from '@/lib/client/format'
 import { queryKeys } from '@/lib/client/query-keys'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { ApprovalStatusBadge, TimeLeft } from './approval-badges'
@@ -39,6 +39,16 @@ function useNow(intervalMs = 1000) {
     return () => clearInterval(t)
   }, [intervalMs])
   return now
+}
+
+/** The loser of a race is told who decided, when and why, in words rather than the API's ids and ISO times. */
+async function whoDecided(id: string, fallback: string): Promise<string> {
+  const a = await getApproval(id).catch(() => null)
+  if (!a) return fallback
+  if (a.status === 'expired') return `${a.tool.id} for ${a.agent.name} expired ${timeAgo(a.expiresAt)} and can no longer be decided.`
+  if (!a.decision?.at) return fallback
+  const why = a.decision.comment ? `: “${a.decision.comment}”` : ''
+  return `Already ${a.status}: ${a.tool.id} for ${a.agent.name} was ${a.status} by ${a.decision.by ?? 'someone else'} at ${dateTime(a.decision.at)} (${timeAgo(a.decision.at)})${why}.`
 }
 
 export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage }) {
@@ -72,7 +82,10 @@ export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageF
       const next = items[focusIndex + 1] ?? items[focusIndex - 1]
       setFocusId(next && next.id !== a.id ? next.id : null)
     },
-    onError: (e) => setNotice({ tone: e instanceof ApiError && e.status === 409 ? 'conflict' : 'error', text: (e as Error).message }),
+    onError: async (e, { id }) => {
+      if (!(e instanceof ApiError && e.status === 409)) return setNotice({ tone: 'error', text: (e as Error).message })
+      setNotice({ tone: 'conflict', text: await whoDecided(id, e.message) })
+    },
     onSettled: settle,
   })
   const decideBulk = useMutation({

@@ -27,6 +27,10 @@ export function listApprovals(filters: ApprovalFilters, limit: number, cursor?: 
   return apiFetch<ApprovalPage>(`/api/v1/approvals${qs({ ...filters, limit, cursor: cursor ?? undefined })}`)
 }
 
+export function getApproval(id: string) {
+  return apiFetch<ApprovalView>(`/api/v1/approvals/${encodeURIComponent(id)}`)
+}
+
 export function getApprovalStats() {
   return apiFetch<ApprovalQueueStats>('/api/v1/approvals/stats')
 }
