@@ -148,9 +148,11 @@ test('admin manages people and API tokens; a new token is shown once and can be 
   await nav(page).getByRole('link', { name: 'Access tokens' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Access tokens' })).toBeVisible()
   const name = `e2e-ci-${Date.now()}`
-  await page.getByLabel('Name', { exact: true }).fill(name)
-  await page.getByLabel('write').check()
-  await page.getByRole('button', { name: 'Create token' }).click()
+  // The page also issues agent credentials, with a Name field of their own.
+  const newToken = page.locator('section', { has: page.getByRole('heading', { name: 'Create an API token' }) })
+  await newToken.getByLabel('Name', { exact: true }).fill(name)
+  await newToken.getByLabel('write').check()
+  await newToken.getByRole('button', { name: 'Create token' }).click()
   const token = (await page.getByTestId('shown-once-value').textContent())!
   expect(token).toMatch(/^trk_/)
   const row = page.locator(`[data-testid="token-row"][data-name="${name}"]`)
