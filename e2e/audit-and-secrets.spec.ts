@@ -79,7 +79,7 @@ test('no portal page shows the value, nor any answer it fetched', async ({ page 
   expect(leaksIn(bodies.join('\n'))).toEqual([])
 })
 
-test('an operator rotates a secret on its page: the form forgets the value, the page never shows it', async ({ page }) => {
+test('an admin rotates a secret on its page: the form forgets the value, the page never shows it', async ({ page }) => {
   const bodies = recordResponses(page)
   await page.goto('/secrets?namespace=e2e')
   await page.locator(`[data-testid="secret-row"][data-name="${name}"]`).getByRole('link').click()

@@ -1,9 +1,11 @@
 'use client'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
+import { useCan } from '@/components/access/caller-context'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { ApiError, applyManifest } from '@/lib/client/api'
+import { ADMIN_ONLY_KINDS } from '@/lib/auth/admin-only-kinds'
 import { queryKeys } from '@/lib/client/query-keys'
 import { ApplyErrors, ApplyResults } from './apply-results'
 import { EXAMPLE_MANIFEST } from './example-manifest'
@@ -20,13 +22,15 @@ export function ApplyForm() {
     },
   })
   const busy = apply.isPending
+  // The server refuses these kinds to non-admins document by document; say so before they try.
+  const isAdmin = useCan('admin')
   const run = (dryRun: boolean) => apply.mutate({ dryRun })
 
   return (
     <div className="space-y-4">
       <Card
         title="Manifest"
-        description="One or more YAML documents separated by ---, or JSON (an object, an array, or a List). Everything is validated first; nothing is written unless every document is valid."
+        description={`One or more YAML documents separated by ---, or JSON (an object, an array, or a List). Everything is validated first; nothing is written unless every document is valid.${isAdmin ? '' : ` ${ADMIN_ONLY_KINDS.join(' and ')} documents need an admin.`}`}
         actions={
           <>
             <input

@@ -60,7 +60,7 @@ export function ApplyErrors({ error }: { error: ApiError }) {
   return (
     <div role="alert" data-testid="apply-errors" className="p-4 text-sm text-red-900">
       <p className="font-semibold">
-        {error.status === 422 ? 'The manifest was refused; nothing was written.' : error.title}
+        {error.status === 422 || error.status === 403 ? 'The manifest was refused; nothing was written.' : error.title}
       </p>
       <p className="mt-1">{error.message}</p>
       {error.errors.length > 0 && <FieldErrorsTable errors={error.errors} showDocument />}

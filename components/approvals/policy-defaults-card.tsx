@@ -4,7 +4,7 @@
 // other resource; a tool's own `sideEffects` still overrides it.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useCan } from '@/components/access/caller-context'
+import { useMayChangeKind } from '@/components/access/caller-context'
 import { LEVELS } from '@/components/tools/badges'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -27,12 +27,12 @@ interface PolicySpec {
 const DEFAULT_EXPIRY_MINUTES = 24 * 60
 
 export function PolicyDefaultsCard() {
-  const canEdit = useCan('admin')
+  const canEdit = useMayChangeKind('SideEffectPolicy')
   const policies = useAllResources<Resource<PolicySpec>>('sideeffectpolicies')
   return (
     <Card
       title="Approval by side-effect level"
-      description="Toolroom ships with financial, privileged and communication calls waiting for approval. A level's policy changes that for every tool of the level; a tool's own sideEffects.requiresApproval wins over both."
+      description={`Toolroom ships with financial, privileged and communication calls waiting for approval. A level's policy changes that for every tool of the level; a tool's own sideEffects.requiresApproval wins over both.${canEdit ? '' : ' Only admins change these policies.'}`}
       bodyClassName=""
     >
       <QueryView query={policies}>

@@ -1,4 +1,5 @@
 'use client'
+import { useMayChangeKind } from '@/components/access/caller-context'
 import { ResourceHistory } from '@/components/audit/resource-history'
 import { LabelBadges } from '@/components/resources/status-badges'
 import { Badge } from '@/components/ui/badge'
@@ -14,6 +15,7 @@ import type { Secret } from './secrets-list'
 
 export function SecretDetail({ id, namespace }: { id: string; namespace?: string }) {
   const query = useResource<Secret>('secrets', id, namespace)
+  const canRotate = useMayChangeKind('Secret')
   useDocumentTitle(query.data && `${query.data.metadata.name} · Secret`)
   return (
     <QueryView query={query} loadingLabel="Loading secret…" errorHeader={<PageHeader crumbs={[{ label: 'Secrets', href: '/secrets' }]} title={<span className="font-mono">{id}</span>} />}>
@@ -45,9 +47,15 @@ export function SecretDetail({ id, namespace }: { id: string; namespace?: string
                   ]}
                 />
               </Card>
-              <Card title="Rotate values" description="Replace the values in place: same name, labels and references.">
-                <RotateSecretForm secret={secret} />
-              </Card>
+              {canRotate ? (
+                <Card title="Rotate values" description="Replace the values in place: same name, labels and references.">
+                  <RotateSecretForm secret={secret} />
+                </Card>
+              ) : (
+                <p className="text-xs text-slate-500" data-testid="admin-only-note">
+                  Secrets are created, rotated and deleted by admins only.
+                </p>
+              )}
               <ResourceHistory kind="Secret" namespace={ns} name={name} />
             </div>
           </>

@@ -1,5 +1,6 @@
 'use client'
 import Link from 'next/link'
+import { useMayChangeKind } from '@/components/access/caller-context'
 import { ApplyHint, NamespaceSearchList, type NamespaceSearchFilters } from '@/components/resources/resource-list-card'
 import { Badge } from '@/components/ui/badge'
 import { Td } from '@/components/ui/table'
@@ -11,13 +12,14 @@ import { resourceHref } from '@/lib/client/links'
 export type Secret = Resource<{ type: string; keys: string[] }>
 
 export function SecretsList({ initial }: { initial: NamespaceSearchFilters }) {
+  const canCreate = useMayChangeKind('Secret')
   return (
     <NamespaceSearchList<Secret>
       plural="secrets"
       initial={initial}
       searchPlaceholder="Name…"
       loadingLabel="Loading secrets…"
-      empty={{ filtered: 'No secrets match these filters', unfiltered: 'No secrets yet', hint: <ApplyHint kind="Secret" verb="Create" /> }}
+      empty={{ filtered: 'No secrets match these filters', unfiltered: 'No secrets yet', hint: canCreate ? <ApplyHint kind="Secret" verb="Create" /> : 'Admins create them.' }}
       columns={['Name', 'Namespace', 'Type', 'Keys', { label: 'Generation', className: 'text-right' }, 'Updated']}
       rowAttributes={(s) => ({ 'data-testid': 'secret-row', 'data-name': s.metadata.name })}
       renderRow={(s) => (

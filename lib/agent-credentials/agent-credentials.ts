@@ -6,39 +6,7 @@ import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-even
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { Row } from '@/lib/resources/kind-adapters'
-
-export interface CredentialView {
-  id: string
-  agentId: string
-  name: string
-  hint: string
-  createdBy: string | null
-  createdAt: string
-  lastUsedAt: string | null
-  expiresAt: string | null
-  revokedAt: string | null
-  state: 'active' | 'expired' | 'revoked'
-}
-
-type CredentialRow = { id: string; agentId: string; name: string; hint: string; createdBy: string | null; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null; revokedAt: Date | null }
-
-export function credentialView(row: CredentialRow, now = Date.now()): CredentialView {
-  const state = row.revokedAt ? 'revoked' : row.expiresAt && row.expiresAt.getTime() <= now ? 'expired' : 'active'
-  return {
-    id: row.id,
-    agentId: row.agentId,
-    name: row.name,
-    hint: row.hint,
-    createdBy: row.createdBy,
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    revokedAt: row.revokedAt?.toISOString() ?? null,
-    state,
-  }
-}
-
-const SELECT = { id: true, agentId: true, name: true, hint: true, createdBy: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true } as const
+import { CREDENTIAL_SELECT as SELECT, credentialView, type CredentialView } from './credential-view'
 
 export async function createAgentCredential(agent: Row, input: { name: string; expiresInDays?: number }, actor: AuditActor, requestId?: string) {
   const issued = issueToken('tra')

@@ -5,6 +5,7 @@ import { KINDS } from '@/lib/manifests/kinds'
 import { APPROVAL_CONTRACTS } from './approval-routes'
 import { AUDIT_CONTRACTS } from './audit-routes'
 import { ACCESS_CONTRACTS } from './access-routes'
+import { AGENT_CREDENTIAL_CONTRACTS } from './agent-credential-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
@@ -26,6 +27,7 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(AUDIT_CONTRACTS),
   ...Object.values(SECRET_CONTRACTS),
   ...Object.values(GATEWAY_CONTRACTS),
+  ...Object.values(AGENT_CREDENTIAL_CONTRACTS),
   ...Object.values(STATS_CONTRACTS),
   ...Object.values(ACCESS_CONTRACTS),
 ]

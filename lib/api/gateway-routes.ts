@@ -1,31 +1,12 @@
-// Gateway routes outside /mcp: agent credentials (people manage them), the REST equivalent of
-// `tools/call`, and the ingest of calls agents ran themselves (both for agents, by credential).
+// Gateway routes outside /mcp, for agents (by credential): the REST equivalent of `tools/call`, and
+// the ingest of calls agents ran themselves. People manage the credentials in agent-credential-routes.ts.
 import { z } from '@/lib/http/zod'
-import { auditActorOf } from '@/lib/audit/audit-actor'
-import { createAgentCredential, listAgentCredentials, revokeAgentCredential } from '@/lib/agent-credentials/agent-credentials'
 import { callOverRest } from '@/lib/gateway/call-over-rest'
 import { ingestCalls, ingestBody, INGEST_MAX_BODY_BYTES } from '@/lib/gateway/ingest-calls'
 import { MAX_MCP_BODY_BYTES } from '@/lib/gateway/mcp-handler'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
-import { getRow } from '@/lib/resources/resource-store'
-import { idParams } from './schemas'
 
-const credential = z
-  .object({
-    id: z.string(),
-    agentId: z.string(),
-    name: z.string(),
-    hint: z.string().openapi({ description: 'The first characters of the token' }),
-    createdBy: z.string().nullable(),
-    createdAt: z.string(),
-    lastUsedAt: z.string().nullable(),
-    expiresAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    state: z.enum(['active', 'expired', 'revoked']),
-  })
-  .openapi('AgentCredential')
-const namespaceOnly = z.strictObject({ namespace: z.string().max(63).optional() })
 const callResult = z
   .object({
     callId: z.string().nullable(),
@@ -34,21 +15,6 @@ const callResult = z
   .openapi('GatewayCallAnswer')
 
 export const GATEWAY_CONTRACTS = {
-  createCredential: {
-    method: 'POST', path: '/api/v1/agents/{id}/credentials', operationId: 'createAgentCredential', tags: ['Gateway'], access: 'admin',
-    summary: 'Issue a gateway credential for the agent; the token is in this answer only', params: idParams, query: namespaceOnly,
-    body: z.strictObject({ name: z.string().min(1).max(100), expiresInDays: z.number().int().min(1).max(3650).optional() }),
-    response: credential.extend({ token: z.string().openapi({ description: 'Bearer token (tra_…); shown once, stored only as a hash' }) }), successStatus: 201,
-  },
-  listCredentials: {
-    method: 'GET', path: '/api/v1/agents/{id}/credentials', operationId: 'listAgentCredentials', tags: ['Gateway'], access: 'read',
-    summary: "The agent's gateway credentials (never the tokens)", params: idParams, query: namespaceOnly, response: z.object({ items: z.array(credential) }),
-  },
-  revokeCredential: {
-    method: 'POST', path: '/api/v1/agents/{id}/credentials/{credentialId}/revoke', operationId: 'revokeAgentCredential', tags: ['Gateway'], access: 'admin',
-    summary: 'Revoke a credential; gateways refuse it within a few seconds', params: idParams.extend({ credentialId: z.string().uuid() }), query: namespaceOnly,
-    response: credential,
-  },
   callTool: {
     method: 'POST', path: '/api/v1/gateway/tools/{toolId}/call', operationId: 'callToolOverRest', tags: ['Gateway'], access: 'agent',
     summary: 'Call a tool as the authenticated agent (the REST equivalent of MCP tools/call; same pipeline and record)',
@@ -70,15 +36,7 @@ export const GATEWAY_CONTRACTS = {
   },
 } satisfies Record<string, RouteContract>
 
-
 export const gatewayRoutes = {
-  createCredential: route(GATEWAY_CONTRACTS.createCredential, async ({ params, query, body, actor, requestId }) =>
-    createAgentCredential(await getRow('Agent', params.id, query.namespace), body, auditActorOf(actor), requestId),
-  ),
-  listCredentials: route(GATEWAY_CONTRACTS.listCredentials, async ({ params, query }) => listAgentCredentials(await getRow('Agent', params.id, query.namespace))),
-  revokeCredential: route(GATEWAY_CONTRACTS.revokeCredential, async ({ params, query, actor, requestId }) =>
-    revokeAgentCredential(await getRow('Agent', params.id, query.namespace), params.credentialId, auditActorOf(actor), requestId),
-  ),
   callTool: route(GATEWAY_CONTRACTS.callTool, async ({ params, body, actor, requestId, request }) =>
     callOverRest(actor.agent!, params.toolId, body.arguments, body.idempotencyKey, requestId, new URL(request.url).pathname, body.waitForApprovalSeconds),
   ),

@@ -18,6 +18,7 @@ export function openApiDocument(): object {
       path: c.path,
       operationId: c.operationId,
       summary: c.summary,
+      ...(c.accessRule ? { description: `${c.accessRule.message} (403 names the rule \`${c.accessRule.rule}\`).` } : {}),
       tags: c.tags,
       ...(c.access === 'public' ? { security: [] } : {}),
       request: {

@@ -22,7 +22,7 @@ export const applyContract = {
   response: applyResultSchema,
 } satisfies RouteContract
 
-export const applyRoute = route(applyContract, async (ctx) => applyManifestText(ctx.body, { dryRun: ctx.query.dryRun, audit: auditContextOf(ctx) }))
+export const applyRoute = route(applyContract, async (ctx) => applyManifestText(ctx.body, { dryRun: ctx.query.dryRun, audit: auditContextOf(ctx), caller: ctx.actor }))
 
 export const overviewContract = {
   method: 'GET', path: '/api/v1/overview', operationId: 'getOverview', tags: ['Overview'], access: 'read',

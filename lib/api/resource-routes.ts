@@ -1,6 +1,8 @@
 // CRUD routes for every registry kind, from one definition: contracts (for the wrapper and OpenAPI)
 // and handlers. Create and replace go through the same validation as apply.
 import { auditContextOf } from '@/lib/audit/audit-actor'
+import { adminOnlyError, isAdminOnlyKind } from '@/lib/auth/admin-only-kinds'
+import type { Access } from '@/lib/auth/authenticate'
 import { AppError } from '@/lib/errors/app-error'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
@@ -28,8 +30,14 @@ const LIST_QUERIES: Partial<Record<Kind, typeof listQuery>> = { Tool: toolListQu
 /** Query parameters that filter on a promoted column of the kind's table. */
 const COLUMN_FILTERS: Partial<Record<Kind, string[]>> = { Tool: ['type', 'level'], Agent: ['unit'], Unit: ['parent'] }
 
+/** Who may create, replace and delete resources of the kind: operators, or admins only for admin-only kinds. */
+function changeAccess(kind: Kind): { access: Access; accessRule?: ReturnType<typeof adminOnlyError> } {
+  return isAdminOnlyKind(kind) ? { access: 'admin', accessRule: adminOnlyError(kind) } : { access: 'write' }
+}
+
 export function resourceContracts(kind: Kind) {
   const { plural } = KIND_DEFINITIONS[kind]
+  const change = changeAccess(kind)
   const base = `/api/v1/${plural}`
   const tags = [kind]
   const one = kind === 'Agent' || kind === 'Unit' ? withEffectiveTools(kind) : resourceSchema(kind)
@@ -39,7 +47,7 @@ export function resourceContracts(kind: Kind) {
       query: LIST_QUERIES[kind] ?? listQuery, response: pageSchema(resourceSchema(kind), `${kind}Page`),
     },
     create: {
-      method: 'POST', path: base, operationId: `create${kind}`, summary: `Create a ${kind}`, tags, access: 'write',
+      method: 'POST', path: base, operationId: `create${kind}`, summary: `Create a ${kind}`, tags, ...change,
       body: resourceInputSchema(kind), response: resourceSchema(kind), successStatus: 201,
     },
     get: {
@@ -47,11 +55,11 @@ export function resourceContracts(kind: Kind) {
       params: idParams, query: namespaceQuery, response: one,
     },
     replace: {
-      method: 'PUT', path: `${base}/{id}`, operationId: `replace${kind}`, summary: `Replace a ${kind}'s labels and spec`, tags, access: 'write',
+      method: 'PUT', path: `${base}/{id}`, operationId: `replace${kind}`, summary: `Replace a ${kind}'s labels and spec`, tags, ...change,
       params: idParams, query: namespaceQuery, body: resourceInputSchema(kind), response: resourceSchema(kind),
     },
     remove: {
-      method: 'DELETE', path: `${base}/{id}`, operationId: `delete${kind}`, summary: `Delete a ${kind}`, tags, access: 'write',
+      method: 'DELETE', path: `${base}/{id}`, operationId: `delete${kind}`, summary: `Delete a ${kind}`, tags, ...change,
       params: idParams, query: namespaceQuery, successStatus: 204,
     },
   } satisfies Record<string, RouteContract>
@@ -89,7 +97,7 @@ export function resourceRoutes(kind: Kind) {
   return {
     list: route(c.list, async ({ query }) => listResources(kind, filtersFrom(kind, query))),
     create: route(c.create, async (ctx) => {
-      const { results } = await applyDocuments([documentFrom(kind, ctx.body)], { expect: 'absent', audit: auditContextOf(ctx) })
+      const { results } = await applyDocuments([documentFrom(kind, ctx.body)], { expect: 'absent', audit: auditContextOf(ctx), caller: ctx.actor })
       return getResource(kind, results[0].id!)
     }),
     get: route(c.get, async ({ params, query }) => {
@@ -114,7 +122,7 @@ export function resourceRoutes(kind: Kind) {
         throw new AppError('VALIDATION_FAILED', 'metadata.name and metadata.namespace cannot change; create a new resource instead', [
           { field: 'metadata.name', rule: 'immutable', message: `must stay "${existing.namespace}/${existing.name}"` },
         ])
-      await applyDocuments([doc], { expect: 'present', audit: auditContextOf(ctx) })
+      await applyDocuments([doc], { expect: 'present', audit: auditContextOf(ctx), caller: ctx.actor })
       return getResource(kind, existing.id)
     }),
     remove: route(c.remove, async (ctx) => {

@@ -28,6 +28,13 @@ export const queryKeys = {
   stats: () => [...queryKeys.all, 'stats'] as const,
   callStats: (subject: StatsSubject) => [...queryKeys.stats(), subject] as const,
   topFailingTools: (limit: number) => [...queryKeys.stats(), 'top-failing', limit] as const,
+  /**
+   * Everything agent credentials: one agent's (its page) and the list across agents (Access tokens).
+   * Issuing or revoking on either page invalidates this root, so the other one is never stale.
+   */
+  agentCredentials: () => [...queryKeys.all, 'agent-credentials'] as const,
+  agentCredentialsOf: (agentId: string, namespace?: string) => [...queryKeys.agentCredentials(), 'agent', agentId, namespace ?? null] as const,
+  agentCredentialList: (filters: object) => [...queryKeys.agentCredentials(), 'list', filters] as const,
   calls: (filters: CallFilters & { limit: number }) => [...queryKeys.all, 'calls', filters] as const,
   call: (id: string) => [...queryKeys.all, 'call', id] as const,
 }

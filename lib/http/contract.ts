@@ -2,6 +2,7 @@
 // object drives the route wrapper (parsing, auth) and the OpenAPI document, so they cannot disagree.
 import type { z } from 'zod'
 import type { Access } from '@/lib/auth/authenticate'
+import type { FieldError } from '@/lib/errors/app-error'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -20,6 +21,11 @@ export interface RouteContract {
   summary: string
   tags: string[]
   access: Access
+  /**
+   * Why `access` is stricter here than on the route's neighbours (admin-only kinds): a caller without
+   * it gets a 403 that names this rule instead of only the missing permission.
+   */
+  accessRule?: FieldError
   params?: z.ZodObject
   query?: z.ZodObject
   body?: z.ZodType | TextBody

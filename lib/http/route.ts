@@ -31,7 +31,7 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
     try {
       const actor = await callerOf(request, contract)
       if (!actor && contract.access !== 'public') throw new AppError('UNAUTHORIZED', contract.access === 'agent' ? 'send an agent credential (Authorization: Bearer tra_…)' : 'sign in or send an API token')
-      if (actor && !isAllowed(actor, contract.access)) throw new AppError('FORBIDDEN', `this needs the "${contract.access}" permission`)
+      if (actor && !isAllowed(actor, contract.access)) throw forbidden(contract)
       // CSRF: a browser sends the session cookie along with any site's request; bearer tokens it never sends by itself.
       if (actor?.via !== 'bearer' && !SAFE_METHODS.has(request.method)) checkSameOrigin(request)
 
@@ -53,6 +53,12 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+function forbidden(contract: RouteContract): AppError {
+  const needs = `this needs the "${contract.access}" permission`
+  const rule = contract.accessRule
+  return rule ? new AppError('FORBIDDEN', `${rule.message}: ${needs}`, [rule]) : new AppError('FORBIDDEN', needs)
+}
 
 async function callerOf(request: Request, contract: RouteContract): Promise<Actor | null> {
   // Agent routes (the gateway) accept agent credentials only, never a person's session or an API token.

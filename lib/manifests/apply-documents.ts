@@ -1,6 +1,9 @@
 // Apply is all or nothing: every document is validated (alone and against the others and what is
-// stored) before anything is written, and the writes share one transaction.
+// stored) and checked against what the caller may change before anything is written, and the
+// writes share one transaction.
 import type { AuditContext } from '@/lib/audit/audit-actor'
+import { adminOnlyError, adminOnlyMessage, type AdminOnlyKind, isAdminOnlyKind, mayChangeKind } from '@/lib/auth/admin-only-kinds'
+import type { Actor } from '@/lib/auth/access-rules'
 import { type AuditEventInput, recordAuditEvents } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
@@ -8,6 +11,7 @@ import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { writeDocument, type WriteAction } from '@/lib/resources/resource-store'
 import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
+import { resolveKind } from './kinds'
 import { parseManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
 
@@ -30,6 +34,11 @@ export interface ApplyResult {
 export interface ApplyOptions {
   /** Who asked: every written document is recorded in the audit log in the same transaction. */
   audit: AuditContext
+  /**
+   * Whose permissions the documents are checked against (admin-only kinds); `system` for Toolroom's
+   * own writes (the demo seed). Required, so no caller of apply can forget to pass it.
+   */
+  caller: Actor | 'system'
   dryRun?: boolean
   /** REST create/replace semantics for a single document. */
   expect?: 'absent' | 'present'
@@ -43,14 +52,20 @@ export async function applyManifestText(text: string, options: ApplyOptions): Pr
 
 export async function applyDocuments(rawDocuments: unknown[], options: ApplyOptions): Promise<ApplyResult> {
   const errors: FieldError[] = []
+  const refused: FieldError[] = []
   const valid: IndexedDocument[] = []
   rawDocuments.forEach((raw, index) => {
-    const { document, errors: docErrors } = validateDocument(raw, rawDocuments.length > 1 || options.expect === undefined ? index : undefined)
+    const at = rawDocuments.length > 1 || options.expect === undefined ? index : undefined
+    const { document, errors: docErrors } = validateDocument(raw, at)
     if (document) valid.push({ index, document })
     errors.push(...docErrors)
+    const refusal = refusalOf(raw, at, options.caller)
+    if (refusal) refused.push(refusal)
   })
   const slugs = valid.filter(({ document: d }) => d.kind === 'Connector').map(({ document: d }) => d.metadata.name)
   errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs)))
+  // A dry run is refused too: it answers whether this caller's apply would go through.
+  if (refused.length > 0) throw forbidden(refused, errors)
   if (errors.length > 0) throw validationFailed(errors)
 
   const dryRun = options.dryRun ?? false
@@ -98,6 +113,28 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
     await enqueueDiscoveries(discoveriesForWrites(writes))
   }
   return { dryRun, results, summary }
+}
+
+/** The refusal of one document, when its kind is one the caller may not change (whether or not it is valid). */
+function refusalOf(raw: unknown, document: number | undefined, caller: Actor | 'system'): FieldError | null {
+  if (caller === 'system') return null
+  const doc = (typeof raw === 'object' && raw !== null ? raw : {}) as { kind?: unknown; metadata?: { name?: unknown } }
+  const kind = typeof doc.kind === 'string' ? resolveKind(doc.kind) : null
+  if (!isAdminOnlyKind(kind) || mayChangeKind(caller, kind)) return null
+  return adminOnlyError(kind, { document, name: typeof doc.metadata?.name === 'string' ? doc.metadata.name : undefined })
+}
+
+/**
+ * Apply stays all or nothing: documents the caller may not change refuse the whole manifest (403),
+ * and the answer lists them first, then what else is wrong, so one round of fixes is enough.
+ */
+function forbidden(refused: FieldError[], otherErrors: FieldError[]): AppError {
+  const kinds = [...new Set(refused.map((e) => e.kind as AdminOnlyKind))].sort()
+  const rule = kinds.length === 1 ? adminOnlyMessage(kinds[0]) : `${kinds.join(' and ')} resources can be changed by admins only`
+  const documents = refused.map((e) => e.document).filter((d) => d !== undefined)
+  const which = documents.length ? ` (document${documents.length === 1 ? '' : 's'} ${documents.join(', ')})` : ''
+  const more = otherErrors.length ? `; ${otherErrors.length} validation error${otherErrors.length === 1 ? '' : 's'} as well` : ''
+  return new AppError('FORBIDDEN', `${rule}${which}${more}; nothing was written`, [...refused, ...otherErrors])
 }
 
 function validationFailed(errors: FieldError[]): AppError {

@@ -74,7 +74,7 @@ export async function seedDemoFleet(options: { root?: string } = {}): Promise<Se
   preflight(manifestText, imageTools, surfaces)
 
   const audit = systemContext('demo-seed')
-  const applied = await applyManifestText(manifestText, { audit })
+  const applied = await applyManifestText(manifestText, { audit, caller: 'system' })
 
   let imageToolCount = 0
   for (const entry of imageTools) {

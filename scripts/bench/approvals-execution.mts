@@ -50,7 +50,7 @@ kind: Agent
 metadata: { name: payer, namespace: default }
 spec: { grants: [pay.charge] }
 `,
-  { audit: systemContext('bench') },
+  { audit: systemContext('bench'), caller: 'system' },
 )
 const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'default', name: 'payer' } } })
 const { token } = await createAgentCredential(agent as never, { name: 'bench' }, { kind: 'system', name: 'bench' })

@@ -22,7 +22,7 @@ kind: Agent
 metadata: { name: bench-agent, namespace: default }
 spec: { languageTools: [bench] }
 `,
-  { audit: systemContext('bench') },
+  { audit: systemContext('bench'), caller: 'system' },
 )
 await prisma.languageTool.update({
   where: { namespace_name: { namespace: 'default', name: 'bench' } },

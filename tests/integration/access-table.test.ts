@@ -18,6 +18,16 @@ const ROLES_ALLOWED: Record<Exclude<Access, 'public' | 'agent'>, Role[]> = {
 }
 const ALL_SCOPES_OF: Record<Role, Scope[]> = { viewer: ['read'], operator: ['read', 'write'], approver: ['read', 'approve'], admin: ['read', 'write', 'approve', 'admin'] }
 const PUBLIC_ROUTES = ['GET /api/v1/openapi.json', 'POST /api/v1/session']
+/** Changes to SideEffectPolicies and Secrets are for admins only; their 403 names the kind and the rule. */
+const ADMIN_ONLY_KIND_ROUTES: Record<string, string> = {
+  'POST /api/v1/sideeffectpolicies': 'SideEffectPolicy',
+  'PUT /api/v1/sideeffectpolicies/{id}': 'SideEffectPolicy',
+  'DELETE /api/v1/sideeffectpolicies/{id}': 'SideEffectPolicy',
+  'POST /api/v1/secrets': 'Secret',
+  'PUT /api/v1/secrets/{id}': 'Secret',
+  'DELETE /api/v1/secrets/{id}': 'Secret',
+  'POST /api/v1/secrets/{id}/rotate': 'Secret',
+}
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
 interface Who {
@@ -82,11 +92,23 @@ describe('every route × every caller', () => {
         const ok = want === 'allowed' ? res.status !== 401 && res.status !== 403 : want === '401or403' ? res.status === 401 || res.status === 403 : res.status === want
         if (!ok) mismatches.push(`${key(contract)} as ${who.label}: got ${res.status}, want ${want}`)
         if (res.status === 401 || res.status === 403) expect(res.contentType).toBe('application/problem+json')
+        const adminOnlyKind = ADMIN_ONLY_KIND_ROUTES[key(contract)]
+        if (res.status === 403 && adminOnlyKind && !res.json.detail.startsWith(`${adminOnlyKind} resources can be changed by admins only`))
+          mismatches.push(`${key(contract)} as ${who.label}: the 403 does not name the rule: ${res.json.detail}`)
         checked++
       }
     }
     expect(mismatches).toEqual([])
     expect(checked).toBe(contracts.length * callers.length)
+  })
+
+  it('keeps every change to SideEffectPolicies and Secrets for admins, and only those among resource writes', () => {
+    const changes = ALL_CONTRACTS.filter((c) => c.method !== 'GET' && /^\/api\/v1\/(secrets|sideeffectpolicies)(\/|$)/.test(c.path))
+    expect(changes.map(key).sort()).toEqual(Object.keys(ADMIN_ONLY_KIND_ROUTES).sort())
+    for (const c of changes) expect(c.access, key(c)).toBe('admin')
+    for (const c of changes) expect(c.accessRule, key(c)).toMatchObject({ kind: ADMIN_ONLY_KIND_ROUTES[key(c)], rule: 'admin-only-kind' })
+    // The other kinds stay with operators.
+    expect(ALL_CONTRACTS.filter((c) => c.operationId === 'createTool' || c.operationId === 'replaceAgent' || c.operationId === 'applyManifest').map((c) => c.access)).toEqual(['write', 'write', 'write'])
   })
 
   it('refuses a read-scoped token on every route that changes something', () => {

@@ -2,6 +2,7 @@
 // endpoint, ingest, retries only where a repeat is harmless, redaction (a secret never reaches the
 // database), and hostile input on /mcp.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { prisma } from '@/lib/db'
 import { startGatewayWorld } from '../support/gateway-fixtures'
@@ -42,18 +43,18 @@ afterAll(async () => {
 
 describe('agent credentials', () => {
   it('are listed without their token, and a revoked one is refused by the gateway and the REST endpoint', async () => {
-    const created = await call(gatewayRoutes.createCredential, `/api/v1/agents/${tokens.agentA}/credentials`, { method: 'POST', body: { name: 'short-lived' }, params: { id: tokens.agentA } })
+    const created = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${tokens.agentA}/credentials`, { method: 'POST', body: { name: 'short-lived' }, params: { id: tokens.agentA } })
     expect(created.status).toBe(201)
     expect(created.json.token).toMatch(/^tra_/)
     const token = created.json.token as string
-    const listed = await call(gatewayRoutes.listCredentials, `/api/v1/agents/${tokens.agentA}/credentials`, { params: { id: tokens.agentA } })
+    const listed = await call(agentCredentialRoutes.listCredentials, `/api/v1/agents/${tokens.agentA}/credentials`, { params: { id: tokens.agentA } })
     expect(listed.json.items.map((c: { name: string }) => c.name)).toContain('short-lived')
     expect(listed.text).not.toContain(token)
     const stored = await prisma.agentCredential.findFirstOrThrow({ where: { name: 'short-lived' } })
     expect(JSON.stringify(stored)).not.toContain(token)
 
     expect((await mcpPost(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { authorization: `Bearer ${token}` })).status).toBe(200)
-    const revoked = await call(gatewayRoutes.revokeCredential, `/api/v1/agents/${tokens.agentA}/credentials/${created.json.id}/revoke`, {
+    const revoked = await call(agentCredentialRoutes.revokeCredential, `/api/v1/agents/${tokens.agentA}/credentials/${created.json.id}/revoke`, {
       method: 'POST',
       params: { id: tokens.agentA, credentialId: created.json.id },
     })
@@ -69,7 +70,7 @@ describe('agent credentials', () => {
   it('refuses people and API callers on agent routes, and agents on everything else', async () => {
     const noToken = await call(gatewayRoutes.callTool, '/api/v1/gateway/tools/upstream.echo/call', { method: 'POST', body: { arguments: {} }, params: { toolId: 'upstream.echo' } })
     expect(noToken.status).toBe(401)
-    const agentOnAdmin = await call(gatewayRoutes.listCredentials, `/api/v1/agents/${tokens.agentA}/credentials`, { params: { id: tokens.agentA }, headers: { authorization: `Bearer ${tokens.tokenA}` } })
+    const agentOnAdmin = await call(agentCredentialRoutes.listCredentials, `/api/v1/agents/${tokens.agentA}/credentials`, { params: { id: tokens.agentA }, headers: { authorization: `Bearer ${tokens.tokenA}` } })
     // the people route ignores agent credentials: it authenticates people (the local operator until sign-in lands)
     expect(agentOnAdmin.text).not.toContain(tokens.tokenA)
   })

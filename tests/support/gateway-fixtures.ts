@@ -256,7 +256,7 @@ spec:
 export async function setUpGatewayRegistry(mcpUrl: string, restUrl: string, secretValue: string): Promise<{ tokenA: string; tokenB: string; agentA: string; agentB: string }> {
   const { prisma } = await import('@/lib/db')
   const { applyRoute } = await import('@/lib/api/registry-routes')
-  const { gatewayRoutes } = await import('@/lib/api/gateway-routes')
+  const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
   const { call } = await import('../integration/helpers')
   await prisma.$executeRawUnsafe(
     'TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy", "ToolCall", "AgentCredential", "GatewayRateCounter", "GatewayIdempotency"',
@@ -269,7 +269,7 @@ export async function setUpGatewayRegistry(mcpUrl: string, restUrl: string, secr
   })
   const issue = async (name: string) => {
     const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name } } })
-    const res = await call(gatewayRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
+    const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
     if (res.status !== 201) throw new Error(`credential: ${res.text}`)
     return { token: res.json.token as string, id: agent.id }
   }

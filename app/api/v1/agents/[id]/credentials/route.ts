@@ -1,5 +1,5 @@
-import { gatewayRoutes } from '@/lib/api/gateway-routes'
+import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 
 export const dynamic = 'force-dynamic'
-export const GET = gatewayRoutes.listCredentials
-export const POST = gatewayRoutes.createCredential
+export const GET = agentCredentialRoutes.listCredentials
+export const POST = agentCredentialRoutes.createCredential

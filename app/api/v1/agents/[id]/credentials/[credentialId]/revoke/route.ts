@@ -1,4 +1,4 @@
-import { gatewayRoutes } from '@/lib/api/gateway-routes'
+import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 
 export const dynamic = 'force-dynamic'
-export const POST = gatewayRoutes.revokeCredential
+export const POST = agentCredentialRoutes.revokeCredential

@@ -1,0 +1,4 @@
+import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
+
+export const dynamic = 'force-dynamic'
+export const GET = agentCredentialRoutes.listAllCredentials

@@ -1,0 +1,63 @@
+'use client'
+// Agent credentials for the gateway, across every agent, beside the API tokens: filter by state,
+// agent and text; admins issue one for a picked agent (shown once) and revoke.
+import { AgentCredentialsTable } from '@/components/agents/agent-credentials-table'
+import { AgentPicker } from '@/components/agents/agent-picker'
+import { IssueCredentialForm } from '@/components/agents/issue-credential-form'
+import { Card } from '@/components/ui/card'
+import { FilterBar } from '@/components/ui/filter-bar'
+import { LoadMore } from '@/components/ui/load-more'
+import { SearchInput } from '@/components/ui/search-input'
+import { Select } from '@/components/ui/select'
+import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
+import { CREDENTIAL_STATES } from '@/lib/agent-credentials/credential-view'
+import { type CredentialState, useAllAgentCredentials } from '@/lib/client/agent-credentials'
+import { useUrlFilters } from '@/lib/client/use-url-filters'
+import { useCan } from './caller-context'
+
+const KEYS = ['status', 'agent', 'q'] as const
+export type AgentCredentialFilters = Partial<Record<(typeof KEYS)[number], string>>
+
+export function AgentCredentialsSection({ initial }: { initial: AgentCredentialFilters }) {
+  const canIssue = useCan('admin')
+  const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
+  const status = (CREDENTIAL_STATES as readonly string[]).includes(filters.status) ? (filters.status as CredentialState) : undefined
+  const list = useAllAgentCredentials({ status, agent: filters.agent, q: filters.q })
+  return (
+    <section aria-labelledby="agent-credentials-heading" className="space-y-4">
+      <h2 id="agent-credentials-heading" className="text-base font-semibold text-slate-900">
+        Agent credentials
+      </h2>
+      {canIssue && (
+        <Card title="Issue an agent credential" description="A bearer token (tra_…) an agent presents to the gateway at /mcp, for that agent only.">
+          <IssueCredentialForm />
+        </Card>
+      )}
+      <Card
+        title="All agent credentials"
+        description={list.isSuccess ? `${list.total} credential${list.total === 1 ? '' : 's'}${active ? ' match these filters' : ''}. Revoked ones are refused by the gateway within seconds.` : undefined}
+        bodyClassName=""
+      >
+        <FilterBar onReset={active ? reset : undefined}>
+          <Select label="Status" value={filters.status} onChange={(v) => set('status', v)} options={CREDENTIAL_STATES.map((s) => ({ value: s, label: s }))} allLabel="any status" />
+          <AgentPicker label="Agent" value={filters.agent} onChange={(v) => set('agent', v)} className="w-56" />
+          <SearchInput label="Search" value={filters.q} onChange={(v) => set('q', v.trim())} placeholder="name, creator or agent" />
+        </FilterBar>
+        {list.isPending ? (
+          <LoadingState label="Loading agent credentials…" />
+        ) : list.isError ? (
+          <ErrorState error={list.error} onRetry={() => list.refetch()} title="These filters cannot be used" />
+        ) : list.items.length === 0 ? (
+          <EmptyState title={active ? 'No agent credentials match these filters' : 'No agent credentials yet'}>
+            {active ? null : 'Without one, an agent cannot call the gateway.'}
+          </EmptyState>
+        ) : (
+          <>
+            <AgentCredentialsTable credentials={list.items} showAgent />
+            <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => list.fetchNextPage()} shown={list.items.length} />
+          </>
+        )}
+      </Card>
+    </section>
+  )
+}

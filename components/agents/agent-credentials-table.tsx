@@ -1,0 +1,89 @@
+'use client'
+// Gateway credentials as a table, on an agent's page (one agent) and on the Access tokens page (every
+// agent, with the agent column). Tokens are never listed: the server keeps only their hash.
+import Link from 'next/link'
+import { useCan } from '@/components/access/caller-context'
+import { ErrorLine } from '@/components/access/people-manager'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { type CredentialView, type CredentialWithAgent, useRevokeAgentCredential } from '@/lib/client/agent-credentials'
+import { dateTime, timeAgo } from '@/lib/client/format'
+import { resourceHref } from '@/lib/client/links'
+
+const STATE_TONE = { active: 'green', expired: 'amber', revoked: 'gray' } as const
+
+type Props = { credentials: CredentialView[]; showAgent?: false } | { credentials: CredentialWithAgent[]; showAgent: true }
+
+export function AgentCredentialsTable({ credentials, showAgent }: Props) {
+  const canRevoke = useCan('admin')
+  const revoke = useRevokeAgentCredential()
+  return (
+    <>
+      {revoke.error && (
+        <div className="px-4 pb-1">
+          <ErrorLine error={revoke.error} />
+        </div>
+      )}
+      <Table>
+        <THead>
+          <Tr>
+            {showAgent && <Th>Agent</Th>}
+            <Th>Name</Th>
+            <Th>Token</Th>
+            <Th>Created</Th>
+            <Th>Expires</Th>
+            <Th>Last used</Th>
+            <Th>Status</Th>
+            <Th className="text-right">{canRevoke ? 'Actions' : ''}</Th>
+          </Tr>
+        </THead>
+        <TBody>
+          {credentials.map((c) => {
+            const agent = 'agent' in c ? `${c.agent.namespace}/${c.agent.name}` : undefined
+            return (
+              <Tr key={c.id} data-testid="agent-credential-row" data-name={c.name} data-agent={agent} data-state={c.state}>
+                {agent && (
+                  <Td className="font-mono text-xs">
+                    <Link href={resourceHref('Agent', c.agentId)} className="text-sky-800 hover:underline">
+                      {agent}
+                    </Link>
+                  </Td>
+                )}
+                <Td className="font-medium text-slate-900">{c.name}</Td>
+                <Td className="font-mono text-xs text-slate-600">{c.hint}…</Td>
+                <Td className="text-xs text-slate-600" title={dateTime(c.createdAt)}>
+                  {timeAgo(c.createdAt)}
+                  {c.createdBy ? <span className="block text-slate-500">by {c.createdBy}</span> : null}
+                </Td>
+                <Td className="text-xs text-slate-600">{c.expiresAt ? dateTime(c.expiresAt) : 'never'}</Td>
+                <Td className="text-xs text-slate-600" title={c.lastUsedAt ? dateTime(c.lastUsedAt) : undefined}>
+                  {c.lastUsedAt ? timeAgo(c.lastUsedAt) : 'never'}
+                </Td>
+                <Td>
+                  <Badge tone={STATE_TONE[c.state]} title={c.revokedAt ? `revoked ${dateTime(c.revokedAt)}` : undefined}>
+                    {c.state}
+                  </Badge>
+                </Td>
+                <Td className="text-right">
+                  {canRevoke && c.state === 'active' && (
+                    <Button
+                      variant="ghost"
+                      className="text-red-800 hover:bg-red-50"
+                      disabled={revoke.isPending}
+                      onClick={() => {
+                        if (window.confirm(`Revoke “${c.name}”${agent ? ` of ${agent}` : ''}? The agent's calls with it are refused within seconds.`)) revoke.mutate(c)
+                      }}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </Td>
+              </Tr>
+            )
+          })}
+        </TBody>
+      </Table>
+    </>
+  )
+}

@@ -1,0 +1,85 @@
+'use client'
+// Issuing a gateway credential: for the agent of the page, or for one picked by name (the Access
+// tokens page). The token is in the answer only, so it is shown once, here.
+import { useState } from 'react'
+import { FIELD, LABEL } from '@/components/access/form-styles'
+import { ErrorLine } from '@/components/access/people-manager'
+import { ShownOnce } from '@/components/access/shown-once'
+import { Button } from '@/components/ui/button'
+import { type AgentRef, useIssueAgentCredential } from '@/lib/client/agent-credentials'
+import { AgentPicker } from './agent-picker'
+
+// Agents run unattended: a credential that lapses stops one silently, so "never" is the default.
+const EXPIRY = [
+  { label: 'never', days: null },
+  { label: '30 days', days: 30 },
+  { label: '90 days', days: 90 },
+  { label: '1 year', days: 365 },
+]
+
+/** `agent`: the page's agent; without it, the form has an agent picker. */
+export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
+  const [picked, setPicked] = useState('')
+  const [name, setName] = useState('')
+  const [expiry, setExpiry] = useState('never')
+  const [issued, setIssued] = useState<{ label: string; token: string } | null>(null)
+  const issue = useIssueAgentCredential()
+  const target = agent ?? refOf(picked)
+
+  return (
+    <div className="space-y-3">
+      <form
+        className="flex flex-wrap items-start gap-4"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (!target || !name.trim()) return
+          const input = { name: name.trim(), ...(expiry === 'never' ? {} : { expiresInDays: Number(expiry) }) }
+          issue.mutate(
+            { agent: target, input },
+            {
+              onSuccess: (credential) => {
+                setIssued({ label: `Credential “${credential.name}”${agent ? '' : ` for agent ${picked}`}`, token: credential.token })
+                setName('')
+                setExpiry('never')
+                setPicked('')
+              },
+            },
+          )
+        }}
+      >
+        {!agent && <AgentPicker value={picked} onChange={setPicked} />}
+        <label className={LABEL}>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="e.g. production" className={`${FIELD} w-48`} />
+        </label>
+        <label className={LABEL}>
+          Expires after
+          <select value={expiry} onChange={(e) => setExpiry(e.target.value)} className={FIELD}>
+            {EXPIRY.map((o) => (
+              <option key={o.label} value={o.days ?? 'never'}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {/* Aligned with the fields, under their labels. */}
+        <div className="flex flex-col gap-0.5">
+          <span className="text-xs" aria-hidden>
+            &nbsp;
+          </span>
+          <Button type="submit" variant="primary" disabled={issue.isPending || !target || !name.trim()}>
+            {issue.isPending ? 'Issuing…' : 'Issue credential'}
+          </Button>
+        </div>
+      </form>
+      {issue.error && <ErrorLine error={issue.error} />}
+      {issued && <ShownOnce label={issued.label} value={issued.token} onDone={() => setIssued(null)} />}
+    </div>
+  )
+}
+
+/** `namespace/name` as the agent routes take it: the name as the id, the namespace as a query parameter. */
+function refOf(picked: string): AgentRef | null {
+  const slash = picked.indexOf('/')
+  return slash < 0 ? null : { id: picked.slice(slash + 1), namespace: picked.slice(0, slash) }
+}
