@@ -97,7 +97,7 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
           value={draft.minutes}
           disabled={!canEdit}
           onChange={(e) => setDraft((d) => ({ ...d, minutes: e.target.value }))}
-          className="h-8 w-24 rounded-md border border-slate-300 px-2 text-sm"
+          className="h-8 w-24 rounded-md border border-slate-300 px-2 text-sm disabled:border-slate-200 disabled:bg-slate-50 disabled:text-slate-500"
         />
       </Td>
       <Td>{policy ? <Badge tone="blue">policy {policy.metadata.namespace}/{policy.metadata.name}</Badge> : <Badge>Toolroom default</Badge>}</Td>
