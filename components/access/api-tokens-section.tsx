@@ -10,8 +10,10 @@ import { type Scope, scopesAllowedFor } from '@/lib/auth/access-rules'
 import { accessKeys, type ApiTokenView, createToken, listTokens, revokeToken } from '@/lib/client/access-api'
 import { dateTime, timeAgo } from '@/lib/client/format'
 import { useCaller } from './caller-context'
+import { ExpirySelect } from './expiry-select'
 import { FIELD, LABEL } from './form-styles'
 import { ErrorLine } from './people-manager'
+import { RevokeButton } from './revoke-button'
 import { ShownOnce } from './shown-once'
 
 const SCOPE_HELP: Record<Scope, string> = { read: 'read everything', write: 'change resources', approve: 'decide approvals', admin: 'everything' }
@@ -89,16 +91,7 @@ function NewToken() {
             ))}
           </div>
         </fieldset>
-        <label className={LABEL}>
-          Expires after
-          <select name="expiry" defaultValue="90" className={FIELD}>
-            {EXPIRY.map((o) => (
-              <option key={o.label} value={o.days ?? 'never'}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ExpirySelect name="expiry" defaultValue="90" options={EXPIRY} />
         <Button type="submit" variant="primary" disabled={create.isPending}>
           Create token
         </Button>
@@ -156,16 +149,7 @@ function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner:
               </Td>
               <Td className="text-right">
                 {t.status === 'active' && (
-                  <Button
-                    variant="ghost"
-                    className="text-red-800 hover:bg-red-50"
-                    disabled={revoke.isPending}
-                    onClick={() => {
-                      if (window.confirm(`Revoke “${t.name}”? Anything using it stops working at once.`)) revoke.mutate(t.id)
-                    }}
-                  >
-                    Revoke
-                  </Button>
+                  <RevokeButton confirmText={`Revoke “${t.name}”? Anything using it stops working at once.`} pending={revoke.isPending} onRevoke={() => revoke.mutate(t.id)} />
                 )}
               </Td>
             </Tr>

@@ -4,8 +4,8 @@
 import Link from 'next/link'
 import { useCan } from '@/components/access/caller-context'
 import { ErrorLine } from '@/components/access/people-manager'
+import { RevokeButton } from '@/components/access/revoke-button'
 import { Badge } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { type CredentialView, type CredentialWithAgent, useRevokeAgentCredential } from '@/lib/client/agent-credentials'
 import { dateTime, timeAgo } from '@/lib/client/format'
@@ -67,16 +67,11 @@ export function AgentCredentialsTable({ credentials, showAgent }: Props) {
                 </Td>
                 <Td className="text-right">
                   {canRevoke && c.state === 'active' && (
-                    <Button
-                      variant="ghost"
-                      className="text-red-800 hover:bg-red-50"
-                      disabled={revoke.isPending}
-                      onClick={() => {
-                        if (window.confirm(`Revoke “${c.name}”${agent ? ` of ${agent}` : ''}? The agent's calls with it are refused within seconds.`)) revoke.mutate(c)
-                      }}
-                    >
-                      Revoke
-                    </Button>
+                    <RevokeButton
+                      confirmText={`Revoke “${c.name}”${agent ? ` of ${agent}` : ''}? The agent's calls with it are refused within seconds.`}
+                      pending={revoke.isPending}
+                      onRevoke={() => revoke.mutate(c)}
+                    />
                   )}
                 </Td>
               </Tr>

@@ -2,6 +2,7 @@
 // Issuing a gateway credential: for the agent of the page, or for one picked by name (the Access
 // tokens page). The token is in the answer only, so it is shown once, here.
 import { useState } from 'react'
+import { ExpirySelect } from '@/components/access/expiry-select'
 import { FIELD, LABEL } from '@/components/access/form-styles'
 import { ErrorLine } from '@/components/access/people-manager'
 import { ShownOnce } from '@/components/access/shown-once'
@@ -52,16 +53,7 @@ export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
           Name
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="e.g. production" className={`${FIELD} w-48`} />
         </label>
-        <label className={LABEL}>
-          Expires after
-          <select value={expiry} onChange={(e) => setExpiry(e.target.value)} className={FIELD}>
-            {EXPIRY.map((o) => (
-              <option key={o.label} value={o.days ?? 'never'}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ExpirySelect value={expiry} onChange={(e) => setExpiry(e.target.value)} options={EXPIRY} />
         {/* Aligned with the fields, under their labels. */}
         <div className="flex flex-col gap-0.5">
           <span className="text-xs" aria-hidden>
