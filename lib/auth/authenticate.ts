@@ -4,6 +4,7 @@
 import { prisma } from '@/lib/db'
 import { getAuth } from './better-auth'
 import { type Actor, type Role, ROLES, type Scope, SCOPES } from './access-rules'
+import { cachedTokenActor, rememberTokenActor } from './api-token-cache'
 import { bearerToken, hashToken } from './secret-token'
 
 export { type Access, type Actor, isAllowed, type Role, ROLES, type Scope, SCOPES, scopesAllowedFor } from './access-rules'
@@ -28,8 +29,11 @@ export async function authenticateSession(headers: Headers): Promise<Actor | nul
 }
 
 async function authenticateApiToken(token: string): Promise<Actor | null> {
+  const hash = hashToken(token)
+  const cached = cachedTokenActor(hash)
+  if (cached) return cached
   const row = await prisma.apiToken.findUnique({
-    where: { hash: hashToken(token) },
+    where: { hash },
     include: { user: { select: { email: true, role: true, disabledAt: true } } },
   })
   const now = new Date()
@@ -37,7 +41,7 @@ async function authenticateApiToken(token: string): Promise<Actor | null> {
   if (row.userId && (!row.user || row.user.disabledAt)) return null
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)
     await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } })
-  return {
+  const actor: Actor = {
     kind: 'token',
     id: row.id,
     name: row.user ? `${row.name} (${row.user.email})` : row.name,
@@ -46,6 +50,8 @@ async function authenticateApiToken(token: string): Promise<Actor | null> {
     userId: row.userId,
     via: 'bearer',
   }
+  rememberTokenActor(hash, actor, row.expiresAt)
+  return actor
 }
 
 function asRole(value: unknown): Role {

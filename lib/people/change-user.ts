@@ -2,6 +2,7 @@
 // sessions and tokens. Neither may leave Toolroom without an enabled admin.
 import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-event'
 import type { Role } from '@/lib/auth/authenticate'
+import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
@@ -31,7 +32,7 @@ export async function changeUser(id: string, change: UserChange, by: AuditActor,
       tx,
     )
     return toUserView(after)
-  })
+  }).finally(forgetTokenActors) // their API tokens carry the role too
 }
 
 export async function removeUser(id: string, by: AuditActor, requestId?: string): Promise<void> {
@@ -41,7 +42,7 @@ export async function removeUser(id: string, by: AuditActor, requestId?: string)
     if (before.role === 'admin' && !before.disabledAt) await keepOneAdmin(tx, id)
     await tx.user.delete({ where: { id } })
     await recordAuditEvent({ actor: by, action: 'user.deleted', kind: 'User', resource: before.email, resourceId: id, before: summary(before), requestId }, tx)
-  })
+  }).finally(forgetTokenActors)
 }
 
 async function lockUser(tx: Prisma.TransactionClient, id: string) {

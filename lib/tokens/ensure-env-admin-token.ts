@@ -3,6 +3,7 @@
 // unset variable revokes it.
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { hashToken } from '@/lib/auth/secret-token'
+import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
 
 export const ENV_TOKEN_NAME = 'TOOLROOM_ADMIN_TOKEN'
@@ -32,5 +33,5 @@ export async function ensureEnvAdminToken(value: string | undefined): Promise<En
     })
     await recordAuditEvent({ actor: SYSTEM, action: 'token.created', kind: 'ApiToken', resource: row.name, resourceId: row.id, after: { hint: row.hint, scopes: ['admin'], origin: 'env' } }, tx)
     return current ? 'replaced' : 'created'
-  })
+  }).finally(forgetTokenActors)
 }

@@ -1,6 +1,7 @@
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { auditActorOf } from '@/lib/auth/audit-actor'
 import { type Actor, isAllowed } from '@/lib/auth/authenticate'
+import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
 import { notFound } from '@/lib/errors/app-error'
 import { toApiTokenView, type ApiTokenView } from './api-token-view'
@@ -14,5 +15,5 @@ export async function revokeApiToken(id: string, by: Actor, requestId?: string):
     const revoked = await tx.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, include: { user: { select: { email: true } } } })
     await recordAuditEvent({ actor: auditActorOf(by), action: 'token.revoked', kind: 'ApiToken', resource: row.name, resourceId: id, detail: { hint: row.hint, owner: row.user?.email ?? null }, requestId }, tx)
     return toApiTokenView(revoked)
-  })
+  }).finally(forgetTokenActors)
 }

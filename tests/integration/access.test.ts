@@ -197,8 +197,11 @@ describe('API tokens', () => {
   it('stop working when expired or revoked', async () => {
     const cookie = await sessionCookie('operator')
     const { token, id } = await tokenFor(cookie, ['read'], { expiresInDays: 1 })
+    // Authenticated tokens are remembered for a moment (lib/auth/api-token-cache.ts), never past their expiry.
+    const expiresAt = new Date(Date.now() + 1000)
+    await prisma.apiToken.update({ where: { id }, data: { expiresAt } })
     expect((await call(tools.list, '/api/v1/tools', { as: { token } })).status).toBe(200)
-    await prisma.apiToken.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } })
+    await new Promise((r) => setTimeout(r, expiresAt.getTime() - Date.now() + 20))
     expect((await call(tools.list, '/api/v1/tools', { as: { token } })).status).toBe(401)
 
     const second = await tokenFor(cookie, ['read'], { expiresInDays: null })
@@ -208,6 +211,16 @@ describe('API tokens', () => {
     expect(revoked.json.status).toBe('revoked')
     expect((await call(tools.list, '/api/v1/tools', { as: { token: second.token } })).status).toBe(401)
     expect(await lastAudit('token.revoked')).toMatchObject({ resourceId: second.id })
+  })
+
+  it('revoked by another process stop working within the cache time (TOOLROOM_API_TOKEN_CACHE_MS, 2 s)', async () => {
+    const cookie = await sessionCookie('operator')
+    const { token, id } = await tokenFor(cookie, ['read'], { expiresInDays: null })
+    expect((await call(tools.list, '/api/v1/tools', { as: { token } })).status).toBe(200)
+    // Written past this process, as another web process's revocation would be.
+    await prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } })
+    await new Promise((r) => setTimeout(r, 2100))
+    expect((await call(tools.list, '/api/v1/tools', { as: { token } })).status).toBe(401)
   })
 
   it('of others cannot be seen or revoked, except by admins', async () => {
