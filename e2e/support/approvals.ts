@@ -10,9 +10,9 @@ import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { type APIRequestContext, expect } from '@playwright/test'
 import { z } from 'zod'
+import { answerStatelessMcp } from '../../tests/support/stateless-mcp'
 
 export interface PaymentsUpstream {
   url: string
@@ -43,16 +43,7 @@ export async function startPaymentsUpstream(): Promise<PaymentsUpstream> {
   }
   const server = http.createServer(async (req, res) => {
     if (req.method !== 'POST') return void res.writeHead(405).end()
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const mcp = build()
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    res.on('close', () => {
-      void transport.close()
-      void mcp.close()
-    })
-    await mcp.connect(transport)
-    await transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'))
+    await answerStatelessMcp(build, req, res)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {

@@ -17,6 +17,7 @@ import { introspectMcpServer, McpIntrospectionError } from '@/lib/discovery/intr
 import { buildComplianceReport, COMPLIANCE_PROBE_TOOL } from '@/lib/discovery/mcp-compliance'
 import { parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
 import { createGuardedFetch, type GuardedFetch } from '@/lib/discovery/outbound/guarded-fetch'
+import { answerStatelessMcp } from '../support/stateless-mcp'
 
 const guarded = createGuardedFetch(parseAddressPolicy('loopback,private'))
 const FAST = { fetch: guarded, readinessTimeoutMs: 5_000, requestTimeoutMs: 3_000 }
@@ -135,14 +136,7 @@ async function startStatelessServer(build: () => McpServer | Server, opts: { hea
     if (path === '/health') return opts.health ? json(res, 200, { status: 'ok' }) : json(res, 404, { error: 'no such route' })
     if (path !== '/mcp') return json(res, 404, { error: 'not found' })
     if (req.method !== 'POST') return json(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed.' } })
-    const server = build()
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: opts.json })
-    res.on('close', () => {
-      void transport.close()
-      void server.close()
-    })
-    await server.connect(transport)
-    await transport.handleRequest(req, res, await readBody(req))
+    await answerStatelessMcp(build, req, res, { json: opts.json })
   })
 }
 

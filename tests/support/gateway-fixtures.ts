@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { z } from 'zod'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
+import { answerStatelessMcp } from './stateless-mcp'
 
 export interface Listening {
   url: string
@@ -68,14 +68,7 @@ export async function startUpstreamMcp(opts: { createDelayMs?: number } = {}): P
     const path = (req.url ?? '').split('?')[0]
     if (path === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
     if (req.method !== 'POST') return void res.writeHead(405).end()
-    const server = build()
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    res.on('close', () => {
-      void transport.close()
-      void server.close()
-    })
-    await server.connect(transport)
-    await transport.handleRequest(req, res, await readJson(req))
+    await answerStatelessMcp(build, req, res)
   })
   return { ...running, counts }
 }

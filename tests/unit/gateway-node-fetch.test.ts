@@ -6,12 +6,12 @@ import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
 import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
 import { createNodeFetch } from '@/lib/gateway/node-fetch'
+import { answerStatelessMcp } from '../support/stateless-mcp'
 
 const servers: http.Server[] = []
 async function listen(handler: http.RequestListener): Promise<string> {
@@ -23,16 +23,12 @@ async function listen(handler: http.RequestListener): Promise<string> {
 
 /** A stateless SDK MCP server answering JSON (`json: true`) or server-sent events. */
 function mcpHandler(json: boolean): http.RequestListener {
-  return async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const c of req) chunks.push(c as Buffer)
+  const build = () => {
     const server = new McpServer({ name: 'fetch-test', version: '1.0.0' })
     server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: `echo ${text}` }] }))
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json })
-    res.on('close', () => void server.close())
-    await server.connect(transport)
-    await transport.handleRequest(req, res, chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined)
+    return server
   }
+  return (req, res) => void answerStatelessMcp(build, req, res, { json })
 }
 
 const fetchLike = createNodeFetch(parseAddressPolicy('loopback'), { timeoutMs: 1_000, maxBytes: 64 * 1024 })
