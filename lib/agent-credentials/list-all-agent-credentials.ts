@@ -2,9 +2,8 @@
 // state, agent and text, in keyset pages. Only credentials of agents that still exist are listed:
 // the gateway refuses the others anyway (it joins the agent to authenticate).
 import { prisma } from '@/lib/db'
-import { AppError } from '@/lib/errors/app-error'
 import { Prisma } from '@/lib/generated/prisma/client'
-import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
+import { decodeTimeCursor, encodeTimeCursor } from '@/lib/http/pagination'
 import { credentialView, type CredentialRow, type CredentialState, type CredentialWithAgent } from './credential-view'
 
 export interface CredentialListFilters {
@@ -30,8 +29,8 @@ type ListedRow = CredentialRow & { agentNamespace: string; agentName: string }
 export async function listAllAgentCredentials(f: CredentialListFilters): Promise<CredentialPage> {
   const now = new Date()
   const where = conditions(f, now)
-  const after = f.cursor ? pagePosition(f.cursor) : null
-  const page = after ? Prisma.sql`AND (c."createdAt", c.id) < (${after.createdAt}, ${after.id}::uuid)` : Prisma.empty
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : null
+  const page = after ? Prisma.sql`AND (c."createdAt", c.id) < (${after.at}, ${after.id}::uuid)` : Prisma.empty
   const [rows, [{ total }]] = await Promise.all([
     prisma.$queryRaw<ListedRow[]>`
       SELECT c.id, c."agentId", c.name, c.hint, c."createdBy", c."createdAt", c."lastUsedAt", c."expiresAt", c."revokedAt",
@@ -45,7 +44,7 @@ export async function listAllAgentCredentials(f: CredentialListFilters): Promise
   ])
   const items = rows.slice(0, f.limit)
   const last = items[items.length - 1]
-  const nextCursor = rows.length > f.limit && last ? encodeCursor({ namespace: last.createdAt.toISOString(), name: '', id: last.id }) : null
+  const nextCursor = rows.length > f.limit && last ? encodeTimeCursor(last.createdAt, last.id) : null
   return {
     items: items.map((r) => ({ ...credentialView(r, now.getTime()), agent: { namespace: r.agentNamespace, name: r.agentName } })),
     total: Number(total),
@@ -74,13 +73,3 @@ function agentCondition(agent: string): Prisma.Sql {
   return Prisma.sql`a.namespace = ${agent.slice(0, slash)} AND a.name = ${agent.slice(slash + 1)}`
 }
 
-/** The cursor holds the last row's (createdAt, id); anything else is not a cursor this list issued. */
-function pagePosition(raw: string): { createdAt: Date; id: string } {
-  const { namespace, id } = decodeCursor(raw)
-  const createdAt = new Date(namespace)
-  if (Number.isNaN(createdAt.getTime()) || !UUID.test(id))
-    throw new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [
-      { field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' },
-    ])
-  return { createdAt, id }
-}

@@ -3,7 +3,7 @@
 import { prisma } from '@/lib/db'
 import { notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
+import { decodeTimeCursor, encodeTimeCursor } from '@/lib/http/pagination'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { type ApprovalStatus, toApprovalView } from './approval-view'
 
@@ -28,10 +28,10 @@ export async function listApprovals(f: ApprovalFilters) {
     ...(f.tool ? { toolId: f.tool } : {}),
     ...(f.namespace ? { toolNamespace: f.namespace } : {}),
   }
-  const after = f.cursor ? decodeCursor(f.cursor) : null
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : null
   const cmp = oldestFirst ? 'gt' : 'lt'
   const page: Prisma.ApprovalRequestWhereInput = after
-    ? { OR: [{ [timeField]: { [cmp]: new Date(after.namespace) } }, { [timeField]: new Date(after.namespace), id: { [cmp]: after.id } }] }
+    ? { OR: [{ [timeField]: { [cmp]: after.at } }, { [timeField]: after.at, id: { [cmp]: after.id } }] }
     : {}
   const dir = oldestFirst ? 'asc' : 'desc'
   const [rows, total] = await Promise.all([
@@ -41,7 +41,7 @@ export async function listApprovals(f: ApprovalFilters) {
   const items = rows.slice(0, f.limit)
   const last = items[items.length - 1]
   const lastTime = last ? (last[timeField] as Date | null) : null
-  const nextCursor = rows.length > f.limit && last && lastTime ? encodeCursor({ namespace: lastTime.toISOString(), name: '', id: last.id }) : null
+  const nextCursor = rows.length > f.limit && last && lastTime ? encodeTimeCursor(lastTime, last.id) : null
   const now = Date.now()
   return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null, resultSealed: null }, now)), total, nextCursor }
 }

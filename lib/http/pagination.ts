@@ -21,9 +21,26 @@ export function decodeCursor(raw: string): Cursor {
   } catch {
     // fall through
   }
-  throw new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [
+  throw notACursor()
+}
+
+const notACursor = () =>
+  new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [
     { field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' },
   ])
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A cursor over (a time, a uuid id), for lists ordered by when things happened. */
+export function encodeTimeCursor(at: Date, id: string): string {
+  return encodeCursor({ namespace: at.toISOString(), name: '', id })
+}
+
+export function decodeTimeCursor(raw: string): { at: Date; id: string } {
+  const { namespace, id } = decodeCursor(raw)
+  const at = new Date(namespace)
+  if (Number.isNaN(at.getTime()) || !UUID.test(id)) throw notACursor()
+  return { at, id }
 }
 
 /** Prisma `where` for rows strictly after the cursor in (namespace, name, id) order. */

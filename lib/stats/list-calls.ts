@@ -4,7 +4,7 @@
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
+import { decodeTimeCursor, encodeTimeCursor } from '@/lib/http/pagination'
 
 export interface CallFilters {
   agentId?: string
@@ -28,10 +28,8 @@ const LIST_COLUMNS = {
 export async function listCalls(f: CallFilters) {
   if (f.from && f.to && f.from >= f.to)
     throw new AppError('VALIDATION_FAILED', 'the time range is empty: "from" must be before "to"', [{ field: 'from', rule: 'range', message: 'must be before "to"' }])
-  const after = f.cursor ? decodeCursor(f.cursor) : null
-  const afterTime = after ? new Date(after.namespace) : null
-  if (after && (Number.isNaN(afterTime!.getTime()) || !/^[0-9a-f-]{36}$/.test(after.id)))
-    throw new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [{ field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' }])
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : null
+  const afterTime = after?.at ?? null
 
   const startedAt: Prisma.DateTimeFilter = {}
   if (f.from) startedAt.gte = f.from
@@ -49,7 +47,7 @@ export async function listCalls(f: CallFilters) {
   const rows = await prisma.toolCall.findMany({ where, select: LIST_COLUMNS, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 })
   const items = rows.slice(0, f.limit)
   const last = items[items.length - 1]
-  const nextCursor = rows.length > f.limit && last ? encodeCursor({ namespace: last.startedAt.toISOString(), name: '', id: last.id }) : null
+  const nextCursor = rows.length > f.limit && last ? encodeTimeCursor(last.startedAt, last.id) : null
   return { items, nextCursor }
 }
 
