@@ -82,6 +82,9 @@ describe('the queue', () => {
     expect(page2.json.nextCursor).toBeNull()
     const ids = [...page1.json.items, ...page2.json.items].map((a: { id: string }) => a.id)
     expect(new Set(ids).size).toBe(6)
+    const forged = await call(approvalsApi.GET, `/api/v1/approvals?cursor=${Buffer.from('["not a time","","x"]').toString('base64url')}`)
+    expect(forged.status).toBe(400)
+    expect(forged.json.errors[0]).toMatchObject({ field: 'cursor', rule: 'cursor' })
   })
 
   it('takes an expiry from the level policy or the tool over the default', async () => {
