@@ -25,6 +25,7 @@ interface Approval {
   id: string
   callId: string
   status: string
+  requestedAt: string
   args: { invoice?: string }
   decision: { by: string | null; at: string | null; comment: string | null } | null
   execution: { status: string } | null
@@ -223,6 +224,30 @@ test('a denied call never runs; the agent is told why, and the queue shows who d
   await settle()
   expect(paid('INV-2001')).toBe(0)
   expect(approver.cspViolations).toEqual([])
+  await approver.close()
+})
+
+test('an approver in another time zone than the server gets the server-rendered queue as it is, in local time once live', async ({ browser }) => {
+  // The server renders the first page in its own zone (UTC here). Dates printed in the reader's zone
+  // from the first render would differ from that HTML, and React would throw the page away to render
+  // it again in the browser (a hydration error): slower, and noisy in the console.
+  const timeZone = 'Pacific/Auckland'
+  await pay('INV-2501', 7)
+  const approval = await approvalOf('INV-2501')
+  const approver = await signInAs(browser, 'approver', { timezoneId: timeZone })
+  const page = approver.page
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  await page.goto(queueUrl())
+  const row = rowOf(page, approval)
+  await expect(row).toBeVisible()
+  await row.click()
+  const local = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(approval.requestedAt))
+  await expect(page.getByTestId('approval-detail')).toContainText(`Asked${local} (`)
+  expect(errors).toEqual([])
+
+  const res = await admin.post(`/api/v1/approvals/${approval.id}/deny`, { data: { comment: 'time-zone check only' } })
+  expect(res.status()).toBe(200)
   await approver.close()
 })
 

@@ -1,10 +1,11 @@
 'use client'
-import Link from 'next/link'
 import { LevelBadge } from '@/components/tools/badges'
 import { CodeBlock } from '@/components/ui/code-block'
 import { DefinitionList } from '@/components/ui/definition-list'
+import { IntentLink } from '@/components/ui/intent-link'
+import { LocalDateTime, TimeAgo } from '@/components/ui/time'
 import type { ApprovalView } from '@/lib/client/approvals-api'
-import { count, dateTime, timeAgo } from '@/lib/client/format'
+import { count } from '@/lib/client/format'
 import type { RateLimit } from '@/lib/effective-tools/types'
 import { ApprovalStatusBadge, ExecutionBadge, TimeLeft } from './approval-badges'
 
@@ -22,7 +23,7 @@ const POLICY_SOURCE = {
 } as Record<string, string>
 
 /** Everything an approver weighs: who asks, for what, with which arguments, under which policy. */
-export function ApprovalDetail({ approval, now, children }: { approval: ApprovalView; now: number; children?: React.ReactNode }) {
+export function ApprovalDetail({ approval, children }: { approval: ApprovalView; children?: React.ReactNode }) {
   const policy = (approval.policy ?? {}) as Policy
   return (
     <div className="space-y-4" data-testid="approval-detail" data-approval-id={approval.id}>
@@ -35,14 +36,14 @@ export function ApprovalDetail({ approval, now, children }: { approval: Approval
       <DefinitionList
         items={[
           ['Agent', (
-              <Link className="text-sky-700 hover:underline" href={`/agents/${approval.agent.id}`}>
+              <IntentLink className="text-sky-700 hover:underline" href={`/agents/${approval.agent.id}`}>
                 {approval.agent.namespace}/{approval.agent.name}
-              </Link>
+              </IntentLink>
             ),
           ],
           ['Unit', approval.agent.unit ?? '—'],
-          ['Asked', `${dateTime(approval.requestedAt)} (${timeAgo(approval.requestedAt, now)})`],
-          [approval.status === 'pending' ? 'Expires' : 'Would have expired', approval.status === 'pending' ? <TimeLeft expiresAt={approval.expiresAt} now={now} /> : dateTime(approval.expiresAt)],
+          ['Asked', <><LocalDateTime iso={approval.requestedAt} /> (<TimeAgo iso={approval.requestedAt} />)</>],
+          [approval.status === 'pending' ? 'Expires' : 'Would have expired', approval.status === 'pending' ? <TimeLeft expiresAt={approval.expiresAt} /> : <LocalDateTime iso={approval.expiresAt} />],
           ['Idempotency key', approval.idempotencyKey ? <code className="break-all font-mono text-xs">{approval.idempotencyKey}</code> : '—'],
           ['Required by', `${POLICY_SOURCE[policy.source ?? ''] ?? policy.source ?? '—'}${policy.expirySource ? `; expiry from ${policy.expirySource === 'default' ? 'the default' : `the ${policy.expirySource}`}` : ''}`],
           ['Rate limits when asked', <RateLimitContext value={approval.rateLimit} />],
@@ -54,7 +55,7 @@ export function ApprovalDetail({ approval, now, children }: { approval: Approval
         <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="approval-decision">
           <p>
             <span className="font-semibold capitalize">{approval.status}</span>
-            {approval.decision.by ? ` by ${approval.decision.by}` : ''} {approval.decision.at ? `on ${dateTime(approval.decision.at)}` : ''}
+            {approval.decision.by ? ` by ${approval.decision.by}` : ''} {approval.decision.at && <>on <LocalDateTime iso={approval.decision.at} /></>}
           </p>
           {approval.decision.comment && <p className="mt-1 whitespace-pre-wrap text-slate-700">“{approval.decision.comment}”</p>}
           {approval.execution?.error && <p className="mt-1 text-red-800">Execution: {approval.execution.error}</p>}

@@ -3,8 +3,8 @@
 // one by one or in bulk, all by keyboard as well as by mouse. The list asks again every few seconds.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCan } from '@/components/access/caller-context'
-import { useEffect, useMemo, useState } from 'react'
-import { LevelBadge, LEVELS } from '@/components/tools/badges'
+import { useCallback, useMemo, useState } from 'react'
+import { LEVELS } from '@/components/tools/badges'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
@@ -15,11 +15,12 @@ import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import { ApiError } from '@/lib/client/api'
 import { useApprovalQueue } from '@/lib/client/approval-hooks'
 import { APPROVAL_PAGE_SIZE, type ApprovalPage, type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision, getApproval } from '@/lib/client/approvals-api'
+import { RenderedAtProvider } from '@/lib/client/clock'
 import { count, dateTime, humanize, timeAgo } from '@/lib/client/format'
 import { queryKeys } from '@/lib/client/query-keys'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
-import { ApprovalStatusBadge, TimeLeft } from './approval-badges'
 import { ApprovalDetail } from './approval-detail'
+import { ApprovalRow } from './approval-row'
 import { useQueueKeyboard } from './use-queue-keyboard'
 
 const KEYS = ['status', 'level', 'agent', 'tool', 'namespace'] as const
@@ -32,15 +33,6 @@ interface Notice {
   text: string
 }
 
-function useNow(intervalMs = 1000) {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), intervalMs)
-    return () => clearInterval(t)
-  }, [intervalMs])
-  return now
-}
-
 /** The loser of a race is told who decided, when and why, in words rather than the API's ids and ISO times. */
 async function whoDecided(id: string, fallback: string): Promise<string> {
   const a = await getApproval(id).catch(() => null)
@@ -51,7 +43,16 @@ async function whoDecided(id: string, fallback: string): Promise<string> {
   return `Already ${a.status}: ${a.tool.id} for ${a.agent.name} was ${a.status} by ${a.decision.by ?? 'someone else'} at ${dateTime(a.decision.at)} (${timeAgo(a.decision.at)})${why}.`
 }
 
-export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage }) {
+/** `renderedAt`: when the server rendered `initialPage`, so time labels hydrate as they were rendered. */
+export function ApprovalQueue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage; renderedAt: number }) {
+  return (
+    <RenderedAtProvider at={renderedAt}>
+      <Queue initial={initial} initialPage={initialPage} />
+    </RenderedAtProvider>
+  )
+}
+
+function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage }) {
   const canDecide = useCan('approve')
   const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
   const status = (STATUSES as string[]).includes(filters.status) ? (filters.status as ApprovalStatus) : 'pending'
@@ -59,7 +60,6 @@ export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageF
   // The server's first page only stands for the filters it was rendered with.
   const unchanged = KEYS.every((k) => (initial[k] ?? '') === filters[k])
   const queue = useApprovalQueue(queueFilters, APPROVAL_PAGE_SIZE, unchanged ? initialPage : undefined)
-  const now = useNow()
   const client = useQueryClient()
   const [focusId, setFocusId] = useState<string | null>(null)
   const [selected, setSelected] = useState<Set<string>>(new Set())
@@ -117,13 +117,16 @@ export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageF
       document.getElementById(`approval-${next.id}`)?.scrollIntoView({ block: 'nearest' })
     }
   }
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const n = new Set(s)
-      if (n.has(id)) n.delete(id)
-      else n.add(id)
-      return n
-    })
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((s) => {
+        const n = new Set(s)
+        if (n.has(id)) n.delete(id)
+        else n.add(id)
+        return n
+      }),
+    [],
+  )
   useQueueKeyboard({ next: () => move(1), previous: () => move(-1), approve: () => decide('approve'), deny: () => decide('deny'), toggleSelect: () => focused && toggle(focused.id) })
 
   return (
@@ -177,39 +180,16 @@ export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageF
             <>
               <ul role="listbox" aria-label="Approval requests" className="max-h-[36rem] divide-y divide-slate-100 overflow-y-auto">
                 {items.map((a) => (
-                  <li
+                  <ApprovalRow
                     key={a.id}
-                    id={`approval-${a.id}`}
-                    role="option"
-                    aria-selected={a.id === focused?.id}
-                    data-testid="approval-row"
-                    data-approval-id={a.id}
-                    onClick={() => setFocusId(a.id)}
-                    className={`flex cursor-pointer items-start gap-2 px-3 py-2 ${a.id === focused?.id ? 'bg-sky-50 ring-1 ring-inset ring-sky-300' : 'hover:bg-slate-50'}`}
-                  >
-                    {pendingView && canDecide && (
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${a.tool.id} for ${a.agent.name}`}
-                        checked={selected.has(a.id)}
-                        onChange={() => toggle(a.id)}
-                        onClick={(e) => e.stopPropagation()}
-                        className="mt-1"
-                      />
-                    )}
-                    <div className="min-w-0 flex-1">
-                      <div className="flex flex-wrap items-center gap-1.5">
-                        <span className="truncate font-mono text-sm text-slate-900">{a.tool.id}</span>
-                        <LevelBadge level={a.tool.level} />
-                        {!pendingView && <ApprovalStatusBadge status={a.status} />}
-                      </div>
-                      <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-500">
-                        <span>{a.agent.name}{a.agent.unit ? ` · ${a.agent.unit}` : ''}</span>
-                        <span title={a.requestedAt}>asked {timeAgo(a.requestedAt, now)}</span>
-                        {pendingView ? <TimeLeft expiresAt={a.expiresAt} now={now} /> : a.decision?.by && <span>by {a.decision.by}</span>}
-                      </div>
-                    </div>
-                  </li>
+                    approval={a}
+                    focused={a.id === focused?.id}
+                    selectable={pendingView && canDecide}
+                    selected={selected.has(a.id)}
+                    pendingView={pendingView}
+                    onFocus={setFocusId}
+                    onToggle={toggle}
+                  />
                 ))}
               </ul>
               <LoadMore hasNextPage={queue.hasNextPage} isFetchingNextPage={queue.isFetchingNextPage} onLoadMore={() => void queue.fetchNextPage()} shown={items.length} />
@@ -222,7 +202,7 @@ export function ApprovalQueue({ initial, initialPage }: { initial: ApprovalPageF
             <EmptyState title="Pick a request to see it in full" />
           ) : (
             <div className="space-y-4">
-              {selectedIds.length === 0 && focused && <ApprovalDetail approval={focused} now={now} />}
+              {selectedIds.length === 0 && focused && <ApprovalDetail approval={focused} />}
               {selectedIds.length > 0 && (
                 <p className="text-sm text-slate-700">
                   One decision for {selectedIds.length} requests; each is recorded on its own, and any that another approver decided first is reported back.{' '}

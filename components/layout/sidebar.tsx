@@ -1,8 +1,8 @@
 'use client'
-import Link from 'next/link'
 import { usePathname } from 'next/navigation'
 import { useCaller } from '@/components/access/caller-context'
 import { UserMenu } from '@/components/access/user-menu'
+import { IntentLink } from '@/components/ui/intent-link'
 import { type Access, isAllowed } from '@/lib/auth/access-rules'
 
 const NAV: { href: string; label: string; hint: string | null; access?: Access }[] = [
@@ -32,19 +32,19 @@ export function Sidebar() {
   const visible = NAV.filter((item) => !item.access || (caller && isAllowed({ kind: 'user', id: caller.id, name: caller.name, roles: [caller.role], via: 'session' }, item.access)))
   return (
     <aside className="flex w-52 shrink-0 flex-col border-r border-slate-800 bg-slate-900 text-slate-300">
-      <Link href="/" className="flex items-center gap-2 px-4 py-4 text-white">
+      <IntentLink href="/" className="flex items-center gap-2 px-4 py-4 text-white">
         <span aria-hidden className="grid h-7 w-7 place-items-center rounded bg-amber-400 font-mono text-sm font-bold text-slate-900">
           T
         </span>
         <span className="text-base font-semibold tracking-tight">Toolroom</span>
-      </Link>
+      </IntentLink>
       <nav aria-label="Main" className="flex-1 px-2">
         <ul className="space-y-0.5">
           {visible.map((item) => {
             const active = isActive(pathname, item.href)
             return (
               <li key={item.href}>
-                <Link
+                <IntentLink
                   href={item.href}
                   aria-current={active ? 'page' : undefined}
                   className={`block rounded-md px-3 py-1.5 text-sm ${
@@ -53,7 +53,7 @@ export function Sidebar() {
                 >
                   {item.label}
                   {item.hint && <span className="block text-[11px] leading-tight text-slate-400">{item.hint}</span>}
-                </Link>
+                </IntentLink>
               </li>
             )
           })}

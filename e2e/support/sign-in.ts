@@ -1,6 +1,6 @@
 // Signs in as one of the demo people (seeded by `npm test`) through the real sign-in page, in a
 // browser context of its own, so specs can put several people side by side.
-import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
+import { type Browser, type BrowserContext, type BrowserContextOptions, expect, type Page } from '@playwright/test'
 
 export const DEMO_PASSWORDS = {
   viewer: 'toolroom-demo-viewer',
@@ -20,8 +20,9 @@ export interface SignedIn {
   close: () => Promise<void>
 }
 
-export async function signInAs(browser: Browser, role: DemoRole): Promise<SignedIn> {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } })
+/** `contextOptions`: how this person's browser differs, e.g. its time zone. */
+export async function signInAs(browser: Browser, role: DemoRole, contextOptions: BrowserContextOptions = {}): Promise<SignedIn> {
+  const context = await browser.newContext({ ...contextOptions, storageState: { cookies: [], origins: [] } })
   const page = await context.newPage()
   const cspViolations: string[] = []
   page.on('console', (m) => {

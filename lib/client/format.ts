@@ -39,9 +39,23 @@ export function timeAgo(iso: string | null | undefined, now = Date.now()): strin
   return iso
 }
 
-export function dateTime(iso: string | null | undefined): string {
+// toLocaleString with options builds a new formatter on every call, which costs more than the
+// formatting; lists print hundreds of dates.
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>()
+
+/** "23 Nov 2026, 14:05" in the browser's time zone, or in `timeZone` (then named: "… UTC"). */
+export function dateTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return '—'
-  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })
+  const key = timeZone ?? ''
+  let format = dateTimeFormats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone })
+    dateTimeFormats.set(key, format)
+  }
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const text = format.format(date)
+  return timeZone ? `${text} ${timeZone}` : text
 }
 
 export function percent(rate: number | null | undefined): string {
@@ -49,8 +63,10 @@ export function percent(rate: number | null | undefined): string {
   return `${(rate * 100).toFixed(rate < 0.01 && rate > 0 ? 2 : 1)}%`
 }
 
+const counts = new Intl.NumberFormat('en-US')
+
 export function count(n: number): string {
-  return n.toLocaleString('en-US')
+  return counts.format(n)
 }
 
 export function humanize(value: string): string {

@@ -16,6 +16,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
   // client has fetched anything. Filters the API would refuse just start the page empty-handed.
   const parsed = APPROVAL_CONTRACTS.list.query.safeParse({ ...initial, limit: APPROVAL_PAGE_SIZE })
   const initialPage = parsed.success ? await listApprovals(parsed.data) : undefined
+  const renderedAt = Date.now()
   return (
     <>
       <PageHeader
@@ -27,7 +28,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
           </Link>
         }
       />
-      <ApprovalQueue initial={initial} initialPage={initialPage} />
+      <ApprovalQueue initial={initial} initialPage={initialPage} renderedAt={renderedAt} />
     </>
   )
 }

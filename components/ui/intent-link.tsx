@@ -1,0 +1,25 @@
+'use client'
+// A Link that prefetches when the reader shows intent (pointer over it, or keyboard focus on it)
+// instead of as soon as it is on screen. The portal's pages are all rendered per request, so a
+// prefetch only brings the route's outline; fetching it for every link of the sidebar on every page
+// view cost the server a dozen requests and the browser their handling while the page came alive.
+import Link from 'next/link'
+import { type ComponentProps, useState } from 'react'
+
+export function IntentLink({ onMouseEnter, onFocus, ...props }: Omit<ComponentProps<typeof Link>, 'prefetch'>) {
+  const [intent, setIntent] = useState(false)
+  return (
+    <Link
+      {...props}
+      prefetch={intent ? null : false}
+      onMouseEnter={(e) => {
+        setIntent(true)
+        onMouseEnter?.(e)
+      }}
+      onFocus={(e) => {
+        setIntent(true)
+        onFocus?.(e)
+      }}
+    />
+  )
+}
