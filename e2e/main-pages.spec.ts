@@ -36,3 +36,21 @@ test('an agent page shows its effective tools grouped by provenance', async ({ p
   await expect(page.locator('[data-testid="effective-tool-row"][data-provenance="platform"]').first()).toBeVisible()
   await page.screenshot({ path: '.data/test-reports/screenshots/agent.png', fullPage: true })
 })
+
+test('sidebar links prefetch when the reader points at them, not all at once on every page view', async ({ page }) => {
+  const prefetched: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('_rsc=')) prefetched.push(new URL(r.url()).pathname)
+  })
+  await page.goto('/tools')
+  await expect(page.getByRole('heading', { level: 1, name: /tools/i })).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  const targets = await nav.getByRole('link').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname))
+  expect(targets).toContain('/calls')
+  expect(prefetched.filter((p) => targets.includes(p))).toEqual([])
+
+  await nav.getByRole('link', { name: /^Calls/ }).hover()
+  await expect.poll(() => prefetched).toContain('/calls')
+  expect(prefetched.filter((p) => targets.includes(p) && p !== '/calls')).toEqual([])
+})

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { count, dateTime, timeAgo } from '@/lib/client/format'
+
+describe('display formatting', () => {
+  const iso = '2026-11-23T14:05:09Z'
+
+  it('prints a date in a named zone, saying which', () => {
+    expect(dateTime(iso, 'UTC')).toBe('23 Nov 2026, 14:05 UTC')
+    expect(dateTime(iso, 'Pacific/Auckland')).toBe('24 Nov 2026, 03:05 Pacific/Auckland')
+  })
+
+  it('prints the same text for the same instant whichever zone was asked for before (formatters are cached per zone)', () => {
+    const first = dateTime(iso, 'UTC')
+    dateTime(iso, 'America/Los_Angeles')
+    expect(dateTime(iso, 'UTC')).toBe(first)
+    expect(dateTime(iso, 'America/Los_Angeles')).toBe('23 Nov 2026, 06:05 America/Los_Angeles')
+  })
+
+  it('gives back what it cannot read instead of throwing, and a dash for nothing', () => {
+    expect(dateTime('not a date', 'UTC')).toBe('not a date')
+    expect(dateTime(null)).toBe('—')
+    expect(dateTime(undefined, 'UTC')).toBe('—')
+  })
+
+  it('counts with thousands separators', () => {
+    expect(count(10_000)).toBe('10,000')
+    expect(count(0)).toBe('0')
+  })
+
+  it('says how long ago against the clock it is given', () => {
+    const now = Date.parse(iso)
+    expect(timeAgo('2026-11-23T14:00:09Z', now)).toBe('5 minutes ago')
+    expect(timeAgo('2026-11-23T14:05:09Z', now)).toBe('now')
+    expect(timeAgo(null, now)).toBe('never')
+  })
+})
