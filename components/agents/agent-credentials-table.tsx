@@ -1,7 +1,7 @@
 'use client'
 // Gateway credentials as a table, on an agent's page (one agent) and on the Access tokens page (every
 // agent, with the agent column). Tokens are never listed: the server keeps only their hash.
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { useCan } from '@/components/access/caller-context'
 import { ErrorLine } from '@/components/access/people-manager'
 import { RevokeButton } from '@/components/access/revoke-button'
@@ -45,9 +45,9 @@ export function AgentCredentialsTable({ credentials, showAgent }: Props) {
               <Tr key={c.id} data-testid="agent-credential-row" data-name={c.name} data-agent={agent} data-state={c.state}>
                 {agent && (
                   <Td className="font-mono text-xs">
-                    <Link href={resourceHref('Agent', c.agentId)} className="text-sky-800 hover:underline">
+                    <IntentLink href={resourceHref('Agent', c.agentId)} className="text-sky-800 hover:underline">
                       {agent}
-                    </Link>
+                    </IntentLink>
                   </Td>
                 )}
                 <Td className="font-medium text-slate-900">{c.name}</Td>

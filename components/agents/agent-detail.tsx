@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
@@ -51,9 +51,9 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
                     [
                       'Unit',
                       spec.unit ? (
-                        <Link href={resourceHref('Unit', spec.unit, ns)} className="text-sky-800 hover:underline">
+                        <IntentLink href={resourceHref('Unit', spec.unit, ns)} className="text-sky-800 hover:underline">
                           {spec.unit}
-                        </Link>
+                        </IntentLink>
                       ) : (
                         <span className="text-slate-400">none</span>
                       ),

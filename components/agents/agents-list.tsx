@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { ApplyHint, NamespaceSearchList, type NamespaceSearchFilters } from '@/components/resources/resource-list-card'
 import { Td } from '@/components/ui/table'
 import type { AgentSpec } from '@/lib/manifests/specs/fleet'
@@ -27,17 +27,17 @@ export function AgentsList({ initial }: { initial: NamespaceSearchFilters }) {
       renderRow={(a) => (
         <>
           <Td>
-            <Link href={resourceHref('Agent', a.id)} className="font-medium text-slate-900 hover:underline">
+            <IntentLink href={resourceHref('Agent', a.id)} className="font-medium text-slate-900 hover:underline">
               {a.metadata.name}
-            </Link>
+            </IntentLink>
             {a.spec.displayName && <div className="text-xs text-slate-500">{a.spec.displayName}</div>}
           </Td>
           <Td className="whitespace-nowrap font-mono text-xs text-slate-600">{a.metadata.namespace}</Td>
           <Td>
             {a.spec.unit ? (
-              <Link href={resourceHref('Unit', a.spec.unit, a.metadata.namespace)} className="text-slate-700 hover:underline">
+              <IntentLink href={resourceHref('Unit', a.spec.unit, a.metadata.namespace)} className="text-slate-700 hover:underline">
                 {a.spec.unit}
-              </Link>
+              </IntentLink>
             ) : (
               <span className="text-slate-400">—</span>
             )}

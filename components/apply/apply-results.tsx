@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { FieldErrorsTable } from '@/components/ui/field-errors-table'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
@@ -36,9 +36,9 @@ export function ApplyResults({ answer }: { answer: ApplyAnswer }) {
               </Td>
               <Td className="font-mono text-xs">
                 {hasPage(r.kind) && r.id ? (
-                  <Link href={resourceHref(r.kind, r.id)} className="text-sky-800 hover:underline">
+                  <IntentLink href={resourceHref(r.kind, r.id)} className="text-sky-800 hover:underline">
                     {r.namespace}/{r.name}
-                  </Link>
+                  </IntentLink>
                 ) : (
                   <span>
                     {r.namespace}/{r.name}

@@ -1,6 +1,6 @@
 'use client'
 // The queue at a glance for the dashboard: how many wait, for how long, and how fast people decide.
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { QueryView } from '@/components/ui/states'
 import { useApprovalStats } from '@/lib/client/approval-hooks'
@@ -13,9 +13,9 @@ export function ApprovalQueueCard() {
       title="Approval queue"
       description="Calls waiting for a human, and how long decisions took over the last 7 days."
       actions={
-        <Link href="/approvals" className="text-xs font-medium text-sky-700 hover:underline">
+        <IntentLink href="/approvals" className="text-xs font-medium text-sky-700 hover:underline">
           Open the queue
-        </Link>
+        </IntentLink>
       }
     >
       <QueryView query={stats}>

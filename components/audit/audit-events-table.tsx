@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Fragment, useState } from 'react'
 import { JsonDiff } from '@/components/discovery/value-diff'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
@@ -26,9 +26,9 @@ function Target({ event }: { event: AuditEvent }) {
     <span className="min-w-0 text-xs">
       <span className="text-slate-500">{event.kind}</span>{' '}
       {event.kind && hasPage(event.kind) && event.resource && !gone ? (
-        <Link href={resourceHref(event.kind, event.resource, event.namespace)} className="break-all font-mono text-slate-900 hover:underline" onClick={(e) => e.stopPropagation()}>
+        <IntentLink href={resourceHref(event.kind, event.resource, event.namespace)} className="break-all font-mono text-slate-900 hover:underline" onClick={(e) => e.stopPropagation()}>
           {name}
-        </Link>
+        </IntentLink>
       ) : (
         <span className="break-all font-mono text-slate-900">{name}</span>
       )}

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { AuditEventsList } from './audit-events-list'
 
@@ -13,9 +13,9 @@ export function ResourceHistory({ kind, namespace, name }: { kind: string; names
       description="Every change of this resource, newest first, from the audit log."
       bodyClassName=""
       actions={
-        <Link href={`/audit?${search}`} className="text-xs font-medium text-slate-600 hover:text-slate-900 hover:underline">
+        <IntentLink href={`/audit?${search}`} className="text-xs font-medium text-slate-600 hover:text-slate-900 hover:underline">
           Open in the audit log
-        </Link>
+        </IntentLink>
       }
     >
       <AuditEventsList filters={{ kind, namespace, resource: name }} showTarget={false} pageSize={10} emptyTitle="No recorded changes" />

@@ -1,7 +1,7 @@
 'use client'
 // One recorded call: who called what, how it ended, and the arguments and result as stored (the
 // gateway masks a tool's redactFields, and stores nothing where logArgs/logResult say no).
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { CodeBlock } from '@/components/ui/code-block'
@@ -29,9 +29,9 @@ export function CallDetail({ id, onClose }: { id: string; onClose: () => void })
                 ['Tool', mono(c.toolId)],
                 [
                   'Agent',
-                  <Link key="a" href={resourceHref('Agent', c.agentName, c.agentNamespace)} className="font-mono text-xs text-sky-800 hover:underline">
+                  <IntentLink key="a" href={resourceHref('Agent', c.agentName, c.agentNamespace)} className="font-mono text-xs text-sky-800 hover:underline">
                     {c.agentNamespace}/{c.agentName}
-                  </Link>,
+                  </IntentLink>,
                 ],
                 ['Unit', c.unit],
                 ['Provenance', mono(c.provenance)],

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { ErrorState, LoadingState } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
@@ -42,9 +42,9 @@ export function ConnectorBindings({ slug }: { slug: string }) {
               <Tr key={r.id} data-testid="connector-binding">
                 <Td className="text-slate-600">{kind}</Td>
                 <Td>
-                  <Link href={resourceHref(kind, r.id)} className="font-medium text-sky-800 hover:underline">
+                  <IntentLink href={resourceHref(kind, r.id)} className="font-medium text-sky-800 hover:underline">
                     {r.metadata.name}
-                  </Link>
+                  </IntentLink>
                 </Td>
                 <Td className="font-mono text-xs text-slate-600">{r.metadata.namespace}</Td>
               </Tr>

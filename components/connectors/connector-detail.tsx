@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges } from '@/components/resources/status-badges'
@@ -49,9 +49,9 @@ export function ConnectorDetail({ id, namespace }: { id: string; namespace?: str
                     [
                       'MCP server',
                       spec.languageTool ? (
-                        <Link href={refHref('LanguageTool', spec.languageTool, ns)} className="font-mono text-xs text-sky-800 hover:underline">
+                        <IntentLink href={refHref('LanguageTool', spec.languageTool, ns)} className="font-mono text-xs text-sky-800 hover:underline">
                           {spec.languageTool}
-                        </Link>
+                        </IntentLink>
                       ) : (
                         'none'
                       ),

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { DiscoveredToolsTable } from '@/components/language-tools/discovered-tools-table'
 import type { LanguageTool } from '@/components/language-tools/types'
 import { LevelBadge, TypeBadge } from '@/components/tools/badges'
@@ -41,9 +41,9 @@ export function ConnectorToolList({ slug, names, namespace }: { slug: string; na
               return (
                 <Tr key={name}>
                   <Td>
-                    <Link href={tool ? resourceHref('Tool', tool.id) : resourceHref('Tool', name, namespace)} className="font-mono text-[13px] text-sky-800 hover:underline">
+                    <IntentLink href={tool ? resourceHref('Tool', tool.id) : resourceHref('Tool', name, namespace)} className="font-mono text-[13px] text-sky-800 hover:underline">
                       {name}
-                    </Link>
+                    </IntentLink>
                   </Td>
                   {tool ? (
                     <>
@@ -80,9 +80,9 @@ export function ConnectorServerTools({ slug, serverRef, namespace }: { slug: str
       title={
         <span>
           Tools from MCP server{' '}
-          <Link href={refHref('LanguageTool', serverRef, namespace)} className="font-mono text-sky-800 hover:underline">
+          <IntentLink href={refHref('LanguageTool', serverRef, namespace)} className="font-mono text-sky-800 hover:underline">
             {serverRef}
-          </Link>{' '}
+          </IntentLink>{' '}
           {server.data && <span className="font-normal text-slate-500">{tools.length}</span>}
         </span>
       }

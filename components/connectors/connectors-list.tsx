@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { NamespaceSearchList, type NamespaceSearchFilters } from '@/components/resources/resource-list-card'
 import { Td } from '@/components/ui/table'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
@@ -24,9 +24,9 @@ export function ConnectorsList({ initial }: { initial: NamespaceSearchFilters })
       renderRow={(c) => (
         <>
           <Td>
-            <Link href={resourceHref('Connector', c.id)} className="font-mono font-medium text-slate-900 hover:underline">
+            <IntentLink href={resourceHref('Connector', c.id)} className="font-mono font-medium text-slate-900 hover:underline">
               {c.metadata.name}
-            </Link>
+            </IntentLink>
             {c.spec.displayName && <div className="text-xs text-slate-500">{c.spec.displayName}</div>}
           </Td>
           <Td className="whitespace-nowrap font-mono text-xs text-slate-600">{c.metadata.namespace}</Td>
@@ -34,9 +34,9 @@ export function ConnectorsList({ initial }: { initial: NamespaceSearchFilters })
             {c.spec.languageTool && (
               <div>
                 MCP server{' '}
-                <Link href={refHref('LanguageTool', c.spec.languageTool, c.metadata.namespace)} className="font-mono text-xs text-sky-800 hover:underline">
+                <IntentLink href={refHref('LanguageTool', c.spec.languageTool, c.metadata.namespace)} className="font-mono text-xs text-sky-800 hover:underline">
                   {c.spec.languageTool}
-                </Link>
+                </IntentLink>
               </div>
             )}
             {c.spec.tools?.length ? (

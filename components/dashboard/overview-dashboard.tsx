@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { useQuery } from '@tanstack/react-query'
 import { levelBarClass, LEVELS } from '@/components/tools/badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
@@ -43,9 +43,9 @@ function CountCard({ label, value, href }: { label: string; value: number; href?
   )
   const cls = 'block rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm'
   return href ? (
-    <Link href={href} className={`${cls} hover:border-slate-400`}>
+    <IntentLink href={href} className={`${cls} hover:border-slate-400`}>
       {body}
-    </Link>
+    </IntentLink>
   ) : (
     <div className={cls}>{body}</div>
   )
@@ -77,7 +77,7 @@ export function OverviewDashboard() {
           </div>
           {data.counts.tools + data.counts.agents + data.counts.languageTools === 0 && (
             <div className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-sm text-slate-600">
-              The registry is empty. <Link href="/apply" className="font-medium text-slate-900 underline">Apply a manifest</Link> to register tools, servers and agents.
+              The registry is empty. <IntentLink href="/apply" className="font-medium text-slate-900 underline">Apply a manifest</IntentLink> to register tools, servers and agents.
             </div>
           )}
           <CallStatsPanel subject={{ dimension: 'all' }} title="Every call, last 7 days" callsHref="/calls" />
@@ -106,9 +106,9 @@ export function OverviewDashboard() {
               Namespaces: {data.namespaces.map((n, i) => (
                 <span key={n}>
                   {i > 0 && ', '}
-                  <Link href={`/tools?namespace=${encodeURIComponent(n)}`} className="font-mono hover:text-slate-900 hover:underline">
+                  <IntentLink href={`/tools?namespace=${encodeURIComponent(n)}`} className="font-mono hover:text-slate-900 hover:underline">
                     {n}
-                  </Link>
+                  </IntentLink>
                 </span>
               ))}
             </p>

@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import type { DiscoverySubjectKind } from '@/lib/client/api'
 import { humanize } from '@/lib/client/format'
@@ -59,9 +59,9 @@ const KIND_LABEL: Record<DiscoverySubjectKind, string> = { Agent: 'Agent', Unit:
 export function SubjectLink({ kind, id, namespace, name }: { kind: DiscoverySubjectKind; id: string; namespace: string; name: string }) {
   return (
     <span className="inline-flex min-w-0 flex-col">
-      <Link href={resourceHref(kind, id)} className="truncate font-mono text-[13px] font-medium text-sky-800 hover:underline">
+      <IntentLink href={resourceHref(kind, id)} className="truncate font-mono text-[13px] font-medium text-sky-800 hover:underline">
         {namespace}/{name}
-      </Link>
+      </IntentLink>
       <span className="text-[11px] uppercase tracking-wide text-slate-500">{KIND_LABEL[kind] ?? kind}</span>
     </span>
   )

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { useState } from 'react'
 import { AnnotationBadges, ApprovalBadge, LevelBadge, TypeBadge } from '@/components/tools/badges'
 import { SchemaView } from '@/components/tools/schema-view'
@@ -16,9 +16,9 @@ function sourceLink(source: SourceRef) {
   const label = `${source.kind} ${source.namespace ? `${source.namespace}/` : ''}${source.name}`
   if (!hasPage(source.kind)) return <span>{label}</span>
   return (
-    <Link href={resourceHref(source.kind, source.name, source.namespace)} className="text-slate-900 underline-offset-2 hover:underline">
+    <IntentLink href={resourceHref(source.kind, source.name, source.namespace)} className="text-slate-900 underline-offset-2 hover:underline">
       {label}
-    </Link>
+    </IntentLink>
   )
 }
 
@@ -77,9 +77,9 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
               )}
               {showProvenance && tool.inheritedFromUnit && ' · '}
               {tool.inheritedFromUnit && (
-                <Link href={resourceHref('Unit', tool.inheritedFromUnit, unitNamespace)} className="text-sky-700 hover:underline">
+                <IntentLink href={resourceHref('Unit', tool.inheritedFromUnit, unitNamespace)} className="text-sky-700 hover:underline">
                   from unit {tool.inheritedFromUnit}
-                </Link>
+                </IntentLink>
               )}
             </p>
           )}

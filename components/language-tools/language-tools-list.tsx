@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { ApplyHint, NamespaceSearchList, type NamespaceSearchFilters } from '@/components/resources/resource-list-card'
 import { HealthBadge, PhaseBadge } from '@/components/resources/status-badges'
 import { Td } from '@/components/ui/table'
@@ -19,9 +19,9 @@ export function LanguageToolsList({ initial }: { initial: NamespaceSearchFilters
       renderRow={(s) => (
         <>
           <Td>
-            <Link href={resourceHref('LanguageTool', s.id)} className="font-medium text-slate-900 hover:underline">
+            <IntentLink href={resourceHref('LanguageTool', s.id)} className="font-medium text-slate-900 hover:underline">
               {s.metadata.name}
-            </Link>
+            </IntentLink>
             <div className="text-xs text-slate-500">
               {s.spec.transport} · {s.spec.deploymentMode}
             </div>

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { ErrorState, LoadingState } from '@/components/ui/states'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
@@ -34,17 +34,17 @@ export function LanguageToolReferencedBy({ name, namespace }: { name: string; na
           {usedBy.map((c) => (
             <li key={c.id}>
               Connector{' '}
-              <Link href={resourceHref('Connector', c.id)} className="font-mono text-sky-800 hover:underline">
+              <IntentLink href={resourceHref('Connector', c.id)} className="font-mono text-sky-800 hover:underline">
                 {c.metadata.name}
-              </Link>
+              </IntentLink>
             </li>
           ))}
           {referencedBy.map((a) => (
             <li key={a.id}>
               Agent{' '}
-              <Link href={resourceHref('Agent', a.id)} className="font-mono text-sky-800 hover:underline">
+              <IntentLink href={resourceHref('Agent', a.id)} className="font-mono text-sky-800 hover:underline">
                 {a.metadata.namespace}/{a.metadata.name}
-              </Link>
+              </IntentLink>
             </li>
           ))}
         </ul>

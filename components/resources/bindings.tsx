@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Badge } from '@/components/ui/badge'
 import { refHref, resourceHref } from '@/lib/client/links'
 
@@ -11,9 +11,9 @@ function LinkList({ items, href }: { items: string[] | undefined; href: (item: s
   return (
     <span className="flex flex-wrap gap-x-3 gap-y-1">
       {items.map((item) => (
-        <Link key={item} href={href(item)} className="font-mono text-xs text-sky-800 hover:underline">
+        <IntentLink key={item} href={href(item)} className="font-mono text-xs text-sky-800 hover:underline">
           {item}
-        </Link>
+        </IntentLink>
       ))}
     </span>
   )

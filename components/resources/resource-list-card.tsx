@@ -1,7 +1,7 @@
 'use client'
 // The card every resource list page uses: filters on top, then the loading, error or empty state of
 // the list query, or its table with "Load more" beneath.
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { NamespaceSelect } from '@/components/resources/namespace-select'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
@@ -34,7 +34,7 @@ export interface ResourceTable<T> {
 export function ApplyHint({ kind, verb = 'Register' }: { kind: string; verb?: string }) {
   return (
     <>
-      {verb} one with a <code className="font-mono">kind: {kind}</code> manifest on the <Link href="/apply" className="underline">Apply</Link> page.
+      {verb} one with a <code className="font-mono">kind: {kind}</code> manifest on the <IntentLink href="/apply" className="underline">Apply</IntentLink> page.
     </>
   )
 }

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { useMayChangeKind } from '@/components/access/caller-context'
 import { ApplyHint, NamespaceSearchList, type NamespaceSearchFilters } from '@/components/resources/resource-list-card'
 import { Badge } from '@/components/ui/badge'
@@ -25,9 +25,9 @@ export function SecretsList({ initial }: { initial: NamespaceSearchFilters }) {
       renderRow={(s) => (
         <>
           <Td>
-            <Link href={resourceHref('Secret', s.id)} className="font-mono font-medium text-slate-900 hover:underline">
+            <IntentLink href={resourceHref('Secret', s.id)} className="font-mono font-medium text-slate-900 hover:underline">
               {s.metadata.name}
-            </Link>
+            </IntentLink>
           </Td>
           <Td className="whitespace-nowrap font-mono text-xs text-slate-600">{s.metadata.namespace}</Td>
           <Td>

@@ -1,7 +1,7 @@
 'use client'
 // 7-day call statistics of one subject (a tool, an agent, a unit, a namespace, or everything): totals,
 // calls and failures per day or hour, and latency p50/p95 — all from the hourly rollups.
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { useState } from 'react'
 import { type ChartPoint, StackedBarChart, TimeLineChart } from '@/components/ui/charts'
 import { Card } from '@/components/ui/card'
@@ -60,9 +60,9 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
       actions={
         <>
           {callsHref && (
-            <Link href={callsHref} className="text-xs font-medium text-sky-800 hover:underline">
+            <IntentLink href={callsHref} className="text-xs font-medium text-sky-800 hover:underline">
               Browse calls
-            </Link>
+            </IntentLink>
           )}
           {toggle}
         </>

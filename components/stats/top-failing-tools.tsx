@@ -1,6 +1,6 @@
 'use client'
 // The tools that failed most over the last 7 days, each linking to its failed calls.
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
@@ -29,9 +29,9 @@ export function TopFailingTools({ limit = 10 }: { limit?: number }) {
                 {items.map((t) => (
                   <Tr key={t.toolId}>
                     <Td>
-                      <Link href={`/calls?tool=${encodeURIComponent(t.toolId)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
+                      <IntentLink href={`/calls?tool=${encodeURIComponent(t.toolId)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
                         {t.toolId}
-                      </Link>
+                      </IntentLink>
                     </Td>
                     <Td className="text-right tabular-nums">{count(t.calls)}</Td>
                     <Td className="text-right tabular-nums text-red-700">{count(t.failures)}</Td>

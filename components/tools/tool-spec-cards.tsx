@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { CodeBlock } from '@/components/ui/code-block'
@@ -32,9 +32,9 @@ function Invocation({ spec, namespace }: { spec: ToolSpec; namespace: string }) 
         items={[
           [
             'MCP server',
-            <Link key="s" href={refHref('LanguageTool', spec.mcpServerRef.name, namespace)} className="font-mono text-xs text-sky-800 hover:underline">
+            <IntentLink key="s" href={refHref('LanguageTool', spec.mcpServerRef.name, namespace)} className="font-mono text-xs text-sky-800 hover:underline">
               {spec.mcpServerRef.name}
-            </Link>,
+            </IntentLink>,
           ],
           ['Upstream tool', spec.mcpServerRef.tool ? mono(spec.mcpServerRef.tool) : 'the last segment of the tool id'],
         ]}
@@ -85,9 +85,9 @@ export function ToolSpecCards({ spec, namespace }: { spec: ToolSpec; namespace: 
               safety?.allowedAgents?.length ? (
                 <span className="flex flex-wrap gap-x-3">
                   {safety.allowedAgents.map((a) => (
-                    <Link key={a} href={refHref('Agent', a, namespace)} className="font-mono text-xs text-sky-800 hover:underline">
+                    <IntentLink key={a} href={refHref('Agent', a, namespace)} className="font-mono text-xs text-sky-800 hover:underline">
                       {a}
-                    </Link>
+                    </IntentLink>
                   ))}
                 </span>
               ) : (

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { NamespaceSelect } from '@/components/resources/namespace-select'
 import { ApplyHint, ResourceListCard } from '@/components/resources/resource-list-card'
 import { PhaseBadge } from '@/components/resources/status-badges'
@@ -60,9 +60,9 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
       renderRow={(t) => (
         <>
           <Td className="max-w-md">
-            <Link href={resourceHref('Tool', t.id)} className="font-mono text-[13px] font-medium text-slate-900 hover:underline">
+            <IntentLink href={resourceHref('Tool', t.id)} className="font-mono text-[13px] font-medium text-slate-900 hover:underline">
               {t.metadata.name}
-            </Link>
+            </IntentLink>
             <p className="line-clamp-1 text-xs text-slate-500" title={t.spec.description}>
               {t.spec.description}
             </p>

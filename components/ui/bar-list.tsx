@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 
 export interface BarItem {
   key: string
@@ -30,9 +30,9 @@ export function BarList({ items, emptyLabel = 'No data' }: { items: BarItem[]; e
         return (
           <li key={item.key}>
             {item.href ? (
-              <Link href={item.href} className="-mx-1 block rounded px-1 py-0.5 hover:bg-slate-50">
+              <IntentLink href={item.href} className="-mx-1 block rounded px-1 py-0.5 hover:bg-slate-50">
                 {row}
-              </Link>
+              </IntentLink>
             ) : (
               row
             )}

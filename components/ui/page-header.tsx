@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 
 export interface Crumb {
   label: string
@@ -26,9 +26,9 @@ export function PageHeader({
             <span key={i}>
               {i > 0 && <span className="mx-1">/</span>}
               {c.href ? (
-                <Link href={c.href} className="hover:text-slate-800 hover:underline">
+                <IntentLink href={c.href} className="hover:text-slate-800 hover:underline">
                   {c.label}
-                </Link>
+                </IntentLink>
               ) : (
                 c.label
               )}

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { ConnectorLinks, GrantLinks, Toggles } from '@/components/resources/bindings'
@@ -50,9 +50,9 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
                     [
                       'Parent',
                       spec.parent ? (
-                        <Link href={resourceHref('Unit', spec.parent, ns)} className="text-sky-800 hover:underline">
+                        <IntentLink href={resourceHref('Unit', spec.parent, ns)} className="text-sky-800 hover:underline">
                           {spec.parent}
-                        </Link>
+                        </IntentLink>
                       ) : (
                         <span className="text-slate-400">none (top level)</span>
                       ),

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { LoadMore } from '@/components/ui/load-more'
 import { ErrorState, LoadingState } from '@/components/ui/states'
@@ -41,9 +41,9 @@ function MemberList<S extends AgentSpec | UnitSpec>({
           <ul className="divide-y divide-slate-100">
             {list.items.map((r) => (
               <li key={r.id} className="flex items-baseline justify-between gap-3 px-4 py-2 text-sm">
-                <Link href={resourceHref(plural === 'agents' ? 'Agent' : 'Unit', r.id)} className="font-medium text-slate-900 hover:underline">
+                <IntentLink href={resourceHref(plural === 'agents' ? 'Agent' : 'Unit', r.id)} className="font-medium text-slate-900 hover:underline">
                   {r.metadata.name}
-                </Link>
+                </IntentLink>
                 {(r.spec.displayName || r.spec.image) && (
                   <span className="truncate text-xs text-slate-500">{r.spec.displayName ?? <span className="font-mono">{shortImage(r.spec.image)}</span>}</span>
                 )}

@@ -1,5 +1,5 @@
 'use client'
-import Link from 'next/link'
+import { IntentLink } from '@/components/ui/intent-link'
 import { NamespaceSelect } from '@/components/resources/namespace-select'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
@@ -70,9 +70,9 @@ export function UnitTree({ initial }: { initial: Partial<Record<(typeof KEYS)[nu
                   <Td>
                     <div className="flex items-baseline gap-1.5" style={{ paddingLeft: depth * 22 }}>
                       {depth > 0 && <span aria-hidden className="text-slate-300">└</span>}
-                      <Link href={resourceHref('Unit', unit.id)} className="font-medium text-slate-900 hover:underline">
+                      <IntentLink href={resourceHref('Unit', unit.id)} className="font-medium text-slate-900 hover:underline">
                         {unit.metadata.name}
-                      </Link>
+                      </IntentLink>
                       {unit.spec.displayName && <span className="text-xs text-slate-500">{unit.spec.displayName}</span>}
                       {missingParent && (
                         <Badge tone="amber" title="spec.parent names a unit that does not exist in this namespace">

@@ -1,5 +1,5 @@
+import { IntentLink } from '@/components/ui/intent-link'
 import type { Metadata } from 'next'
-import Link from 'next/link'
 import { APPROVAL_CONTRACTS } from '@/lib/api/approval-routes'
 import { ApprovalQueue } from '@/components/approvals/approval-queue'
 import { PageHeader } from '@/components/ui/page-header'
@@ -23,9 +23,9 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
         title="Approvals"
         subtitle="Calls that wait for a human: approve and a worker runs the call once; deny and it never runs. Requests nobody decides in time expire."
         actions={
-          <Link href="/approvals/settings" className="text-sm font-medium text-sky-700 hover:underline">
+          <IntentLink href="/approvals/settings" className="text-sm font-medium text-sky-700 hover:underline">
             Policies and webhooks
-          </Link>
+          </IntentLink>
         }
       />
       <ApprovalQueue initial={initial} initialPage={initialPage} renderedAt={renderedAt} />
