@@ -13,7 +13,6 @@ const listeners = new Set<() => void>()
 function subscribe(listener: () => void) {
   listeners.add(listener)
   if (!timer) {
-    now = Date.now()
     timer = setInterval(() => {
       now = Date.now()
       for (const l of listeners) l()
@@ -38,6 +37,9 @@ const RenderedAt = createContext<number | null>(null)
 
 /** `at`: when the server rendered the page (Date.now() there), handed down to the client. */
 export function RenderedAtProvider({ at, children }: { at: number; children: React.ReactNode }) {
+  // Until the first tick the browser's clock reads the server's moment too: every label then renders
+  // after hydration as it did during it, so React has no second pass to make over all of them.
+  if (!timer) now = at
   return <RenderedAt.Provider value={at}>{children}</RenderedAt.Provider>
 }
 
