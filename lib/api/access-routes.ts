@@ -2,7 +2,7 @@
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
-import { auditActorOf } from '@/lib/auth/audit-actor'
+import { auditActorOf } from '@/lib/audit/audit-actor'
 import { ROLES, SCOPES } from '@/lib/auth/authenticate'
 import { signInWithPassword } from '@/lib/auth/sign-in'
 import { signOut } from '@/lib/auth/sign-out'

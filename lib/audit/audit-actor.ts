@@ -1,6 +1,6 @@
 // Who the audit log names for a request: the authenticated caller, reduced to what the log keeps.
 import type { Actor } from '@/lib/auth/authenticate'
-import type { AuditActor, AuditActorKind } from './record-audit-event'
+import type { AuditActor } from './record-audit-event'
 
 /** What a change carries down from its route handler so the record names who asked and in which request. */
 export interface AuditContext {
@@ -8,14 +8,12 @@ export interface AuditContext {
   requestId?: string
 }
 
-const KINDS: readonly AuditActorKind[] = ['user', 'token', 'agent', 'system']
-
-export function auditActorOf(actor: Actor & { id?: string | null }): AuditActor {
-  const kind = (KINDS as readonly string[]).includes(actor.kind) ? (actor.kind as AuditActorKind) : 'user'
-  return { kind, id: actor.id ?? null, name: actor.name }
+/** How an authenticated caller appears in the audit log. */
+export function auditActorOf(actor: Actor): AuditActor {
+  return { kind: actor.kind, id: actor.id, name: actor.name }
 }
 
-export function auditContextOf(ctx: { actor: Actor & { id?: string | null }; requestId: string }): AuditContext {
+export function auditContextOf(ctx: { actor: Actor; requestId: string }): AuditContext {
   return { actor: auditActorOf(ctx.actor), requestId: ctx.requestId }
 }
 

@@ -1,5 +1,5 @@
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
-import { auditActorOf } from './audit-actor'
+import { auditActorOf } from '@/lib/audit/audit-actor'
 import type { Actor } from './authenticate'
 import { getAuth } from './better-auth'
 

@@ -1,7 +1,7 @@
 // Issues an API token: the whole token is returned once, the database keeps its hash. Its scopes
 // may not exceed what the creator could do themselves (their role, and a token's own scopes).
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
-import { auditActorOf } from '@/lib/auth/audit-actor'
+import { auditActorOf } from '@/lib/audit/audit-actor'
 import { type Actor, isAllowed, SCOPES, type Scope } from '@/lib/auth/authenticate'
 import { issueToken } from '@/lib/auth/secret-token'
 import { prisma } from '@/lib/db'

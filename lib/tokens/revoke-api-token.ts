@@ -1,5 +1,5 @@
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
-import { auditActorOf } from '@/lib/auth/audit-actor'
+import { auditActorOf } from '@/lib/audit/audit-actor'
 import { type Actor, isAllowed } from '@/lib/auth/authenticate'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
