@@ -1,6 +1,8 @@
 // Embedded PostgreSQL 17 for the zero-setup default (`npm start`, `npm test` without DATABASE_URL).
+import { fork } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
@@ -52,6 +54,33 @@ export async function startEmbeddedPostgres({ dataDir, port, database, log = () 
       })
     },
   }
+}
+
+/**
+ * The same server, run by scripts/postgres-host.mjs in a process group of its own, so a Ctrl-C in
+ * the terminal does not reach it; `stop()` stops it. Returns { url, stop }.
+ */
+export function startEmbeddedPostgresInOwnGroup({ dataDir, port, database, log = () => {} }) {
+  const host = fork(fileURLToPath(new URL('./postgres-host.mjs', import.meta.url)), [JSON.stringify({ dataDir, port, database })], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const exited = new Promise((resolve) => host.once('exit', resolve))
+  return new Promise((resolve, reject) => {
+    host.on('message', (message) => {
+      if (message.log) log(message.log)
+      else if (message.error) reject(new Error(`embedded PostgreSQL: ${message.error}`))
+      else if (message.url)
+        resolve({
+          url: message.url,
+          async stop() {
+            if (host.exitCode === null && host.signalCode === null && host.connected) host.send('stop')
+            await exited
+          },
+        })
+    })
+    exited.then((code) => reject(new Error(`embedded PostgreSQL host exited (${code}) before the server was ready`)))
+  })
 }
 
 // A run that was killed with SIGKILL leaves its server running; stop it through postmaster.pid.

@@ -1,12 +1,13 @@
 // `npm start`: [embedded PostgreSQL when DATABASE_URL is unset] → migrations → demo fleet and its
 // local endpoints (embedded database only) → production build if the sources changed → web server
 // (behind the lean gateway process, which serves /mcp) and discovery workers → ready.
-// Ctrl-C or SIGTERM stops the children first, then PostgreSQL. `npm run dev` runs `next dev` instead.
+// Ctrl-C or SIGTERM stops the workers, then the web server, then the demo endpoints, then PostgreSQL,
+// each after the one before has finished. `npm run dev` runs `next dev` instead.
 import 'dotenv/config'
 import fs from 'node:fs'
 import path from 'node:path'
 import { EMBEDDED_PG_PORT } from './embedded-db-url.mjs'
-import { startEmbeddedPostgres } from './embedded-postgres.mjs'
+import { startEmbeddedPostgresInOwnGroup } from './embedded-postgres.mjs'
 import { ensureSecretKey, needsBuild, recordBuild } from './start-helpers.mjs'
 import { createSupervisor } from './supervisor.mjs'
 
@@ -19,13 +20,16 @@ const DEV = process.env.TOOLROOM_DEV === '1'
 const DATA_DIR = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 
+// Workers finish their jobs while the endpoints and the database those jobs use are still up.
+const STOP = { workers: 1, web: 2, endpoints: 3 }
+
 let embedded = null
 const supervisor = createSupervisor({ log, onStop: async () => embedded?.stop() })
 
 try {
   const useEmbedded = !process.env.DATABASE_URL
   if (useEmbedded) {
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'pg17'), port: EMBEDDED_PG_PORT, database: 'toolroom', log })
+    embedded = await startEmbeddedPostgresInOwnGroup({ dataDir: path.join(DATA_DIR, 'pg17'), port: EMBEDDED_PG_PORT, database: 'toolroom', log })
     process.env.DATABASE_URL = embedded.url
     log(`embedded PostgreSQL 17 on port ${EMBEDDED_PG_PORT} (${elapsed()})`)
   }
@@ -40,11 +44,11 @@ try {
   if (demo) {
     await supervisor.runOnce('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'])
     // The demo fleet's local MCP servers and agent listener, which the workers discover for real.
-    supervisor.keepRunning('demo endpoints', ['scripts/demo-endpoints.mjs'])
+    supervisor.keepRunning('demo endpoints', ['scripts/demo-endpoints.mjs'], { stopOrder: STOP.endpoints })
   }
 
   if (DEV) {
-    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST])
+    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST], { stopOrder: STOP.web })
   } else {
     if (needsBuild()) {
       log('building the web app (first start, or the sources changed)…')
@@ -57,15 +61,15 @@ try {
     // Next.js serve the port, and /mcp, alone.
     const front = process.env.TOOLROOM_GATEWAY_FRONT !== '0'
     const webPort = front ? (process.env.TOOLROOM_WEB_INTERNAL_PORT ?? String(Number(PORT) + 1)) : PORT
-    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST])
+    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST], { stopOrder: STOP.web })
     if (front) {
       Object.assign(process.env, { GATEWAY_PORT: PORT, TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
-      supervisor.keepRunning('gateway', ['--import', 'tsx', 'scripts/gateway.ts'])
+      supervisor.keepRunning('gateway', ['--import', 'tsx', 'scripts/gateway.ts'], { stopOrder: STOP.web })
     }
   }
 
   const workers = Number(process.env.TOOLROOM_WORKERS ?? 1)
-  for (let i = 0; i < workers; i++) supervisor.keepRunning(`worker ${i + 1}`, ['--import', 'tsx', 'workers/main.ts'])
+  for (let i = 0; i < workers; i++) supervisor.keepRunning(`worker ${i + 1}`, ['--import', 'tsx', 'workers/main.ts'], { stopOrder: STOP.workers })
 
   await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)

@@ -1,37 +1,40 @@
 // Child processes of `npm start`: one-off steps that must succeed, and long-running services that
-// die with us (even if we are SIGKILLed) and take us down if they exit.
+// die with us (even if we are SIGKILLed) and take us down if they exit. The services run in process
+// groups of their own, so a Ctrl-C in the terminal reaches only us, and we stop them in order: the
+// workers first, while what their jobs use is still up, then the web server, then the rest.
 import { spawn } from 'node:child_process'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 export function createSupervisor({ log, onStop }) {
-  const children = new Set()
+  /** Each child with its stop order: lower stops first. */
+  const children = new Map()
   let shuttingDown = false
 
-  function spawnNode(args, { keepAlive, quiet }) {
+  function spawnNode(args, { keepAlive, quiet, stopOrder = 0 }) {
     const stdio = keepAlive ? ['inherit', 'inherit', 'inherit', 'ipc'] : ['inherit', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit']
     const prefix = keepAlive ? ['-r', './scripts/exit-with-parent.cjs'] : []
-    const child = spawn(process.execPath, [...prefix, ...args], { stdio, env: process.env })
-    children.add(child)
+    const child = spawn(process.execPath, [...prefix, ...args], { stdio, env: process.env, detached: keepAlive })
+    children.set(child, stopOrder)
     child.once('exit', () => children.delete(child))
     return child
+  }
+
+  function stopChild(child) {
+    return new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      child.once('exit', resolve)
+      child.kill('SIGTERM')
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+    })
   }
 
   async function shutdown(code = 0) {
     if (shuttingDown) return
     shuttingDown = true
     log('stopping…')
-    await Promise.all(
-      [...children].map(
-        (child) =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve()
-            child.once('exit', resolve)
-            child.kill('SIGTERM')
-            setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
-          }),
-      ),
-    )
+    const orders = [...new Set(children.values())].sort((a, b) => a - b)
+    for (const order of orders) await Promise.all([...children].filter(([, o]) => o === order).map(([child]) => stopChild(child)))
     await onStop()
     log('stopped')
     process.exit(code)
@@ -58,8 +61,9 @@ export function createSupervisor({ log, onStop }) {
         })
       })
     },
-    keepRunning(name, args) {
-      const child = spawnNode(args, { keepAlive: true })
+    /** `stopOrder`: services with a lower one are stopped (and waited for) before the others. */
+    keepRunning(name, args, { stopOrder = 0 } = {}) {
+      const child = spawnNode(args, { keepAlive: true, stopOrder })
       child.once('exit', (code, signal) => {
         if (shuttingDown) return
         log(`${name} exited (${code ?? signal}); stopping everything`)
