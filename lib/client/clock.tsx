@@ -39,11 +39,15 @@ const RenderedAt = createContext<number | null>(null)
 export function RenderedAtProvider({ at, children }: { at: number; children: React.ReactNode }) {
   // Until the first tick the browser's clock reads the server's moment too: every label then renders
   // after hydration as it did during it, so React has no second pass to make over all of them.
-  if (!timer) now = at
+  if (!timer && typeof window !== 'undefined') now = at
   return <RenderedAt.Provider value={at}>{children}</RenderedAt.Provider>
 }
 
-/** The current time in ms, ticking every second; the server's render time while hydrating. */
+/**
+ * The current time in ms, ticking every second; the server's render time while hydrating. A page
+ * that renders time labels on the server wraps them in RenderedAtProvider: without it the server and
+ * the browser have no moment in common, and the labels would not hydrate as rendered.
+ */
 export function useNow(): number {
   const renderedAt = useContext(RenderedAt)
   return useSyncExternalStore(subscribe, snapshot, () => renderedAt ?? now)
