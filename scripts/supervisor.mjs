@@ -13,8 +13,9 @@ export function createSupervisor({ log, onStop }) {
 
   function spawnNode(args, { keepAlive, quiet, stopOrder = 0 }) {
     const stdio = keepAlive ? ['inherit', 'inherit', 'inherit', 'ipc'] : ['inherit', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit']
-    const prefix = keepAlive ? ['-r', './scripts/exit-with-parent.cjs'] : []
-    const child = spawn(process.execPath, [...prefix, ...args], { stdio, env: process.env, detached: keepAlive })
+    const prefix = keepAlive ? ['--require', './scripts/exit-with-parent.cjs'] : []
+    const env = keepAlive ? { ...process.env, TOOLROOM_SUPERVISED: '1' } : process.env
+    const child = spawn(process.execPath, [...prefix, ...args], { stdio, env, detached: keepAlive })
     children.set(child, stopOrder)
     child.once('exit', () => children.delete(child))
     return child

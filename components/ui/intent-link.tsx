@@ -7,7 +7,7 @@
 import Link from 'next/link'
 import { type ComponentProps, useState } from 'react'
 
-export function IntentLink({ onMouseEnter, onFocus, ...props }: Omit<ComponentProps<typeof Link>, 'prefetch'>) {
+export function IntentLink({ onMouseEnter, onFocus, onTouchStart, ...props }: Omit<ComponentProps<typeof Link>, 'prefetch'>) {
   const [intent, setIntent] = useState(false)
   return (
     <Link
@@ -20,6 +20,10 @@ export function IntentLink({ onMouseEnter, onFocus, ...props }: Omit<ComponentPr
       onFocus={(e) => {
         setIntent(true)
         onFocus?.(e)
+      }}
+      onTouchStart={(e) => {
+        setIntent(true)
+        onTouchStart?.(e)
       }}
     />
   )

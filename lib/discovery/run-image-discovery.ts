@@ -31,7 +31,7 @@ export function imageEndpointOf(kind: 'Agent' | 'Unit', row: { name: string; nam
   return spec.image && spec.endpoint ? spec.endpoint : null
 }
 
-export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: ImageDiscoveryRequest): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string }> {
+export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: ImageDiscoveryRequest): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
   const row = await readImageSubject(kind, id)
   if (!row) return { status: 'skipped' } // deleted since the job was queued
   const endpoint = imageEndpointOf(kind, row)
@@ -60,6 +60,6 @@ export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: Imag
       where: { id: run.id },
       data: { status: 'failed', finishedAt: new Date(), error: e.message, details: { endpoint, step: e.step, failure: e.failure, attempts: e.attempts } },
     })
-    return { status: 'failed', runId: run.id }
+    return { status: 'failed', runId: run.id, error: e.message }
   }
 }

@@ -11,7 +11,7 @@ import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from './outbound/discovery-fetch'
 
-export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: string; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string }> {
+export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: string; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
   const server = await startMcpRun(id, trigger, attempt)
   if (!server) return { status: 'skipped' }
   const run = { id: server.runId }
@@ -52,7 +52,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
       prisma.languageTool.update({ where: { id }, data: { phase: 'Failed', lastError: message, lastIntrospectedAt: new Date() } }),
       prisma.discoveryRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: message, details: { endpoint } } }),
     ])
-    return { status: 'failed', runId: run.id }
+    return { status: 'failed', runId: run.id, error: message }
   }
 }
 

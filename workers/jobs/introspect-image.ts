@@ -3,6 +3,6 @@ import { introspectImageJob } from '@/lib/jobs/job-contracts'
 import { defineJob } from '../define-job'
 
 export default defineJob(introspectImageJob, async (payload, { attempt }) => {
-  const { status } = await runImageDiscovery({ ...payload, attempt })
-  console.log(`[worker] image ${payload.kind} ${payload.id} (${payload.trigger}): ${status}`)
+  const { status, error } = await runImageDiscovery({ ...payload, attempt })
+  console.log(`[worker] image ${payload.kind} ${payload.id} (${payload.trigger}): ${status}${error ? ` (${error})` : ''}`)
 })

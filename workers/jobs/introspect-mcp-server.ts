@@ -3,6 +3,6 @@ import { introspectMcpServerJob } from '@/lib/jobs/job-contracts'
 import { defineJob } from '../define-job'
 
 export default defineJob(introspectMcpServerJob, async (payload, { attempt }) => {
-  const { status } = await runMcpDiscovery({ ...payload, attempt })
-  console.log(`[worker] MCP server ${payload.id} (${payload.trigger}): ${status}`)
+  const { status, error } = await runMcpDiscovery({ ...payload, attempt })
+  console.log(`[worker] MCP server ${payload.id} (${payload.trigger}): ${status}${error ? ` (${error})` : ''}`)
 })
