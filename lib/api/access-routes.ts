@@ -4,11 +4,13 @@ import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { auditActorOf } from '@/lib/audit/audit-actor'
 import { ROLES, SCOPES } from '@/lib/auth/authenticate'
+import { changeOwnPassword } from '@/lib/auth/change-own-password'
 import { signInWithPassword } from '@/lib/auth/sign-in'
 import { signOut } from '@/lib/auth/sign-out'
 import { changeUser, removeUser } from '@/lib/people/change-user'
 import { createUser, MIN_PASSWORD_LENGTH } from '@/lib/people/create-user'
 import { listUsers } from '@/lib/people/list-users'
+import { resetPassword } from '@/lib/people/reset-password'
 import { createApiToken } from '@/lib/tokens/create-api-token'
 import { listApiTokens } from '@/lib/tokens/list-api-tokens'
 import { revokeApiToken } from '@/lib/tokens/revoke-api-token'
@@ -45,6 +47,12 @@ export const ACCESS_CONTRACTS = {
     method: 'DELETE', path: '/api/v1/session', operationId: 'signOut', tags: ['Access'], access: 'read',
     summary: 'Sign out: ends this session and clears its cookie', successStatus: 204,
   },
+  changeOwnPassword: {
+    method: 'PUT', path: '/api/v1/session/password', operationId: 'changeOwnPassword', tags: ['Access'], access: 'read', maxBodyBytes: 4096,
+    summary: "Change the signed-in person's password (not through an API token); their other sessions end, this one gets a fresh cookie. Attempts are limited per client address.",
+    body: z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(256) }),
+    successStatus: 204,
+  },
   listUsers: {
     method: 'GET', path: '/api/v1/users', operationId: 'listUsers', tags: ['Access'], access: 'admin',
     summary: 'Everyone who can sign in, with role and state', response: z.object({ items: z.array(user) }),
@@ -59,6 +67,11 @@ export const ACCESS_CONTRACTS = {
     method: 'PATCH', path: '/api/v1/users/{id}', operationId: 'changeUser', tags: ['Access'], access: 'admin', maxBodyBytes: 4096,
     summary: "Change someone's role or name, or disable them (their sessions end)", params: uuidParams,
     body: z.strictObject({ role: role.optional(), name: z.string().trim().min(1).max(200).optional(), disabled: z.boolean().optional() }), response: user,
+  },
+  resetUserPassword: {
+    method: 'POST', path: '/api/v1/users/{id}/password', operationId: 'resetUserPassword', tags: ['Access'], access: 'admin', maxBodyBytes: 4096,
+    summary: "Set someone's password, or generate one (returned once, in this answer); all their sessions end", params: uuidParams,
+    body: z.strictObject({ password: z.string().min(MIN_PASSWORD_LENGTH).max(256).optional() }), response: z.object({ password: z.string().optional() }),
   },
   removeUser: {
     method: 'DELETE', path: '/api/v1/users/{id}', operationId: 'removeUser', tags: ['Access'], access: 'admin',
@@ -95,6 +108,7 @@ export const accessRoutes = {
   }),
   whoAmI: route(C.whoAmI, async ({ actor }) => ({ kind: actor.kind, id: actor.id, name: actor.name, roles: actor.roles, scopes: actor.scopes })),
   signOut: route(C.signOut, async ({ actor, request, requestId }) => signOut(actor, request, requestId)),
+  changeOwnPassword: route(C.changeOwnPassword, async ({ actor, body, request, requestId }) => changeOwnPassword(actor, body, request, requestId)),
   listUsers: route(C.listUsers, async () => ({ items: await listUsers() })),
   createUser: route(C.createUser, async ({ body, actor, requestId }) =>
     createUser({ email: body.email, name: body.name, role: body.role as (typeof ROLES)[number], password: body.password }, auditActorOf(actor), requestId),
@@ -102,6 +116,7 @@ export const accessRoutes = {
   changeUser: route(C.changeUser, async ({ params, body, actor, requestId }) =>
     changeUser(params.id, { role: body.role as (typeof ROLES)[number] | undefined, name: body.name, disabled: body.disabled }, auditActorOf(actor), requestId),
   ),
+  resetUserPassword: route(C.resetUserPassword, async ({ params, body, actor, requestId }) => resetPassword(params.id, body.password, auditActorOf(actor), requestId)),
   removeUser: route(C.removeUser, async ({ params, actor, requestId }) => removeUser(params.id, auditActorOf(actor), requestId)),
   listTokens: route(C.listTokens, async ({ actor }) => ({ items: await listApiTokens(actor) })),
   createToken: route(C.createToken, async ({ body, actor, requestId }) =>

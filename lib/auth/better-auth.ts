@@ -34,7 +34,8 @@ export function createAuth() {
     rateLimit: {
       enabled: true,
       storage: 'database',
-      customRules: { '/sign-in/*': { window: settings.signInWindowSeconds, max: settings.signInAttempts } },
+      // Guessing a password through a stolen session is limited like guessing it at sign-in.
+      customRules: { '/sign-in/*': { window: settings.signInWindowSeconds, max: settings.signInAttempts }, '/change-password': { window: settings.signInWindowSeconds, max: settings.signInAttempts } },
     },
     advanced: { cookiePrefix: 'toolroom', database: { generateId: 'uuid' } },
     databaseHooks: {

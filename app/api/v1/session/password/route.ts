@@ -1,0 +1,4 @@
+import { accessRoutes } from '@/lib/api/access-routes'
+
+export const dynamic = 'force-dynamic'
+export const PUT = accessRoutes.changeOwnPassword

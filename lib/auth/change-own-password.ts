@@ -1,0 +1,39 @@
+// A person changes their own password through better-auth's endpoint, so its check of the current
+// password, its hasher and its database-backed attempt limit all apply. Their other sessions end;
+// this one carries on under the fresh cookie better-auth sets. We add problem+json answers and the
+// audit record.
+import { auditActorOf } from '@/lib/audit/audit-actor'
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { AppError } from '@/lib/errors/app-error'
+import type { Actor } from './authenticate'
+import { getAuth } from './better-auth'
+
+export async function changeOwnPassword(actor: Actor, passwords: { currentPassword: string; newPassword: string }, request: Request, requestId?: string): Promise<Response> {
+  if (actor.via !== 'session')
+    throw new AppError('FORBIDDEN', 'only a signed-in person can change their password; an API token cannot', [
+      { field: 'authorization', rule: 'session-only', message: 'sign in with email and password' },
+    ])
+  // The route wrapper has already checked the Origin of this cookie-carrying request; better-auth
+  // checks it again, so it goes along with the cookie.
+  const headers = new Headers({ 'content-type': 'application/json' })
+  for (const name of ['cookie', 'origin', 'x-forwarded-for', 'user-agent']) {
+    const value = request.headers.get(name)
+    if (value) headers.set(name, value)
+  }
+  const answer = await getAuth().handler(
+    new Request(new URL('/api/auth/change-password', request.url), { method: 'POST', headers, body: JSON.stringify({ ...passwords, revokeOtherSessions: true }) }),
+  )
+  const by = auditActorOf(actor)
+  if (!answer.ok) {
+    const body = (await answer.json().catch(() => ({}))) as { code?: string; message?: string }
+    await recordAuditEvent({ actor: by, action: 'auth.password_change_failed', kind: 'User', resourceId: actor.id, detail: { reason: body.code ?? `http_${answer.status}` }, requestId })
+    if (answer.status === 429) throw new AppError('TOO_MANY_REQUESTS', `too many attempts; try again in ${answer.headers.get('x-retry-after') ?? 'a few'} seconds`)
+    if (body.code === 'INVALID_PASSWORD')
+      throw new AppError('FORBIDDEN', 'the current password is wrong', [{ field: 'currentPassword', rule: 'matches', message: 'is not your current password' }])
+    throw new AppError('BAD_REQUEST', `the password was not changed: ${body.message ?? `status ${answer.status}`}`)
+  }
+  await recordAuditEvent({ actor: by, action: 'user.password_changed', kind: 'User', resource: actor.name, resourceId: actor.id, detail: { otherSessionsEnded: true }, requestId })
+  const response = new Response(null, { status: 204 })
+  for (const cookie of answer.headers.getSetCookie()) response.headers.append('set-cookie', cookie)
+  return response
+}
