@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card'
 import { QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { ROLES, type Role } from '@/lib/auth/access-rules'
-import { accessKeys, changeUser, createUser, listUsers, removeUser, type UserView } from '@/lib/client/access-api'
+import { accessKeys, changeUser, createUser, listUsers, removeUser, resetUserPassword, type UserView } from '@/lib/client/access-api'
 import { ApiError } from '@/lib/client/api'
 import { dateTime } from '@/lib/client/format'
 import { useCaller } from './caller-context'
@@ -106,9 +106,21 @@ function PeopleTable({ people }: { people: UserView[] }) {
   const done = { onSuccess: () => void client.invalidateQueries({ queryKey: accessKeys.users }), onError: setError, onMutate: () => setError(null) }
   const change = useMutation({ mutationFn: (v: { id: string; role?: Role; disabled?: boolean }) => changeUser(v.id, v), ...done })
   const remove = useMutation({ mutationFn: removeUser, ...done })
+  const [reset, setReset] = useState<{ email: string; password: string } | null>(null)
+  const resetPassword = useMutation({
+    mutationFn: (p: UserView) => resetUserPassword(p.id),
+    onMutate: () => setError(null),
+    onError: setError,
+    onSuccess: (answer, p) => answer.password && setReset({ email: p.email, password: answer.password }),
+  })
   return (
     <>
       {error ? <div className="px-4 pt-3"><ErrorLine error={error} /></div> : null}
+      {reset && (
+        <div className="px-4 pt-3">
+          <ShownOnce label={`New password for ${reset.email} (their sessions have ended)`} value={reset.password} onDone={() => setReset(null)} />
+        </div>
+      )}
       <Table>
         <THead>
           <tr>
@@ -152,6 +164,17 @@ function PeopleTable({ people }: { people: UserView[] }) {
                     <span className="text-xs text-slate-400">you</span>
                   ) : (
                     <span className="inline-flex gap-1">
+                      {p.signIn.includes('credential') && (
+                        <Button
+                          variant="ghost"
+                          disabled={resetPassword.isPending}
+                          onClick={() => {
+                            if (window.confirm(`Give ${p.email} a new generated password? Their sessions end; you pass the password on.`)) resetPassword.mutate(p)
+                          }}
+                        >
+                          Reset password
+                        </Button>
+                      )}
                       <Button variant="ghost" disabled={change.isPending} onClick={() => change.mutate({ id: p.id, disabled: !p.disabled })}>
                         {p.disabled ? 'Enable' : 'Disable'}
                       </Button>

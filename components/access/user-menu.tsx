@@ -1,5 +1,6 @@
 'use client'
 import { useState } from 'react'
+import { IntentLink } from '@/components/ui/intent-link'
 import { useCaller } from './caller-context'
 
 export function UserMenu() {
@@ -13,9 +14,9 @@ export function UserMenu() {
   }
   return (
     <div className="border-t border-slate-800 px-4 py-3" data-testid="user-menu">
-      <p className="truncate text-xs text-slate-200" title={caller.name}>
+      <IntentLink href="/account" className="block truncate text-xs text-slate-200 hover:text-white hover:underline" title={`${caller.name}: your account and password`}>
         {caller.name}
-      </p>
+      </IntentLink>
       <p className="mt-0.5 flex items-center justify-between text-[11px] text-slate-400">
         <span>
           role: <span data-testid="user-role" className="font-medium text-amber-300">{caller.role}</span>

@@ -24,6 +24,11 @@ export const changeUser = (id: string, body: { role?: Role; disabled?: boolean; 
 /** 204 No Content: read as (empty) text, which still turns problem+json answers into ApiError. */
 export const removeUser = (id: string) => apiText(`/api/v1/users/${encodeURIComponent(id)}`, { method: 'DELETE' })
 
+export const resetUserPassword = (id: string, body: { password?: string } = {}) =>
+  apiFetch<{ password?: string }>(`/api/v1/users/${encodeURIComponent(id)}/password`, json('POST', body))
+/** The signed-in person's own password; 204, with a fresh session cookie. */
+export const changeOwnPassword = (body: { currentPassword: string; newPassword: string }) => apiText('/api/v1/session/password', json('PUT', body))
+
 export const listTokens = () => apiFetch<{ items: ApiTokenView[] }>('/api/v1/tokens')
 export const createToken = (body: { name: string; scopes: Scope[]; expiresInDays: number | null }) =>
   apiFetch<ApiTokenView & { token: string }>('/api/v1/tokens', json('POST', body))
