@@ -9,8 +9,8 @@ import { expect, test } from '@playwright/test'
 // workers. Then Ctrl-C, which a terminal sends to its whole foreground process group at once.
 // Everything must stop, in order, with no error lines on the way out and no process or server left
 // behind.
-// Ports of its own; the demo fleet's MCP servers listen on the fixed ports of its manifest, so this
-// test cannot run next to a developer's own `npm start`.
+// Ports of its own; the demo fleet's MCP servers and agent listener listen on the fixed ports of its
+// manifest, so this test cannot run next to a developer's own `npm start`.
 const PORT = 3990
 const PG_PORT = 55660
 
@@ -39,7 +39,7 @@ for (const command of [['start'], ['run', 'dev']]) {
     fs.mkdirSync('.data/test-reports', { recursive: true })
     const dataDir = fs.mkdtempSync(path.resolve('.data/test-reports/npm-start-'))
     fs.chmodSync(dataDir, 0o755)
-    const env: NodeJS.ProcessEnv = { ...process.env, TOOLROOM_DATA_DIR: dataDir, PORT: String(PORT), TOOLROOM_EMBEDDED_PG_PORT: String(PG_PORT), TOOLROOM_DEMO_AGENT_PORT: '4890' }
+    const env: NodeJS.ProcessEnv = { ...process.env, TOOLROOM_DATA_DIR: dataDir, PORT: String(PORT), TOOLROOM_EMBEDDED_PG_PORT: String(PG_PORT) }
     // What `npm test` set for its own server is not the newcomer's environment.
     for (const key of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY', 'E2E_BASE_URL', 'TOOLROOM_ADMIN_TOKEN']) delete env[key]
     let output = ''

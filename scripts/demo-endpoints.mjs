@@ -56,12 +56,12 @@ function mcpServer(name, tools) {
   })
 }
 
-function agentListener(agents) {
+function agentListener(port, agents) {
   return http.createServer((req, res) => {
     const m = /^\/agents\/([a-z0-9-]+)(\/.*)$/.exec(new URL(req.url, 'http://localhost').pathname)
     const agent = m && agents.get(m[1])
     if (!agent) return json(res, 404, { error: 'no such agent' })
-    if (m[2] === '/.well-known/agent.json') return json(res, 200, { name: agent.name, description: `Demo listener for ${agent.name}`, version: agent.version, url: `http://127.0.0.1:${ports.agents}/agents/${agent.name}` })
+    if (m[2] === '/.well-known/agent.json') return json(res, 200, { name: agent.name, description: `Demo listener for ${agent.name}`, version: agent.version, url: `http://127.0.0.1:${port}/agents/${agent.name}` })
     if (m[2] === '/a2a/tools') return json(res, 200, agent.tools)
     json(res, 404, { error: 'not found' })
   })
@@ -72,7 +72,6 @@ function json(res, status, body) {
   res.end(JSON.stringify(body))
 }
 
-const ports = { agents: Number(process.env.TOOLROOM_DEMO_AGENT_PORT ?? 4810) }
 for (const doc of documents) {
   const endpoint = doc?.kind === 'LanguageTool' ? doc.spec?.endpoint : undefined
   const local = endpoint && /^http:\/\/127\.0\.0\.1:(\d+)\/mcp$/.exec(endpoint)
@@ -84,18 +83,21 @@ for (const doc of documents) {
   log(`MCP server ${doc.metadata.namespace}/${doc.metadata.name} on ${endpoint} (${tools.length} tools)`)
 }
 
-const agents = new Map()
+// The agents' listeners, on the ports their endpoints in the manifest name (one listener a port).
+const agentsByPort = new Map()
 for (const doc of documents) {
   const m = doc?.kind === 'Agent' && /^http:\/\/127\.0\.0\.1:(\d+)\/agents\/([a-z0-9-]+)$/.exec(doc.spec?.endpoint ?? '')
   if (!m) continue
   const entry = imageTools[`${doc.metadata.namespace}/Agent/${doc.metadata.name}`]
-  agents.set(m[2], { name: doc.metadata.name, version: doc.spec.image?.split(':')[1]?.split('@')[0] ?? 'latest', tools: entry?.tools ?? [] })
+  const port = Number(m[1])
+  if (!agentsByPort.has(port)) agentsByPort.set(port, new Map())
+  agentsByPort.get(port).set(m[2], { name: doc.metadata.name, version: doc.spec.image?.split(':')[1]?.split('@')[0] ?? 'latest', tools: entry?.tools ?? [] })
 }
-if (agents.size > 0) {
-  const listener = agentListener(agents)
-  await listen(listener, ports.agents)
+for (const [port, agents] of agentsByPort) {
+  const listener = agentListener(port, agents)
+  await listen(listener, port)
   servers.push(listener)
-  log(`agent listener on http://127.0.0.1:${ports.agents}/agents/{${[...agents.keys()].join(',')}}`)
+  log(`agent listener on http://127.0.0.1:${port}/agents/{${[...agents.keys()].join(',')}}`)
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {
