@@ -4,7 +4,7 @@ import { Card } from '@/components/ui/card'
 import { CodeBlock } from '@/components/ui/code-block'
 import { DefinitionList } from '@/components/ui/definition-list'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
-import { humanize } from '@/lib/client/format'
+import { count, humanize } from '@/lib/client/format'
 import { refHref } from '@/lib/client/links'
 import { LevelBadge, TypeBadge } from './badges'
 
@@ -48,7 +48,7 @@ function Invocation({ spec, namespace }: { spec: ToolSpec; namespace: string }) 
         <DefinitionList
           items={[
             ['Timeout', spec.command.timeoutSeconds ? `${spec.command.timeoutSeconds} s` : null],
-            ['Max output', spec.command.maxOutputBytes ? `${spec.command.maxOutputBytes.toLocaleString('en-US')} bytes` : null],
+            ['Max output', spec.command.maxOutputBytes ? `${count(spec.command.maxOutputBytes)} bytes` : null],
           ]}
         />
       </div>

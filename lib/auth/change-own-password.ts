@@ -6,23 +6,14 @@ import { auditActorOf } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { AppError } from '@/lib/errors/app-error'
 import type { Actor } from './authenticate'
-import { getAuth } from './better-auth'
+import { callAuthEndpoint } from './call-auth-endpoint'
 
 export async function changeOwnPassword(actor: Actor, passwords: { currentPassword: string; newPassword: string }, request: Request, requestId?: string): Promise<Response> {
   if (actor.via !== 'session')
     throw new AppError('FORBIDDEN', 'only a signed-in person can change their password; an API token cannot', [
       { field: 'authorization', rule: 'session-only', message: 'sign in with email and password' },
     ])
-  // The route wrapper has already checked the Origin of this cookie-carrying request; better-auth
-  // checks it again, so it goes along with the cookie.
-  const headers = new Headers({ 'content-type': 'application/json' })
-  for (const name of ['cookie', 'origin', 'x-forwarded-for', 'user-agent']) {
-    const value = request.headers.get(name)
-    if (value) headers.set(name, value)
-  }
-  const answer = await getAuth().handler(
-    new Request(new URL('/api/auth/change-password', request.url), { method: 'POST', headers, body: JSON.stringify({ ...passwords, revokeOtherSessions: true }) }),
-  )
+  const answer = await callAuthEndpoint(request, '/change-password', { ...passwords, revokeOtherSessions: true }, { withSession: true })
   const by = auditActorOf(actor)
   if (!answer.ok) {
     const body = (await answer.json().catch(() => ({}))) as { code?: string; message?: string }

@@ -3,7 +3,7 @@
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
-import { getAuth } from './better-auth'
+import { callAuthEndpoint } from './call-auth-endpoint'
 
 export interface SignedIn {
   user: { id: string; email: string; name: string; role: string }
@@ -13,14 +13,7 @@ export interface SignedIn {
 
 export async function signInWithPassword(email: string, password: string, request: Request, requestId?: string): Promise<SignedIn> {
   const ip = clientIp(request)
-  const forwarded = new Headers({ 'content-type': 'application/json' })
-  for (const name of ['x-forwarded-for', 'user-agent']) {
-    const value = request.headers.get(name)
-    if (value) forwarded.set(name, value)
-  }
-  const response = await getAuth().handler(
-    new Request(new URL('/api/auth/sign-in/email', request.url), { method: 'POST', headers: forwarded, body: JSON.stringify({ email, password, rememberMe: true }) }),
-  )
+  const response = await callAuthEndpoint(request, '/sign-in/email', { email, password, rememberMe: true })
   const normalizedEmail = email.trim().toLowerCase()
   if (response.ok) {
     const body = (await response.json()) as { user: { id: string; email: string; name: string; role?: string } }

@@ -1,14 +1,12 @@
 // Creates a person who signs in with email and password. The password is hashed by better-auth's
 // own hasher and stored the way it reads it back (a `credential` account), so sign-in is its code.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { recordAuditEvents, type AuditActor } from '@/lib/audit/record-audit-event'
 import type { Role } from '@/lib/auth/authenticate'
-import { getAuth } from '@/lib/auth/better-auth'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
+import { choosePassword, hashPassword } from './password'
 import { toUserView, type UserView } from './user-view'
-
-export const MIN_PASSWORD_LENGTH = 12
 
 export interface NewUser {
   email: string
@@ -20,14 +18,11 @@ export interface NewUser {
 
 export async function createUser(input: NewUser, by: AuditActor, requestId?: string): Promise<{ user: UserView; password?: string }> {
   const email = input.email.trim().toLowerCase()
-  const generated = input.password === undefined ? randomBytes(18).toString('base64url') : undefined
-  const password = input.password ?? generated!
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw new AppError('VALIDATION_FAILED', `the password must be at least ${MIN_PASSWORD_LENGTH} characters`, [{ field: 'password', rule: 'min-length', message: `must be at least ${MIN_PASSWORD_LENGTH} characters` }])
+  const { password, generated } = choosePassword(input.password)
   if (await prisma.user.findUnique({ where: { email }, select: { id: true } }))
     throw new AppError('CONFLICT', `a user with email ${email} already exists`, [{ field: 'email', rule: 'unique', message: 'is already taken' }])
 
-  const hash = await (await getAuth().$context).password.hash(password)
+  const hash = await hashPassword(password)
   const id = randomUUID()
   const row = await prisma.$transaction(async (tx) => {
     const user = await tx.user.create({
