@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 
@@ -8,7 +9,8 @@ import { expect, test } from '@playwright/test'
 // data directory: embedded PostgreSQL, migrations, the demo fleet and its endpoints, web, gateway and
 // workers. Then Ctrl-C, which a terminal sends to its whole foreground process group at once.
 // Everything must stop, in order, with no error lines on the way out and no process or server left
-// behind.
+// behind. `npm start` then starts again on the same data (as root, PostgreSQL runs as its own OS user
+// and refuses a data directory others may enter, which once broke every start after the first).
 // Ports of its own; the demo fleet's MCP servers and agent listener listen on the fixed ports of its
 // manifest, so this test cannot run next to a developer's own `npm start`.
 const PORT = 3990
@@ -31,32 +33,64 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
+type Run = { output: () => string; pid: number; exited: Promise<number | null> }
+
+function spawnNpm(command: string[], env: NodeJS.ProcessEnv): Run {
+  let output = ''
+  // detached: a process group of its own, as a terminal gives the job it runs.
+  const child: ChildProcess = spawn('npm', command, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout!.on('data', (d) => (output += d))
+  child.stderr!.on('data', (d) => (output += d))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { output: () => output, pid: child.pid!, exited }
+}
+
+async function waitReady(run: Run) {
+  // Ready, or given up (a step or service failed): either way, stop waiting.
+  await expect.poll(() => /ready at |\[toolroom\] stopped/.test(run.output()), { timeout: 240_000, intervals: [500] }).toBe(true)
+  expect(run.output(), 'it came up').toMatch(/ready at http:\/\/127\.0\.0\.1:3990/)
+  expect((await fetch(`http://127.0.0.1:${PORT}/api/health`)).status).toBe(200)
+}
+
+async function ctrlC(run: Run, dataDir: string) {
+  const stopAt = run.output().length
+  process.kill(-run.pid, 'SIGINT')
+  const code = await Promise.race([run.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000))])
+  expect(code).toBe(0)
+  const afterStop = run.output().slice(stopAt)
+  expect(afterStop).toContain('[toolroom] stopped')
+  // Jobs still running finish and report as usual (the demo fleet's cluster-only MCP servers fail
+  // discovery here by design); what must not appear is the shutdown itself breaking things: the
+  // database going first, a service dying, an uncaught error.
+  const shutdownTrouble = afterStop.split('\n').filter((line) => new RegExp(`terminat|Connection terminated|:${PG_PORT}\\b|exited \\(|Uncaught|^\\s+at |^\\w*Error:`, 'i').test(line))
+  expect(shutdownTrouble, `everything said after the Ctrl-C:\n${afterStop}`).toEqual([])
+
+  expect(groupAlive(run.pid)).toBe(false)
+  expect(await portOpen(PORT)).toBe(false)
+  expect(await portOpen(PG_PORT)).toBe(false)
+  // PostgreSQL was shut down, not killed: it removes its pid file on a clean stop.
+  expect(fs.existsSync(path.join(dataDir, 'pg17', 'postmaster.pid'))).toBe(false)
+}
+
 for (const command of [['start'], ['run', 'dev']]) {
-  test(`npm ${command.join(' ')} brings the whole system up from nothing, and one Ctrl-C stops it cleanly`, async () => {
-    test.setTimeout(300_000)
-    // Under the project, not /tmp: PostgreSQL runs as its own OS user when the tests run as root, and
-    // must be able to reach its data directory.
-    fs.mkdirSync('.data/test-reports', { recursive: true })
-    const dataDir = fs.mkdtempSync(path.resolve('.data/test-reports/npm-start-'))
-    fs.chmodSync(dataDir, 0o755)
+  test(`npm ${command.join(' ')} brings the whole system up from nothing in a private directory, and one Ctrl-C stops it cleanly${command[0] === 'start' ? '; it starts again' : ''}`, async () => {
+    test.setTimeout(400_000)
+    // A private directory, as `mktemp -d` makes one (0700): as root, PostgreSQL's own OS user must
+    // pass through it to its data directory.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-npm-start-'))
+    const dataDir = path.join(root, '.data')
     const env: NodeJS.ProcessEnv = { ...process.env, TOOLROOM_DATA_DIR: dataDir, PORT: String(PORT), TOOLROOM_EMBEDDED_PG_PORT: String(PG_PORT) }
     // What `npm test` set for its own server is not the newcomer's environment.
     for (const key of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY', 'E2E_BASE_URL', 'TOOLROOM_ADMIN_TOKEN']) delete env[key]
-    let output = ''
-    // detached: a process group of its own, as a terminal gives the job it runs.
-    const start: ChildProcess = spawn('npm', command, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    start.stdout!.on('data', (d) => (output += d))
-    start.stderr!.on('data', (d) => (output += d))
-    const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)))
+    const runs: Run[] = []
     try {
-      // Ready, or given up (a step or service failed): either way, stop waiting.
-      await expect.poll(() => /ready at |\[toolroom\] stopped/.test(output), { timeout: 240_000, intervals: [500] }).toBe(true)
-      expect(output, 'it came up').toMatch(/ready at http:\/\/127\.0\.0\.1:3990/)
-      expect(output).toMatch(/admin\s+admin@toolroom\.local\s+password: toolroom-demo-admin/)
+      const first = spawnNpm(command, env)
+      runs.push(first)
+      await waitReady(first)
+      expect(first.output()).toMatch(/admin\s+admin@toolroom\.local\s+password: toolroom-demo-admin/)
       expect(fs.existsSync(path.join(dataDir, 'secret-key'))).toBe(true)
 
       const base = `http://127.0.0.1:${PORT}`
-      expect((await fetch(`${base}/api/health`)).status).toBe(200)
       const session = await fetch(`${base}/api/v1/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: base },
@@ -68,28 +102,27 @@ for (const command of [['start'], ['run', 'dev']]) {
       expect(agents.items.length).toBeGreaterThan(0)
 
       // Ctrl-C while the workers are still discovering the demo fleet for the first time.
-      const stopAt = output.length
-      process.kill(-start.pid!, 'SIGINT')
-      const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000))])
-      expect(code).toBe(0)
-      const afterStop = output.slice(stopAt)
-      expect(afterStop).toContain('[toolroom] stopped')
-      // Jobs still running finish and report as usual (the demo fleet's cluster-only MCP servers fail
-      // discovery here by design); what must not appear is the shutdown itself breaking things: the
-      // database going first, a service dying, an uncaught error.
-      const shutdownTrouble = afterStop.split('\n').filter((line) => new RegExp(`terminat|Connection terminated|:${PG_PORT}\\b|exited \\(|Uncaught|^\\s+at |^\\w*Error:`, 'i').test(line))
-      expect(shutdownTrouble, `everything said after the Ctrl-C:\n${afterStop}`).toEqual([])
+      await ctrlC(first, dataDir)
+      expect(fs.statSync(path.join(dataDir, 'pg17')).mode & 0o027, 'the data directory stays private').toBe(0)
+      if (command[0] !== 'start') return
 
-      expect(groupAlive(start.pid!)).toBe(false)
-      expect(await portOpen(PORT)).toBe(false)
-      expect(await portOpen(PG_PORT)).toBe(false)
-      // PostgreSQL was shut down, not killed: it removes its pid file on a clean stop.
-      expect(fs.existsSync(path.join(dataDir, 'pg17', 'postmaster.pid'))).toBe(false)
+      // The second start, on the data the first one left.
+      const second = spawnNpm(command, env)
+      runs.push(second)
+      await waitReady(second)
+      expect(second.output(), 'the demo fleet is seeded once').not.toMatch(/password: toolroom-demo-admin/)
+      const again = await fetch(`${base}/api/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base },
+        body: JSON.stringify({ email: 'admin@toolroom.local', password: 'toolroom-demo-admin' }),
+      })
+      expect(again.status).toBe(200)
+      await ctrlC(second, dataDir)
     } finally {
-      if (groupAlive(start.pid!)) process.kill(-start.pid!, 'SIGKILL')
+      for (const run of runs) if (groupAlive(run.pid)) process.kill(-run.pid, 'SIGKILL')
       const pidFile = path.join(dataDir, 'pg17', 'postmaster.pid')
       if (fs.existsSync(pidFile)) process.kill(Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGKILL')
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      fs.rmSync(root, { recursive: true, force: true })
     }
   })
 }

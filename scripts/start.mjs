@@ -75,6 +75,6 @@ try {
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)
   if (fs.existsSync(path.join(DATA_DIR, 'pg17')) && embedded) log(`data: ${path.relative(process.cwd(), DATA_DIR)}/ (delete it to start over with a fresh demo fleet)`)
 } catch (error) {
-  console.error('[toolroom] start failed:', error.message ?? error)
+  console.error('[toolroom] start failed:', error?.message ?? error)
   await supervisor.shutdown(1)
 }

@@ -160,7 +160,7 @@ let exitCode = 0
 try {
   await main()
 } catch (error) {
-  console.error('[test] error:', error.message ?? error)
+  console.error('[test] error:', error?.message ?? error)
   totals.failed++
   failedSuites.push('harness')
 }
