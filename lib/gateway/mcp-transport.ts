@@ -1,25 +1,48 @@
-// One SDK Server per process serves every HTTP request: this Transport hands it each JSON-RPC message
+// One SDK Server per process serves every HTTP request: this Transport hands it each JSON-RPC request
 // with the caller's auth info (the SDK's own MessageExtraInfo.authInfo) under an id unique in the
 // process, and routes the Server's answer back to the request that asked. Creating a Server and a
 // streamable-HTTP transport per request cost more CPU than the rest of a call (see BENCHMARKS.md);
 // the protocol handling (method dispatch, request and result schemas, error objects) stays the SDK's.
+//
+// Agents share that Server, so nothing one agent sends may reach another's request: client
+// notifications never reach the Server (its ids are this process's, which a client could guess), and
+// a `notifications/cancelled` aborts only in-flight requests of the same credential that carry the id
+// the sender gave them. Every pending entry ends with its request: answered, or dropped when the
+// caller went away.
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
+import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 
 type Answer = Record<string, unknown>
+
+interface Pending {
+  resolve: (answer: Answer) => void
+  /** Who sent the request (a credential id): only they may cancel it. */
+  owner: string
+  /** The id the caller gave the request. */
+  callerId: string | number
+  cancel: AbortController
+}
+
+/** What a request handler finds in `extra.authInfo.extra`: the caller's own, plus the request's cancellation. */
+export interface RequestScope {
+  cancelled: AbortSignal
+}
+
+// The SDK's McpError puts "MCP error <code>: " in front of its message; clients add their own.
+const SDK_PREFIX = /^MCP error -?\d+: /
 
 export class MultiplexTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
   onclose?: () => void
   onerror?: (error: Error) => void
-  private pending = new Map<number, (answer: Answer) => void>()
+  private pending = new Map<number, Pending>()
   private nextId = 0
 
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
-    for (const [id, resolve] of this.pending) resolve({ jsonrpc: '2.0', id, error: { code: -32603, message: 'the gateway is shutting down' } })
+    for (const [id, p] of this.pending) p.resolve({ jsonrpc: '2.0', id, error: { code: -32603, message: 'the gateway is shutting down' } })
     this.pending.clear()
     this.onclose?.()
   }
@@ -28,22 +51,51 @@ export class MultiplexTransport implements Transport {
     // Only answers to our requests matter: this gateway never asks the client anything.
     const m = message as Answer
     if (typeof m.id !== 'number' || !('result' in m || 'error' in m)) return
-    const resolve = this.pending.get(m.id)
-    if (!resolve) return
+    const p = this.pending.get(m.id)
+    if (!p) return
     this.pending.delete(m.id)
-    resolve(m)
+    const error = m.error as { code: number; message: string } | undefined
+    p.resolve(error && typeof error.message === 'string' ? { ...m, error: { ...error, message: error.message.replace(SDK_PREFIX, '') } } : m)
   }
 
-  /** Sends one request to the Server; resolves with its answer under the caller's own id. */
-  request(message: { id: string | number; method: string; params?: unknown }, authInfo: AuthInfo): Promise<Answer> {
+  /** In-flight requests (for tests and health checks). */
+  get inFlight(): number {
+    return this.pending.size
+  }
+
+  /**
+   * Sends one request to the Server; resolves with its answer under the caller's own id. `gone`
+   * aborts when the caller can no longer take the answer: the entry is dropped then (the handler
+   * still finishes: a disconnection is not a cancellation).
+   */
+  request(message: { id: string | number; method: string; params?: unknown }, authInfo: AuthInfo, owner: string, gone?: AbortSignal): Promise<Answer> {
     const id = ++this.nextId
+    const outgoing = { jsonrpc: '2.0', id, method: message.method, ...(message.params !== undefined ? { params: message.params } : {}) }
+    // The Server only answers what it takes for a request; anything else would wait forever.
+    if (!isJSONRPCRequest(outgoing)) return Promise.resolve({ jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Invalid Request' } })
     return new Promise((resolve) => {
-      this.pending.set(id, (answer) => resolve({ ...answer, id: message.id }))
-      this.onmessage!({ jsonrpc: '2.0', id, method: message.method, ...(message.params !== undefined ? { params: message.params } : {}) } as JSONRPCMessage, { authInfo })
+      const cancel = new AbortController()
+      const scope: RequestScope = { cancelled: cancel.signal }
+      this.pending.set(id, { resolve: (answer) => resolve({ ...answer, id: message.id }), owner, callerId: message.id, cancel })
+      if (gone) {
+        const drop = () => {
+          if (this.pending.delete(id)) resolve({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'the caller went away' } })
+        }
+        if (gone.aborted) drop()
+        else gone.addEventListener('abort', drop, { once: true })
+      }
+      this.onmessage!(outgoing as JSONRPCMessage, { authInfo: { ...authInfo, extra: { ...authInfo.extra, ...scope } } })
     })
   }
 
-  notify(message: { method: string; params?: unknown }, authInfo: AuthInfo): void {
-    this.onmessage!({ jsonrpc: '2.0', method: message.method, ...(message.params !== undefined ? { params: message.params } : {}) } as JSONRPCMessage, { authInfo })
+  /** A client's `notifications/cancelled`: aborts the sender's own in-flight requests with that id, nobody else's. */
+  cancel(owner: string, callerId: string | number, reason?: string): number {
+    let n = 0
+    for (const p of this.pending.values()) {
+      if (p.owner !== owner || p.callerId !== callerId) continue
+      p.cancel.abort(new Error(reason ? `cancelled by the client: ${reason.slice(0, 200)}` : 'cancelled by the client'))
+      n++
+    }
+    return n
   }
 }

@@ -86,7 +86,7 @@ export interface RestSeen {
   body: unknown
 }
 
-/** A REST upstream: /tickets (records auth), /flaky-read and /flaky-write (503 until the n-th hit), /ping, /charge. */
+/** A REST upstream: /tickets (records auth), /flaky-read and /flaky-write (503 until the n-th hit), /slow (answers after `ms`), /ping, /charge. */
 export async function startRestUpstream(opts: { failuresBeforeSuccess?: number } = {}): Promise<Listening & { seen: RestSeen[]; hits: Map<string, number> }> {
   const seen: RestSeen[] = []
   const hits = new Map<string, number>()
@@ -100,6 +100,10 @@ export async function startRestUpstream(opts: { failuresBeforeSuccess?: number }
     if (url.pathname.startsWith('/flaky')) return n <= (opts.failuresBeforeSuccess ?? 2) ? send(503, { error: 'busy' }) : send(200, { ok: true, hit: n })
     if (url.pathname === '/tickets') return send(201, { ticketId: n, token: `result-token-${n}-zq9`, echo: body })
     if (url.pathname === '/broken') return send(400, { error: 'no such customer' })
+    if (url.pathname === '/slow') {
+      await new Promise((r) => setTimeout(r, Math.min(Number(url.searchParams.get('ms') ?? 1000), 10_000)))
+      return send(200, { ok: true, waited: Number(url.searchParams.get('ms') ?? 1000) })
+    }
     return send(200, { ok: true, path: url.pathname })
   })
   return { ...running, seen, hits }
@@ -206,6 +210,7 @@ ${rest('quiet.ping', 'GET', '/quiet', '  sideEffects: { level: read_only }\n  ob
 ${rest('secret.only_b', 'GET', '/only-b', '  sideEffects: { level: read_only }\n  safety: { allowedAgents: [agent-b] }')}
 ${rest('denied.here', 'GET', '/denied', '  sideEffects: { level: read_only }\n  safety: { deniedNamespaces: [gw] }')}
 ${rest('toggled.off', 'GET', '/off', '  sideEffects: { level: read_only }')}
+${rest('slow.read', 'GET', '/slow', '  sideEffects: { level: read_only }')}
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
@@ -232,7 +237,7 @@ kind: Agent
 metadata: { name: agent-a, namespace: gw }
 spec:
   languageTools: [upstream]
-  grants: [things.create, tickets.create, flaky.read, flaky.write, flaky.put, broken.lookup, pay.charge, limited.ping, quiet.ping, secret.only_b, denied.here, toggled.off, shell.echo, shell.sleep]
+  grants: [things.create, tickets.create, flaky.read, flaky.write, flaky.put, broken.lookup, pay.charge, limited.ping, quiet.ping, secret.only_b, denied.here, toggled.off, shell.echo, shell.sleep, slow.read]
   toggles: { toggled.off: false }
 ---
 apiVersion: toolroom.dev/v1alpha1
@@ -240,7 +245,7 @@ kind: Agent
 metadata: { name: agent-b, namespace: gw }
 spec:
   languageTools: [upstream]
-  grants: [secret.only_b]
+  grants: [secret.only_b, slow.read]
   rateLimit: { callsPerMinute: 4 }
 `
 }
