@@ -1,5 +1,6 @@
 // `rest` tools: one HTTP request to the declared endpoint with the referenced secret injected
-// (bearer, basic or a named header). `{name}` in the URL takes that argument (URL-encoded); the other
+// (bearer, basic or a named header). `{name}` in the URL takes that argument as one path segment or
+// query value (url-template.ts: it cannot leave the declared origin and path prefix); the other
 // arguments go in the query string (GET, DELETE) or as the JSON body. 502/503/504, timeouts and
 // connection errors are transient; any other non-2xx answer is a failure of the tool.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -8,7 +9,8 @@ import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { gatewayFetch } from '../outbound'
 import { TransientError } from '../retry'
-import { ToolFailure } from '../tool-errors'
+import { RPC, ToolFailure } from '../tool-errors'
+import { expandUrlTemplate, UrlTemplateError } from '../url-template'
 
 type Endpoint = NonNullable<ToolSpec['endpoint']>
 const TRANSIENT_STATUSES = new Set([502, 503, 504])
@@ -34,14 +36,15 @@ export async function restAuthHeaders(endpoint: Endpoint, namespace: string, sen
 }
 
 export function buildRestRequest(endpoint: Endpoint, args: Record<string, unknown>): { url: string; body?: string } {
-  const rest = { ...args }
-  const url = new URL(
-    endpoint.url.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
-      const value = rest[name]
-      delete rest[name]
-      return encodeURIComponent(value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value))
-    }),
-  )
+  let expanded: ReturnType<typeof expandUrlTemplate>
+  try {
+    expanded = expandUrlTemplate(endpoint.url, args)
+  } catch (e) {
+    if (e instanceof UrlTemplateError) throw new ToolFailure(e.message, 'url_template', e.argument ? { argument: e.argument } : {}, RPC.INVALID_PARAMS)
+    throw e
+  }
+  const { url, used } = expanded
+  const rest = Object.fromEntries(Object.entries(args).filter(([key]) => !used.has(key)))
   if (endpoint.method === 'GET' || endpoint.method === 'DELETE') {
     for (const [key, value] of Object.entries(rest))
       if (value !== undefined && value !== null) url.searchParams.append(key, typeof value === 'string' ? value : JSON.stringify(value))

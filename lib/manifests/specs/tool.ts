@@ -1,11 +1,14 @@
 import { z } from '@/lib/http/zod'
+import { urlTemplateProblems } from '@/lib/gateway/url-template'
 import { approvalExpirySeconds, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
 // the runtime: a declared argument vector, never a shell line.
 export const toolEndpoint = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  url: httpUrl,
+  url: httpUrl.superRefine((url, ctx) => {
+    for (const message of urlTemplateProblems(url)) ctx.addIssue({ code: 'custom', message, params: { rule: 'url-template' } })
+  }),
   auth: z
     .strictObject({
       type: z.enum(['none', 'bearer', 'basic', 'header']),

@@ -1,0 +1,99 @@
+// Arguments written to hurt: URL templates that try to leave their path (with the tool's credential),
+// schema patterns that would backtrack for minutes, and text PostgreSQL cannot store. Real gateway,
+// real upstream HTTP servers, real PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
+import { gatewayRoutes } from '@/lib/api/gateway-routes'
+import { applyRoute } from '@/lib/api/registry-routes'
+import { prisma } from '@/lib/db'
+import { startGatewayWorld } from '../support/gateway-fixtures'
+import { call } from './helpers'
+
+type World = Awaited<ReturnType<typeof startGatewayWorld>>
+
+const SECRET = 'sk-live-HOSTILE-ARGS-9f8e7d6c'
+let world: World
+let token: string
+
+const restCall = (toolId: string, body: unknown) =>
+  call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, { method: 'POST', body, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
+
+async function mcpCall(name: string, args: unknown, id: number | string = 1) {
+  const res = await fetch(`${world.gatewayUrl}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+  })
+  return { status: res.status, json: await res.json() }
+}
+
+function hostileManifest(restUrl: string) {
+  return `
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: users.profile, namespace: gw }
+spec:
+  type: rest
+  description: A user's profile
+  endpoint: { method: GET, url: "${restUrl}/api/users/{id}/profile", auth: { type: bearer, secretRef: { name: rest-token } } }
+  inputSchema: { type: object, properties: { id: { type: string } } }
+  sideEffects: { level: read_only }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: agent-hostile, namespace: gw }
+spec:
+  grants: [users.profile]
+`
+}
+
+beforeAll(async () => {
+  world = await startGatewayWorld(SECRET)
+  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: hostileManifest(world.rest.url) })
+  expect(applied.status, applied.text).toBe(200)
+  const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'agent-hostile' } } })
+  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'hostile' }, params: { id: agent.id } })
+  token = issued.json.token
+})
+
+afterAll(async () => {
+  await world?.stop()
+})
+
+describe('URL templates', () => {
+  it('keep every argument inside its path segment, so the credential never reaches another path', async () => {
+    const seenBefore = world.rest.seen.length
+    const hostile = ['..', '.', '../../admin', '%2e%2e', '.%2e', '..%2fadmin', 'a/b', '%2f', 'x?admin=1', 'x#frag', '..\\admin']
+    for (const id of hostile) await restCall('users.profile', { arguments: { id } })
+    await mcpCall('users.profile', { id: '..' })
+    const seen = world.rest.seen.slice(seenBefore)
+    // every request that went out stayed under /api/users/<one segment>/profile, with the credential
+    for (const s of seen) {
+      expect(s.path).toMatch(/^\/api\/users\/[^/]+\/profile$/)
+      expect(s.authorization).toBe(`Bearer ${SECRET}`)
+    }
+    expect(seen.map((s) => decodeURIComponent(s.path.split('/')[3]))).toEqual(['../../admin', '%2e%2e', '.%2e', '..%2fadmin', 'a/b', '%2f', 'x?admin=1', 'x#frag', '..\\admin'])
+    expect(seen.some((s) => s.path === '/api/profile' || s.path.includes('/admin'))).toBe(false)
+  })
+
+  it('refuses "." and ".." as a whole segment with -32602, and records the call', async () => {
+    const refused = await restCall('users.profile', { arguments: { id: '..' } })
+    expect(refused.status).toBe(422)
+    expect(refused.json.rpcCode).toBe(-32602)
+    expect(refused.json.detail).toMatch(/"id" fills a path segment/)
+    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: refused.json.callId } })).toMatchObject({ toolId: 'users.profile', errorCode: 'url_template' })
+    const overMcp = await mcpCall('users.profile', { id: '.' })
+    expect(overMcp.json.error?.code ?? overMcp.json.result?.isError).toBeTruthy()
+    const ok = await restCall('users.profile', { arguments: { id: 'alice' } })
+    expect(ok.status).toBe(200)
+    expect(ok.json.result.structuredContent).toEqual({ ok: true, path: '/api/users/alice/profile' })
+  })
+
+  it('are refused at apply when a placeholder stands in the host', async () => {
+    const manifest = hostileManifest(world.rest.url).replace(`${world.rest.url}/api/users/{id}/profile`, 'https://{tenant}.example.org/api').replace('users.profile', 'users.tenant')
+    const refused = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest.split('---')[0] })
+    expect(refused.status).toBe(422)
+    expect(refused.text).toMatch(/endpoint\.url/)
+    expect(refused.text).toMatch(/not in the scheme, host or port/)
+  })
+})
