@@ -2,17 +2,30 @@
 // single sign-on (start and callback) and sign-out. Password sign-in goes through POST /api/v1/session
 // (audited, problem+json); people, passwords and roles are managed through /api/v1/users by admins,
 // so better-auth's self-service endpoints (sign-up, update-user, change-password, …) stay closed.
+import { AppError } from '@/lib/errors/app-error'
+import { problemResponse, toAppError } from '@/lib/http/problem'
 import { getAuth } from './better-auth'
+import { checkSameOrigin } from './same-origin'
 
-const OPEN: { method: string; path: RegExp }[] = [
+const OPEN: { method: string; path: RegExp; crossSite?: true }[] = [
   { method: 'GET', path: /^\/api\/auth\/(get-session|ok|error)$/ },
   { method: 'POST', path: /^\/api\/auth\/(sign-in\/social|sign-out)$/ },
   { method: 'GET', path: /^\/api\/auth\/callback\/[\w-]+$/ },
-  { method: 'POST', path: /^\/api\/auth\/callback\/[\w-]+$/ },
+  // An identity provider's form_post answer comes from the provider's own site; the OAuth state
+  // (bound to a cookie set when sign-on started) protects it, not Origin.
+  { method: 'POST', path: /^\/api\/auth\/callback\/[\w-]+$/, crossSite: true },
 ]
 
 export async function authHandler(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
-  if (!OPEN.some((rule) => rule.method === request.method && rule.path.test(path))) return new Response('Not Found', { status: 404 })
-  return getAuth().handler(request)
+  try {
+    const rule = OPEN.find((r) => r.method === request.method && r.path.test(path))
+    if (!rule) throw new AppError('NOT_FOUND', `${request.method} ${path.slice(0, 200)} is not an endpoint here`)
+    if (request.method !== 'GET' && !rule.crossSite) checkSameOrigin(request)
+    return await getAuth().handler(request)
+  } catch (error) {
+    const appError = toAppError(error)
+    if (!appError) throw error
+    return problemResponse(appError, path)
+  }
 }

@@ -1,6 +1,8 @@
-// CSRF protection for cookie-authenticated changes: the browser names the page that sent a request
-// in `Origin` (and `Sec-Fetch-Site`), which another site cannot forge. A change is accepted only when
-// that page is on our own host (or TOOLROOM_PUBLIC_URL's).
+// CSRF protection for cookie-authenticated changes and for sign-in and sign-out: the browser names the
+// page that sent a request in `Origin` (and `Sec-Fetch-Site`), which another site cannot forge. A
+// change is accepted only when that page is on our own host (or TOOLROOM_PUBLIC_URL's). Every route
+// that a browser's cookie could carry a change to goes through this one rule: the API route wrapper
+// and better-auth's own endpoints under /api/auth.
 import { AppError } from '@/lib/errors/app-error'
 
 export function checkSameOrigin(request: Request): void {
@@ -16,7 +18,19 @@ export function checkSameOrigin(request: Request): void {
     throw refused(`requests from ${origin.slice(0, 100)} may not change anything here`)
   }
   if (request.headers.get('sec-fetch-site') === 'same-origin') return
-  throw refused('the request names no Origin; browsers send one, scripts should use an API token')
+  throw refused(
+    `the request names no Origin; browsers send one. Scripts send \`Origin: ${publicOrigin(request)}\` to sign in (and with the session cookie after), or use an API token (Authorization: Bearer trk_…), which needs no Origin`,
+  )
+}
+
+function publicOrigin(request: Request): string {
+  try {
+    if (process.env.TOOLROOM_PUBLIC_URL) return new URL(process.env.TOOLROOM_PUBLIC_URL).origin
+  } catch {
+    // a malformed setting: fall back to the address the request came to
+  }
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0].trim() || request.headers.get('host')
+  return host ? `${new URL(request.url).protocol}//${host}` : new URL(request.url).origin
 }
 
 function ownHosts(request: Request): Set<string> {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
+import { authHandler } from '@/lib/auth/auth-handler'
 import { ensureEnvAdminToken } from '@/lib/tokens/ensure-env-admin-token'
 import { call, TEST_ORIGIN } from './helpers'
 import { cookieFrom, emailFor, ensureUser, PASSWORD, sessionCookie, signIn, someIp, tokenFor } from './access-fixtures'
@@ -132,6 +133,35 @@ describe('CSRF protection for cookie-authenticated changes', () => {
     const { token } = await tokenFor(cookie, ['write'])
     const res = await call(tools.create, '/api/v1/tools', { method: 'POST', as: { token }, headers: { origin: 'https://evil.example' }, body: { nothing: true } })
     expect(res.status).toBe(422)
+  })
+
+  it('checks sign-in, sign-out and password changes too, and tells scripts what to send', async () => {
+    const { email } = await ensureUser('viewer')
+    const noOrigin = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { 'x-forwarded-for': someIp() }, body: { email, password: PASSWORD } })
+    expect(noOrigin.status).toBe(403)
+    expect(noOrigin.contentType).toBe('application/problem+json')
+    expect(noOrigin.json.detail).toContain(`Origin: ${TEST_ORIGIN}`)
+    expect(noOrigin.json.detail).toMatch(/API token/)
+    expect(noOrigin.headers.getSetCookie()).toEqual([])
+
+    const cookie = await sessionCookie('viewer', 'csrf-out')
+    for (const origin of [null, 'https://evil.example']) {
+      const out = await call(accessRoutes.signOut, '/api/v1/session', { method: 'DELETE', as: { cookie, origin } })
+      expect(out.status).toBe(403)
+      const password = await call(accessRoutes.changeOwnPassword, '/api/v1/session/password', { method: 'PUT', as: { cookie, origin }, body: { currentPassword: PASSWORD, newPassword: 'another long password' } })
+      expect(password.status).toBe(403)
+      // better-auth's own sign-out endpoint follows the same rule.
+      const headers: Record<string, string> = { cookie, 'content-type': 'application/json' }
+      if (origin) headers.origin = origin
+      const direct = await authHandler(new Request(`${TEST_ORIGIN}/api/auth/sign-out`, { method: 'POST', headers, body: '{}' }))
+      expect(direct.status).toBe(403)
+      expect(direct.headers.get('content-type')).toBe('application/problem+json')
+      expect(((await direct.json()) as { detail: string }).detail).toMatch(/CSRF/)
+    }
+    expect((await call(accessRoutes.whoAmI, '/api/v1/session', { as: { cookie } })).status).toBe(200)
+    const own = await authHandler(new Request(`${TEST_ORIGIN}/api/auth/sign-out`, { method: 'POST', headers: { cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' }, body: '{}' }))
+    expect(own.status).toBe(200)
+    expect((await call(accessRoutes.whoAmI, '/api/v1/session', { as: { cookie } })).status).toBe(401)
   })
 
   it('protects the sign-in form from other sites too', async () => {
