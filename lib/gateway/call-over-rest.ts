@@ -1,14 +1,17 @@
 // The REST equivalent of `tools/call` for callers that do not speak MCP: the same pipeline and
 // record (channel `rest`). A result answers 200 `{callId, result}`; a refusal or failure answers
-// problem+json whose status follows the JSON-RPC code (kept as `rpcCode`, with its `data`):
-// -32601 → 404, -32602 → 422, -32029 → 429 (Retry-After), -32009 → 409, -32603 → 502.
+// problem+json whose status follows what happened (the JSON-RPC code is kept as `rpcCode`, with its
+// `data`): a tool that is unknown, not available to the agent or not run by the gateway → 404,
+// invalid arguments → 422, -32029 → 429 (Retry-After), -32009 → 409, a failed tool → 502. (Over MCP
+// invalid arguments are a tool result with isError instead: lib/gateway/mcp-answers.ts.)
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
 import { callTool } from './call-tool'
 import { RPC } from './tool-errors'
 
+const NOT_AVAILABLE = { status: 404, title: 'Tool not available', type: 'tool-not-available' }
 const STATUS: Record<number, { status: number; title: string; type: string }> = {
-  [RPC.METHOD_NOT_FOUND]: { status: 404, title: 'Tool not available', type: 'tool-not-available' },
+  [RPC.METHOD_NOT_FOUND]: NOT_AVAILABLE,
   [RPC.INVALID_PARAMS]: { status: 422, title: 'Invalid arguments', type: 'invalid-arguments' },
   [RPC.RATE_LIMITED]: { status: 429, title: 'Rate limited', type: 'rate-limited' },
   [RPC.IN_PROGRESS]: { status: 409, title: 'Still in progress', type: 'in-progress' },
@@ -20,7 +23,7 @@ export async function callOverRest(agent: AgentIdentity, toolId: string, args: R
   const answer = await callTool({ agent, channel: 'rest', requestId, waitForApprovalMs }, toolId, args, idempotencyKey)
   if ('result' in answer) return Response.json({ callId: answer.callId, result: answer.result })
   const { code, message, data } = answer.error
-  const kind = STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' }
+  const kind = data.outcome === 'denied' && code === RPC.INVALID_PARAMS ? NOT_AVAILABLE : (STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' })
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE }
   if (code === RPC.RATE_LIMITED && typeof data.retryAfterSeconds === 'number') headers['retry-after'] = String(data.retryAfterSeconds)
   const body = { type: `https://toolroom.dev/problems/${kind.type}`, title: kind.title, status: kind.status, detail: message, instance, requestId, callId: answer.callId, rpcCode: code, data }

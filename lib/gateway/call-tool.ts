@@ -82,18 +82,21 @@ class PipelineRun {
     // 1-2. The effective set and safety: the resolver has already removed what safety denies, with the reason.
     if (!entry) return this.refuseUnavailable()
 
+    // Tools the gateway cannot run (image and function tools run inside the agent) are refused whatever their arguments.
+    const binding = (this.binding = await bindingFor(entry))
+    if (binding.executor.kind === 'none') return this.fail(entry, 'denied', 'not_executable', binding.executor.reason, RPC.INVALID_PARAMS, { reason: binding.executor.reason })
+    if (binding.executor.kind === 'os' && !osToolsEnabled()) {
+      const reason = 'os tools are turned off on this gateway (an admin sets TOOLROOM_ENABLE_OS_TOOLS=1)'
+      return this.fail(entry, 'denied', 'os_tools_disabled', reason, RPC.INVALID_PARAMS, { reason })
+    }
+
     // 3. Arguments.
     const args = (this.rawArgs ?? {}) as Record<string, unknown>
     const violations = validateArguments(entry.inputSchema, this.rawArgs ?? {})
     if (violations.length > 0) {
       const message = `invalid arguments for ${entry.name}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`
-      return this.fail(entry, 'invalid_arguments', 'schema', message, RPC.INVALID_PARAMS, { violations }, false)
+      return this.fail(entry, 'invalid_arguments', 'schema', message, RPC.INVALID_PARAMS, { tool: entry.name, violations }, false)
     }
-
-    const binding = (this.binding = await bindingFor(entry))
-    if (binding.executor.kind === 'none') return this.fail(entry, 'denied', 'not_executable', binding.executor.reason, RPC.METHOD_NOT_FOUND, {})
-    if (binding.executor.kind === 'os' && !osToolsEnabled())
-      return this.fail(entry, 'denied', 'os_tools_disabled', 'os tools are turned off on this gateway (an admin sets TOOLROOM_ENABLE_OS_TOOLS=1)', RPC.METHOD_NOT_FOUND, {})
 
     // 4. Rate limits, per tool and per agent, counted in the database.
     const refusal = await takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now()))
@@ -214,18 +217,18 @@ class PipelineRun {
     }
   }
 
-  /** Not in the enabled set: unknown to this agent, or present but disabled or denied (with the reason). */
+  /** Not in the enabled set: unknown to this agent, or present but disabled or denied (a protocol error, -32602, with the reason in data). */
   private async refuseUnavailable(): Promise<CallAnswer> {
     const known = this.tools.unavailable.get(this.name)
     if (!known) {
       const message = `unknown tool: ${this.name.slice(0, 200)} is not one of this agent's tools`
-      const error = { code: RPC.METHOD_NOT_FOUND, message, data: { outcome: 'denied', callId: this.callId } }
+      const error = { code: RPC.INVALID_PARAMS, message, data: { outcome: 'denied', callId: this.callId, reason: 'unknown: no tool of this name is in the agent\'s effective set' } }
       await this.write(this.record(null, 'denied', { code: 'unknown_tool', message }, null, null))
       return { callId: this.callId, error }
     }
     const errorCode = known.state === 'disabled' ? 'disabled' : known.reason?.startsWith('safety.') || known.reason?.includes('safety.') ? 'safety' : known.state
     const message = `${known.name} is not available to this agent: ${known.reason ?? known.state}`
-    return this.fail(known, 'denied', errorCode, message, RPC.METHOD_NOT_FOUND, { state: known.state })
+    return this.fail(known, 'denied', errorCode, message, RPC.INVALID_PARAMS, { state: known.state, reason: known.reason ?? known.state })
   }
 
   private async fail(entry: EffectiveTool, outcome: string, errorCode: string, message: string, code: number, data: Record<string, unknown>, logArgs = true): Promise<CallAnswer> {
@@ -313,7 +316,7 @@ export async function runApprovedCall(approval: { callId: string; agentId: strin
   if (!tools || !entry) {
     const message = `${approval.toolId} is no longer available to this agent, so the approved call did not run`
     await updateCallOutcome(approval.callId, { outcome: 'failed', errorCode: 'unavailable', errorMessage: message, latencyMs: null, attempts: 0, result: null })
-    return { ok: false, error: message, answer: { error: { code: RPC.METHOD_NOT_FOUND, message, data: { outcome: 'failed', callId: approval.callId } } } }
+    return { ok: false, error: message, answer: { error: { code: RPC.INVALID_PARAMS, message, data: { outcome: 'failed', callId: approval.callId } } } }
   }
   const ctx: CallContext = { agent: { kind: 'agent', agentId: tools.agent.id, name: tools.agent.name, namespace: tools.agent.namespace, credentialId: '' }, channel: 'mcp' }
   const run = new PipelineRun(ctx, tools, entry.name, args, idempotencyKey ?? undefined, approval.callId)

@@ -26,6 +26,7 @@ import type { z } from 'zod/v4'
 import { type AgentIdentity, identifyAgentToken } from '@/lib/auth/authenticate-agent'
 import { agentTools } from './agent-tools'
 import { callTool } from './call-tool'
+import { toMcpAnswer } from './mcp-answers'
 import { MultiplexTransport, type RequestScope } from './mcp-transport'
 import { RPC } from './tool-errors'
 
@@ -92,8 +93,9 @@ export function mcpTransport(): MultiplexTransport {
     const waitForApprovalMs = typeof wait === 'number' && wait >= 0 ? wait * 1000 : undefined
     const signal = AbortSignal.any([extra.signal, cancelled])
     const answer = await callTool({ agent, channel: 'mcp', requestId, signal, waitForApprovalMs }, request.params.name, request.params.arguments ?? {}, key)
-    if ('error' in answer) throw new Refusal(answer.error.code, answer.error.message, answer.error.data)
-    return answer.result
+    const mcp = toMcpAnswer(answer)
+    if ('error' in mcp) throw new Refusal(mcp.error.code, mcp.error.message, mcp.error.data)
+    return mcp.result
   })
   void server.connect(t)
   state.transport = t

@@ -36,6 +36,7 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
       const query = (args.query as string | undefined)?.toLowerCase()
       const matches = enabled.filter(
         (t) =>
+          t.tier !== 'image' &&
           (!server || t.provenance === `mcp:${server}` || t.provenance === `connector:${server}`) &&
           (!namespace || t.toolNamespace === namespace) &&
           (!query || t.name.toLowerCase().includes(query) || t.description.toLowerCase().includes(query)),
@@ -83,5 +84,5 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
       })
     }
   }
-  throw new ToolFailure(`${name} is not a platform tool this gateway knows`, 'unknown_tool', {}, -32601)
+  throw new ToolFailure(`${name} is not a platform tool this gateway knows`, 'unknown_tool', {}, -32602)
 }

@@ -75,19 +75,22 @@ describe('MCP gateway with the official SDK client', () => {
     expect((await lastCall('upstream.explode')).outcome).toBe('failed')
   })
 
-  it('refuses unknown tools with -32601 and records them as denied', async () => {
+  it('refuses unknown tools with -32602 (an unknown tool, not an unknown method), the reason in data, and records them as denied', async () => {
     const e = await rpcError(client.callTool({ name: 'nope.nothing', arguments: {} }))
-    expect(e.code).toBe(-32601)
+    expect(e.code).toBe(-32602)
+    expect((e.data as { reason: string }).reason).toMatch(/effective set/)
     expect((await lastCall('nope.nothing')).errorCode).toBe('unknown_tool')
   })
 
   it('refuses tools safety denies (allowedAgents, deniedNamespaces) and disabled ones, with the reason', async () => {
     const onlyB = await rpcError(client.callTool({ name: 'secret.only_b', arguments: {} }))
-    expect(onlyB.code).toBe(-32601)
+    expect(onlyB.code).toBe(-32602)
     expect(onlyB.message).toMatch(/allowedAgents/)
+    expect((onlyB.data as { reason: string }).reason).toMatch(/allowedAgents/)
     const ns = await rpcError(client.callTool({ name: 'denied.here', arguments: {} }))
     expect(ns.message).toMatch(/deniedNamespaces/)
     const off = await rpcError(client.callTool({ name: 'toggled.off', arguments: {} }))
+    expect(off.code).toBe(-32602)
     expect(off.message).toMatch(/toggle/)
     expect(await lastCall('secret.only_b')).toMatchObject({ outcome: 'denied', errorCode: 'safety' })
     expect(await lastCall('denied.here')).toMatchObject({ outcome: 'denied', errorCode: 'safety' })
@@ -102,11 +105,14 @@ describe('MCP gateway with the official SDK client', () => {
     await b.close()
   })
 
-  it('answers schema violations with -32602 naming each one, and runs nothing', async () => {
+  it('answers schema violations with a tool execution error (isError) naming each one, so the model can correct itself, and runs nothing', async () => {
     const seen = rest.seen.length
-    const e = await rpcError(client.callTool({ name: 'tickets.create', arguments: { subject: 7, priority: 'whenever', extra: true } }))
-    expect(e.code).toBe(-32602)
-    const violations = (e.data as { violations: Array<{ path: string; rule: string }> }).violations
+    const result = await client.callTool({ name: 'tickets.create', arguments: { subject: 7, priority: 'whenever', extra: true } })
+    expect(result.isError).toBe(true)
+    const text = (result.content as Array<{ type: string; text: string }>)[0].text
+    for (const path of ['/body', '/subject', '/priority', '/extra']) expect(text).toContain(path)
+    expect(result.structuredContent).toMatchObject({ error: 'invalid_arguments', tool: 'tickets.create' })
+    const violations = (result.structuredContent as { violations: Array<{ path: string; rule: string }> }).violations
     expect(violations).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ path: '/body', rule: 'required' }),
@@ -169,7 +175,7 @@ describe('MCP gateway with the official SDK client', () => {
     const viaDoor = await client.callTool({ name: 'toolroom.call_tool', arguments: { name: 'upstream.echo', arguments: { text: 'door' } } })
     expect(viaDoor.structuredContent).toEqual({ echo: 'door' })
     const e = await rpcError(client.callTool({ name: 'toolroom.call_tool', arguments: { name: 'secret.only_b', arguments: {} } }))
-    expect(e.code).toBe(-32601)
+    expect(e.code).toBe(-32602)
   })
 
   it('runs os tools as an argument vector without a shell, with a timeout', async () => {

@@ -4,9 +4,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fleetRoutes } from '@/lib/api/fleet-routes'
+import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { prisma } from '@/lib/db'
 import { mcpTransport } from '@/lib/gateway/mcp-handler'
 import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
+import { call } from './helpers'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
@@ -152,5 +155,55 @@ describe('every JSON-RPC request gets an answer', () => {
     expect(refused!.message.match(/MCP error/g)).toHaveLength(1)
     const raw = await post({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'nope.nothing', arguments: {} } })
     expect(raw.json.error.message).toMatch(/^unknown tool/)
+  })
+})
+
+describe('the gateway lists only what it can execute', () => {
+  const agentFleet = fleetRoutes('Agent')
+
+  it("leaves image tools out of tools/list and toolroom.list_tools, keeps them in the effective set, and refuses their calls with -32602 saying they run inside the agent", async () => {
+    const agentA = world.tokens.agentA
+    const upload = await call(agentFleet.putImageTools, `/api/v1/agents/${agentA}/image-tools`, {
+      method: 'PUT',
+      params: { id: agentA },
+      body: { digest: `sha256:${'ab'.repeat(32)}`, tools: [{ name: 'acme.clock', description: 'Reads the clock inside the agent', inputSchema: { type: 'object', properties: {} } }] },
+    })
+    expect(upload.status, upload.text).toBe(200)
+    const effective = await call(agentFleet.effectiveTools, `/api/v1/agents/${agentA}/effective-tools`, { params: { id: agentA } })
+    expect(effective.json.effectiveTools.find((t: { name: string }) => t.name === 'acme.clock')).toMatchObject({ state: 'enabled', tier: 'image' })
+
+    // the refusal names the image (and waits for the gateway to see the new surface)
+    let refusal: McpError | null = null
+    await until(async () => {
+      refusal = await a.callTool({ name: 'acme.clock', arguments: {} }).then(
+        () => null,
+        (e: McpError) => e,
+      )
+      return refusal !== null && /image/.test(refusal.message)
+    })
+    expect(refusal!.code).toBe(-32602)
+    expect((refusal!.data as { reason: string }).reason).toMatch(/agent runs it and reports the call to POST \/api\/v1\/calls\/ingest/)
+    expect((await a.listTools()).tools.map((t) => t.name)).not.toContain('acme.clock')
+    const listed = await a.callTool({ name: 'toolroom.list_tools', arguments: {} })
+    expect((listed.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).not.toContain('acme.clock')
+    expect(await prisma.toolCall.findFirst({ where: { toolId: 'acme.clock', channel: 'mcp' }, orderBy: { startedAt: 'desc' } })).toMatchObject({ outcome: 'denied', errorCode: 'not_executable' })
+
+    // over REST the same refusal keeps its problem+json meaning: 404 not available
+    const rest = await call(gatewayRoutes.callTool, '/api/v1/gateway/tools/acme.clock/call', {
+      method: 'POST',
+      body: { arguments: {} },
+      params: { toolId: 'acme.clock' },
+      headers: { authorization: `Bearer ${world.tokens.tokenA}` },
+    })
+    expect(rest.status).toBe(404)
+    expect(rest.json).toMatchObject({ rpcCode: -32602, data: { outcome: 'denied' } })
+
+    // and the agent records the calls it ran itself through ingest
+    const ingested = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', {
+      method: 'POST',
+      body: { calls: [{ toolId: 'acme.clock', outcome: 'succeeded', startedAt: new Date().toISOString(), latencyMs: 3 }] },
+      headers: { authorization: `Bearer ${world.tokens.tokenA}` },
+    })
+    expect(ingested.status, ingested.text).toBe(202)
   })
 })

@@ -187,8 +187,9 @@ describe('hostile input on /mcp', () => {
     expect(huge.status).toBe(413)
     const deepArgs = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`
     const deep = await mcpPost(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"upstream.echo","arguments":${deepArgs}}}`)
-    expect(deep.json.error.code).toBe(-32602)
-    expect(deep.json.error.message).toMatch(/nest deeper/)
+    // arguments the tool's schema refuses are a tool execution error the model can read (SEP-1303)
+    expect(deep.json.result.isError).toBe(true)
+    expect(deep.json.result.content[0].text).toMatch(/nest deeper/)
     const deepJson = await mcpPost('['.repeat(200_000) + ']'.repeat(200_000))
     // a batch of one malformed message: answered as JSON-RPC says, with an array holding its error
     expect([-32600, -32700]).toContain((Array.isArray(deepJson.json) ? deepJson.json[0] : deepJson.json).error.code)
