@@ -14,13 +14,13 @@ test.beforeAll(async () => {
     agent = (await db.query(`SELECT id, name, namespace FROM "Agent" ORDER BY name LIMIT 1`)).rows[0]
     tool = (await db.query(`SELECT name, namespace FROM "Tool" ORDER BY name LIMIT 1`)).rows[0]
     await db.query(
-      `INSERT INTO "ToolCall" ("startedAt", "agentId", "agentNamespace", "agentName", "toolId", "toolNamespace", provenance, channel, outcome, "errorCode", "errorMessage", "latencyMs", args, result)
-       SELECT now() - (i * interval '37 minutes'), $1, $2, $3, $4, split_part($4, '.', 1), 'grant', CASE WHEN i % 4 = 0 THEN 'rest' ELSE 'mcp' END,
+      `INSERT INTO "ToolCall" ("startedAt", "agentId", "agentNamespace", "agentName", "toolId", "toolNamespace", "toolKey", provenance, channel, outcome, "errorCode", "errorMessage", "latencyMs", args, result)
+       SELECT now() - (i * interval '37 minutes'), $1, $2, $3, $4, split_part($4, '.', 1), 'Tool/' || $5 || '/' || $4, 'grant', CASE WHEN i % 4 = 0 THEN 'rest' ELSE 'mcp' END,
          CASE WHEN i % 9 = 0 THEN 'failed' WHEN i % 13 = 0 THEN 'denied' ELSE 'succeeded' END,
          CASE WHEN i % 9 = 0 THEN 'UPSTREAM_ERROR' END, CASE WHEN i % 9 = 0 THEN 'upstream answered 502' END,
          20 + (i * 37) % 900, json_build_object('ticket', 'T-' || i, 'apiKey', '[REDACTED]'), json_build_object('ok', i % 9 <> 0)
        FROM generate_series(1, 240) AS i`,
-      [agent.id, agent.namespace, agent.name, tool.name],
+      [agent.id, agent.namespace, agent.name, tool.name, tool.namespace],
     )
   } finally {
     await db.end()

@@ -5,7 +5,15 @@ import { Card } from '@/components/ui/card'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { count, percent } from '@/lib/client/format'
+import type { FailingTool } from '@/lib/client/stats-api'
 import { useTopFailingTools } from '@/lib/client/stats-hooks'
+
+// Same-named tools from different namespaces or servers are listed apart: say which one each is.
+function sourceLabel(source: FailingTool['source']): string {
+  if (!source) return 'not in the caller\'s tool set'
+  if (source.kind === 'Platform') return 'Toolroom platform tool'
+  return `${source.kind} ${source.namespace}/${source.name}`
+}
 
 export function TopFailingTools({ limit = 10 }: { limit?: number }) {
   const query = useTopFailingTools(limit)
@@ -27,11 +35,12 @@ export function TopFailingTools({ limit = 10 }: { limit?: number }) {
               </THead>
               <TBody>
                 {items.map((t) => (
-                  <Tr key={t.toolId}>
+                  <Tr key={t.key}>
                     <Td>
                       <IntentLink href={`/calls?tool=${encodeURIComponent(t.toolId)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
                         {t.toolId}
                       </IntentLink>
+                      <div className="text-xs text-slate-500">{sourceLabel(t.source)}</div>
                     </Td>
                     <Td className="text-right tabular-nums">{count(t.calls)}</Td>
                     <Td className="text-right tabular-nums text-red-700">{count(t.failures)}</Td>

@@ -70,7 +70,7 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
             </PageHeader>
             <div className="space-y-4">
               <StatusCard status={tool.status} />
-              <CallStatsPanel subject={{ dimension: 'tool', toolId: name }} callsHref={`/calls?tool=${encodeURIComponent(name)}`} />
+              <CallStatsPanel subject={{ dimension: 'tool', id: name, namespace: ns }} callsHref={`/calls?tool=${encodeURIComponent(name)}`} />
               <ToolSpecCards spec={tool.spec} namespace={ns} />
               <div className="grid gap-4 lg:grid-cols-2">
                 <Card title="Input schema">

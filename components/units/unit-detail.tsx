@@ -70,7 +70,7 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
                 <p className="mt-3 text-xs text-slate-500">Connectors, grants and toggles set here apply to every sub-unit and agent below this unit.</p>
               </Card>
               <UnitMembers name={name} namespace={ns} />
-              <CallStatsPanel subject={{ dimension: 'unit', id: unit.id }} title="Calls of this unit's agents, last 7 days" />
+              <CallStatsPanel subject={{ dimension: 'unit', id: unit.id }} title="Calls of this unit's agents and of its sub-units' agents, last 7 days" />
               <section aria-labelledby="effective-tools-heading">
                 <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
                   Effective tools

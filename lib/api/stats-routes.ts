@@ -1,5 +1,5 @@
-// Statistics and the calls explorer: 7-day stats per tool, agent, unit, namespace and overall (from
-// the hourly rollups), the tools failing most, and the recorded calls themselves.
+// Statistics and the calls explorer: 7-day stats per resolved tool, agent, unit, namespace and overall
+// (from the hourly rollups), the tools failing most, and the recorded calls themselves.
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
@@ -7,6 +7,7 @@ import { getRow } from '@/lib/resources/resource-store'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { getCall, listCalls } from '@/lib/stats/list-calls'
 import { readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
+import { MAX_TOOL_STAT_KEY_LENGTH, parseToolStatKey, toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { unitStatKeys } from '@/lib/stats/unit-stat-keys'
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
 import { idParams } from './schemas'
@@ -14,6 +15,12 @@ import { idParams } from './schemas'
 const tags = ['Statistics']
 const namespaceQuery = z.strictObject({ namespace: z.string().max(63).optional() })
 const toolId = z.string().max(MAX_TOOL_ID_LENGTH).regex(CANONICAL_TOOL_ID, 'must be a canonical tool id such as github.create_issue')
+const toolStatKey = z
+  .string()
+  .max(MAX_TOOL_STAT_KEY_LENGTH)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+  .refine((key) => parseToolStatKey(key) !== null, 'must be a tool stat key such as Tool/<namespace>/<name> or LanguageTool/<namespace>/<server>/<toolId>')
+  .openapi({ description: 'The resolved tool: `Tool/<namespace>/<name>`, `Connector/<namespace>/<slug>/<toolId>`, `LanguageTool/<namespace>/<server>/<toolId>`, `Agent/<namespace>/<agent>/<toolId>` (image tools), `Platform/<toolId>` or `Unresolved/<toolId>`' })
 const segment = z.string().max(63).regex(/^[a-z][a-z0-9_]*$/, 'must be a tool namespace: the first segment of a tool id')
 
 const statPoint = {
@@ -86,8 +93,14 @@ export const STATS_CONTRACTS = {
     summary: 'Statistics of every call, by day and by hour, over the last 7 days', response: callStats,
   },
   tool: {
-    method: 'GET', path: '/api/v1/stats/tools/{toolId}', operationId: 'getToolCallStats', tags, access: 'read',
-    summary: 'Statistics of one tool id over the last 7 days', params: z.object({ toolId }), response: callStats,
+    method: 'GET', path: '/api/v1/stats/tools/{id}', operationId: 'getToolCallStats', tags, access: 'read',
+    summary: "Statistics of one Tool resource (by id, or by name and ?namespace=) over the last 7 days: its own calls, not those of same-named tools elsewhere",
+    params: idParams, query: namespaceQuery, response: callStats,
+  },
+  resolvedTool: {
+    method: 'GET', path: '/api/v1/stats/tools', operationId: 'getResolvedToolCallStats', tags, access: 'read',
+    summary: 'Statistics of any resolved tool (a Tool, a tool of a connector or LanguageTool, an image tool, a platform tool) by its key, over the last 7 days',
+    query: z.strictObject({ key: toolStatKey }), response: callStats,
   },
   agent: {
     method: 'GET', path: '/api/v1/stats/agents/{id}', operationId: 'getAgentCallStats', tags, access: 'read',
@@ -104,7 +117,7 @@ export const STATS_CONTRACTS = {
   topFailing: {
     method: 'GET', path: '/api/v1/stats/top-failing-tools', operationId: 'listTopFailingTools', tags, access: 'read',
     summary: 'Tools with the most failed calls over the last 7 days', query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
-    response: z.object({ items: z.array(z.object({ toolId: z.string(), calls: z.number().int(), failures: z.number().int(), refused: z.number().int(), failureRate: z.number() })) }),
+    response: z.object({ items: z.array(z.object({ key: z.string(), toolId: z.string(), source: z.object({ kind: z.string(), namespace: z.string().nullable(), name: z.string() }).nullable(), calls: z.number().int(), failures: z.number().int(), refused: z.number().int(), failureRate: z.number() })) }),
   },
   calls: {
     method: 'GET', path: '/api/v1/calls', operationId: 'listCalls', tags, access: 'read',
@@ -120,7 +133,11 @@ export const STATS_CONTRACTS = {
 
 export const statsRoutes = {
   overview: route(STATS_CONTRACTS.overview, async () => readCallStats('all', '')),
-  tool: route(STATS_CONTRACTS.tool, async ({ params }) => readCallStats('tool', params.toolId)),
+  tool: route(STATS_CONTRACTS.tool, async ({ params, query }) => {
+    const tool = await getRow('Tool', params.id, query.namespace)
+    return readCallStats('tool', toolResourceStatKey(tool.namespace, tool.name))
+  }),
+  resolvedTool: route(STATS_CONTRACTS.resolvedTool, async ({ query }) => readCallStats('tool', query.key)),
   agent: route(STATS_CONTRACTS.agent, async ({ params, query }) => readCallStats('agent', (await getRow('Agent', params.id, query.namespace)).id)),
   unit: route(STATS_CONTRACTS.unit, async ({ params, query }) => {
     const unit = await getRow('Unit', params.id, query.namespace)

@@ -7,14 +7,19 @@ import { apiFetch, qs } from './api'
 export type { CallStats, FailingTool }
 export type ToolCallRow = z.output<typeof toolCallRow>
 export type ToolCallDetail = z.output<typeof toolCallDetail>
-export type StatsSubject = { dimension: 'all' } | { dimension: 'tool'; toolId: string } | { dimension: 'agent' | 'unit'; id: string; namespace?: string } | { dimension: 'namespace'; namespace: string }
+/** `tool` is a Tool resource (its own calls); `resolvedTool` any resolved tool by its stat key. */
+export type StatsSubject =
+  | { dimension: 'all' }
+  | { dimension: 'tool' | 'agent' | 'unit'; id: string; namespace?: string }
+  | { dimension: 'resolvedTool'; key: string }
+  | { dimension: 'namespace'; namespace: string }
 
 export function statsPath(subject: StatsSubject): string {
   switch (subject.dimension) {
     case 'all':
       return '/api/v1/stats/overview'
-    case 'tool':
-      return `/api/v1/stats/tools/${encodeURIComponent(subject.toolId)}`
+    case 'resolvedTool':
+      return `/api/v1/stats/tools${qs({ key: subject.key })}`
     case 'namespace':
       return `/api/v1/stats/namespaces/${encodeURIComponent(subject.namespace)}`
     default:

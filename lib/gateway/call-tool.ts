@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
+import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { toolNamespaceOf } from '@/lib/tools/naming'
 import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
@@ -286,6 +287,7 @@ class PipelineRun {
       unit: agent.unit,
       toolId,
       toolNamespace: entry?.toolNamespace ?? safeNamespace(toolId),
+      toolKey: entry ? toolStatKey(entry.source, entry.name) : null,
       provenance: entry?.provenance ?? 'unknown',
       level: entry?.sideEffects.level ?? null,
       channel: this.ctx.channel,

@@ -8,6 +8,7 @@ import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { AppError } from '@/lib/errors/app-error'
 import { z } from '@/lib/http/zod'
 import { canonicalToolId } from '@/lib/manifests/specs/common'
+import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { toolNamespaceOf } from '@/lib/tools/naming'
 import { agentTools } from './agent-tools'
 import { type CallRecord, insertCalls } from './record-call'
@@ -64,6 +65,7 @@ export async function ingestCalls(agent: AgentIdentity, calls: IngestRecord[], r
       unit: tools.agent.unit,
       toolId: c.toolId,
       toolNamespace: toolNamespaceOf(c.toolId),
+      toolKey: entry ? toolStatKey(entry.source, entry.name) : null,
       provenance: entry?.provenance ?? 'unknown',
       level: entry?.sideEffects.level ?? null,
       channel: 'ingest',

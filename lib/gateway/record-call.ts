@@ -19,6 +19,8 @@ export interface CallRecord {
   unit: string | null
   toolId: string
   toolNamespace: string
+  /** The resolved tool (lib/stats/tool-stat-key.ts); null when the caller's set has no such tool. */
+  toolKey: string | null
   provenance: string
   level: string | null
   channel: 'mcp' | 'rest' | 'ingest'
@@ -85,9 +87,9 @@ function pump() {
 }
 
 const INSERT_SQL = `
-  INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+  INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
     provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
-  SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+  SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
     provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
   FROM json_populate_recordset(NULL::"ToolCall", $1::json)
   ON CONFLICT (id) DO NOTHING`
@@ -96,9 +98,9 @@ const INSERT_SQL = `
 export async function insertCalls(records: CallRecord[], db: Pick<typeof prisma, '$executeRaw'> = prisma): Promise<number> {
   if (records.length === 0) return 0
   return db.$executeRaw`
-    INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+    INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
       provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
-    SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+    SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
       provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
     FROM json_populate_recordset(NULL::"ToolCall", ${JSON.stringify(records)}::json)
     ON CONFLICT (id) DO NOTHING`

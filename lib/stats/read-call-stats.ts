@@ -1,9 +1,11 @@
 // 7-day statistics of one dimension value, by day and by hour, merged from the hourly rollups:
 // counts add up, percentiles come from the summed latency histograms.
 import { prisma } from '@/lib/db'
+import type { SourceRef } from '@/lib/effective-tools/types'
 import { failureRate } from './call-outcomes'
 import { addHistogram, emptyHistogram, percentileOf } from './latency-buckets'
 import { windowDays, windowHours, windowStart } from './stats-window'
+import { parseToolStatKey } from './tool-stat-key'
 
 export const STAT_DIMENSIONS = ['tool', 'agent', 'unit', 'namespace', 'all'] as const
 export type StatDimension = (typeof STAT_DIMENSIONS)[number]
@@ -91,7 +93,10 @@ export async function readCallStats(dimension: StatDimension, key: string, now =
 }
 
 export interface FailingTool {
+  /** The resolved tool (tool-stat-key.ts), and what it names: the tool id and its source. */
+  key: string
   toolId: string
+  source: SourceRef | null
   calls: number
   failures: number
   refused: number
@@ -104,5 +109,8 @@ export async function topFailingTools(limit: number): Promise<FailingTool[]> {
     SELECT key, calls, failures, refused FROM "CallStat7d"
     WHERE dimension = 'tool' AND failures > 0
     ORDER BY failures DESC, failures::float8 / calls DESC, key LIMIT ${limit}`
-  return rows.map((r) => ({ toolId: r.key, calls: r.calls, failures: r.failures, refused: r.refused, failureRate: r.failures / r.calls }))
+  return rows.map((r) => {
+    const parsed = parseToolStatKey(r.key)
+    return { key: r.key, toolId: parsed?.toolId ?? r.key, source: parsed?.source ?? null, calls: r.calls, failures: r.failures, refused: r.refused, failureRate: r.failures / r.calls }
+  })
 }

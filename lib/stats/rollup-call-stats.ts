@@ -1,24 +1,35 @@
 // The statistics rollup: turns ToolCall rows into hourly per-dimension rows (CallStatHourly), the
-// 7-day totals (CallStat7d) and the Tool status fields. Which hours to redo comes from the dirty-hour
-// log the ToolCall triggers write (see the call_stats migration), so late, changed and deleted calls
-// are counted whatever their startedAt. Each step is a transaction under one advisory lock: any
-// number of workers may run it, one does the work, and a re-run over the same calls writes the same rows.
+// 7-day totals (CallStat7d) and the Tool status fields. Two ways in, both logged by triggers on
+// ToolCall (see the call_stats migrations), so late calls count whatever their startedAt:
+//   - inserted calls are added to their hourly rows (add-only: counts, failures, refusals, latency
+//     sums and histogram buckets all add up exactly), from the ids the insert log names, so a minute
+//     of late calls spread over a week costs what those calls are, not what their hours hold;
+//   - hours whose calls were changed or deleted (and hours a repair names) are recomputed in full.
+// Each step is a transaction under one advisory lock: any number of workers may run it, one does the
+// work. A step reads one snapshot (repeatable read), so a call is either in a recomputed hour or
+// added, never both: calls of hours awaiting a recompute are left to it.
 import { prisma } from '@/lib/db'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES } from './call-outcomes'
 import { LATENCY_BUCKET_COUNT, LATENCY_THRESHOLDS } from './latency-buckets'
 import { RETENTION_HOURS, windowStart } from './stats-window'
+import { callToolStatKeySql, toolResourceStatKeySql } from './tool-stat-key'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 
 const LOCK = `pg_try_advisory_xact_lock(hashtext('toolroom.call-stats'))`
 /** Hours recomputed per transaction: bounded so a large backlog commits progress as it goes. */
 const HOURS_PER_BATCH = Number(process.env.TOOLROOM_STATS_HOURS_PER_BATCH ?? 12)
+/** Insert-log rows (one per inserting statement and hour, up to 500 calls each) added per transaction. */
+const INSERTS_PER_BATCH = Number(process.env.TOOLROOM_STATS_INSERTS_PER_BATCH ?? 2000)
 const TX_TIMEOUT_MS = Number(process.env.TOOLROOM_STATS_TX_TIMEOUT_MS ?? 600_000)
 
 export interface RollupResult {
   /** False when another process held the lock: it is doing the same work. */
   ran: boolean
   hoursRecomputed: number
+  /** Inserted calls added to their hours without recomputing them. */
+  callsAdded: number
   /** Whether the 7-day totals changed (and so the stats version moved). */
   totalsChanged: boolean
   toolsUpdated: number
@@ -28,22 +39,25 @@ export interface RollupResult {
 
 const textArray = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]::text[]`
 
-// One pass over each hour's calls, grouped five ways at once; the latency histogram per group is
-// built from per-bucket counts and laid out densely (one slot per bucket).
-export const RECOMPUTE_HOURS_SQL = `
-INSERT INTO "CallStatHourly" (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
-WITH c AS (
+/**
+ * Hourly rows of the calls `calls` yields (a FROM item exposing ToolCall rows as `c` and their hour
+ * as `hour`): one pass grouped five ways at once; the latency histogram per group is built from
+ * per-bucket counts and laid out densely (one slot per bucket). `ctes` come first (data-modifying
+ * ones included), `tail` after the INSERT's SELECT.
+ */
+function hourlyRowsSql(ctes: string, calls: string, tail: string): string {
+  return `
+WITH ${ctes ? `${ctes},` : ''} c AS (
   SELECT hour, tool, agent, unit, namespace, failed, refused, latency,
     width_bucket(latency, '{${LATENCY_THRESHOLDS.join(',')}}'::int[]) AS bucket
   FROM (
-    SELECT h.hour, c."toolId" AS tool, c."agentId"::text AS agent,
+    SELECT hour, ${callToolStatKeySql('c')} AS tool, c."agentId"::text AS agent,
       CASE WHEN c.unit IS NOT NULL THEN c."agentNamespace" || '/' || c.unit END AS unit,
       c."toolNamespace" AS namespace,
       c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) AS failed,
       c.outcome = ANY(${textArray(REFUSED_OUTCOMES)}) AS refused,
       CASE WHEN c.outcome = ANY(${textArray(TIMED_OUTCOMES)}) AND c."latencyMs" >= 0 THEN c."latencyMs" END AS latency
-    FROM unnest($1::timestamptz[]) AS h(hour)
-    JOIN "ToolCall" c ON c."startedAt" >= h.hour AND c."startedAt" < h.hour + interval '1 hour'
+    FROM ${calls}
     WHERE c.outcome <> ALL(${textArray(UNCOUNTED_OUTCOMES)})
   ) AS raw
 ), g AS (
@@ -62,51 +76,125 @@ WITH c AS (
     coalesce(jsonb_object_agg(bucket, latency_count) FILTER (WHERE bucket IS NOT NULL), '{}'::jsonb) AS histogram
   FROM g GROUP BY dimension, key, hour
 )
+${tail.replace('$ROWS', () => `INSERT INTO "CallStatHourly" AS h (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
 SELECT dimension, key, hour, calls::int, failures::int, refused::int, latency_count::int, latency_sum::bigint,
   ARRAY(SELECT coalesce((histogram ->> i::text)::int, 0) FROM generate_series(0, ${LATENCY_BUCKET_COUNT - 1}) AS i)
-FROM f`
-
-async function locked<T>(work: (tx: Tx) => Promise<T>): Promise<{ ran: false } | { ran: true; value: T }> {
-  return prisma.$transaction(
-    async (tx) => {
-      const [{ got }] = await tx.$queryRawUnsafe<Array<{ got: boolean }>>(`SELECT ${LOCK} AS got`)
-      if (!got) return { ran: false as const }
-      return { ran: true as const, value: await work(tx) }
-    },
-    { timeout: TX_TIMEOUT_MS, maxWait: 10_000 },
-  )
+FROM f`)}`
 }
 
-/** Redoes up to one batch of dirty hours, newest first; returns how many (0 when none are left). */
-async function recomputeDirtyBatch(now: Date): Promise<{ ran: boolean; hours: number }> {
+/** Replaces nothing: the hours' rows were deleted first. $1: the hours. */
+export const RECOMPUTE_HOURS_SQL = hourlyRowsSql(
+  '',
+  `unnest($1::timestamptz[]) AS h(hour) JOIN "ToolCall" c ON c."startedAt" >= h.hour AND c."startedAt" < h.hour + interval '1 hour'`,
+  '$ROWS',
+)
+
+/**
+ * Claims up to $1 insert-log rows and adds their calls to the hourly rows. Calls of hours outside
+ * the kept window ($2..$3, as for recomputed hours), and calls of hours a full recompute covers (claimed in this step, $4, or still
+ * logged), are skipped: the recompute counts them. Returns how many log rows and calls it took.
+ */
+export const ADD_INSERTED_SQL = hourlyRowsSql(
+  `claimed AS (
+    DELETE FROM "CallStatInsertLog" WHERE id IN (SELECT id FROM "CallStatInsertLog" ORDER BY id LIMIT $1) RETURNING "callIds"
+  ), ids AS (
+    SELECT DISTINCT unnest("callIds") AS id FROM claimed
+  ), recomputed AS (
+    SELECT unnest($4::timestamptz[]) AS hour UNION SELECT DISTINCT hour FROM "CallStatDirtyHour"
+  ), added AS (
+    SELECT c.*, date_trunc('hour', c."startedAt", 'UTC') AS hour
+    FROM ids JOIN "ToolCall" c ON c.id = ids.id
+    WHERE date_trunc('hour', c."startedAt", 'UTC') BETWEEN $2 AND $3
+      AND date_trunc('hour', c."startedAt", 'UTC') NOT IN (SELECT hour FROM recomputed)
+  )`,
+  `added AS c`,
+  `, upserted AS (
+  $ROWS
+  ON CONFLICT (dimension, key, hour) DO UPDATE SET
+    calls = h.calls + excluded.calls, failures = h.failures + excluded.failures, refused = h.refused + excluded.refused,
+    "latencyCount" = h."latencyCount" + excluded."latencyCount", "latencySumMs" = h."latencySumMs" + excluded."latencySumMs",
+    "latencyHistogram" = ARRAY(
+      SELECT coalesce(a, 0) + coalesce(b, 0)
+      FROM unnest(h."latencyHistogram", excluded."latencyHistogram") WITH ORDINALITY AS u(a, b, i) ORDER BY i)
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM added WHERE outcome <> ALL(${textArray(UNCOUNTED_OUTCOMES)}))::int AS calls,
+  (SELECT count(*) FROM upserted)::int AS groups`,
+)
+
+/** True for PostgreSQL's serialization failure: a concurrent rollup moved first; its work stands. */
+function isSerializationFailure(e: unknown): boolean {
+  if (e instanceof Prisma.PrismaClientKnownRequestError) return e.code === 'P2034' || (e.meta as { code?: string } | undefined)?.code === '40001' || /40001|could not serialize/.test(e.message)
+  return e instanceof Error && /40001|could not serialize/.test(e.message)
+}
+
+async function locked<T>(work: (tx: Tx) => Promise<T>, isolationLevel?: Prisma.TransactionIsolationLevel): Promise<{ ran: false } | { ran: true; value: T }> {
+  try {
+    return await prisma.$transaction(
+      async (tx) => {
+        const [{ got }] = await tx.$queryRawUnsafe<Array<{ got: boolean }>>(`SELECT ${LOCK} AS got`)
+        if (!got) return { ran: false as const }
+        return { ran: true as const, value: await work(tx) }
+      },
+      { timeout: TX_TIMEOUT_MS, maxWait: 10_000, ...(isolationLevel ? { isolationLevel } : {}) },
+    )
+  } catch (e) {
+    // A snapshot taken just before another run committed and let go of the lock: that run did the work.
+    if (isSerializationFailure(e)) return { ran: false }
+    throw e
+  }
+}
+
+/**
+ * One step: up to a batch of hours to recompute (newest first), then up to a batch of inserted calls
+ * to add, in one snapshot. Returns what it did (all zero when nothing is left).
+ */
+async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; calls: number; entries: number }> {
   const result = await locked(async (tx) => {
     const oldest = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
     const latest = new Date(now.getTime() + 24 * 3_600_000)
-    // Hours outside the kept window are forgotten; hours in it are claimed before their calls are
-    // read, so a call committed after this point leaves its own dirty row for the next run.
+    // Hours outside the kept window are forgotten; hours in it are claimed in the same snapshot
+    // their calls are read in, so a call committed later leaves its own log row for the next run.
     await tx.$executeRawUnsafe(`DELETE FROM "CallStatDirtyHour" WHERE hour < $1 OR hour > $2`, oldest, latest)
     const claimed = await tx.$queryRawUnsafe<Array<{ hour: Date }>>(
       `DELETE FROM "CallStatDirtyHour" WHERE hour IN (SELECT DISTINCT hour FROM "CallStatDirtyHour" ORDER BY hour DESC LIMIT $1) RETURNING hour`,
       HOURS_PER_BATCH,
     )
     const hours = [...new Set(claimed.map((r) => r.hour.toISOString()))]
-    if (hours.length === 0) return 0
     // The grouping holds a few thousand groups per hour: keep it in memory.
     await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`)
-    await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
-    await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
-    return hours.length
-  })
-  return result.ran ? { ran: true, hours: result.value } : { ran: false, hours: 0 }
+    if (hours.length > 0) {
+      await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
+      await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
+    }
+    const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, INSERTS_PER_BATCH, oldest, latest, hours)
+    return { hours: hours.length, calls: added.calls, entries: added.entries }
+  }, Prisma.TransactionIsolationLevel.RepeatableRead)
+  return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, calls: 0, entries: 0 }
+}
+
+/**
+ * Marks every kept hour from `from` (default: the oldest kept) for a full recompute on the next run:
+ * the repair path, for rollups that disagree with the calls (a restore, a manual edit with triggers
+ * off). Returns how many hours it marked.
+ */
+export async function markHoursForRecompute(now = new Date(), from?: Date): Promise<number> {
+  const oldest = new Date(Math.max(now.getTime() - RETENTION_HOURS * 3_600_000, from?.getTime() ?? 0))
+  return prisma.$executeRawUnsafe(
+    `INSERT INTO "CallStatDirtyHour"(hour)
+     SELECT generate_series(date_trunc('hour', $1::timestamptz, 'UTC'), date_trunc('hour', $2::timestamptz, 'UTC'), interval '1 hour')`,
+    oldest,
+    new Date(now.getTime() + 24 * 3_600_000),
+  )
 }
 
 /** 7-day totals, Tool status fields and retention; returns what changed. */
-async function refreshTotals(now: Date, hoursRecomputed: number) {
+async function refreshTotals(now: Date, changes: number) {
   return locked(async (tx) => {
     const start = windowStart(now)
     // Nothing new and the window has not moved: the totals stand (the common idle minute).
     const [state] = await tx.$queryRawUnsafe<Array<{ totalsWindowStart: Date | null }>>(`SELECT "totalsWindowStart" FROM "CallStatState" WHERE id = 1`)
-    if (hoursRecomputed === 0 && state?.totalsWindowStart?.getTime() === start.getTime()) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
+    if (changes === 0 && state?.totalsWindowStart?.getTime() === start.getTime()) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
     const [{ changed }] = await tx.$queryRawUnsafe<Array<{ changed: bigint }>>(
       `WITH fresh AS (
          SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
@@ -132,13 +220,14 @@ async function refreshTotals(now: Date, hoursRecomputed: number) {
     )
     const rollupRowsDropped = await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, new Date(now.getTime() - RETENTION_HOURS * 3_600_000))
 
-    // A Tool's name is its canonical id, which is what calls record. These writes are not registry
-    // changes (see the migration): cached effective tool sets take their numbers from the stats cache.
+    // Each Tool reads the figures of its own key (namespace and name), not of every tool of its id.
+    // These writes are not registry changes (see the migration): cached effective tool sets take
+    // their numbers from the stats cache.
     await tx.$executeRawUnsafe(`SELECT set_config('toolroom.stats_write', 'on', true)`)
     const toolsUpdated = await tx.$executeRawUnsafe(
       `UPDATE "Tool" t SET "totalCalls7d" = s.calls, "failureRate7d" = s.rate
        FROM (SELECT t2.id, coalesce(s.calls, 0) AS calls, CASE WHEN s.calls > 0 THEN s.failures::float8 / s.calls END AS rate
-             FROM "Tool" t2 LEFT JOIN "CallStat7d" s ON s.dimension = 'tool' AND s.key = t2.name) s
+             FROM "Tool" t2 LEFT JOIN "CallStat7d" s ON s.dimension = 'tool' AND s.key = ${toolResourceStatKeySql('t2')}) s
        WHERE t.id = s.id AND (t."totalCalls7d", t."failureRate7d") IS DISTINCT FROM (s.calls, s.rate)`,
     )
     await tx.$executeRawUnsafe(`SELECT set_config('toolroom.stats_write', 'off', true)`)
@@ -146,17 +235,20 @@ async function refreshTotals(now: Date, hoursRecomputed: number) {
   })
 }
 
-/** One full rollup: every dirty hour, then the totals. Safe to run at any time, from any process. */
+/** One full rollup: every logged hour and inserted call, then the totals. Safe to run at any time, from any process. */
 export async function rollupCallStats(now: () => Date = () => new Date()): Promise<RollupResult> {
   const started = performance.now()
   let hoursRecomputed = 0
+  let callsAdded = 0
+  const notRun = () => ({ ran: false, hoursRecomputed, callsAdded, totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0, ms: Math.round(performance.now() - started) })
   for (;;) {
-    const batch = await recomputeDirtyBatch(now())
-    if (!batch.ran) return { ran: false, hoursRecomputed, totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0, ms: performance.now() - started }
-    if (batch.hours === 0) break
-    hoursRecomputed += batch.hours
+    const step = await rollupStep(now())
+    if (!step.ran) return notRun()
+    if (step.hours === 0 && step.entries === 0) break
+    hoursRecomputed += step.hours
+    callsAdded += step.calls
   }
-  const totals = await refreshTotals(now(), hoursRecomputed)
-  if (!totals.ran) return { ran: false, hoursRecomputed, totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0, ms: performance.now() - started }
-  return { ran: true, hoursRecomputed, ...totals.value, ms: Math.round(performance.now() - started) }
+  const totals = await refreshTotals(now(), hoursRecomputed + callsAdded)
+  if (!totals.ran) return notRun()
+  return { ran: true, hoursRecomputed, callsAdded, ...totals.value, ms: Math.round(performance.now() - started) }
 }

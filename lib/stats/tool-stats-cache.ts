@@ -1,4 +1,4 @@
-// 7-day calls and failure rate per tool id, for effective tool sets: held in memory per process and
+// 7-day calls and failure rate per resolved tool (tool-stat-key.ts), for effective tool sets: held in memory per process and
 // re-checked at most every TOOLROOM_STATS_CACHE_SECONDS (one-row version read; the map is reloaded
 // only when the rollup changed the totals).
 import { prisma } from '@/lib/db'
@@ -12,6 +12,7 @@ export interface ToolCallStats {
 export interface ToolStatsSnapshot {
   /** Changes whenever the numbers do: part of the cache key of answers that carry them. */
   version: string
+  /** By tool stat key. */
   byTool: ReadonlyMap<string, ToolCallStats>
 }
 
@@ -50,5 +51,5 @@ export async function toolStatsSnapshot(): Promise<ToolStatsSnapshot> {
   })
 }
 
-export const statsOfTool = (snapshot: ToolStatsSnapshot, toolId: string): ToolCallStats =>
-  snapshot.byTool.get(toolId) ?? { totalCalls7d: 0, failureRate7d: null }
+export const statsOfTool = (snapshot: ToolStatsSnapshot, key: string): ToolCallStats =>
+  snapshot.byTool.get(key) ?? { totalCalls7d: 0, failureRate7d: null }

@@ -54,7 +54,8 @@ describe('7-day statistics', () => {
     expect(overview.json.totals.failures).toBe(await sql(`outcome = 'failed'`))
     expect(overview.json.totals.p95Ms).toBeGreaterThan(overview.json.totals.p50Ms)
 
-    const tool = await call(statsRoutes.tool, '/api/v1/stats/tools/gena.t1', { params: { toolId: 'gena.t1' } })
+    const tool = await call(statsRoutes.resolvedTool, '/api/v1/stats/tools?key=Tool/ops/gena.t1')
+    expect(tool.status, JSON.stringify(tool.json)).toBe(200)
     expect(tool.json.totals.calls).toBe(await sql(`"toolId" = 'gena.t1'`))
 
     const agent = await call(statsRoutes.agent, '/api/v1/stats/agents/agent-1?namespace=ops', { params: { id: 'agent-1' } })
@@ -82,17 +83,23 @@ describe('7-day statistics', () => {
     const failures = res.json.items.map((i: { failures: number }) => i.failures)
     expect(failures).toEqual([...failures].sort((a, b) => b - a))
     const first = res.json.items[0]
-    expect(first.failures).toBe(await sql(`"toolId" = '${first.toolId}' AND outcome = 'failed'`))
+    expect(first.failures).toBe(await sql(`"toolKey" = '${first.key}' AND outcome = 'failed'`))
+    expect(first).toMatchObject({ key: `Tool/ops/${first.toolId}`, source: { kind: 'Tool', namespace: 'ops', name: first.toolId } })
     expect(first.failureRate).toBeCloseTo(first.failures / first.calls)
   })
 
-  it('answers an unknown agent with 404 and a bad tool id with 400, as problem+json', async () => {
+  it('answers an unknown agent or Tool with 404 and a bad tool key with 400, as problem+json', async () => {
     const agent = await call(statsRoutes.agent, '/api/v1/stats/agents/nobody', { params: { id: 'nobody' } })
     expect(agent.status).toBe(404)
     expect(agent.contentType).toContain('application/problem+json')
-    const tool = await call(statsRoutes.tool, '/api/v1/stats/tools/DROP%20TABLE', { params: { toolId: "x'; DROP TABLE \"ToolCall\"; --" } })
-    expect(tool.status).toBe(400)
-    expect(tool.json.errors[0].field).toContain('toolId')
+    const tool = await call(statsRoutes.tool, '/api/v1/stats/tools/gena.t1?namespace=ops', { params: { id: 'gena.t1' } })
+    expect(tool.status).toBe(404)
+    for (const key of ["x'; DROP TABLE \"ToolCall\"; --", 'Tool/ops', 'Tool/ops/a/b', 'Nope/ops/a', 'LanguageTool//mem0/mem0.search', 'x'.repeat(700)]) {
+      const res = await call(statsRoutes.resolvedTool, `/api/v1/stats/tools?key=${encodeURIComponent(key)}`)
+      expect(res.status, key).toBe(400)
+      expect(res.contentType).toContain('application/problem+json')
+      expect(res.json.errors[0].field).toContain('key')
+    }
     const ns = await call(statsRoutes.namespace, '/api/v1/stats/namespaces/..', { params: { namespace: '..' } })
     expect(ns.status).toBe(400)
   })

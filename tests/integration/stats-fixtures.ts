@@ -10,6 +10,8 @@ export interface CallSpec {
   withinHours?: number
   at?: Date
   tool?: string
+  /** The resolved tool (ToolCall.toolKey); by default the Tool of that name in namespace ops. */
+  toolKey?: string | null
   outcome?: string
   agentId?: string
   channel?: string
@@ -22,11 +24,11 @@ let batch = 0
 export async function insertCalls(spec: CallSpec): Promise<string[]> {
   batch++
   const rows = await prisma.$queryRawUnsafe<Array<{ id: string }>>(
-    `INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+    `INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
         provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, args, result)
      SELECT s.at, s.at + make_interval(secs => s.latency / 1000.0), s.agent, 'ops', 'agent-' || right(s.agent::text, 1),
        CASE WHEN s.h % 3 = 0 THEN NULL ELSE 'unit' || (s.h % 3) END,
-       s.tool, split_part(s.tool, '.', 1), 'grant', 'read_only', coalesce($6, (ARRAY['mcp','rest','ingest'])[1 + s.h % 3]),
+       s.tool, split_part(s.tool, '.', 1), CASE WHEN $10 THEN coalesce($11, 'Tool/ops/' || s.tool) END, 'grant', 'read_only', coalesce($6, (ARRAY['mcp','rest','ingest'])[1 + s.h % 3]),
        s.outcome, CASE WHEN s.outcome = 'failed' THEN 'UPSTREAM_ERROR' END, CASE WHEN s.outcome = 'failed' THEN 'upstream answered 502' END,
        CASE WHEN s.outcome IN ('succeeded', 'failed', 'approved') THEN s.latency END, 1,
        coalesce($7::json, json_build_object('query', 'q' || s.i, 'token', '[REDACTED]')), json_build_object('ok', s.outcome = 'succeeded')
@@ -49,11 +51,13 @@ export async function insertCalls(spec: CallSpec): Promise<string[]> {
     spec.args === undefined ? null : JSON.stringify(spec.args),
     String(batch),
     spec.count,
+    spec.toolKey !== null,
+    spec.toolKey ?? null,
   )
   return rows.map((r) => r.id)
 }
 
 export async function resetCalls() {
   await prisma.$executeRawUnsafe(`DELETE FROM "ToolCall"`)
-  await prisma.$executeRawUnsafe(`TRUNCATE "CallStatHourly", "CallStatDirtyHour", "CallStat7d"`)
+  await prisma.$executeRawUnsafe(`TRUNCATE "CallStatHourly", "CallStatDirtyHour", "CallStatInsertLog", "CallStat7d"`)
 }

@@ -18,11 +18,11 @@ const refused = REFUSED_OUTCOMES.map((o) => `'${o}'`).join(',')
 async function directCounts(): Promise<string[]> {
   const rows = await prisma.$queryRawUnsafe<Array<{ line: string }>>(`
     WITH c AS (
-      SELECT date_trunc('hour', "startedAt", 'UTC') AS hour, "toolId", "agentId"::text AS agent,
+      SELECT date_trunc('hour', "startedAt", 'UTC') AS hour, "toolKey", "agentId"::text AS agent,
         CASE WHEN unit IS NOT NULL THEN "agentNamespace" || '/' || unit END AS unit, "toolNamespace", outcome
       FROM "ToolCall" WHERE outcome <> 'pending_approval' AND "startedAt" >= now() - interval '8 days'
     ), d AS (
-      SELECT 'tool' AS dimension, "toolId" AS key, * FROM c
+      SELECT 'tool' AS dimension, "toolKey" AS key, * FROM c
       UNION ALL SELECT 'agent', agent, * FROM c
       UNION ALL SELECT 'unit', unit, * FROM c WHERE unit IS NOT NULL
       UNION ALL SELECT 'namespace', "toolNamespace", * FROM c
@@ -40,6 +40,10 @@ async function rolledUp(): Promise<string[]> {
     FROM "CallStatHourly" WHERE hour >= date_trunc('hour', now() - interval '8 days', 'UTC') ORDER BY 1`)
   return rows.map((r) => r.line)
 }
+
+/** Calls the rollup counts: final outcomes within the kept window. */
+const countedCalls = async () =>
+  Number((await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "ToolCall" WHERE outcome <> 'pending_approval' AND "startedAt" >= now() - interval '8 days'`))[0].n)
 
 const hourly = () => prisma.$queryRawUnsafe<unknown[]>(`SELECT * FROM "CallStatHourly" ORDER BY dimension, key, hour`)
 
@@ -61,33 +65,34 @@ describe('hourly rollup', () => {
 
     const result = await rollupCallStats()
     expect(result.ran).toBe(true)
-    expect(result.hoursRecomputed).toBeGreaterThan(90)
+    // New calls are added to their hours, none recomputed.
+    expect(result).toMatchObject({ hoursRecomputed: 0, callsAdded: await countedCalls() })
     expect(await rolledUp()).toEqual(await directCounts())
     expect(await prisma.callStatDirtyHour.count()).toBe(0)
 
-    const edge = await readCallStats('tool', 'edge.start')
+    const edge = await readCallStats('tool', 'Tool/ops/edge.start')
     const edgeHours = edge.byHour.filter((h) => h.calls > 0)
     expect(edgeHours.map((h) => [h.hour, h.calls])).toEqual([
       [new Date(hour.getTime() - 3_600_000).toISOString(), 1],
       [hour.toISOString(), 2],
     ])
-    expect((await readCallStats('tool', 'old.calls')).totals.calls).toBe(0)
+    expect((await readCallStats('tool', 'Tool/ops/old.calls')).totals.calls).toBe(0)
   })
 
   it('counts calls written late with an old startedAt, changed outcomes and deleted calls', async () => {
-    const before = await readCallStats('tool', 'late.tool')
+    const before = await readCallStats('tool', 'Tool/ops/late.tool')
     expect(before.totals.calls).toBe(0)
     const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000)
     const ids = await insertCalls({ count: 4, at: threeDaysAgo, tool: 'late.tool', outcome: 'succeeded' })
     await rollupCallStats()
-    let stats = await readCallStats('tool', 'late.tool')
+    let stats = await readCallStats('tool', 'Tool/ops/late.tool')
     expect(stats.totals).toMatchObject({ calls: 4, failures: 0 })
     expect(stats.byDay.find((d) => d.day === threeDaysAgo.toISOString().slice(0, 10))!.calls).toBe(4)
 
     await prisma.toolCall.update({ where: { id: ids[0] }, data: { outcome: 'failed' } })
     await prisma.toolCall.delete({ where: { id: ids[1] } })
     await rollupCallStats()
-    stats = await readCallStats('tool', 'late.tool')
+    stats = await readCallStats('tool', 'Tool/ops/late.tool')
     expect(stats.totals).toMatchObject({ calls: 3, failures: 1, failureRate: 1 / 3 })
     expect(await rolledUp()).toEqual(await directCounts())
   })
@@ -95,7 +100,7 @@ describe('hourly rollup', () => {
   it('writes the same rows when run again, with or without dirty hours', async () => {
     const first = await hourly()
     const again = await rollupCallStats()
-    expect(again).toMatchObject({ ran: true, hoursRecomputed: 0, totalsChanged: false })
+    expect(again).toMatchObject({ ran: true, hoursRecomputed: 0, callsAdded: 0, totalsChanged: false })
     // Every kept hour marked dirty again: a full recompute gives identical rows.
     await prisma.$executeRawUnsafe(`INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM "CallStatHourly"`)
     const full = await rollupCallStats()
@@ -115,7 +120,7 @@ describe('hourly rollup', () => {
 
   it('reports p50 and p95 within the latency bucket of the exact percentile', async () => {
     const exact = await prisma.$queryRawUnsafe<Array<{ key: string; p50: number; p95: number }>>(`
-      SELECT "toolId" AS key, percentile_disc(0.5) WITHIN GROUP (ORDER BY "latencyMs") AS p50, percentile_disc(0.95) WITHIN GROUP (ORDER BY "latencyMs") AS p95
+      SELECT "toolKey" AS key, percentile_disc(0.5) WITHIN GROUP (ORDER BY "latencyMs") AS p50, percentile_disc(0.95) WITHIN GROUP (ORDER BY "latencyMs") AS p95
       FROM "ToolCall" WHERE outcome IN ('succeeded', 'failed', 'approved') AND "latencyMs" IS NOT NULL
         AND "startedAt" >= date_trunc('day', now(), 'UTC') - interval '6 days' AND "toolId" LIKE 'gen%' GROUP BY 1`)
     expect(exact.length).toBeGreaterThan(5)

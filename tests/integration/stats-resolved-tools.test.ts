@@ -1,0 +1,167 @@
+// Statistics belong to the tool a call really went to: same-named Tools in two namespaces, tools of
+// two LanguageTools of the same name, and two agents' image tools keep figures of their own, in
+// Tool.status, in the effective tool sets and in the API. Calls arrive through the real ingest
+// endpoint with agent credentials; a unit's figures cover its whole subtree.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
+import { gatewayRoutes } from '@/lib/api/gateway-routes'
+import { applyRoute } from '@/lib/api/registry-routes'
+import { resourceRoutes } from '@/lib/api/resource-routes'
+import { statsRoutes } from '@/lib/api/stats-routes'
+import { prisma } from '@/lib/db'
+import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
+import { call, resetDatabase, yaml } from './helpers'
+import { resetCalls } from './stats-fixtures'
+
+const MANIFEST = ['red', 'blue']
+  .map(
+    (ns) => yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: acme.lookup, namespace: ${ns} }
+spec: { type: function, description: Looks things up in ${ns}, inputSchema: { type: object }, sideEffects: { level: read_only } }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: LanguageTool
+metadata: { name: mem0, namespace: ${ns} }
+spec: { endpoint: "https://mem0-${ns}.example.com/mcp" }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Unit
+metadata: { name: top, namespace: ${ns} }
+spec: {}
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Unit
+metadata: { name: mid, namespace: ${ns} }
+spec: { parent: top }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Unit
+metadata: { name: leaf, namespace: ${ns} }
+spec: { parent: mid }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: worker, namespace: ${ns} }
+spec: { unit: leaf, grants: [acme.lookup], languageTools: [mem0] }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: lead, namespace: ${ns} }
+spec: { unit: mid, grants: [acme.lookup] }
+---
+`,
+  )
+  .join('')
+
+const tokens: Record<string, string> = {}
+
+async function ingest(agent: string, toolId: string, outcomes: string[], hoursAgo = 1) {
+  const startedAt = new Date(Date.now() - hoursAgo * 3_600_000).toISOString()
+  const res = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', {
+    method: 'POST',
+    body: { calls: outcomes.map((outcome, i) => ({ toolId, outcome, startedAt, latencyMs: 10 + i })) },
+    headers: { authorization: `Bearer ${tokens[agent]}` },
+  })
+  expect(res.status, res.text).toBe(202)
+}
+
+beforeAll(async () => {
+  // Effective sets take their figures from the stats cache: re-checked on every read here.
+  process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
+  await resetDatabase()
+  await resetCalls()
+  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: MANIFEST })
+  expect(applied.status, applied.text).toBe(200)
+  for (const ns of ['red', 'blue']) {
+    // As discovery stores them: the same upstream tool name on both servers, an image tool on each worker.
+    await prisma.languageTool.update({
+      where: { namespace_name: { namespace: ns, name: 'mem0' } },
+      data: { toolSchemas: [{ name: 'search', description: 'Search memories', inputSchema: { type: 'object' } }], phase: 'Ready', lastIntrospectedAt: new Date() },
+    })
+    await prisma.agent.update({
+      where: { namespace_name: { namespace: ns, name: 'worker' } },
+      data: { imageTools: [{ name: 'local.run', description: 'Runs inside the agent', inputSchema: { type: 'object' } }], imageDigest: `sha256:${ns}` },
+    })
+    for (const name of ['worker', 'lead']) {
+      const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: ns, name } } })
+      const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
+      expect(res.status, res.text).toBe(201)
+      tokens[`${ns}/${name}`] = res.json.token
+    }
+  }
+  await ingest('red/worker', 'acme.lookup', ['succeeded', 'succeeded', 'failed', 'succeeded'])
+  await ingest('red/lead', 'acme.lookup', ['failed', 'succeeded'], 30)
+  await ingest('blue/worker', 'acme.lookup', ['succeeded', 'succeeded', 'succeeded'])
+  await ingest('red/worker', 'mem0.search', ['succeeded', 'failed'])
+  await ingest('blue/worker', 'mem0.search', ['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded'])
+  await ingest('red/worker', 'local.run', ['succeeded'])
+  await ingest('blue/worker', 'local.run', ['failed', 'failed'], 50)
+  await rollupCallStats()
+})
+
+afterAll(() => {
+  delete process.env.TOOLROOM_STATS_CACHE_SECONDS
+})
+
+const agentView = async (ns: string, name: string) => {
+  const res = await call(resourceRoutes('Agent').get, `/api/v1/agents/${name}?namespace=${ns}`, { params: { id: name } })
+  expect(res.status).toBe(200)
+  return res.json.effectiveTools as Array<{ name: string; totalCalls7d: number; failureRate7d: number | null }>
+}
+
+describe('statistics of same-named tools', () => {
+  it('keeps each namespace\'s Tool apart in Tool.status and in the stats API', async () => {
+    const tools = resourceRoutes('Tool')
+    const red = await call(tools.get, '/api/v1/tools/acme.lookup?namespace=red', { params: { id: 'acme.lookup' } })
+    const blue = await call(tools.get, '/api/v1/tools/acme.lookup?namespace=blue', { params: { id: 'acme.lookup' } })
+    expect(red.json.status).toMatchObject({ totalCalls7d: 6, failureRate7d: 2 / 6 })
+    expect(blue.json.status).toMatchObject({ totalCalls7d: 3, failureRate7d: 0 })
+
+    const redStats = await call(statsRoutes.tool, '/api/v1/stats/tools/acme.lookup?namespace=red', { params: { id: 'acme.lookup' } })
+    expect(redStats.status, redStats.text).toBe(200)
+    expect(redStats.json).toMatchObject({ key: 'Tool/red/acme.lookup', totals: { calls: 6, failures: 2 } })
+    const blueStats = await call(statsRoutes.tool, `/api/v1/stats/tools/${blue.json.id}`, { params: { id: blue.json.id } })
+    expect(blueStats.json.totals).toMatchObject({ calls: 3, failures: 0 })
+  })
+
+  it('gives each effective-set entry the figures of its own resolved tool', async () => {
+    const stats = (await agentView('red', 'worker')).concat()
+    const of = (entries: typeof stats, name: string) => entries.find((t) => t.name === name)
+    // The red worker sees red's Tool (its own and its unit colleague's calls), red's mem0 server and its own image.
+    expect(of(stats, 'acme.lookup')).toMatchObject({ totalCalls7d: 6, failureRate7d: 2 / 6 })
+    expect(of(stats, 'mem0.search')).toMatchObject({ totalCalls7d: 2, failureRate7d: 0.5 })
+    expect(of(stats, 'local.run')).toMatchObject({ totalCalls7d: 1, failureRate7d: 0 })
+    const blue = await agentView('blue', 'worker')
+    expect(of(blue, 'acme.lookup')).toMatchObject({ totalCalls7d: 3, failureRate7d: 0 })
+    expect(of(blue, 'mem0.search')).toMatchObject({ totalCalls7d: 5, failureRate7d: 0 })
+    expect(of(blue, 'local.run')).toMatchObject({ totalCalls7d: 2, failureRate7d: 1 })
+  })
+
+  it('answers any resolved tool by its key, and lists failing tools by resolved tool', async () => {
+    const mem0 = await call(statsRoutes.resolvedTool, `/api/v1/stats/tools?key=${encodeURIComponent('LanguageTool/blue/mem0/mem0.search')}`)
+    expect(mem0.status, mem0.text).toBe(200)
+    expect(mem0.json.totals).toMatchObject({ calls: 5, failures: 0 })
+    const image = await call(statsRoutes.resolvedTool, `/api/v1/stats/tools?key=${encodeURIComponent('Agent/blue/worker/local.run')}`)
+    expect(image.json.totals).toMatchObject({ calls: 2, failures: 2 })
+
+    const top = await call(statsRoutes.topFailing, '/api/v1/stats/top-failing-tools?limit=10')
+    expect(top.json.items).toEqual([
+      { key: 'Agent/blue/worker/local.run', toolId: 'local.run', source: { kind: 'Agent', namespace: 'blue', name: 'worker' }, calls: 2, failures: 2, refused: 0, failureRate: 1 },
+      { key: 'Tool/red/acme.lookup', toolId: 'acme.lookup', source: { kind: 'Tool', namespace: 'red', name: 'acme.lookup' }, calls: 6, failures: 2, refused: 0, failureRate: 2 / 6 },
+      { key: 'LanguageTool/red/mem0/mem0.search', toolId: 'mem0.search', source: { kind: 'LanguageTool', namespace: 'red', name: 'mem0' }, calls: 2, failures: 1, refused: 0, failureRate: 0.5 },
+    ])
+  })
+})
+
+describe('unit statistics', () => {
+  it('cover every agent in the unit\'s subtree, and only that namespace\'s', async () => {
+    const unit = async (ns: string, name: string) => (await call(statsRoutes.unit, `/api/v1/stats/units/${name}?namespace=${ns}`, { params: { id: name } })).json.totals.calls
+    // red: worker (unit leaf) made 4 + 2 + 1 calls, lead (unit mid) 2.
+    expect(await unit('red', 'leaf')).toBe(7)
+    expect(await unit('red', 'mid')).toBe(9)
+    expect(await unit('red', 'top')).toBe(9)
+    expect(await unit('blue', 'top')).toBe(10)
+  })
+})
