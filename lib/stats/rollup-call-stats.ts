@@ -18,10 +18,11 @@ import { callToolStatKeySql, toolResourceStatKeySql } from './tool-stat-key'
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 
 const LOCK = `pg_try_advisory_xact_lock(hashtext('toolroom.call-stats'))`
-/** Hours recomputed per transaction: bounded so a large backlog commits progress as it goes. */
-const HOURS_PER_BATCH = Number(process.env.TOOLROOM_STATS_HOURS_PER_BATCH ?? 12)
-/** Insert-log rows (one per inserting statement and hour, up to 500 calls each) added per transaction. */
-const INSERTS_PER_BATCH = Number(process.env.TOOLROOM_STATS_INSERTS_PER_BATCH ?? 2000)
+// Work per transaction is bounded, so a large backlog commits progress as it goes.
+/** Hours recomputed per transaction. */
+const hoursPerBatch = () => Number(process.env.TOOLROOM_STATS_HOURS_PER_BATCH ?? 12)
+/** Inserted calls added per transaction (whole insert-log rows: at least one, then up to this many calls). */
+const callsPerBatch = () => Number(process.env.TOOLROOM_STATS_CALLS_PER_BATCH ?? 100_000)
 const TX_TIMEOUT_MS = Number(process.env.TOOLROOM_STATS_TX_TIMEOUT_MS ?? 600_000)
 
 export interface RollupResult {
@@ -90,13 +91,19 @@ export const RECOMPUTE_HOURS_SQL = hourlyRowsSql(
 )
 
 /**
- * Claims up to $1 insert-log rows and adds their calls to the hourly rows. Calls of hours outside
- * the kept window ($2..$3, as for recomputed hours), and calls of hours a full recompute covers (claimed in this step, $4, or still
- * logged), are skipped: the recompute counts them. Returns how many log rows and calls it took.
+ * Claims the oldest insert-log rows, up to $1 calls (at least one row), and adds their calls to the
+ * hourly rows. Calls of hours outside the kept window ($2..$3, as for recomputed hours), and calls
+ * of hours a full recompute covers (claimed in this step, $4, or still logged), are skipped: the
+ * recompute counts them. Returns how many log rows and calls it took.
  */
 export const ADD_INSERTED_SQL = hourlyRowsSql(
   `claimed AS (
-    DELETE FROM "CallStatInsertLog" WHERE id IN (SELECT id FROM "CallStatInsertLog" ORDER BY id LIMIT $1) RETURNING "callIds"
+    DELETE FROM "CallStatInsertLog" WHERE id IN (
+      SELECT id FROM (
+        SELECT id, sum(cardinality("callIds")) OVER (ORDER BY id) - cardinality("callIds") AS before
+        FROM (SELECT id, "callIds" FROM "CallStatInsertLog" ORDER BY id LIMIT $1) AS oldest
+      ) AS l WHERE before < $1)
+    RETURNING "callIds"
   ), ids AS (
     SELECT DISTINCT unnest("callIds") AS id FROM claimed
   ), recomputed AS (
@@ -158,7 +165,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
     await tx.$executeRawUnsafe(`DELETE FROM "CallStatDirtyHour" WHERE hour < $1 OR hour > $2`, oldest, latest)
     const claimed = await tx.$queryRawUnsafe<Array<{ hour: Date }>>(
       `DELETE FROM "CallStatDirtyHour" WHERE hour IN (SELECT DISTINCT hour FROM "CallStatDirtyHour" ORDER BY hour DESC LIMIT $1) RETURNING hour`,
-      HOURS_PER_BATCH,
+      hoursPerBatch(),
     )
     const hours = [...new Set(claimed.map((r) => r.hour.toISOString()))]
     // The grouping holds a few thousand groups per hour: keep it in memory.
@@ -167,7 +174,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
       await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
       await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
     }
-    const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, INSERTS_PER_BATCH, oldest, latest, hours)
+    const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, callsPerBatch(), oldest, latest, hours)
     return { hours: hours.length, calls: added.calls, entries: added.entries }
   }, Prisma.TransactionIsolationLevel.RepeatableRead)
   return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, calls: 0, entries: 0 }

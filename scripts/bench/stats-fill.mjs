@@ -1,5 +1,5 @@
 // Fills ToolCall for the stats benchmark straight in SQL (INSERT … SELECT generate_series, one
-// statement per hour so the dirty-hour triggers run as they would for gateway batches). The spread:
+// statement per hour so the insert-log trigger runs as it would for gateway batches). The spread:
 // 1,000 active agents (a few much busier than most), each calling about 20 of 2,000 tools in 20
 // namespaces; ~92% succeed, some tools fail far more often than others, refusals of every kind;
 // log-normal-ish latencies from a few ms to seconds, slower on some tools. The secondary indexes are
@@ -11,10 +11,10 @@ const TOOLS_PER_AGENT = 20
 const HOURS = 7 * 24
 
 const rowsSql = (count, fromSql, spanSql) => `
-  INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace",
+  INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
       provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, args, result)
   SELECT at, at + make_interval(secs => coalesce(latency, 0) / 1000.0), agents[a + 1], 'bench', names[a + 1], units[a + 1],
-    'pool' || (t / 100) || '.tool_' || (t % 100), 'pool' || (t / 100), 'grant', 'read_only',
+    'pool' || (t / 100) || '.tool_' || (t % 100), 'pool' || (t / 100), 'Tool/bench/pool' || (t / 100) || '.tool_' || (t % 100), 'grant', 'read_only',
     CASE WHEN r2 < 0.7 THEN 'mcp' WHEN r2 < 0.9 THEN 'rest' ELSE 'ingest' END, outcome,
     CASE WHEN outcome = 'failed' THEN 'UPSTREAM_ERROR' END, CASE WHEN outcome = 'failed' THEN 'upstream answered 502' END,
     CASE WHEN outcome IN ('succeeded', 'failed', 'approved') THEN latency END, 1,
@@ -64,6 +64,11 @@ export async function fillCalls(client, rows, log) {
     async insertRecent(count) {
       await client.query(rowsSql(Math.round(count * 0.9), `now() - interval '1 minute'`, `interval '1 minute'`), params)
       await client.query(rowsSql(Math.round(count * 0.1), `now() - interval '5 days'`, `interval '4 days'`), params)
+    },
+    /** `count` calls all reported late: spread over the six days before the last hour, in batches of 100 as agents ingest. */
+    async insertLate(count) {
+      for (let done = 0; done < count; done += 100)
+        await client.query(rowsSql(Math.min(100, count - done), `now() - interval '145 hours'`, `interval '144 hours'`), params)
     },
   }
 }

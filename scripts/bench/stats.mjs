@@ -1,5 +1,6 @@
 // npm run bench:stats — 10 million ToolCall rows over the last 7 days (the bench fleet's agents
-// calling its tools), the statistics rollup timed over all of them, then the 7-day stats API for a
+// calling its tools), the statistics rollup timed over all of them (added, then recomputed), a minute
+// of late calls over many old hours (added, and recomputed hour by hour as before), then the 7-day stats API for a
 // tool, an agent and the dashboard at 1 connection against the production build (target p50 ≤ 50 ms
 // each), plus top failing tools and a filtered calls page. Prints the figures; record them in BENCHMARKS.md.
 import os from 'node:os'
@@ -19,7 +20,7 @@ const log = (...a) => console.log('[bench]', ...a)
 const seconds = (t0) => ((performance.now() - t0) / 1000).toFixed(1)
 const children = []
 
-const rollup = async (url) => JSON.parse(await node(['--import', 'tsx', 'scripts/stats-rollup.ts'], { DATABASE_URL: url }, { capture: true }))
+const rollup = async (url, ...args) => JSON.parse(await node(['--import', 'tsx', 'scripts/stats-rollup.ts', ...args], { DATABASE_URL: url }, { capture: true }))
 
 async function load(title, path) {
   const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION, headers: AUTH_HEADERS })
@@ -42,14 +43,28 @@ try {
   const { rows: [size] } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
 
   t0 = performance.now()
-  const full = await rollup(db.url)
-  log(`rollup of every hour: ${JSON.stringify(full)} (${seconds(t0)} s with process start)`)
+  const first = await rollup(db.url)
+  log(`first rollup (every call added): ${JSON.stringify(first)} (${seconds(t0)} s with process start)`)
+  t0 = performance.now()
+  const full = await rollup(db.url, '--repair')
+  log(`repair (every hour recomputed): ${JSON.stringify(full)} (${seconds(t0)} s with process start)`)
   const idle = await rollup(db.url)
   // A minute of traffic at the bench's average rate, some of it late (ingested with old startedAt).
-  await client.query(`SELECT 1`)
-  await fill.insertRecent(Math.round(ROWS / (7 * 24 * 60)))
+  const perMinute = Math.round(ROWS / (7 * 24 * 60))
+  await fill.insertRecent(perMinute)
   const minute = await rollup(db.url)
-  log(`rollup with nothing new: ${idle.ms} ms; after a minute of calls (${minute.hoursRecomputed} hours): ${minute.ms} ms`)
+  log(`rollup with nothing new: ${idle.ms} ms; after a minute of calls (${minute.callsAdded} added, ${minute.hoursRecomputed} hours recomputed): ${minute.ms} ms`)
+  // The late-ingest case: a minute's worth of calls all reported late, spread over six days of old
+  // hours. Now: added to their hours. Before (the same again, each touched hour recomputed in full,
+  // as every insert was): the log turned into dirty hours.
+  await fill.insertLate(perMinute)
+  const { rows: [{ hours: lateHours }] } = await client.query(`SELECT count(DISTINCT hour)::int AS hours FROM "CallStatInsertLog"`)
+  const late = await rollup(db.url)
+  log(`late minute over ${lateHours} hours, add-only: ${JSON.stringify(late)}`)
+  await fill.insertLate(perMinute)
+  await client.query(`WITH l AS (DELETE FROM "CallStatInsertLog" RETURNING hour) INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM l`)
+  const lateBefore = await rollup(db.url)
+  log(`late minute, each touched hour recomputed (the old way): ${JSON.stringify(lateBefore)}`)
   await client.query('ANALYZE')
   const { rows: [busy] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY calls DESC LIMIT 1`)
   const { rows: [agent] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'agent' ORDER BY calls DESC LIMIT 1`)
@@ -59,19 +74,20 @@ try {
   await ensureBenchToken(db.url, BENCH_SECRET_KEY)
   server = (await startBenchServer({ port: PORT, databaseUrl: db.url, log })).child
   children.push(server)
+  const busyTool = busy.key.slice(busy.key.lastIndexOf('/') + 1)
   const paths = {
-    tool: `/api/v1/stats/tools/${busy.key}`,
+    tool: `/api/v1/stats/tools/${busyTool}?namespace=bench`,
     agent: `/api/v1/stats/agents/${agent.key}`,
     dashboard: '/api/v1/stats/overview',
     failing: '/api/v1/stats/top-failing-tools?limit=10',
-    calls: `/api/v1/calls?tool=${busy.key}&outcome=failed&limit=50`,
+    calls: `/api/v1/calls?tool=${busyTool}&outcome=failed&limit=50`,
   }
   for (const p of Object.values(paths)) {
     const res = await fetch(`${base}${p}`, { headers: AUTH_HEADERS })
     if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`)
   }
   const results = [
-    await load(`GET /api/v1/stats/tools/{id} (busiest tool)`, paths.tool),
+    await load(`GET /api/v1/stats/tools/{id} (busiest Tool)`, paths.tool),
     await load(`GET /api/v1/stats/agents/{id} (busiest agent)`, paths.agent),
     await load('GET /api/v1/stats/overview (dashboard)', paths.dashboard),
     await load('GET /api/v1/stats/top-failing-tools', paths.failing),
@@ -80,7 +96,8 @@ try {
 
   console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`)
   console.log(`Data: ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows`)
-  console.log(`Rollup: all hours ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms\n`)
+  console.log(`Rollup: first run, every call added ${(first.ms / 1000).toFixed(1)} s (${first.callsAdded} calls); repair, every hour recomputed ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms`)
+  console.log(`Late minute (${late.callsAdded} calls over ${lateHours} old hours): add-only ${late.ms} ms; each touched hour recomputed (before) ${(lateBefore.ms / 1000).toFixed(1)} s (${lateBefore.hoursRecomputed} hours)\n`)
   console.log('| route | req/s | p50 | p99 |\n|---|---|---|---|')
   for (const r of results) console.log(`| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`)
   const slow = results.slice(0, 3).filter((r) => r.p50 > 50)

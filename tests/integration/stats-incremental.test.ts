@@ -4,7 +4,7 @@
 // (counts, failures, refusals, latency sums and every histogram bucket) equal what recomputing every
 // hour from the raw calls gives.
 import fc from 'fast-check'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
 import { type CallRecord, insertCalls } from '@/lib/gateway/record-call'
 import { CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
@@ -73,7 +73,15 @@ const hourlyRows = () =>
   )
 
 beforeAll(async () => {
+  // Small batches, so a run takes several steps and backlogs cross step boundaries.
+  process.env.TOOLROOM_STATS_CALLS_PER_BATCH = '25'
+  process.env.TOOLROOM_STATS_HOURS_PER_BATCH = '5'
   await resetDatabase()
+})
+
+afterAll(() => {
+  delete process.env.TOOLROOM_STATS_CALLS_PER_BATCH
+  delete process.env.TOOLROOM_STATS_HOURS_PER_BATCH
 })
 
 describe('incremental rollup', () => {
