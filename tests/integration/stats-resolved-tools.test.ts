@@ -165,3 +165,42 @@ describe('unit statistics', () => {
     expect(await unit('blue', 'top')).toBe(10)
   })
 })
+
+describe('calls recorded before resolved tools were', () => {
+  it('get the key the registry tells from the upgrade\'s migration', async () => {
+    const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'red', name: 'worker' } } })
+    const rows: Array<[string, string]> = [
+      ['acme.lookup', 'grant'],
+      ['mem0.search', 'mcp:mem0'],
+      ['local.run', 'image:sha256:red'],
+      ['toolroom.list_tools', 'platform'],
+      ['gone.tool', 'grant'],
+      ['odd.tool', 'unknown'],
+    ]
+    const ids: string[] = []
+    for (const [toolId, provenance] of rows) {
+      const [{ id }] = await prisma.$queryRawUnsafe<Array<{ id: string }>>(
+        `INSERT INTO "ToolCall" ("agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", provenance, channel, outcome)
+         VALUES ($1::uuid, 'red', 'worker', 'leaf', $2, split_part($2, '.', 1), $3, 'mcp', 'succeeded') RETURNING id`,
+        agent.id,
+        toolId,
+        provenance,
+      )
+      ids.push(id)
+    }
+    const migration = await import('node:fs').then((fs) => fs.readFileSync('prisma/migrations/20261123194500_call_stats_by_resolved_tool/migration.sql', 'utf8'))
+    const backfill = migration.slice(migration.indexOf('UPDATE "ToolCall"'), migration.indexOf(';', migration.indexOf('UPDATE "ToolCall"')))
+    await prisma.$executeRawUnsafe(backfill)
+    const keys = await prisma.toolCall.findMany({ where: { id: { in: ids } }, select: { toolId: true, toolKey: true } })
+    expect(Object.fromEntries(keys.map((k) => [k.toolId, k.toolKey]))).toEqual({
+      'acme.lookup': 'Tool/red/acme.lookup',
+      'mem0.search': 'LanguageTool/red/mem0/mem0.search',
+      'local.run': 'Agent/red/worker/local.run',
+      'toolroom.list_tools': 'Platform/toolroom.list_tools',
+      'gone.tool': 'Unresolved/gone.tool',
+      'odd.tool': 'Unresolved/odd.tool',
+    })
+    // Calls recorded with a key keep it.
+    expect(await prisma.toolCall.count({ where: { toolKey: null } })).toBe(0)
+  })
+})

@@ -41,7 +41,7 @@ UPDATE "ToolCall" c SET "toolKey" = CASE
     WHEN c.provenance LIKE 'image:%' THEN 'Agent/' || c."agentNamespace" || '/' || c."agentName" || '/' || c."toolId"
     ELSE 'Unresolved/' || c."toolId"
   END
-WHERE c."startedAt" >= now() - interval '8 days';
+WHERE c."toolKey" IS NULL AND c."startedAt" >= now() - interval '8 days';
 
 -- Hours rolled up under the old keys that the update did not touch are redone as well.
 INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM "CallStatHourly";
