@@ -47,6 +47,8 @@ export interface McpIntrospectionOptions {
 export interface McpIntrospection {
   health: 'ok' | 'absent'
   transport: McpTransportUsed
+  /** Where that transport reached the server: the MCP endpoint, or the SSE stream's URL. */
+  url: string
   serverInfo?: { name: string; version: string }
   protocolVersion?: string
   /** In server order, as the server described them. */
@@ -113,6 +115,7 @@ export async function introspectMcpServer(target: McpIntrospectionTarget, option
   return {
     health: readiness.health,
     transport: listing.transport,
+    url: listing.url.href,
     ...(listing.serverInfo ? { serverInfo: listing.serverInfo } : {}),
     ...(listing.protocolVersion ? { protocolVersion: listing.protocolVersion } : {}),
     tools,

@@ -92,6 +92,7 @@ export interface McpCache {
   health: string
   toolSchemas: unknown
   detectedTransport: string
+  detectedUrl: string
   /** Left as it is when undefined. */
   compliance: unknown
   serverInfo: unknown
@@ -104,7 +105,7 @@ export async function finishMcpRun(cache: McpCache, outcome: Omit<RunOutcome, 's
   await prisma.$executeRaw`
     WITH subject AS (
       UPDATE "LanguageTool" SET phase = 'Ready', health = ${cache.health}, "toolSchemas" = ${json(cache.toolSchemas)}::json,
-        "detectedTransport" = ${cache.detectedTransport}, compliance = COALESCE(${json(cache.compliance)}::jsonb, compliance),
+        "detectedTransport" = ${cache.detectedTransport}, "detectedUrl" = ${cache.detectedUrl}, compliance = COALESCE(${json(cache.compliance)}::jsonb, compliance),
         "serverInfo" = ${json(cache.serverInfo)}::jsonb, "lastIntrospectedAt" = ${cache.lastIntrospectedAt}::timestamptz, "lastError" = NULL
       WHERE id = ${o.subjectId}::uuid
     )${changeAndRunClose(o)}

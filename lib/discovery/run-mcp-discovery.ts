@@ -38,7 +38,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     const applied = held ? withAcceptedDefinitions(result.tools, accepted, diff) : result.tools
     const now = new Date()
     await finishMcpRun(
-      { health: result.health, toolSchemas: applied, detectedTransport: result.transport, compliance: compliance ?? undefined, serverInfo: result.serverInfo ?? null, lastIntrospectedAt: now },
+      { health: result.health, toolSchemas: applied, detectedTransport: result.transport, detectedUrl: result.url, compliance: compliance ?? undefined, serverInfo: result.serverInfo ?? null, lastIntrospectedAt: now },
       {
         subjectId: id, namespace: server.namespace, name: server.name, runId: run.id, finishedAt: now, toolCount: result.tools.length,
         details: { endpoint, transport: result.transport, health: result.health, refused: result.refused, timings: result.timings, diff: summarizeDiff(diff), held },

@@ -2,15 +2,20 @@
 // (rest, mcp, os, platform, or none for tools that run elsewhere), the idempotency template and the
 // observability rules (the Tool's own, else its level's SideEffectPolicy). Kept per registry epoch.
 import { prisma } from '@/lib/db'
+import type { McpTransportUsed } from '@/lib/discovery/introspect-mcp-server'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { epochMemo } from './epoch-memo'
+import { mcpTargetOf } from './mcp-target'
 
 export interface McpTarget {
+  /** The MCP endpoint (streamable-http, stateless-post) or the SSE stream's URL (sse). */
   url: string
+  /** The transport discovery reached the server over. */
+  transport: McpTransportUsed
   namespace: string
   authHeaders: NonNullable<LanguageToolSpec['authHeaders']>
 }
@@ -38,12 +43,10 @@ const toolSpec = epochMemo(async (ref: string) => {
 
 const server = epochMemo(async (ref: string): Promise<McpTarget | null> => {
   const [namespace, name] = ref.split('/')
-  const row = await prisma.languageTool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true } })
+  const row = await prisma.languageTool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true, detectedTransport: true, detectedUrl: true } })
   if (!row) return null
   const spec = row.spec as LanguageToolSpec
-  const endpoint = new URL(languageToolEndpoint(name, namespace, spec))
-  if (endpoint.pathname === '/') endpoint.pathname = '/mcp'
-  return { url: endpoint.href, namespace, authHeaders: spec.authHeaders ?? [] }
+  return { ...mcpTargetOf(languageToolEndpoint(name, namespace, spec), row), namespace, authHeaders: spec.authHeaders ?? [] }
 })
 
 const connector = epochMemo(async (slug: string) => {

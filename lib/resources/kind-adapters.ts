@@ -106,6 +106,7 @@ export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
       lastError: row.lastError,
       toolSchemas: row.toolSchemas,
       detectedTransport: row.detectedTransport ?? null,
+      detectedUrl: row.detectedUrl ?? null,
       compliance: row.compliance ?? null,
       serverInfo: row.serverInfo ?? null,
     }),

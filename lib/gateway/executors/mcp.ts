@@ -1,35 +1,20 @@
-// `mcp` tools: forwarded as `tools/call` to their server over pooled SDK client sessions (one
-// session per server and credential set, reused by every call; dropped when it fails, and at most
-// TOOLROOM_GATEWAY_MCP_SESSION_TTL_S old so rotated header secrets are picked up).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolResultSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+// `mcp` tools: forwarded as `tools/call` to their server over pooled sessions (one session per
+// server and credential set, reused by every call; dropped when it fails, and at most
+// TOOLROOM_GATEWAY_MCP_SESSION_TTL_S old so rotated header secrets are picked up), over the
+// transport discovery reached the server by (./mcp-sessions.ts).
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { mcpSessionFetch } from '../node-fetch'
 import { TransientError } from '../retry'
 import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure } from '../tool-errors'
-
-interface Session {
-  client: Client
-  transport: StreamableHTTPClientTransport
-  openedAt: number
-}
+import { type McpSession, openMcpSession } from './mcp-sessions'
 
 const TTL_MS = Number(process.env.TOOLROOM_GATEWAY_MCP_SESSION_TTL_S ?? 300) * 1000
 const CALL_TIMEOUT_MS = Number(process.env.TOOLROOM_GATEWAY_MCP_TIMEOUT_MS ?? 60_000)
-const pool = new Map<string, Promise<Session>>()
-
-const CLIENT_INFO = { name: 'toolroom-gateway', version: '1.0.0' }
-
-/** The gateway never needs the server-initiated stream: its GET is answered "not offered" here. */
-const sessionFetch: FetchLike = async (url, init) => {
-  const accept = new Headers(init?.headers).get('accept') ?? ''
-  if ((init?.method ?? 'GET').toUpperCase() === 'GET' && /text\/event-stream/i.test(accept)) return new Response(null, { status: 405 })
-  return mcpSessionFetch(CALL_TIMEOUT_MS)(url, init)
-}
+const pool = new Map<string, Promise<McpSession>>()
 
 async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Record<string, string>> {
   const headers: Record<string, string> = {}
@@ -41,18 +26,14 @@ async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Rec
   return headers
 }
 
-async function open(target: McpTarget, headers: Record<string, string>): Promise<Session> {
-  const transport = new StreamableHTTPClientTransport(new URL(target.url), { fetch: sessionFetch, requestInit: { headers } })
-  const client = new Client(CLIENT_INFO, { capabilities: {} })
-  client.onerror = () => {}
-  await client.connect(transport, { timeout: CALL_TIMEOUT_MS })
-  return { client, transport, openedAt: Date.now() }
+function open(target: McpTarget, headers: Record<string, string>): Promise<McpSession> {
+  return openMcpSession(target, headers, mcpSessionFetch(CALL_TIMEOUT_MS), CALL_TIMEOUT_MS)
 }
 
-function drop(key: string, session: Promise<Session>) {
+function drop(key: string, session: Promise<McpSession>) {
   if (pool.get(key) !== session) return
   pool.delete(key)
-  session.then((s) => s.client.close()).catch(() => {})
+  session.then((s) => s.close()).catch(() => {})
 }
 
 export async function executeMcp(target: McpTarget, upstreamName: string, args: Record<string, unknown>, sensitive: Set<string>, signal?: AbortSignal): Promise<CallToolResult> {
@@ -62,10 +43,10 @@ export async function executeMcp(target: McpTarget, upstreamName: string, args: 
   } catch (e) {
     throw new ToolFailure(`the server's credentials cannot be read: ${(e as Error).message}`, 'secret_unavailable')
   }
-  const key = `${target.url}\n${JSON.stringify(headers)}`
+  const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`
   for (let fresh = false; ; fresh = true) {
     let session = pool.get(key)
-    if (session && (await session.then((s) => Date.now() - s.openedAt > TTL_MS, () => true))) {
+    if (session && (await session.then((s) => s.broken || Date.now() - s.openedAt > TTL_MS, () => true))) {
       drop(key, session)
       session = undefined
     }
@@ -79,7 +60,7 @@ export async function executeMcp(target: McpTarget, upstreamName: string, args: 
         drop(key, current)
         throw e
       })
-      return (await s.client.request({ method: 'tools/call', params: { name: upstreamName, arguments: args } }, CallToolResultSchema, { timeout: CALL_TIMEOUT_MS, signal })) as CallToolResult
+      return await s.callTool(upstreamName, args, { timeout: CALL_TIMEOUT_MS, signal })
     } catch (e) {
       // A server that forgot the session (restart, expiry) never saw the call: one fresh session may retry it.
       if (e instanceof StreamableHTTPError && e.code === 404 && !fresh) {
@@ -116,5 +97,5 @@ function classify(e: unknown, dropSession: () => void): Error {
 export async function closeMcpSessions(): Promise<void> {
   const sessions = [...pool.values()]
   pool.clear()
-  await Promise.all(sessions.map((s) => s.then((x) => x.client.close()).catch(() => {})))
+  await Promise.all(sessions.map((s) => s.then((x) => x.close()).catch(() => {})))
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "LanguageTool" ADD COLUMN     "detectedUrl" TEXT;
