@@ -37,7 +37,7 @@ export function TopFailingTools({ limit = 10 }: { limit?: number }) {
                 {items.map((t) => (
                   <Tr key={t.key}>
                     <Td>
-                      <IntentLink href={`/calls?tool=${encodeURIComponent(t.toolId)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
+                      <IntentLink href={`/calls?toolKey=${encodeURIComponent(t.key)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
                         {t.toolId}
                       </IntentLink>
                       <div className="text-xs text-slate-500">{sourceLabel(t.source)}</div>

@@ -56,6 +56,7 @@ export const toolCallRow = z
     unit: nullableString,
     toolId: z.string(),
     toolNamespace: z.string(),
+    toolKey: nullableString.openapi({ description: 'The resolved tool the call went to (see GET /api/v1/stats/tools?key=)' }),
     provenance: z.string(),
     level: nullableString,
     channel: z.enum(CALL_CHANNELS),
@@ -78,6 +79,7 @@ const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
 const callsQuery = z.strictObject({
   agentId: z.string().uuid().optional(),
   tool: toolId.optional(),
+  toolKey: toolStatKey.optional().openapi({ description: 'Only calls of this resolved tool (`Tool/<namespace>/<name>`, …)' }),
   namespace: segment.optional(),
   outcome: z.enum(CALL_OUTCOMES).optional(),
   channel: z.enum(CALL_CHANNELS).optional(),

@@ -34,6 +34,7 @@ export const getTopFailingTools = (limit = 10) => apiFetch<{ items: FailingTool[
 export interface CallFilters {
   agentId?: string
   tool?: string
+  toolKey?: string
   namespace?: string
   outcome?: string
   channel?: string

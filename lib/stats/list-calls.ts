@@ -5,10 +5,12 @@ import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { decodeTimeCursor, encodeTimeCursor } from '@/lib/http/pagination'
+import { parseToolStatKey } from './tool-stat-key'
 
 export interface CallFilters {
   agentId?: string
   tool?: string
+  toolKey?: string
   namespace?: string
   outcome?: string
   channel?: string
@@ -21,7 +23,7 @@ export interface CallFilters {
 /** Columns of a list row: everything but the (possibly large) args and result. */
 const LIST_COLUMNS = {
   id: true, startedAt: true, finishedAt: true, agentId: true, agentNamespace: true, agentName: true, unit: true,
-  toolId: true, toolNamespace: true, provenance: true, level: true, channel: true, outcome: true,
+  toolId: true, toolNamespace: true, toolKey: true, provenance: true, level: true, channel: true, outcome: true,
   errorCode: true, errorMessage: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
 } satisfies Prisma.ToolCallSelect
 
@@ -38,6 +40,8 @@ export async function listCalls(f: CallFilters) {
   const where: Prisma.ToolCallWhereInput = {
     ...(f.agentId ? { agentId: f.agentId } : {}),
     ...(f.tool ? { toolId: f.tool } : {}),
+    // A key names its tool id too: the (toolId, startedAt) index finds the rows, the key picks its own.
+    ...(f.toolKey ? { toolKey: f.toolKey, AND: [{ toolId: parseToolStatKey(f.toolKey)?.toolId ?? f.toolKey }] } : {}),
     ...(f.namespace ? { toolNamespace: f.namespace } : {}),
     ...(f.outcome ? { outcome: f.outcome } : {}),
     ...(f.channel ? { channel: f.channel } : {}),

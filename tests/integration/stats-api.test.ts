@@ -161,6 +161,7 @@ describe('calls explorer', () => {
     ['a forged cursor', statsRoutes.calls, `/api/v1/calls?cursor=${Buffer.from('["x","","y"]').toString('base64url')}`, {}, 400, 'cursor'],
     ['a garbage cursor', statsRoutes.calls, '/api/v1/calls?cursor=%00%01', {}, 400, 'cursor'],
     ['an empty time range', statsRoutes.calls, '/api/v1/calls?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', {}, 422, 'from'],
+    ['a bad tool key', statsRoutes.calls, '/api/v1/calls?toolKey=..%2F..%2Fetc', {}, 400, 'toolKey'],
     ['a huge top-failing limit', statsRoutes.topFailing, '/api/v1/stats/top-failing-tools?limit=99999', {}, 400, 'limit'],
   ] as const)('refuses %s with problem+json naming the field', async (_, handler, url, params, status, field) => {
     const res = await call(handler, url, { params: params as Record<string, string> })

@@ -155,6 +155,17 @@ describe('statistics of same-named tools', () => {
   })
 })
 
+describe('the calls explorer', () => {
+  it('lists the calls of one resolved tool', async () => {
+    const res = await call(statsRoutes.calls, `/api/v1/calls?toolKey=${encodeURIComponent('Tool/red/acme.lookup')}&limit=50`)
+    expect(res.status, res.text).toBe(200)
+    expect(res.json.items).toHaveLength(6)
+    for (const item of res.json.items) expect(item).toMatchObject({ toolId: 'acme.lookup', toolKey: 'Tool/red/acme.lookup', agentNamespace: 'red' })
+    const byId = await call(statsRoutes.calls, '/api/v1/calls?tool=acme.lookup&limit=50')
+    expect(byId.json.items).toHaveLength(9)
+  })
+})
+
 describe('unit statistics', () => {
   it('cover every agent in the unit\'s subtree, and only that namespace\'s', async () => {
     const unit = async (ns: string, name: string) => (await call(statsRoutes.unit, `/api/v1/stats/units/${name}?namespace=${ns}`, { params: { id: name } })).json.totals.calls
