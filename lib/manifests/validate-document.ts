@@ -8,6 +8,7 @@ import type { LanguageToolSpec } from './specs/language-tool'
 import type { SecretSpec } from './specs/secret'
 import type { SideEffectPolicySpec } from './specs/side-effect-policy'
 import type { ToolSpec } from './specs/tool'
+import { secretRefProblem, secretRefsOf, SECRET_REF_RULE } from '@/lib/secrets/secret-ref'
 import { fieldErrorsFromZod } from './zod-issues'
 
 export interface SpecByKind {
@@ -62,6 +63,12 @@ export function validateDocument(raw: unknown, index?: number): { document?: Val
     if (metadata.data.name !== level)
       errors.push(at({ field: 'metadata.name', rule: 'mismatch', message: `must equal spec.level ("${level}")` }))
   }
+
+  if (metadata.success && spec.success)
+    for (const ref of secretRefsOf(kind, spec.data)) {
+      const problem = secretRefProblem(ref.name, metadata.data.namespace)
+      if (problem) errors.push(at({ field: ref.field, rule: SECRET_REF_RULE, message: problem }))
+    }
 
   if (errors.length > 0 || !metadata.success || !spec.success) return { errors: errors.map(withIdentity) }
   return { document: { kind, apiVersion: apiVersion as string, metadata: metadata.data, spec: spec.data } as ValidDocument, errors: [] }

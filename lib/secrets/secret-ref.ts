@@ -1,0 +1,50 @@
+// Where a `secretRef` may point. Operators may not read Secrets, so they may not point a resource they
+// can change at one they could not read either: a reference resolves only in the namespace of the
+// resource that holds it (`name`, or `namespace/name` naming that same namespace). There are no
+// cross-namespace grants: a Secret needed in two namespaces is created in both. Pure; applied at
+// validation (apply, REST create/replace) and again by the one resolver every reader goes through
+// (discovery, the gateway), so a reference stored before the rule, or written around validation,
+// still opens nothing.
+
+export const SECRET_REF_RULE = 'secret-namespace'
+
+export interface SecretRefTarget {
+  namespace: string
+  name: string
+}
+
+/** Why `ref` may not be resolved from `referrerNamespace`, or null when it may. */
+export function secretRefProblem(ref: string, referrerNamespace: string): string | null {
+  const slash = ref.indexOf('/')
+  if (slash < 0) return null
+  const namespace = ref.slice(0, slash)
+  if (namespace === referrerNamespace) return null
+  return `a secretRef names a Secret in the referrer's own namespace ("${referrerNamespace}"), not "${namespace}": create the Secret in "${referrerNamespace}"`
+}
+
+export class SecretRefError extends Error {
+  readonly rule = SECRET_REF_RULE
+}
+
+/** The Secret `ref` names, seen from `referrerNamespace`; throws when the rule forbids it. */
+export function resolveSecretRef(ref: string, referrerNamespace: string): SecretRefTarget {
+  const problem = secretRefProblem(ref, referrerNamespace)
+  if (problem) throw new SecretRefError(problem)
+  const slash = ref.indexOf('/')
+  return slash < 0 ? { namespace: referrerNamespace, name: ref } : { namespace: ref.slice(0, slash), name: ref.slice(slash + 1) }
+}
+
+/** Every `secretRef` a spec holds, with the field path that holds it. Kinds without references give none. */
+export function secretRefsOf(kind: string, spec: unknown): { field: string; name: string }[] {
+  const s = spec as {
+    endpoint?: { auth?: { secretRef?: { name: string } } }
+    authHeaders?: { secretRef: { name: string } }[]
+  }
+  if (kind === 'Tool') {
+    const ref = s.endpoint?.auth?.secretRef
+    return ref ? [{ field: 'spec.endpoint.auth.secretRef.name', name: ref.name }] : []
+  }
+  if (kind === 'LanguageTool')
+    return (s.authHeaders ?? []).map((h, i) => ({ field: `spec.authHeaders[${i}].secretRef.name`, name: h.secretRef.name }))
+  return []
+}
