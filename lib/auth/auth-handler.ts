@@ -5,6 +5,7 @@
 import { AppError } from '@/lib/errors/app-error'
 import { problemResponse, toAppError } from '@/lib/http/problem'
 import { getAuth } from './better-auth'
+import { withClientAddress } from './client-address-header'
 import { checkSameOrigin } from './same-origin'
 
 const OPEN: { method: string; path: RegExp; crossSite?: true }[] = [
@@ -22,7 +23,9 @@ export async function authHandler(request: Request): Promise<Response> {
     const rule = OPEN.find((r) => r.method === request.method && r.path.test(path))
     if (!rule) throw new AppError('NOT_FOUND', `${request.method} ${path.slice(0, 200)} is not an endpoint here`)
     if (request.method !== 'GET' && !rule.crossSite) checkSameOrigin(request)
-    return await getAuth().handler(request)
+    // The client address better-auth records with a session is ours, never a header the client sent.
+    const headers = withClientAddress(new Headers(request.headers), request)
+    return await getAuth().handler(new Request(request, { headers }))
   } catch (error) {
     const appError = toAppError(error)
     if (!appError) throw error

@@ -9,10 +9,13 @@ import { prisma } from '@/lib/db'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { oidcProviderFromEnv } from './oidc-config'
 import { authSettings } from './auth-settings'
+import { CLIENT_ADDRESS_HEADER } from './client-address-header'
 
 export function createAuth() {
   const settings = authSettings()
   const oidc = oidcProviderFromEnv()
+  const perAddress = { window: settings.signInWindowSeconds, max: settings.signInAttempts }
+  const perKnownAddress = (request: Request) => (request.headers.get(CLIENT_ADDRESS_HEADER) ? perAddress : false)
   return betterAuth({
     appName: 'Toolroom',
     secret: authSecret(),
@@ -35,9 +38,12 @@ export function createAuth() {
       enabled: true,
       storage: 'database',
       // Guessing a password through a stolen session is limited like guessing it at sign-in.
-      customRules: { '/sign-in/*': { window: settings.signInWindowSeconds, max: settings.signInAttempts }, '/change-password': { window: settings.signInWindowSeconds, max: settings.signInAttempts } },
+      // Per client address, when it is known (lib/http/client-address.ts); attempts per account are
+      // limited beside this (lib/auth/account-attempts.ts), so an unknown address is not one shared
+      // bucket that anybody could fill for everyone.
+      customRules: { '/sign-in/*': perKnownAddress, '/change-password': perKnownAddress },
     },
-    advanced: { cookiePrefix: 'toolroom', database: { generateId: 'uuid' } },
+    advanced: { cookiePrefix: 'toolroom', database: { generateId: 'uuid' }, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     databaseHooks: {
       session: {
         create: {

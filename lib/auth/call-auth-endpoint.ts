@@ -1,10 +1,11 @@
 // Calls one of better-auth's own endpoints in-process for an API request, so its checks, hashing and
 // database-backed attempt limits apply. Only the headers that endpoint needs go along: the client
-// address and user agent (the attempt limit keys on the address), plus, for endpoints that act on
-// the caller's session, the cookie and the Origin better-auth checks it with.
+// address (ours, from lib/http/client-address.ts: the attempt limit keys on it) and user agent, plus,
+// for endpoints that act on the caller's session, the cookie and the Origin better-auth checks it with.
 import { getAuth } from './better-auth'
+import { withClientAddress } from './client-address-header'
 
-const CLIENT_HEADERS = ['x-forwarded-for', 'user-agent']
+const CLIENT_HEADERS = ['user-agent']
 const SESSION_HEADERS = ['cookie', 'origin']
 
 export function callAuthEndpoint(request: Request, path: string, body: unknown, { withSession = false } = {}): Promise<Response> {
@@ -13,5 +14,6 @@ export function callAuthEndpoint(request: Request, path: string, body: unknown, 
     const value = request.headers.get(name)
     if (value) headers.set(name, value)
   }
+  withClientAddress(headers, request)
   return getAuth().handler(new Request(new URL(`/api/auth${path}`, request.url), { method: 'POST', headers, body: JSON.stringify(body) }))
 }

@@ -3,6 +3,8 @@
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
+import { clientAddress } from '@/lib/http/client-address'
+import { countAccountAttempt, releaseAccountAttempt } from './account-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 
 export interface SignedIn {
@@ -12,10 +14,16 @@ export interface SignedIn {
 }
 
 export async function signInWithPassword(email: string, password: string, request: Request, requestId?: string): Promise<SignedIn> {
-  const ip = clientIp(request)
-  const response = await callAuthEndpoint(request, '/sign-in/email', { email, password, rememberMe: true })
+  const ip = clientAddress(request)
   const normalizedEmail = email.trim().toLowerCase()
+  const perAccount = await countAccountAttempt('sign-in', normalizedEmail)
+  if (!perAccount.allowed) {
+    await recordAuditEvent({ actor: { kind: 'user', name: normalizedEmail.slice(0, 254) }, action: 'auth.sign_in_failed', kind: 'User', detail: { method: 'password', ip, reason: 'too_many_attempts_for_account' }, requestId })
+    throw new AppError('TOO_MANY_REQUESTS', `too many sign-in attempts for this account; try again in ${perAccount.retryAfterSeconds} seconds`)
+  }
+  const response = await callAuthEndpoint(request, '/sign-in/email', { email, password, rememberMe: true })
   if (response.ok) {
+    await releaseAccountAttempt('sign-in', normalizedEmail)
     const body = (await response.json()) as { user: { id: string; email: string; name: string; role?: string } }
     await recordAuditEvent({ actor: { kind: 'user', id: body.user.id, name: body.user.email }, action: 'auth.signed_in', kind: 'User', resourceId: body.user.id, detail: { method: 'password', ip }, requestId })
     return { user: { id: body.user.id, email: body.user.email, name: body.user.name, role: body.user.role ?? 'viewer' }, cookies: response.headers.getSetCookie() }
@@ -35,8 +43,4 @@ export async function signInWithPassword(email: string, password: string, reques
     throw new AppError('TOO_MANY_REQUESTS', `too many sign-in attempts; try again in ${retryAfter ?? 'a few'} seconds`)
   }
   throw new AppError('UNAUTHORIZED', 'wrong email or password, or the account is disabled')
-}
-
-export function clientIp(request: Request): string | null {
-  return request.headers.get('x-forwarded-for')?.split(',')[0].trim().slice(0, 64) || null
 }

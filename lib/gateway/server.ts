@@ -3,6 +3,7 @@
 // whole origin: `/mcp` is answered here and every other request is passed to the Next.js server
 // unchanged (bodies and answers streamed), so agents and people use one address.
 import http from 'node:http'
+import { frontPeerHeaders } from '@/lib/http/client-address'
 import { closeMcpSessions } from './executors/mcp'
 import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
 
@@ -78,7 +79,7 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<string | nu
 
 function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL, agent: http.Agent) {
   const outgoing = http.request(
-    { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-host': req.headers.host ?? '' }, agent },
+    { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', ...frontPeerHeaders(req.socket.remoteAddress) }, agent },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers)
       answer.pipe(res)

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto'
 import { accessRoutes } from '@/lib/api/access-routes'
 import type { Role, Scope } from '@/lib/auth/authenticate'
 import { prisma } from '@/lib/db'
+import { frontPeerHeaders } from '@/lib/http/client-address'
 import { createUser } from '@/lib/people/create-user'
 import { call, TEST_ORIGIN } from './helpers'
 
@@ -23,11 +24,11 @@ export async function ensureUser(role: Role, tag = 'fixture'): Promise<{ id: str
   return { id: user.id, email }
 }
 
-/** A made-up client address, so each test's sign-ins count against their own attempt limit. */
+/** A made-up client address, so each test's sign-ins count against their own attempt limit (sent as the gateway front tells Next.js the peer). */
 export const someIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
 
 export async function signIn(email: string, password = PASSWORD, ip = someIp()) {
-  return call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: TEST_ORIGIN, 'x-forwarded-for': ip }, body: { email, password } })
+  return call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: TEST_ORIGIN, ...frontPeerHeaders(ip) }, body: { email, password } })
 }
 
 /** The `Cookie` header value a browser would send after signing in. */

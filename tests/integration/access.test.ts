@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
+import { frontPeerHeaders } from '@/lib/http/client-address'
 import { authHandler } from '@/lib/auth/auth-handler'
 import { ensureEnvAdminToken } from '@/lib/tokens/ensure-env-admin-token'
 import { call, TEST_ORIGIN } from './helpers'
@@ -36,9 +37,10 @@ describe('sign-in', () => {
   })
 
   it('limits sign-in attempts per client address, in the database', async () => {
-    const { email } = await ensureUser('viewer')
+    const { email } = await ensureUser('viewer', 'per-address')
     const ip = someIp()
-    for (let i = 0; i < 10; i++) expect((await signIn(email, 'wrong password number ' + i, ip)).status).toBe(401)
+    // Guesses at other accounts from one address use up that address's allowance.
+    for (let i = 0; i < 10; i++) expect((await signIn(`guess${i}.${ip}@toolroom.test`, 'wrong password number ' + i, ip)).status).toBe(401)
     const blocked = await signIn(email, PASSWORD, ip)
     expect(blocked.status).toBe(429)
     expect(blocked.contentType).toBe('application/problem+json')
@@ -47,6 +49,20 @@ describe('sign-in', () => {
     expect((await lastAudit('auth.sign_in_failed'))?.detail).toMatchObject({ reason: 'too_many_attempts', ip })
     // Another address is not affected.
     expect((await signIn(email)).status).toBe(200)
+  })
+
+  it('limits sign-in attempts per account too, whatever address they come from', async () => {
+    const { email } = await ensureUser('viewer', 'per-account')
+    for (let i = 0; i < 10; i++) expect((await signIn(email, 'wrong password number ' + i, someIp())).status).toBe(401)
+    const blocked = await signIn(email, PASSWORD, someIp())
+    expect(blocked.status).toBe(429)
+    expect(blocked.contentType).toBe('application/problem+json')
+    expect(blocked.json.detail).toMatch(/too many sign-in attempts for this account/)
+    expect(blocked.headers.getSetCookie()).toEqual([])
+    expect((await lastAudit('auth.sign_in_failed'))?.detail).toMatchObject({ reason: 'too_many_attempts_for_account' })
+    // Other accounts are not affected, and successful sign-ins use up nothing.
+    const other = await ensureUser('viewer', 'per-account-other')
+    for (let i = 0; i < 12; i++) expect((await signIn(other.email)).status).toBe(200)
   })
 
   it('answers hostile sign-in bodies with problem+json', async () => {
@@ -59,7 +75,7 @@ describe('sign-in', () => {
       ['email=a@b.test&password=x', 'application/x-www-form-urlencoded', 415],
     ]
     for (const [body, contentType, status] of cases) {
-      const res = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: TEST_ORIGIN, 'x-forwarded-for': someIp() }, body, contentType })
+      const res = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: TEST_ORIGIN, ...frontPeerHeaders(someIp()) }, body, contentType })
       expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(status)
       expect(res.contentType).toBe('application/problem+json')
     }
@@ -137,7 +153,7 @@ describe('CSRF protection for cookie-authenticated changes', () => {
 
   it('checks sign-in, sign-out and password changes too, and tells scripts what to send', async () => {
     const { email } = await ensureUser('viewer')
-    const noOrigin = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { 'x-forwarded-for': someIp() }, body: { email, password: PASSWORD } })
+    const noOrigin = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { ...frontPeerHeaders(someIp()) }, body: { email, password: PASSWORD } })
     expect(noOrigin.status).toBe(403)
     expect(noOrigin.contentType).toBe('application/problem+json')
     expect(noOrigin.json.detail).toContain(`Origin: ${TEST_ORIGIN}`)
@@ -166,7 +182,7 @@ describe('CSRF protection for cookie-authenticated changes', () => {
 
   it('protects the sign-in form from other sites too', async () => {
     const { email } = await ensureUser('viewer')
-    const res = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: 'https://evil.example', 'x-forwarded-for': someIp() }, body: { email, password: PASSWORD } })
+    const res = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: 'https://evil.example', ...frontPeerHeaders(someIp()) }, body: { email, password: PASSWORD } })
     expect(res.status).toBe(403)
   })
 })

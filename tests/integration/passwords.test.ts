@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
 import { prisma } from '@/lib/db'
+import { frontPeerHeaders } from '@/lib/http/client-address'
 import { call, type Caller, TEST_ORIGIN } from './helpers'
 import { cookieFrom, ensureUser, PASSWORD, sessionCookie, signIn, someIp, tokenFor } from './access-fixtures'
 
@@ -10,7 +11,7 @@ const lastAudit = (action: string) => prisma.auditEvent.findFirst({ where: { act
 const whoAmI = (cookie: string) => call(accessRoutes.whoAmI, '/api/v1/session', { as: { cookie } })
 
 function changePassword(cookie: string, body: unknown, ip = someIp(), contentType?: string) {
-  return call(accessRoutes.changeOwnPassword, '/api/v1/session/password', { method: 'PUT', as: { cookie }, headers: { 'x-forwarded-for': ip }, body, contentType })
+  return call(accessRoutes.changeOwnPassword, '/api/v1/session/password', { method: 'PUT', as: { cookie }, headers: frontPeerHeaders(ip), body, contentType })
 }
 
 function resetPassword(id: string, body: unknown = {}, as: Caller = 'admin') {
