@@ -1,13 +1,11 @@
 // Arguments checked against the tool's inputSchema (Ajv, compiled once per schema text), with every
 // violation named by its path, for the -32602 answer.
-import Ajv2020 from 'ajv/dist/2020'
-import draft7MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json'
-import addFormats from 'ajv-formats'
 import type { ValidateFunction } from 'ajv'
+import { createUntrustedAjv } from '@/lib/manifests/untrusted-ajv'
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true })
-ajv.addMetaSchema(draft7MetaSchema)
-addFormats(ajv)
+// Patterns run in linear time: a schema stored before that rule that RE2 cannot run fails to
+// compile and its calls are refused, rather than validated with a backtracking engine.
+const ajv = createUntrustedAjv()
 
 const compiled = new Map<string, ValidateFunction | Error>()
 const KEPT = 5000

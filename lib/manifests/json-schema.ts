@@ -1,13 +1,10 @@
 // JSON Schema documents inside manifests (inputSchema, outputSchema) must be valid schemas: checked
 // against the draft they declare (2020-12 unless `$schema` says draft-07) and compiled, so broken
-// `$ref`s are caught at registration rather than at the first call.
-import Ajv2020 from 'ajv/dist/2020'
-import draft7MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json'
-import addFormats from 'ajv-formats'
+// `$ref`s are caught at registration rather than at the first call, and with patterns RE2 can run
+// (untrusted-ajv.ts), so none can freeze the gateway.
+import { createUntrustedAjv, nonLinearPatternProblems } from './untrusted-ajv'
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true })
-ajv.addMetaSchema(draft7MetaSchema)
-addFormats(ajv)
+const ajv = createUntrustedAjv()
 
 export const MAX_SCHEMA_DEPTH = 32
 
@@ -39,6 +36,8 @@ function judgeToolJsonSchema(schema: unknown, { requireObjectRoot }: { requireOb
   if (requireObjectRoot && root.type !== undefined && root.type !== 'object') {
     return [`root "type" must be "object" (MCP tool arguments are an object), not ${JSON.stringify(root.type)}`]
   }
+  const nonLinear = nonLinearPatternProblems(root)
+  if (nonLinear.length > 0) return nonLinear
   const valid = ajv.validateSchema(root)
   if (!valid) {
     return (ajv.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`.trim())

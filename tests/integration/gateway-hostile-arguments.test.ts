@@ -40,10 +40,20 @@ spec:
   sideEffects: { level: read_only }
 ---
 apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: names.check, namespace: gw }
+spec:
+  type: rest
+  description: Checks a name against a pattern that backtracks exponentially in a JavaScript RegExp
+  endpoint: { method: GET, url: "${restUrl}/names" }
+  inputSchema: { type: object, properties: { name: { type: string, pattern: "^(a+)+$" } } }
+  sideEffects: { level: read_only }
+---
+apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: agent-hostile, namespace: gw }
 spec:
-  grants: [users.profile]
+  grants: [users.profile, names.check]
 `
 }
 
@@ -58,6 +68,47 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.stop()
+})
+
+describe('schema patterns', () => {
+  it('answer the ReDoS case in milliseconds, and the gateway answers others meanwhile', async () => {
+    // warm: the agent's tools resolved, the schema compiled (a backtracking engine would still take minutes below)
+    await mcpCall('names.check', { name: 'aaa' }, 'warm')
+    await mcpCall('users.profile', { id: 'warm' }, 'warm')
+    const t0 = performance.now()
+    const [evil, other] = await Promise.all([
+      mcpCall('names.check', { name: `${'a'.repeat(34)}!` }, 'evil'),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 5))
+        const started = performance.now()
+        const answer = await mcpCall('users.profile', { id: 'bob' }, 'other')
+        return { answer, ms: performance.now() - started }
+      })(),
+    ])
+    expect(performance.now() - t0).toBeLessThan(2000)
+    expect(JSON.stringify(evil.json)).toMatch(/pattern/)
+    expect(other.answer.json.result.structuredContent).toEqual({ ok: true, path: '/api/users/bob/profile' })
+    expect(other.ms).toBeLessThan(2000)
+    expect(await prisma.toolCall.count({ where: { toolId: 'names.check', outcome: 'invalid_arguments' } })).toBe(1)
+    expect(await prisma.toolCall.count({ where: { toolId: 'names.check', outcome: 'succeeded' } })).toBe(1)
+  })
+
+  it('that need a backtracking engine are refused at apply, naming the field', async () => {
+    const manifest = `apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: names.backref, namespace: gw }
+spec:
+  type: rest
+  description: Backreference
+  endpoint: { method: GET, url: "${world.rest.url}/names" }
+  inputSchema: { type: object, properties: { name: { type: string, pattern: "^(a+)\\\\1$" } } }
+`
+    const refused = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest })
+    expect(refused.status, refused.text).toBe(422)
+    expect(refused.text).toMatch(/inputSchema/)
+    expect(refused.text).toMatch(/properties\/name\/pattern: pattern .* cannot run in linear time/)
+    expect(await prisma.tool.count({ where: { name: 'names.backref' } })).toBe(0)
+  })
 })
 
 describe('URL templates', () => {

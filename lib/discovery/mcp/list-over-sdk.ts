@@ -7,6 +7,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { createUntrustedAjv } from '@/lib/manifests/untrusted-ajv'
 import { probeComplianceOverPost, type ProbeRequester, runComplianceProbes } from './compliance-probes'
 import { AttemptError, describeError } from './errors'
 import { type AttemptContext, CLIENT_INFO, type Listing, listAllPages } from './listing'
@@ -33,7 +34,7 @@ const LooseResult = z.unknown()
 
 // Each Client otherwise builds its own Ajv instance (formats included), about 0.3 ms of CPU and its
 // garbage per discovery; one validator, with its compiled-schema cache, serves them all.
-const jsonSchemaValidator = new AjvJsonSchemaValidator()
+const jsonSchemaValidator = new AjvJsonSchemaValidator(createUntrustedAjv())
 
 export async function listOverSdk(kind: 'streamable-http' | 'sse', url: URL, ctx: AttemptContext): Promise<Listing> {
   const transportOptions = { fetch: sdkFetch(ctx, kind), requestInit: { headers: ctx.headers } }

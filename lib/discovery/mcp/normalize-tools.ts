@@ -1,6 +1,7 @@
 // Tools as stored: the usable entries of a tools/list answer, and why the others were left out.
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
 import type { McpToolAnnotations } from '@/lib/effective-tools/derive-side-effects'
+import { nonLinearPatternProblems } from '@/lib/manifests/untrusted-ajv'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
 import { isObject } from './util'
 
@@ -42,6 +43,15 @@ export function normalizeTools(raw: unknown[]): { tools: DiscoveredMcpTool[]; re
     const clash = byCanonical.get(segment)
     if (clash !== undefined) {
       refused.push({ name, reason: `its canonical name "${segment}" is already taken by the tool "${clash}"` })
+      return
+    }
+    // A pattern the gateway could only run with a backtracking engine is never stored (it could freeze the gateway).
+    const nonLinear = [
+      ...nonLinearPatternProblems(entry.inputSchema).map((p) => `inputSchema ${p}`),
+      ...nonLinearPatternProblems(entry.outputSchema).map((p) => `outputSchema ${p}`),
+    ]
+    if (nonLinear.length > 0) {
+      refused.push({ name, reason: nonLinear.join('; ') })
       return
     }
     byCanonical.set(segment, name)

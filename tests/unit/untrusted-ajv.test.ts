@@ -1,0 +1,75 @@
+// Schemas nobody here wrote run in linear time: RE2 for patterns, linear format checks, and patterns
+// RE2 cannot express refused with their place named.
+import { describe, expect, it } from 'vitest'
+import { normalizeTools } from '@/lib/discovery/mcp/normalize-tools'
+import { validateArguments } from '@/lib/gateway/validate-args'
+import { checkToolJsonSchema } from '@/lib/manifests/json-schema'
+import { createUntrustedAjv, nonLinearPatterns } from '@/lib/manifests/untrusted-ajv'
+
+const timed = <T>(f: () => T): { value: T; ms: number } => {
+  const t0 = performance.now()
+  const value = f()
+  return { value, ms: performance.now() - t0 }
+}
+
+describe('schema patterns', () => {
+  it('answer the ReDoS case of issue 13 in milliseconds', () => {
+    const schema = { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } }
+    expect(validateArguments(schema, { name: 'aaaa' })).toEqual([])
+    const exact = timed(() => validateArguments(schema, { name: `${'a'.repeat(34)}!` }))
+    expect(exact.value).toEqual([expect.objectContaining({ path: '/name', rule: 'pattern' })])
+    expect(exact.ms).toBeLessThan(200)
+    const long = timed(() => validateArguments(schema, { name: `${'a'.repeat(200_000)}!` }))
+    expect(long.value[0].rule).toBe('pattern')
+    expect(long.ms).toBeLessThan(2000)
+  })
+
+  it('keep their meaning: search anywhere, anchors, classes, flags, named groups, patternProperties', () => {
+    const ajv = createUntrustedAjv()
+    const validate = ajv.compile({
+      type: 'object',
+      properties: { a: { pattern: 'b+c' }, b: { pattern: '^\\d{3}-[A-Z]{2}$' }, c: { pattern: '^(?<word>\\w+)\\s' }, d: { pattern: '^\\u00e9$' } },
+      patternProperties: { '^x-': { type: 'number' } },
+    })
+    expect(validate({ a: 'abbbcd', b: '123-AB', d: 'é', 'x-1': 1 })).toBe(true)
+    expect(validate({ a: 'ac' })).toBe(false)
+    expect(validate({ b: '123-AB\n' })).toBe(false)
+    expect(validate({ 'x-1': 'not a number' })).toBe(false)
+    // two patterns in one schema are two patterns (Ajv keys compiled patterns by their text)
+    const two = ajv.compile({ type: 'object', properties: { p: { pattern: '^p$' }, q: { pattern: '^q$' } } })
+    expect(two({ p: 'p', q: 'q' })).toBe(true)
+    expect(two({ p: 'q', q: 'q' })).toBe(false)
+  })
+
+  it('that RE2 cannot run are refused with the place named, at apply and at discovery', () => {
+    const backref = { type: 'object', properties: { code: { type: 'string', pattern: '^(a)\\1$' } } }
+    expect(checkToolJsonSchema(backref, { requireObjectRoot: true })).toEqual([expect.stringMatching(/^\/properties\/code\/pattern: pattern "\^\(a\)\\\\1\$" cannot run in linear time/)])
+    const lookahead = { type: 'object', patternProperties: { '^(?=x)': {} }, properties: { default: { pattern: '(?!a)' } }, default: { pattern: '(a)\\1' } }
+    expect(nonLinearPatterns(lookahead).map((p) => p.path)).toEqual(['/patternProperties/^(?=x)', '/properties/default/pattern'])
+    // and validation never falls back to the backtracking engine for a stored schema
+    expect(validateArguments(backref, { code: 'aa' })[0]).toMatchObject({ path: '(schema)', rule: 'schema' })
+
+    const { tools, refused } = normalizeTools([
+      { name: 'ok', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^[a-z]+$' } } } },
+      { name: 'evil', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(?!admin).*$' } } } },
+      { name: 'evil_out', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { s: { pattern: '(x+)\\1' } } } },
+    ])
+    expect(tools.map((t) => t.name)).toEqual(['ok'])
+    expect(refused).toEqual([
+      { name: 'evil', reason: expect.stringMatching(/^inputSchema \/properties\/s\/pattern: pattern .* cannot run in linear time/) },
+      { name: 'evil_out', reason: expect.stringMatching(/^outputSchema \/properties\/s\/pattern/) },
+    ])
+  })
+})
+
+describe('formats', () => {
+  it('check in linear time, url included (its ajv-formats regex backtracks for minutes)', () => {
+    const schema = { type: 'object', properties: { u: { type: 'string', format: 'url' }, e: { type: 'string', format: 'email' }, h: { type: 'string', format: 'hostname' } } }
+    expect(validateArguments(schema, { u: 'https://example.org/a?b#c', e: 'a@b.example', h: 'api.example.org' })).toEqual([])
+    expect(validateArguments(schema, { u: 'javascript:alert(1)' })[0].rule).toBe('format')
+    for (const evil of ['http://' + ':'.repeat(200_000), 'http://' + 'a-'.repeat(100_000) + '!', `${'a.'.repeat(100_000)}@x`]) {
+      const run = timed(() => validateArguments(schema, { u: evil, e: evil, h: evil }))
+      expect(run.ms, evil.slice(0, 20)).toBeLessThan(3000)
+    }
+  })
+})
