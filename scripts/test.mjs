@@ -1,6 +1,7 @@
 // `npm test`: every test against real parts. A fresh database (on the embedded PostgreSQL unless
 // DATABASE_URL names a server to use), migrations, then unit and integration tests (Vitest), then
-// end-to-end tests in Chromium against a production build (Playwright). Ends with one summary line.
+// end-to-end tests in Chromium against a production build (Playwright), then the unit tests and a real
+// start of the processes on the other supported Node.js versions. Ends with one summary line.
 import 'dotenv/config'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -8,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { startEmbeddedPostgres } from './embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
+import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
 import { needsBuild, recordBuild } from './start-helpers.mjs'
 
 const log = (...args) => console.log('[test]', ...args)
@@ -16,7 +18,7 @@ const REPORTS = path.join(DATA_DIR, 'test-reports')
 const E2E_PORT = process.env.TOOLROOM_E2E_PORT ?? '3999'
 // The e2e web server's stdout and stderr, searched afterwards for Secret values (none may appear).
 const SERVER_LOG = path.join(REPORTS, 'e2e-server.log')
-const only = process.argv[2] // unit | integration | e2e, for running one suite
+const only = process.argv[2] // unit | integration | e2e | node, for running one suite
 // Anything after the suite goes to its runner: `npm test e2e approvals.spec`, `npm test unit naming`.
 const extra = process.argv.slice(3)
 
@@ -69,6 +71,49 @@ async function main() {
       failedSuites.push('secret values in the server log')
     }
   }
+
+  if (!only || only === 'node') await otherNodeVersions(adminUrl)
+}
+
+// The unit suite and a real start of web, gateway and worker on each other supported Node.js version
+// (README, "Supported Node.js"); the binaries are fetched once into the data directory.
+async function otherNodeVersions(adminUrl) {
+  if (NODE_VERSIONS.length === 0) {
+    log('other Node.js versions: none asked for (TOOLROOM_TEST_NODE_VERSIONS is empty)')
+    totals.skipped++
+    return
+  }
+  if (needsBuild()) {
+    log('building the web app for the process checks…')
+    if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
+    recordBuild()
+  }
+  const db = await freshDatabase(adminUrl, 'toolroom_node_versions')
+  await migrateDatabase(db)
+  for (const version of NODE_VERSIONS) {
+    const outcome = (name, ok) => {
+      log(`Node.js ${version}: ${name} ${ok ? 'passed' : 'FAILED'}`)
+      if (ok) totals.passed++
+      else {
+        totals.failed++
+        failedSuites.push(`Node.js ${version}: ${name}`)
+      }
+    }
+    let node
+    try {
+      node = ensureNode(version, path.join(DATA_DIR, 'node'), log)
+    } catch (error) {
+      log(`Node.js ${version}: could not fetch it: ${error.message}`)
+      outcome('fetch', false)
+      continue
+    }
+    const report = path.join(REPORTS, `vitest-node-${version}.json`)
+    const unit = await run(`unit tests on Node.js ${version}`, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--reporter=dot', '--reporter=json', `--outputFile=${report}`], {}, node)
+    outcome('unit tests', unit === 0)
+    const failure = await checkProcesses(node, { DATABASE_URL: db })
+    if (failure) console.error(failure)
+    outcome('web, gateway and worker start', failure === null)
+  }
 }
 
 async function startEmbedded() {
@@ -76,9 +121,9 @@ async function startEmbedded() {
   return embedded.url
 }
 
-function run(name, args, env) {
+function run(name, args, env, node = process.execPath) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+    const child = spawn(node, args, { stdio: 'inherit', env: { ...process.env, ...env } })
     children.add(child)
     child.once('exit', (code) => {
       children.delete(child)

@@ -1,0 +1,93 @@
+// The Node.js versions Toolroom supports besides the one running `npm test` (package.json `engines`):
+// each is fetched once from the npm registry (the `node-<platform>-<arch>` package the `node` package
+// itself installs) into .data/node/<version>, then runs the unit suite and a real start of the web
+// server, the lean gateway in front of it and a worker against a migrated database.
+import { execFileSync, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+/** Exact versions, so every run tests the same binaries; TOOLROOM_TEST_NODE_VERSIONS overrides (empty: none). */
+export const NODE_VERSIONS = (process.env.TOOLROOM_TEST_NODE_VERSIONS ?? '22.23.3,24.21.0').split(',').map((v) => v.trim()).filter(Boolean)
+
+/** The path of a `node` binary of `version`, fetched into `cacheDir` on first use. */
+export function ensureNode(version, cacheDir, log = () => {}) {
+  const dir = path.join(cacheDir, version)
+  const binary = path.join(dir, 'bin', 'node')
+  if (fs.existsSync(binary)) return binary
+  const pkg = `node-${process.platform}-${process.arch}@${version}`
+  log(`fetching Node.js ${version} from the npm registry (${pkg}), once`)
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-node-'))
+  try {
+    const tarball = execFileSync('npm', ['pack', pkg, '--pack-destination', tmp, '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()
+    fs.mkdirSync(path.join(tmp, 'out'))
+    execFileSync('tar', ['xzf', path.join(tmp, tarball), '-C', path.join(tmp, 'out'), '--strip-components=1', 'package/bin/node'])
+    fs.mkdirSync(path.dirname(binary), { recursive: true })
+    // Into place in one step, so an interrupted fetch never leaves a half-written binary behind.
+    fs.renameSync(path.join(tmp, 'out', 'bin', 'node'), binary)
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return binary
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+    server.once('error', reject)
+  })
+}
+
+/**
+ * Starts `next start`, the gateway in front of it and a worker with `node`, waits until the portal
+ * answers through the gateway, the gateway answers /mcp itself and the worker has taken its queues,
+ * then stops them. Resolves with null, or with what went wrong (and what the processes said).
+ */
+export async function checkProcesses(node, env, { timeoutMs = 120_000 } = {}) {
+  const [webPort, gatewayPort] = [await freePort(), await freePort()]
+  const children = []
+  let output = ''
+  const start = (name, args, extra = {}) => {
+    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, ...extra } })
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => (output += `${d}`.replace(/^(?=.)/gm, `[${name}] `)))
+    children.push({ name, child })
+  }
+  start('web', ['node_modules/next/dist/bin/next', 'start', '-p', String(webPort), '-H', '127.0.0.1'], { NODE_ENV: 'production' })
+  start('gateway', ['--import', 'tsx', 'scripts/gateway.ts'], { GATEWAY_PORT: String(gatewayPort), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
+  start('worker', ['--import', 'tsx', 'workers/main.ts'])
+  const base = `http://127.0.0.1:${gatewayPort}`
+  const checks = {
+    'the portal answers through the gateway': async () => (await fetch(`${base}/api/health`)).status === 200,
+    // No credential: refused with 401, as the README says.
+    'the gateway answers /mcp': async () => {
+      const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
+      return res.status === 401
+    },
+    'the worker takes its queues': async () => /\[worker\] ready: /.test(output),
+  }
+  let failure = null
+  try {
+    const pending = new Set(Object.keys(checks))
+    const deadline = Date.now() + timeoutMs
+    while (pending.size > 0) {
+      const dead = children.find(({ child }) => child.exitCode !== null || child.signalCode !== null)
+      if (dead) throw new Error(`${dead.name} exited (${dead.child.exitCode ?? dead.child.signalCode}) before everything was up`)
+      if (Date.now() > deadline) throw new Error(`not within ${timeoutMs / 1000} s: ${[...pending].join('; ')}`)
+      for (const name of [...pending]) if (await checks[name]().catch(() => false)) pending.delete(name)
+      if (pending.size > 0) await new Promise((r) => setTimeout(r, 250))
+    }
+  } catch (error) {
+    failure = `${error.message}\n${output}`
+  }
+  await Promise.all(children.map(({ child }) => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', resolve)
+    child.kill('SIGTERM')
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
+  })))
+  return failure
+}
