@@ -2,78 +2,132 @@
 // app/mcp/route.ts, without the framework's per-request work. With `upstream` set it fronts the
 // whole origin: `/mcp` is answered here and every other request is passed to the Next.js server
 // unchanged (bodies and answers streamed), so agents and people use one address.
+//
+// It fronts the public port, so it bounds what one client can hold: headers must arrive within
+// `headersMs` (slow-loris), a whole request within `requestMs` (generous: uploads pass through here),
+// an /mcp body within `mcpBodyMs`. A connection answered before its body was read (413, or an early
+// answer from the web app such as a 401) is closed after the answer instead of being kept alive with
+// the rest of the body unread, which stalled the next request on it.
 import http from 'node:http'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { closeMcpSessions } from './executors/mcp'
 import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
+import { RPC } from './tool-errors'
+
+export interface GatewayTimeouts {
+  /** How long a client may take to send a request's headers. */
+  headersMs: number
+  /** How long a client may take to send a whole request, body included (any path). */
+  requestMs: number
+  /** How long a client may take to send the body of an /mcp request. */
+  mcpBodyMs: number
+  /** How often the server checks those (Node's connectionsCheckingInterval). */
+  checkEveryMs: number
+}
 
 export interface GatewayServerOptions {
   port: number
   host?: string
   /** Origin of the Next.js server to pass everything but /mcp to, e.g. `http://127.0.0.1:3001`. */
   upstream?: string
+  timeouts?: Partial<GatewayTimeouts>
+}
+
+const envMs = (name: string, fallback: number) => {
+  const value = Number(process.env[name])
+  return Number.isFinite(value) && value > 0 ? value : fallback
+}
+
+export function gatewayTimeouts(overrides: Partial<GatewayTimeouts> = {}): GatewayTimeouts {
+  return {
+    headersMs: envMs('TOOLROOM_GATEWAY_HEADERS_TIMEOUT_MS', 20_000),
+    requestMs: envMs('TOOLROOM_GATEWAY_REQUEST_TIMEOUT_MS', 300_000),
+    mcpBodyMs: envMs('TOOLROOM_GATEWAY_MCP_BODY_TIMEOUT_MS', 30_000),
+    checkEveryMs: 1_000,
+    ...overrides,
+  }
 }
 
 export function createGatewayServer(options: GatewayServerOptions): http.Server {
   const upstream = options.upstream ? new URL(options.upstream) : null
+  const timeouts = gatewayTimeouts(options.timeouts)
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ connectionsCheckingInterval: timeouts.checkEveryMs }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0]
-    if (path === '/mcp' || path === '/mcp/') return void serveMcp(req, res)
+    if (path === '/mcp' || path === '/mcp/') return void serveMcp(req, res, timeouts.mcpBodyMs)
     if (upstream) return proxy(req, res, upstream, agent)
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: this process serves /mcp only' }))
   })
   server.keepAliveTimeout = 65_000
-  server.headersTimeout = 66_000
-  server.requestTimeout = 0
+  server.headersTimeout = Math.min(timeouts.headersMs, timeouts.requestMs)
+  server.requestTimeout = timeouts.requestMs
   server.on('close', () => void closeMcpSessions())
   return server
 }
 
-async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse) {
+const timedOut = (): McpAnswer => ({
+  status: 408,
+  headers: { 'content-type': 'application/json', connection: 'close' },
+  body: JSON.stringify({ jsonrpc: '2.0', error: { code: RPC.INVALID_REQUEST, message: 'the request body did not arrive in time' }, id: null }),
+})
+
+async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bodyMs: number) {
   try {
     let answer: McpAnswer
     if (req.method !== 'POST') answer = notPost()
     else {
       const declared = Number(req.headers['content-length'] ?? NaN)
-      const body = declared > MAX_MCP_BODY_BYTES ? null : await readBody(req, MAX_MCP_BODY_BYTES)
-      if (body === null) {
-        // Answer without reading the rest; the connection is closed after the answer.
-        req.resume()
-        answer = tooLarge()
-      } else {
+      // Over the limit: answered without reading the rest; the connection closes after the answer.
+      const body = declared > MAX_MCP_BODY_BYTES ? 'too-large' : await readBody(req, MAX_MCP_BODY_BYTES, bodyMs)
+      if (body === 'gone') return
+      if (body === 'too-large') answer = tooLarge()
+      else if (body === 'timeout') answer = timedOut()
+      else {
         const header = (name: string) => {
           const v = req.headers[name]
           return Array.isArray(v) ? v[0] : (v ?? null)
         }
-        answer = await handleMcpBody(header('authorization'), header('mcp-protocol-version'), body, header('x-request-id') ?? undefined)
+        const gone = new AbortController()
+        res.on('close', () => !res.writableFinished && gone.abort())
+        answer = await handleMcpBody(header('authorization'), header('mcp-protocol-version'), body.text, header('x-request-id') ?? undefined, gone.signal)
       }
     }
+    if (!req.complete) answer.headers.connection = 'close'
     res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) }).end(answer.body)
   } catch (e) {
     console.error('[gateway] /mcp failed', e)
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' })
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error in the gateway' }, id: null }))
   }
 }
 
-function readBody(req: http.IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
+/** The body, or why there is none: larger than `limit`, not complete within `ms`, or the client left. */
+function readBody(req: http.IncomingMessage, limit: number, ms: number): Promise<{ text: string } | 'too-large' | 'timeout' | 'gone'> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let size = 0
-    let over = false
-    req.on('data', (chunk: Buffer) => {
-      if (over) return
-      size += chunk.length
-      if (size > limit) {
-        over = true
+    const settle = (outcome: { text: string } | 'too-large' | 'timeout' | 'gone') => {
+      clearTimeout(timer)
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('close', onClose)
+      if (typeof outcome === 'string') {
         chunks.length = 0
-        return resolve(null)
+        req.pause()
       }
+      resolve(outcome)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) return settle('too-large')
       chunks.push(chunk)
-    })
-    req.on('end', () => !over && resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
+    }
+    const onEnd = () => settle({ text: Buffer.concat(chunks).toString('utf8') })
+    const onClose = () => settle('gone')
+    const timer = setTimeout(() => settle('timeout'), ms)
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('close', onClose)
   })
 }
 
@@ -81,13 +135,25 @@ function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: UR
   const outgoing = http.request(
     { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', ...frontPeerHeaders(req.socket.remoteAddress) }, agent },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers)
+      const headers = { ...answer.headers }
+      // The web app answered before the request's body arrived (a 401, a 413): the rest is not read,
+      // so the connection cannot carry another request: close it after the answer.
+      const early = !req.complete
+      if (early) {
+        delete headers['keep-alive']
+        headers.connection = 'close'
+        req.unpipe(outgoing)
+        answer.on('end', () => outgoing.destroy())
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers)
       answer.pipe(res)
     },
   )
   outgoing.on('error', () => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' })
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', ...(req.complete ? {} : { connection: 'close' }) })
     res.end('the web server is not reachable')
   })
+  // A client that leaves mid-request leaves nothing half-sent upstream.
+  req.on('close', () => !req.complete && outgoing.destroy())
   req.pipe(outgoing)
 }
