@@ -71,7 +71,8 @@ export function encodeAuditCursor(id: bigint): string {
 
 export function decodeAuditCursor(raw: string): bigint {
   const match = /^audit:(\d{1,19})$/.exec(Buffer.from(raw, 'base64url').toString('utf8'))
-  if (match) return BigInt(match[1])
+  // bigint ids stop at 2^63 - 1; a larger number is no id PostgreSQL could compare with.
+  if (match && BigInt(match[1]) <= 9_223_372_036_854_775_807n) return BigInt(match[1])
   throw new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [
     { field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' },
   ])

@@ -1,6 +1,6 @@
 // Reads for the Discovery page and the API: recent runs and surface changes, newest first.
 import { prisma } from '@/lib/db'
-import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
+import { decodeTimeCursor, encodeCursor } from '@/lib/http/pagination'
 
 export interface DiscoveryFilters {
   subjectKind?: string
@@ -20,13 +20,13 @@ async function newestFirst<T extends Timed>(
   timeField: string,
   find: (args: { where: object; orderBy: object[]; take: number }) => Promise<T[]>,
 ) {
-  const after = f.cursor ? decodeCursor(f.cursor) : null
+  const after = f.cursor ? decodeTimeCursor(f.cursor) : null
   const rows = await find({
     where: {
       ...(f.subjectKind ? { subjectKind: f.subjectKind } : {}),
       ...(f.subjectId ? { subjectId: f.subjectId } : {}),
       ...(f.status ? { status: f.status } : {}),
-      ...(after ? { OR: [{ [timeField]: { lt: new Date(after.namespace) } }, { [timeField]: new Date(after.namespace), id: { lt: after.id } }] } : {}),
+      ...(after ? { OR: [{ [timeField]: { lt: after.at } }, { [timeField]: after.at, id: { lt: after.id } }] } : {}),
     },
     orderBy: [{ [timeField]: 'desc' }, { id: 'desc' }],
     take: f.limit + 1,

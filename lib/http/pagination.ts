@@ -14,10 +14,20 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.namespace, c.name, c.id])).toString('base64url')
 }
 
+/**
+ * A cursor is checked as closely as any other input before it reaches a query: every row it can
+ * point after has a uuid id and names PostgreSQL can store (a cursor is only base64 anybody can
+ * write, and a non-uuid id or a NUL made the query fail with a 500).
+ */
 export function decodeCursor(raw: string): Cursor {
   try {
-    const [namespace, name, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
-    if ([namespace, name, id].every((v) => typeof v === 'string')) return { namespace, name, id }
+    if (raw.length > 2048) throw notACursor()
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
+    if (Array.isArray(value) && value.length === 3) {
+      const [namespace, name, id] = value
+      if ([namespace, name].every((v) => typeof v === 'string' && v.length <= 512 && !v.includes('\u0000')) && typeof id === 'string' && UUID.test(id))
+        return { namespace, name, id }
+    }
   } catch {
     // fall through
   }

@@ -1,10 +1,13 @@
 // Multi-document YAML or JSON in, plain objects out, with every syntax error located. The YAML parser
-// is bounded against hostile input: aliases are capped (no "billion laughs") and only the core schema
-// is understood (no custom tags that construct objects).
+// is bounded against hostile input: aliases are capped (no "billion laughs"), only the core schema
+// is understood (no custom tags that construct objects), and the number of documents and the depth
+// of nesting are checked before any parser runs (lib/manifests/manifest-limits.ts). A key given twice
+// in one mapping is refused in JSON as in YAML, naming the key.
 import { parseAllDocuments } from 'yaml'
 import type { FieldError } from '@/lib/errors/app-error'
+import { checkManifestShape, duplicateJsonKey, MAX_DOCUMENTS } from './manifest-limits'
 
-export const MAX_DOCUMENTS = 2000
+export { MAX_DOCUMENTS } from './manifest-limits'
 
 export interface ParsedManifest {
   documents: unknown[]
@@ -12,6 +15,8 @@ export interface ParsedManifest {
 }
 
 export function parseManifest(text: string): ParsedManifest {
+  const shape = checkManifestShape(text)
+  if (shape) return { documents: [], errors: [shape] }
   const trimmed = text.trimStart()
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return parseJson(trimmed)
   return parseYaml(text)
@@ -23,6 +28,16 @@ function parseJson(text: string): ParsedManifest {
     value = JSON.parse(text)
   } catch (e) {
     return { documents: [], errors: [{ document: 0, field: '(document)', rule: 'json-syntax', message: (e as Error).message }] }
+  }
+  const duplicate = duplicateJsonKey(text)
+  if (duplicate) {
+    // Paths start at the document: an element of a top-level array, or of a List's `items`.
+    const path = [...duplicate.path]
+    let document = 0
+    if (Array.isArray(value)) document = Number(path.shift())
+    else if (isList(value) && path[0] === 'items' && path.length > 2) document = Number(path.splice(0, 2)[1])
+    const field = path.join('.')
+    return { documents: [], errors: [{ document, field, rule: 'duplicate-key', message: `the key "${duplicate.key.slice(0, 100)}" appears twice in one object; JSON would keep only the last` }] }
   }
   // A JSON array of documents, or a Kubernetes `List`, or one document.
   const items = Array.isArray(value)

@@ -1,0 +1,78 @@
+// Malformed input gets a 4xx problem, never a 500 and never a blocked process: hand-made cursors on
+// every list, hostile manifests (duplicate JSON keys, a megabyte of `---`, deep nesting).
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ALL_CONTRACTS } from '@/lib/api/contracts'
+import { applyRoute } from '@/lib/api/registry-routes'
+import type { RouteContract } from '@/lib/http/contract'
+import { call } from './helpers'
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
+const SOME_ID = '00000000-0000-4000-8000-000000000000'
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
+
+async function handlerFor(contract: RouteContract): Promise<Handler> {
+  const mod = (await import(path.resolve(`app${contract.path.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`))) as Record<string, Handler>
+  return mod[contract.method]
+}
+
+describe('cursors', () => {
+  it('that this API did not issue are a 400 problem on every list, whatever they hold', async () => {
+    const lists = ALL_CONTRACTS.filter((c) => c.method === 'GET' && c.query && 'cursor' in (c.query as { shape: object }).shape && !c.path.includes('{'))
+    expect(lists.length).toBeGreaterThanOrEqual(9)
+    const cursors = [
+      b64(['default', 'x', 'not-a-uuid']),
+      b64(['2026-01-01T00:00:00.000Z', '', 'not-a-uuid']),
+      b64(['de\u0000fault', 'x', SOME_ID]),
+      b64(['default', 'x', 42]),
+      b64({ a: 1 }),
+      b64('audit:99999999999999999999'),
+      b64('audit:9999999999999999999'),
+      '%%%',
+    ]
+    const failures: string[] = []
+    for (const contract of lists) {
+      const handler = await handlerFor(contract)
+      for (const cursor of cursors) {
+        const res = await call(handler, `${contract.path}?cursor=${encodeURIComponent(cursor)}`)
+        if (res.status !== 400 || res.contentType !== 'application/problem+json') failures.push(`${contract.path} cursor=${cursor}: ${res.status} ${res.text.slice(0, 120)}`)
+      }
+    }
+    expect(failures).toEqual([])
+  })
+})
+
+describe('hostile manifests', () => {
+  const apply = (body: string, contentType?: string) => call(applyRoute, '/api/v1/apply?dryRun=true', { method: 'POST', body, contentType })
+
+  it('refuse a key given twice in a JSON object, naming the key and the document, as YAML does', async () => {
+    const json = '[{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","metadata":{"name":"ok"}},{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","metadata":{"name":"dup"},"kind":"Secret"}]'
+    const res = await apply(json, 'application/json')
+    expect(res.status).toBe(422)
+    expect(res.contentType).toBe('application/problem+json')
+    expect(res.json.errors).toEqual([expect.objectContaining({ document: 1, field: 'kind', rule: 'duplicate-key' })])
+    expect(res.json.errors[0].message).toContain('"kind"')
+    const yamlDup = await apply('apiVersion: toolroom.dev/v1alpha1\nkind: Unit\nmetadata:\n  name: dup\nkind: Secret\n')
+    expect(yamlDup.status).toBe(422)
+  })
+
+  it('answer a megabyte of separators and deep nesting in milliseconds', async () => {
+    const bodies: [string, string][] = [
+      ['---\n'.repeat(262_144), 'max-documents'],
+      ['---\na: 1\n'.repeat(5000), 'max-documents'],
+      ['['.repeat(500_000) + ']'.repeat(500_000), 'max-depth'],
+      ['{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000), 'max-depth'],
+      ['- '.repeat(100_000) + 'x', 'max-depth'],
+      [Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n') + ' 1', 'max-depth'],
+    ]
+    for (const [body, rule] of bodies) {
+      const started = performance.now()
+      const res = await apply(body)
+      const ms = performance.now() - started
+      expect(res.status, rule).toBe(422)
+      expect(res.contentType).toBe('application/problem+json')
+      expect(res.json.errors[0].rule).toBe(rule)
+      expect(ms, `${rule} took ${ms} ms`).toBeLessThan(500)
+    }
+  })
+})
