@@ -2,6 +2,7 @@
 // always gives the same entries in the same order. The loader (load-resolver-input.ts) does the I/O.
 import { shippedApprovalDefault } from '@/lib/approvals/approval-defaults'
 import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
+import { agentAllowed } from './allowed-agents'
 import {
   type CatalogTool,
   type EffectiveTool,
@@ -143,10 +144,8 @@ function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | n
   if (tool.deniedNamespaces?.includes(subject.namespace))
     return `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"`
   // allowedAgents names agents; for a unit the check happens per agent below it.
-  if (subject.kind === 'Agent' && tool.allowedAgents && tool.allowedAgents.length > 0) {
-    const allowed = tool.allowedAgents.some((a) => a === subject.name || a === `${subject.namespace}/${subject.name}`)
-    if (!allowed) return `agent "${subject.name}" is not in safety.allowedAgents of ${tool.name} (${tool.allowedAgents.join(', ')})`
-  }
+  if (subject.kind === 'Agent' && !agentAllowed(tool.allowedAgents, tool.namespace, subject))
+    return `agent "${subject.namespace}/${subject.name}" is not in safety.allowedAgents of ${tool.name} (${tool.allowedAgents!.join(', ')}; a bare name means namespace "${tool.namespace}")`
   return null
 }
 

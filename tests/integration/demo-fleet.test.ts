@@ -1,6 +1,7 @@
 // The demo fleet `npm start` seeds (prisma/seed, lib/seed) is where newcomers try the joch.dev docs'
 // own Tool examples first. Both must apply to it as written, dry run and real, and mean what they
-// say: the Zendesk ticket tool for the two support agents it names, the GitHub issue tool on the
+// say: the Zendesk ticket tool for the two support agents it names (qualified: a bare name would mean
+// support-platform), the GitHub issue tool on the
 // github MCP server, each the connector's own governed Tool.
 import fs from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -60,6 +61,22 @@ describe('the seeds’ Tool examples on the demo install', () => {
     const faq = await effectiveTools('support', 'support-faq')
     expect(entry(faq.tools, 'zendesk.create_ticket')).toBeUndefined()
     expect(entry(faq.excluded, 'zendesk.create_ticket')).toMatchObject({ state: 'denied', reason: expect.stringContaining('allowedAgents') })
+  })
+
+  it('an agent of the same name in a namespace allowedAgents does not name cannot pass it', async () => {
+    const impostor = await apply(`apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: support-triage, namespace: support-platform }
+spec: { grants: [zendesk.create_ticket] }
+`)
+    expect(impostor.status).toBe(200)
+    try {
+      const set = await effectiveTools('support-platform', 'support-triage')
+      expect(entry(set.tools, 'zendesk.create_ticket')).toBeUndefined()
+      expect(entry(set.excluded, 'zendesk.create_ticket')).toMatchObject({ state: 'denied', reason: expect.stringContaining('"support-platform/support-triage" is not in safety.allowedAgents') })
+    } finally {
+      await prisma.agent.delete({ where: { namespace_name: { namespace: 'support-platform', name: 'support-triage' } } })
+    }
   })
 
   it('github.create_issue is the github connector’s Tool, calling create_issue on the github MCP server', async () => {

@@ -236,3 +236,32 @@ describe('reverse lookups', () => {
     expect((await call(agents.list, '/api/v1/agents?connector=zendesk')).json.items).toEqual([])
   })
 })
+
+describe('safety.allowedAgents across namespaces', () => {
+  it('reads a bare name in the tool’s namespace: an agent of that name elsewhere is denied, namespace/* lets a namespace in', async () => {
+    const applied = await call(applyRoute, '/api/v1/apply', {
+      method: 'POST',
+      body: [
+        tool('vault.open', '  safety: { allowedAgents: [opener, trusted/*] }\n', 'vault'),
+        ...[['vault', 'opener'], ['intruders', 'opener'], ['trusted', 'anyone'], ['other', 'anyone']].map(
+          ([namespace, name]) => yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: ${name}, namespace: ${namespace} }
+spec: { grants: [vault/vault.open] }
+`,
+        ),
+      ].join('---\n'),
+    })
+    expect(applied.status).toBe(200)
+    const stateFor = async (namespace: string, name: string) => {
+      const { id } = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace, name } } })
+      const res = await call(agentFleet.effectiveTools, `/api/v1/agents/${id}/effective-tools?include=excluded`, { params: { id } })
+      return [...res.json.effectiveTools, ...res.json.excluded].find((t: { name: string }) => t.name === 'vault.open')
+    }
+    expect(await stateFor('vault', 'opener')).toMatchObject({ state: 'enabled' })
+    expect(await stateFor('trusted', 'anyone')).toMatchObject({ state: 'enabled' })
+    expect(await stateFor('intruders', 'opener')).toMatchObject({ state: 'denied', reason: expect.stringContaining('a bare name means namespace "vault"') })
+    expect(await stateFor('other', 'anyone')).toMatchObject({ state: 'denied' })
+  })
+})

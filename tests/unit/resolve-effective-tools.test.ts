@@ -252,7 +252,25 @@ describe('safety rules', () => {
     expect(set.tools).toEqual([])
     expect(set.excluded).toMatchObject([{ name: 'zendesk.create_ticket', state: 'denied' }])
     expect(set.excluded[0].reason).toContain('safety.allowedAgents')
-    expect(set.excluded[0].reason).toContain('"bot"')
+    expect(set.excluded[0].reason).toContain('"default/bot"')
+  })
+
+  it('reads a bare name in the tool\'s namespace: an agent of that name elsewhere does not pass', () => {
+    const tool = catalogTool({ name: 'zendesk.create_ticket', namespace: 'support-platform', allowedAgents: ['support-triage'] })
+    expect(granted(tool, { name: 'support-triage', namespace: 'support-platform' }).tools).toMatchObject([{ state: 'enabled' }])
+    for (const namespace of ['support', 'evil', 'default']) {
+      const set = granted(tool, { name: 'support-triage', namespace })
+      expect(set.tools).toEqual([])
+      expect(set.excluded[0].reason).toContain(`"${namespace}/support-triage"`)
+      expect(set.excluded[0].reason).toContain('a bare name means namespace "support-platform"')
+    }
+  })
+
+  it('lets namespace/* in every agent of that namespace, and only there', () => {
+    const tool = catalogTool({ name: 'zendesk.create_ticket', namespace: 'support-platform', allowedAgents: ['support/*'] })
+    expect(granted(tool, { name: 'anyone', namespace: 'support' }).tools).toMatchObject([{ state: 'enabled' }])
+    expect(granted(tool, { name: 'anyone', namespace: 'support-platform' }).excluded).toMatchObject([{ state: 'denied' }])
+    expect(granted(tool, { name: '*', namespace: 'evil' }).excluded).toMatchObject([{ state: 'denied' }])
   })
 
   it('does not match namespace/name entries of another namespace', () => {

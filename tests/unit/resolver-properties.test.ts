@@ -18,7 +18,7 @@ const toolArb = (sourceKind: CatalogTool['source']['kind']) =>
     name: fc.constantFrom(...NAMES),
     namespace: fc.constantFrom(...NAMESPACES),
     deniedNamespaces: fc.option(fc.subarray(NAMESPACES, { minLength: 1 }), { nil: undefined }),
-    allowedAgents: fc.option(fc.subarray(['bot', 'other', 'default/bot', 'ops/bot'], { minLength: 1 }), { nil: undefined }),
+    allowedAgents: fc.option(fc.subarray(['bot', 'other', 'default/bot', 'ops/bot', 'ops/*', 'default/*'], { minLength: 1 }), { nil: undefined }),
     requiresApproval: fc.option(fc.boolean(), { nil: undefined }),
   }).map(({ name, namespace, deniedNamespaces, allowedAgents, requiresApproval }): CatalogTool => ({
     name,
@@ -148,8 +148,13 @@ describe('effective-tools resolver properties', { timeout: 60_000 }, () => {
         for (const t of resolveEffectiveTools(input).tools) {
           const origin = catalog.find((c) => c.description === t.description)!
           expect(origin.deniedNamespaces ?? []).not.toContain(subject.namespace)
-          // Necessary under any reading of a bare name (issue 13 item 15 narrows it further).
-          if (subject.kind === 'Agent' && origin.allowedAgents?.length) expect(origin.allowedAgents.some((a) => a === subject.name || a === `${subject.namespace}/${subject.name}`)).toBe(true)
+          // A bare name is an agent of the tool's own namespace; other namespaces are named.
+          if (subject.kind === 'Agent' && origin.allowedAgents?.length)
+            expect(
+              origin.allowedAgents.some(
+                (a) => a === `${subject.namespace}/${subject.name}` || a === `${subject.namespace}/*` || (a === subject.name && origin.namespace === subject.namespace),
+              ),
+            ).toBe(true)
         }
       }),
       { numRuns: 300 },

@@ -1,4 +1,5 @@
 import { z } from '@/lib/http/zod'
+import { ALLOWED_AGENT_FORMS, ALLOWED_AGENT_PATTERN } from '@/lib/effective-tools/allowed-agents'
 import { urlTemplateProblems } from '@/lib/gateway/url-template'
 import { approvalExpirySeconds, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
 
@@ -53,7 +54,7 @@ export const toolSpec = z
       .optional(),
     safety: z
       .strictObject({
-        allowedAgents: z.array(resourceRef).max(1000).optional(),
+        allowedAgents: z.array(z.string().max(127).regex(ALLOWED_AGENT_PATTERN, ALLOWED_AGENT_FORMS)).max(1000).optional(),
         deniedNamespaces: z.array(z.string().max(63)).max(1000).optional(),
         rateLimit: rateLimit.optional(),
       })
