@@ -25,13 +25,14 @@ export const GATEWAY_CONTRACTS = {
       /** For tools that need approval: wait this long for the decision and the result instead of answering approval_required at once. */
       waitForApprovalSeconds: z.number().min(0).max(120).optional(),
     }),
+    safeTextFields: ['arguments'],
     maxBodyBytes: MAX_MCP_BODY_BYTES,
     response: callResult,
   },
   ingest: {
     method: 'POST', path: '/api/v1/calls/ingest', operationId: 'ingestToolCalls', tags: ['Gateway'], access: 'agent',
     summary: 'Report calls the agent ran itself (image-tier tools). All or nothing: one invalid record refuses the batch, naming it',
-    body: ingestBody, maxBodyBytes: INGEST_MAX_BODY_BYTES,
+    body: ingestBody, maxBodyBytes: INGEST_MAX_BODY_BYTES, safeTextFields: ['calls[*].args', 'calls[*].result'],
     response: z.object({ accepted: z.number().int(), duplicates: z.number().int() }), successStatus: 202,
   },
 } satisfies Record<string, RouteContract>

@@ -4,6 +4,7 @@ import { prisma } from '@/lib/db'
 import type { ApprovalRequest, Prisma } from '@/lib/generated/prisma/client'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { sealSecretValues } from '@/lib/secrets/encryption'
+import { storableJson } from '@/lib/storage/storable-text'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
 import { approvalExpirySeconds } from './approval-defaults'
 import { type ApprovalRateLimits, toApprovalView } from './approval-view'
@@ -41,7 +42,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
       toolId: input.tool.id,
       toolNamespace: input.tool.namespace,
       level: input.tool.level,
-      args: (input.redactedArgs ?? null) as Prisma.InputJsonValue,
+      args: storableJson(input.redactedArgs ?? null) as Prisma.InputJsonValue,
       argsSealed: new Uint8Array(sealed.ciphertext),
       argsKeyId: sealed.keyId,
       idempotencyKey: input.idempotencyKey,

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
+import { isStorableText, STORABLE_TEXT_MESSAGE } from '@/lib/storage/storable-text'
 import { toolNamespaceOf } from '@/lib/tools/naming'
 import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
@@ -114,6 +115,8 @@ class PipelineRun {
     if (key !== null) {
       if (key.length === 0 || key.length > MAX_KEY_LENGTH)
         return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key must be 1 to ${MAX_KEY_LENGTH} characters`, RPC.INVALID_PARAMS, {})
+      if (!isStorableText(key))
+        return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key ${STORABLE_TEXT_MESSAGE}`, RPC.INVALID_PARAMS, {})
       this.key = key
       const claim = await claimKey(this.tools.agent.id, entry.name, key, this.callId)
       if (!claim.owner) return this.replay(entry, args, claim.callId, claim.stored)

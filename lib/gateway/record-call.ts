@@ -8,6 +8,7 @@
 // records (never registry data); see BENCHMARKS.md for what each choice costs.
 import pg from 'pg'
 import { prisma } from '@/lib/db'
+import { storableJson, storableText } from '@/lib/storage/storable-text'
 
 export interface CallRecord {
   id: string
@@ -38,9 +39,27 @@ export interface CallRecord {
 const MAX_BATCH = 500
 const queue: Array<{ record: CallRecord; done: (e?: unknown) => void }> = []
 
+// Every call is recorded, whatever text it carries: what PostgreSQL cannot hold (NUL, unpaired
+// surrogates, from arguments, results, tool names or upstream errors) is stored in a safe form.
+function storable(record: CallRecord): CallRecord {
+  const text = (v: string | null) => (v === null ? null : storableText(v))
+  return {
+    ...record,
+    agentName: storableText(record.agentName),
+    toolId: storableText(record.toolId),
+    toolNamespace: storableText(record.toolNamespace),
+    errorCode: text(record.errorCode),
+    errorMessage: text(record.errorMessage),
+    idempotencyKey: text(record.idempotencyKey),
+    requestId: text(record.requestId),
+    args: storableJson(record.args),
+    result: storableJson(record.result),
+  }
+}
+
 export function recordCall(record: CallRecord): Promise<void> {
   return new Promise((resolve, reject) => {
-    queue.push({ record, done: (e) => (e ? reject(e) : resolve()) })
+    queue.push({ record: storable(record), done: (e) => (e ? reject(e) : resolve()) })
     pump()
   })
 }
@@ -102,7 +121,7 @@ export async function insertCalls(records: CallRecord[], db: Pick<typeof prisma,
       provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
     SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
       provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
-    FROM json_populate_recordset(NULL::"ToolCall", ${JSON.stringify(records)}::json)
+    FROM json_populate_recordset(NULL::"ToolCall", ${JSON.stringify(records.map(storable))}::json)
     ON CONFLICT (id) DO NOTHING`
 }
 
@@ -111,10 +130,12 @@ export async function updateCallOutcome(
   id: string,
   update: Pick<CallRecord, 'outcome' | 'errorCode' | 'errorMessage' | 'latencyMs' | 'attempts' | 'result'> & { args?: unknown },
 ): Promise<void> {
+  const errorMessage = update.errorMessage === null ? null : storableText(update.errorMessage)
+  const result = update.result === null || update.result === undefined ? null : JSON.stringify(storableJson(update.result))
   await prisma.$executeRaw`
     UPDATE "ToolCall"
-       SET outcome = ${update.outcome}, "finishedAt" = now(), "errorCode" = ${update.errorCode}, "errorMessage" = ${update.errorMessage},
+       SET outcome = ${update.outcome}, "finishedAt" = now(), "errorCode" = ${update.errorCode}, "errorMessage" = ${errorMessage},
            "latencyMs" = ${update.latencyMs}, attempts = ${update.attempts},
-           result = ${update.result === null || update.result === undefined ? null : JSON.stringify(update.result)}::json
+           result = ${result}::json
      WHERE id = ${id}::uuid`
 }

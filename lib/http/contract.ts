@@ -29,6 +29,11 @@ export interface RouteContract {
   params?: z.ZodObject
   query?: z.ZodObject
   body?: z.ZodType | TextBody
+  /**
+   * Body fields (`arguments`, `calls[*].args`) whose text is kept in a safe form when PostgreSQL
+   * cannot store it as sent (lib/storage/storable-text.ts); such text anywhere else is refused (422).
+   */
+  safeTextFields?: readonly string[]
   /** Largest body accepted, in bytes. */
   maxBodyBytes?: number
   response?: z.ZodType

@@ -7,6 +7,7 @@ import { authenticateAgent } from '@/lib/auth/authenticate-agent'
 import { checkSameOrigin } from '@/lib/auth/same-origin'
 import { AppError } from '@/lib/errors/app-error'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
+import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/lib/storage/storable-text'
 import { readBounded } from './read-bounded'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
 import { problemResponse, toAppError } from './problem'
@@ -35,8 +36,12 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
       // CSRF: a browser sends the session cookie along with any site's request; bearer tokens it never sends by itself.
       if (actor?.via !== 'bearer' && !SAFE_METHODS.has(request.method)) checkSameOrigin(request)
 
-      const params = parseWith(contract.params, (await next?.params) ?? {}, 'BAD_REQUEST', 'path')
-      const query = parseWith(contract.query, queryObject(new URL(request.url).searchParams, contract.query), 'BAD_REQUEST', 'query')
+      const rawParams = (await next?.params) ?? {}
+      const rawQuery = queryObject(new URL(request.url).searchParams, contract.query)
+      refuseUnstorable(rawParams, 'path')
+      refuseUnstorable(rawQuery, 'query')
+      const params = parseWith(contract.params, rawParams, 'BAD_REQUEST', 'path')
+      const query = parseWith(contract.query, rawQuery, 'BAD_REQUEST', 'query')
       const body = contract.body ? await readBody(request, contract) : undefined
 
       const result = await handler({ params, query, body, actor: actor!, request, requestId } as RouteContext<C>)
@@ -75,6 +80,15 @@ function respond(contract: RouteContract, result: unknown): Response {
   if (contract.responseContentType && typeof result === 'string')
     return new Response(result, { status, headers: { 'content-type': contract.responseContentType } })
   return Response.json(result, { status })
+}
+
+// Ids, filters and names that PostgreSQL cannot hold (NUL, unpaired surrogates) are refused here, for
+// every route, before any handler or query sees them.
+function refuseUnstorable(value: unknown, where: string, safeTextFields?: readonly string[]) {
+  const fields = unstorableFields(value, safeTextFields)
+  if (fields.length === 0) return
+  const errors = fields.map((field) => ({ field, rule: STORABLE_TEXT_RULE, message: STORABLE_TEXT_MESSAGE }))
+  throw new AppError('VALIDATION_FAILED', `invalid ${where}: ${fields.join(', ')} ${STORABLE_TEXT_MESSAGE}`, errors)
 }
 
 function parseWith(schema: z.ZodObject | undefined, value: unknown, code: 'BAD_REQUEST' | 'VALIDATION_FAILED', where: string) {
@@ -124,6 +138,7 @@ async function readBody(request: Request, contract: RouteContract): Promise<unkn
       { field: '(body)', rule: 'json-syntax', message: (e as Error).message },
     ])
   }
+  refuseUnstorable(json, 'body', contract.safeTextFields)
   const parsed = (contract.body as z.ZodType).safeParse(json)
   if (parsed.success) return parsed.data
   const errors = fieldErrorsFromZod(parsed.error, json)

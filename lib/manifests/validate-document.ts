@@ -9,6 +9,7 @@ import type { SecretSpec } from './specs/secret'
 import type { SideEffectPolicySpec } from './specs/side-effect-policy'
 import type { ToolSpec } from './specs/tool'
 import { secretRefProblem, secretRefsOf, SECRET_REF_RULE } from '@/lib/secrets/secret-ref'
+import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/lib/storage/storable-text'
 import { fieldErrorsFromZod } from './zod-issues'
 
 export interface SpecByKind {
@@ -39,6 +40,8 @@ export function validateDocument(raw: unknown, index?: number): { document?: Val
   const name = typeof (doc.metadata as { name?: unknown } | undefined)?.name === 'string' ? (doc.metadata as { name: string }).name : undefined
   const withIdentity = (e: FieldError): FieldError => ({ ...e, ...(kindName ? { kind: kindName } : {}), ...(name ? { name } : {}) })
 
+  // Names, descriptions and schemas are stored and shown as written: text PostgreSQL cannot hold is refused.
+  for (const field of unstorableFields(doc)) errors.push(at({ field, rule: STORABLE_TEXT_RULE, message: STORABLE_TEXT_MESSAGE }))
   for (const key of Object.keys(doc))
     if (!TOP_LEVEL_FIELDS.has(key)) errors.push(at({ field: key, rule: 'unknown-field', message: `unknown field "${key}"` }))
 

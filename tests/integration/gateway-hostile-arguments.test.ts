@@ -18,11 +18,11 @@ let token: string
 const restCall = (toolId: string, body: unknown) =>
   call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, { method: 'POST', body, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
 
-async function mcpCall(name: string, args: unknown, id: number | string = 1) {
+async function mcpCall(name: string, args: unknown, id: number | string = 1, meta?: Record<string, unknown>) {
   const res = await fetch(`${world.gatewayUrl}/mcp`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } }),
   })
   return { status: res.status, json: await res.json() }
 }
@@ -146,5 +146,51 @@ describe('URL templates', () => {
     expect(refused.status).toBe(422)
     expect(refused.text).toMatch(/endpoint\.url/)
     expect(refused.text).toMatch(/not in the scheme, host or port/)
+  })
+})
+
+describe('text PostgreSQL cannot store', () => {
+  const ingest = (calls: unknown[]) => call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls }, headers: { authorization: `Bearer ${token}` } })
+
+  it('in call arguments reaches the upstream as sent, and the call is recorded in a safe form', async () => {
+    const answer = await mcpCall('users.profile', { id: 'nul\u0000here', note: 'lone \ud800 surrogate', ['key\u0000']: 1 }, 'nul')
+    expect(answer.json.result?.structuredContent, JSON.stringify(answer.json)).toEqual({ ok: true, path: '/api/users/nul%00here/profile' })
+    const rows = await prisma.toolCall.findMany({ where: { toolId: 'users.profile', outcome: 'succeeded', args: { path: ['id'], string_starts_with: 'nul' } } })
+    expect(rows).toHaveLength(1)
+    expect(rows[0].args).toEqual({ id: 'nul\u2400here', note: 'lone \ufffd surrogate', 'key\u2400': 1 })
+
+    const overRest = await restCall('users.profile', { arguments: { id: 'rest\u0000nul' } })
+    expect(overRest.status, overRest.text).toBe(200)
+    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: overRest.json.callId } })).args).toEqual({ id: 'rest\u2400nul' })
+  })
+
+  it('in a tool name or an idempotency key is refused (-32602 / 422) and still recorded', async () => {
+    const before = await prisma.toolCall.count()
+    const unknown = await mcpCall('no\u0000such.tool', {}, 'unknown')
+    expect(unknown.json.error).toBeDefined()
+    const key = await mcpCall('users.profile', { id: 'k' }, 'key', { idempotencyKey: 'key\u0000with-nul' })
+    expect(key.json.error?.code, JSON.stringify(key.json)).toBe(-32602)
+    expect(key.json.error.message).toMatch(/idempotency key must not contain NUL/)
+    expect(await prisma.toolCall.count()).toBe(before + 2)
+    expect(await prisma.toolCall.findFirst({ where: { toolId: 'no\u2400such.tool' } })).not.toBeNull()
+    expect(await prisma.toolCall.findFirst({ where: { toolId: 'users.profile', errorCode: 'idempotency_key' } })).not.toBeNull()
+
+    const overRest = await restCall('users.profile', { arguments: { id: 'k' }, idempotencyKey: 'k\u0000' })
+    expect(overRest.status).toBe(422)
+    expect(overRest.json.errors).toEqual([expect.objectContaining({ field: 'idempotencyKey', rule: 'storable-text' })])
+    const toolId = 'users.\u0000profile'
+    const badId = await call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${encodeURIComponent(toolId)}/call`, { method: 'POST', body: { arguments: {} }, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
+    expect(badId.status).toBe(422)
+  })
+
+  it('in ingest: refused in names and messages (naming the record), kept safe in args and results', async () => {
+    const startedAt = new Date().toISOString()
+    const refused = await ingest([{ toolId: 'users.profile', outcome: 'failed', startedAt, errorMessage: 'boom\u0000' }])
+    expect(refused.status).toBe(422)
+    expect(refused.json.errors).toEqual([expect.objectContaining({ field: 'calls[0].errorMessage', rule: 'storable-text' })])
+    const id = crypto.randomUUID()
+    const ok = await ingest([{ id, toolId: 'users.profile', outcome: 'succeeded', startedAt, args: { q: 'a\u0000b' }, result: { text: '\udc00' } }])
+    expect(ok.status, ok.text).toBe(202)
+    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id } })).toMatchObject({ args: { q: 'a\u2400b' }, result: { text: '\ufffd' } })
   })
 })
