@@ -9,7 +9,7 @@ import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
-import { writeDocument, type WriteAction } from '@/lib/resources/resource-store'
+import { lockResourceNames, writeDocument, type WriteAction } from '@/lib/resources/resource-store'
 import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
 import { resolveKind } from './kinds'
 import { parseManifest } from './parse-manifest'
@@ -74,6 +74,7 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
     async (tx) => {
       const out: AppliedDocument[] = []
       const events: AuditEventInput[] = []
+      if (!dryRun) await lockResourceNames(tx, valid.map((v) => v.document))
       for (const { index, document } of valid) {
         const written = await writeDocument(tx, document, { dryRun, expect: options.expect })
         const { action, id, before } = written

@@ -95,6 +95,20 @@ export interface WriteOutcome {
 }
 
 /**
+ * Serializes writes of the same resources: concurrent applies of one document each read what the
+ * other had not yet committed, so 20 at once gave several `updated` answers, audit events with one
+ * before/after and a generation far past + 1 (and creates raced into unique violations). A lock per
+ * kind/namespace/name, held to the end of the write's transaction, also covers rows that do not
+ * exist yet (a row lock cannot); under READ COMMITTED the read after it sees the winner's commit,
+ * so the others find their change made and answer `unchanged`. Taken in one sorted order, so two
+ * applies of overlapping manifests cannot deadlock.
+ */
+export async function lockResourceNames(tx: Tx, docs: ValidDocument[]): Promise<void> {
+  const keys = [...new Set(docs.map((d) => `${d.kind}/${d.metadata.namespace}/${d.metadata.name}`))].sort()
+  for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`toolroom.resource:${key}`}, 0))`
+}
+
+/**
  * Creates or updates the row for a document. `expect` narrows what is allowed: `absent` for a REST
  * create (409 if it exists), `present` for a REST replace (404 if it does not).
  */
