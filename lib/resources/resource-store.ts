@@ -104,8 +104,9 @@ export interface WriteOutcome {
  * applies of overlapping manifests cannot deadlock.
  */
 export async function lockResourceNames(tx: Tx, docs: ValidDocument[]): Promise<void> {
-  const keys = [...new Set(docs.map((d) => `${d.kind}/${d.metadata.namespace}/${d.metadata.name}`))].sort()
-  for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`toolroom.resource:${key}`}, 0))`
+  const keys = [...new Set(docs.map((d) => `toolroom.resource:${d.kind}/${d.metadata.namespace}/${d.metadata.name}`))].sort()
+  // One round trip for a manifest of any size; unnest yields the keys in the array's (sorted) order.
+  await tx.$queryRaw`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS locked FROM unnest(${keys}::text[]) AS k`
 }
 
 /**
