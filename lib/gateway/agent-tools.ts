@@ -12,7 +12,7 @@ export interface AgentTools {
   enabled: Map<string, EffectiveTool>
   /** Disabled, denied and shadowed entries by name (the first listed), for the refusal's reason. */
   unavailable: Map<string, EffectiveTool>
-  /** The tools/list answer: the enabled tools the gateway runs (image tools run inside the agent). */
+  /** The tools/list answer: the enabled tools the gateway runs (image and function tools run inside the agent). */
   list: McpTool[]
 }
 
@@ -31,10 +31,12 @@ export const agentTools = epochMemo(async (agentId: string): Promise<AgentTools 
     agent: { id: row.id, name: row.name, namespace: row.namespace, unit: (row.unit as string | null) ?? null, spec: row.spec as Record<string, unknown> },
     enabled,
     unavailable,
-    // Image tools run inside the agent (which reports their calls to ingest): the gateway lists only what it executes.
-    list: [...enabled.values()].filter((tool) => tool.tier !== 'image').map(toMcpTool),
+    list: [...enabled.values()].filter(runsInGateway).map(toMcpTool),
   }
 })
+
+/** Image and function tools run inside the agent (which reports their calls to ingest): the gateway lists only what it executes. */
+export const runsInGateway = (tool: EffectiveTool) => tool.tier === 'platform' || (tool.tier !== 'image' && !(tool.source.kind === 'Tool' && tool.type === 'function'))
 
 function toMcpTool(tool: EffectiveTool): McpTool {
   return {

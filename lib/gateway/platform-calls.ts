@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { openApprovedAnswer } from '@/lib/approvals/execute-approved-call'
 import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
-import type { AgentTools } from './agent-tools'
+import { type AgentTools, runsInGateway } from './agent-tools'
 import { ToolFailure } from './tool-errors'
 
 export function structured(value: Record<string, unknown>): CallToolResult {
@@ -36,7 +36,7 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
       const query = (args.query as string | undefined)?.toLowerCase()
       const matches = enabled.filter(
         (t) =>
-          t.tier !== 'image' &&
+          runsInGateway(t) &&
           (!server || t.provenance === `mcp:${server}` || t.provenance === `connector:${server}`) &&
           (!namespace || t.toolNamespace === namespace) &&
           (!query || t.name.toLowerCase().includes(query) || t.description.toLowerCase().includes(query)),

@@ -161,7 +161,7 @@ describe('every JSON-RPC request gets an answer', () => {
 describe('the gateway lists only what it can execute', () => {
   const agentFleet = fleetRoutes('Agent')
 
-  it("leaves image tools out of tools/list and toolroom.list_tools, keeps them in the effective set, and refuses their calls with -32602 saying they run inside the agent", async () => {
+  it("leaves image (and function) tools out of tools/list and toolroom.list_tools, keeps them in the effective set, and refuses their calls with -32602 saying they run inside the agent", async () => {
     const agentA = world.tokens.agentA
     const upload = await call(agentFleet.putImageTools, `/api/v1/agents/${agentA}/image-tools`, {
       method: 'PUT',
@@ -197,6 +197,15 @@ describe('the gateway lists only what it can execute', () => {
     })
     expect(rest.status).toBe(404)
     expect(rest.json).toMatchObject({ rpcCode: -32602, data: { outcome: 'denied' } })
+
+    // function tools run in the agent's code just the same
+    expect((await a.listTools()).tools.map((t) => t.name)).not.toContain('local.summarize')
+    const fn = await a.callTool({ name: 'local.summarize', arguments: { text: 'x' } }).then(
+      () => null,
+      (e: McpError) => e,
+    )
+    expect(fn?.code).toBe(-32602)
+    expect((fn?.data as { reason: string }).reason).toMatch(/function tool: it runs in the agent's code, which reports the call to POST \/api\/v1\/calls\/ingest/)
 
     // and the agent records the calls it ran itself through ingest
     const ingested = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', {

@@ -233,11 +233,20 @@ spec:
   sideEffects: { level: code_execution }
 ---
 apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: local.summarize, namespace: gw }
+spec:
+  type: function
+  description: Summarises text inside the agent's own code
+  inputSchema: { type: object, properties: { text: { type: string } } }
+  sideEffects: { level: read_only }
+---
+apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: agent-a, namespace: gw }
 spec:
   languageTools: [upstream]
-  grants: [things.create, tickets.create, flaky.read, flaky.write, flaky.put, broken.lookup, pay.charge, limited.ping, quiet.ping, secret.only_b, denied.here, toggled.off, shell.echo, shell.sleep, slow.read]
+  grants: [things.create, tickets.create, flaky.read, flaky.write, flaky.put, broken.lookup, pay.charge, limited.ping, quiet.ping, secret.only_b, denied.here, toggled.off, shell.echo, shell.sleep, slow.read, local.summarize]
   toggles: { toggled.off: false }
 ---
 apiVersion: toolroom.dev/v1alpha1
