@@ -23,6 +23,8 @@ const LOCK = `pg_try_advisory_xact_lock(hashtext('toolroom.call-stats'))`
 const hoursPerBatch = () => Number(process.env.TOOLROOM_STATS_HOURS_PER_BATCH ?? 12)
 /** Inserted calls added per transaction (whole insert-log rows: at least one, then up to this many calls). */
 const callsPerBatch = () => Number(process.env.TOOLROOM_STATS_CALLS_PER_BATCH ?? 100_000)
+/** An hour with at least this many inserted calls waiting, and a quarter of what it holds, is recomputed instead. */
+const recomputeMinCalls = () => Number(process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS ?? 2000)
 const TX_TIMEOUT_MS = Number(process.env.TOOLROOM_STATS_TX_TIMEOUT_MS ?? 600_000)
 
 export interface RollupResult {
@@ -129,6 +131,23 @@ SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM add
   (SELECT count(*) FROM upserted)::int AS groups`,
 )
 
+/**
+ * Adding a call costs a lookup by id; recomputing an hour reads its rows in index order. An hour that
+ * got many calls at once (a backlog after the worker was down, a bulk import) is cheaper to
+ * recompute: at least $1 calls waiting, and at least a quarter of what the hour already holds. Its
+ * log rows become a recompute of the hour, which gives the same rows.
+ */
+const BULK_HOURS_TO_RECOMPUTE_SQL = `
+WITH pending AS (
+  SELECT hour, sum(cardinality("callIds")) AS calls FROM "CallStatInsertLog" GROUP BY hour
+), bulk AS (
+  SELECT p.hour FROM pending p LEFT JOIN "CallStatHourly" h ON h.dimension = 'all' AND h.key = '' AND h.hour = p.hour
+  WHERE p.calls >= greatest($1, coalesce(h.calls, 0) / 4)
+), moved AS (
+  DELETE FROM "CallStatInsertLog" l USING bulk b WHERE l.hour = b.hour RETURNING l.hour
+)
+INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM moved`
+
 /** True for PostgreSQL's serialization failure: a concurrent rollup moved first; its work stands. */
 function isSerializationFailure(e: unknown): boolean {
   if (e instanceof Prisma.PrismaClientKnownRequestError) return e.code === 'P2034' || (e.meta as { code?: string } | undefined)?.code === '40001' || /40001|could not serialize/.test(e.message)
@@ -163,6 +182,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
     // Hours outside the kept window are forgotten; hours in it are claimed in the same snapshot
     // their calls are read in, so a call committed later leaves its own log row for the next run.
     await tx.$executeRawUnsafe(`DELETE FROM "CallStatDirtyHour" WHERE hour < $1 OR hour > $2`, oldest, latest)
+    await tx.$executeRawUnsafe(BULK_HOURS_TO_RECOMPUTE_SQL, recomputeMinCalls())
     const claimed = await tx.$queryRawUnsafe<Array<{ hour: Date }>>(
       `DELETE FROM "CallStatDirtyHour" WHERE hour IN (SELECT DISTINCT hour FROM "CallStatDirtyHour" ORDER BY hour DESC LIMIT $1) RETURNING hour`,
       hoursPerBatch(),

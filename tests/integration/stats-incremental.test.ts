@@ -21,8 +21,8 @@ const TOOLS: Array<{ toolId: string; toolKey: string | null }> = [
 ]
 
 const callArb = fc.record({
-  // Up to 7.5 days back: late calls over many old hours.
-  minutesAgo: fc.integer({ min: 0, max: 180 * 60 }),
+  // Up to 7.5 days back: late calls over many old hours, some piling up in a few hours.
+  minutesAgo: fc.oneof(fc.integer({ min: 0, max: 180 * 60 }), fc.constantFrom(5, 65, 3001)),
   tool: fc.constantFrom(...TOOLS),
   agent: fc.constantFrom(...AGENTS),
   unit: fc.constantFrom(null, 'u1', 'u2'),
@@ -89,6 +89,8 @@ describe('incremental rollup', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
         await resetCalls()
+        // Hours that get a few calls at once go to a recompute: both paths, and both at once.
+        process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = String(3 + (ops.length % 5))
         const now = Date.now()
         const ids: string[] = []
         for (const op of ops) {
@@ -115,6 +117,7 @@ describe('incremental rollup', () => {
       }),
       { numRuns: 25 },
     )
+    delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
   }, 300_000)
 
   it('adds a batch of late calls over many old hours without recomputing any hour', async () => {
@@ -129,5 +132,24 @@ describe('incremental rollup', () => {
     const [{ hours }] = await prisma.$queryRawUnsafe<Array<{ hours: number }>>(`SELECT count(DISTINCT hour)::int AS hours FROM "CallStatHourly"`)
     expect(hours).toBeGreaterThan(150)
     expect(await prisma.callStatInsertLog.count()).toBe(0)
+  })
+
+  it('recomputes an hour that got many calls at once instead of adding them one by one', async () => {
+    await resetCalls()
+    const now = Date.now()
+    const bulk = Array.from({ length: 300 }, (_, i) => record({ minutesAgo: 600, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: null, outcome: 'succeeded', latencyMs: i }, now))
+    const trickle = Array.from({ length: 20 }, (_, i) => record({ minutesAgo: 3000 + i * 120, tool: TOOLS[0], agent: AGENTS[0], unit: null, outcome: 'failed', latencyMs: 5 }, now))
+    await insertCalls(bulk)
+    await insertCalls(trickle)
+    process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = '100'
+    try {
+      const result = await rollupCallStats()
+      // The 300 calls share one hour (recomputed); the 20 late ones are 2 hours apart (added).
+      expect(result).toMatchObject({ hoursRecomputed: 1, callsAdded: 20 })
+      const [{ calls }] = await prisma.$queryRawUnsafe<Array<{ calls: number }>>(`SELECT sum(calls)::int AS calls FROM "CallStatHourly" WHERE dimension = 'all'`)
+      expect(calls).toBe(320)
+    } finally {
+      delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
+    }
   })
 })
