@@ -5,7 +5,8 @@
 // rules apply as for gateway calls: args and results only where allowed, redactFields masked.
 import { randomUUID } from 'node:crypto'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
-import { AppError } from '@/lib/errors/app-error'
+import { AppError, type FieldError } from '@/lib/errors/app-error'
+import { RETENTION_HOURS } from '@/lib/stats/stats-window'
 import { z } from '@/lib/http/zod'
 import { canonicalToolId } from '@/lib/manifests/specs/common'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
@@ -38,14 +39,38 @@ const ingestRecord = z.strictObject({
 export const ingestBody = z.strictObject({ calls: z.array(ingestRecord).min(1).max(INGEST_MAX_RECORDS) }).openapi('CallIngest')
 type IngestRecord = z.infer<typeof ingestRecord>
 
+/** Clocks disagree a little: a start up to this far ahead of ours is still believed. */
+export const INGEST_CLOCK_SKEW_MS = 5 * 60_000
+
+/**
+ * An agent records only what happened to its own tools (its effective set: enabled, or listed as
+ * disabled or denied), within the window the statistics keep (older calls would never be counted,
+ * and year-0001 dates only distort lists), and not in the future. Pure.
+ */
+export function ingestProblems(calls: Array<Pick<IngestRecord, 'toolId' | 'startedAt' | 'finishedAt'>>, isOwnTool: (toolId: string) => boolean, now: number): FieldError[] {
+  const oldest = now - RETENTION_HOURS * 3_600_000
+  return calls.flatMap((c, i) => {
+    const problems: FieldError[] = []
+    const started = Date.parse(c.startedAt)
+    if (!isOwnTool(c.toolId))
+      problems.push({ field: `calls[${i}].toolId`, rule: 'effective-set', message: `${c.toolId} is not one of this agent's tools (its effective set)` })
+    if (started > now + INGEST_CLOCK_SKEW_MS) problems.push({ field: `calls[${i}].startedAt`, rule: 'not-future', message: 'is in the future' })
+    else if (started < oldest)
+      problems.push({ field: `calls[${i}].startedAt`, rule: 'retention-window', message: `is older than the ${RETENTION_HOURS / 24}-day window calls are kept for` })
+    if (c.finishedAt !== undefined) {
+      const finished = Date.parse(c.finishedAt)
+      if (finished < started) problems.push({ field: `calls[${i}].finishedAt`, rule: 'after-start', message: 'is before startedAt' })
+      else if (finished > now + INGEST_CLOCK_SKEW_MS) problems.push({ field: `calls[${i}].finishedAt`, rule: 'not-future', message: 'is in the future' })
+    }
+    return problems
+  })
+}
+
 export async function ingestCalls(agent: AgentIdentity, calls: IngestRecord[], requestId: string): Promise<{ accepted: number; duplicates: number }> {
   const tools = await agentTools(agent.agentId)
   if (!tools) throw new AppError('UNAUTHORIZED', 'the calling agent no longer exists')
-  const now = Date.now()
-  const errors = calls.flatMap((c, i) =>
-    Date.parse(c.startedAt) > now + 5 * 60_000 ? [{ field: `calls[${i}].startedAt`, rule: 'not-future', message: 'is in the future' }] : [],
-  )
-  if (errors.length) throw new AppError('VALIDATION_FAILED', `invalid calls: ${errors.map((e) => e.field).join(', ')}`, errors)
+  const errors = ingestProblems(calls, (toolId) => tools.enabled.has(toolId) || tools.unavailable.has(toolId), Date.now())
+  if (errors.length) throw new AppError('VALIDATION_FAILED', `invalid calls: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors)
 
   const records: CallRecord[] = []
   for (const c of calls) {

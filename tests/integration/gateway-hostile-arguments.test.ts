@@ -194,3 +194,31 @@ describe('text PostgreSQL cannot store', () => {
     expect(await prisma.toolCall.findUniqueOrThrow({ where: { id } })).toMatchObject({ args: { q: 'a\u2400b' }, result: { text: '\ufffd' } })
   })
 })
+
+describe('ingest', () => {
+  const ingest = (calls: unknown[]) => call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls }, headers: { authorization: `Bearer ${token}` } })
+
+  it("records only the caller's own tools, within the retention window, naming each refused record", async () => {
+    const now = Date.now()
+    const before = await prisma.toolCall.count({ where: { channel: 'ingest' } })
+    const refused = await ingest([
+      { toolId: 'users.profile', outcome: 'succeeded', startedAt: new Date(now).toISOString() },
+      { toolId: 'tickets.create', outcome: 'succeeded', startedAt: new Date(now).toISOString() },
+      { toolId: 'finance.payments.refund', outcome: 'succeeded', startedAt: new Date(now).toISOString() },
+      { toolId: 'users.profile', outcome: 'succeeded', startedAt: '0001-01-01T00:00:00Z' },
+      { toolId: 'users.profile', outcome: 'succeeded', startedAt: new Date(now + 3_600_000).toISOString() },
+      { toolId: 'users.profile', outcome: 'succeeded', startedAt: new Date(now).toISOString(), finishedAt: new Date(now - 1000).toISOString() },
+    ])
+    expect(refused.status, refused.text).toBe(422)
+    expect(refused.json.errors.map((e: { field: string; rule: string }) => `${e.field} ${e.rule}`)).toEqual([
+      'calls[1].toolId effective-set',
+      'calls[2].toolId effective-set',
+      'calls[3].startedAt retention-window',
+      'calls[4].startedAt not-future',
+      'calls[5].finishedAt after-start',
+    ])
+    expect(await prisma.toolCall.count({ where: { channel: 'ingest' } })).toBe(before)
+    const ok = await ingest([{ toolId: 'names.check', outcome: 'succeeded', startedAt: new Date(now - 6 * 86_400_000).toISOString() }])
+    expect(ok.status, ok.text).toBe(202)
+  })
+})
