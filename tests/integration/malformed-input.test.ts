@@ -1,5 +1,6 @@
 // Malformed input gets a 4xx problem, never a 500 and never a blocked process: hand-made cursors on
 // every list, hostile manifests (duplicate JSON keys, a megabyte of `---`, deep nesting).
+import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ALL_CONTRACTS } from '@/lib/api/contracts'
@@ -74,5 +75,35 @@ describe('hostile manifests', () => {
       expect(res.json.errors[0].rule).toBe(rule)
       expect(ms, `${rule} took ${ms} ms`).toBeLessThan(500)
     }
+  })
+})
+
+describe('methods a route does not take', () => {
+  it('are a 405 problem naming the allowed ones in Allow, on every API route', async () => {
+    const failures: string[] = []
+    const files = (fs.readdirSync('app/api', { recursive: true }) as string[])
+      .filter((f) => f.endsWith('route.ts') && !f.includes('[...unknown]') && !f.startsWith('auth'))
+      .map((f) => `app/api/${f}`)
+    expect(files.length).toBeGreaterThan(60)
+    for (const file of files) {
+      const mod = (await import(path.resolve(file))) as Record<string, Handler | undefined>
+      const url = `/${path.dirname(file).replace(/^app\//, '').replace(/\[(\w+)\]/g, SOME_ID)}`
+      const own = ALL_CONTRACTS.filter((c) => `/${path.dirname(file).replace(/^app\//, '')}` === c.path.replace(/\{(\w+)\}/g, '[$1]')).map((c) => c.method)
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        if (own.includes(method as RouteContract['method']) || (url === '/api/live' && method === 'GET') || (url === '/api/health' && method === 'GET')) continue
+        const handler = mod[method]
+        if (!handler) {
+          failures.push(`${method} ${url}: not exported (Next.js would answer a bare 405)`)
+          continue
+        }
+        const res = await call(handler, url, { method, params: {} })
+        if (res.status !== 405 || res.contentType !== 'application/problem+json' || !res.headers.get('allow')) failures.push(`${method} ${url}: ${res.status} ${res.contentType}`)
+      }
+    }
+    expect(failures).toEqual([])
+    const patch = await call((await import('@/app/api/v1/tools/route')).PATCH, '/api/v1/tools', { method: 'PATCH', body: {} })
+    expect(patch.status).toBe(405)
+    expect(patch.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS')
+    expect(patch.json.detail).toMatch(/PATCH is not allowed on \/api\/v1\/tools/)
   })
 })
