@@ -84,7 +84,7 @@ export const ACCESS_CONTRACTS = {
   },
   createToken: {
     method: 'POST', path: '/api/v1/tokens', operationId: 'createApiToken', tags: ['Access'], access: 'read', maxBodyBytes: 4096,
-    summary: 'Create an API token; `token` is in this answer only. Scopes cannot exceed your own role.',
+    summary: 'Create an API token; `token` is in this answer only. Scopes cannot exceed your own role; a token caller needs `write`, gives only scopes it holds and an expiry no later than its own.',
     body: z.strictObject({
       name: z.string().trim().min(1).max(100),
       scopes: z.array(scope).min(1).max(4),
@@ -94,7 +94,7 @@ export const ACCESS_CONTRACTS = {
   },
   revokeToken: {
     method: 'DELETE', path: '/api/v1/tokens/{id}', operationId: 'revokeApiToken', tags: ['Access'], access: 'read',
-    summary: 'Revoke an API token at once (yours, or anyone’s for admins)', params: uuidParams, response: apiToken,
+    summary: 'Revoke an API token at once (yours, or anyone’s for admins); a token caller needs `write` and revokes only tokens within its own scopes', params: uuidParams, response: apiToken,
   },
 } satisfies Record<string, RouteContract>
 

@@ -18,6 +18,8 @@ export interface Actor {
   roles: Role[]
   /** An API token's scopes; absent for people, whose role alone decides. */
   scopes?: Scope[]
+  /** When an API token stops working (null: never); absent for everyone else. */
+  expiresAt?: Date | null
   /** The user behind a token (null for the token bootstrapped from TOOLROOM_ADMIN_TOKEN). */
   userId?: string | null
   /** How the caller proved who they are; cookie sessions must also pass the CSRF check. */

@@ -48,6 +48,7 @@ async function authenticateApiToken(token: string): Promise<Actor | null> {
     roles: [row.user ? asRole(row.user.role) : 'admin'],
     scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
     userId: row.userId,
+    expiresAt: row.expiresAt,
     via: 'bearer',
   }
   rememberTokenActor(hash, actor, row.expiresAt)

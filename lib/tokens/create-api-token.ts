@@ -1,12 +1,13 @@
 // Issues an API token: the whole token is returned once, the database keeps its hash. Its scopes
-// may not exceed what the creator could do themselves (their role, and a token's own scopes).
+// may not exceed what the creator could do themselves, nor outlive a minting token (token-limits.ts).
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { auditActorOf } from '@/lib/audit/audit-actor'
-import { type Actor, isAllowed, SCOPES, type Scope } from '@/lib/auth/authenticate'
+import { type Actor, SCOPES, type Scope } from '@/lib/auth/authenticate'
 import { issueToken } from '@/lib/auth/secret-token'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { toApiTokenView, type ApiTokenView } from './api-token-view'
+import { defaultExpiry, mintingProblems } from './token-limits'
 
 export interface NewApiToken {
   name: string
@@ -19,10 +20,11 @@ export const DEFAULT_TOKEN_DAYS = 90
 
 export async function createApiToken(input: NewApiToken, by: Actor, requestId?: string): Promise<ApiTokenView & { token: string }> {
   const scopes = SCOPES.filter((s) => input.scopes.includes(s))
-  const beyond = scopes.filter((scope) => !isAllowed(by, scope))
-  if (beyond.length)
-    throw new AppError('FORBIDDEN', `you cannot give a token more than you may do yourself: ${beyond.join(', ')}`, beyond.map((s) => ({ field: 'scopes', rule: 'within-own-role', message: `"${s}" is beyond your role` })))
-  const days = input.expiresInDays === undefined ? DEFAULT_TOKEN_DAYS : input.expiresInDays
+  const days = input.expiresInDays
+  const expiresAt = days === undefined ? defaultExpiry(by, DEFAULT_TOKEN_DAYS) : days === null ? null : new Date(Date.now() + days * 86_400_000)
+  const problems = mintingProblems(by, scopes, expiresAt)
+  if (problems.length)
+    throw new AppError('FORBIDDEN', `you cannot give a token more than you may do yourself: ${problems.map((p) => p.message).join('; ')}`, problems)
   const issued = issueToken('trk')
   return prisma.$transaction(async (tx) => {
     const row = await tx.apiToken.create({
@@ -32,7 +34,7 @@ export async function createApiToken(input: NewApiToken, by: Actor, requestId?: 
         hint: issued.hint,
         scopes,
         userId: by.userId ?? null,
-        expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
+        expiresAt,
       },
       include: { user: { select: { email: true } } },
     })

@@ -233,6 +233,45 @@ describe('API tokens', () => {
     expect((await call(accessRoutes.createToken, '/api/v1/tokens', { method: 'POST', as: { token }, body: { name: 'up', scopes: ['write'] } })).status).toBe(403)
   })
 
+  it('cannot outgrow the token that mints or revokes them', async () => {
+    const cookie = await sessionCookie('admin', 'minting')
+    const create = (token: string, body: Record<string, unknown>) => call(accessRoutes.createToken, '/api/v1/tokens', { method: 'POST', as: { token }, body: { name: 'minted', scopes: ['read'], ...body } })
+    const revoke = (token: string, id: string) => call(accessRoutes.revokeToken, `/api/v1/tokens/${id}`, { method: 'DELETE', params: { id }, as: { token } })
+    const read = await tokenFor(cookie, ['read'], { expiresInDays: null })
+    const write = await tokenFor(cookie, ['write'], { expiresInDays: 10 })
+    const admin = await tokenFor(cookie, ['admin'], { expiresInDays: null })
+
+    // A read token makes no tokens (not even read ones that never expire) and revokes none.
+    const minted = await create(read.token, { expiresInDays: null })
+    expect(minted.status).toBe(403)
+    expect(minted.json.errors).toEqual([expect.objectContaining({ rule: 'token-needs-write' })])
+    const revoked = await revoke(read.token, write.id)
+    expect(revoked.status).toBe(403)
+    expect(revoked.json.errors[0]).toMatchObject({ rule: 'token-needs-write' })
+    expect((await prisma.apiToken.findUniqueOrThrow({ where: { id: write.id } })).revokedAt).toBeNull()
+
+    // A write token that expires in 10 days mints tokens that expire no later, with its scopes or fewer.
+    const forever = await create(write.token, { expiresInDays: null })
+    expect(forever.status).toBe(403)
+    expect(forever.json.errors).toEqual([expect.objectContaining({ field: 'expiresInDays', rule: 'within-own-expiry' })])
+    expect((await create(write.token, { expiresInDays: 11 })).json.errors).toEqual([expect.objectContaining({ rule: 'within-own-expiry' })])
+    expect((await create(write.token, { scopes: ['approve'], expiresInDays: 5 })).json.errors).toEqual([expect.objectContaining({ field: 'scopes', rule: 'within-own-role' })])
+    const own = (await prisma.apiToken.findUniqueOrThrow({ where: { id: write.id } })).expiresAt!
+    const byDefault = await create(write.token, { scopes: ['read', 'write'] })
+    expect(byDefault.status).toBe(201)
+    expect(new Date(byDefault.json.expiresAt).getTime()).toBe(own.getTime())
+    expect((await create(write.token, { expiresInDays: 3 })).status).toBe(201)
+
+    // It may revoke tokens within its scopes (and itself), not its owner's admin token.
+    expect((await revoke(write.token, admin.id)).json.errors[0]).toMatchObject({ rule: 'within-own-role' })
+    expect((await prisma.apiToken.findUniqueOrThrow({ where: { id: admin.id } })).revokedAt).toBeNull()
+    expect((await revoke(write.token, read.id)).status).toBe(200)
+
+    // A token without expiry may mint any expiry, never included.
+    expect((await create(admin.token, { scopes: ['admin'], expiresInDays: null })).status).toBe(201)
+    expect((await revoke(admin.token, write.id)).status).toBe(200)
+  })
+
   it('follow their creator’s role when it changes', async () => {
     const { id } = await ensureUser('operator', 'demoted')
     const { token } = await tokenFor(await sessionCookie('operator', 'demoted'), ['write'])
