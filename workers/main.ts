@@ -16,6 +16,10 @@ const takers: JobTaker[] = []
 
 async function main() {
   const jobs = selectJobs(JOBS, process.env.TOOLROOM_WORKER_JOBS)
+  // The first Prisma query of a process loads the query compiler and opens the pool (~250 ms of CPU,
+  // measured): pay it before taking jobs, not inside the first ones (and fail here if the database is
+  // unreachable, rather than in a job).
+  await prisma.$queryRaw`SELECT 1`
   const boss = await getBoss('worker')
   for (const job of jobs) {
     const { contract } = job
