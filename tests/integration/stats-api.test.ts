@@ -159,7 +159,7 @@ describe('calls explorer', () => {
     ['an unknown outcome', statsRoutes.calls, '/api/v1/calls?outcome=exploded', {}, 400, 'outcome'],
     ['an unknown parameter', statsRoutes.calls, '/api/v1/calls?sort=asc', {}, 400, ''],
     ['a forged cursor', statsRoutes.calls, `/api/v1/calls?cursor=${Buffer.from('["x","","y"]').toString('base64url')}`, {}, 400, 'cursor'],
-    ['a garbage cursor', statsRoutes.calls, '/api/v1/calls?cursor=%00%01', {}, 400, 'cursor'],
+    ['a garbage cursor', statsRoutes.calls, '/api/v1/calls?cursor=%00%01', {}, 422, 'cursor'],
     ['an empty time range', statsRoutes.calls, '/api/v1/calls?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', {}, 422, 'from'],
     ['a bad tool key', statsRoutes.calls, '/api/v1/calls?toolKey=..%2F..%2Fetc', {}, 400, 'toolKey'],
     ['a huge top-failing limit', statsRoutes.topFailing, '/api/v1/stats/top-failing-tools?limit=99999', {}, 400, 'limit'],
