@@ -59,26 +59,26 @@ const head = (method: string, path: string, headers: Record<string, string | num
 describe('the gateway front bounds connections', () => {
   it('cuts off headers trickled slowly (slow-loris), on /mcp and on the paths it passes on', async () => {
     for (const path of ['/mcp', '/api/v1/tools']) {
-      const trickle = [`GET ${path} HTTP/1.1\r\nhost: x\r\n`, ...Array.from({ length: 40 }, (_, i) => [{ waitMs: 150 }, `x-slow-${i}: 1\r\n`]).flat()]
-      const { got, closedAfterMs } = await raw(trickle, 5000)
+      const trickle = [`GET ${path} HTTP/1.1\r\nhost: x\r\n`, ...Array.from({ length: 50 }, (_, i) => [{ waitMs: 150 }, `x-slow-${i}: 1\r\n`]).flat()]
+      const { got, closedAfterMs } = await raw(trickle, 7000)
       expect(closedAfterMs, path).not.toBeNull()
-      expect(closedAfterMs!, path).toBeLessThan(2500)
+      expect(closedAfterMs!, path).toBeLessThan(4000)
       expect(got, path).toMatch(/^HTTP\/1\.1 408/)
     }
   })
 
   it('answers an /mcp body that never completes with 408 and closes the connection', async () => {
-    const { got, closedAfterMs } = await raw([head('POST', '/mcp', { 'content-type': 'application/json', 'content-length': 100 }), '{"jsonrpc":'], 5000)
+    const { got, closedAfterMs } = await raw([head('POST', '/mcp', { 'content-type': 'application/json', 'content-length': 100 }), '{"jsonrpc":'], 6000)
     expect(got).toMatch(/^HTTP\/1\.1 408/)
     expect(got).toMatch(/connection: close/i)
     expect(closedAfterMs).not.toBeNull()
-    expect(closedAfterMs!).toBeLessThan(2500)
+    expect(closedAfterMs!).toBeLessThan(4000)
   })
 
   it('cuts off an upload to the web app that stalls, and passes one that keeps coming', async () => {
-    const stalled = await raw([head('POST', '/api/v1/apply', { 'content-type': 'application/yaml', 'content-length': 1000 }), 'kind: Tool\n'], 6000)
+    const stalled = await raw([head('POST', '/api/v1/apply', { 'content-type': 'application/yaml', 'content-length': 1000 }), 'kind: Tool\n'], 8000)
     expect(stalled.closedAfterMs).not.toBeNull()
-    expect(stalled.closedAfterMs!).toBeLessThan(4000)
+    expect(stalled.closedAfterMs!).toBeLessThan(6000)
     const chunk = Buffer.alloc(256 * 1024, 'a')
     const steady = await raw([head('POST', '/api/v1/apply', { 'content-length': chunk.length * 4 }), chunk, { waitMs: 200 }, chunk, { waitMs: 200 }, chunk, { waitMs: 200 }, chunk], 2000)
     expect(steady.got).toMatch(/^HTTP\/1\.1 200/)
@@ -86,11 +86,12 @@ describe('the gateway front bounds connections', () => {
   })
 
   it('closes the connection after the web app answers before the body arrived (no 10 MB left unread on a kept-alive connection)', async () => {
-    const { got, closedAfterMs } = await raw([head('POST', '/api/early', { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 }), Buffer.alloc(256 * 1024, 'a')], 5000)
+    const { got, closedAfterMs } = await raw([head('POST', '/api/early', { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 }), Buffer.alloc(256 * 1024, 'a')], 6000)
     expect(got).toMatch(/^HTTP\/1\.1 401/)
     expect(got).toMatch(/connection: close/i)
     expect(closedAfterMs).not.toBeNull()
-    expect(closedAfterMs!).toBeLessThan(3000)
+    // well before any timeout of the front (2.5 s for the whole request here)
+    expect(closedAfterMs!).toBeLessThan(2000)
   })
 
   it('refuses an /mcp body over the limit with 413 without reading it, and closes the connection', async () => {
@@ -101,7 +102,7 @@ describe('the gateway front bounds connections', () => {
     const undeclared = await raw([head('POST', '/mcp', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }), `${chunked.length.toString(16)}\r\n`, chunked, { waitMs: 3000 }], 5000)
     expect(undeclared.got).toMatch(/^HTTP\/1\.1 413/)
     expect(undeclared.closedAfterMs).not.toBeNull()
-    expect(undeclared.closedAfterMs!).toBeLessThan(2500)
+    expect(undeclared.closedAfterMs!).toBeLessThan(2000)
   })
 
   it('keeps serving everyone else meanwhile', async () => {
@@ -113,7 +114,7 @@ describe('the gateway front bounds connections', () => {
     ])
     expect(mcp.status).toBe(401)
     expect(page.status).toBe(200)
-    expect(Date.now() - started).toBeLessThan(1000)
+    expect(Date.now() - started).toBeLessThan(2000)
     await Promise.all(slow)
   })
 })
