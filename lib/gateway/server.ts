@@ -10,6 +10,7 @@
 // the rest of the body unread, which stalled the next request on it.
 import http from 'node:http'
 import { frontPeerHeaders } from '@/lib/http/client-address'
+import { refuseRequestTarget } from '@/lib/http/request-target'
 import { closeMcpSessions } from './executors/mcp'
 import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
 import { RPC } from './tool-errors'
@@ -55,7 +56,14 @@ export function createGatewayServer(options: GatewayServerOptions): http.Server 
   const server = http.createServer({ connectionsCheckingInterval: timeouts.checkEveryMs }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0]
     if (path === '/mcp' || path === '/mcp/') return void serveMcp(req, res, timeouts.mcpBodyMs)
-    if (upstream) return proxy(req, res, upstream, agent)
+    if (upstream) {
+      const refused = refuseRequestTarget(req.method, req.url)
+      if (refused) {
+        req.resume()
+        return void res.writeHead(refused.status, { ...refused.headers, connection: 'close' }).end(refused.body)
+      }
+      return proxy(req, res, upstream, agent)
+    }
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: this process serves /mcp only' }))
   })
   server.keepAliveTimeout = 65_000

@@ -107,3 +107,49 @@ describe('methods a route does not take', () => {
     expect(patch.json.detail).toMatch(/PATCH is not allowed on \/api\/v1\/tools/)
   })
 })
+
+describe('requests Next.js would answer with an HTML page', () => {
+  it('are answered by the lean front as problem+json, and never reach the web server', async () => {
+    const http = await import('node:http')
+    const reached: string[] = []
+    const web = http.createServer((req, res) => {
+      reached.push(`${req.method} ${req.url}`)
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
+    const { createGatewayServer } = await import('@/lib/gateway/server')
+    const front = createGatewayServer({ port: 0, upstream: `http://127.0.0.1:${(web.address() as { port: number }).port}` })
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
+    const port = (front.address() as { port: number }).port
+    const send = (method: string, target: string) =>
+      new Promise<{ status: number; type: string | undefined; allow: string | undefined; body: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method, path: target, agent: false }, (res) => {
+          let body = ''
+          res.on('data', (c) => (body += c))
+          res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], allow: res.headers.allow, body }))
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    try {
+      for (const target of ['/api/v1/tools/%ff', '/api/v1/%', '/api/v1/tools/%zz?x=1', '/%c0%af']) {
+        const res = await send('GET', target)
+        expect(res.status, target).toBe(400)
+        expect(res.type).toBe('application/problem+json')
+        expect(JSON.parse(res.body).errors[0]).toMatchObject({ field: '(path)', rule: 'percent-encoding' })
+      }
+      const trace = await send('TRACE', '/api/v1/tools')
+      expect(trace.status).toBe(405)
+      expect(trace.type).toBe('application/problem+json')
+      expect(trace.allow).toContain('GET')
+      expect(reached).toEqual([])
+      // Well-formed requests pass as before.
+      expect((await send('GET', '/api/v1/tools/%C3%A9')).status).toBe(200)
+      expect(reached).toEqual(['GET /api/v1/tools/%C3%A9'])
+    } finally {
+      front.closeAllConnections()
+      await new Promise((resolve) => front.close(resolve))
+      await new Promise((resolve) => web.close(resolve))
+    }
+  })
+})
