@@ -16,7 +16,7 @@ import { type AgentTools, agentTools } from './agent-tools'
 import { executeMcp } from './executors/mcp'
 import { executeOs, osToolsEnabled } from './executors/os'
 import { executeRest, restAuthHeaders } from './executors/rest'
-import { claimKey, completeKey } from './idempotency'
+import { callerKeyScope, claimKey, completeKey, type KeyScope, templateKeyScope } from './idempotency'
 import { renderIdempotencyKey, storableKey } from './idempotency-key'
 import { runPlatformTool } from './platform-calls'
 import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
@@ -66,6 +66,7 @@ class PipelineRun {
   private readonly sensitive = new Set<string>()
   private attempts = 0
   private key: string | null = null
+  private keyScope: KeyScope | null = null
   private binding: Binding | null = null
 
   constructor(
@@ -112,13 +113,15 @@ class PipelineRun {
 
     // 5. Idempotency.
     const key = this.callerKey ?? (binding.idempotencyKeyTemplate ? renderIdempotencyKey(binding.idempotencyKeyTemplate, args) : null)
+    const scope = this.callerKey !== undefined ? callerKeyScope(this.tools.agent.id, entry.name) : templateKeyScope(toolStatKey(entry.source, entry.name))
     if (key !== null) {
       if (key.length === 0 || key.length > MAX_KEY_LENGTH)
         return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key must be 1 to ${MAX_KEY_LENGTH} characters`, RPC.INVALID_PARAMS, {})
       if (!isStorableText(key))
         return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key ${STORABLE_TEXT_MESSAGE}`, RPC.INVALID_PARAMS, {})
       this.key = key
-      const claim = await claimKey(this.tools.agent.id, entry.name, key, this.callId)
+      this.keyScope = scope
+      const claim = await claimKey(scope, key, this.callId)
       if (!claim.owner) return this.replay(entry, args, claim.callId, claim.stored)
     }
 
@@ -196,7 +199,9 @@ class PipelineRun {
       attempts: this.attempts,
       result: 'result' in answer && binding.logResult ? this.loggedResult(binding, answer.result) : null,
     })
-    if (this.callerKey) await completeKey(this.tools.agent.id, entry.name, this.callerKey, outcome, answer)
+    // The approval kept the key, not whose it was: the row this call claimed is in one of the two scopes.
+    if (this.callerKey)
+      await completeKey([callerKeyScope(this.tools.agent.id, entry.name), templateKeyScope(toolStatKey(entry.source, entry.name))], this.callerKey, this.callId, outcome, answer)
     return { ok: outcome === 'succeeded', ...(error ? { error: error.message } : {}), answer }
   }
 
@@ -262,7 +267,7 @@ class PipelineRun {
     const loggedArgs = binding.logArgs ? this.loggedArgs(binding, args) : null
     const loggedResult = 'result' in answer && binding.logResult ? this.loggedResult(binding, answer.result) : null
     const record = this.record(entry, outcome, error ? { code: error.code, message: scrubText(error.message, this.sensitive) } : null, loggedArgs, loggedResult)
-    await Promise.all([this.write(record), this.key !== null ? completeKey(this.tools.agent.id, entry.name, this.key, outcome, answer) : null])
+    await Promise.all([this.write(record), this.key !== null && this.keyScope ? completeKey([this.keyScope], this.key, this.callId, outcome, answer) : null])
   }
 
   private loggedArgs(binding: Binding, args: Record<string, unknown>): unknown {

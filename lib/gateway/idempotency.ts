@@ -1,10 +1,23 @@
-// Idempotency: the first call with a key (per agent and tool) claims it for the window and runs;
+// Idempotency: the first call with a key (in its scope, below) claims it for the window and runs;
 // every repeat within the window, concurrent ones included and in any gateway process, gets the
 // first call's answer and never runs the side effect again. Waiting repeats poll the row until the
 // first call finishes, up to TOOLROOM_IDEMPOTENCY_WAIT_MS, then answer "still in progress".
 // The stored answer is what the repeat must return, unredacted, so it is sealed with the secret key.
 import { prisma } from '@/lib/db'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
+
+/**
+ * Whose a key is. A key the caller sends is the caller's: per agent and tool name. A key rendered from
+ * the tool's idempotencyKeyTemplate describes the side effect itself, so it is the tool's, across
+ * agents: per resolved tool (its stat key: source and name), owned by no agent (the nil UUID).
+ */
+export interface KeyScope {
+  owner: string
+  toolId: string
+}
+const TOOL_WIDE = '00000000-0000-0000-0000-000000000000'
+export const callerKeyScope = (agentId: string, toolName: string): KeyScope => ({ owner: agentId, toolId: toolName })
+export const templateKeyScope = (resolvedToolKey: string): KeyScope => ({ owner: TOOL_WIDE, toolId: resolvedToolKey })
 
 export const IDEMPOTENCY_WINDOW_S = Number(process.env.TOOLROOM_IDEMPOTENCY_WINDOW_SECONDS ?? 86_400)
 const WAIT_MS = Number(process.env.TOOLROOM_IDEMPOTENCY_WAIT_MS ?? 30_000)
@@ -19,7 +32,8 @@ export interface StoredAnswer {
 
 export type Claim = { owner: true } | { owner: false; callId: string; stored: StoredAnswer | null }
 
-export async function claimKey(agentId: string, toolId: string, key: string, callId: string): Promise<Claim> {
+export async function claimKey(scope: KeyScope, key: string, callId: string): Promise<Claim> {
+  const { owner: agentId, toolId } = scope
   const claimed = await prisma.$queryRaw<Array<{ callId: string }>>`
     INSERT INTO "GatewayIdempotency" ("agentId", "toolId", key, "callId", state, "expiresAt")
     VALUES (${agentId}::uuid, ${toolId}, ${key}, ${callId}::uuid, 'running', now() + make_interval(secs => ${IDEMPOTENCY_WINDOW_S}))
@@ -29,16 +43,17 @@ export async function claimKey(agentId: string, toolId: string, key: string, cal
          OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${LEASE_S}))
     RETURNING "callId"`
   if (claimed.length > 0) return { owner: true }
-  return waitForFirst(agentId, toolId, key, callId)
+  return waitForFirst(scope, key, callId)
 }
 
-async function waitForFirst(agentId: string, toolId: string, key: string, callId: string): Promise<Claim> {
+async function waitForFirst(scope: KeyScope, key: string, callId: string): Promise<Claim> {
+  const { owner: agentId, toolId } = scope
   const deadline = Date.now() + WAIT_MS
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
     const rows = await prisma.$queryRaw<Array<{ callId: string; state: string; outcome: string | null; result: Uint8Array | null; keyId: string | null }>>`
       SELECT "callId", state, outcome, result, "keyId" FROM "GatewayIdempotency" WHERE "agentId" = ${agentId}::uuid AND "toolId" = ${toolId} AND key = ${key}`
     const row = rows[0]
-    if (!row) return claimKey(agentId, toolId, key, callId) // expired and swept meanwhile
+    if (!row) return claimKey(scope, key, callId) // expired and swept meanwhile
     if (row.state === 'done' && row.result && row.keyId) {
       const { answer } = openSecretValues(row.result, row.keyId)
       return { owner: false, callId: row.callId, stored: { outcome: row.outcome ?? 'succeeded', answer: JSON.parse(answer) } }
@@ -48,9 +63,11 @@ async function waitForFirst(agentId: string, toolId: string, key: string, callId
   }
 }
 
-export async function completeKey(agentId: string, toolId: string, key: string, outcome: string, answer: unknown): Promise<void> {
+/** Stores the answer of the call that claimed `key` in one of `scopes` (a key taken over since is left alone). */
+export async function completeKey(scopes: KeyScope[], key: string, callId: string, outcome: string, answer: unknown): Promise<void> {
   const { ciphertext, keyId } = sealSecretValues({ answer: JSON.stringify(answer) })
-  await prisma.$executeRaw`
-    UPDATE "GatewayIdempotency" SET state = 'done', outcome = ${outcome}, result = ${ciphertext}, "keyId" = ${keyId}
-    WHERE "agentId" = ${agentId}::uuid AND "toolId" = ${toolId} AND key = ${key}`
+  for (const { owner, toolId } of scopes)
+    await prisma.$executeRaw`
+      UPDATE "GatewayIdempotency" SET state = 'done', outcome = ${outcome}, result = ${ciphertext}, "keyId" = ${keyId}
+      WHERE "agentId" = ${owner}::uuid AND "toolId" = ${toolId} AND key = ${key} AND "callId" = ${callId}::uuid`
 }

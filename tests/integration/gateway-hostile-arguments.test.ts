@@ -53,7 +53,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: agent-hostile, namespace: gw }
 spec:
-  grants: [users.profile, names.check]
+  grants: [users.profile, names.check, tickets.create]
 `
 }
 
@@ -203,7 +203,7 @@ describe('ingest', () => {
     const before = await prisma.toolCall.count({ where: { channel: 'ingest' } })
     const refused = await ingest([
       { toolId: 'users.profile', outcome: 'succeeded', startedAt: new Date(now).toISOString() },
-      { toolId: 'tickets.create', outcome: 'succeeded', startedAt: new Date(now).toISOString() },
+      { toolId: 'upstream.echo', outcome: 'succeeded', startedAt: new Date(now).toISOString() },
       { toolId: 'finance.payments.refund', outcome: 'succeeded', startedAt: new Date(now).toISOString() },
       { toolId: 'users.profile', outcome: 'succeeded', startedAt: '0001-01-01T00:00:00Z' },
       { toolId: 'users.profile', outcome: 'succeeded', startedAt: new Date(now + 3_600_000).toISOString() },
@@ -220,5 +220,41 @@ describe('ingest', () => {
     expect(await prisma.toolCall.count({ where: { channel: 'ingest' } })).toBe(before)
     const ok = await ingest([{ toolId: 'names.check', outcome: 'succeeded', startedAt: new Date(now - 6 * 86_400_000).toISOString() }])
     expect(ok.status, ok.text).toBe(202)
+  })
+})
+
+describe('idempotency keys across agents', () => {
+  const asAgent = (agentToken: string, body: unknown) =>
+    call(gatewayRoutes.callTool, '/api/v1/gateway/tools/tickets.create/call', { method: 'POST', body, params: { toolId: 'tickets.create' }, headers: { authorization: `Bearer ${agentToken}` } })
+
+  it("a key rendered from the tool's template is the tool's: two agents filing the same subject get one ticket", async () => {
+    const hits = () => world.rest.hits.get('/tickets') ?? 0
+    const before = hits()
+    const subject = `Printer on fire ${crypto.randomUUID()}`
+    const first = await asAgent(world.tokens.tokenA, { arguments: { subject, body: 'from agent a' } })
+    const second = await asAgent(token, { arguments: { subject, body: 'from agent hostile' } })
+    expect(first.status, first.text).toBe(200)
+    expect(second.status, second.text).toBe(200)
+    expect(hits() - before).toBe(1)
+    expect(second.json.result).toEqual(first.json.result)
+    expect(second.json.callId).toBe(first.json.callId)
+    const rows = await prisma.toolCall.findMany({ where: { toolId: 'tickets.create', idempotencyKey: { startsWith: 'zendesk-' } }, orderBy: { startedAt: 'asc' } })
+    expect(rows.slice(-2).map((r) => [r.agentName, r.outcome])).toEqual([
+      ['agent-a', 'succeeded'],
+      ['agent-hostile', 'deduplicated'],
+    ])
+  })
+
+  it("a key the caller sends stays the caller's: the same key from two agents runs twice", async () => {
+    const hits = () => world.rest.hits.get('/tickets') ?? 0
+    const before = hits()
+    const key = `caller-key-${crypto.randomUUID()}`
+    const a = await asAgent(world.tokens.tokenA, { arguments: { subject: `a ${key}`, body: 'x' }, idempotencyKey: key })
+    const b = await asAgent(token, { arguments: { subject: `b ${key}`, body: 'y' }, idempotencyKey: key })
+    const aAgain = await asAgent(world.tokens.tokenA, { arguments: { subject: `a ${key}`, body: 'x' }, idempotencyKey: key })
+    expect([a.status, b.status, aAgain.status]).toEqual([200, 200, 200])
+    expect(hits() - before).toBe(2)
+    expect(b.json.callId).not.toBe(a.json.callId)
+    expect(aAgain.json.callId).toBe(a.json.callId)
   })
 })
