@@ -5,6 +5,8 @@ import { prisma } from '@/lib/db'
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import { sameJson } from '@/lib/resources/kind-adapters'
+import { scrubText, scrubTree } from '@/lib/gateway/redact'
+import { maskSecretValues } from '@/lib/secrets/mask-secret-values'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
 import { introspectMcpServer } from './introspect-mcp-server'
@@ -17,16 +19,23 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
   const run = { id: server.runId }
   const spec = server.spec as LanguageToolSpec
   const endpoint = languageToolEndpoint(server.name, server.namespace, spec)
+  // The secrets sent to the server: an upstream may echo them (in an error, a description, its
+  // compliance answers), and everything stored here is readable by every viewer.
+  const sensitive = new Set<string>()
   try {
     const headers: Record<string, string> = {}
-    for (const h of spec.authHeaders ?? []) headers[h.name] = await readSecretValue(h.secretRef, server.namespace)
+    for (const h of spec.authHeaders ?? []) {
+      const value = await readSecretValue(h.secretRef, server.namespace)
+      headers[h.name] = value
+      for (const form of secretForms(value)) sensitive.add(form)
+    }
     const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 15)
     const previous = server.compliance as { checkedAt?: string } | null
     const probeCompliance = shouldProbeCompliance(trigger, previous?.checkedAt, new Date())
-    const result = await introspectMcpServer(
-      { endpoint, transport: spec.transport, headers },
-      { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000, probeCompliance },
-    )
+    const result = scrubTree(
+      await introspectMcpServer({ endpoint, transport: spec.transport, headers }, { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000, probeCompliance }),
+      sensitive,
+    ) as Awaited<ReturnType<typeof introspectMcpServer>>
     const compliance = probeCompliance ? { ...result.compliance, checkedAt: new Date().toISOString() } : previous
     const accepted = server.toolSchemas as unknown as DiscoveredMcpTool[]
     const diff = diffSurface(accepted as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
@@ -47,7 +56,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     )
     return { status: 'succeeded', runId: run.id }
   } catch (error) {
-    const message = (error as Error).message
+    const message = maskSecretValues(scrubText((error as Error).message, sensitive))
     await prisma.$transaction([
       prisma.languageTool.update({ where: { id }, data: { phase: 'Failed', lastError: message, lastIntrospectedAt: new Date() } }),
       prisma.discoveryRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: message, details: { endpoint } } }),
@@ -76,4 +85,10 @@ function withAcceptedDefinitions(discovered: DiscoveredMcpTool[], accepted: Disc
   const changed = new Set(diff.changed.map((c) => c.name))
   const acceptedByName = new Map(accepted.map((t) => [t.name, t]))
   return discovered.map((t) => (changed.has(t.name) ? acceptedByName.get(t.name)! : t))
+}
+
+/** A secret as an upstream could echo it: plain, and base64 (what a Basic header carries). */
+function secretForms(value: string): string[] {
+  const b64 = Buffer.from(value, 'utf8').toString('base64')
+  return [value, b64, b64.replace(/=+$/, '')]
 }

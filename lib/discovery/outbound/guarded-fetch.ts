@@ -76,7 +76,11 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel()
         if (hop >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirects from ${String(input)}`)
-        url = new URL(location, url)
+        const next = new URL(location, url)
+        // Credentials stay with their origin, as browsers and undici do; and since an operator's auth
+        // headers can have any name (X-Api-Key), every header but the plain content ones is dropped.
+        if (next.origin !== url.origin) requestInit = { ...requestInit, headers: withoutCredentials(requestInit.headers) }
+        url = next
         // 301/302/303 turn a POST into a GET without a body, as browsers do.
         if (response.status !== 307 && response.status !== 308) requestInit = { ...requestInit, method: 'GET', body: undefined }
         continue
@@ -84,6 +88,17 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
       return capBody(response, maxBytes, url, signal, timeoutMs)
     }
   }
+}
+
+/** Headers that carry no credential, the only ones that follow a redirect to another origin. */
+const PORTABLE_HEADERS = new Set(['accept', 'accept-language', 'content-type', 'user-agent', 'mcp-protocol-version'])
+
+function withoutCredentials(headers: HeadersInit | undefined): Headers {
+  const kept = new Headers()
+  new Headers(headers).forEach((value, name) => {
+    if (PORTABLE_HEADERS.has(name)) kept.set(name, value)
+  })
+  return kept
 }
 
 function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {
