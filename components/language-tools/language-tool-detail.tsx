@@ -14,6 +14,7 @@ import { dateTime, timeAgo } from '@/lib/client/format'
 import { useResource, useSurfaceChanges } from '@/lib/client/hooks'
 import { useDocumentTitle } from '@/lib/client/use-document-title'
 import { ComplianceReportCard } from './compliance-report'
+import { DirectAccessNotice, UNGOVERNED } from './direct-access-notice'
 import { DiscoveredToolsTable } from './discovered-tools-table'
 import { LanguageToolReferencedBy } from './referenced-by'
 import type { LanguageTool } from './types'
@@ -105,6 +106,7 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
             </PageHeader>
             <div className="space-y-4">
               <HeldChangesBanner subjectId={server.id} />
+              <DirectAccessNotice servers={spec.directAccess ? [name] : []} />
               {status?.lastError && (
                 <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
                   <p className="font-semibold">Last introspection failed</p>
@@ -158,6 +160,7 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                       ['Transport', spec.transport],
                       ['Deployment mode', spec.deploymentMode],
                       ['Pinning', <Pinning key="p" pinning={spec.pinning} />],
+                      ['Direct access', spec.directAccess ? <span key="d"><Badge tone="amber">on</Badge> <span className="text-xs text-slate-500">in agents&apos; config.yaml: {UNGOVERNED}</span></span> : 'off: agents reach it only through the gateway'],
                       [
                         'Auth headers',
                         spec.authHeaders?.length

@@ -2,15 +2,12 @@
 // and the image's tools manifest.
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
+import { publicOrigin } from '@/lib/http/public-origin'
 import { route } from '@/lib/http/route'
 import { auditContextOf } from '@/lib/audit/audit-actor'
-import { prisma } from '@/lib/db'
 import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
-import { renderConfigYaml } from '@/lib/effective-tools/render-config-yaml'
-import { qualify } from '@/lib/effective-tools/resolve-effective-tools'
+import { agentConfigYaml } from '@/lib/effective-tools/agent-config'
 import { imageToolsOf, setImageTools } from '@/lib/image-tools/set-image-tools'
-import type { AgentSpec } from '@/lib/manifests/specs/fleet'
-import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import { getRow } from '@/lib/resources/resource-store'
 import { effectiveToolsAnswer, idParams, imageToolsAnswer, imageToolsUpload } from './schemas'
 
@@ -42,8 +39,8 @@ function fleetContracts(kind: 'Agent' | 'Unit') {
 }
 
 export const agentConfigContract = {
-  method: 'GET', path: '/api/v1/agents/{id}/config.yaml', operationId: 'getAgentConfigYaml', tags: ['Agent'], access: 'read',
-  summary: "The agent's runtime config.yaml `tools:` block (language-operator format)",
+  method: 'GET', path: '/api/v1/agents/{id}/config.yaml', operationId: 'getAgentConfigYaml', tags: ['Agent'], access: 'read', agentCredentials: 'own',
+  summary: "The agent's runtime config.yaml `tools:` block (language-operator format): the gateway, and servers marked for direct access; the agent itself may fetch its own with its credential",
   params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }),
   response: z.string().openapi({ description: 'YAML' }), responseContentType: 'application/yaml',
 } satisfies RouteContract
@@ -62,20 +59,6 @@ export function fleetRoutes(kind: 'Agent' | 'Unit') {
   }
 }
 
-export const agentConfigRoute = route(agentConfigContract, async ({ params, query, request }) => {
-  const agent = await getRow('Agent', params.id, query.namespace)
-  const refs = ((agent.spec as AgentSpec).languageTools ?? []).map((r) => qualify(r, agent.namespace))
-  const servers = refs.length
-    ? await prisma.languageTool.findMany({
-        where: { OR: refs.map((r) => ({ namespace: r.split('/')[0], name: r.split('/')[1] })) },
-        select: { name: true, namespace: true, spec: true },
-      })
-    : []
-  const byRef = new Map(servers.map((s) => [`${s.namespace}/${s.name}`, s]))
-  const ordered = refs.flatMap((r) => byRef.get(r) ?? [])
-  const gateway = new URL('/mcp', process.env.TOOLROOM_PUBLIC_URL ?? new URL(request.url).origin).toString()
-  return renderConfigYaml(
-    gateway,
-    ordered.map((s) => ({ name: s.name, endpoint: languageToolEndpoint(s.name, s.namespace, s.spec as LanguageToolSpec) })),
-  )
-})
+export const agentConfigRoute = route(agentConfigContract, async ({ params, query, request, actor }) =>
+  agentConfigYaml(await getRow('Agent', params.id, query.namespace), actor, publicOrigin(request)),
+)

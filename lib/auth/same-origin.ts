@@ -4,6 +4,7 @@
 // that a browser's cookie could carry a change to goes through this one rule: the API route wrapper
 // and better-auth's own endpoints under /api/auth.
 import { AppError } from '@/lib/errors/app-error'
+import { publicOrigin } from '@/lib/http/public-origin'
 
 export function checkSameOrigin(request: Request): void {
   const origin = request.headers.get('origin')
@@ -21,16 +22,6 @@ export function checkSameOrigin(request: Request): void {
   throw refused(
     `the request names no Origin; browsers send one. Scripts send \`Origin: ${publicOrigin(request)}\` to sign in (and with the session cookie after), or use an API token (Authorization: Bearer trk_…), which needs no Origin`,
   )
-}
-
-function publicOrigin(request: Request): string {
-  try {
-    if (process.env.TOOLROOM_PUBLIC_URL) return new URL(process.env.TOOLROOM_PUBLIC_URL).origin
-  } catch {
-    // a malformed setting: fall back to the address the request came to
-  }
-  const host = request.headers.get('x-forwarded-host')?.split(',')[0].trim() || request.headers.get('host')
-  return host ? `${new URL(request.url).protocol}//${host}` : new URL(request.url).origin
 }
 
 function ownHosts(request: Request): Set<string> {

@@ -11,6 +11,7 @@
 import http from 'node:http'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { refuseRequestTarget } from '@/lib/http/request-target'
+import { frontForwardedHeaders } from '@/lib/http/public-origin'
 import { closeMcpSessions } from './executors/mcp'
 import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
 import { RPC } from './tool-errors'
@@ -141,7 +142,7 @@ function readBody(req: http.IncomingMessage, limit: number, ms: number): Promise
 
 function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL, agent: http.Agent) {
   const outgoing = http.request(
-    { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', ...frontPeerHeaders(req.socket.remoteAddress) }, agent },
+    { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, ...frontForwardedHeaders(req.headers, req.socket.remoteAddress), ...frontPeerHeaders(req.socket.remoteAddress) }, agent },
     (answer) => {
       const headers = { ...answer.headers }
       // The web app answered before the request's body arrived (a 401, a 413): the rest is not read,

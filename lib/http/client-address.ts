@@ -37,6 +37,23 @@ export function clientAddress(request: Request | Headers, env: Record<string, st
   return nearest ? walk(nearest, forwarded.slice(0, -1), trusted) : null
 }
 
+/** Whether the request came through the lean front (it carries the front's proof), which then wrote its forwarding headers. */
+export function cameThroughFront(headers: Headers): boolean {
+  return frontPeer(headers) !== null
+}
+
+/** Whether TOOLROOM_TRUSTED_PROXIES names any proxy (without the front, Next.js is then reachable only through them). */
+export function hasTrustedProxies(env: Record<string, string | undefined> = process.env): boolean {
+  return trustedProxies(env.TOOLROOM_TRUSTED_PROXIES) !== null
+}
+
+/** Whether `address` (a socket's peer) is one of TOOLROOM_TRUSTED_PROXIES. */
+export function isTrustedProxy(address: string | undefined, env: Record<string, string | undefined> = process.env): boolean {
+  const trusted = trustedProxies(env.TOOLROOM_TRUSTED_PROXIES)
+  const ip = address ? normalize(address) : null
+  return trusted !== null && ip !== null && isTrusted(trusted, ip)
+}
+
 /** From the peer leftwards: every trusted hop is believed about the hop before it; the first untrusted one is the client. */
 function walk(peer: string, forwarded: string[], trusted: BlockList | null): string {
   let address = peer

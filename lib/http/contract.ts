@@ -26,6 +26,11 @@ export interface RouteContract {
    * it gets a 403 that names this rule instead of only the missing permission.
    */
   accessRule?: FieldError
+  /**
+   * An agent's credential (`tra_…`) is accepted too, besides `access`: for the agent's own records,
+   * which the route's domain rule confines it to (its config.yaml).
+   */
+  agentCredentials?: 'own'
   params?: z.ZodObject
   query?: z.ZodObject
   body?: z.ZodType | TextBody

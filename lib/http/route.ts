@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { type Actor, authenticate, isAllowed } from '@/lib/auth/authenticate'
 import { authenticateAgent } from '@/lib/auth/authenticate-agent'
+import { bearerToken } from '@/lib/auth/secret-token'
 import { checkSameOrigin } from '@/lib/auth/same-origin'
 import { AppError } from '@/lib/errors/app-error'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
@@ -32,7 +33,7 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
     try {
       const actor = await callerOf(request, contract)
       if (!actor && contract.access !== 'public') throw new AppError('UNAUTHORIZED', contract.access === 'agent' ? 'send an agent credential (Authorization: Bearer tra_…)' : 'sign in or send an API token')
-      if (actor && !isAllowed(actor, contract.access)) throw forbidden(contract)
+      if (actor && !(actor.kind === 'agent' && contract.agentCredentials === 'own') && !isAllowed(actor, contract.access)) throw forbidden(contract)
       // CSRF: a browser sends the session cookie along with any site's request; bearer tokens it never sends by itself.
       if (actor?.via !== 'bearer' && !SAFE_METHODS.has(request.method)) checkSameOrigin(request)
 
@@ -66,8 +67,9 @@ function forbidden(contract: RouteContract): AppError {
 }
 
 async function callerOf(request: Request, contract: RouteContract): Promise<Actor | null> {
-  // Agent routes (the gateway) accept agent credentials only, never a person's session or an API token.
-  if (contract.access === 'agent') {
+  // Agent routes (the gateway) accept agent credentials only, never a person's session or an API
+  // token; routes open to an agent for its own records take its credential besides theirs.
+  if (contract.access === 'agent' || (contract.agentCredentials === 'own' && bearerToken(request)?.startsWith('tra_'))) {
     const agent = await authenticateAgent(request)
     return agent ? { kind: 'agent', id: agent.credentialId, name: `${agent.namespace}/${agent.name}`, roles: [], via: 'bearer', agent } : null
   }

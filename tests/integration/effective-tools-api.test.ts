@@ -198,13 +198,11 @@ describe('GET /api/v1/agents/{id}', () => {
     expect(b.json.effectiveTools).toEqual(a.json.effectiveTools)
   })
 
-  it('serves the runtime config.yaml tools block', async () => {
+  it('serves the runtime config.yaml tools block: the gateway only, the servers behind it', async () => {
     const res = await call(agentConfigRoute, `/api/v1/agents/${triageId}/config.yaml`, { params: { id: triageId } })
     expect(res.status).toBe(200)
     expect(res.contentType).toBe('application/yaml')
-    expect(res.text).toBe(
-      'tools:\n  toolroom:\n    endpoint: http://toolroom.test/mcp\n    protocol: mcp\n  docs:\n    endpoint: http://docs.support.svc.cluster.local:9000\n    protocol: mcp\n',
-    )
+    expect(res.text).toBe('tools:\n  toolroom:\n    endpoint: http://toolroom.test/mcp\n    protocol: mcp\n')
   })
 })
 

@@ -13,6 +13,11 @@ export const languageToolSpec = z
     description: z.string().max(4000).optional(),
     /** Hold changed definitions of tools agents already have for operator review before agents see them. */
     pinning: z.boolean().optional(),
+    /**
+     * Hand agents the server's own endpoint in their config.yaml, beside the gateway. Calls made there
+     * bypass Toolroom: no approvals, rate limits, argument checks or call log. Off unless set.
+     */
+    directAccess: z.boolean().optional(),
     /** Headers sent with every request to the server, their values taken from secrets. */
     authHeaders: z
       .array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name'), secretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }) }))

@@ -1,0 +1,62 @@
+// The origin people and agents reach Toolroom at, for the addresses it hands out (an agent's
+// config.yaml names the gateway there). TOOLROOM_PUBLIC_URL when set. Otherwise the request as the
+// public port received it: its Host, and `X-Forwarded-Host`/`-Proto` only where someone trusted wrote
+// them, by the rules of lib/http/client-address.ts. A client writes whatever it likes into those, so
+// they are believed only
+//  - from the lean front (lib/gateway/server.ts; the request carries its proof), which owns the public
+//    port and overwrites both: with a client's copies only when its peer is one of
+//    TOOLROOM_TRUSTED_PROXIES, else with the Host it was sent and plain http;
+//  - without the front, when TOOLROOM_TRUSTED_PROXIES is set: Next.js must then only be reachable
+//    through those proxies (as for client addresses, README "Web security").
+import type { IncomingHttpHeaders } from 'node:http'
+import { cameThroughFront, hasTrustedProxies, isTrustedProxy } from './client-address'
+
+type Env = Record<string, string | undefined>
+
+/** The origin (`https://toolroom.example.com`) the request reached Toolroom at. */
+export function publicOrigin(request: Request, env: Env = process.env): string {
+  const configured = configuredOrigin(env.TOOLROOM_PUBLIC_URL)
+  if (configured) return configured
+  const headers = request.headers
+  const url = new URL(request.url)
+  const believed = cameThroughFront(headers) || hasTrustedProxies(env)
+  const host = (believed && hostOf(headers.get('x-forwarded-host'))) || hostOf(headers.get('host')) || url.host
+  const proto = (believed && protoOf(headers.get('x-forwarded-proto'))) || url.protocol.slice(0, -1)
+  return `${proto}://${host}`
+}
+
+/**
+ * For the front: `X-Forwarded-Host` and `-Proto` as the public port received the request, replacing
+ * whatever the client sent unless its peer is a trusted proxy.
+ */
+export function frontForwardedHeaders(headers: IncomingHttpHeaders, peer: string | undefined, env: Env = process.env): { 'x-forwarded-host': string; 'x-forwarded-proto': string } {
+  const fromProxy = isTrustedProxy(peer, env)
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null
+  return {
+    'x-forwarded-host': (fromProxy && hostOf(one(headers['x-forwarded-host']))) || hostOf(one(headers.host)) || '',
+    'x-forwarded-proto': (fromProxy && protoOf(one(headers['x-forwarded-proto']))) || 'http',
+  }
+}
+
+function configuredOrigin(value: string | undefined): string | null {
+  if (!value?.trim()) return null
+  try {
+    const url = new URL(value.trim())
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null
+  } catch {
+    // a malformed setting: the request's own address instead
+    return null
+  }
+}
+
+/** The first (client-side) value of a forwarded header, if it is a host name or address with an optional port. */
+function hostOf(value: string | null): string | null {
+  const host = value?.split(',')[0].trim().toLowerCase() ?? ''
+  if (host.length > 261) return null
+  return /^([a-z0-9]([a-z0-9-]*[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host) || /^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host) ? host : null
+}
+
+function protoOf(value: string | null): 'http' | 'https' | null {
+  const proto = value?.split(',')[0].trim().toLowerCase()
+  return proto === 'http' || proto === 'https' ? proto : null
+}
