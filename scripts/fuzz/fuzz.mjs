@@ -1,0 +1,295 @@
+// The fuzzer's core, shared by `npm run fuzz` (scripts/fuzz/run.mjs) and the seeded sample in the
+// end-to-end suite (e2e/fuzz.spec.ts): prepares identities and known ids on a running Toolroom,
+// generates seeded cases (REST from the OpenAPI document, JSON-RPC for /mcp from the MCP schema),
+// sends them over loopback and counts what came back. A 5xx or a timeout is a defect.
+import fs from 'node:fs'
+import http from 'node:http'
+import { mcpCase } from './mcp-cases.mjs'
+import { operationsOf, restCase } from './rest-cases.mjs'
+import { rngFor } from './rng.mjs'
+
+/**
+ * Classes of hostile input, by the tag the generators put on a case; a run can leave some out
+ * (`exclude`) while the defect they find is open. Each names the issue-13 item that owns it.
+ */
+export const CASE_TAGS = {
+  nul: 'NUL characters in text, ids and keys (issue 13 item 8)',
+  'bad-cursor': 'forged pagination cursors (item 13)',
+  'pct-path': 'broken percent-escapes in paths (item 13)',
+  trace: 'TRACE requests (item 13)',
+  'patch-collection': 'PATCH on collections (item 13)',
+  'deep-nesting': 'deeply nested JSON and YAML (item 13)',
+  'duplicate-keys': 'duplicate keys in JSON (item 13)',
+  'yaml-separators': 'megabytes of YAML document separators (item 13)',
+  oversized: 'bodies over the size limits (item 4)',
+  'mcp-bad-params': 'JSON-RPC params of the wrong type (item 3)',
+  'mcp-meta': 'abused _meta and progress tokens (item 3)',
+  'mcp-cancel': 'cancellations of guessed request ids (item 2)',
+  huge: 'huge strings and path segments',
+  unicode: 'lone surrogates, bidi controls, astral characters',
+  text: 'injection-looking text',
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
+
+export function assertLoopback(baseUrl) {
+  const host = new URL(baseUrl).hostname
+  if (!LOOPBACK.has(host) && !host.startsWith('127.')) throw new Error(`the fuzzer only targets loopback addresses, not ${host}`)
+}
+
+/** Collections whose ids the fuzzer may aim at; tokens, people and credentials are left alone so a run keeps its own. */
+const HARVEST = ['/api/v1/tools', '/api/v1/languagetools', '/api/v1/connectors', '/api/v1/units', '/api/v1/agents', '/api/v1/secrets', '/api/v1/sideeffectpolicies', '/api/v1/approvals', '/api/v1/calls', '/api/v1/discovery/runs', '/api/v1/discovery/changes', '/api/v1/webhooks']
+
+async function json(baseUrl, path, { token, method = 'GET', body } = {}) {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`)
+  return text ? JSON.parse(text) : null
+}
+
+/**
+ * Everything a run needs from the server: the OpenAPI document, an agent credential (issued with the
+ * admin token for `agentName` or the first agent), that agent's tools, and ids to aim at.
+ * `safe`: the run may not change what is there (the e2e sample shares its database with other specs).
+ */
+export async function prepareFuzz({ baseUrl, adminToken, agentName, safe = false }) {
+  assertLoopback(baseUrl)
+  const doc = await json(baseUrl, '/api/v1/openapi.json')
+  const agents = (await json(baseUrl, '/api/v1/agents?limit=200', { token: adminToken })).items
+  if (agents.length === 0) throw new Error('the fuzzer needs at least one Agent (the demo fleet has some)')
+  const agent = agents.find((a) => a.metadata.name === (agentName ?? 'support-triage')) ?? agents[0]
+  const credential = await json(baseUrl, `/api/v1/agents/${agent.id}/credentials`, { token: adminToken, method: 'POST', body: { name: `fuzz-${Date.now()}`, expiresInDays: 1 } })
+
+  const ids = {}
+  const uuids = new Set()
+  for (const collection of HARVEST) {
+    let items = []
+    try {
+      items = (await json(baseUrl, `${collection}?limit=100`, { token: adminToken })).items ?? []
+    } catch {
+      continue
+    }
+    const found = []
+    for (const item of items) {
+      if (item.id === agent.id || item.metadata?.name === agent.metadata.name) continue
+      if (typeof item.id === 'string') {
+        found.push(item.id)
+        uuids.add(item.id)
+      }
+      if (typeof item.metadata?.name === 'string') found.push(item.metadata.name)
+    }
+    ids[collection] = found
+  }
+
+  const listed = await mcpPost(baseUrl, credential.token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })
+  const tools = {}
+  for (const t of listed.result?.tools ?? []) {
+    // A safe run calls only the platform's read-only tools: no upstream calls, no approvals queued.
+    if (safe && !['toolroom.list_servers', 'toolroom.list_tools', 'toolroom.inspect_tool', 'toolroom.approval_status'].includes(t.name)) continue
+    tools[t.name] = t.inputSchema
+  }
+  return { baseUrl, doc, ops: operationsOf(doc), known: { ids, uuids: [...uuids] }, tools, safe, agent: { id: agent.id, name: agent.metadata.name }, tokens: { admin: adminToken, agent: credential.token } }
+}
+
+async function mcpPost(baseUrl, token, message) {
+  const res = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(message) })
+  if (!res.ok) throw new Error(`/mcp ${message.method} as the fuzz agent: ${res.status} ${(await res.text()).slice(0, 300)}`)
+  return res.json()
+}
+
+/** Case `index` of the run seeded `seed`: the same arguments always give the same request. */
+export function generateCase(setup, seed, index, exclude = new Set()) {
+  const rng = rngFor(seed, index)
+  const ctx = { rng, doc: setup.doc, ops: setup.ops, known: setup.known, tools: setup.tools, exclude, safe: setup.safe }
+  const c = rng.chance(0.3) ? mcpCase(ctx) : restCase(ctx)
+  return { index, ...c }
+}
+
+/** Sends one case over `agent` (keep-alive, as clients do); resolves with what happened, never rejects. */
+export function send(setup, c, { agent, timeoutMs }) {
+  const url = new URL(setup.baseUrl)
+  const headers = { ...c.headers }
+  if (c.identity !== 'anonymous') headers.authorization = `Bearer ${setup.tokens[c.identity]}`
+  const body = c.body === undefined ? undefined : Buffer.from(c.body)
+  if (body) headers['content-length'] = String(body.length)
+  const started = performance.now()
+  return new Promise((resolve) => {
+    let settled = false
+    let timer
+    const done = (outcome) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve({ ...outcome, ms: performance.now() - started })
+    }
+    let req
+    try {
+      req = http.request({ host: url.hostname, port: url.port, method: c.method, path: c.path, headers, agent }, onResponse)
+    } catch (e) {
+      // Node refused to send it (a header or path it will not put on the wire): nothing reached the server.
+      return done({ error: `not sent: ${e.code ?? e.message}` })
+    }
+    function onResponse(res) {
+      const chunks = []
+      let size = 0
+      res.on('data', (d) => {
+        if (size < 4096) chunks.push(d)
+        size += d.length
+      })
+      res.on('end', () => done({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 4096), contentType: res.headers['content-type'] ?? '' }))
+      res.on('error', (e) => done({ error: e.code ?? e.message }))
+    }
+    timer = setTimeout(() => {
+      req.destroy(new Error('timeout'))
+      done({ timedOut: true })
+    }, timeoutMs)
+    req.on('error', (e) => done({ error: e.code ?? e.message }))
+    req.end(body)
+  })
+}
+
+/** The tool itself failed (REST equivalent of -32603): a documented 502, not a defect of Toolroom's. */
+function isToolFailure(c, r) {
+  return r.status === 502 && c.path.startsWith('/api/v1/gateway/tools/') && /"rpcCode":\s*-32603/.test(r.body)
+}
+
+/**
+ * Sends `count` cases (or until `seconds` pass) with `concurrency` in flight; returns the counts and
+ * up to `maxFindings` reproducible findings (5xx, timeouts).
+ */
+export async function runFuzz(setup, { seed, count, seconds = Infinity, concurrency = 4, timeoutMs = 15_000, exclude = new Set(), maxFindings = 40, onProgress, only } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+  const stats = { seed, requested: count, sent: 0, byStatus: {}, serverErrors: 0, timeouts: 0, connectionErrors: 0, toolFailures: 0, byChannel: { rest: 0, mcp: 0 }, byIdentity: {}, byTag: {}, operations: new Set(), findings: [], generatorErrors: [], errorsByOperation: {}, startedAt: new Date().toISOString(), seconds: 0 }
+  const deadline = Date.now() + seconds * 1000
+  const indices = only !== undefined ? [only] : Array.from({ length: count }, (_, i) => i)
+  let next = 0
+  const t0 = performance.now()
+  const worker = async () => {
+    while (next < indices.length && Date.now() < deadline) {
+      const index = indices[next++]
+      let c
+      try {
+        c = generateCase(setup, seed, index, exclude)
+      } catch (e) {
+        // A bug of the fuzzer's own: counted (and failing the run), never hidden.
+        stats.generatorErrors.push(`case ${index}: ${e.stack ?? e}`)
+        continue
+      }
+      const r = await send(setup, c, { agent, timeoutMs })
+      stats.sent++
+      stats.byChannel[c.channel]++
+      stats.byIdentity[c.identity] = (stats.byIdentity[c.identity] ?? 0) + 1
+      stats.operations.add(c.operation)
+      for (const tag of c.tags) stats.byTag[tag] = (stats.byTag[tag] ?? 0) + 1
+      let defect = null
+      if (r.timedOut) {
+        stats.timeouts++
+        defect = 'timeout'
+      } else if (r.error) stats.connectionErrors++
+      else {
+        const klass = `${Math.floor(r.status / 100)}xx`
+        stats.byStatus[klass] = (stats.byStatus[klass] ?? 0) + 1
+        if (r.status >= 500) {
+          if (isToolFailure(c, r)) stats.toolFailures++
+          else {
+            stats.serverErrors++
+            defect = `HTTP ${r.status}`
+          }
+        }
+      }
+      if (defect) {
+        const key = `${defect} ${c.operation}`
+        stats.errorsByOperation[key] = (stats.errorsByOperation[key] ?? 0) + 1
+        if (stats.findings.length < maxFindings) stats.findings.push(finding(c, r, defect))
+      }
+      onProgress?.(stats)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  agent.destroy()
+  stats.seconds = (performance.now() - t0) / 1000
+  stats.operations = stats.operations.size
+  return stats
+}
+
+function finding(c, r, defect) {
+  const clip = (s, n) => (s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s)
+  return {
+    defect,
+    case: c.index,
+    operation: c.operation,
+    identity: c.identity,
+    tags: [...c.tags],
+    request: { method: c.method, path: clip(c.path, 300), contentType: c.headers?.['content-type'], body: clip(c.body, 400) },
+    response: r.timedOut ? null : { status: r.status, body: clip(r.body ?? '', 400) },
+  }
+}
+
+/** Resident memory (kB) of each process listening on `ports` of this machine, with its children; Linux only, else empty. */
+export function serverMemory(ports) {
+  try {
+    const inodes = new Map()
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      if (!fs.existsSync(table)) continue
+      for (const line of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const f = line.trim().split(/\s+/)
+        if (f.length < 10 || f[3] !== '0A') continue // 0A: LISTEN
+        const port = parseInt(f[1].split(':')[1], 16)
+        if (ports.includes(port)) inodes.set(f[9], port)
+      }
+    }
+    const out = {}
+    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      let fds
+      try {
+        fds = fs.readdirSync(`/proc/${pid}/fd`)
+      } catch {
+        continue
+      }
+      for (const fd of fds) {
+        let link
+        try {
+          link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`)
+        } catch {
+          continue
+        }
+        const m = /^socket:\[(\d+)\]$/.exec(link)
+        if (m && inodes.has(m[1])) {
+          out[`port ${inodes.get(m[1])} (pid ${pid})`] = rssKb(Number(pid))
+          break
+        }
+      }
+    }
+    return out
+  } catch {
+    return {}
+  }
+}
+
+export function rssKb(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN)
+  } catch {
+    return NaN
+  }
+}
+
+export function formatSummary(stats, memory) {
+  const lines = [
+    `fuzz: seed ${stats.seed}, ${stats.sent} of ${stats.requested} requests in ${stats.seconds.toFixed(1)} s (${(stats.sent / stats.seconds).toFixed(0)}/s), ${stats.operations} distinct operations`,
+    `  by channel: REST ${stats.byChannel.rest}, MCP ${stats.byChannel.mcp}; by identity: ${Object.entries(stats.byIdentity).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  hostile classes: ${Object.entries(stats.byTag).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  answers: ${Object.entries(stats.byStatus).sort().map(([k, v]) => `${k} ${v}`).join(', ')}; tool failures passed on (502, documented): ${stats.toolFailures}; connection errors: ${stats.connectionErrors}`,
+    `  5xx: ${stats.serverErrors}, timeouts: ${stats.timeouts}`,
+  ]
+  if (stats.generatorErrors.length) lines.push(`  the fuzzer failed to generate ${stats.generatorErrors.length} cases (a bug of its own):`, ...stats.generatorErrors.slice(0, 3).map((e) => `    ${e.split('\n').slice(0, 3).join(' ')}`))
+  if (memory) for (const [proc, before] of Object.entries(memory.before)) lines.push(`  RSS ${proc}: ${(before / 1024).toFixed(0)} MB before, ${((memory.after[proc] ?? NaN) / 1024).toFixed(0)} MB after`)
+  const worst = Object.entries(stats.errorsByOperation).sort((a, b) => b[1] - a[1])
+  if (worst.length) lines.push('  defects by operation:', ...worst.slice(0, 30).map(([k, v]) => `    ${v} × ${k}`))
+  for (const f of stats.findings.slice(0, 15)) lines.push(`  case ${f.case} [${f.tags.join(',')}] ${f.defect} ${f.identity} ${f.request.method} ${f.request.path}${f.request.body ? ` body ${JSON.stringify(f.request.body).slice(0, 200)}` : ''}${f.response ? ` → ${f.response.body.slice(0, 200)}` : ''}`)
+  return lines.join('\n')
+}
