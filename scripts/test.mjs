@@ -186,6 +186,8 @@ function countPlaywright(report, code) {
   totals.passed += stats.expected + stats.flaky
   totals.failed += stats.unexpected
   totals.skipped += stats.skipped
+  // A failure outside any test (global setup, a crashed worker) fails no test but must still count.
+  if (code !== 0 && stats.unexpected === 0) totals.failed++
   if (code !== 0 || stats.unexpected > 0) failedSuites.push('playwright')
 }
 
