@@ -7,10 +7,13 @@
 // `headersMs` (slow-loris), a whole request within `requestMs` (generous: uploads pass through here),
 // an /mcp body within `mcpBodyMs`. A connection answered before its body was read (413, or an early
 // answer from the web app such as a 401) is closed after the answer instead of being kept alive with
-// the rest of the body unread, which stalled the next request on it.
+// the rest of the body unread, which stalled the next request on it; the close lingers
+// (lib/http/lingering-close.ts), so a client still sending reads the answer instead of a reset.
 import http from 'node:http'
+import type { Socket } from 'node:net'
 import { frontPeerHeaders } from '@/lib/http/client-address'
-import { refuseRequestTarget } from '@/lib/http/request-target'
+import { closeAfterAnswer, lingeringClose } from '@/lib/http/lingering-close'
+import { answerClientError, refuseRequestTarget } from '@/lib/http/request-target'
 import { frontForwardedHeaders } from '@/lib/http/public-origin'
 import { closeMcpSessions } from './executors/mcp'
 import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
@@ -60,8 +63,8 @@ export function createGatewayServer(options: GatewayServerOptions): http.Server 
     if (upstream) {
       const refused = refuseRequestTarget(req.method, req.url)
       if (refused) {
-        req.resume()
-        return void res.writeHead(refused.status, { ...refused.headers, connection: 'close' }).end(refused.body)
+        closeAfterAnswer(req, res)
+        return void res.writeHead(refused.status, refused.headers).end(refused.body)
       }
       return proxy(req, res, upstream, agent)
     }
@@ -70,6 +73,16 @@ export function createGatewayServer(options: GatewayServerOptions): http.Server 
   server.keepAliveTimeout = 65_000
   server.headersTimeout = Math.min(timeouts.headersMs, timeouts.requestMs)
   server.requestTimeout = timeouts.requestMs
+  // A request the parser gives up on (headers over 16 KiB, not HTTP, too slow) gets a problem and a
+  // lingering close, so the client reads why instead of a reset. The parser may report one socket twice.
+  const answered = new WeakSet<object>()
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (answered.has(socket)) return
+    answered.add(socket)
+    const inFlight = (socket as { _httpMessage?: http.ServerResponse })._httpMessage
+    if (!socket.writable || inFlight?.headersSent) return void socket.destroy()
+    lingeringClose(socket as Socket, answerClientError(error.code))
+  })
   server.on('close', () => void closeMcpSessions())
   return server
 }
@@ -101,7 +114,7 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
         answer = await handleMcpBody(header('authorization'), header('mcp-protocol-version'), body.text, header('x-request-id') ?? undefined, gone.signal)
       }
     }
-    if (!req.complete) answer.headers.connection = 'close'
+    if (!req.complete) closeAfterAnswer(req, res)
     res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) }).end(answer.body)
   } catch (e) {
     console.error('[gateway] /mcp failed', e)
@@ -152,6 +165,7 @@ function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: UR
         delete headers['keep-alive']
         headers.connection = 'close'
         req.unpipe(outgoing)
+        closeAfterAnswer(req, res)
         answer.on('end', () => outgoing.destroy())
       }
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers)

@@ -10,11 +10,13 @@ const TITLES: Record<AppErrorCode, string> = {
   FORBIDDEN: 'Forbidden',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
+  REQUEST_TIMEOUT: 'Request timeout',
   CONFLICT: 'Conflict',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   VALIDATION_FAILED: 'Validation failed',
   TOO_MANY_REQUESTS: 'Too many requests',
+  HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
 }
 

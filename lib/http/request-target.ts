@@ -30,6 +30,24 @@ export function refuseRequestTarget(method: string | undefined, url: string | un
   return null
 }
 
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
+
+/**
+ * The whole HTTP message for a request Node's parser gave up on (Node would answer a bare 400/431/408
+ * and reset the connection): problem+json like every other error, and `connection: close`.
+ */
+export function answerClientError(code: string | undefined): string {
+  const error =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('HEADERS_TOO_LARGE', 'the request line and headers are larger than this server reads (16 KiB); send long filters in a body or shorten them')
+      : code === 'HPE_HEADER_TIMEOUT' || code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('REQUEST_TIMEOUT', 'the request did not arrive in time')
+        : new AppError('BAD_REQUEST', 'the request is not valid HTTP/1.1')
+  const { status, headers, body } = answer(error, null, { connection: 'close' })
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+  return `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n${body}`
+}
+
 function answer(error: AppError, instance: string | null, headers: Record<string, string> = {}): EarlyAnswer {
   const body = JSON.stringify(problemFor(error, instance && !instance.includes('%') ? instance.slice(0, 200) : undefined))
   return { status: error.status, headers: { 'content-type': 'application/problem+json', 'content-length': String(Buffer.byteLength(body)), ...headers }, body }

@@ -105,6 +105,47 @@ describe('the gateway front bounds connections', () => {
     expect(undeclared.closedAfterMs!).toBeLessThan(2000)
   })
 
+  it('lets a client that keeps sending an oversized body read the 413 instead of a reset (lingering close)', async () => {
+    // As curl or fetch would: the whole body is handed to the socket at once, and the answer comes
+    // back while it is still being sent. A plain close leaves bytes unread and resets the connection.
+    const agent = new http.Agent({ keepAlive: true })
+    const post = (bytes: number) =>
+      new Promise<{ status?: number; body?: string; error?: string }>((resolve) => {
+        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'content-length': bytes }, agent }, (res) => {
+          let body = ''
+          res.on('data', (d) => (body += d))
+          res.on('end', () => resolve({ status: res.statusCode, body }))
+          res.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code }))
+        })
+        req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code }))
+        req.end(Buffer.alloc(bytes, 'a'))
+      })
+    const sizes = Array.from({ length: 40 }, (_, i) => Math.round((1.05 + (i % 8) * 0.5) * 1024 * 1024))
+    const outcomes = []
+    for (const bytes of sizes) outcomes.push(await post(bytes))
+    agent.destroy()
+    expect(outcomes.filter((o) => o.error)).toEqual([])
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe(413)
+      expect(JSON.parse(outcome.body!).error.code).toBe(-32600)
+    }
+  })
+
+  it('answers a request line or headers over 16 KiB with a 431 problem, read by the client, not a reset', async () => {
+    for (const path of ['/api/v1/tools', '/mcp']) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}?q=${'A'.repeat(64 * 1024)}`).catch((e: Error) => e)
+      expect(res, path).toBeInstanceOf(Response)
+      const answer = res as Response
+      expect(answer.status).toBe(431)
+      expect(answer.headers.get('content-type')).toBe('application/problem+json')
+      expect((await answer.json()).title).toBe('Request header fields too large')
+    }
+    const garbage = await raw(['NOT HTTP AT ALL\r\n\r\n'], 3000)
+    expect(garbage.got).toMatch(/^HTTP\/1\.1 400/)
+    expect(garbage.got).toContain('application/problem+json')
+    expect(garbage.closedAfterMs).not.toBeNull()
+  })
+
   it('keeps serving everyone else meanwhile', async () => {
     const slow = Array.from({ length: 5 }, () => raw([head('POST', '/mcp', { 'content-length': 100 }), '{'], 3000))
     const started = Date.now()
