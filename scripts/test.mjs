@@ -133,17 +133,22 @@ function run(name, args, env, node = process.execPath) {
   })
 }
 
+// As `npm start` runs it: the lean gateway front on the e2e port, Next.js behind it on the next port.
 function startServer(databaseUrl) {
   const output = fs.openSync(SERVER_LOG, 'w')
   log(`web server output: ${path.relative(process.cwd(), SERVER_LOG)}`)
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', E2E_PORT, '-H', '127.0.0.1'], {
+  const webPort = String(Number(E2E_PORT) + 1)
+  // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
+  // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
+  const env = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' }
+  const web = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', '127.0.0.1'], { stdio: ['ignore', output, output], env })
+  const front = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
     stdio: ['ignore', output, output],
-    // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
-    // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
-    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' },
+    env: { ...env, GATEWAY_PORT: E2E_PORT, HOST: '127.0.0.1', TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` },
   })
-  children.add(child)
-  return child
+  children.add(web)
+  children.add(front)
+  return { get exitCode() { return web.exitCode ?? front.exitCode } }
 }
 
 async function waitHealthy(url, server) {

@@ -163,7 +163,7 @@ function isToolFailure(c, r) {
  */
 export async function runFuzz(setup, { seed, count, seconds = Infinity, concurrency = 4, timeoutMs = 15_000, exclude = new Set(), maxFindings = 40, onProgress, only } = {}) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
-  const stats = { seed, requested: count, sent: 0, byStatus: {}, serverErrors: 0, timeouts: 0, connectionErrors: 0, toolFailures: 0, byChannel: { rest: 0, mcp: 0 }, byIdentity: {}, byTag: {}, operations: new Set(), findings: [], generatorErrors: [], errorsByOperation: {}, startedAt: new Date().toISOString(), seconds: 0 }
+  const stats = { seed, requested: count, sent: 0, byStatus: {}, serverErrors: 0, timeouts: 0, connectionErrors: 0, connectionErrorsByCause: {}, connectionErrorCases: [], toolFailures: 0, byChannel: { rest: 0, mcp: 0 }, byIdentity: {}, byTag: {}, operations: new Set(), findings: [], generatorErrors: [], errorsByOperation: {}, startedAt: new Date().toISOString(), seconds: 0 }
   const deadline = Date.now() + seconds * 1000
   const indices = only !== undefined ? [only] : Array.from({ length: count }, (_, i) => i)
   let next = 0
@@ -189,7 +189,12 @@ export async function runFuzz(setup, { seed, count, seconds = Infinity, concurre
       if (r.timedOut) {
         stats.timeouts++
         defect = 'timeout'
-      } else if (r.error) stats.connectionErrors++
+      } else if (r.error) {
+        // Said by cause, so a connection the server dropped can be told from a request Node would not send.
+        stats.connectionErrors++
+        stats.connectionErrorsByCause[r.error] = (stats.connectionErrorsByCause[r.error] ?? 0) + 1
+        if (stats.connectionErrorCases.length < 20) stats.connectionErrorCases.push({ case: index, error: r.error, method: c.method, path: c.path.slice(0, 120), tags: [...c.tags], bodyBytes: c.body?.length ?? 0 })
+      }
       else {
         const klass = `${Math.floor(r.status / 100)}xx`
         stats.byStatus[klass] = (stats.byStatus[klass] ?? 0) + 1
@@ -283,7 +288,7 @@ export function formatSummary(stats, memory) {
     `fuzz: seed ${stats.seed}, ${stats.sent} of ${stats.requested} requests in ${stats.seconds.toFixed(1)} s (${(stats.sent / stats.seconds).toFixed(0)}/s), ${stats.operations} distinct operations`,
     `  by channel: REST ${stats.byChannel.rest}, MCP ${stats.byChannel.mcp}; by identity: ${Object.entries(stats.byIdentity).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `  hostile classes: ${Object.entries(stats.byTag).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  answers: ${Object.entries(stats.byStatus).sort().map(([k, v]) => `${k} ${v}`).join(', ')}; tool failures passed on (502, documented): ${stats.toolFailures}; connection errors: ${stats.connectionErrors}`,
+    `  answers: ${Object.entries(stats.byStatus).sort().map(([k, v]) => `${k} ${v}`).join(', ')}; tool failures passed on (502, documented): ${stats.toolFailures}; connection errors: ${stats.connectionErrors}${stats.connectionErrors ? ` (${Object.entries(stats.connectionErrorsByCause).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`,
     `  5xx: ${stats.serverErrors}, timeouts: ${stats.timeouts}`,
   ]
   if (stats.generatorErrors.length) lines.push(`  the fuzzer failed to generate ${stats.generatorErrors.length} cases (a bug of its own):`, ...stats.generatorErrors.slice(0, 3).map((e) => `    ${e.split('\n').slice(0, 3).join(' ')}`))
