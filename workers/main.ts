@@ -2,6 +2,7 @@
 // (npm run workers); pg-boss hands each job to one of them, and a job whose worker died is retried.
 import { prisma } from '@/lib/db'
 import { installLogMasking } from '@/lib/secrets/mask-secret-values'
+import { refreshToolStatus } from '@/lib/tools/refresh-tool-status'
 import { getBoss, stopBoss } from '@/lib/jobs/boss'
 import { JOBS } from './registry'
 import { selectJobs } from './select-jobs'
@@ -20,6 +21,10 @@ async function main() {
   // measured): pay it before taking jobs, not inside the first ones (and fail here if the database is
   // unreachable, rather than in a job).
   await prisma.$queryRaw`SELECT 1`
+  // Tool status depends on this process's settings too (the outbound policy, os tools): observe
+  // every tool once, so nothing waits for the next sweep after a deploy or an upgrade.
+  const status = await refreshToolStatus({ all: true })
+  log(`tool status: ${status.changed} of ${status.checked} tools changed`)
   const boss = await getBoss('worker')
   for (const job of jobs) {
     const { contract } = job

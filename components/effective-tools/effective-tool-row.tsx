@@ -1,6 +1,7 @@
 'use client'
 import { IntentLink } from '@/components/ui/intent-link'
 import { useState } from 'react'
+import { PhaseBadge } from '@/components/resources/status-badges'
 import { AnnotationBadges, ApprovalBadge, LevelBadge, TypeBadge } from '@/components/tools/badges'
 import { SchemaView } from '@/components/tools/schema-view'
 import { Badge } from '@/components/ui/badge'
@@ -109,6 +110,11 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
         <Td className="max-w-56">
           <StateBadge tool={tool} />
           {tool.reason && !showProvenance && <p className="mt-0.5 break-words text-xs text-slate-500">{tool.reason}</p>}
+          {tool.state === 'enabled' && tool.health && tool.health.phase !== 'Ready' && (
+            <p className="mt-1 line-clamp-2 break-words text-xs text-slate-600" data-testid="effective-tool-health" title={tool.health.problems.map((p) => p.message).join('\n')}>
+              <PhaseBadge phase={tool.health.phase} /> {tool.health.problems[0]?.message}
+            </p>
+          )}
           {tool.shadowedBy && <p className="mt-0.5 break-words text-xs text-slate-500">by {tool.shadowedBy}</p>}
         </Td>
       </Tr>
@@ -131,6 +137,19 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
                   ['Side-effect level', `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`],
                   ['Approval', tool.requiresApproval ? `required (by ${tool.approvalSource})` : `not required (by ${tool.approvalSource})`],
                   ['Shadowed by', tool.shadowedBy ?? null],
+                  [
+                    'Status now',
+                    tool.health ? (
+                      <span key="h">
+                        <PhaseBadge phase={tool.health.phase} />
+                        {tool.health.problems.map((p) => (
+                          <span key={p.type} className="mt-0.5 block text-xs text-slate-700">
+                            {p.message} <span className="font-mono text-slate-500">({p.reason})</span>
+                          </span>
+                        ))}
+                      </span>
+                    ) : null,
+                  ],
                 ]}
               />
             </div>

@@ -12,9 +12,14 @@ const PHASE_TONE: Record<string, BadgeTone> = {
   unreachable: 'red',
 }
 
-export function PhaseBadge({ phase }: { phase: string | null | undefined }) {
+/** `why`: what keeps it from Ready, shown on hover. */
+export function PhaseBadge({ phase, why }: { phase: string | null | undefined; why?: string | null }) {
   if (!phase) return <span className="text-slate-400">—</span>
-  return <Badge tone={PHASE_TONE[phase.toLowerCase()] ?? 'gray'}>{phase}</Badge>
+  return (
+    <Badge tone={PHASE_TONE[phase.toLowerCase()] ?? 'gray'} title={why ?? undefined}>
+      {phase}
+    </Badge>
+  )
 }
 
 export function HealthBadge({ health }: { health: string | null | undefined }) {

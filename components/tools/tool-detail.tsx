@@ -15,6 +15,7 @@ import { useDocumentTitle } from '@/lib/client/use-document-title'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { ApprovalBadge, LevelBadge, TypeBadge } from './badges'
 import { SchemaView } from './schema-view'
+import { ToolConditionsList } from './tool-conditions'
 import { ToolSpecCards } from './tool-spec-cards'
 import type { ToolStatus } from './tools-list'
 
@@ -23,7 +24,7 @@ type Tool = Resource<ToolSpec, ToolStatus>
 function StatusCard({ status }: { status: ToolStatus | undefined }) {
   const calls = status?.totalCalls7d ?? 0
   return (
-    <Card title="Status" description="Last seven days, from the gateway's call records.">
+    <Card title="Status" description="Observed now: what a call needs, and whether it holds. Calls and failure rate: the last seven days.">
       <DefinitionList
         columns={3}
         items={[
@@ -39,6 +40,9 @@ function StatusCard({ status }: { status: ToolStatus | undefined }) {
           ],
         ]}
       />
+      <div className="mt-3 border-t border-slate-100 pt-1">
+        <ToolConditionsList conditions={status?.conditions} />
+      </div>
     </Card>
   )
 }

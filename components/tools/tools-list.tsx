@@ -13,8 +13,9 @@ import { useResourceList } from '@/lib/client/hooks'
 import { resourceHref } from '@/lib/client/links'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { ApprovalBadge, LevelBadge, LEVELS, TypeBadge } from './badges'
+import type { ToolConditionView } from './tool-conditions'
 
-export type ToolStatus = { phase?: string; totalCalls7d?: number; failureRate7d?: number | null }
+export type ToolStatus = { phase?: string; conditions?: ToolConditionView[]; totalCalls7d?: number; failureRate7d?: number | null }
 type Tool = Resource<ToolSpec, ToolStatus>
 const KEYS = ['namespace', 'type', 'level', 'q', 'label'] as const
 const TYPES = ['function', 'rest', 'mcp', 'os']
@@ -93,7 +94,7 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
             </span>
           </Td>
           <Td>
-            <PhaseBadge phase={t.status?.phase} />
+            <PhaseBadge phase={t.status?.phase} why={t.status?.conditions?.find((c) => c.status !== 'True')?.message} />
           </Td>
           <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? count(t.status.totalCalls7d) : <span className="text-slate-400">0</span>}</Td>
           <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? percent(t.status.failureRate7d) : <span className="text-slate-400">—</span>}</Td>

@@ -5,6 +5,7 @@ import { KIND_DEFINITIONS, type Kind } from '@/lib/manifests/kinds'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { TIERS } from '@/lib/effective-tools/types'
+import { CONDITION_TYPES } from '@/lib/tools/tool-conditions'
 
 export const fieldErrorSchema = z
   .object({
@@ -39,6 +40,27 @@ export const metadataOut = z.object({
   updatedAt: z.string(),
 })
 
+export const toolConditionSchema = z
+  .object({
+    type: z.enum(CONDITION_TYPES),
+    status: z.enum(['True', 'False', 'Unknown']),
+    reason: z.string().openapi({ description: 'One CamelCase word, e.g. `SecretNotFound`, `ServerFailed`, `RefusedByPolicy`, `HighFailureRate`' }),
+    message: z.string(),
+    lastTransitionTime: z.string().openapi({ description: 'When `status` last changed (ISO 8601)' }),
+  })
+  .openapi('ToolCondition')
+
+export const toolStatusSchema = z
+  .object({
+    phase: z.enum(['Pending', 'Ready', 'Degraded', 'Failed']).openapi({
+      description: 'Failed: a condition a call needs is False; Degraded: one is Unknown, or recent calls mostly fail; Pending: not observed yet',
+    }),
+    conditions: z.array(toolConditionSchema),
+    totalCalls7d: z.number().int(),
+    failureRate7d: z.number().nullable(),
+  })
+  .openapi('ToolStatus')
+
 export function resourceSchema(kind: Kind) {
   return z
     .object({
@@ -47,7 +69,7 @@ export function resourceSchema(kind: Kind) {
       kind: z.literal(kind),
       metadata: metadataOut,
       spec: kind === 'Secret' ? z.object({ type: z.string(), keys: z.array(z.string()) }) : (KIND_DEFINITIONS[kind].spec as z.ZodType),
-      status: z.record(z.string(), z.unknown()).optional(),
+      status: (kind === 'Tool' ? toolStatusSchema : z.record(z.string(), z.unknown())).optional(),
     })
     .openapi(`${kind}Resource`)
 }
@@ -119,6 +141,13 @@ export const effectiveToolSchema = z
     shadowedBy: z.string().optional(),
     totalCalls7d: z.number().int(),
     failureRate7d: z.number().nullable(),
+    health: z
+      .object({
+        phase: z.string().openapi({ description: "The Tool's phase (Tool resources), or its MCP server's (server tools)" }),
+        problems: z.array(z.object({ type: z.string(), reason: z.string(), message: z.string() })),
+      })
+      .optional()
+      .openapi({ description: 'Whether the tool can be called now: absent for tools that run inside the agent or on the platform' }),
   })
   .openapi('EffectiveTool')
 

@@ -12,6 +12,7 @@ import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceDiff, type Surface
 import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from './outbound/discovery-fetch'
+import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
 export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: string; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
   const server = await startMcpRun(id, trigger, attempt)
@@ -54,6 +55,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
         change: isEmptyDiff(diff) || alreadyRaised ? null : { diff, status: held ? 'pending_review' : 'applied', proposed: held ? result.tools : undefined },
       },
     )
+    await refreshToolStatusAfter([{ kind: 'LanguageTool', namespace: server.namespace, name: server.name }])
     return { status: 'succeeded', runId: run.id }
   } catch (error) {
     const message = maskSecretValues(scrubText((error as Error).message, sensitive))
@@ -61,6 +63,8 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
       prisma.languageTool.update({ where: { id }, data: { phase: 'Failed', lastError: message, lastIntrospectedAt: new Date() } }),
       prisma.discoveryRun.update({ where: { id: run.id }, data: { status: 'failed', finishedAt: new Date(), error: message, details: { endpoint } } }),
     ])
+    // Tools of type mcp on this server are Ready only while it is (and lists them).
+    await refreshToolStatusAfter([{ kind: 'LanguageTool', namespace: server.namespace, name: server.name }])
     return { status: 'failed', runId: run.id, error: message }
   }
 }

@@ -8,7 +8,7 @@ import {
   type McpToolAnnotations,
   UNDECLARED_LEVEL,
 } from './derive-side-effects'
-import type { CatalogTool } from './types'
+import type { CatalogTool, ToolHealth } from './types'
 
 export interface ToolRowLike {
   name: string
@@ -16,6 +16,31 @@ export interface ToolRowLike {
   spec: unknown
   totalCalls7d: number
   failureRate7d: number | null
+  phase?: string
+  conditions?: { type: string; status: string; reason: string; message: string }[]
+}
+
+function healthOfToolRow(row: ToolRowLike): ToolHealth | undefined {
+  if (row.phase === undefined) return undefined
+  const problems = (row.conditions ?? []).filter((c) => c.status !== 'True').map(({ type, reason, message }) => ({ type, reason, message }))
+  return { phase: row.phase, problems }
+}
+
+/** A server tool can be called while its server is Ready; otherwise the server's state is the problem. */
+function healthOfServer(server: { name: string; namespace: string; phase?: string; lastError?: string | null }): ToolHealth | undefined {
+  if (server.phase === undefined) return undefined
+  if (server.phase === 'Ready') return { phase: 'Ready', problems: [] }
+  const failed = server.phase === 'Failed'
+  return {
+    phase: failed ? 'Failed' : 'Degraded',
+    problems: [
+      {
+        type: 'ServerReady',
+        reason: failed ? 'ServerFailed' : 'ServerPending',
+        message: failed ? `the LanguageTool "${server.namespace}/${server.name}" failed its last discovery${server.lastError ? `: ${server.lastError.slice(0, 300)}` : ''}` : `the LanguageTool "${server.namespace}/${server.name}" has not been discovered yet`,
+      },
+    ],
+  }
 }
 
 export function catalogToolFromRow(row: ToolRowLike): CatalogTool {
@@ -38,8 +63,11 @@ export function catalogToolFromRow(row: ToolRowLike): CatalogTool {
     ...(spec.mcpServerRef?.tool ? { upstreamName: spec.mcpServerRef.tool } : {}),
     source: { kind: 'Tool', name: row.name, namespace: row.namespace },
     stats: { totalCalls7d: row.totalCalls7d, failureRate7d: row.failureRate7d },
+    ...optionalHealth(healthOfToolRow(row)),
   }
 }
+
+const optionalHealth = (health: ToolHealth | undefined) => (health ? { health } : {})
 
 /** One entry of a LanguageTool's `status.toolSchemas`, as discovery stores it (tools/list shape). */
 export interface DiscoveredMcpTool {
@@ -57,11 +85,12 @@ export interface DiscoveredMcpTool {
  */
 export function catalogToolsFromMcp(
   prefix: string,
-  server: { name: string; namespace: string },
+  server: { name: string; namespace: string; phase?: string; lastError?: string | null },
   discovered: DiscoveredMcpTool[],
   source: CatalogTool['source'],
 ): CatalogTool[] {
   const out: CatalogTool[] = []
+  const health = optionalHealth(healthOfServer(server))
   for (const tool of discovered) {
     const id = canonicalMcpToolId(prefix, tool.name)
     if (!id) continue
@@ -78,6 +107,7 @@ export function catalogToolsFromMcp(
       upstreamName: tool.name,
       source,
       stats: { totalCalls7d: 0, failureRate7d: null },
+      ...health,
     })
   }
   return out

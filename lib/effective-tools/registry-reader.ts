@@ -14,6 +14,8 @@ export interface ServerSurface {
   name: string
   namespace: string
   toolSchemas: DiscoveredMcpTool[]
+  phase: string
+  lastError: string | null
 }
 
 export interface RegistryReader {
@@ -99,7 +101,7 @@ function createReader(): RegistryReader {
   const tools = keyed(async (refs) => {
     const { namespaces, names } = splitRefs(refs)
     const rows = await prisma.$queryRaw<ToolRowLike[]>`
-      SELECT t.name, t.namespace, t.spec, t."totalCalls7d", t."failureRate7d"
+      SELECT t.name, t.namespace, t.spec, t."totalCalls7d", t."failureRate7d", t.phase, t.conditions
       FROM "Tool" t JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
         ON t.namespace = r.namespace AND t.name = r.name`
     return new Map(rows.map((t) => [`${t.namespace}/${t.name}`, catalogToolFromRow(t)]))
@@ -108,7 +110,7 @@ function createReader(): RegistryReader {
   const servers = keyed(async (refs) => {
     const { namespaces, names } = splitRefs(refs)
     const rows = await prisma.$queryRaw<ServerSurface[]>`
-      SELECT s.name, s.namespace, s."toolSchemas"
+      SELECT s.name, s.namespace, s."toolSchemas", s.phase, s."lastError"
       FROM "LanguageTool" s JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
         ON s.namespace = r.namespace AND s.name = r.name`
     return new Map(rows.map((s) => [`${s.namespace}/${s.name}`, s]))

@@ -188,5 +188,6 @@ function entry(c: Candidate, input: ResolverInput, state: EffectiveTool['state']
     reason,
     totalCalls7d: tool.stats.totalCalls7d,
     failureRate7d: tool.stats.failureRate7d,
+    ...(tool.health ? { health: tool.health } : {}),
   }
 }

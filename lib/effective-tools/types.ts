@@ -49,6 +49,14 @@ export interface CatalogTool {
   upstreamName?: string
   source: SourceRef
   stats: { totalCalls7d: number; failureRate7d: number | null }
+  health?: ToolHealth
+}
+
+/** Whether a tool can be called now: its Tool's observed phase, or its MCP server's (README, "Tool status"). */
+export interface ToolHealth {
+  phase: string
+  /** The conditions that do not hold, as the Tool's status names them. */
+  problems: { type: string; reason: string; message: string }[]
 }
 
 export interface PolicyDefaults {
@@ -112,6 +120,7 @@ export interface EffectiveTool {
   shadowedBy?: string
   totalCalls7d: number
   failureRate7d: number | null
+  health?: ToolHealth
 }
 
 export interface UnresolvedReference {

@@ -14,6 +14,7 @@ import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from
 import { resolveKind } from './kinds'
 import { parseManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
+import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
 export interface AppliedDocument {
   index: number
@@ -112,6 +113,7 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
   if (!dryRun && summary.unchanged < results.length) {
     noteRegistryChange()
     await enqueueDiscoveries(discoveriesForWrites(writes))
+    await refreshToolStatusAfter(results.filter((r) => r.action !== 'unchanged'))
   }
   return { dryRun, results, summary }
 }

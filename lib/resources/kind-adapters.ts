@@ -94,7 +94,7 @@ export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
       const spec = (doc as ValidDocument<'Tool'>).spec
       return { spec, type: spec.type, level: spec.sideEffects?.level ?? null, description: spec.description }
     },
-    status: (row) => ({ phase: row.phase, totalCalls7d: row.totalCalls7d, failureRate7d: row.failureRate7d }),
+    status: (row) => ({ phase: row.phase, conditions: row.conditions ?? [], totalCalls7d: row.totalCalls7d, failureRate7d: row.failureRate7d }),
     searchColumns: ['name', 'description'],
   }),
   LanguageTool: plain('LanguageTool', 'languageTool', {

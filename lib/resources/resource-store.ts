@@ -10,6 +10,7 @@ import type { Kind } from '@/lib/manifests/kinds'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
 import { KIND_ADAPTERS, OMIT_COLUMNS, type Row } from './kind-adapters'
 import { type ResourceView, toResourceView } from './resource-view'
+import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 type Db = typeof prisma | Tx
@@ -156,7 +157,7 @@ export async function writeDocument(
 }
 
 export async function deleteResource(kind: Kind, idOrName: string, namespace: string | undefined, audit: AuditContext): Promise<void> {
-  await prisma.$transaction(async (tx) => {
+  const deleted = await prisma.$transaction(async (tx) => {
     const row = await getRow(kind, idOrName, namespace, tx)
     await KIND_ADAPTERS[kind].delegate(tx).delete({ where: { id: row.id } })
     await recordAuditEvent(
@@ -172,6 +173,9 @@ export async function deleteResource(kind: Kind, idOrName: string, namespace: st
       },
       tx,
     )
+    return { kind, namespace: row.namespace, name: row.name }
   })
   noteRegistryChange()
+  // Tools that used a deleted Secret or MCP server now fail: say so.
+  await refreshToolStatusAfter([deleted])
 }

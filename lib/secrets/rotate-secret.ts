@@ -9,6 +9,7 @@ import { secretValues, type SecretSpec } from '@/lib/manifests/specs/secret'
 import { getRow } from '@/lib/resources/resource-store'
 import { toResourceView } from '@/lib/resources/resource-view'
 import { sealSecretValues } from './encryption'
+import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
 export async function rotateSecret(idOrName: string, namespace: string | undefined, values: Pick<SecretSpec, 'stringData' | 'data'>, audit: AuditContext) {
   const plain = secretValues({ type: 'opaque', ...values })
@@ -44,5 +45,7 @@ export async function rotateSecret(idOrName: string, namespace: string | undefin
     )
     return updated
   })
+  // A rotation can add or drop keys a Tool's secretRef names.
+  await refreshToolStatusAfter([{ kind: 'Secret', namespace: row.namespace, name: row.name }])
   return toResourceView('Secret', row as never)
 }

@@ -18,6 +18,7 @@ import { parseManifest } from '@/lib/manifests/parse-manifest'
 import { imageDigestOf } from '@/lib/manifests/specs/fleet'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
+import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
 export const DEMO_FLEET_FILES = {
   manifest: 'prisma/seed/demo-fleet.yaml',
@@ -99,6 +100,8 @@ export async function seedDemoFleet(options: { root?: string } = {}): Promise<Se
   }
   // Other processes hear of these writes from the registry trigger; this one reads its own writes.
   if (surfaces.length > 0) noteRegistryChange()
+  // The servers' surfaces came in after their Tools were applied: observe those Tools again.
+  await refreshToolStatusAfter(surfaces.map((s) => ({ kind: 'LanguageTool', namespace: s.namespace, name: s.name })))
 
   return {
     seeded: true,

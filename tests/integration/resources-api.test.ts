@@ -23,7 +23,13 @@ describe('tools CRUD', () => {
   it('creates, reads by id and by name, replaces and deletes', async () => {
     const created = await createTool('acme.echo', {}, { namespace: 'team-a', labels: { tier: 'gold' } })
     expect(created).toMatchObject({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'acme.echo', namespace: 'team-a', labels: { tier: 'gold' }, generation: 1 } })
-    expect(created.status).toEqual({ phase: 'Ready', totalCalls7d: 0, failureRate7d: null })
+    // Observed at once (a function tool with no calls yet: nothing it needs is missing).
+    expect(created.status).toEqual({
+      phase: 'Ready',
+      conditions: [{ type: 'CallsSucceeding', status: 'True', reason: 'NoRecentCalls', message: 'no calls in the last 2 hours', lastTransitionTime: expect.any(String) }],
+      totalCalls7d: 0,
+      failureRate7d: null,
+    })
 
     const byId = await call(tools.get, `/api/v1/tools/${created.id}`, { params: { id: created.id } })
     expect(byId.json.id).toBe(created.id)

@@ -1,0 +1,252 @@
+// Keeps every Tool's observed status current (README, "Tool status"): gathers what its conditions
+// depend on (its Secret, its MCP server, the outbound policy's verdict on its endpoint, its recent
+// calls), works them out (lib/tools/tool-conditions.ts) and writes the phase and conditions of the
+// tools whose status changed, in one statement. Called after whatever a status depends on changes:
+// apply and REST writes of Tools, Secrets and LanguageTools, secret rotation, discovery runs, the
+// statistics rollup, and every worker's start and discovery sweep (which also catch DNS changes).
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
+import { prisma } from '@/lib/db'
+import { type AddressPolicy, parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
+import type { ToolSpec } from '@/lib/manifests/specs/tool'
+import { scopeOf } from '@/lib/gateway/url-template'
+import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
+import { noteRegistryChange } from '@/lib/registry/registry-changes'
+import {
+  type EndpointFact,
+  observeToolConditions,
+  phaseOf,
+  RECENT_HOURS,
+  sameConditions,
+  type SecretFact,
+  type ServerFact,
+  type ToolCondition,
+  upstreamToolName,
+  withTransitionTimes,
+} from './tool-conditions'
+
+interface Ref {
+  namespace: string
+  name: string
+}
+
+/** Which tools to look at: all of them, or those that are, or depend on, the named resources. */
+export type ToolStatusScope =
+  | { all: true }
+  | { tools?: Ref[]; secrets?: Ref[]; languageTools?: Ref[]; toolStatKeys?: string[]; degraded?: boolean }
+
+interface ToolRow {
+  id: string
+  namespace: string
+  name: string
+  spec: ToolSpec
+  phase: string
+  conditions: ToolCondition[]
+}
+
+const DNS_TIMEOUT_MS = 2_000
+// Refreshes take turns, so the last to write read the latest state.
+const LOCK = 'toolroom.tool-status'
+
+export async function refreshToolStatus(scope: ToolStatusScope, now: Date = new Date()): Promise<{ checked: number; changed: number }> {
+  const first = await selectTools(prisma, scope)
+  // Nothing depends on what changed (most discovery runs): no transaction, no lock.
+  if (first.length === 0) return { checked: 0, changed: 0 }
+  // Host names are resolved first, outside the transaction (DNS can take a while).
+  const endpoints = await endpointVerdicts(first.filter((t) => t.spec.type === 'rest'))
+  const changed = await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${LOCK}))`
+    const tools = await selectTools(tx, scope)
+    if (tools.length === 0) return { checked: 0, changed: 0 }
+    const late = tools.filter((t) => t.spec.type === 'rest' && !endpoints.has(t.spec.endpoint!.url))
+    for (const [url, verdict] of await endpointVerdicts(late)) endpoints.set(url, verdict)
+    const [secrets, servers, recent] = await Promise.all([secretFacts(tx, tools), serverFacts(tx, tools), recentCalls(tx, tools, now)])
+    const osToolsEnabled = process.env.TOOLROOM_ENABLE_OS_TOOLS === '1'
+    const updates: { id: string; phase: string; conditions: ToolCondition[] }[] = []
+    for (const tool of tools) {
+      const observed = observeToolConditions({
+        namespace: tool.namespace,
+        name: tool.name,
+        spec: tool.spec,
+        secret: secrets.get(tool.id),
+        server: servers.get(tool.id),
+        endpoint: tool.spec.type === 'rest' ? endpoints.get(tool.spec.endpoint!.url) : undefined,
+        osToolsEnabled,
+        recent: recent.get(tool.id) ?? { calls: 0, failures: 0 },
+      })
+      const previous = Array.isArray(tool.conditions) ? tool.conditions : []
+      const conditions = withTransitionTimes(observed, previous, now)
+      const phase = phaseOf(conditions)
+      if (phase !== tool.phase || !sameConditions(conditions, previous)) updates.push({ id: tool.id, phase, conditions })
+    }
+    // The statement fires the registry notification (cached effective sets show tools' phases), so
+    // it runs only when something changed.
+    if (updates.length > 0)
+      await tx.$executeRaw`
+        UPDATE "Tool" t SET phase = u.phase, conditions = u.conditions::jsonb
+        FROM unnest(${updates.map((u) => u.id)}::uuid[], ${updates.map((u) => u.phase)}::text[], ${updates.map((u) => JSON.stringify(u.conditions))}::text[]) AS u(id, phase, conditions)
+        WHERE t.id = u.id`
+    return { checked: tools.length, changed: updates.length }
+  })
+  if (changed.changed > 0) noteRegistryChange()
+  return changed
+}
+
+type Db = Pick<typeof prisma, '$queryRaw'>
+
+/**
+ * After a statistics rollup: the tools called recently (their failure rate may have moved) and those
+ * not Ready (a failure rate that left the window clears).
+ */
+export async function refreshRecentlyCalledTools(now: Date = new Date()): Promise<{ checked: number; changed: number }> {
+  const rows = await prisma.$queryRaw<{ key: string }[]>`
+    SELECT DISTINCT key FROM "CallStatHourly"
+    WHERE dimension = 'tool' AND key LIKE 'Tool/%' AND hour >= ${recentWindowStart(now)}`
+  return refreshToolStatus({ toolStatKeys: rows.map((r) => r.key), degraded: true }, now)
+}
+
+const recentWindowStart = (now: Date) => new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (RECENT_HOURS - 1) * 3_600_000)
+
+/**
+ * After committed writes: refreshes the tools that are, or depend on, the resources written. The
+ * writes stand whatever happens here (the next sweep repairs a status this could not write).
+ */
+export async function refreshToolStatusAfter(written: { kind: string; namespace: string; name: string }[]): Promise<void> {
+  const of = (kind: string) => written.filter((w) => w.kind === kind).map(({ namespace, name }) => ({ namespace, name }))
+  const scope = { tools: of('Tool'), secrets: of('Secret'), languageTools: of('LanguageTool') }
+  if (!scope.tools.length && !scope.secrets.length && !scope.languageTools.length) return
+  try {
+    await refreshToolStatus(scope)
+  } catch (e) {
+    console.error('[tool-status] refresh after a write failed; the next sweep retries:', (e as Error).message)
+  }
+}
+
+async function selectTools(db: Db, scope: ToolStatusScope): Promise<ToolRow[]> {
+  if ('all' in scope) return db.$queryRaw<ToolRow[]>`SELECT t.id, t.namespace, t.name, t.spec, t.phase, t.conditions FROM "Tool" t`
+  const tools = scope.tools ?? []
+  const secrets = scope.secrets ?? []
+  const servers = scope.languageTools ?? []
+  const keys = scope.toolStatKeys ?? []
+  if (!tools.length && !secrets.length && !servers.length && !keys.length && !scope.degraded) return []
+  // A reference is `name` (the Tool's namespace) or `namespace/name`; both forms are matched.
+  return db.$queryRaw<ToolRow[]>`
+    SELECT t.id, t.namespace, t.name, t.spec, t.phase, t.conditions FROM "Tool" t
+    WHERE (t.namespace, t.name) IN (SELECT * FROM unnest(${tools.map((r) => r.namespace)}::text[], ${tools.map((r) => r.name)}::text[]))
+       OR (t.type = 'rest' AND (t.namespace, coalesce(nullif(split_part(t.spec->'endpoint'->'auth'->'secretRef'->>'name', '/', 2), ''), t.spec->'endpoint'->'auth'->'secretRef'->>'name'))
+            IN (SELECT * FROM unnest(${secrets.map((r) => r.namespace)}::text[], ${secrets.map((r) => r.name)}::text[])))
+       OR (t.type = 'mcp' AND (CASE WHEN strpos(t.spec->'mcpServerRef'->>'name', '/') > 0 THEN t.spec->'mcpServerRef'->>'name' ELSE t.namespace || '/' || (t.spec->'mcpServerRef'->>'name') END)
+            = ANY(${servers.map((r) => `${r.namespace}/${r.name}`)}::text[]))
+       OR ('Tool/' || t.namespace || '/' || t.name) = ANY(${keys}::text[])
+       OR (${scope.degraded ?? false} AND t.phase <> 'Ready')`
+}
+
+async function secretFacts(db: Db, tools: ToolRow[]): Promise<Map<string, SecretFact>> {
+  const wanted = new Map<string, Ref>()
+  for (const tool of tools) {
+    const ref = tool.spec.type === 'rest' ? tool.spec.endpoint?.auth?.secretRef?.name : undefined
+    // Only the Tool's own namespace is looked in: a reference elsewhere is a condition of its own.
+    if (ref && (!ref.includes('/') || ref.startsWith(`${tool.namespace}/`))) wanted.set(tool.id, { namespace: tool.namespace, name: ref.slice(ref.indexOf('/') + 1) })
+  }
+  if (wanted.size === 0) return new Map()
+  const refs = [...wanted.values()]
+  const rows = await db.$queryRaw<{ namespace: string; name: string; spec: { keys?: string[] } }[]>`
+    SELECT s.namespace, s.name, s.spec FROM "Secret" s
+    WHERE (s.namespace, s.name) IN (SELECT * FROM unnest(${refs.map((r) => r.namespace)}::text[], ${refs.map((r) => r.name)}::text[]))`
+  const found = new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.spec.keys ?? []]))
+  return new Map(
+    [...wanted].map(([id, ref]) => {
+      const keys = found.get(`${ref.namespace}/${ref.name}`)
+      return [id, keys ? { found: true, keys } : { found: false }]
+    }),
+  )
+}
+
+async function serverFacts(db: Db, tools: ToolRow[]): Promise<Map<string, ServerFact>> {
+  const refOf = new Map<string, string>()
+  for (const tool of tools) {
+    const ref = tool.spec.type === 'mcp' ? tool.spec.mcpServerRef?.name : undefined
+    if (ref) refOf.set(tool.id, ref.includes('/') ? ref : `${tool.namespace}/${ref}`)
+  }
+  if (refOf.size === 0) return new Map()
+  const rows = await db.$queryRaw<{ ref: string; phase: string; lastError: string | null; tools: string[] | null }[]>`
+    SELECT s.namespace || '/' || s.name AS ref, s.phase, s."lastError",
+           (SELECT array_agg(e->>'name') FROM json_array_elements(s."toolSchemas") e) AS tools
+    FROM "LanguageTool" s WHERE s.namespace || '/' || s.name = ANY(${[...new Set(refOf.values())]}::text[])`
+  const byRef = new Map(rows.map((r) => [r.ref, r]))
+  const facts = new Map<string, ServerFact>()
+  for (const tool of tools) {
+    const ref = refOf.get(tool.id)
+    if (!ref) continue
+    const row = byRef.get(ref)
+    const upstreamTool = upstreamToolName(tool.spec, tool.name)
+    facts.set(tool.id, row ? { found: true, phase: row.phase, lastError: row.lastError, listsTool: (row.tools ?? []).includes(upstreamTool), upstreamTool } : { found: false })
+  }
+  return facts
+}
+
+async function recentCalls(db: Db, tools: ToolRow[], now: Date): Promise<Map<string, { calls: number; failures: number }>> {
+  const keyOf = new Map(tools.map((t) => [toolResourceStatKey(t.namespace, t.name), t.id]))
+  const rows = await db.$queryRaw<{ key: string; calls: number; failures: number }[]>`
+    SELECT key, sum(calls)::int AS calls, sum(failures)::int AS failures FROM "CallStatHourly"
+    WHERE dimension = 'tool' AND key = ANY(${[...keyOf.keys()]}::text[]) AND hour >= ${recentWindowStart(now)}
+    GROUP BY key`
+  return new Map(rows.map((r) => [keyOf.get(r.key)!, { calls: r.calls, failures: r.failures }]))
+}
+
+// Verdicts are remembered for a minute: the statistics rollup refreshes every active tool each
+// minute, and DNS needs asking no more often than that.
+const VERDICT_TTL_MS = 60_000
+const verdicts = new Map<string, { fact: EndpointFact; at: number }>()
+let policy: AddressPolicy | null = null
+
+/** The outbound policy's verdict on each REST endpoint's host, as the gateway would judge it when calling. */
+async function endpointVerdicts(tools: ToolRow[]): Promise<Map<string, EndpointFact>> {
+  policy ??= parseAddressPolicy(process.env.TOOLROOM_OUTBOUND_ALLOW ?? 'loopback,private')
+  const urls = [...new Set(tools.map((t) => t.spec.endpoint!.url))]
+  const now = Date.now()
+  if (verdicts.size > 10_000) verdicts.clear()
+  return new Map(
+    await Promise.all(
+      urls.map(async (url) => {
+        const known = verdicts.get(url)
+        if (known && now - known.at < VERDICT_TTL_MS) return [url, known.fact] as const
+        const fact = await verdictFor(url, policy!)
+        verdicts.set(url, { fact, at: now })
+        return [url, fact] as const
+      }),
+    ),
+  )
+}
+
+async function verdictFor(url: string, policy: AddressPolicy): Promise<EndpointFact> {
+  let host: string
+  try {
+    host = new URL(scopeOf(url).origin).hostname.replace(/^\[|\]$/g, '')
+  } catch (e) {
+    return { allowed: false, why: (e as Error).message }
+  }
+  const addresses = isIP(host) ? [host] : policy.allowsHostName(host) ? null : await resolve(host)
+  if (addresses === null) return { allowed: true, how: `${host} is allowed by name by the outbound policy (${policy.describe()})` }
+  // Only a definite "no such name" fails the tool; a DNS server that did not answer says nothing.
+  if (addresses === 'ENOTFOUND' || addresses === 'ENODATA') return { unresolved: `${host} does not resolve here (${addresses}), so calls cannot reach it` }
+  if (typeof addresses === 'string') return { unknown: `${host} could not be looked up just now (${addresses}); the next check tries again` }
+  const refusals = addresses.map((a) => policy.refusal(a)).filter((r): r is string => r !== null)
+  if (refusals.length > 0) return { allowed: false, why: `${host}: ${refusals[0]}` }
+  return { allowed: true, how: `${host} (${addresses.join(', ')}) is in the outbound allow-list (${policy.describe()})` }
+}
+
+async function resolve(host: string): Promise<string[] | string> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    const answers = await Promise.race([
+      lookup(host, { all: true }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEOUT' })), DNS_TIMEOUT_MS))),
+    ])
+    return answers.map((a) => a.address)
+  } catch (e) {
+    return (e as { code?: string }).code ?? (e as Error).message
+  } finally {
+    clearTimeout(timer)
+  }
+}
