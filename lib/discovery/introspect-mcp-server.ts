@@ -13,7 +13,7 @@ import { normalizeTools } from './mcp/normalize-tools'
 import { mcpTargetUrls } from './mcp/target-urls'
 import { isObject } from './mcp/util'
 import { waitForHealth } from './mcp/wait-for-health'
-import type { GuardedFetch } from './outbound/guarded-fetch'
+import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 
 export { McpIntrospectionError, type McpIntrospectionStep } from './mcp/errors'
 export type { McpTargetTransport, McpTransportUsed } from './mcp/listing'

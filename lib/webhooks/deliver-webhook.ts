@@ -1,7 +1,7 @@
-// Posts one queued delivery, signed, through the same SSRF-guarded client as every other outbound
-// call. A failure throws so the queue retries it with backoff; the last attempt marks it failed.
+// Posts one queued delivery, signed, through the SSRF-guarded webhook client (lib/outbound: no
+// redirects). A failure throws so the queue retries it with backoff; the last attempt marks it failed.
 import { prisma } from '@/lib/db'
-import { discoveryFetch } from '@/lib/discovery/outbound/discovery-fetch'
+import { webhookFetch } from '@/lib/outbound/outbound-clients'
 import { openSecretValues } from '@/lib/secrets/encryption'
 import { SIGNATURE_HEADER, signWebhook } from './sign-webhook'
 
@@ -20,7 +20,7 @@ export async function deliverWebhook(deliveryId: string, attempt: number, lastAt
   let status: number | null = null
   let error: string | null = null
   try {
-    const response = await discoveryFetch()(
+    const response = await webhookFetch()(
       endpoint.url,
       {
         method: 'POST',
@@ -32,9 +32,8 @@ export async function deliverWebhook(deliveryId: string, attempt: number, lastAt
           [SIGNATURE_HEADER]: signWebhook(secret, body),
         },
         body,
-        redirect: 'manual',
       },
-      { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 },
+      { timeoutMs: TIMEOUT_MS },
     )
     status = response.status
     await response.arrayBuffer().catch(() => undefined)

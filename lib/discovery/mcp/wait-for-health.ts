@@ -1,6 +1,7 @@
 // Readiness: GET /health until it answers {"status":"ok"} (or 404: no such route), with backoff,
 // bounded by the readiness timeout.
-import { type GuardedFetch, OutboundError } from '../outbound/guarded-fetch'
+import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
+import { OutboundError } from '@/lib/outbound/outbound-error'
 import { describeError, McpIntrospectionError, throwIfAborted } from './errors'
 import { sleep } from './signals-and-timers'
 import { excerptOf, isObject } from './util'

@@ -4,10 +4,10 @@
 // arguments go in the query string (GET, DELETE) or as the JSON body. 502/503/504, timeouts and
 // connection errors are transient; any other non-2xx answer is a failure of the tool.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import { gatewayFetch } from '@/lib/outbound/outbound-clients'
+import { OutboundError } from '@/lib/outbound/outbound-error'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
-import { gatewayFetch } from '../outbound'
 import { TransientError } from '../retry'
 import { RPC, ToolFailure } from '../tool-errors'
 import { expandUrlTemplate, UrlTemplateError } from '../url-template'
