@@ -22,7 +22,7 @@ export function WebhooksCard() {
   return (
     <Card
       title="Webhooks"
-      description="Each new request and each decision is posted as JSON with a Toolroom-Signature header: t=<unix time>,v1=<HMAC-SHA256 of “t.body” under the endpoint's secret>. Failed deliveries are retried with backoff."
+      description="Each new request and each decision is posted as JSON, signed in the Standard Webhooks format (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of “id.timestamp.body”> under the endpoint's whsec_ secret), so any Standard Webhooks library verifies it. Failed deliveries are retried with backoff."
       bodyClassName=""
     >
       <NewWebhookForm />

@@ -9,6 +9,7 @@ import { approvalQueueStats, getApproval, listApprovals } from '@/lib/approvals/
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, updateWebhook } from '@/lib/webhooks/manage-webhooks'
 import { WEBHOOK_EVENTS } from '@/lib/webhooks/publish-webhook-event'
+import { webhookSecretSchema } from '@/lib/webhooks/sign-webhook'
 
 const id = z.object({ id: z.string().uuid() })
 const approval = z.record(z.string(), z.unknown()).openapi('Approval')
@@ -30,7 +31,7 @@ const webhookBody = z.strictObject({
   url: z.string().url().max(2000).refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
   events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
   enabled: z.boolean().optional(),
-  secret: z.string().min(16).max(256).optional(),
+  secret: webhookSecretSchema.optional().openapi({ description: 'The signing secret (Standard Webhooks: `whsec_` and base64 of 24–64 bytes); leave out to have one generated' }),
 })
 const webhook = z.record(z.string(), z.unknown()).openapi('Webhook')
 

@@ -3,7 +3,7 @@
 import { prisma } from '@/lib/db'
 import { webhookFetch } from '@/lib/outbound/outbound-clients'
 import { openSecretValues } from '@/lib/secrets/encryption'
-import { SIGNATURE_HEADER, signWebhook } from './sign-webhook'
+import { signatureHeaders } from './sign-webhook'
 
 const TIMEOUT_MS = Number(process.env.TOOLROOM_WEBHOOK_TIMEOUT_MS ?? 10_000)
 
@@ -28,8 +28,7 @@ export async function deliverWebhook(deliveryId: string, attempt: number, lastAt
           'content-type': 'application/json',
           'user-agent': 'Toolroom-Webhooks/1',
           'toolroom-event': delivery.event,
-          'toolroom-delivery': delivery.id,
-          [SIGNATURE_HEADER]: signWebhook(secret, body),
+          ...signatureHeaders(secret, delivery.id, body),
         },
         body,
       },
