@@ -2,6 +2,7 @@
 // The audit log for the portal: typed fetches, the export link and the paged query.
 import { useInfiniteQuery } from '@tanstack/react-query'
 import type { AuditEventView as AuditEvent } from '@/lib/audit/list-audit-events'
+import { isObject } from '@/lib/json/unknown-values'
 import { apiFetch, qs, type Page } from './api'
 import { queryKeys } from './query-keys'
 
@@ -44,7 +45,6 @@ export function useAuditEvents(filters: AuditFilters, pageSize = 50) {
 export function changedPaths(before: unknown, after: unknown, depth = 2, prefix = ''): string[] {
   const same = JSON.stringify(before) === JSON.stringify(after)
   if (same) return []
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
   if (depth === 0 || !isObject(before) || !isObject(after)) return [prefix || '(all)']
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()
   return keys.flatMap((k) => changedPaths(before[k], after[k], depth - 1, prefix ? `${prefix}.${k}` : k))

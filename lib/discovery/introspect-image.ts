@@ -5,6 +5,7 @@
 import type { FieldError } from '@/lib/errors/app-error'
 import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
 import { MAX_IMAGE_TOOLS, validateImageTools } from '@/lib/image-tools/validate-image-tools'
+import { isObject } from '@/lib/json/unknown-values'
 import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 
@@ -153,8 +154,8 @@ export async function introspectImage(endpoint: string, options: ImageIntrospect
     let last: AttemptFailure
     if (outcome.ok) {
       const body = outcome.json
-      if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-        agentCard = summariseCard(body as Record<string, unknown>)
+      if (isObject(body)) {
+        agentCard = summariseCard(body)
         break
       }
       last = { failure: 'invalid_json', answer: `HTTP 200 with ${describeJson(body)} instead of a JSON object`, status: 200 }

@@ -3,7 +3,7 @@
 import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 import type { ComplianceProbeResult } from './compliance-probes'
 import { AttemptError } from './errors'
-import { excerptOf, isObject, safeJson } from './util'
+import { excerptOf, isObject, safeJson } from '@/lib/json/unknown-values'
 
 export type McpTargetTransport = 'streamable-http' | 'sse'
 export type McpTransportUsed = 'streamable-http' | 'sse' | 'stateless-post'

@@ -6,6 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { gatewayFetch } from '@/lib/outbound/outbound-clients'
 import { OutboundError } from '@/lib/outbound/outbound-error'
+import { isObject } from '@/lib/json/unknown-values'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { TransientError } from '../retry'
@@ -82,6 +83,6 @@ export async function executeRest(endpoint: Endpoint, args: Record<string, unkno
   }
   return {
     content: [{ type: 'text', text }],
-    ...(json !== undefined && typeof json === 'object' && json !== null && !Array.isArray(json) ? { structuredContent: json as Record<string, unknown> } : {}),
+    ...(isObject(json) ? { structuredContent: json } : {}),
   }
 }
