@@ -52,12 +52,6 @@ export async function getApproval(id: string) {
   return toApprovalView({ ...row, argsSealed: null, resultSealed: null })
 }
 
-/** The approval of a call, by the call's id (agents ask by call id). */
-export async function getApprovalOfCall(callId: string) {
-  const row = await prisma.approvalRequest.findUnique({ where: { callId }, omit: { argsSealed: true, resultSealed: true } })
-  return row ? toApprovalView({ ...row, argsSealed: null, resultSealed: null }) : null
-}
-
 export interface ApprovalQueueStats {
   pending: number
   oldestPendingAt: string | null
