@@ -12,8 +12,9 @@ import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { createWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks, updateWebhook, type Webhook } from '@/lib/client/approvals-api'
 import { timeAgo } from '@/lib/client/format'
 import { queryKeys } from '@/lib/client/query-keys'
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@/lib/webhooks/webhook-events'
 
-const EVENTS = ['approval.requested', 'approval.decided'] as const
+const EVENTS = WEBHOOK_EVENTS
 
 export function WebhooksCard() {
   const isAdmin = useCan('admin')
@@ -52,7 +53,7 @@ function NewWebhookForm() {
   const client = useQueryClient()
   const [name, setName] = useState('')
   const [url, setUrl] = useState('')
-  const [events, setEvents] = useState<string[]>([...EVENTS])
+  const [events, setEvents] = useState<WebhookEvent[]>([...EVENTS])
   const create = useMutation({
     mutationFn: () => createWebhook({ name, url, events }),
     onSuccess: () => {

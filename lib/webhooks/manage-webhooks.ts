@@ -4,7 +4,7 @@ import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { WebhookEndpoint } from '@/lib/generated/prisma/client'
 import { sealSecretValues } from '@/lib/secrets/encryption'
-import type { WebhookEvent } from './publish-webhook-event'
+import type { WebhookEvent } from './webhook-events'
 import { generateWebhookSecret } from './sign-webhook'
 
 export interface WebhookInput {

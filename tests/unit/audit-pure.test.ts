@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { auditActorOf } from '@/lib/audit/audit-actor'
 import { auditDocument } from '@/lib/audit/audit-document'
-import { changedPaths } from '@/lib/client/audit'
+import { changedPaths } from '@/lib/client/audit-api'
 
 describe('auditActorOf', () => {
   it('keeps user, token and agent callers with their id', () => {
