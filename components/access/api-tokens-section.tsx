@@ -7,7 +7,8 @@ import { Card } from '@/components/ui/card'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { type Scope, scopesAllowedFor } from '@/lib/auth/access-rules'
-import { accessKeys, type ApiTokenView, createToken, listTokens, revokeToken } from '@/lib/client/access-api'
+import { type ApiTokenView, createToken, listTokens, revokeToken } from '@/lib/client/access-api'
+import { queryKeys } from '@/lib/client/query-keys'
 import { dateTime, timeAgo } from '@/lib/client/format'
 import { useCaller } from './caller-context'
 import { ExpirySelect } from './expiry-select'
@@ -29,7 +30,7 @@ const STATUS_TONE = { active: 'green', expired: 'amber', revoked: 'gray' } as co
 /** API tokens for REST consumers (CI, scripts). Admins see and revoke everyone's. */
 export function ApiTokensSection() {
   const caller = useCaller()
-  const query = useQuery({ queryKey: accessKeys.tokens, queryFn: listTokens })
+  const query = useQuery({ queryKey: queryKeys.tokens(), queryFn: listTokens })
   const isAdmin = caller?.role === 'admin'
   return (
     <section aria-labelledby="api-tokens-heading" className="space-y-4">
@@ -59,7 +60,7 @@ function NewToken() {
     mutationFn: createToken,
     onSuccess: (answer) => {
       setCreated({ name: answer.name, token: answer.token })
-      void client.invalidateQueries({ queryKey: accessKeys.tokens })
+      void client.invalidateQueries({ queryKey: queryKeys.tokens() })
     },
   })
   return (
@@ -108,7 +109,7 @@ function NewToken() {
 
 function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner: boolean }) {
   const client = useQueryClient()
-  const revoke = useMutation({ mutationFn: revokeToken, onSuccess: () => void client.invalidateQueries({ queryKey: accessKeys.tokens }) })
+  const revoke = useMutation({ mutationFn: revokeToken, onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.tokens() }) })
   return (
     <>
       {revoke.error && <div className="px-4 pt-3"><ErrorLine error={revoke.error} /></div>}

@@ -7,7 +7,8 @@ import { Card } from '@/components/ui/card'
 import { QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { ROLES, type Role } from '@/lib/auth/access-rules'
-import { accessKeys, changeUser, createUser, listUsers, removeUser, resetUserPassword, type UserView } from '@/lib/client/access-api'
+import { changeUser, createUser, listUsers, removeUser, resetUserPassword, type UserView } from '@/lib/client/access-api'
+import { queryKeys } from '@/lib/client/query-keys'
 import { ApiError } from '@/lib/client/api'
 import { dateTime } from '@/lib/client/format'
 import { useCaller } from './caller-context'
@@ -22,7 +23,7 @@ const ROLE_HELP: Record<Role, string> = {
 }
 
 export function PeopleManager() {
-  const query = useQuery({ queryKey: accessKeys.users, queryFn: listUsers })
+  const query = useQuery({ queryKey: queryKeys.users(), queryFn: listUsers })
   return (
     <div className="space-y-4">
       <AddPerson />
@@ -41,7 +42,7 @@ function AddPerson() {
   const create = useMutation({
     mutationFn: createUser,
     onSuccess: (answer) => {
-      void client.invalidateQueries({ queryKey: accessKeys.users })
+      void client.invalidateQueries({ queryKey: queryKeys.users() })
       if (answer.password) setGenerated({ email: answer.user.email, password: answer.password })
     },
   })
@@ -103,7 +104,7 @@ function PeopleTable({ people }: { people: UserView[] }) {
   const client = useQueryClient()
   const me = useCaller()
   const [error, setError] = useState<unknown>(null)
-  const done = { onSuccess: () => void client.invalidateQueries({ queryKey: accessKeys.users }), onError: setError, onMutate: () => setError(null) }
+  const done = { onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.users() }), onError: setError, onMutate: () => setError(null) }
   const change = useMutation({ mutationFn: (v: { id: string; role?: Role; disabled?: boolean }) => changeUser(v.id, v), ...done })
   const remove = useMutation({ mutationFn: removeUser, ...done })
   const [reset, setReset] = useState<{ email: string; password: string } | null>(null)

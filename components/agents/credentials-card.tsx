@@ -4,7 +4,7 @@
 import { useCan } from '@/components/access/caller-context'
 import { Card } from '@/components/ui/card'
 import { QueryView } from '@/components/ui/states'
-import { useAgentCredentials } from '@/lib/client/agent-credentials'
+import { useAgentCredentials } from '@/lib/client/agent-credentials-hooks'
 import { AgentCredentialsTable } from './agent-credentials-table'
 import { IssueCredentialForm } from './issue-credential-form'
 

@@ -7,7 +7,8 @@ import { FIELD, LABEL } from '@/components/access/form-styles'
 import { ErrorLine } from '@/components/access/people-manager'
 import { ShownOnce } from '@/components/access/shown-once'
 import { Button } from '@/components/ui/button'
-import { type AgentRef, useIssueAgentCredential } from '@/lib/client/agent-credentials'
+import type { AgentRef } from '@/lib/client/agent-credentials-api'
+import { useIssueAgentCredential } from '@/lib/client/agent-credentials-hooks'
 import { AgentPicker } from './agent-picker'
 
 // Agents run unattended: a credential that lapses stops one silently, so "never" is the default.

@@ -12,8 +12,9 @@ import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { createWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks, updateWebhook, type Webhook } from '@/lib/client/approvals-api'
 import { timeAgo } from '@/lib/client/format'
 import { queryKeys } from '@/lib/client/query-keys'
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@/lib/webhooks/webhook-events'
 
-const EVENTS = ['approval.requested', 'approval.decided'] as const
+const EVENTS = WEBHOOK_EVENTS
 
 export function WebhooksCard() {
   const isAdmin = useCan('admin')
@@ -22,7 +23,7 @@ export function WebhooksCard() {
   return (
     <Card
       title="Webhooks"
-      description="Each new request and each decision is posted as JSON with a Toolroom-Signature header: t=<unix time>,v1=<HMAC-SHA256 of “t.body” under the endpoint's secret>. Failed deliveries are retried with backoff."
+      description="Each new request and each decision is posted as JSON, signed in the Standard Webhooks format (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of “id.timestamp.body”> under the endpoint's whsec_ secret), so any Standard Webhooks library verifies it. Failed deliveries are retried with backoff."
       bodyClassName=""
     >
       <NewWebhookForm />
@@ -52,7 +53,7 @@ function NewWebhookForm() {
   const client = useQueryClient()
   const [name, setName] = useState('')
   const [url, setUrl] = useState('')
-  const [events, setEvents] = useState<string[]>([...EVENTS])
+  const [events, setEvents] = useState<WebhookEvent[]>([...EVENTS])
   const create = useMutation({
     mutationFn: () => createWebhook({ name, url, events }),
     onSuccess: () => {

@@ -1,7 +1,8 @@
 'use client'
 import { LoadMore } from '@/components/ui/load-more'
 import { EmptyState, QueryView } from '@/components/ui/states'
-import { type AuditFilters, useAuditEvents } from '@/lib/client/audit'
+import type { AuditFilters } from '@/lib/client/audit-api'
+import { useAuditEvents } from '@/lib/client/audit-hooks'
 import { AuditEventsTable } from './audit-events-table'
 
 /** Audit events for some filters, with loading, error and empty states and "Load more". */

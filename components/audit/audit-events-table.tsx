@@ -5,7 +5,7 @@ import { JsonDiff } from '@/components/discovery/value-diff'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
-import { type AuditEvent, changedPaths } from '@/lib/client/audit'
+import { type AuditEvent, changedPaths } from '@/lib/client/audit-api'
 import { dateTime, timeAgo } from '@/lib/client/format'
 import { hasPage, resourceHref } from '@/lib/client/links'
 

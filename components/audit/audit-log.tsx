@@ -3,7 +3,7 @@ import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
-import { type AuditFilters, auditExportHref } from '@/lib/client/audit'
+import { type AuditFilters, auditExportHref } from '@/lib/client/audit-api'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { AuditEventsList } from './audit-events-list'
 

@@ -12,6 +12,7 @@ import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
 import { useAllResources, useResource } from '@/lib/client/hooks'
 import { refHref, resourceHref } from '@/lib/client/links'
+import { parseRef } from '@/lib/manifests/resource-ref'
 
 type Tool = Resource<ToolSpec, ToolStatus>
 
@@ -72,8 +73,8 @@ export function ConnectorToolList({ slug, names, namespace }: { slug: string; na
 
 /** The tools a connector takes from its MCP server, under the connector's slug. */
 export function ConnectorServerTools({ slug, serverRef, namespace }: { slug: string; serverRef: string; namespace: string }) {
-  const [ns, name] = serverRef.includes('/') ? serverRef.split('/', 2) : [namespace, serverRef]
-  const server = useResource<LanguageTool>('languagetools', name, ns)
+  const target = parseRef(serverRef, namespace)
+  const server = useResource<LanguageTool>('languagetools', target.name, target.namespace)
   const tools = server.data?.status?.toolSchemas ?? []
   return (
     <Card

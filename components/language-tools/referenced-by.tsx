@@ -10,11 +10,12 @@ import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
 import { useAllResources } from '@/lib/client/hooks'
 import { resourceHref } from '@/lib/client/links'
+import { parseRef } from '@/lib/manifests/resource-ref'
 
 /** Does a reference ("name" or "namespace/name") written in `fromNamespace` point at this server? */
 function pointsAt(ref: string, fromNamespace: string, name: string, namespace: string) {
-  const [ns, n] = ref.includes('/') ? ref.split('/', 2) : [fromNamespace, ref]
-  return ns === namespace && n === name
+  const target = parseRef(ref, fromNamespace)
+  return target.namespace === namespace && target.name === name
 }
 
 // Fetched whole and filtered here: the API has no reverse index for references yet.

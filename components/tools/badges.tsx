@@ -1,8 +1,9 @@
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import type { ToolAnnotations } from '@/lib/effective-tools/types'
-import type { SideEffectLevel } from '@/lib/manifests/specs/common'
+import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '@/lib/manifests/side-effect-levels'
 
-export const LEVELS: SideEffectLevel[] = ['read_only', 'local_write', 'external_write', 'financial', 'communication', 'code_execution', 'privileged']
+/** The side-effect levels in order of risk, as the manifests define them. */
+export const LEVELS: readonly SideEffectLevel[] = SIDE_EFFECT_LEVELS
 
 // Colour rises with risk; bars and badges share the hue so the dashboard and tables read alike.
 const LEVEL_STYLE: Record<string, { tone: BadgeTone; bar: string }> = {

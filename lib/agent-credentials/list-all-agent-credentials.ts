@@ -3,7 +3,7 @@
 // the gateway refuses the others anyway (it joins the agent to authenticate).
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
-import { decodeTimeCursor, encodeTimeCursor } from '@/lib/http/pagination'
+import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 import { credentialView, type CredentialRow, type CredentialState, type CredentialWithAgent } from './credential-view'
 
 export interface CredentialListFilters {
@@ -42,9 +42,7 @@ export async function listAllAgentCredentials(f: CredentialListFilters): Promise
     prisma.$queryRaw<{ total: bigint }[]>`
       SELECT count(*) AS total FROM "AgentCredential" c JOIN "Agent" a ON a.id = c."agentId" WHERE ${where}`,
   ])
-  const items = rows.slice(0, f.limit)
-  const last = items[items.length - 1]
-  const nextCursor = rows.length > f.limit && last ? encodeTimeCursor(last.createdAt, last.id) : null
+  const { items, nextCursor } = keysetPage(rows, f.limit, (last) => encodeTimeCursor(last.createdAt, last.id))
   return {
     items: items.map((r) => ({ ...credentialView(r, now.getTime()), agent: { namespace: r.agentNamespace, name: r.agentName } })),
     total: Number(total),

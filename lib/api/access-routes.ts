@@ -3,7 +3,7 @@ import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { auditActorOf } from '@/lib/audit/audit-actor'
-import { ROLES, SCOPES } from '@/lib/auth/authenticate'
+import { type Role, ROLES, type Scope, SCOPES } from '@/lib/auth/authenticate'
 import { changeOwnPassword } from '@/lib/auth/change-own-password'
 import { signInWithPassword } from '@/lib/auth/sign-in'
 import { signOut } from '@/lib/auth/sign-out'
@@ -12,26 +12,28 @@ import { createUser } from '@/lib/people/create-user'
 import { listUsers } from '@/lib/people/list-users'
 import { MIN_PASSWORD_LENGTH } from '@/lib/people/password'
 import { resetPassword } from '@/lib/people/reset-password'
+import type { UserView } from '@/lib/people/user-view'
+import type { ApiTokenView } from '@/lib/tokens/api-token-view'
 import { createApiToken } from '@/lib/tokens/create-api-token'
 import { listApiTokens } from '@/lib/tokens/list-api-tokens'
 import { revokeApiToken } from '@/lib/tokens/revoke-api-token'
 
-const role = z.enum(ROLES as [string, ...string[]])
-const scope = z.enum(SCOPES as [string, ...string[]])
+const role = z.enum(ROLES as readonly [Role, ...Role[]])
+const scope = z.enum(SCOPES as readonly [Scope, ...Scope[]])
 const uuidParams = z.object({ id: z.string().uuid() })
 const email = z.string().trim().toLowerCase().email().max(254)
 
-const me = z.object({ kind: z.string(), id: z.string(), name: z.string(), roles: z.array(role), scopes: z.array(scope).optional() }).openapi('Caller')
-const user = z
+export const callerSchema = z.object({ kind: z.string(), id: z.string(), name: z.string(), roles: z.array(role), scopes: z.array(scope).optional() }).openapi('Caller')
+export const userSchema = z
   .object({ id: z.string(), email: z.string(), name: z.string(), role, disabled: z.boolean(), createdAt: z.string(), signIn: z.array(z.string()) })
-  .openapi('User')
-const apiToken = z
+  .openapi('User') satisfies z.ZodType<UserView>
+export const apiTokenSchema = z
   .object({
     id: z.string(), name: z.string(), hint: z.string(), scopes: z.array(scope), owner: z.string().nullable(), origin: z.string(),
     createdAt: z.string(), expiresAt: z.string().nullable(), lastUsedAt: z.string().nullable(), revokedAt: z.string().nullable(),
     status: z.enum(['active', 'expired', 'revoked']),
   })
-  .openapi('ApiToken')
+  .openapi('ApiToken') satisfies z.ZodType<ApiTokenView>
 
 export const ACCESS_CONTRACTS = {
   signIn: {
@@ -42,7 +44,7 @@ export const ACCESS_CONTRACTS = {
   },
   whoAmI: {
     method: 'GET', path: '/api/v1/session', operationId: 'whoAmI', tags: ['Access'], access: 'read',
-    summary: 'Who the caller is: a signed-in person or an API token, with roles and scopes', response: me,
+    summary: 'Who the caller is: a signed-in person or an API token, with roles and scopes', response: callerSchema,
   },
   signOut: {
     method: 'DELETE', path: '/api/v1/session', operationId: 'signOut', tags: ['Access'], access: 'read',
@@ -56,18 +58,18 @@ export const ACCESS_CONTRACTS = {
   },
   listUsers: {
     method: 'GET', path: '/api/v1/users', operationId: 'listUsers', tags: ['Access'], access: 'admin',
-    summary: 'Everyone who can sign in, with role and state', response: z.object({ items: z.array(user) }),
+    summary: 'Everyone who can sign in, with role and state', response: z.object({ items: z.array(userSchema) }),
   },
   createUser: {
     method: 'POST', path: '/api/v1/users', operationId: 'createUser', tags: ['Access'], access: 'admin', maxBodyBytes: 8192,
     summary: 'Add a person; without a password one is generated and returned once',
     body: z.strictObject({ email, name: z.string().trim().max(200).optional(), role, password: z.string().min(MIN_PASSWORD_LENGTH).max(256).optional() }),
-    response: z.object({ user, password: z.string().optional() }), successStatus: 201,
+    response: z.object({ user: userSchema, password: z.string().optional() }), successStatus: 201,
   },
   changeUser: {
     method: 'PATCH', path: '/api/v1/users/{id}', operationId: 'changeUser', tags: ['Access'], access: 'admin', maxBodyBytes: 4096,
     summary: "Change someone's role or name, or disable them (their sessions end)", params: uuidParams,
-    body: z.strictObject({ role: role.optional(), name: z.string().trim().min(1).max(200).optional(), disabled: z.boolean().optional() }), response: user,
+    body: z.strictObject({ role: role.optional(), name: z.string().trim().min(1).max(200).optional(), disabled: z.boolean().optional() }), response: userSchema,
   },
   resetUserPassword: {
     method: 'POST', path: '/api/v1/users/{id}/password', operationId: 'resetUserPassword', tags: ['Access'], access: 'admin', maxBodyBytes: 4096,
@@ -80,7 +82,7 @@ export const ACCESS_CONTRACTS = {
   },
   listTokens: {
     method: 'GET', path: '/api/v1/tokens', operationId: 'listApiTokens', tags: ['Access'], access: 'read',
-    summary: "API tokens: your own, or everyone's for admins (never the token itself)", response: z.object({ items: z.array(apiToken) }),
+    summary: "API tokens: your own, or everyone's for admins (never the token itself)", response: z.object({ items: z.array(apiTokenSchema) }),
   },
   createToken: {
     method: 'POST', path: '/api/v1/tokens', operationId: 'createApiToken', tags: ['Access'], access: 'read', maxBodyBytes: 4096,
@@ -90,11 +92,11 @@ export const ACCESS_CONTRACTS = {
       scopes: z.array(scope).min(1).max(4),
       expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),
     }),
-    response: apiToken.extend({ token: z.string() }), successStatus: 201,
+    response: apiTokenSchema.extend({ token: z.string() }), successStatus: 201,
   },
   revokeToken: {
     method: 'DELETE', path: '/api/v1/tokens/{id}', operationId: 'revokeApiToken', tags: ['Access'], access: 'read',
-    summary: 'Revoke an API token at once (yours, or anyone’s for admins); a token caller needs `write` and revokes only tokens within its own scopes', params: uuidParams, response: apiToken,
+    summary: 'Revoke an API token at once (yours, or anyone’s for admins); a token caller needs `write` and revokes only tokens within its own scopes', params: uuidParams, response: apiTokenSchema,
   },
 } satisfies Record<string, RouteContract>
 
@@ -112,16 +114,16 @@ export const accessRoutes = {
   changeOwnPassword: route(C.changeOwnPassword, async ({ actor, body, request, requestId }) => changeOwnPassword(actor, body, request, requestId)),
   listUsers: route(C.listUsers, async () => ({ items: await listUsers() })),
   createUser: route(C.createUser, async ({ body, actor, requestId }) =>
-    createUser({ email: body.email, name: body.name, role: body.role as (typeof ROLES)[number], password: body.password }, auditActorOf(actor), requestId),
+    createUser({ email: body.email, name: body.name, role: body.role, password: body.password }, auditActorOf(actor), requestId),
   ),
   changeUser: route(C.changeUser, async ({ params, body, actor, requestId }) =>
-    changeUser(params.id, { role: body.role as (typeof ROLES)[number] | undefined, name: body.name, disabled: body.disabled }, auditActorOf(actor), requestId),
+    changeUser(params.id, { role: body.role, name: body.name, disabled: body.disabled }, auditActorOf(actor), requestId),
   ),
   resetUserPassword: route(C.resetUserPassword, async ({ params, body, actor, requestId }) => resetPassword(params.id, body.password, auditActorOf(actor), requestId)),
   removeUser: route(C.removeUser, async ({ params, actor, requestId }) => removeUser(params.id, auditActorOf(actor), requestId)),
   listTokens: route(C.listTokens, async ({ actor }) => ({ items: await listApiTokens(actor) })),
   createToken: route(C.createToken, async ({ body, actor, requestId }) =>
-    createApiToken({ name: body.name, scopes: body.scopes as (typeof SCOPES)[number][], expiresInDays: body.expiresInDays }, actor, requestId),
+    createApiToken({ name: body.name, scopes: body.scopes, expiresInDays: body.expiresInDays }, actor, requestId),
   ),
   revokeToken: route(C.revokeToken, async ({ params, actor, requestId }) => revokeApiToken(params.id, actor, requestId)),
 }

@@ -11,7 +11,7 @@ import { route } from '@/lib/http/route'
 import { getRow } from '@/lib/resources/resource-store'
 import { idParams } from './schemas'
 
-const credential = z
+export const credentialSchema = z
   .object({
     id: z.string(),
     agentId: z.string(),
@@ -25,7 +25,7 @@ const credential = z
     state: z.enum(CREDENTIAL_STATES),
   })
   .openapi('AgentCredential') satisfies z.ZodType<CredentialView>
-const credentialWithAgent = credential
+export const credentialWithAgentSchema = credentialSchema
   .extend({ agent: z.object({ namespace: z.string(), name: z.string() }) })
   .openapi('AgentCredentialWithAgent') satisfies z.ZodType<CredentialWithAgent>
 const namespaceOnly = z.strictObject({ namespace: z.string().max(63).optional() })
@@ -43,21 +43,21 @@ export const AGENT_CREDENTIAL_CONTRACTS = {
     method: 'POST', path: '/api/v1/agents/{id}/credentials', operationId: 'createAgentCredential', tags: ['Gateway'], access: 'admin',
     summary: 'Issue a gateway credential for the agent; the token is in this answer only', params: idParams, query: namespaceOnly,
     body: z.strictObject({ name: z.string().min(1).max(100), expiresInDays: z.number().int().min(1).max(3650).optional() }),
-    response: credential.extend({ token: z.string().openapi({ description: 'Bearer token (tra_…); shown once, stored only as a hash' }) }), successStatus: 201,
+    response: credentialSchema.extend({ token: z.string().openapi({ description: 'Bearer token (tra_…); shown once, stored only as a hash' }) }), successStatus: 201,
   },
   listCredentials: {
     method: 'GET', path: '/api/v1/agents/{id}/credentials', operationId: 'listAgentCredentials', tags: ['Gateway'], access: 'read',
-    summary: "The agent's gateway credentials (never the tokens)", params: idParams, query: namespaceOnly, response: z.object({ items: z.array(credential) }),
+    summary: "The agent's gateway credentials (never the tokens)", params: idParams, query: namespaceOnly, response: z.object({ items: z.array(credentialSchema) }),
   },
   revokeCredential: {
     method: 'POST', path: '/api/v1/agents/{id}/credentials/{credentialId}/revoke', operationId: 'revokeAgentCredential', tags: ['Gateway'], access: 'admin',
     summary: 'Revoke a credential; gateways refuse it within a few seconds', params: idParams.extend({ credentialId: z.string().uuid() }), query: namespaceOnly,
-    response: credential,
+    response: credentialSchema,
   },
   listAllCredentials: {
     method: 'GET', path: '/api/v1/agent-credentials', operationId: 'listAllAgentCredentials', tags: ['Gateway'], access: 'read',
     summary: 'Gateway credentials of every agent, newest first, with their agent (never the tokens)', query: listAllQuery,
-    response: z.object({ items: z.array(credentialWithAgent), total: z.number().int(), nextCursor: z.string().nullable() }).openapi('AgentCredentialPage'),
+    response: z.object({ items: z.array(credentialWithAgentSchema), total: z.number().int(), nextCursor: z.string().nullable() }).openapi('AgentCredentialPage'),
   },
 } satisfies Record<string, RouteContract>
 

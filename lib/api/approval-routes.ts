@@ -5,18 +5,48 @@ import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { auditActorOf as auditActor } from '@/lib/audit/audit-actor'
 import { decideApproval, decideApprovals } from '@/lib/approvals/decide-approval'
-import { approvalQueueStats, getApproval, listApprovals } from '@/lib/approvals/list-approvals'
+import { type ApprovalQueueStats, approvalQueueStats, getApproval, listApprovals } from '@/lib/approvals/list-approvals'
+import { APPROVAL_EXECUTIONS, APPROVAL_STATUSES, type ApprovalView } from '@/lib/approvals/approval-view'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, updateWebhook } from '@/lib/webhooks/manage-webhooks'
-import { WEBHOOK_EVENTS } from '@/lib/webhooks/publish-webhook-event'
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@/lib/webhooks/webhook-events'
+import { webhookSecretSchema } from '@/lib/webhooks/sign-webhook'
 
 const id = z.object({ id: z.string().uuid() })
-const approval = z.record(z.string(), z.unknown()).openapi('Approval')
+const rateLimit = z.object({ callsPerMinute: z.number().int().nullable(), callsPerDay: z.number().int().nullable() })
+export const approvalSchema = z
+  .object({
+    id: z.string().uuid(),
+    callId: z.string().uuid(),
+    status: z.enum(APPROVAL_STATUSES),
+    agent: z.object({ id: z.string(), namespace: z.string(), name: z.string(), unit: z.string().nullable() }),
+    tool: z.object({ id: z.string(), namespace: z.string(), level: z.string().nullable() }),
+    args: z.unknown().openapi({ description: 'The arguments as recorded for approvers: redactFields masked' }),
+    idempotencyKey: z.string().nullable(),
+    policy: z.unknown().openapi({ description: 'What required the approval: the tool, its level\'s policy, or the shipped default' }),
+    rateLimit: z.object({ tool: rateLimit, agent: rateLimit }).nullable().openapi({ description: 'The rate limits in force when the call was held' }),
+    requestedAt: z.string().openapi({ format: 'date-time' }),
+    expiresAt: z.string().openapi({ format: 'date-time' }),
+    secondsLeft: z.number().int().nullable().openapi({ description: 'Seconds until expiry while pending; 0 once past it' }),
+    decision: z.object({ by: z.string().nullable(), byId: z.string().nullable(), at: z.string().nullable(), comment: z.string().nullable() }).nullable(),
+    execution: z.object({ status: z.enum(APPROVAL_EXECUTIONS), at: z.string().nullable(), error: z.string().nullable() }).nullable(),
+  })
+  .openapi('Approval') satisfies z.ZodType<ApprovalView>
+const approval = approvalSchema
+
+export const approvalStatsSchema = z
+  .object({
+    pending: z.number().int(),
+    oldestPendingAt: z.string().nullable(),
+    timeToDecisionSeconds: z.object({ p50: z.number().nullable(), p95: z.number().nullable(), decided: z.number().int() }),
+    decided7d: z.object({ approved: z.number().int(), denied: z.number().int(), expired: z.number().int() }),
+  })
+  .openapi('ApprovalStats') satisfies z.ZodType<ApprovalQueueStats>
 const comment = z.string().max(2000)
 const decisionBody = z.strictObject({ comment: comment.optional() }).optional()
 
 const listQuery = z.strictObject({
-  status: z.enum(['pending', 'approved', 'denied', 'expired']).default('pending'),
+  status: z.enum(APPROVAL_STATUSES).default('pending'),
   level: z.enum(SIDE_EFFECT_LEVELS).optional(),
   agent: z.string().max(253).optional(),
   tool: z.string().max(253).optional(),
@@ -30,19 +60,45 @@ const webhookBody = z.strictObject({
   url: z.string().url().max(2000).refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
   events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
   enabled: z.boolean().optional(),
-  secret: z.string().min(16).max(256).optional(),
+  secret: webhookSecretSchema.optional().openapi({ description: 'The signing secret (Standard Webhooks: `whsec_` and base64 of 24–64 bytes); leave out to have one generated' }),
 })
-const webhook = z.record(z.string(), z.unknown()).openapi('Webhook')
+export const webhookSchema = z
+  .object({
+    id: z.string().uuid(),
+    name: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    enabled: z.boolean(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Webhook')
+const webhook = webhookSchema
+
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().uuid(),
+    endpointId: z.string().uuid(),
+    event: z.enum(WEBHOOK_EVENTS),
+    payload: z.unknown().openapi({ description: 'What was posted, but its delivery id' }),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    lastStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    deliveredAt: z.string().nullable().openapi({ format: 'date-time' }),
+  })
+  .openapi('WebhookDelivery')
 
 export const APPROVAL_CONTRACTS = {
   list: {
     method: 'GET', path: '/api/v1/approvals', operationId: 'listApprovals', tags: ['Approvals'], access: 'read',
     summary: 'The approval queue: pending requests oldest first (?status=approved|denied|expired: decided ones, newest first)',
-    query: listQuery, response: z.object({ items: z.array(approval), total: z.number().int(), nextCursor: z.string().nullable() }),
+    query: listQuery, response: z.object({ items: z.array(approval), total: z.number().int(), nextCursor: z.string().nullable() }).openapi('ApprovalPage'),
   },
   stats: {
     method: 'GET', path: '/api/v1/approvals/stats', operationId: 'approvalStats', tags: ['Approvals'], access: 'read',
-    summary: 'Queue depth and time to decision (p50, p95) over the last 7 days', response: z.record(z.string(), z.unknown()).openapi('ApprovalStats'),
+    summary: 'Queue depth and time to decision (p50, p95) over the last 7 days', response: approvalStatsSchema,
   },
   get: {
     method: 'GET', path: '/api/v1/approvals/{id}', operationId: 'getApproval', tags: ['Approvals'], access: 'read',
@@ -60,7 +116,7 @@ export const APPROVAL_CONTRACTS = {
     method: 'POST', path: '/api/v1/approvals/decide', operationId: 'decideApprovals', tags: ['Approvals'], access: 'approve',
     summary: 'One decision for many requests; each succeeds or fails on its own',
     body: z.strictObject({ ids: z.array(z.string().uuid()).min(1).max(500), decision: z.enum(['approve', 'deny']), comment: comment.optional() }),
-    response: z.object({ results: z.array(z.object({ id: z.string(), ok: z.boolean(), approval: approval.optional(), error: z.string().optional() })) }),
+    response: z.object({ results: z.array(z.object({ id: z.string(), ok: z.boolean(), approval: approval.optional(), error: z.string().optional() })) }).openapi('BulkDecision'),
   },
   webhooks: {
     method: 'GET', path: '/api/v1/webhooks', operationId: 'listWebhooks', tags: ['Approvals'], access: 'admin',
@@ -68,7 +124,7 @@ export const APPROVAL_CONTRACTS = {
   },
   createWebhook: {
     method: 'POST', path: '/api/v1/webhooks', operationId: 'createWebhook', tags: ['Approvals'], access: 'admin',
-    summary: 'Add a webhook endpoint; the answer carries its signing secret, once', body: webhookBody, response: webhook, successStatus: 201,
+    summary: 'Add a webhook endpoint; the answer carries its signing secret, once', body: webhookBody, response: webhook.extend({ secret: z.string() }), successStatus: 201,
   },
   updateWebhook: {
     method: 'PATCH', path: '/api/v1/webhooks/{id}', operationId: 'updateWebhook', tags: ['Approvals'], access: 'admin',
@@ -80,7 +136,7 @@ export const APPROVAL_CONTRACTS = {
   },
   deliveries: {
     method: 'GET', path: '/api/v1/webhooks/{id}/deliveries', operationId: 'listWebhookDeliveries', tags: ['Approvals'], access: 'admin',
-    summary: 'Recent deliveries to an endpoint, newest first', params: id, response: z.object({ items: z.array(z.record(z.string(), z.unknown())) }),
+    summary: 'Recent deliveries to an endpoint, newest first', params: id, response: z.object({ items: z.array(webhookDeliverySchema) }),
   },
 } satisfies Record<string, RouteContract>
 

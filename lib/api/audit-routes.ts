@@ -3,7 +3,7 @@
 // anyone with read access can already see (Secret values never enter it) plus who changed them, and
 // an audit trail that only a few may read does little for accountability.
 import { exportAuditEvents } from '@/lib/audit/export-audit-events'
-import { type AuditFilters, listAuditEvents } from '@/lib/audit/list-audit-events'
+import { type AuditEventView, type AuditFilters, listAuditEvents } from '@/lib/audit/list-audit-events'
 import type { RouteContract } from '@/lib/http/contract'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { route } from '@/lib/http/route'
@@ -45,10 +45,10 @@ export const auditEventSchema = z
     resourceId: z.string().nullable(),
     before: z.unknown().openapi({ description: 'The resource document before the change (never Secret values)' }),
     after: z.unknown().openapi({ description: 'The resource document after the change' }),
-    detail: z.unknown(),
+    detail: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Anything else worth keeping: comment, policy, client address, …' }),
     requestId: z.string().nullable(),
   })
-  .openapi('AuditEvent')
+  .openapi('AuditEvent') satisfies z.ZodType<AuditEventView>
 
 export const AUDIT_CONTRACTS = {
   list: {

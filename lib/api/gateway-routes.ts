@@ -5,6 +5,7 @@ import { callOverRest } from '@/lib/gateway/call-over-rest'
 import { ingestCalls, ingestBody, INGEST_MAX_BODY_BYTES } from '@/lib/gateway/ingest-calls'
 import { MAX_MCP_BODY_BYTES } from '@/lib/gateway/mcp-handler'
 import type { RouteContract } from '@/lib/http/contract'
+import { problemSchema } from '@/lib/http/problem-schema'
 import { route } from '@/lib/http/route'
 
 const callResult = z
@@ -13,6 +14,14 @@ const callResult = z
     result: z.record(z.string(), z.unknown()).optional().openapi({ description: 'The MCP tool result (content, structuredContent, isError)' }),
   })
   .openapi('GatewayCallAnswer')
+
+const callProblem = problemSchema
+  .extend({
+    callId: z.string().nullable().openapi({ description: 'The recorded call (null when nothing was recorded)' }),
+    rpcCode: z.number().int().openapi({ description: 'The JSON-RPC error code the same call over MCP answers' }),
+    data: z.record(z.string(), z.unknown()).openapi({ description: 'The JSON-RPC error data: outcome, reason, violations, retryAfterSeconds, …' }),
+  })
+  .openapi('GatewayCallProblem')
 
 export const GATEWAY_CONTRACTS = {
   callTool: {
@@ -28,6 +37,7 @@ export const GATEWAY_CONTRACTS = {
     safeTextFields: ['arguments'],
     maxBodyBytes: MAX_MCP_BODY_BYTES,
     response: callResult,
+    problem: callProblem,
   },
   ingest: {
     method: 'POST', path: '/api/v1/calls/ingest', operationId: 'ingestToolCalls', tags: ['Gateway'], access: 'agent',

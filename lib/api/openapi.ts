@@ -2,17 +2,18 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi'
 import { isTextBody } from '@/lib/http/contract'
 import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
+import { problemSchema } from '@/lib/http/problem-schema'
 import { ALL_CONTRACTS } from './contracts'
-import { problemSchema } from './schemas'
 
 let cached: object | null = null
 
 export function openApiDocument(): object {
   if (cached) return cached
   const registry = new OpenAPIRegistry()
-  const problem = { description: 'Problem details (RFC 9457)', content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } }
+  const sharedProblem = { description: 'Problem details (RFC 9457)', content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } } }
   for (const c of ALL_CONTRACTS) {
     const success = c.successStatus ?? 200
+    const problem = c.problem ? { description: 'Problem details (RFC 9457)', content: { [PROBLEM_CONTENT_TYPE]: { schema: c.problem } } } : sharedProblem
     registry.registerPath({
       method: c.method.toLowerCase() as 'get',
       path: c.path,

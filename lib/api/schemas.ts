@@ -4,31 +4,8 @@ import { z } from '@/lib/http/zod'
 import { KIND_DEFINITIONS, type Kind } from '@/lib/manifests/kinds'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
-import { TIERS } from '@/lib/effective-tools/types'
+import { type EffectiveTool, SOURCE_KINDS, TIERS } from '@/lib/effective-tools/types'
 import { CONDITION_TYPES } from '@/lib/tools/tool-conditions'
-
-export const fieldErrorSchema = z
-  .object({
-    document: z.number().int().optional(),
-    kind: z.string().optional(),
-    name: z.string().optional(),
-    field: z.string(),
-    rule: z.string(),
-    message: z.string(),
-  })
-  .openapi('FieldError')
-
-export const problemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    instance: z.string().optional(),
-    requestId: z.string().optional(),
-    errors: z.array(fieldErrorSchema).optional(),
-  })
-  .openapi('Problem')
 
 export const metadataOut = z.object({
   name: z.string(),
@@ -128,7 +105,7 @@ export const effectiveToolSchema = z
     provenance: z.string().openapi({ description: '`platform`, `connector:<slug>`, `image:<digest>`, `mcp:<server>` or `grant`' }),
     tier: z.enum(TIERS),
     inheritedFromUnit: z.string().nullable(),
-    source: z.object({ kind: z.string(), name: z.string(), namespace: z.string().nullable() }),
+    source: z.object({ kind: z.enum(SOURCE_KINDS), name: z.string(), namespace: z.string().nullable() }),
     type: z.enum(['function', 'rest', 'mcp', 'os']).nullable(),
     upstreamName: z.string().optional(),
     sideEffects: z.object({ level: z.enum(SIDE_EFFECT_LEVELS), levelSource: z.enum(['declared', 'annotations', 'default']), idempotent: z.boolean() }),
@@ -149,7 +126,7 @@ export const effectiveToolSchema = z
       .optional()
       .openapi({ description: 'Whether the tool can be called now: absent for tools that run inside the agent or on the platform' }),
   })
-  .openapi('EffectiveTool')
+  .openapi('EffectiveTool') satisfies z.ZodType<EffectiveTool>
 
 export const unresolvedSchema = z
   .object({ field: z.string(), reference: z.string(), inheritedFromUnit: z.string().nullable(), message: z.string() })
@@ -213,7 +190,7 @@ export const imageToolsAnswer = z
 
 export const overviewSchema = z
   .object({
-    counts: z.record(z.string(), z.number().int()),
+    counts: z.object({ tools: z.number().int(), languageTools: z.number().int(), connectors: z.number().int(), units: z.number().int(), agents: z.number().int(), secrets: z.number().int() }),
     toolsByLevel: z.array(z.object({ level: z.string(), count: z.number().int() })),
     toolsByType: z.array(z.object({ type: z.string(), count: z.number().int() })),
     namespaces: z.array(z.string()),

@@ -6,7 +6,8 @@ import { route } from '@/lib/http/route'
 import { getRow } from '@/lib/resources/resource-store'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { getCall, listCalls } from '@/lib/stats/list-calls'
-import { readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
+import { SOURCE_KINDS } from '@/lib/effective-tools/types'
+import { type CallStats, type FailingTool, readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
 import { MAX_TOOL_STAT_KEY_LENGTH, parseToolStatKey, toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { unitStatKeys } from '@/lib/stats/unit-stat-keys'
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
@@ -32,7 +33,7 @@ const statPoint = {
   p95Ms: z.number().nullable(),
   avgMs: z.number().nullable(),
 }
-const callStats = z
+export const callStatsSchema = z
   .object({
     dimension: z.enum(['tool', 'agent', 'unit', 'namespace', 'all']),
     key: z.string(),
@@ -41,7 +42,7 @@ const callStats = z
     byDay: z.array(z.object({ day: z.string(), ...statPoint })),
     byHour: z.array(z.object({ hour: z.string(), ...statPoint })),
   })
-  .openapi('CallStats', { description: 'Calls, failures (outcome failed), refusals, failure rate and latency percentiles over today and the six previous UTC days' })
+  .openapi('CallStats', { description: 'Calls, failures (outcome failed), refusals, failure rate and latency percentiles over today and the six previous UTC days' }) satisfies z.ZodType<CallStats>
 
 const nullableString = z.string().nullable()
 /** One recorded call as the explorer lists it (arguments and results only in the detail). */
@@ -89,37 +90,49 @@ const callsQuery = z.strictObject({
   cursor: z.string().max(1000).optional(),
 })
 
+export const failingToolSchema = z
+  .object({
+    key: z.string(),
+    toolId: z.string(),
+    source: z.object({ kind: z.enum(SOURCE_KINDS), namespace: z.string().nullable(), name: z.string() }).nullable(),
+    calls: z.number().int(),
+    failures: z.number().int(),
+    refused: z.number().int(),
+    failureRate: z.number(),
+  })
+  .openapi('FailingTool') satisfies z.ZodType<FailingTool>
+
 export const STATS_CONTRACTS = {
   overview: {
     method: 'GET', path: '/api/v1/stats/overview', operationId: 'getOverallCallStats', tags, access: 'read',
-    summary: 'Statistics of every call, by day and by hour, over the last 7 days', response: callStats,
+    summary: 'Statistics of every call, by day and by hour, over the last 7 days', response: callStatsSchema,
   },
   tool: {
     method: 'GET', path: '/api/v1/stats/tools/{id}', operationId: 'getToolCallStats', tags, access: 'read',
     summary: "Statistics of one Tool resource (by id, or by name and ?namespace=) over the last 7 days: its own calls, not those of same-named tools elsewhere",
-    params: idParams, query: namespaceQuery, response: callStats,
+    params: idParams, query: namespaceQuery, response: callStatsSchema,
   },
   resolvedTool: {
     method: 'GET', path: '/api/v1/stats/tools', operationId: 'getResolvedToolCallStats', tags, access: 'read',
     summary: 'Statistics of any resolved tool (a Tool, a tool of a connector or LanguageTool, an image tool, a platform tool) by its key, over the last 7 days',
-    query: z.strictObject({ key: toolStatKey }), response: callStats,
+    query: z.strictObject({ key: toolStatKey }), response: callStatsSchema,
   },
   agent: {
     method: 'GET', path: '/api/v1/stats/agents/{id}', operationId: 'getAgentCallStats', tags, access: 'read',
-    summary: "Statistics of an agent's calls over the last 7 days", params: idParams, query: namespaceQuery, response: callStats,
+    summary: "Statistics of an agent's calls over the last 7 days", params: idParams, query: namespaceQuery, response: callStatsSchema,
   },
   unit: {
     method: 'GET', path: '/api/v1/stats/units/{id}', operationId: 'getUnitCallStats', tags, access: 'read',
-    summary: 'Statistics of the calls of agents in a unit and in every unit below it over the last 7 days', params: idParams, query: namespaceQuery, response: callStats,
+    summary: 'Statistics of the calls of agents in a unit and in every unit below it over the last 7 days', params: idParams, query: namespaceQuery, response: callStatsSchema,
   },
   namespace: {
     method: 'GET', path: '/api/v1/stats/namespaces/{namespace}', operationId: 'getToolNamespaceCallStats', tags, access: 'read',
-    summary: 'Statistics of the tools in one tool namespace (first id segment) over the last 7 days', params: z.object({ namespace: segment }), response: callStats,
+    summary: 'Statistics of the tools in one tool namespace (first id segment) over the last 7 days', params: z.object({ namespace: segment }), response: callStatsSchema,
   },
   topFailing: {
     method: 'GET', path: '/api/v1/stats/top-failing-tools', operationId: 'listTopFailingTools', tags, access: 'read',
     summary: 'Tools with the most failed calls over the last 7 days', query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
-    response: z.object({ items: z.array(z.object({ key: z.string(), toolId: z.string(), source: z.object({ kind: z.string(), namespace: z.string().nullable(), name: z.string() }).nullable(), calls: z.number().int(), failures: z.number().int(), refused: z.number().int(), failureRate: z.number() })) }),
+    response: z.object({ items: z.array(failingToolSchema) }),
   },
   calls: {
     method: 'GET', path: '/api/v1/calls', operationId: 'listCalls', tags, access: 'read',

@@ -3,7 +3,12 @@
 import type { RateLimit } from '@/lib/effective-tools/types'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
 
-export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired'
+export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number]
+
+/** After approval, the execution by a worker. */
+export const APPROVAL_EXECUTIONS = ['queued', 'running', 'succeeded', 'failed'] as const
+export type ApprovalExecution = (typeof APPROVAL_EXECUTIONS)[number]
 
 /** The rate limits in force when the gateway held the call (null: no limit), as it records them. */
 export interface ApprovalRateLimits {
@@ -26,7 +31,7 @@ export interface ApprovalView {
   /** Seconds until expiry while pending; 0 once past it. */
   secondsLeft: number | null
   decision: { by: string | null; byId: string | null; at: string | null; comment: string | null } | null
-  execution: { status: string; at: string | null; error: string | null } | null
+  execution: { status: ApprovalExecution; at: string | null; error: string | null } | null
 }
 
 export function toApprovalView(row: ApprovalRequest, now = Date.now()): ApprovalView {
@@ -46,6 +51,6 @@ export function toApprovalView(row: ApprovalRequest, now = Date.now()): Approval
     decision: row.decidedAt
       ? { by: row.decidedByName, byId: row.decidedById, at: row.decidedAt.toISOString(), comment: row.comment }
       : null,
-    execution: row.execution ? { status: row.execution, at: row.executedAt?.toISOString() ?? null, error: row.executionError } : null,
+    execution: row.execution ? { status: row.execution as ApprovalExecution, at: row.executedAt?.toISOString() ?? null, error: row.executionError } : null,
   }
 }

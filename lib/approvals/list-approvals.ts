@@ -3,7 +3,7 @@
 import { prisma } from '@/lib/db'
 import { notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { decodeTimeCursor, encodeTimeCursor } from '@/lib/http/pagination'
+import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { type ApprovalStatus, toApprovalView } from './approval-view'
 
@@ -29,19 +29,14 @@ export async function listApprovals(f: ApprovalFilters) {
     ...(f.namespace ? { toolNamespace: f.namespace } : {}),
   }
   const after = f.cursor ? decodeTimeCursor(f.cursor) : null
-  const cmp = oldestFirst ? 'gt' : 'lt'
-  const page: Prisma.ApprovalRequestWhereInput = after
-    ? { OR: [{ [timeField]: { [cmp]: after.at } }, { [timeField]: after.at, id: { [cmp]: after.id } }] }
-    : {}
   const dir = oldestFirst ? 'asc' : 'desc'
+  const page: Prisma.ApprovalRequestWhereInput = after ? afterTimeCursor(timeField, after, dir) : {}
   const [rows, total] = await Promise.all([
     prisma.approvalRequest.findMany({ where: { AND: [where, page] }, orderBy: [{ [timeField]: dir }, { id: dir }], take: f.limit + 1, omit: { argsSealed: true, resultSealed: true } }),
     prisma.approvalRequest.count({ where }),
   ])
-  const items = rows.slice(0, f.limit)
-  const last = items[items.length - 1]
-  const lastTime = last ? (last[timeField] as Date | null) : null
-  const nextCursor = rows.length > f.limit && last && lastTime ? encodeTimeCursor(lastTime, last.id) : null
+  // Decided requests have a decidedAt, pending ones a requestedAt: the page's time is never null.
+  const { items, nextCursor } = keysetPage(rows, f.limit, (last) => encodeTimeCursor(last[timeField]!, last.id))
   const now = Date.now()
   return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null, resultSealed: null }, now)), total, nextCursor }
 }
@@ -50,12 +45,6 @@ export async function getApproval(id: string) {
   const row = await prisma.approvalRequest.findUnique({ where: { id }, omit: { argsSealed: true, resultSealed: true } })
   if (!row) throw notFound(`approval "${id}"`)
   return toApprovalView({ ...row, argsSealed: null, resultSealed: null })
-}
-
-/** The approval of a call, by the call's id (agents ask by call id). */
-export async function getApprovalOfCall(callId: string) {
-  const row = await prisma.approvalRequest.findUnique({ where: { callId }, omit: { argsSealed: true, resultSealed: true } })
-  return row ? toApprovalView({ ...row, argsSealed: null, resultSealed: null }) : null
 }
 
 export interface ApprovalQueueStats {

@@ -1,7 +1,7 @@
 // Reads of the audit log for the page, the API and the export: filters, newest first, keyset pages.
 import { prisma } from '@/lib/db'
-import { AppError } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
+import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 
 export interface AuditFilters {
   actor?: string
@@ -64,29 +64,16 @@ export function toAuditEventView(row: Row): AuditEventView {
   }
 }
 
-// Ids grow with every append, so (id desc) is a stable order and the id alone is the cursor.
-export function encodeAuditCursor(id: bigint): string {
-  return Buffer.from(`audit:${id}`).toString('base64url')
-}
-
-export function decodeAuditCursor(raw: string): bigint {
-  const match = /^audit:(\d{1,19})$/.exec(Buffer.from(raw, 'base64url').toString('utf8'))
-  // bigint ids stop at 2^63 - 1; a larger number is no id PostgreSQL could compare with.
-  if (match && BigInt(match[1]) <= 9_223_372_036_854_775_807n) return BigInt(match[1])
-  throw new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [
-    { field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' },
-  ])
-}
-
 export async function listAuditEvents(f: AuditFilters & { limit: number; cursor?: string }) {
-  const before = f.cursor ? decodeAuditCursor(f.cursor) : null
+  // Newest first by time, then id (events of one transaction share their time): the order the
+  // (filter, at) indexes keep, paged with the validated time cursor.
+  const after = f.cursor ? decodeTimeCursor(f.cursor, 'serial') : null
   const where = auditWhere(f)
   const rows = await prisma.auditEvent.findMany({
-    where: before === null ? where : { AND: [where, { id: { lt: before } }] },
-    orderBy: { id: 'desc' },
+    where: after === null ? where : { AND: [where, afterTimeCursor('at', after, 'desc', BigInt(after.id))] },
+    orderBy: [{ at: 'desc' }, { id: 'desc' }],
     take: f.limit + 1,
   })
-  const items = rows.slice(0, f.limit)
-  const last = items[items.length - 1]
-  return { items: items.map(toAuditEventView), nextCursor: rows.length > f.limit && last ? encodeAuditCursor(last.id) : null }
+  const { items, nextCursor } = keysetPage(rows, f.limit, (last) => encodeTimeCursor(last.at, last.id))
+  return { items: items.map(toAuditEventView), nextCursor }
 }

@@ -1,11 +1,17 @@
-// The portal's only way to the server: typed fetches of the REST API. Errors keep the problem+json
-// `detail` and per-field `errors` so forms can show exactly which rule a document broke.
-import type { FieldError } from '@/lib/errors/app-error'
+// Typed fetches of the REST API for the portal's registry, Apply and discovery pages, and the fetch
+// helpers every lib/client module builds on (apiFetch, apiText, qs, ApiError). Answer types are the
+// contracts' schemas (lib/api), never copies. Errors keep the problem+json `detail` and per-field
+// `errors` so forms can show exactly which rule a document broke.
+import type { z } from 'zod'
+import type { DISCOVERY_CONTRACTS, discoveryRunSchema, surfaceChangeSchema, surfaceDiffSchema, surfaceToolSchema } from '@/lib/api/discovery-routes'
+import type { applyResultSchema, effectiveToolsAnswer, imageToolDefinition, imageToolsAnswer, overviewSchema, pageSchema, resourceSchema } from '@/lib/api/schemas'
 import type { ComplianceReport } from '@/lib/discovery/mcp-compliance'
-import type { EffectiveTool, UnresolvedReference } from '@/lib/effective-tools/types'
-import type { ResourceView } from '@/lib/resources/resource-view'
+import type { fieldErrorSchema } from '@/lib/http/problem-schema'
+import type { Kind } from '@/lib/manifests/kinds'
 
-export type { ComplianceReport, FieldError }
+export type { ComplianceReport }
+/** One broken rule of a problem answer: where (document, field) and which rule. */
+export type FieldError = z.output<typeof fieldErrorSchema>
 
 export class ApiError extends Error {
   readonly status: number
@@ -62,15 +68,23 @@ export function qs(params: Record<string, string | string[] | number | undefined
   return s ? `?${s}` : ''
 }
 
-// ---- answer shapes --------------------------------------------------------------------------
+// ---- answer shapes: the contracts' own schemas (lib/api), as the server's answers parse ------
+
+/** The answer a route contract declares (`typeof SOME_CONTRACTS.name`). */
+export type AnswerOf<C> = C extends { response: infer R extends z.ZodType } ? z.output<R> : never
+/** The JSON body a route contract takes, as the client writes it. */
+export type BodyOf<C> = C extends { body: infer B extends z.ZodType } ? z.input<B> : never
 
 export type Plural = 'tools' | 'languagetools' | 'connectors' | 'units' | 'agents' | 'secrets' | 'sideeffectpolicies'
-export type Resource<S = Record<string, unknown>, St = Record<string, unknown>> = Omit<ResourceView, 'spec' | 'status'> & { spec: S; status?: St }
-export interface Page<T> {
-  items: T[]
-  nextCursor: string | null
+/** A resource with its spec and status typed by the caller (the kind's spec schema, the page's status reading). */
+export type Resource<S = Record<string, unknown>, St = Record<string, unknown>> = Omit<z.output<ReturnType<typeof resourceSchema>>, 'kind' | 'spec' | 'status'> & {
+  kind: Kind
+  spec: S
+  status?: St
 }
+export type Page<T> = Omit<z.output<ReturnType<typeof pageSchema>>, 'items'> & { items: T[] }
 
+// Resource status is declared per kind by the pages that read it (the contract says only "an object").
 export interface ImageToolsStatus {
   digest: string | null
   source: string | null
@@ -82,117 +96,27 @@ export interface FleetStatus {
   imageDigest: string | null
   imageTools: ImageToolsStatus
 }
-export interface EffectiveToolsAnswer {
-  effectiveTools: EffectiveTool[]
-  excluded?: EffectiveTool[]
-  unresolved: UnresolvedReference[]
-}
-export interface ImageToolDefinition {
-  name: string
-  description: string
-  inputSchema: unknown
-}
-export interface ImageToolsAnswer {
-  digest: string | null
-  source: string | null
-  updatedAt: string | null
-  tools: ImageToolDefinition[]
-}
-export interface Overview {
-  counts: { tools: number; languageTools: number; connectors: number; units: number; agents: number; secrets: number }
-  toolsByLevel: { level: string; count: number }[]
-  toolsByType: { type: string; count: number }[]
-  languageToolsByPhase: { phase: string; count: number }[]
-  namespaces: string[]
-}
-export type ApplyAction = 'created' | 'updated' | 'unchanged'
-export interface ApplyAnswer {
-  dryRun: boolean
-  results: { index: number; kind: string; apiVersion: string; namespace: string; name: string; id: string | null; action: ApplyAction }[]
-  summary: Record<ApplyAction, number>
-}
+export type EffectiveToolsAnswer = z.output<typeof effectiveToolsAnswer>
+export type EffectiveTool = EffectiveToolsAnswer['effectiveTools'][number]
+export type Tier = EffectiveTool['tier']
+export type ImageToolDefinition = z.output<typeof imageToolDefinition>
+export type ImageToolsAnswer = z.output<typeof imageToolsAnswer>
+export type Overview = z.output<typeof overviewSchema>
+export type ApplyAnswer = z.output<typeof applyResultSchema>
+export type ApplyAction = ApplyAnswer['results'][number]['action']
 
 // ---- discovery ------------------------------------------------------------------------------
 
-export type DiscoverySubjectKind = 'Agent' | 'Unit' | 'LanguageTool'
-export type DiscoveryTrigger = 'created' | 'rotation' | 'changed' | 'manual' | 'periodic'
-export type DiscoveryRunStatus = 'running' | 'succeeded' | 'failed'
-export type SurfaceChangeStatus = 'applied' | 'pending_review' | 'accepted' | 'rejected'
-
-/**
- * What a run recorded. Image runs: endpoint, refused entries (field, rule, message), readiness
- * attempts, timings {readyMs, toolsMs}, the agent card and a one-line diff; a failed one has the step
- * and kind of failure. MCP runs: endpoint, transport, health, refused entries (name, reason),
- * timings {readyMs, listMs}, the diff and whether a change was held.
- */
-export interface DiscoveryRunDetails {
-  endpoint?: string
-  refused?: Array<{ field?: string; rule?: string; message?: string; name?: string; reason?: string }>
-  attempts?: number
-  timings?: { readyMs?: number; toolsMs?: number; listMs?: number }
-  agentCard?: { name?: string; version?: string } | null
-  diff?: string
-  step?: string
-  failure?: string
-  transport?: string
-  health?: string
-  held?: boolean
-}
-
-export interface DiscoveryRun {
-  id: string
-  subjectKind: DiscoverySubjectKind
-  subjectId: string
-  namespace: string
-  name: string
-  trigger: DiscoveryTrigger | string
-  status: DiscoveryRunStatus | string
-  attempt: number
-  digest: string | null
-  toolCount: number | null
-  error: string | null
-  details: DiscoveryRunDetails | null
-  startedAt: string
-  finishedAt: string | null
-}
-
-/** One tool of a surface as discovered: an image tool or an MCP tools/list entry. */
-export interface SurfaceTool {
-  name: string
-  title?: string
-  description?: string
-  inputSchema?: unknown
-  annotations?: Record<string, unknown>
-  [field: string]: unknown
-}
-
-export interface SurfaceDiff {
-  added: SurfaceTool[]
-  removed: SurfaceTool[]
-  changed: Array<{ name: string; fields: string[]; before: SurfaceTool; after: SurfaceTool }>
-  reordered: boolean
-}
-
-export interface SurfaceChange {
-  id: string
-  subjectKind: DiscoverySubjectKind
-  subjectId: string
-  namespace: string
-  name: string
-  runId: string | null
-  diff: SurfaceDiff
-  status: SurfaceChangeStatus | string
-  proposed: SurfaceTool[] | null
-  decidedBy: string | null
-  decidedAt: string | null
-  comment: string | null
-  detectedAt: string
-}
-
-export interface DiscoveryQueued {
-  queued: boolean
-  subject: { kind: DiscoverySubjectKind; id: string; name: string; namespace: string }
-}
+export type DiscoveryRun = z.output<typeof discoveryRunSchema>
+export type DiscoverySubjectKind = DiscoveryRun['subjectKind']
+export type DiscoveryTrigger = DiscoveryRun['trigger']
+export type DiscoveryRunStatus = DiscoveryRun['status']
+export type DiscoveryRunDetails = NonNullable<DiscoveryRun['details']>
+export type SurfaceTool = z.output<typeof surfaceToolSchema>
+export type SurfaceDiff = z.output<typeof surfaceDiffSchema>
+export type SurfaceChange = z.output<typeof surfaceChangeSchema>
+export type SurfaceChangeStatus = SurfaceChange['status']
+export type DiscoveryQueued = z.output<typeof DISCOVERY_CONTRACTS.refreshAgent.response>
 
 export interface DiscoveryFilters {
   subjectKind?: DiscoverySubjectKind | ''

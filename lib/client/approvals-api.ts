@@ -1,10 +1,17 @@
 // Fetchers for the approval queue and its webhooks.
-import type { ApprovalQueueStats } from '@/lib/approvals/list-approvals'
-import type { ApprovalStatus, ApprovalView } from '@/lib/approvals/approval-view'
-import { apiFetch, qs } from './api'
+import type { z } from 'zod'
+import type { APPROVAL_CONTRACTS, approvalSchema, approvalStatsSchema, webhookDeliverySchema, webhookSchema } from '@/lib/api/approval-routes'
+import { type AnswerOf, apiFetch, apiText, type BodyOf, qs } from './api'
 
-export type { ApprovalQueueStats, ApprovalStatus, ApprovalView }
-export type Decision = 'approve' | 'deny'
+type C = typeof APPROVAL_CONTRACTS
+export type ApprovalView = z.output<typeof approvalSchema>
+export type ApprovalStatus = ApprovalView['status']
+export type ApprovalQueueStats = z.output<typeof approvalStatsSchema>
+export type ApprovalPage = AnswerOf<C['list']>
+export type BulkDecisionResult = AnswerOf<C['bulk']>['results'][number]
+export type Decision = BodyOf<C['bulk']>['decision']
+export type Webhook = z.output<typeof webhookSchema>
+export type WebhookDelivery = z.output<typeof webhookDeliverySchema>
 
 /** Requests per page of the queue (the server renders the first page with the same size). */
 export const APPROVAL_PAGE_SIZE = 50
@@ -15,12 +22,6 @@ export interface ApprovalFilters {
   agent?: string
   tool?: string
   namespace?: string
-}
-
-export interface ApprovalPage {
-  items: ApprovalView[]
-  total: number
-  nextCursor: string | null
 }
 
 export function listApprovals(filters: ApprovalFilters, limit: number, cursor?: string | null) {
@@ -42,45 +43,14 @@ export function decideApproval(id: string, decision: Decision, comment?: string)
   return apiFetch<ApprovalView>(`/api/v1/approvals/${encodeURIComponent(id)}/${decision}`, json(comment ? { comment } : {}))
 }
 
-export interface BulkDecisionResult {
-  id: string
-  ok: boolean
-  approval?: ApprovalView
-  error?: string
-}
-
 export function decideApprovals(ids: string[], decision: Decision, comment?: string) {
-  return apiFetch<{ results: BulkDecisionResult[] }>('/api/v1/approvals/decide', json({ ids, decision, ...(comment ? { comment } : {}) }))
+  return apiFetch<AnswerOf<C['bulk']>>('/api/v1/approvals/decide', json({ ids, decision, ...(comment ? { comment } : {}) }))
 }
 
-export interface Webhook {
-  id: string
-  name: string
-  url: string
-  events: string[]
-  enabled: boolean
-  createdAt: string
-  updatedAt: string
-}
-
-export interface WebhookDelivery {
-  id: string
-  event: string
-  status: 'pending' | 'delivered' | 'failed'
-  attempts: number
-  lastStatus: number | null
-  lastError: string | null
-  createdAt: string
-  deliveredAt: string | null
-}
-
-export const listWebhooks = () => apiFetch<{ items: Webhook[] }>('/api/v1/webhooks')
-export const createWebhook = (body: { name: string; url: string; events: string[] }) => apiFetch<Webhook & { secret: string }>('/api/v1/webhooks', json(body))
-export const updateWebhook = (id: string, patch: Partial<Pick<Webhook, 'url' | 'events' | 'enabled'>>) =>
-  apiFetch<Webhook>(`/api/v1/webhooks/${encodeURIComponent(id)}`, { ...json(patch), method: 'PATCH' })
-export const deleteWebhook = async (id: string) => {
-  await fetch(`/api/v1/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' }).then(async (r) => {
-    if (!r.ok) throw new Error((await r.json().catch(() => ({})))?.detail ?? `HTTP ${r.status}`)
-  })
-}
-export const listWebhookDeliveries = (id: string) => apiFetch<{ items: WebhookDelivery[] }>(`/api/v1/webhooks/${encodeURIComponent(id)}/deliveries`)
+export const listWebhooks = () => apiFetch<AnswerOf<C['webhooks']>>('/api/v1/webhooks')
+export const createWebhook = (body: BodyOf<C['createWebhook']>) => apiFetch<AnswerOf<C['createWebhook']>>('/api/v1/webhooks', json(body))
+export const updateWebhook = (id: string, patch: BodyOf<C['updateWebhook']>) =>
+  apiFetch<AnswerOf<C['updateWebhook']>>(`/api/v1/webhooks/${encodeURIComponent(id)}`, { ...json(patch), method: 'PATCH' })
+/** 204 No Content: read as (empty) text, which still turns problem+json answers into ApiError. */
+export const deleteWebhook = (id: string) => apiText(`/api/v1/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' })
+export const listWebhookDeliveries = (id: string) => apiFetch<AnswerOf<C['deliveries']>>(`/api/v1/webhooks/${encodeURIComponent(id)}/deliveries`)

@@ -1,5 +1,5 @@
 // Grouping of an effective tool set into the agent page's sections (SPEC §2 tier order).
-import type { EffectiveTool, Tier } from '@/lib/effective-tools/types'
+import type { EffectiveTool, Tier } from './api'
 
 export interface ProvenanceGroup {
   provenance: string

@@ -1,5 +1,7 @@
 // Portal URLs of resources. Pages accept a uuid or a name with ?namespace=, like the API does, so
 // a reference written in a spec ("name" or "namespace/name") links without a lookup.
+import { parseRef } from '@/lib/manifests/resource-ref'
+
 export type PortalKind = 'Tool' | 'LanguageTool' | 'Connector' | 'Unit' | 'Agent' | 'Secret'
 
 const BASE: Record<PortalKind, string> = {
@@ -21,6 +23,6 @@ export function resourceHref(kind: PortalKind, idOrName: string, namespace?: str
 
 /** Link for a spec reference: "name" resolves in the referring resource's namespace. */
 export function refHref(kind: PortalKind, ref: string, defaultNamespace: string): string {
-  const slash = ref.indexOf('/')
-  return slash === -1 ? resourceHref(kind, ref, defaultNamespace) : resourceHref(kind, ref.slice(slash + 1), ref.slice(0, slash))
+  const { namespace, name } = parseRef(ref, defaultNamespace)
+  return resourceHref(kind, name, namespace)
 }

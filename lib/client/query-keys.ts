@@ -1,5 +1,6 @@
-// One place for query keys, so a mutation can invalidate everything it made stale.
+// Every query key of the portal, so a mutation can invalidate everything it made stale.
 import type { DiscoveryFilters, ListParams, Plural } from './api'
+import type { AuditFilters } from './audit-api'
 import type { CallFilters, StatsSubject } from './stats-api'
 
 export const queryKeys = {
@@ -36,5 +37,9 @@ export const queryKeys = {
   agentCredentialsOf: (agentId: string, namespace?: string) => [...queryKeys.agentCredentials(), 'agent', agentId, namespace ?? null] as const,
   agentCredentialList: (filters: object) => [...queryKeys.agentCredentials(), 'list', filters] as const,
   calls: (filters: CallFilters & { limit: number }) => [...queryKeys.all, 'calls', filters] as const,
+  audit: (filters: AuditFilters & { limit?: number }) => [...queryKeys.all, 'audit', filters] as const,
+  /** People and API tokens (the People and Access tokens pages). */
+  users: () => [...queryKeys.all, 'access', 'users'] as const,
+  tokens: () => [...queryKeys.all, 'access', 'tokens'] as const,
   call: (id: string) => [...queryKeys.all, 'call', id] as const,
 }

@@ -1,10 +1,10 @@
 // Typed fetches of the statistics and calls API (lib/api/stats-routes.ts).
 import type { z } from 'zod'
-import type { toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
-import type { CallStats, FailingTool } from '@/lib/stats/read-call-stats'
-import { apiFetch, qs } from './api'
+import type { callStatsSchema, failingToolSchema, STATS_CONTRACTS, toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
+import { type AnswerOf, apiFetch, qs } from './api'
 
-export type { CallStats, FailingTool }
+export type CallStats = z.output<typeof callStatsSchema>
+export type FailingTool = z.output<typeof failingToolSchema>
 export type ToolCallRow = z.output<typeof toolCallRow>
 export type ToolCallDetail = z.output<typeof toolCallDetail>
 /** `tool` is a Tool resource (its own calls); `resolvedTool` any resolved tool by its stat key. */
@@ -29,7 +29,7 @@ export function statsPath(subject: StatsSubject): string {
 
 export const getCallStats = (subject: StatsSubject) => apiFetch<CallStats>(statsPath(subject))
 
-export const getTopFailingTools = (limit = 10) => apiFetch<{ items: FailingTool[] }>(`/api/v1/stats/top-failing-tools${qs({ limit })}`)
+export const getTopFailingTools = (limit = 10) => apiFetch<AnswerOf<typeof STATS_CONTRACTS.topFailing>>(`/api/v1/stats/top-failing-tools${qs({ limit })}`)
 
 export interface CallFilters {
   agentId?: string
@@ -43,5 +43,5 @@ export interface CallFilters {
 }
 
 export const listCalls = (filters: CallFilters, limit: number, cursor: string | null) =>
-  apiFetch<{ items: ToolCallRow[]; nextCursor: string | null }>(`/api/v1/calls${qs({ ...filters, limit, cursor })}`)
+  apiFetch<AnswerOf<typeof STATS_CONTRACTS.calls>>(`/api/v1/calls${qs({ ...filters, limit, cursor })}`)
 export const getCall = (id: string) => apiFetch<ToolCallDetail>(`/api/v1/calls/${encodeURIComponent(id)}`)

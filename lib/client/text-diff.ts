@@ -1,6 +1,7 @@
-// Small diffs for the discovery pages: lines of pretty-printed JSON and words of descriptions.
-// A longest-common-subsequence table over what is left once the common start and end are cut off;
-// tool definitions are small, and a very large middle falls back to "all removed, all added".
+// Small diffs for the discovery pages: lines of pretty-printed JSON and words of descriptions, by
+// jsdiff's Myers diff over those tokens. Texts too different to diff within MAX_EDITS fall back to
+// "all removed, all added".
+import { diffArrays } from 'diff'
 
 export type DiffOp = 'same' | 'removed' | 'added'
 
@@ -9,49 +10,17 @@ export interface DiffPart {
   value: string
 }
 
-/** The most table cells computed before giving up on a fine-grained diff. */
-const MAX_CELLS = 2_000_000
+/** The most insertions and deletions looked for before giving up on a fine-grained diff. */
+const MAX_EDITS = 1_000
 
-export function diffSequences(a: readonly string[], b: readonly string[]): DiffPart[] {
-  let start = 0
-  while (start < a.length && start < b.length && a[start] === b[start]) start++
-  let endA = a.length
-  let endB = b.length
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--
-    endB--
-  }
-  const head: DiffPart[] = a.slice(0, start).map((value) => ({ op: 'same', value }))
-  const tail: DiffPart[] = a.slice(endA).map((value) => ({ op: 'same', value }))
-  const midA = a.slice(start, endA)
-  const midB = b.slice(start, endB)
-  return [...head, ...diffMiddle(midA, midB), ...tail]
-}
-
-function diffMiddle(a: readonly string[], b: readonly string[]): DiffPart[] {
-  const removed = a.map((value): DiffPart => ({ op: 'removed', value }))
-  const added = b.map((value): DiffPart => ({ op: 'added', value }))
-  if (a.length === 0 || b.length === 0 || (a.length + 1) * (b.length + 1) > MAX_CELLS) return [...removed, ...added]
-  // lengths[i][j]: LCS length of a[i:] and b[j:], in one flat array.
-  const width = b.length + 1
-  const lengths = new Uint32Array((a.length + 1) * width)
-  for (let i = a.length - 1; i >= 0; i--)
-    for (let j = b.length - 1; j >= 0; j--)
-      lengths[i * width + j] = a[i] === b[j] ? lengths[(i + 1) * width + j + 1] + 1 : Math.max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
-  const parts: DiffPart[] = []
-  let i = 0
-  let j = 0
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      parts.push({ op: 'same', value: a[i] })
-      i++
-      j++
-    } else if (lengths[(i + 1) * width + j] >= lengths[i * width + j + 1]) parts.push({ op: 'removed', value: a[i++] })
-    else parts.push({ op: 'added', value: b[j++] })
-  }
-  while (i < a.length) parts.push({ op: 'removed', value: a[i++] })
-  while (j < b.length) parts.push({ op: 'added', value: b[j++] })
-  return parts
+/** One part per token, in order: joining the values of the parts that are not `added` gives `a` back. */
+function diffSequences(a: readonly string[], b: readonly string[]): DiffPart[] {
+  const changes = diffArrays([...a], [...b], { maxEditLength: MAX_EDITS })
+  if (!changes) return [...a.map((value): DiffPart => ({ op: 'removed', value })), ...b.map((value): DiffPart => ({ op: 'added', value }))]
+  return changes.flatMap((change) => {
+    const op: DiffOp = change.added ? 'added' : change.removed ? 'removed' : 'same'
+    return change.value.map((value) => ({ op, value }))
+  })
 }
 
 /** JSON with object keys sorted, two-space indented; `undefined` (an absent field) is the empty text. */

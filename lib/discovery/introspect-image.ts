@@ -5,7 +5,9 @@
 import type { FieldError } from '@/lib/errors/app-error'
 import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
 import { MAX_IMAGE_TOOLS, validateImageTools } from '@/lib/image-tools/validate-image-tools'
-import { OutboundError, type GuardedFetch } from './outbound/guarded-fetch'
+import { isObject } from '@/lib/json/unknown-values'
+import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
+import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 
 export const AGENT_CARD_PATH = '.well-known/agent.json'
 export const TOOLS_PATH = 'a2a/tools'
@@ -152,8 +154,8 @@ export async function introspectImage(endpoint: string, options: ImageIntrospect
     let last: AttemptFailure
     if (outcome.ok) {
       const body = outcome.json
-      if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-        agentCard = summariseCard(body as Record<string, unknown>)
+      if (isObject(body)) {
+        agentCard = summariseCard(body)
         break
       }
       last = { failure: 'invalid_json', answer: `HTTP 200 with ${describeJson(body)} instead of a JSON object`, status: 200 }
@@ -237,7 +239,7 @@ async function getJson(fetch: GuardedFetch, url: string, timeoutMs: number, maxB
 }
 
 function describeFailure(e: unknown, timeoutMs: number, maxBytes: number): AttemptFailure {
-  const error = unwrapOutbound(e)
+  const error = outboundErrorOf(e)
   if (error) {
     switch (error.failure) {
       case 'timeout':
@@ -254,13 +256,6 @@ function describeFailure(e: unknown, timeoutMs: number, maxBytes: number): Attem
   if (name === 'TimeoutError' || causeName === 'TimeoutError') return { failure: 'timeout', answer: `no answer within ${formatDuration(timeoutMs)}` }
   const cause = (e as { cause?: { code?: string; message?: string } } | null)?.cause
   return { failure: 'network', answer: cause?.code ?? cause?.message ?? (e as Error)?.message ?? String(e) }
-}
-
-/** The OutboundError behind `e`, however deep the body stream wrapped it. */
-function unwrapOutbound(e: unknown): OutboundError | null {
-  for (let current = e, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++)
-    if (current instanceof OutboundError) return current
-  return null
 }
 
 /** The first words of an error body, for the message; never more than a few KiB are read. */

@@ -11,9 +11,9 @@ import type { AttemptContext, McpTargetTransport, McpTransportUsed } from './mcp
 import { listOverTransports } from './mcp/list-over-transports'
 import { normalizeTools } from './mcp/normalize-tools'
 import { mcpTargetUrls } from './mcp/target-urls'
-import { isObject } from './mcp/util'
+import { isObject } from '@/lib/json/unknown-values'
 import { waitForHealth } from './mcp/wait-for-health'
-import type { GuardedFetch } from './outbound/guarded-fetch'
+import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 
 export { McpIntrospectionError, type McpIntrospectionStep } from './mcp/errors'
 export type { McpTargetTransport, McpTransportUsed } from './mcp/listing'

@@ -1,6 +1,6 @@
 // Reads for the Discovery page and the API: recent runs and surface changes, newest first.
 import { prisma } from '@/lib/db'
-import { decodeTimeCursor, encodeCursor } from '@/lib/http/pagination'
+import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 
 export interface DiscoveryFilters {
   subjectKind?: string
@@ -10,14 +10,10 @@ export interface DiscoveryFilters {
   cursor?: string
 }
 
-interface Timed {
-  id: string
-}
-
-// Keyset pages over (time, id) descending; the cursor codec carries the time in its first slot.
-async function newestFirst<T extends Timed>(
+// Keyset pages over (time, id), newest first, with the validated time cursor.
+async function newestFirst<T extends { id: string }>(
   f: DiscoveryFilters,
-  timeField: string,
+  timeField: 'startedAt' | 'detectedAt',
   find: (args: { where: object; orderBy: object[]; take: number }) => Promise<T[]>,
 ) {
   const after = f.cursor ? decodeTimeCursor(f.cursor) : null
@@ -26,15 +22,12 @@ async function newestFirst<T extends Timed>(
       ...(f.subjectKind ? { subjectKind: f.subjectKind } : {}),
       ...(f.subjectId ? { subjectId: f.subjectId } : {}),
       ...(f.status ? { status: f.status } : {}),
-      ...(after ? { OR: [{ [timeField]: { lt: after.at } }, { [timeField]: after.at, id: { lt: after.id } }] } : {}),
+      ...(after ? afterTimeCursor(timeField, after, 'desc') : {}),
     },
     orderBy: [{ [timeField]: 'desc' }, { id: 'desc' }],
     take: f.limit + 1,
   })
-  const items = rows.slice(0, f.limit)
-  const last = items[items.length - 1] as (T & Record<string, unknown>) | undefined
-  const nextCursor = rows.length > f.limit && last ? encodeCursor({ namespace: (last[timeField] as Date).toISOString(), name: '', id: last.id }) : null
-  return { items, nextCursor }
+  return keysetPage(rows, f.limit, (last) => encodeTimeCursor((last as T & Record<typeof timeField, Date>)[timeField], last.id))
 }
 
 export const listDiscoveryRuns = (f: DiscoveryFilters) => newestFirst(f, 'startedAt', (args) => prisma.discoveryRun.findMany(args))

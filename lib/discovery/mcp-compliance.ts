@@ -34,4 +34,4 @@ export {
   type ProbeRequester,
   runComplianceProbes,
 } from './mcp/compliance-probes'
-export { excerptOf } from './mcp/util'
+export { excerptOf } from '@/lib/json/unknown-values'

@@ -6,7 +6,7 @@ import { agentEndpoint, type AgentSpec, imageDigestOf, type UnitSpec } from '@/l
 import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceTool } from './diff-surface'
 import { introspectImage } from './introspect-image'
 import { finishImageRun, readImageSubject, startImageRun } from './record-discovery-run'
-import { discoveryFetch } from './outbound/discovery-fetch'
+import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 
 // Reserved namespaces for validating entries, read at most every 30 s per worker: a connector made
 // in between is still enforced where it matters, when effective tool sets are resolved.

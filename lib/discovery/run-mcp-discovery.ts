@@ -11,7 +11,7 @@ import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
 import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
-import { discoveryFetch } from './outbound/discovery-fetch'
+import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
 export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: string; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {

@@ -2,10 +2,9 @@
 // (rotation) or a server's address does; on demand; and periodically (the sweep job).
 import { prisma } from '@/lib/db'
 import { enqueueMany } from '@/lib/jobs/enqueue'
-import { introspectImageJob, introspectMcpServerJob, type DISCOVERY_TRIGGERS } from '@/lib/jobs/job-contracts'
+import { introspectImageJob, introspectMcpServerJob } from '@/lib/jobs/job-contracts'
+import type { DiscoveryTrigger as Trigger } from './discovery-states'
 import { imageDigestOf } from '@/lib/manifests/specs/fleet'
-
-type Trigger = (typeof DISCOVERY_TRIGGERS)[number]
 
 export interface WrittenResource {
   kind: string

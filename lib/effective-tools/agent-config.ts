@@ -4,10 +4,10 @@
 import type { Actor } from '@/lib/auth/access-rules'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
+import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import type { AgentSpec } from '@/lib/manifests/specs/fleet'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import { type ConfigServer, GATEWAY_ENTRY, renderConfigYaml } from './render-config-yaml'
-import { qualify } from './resolve-effective-tools'
 
 export interface ConfigAgent {
   id: string
@@ -23,10 +23,10 @@ export async function agentConfigYaml(agent: ConfigAgent, caller: Actor, publicO
 
 /** The agent's referenced servers marked `spec.directAccess: true`, in reference order. */
 async function directServersOf(agent: ConfigAgent): Promise<ConfigServer[]> {
-  const refs = [...new Set(((agent.spec as AgentSpec).languageTools ?? []).map((r) => qualify(r, agent.namespace)))]
+  const refs = [...new Set(((agent.spec as AgentSpec).languageTools ?? []).map((r) => qualifyRef(r, agent.namespace)))]
   if (!refs.length) return []
   const rows = await prisma.languageTool.findMany({
-    where: { OR: refs.map((r) => ({ namespace: r.split('/')[0], name: r.split('/')[1] })) },
+    where: { OR: refs.map((r) => parseRef(r, agent.namespace)) },
     select: { name: true, namespace: true, spec: true },
   })
   const byRef = new Map(rows.map((s) => [`${s.namespace}/${s.name}`, s]))

@@ -1,11 +1,11 @@
 // Gathers what the resolver needs for one agent or unit: its unit chain, and the connectors, servers
 // and Tools it and its units refer to, through the registry reader.
+import { qualifyRef } from '@/lib/manifests/resource-ref'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { catalogToolsFromImage, catalogToolsFromMcp, type ImageToolDefinition } from './catalog-tools'
 import { PLATFORM_TOOLS } from './platform-tools'
 import { type RegistryReader, registryReader } from './registry-reader'
-import { qualify } from './resolve-effective-tools'
 import type { CatalogTool, ResolverInput, SubjectNode } from './types'
 
 export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader: RegistryReader = registryReader()): Promise<ResolverInput> {
@@ -14,14 +14,14 @@ export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader
   const levels: SubjectNode[] = [{ name: row.name, namespace: row.namespace, ...spec }, ...ancestors]
 
   const slugs = [...new Set(levels.flatMap((l) => l.connectors ?? []))]
-  const grantRefs = [...new Set(levels.flatMap((l) => (l.grants ?? []).map((g) => qualify(g, l.namespace))))]
+  const grantRefs = [...new Set(levels.flatMap((l) => (l.grants ?? []).map((g) => qualifyRef(g, l.namespace))))]
   const serverRefs = kind === 'Agent' ? (spec.languageTools ?? []) : []
 
   const [connectors, surfaces, granted, servers, policies] = await Promise.all([
     reader.connectors(),
     Promise.all(slugs.map((slug) => reader.connectorTools(slug))),
     reader.tools(grantRefs),
-    reader.servers(serverRefs.map((r) => qualify(r, row.namespace))),
+    reader.servers(serverRefs.map((r) => qualifyRef(r, row.namespace))),
     reader.policies(),
   ])
 
@@ -30,7 +30,7 @@ export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader
 
   const languageToolTools = new Map<string, CatalogTool[]>()
   for (const ref of serverRefs) {
-    const server = servers.get(qualify(ref, row.namespace))
+    const server = servers.get(qualifyRef(ref, row.namespace))
     if (!server) continue
     const source = { kind: 'LanguageTool' as const, name: server.name, namespace: server.namespace }
     languageToolTools.set(ref, catalogToolsFromMcp(server.name, server, server.toolSchemas, source))

@@ -2,6 +2,7 @@
 // batches and kept for as long as the registry has not changed (one memo per epoch, shared by all
 // requests of this process). Without a live change listener every reader starts empty.
 import { prisma } from '@/lib/db'
+import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
 import type { UnitSpec } from '@/lib/manifests/specs/fleet'
@@ -70,15 +71,10 @@ function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>>) {
   }
 }
 
+/** Qualified refs (`namespace/name`) as two parallel arrays, for one `unnest` join. */
 function splitRefs(refs: string[]) {
-  const namespaces: string[] = []
-  const names: string[] = []
-  for (const ref of refs) {
-    const slash = ref.indexOf('/')
-    namespaces.push(ref.slice(0, slash))
-    names.push(ref.slice(slash + 1))
-  }
-  return { namespaces, names }
+  const parsed = refs.map((ref) => parseRef(ref, ''))
+  return { namespaces: parsed.map((r) => r.namespace), names: parsed.map((r) => r.name) }
 }
 
 function createReader(): RegistryReader {
@@ -125,7 +121,7 @@ function createReader(): RegistryReader {
         const { namespace, spec } = connector
         const source = { kind: 'Connector' as const, name: slug, namespace }
         const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
-        const serverRef = spec.languageTool ? (spec.languageTool.includes('/') ? spec.languageTool : `${namespace}/${spec.languageTool}`) : null
+        const serverRef = spec.languageTool ? qualifyRef(spec.languageTool, namespace) : null
         const [listed, server] = await Promise.all([tools(listedRefs), serverRef ? servers([serverRef]) : new Map<string, ServerSurface>()])
         const surface = serverRef ? server.get(serverRef) : undefined
         return [

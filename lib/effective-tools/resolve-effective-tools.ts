@@ -1,6 +1,7 @@
 // The effective tool set of an agent or unit (SPEC §2). Pure and deterministic: the same input
 // always gives the same entries in the same order. The loader (load-resolver-input.ts) does the I/O.
 import { shippedApprovalDefault } from '@/lib/approvals/approval-defaults'
+import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
 import { agentAllowed } from './allowed-agents'
 import {
@@ -113,14 +114,14 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
       missing('spec.languageTools', ref, null, `LanguageTool "${ref}" does not exist`)
       continue
     }
-    const server = ref.includes('/') ? ref.slice(ref.indexOf('/') + 1) : ref
+    const server = parseRef(ref, subject.namespace).name
     for (const tool of tools) add(tool, 'mcp', `mcp:${server}`, null)
   }
 
   const granted = new Set<string>()
   for (const { node, from } of levels)
     for (const ref of node.grants ?? []) {
-      const tool = input.grantedTools.get(qualify(ref, node.namespace))
+      const tool = input.grantedTools.get(qualifyRef(ref, node.namespace))
       if (!tool) {
         missing('spec.grants', ref, from, `Tool "${ref}" does not exist`)
         continue
@@ -133,11 +134,6 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
 
   // Gathered tier by tier in TIERS order, and in declaration order within each tier: already sorted.
   return out
-}
-
-/** `name` references resolve in the referrer's namespace; `namespace/name` names another. */
-export function qualify(ref: string, namespace: string): string {
-  return ref.includes('/') ? ref : `${namespace}/${ref}`
 }
 
 function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | null {

@@ -22,8 +22,10 @@ export interface RateLimit {
   callsPerDay: number | null
 }
 
+export const SOURCE_KINDS = ['Platform', 'Tool', 'Connector', 'LanguageTool', 'Agent', 'Unit'] as const
+
 export interface SourceRef {
-  kind: 'Platform' | 'Tool' | 'Connector' | 'LanguageTool' | 'Agent' | 'Unit'
+  kind: (typeof SOURCE_KINDS)[number]
   name: string
   namespace: string | null
 }

@@ -2,6 +2,7 @@
 // A placeholder is `{{ args.<path> }}` with an optional `| hash` (SHA-256, first 16 hex digits); a
 // missing value renders empty, objects render as their JSON. Pure.
 import { createHash } from 'node:crypto'
+import { isObject } from '@/lib/json/unknown-values'
 import { isStorableText } from '@/lib/storage/storable-text'
 
 const PLACEHOLDER = /\{\{\s*args((?:\.[A-Za-z0-9_-]+)*)\s*(\|\s*hash\s*)?\}\}/g
@@ -9,7 +10,7 @@ const PLACEHOLDER = /\{\{\s*args((?:\.[A-Za-z0-9_-]+)*)\s*(\|\s*hash\s*)?\}\}/g
 export function renderIdempotencyKey(template: string, args: Record<string, unknown>): string {
   const key = template.replace(PLACEHOLDER, (_m, path: string, hash: string | undefined) => {
     let value: unknown = args
-    for (const segment of path.split('.').filter(Boolean)) value = isRecord(value) ? value[segment] : undefined
+    for (const segment of path.split('.').filter(Boolean)) value = isObject(value) ? value[segment] : undefined
     const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value)
     return hash ? createHash('sha256').update(text).digest('hex').slice(0, 16) : text
   })
@@ -23,4 +24,3 @@ export function storableKey(key: string, sensitive: Iterable<string>): string {
   return key
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)

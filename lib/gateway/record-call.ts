@@ -76,13 +76,6 @@ function callPool(): pg.Pool {
   return pools.__toolroomCallPool
 }
 
-/** Closes the record pool (tests, shutdown). */
-export async function endCallPool(): Promise<void> {
-  const pool = pools.__toolroomCallPool
-  pools.__toolroomCallPool = undefined
-  await pool?.end()
-}
-
 // Up to this many batches are written at once, so one slow commit does not hold back the next batch.
 const MAX_IN_FLIGHT = 2
 let inFlight = 0
@@ -105,6 +98,7 @@ function pump() {
   }
 }
 
+// Rows as one JSON array, expanded by the table's own row type: one statement however many rows.
 const INSERT_SQL = `
   INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
     provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
@@ -113,16 +107,10 @@ const INSERT_SQL = `
   FROM json_populate_recordset(NULL::"ToolCall", $1::json)
   ON CONFLICT (id) DO NOTHING`
 
-/** One INSERT for many rows; a row whose id is already recorded is skipped. Returns how many were written. */
-export async function insertCalls(records: CallRecord[], db: Pick<typeof prisma, '$executeRaw'> = prisma): Promise<number> {
+/** One INSERT for many rows (the same statement as the gateway's batches); a row whose id is already recorded is skipped. Returns how many were written. */
+export async function insertCalls(records: CallRecord[]): Promise<number> {
   if (records.length === 0) return 0
-  return db.$executeRaw`
-    INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
-    SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
-    FROM json_populate_recordset(NULL::"ToolCall", ${JSON.stringify(records.map(storable))}::json)
-    ON CONFLICT (id) DO NOTHING`
+  return prisma.$executeRawUnsafe(INSERT_SQL, JSON.stringify(records.map(storable)))
 }
 
 /** Closes a call recorded earlier as pending_approval, once it ran (or will not run) after the decision. */

@@ -4,6 +4,7 @@
 import { prisma } from '@/lib/db'
 import type { McpTransportUsed } from '@/lib/discovery/introspect-mcp-server'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
+import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
@@ -36,13 +37,13 @@ export interface Binding {
 }
 
 const toolSpec = epochMemo(async (ref: string) => {
-  const [namespace, name] = ref.split('/')
+  const { namespace, name } = parseRef(ref, '')
   const row = await prisma.tool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true } })
   return (row?.spec as ToolSpec | undefined) ?? null
 })
 
 const server = epochMemo(async (ref: string): Promise<McpTarget | null> => {
-  const [namespace, name] = ref.split('/')
+  const { namespace, name } = parseRef(ref, '')
   const row = await prisma.languageTool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true, detectedTransport: true, detectedUrl: true } })
   if (!row) return null
   const spec = row.spec as LanguageToolSpec
@@ -59,7 +60,6 @@ const policies = epochMemo(async () => {
   return new Map(rows.map((r) => [r.level as string, r.spec as SideEffectPolicySpec]))
 })
 
-const qualify = (ref: string, namespace: string) => (ref.includes('/') ? ref : `${namespace}/${ref}`)
 const lastSegment = (id: string) => id.slice(id.lastIndexOf('.') + 1)
 
 export async function bindingFor(tool: EffectiveTool): Promise<Binding> {
@@ -86,7 +86,7 @@ export async function bindingFor(tool: EffectiveTool): Promise<Binding> {
   }
   if (source.kind === 'Connector') {
     const found = await connector(source.name)
-    const ref = found?.spec.languageTool ? qualify(found.spec.languageTool, found.namespace) : null
+    const ref = found?.spec.languageTool ? qualifyRef(found.spec.languageTool, found.namespace) : null
     const target = ref ? await server(ref) : null
     return { executor: target ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) } : gone(`the MCP server of connector "${source.name}"`), ...defaults }
   }
@@ -99,7 +99,7 @@ async function executorOfSpec(spec: ToolSpec, namespace: string, name: string): 
     case 'rest':
       return { kind: 'rest', endpoint: spec.endpoint!, namespace }
     case 'mcp': {
-      const target = await server(qualify(spec.mcpServerRef!.name, namespace))
+      const target = await server(qualifyRef(spec.mcpServerRef!.name, namespace))
       return target ? { kind: 'mcp', target, upstreamName: spec.mcpServerRef!.tool ?? lastSegment(name) } : gone(`LanguageTool "${spec.mcpServerRef!.name}"`)
     }
     case 'os':

@@ -42,6 +42,8 @@ export interface RouteContract {
   /** Largest body accepted, in bytes. */
   maxBodyBytes?: number
   response?: z.ZodType
+  /** The schema of this route's error answers, where it says more than the shared Problem does. */
+  problem?: z.ZodType
   /** Content type of a non-JSON answer (e.g. `application/yaml`). */
   responseContentType?: string
   successStatus?: 200 | 201 | 202 | 204

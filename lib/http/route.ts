@@ -1,5 +1,6 @@
 // The one wrapper around every API route handler: request id, authentication and access, bounded
-// body reading, zod parsing of params/query/body, and problem+json for every error.
+// body reading, zod parsing of params/query/body, problem+json for every error, and (when
+// TOOLROOM_CHECK_RESPONSES=1, as in the integration tests) every answer held to its contract.
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { type Actor, authenticate, isAllowed } from '@/lib/auth/authenticate'
@@ -12,6 +13,7 @@ import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/l
 import { readBounded } from './read-bounded'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
 import { problemResponse, toAppError } from './problem'
+import { mismatchesOf, RESPONSE_CHECKS, responseMismatches } from './response-check'
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
 
@@ -27,6 +29,21 @@ export interface RouteContext<C extends RouteContract> {
 type NextContext = { params: Promise<Record<string, string | string[]>> }
 
 export function route<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<C>) => Promise<unknown>) {
+  const answer = answerOf(contract, handler)
+  if (!RESPONSE_CHECKS) return answer
+  return async function handleChecked(request: Request, next?: NextContext): Promise<Response> {
+    const response = await answer(request, next)
+    const mismatches = await mismatchesOf(contract, response)
+    if (mismatches.length === 0) return response
+    const what = `${contract.method} ${contract.path} (${contract.operationId}) answered ${response.status} against its contract: ${mismatches.slice(0, 10).join('; ')}`
+    responseMismatches.push(what)
+    console.error(`[api] ${what}`)
+    const requestId = response.headers.get('x-request-id') ?? undefined
+    return problemResponse(new AppError('INTERNAL', what), new URL(request.url).pathname, requestId, requestId ? { 'x-request-id': requestId } : {})
+  }
+}
+
+function answerOf<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<C>) => Promise<unknown>) {
   return async function handle(request: Request, next?: NextContext): Promise<Response> {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID()
     const instance = new URL(request.url).pathname

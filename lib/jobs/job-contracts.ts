@@ -1,6 +1,7 @@
 // Every background job, defined once: its queue name, payload schema and queue policy. The web
 // process enqueues through these; workers/ attaches a handler to each.
 import { z } from 'zod'
+import { DISCOVERY_TRIGGERS } from '@/lib/discovery/discovery-states'
 
 export interface JobContract<S extends z.ZodType = z.ZodType> {
   name: string
@@ -19,7 +20,6 @@ export interface JobContract<S extends z.ZodType = z.ZodType> {
 
 const defineContract = <S extends z.ZodType>(contract: JobContract<S>) => contract
 
-export const DISCOVERY_TRIGGERS = ['created', 'rotation', 'changed', 'manual', 'periodic'] as const
 const trigger = z.enum(DISCOVERY_TRIGGERS)
 
 export const introspectImageJob = defineContract({

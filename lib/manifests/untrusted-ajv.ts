@@ -11,6 +11,7 @@ import draft7MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json'
 import addFormats from 'ajv-formats'
 import { fullFormats } from 'ajv-formats/dist/formats'
 import { RE2JS } from 're2js'
+import { isObject } from '@/lib/json/unknown-values'
 
 /** Compiles an ECMA-262 pattern (JSON Schema's dialect) for RE2; throws when RE2 cannot express it. */
 function compileLinear(pattern: string, flags = 0): RE2JS {
@@ -103,7 +104,7 @@ export function nonLinearPatterns(schema: unknown): Array<{ path: string; patter
       }
       if (DATA_KEYWORDS.has(key)) continue
       if (key === 'pattern' && typeof child === 'string') check(childPath, child)
-      else if (key === 'patternProperties' && typeof child === 'object' && child !== null && !Array.isArray(child))
+      else if (key === 'patternProperties' && isObject(child))
         for (const pattern of Object.keys(child)) check(`${childPath}/${pattern.replace(/~/g, '~0').replace(/\//g, '~1')}`, pattern)
       walk(child, childPath, depth + 1, NAME_MAPS.has(key))
     }

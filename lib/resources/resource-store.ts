@@ -5,7 +5,7 @@ import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
-import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@/lib/http/pagination'
+import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, keysetPage } from '@/lib/http/pagination'
 import type { Kind } from '@/lib/manifests/kinds'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
 import { KIND_ADAPTERS, OMIT_COLUMNS, type Row } from './kind-adapters'
@@ -49,9 +49,7 @@ export async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma
     take: limit + 1,
     ...(OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}),
   })
-  const items = rows.slice(0, limit)
-  const last = items[items.length - 1]
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+  return keysetPage(rows, limit, encodeCursor)
 }
 
 export async function listResources(kind: Kind, filters: ListFilters): Promise<Page<ResourceView>> {

@@ -6,18 +6,15 @@
 // (discovery, the gateway), so a reference stored before the rule, or written around validation,
 // still opens nothing.
 
+import { parseRef, type ResourceName } from '@/lib/manifests/resource-ref'
+
 export const SECRET_REF_RULE = 'secret-namespace'
 
-export interface SecretRefTarget {
-  namespace: string
-  name: string
-}
+export type SecretRefTarget = ResourceName
 
 /** Why `ref` may not be resolved from `referrerNamespace`, or null when it may. */
 export function secretRefProblem(ref: string, referrerNamespace: string): string | null {
-  const slash = ref.indexOf('/')
-  if (slash < 0) return null
-  const namespace = ref.slice(0, slash)
+  const { namespace } = parseRef(ref, referrerNamespace)
   if (namespace === referrerNamespace) return null
   return `a secretRef names a Secret in the referrer's own namespace ("${referrerNamespace}"), not "${namespace}": create the Secret in "${referrerNamespace}"`
 }
@@ -30,8 +27,7 @@ export class SecretRefError extends Error {
 export function resolveSecretRef(ref: string, referrerNamespace: string): SecretRefTarget {
   const problem = secretRefProblem(ref, referrerNamespace)
   if (problem) throw new SecretRefError(problem)
-  const slash = ref.indexOf('/')
-  return slash < 0 ? { namespace: referrerNamespace, name: ref } : { namespace: ref.slice(0, slash), name: ref.slice(slash + 1) }
+  return parseRef(ref, referrerNamespace)
 }
 
 /** Every `secretRef` a spec holds, with the field path that holds it. Kinds without references give none. */

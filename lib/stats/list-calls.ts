@@ -4,7 +4,7 @@
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { decodeTimeCursor, encodeTimeCursor } from '@/lib/http/pagination'
+import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 import { parseToolStatKey } from './tool-stat-key'
 
 export interface CallFilters {
@@ -49,10 +49,7 @@ export async function listCalls(f: CallFilters) {
     ...(after ? { OR: [{ startedAt: { lt: afterTime! } }, { id: { lt: after.id } }] } : {}),
   }
   const rows = await prisma.toolCall.findMany({ where, select: LIST_COLUMNS, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 })
-  const items = rows.slice(0, f.limit)
-  const last = items[items.length - 1]
-  const nextCursor = rows.length > f.limit && last ? encodeTimeCursor(last.startedAt, last.id) : null
-  return { items, nextCursor }
+  return keysetPage(rows, f.limit, (last) => encodeTimeCursor(last.startedAt, last.id))
 }
 
 /** One call with its stored (already redacted by the gateway) arguments and result. */

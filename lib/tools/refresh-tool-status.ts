@@ -7,7 +7,9 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { prisma } from '@/lib/db'
-import { type AddressPolicy, parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
+import type { AddressPolicy } from '@/lib/outbound/address-policy'
+import { checkTarget, resolvedRefusal } from '@/lib/outbound/guard'
+import { outboundPolicy } from '@/lib/outbound/outbound-clients'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { scopeOf } from '@/lib/gateway/url-template'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
@@ -198,11 +200,10 @@ async function recentCalls(db: Db, tools: ToolRow[], now: Date): Promise<Map<str
 // minute, and DNS needs asking no more often than that.
 const VERDICT_TTL_MS = 60_000
 const verdicts = new Map<string, { fact: EndpointFact; at: number }>()
-let policy: AddressPolicy | null = null
 
 /** The outbound policy's verdict on each REST endpoint's host, as the gateway would judge it when calling. */
 async function endpointVerdicts(tools: ToolRow[]): Promise<Map<string, EndpointFact>> {
-  policy ??= parseAddressPolicy(process.env.TOOLROOM_OUTBOUND_ALLOW ?? 'loopback,private')
+  const policy = outboundPolicy()
   const urls = [...new Set(tools.map((t) => t.spec.endpoint!.url))]
   const now = Date.now()
   if (verdicts.size > 10_000) verdicts.clear()
@@ -211,7 +212,7 @@ async function endpointVerdicts(tools: ToolRow[]): Promise<Map<string, EndpointF
       urls.map(async (url) => {
         const known = verdicts.get(url)
         if (known && now - known.at < VERDICT_TTL_MS) return [url, known.fact] as const
-        const fact = await verdictFor(url, policy!)
+        const fact = await verdictFor(url, policy)
         verdicts.set(url, { fact, at: now })
         return [url, fact] as const
       }),
@@ -219,21 +220,26 @@ async function endpointVerdicts(tools: ToolRow[]): Promise<Map<string, EndpointF
   )
 }
 
+// The checks are the outbound guard's own (lib/outbound/guard.ts), so this verdict cannot drift from
+// what the gateway does when it connects.
 async function verdictFor(url: string, policy: AddressPolicy): Promise<EndpointFact> {
-  let host: string
+  let target: URL
   try {
-    host = new URL(scopeOf(url).origin).hostname.replace(/^\[|\]$/g, '')
+    target = new URL(scopeOf(url).origin)
+    checkTarget(target, policy)
   } catch (e) {
     return { allowed: false, why: (e as Error).message }
   }
-  const addresses = isIP(host) ? [host] : policy.allowsHostName(host) ? null : await resolve(host)
-  if (addresses === null) return { allowed: true, how: `${host} is allowed by name by the outbound policy (${policy.describe()})` }
+  const host = target.hostname.replace(/^\[|\]$/g, '')
+  if (isIP(host)) return { allowed: true, how: `${host} is in the outbound allow-list (${policy.describe()})` }
+  const addresses = await resolve(host)
   // Only a definite "no such name" fails the tool; a DNS server that did not answer says nothing.
   if (addresses === 'ENOTFOUND' || addresses === 'ENODATA') return { unresolved: `${host} does not resolve here (${addresses}), so calls cannot reach it` }
   if (typeof addresses === 'string') return { unknown: `${host} could not be looked up just now (${addresses}); the next check tries again` }
-  const refusals = addresses.map((a) => policy.refusal(a)).filter((r): r is string => r !== null)
-  if (refusals.length > 0) return { allowed: false, why: `${host}: ${refusals[0]}` }
-  return { allowed: true, how: `${host} (${addresses.join(', ')}) is in the outbound allow-list (${policy.describe()})` }
+  const refused = resolvedRefusal(host, addresses, policy)
+  if (refused) return { allowed: false, why: refused.message }
+  const how = policy.allowsHostName(host) ? 'is allowed by name by' : 'is in the allow-list of'
+  return { allowed: true, how: `${host} (${addresses.join(', ')}) ${how} the outbound policy (${policy.describe()})` }
 }
 
 async function resolve(host: string): Promise<string[] | string> {

@@ -1,9 +1,9 @@
-// Posts one queued delivery, signed, through the same SSRF-guarded client as every other outbound
-// call. A failure throws so the queue retries it with backoff; the last attempt marks it failed.
+// Posts one queued delivery, signed, through the SSRF-guarded webhook client (lib/outbound: no
+// redirects). A failure throws so the queue retries it with backoff; the last attempt marks it failed.
 import { prisma } from '@/lib/db'
-import { discoveryFetch } from '@/lib/discovery/outbound/discovery-fetch'
+import { webhookFetch } from '@/lib/outbound/outbound-clients'
 import { openSecretValues } from '@/lib/secrets/encryption'
-import { SIGNATURE_HEADER, signWebhook } from './sign-webhook'
+import { signatureHeaders } from './sign-webhook'
 
 const TIMEOUT_MS = Number(process.env.TOOLROOM_WEBHOOK_TIMEOUT_MS ?? 10_000)
 
@@ -20,7 +20,7 @@ export async function deliverWebhook(deliveryId: string, attempt: number, lastAt
   let status: number | null = null
   let error: string | null = null
   try {
-    const response = await discoveryFetch()(
+    const response = await webhookFetch()(
       endpoint.url,
       {
         method: 'POST',
@@ -28,13 +28,11 @@ export async function deliverWebhook(deliveryId: string, attempt: number, lastAt
           'content-type': 'application/json',
           'user-agent': 'Toolroom-Webhooks/1',
           'toolroom-event': delivery.event,
-          'toolroom-delivery': delivery.id,
-          [SIGNATURE_HEADER]: signWebhook(secret, body),
+          ...signatureHeaders(secret, delivery.id, body),
         },
         body,
-        redirect: 'manual',
       },
-      { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 },
+      { timeoutMs: TIMEOUT_MS },
     )
     status = response.status
     await response.arrayBuffer().catch(() => undefined)

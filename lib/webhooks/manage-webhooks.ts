@@ -1,11 +1,11 @@
 // Admins register where approval events go. The signing secret is sealed like a Secret's values and
 // shown once, when it is created.
-import { randomBytes } from 'node:crypto'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { WebhookEndpoint } from '@/lib/generated/prisma/client'
 import { sealSecretValues } from '@/lib/secrets/encryption'
-import type { WebhookEvent } from './publish-webhook-event'
+import type { WebhookEvent } from './webhook-events'
+import { generateWebhookSecret } from './sign-webhook'
 
 export interface WebhookInput {
   name: string
@@ -23,7 +23,7 @@ export const webhookView = ({ secretCiphertext: _c, keyId: _k, ...rest }: Webhoo
 })
 
 export async function createWebhook(input: WebhookInput) {
-  const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`
+  const secret = input.secret ?? generateWebhookSecret()
   const sealed = sealSecretValues({ secret })
   try {
     const row = await prisma.webhookEndpoint.create({

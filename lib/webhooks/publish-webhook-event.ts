@@ -4,9 +4,8 @@ import { prisma } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { enqueueMany } from '@/lib/jobs/enqueue'
 import { deliverWebhookJob } from '@/lib/jobs/job-contracts'
+import type { WebhookEvent } from './webhook-events'
 
-export const WEBHOOK_EVENTS = ['approval.requested', 'approval.decided'] as const
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
 export async function publishWebhookEvent(event: WebhookEvent, data: Record<string, unknown>): Promise<number> {
   const endpoints = await prisma.webhookEndpoint.findMany({ where: { enabled: true, events: { has: event } }, select: { id: true } })

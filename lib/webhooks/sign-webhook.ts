@@ -1,20 +1,50 @@
-// Webhook signatures, Stripe-style: `Toolroom-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
-// "<t>.<body>">`. The timestamp inside the signed text lets receivers refuse replays.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+// Webhook signatures in the Standard Webhooks format, so receivers verify deliveries with any stock
+// library of that standard (README, "Approvals" → Webhooks): `webhook-id` (the delivery's id, the
+// same on every retry), `webhook-timestamp` (unix seconds, which receivers bound to refuse replays)
+// and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the
+// bytes a `whsec_<base64>` secret names.
+import { randomBytes } from 'node:crypto'
+import { Webhook } from 'standardwebhooks'
+import { z } from '@/lib/http/zod'
 
-export const SIGNATURE_HEADER = 'toolroom-signature'
+const SECRET_PREFIX = 'whsec_'
+/** The key sizes the standard allows. */
+const MIN_KEY_BYTES = 24
+const MAX_KEY_BYTES = 64
 
-export function signWebhook(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
-  return `t=${timestamp},v1=${mac}`
+/** A fresh signing secret: `whsec_` and the base64 of 32 random bytes. */
+export function generateWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`
 }
 
-/** For receivers (and our tests): true when the header signs this body and is younger than `toleranceSeconds`. */
-export function verifyWebhook(secret: string, body: string, header: string, toleranceSeconds = 300, now = Math.floor(Date.now() / 1000)): boolean {
-  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=', 2) as [string, string]))
-  const t = Number(parts.t)
-  if (!Number.isInteger(t) || !parts.v1 || Math.abs(now - t) > toleranceSeconds) return false
-  const expected = Buffer.from(signWebhook(secret, body, t).split('v1=')[1], 'hex')
-  const given = Buffer.from(parts.v1, 'hex')
-  return expected.length === given.length && timingSafeEqual(expected, given)
+function keyBytesOf(secret: string): number | null {
+  const encoded = secret.slice(SECRET_PREFIX.length)
+  if (!secret.startsWith(SECRET_PREFIX) || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)) return null
+  return Buffer.from(encoded, 'base64').byteLength
+}
+
+/** A secret an admin chooses: in the standard's form, so stock verifiers take it as it is. */
+export const webhookSecretSchema = z
+  .string()
+  .max(256)
+  .refine((secret) => {
+    const bytes = keyBytesOf(secret)
+    return bytes !== null && bytes >= MIN_KEY_BYTES && bytes <= MAX_KEY_BYTES
+  }, `must be "${SECRET_PREFIX}" and the base64 of ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES} random bytes`)
+
+/**
+ * Secrets stored before deliveries followed the standard may not be `whsec_<base64>`: those keep
+ * signing with their text's own bytes (a stock verifier opens them with its raw-key option).
+ */
+function signerOf(secret: string): Webhook {
+  return keyBytesOf(secret) !== null ? new Webhook(secret) : new Webhook(secret, { format: 'raw' })
+}
+
+/** The headers that sign `body` as delivery `id` at `at`. */
+export function signatureHeaders(secret: string, id: string, body: string, at = new Date()): Record<string, string> {
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signerOf(secret).sign(id, at, body),
+  }
 }

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { prisma } from '@/lib/db'
 import { introspectImage } from '@/lib/discovery/introspect-image'
 import { introspectMcpServer } from '@/lib/discovery/introspect-mcp-server'
-import { discoveryFetch } from '@/lib/discovery/outbound/discovery-fetch'
+import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 import { runImageDiscovery } from '@/lib/discovery/run-image-discovery'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 

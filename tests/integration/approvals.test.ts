@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Webhook, WebhookVerificationError } from 'standardwebhooks'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import * as approvalsApi from '@/app/api/v1/approvals/route'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
@@ -18,7 +19,7 @@ import { executeApprovedCall, type ApprovedCallRunner } from '@/lib/approvals/ex
 import { expireApprovals, requeueStrandedApprovals } from '@/lib/approvals/expire-approvals'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
-import { verifyWebhook } from '@/lib/webhooks/sign-webhook'
+import { sealSecretValues } from '@/lib/secrets/encryption'
 import { call } from './helpers'
 
 process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS = '1'
@@ -291,7 +292,7 @@ describe('webhooks, delivered by a worker', () => {
     const created = await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: { name: 'pager', url, events: ['approval.requested', 'approval.decided'] } })
     expect(created.status).toBe(201)
     const secret = created.json.secret as string
-    expect(secret).toMatch(/^whsec_/)
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
     expect((await call(webhooksApi.GET, '/api/v1/webhooks')).text).not.toContain(secret)
 
     failuresLeft = 2
@@ -302,17 +303,76 @@ describe('webhooks, delivered by a worker', () => {
     const deadline = Date.now() + 30_000
     while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
     expect(received.map((r) => r.headers['toolroom-event']).sort()).toEqual(['approval.decided', 'approval.requested'])
+    // Verified as receivers do, with the Standard Webhooks library as it comes.
+    const deliveryIds = new Set<string>()
     for (const r of received) {
-      expect(verifyWebhook(secret, r.body, r.headers['toolroom-signature'] as string)).toBe(true)
-      expect(verifyWebhook('whsec_wrong-secret-000000', r.body, r.headers['toolroom-signature'] as string)).toBe(false)
+      const headers = r.headers as Record<string, string>
+      expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)
+      expect(new Webhook(secret).verify(r.body, headers)).toMatchObject({ id: headers['webhook-id'] })
+      expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(r.body, headers)).toThrow(WebhookVerificationError)
+      expect(() => new Webhook(secret).verify(r.body.replace('approval', 'appr0val'), headers)).toThrow(WebhookVerificationError)
       expect(r.body).not.toContain('4111111111111111')
+      deliveryIds.add(headers['webhook-id'])
     }
+    expect(deliveryIds.size).toBe(2)
     const decided = JSON.parse(received.find((r) => r.headers['toolroom-event'] === 'approval.decided')!.body)
     expect(decided.data.approval).toMatchObject({ id: a.id, status: 'approved', decision: { comment: 'fine' } })
     const deliveries = await call(deliveriesApi.GET, `/api/v1/webhooks/${created.json.id}/deliveries`, { params: { id: created.json.id } })
     expect(deliveries.json.items.every((d: { status: string }) => d.status === 'delivered')).toBe(true)
     expect(deliveries.json.items.reduce((n: number, d: { attempts: number }) => n + d.attempts, 0)).toBe(4)
   }, 40_000)
+
+  it('delivers to the registered URL only: a redirect is a failed attempt, never followed', async () => {
+    const target = http.createServer((req, res) => {
+      received.push({ headers: req.headers, body: 'followed' })
+      res.writeHead(204).end()
+    })
+    const redirector = http.createServer((req, res) => {
+      req.resume()
+      res.writeHead(307, { location: `http://127.0.0.1:${(target.address() as AddressInfo).port}/hooks` }).end()
+    })
+    await Promise.all([target, redirector].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))))
+    try {
+      received.length = 0
+      const created = await call(webhooksApi.POST, '/api/v1/webhooks', {
+        method: 'POST',
+        body: { name: 'moved', url: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks`, events: ['approval.requested'] },
+      })
+      await announceApprovalRequest(await pendingCall())
+      let delivery: { attempts: number; lastError: string | null } | undefined
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline && !(delivery?.attempts ?? 0); await new Promise((r) => setTimeout(r, 200)))
+        delivery = (await call(deliveriesApi.GET, `/api/v1/webhooks/${created.json.id}/deliveries`, { params: { id: created.json.id } })).json.items[0]
+      expect(delivery?.lastError).toMatch(/more than 0 redirects/)
+      expect(received).toEqual([])
+    } finally {
+      target.close()
+      redirector.close()
+    }
+  }, 30_000)
+
+  it('signs for endpoints whose secret predates the format with the secret text itself, which stock verifiers take as a raw key', async () => {
+    received.length = 0
+    const legacy = 'whsec_an-old-base64url_secret-000'
+    const sealed = sealSecretValues({ secret: legacy })
+    await prisma.webhookEndpoint.create({
+      data: { name: 'legacy', url, events: ['approval.requested'], enabled: true, secretCiphertext: new Uint8Array(sealed.ciphertext), keyId: sealed.keyId },
+    })
+    await announceApprovalRequest(await pendingCall())
+    for (const deadline = Date.now() + 20_000; received.length < 1 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 200))
+    const headers = received[0].headers as Record<string, string>
+    expect(new Webhook(legacy, { format: 'raw' }).verify(received[0].body, headers)).toMatchObject({ event: 'approval.requested' })
+  }, 30_000)
+
+  it('takes a secret an admin chooses only in the standard form', async () => {
+    const body = (secret: string) => ({ name: `chosen-${secret.length}`, url, events: ['approval.requested'], secret })
+    const good = `whsec_${Buffer.alloc(24, 1).toString('base64')}`
+    expect((await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: body(good) })).json.secret).toBe(good)
+    for (const secret of ['a plain sixteen-plus character secret', 'whsec_not base64!!', `whsec_${Buffer.alloc(16).toString('base64')}`, `whsec_${Buffer.alloc(65).toString('base64')}`]) {
+      const res = await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: body(secret) })
+      expect(res.status, secret).toBe(422)
+      expect(res.json.errors).toEqual([expect.objectContaining({ field: 'secret', message: expect.stringContaining('whsec_') })])
+    }
+  })
 
   it('refuses webhook URLs and names that break the rules', async () => {
     const bad = [

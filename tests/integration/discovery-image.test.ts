@@ -11,8 +11,8 @@ import {
   readinessDelayMs,
   type ImageIntrospectionOptions,
 } from '@/lib/discovery/introspect-image'
-import { parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
-import { createGuardedFetch } from '@/lib/discovery/outbound/guarded-fetch'
+import { parseAddressPolicy } from '@/lib/outbound/address-policy'
+import { createGuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { MAX_IMAGE_TOOLS } from '@/lib/image-tools/validate-image-tools'
 
 const guardedFetch = createGuardedFetch(parseAddressPolicy('loopback,private'))

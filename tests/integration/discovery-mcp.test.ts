@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { introspectMcpServer, McpIntrospectionError } from '@/lib/discovery/introspect-mcp-server'
 import { buildComplianceReport, COMPLIANCE_PROBE_TOOL } from '@/lib/discovery/mcp-compliance'
-import { parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
-import { createGuardedFetch, type GuardedFetch } from '@/lib/discovery/outbound/guarded-fetch'
+import { parseAddressPolicy } from '@/lib/outbound/address-policy'
+import { createGuardedFetch, type GuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 
 const guarded = createGuardedFetch(parseAddressPolicy('loopback,private'))

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { ALL_CONTRACTS } from '@/lib/api/contracts'
 import { applyRoute } from '@/lib/api/registry-routes'
 import type { RouteContract } from '@/lib/http/contract'
+import { encodeCursor, encodeTimeCursor } from '@/lib/http/pagination'
 import { call } from './helpers'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
@@ -37,6 +38,27 @@ describe('cursors', () => {
       for (const cursor of cursors) {
         const res = await call(handler, `${contract.path}?cursor=${encodeURIComponent(cursor)}`)
         if (res.status !== 400 || res.contentType !== 'application/problem+json') failures.push(`${contract.path} cursor=${cursor}: ${res.status} ${res.text.slice(0, 120)}`)
+      }
+    }
+    expect(failures).toEqual([])
+  })
+})
+
+describe('cursors of another list', () => {
+  // Lists by time take only the time cursor; registry lists only the (namespace, name, id) one.
+  const TIME_LISTS = ['/api/v1/discovery/runs', '/api/v1/discovery/changes', '/api/v1/calls', '/api/v1/approvals', '/api/v1/agent-credentials', '/api/v1/audit']
+  it('are a 400 problem: a registry cursor (or the old time-in-its-namespace form) on a time list, a time cursor on a registry list', async () => {
+    const lists = ALL_CONTRACTS.filter((c) => c.method === 'GET' && c.query && 'cursor' in (c.query as { shape: object }).shape && !c.path.includes('{'))
+    expect(lists.filter((c) => TIME_LISTS.includes(c.path)).map((c) => c.path).sort()).toEqual([...TIME_LISTS].sort())
+    const failures: string[] = []
+    for (const contract of lists) {
+      const handler = await handlerFor(contract)
+      const foreign = TIME_LISTS.includes(contract.path)
+        ? [encodeCursor({ namespace: '2026-01-01T00:00:00.000Z', name: '', id: SOME_ID }), encodeCursor({ namespace: 'default', name: 'alpha', id: SOME_ID })]
+        : [encodeTimeCursor(new Date('2026-01-01T00:00:00.000Z'), SOME_ID)]
+      for (const cursor of foreign) {
+        const res = await call(handler, `${contract.path}?cursor=${encodeURIComponent(cursor)}`)
+        if (res.status !== 400 || res.json?.errors?.[0]?.field !== 'cursor') failures.push(`${contract.path} cursor=${cursor}: ${res.status} ${res.text.slice(0, 120)}`)
       }
     }
     expect(failures).toEqual([])

@@ -1,4 +1,4 @@
-// The gateway's fetch for pooled MCP client sessions (lib/gateway/node-fetch.ts), against real local
+// The gateway's fetch for pooled MCP client sessions (lib/outbound/session-fetch.ts), against real local
 // HTTP servers: the official SDK client works through it for JSON and event-stream answers, and the
 // SSRF policy, size and time limits hold.
 import http from 'node:http'
@@ -8,9 +8,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
-import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
-import { createNodeFetch } from '@/lib/gateway/node-fetch'
+import { parseAddressPolicy } from '@/lib/outbound/address-policy'
+import { OutboundError } from '@/lib/outbound/outbound-error'
+import { createSessionFetch } from '@/lib/outbound/session-fetch'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 
 const servers: http.Server[] = []
@@ -31,7 +31,7 @@ function mcpHandler(json: boolean): http.RequestListener {
   return (req, res) => void answerStatelessMcp(build, req, res, { json })
 }
 
-const fetchLike = createNodeFetch(parseAddressPolicy('loopback'), { timeoutMs: 1_000, maxBytes: 64 * 1024 })
+const fetchLike = createSessionFetch(parseAddressPolicy('loopback'), { timeoutMs: 1_000, maxBytes: 64 * 1024 })
 let jsonUrl: string
 let sseUrl: string
 let plainUrl: string

@@ -1,7 +1,7 @@
 // Probing for the compliance report: the two failure probes through any requester, and over plain
 // JSON-RPC POSTs through the guarded fetch.
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
-import type { GuardedFetch } from '../outbound/guarded-fetch'
+import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { COMPLIANCE_PROBE_METHOD, COMPLIANCE_PROBE_TOOL, type ProbeAnswer } from './compliance-report'
 import { type JsonRpcHttpAnswer, probeAnswerFromHttp, readJsonRpcAnswer } from './json-rpc-answer'
 

@@ -2,7 +2,7 @@
 // internal AttemptError of one transport attempt, and the one-line description of any thrown value.
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { excerptOf } from './util'
+import { excerptOf } from '@/lib/json/unknown-values'
 
 export type McpIntrospectionStep = 'endpoint' | 'readiness' | 'initialize' | 'tools/list' | 'aborted'
 

@@ -1,7 +1,7 @@
 // Reading JSON-RPC answers from HTTP bodies (JSON or SSE frames), for the compliance probes and the
 // stateless-POST discovery fallback.
 import type { ProbeAnswer } from './compliance-report'
-import { excerptOf, isObject } from './util'
+import { excerptOf, isObject } from '@/lib/json/unknown-values'
 
 export interface JsonRpcMessage {
   jsonrpc?: unknown

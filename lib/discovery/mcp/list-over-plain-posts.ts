@@ -4,7 +4,7 @@ import { MCP_POST_HEADERS } from './compliance-probes'
 import { AttemptError, describeError } from './errors'
 import { probeAnswerFromHttp, readJsonRpcAnswer } from './json-rpc-answer'
 import { type AttemptContext, CLIENT_INFO, type Listing, listAllPages } from './listing'
-import { excerptOf, isObject, safeJson } from './util'
+import { excerptOf, isObject, safeJson } from '@/lib/json/unknown-values'
 
 /** The last fallback: initialize and tools/list as plain JSON-RPC POSTs, each answered by JSON or an SSE frame. */
 export async function listOverPlainPosts(url: URL, ctx: AttemptContext): Promise<Listing> {

@@ -12,7 +12,7 @@ import { probeComplianceOverPost, type ProbeRequester, runComplianceProbes } fro
 import { AttemptError, describeError } from './errors'
 import { type AttemptContext, CLIENT_INFO, type Listing, listAllPages } from './listing'
 import { anySignal, withTimeout } from './signals-and-timers'
-import { isObject } from './util'
+import { isObject } from '@/lib/json/unknown-values'
 
 /**
  * Fetch for the SDK transports: long-lived SSE streams are left unbounded in time (closing the

@@ -1,9 +1,9 @@
 // What every listing attempt shares: the transports, the context an attempt runs in, the listing it
 // returns, the client identity it announces, and tools/list followed page after page within bounds.
-import type { GuardedFetch } from '../outbound/guarded-fetch'
+import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 import type { ComplianceProbeResult } from './compliance-probes'
 import { AttemptError } from './errors'
-import { excerptOf, isObject, safeJson } from './util'
+import { excerptOf, isObject, safeJson } from '@/lib/json/unknown-values'
 
 export type McpTargetTransport = 'streamable-http' | 'sse'
 export type McpTransportUsed = 'streamable-http' | 'sse' | 'stateless-post'

@@ -3,7 +3,7 @@ import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
 import type { McpToolAnnotations } from '@/lib/effective-tools/derive-side-effects'
 import { nonLinearPatternProblems } from '@/lib/manifests/untrusted-ajv'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
-import { isObject } from './util'
+import { isObject } from '@/lib/json/unknown-values'
 
 /** Placeholder server name for checking that a tool name has a canonical form. */
 const CANONICAL_CHECK_PREFIX = 'server'

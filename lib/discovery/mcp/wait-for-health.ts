@@ -1,9 +1,10 @@
 // Readiness: GET /health until it answers {"status":"ok"} (or 404: no such route), with backoff,
 // bounded by the readiness timeout.
-import { type GuardedFetch, OutboundError } from '../outbound/guarded-fetch'
+import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
+import { OutboundError } from '@/lib/outbound/outbound-error'
 import { describeError, McpIntrospectionError, throwIfAborted } from './errors'
 import { sleep } from './signals-and-timers'
-import { excerptOf, isObject } from './util'
+import { excerptOf, isObject } from '@/lib/json/unknown-values'
 
 const BACKOFF_START_MS = 250
 const BACKOFF_CAP_MS = 4_000

@@ -11,8 +11,8 @@ import { type CallToolResult, CallToolResultSchema, ErrorCode, LATEST_PROTOCOL_V
 import type { McpTransportUsed } from '@/lib/discovery/introspect-mcp-server'
 import { MCP_POST_HEADERS } from '@/lib/discovery/mcp/compliance-probes'
 import { findJsonRpcAnswer, type JsonRpcMessage, readJsonRpcAnswer, sseDataFrames } from '@/lib/discovery/mcp/json-rpc-answer'
-import { excerptOf, isObject } from '@/lib/discovery/mcp/util'
-import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import { excerptOf, isObject } from '@/lib/json/unknown-values'
+import { OutboundError } from '@/lib/outbound/outbound-error'
 import { ToolFailure } from '../tool-errors'
 
 export interface McpSession {

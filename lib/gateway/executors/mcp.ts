@@ -4,9 +4,9 @@
 // transport discovery reached the server by (./mcp-sessions.ts).
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import { mcpSessionFetch } from '@/lib/outbound/outbound-clients'
+import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
-import { mcpSessionFetch } from '../node-fetch'
 import { TransientError } from '../retry'
 import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure } from '../tool-errors'
@@ -87,7 +87,7 @@ function classify(e: unknown, dropSession: () => void): Error {
     if (e.code === 502 || e.code === 503 || e.code === 504) return new TransientError(`the MCP server answered HTTP ${e.code}`, { status: e.code })
     return new ToolFailure(`the MCP server answered HTTP ${e.code}: ${e.message}`, 'upstream_status', { status: e.code })
   }
-  const outbound = e instanceof OutboundError ? e : (e as { cause?: unknown }).cause instanceof OutboundError ? ((e as { cause: OutboundError }).cause) : null
+  const outbound = outboundErrorOf(e)
   if (outbound?.failure === 'refused') return new ToolFailure(outbound.message, 'outbound_refused')
   if (outbound || e instanceof TypeError) return new TransientError(`the MCP server cannot be reached: ${(outbound ?? (e as Error)).message}`, { failure: 'network' })
   return e as Error

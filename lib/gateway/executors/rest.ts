@@ -4,10 +4,11 @@
 // arguments go in the query string (GET, DELETE) or as the JSON body. 502/503/504, timeouts and
 // connection errors are transient; any other non-2xx answer is a failure of the tool.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import { gatewayFetch } from '@/lib/outbound/outbound-clients'
+import { OutboundError } from '@/lib/outbound/outbound-error'
+import { isObject } from '@/lib/json/unknown-values'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
-import { gatewayFetch } from '../outbound'
 import { TransientError } from '../retry'
 import { RPC, ToolFailure } from '../tool-errors'
 import { expandUrlTemplate, UrlTemplateError } from '../url-template'
@@ -82,6 +83,6 @@ export async function executeRest(endpoint: Endpoint, args: Record<string, unkno
   }
   return {
     content: [{ type: 'text', text }],
-    ...(json !== undefined && typeof json === 'object' && json !== null && !Array.isArray(json) ? { structuredContent: json as Record<string, unknown> } : {}),
+    ...(isObject(json) ? { structuredContent: json } : {}),
   }
 }

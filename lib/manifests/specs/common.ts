@@ -1,5 +1,6 @@
 import { z } from '@/lib/http/zod'
 import { checkToolJsonSchema } from '@/lib/manifests/json-schema'
+import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '@/lib/manifests/side-effect-levels'
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
 
 /** Kubernetes DNS-1123 label: names of namespaces, agents, units, servers, secrets. */
@@ -22,17 +23,8 @@ export const resourceRef = z
   .max(127)
   .regex(/^([a-z0-9]([-a-z0-9]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/, 'must be "name" or "namespace/name"')
 
-export const SIDE_EFFECT_LEVELS = [
-  'read_only',
-  'local_write',
-  'external_write',
-  'financial',
-  'communication',
-  'code_execution',
-  'privileged',
-] as const
+export { SIDE_EFFECT_LEVELS, type SideEffectLevel }
 export const sideEffectLevel = z.enum(SIDE_EFFECT_LEVELS)
-export type SideEffectLevel = z.infer<typeof sideEffectLevel>
 
 /** Container image reference, optionally pinned by digest (`repo:tag@sha256:<64 hex>`). */
 export const imageReference = z

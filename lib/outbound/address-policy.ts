@@ -1,6 +1,7 @@
-// Which addresses Toolroom's workers may connect to (SSRF guard). Cloud metadata and link-local
-// addresses are always refused; beyond that only what the allow-list names, by default loopback and
-// the private ranges, so in-cluster and local servers work and the public internet does not.
+// Which addresses Toolroom may connect to (the SSRF guard of discovery, the gateway and webhooks).
+// Cloud metadata and link-local addresses are always refused; beyond that only what the allow-list
+// names, by default loopback and the private ranges, so in-cluster and local servers work and the
+// public internet does not.
 import { BlockList, isIP } from 'node:net'
 
 const ALWAYS_DENIED: Array<[string, number, 'ipv4' | 'ipv6']> = [
@@ -21,9 +22,21 @@ const NAMED_RANGES: Record<string, Array<[string, number, 'ipv4' | 'ipv6']>> = {
   public: [['0.0.0.0', 0, 'ipv4'], ['::', 0, 'ipv6']],
 }
 
+/**
+ * Why an address is refused. `never-allowed`: link-local, metadata and reserved ranges, which no
+ * allow-list entry opens (not even a host name allowed by name); `not-allowed`: outside the
+ * allow-list; `not-an-address`: not an IP address at all.
+ */
+export type RefusalCode = 'never-allowed' | 'not-allowed' | 'not-an-address'
+
+export interface Refusal {
+  code: RefusalCode
+  message: string
+}
+
 export interface AddressPolicy {
   /** Why an address is refused, or null when it may be connected to. */
-  refusal(address: string): string | null
+  refusal(address: string): Refusal | null
   /** Host names allowed by name (still resolved and checked against the always-denied ranges). */
   allowsHostName(host: string): boolean
   describe(): string
@@ -60,14 +73,14 @@ export function parseAddressPolicy(spec: string = 'loopback,private'): AddressPo
   }
   // The policy never changes, and the gateway asks about the same few upstream addresses on every
   // call (BlockList.check builds a SocketAddress each time): remember the answers.
-  const answers = new Map<string, string | null>()
-  const judge = (address: string): string | null => {
+  const answers = new Map<string, Refusal | null>()
+  const judge = (address: string): Refusal | null => {
     const plain = unmapIPv4(address)
     const family = isIP(plain)
-    if (!family) return `"${address}" is not an IP address`
+    if (!family) return { code: 'not-an-address', message: `"${address}" is not an IP address` }
     const type = family === 4 ? 'ipv4' : 'ipv6'
-    if (denied.check(plain, type)) return `${plain} is a link-local, metadata or reserved address, which is never allowed`
-    if (!allowed.check(plain, type)) return `${plain} is not in the outbound allow-list (${spec})`
+    if (denied.check(plain, type)) return { code: 'never-allowed', message: `${plain} is a link-local, metadata or reserved address, which is never allowed` }
+    if (!allowed.check(plain, type)) return { code: 'not-allowed', message: `${plain} is not in the outbound allow-list (${spec})` }
     return null
   }
   return {

@@ -1,30 +1,20 @@
-// A fetch for the pooled MCP client sessions, on node:http keep-alive agents: per call it costs a
-// fraction of undici's fetch (measured in BENCHMARKS.md), which matters on the gateway's hot path.
-// The same SSRF policy as every other outbound request is applied at connect time, after DNS, and
-// answers are bounded in time and size. JSON answers are buffered; event streams are streamed.
-import dns from 'node:dns'
+// A fetch for the gateway's pooled MCP client sessions, on node:http keep-alive agents: per call it
+// costs a fraction of undici's fetch (measured in BENCHMARKS.md), which matters on the gateway's hot
+// path. The same SSRF checks as every other outbound request (./guard.ts), answers bounded in time and
+// size, no redirects followed (a 3xx is handed to the SDK as it is). JSON answers are buffered; event
+// streams are streamed.
 import { setMaxListeners } from 'node:events'
 import http from 'node:http'
 import https from 'node:https'
-import { isIP } from 'node:net'
 import { Readable } from 'node:stream'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { type AddressPolicy, parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
-import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import type { AddressPolicy } from './address-policy'
+import { checkTarget, guardedLookup } from './guard'
+import { OutboundError } from './outbound-error'
+import { outboundHeaders } from './request-headers'
 
-export function createNodeFetch(policy: AddressPolicy, limits: { timeoutMs: number; maxBytes: number }): FetchLike {
-  const lookup = (hostname: string, options: dns.LookupOptions, callback: (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, [])
-      const byName = policy.allowsHostName(hostname)
-      for (const { address } of addresses) {
-        const refusal = policy.refusal(address)
-        if (refusal && !(byName && !/never allowed/.test(refusal))) return callback(new OutboundError('refused', `${hostname} resolves to ${refusal}`), [])
-      }
-      if (options.all) callback(null, addresses)
-      else callback(null, addresses[0].address, addresses[0].family)
-    })
-  }
+export function createSessionFetch(policy: AddressPolicy, limits: { timeoutMs: number; maxBytes: number }): FetchLike {
+  const lookup = guardedLookup(policy)
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 256, lookup } as http.AgentOptions),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 256, lookup } as https.AgentOptions),
@@ -33,18 +23,17 @@ export function createNodeFetch(policy: AddressPolicy, limits: { timeoutMs: numb
   return (input, init) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(String(input))
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new OutboundError('refused', `${url.protocol} URLs are not fetched`))
-      const literal = url.hostname.replace(/^\[|\]$/g, '')
-      if (isIP(literal)) {
-        const refusal = policy.refusal(literal)
-        if (refusal) return reject(new OutboundError('refused', refusal))
+      try {
+        checkTarget(url, policy)
+      } catch (e) {
+        return reject(e)
       }
-      const headers: Record<string, string> = {}
-      new Headers(init?.headers).forEach((v, k) => (headers[k] = v))
+      const headers = outboundHeaders(init?.headers)
       const body = typeof init?.body === 'string' ? init.body : init?.body ? null : undefined
       if (body === null) return reject(new Error('only string bodies are sent by this fetch'))
       if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
-      const request = (url.protocol === 'https:' ? https : http).request(url, { method: init?.method ?? 'GET', headers, agent: agents[url.protocol] })
+      const secure = url.protocol === 'https:'
+      const request = (secure ? https : http).request(url, { method: init?.method ?? 'GET', headers, agent: secure ? agents['https:'] : agents['http:'] })
       const fail = (e: Error) => reject(e instanceof OutboundError ? e : new OutboundError('network', `${url.origin}: ${(e as { code?: string }).code ?? e.message}`))
       const timer = setTimeout(() => request.destroy(new OutboundError('timeout', `${url.origin} did not answer within ${limits.timeoutMs} ms`)), limits.timeoutMs)
       const signal = init?.signal ?? undefined
@@ -129,13 +118,4 @@ class ReadOnlyHeaders {
   forEach(callback: (value: string, name: string) => void): void {
     for (const name of Object.keys(this.raw)) callback(this.get(name)!, name)
   }
-}
-
-let instance: FetchLike | null = null
-export function mcpSessionFetch(timeoutMs: number): FetchLike {
-  instance ??= createNodeFetch(parseAddressPolicy(process.env.TOOLROOM_OUTBOUND_ALLOW ?? 'loopback,private'), {
-    timeoutMs,
-    maxBytes: Number(process.env.TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES ?? 4 * 1024 * 1024),
-  })
-  return instance
 }

@@ -5,6 +5,7 @@
 // the guarded fetch above handles redirects hop by hop.
 import { STATUS_CODES } from 'node:http'
 import type { Dispatcher } from 'undici'
+import { FETCH_DEFAULT_HEADERS, outboundHeaders } from './request-headers'
 
 export interface DispatchInit {
   method?: string
@@ -13,14 +14,11 @@ export interface DispatchInit {
   signal?: AbortSignal
 }
 
-// What fetch() sends unless told otherwise; servers may negotiate on accept.
-const DEFAULT_HEADERS: Record<string, string> = { accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'undici' }
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304])
 
 export async function dispatchResponse(dispatcher: Dispatcher, url: URL, init: DispatchInit): Promise<Response> {
   const method = (init.method ?? 'GET').toUpperCase()
-  const headers: Record<string, string> = {}
-  new Headers(init.headers).forEach((value, name) => (headers[name] = value))
+  const headers = outboundHeaders(init.headers, FETCH_DEFAULT_HEADERS)
   let body: string | Uint8Array | null = null
   if (init.body != null) {
     if (typeof init.body === 'string') {
@@ -34,7 +32,6 @@ export async function dispatchResponse(dispatcher: Dispatcher, url: URL, init: D
       if (type) headers['content-type'] ??= type
     }
   }
-  for (const [name, value] of Object.entries(DEFAULT_HEADERS)) headers[name] ??= value
   const signal = init.signal
   signal?.throwIfAborted()
 

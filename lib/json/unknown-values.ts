@@ -1,6 +1,7 @@
-// Small helpers for values of unknown shape read off the wire: object test, JSON that never
-// throws, and one-line excerpts of long text for error messages.
+// Helpers for values of unknown shape (read off the wire, out of JSON columns, from documents): the
+// object test, JSON that never throws, and one-line excerpts of long text for error messages.
 
+/** A JSON object: not null, not an array. */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

@@ -1,20 +1,12 @@
-// fetch for every URL a worker calls: each address is checked by the SSRF policy at connect time
-// (after DNS resolution, so a name cannot be re-pointed between check and use), every redirect hop
-// is checked again, and answers are bounded in time and size.
-import dns from 'node:dns'
-import { isIP } from 'node:net'
+// fetch for every URL discovery, REST tools and webhooks call: each address is checked by the SSRF
+// policy at connect time (after DNS resolution, so a name cannot be re-pointed between check and
+// use), every redirect hop is checked again, and answers are bounded in time and size.
 import { Agent } from 'undici'
 import type { AddressPolicy } from './address-policy'
 import { dispatchResponse } from './dispatch-response'
-
-export type OutboundFailure = 'refused' | 'timeout' | 'too_large' | 'network' | 'redirect'
-
-export class OutboundError extends Error {
-  constructor(readonly failure: OutboundFailure, message: string) {
-    super(message)
-    this.name = 'OutboundError'
-  }
-}
+import { checkTarget, guardedLookup } from './guard'
+import { OutboundError } from './outbound-error'
+import { crossOriginHeaders } from './request-headers'
 
 export interface OutboundLimits {
   /** Whole request, redirects included; 0 for none (long-lived streams). */
@@ -30,33 +22,7 @@ const DEFAULTS = { timeoutMs: 10_000, maxBytes: 4 * 1024 * 1024, maxRedirects: 5
 
 export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimits = {}): GuardedFetch {
   const limitsFor = (limits?: OutboundLimits) => ({ ...DEFAULTS, ...defaults, ...limits })
-  const dispatcher = new Agent({
-    connect: {
-      lookup(hostname: string, options: dns.LookupOptions, callback: (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void) {
-        dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-          if (err) return callback(err, [])
-          const byName = policy.allowsHostName(hostname)
-          for (const { address } of addresses) {
-            const refusal = policy.refusal(address)
-            // A host allowed by name may resolve outside the allow-list, never into the denied ranges.
-            if (refusal && !(byName && !/never allowed/.test(refusal)))
-              return callback(new OutboundError('refused', `${hostname} resolves to ${refusal}`), [])
-          }
-          if (options.all) callback(null, addresses)
-          else callback(null, addresses[0].address, addresses[0].family)
-        })
-      },
-    },
-  })
-
-  function checkLiteral(url: URL) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('refused', `${url.protocol} URLs are not fetched`)
-    const host = url.hostname.replace(/^\[|\]$/g, '')
-    if (isIP(host)) {
-      const refusal = policy.refusal(host)
-      if (refusal) throw new OutboundError('refused', refusal)
-    }
-  }
+  const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) } })
 
   return async function guardedFetch(input, init = {}, limits) {
     const { timeoutMs, maxBytes, maxRedirects } = limitsFor(limits)
@@ -65,7 +31,7 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
     let url = new URL(String(input))
     let requestInit: RequestInit = init
     for (let hop = 0; ; hop++) {
-      checkLiteral(url)
+      checkTarget(url, policy)
       let response: Response
       try {
         response = await dispatchResponse(dispatcher, url, { method: requestInit.method, headers: requestInit.headers, body: requestInit.body, signal })
@@ -77,9 +43,7 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
         await response.body?.cancel()
         if (hop >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirects from ${String(input)}`)
         const next = new URL(location, url)
-        // Credentials stay with their origin, as browsers and undici do; and since an operator's auth
-        // headers can have any name (X-Api-Key), every header but the plain content ones is dropped.
-        if (next.origin !== url.origin) requestInit = { ...requestInit, headers: withoutCredentials(requestInit.headers) }
+        if (next.origin !== url.origin) requestInit = { ...requestInit, headers: crossOriginHeaders(requestInit.headers) }
         url = next
         // 301/302/303 turn a POST into a GET without a body, as browsers do.
         if (response.status !== 307 && response.status !== 308) requestInit = { ...requestInit, method: 'GET', body: undefined }
@@ -88,17 +52,6 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
       return capBody(response, maxBytes, url, signal, timeoutMs)
     }
   }
-}
-
-/** Headers that carry no credential, the only ones that follow a redirect to another origin. */
-const PORTABLE_HEADERS = new Set(['accept', 'accept-language', 'content-type', 'user-agent', 'mcp-protocol-version'])
-
-function withoutCredentials(headers: HeadersInit | undefined): Headers {
-  const kept = new Headers()
-  new Headers(headers).forEach((value, name) => {
-    if (PORTABLE_HEADERS.has(name)) kept.set(name, value)
-  })
-  return kept
 }
 
 function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {

@@ -1,0 +1,26 @@
+// The schema of every error answer (RFC 9457 problem details with Toolroom's per-field errors): in
+// the OpenAPI document, and what the response check holds error answers to.
+import { z } from './zod'
+
+export const fieldErrorSchema = z
+  .object({
+    document: z.number().int().optional(),
+    kind: z.string().optional(),
+    name: z.string().optional(),
+    field: z.string(),
+    rule: z.string(),
+    message: z.string(),
+  })
+  .openapi('FieldError')
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().optional(),
+    requestId: z.string().optional(),
+    errors: z.array(fieldErrorSchema).optional(),
+  })
+  .openapi('Problem')

@@ -1,0 +1,35 @@
+// The outbound clients of each process, configured from the environment in this one place:
+// TOOLROOM_OUTBOUND_ALLOW (the SSRF allow-list of all of them, default "loopback,private"),
+// TOOLROOM_OUTBOUND_MAX_BYTES (discovery's answers) and TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES (the
+// gateway's), both 4 MiB by default. Each is made once per process, on first use.
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { type AddressPolicy, parseAddressPolicy } from './address-policy'
+import { createGuardedFetch, type GuardedFetch } from './guarded-fetch'
+import { createSessionFetch } from './session-fetch'
+
+const FOUR_MIB = 4 * 1024 * 1024
+
+const once = <T>(make: () => T): (() => T) => {
+  let value: T | undefined
+  return () => (value ??= make())
+}
+
+export const outboundPolicy = once((): AddressPolicy => parseAddressPolicy(process.env.TOOLROOM_OUTBOUND_ALLOW ?? 'loopback,private'))
+
+const gatewayMaxBytes = () => Number(process.env.TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES ?? FOUR_MIB)
+
+/** Agent listeners and MCP servers under discovery: up to 5 redirects, each hop checked. */
+export const discoveryFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: Number(process.env.TOOLROOM_OUTBOUND_MAX_BYTES ?? FOUR_MIB) }))
+
+/** REST tools: no redirects (a tool's declared origin and path are all it may reach). */
+export const gatewayFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: gatewayMaxBytes(), maxRedirects: 0 }))
+
+/** Webhook receivers: no redirects (a signed delivery goes to the registered URL or nowhere), small answers. */
+export const webhookFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: 64 * 1024, maxRedirects: 0 }))
+
+let sessionFetch: FetchLike | null = null
+/** The gateway's pooled MCP sessions (keep-alive node:http agents); `timeoutMs` is fixed by the first caller. */
+export function mcpSessionFetch(timeoutMs: number): FetchLike {
+  sessionFetch ??= createSessionFetch(outboundPolicy(), { timeoutMs, maxBytes: gatewayMaxBytes() })
+  return sessionFetch
+}
