@@ -1,4 +1,5 @@
-// `npm start`: [embedded PostgreSQL when DATABASE_URL is unset] → migrations → demo fleet and its
+// `npm start`: [embedded PostgreSQL when DATABASE_URL is unset] → compiled gateway, worker and
+// scripts (dist/, rebuilt when the sources changed) → migrations → demo fleet and its
 // local endpoints (embedded database only) → production build if the sources changed → web server
 // (behind the lean gateway process, which serves /mcp) and discovery workers → ready.
 // Ctrl-C or SIGTERM stops the workers, then the web server, then the demo endpoints, then PostgreSQL,
@@ -35,14 +36,16 @@ try {
   }
   ensureSecretKey(DATA_DIR, { shared: !useEmbedded, log })
 
+  // The gateway, workers and scripts run compiled (dist/, `npm run build:server`), rebuilt when a source changed.
+  await supervisor.runOnce('build:server', ['scripts/build-server.mjs', '--if-stale'])
   await supervisor.runOnce('migrate', ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { quiet: true })
   log(`migrations applied (${elapsed()})`)
   // The automation token (README, "Access"): created, replaced or revoked to match the environment.
-  await supervisor.runOnce('admin token', ['--import', 'tsx', 'scripts/ensure-admin-token.ts'])
+  await supervisor.runOnce('admin token', ['dist/ensure-admin-token.cjs'])
 
   const demo = useEmbedded || process.env.TOOLROOM_DEMO === '1'
   if (demo) {
-    await supervisor.runOnce('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'])
+    await supervisor.runOnce('seed', ['dist/seed-demo.cjs'])
     // The demo fleet's local MCP servers and agent listener, which the workers discover for real.
     supervisor.keepRunning('demo endpoints', ['scripts/demo-endpoints.mjs'], { stopOrder: STOP.endpoints })
   }
@@ -64,12 +67,12 @@ try {
     supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST], { stopOrder: STOP.web })
     if (front) {
       Object.assign(process.env, { GATEWAY_PORT: PORT, TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
-      supervisor.keepRunning('gateway', ['--import', 'tsx', 'scripts/gateway.ts'], { stopOrder: STOP.web })
+      supervisor.keepRunning('gateway', ['dist/gateway.cjs'], { stopOrder: STOP.web })
     }
   }
 
   const workers = Number(process.env.TOOLROOM_WORKERS ?? 1)
-  for (let i = 0; i < workers; i++) supervisor.keepRunning(`worker ${i + 1}`, ['--import', 'tsx', 'workers/main.ts'], { stopOrder: STOP.workers })
+  for (let i = 0; i < workers; i++) supervisor.keepRunning(`worker ${i + 1}`, ['dist/worker.cjs'], { stopOrder: STOP.workers })
 
   await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)

@@ -52,7 +52,9 @@ async function main() {
       if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
       recordBuild()
     }
-    await run('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'], { DATABASE_URL: e2eDb })
+    // The server runs as production runs it: the compiled gateway (dist/) in front of Next.js.
+    if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
+    await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb })
     const server = startServer(e2eDb)
     await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
     const report = path.join(REPORTS, 'playwright.json')
@@ -88,6 +90,7 @@ async function otherNodeVersions(adminUrl) {
     if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
     recordBuild()
   }
+  if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
   const db = await freshDatabase(adminUrl, 'toolroom_node_versions')
   await migrateDatabase(db)
   for (const version of NODE_VERSIONS) {
@@ -142,7 +145,7 @@ function startServer(databaseUrl) {
   // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
   const env = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' }
   const web = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', '127.0.0.1'], { stdio: ['ignore', output, output], env })
-  const front = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
+  const front = spawn(process.execPath, ['dist/gateway.cjs'], {
     stdio: ['ignore', output, output],
     env: { ...env, GATEWAY_PORT: E2E_PORT, HOST: '127.0.0.1', TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` },
   })

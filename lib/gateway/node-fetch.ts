@@ -11,6 +11,7 @@ import { Readable } from 'node:stream'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { type AddressPolicy, parseAddressPolicy } from '@/lib/discovery/outbound/address-policy'
 import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
+import { withTraceContext } from '@/lib/observability/tracing'
 
 export function createNodeFetch(policy: AddressPolicy, limits: { timeoutMs: number; maxBytes: number }): FetchLike {
   const lookup = (hostname: string, options: dns.LookupOptions, callback: (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void) => {
@@ -39,8 +40,9 @@ export function createNodeFetch(policy: AddressPolicy, limits: { timeoutMs: numb
         const refusal = policy.refusal(literal)
         if (refusal) return reject(new OutboundError('refused', refusal))
       }
-      const headers: Record<string, string> = {}
+      let headers: Record<string, string> = {}
       new Headers(init?.headers).forEach((v, k) => (headers[k] = v))
+      headers = withTraceContext(headers)
       const body = typeof init?.body === 'string' ? init.body : init?.body ? null : undefined
       if (body === null) return reject(new Error('only string bodies are sent by this fetch'))
       if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))

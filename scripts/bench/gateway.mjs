@@ -140,7 +140,7 @@ try {
     gateway = `http://127.0.0.1:${GATEWAY_PORT}/mcp`
   } else {
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
-    const [, url] = await start([...profile, '--import', 'tsx', 'scripts/gateway.ts'], { ...env, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (\S+)/)
+    const [, url] = await start([...profile, '--import', 'tsx', 'scripts/gateway.ts'], { ...env, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (http:\/\/[^\s"]+)/)
     gateway = url
   }
   const gatewayPid = start.last.pid

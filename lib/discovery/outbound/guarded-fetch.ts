@@ -4,6 +4,7 @@
 import dns from 'node:dns'
 import { isIP } from 'node:net'
 import { Agent } from 'undici'
+import { tracingEnabled, withTraceContext } from '@/lib/observability/tracing'
 import type { AddressPolicy } from './address-policy'
 import { dispatchResponse } from './dispatch-response'
 
@@ -63,7 +64,8 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
     const signals = [init.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s)
     const signal = signals.length ? AbortSignal.any(signals) : undefined
     let url = new URL(String(input))
-    let requestInit: RequestInit = init
+    // The upstream continues the active trace (tracing on); a redirect elsewhere drops it with the rest.
+    let requestInit: RequestInit = { ...init, headers: headersWithTraceContext(init.headers) }
     for (let hop = 0; ; hop++) {
       checkLiteral(url)
       let response: Response
@@ -88,6 +90,14 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
       return capBody(response, maxBytes, url, signal, timeoutMs)
     }
   }
+}
+
+function headersWithTraceContext(headers: HeadersInit | undefined): HeadersInit | undefined {
+  if (!tracingEnabled()) return headers
+  const plain: Record<string, string> = {}
+  new Headers(headers).forEach((value, name) => (plain[name] = value))
+  const traced = withTraceContext(plain)
+  return traced === plain ? headers : traced
 }
 
 /** Headers that carry no credential, the only ones that follow a redirect to another origin. */
