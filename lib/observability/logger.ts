@@ -9,6 +9,9 @@ import { format } from 'node:util'
 import pino from 'pino'
 import { activeTraceIds } from './tracing'
 
+/** The environment, or a stand-in for it (tests). */
+type Env = Record<string, string | undefined>
+
 export type LogRole = 'web' | 'gateway' | 'worker' | 'script'
 
 /** What a log line carries about the work in progress. */
@@ -31,7 +34,7 @@ const globals = globalThis as unknown as Record<symbol, LoggerState | undefined>
 const state: LoggerState = (globals[STATE] ??= { role: 'script', root: null, consoleBridged: false, context: new AsyncLocalStorage() })
 
 /** JSON lines, unless asked for text or writing to a terminal. */
-export function jsonLogs(env: NodeJS.ProcessEnv = process.env, stdoutIsTTY = Boolean(process.stdout.isTTY)): boolean {
+export function jsonLogs(env: Env = process.env, stdoutIsTTY = Boolean(process.stdout.isTTY)): boolean {
   const asked = (env.LOG_FORMAT ?? '').toLowerCase()
   if (asked === 'json') return true
   if (asked === 'text' || asked === 'pretty') return false

@@ -10,6 +10,9 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import { initMetrics, type ProcessRole } from './metrics'
 
+/** The environment, or a stand-in for it (tests). */
+type Env = Record<string, string | undefined>
+
 export interface MetricsServerOptions {
   role: ProcessRole
   /** Readiness: resolves with null when ready, or with why not. */
@@ -20,7 +23,7 @@ export interface MetricsServerOptions {
 }
 
 /** Where this process serves its metrics, from the environment; null when TOOLROOM_METRICS_PORT is unset. */
-export function metricsServerSettings(env: NodeJS.ProcessEnv = process.env): { port: number; host: string; token?: string } | null {
+export function metricsServerSettings(env: Env = process.env): { port: number; host: string; token?: string } | null {
   const raw = env.TOOLROOM_METRICS_PORT
   if (raw === undefined || raw === '') return null
   const port = Number(raw)
@@ -75,7 +78,7 @@ export function createMetricsServer(options: MetricsServerOptions): http.Server 
  * Starts the metrics server when TOOLROOM_METRICS_PORT is set (the process's metrics are collected
  * either way). Resolves with its port, or null when there is none.
  */
-export async function startMetricsServer(role: ProcessRole, ready?: () => Promise<string | null>, env: NodeJS.ProcessEnv = process.env): Promise<number | null> {
+export async function startMetricsServer(role: ProcessRole, ready?: () => Promise<string | null>, env: Env = process.env): Promise<number | null> {
   initMetrics(role)
   const settings = metricsServerSettings(env)
   if (!settings) return null

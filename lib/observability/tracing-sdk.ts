@@ -10,6 +10,9 @@ import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace
 import { PrismaInstrumentation } from '@prisma/instrumentation'
 import type { SpanAttributes, SpanHandle, SpanOptions, TracingImpl } from './tracing'
 
+/** The environment, or a stand-in for it (tests). */
+type Env = Record<string, string | undefined>
+
 const KINDS = { internal: SpanKind.INTERNAL, server: SpanKind.SERVER, client: SpanKind.CLIENT, consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER }
 
 function clean(attributes: SpanAttributes | undefined): Record<string, string | number | boolean> {
@@ -32,7 +35,7 @@ function handle(span: Span): SpanHandle {
   }
 }
 
-export function startTracingSdk(role: string, env: NodeJS.ProcessEnv): TracingImpl {
+export function startTracingSdk(role: string, env: Env): TracingImpl {
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'toolroom', 'toolroom.role': role, 'process.pid': process.pid }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],

@@ -10,6 +10,9 @@
 // database's (Prisma's instrumentation, and the gateway's call-record writes). Upstream REST and MCP
 // requests carry the W3C `traceparent` of their attempt (withTraceContext).
 
+/** The environment, or a stand-in for it (tests). */
+type Env = Record<string, string | undefined>
+
 export type SpanAttributes = Record<string, string | number | boolean | undefined>
 
 /** What a traced function may do with its span; a no-op object when tracing is off. */
@@ -74,7 +77,7 @@ export function activeTraceIds(): { traceId: string; spanId: string } | null {
 }
 
 /** The endpoint tracing exports to, or null (off). */
-export function tracingEndpoint(env: NodeJS.ProcessEnv = process.env): string | null {
+export function tracingEndpoint(env: Env = process.env): string | null {
   return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null
 }
 
@@ -82,7 +85,7 @@ export function tracingEndpoint(env: NodeJS.ProcessEnv = process.env): string | 
  * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set:
  * loads the SDK and registers it. Call once, first thing in a process. Resolves with whether it is on.
  */
-export async function startTracing(role: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function startTracing(role: string, env: Env = process.env): Promise<boolean> {
   if (state.impl) return true
   if (!tracingEndpoint(env) || env.OTEL_SDK_DISABLED === 'true') return false
   const { startTracingSdk } = await import('./tracing-sdk')
