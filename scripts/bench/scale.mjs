@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
@@ -27,7 +28,8 @@ const SMOKE = process.argv.includes('--smoke')
 const LOAD_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? (SMOKE ? 24 : 60))
 const AGENT_LOOPS = Number(process.env.BENCH_SCALE_AGENTS ?? 16)
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_SCALE_THROUGHPUT_SECONDS ?? (SMOKE ? 4 : 15))
-const LIMIT_PER_DAY = 150
+// Low enough that the agents ask for more than it allows even on a slow, loaded machine.
+const LIMIT_PER_DAY = Number(process.env.BENCH_SCALE_LIMIT ?? (SMOKE ? 6 : 30))
 const AGENTS = 4
 const SECRET_KEY = randomBytes(32).toString('base64')
 const ADMIN_TOKEN = `trk_${randomBytes(20).toString('hex')}`
@@ -274,7 +276,9 @@ async function throughput(base, token, seconds) {
 }
 
 // --- Main -------------------------------------------------------------------------------------------
+let loadAtStart = ''
 async function main() {
+  loadAtStart = os.loadavg().map((l) => l.toFixed(1)).join(' ')
   fs.rmSync(OUT, { recursive: true, force: true })
   fs.mkdirSync(OUT, { recursive: true })
   if (needsBuild()) {
@@ -411,7 +415,9 @@ async function main() {
   console.log('  gateways  calls/s  p50 ms  p99 ms  non-2xx  errors')
   for (const r of rows) console.log(`  ${String(r.gateways).padStart(8)}  ${String(r.callsPerSecond).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${String(r.errors).padStart(6)}`)
 
-  const result = { date: new Date().toISOString(), loadSeconds: LOAD_SECONDS, agentLoops: AGENT_LOOPS, checks, throughput: rows, attempts: attempts.length }
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ')
+  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; load average at the end ${load} (at the start ${loadAtStart})`)
+  const result = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAtStart, loadAtEnd: load }, loadSeconds: LOAD_SECONDS, agentLoops: AGENT_LOOPS, checks, throughput: rows, attempts: attempts.length }
   fs.writeFileSync(path.join(OUT, 'result.json'), JSON.stringify(result, null, 2))
   await db.end()
   stopping = true
