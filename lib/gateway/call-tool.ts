@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
-import { withLogContext } from '@/lib/observability/logger'
 import { observeCall, observeUpstreamAttempt } from '@/lib/observability/metrics'
 import { currentTraceparent, type SpanHandle, withSpan } from '@/lib/observability/tracing'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
@@ -63,7 +62,8 @@ export function callTool(ctx: CallContext, name: string, rawArgs: unknown, calle
     const run = new PipelineRun(ctx, tools, name, rawArgs, callerKey)
     // Only names the registry knows go on the span as the tool; the call id ties it to the call log.
     span.setAttributes({ 'toolroom.tool': entry?.name ?? '(unknown)', 'toolroom.agent': `${tools.agent.namespace}/${tools.agent.name}`, 'toolroom.call_id': run.callId })
-    const answer = await withLogContext({ callId: run.callId }, () => run.run())
+    // No log context here (lib/observability/logger.ts, withLogContext): it would slow every call.
+    const answer = await run.run()
     span.setAttributes({ 'toolroom.outcome': run.outcome ?? 'unknown' })
     if ('error' in answer && answer.error.code === RPC.INTERNAL_ERROR) span.fail(answer.error.message)
     return answer

@@ -8,7 +8,10 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import { prisma } from '@/lib/db'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { z } from 'zod'
 import { type Listening, listen, setUpGatewayRegistry } from '../support/gateway-fixtures'
+import { answerStatelessMcp } from '../support/stateless-mcp'
 import { call } from './helpers'
 
 interface OtlpSpan {
@@ -26,6 +29,8 @@ const spans: OtlpSpan[] = []
 const upstreamSaw: Array<{ path: string; traceparent: string | undefined }> = []
 let receiver: Listening
 let upstream: Listening
+let mcpUpstream: Listening
+const mcpSaw: Array<{ method: string; traceparent: string | undefined }> = []
 let gateway: Spawned
 let worker: Spawned
 let tokenA: string
@@ -126,7 +131,22 @@ beforeAll(async () => {
     req.resume()
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'))
   })
-  const tokens = await setUpGatewayRegistry('http://127.0.0.1:9', upstream.url, 'sk-observability-secret-0001')
+  // An MCP server that notes the trace context of every JSON-RPC request it receives.
+  mcpUpstream = await listen(async (req, res) => {
+    if ((req.url ?? '').startsWith('/health')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+    const traceparent = req.headers.traceparent as string | undefined
+    const build = () => {
+      const server = new McpServer({ name: 'traced', version: '1.0.0' })
+      server.registerTool('create_thing', { description: 'Creates a thing', inputSchema: { name: z.string() } }, async ({ name }) => ({ content: [{ type: 'text', text: `created ${name}` }] }))
+      return server
+    }
+    req.on('data', (chunk: Buffer) => {
+      const method = /"method"\s*:\s*"([^"]+)"/.exec(chunk.toString('utf8'))?.[1]
+      if (method) mcpSaw.push({ method, traceparent })
+    })
+    await answerStatelessMcp(build, req, res)
+  })
+  const tokens = await setUpGatewayRegistry(mcpUpstream.url, upstream.url, 'sk-observability-secret-0001')
   tokenA = tokens.tokenA
   await prisma.$executeRawUnsafe('TRUNCATE "ApprovalRequest"')
   const common = { ...TRACING_ENV(receiver.url), TOOLROOM_METRICS_PORT: '0', TOOLROOM_METRICS_TOKEN: METRICS_TOKEN }
@@ -140,6 +160,7 @@ afterAll(async () => {
   await Promise.all([gateway?.stop(), worker?.stop()])
   await receiver?.close()
   await upstream?.close()
+  await mcpUpstream?.close()
 })
 
 describe('traces', () => {
@@ -169,6 +190,16 @@ describe('traces', () => {
     // Prisma's queries (the agent's credential, its tools) are spans of the same trace.
     expect(inTrace().some((s) => s.name.startsWith('prisma:'))).toBe(true)
     expect(inTrace().every((s) => s.service === 'gateway')).toBe(true)
+  })
+
+  it('a call of an MCP tool carries the upstream attempt’s traceparent to the MCP server, session set-up included', async () => {
+    const mcpTrace = randomBytes(16).toString('hex')
+    const answer = await mcpCall('things.create', { name: 'traced' }, `00-${mcpTrace}-${randomBytes(8).toString('hex')}-01`)
+    expect(answer.result?.isError).toBeFalsy()
+    const attempt = await until('the MCP upstream attempt span', () => spans.find((s) => s.traceId === mcpTrace && s.name === 'toolroom.gateway.upstream'))
+    const call = mcpSaw.find((m) => m.method === 'tools/call')
+    expect(call?.traceparent).toBe(`00-${mcpTrace}-${attempt.spanId}-01`)
+    expect(mcpSaw.find((m) => m.method === 'initialize')?.traceparent?.split('-')[1]).toBe(mcpTrace)
   })
 
   it('an approved call runs in a worker under a span that links back to the call that asked for approval', async () => {

@@ -33,6 +33,14 @@ describe('structured logs', () => {
     expect(child.stderr).toContain('[gateway] quoted')
   })
 
+  it('carry the trace and span id of the span they are logged in (tracing on)', () => {
+    // The endpoint answers nothing; the exporter gives up quickly and quietly.
+    const child = run('unused-secret-value', { LOG_FORMAT: 'json', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_EXPORTER_OTLP_TIMEOUT: '200' })
+    expect(child.status, child.stderr).toBe(0)
+    const line = JSON.parse(child.stdout.trim().split('\n')[0])
+    expect(line).toMatchObject({ msg: 'inside a span', traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^[0-9a-f]{16}$/) })
+  })
+
   it('are JSON when LOG_FORMAT=json or stdout is not a terminal; text when asked or on a terminal', () => {
     expect(jsonLogs({ LOG_FORMAT: 'json' }, true)).toBe(true)
     expect(jsonLogs({}, false)).toBe(true)
