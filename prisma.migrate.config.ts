@@ -2,6 +2,7 @@
 // its Wasm schema engine talks to PostgreSQL through a JS driver adapter, so nothing is downloaded.
 import './prisma/env'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from 'prisma-migrate/config'
 import { MigratePg } from './prisma/migrate-adapter'
@@ -15,9 +16,21 @@ const derived = source
     /datasource\s+(\w+)\s*\{/,
     'generator client {\n  provider   = "prisma-client"\n  engineType = "client"\n  output     = "./unused-client"\n}\n\ndatasource $1 {\n  url = env("DATABASE_URL")',
   )
-const outDir = path.join(__dirname, 'node_modules/.prisma-migrate')
-fs.mkdirSync(outDir, { recursive: true })
-fs.writeFileSync(path.join(outDir, 'schema.prisma'), derived)
+// Written beside node_modules, or in the temporary directory where the install is read-only (a
+// container's read-only root filesystem, the migration Job of deploy/kubernetes).
+function writeDerivedSchema(): string {
+  for (const dir of [path.join(__dirname, 'node_modules/.prisma-migrate'), path.join(os.tmpdir(), 'toolroom-prisma-migrate')]) {
+    try {
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'schema.prisma'), derived)
+      return dir
+    } catch (e) {
+      if (!['EACCES', 'EROFS', 'EPERM'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e
+    }
+  }
+  throw new Error('nowhere to write the derived schema: node_modules and the temporary directory are read-only')
+}
+const outDir = writeDerivedSchema()
 
 export default defineConfig({
   experimental: { adapter: true },

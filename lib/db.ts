@@ -1,5 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg'
+import pg from 'pg'
 import { PrismaClient } from '@/lib/generated/prisma/client'
+import { trackPool } from '@/lib/observability/metrics'
 
 // One client per process; Next's dev server reloads modules, so keep it on globalThis there.
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient }
@@ -8,9 +10,10 @@ function createClient() {
   // No check for DATABASE_URL here: `next build` imports this module without a database, and the
   // pool connects only on first use. npm start always sets it.
   const connectionString = process.env.DATABASE_URL
-  return new PrismaClient({
-    adapter: new PrismaPg({ connectionString, max: Number(process.env.TOOLROOM_DB_POOL ?? 10) }),
-  })
+  // Our own pool (the adapter takes it as it is), so the metrics can report its use.
+  const pool = new pg.Pool({ connectionString, max: Number(process.env.TOOLROOM_DB_POOL ?? 10) })
+  trackPool('prisma', pool)
+  return new PrismaClient({ adapter: new PrismaPg(pool) })
 }
 
 export const prisma: PrismaClient = globalForPrisma.prisma ?? createClient()

@@ -1,15 +1,42 @@
-// Entry of the lean gateway process: `node --import tsx scripts/gateway.ts`.
+// Entry of the lean gateway process: `node dist/gateway.cjs` (compiled by `npm run build:server`).
 // GATEWAY_PORT (default 3000), HOST, and TOOLROOM_GATEWAY_UPSTREAM: the Next.js origin to pass every
-// other path to (unset: this process serves /mcp only, as in tests and benchmarks).
+// other path to (unset: this process serves /mcp only, as in tests and benchmarks). Metrics and
+// health probes are on TOOLROOM_METRICS_PORT when set (lib/observability/metrics-server.ts), traces go
+// to OTEL_EXPORTER_OTLP_ENDPOINT when set.
 import { createGatewayServer } from '@/lib/gateway/server'
+import { checkHealth } from '@/lib/health/check-health'
+import { bridgeConsoleToLogger, logger, setLogRole } from '@/lib/observability/logger'
+import { startMetricsServer } from '@/lib/observability/metrics-server'
+import { startTracing, stopTracing } from '@/lib/observability/tracing'
+import { installLogMasking } from '@/lib/secrets/mask-secret-values'
 
-const port = Number(process.env.GATEWAY_PORT ?? process.env.PORT ?? 3000) // 0: any free port (printed)
-const host = process.env.HOST ?? '127.0.0.1'
-const server = createGatewayServer({ port, host, upstream: process.env.TOOLROOM_GATEWAY_UPSTREAM || undefined })
-server.listen(port, host, () => console.log(`[gateway] listening on http://${host}:${(server.address() as { port: number }).port}/mcp`))
-const stop = () => {
-  server.close(() => process.exit(0))
-  setTimeout(() => process.exit(0), 2000).unref()
+async function main() {
+  installLogMasking()
+  setLogRole('gateway')
+  bridgeConsoleToLogger()
+  const log = logger()
+  const tracing = await startTracing('gateway')
+  const port = Number(process.env.GATEWAY_PORT ?? process.env.PORT ?? 3000) // 0: any free port (printed)
+  const host = process.env.HOST ?? '127.0.0.1'
+  const server = createGatewayServer({ port, host, upstream: process.env.TOOLROOM_GATEWAY_UPSTREAM || undefined })
+  // Ready when the database answers: a gateway without it can authenticate no agent.
+  const metricsPort = await startMetricsServer('gateway', async () => {
+    const health = await checkHealth()
+    return health.status === 'ok' ? null : `database: ${health.database}`
+  })
+  server.listen(port, host, () => {
+    const address = `http://${host}:${(server.address() as { port: number }).port}/mcp`
+    log.info({ metricsPort, tracing }, `listening on ${address}`)
+  })
+  const stop = () => {
+    server.close(() => void stopTracing().finally(() => process.exit(0)))
+    setTimeout(() => process.exit(0), 2000).unref()
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
 }
-process.on('SIGTERM', stop)
-process.on('SIGINT', stop)
+
+main().catch((e) => {
+  console.error('[gateway] failed to start:', e)
+  process.exit(1)
+})

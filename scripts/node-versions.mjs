@@ -1,7 +1,8 @@
 // The Node.js versions Toolroom supports besides the one running `npm test` (package.json `engines`):
 // each is fetched once from the npm registry (the `node-<platform>-<arch>` package the `node` package
 // itself installs) into .data/node/<version>, then runs the unit suite and a real start of the web
-// server, the lean gateway in front of it and a worker against a migrated database.
+// server, the lean gateway in front of it and a worker (compiled, as production runs them) against a
+// migrated database.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -57,8 +58,8 @@ export async function checkProcesses(node, env, { timeoutMs = 120_000 } = {}) {
     children.push({ name, child })
   }
   start('web', ['node_modules/next/dist/bin/next', 'start', '-p', String(webPort), '-H', '127.0.0.1'], { NODE_ENV: 'production' })
-  start('gateway', ['--import', 'tsx', 'scripts/gateway.ts'], { GATEWAY_PORT: String(gatewayPort), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
-  start('worker', ['--import', 'tsx', 'workers/main.ts'])
+  start('gateway', ['dist/gateway.cjs'], { GATEWAY_PORT: String(gatewayPort), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
+  start('worker', ['dist/worker.cjs'])
   const base = `http://127.0.0.1:${gatewayPort}`
   const checks = {
     'the portal answers through the gateway': async () => (await fetch(`${base}/api/health`)).status === 200,
@@ -67,7 +68,7 @@ export async function checkProcesses(node, env, { timeoutMs = 120_000 } = {}) {
       const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
       return res.status === 401
     },
-    'the worker takes its queues': async () => /\[worker\] ready: /.test(output),
+    'the worker takes its queues': async () => /(\[worker\] |"msg":")ready: /.test(output),
   }
   let failure = null
   try {

@@ -11,10 +11,10 @@ export function createSupervisor({ log, onStop }) {
   const children = new Map()
   let shuttingDown = false
 
-  function spawnNode(args, { keepAlive, quiet, stopOrder = 0 }) {
+  function spawnNode(args, { keepAlive, quiet, stopOrder = 0, env: extraEnv = {} }) {
     const stdio = keepAlive ? ['inherit', 'inherit', 'inherit', 'ipc'] : ['inherit', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit']
     const prefix = keepAlive ? ['--require', './scripts/exit-with-parent.cjs'] : []
-    const env = keepAlive ? { ...process.env, TOOLROOM_SUPERVISED: '1' } : process.env
+    const env = keepAlive ? { ...process.env, ...extraEnv, TOOLROOM_SUPERVISED: '1' } : process.env
     const child = spawn(process.execPath, [...prefix, ...args], { stdio, env, detached: keepAlive })
     children.set(child, stopOrder)
     child.once('exit', () => children.delete(child))
@@ -62,9 +62,9 @@ export function createSupervisor({ log, onStop }) {
         })
       })
     },
-    /** `stopOrder`: services with a lower one are stopped (and waited for) before the others. */
-    keepRunning(name, args, { stopOrder = 0 } = {}) {
-      const child = spawnNode(args, { keepAlive: true, stopOrder })
+    /** `stopOrder`: services with a lower one are stopped (and waited for) before the others; `env`: variables of its own. */
+    keepRunning(name, args, { stopOrder = 0, env = {} } = {}) {
+      const child = spawnNode(args, { keepAlive: true, stopOrder, env })
       child.once('exit', (code, signal) => {
         if (shuttingDown) return
         log(`${name} exited (${code ?? signal}); stopping everything`)

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { startEmbeddedPostgres } from './embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
+import { checkImage } from './check-image.mjs'
 import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
 import { needsBuild, recordBuild } from './start-helpers.mjs'
 
@@ -18,7 +19,7 @@ const REPORTS = path.join(DATA_DIR, 'test-reports')
 const E2E_PORT = process.env.TOOLROOM_E2E_PORT ?? '3999'
 // The e2e web server's stdout and stderr, searched afterwards for Secret values (none may appear).
 const SERVER_LOG = path.join(REPORTS, 'e2e-server.log')
-const only = process.argv[2] // unit | integration | e2e | node, for running one suite
+const only = process.argv[2] // unit | integration | e2e | node | image, for running one suite
 // Anything after the suite goes to its runner: `npm test e2e approvals.spec`, `npm test unit naming`.
 const extra = process.argv.slice(3)
 
@@ -52,7 +53,9 @@ async function main() {
       if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
       recordBuild()
     }
-    await run('seed', ['--import', 'tsx', 'scripts/seed-demo.ts'], { DATABASE_URL: e2eDb })
+    // The server runs as production runs it: the compiled gateway (dist/) in front of Next.js.
+    if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
+    await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb })
     const server = startServer(e2eDb)
     await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
     const report = path.join(REPORTS, 'playwright.json')
@@ -73,6 +76,26 @@ async function main() {
   }
 
   if (!only || only === 'node') await otherNodeVersions(adminUrl)
+  if (!only || only === 'image') await imageCommands(adminUrl)
+}
+
+// The Dockerfile's commands from a production-only install in a clean directory, as the image runs
+// them (scripts/check-image.mjs): no container engine runs on these machines.
+async function imageCommands(adminUrl) {
+  if (needsBuild()) {
+    log('building the web app for the image check…')
+    if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
+    recordBuild()
+  }
+  if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
+  const db = await freshDatabase(adminUrl, 'toolroom_image')
+  const failure = await checkImage({ databaseUrl: db, secretKey: process.env.TOOLROOM_SECRET_KEY })
+  if (failure) console.error(failure)
+  log(`image commands from a production-only install: ${failure ? 'FAILED' : 'passed'}`)
+  if (failure) {
+    totals.failed++
+    failedSuites.push('image commands')
+  } else totals.passed++
 }
 
 // The unit suite and a real start of web, gateway and worker on each other supported Node.js version
@@ -88,6 +111,7 @@ async function otherNodeVersions(adminUrl) {
     if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
     recordBuild()
   }
+  if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
   const db = await freshDatabase(adminUrl, 'toolroom_node_versions')
   await migrateDatabase(db)
   for (const version of NODE_VERSIONS) {
@@ -142,7 +166,7 @@ function startServer(databaseUrl) {
   // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
   const env = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' }
   const web = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', '127.0.0.1'], { stdio: ['ignore', output, output], env })
-  const front = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
+  const front = spawn(process.execPath, ['dist/gateway.cjs'], {
     stdio: ['ignore', output, output],
     env: { ...env, GATEWAY_PORT: E2E_PORT, HOST: '127.0.0.1', TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` },
   })

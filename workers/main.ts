@@ -1,22 +1,41 @@
 // A worker process: takes jobs from the queue until told to stop. Run several against one database
-// (npm run workers); pg-boss hands each job to one of them, and a job whose worker died is retried.
+// (`node dist/worker.cjs`, or npm run workers); pg-boss hands each job to one of them, and a job whose
+// worker died is retried. With TOOLROOM_METRICS_PORT set it serves /metrics, /livez and /readyz there
+// (lib/observability/metrics-server.ts): ready while the database answers and the queue is started.
 import { prisma } from '@/lib/db'
-import { installLogMasking } from '@/lib/secrets/mask-secret-values'
+import { checkHealth } from '@/lib/health/check-health'
 import { refreshToolStatus } from '@/lib/tools/refresh-tool-status'
 import { getBoss, stopBoss } from '@/lib/jobs/boss'
+import { JOB_TRACE_FIELD, jobTraceparent } from '@/lib/jobs/enqueue'
+import { bridgeConsoleToLogger, logger, setLogRole, withLogContext } from '@/lib/observability/logger'
+import { observeJob, readDatabaseFiguresWith } from '@/lib/observability/metrics'
+import { startMetricsServer } from '@/lib/observability/metrics-server'
+import { startTracing, stopTracing, withSpan } from '@/lib/observability/tracing'
+import { readQueueFigures } from '@/lib/observability/queue-figures'
+import { installLogMasking } from '@/lib/secrets/mask-secret-values'
 import { JOBS } from './registry'
 import { selectJobs } from './select-jobs'
 import { type JobTaker, type QueueJob, takeJobs } from './take-jobs'
 
 installLogMasking()
+setLogRole('worker')
+bridgeConsoleToLogger()
 
 const CONCURRENCY = Number(process.env.TOOLROOM_WORKER_CONCURRENCY ?? 8)
-const log = (...args: unknown[]) => console.log('[worker]', ...args)
+const log = logger()
 
 const takers: JobTaker[] = []
+let queueStarted = false
 
 async function main() {
+  await startTracing('worker')
   const jobs = selectJobs(JOBS, process.env.TOOLROOM_WORKER_JOBS)
+  readDatabaseFiguresWith(readQueueFigures)
+  const metricsPort = await startMetricsServer('worker', async () => {
+    if (!queueStarted) return 'the job queue is not started yet'
+    const health = await checkHealth()
+    return health.status === 'ok' ? null : `database: ${health.database}`
+  })
   // The first Prisma query of a process loads the query compiler and opens the pool (~250 ms of CPU,
   // measured): pay it before taking jobs, not inside the first ones (and fail here if the database is
   // unreachable, rather than in a job).
@@ -24,39 +43,60 @@ async function main() {
   // Tool status depends on this process's settings too (the outbound policy, os tools): observe
   // every tool once, so nothing waits for the next sweep after a deploy or an upgrade.
   const status = await refreshToolStatus({ all: true })
-  log(`tool status: ${status.changed} of ${status.checked} tools changed`)
+  log.info(`tool status: ${status.changed} of ${status.checked} tools changed`)
   const boss = await getBoss('worker')
   for (const job of jobs) {
     const { contract } = job
     const work = async (raw: QueueJob) => {
-      const payload = contract.schema.safeParse(raw.data)
+      // The enqueuer's trace context travels beside the payload (lib/jobs/enqueue.ts), not in it.
+      const traceparent = jobTraceparent(raw.data)
+      const data = traceparent === undefined ? raw.data : withoutTraceField(raw.data)
+      const payload = contract.schema.safeParse(data)
       if (!payload.success) {
         // A malformed payload will never succeed: fail it without retries worth of noise.
-        console.error(`[worker] ${contract.name} ${raw.id}: invalid payload: ${payload.error.message}`)
+        log.error({ job: contract.name, jobId: raw.id }, `${contract.name} ${raw.id}: invalid payload: ${payload.error.message}`)
         return
       }
       const attempt = (raw.retryCount ?? 0) + 1
-      await job.handle(payload.data, { jobId: raw.id, attempt, lastAttempt: attempt > contract.retryLimit })
+      const t0 = performance.now()
+      let result: 'completed' | 'failed' = 'failed'
+      try {
+        await withLogContext({ job: contract.name, jobId: raw.id }, () =>
+          withSpan(`job ${contract.name}`, { kind: 'consumer', parent: { traceparent }, attributes: { 'toolroom.job': contract.name, 'toolroom.job_id': raw.id, 'toolroom.attempt': attempt } }, () =>
+            job.handle(payload.data, { jobId: raw.id, attempt, lastAttempt: attempt > contract.retryLimit }),
+          ),
+        )
+        result = 'completed'
+      } finally {
+        observeJob(contract.name, result, (performance.now() - t0) / 1000, attempt)
+      }
     }
     const concurrency = contract.cron ? 1 : CONCURRENCY
     takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: (contract.pollSeconds ?? Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1)) * 1000 }))
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
-  log(`ready: ${jobs.map((j) => j.contract.name).join(', ')} (concurrency ${CONCURRENCY})`)
+  queueStarted = true
+  log.info({ metricsPort }, `ready: ${jobs.map((j) => j.contract.name).join(', ')} (concurrency ${CONCURRENCY})`)
+}
+
+function withoutTraceField(data: unknown): unknown {
+  const { [JOB_TRACE_FIELD]: _trace, ...rest } = data as Record<string, unknown>
+  return rest
 }
 
 let stopping = false
 async function stop() {
   if (stopping) return
   stopping = true
-  await Promise.all(takers.map((t) => t.stop(10_000))).catch((e) => console.error('[worker] stop:', e.message))
-  await stopBoss().catch((e) => console.error('[worker] stop:', e.message))
+  await Promise.all(takers.map((t) => t.stop(10_000))).catch((e) => log.error(`stop: ${e.message}`))
+  await stopBoss().catch((e) => log.error(`stop: ${e.message}`))
   await prisma.$disconnect()
+  await stopTracing()
   process.exit(0)
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop())
 
 main().catch((e) => {
-  console.error('[worker] failed to start:', e)
+  log.error({ err: e }, `failed to start: ${(e as Error).message}`)
   process.exit(1)
 })

@@ -142,7 +142,7 @@ export async function startApprovalsWorker(): Promise<Worker> {
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the worker did not start within 30 s:\n${output}`)), 30_000)
     const onData = () => {
-      if (!/\[worker\] ready: approvals\.execute /.test(output)) return
+      if (!/(\[worker\] |"msg":")ready: approvals\.execute /.test(output)) return
       clearTimeout(timer)
       child.stdout!.off('data', onData)
       resolve()

@@ -7,6 +7,7 @@ import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
 import { enqueue } from '@/lib/jobs/enqueue'
+import { observeApprovalDecision } from '@/lib/observability/metrics'
 import { executeApprovedCallJob } from '@/lib/jobs/job-contracts'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
 import { type ApprovalView, toApprovalView } from './approval-view'
@@ -53,6 +54,7 @@ export async function decideApproval(input: DecideInput): Promise<ApprovalView> 
     )
     return won
   })
+  observeApprovalDecision(input.decision, row.requestedAt, row.decidedAt ?? new Date())
   await afterDecision(row)
   return toApprovalView(row)
 }

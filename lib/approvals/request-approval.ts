@@ -25,6 +25,8 @@ export interface ApprovalRequestInput {
   /** The key as the caller gave or the template rendered it, sealed with the arguments, so the result can answer repeats. */
   rawIdempotencyKey?: string | null
   rateLimit?: ApprovalRateLimits
+  /** The W3C traceparent of the call (tracing on): the approved execution's span links to it. */
+  traceparent?: string | null
 }
 
 type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
@@ -49,6 +51,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
       policy: { source: input.approvalSource, level: input.tool.level, expirySeconds: expiry.seconds, expirySource: expiry.source },
       ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as unknown as Prisma.InputJsonValue } : {}),
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
+      traceparent: input.traceparent ?? null,
     },
   })
   return row

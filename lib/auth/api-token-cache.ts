@@ -2,6 +2,7 @@
 // CPU than a cached effective-tools answer (BENCHMARKS.md). Verdicts are kept per process for
 // TOOLROOM_API_TOKEN_CACHE_MS (default 2 s): this process forgets them at once when it revokes a
 // token or changes a person; other web processes notice within that time. Never past a token's expiry.
+import { countCacheLookup } from '@/lib/observability/metrics'
 import type { Actor } from './access-rules'
 
 const CACHE_MS = Number(process.env.TOOLROOM_API_TOKEN_CACHE_MS ?? 2000)
@@ -17,6 +18,7 @@ const cache: Map<string, Entry> = ((globalThis as { __toolroomApiTokenAuth?: Map
 /** The actor of a token hash seen within the cache time, or undefined. */
 export function cachedTokenActor(hash: string, now = Date.now()): Actor | undefined {
   const hit = cache.get(hash)
+  countCacheLookup('api_token', hit !== undefined && hit.until > now)
   if (!hit) return undefined
   if (hit.until > now) return hit.actor
   cache.delete(hash)

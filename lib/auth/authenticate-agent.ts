@@ -2,6 +2,7 @@
 // kept in memory for a few seconds so a busy agent does not cost a database round trip per call;
 // revocation and expiry are therefore honoured within TOOLROOM_AGENT_AUTH_CACHE_MS (default 3 s).
 import { prisma } from '@/lib/db'
+import { countCacheLookup } from '@/lib/observability/metrics'
 import { bearerToken, hashToken } from './secret-token'
 
 export interface AgentIdentity {
@@ -38,6 +39,7 @@ export async function identifyAgentToken(token: string): Promise<AgentIdentity |
   const now = Date.now()
   // Keyed by the token itself (this process's memory only), so a hit costs no hashing.
   const hit = state.cache.get(token)
+  countCacheLookup('agent_credential', hit !== undefined && hit.until > now)
   if (hit && hit.until > now) return hit.identity
   const hash = hashToken(token)
 

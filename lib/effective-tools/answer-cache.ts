@@ -1,5 +1,6 @@
 // Serialized answers about an agent's or unit's effective tools, kept until the registry changes.
 // Bodies are Buffers (outside the JS heap), bounded in total bytes, least recently used out first.
+import { countCacheLookup } from '@/lib/observability/metrics'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 
 const MAX_BYTES = Number(process.env.TOOLROOM_ANSWER_CACHE_MB ?? 2048) * 1024 * 1024
@@ -25,7 +26,9 @@ function drop(key: string, entry: Entry) {
 export async function cachedBody(key: string, compute: () => Promise<unknown>, variant = ''): Promise<Buffer> {
   const epoch = registryEpoch()
   const hit = cache.entries.get(key)
-  if (hit && epoch !== null && hit.epoch === epoch && hit.variant === variant) {
+  const fresh = hit !== undefined && epoch !== null && hit.epoch === epoch && hit.variant === variant
+  countCacheLookup('effective_tools_answer', fresh)
+  if (hit && fresh) {
     cache.entries.delete(key) // re-insert: Map order is recency order
     cache.entries.set(key, hit)
     return hit.body

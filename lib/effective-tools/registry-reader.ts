@@ -53,13 +53,19 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   return () => (value ??= load().catch((e) => { value = null; throw e }))
 }
 
-function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>>) {
+export function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>>) {
   const known = new Map<string, Promise<T | undefined>>()
   return async (refs: string[]): Promise<Map<string, T>> => {
     const missing = refs.filter((r) => !known.has(r))
     if (missing.length > 0) {
       const batch = loadMissing(missing)
-      for (const ref of missing) known.set(ref, batch.then((found) => found.get(ref)))
+      for (const ref of missing) {
+        const value = batch.then((found) => found.get(ref))
+        // A failed batch (the database went away) rejects every ref's promise; the caller awaits only
+        // the first, and an unawaited rejection would end the process (a gateway did, mid-restart).
+        value.catch(() => {})
+        known.set(ref, value)
+      }
       batch.catch(() => missing.forEach((ref) => known.delete(ref)))
     }
     const out = new Map<string, T>()

@@ -33,7 +33,7 @@ export const agentTools = epochMemo(async (agentId: string): Promise<AgentTools 
     unavailable,
     list: [...enabled.values()].filter(runsInGateway).map(toMcpTool),
   }
-})
+}, 10_000, 'agent_tools')
 
 /** Image and function tools run inside the agent (which reports their calls to ingest): the gateway lists only what it executes. */
 export const runsInGateway = (tool: EffectiveTool) => tool.tier === 'platform' || (tool.tier !== 'image' && !(tool.source.kind === 'Tool' && tool.type === 'function'))

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
+import { observeCall, observeUpstreamAttempt } from '@/lib/observability/metrics'
+import { currentTraceparent, type SpanHandle, withSpan } from '@/lib/observability/tracing'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { isStorableText, STORABLE_TEXT_MESSAGE } from '@/lib/storage/storable-text'
 import { toolNamespaceOf } from '@/lib/tools/naming'
@@ -44,23 +46,41 @@ type Replayable = { result: CallToolResult } | { error: { code: number; message:
 
 const MAX_KEY_LENGTH = 512
 
-export async function callTool(ctx: CallContext, name: string, rawArgs: unknown, callerKey?: string): Promise<CallAnswer> {
-  sweepExpiredWindows()
-  const tools = await agentTools(ctx.agent.agentId)
-  if (!tools) return { callId: null, error: { code: RPC.INVALID_REQUEST, message: 'the calling agent no longer exists', data: {} } }
-  const entry = tools.enabled.get(name)
-  // toolroom.call_tool is a door, not a call: the named tool's pipeline runs and is what gets recorded.
-  if (entry?.name === 'toolroom.call_tool') {
-    const a = (rawArgs ?? {}) as { name?: unknown; arguments?: unknown; idempotencyKey?: unknown }
-    if (typeof a.name !== 'string' || a.name === 'toolroom.call_tool')
-      return { callId: null, error: { code: RPC.INVALID_PARAMS, message: 'toolroom.call_tool needs "name": the tool to call (not itself)', data: {} } }
-    return callTool(ctx, a.name, a.arguments ?? {}, typeof a.idempotencyKey === 'string' ? a.idempotencyKey : callerKey)
-  }
-  return new PipelineRun(ctx, tools, name, rawArgs, callerKey).run()
+export function callTool(ctx: CallContext, name: string, rawArgs: unknown, callerKey?: string): Promise<CallAnswer> {
+  return withSpan('toolroom.gateway.call', { attributes: { 'toolroom.channel': ctx.channel } }, async (span) => {
+    sweepExpiredWindows()
+    const tools = await step('resolve', () => agentTools(ctx.agent.agentId))
+    if (!tools) return { callId: null, error: { code: RPC.INVALID_REQUEST, message: 'the calling agent no longer exists', data: {} } }
+    const entry = tools.enabled.get(name)
+    // toolroom.call_tool is a door, not a call: the named tool's pipeline runs and is what gets recorded.
+    if (entry?.name === 'toolroom.call_tool') {
+      const a = (rawArgs ?? {}) as { name?: unknown; arguments?: unknown; idempotencyKey?: unknown }
+      if (typeof a.name !== 'string' || a.name === 'toolroom.call_tool')
+        return { callId: null, error: { code: RPC.INVALID_PARAMS, message: 'toolroom.call_tool needs "name": the tool to call (not itself)', data: {} } }
+      return callTool(ctx, a.name, a.arguments ?? {}, typeof a.idempotencyKey === 'string' ? a.idempotencyKey : callerKey)
+    }
+    const run = new PipelineRun(ctx, tools, name, rawArgs, callerKey)
+    // Only names the registry knows go on the span as the tool; the call id ties it to the call log.
+    span.setAttributes({ 'toolroom.tool': entry?.name ?? '(unknown)', 'toolroom.agent': `${tools.agent.namespace}/${tools.agent.name}`, 'toolroom.call_id': run.callId })
+    // No log context here (lib/observability/logger.ts, withLogContext): it would slow every call.
+    const answer = await run.run()
+    span.setAttributes({ 'toolroom.outcome': run.outcome ?? 'unknown' })
+    if ('error' in answer && answer.error.code === RPC.INTERNAL_ERROR) span.fail(answer.error.message)
+    return answer
+  })
+}
+
+/** A step of the pipeline, traced as a child of the call (a plain call of `fn` when tracing is off). */
+function step<T>(name: string, fn: (span: SpanHandle) => T): T {
+  return withSpan(`toolroom.gateway.${name}`, {}, fn)
 }
 
 class PipelineRun {
-  private readonly callId: string
+  readonly callId: string
+  /** The outcome recorded for this call (for its span). */
+  outcome: string | null = null
+  /** Time spent waiting for upstreams, all attempts: the metrics report the gateway's own share apart. */
+  private upstreamMs = 0
   private readonly started = new Date()
   private readonly t0 = performance.now()
   private readonly sensitive = new Set<string>()
@@ -86,7 +106,7 @@ class PipelineRun {
     if (!entry) return this.refuseUnavailable()
 
     // Tools the gateway cannot run (image and function tools run inside the agent) are refused whatever their arguments.
-    const binding = (this.binding = await bindingFor(entry))
+    const binding = (this.binding = await step('bind', () => bindingFor(entry)))
     if (binding.executor.kind === 'none') return this.fail(entry, 'denied', 'not_executable', binding.executor.reason, RPC.INVALID_PARAMS, { reason: binding.executor.reason })
     if (binding.executor.kind === 'os' && !osToolsEnabled()) {
       const reason = 'os tools are turned off on this gateway (an admin sets TOOLROOM_ENABLE_OS_TOOLS=1)'
@@ -95,14 +115,14 @@ class PipelineRun {
 
     // 3. Arguments.
     const args = (this.rawArgs ?? {}) as Record<string, unknown>
-    const violations = validateArguments(entry.inputSchema, this.rawArgs ?? {})
+    const violations = step('validate', () => validateArguments(entry.inputSchema, this.rawArgs ?? {}))
     if (violations.length > 0) {
       const message = `invalid arguments for ${entry.name}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`
       return this.fail(entry, 'invalid_arguments', 'schema', message, RPC.INVALID_PARAMS, { tool: entry.name, violations }, false)
     }
 
     // 4. Rate limits, per tool and per agent, counted in the database.
-    const refusal = await takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now()))
+    const refusal = await step('rate_limit', () => takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now())))
     if (refusal)
       return this.fail(entry, 'rate_limited', `rate_limit_${refusal.applies}_${refusal.window}`, refusal.message, RPC.RATE_LIMITED, {
         limit: refusal.limit,
@@ -121,16 +141,16 @@ class PipelineRun {
         return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key ${STORABLE_TEXT_MESSAGE}`, RPC.INVALID_PARAMS, {})
       this.key = key
       this.keyScope = scope
-      const claim = await claimKey(scope, key, this.callId)
+      const claim = await step('idempotency', () => claimKey(scope, key, this.callId))
       if (!claim.owner) return this.replay(entry, args, claim.callId, claim.stored)
     }
 
     // 6. Approval: held for a person; a worker runs it once approved (lib/approvals).
-    if (entry.requiresApproval) return this.holdForApproval(entry, binding, args)
+    if (entry.requiresApproval) return step('approval', () => this.holdForApproval(entry, binding, args))
 
     // 7. Execute.
     try {
-      const result = await this.execute(entry, binding, args)
+      const result = await step('execute', () => this.execute(entry, binding, args))
       const outcome = result.isError ? 'failed' : 'succeeded'
       await this.finish(entry, args, outcome, { result }, result.isError ? { code: 'tool_error', message: firstText(result) } : null)
       return { callId: this.callId, result }
@@ -163,6 +183,8 @@ class PipelineRun {
       idempotencyKey: this.key === null ? null : storableKey(this.key, this.sensitive),
       rawIdempotencyKey: this.key,
       rateLimit: { tool: entry.rateLimit, agent: agentRateLimit(this.tools.agent.spec) },
+      // The execution, later and elsewhere, links its trace to this call's.
+      traceparent: currentTraceparent(),
     })
     await announceApprovalRequest(approval)
     const waitMs = this.ctx.waitForApprovalMs ?? DEFAULT_APPROVAL_WAIT_MS
@@ -214,16 +236,36 @@ class PipelineRun {
         return runPlatformTool(entry.name, args, this.tools)
       case 'rest': {
         const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.sensitive)
-        return withRetries(retryable, () => executeRest(exec.endpoint, args, headers, this.ctx.signal), (n) => (this.attempts = n))
+        return withRetries(retryable, (n) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal)), (n) => (this.attempts = n))
       }
       case 'mcp':
-        return withRetries(retryable, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal), (n) => (this.attempts = n))
+        return withRetries(retryable, (n) => this.upstream('mcp', n, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal)), (n) => (this.attempts = n))
       case 'os':
         this.attempts = 1
         return executeOs(exec.command, args, this.ctx.signal)
       default:
         throw new Error('no executor')
     }
+  }
+
+  /** One attempt at the upstream: timed for the metrics, and a client span whose context the request carries. */
+  private upstream<T extends CallToolResult>(executor: 'rest' | 'mcp', attempt: number, run: () => Promise<T>): Promise<T> {
+    return withSpan('toolroom.gateway.upstream', { kind: 'client', attributes: { 'toolroom.executor': executor, 'toolroom.attempt': attempt } }, async (span) => {
+      const t0 = performance.now()
+      let ok = false
+      try {
+        const result = await run()
+        ok = !result.isError
+        return result
+      } catch (e) {
+        span.fail(e)
+        throw e
+      } finally {
+        const ms = performance.now() - t0
+        this.upstreamMs += ms
+        observeUpstreamAttempt(executor, ms / 1000, ok)
+      }
+    })
   }
 
   /** Not in the enabled set: unknown to this agent, or present but disabled or denied (a protocol error, -32602, with the reason in data). */
@@ -312,7 +354,12 @@ class PipelineRun {
   }
 
   private write(record: CallRecord) {
-    return recordCall(record)
+    this.outcome = record.outcome
+    observeCall({ ...record, known: record.toolKey !== null }, this.upstreamMs)
+    return step('record', (span) => {
+      span.setAttributes({ 'db.system': 'postgresql', 'db.operation': 'INSERT', 'db.collection.name': 'ToolCall' })
+      return recordCall(record)
+    })
   }
 }
 

@@ -8,6 +8,7 @@
 // records (never registry data); see BENCHMARKS.md for what each choice costs.
 import pg from 'pg'
 import { prisma } from '@/lib/db'
+import { trackPool } from '@/lib/observability/metrics'
 import { storableJson, storableText } from '@/lib/storage/storable-text'
 
 export interface CallRecord {
@@ -73,6 +74,7 @@ function callPool(): pg.Pool {
   })
   // An idle connection the server closed (restart, failover) must not take the gateway down.
   if (pools.__toolroomCallPool.listenerCount('error') === 0) pools.__toolroomCallPool.on('error', (e) => console.warn('[gateway] call-record connection lost:', e.message))
+  trackPool('call_records', pools.__toolroomCallPool)
   return pools.__toolroomCallPool
 }
 

@@ -15,6 +15,7 @@ import { frontPeerHeaders } from '@/lib/http/client-address'
 import { closeAfterAnswer, lingeringClose } from '@/lib/http/lingering-close'
 import { answerClientError, refuseRequestTarget } from '@/lib/http/request-target'
 import { frontForwardedHeaders } from '@/lib/http/public-origin'
+import { withSpan } from '@/lib/observability/tracing'
 import { closeMcpSessions } from './executors/mcp'
 import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
 import { RPC } from './tool-errors'
@@ -111,7 +112,14 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
         }
         const gone = new AbortController()
         res.on('close', () => !res.writableFinished && gone.abort())
-        answer = await handleMcpBody(header('authorization'), header('mcp-protocol-version'), body.text, header('x-request-id') ?? undefined, gone.signal)
+        const requestId = header('x-request-id')?.slice(0, 128) ?? undefined
+        // The agent's own trace continues here when it sent a traceparent.
+        const parent = { traceparent: header('traceparent'), tracestate: header('tracestate') }
+        answer = await withSpan('POST /mcp', { kind: 'server', parent, attributes: { 'http.request.method': 'POST', 'http.route': '/mcp', 'toolroom.request_id': requestId } }, async (span) => {
+          const mcp = await handleMcpBody(header('authorization'), header('mcp-protocol-version'), body.text, requestId, gone.signal)
+          span.setAttributes({ 'http.response.status_code': mcp.status })
+          return mcp
+        })
       }
     }
     if (!req.complete) closeAfterAnswer(req, res)

@@ -8,6 +8,9 @@ import { authenticateAgent } from '@/lib/auth/authenticate-agent'
 import { bearerToken } from '@/lib/auth/secret-token'
 import { checkSameOrigin } from '@/lib/auth/same-origin'
 import { AppError } from '@/lib/errors/app-error'
+import { withLogContext } from '@/lib/observability/logger'
+import { observeHttpRequest } from '@/lib/observability/metrics'
+import { withSpan } from '@/lib/observability/tracing'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
 import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/lib/storage/storable-text'
 import { readBounded } from './read-bounded'
@@ -29,7 +32,7 @@ export interface RouteContext<C extends RouteContract> {
 type NextContext = { params: Promise<Record<string, string | string[]>> }
 
 export function route<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<C>) => Promise<unknown>) {
-  const answer = answerOf(contract, handler)
+  const answer = observedHandler(contract, routeHandler(contract, handler))
   if (!RESPONSE_CHECKS) return answer
   return async function handleChecked(request: Request, next?: NextContext): Promise<Response> {
     const response = await answer(request, next)
@@ -43,9 +46,29 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
   }
 }
 
-function answerOf<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<C>) => Promise<unknown>) {
-  return async function handle(request: Request, next?: NextContext): Promise<Response> {
+type Handle = (request: Request, requestId: string, next?: NextContext) => Promise<Response>
+
+function observedHandler(contract: RouteContract, handle: Handle) {
+  // One span and one latency observation per request, named by the route's template (never its ids).
+  return async function observed(request: Request, next?: NextContext): Promise<Response> {
     const requestId = request.headers.get('x-request-id')?.slice(0, 128) || randomUUID()
+    const t0 = performance.now()
+    const parent = { traceparent: request.headers.get('traceparent'), tracestate: request.headers.get('tracestate') }
+    const response = await withLogContext({ requestId }, () =>
+      withSpan(`${contract.method} ${contract.path}`, { kind: 'server', parent, attributes: { 'http.request.method': contract.method, 'http.route': contract.path, 'toolroom.request_id': requestId } }, async (span) => {
+        const answer = await handle(request, requestId, next)
+        span.setAttributes({ 'http.response.status_code': answer.status })
+        if (answer.status >= 500) span.fail(`HTTP ${answer.status}`)
+        return answer
+      }),
+    )
+    observeHttpRequest(contract.path, contract.method, response.status, (performance.now() - t0) / 1000)
+    return response
+  }
+}
+
+function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<C>) => Promise<unknown>): Handle {
+  return async function handle(request: Request, requestId: string, next?: NextContext): Promise<Response> {
     const instance = new URL(request.url).pathname
     try {
       const actor = await callerOf(request, contract)

@@ -1,12 +1,30 @@
 import type { z } from 'zod'
+import { currentTraceparent } from '@/lib/observability/tracing'
 import { getBoss } from './boss'
 import type { JobContract } from './job-contracts'
+
+/**
+ * Where a job carries the trace of whoever queued it (tracing on): beside the payload, which the
+ * worker checks against the job's schema after taking this field off (workers/main.ts).
+ */
+export const JOB_TRACE_FIELD = '_traceparent'
+
+function traced(data: object): object {
+  const traceparent = currentTraceparent()
+  return traceparent ? { ...data, [JOB_TRACE_FIELD]: traceparent } : data
+}
+
+/** The traceparent a job was queued with, if any (only a well-formed one). */
+export function jobTraceparent(data: unknown): string | undefined {
+  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[JOB_TRACE_FIELD] : undefined
+  return typeof value === 'string' && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(value) ? value : value === undefined ? undefined : ''
+}
 
 /** Queues a job; with a singleton key, a job already waiting for the same key absorbs this one. */
 export async function enqueue<S extends z.ZodType>(contract: JobContract<S>, payload: z.input<S>): Promise<string | null> {
   const data = contract.schema.parse(payload) as object
   const boss = await getBoss()
-  return boss.send(contract.name, data, contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {})
+  return boss.send(contract.name, traced(data), contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {})
 }
 
 /** Queues many jobs of one kind in a single statement; those whose key is already waiting are skipped. */
@@ -16,7 +34,7 @@ export async function enqueueMany<S extends z.ZodType>(contract: JobContract<S>,
   await boss.insert(
     payloads.map((payload) => {
       const data = contract.schema.parse(payload) as object
-      return { name: contract.name, data, ...(contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {}) }
+      return { name: contract.name, data: traced(data), ...(contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {}) }
     }),
   )
 }

@@ -5,6 +5,10 @@
 //   BENCH_SECONDS (default 10) per measurement; BENCH_TARGET=lean (default) or next (the same handler
 //   in `next start` at /mcp, needs a build); TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL;
 //   BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the lean gateway there.
+//   BENCH_TRACING=on exports the gateway's spans to a local OTLP/HTTP sink (counted, then dropped):
+//   tracing's cost; off (the default) the OpenTelemetry SDK is never loaded. BENCH_GATEWAY_DIR=<dir>
+//   runs the lean gateway of another checkout (its sources, with this one's node_modules linked in),
+//   for an A/B of two commits in one run's conditions.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -22,9 +26,9 @@ const UPSTREAM_PORT = process.env.BENCH_UPSTREAM_PORT ?? '4132'
 const log = (...a) => console.log('[bench]', ...a)
 const children = []
 
-function start(args, env, readyPattern) {
+function start(args, env, readyPattern, cwd = process.cwd()) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
     children.push(child)
     start.last = child
     let out = ''
@@ -122,6 +126,29 @@ async function check(url, headers, requestBody) {
   if (!res.ok || !text.includes('value of k1')) throw new Error(`${url} answered ${res.status}: ${text}`)
 }
 
+/** A local OTLP/HTTP endpoint that counts the spans it is sent (BENCH_TRACING=on). */
+let spanSink = null
+function startSpanSink() {
+  const sink = { spans: 0, url: '' }
+  const server = http.createServer((req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      try {
+        for (const rs of JSON.parse(Buffer.concat(chunks).toString('utf8')).resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) sink.spans += ss.spans?.length ?? 0
+      } catch {
+        // not JSON: not counted
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    server.unref()
+    sink.url = `http://127.0.0.1:${server.address().port}`
+    resolve(sink)
+  }))
+}
+
 const db = await benchDatabase('toolroom_bench_gateway')
 try {
   const env = { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, NODE_ENV: 'production' }
@@ -140,7 +167,9 @@ try {
     gateway = `http://127.0.0.1:${GATEWAY_PORT}/mcp`
   } else {
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
-    const [, url] = await start([...profile, '--import', 'tsx', 'scripts/gateway.ts'], { ...env, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (\S+)/)
+    const tracing = process.env.BENCH_TRACING === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: (spanSink = await startSpanSink()).url } : {}
+    const dir = process.env.BENCH_GATEWAY_DIR ?? process.cwd()
+    const [, url] = await start([...profile, '--import', 'tsx', 'scripts/gateway.ts'], { ...env, ...tracing, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (http:\/\/[^\s"]+)/, dir)
     gateway = url
   }
   const gatewayPid = start.last.pid
@@ -148,6 +177,7 @@ try {
   await check(upstream, {}, body)
   await check(gateway, auth, gatewayBody)
 
+  log(`gateway sources: ${process.env.BENCH_GATEWAY_DIR ?? 'this checkout'}; tracing ${spanSink ? `on (OTLP/HTTP to a local sink)` : 'off'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
   log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}), node ${process.version}, ${DURATION} s per measurement, gateway: ${TARGET}, call records: ${process.env.TOOLROOM_GATEWAY_ASYNC_COMMIT === '1' ? 'asynchronous commit' : 'synchronous commit (flushed before the answer)'}`)
   const rows = []
   for (const connections of [1, 20]) {
@@ -189,7 +219,7 @@ try {
     `1 connection, one call at a time, timed in µs: direct p50 ${one.direct.precise.p50.toFixed(2)} ms (p99 ${one.direct.precise.p99.toFixed(2)}, ${one.direct.precise.n} calls), ` +
       `gateway p50 ${one.through.precise.p50.toFixed(2)} ms (p99 ${one.through.precise.p99.toFixed(2)}, ${one.through.precise.n} calls): ${added.toFixed(2)} ms added`,
   )
-  console.log(`\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)`)
+  console.log(`\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)${spanSink ? `; spans received by the OTLP sink: ${spanSink.spans}` : ''}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
   console.log(`targets: p50 added at 1 connection ≤ 3 ms: ${added <= 3 ? 'met' : 'MISSED'}; ` +
     `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`)
 } finally {
