@@ -56,6 +56,9 @@ export interface CatalogTool {
 export interface PolicyDefaults {
   requiresApproval: boolean
   rateLimit?: { callsPerMinute?: number; callsPerDay?: number }
+  /** What the gateway may record of calls at this level, unless the Tool says. */
+  logArgs?: boolean
+  logResult?: boolean
 }
 
 export interface BindingSet {
