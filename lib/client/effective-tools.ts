@@ -1,4 +1,4 @@
-// Grouping of an effective tool set into the agent page's sections (SPEC §2 tier order).
+// Grouping of an effective tool set into the agent page's sections (tier order: docs/design/effective-tools.md#tiers).
 import type { EffectiveTool, Tier } from './api'
 
 export interface ProvenanceGroup {

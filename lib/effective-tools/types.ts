@@ -1,6 +1,6 @@
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 
-/** Tiers in SPEC §2 listing order, which is also the order of the effective set. */
+/** Tiers in listing order (docs/design/effective-tools.md#tiers), which is also the order of the effective set. */
 export const TIERS = ['platform', 'connector', 'image', 'mcp', 'grant'] as const
 export type Tier = (typeof TIERS)[number]
 
