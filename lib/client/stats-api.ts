@@ -14,7 +14,7 @@ export type StatsSubject =
   | { dimension: 'resolvedTool'; key: string }
   | { dimension: 'namespace'; namespace: string }
 
-export function statsPath(subject: StatsSubject): string {
+function statsPath(subject: StatsSubject): string {
   switch (subject.dimension) {
     case 'all':
       return '/api/v1/stats/overview'

@@ -14,7 +14,7 @@ const once = <T>(make: () => T): (() => T) => {
   return () => (value ??= make())
 }
 
-export const outboundPolicy = once((): AddressPolicy => parseAddressPolicy(process.env.TOOLROOM_OUTBOUND_ALLOW ?? 'loopback,private'))
+const outboundPolicy = once((): AddressPolicy => parseAddressPolicy(process.env.TOOLROOM_OUTBOUND_ALLOW ?? 'loopback,private'))
 
 const gatewayMaxBytes = () => Number(process.env.TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES ?? FOUR_MIB)
 

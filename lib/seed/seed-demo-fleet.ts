@@ -19,7 +19,7 @@ import { imageDigestOf } from '@/lib/manifests/specs/fleet'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
 
-export const DEMO_FLEET_FILES = {
+const DEMO_FLEET_FILES = {
   manifest: 'prisma/seed/demo-fleet.yaml',
   imageTools: 'prisma/seed/image-tools.json',
   languageToolSurfaces: 'prisma/seed/language-tool-surfaces.json',

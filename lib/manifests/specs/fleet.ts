@@ -33,7 +33,7 @@ export const agentSpec = z.strictObject({
 export type UnitSpec = z.infer<typeof unitSpec>
 export type AgentSpec = z.infer<typeof agentSpec>
 
-export const DEFAULT_A2A_PORT = 8999
+const DEFAULT_A2A_PORT = 8999
 
 export function agentEndpoint(name: string, namespace: string, spec: AgentSpec): string {
   return spec.endpoint ?? `http://${name}.${namespace}.svc.cluster.local:${DEFAULT_A2A_PORT}`
