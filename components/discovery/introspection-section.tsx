@@ -81,7 +81,7 @@ function LastSuccess({ run, isLast }: { run: DiscoveryRun | undefined; isLast: b
 }
 
 /**
- * Image introspection of an agent or unit (SPEC §3): the last run, what it refused, the runs before
+ * Image introspection of an agent or unit (docs/design/discovery.md): the last run, what it refused, the runs before
  * it, and "Refresh now". Sits beside the read-only Image section whose tools it fills.
  */
 export function IntrospectionSection({ plural, kind, subjectId, endpoint }: { plural: 'agents' | 'units'; kind: 'Agent' | 'Unit'; subjectId: string; endpoint?: string | null }) {

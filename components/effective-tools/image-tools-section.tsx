@@ -12,7 +12,7 @@ import { ImageToolsUpload } from './image-tools-upload'
 const SOURCE_LABEL: Record<string, string> = { upload: 'uploaded manifest', introspection: 'introspected from /a2a/tools' }
 
 /**
- * The tools the subject's own image declares. Read-only by design (SPEC §2): operators cannot toggle or
+ * The tools the subject's own image declares. Read-only by design (docs/design/effective-tools.md#inheritance): operators cannot toggle or
  * edit them here; only a new image (or a new manifest for the same digest) changes the surface.
  */
 export function ImageToolsSection({

@@ -1,15 +1,11 @@
 // Discovery: ask for a run now, see recent runs and surface changes, decide held changes.
 import { z } from '@/lib/http/zod'
 import { auditContextOf } from '@/lib/audit/audit-actor'
-import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { decideSurfaceChange } from '@/lib/discovery/decide-surface-change'
 import { listDiscoveryRuns, listSurfaceChanges } from '@/lib/discovery/list-discovery'
-import { enqueueDiscoveries } from '@/lib/discovery/schedule-discovery'
-import { imageEndpointOf } from '@/lib/discovery/run-image-discovery'
-import { AppError } from '@/lib/errors/app-error'
-import { getRow } from '@/lib/resources/resource-store'
+import { requestRefresh } from '@/lib/discovery/request-refresh'
 import { fieldErrorSchema } from '@/lib/http/problem-schema'
 import { DISCOVERY_RUN_STATUSES, DISCOVERY_SUBJECT_KINDS, DISCOVERY_TRIGGERS, SURFACE_CHANGE_STATUSES } from '@/lib/discovery/discovery-states'
 import { idParams, pageSchema } from './schemas'
@@ -30,13 +26,12 @@ const queued = z
 /** An entry a run left out: an image tool's broken rule (field, rule, message, its name if it had one), or an MCP tool's name and why. */
 const refusedEntry = fieldErrorSchema.partial().extend({ reason: z.string().optional() })
 
+/** What runs and changes say of themselves and their subject. */
+const subjectFields = { id: z.string().uuid(), subjectKind, subjectId: z.string().uuid(), namespace: z.string(), name: z.string() }
+
 export const discoveryRunSchema = z
   .object({
-    id: z.string().uuid(),
-    subjectKind,
-    subjectId: z.string().uuid(),
-    namespace: z.string(),
-    name: z.string(),
+    ...subjectFields,
     trigger: z.enum(DISCOVERY_TRIGGERS),
     status: z.enum(DISCOVERY_RUN_STATUSES),
     attempt: z.number().int(),
@@ -81,11 +76,7 @@ export const surfaceDiffSchema = z
 
 export const surfaceChangeSchema = z
   .object({
-    id: z.string().uuid(),
-    subjectKind,
-    subjectId: z.string().uuid(),
-    namespace: z.string(),
-    name: z.string(),
+    ...subjectFields,
     runId: z.string().uuid().nullable(),
     diff: surfaceDiffSchema,
     status: z.enum(SURFACE_CHANGE_STATUSES).openapi({ description: 'applied (agents see it), pending_review (held by pinning), accepted, rejected' }),
@@ -131,17 +122,7 @@ export const DISCOVERY_CONTRACTS = {
 } satisfies Record<string, RouteContract>
 
 function refreshRoute(contract: RouteContract & { params: typeof idParams; query: typeof namespaceOnly }, kind: 'Agent' | 'Unit' | 'LanguageTool') {
-  return route(contract, async (ctx) => {
-    const { params, query } = ctx
-    const row = await getRow(kind, params.id, query.namespace)
-    if (kind === 'LanguageTool') await enqueueDiscoveries([{ job: 'mcp', id: row.id, trigger: 'manual' }])
-    else {
-      if (!imageEndpointOf(kind, row)) throw new AppError('VALIDATION_FAILED', `unit "${row.name}" runs no image of its own (spec.image and spec.endpoint)`, [{ field: 'spec.endpoint', rule: 'required', message: 'is required to introspect a unit image' }])
-      await enqueueDiscoveries([{ job: 'image', kind, id: row.id, trigger: 'manual' }])
-    }
-    await recordAuditEvent({ ...auditContextOf(ctx), action: 'discovery.refresh_requested', kind, namespace: row.namespace, resource: row.name, resourceId: row.id })
-    return { queued: true, subject: { kind, id: row.id, name: row.name, namespace: row.namespace } }
-  })
+  return route(contract, async (ctx) => requestRefresh(kind, ctx.params.id, ctx.query.namespace, auditContextOf(ctx)))
 }
 
 export const discoveryRoutes = {

@@ -5,7 +5,7 @@ import type { RouteContract } from '@/lib/http/contract'
 import { publicOrigin } from '@/lib/http/public-origin'
 import { route } from '@/lib/http/route'
 import { auditContextOf } from '@/lib/audit/audit-actor'
-import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
+import { effectiveSetAnswer } from '@/lib/effective-tools/subject-answers'
 import { agentConfigYaml } from '@/lib/effective-tools/agent-config'
 import { imageToolsOf, setImageTools } from '@/lib/image-tools/set-image-tools'
 import { getRow } from '@/lib/resources/resource-store'
@@ -50,10 +50,7 @@ export const FLEET_CONTRACTS = { Agent: fleetContracts('Agent'), Unit: fleetCont
 export function fleetRoutes(kind: 'Agent' | 'Unit') {
   const c = FLEET_CONTRACTS[kind]
   return {
-    effectiveTools: route(c.effectiveTools, async ({ params, query }) => {
-      const set = await getEffectiveTools(kind, await getRow(kind, params.id, query.namespace))
-      return { effectiveTools: set.tools, ...(query.include === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
-    }),
+    effectiveTools: route(c.effectiveTools, async ({ params, query }) => effectiveSetAnswer(kind, params.id, query.namespace, query.include === 'excluded')),
     getImageTools: route(c.getImageTools, async ({ params, query }) => imageToolsOf((await getRow(kind, params.id, query.namespace)) as never)),
     putImageTools: route(c.putImageTools, async (ctx) => setImageTools(kind, ctx.params.id, ctx.query.namespace, ctx.body, auditContextOf(ctx))),
   }

@@ -17,9 +17,10 @@ const callResult = z
 
 const callProblem = problemSchema
   .extend({
-    callId: z.string().nullable().openapi({ description: 'The recorded call (null when nothing was recorded)' }),
-    rpcCode: z.number().int().openapi({ description: 'The JSON-RPC error code the same call over MCP answers' }),
-    data: z.record(z.string(), z.unknown()).openapi({ description: 'The JSON-RPC error data: outcome, reason, violations, retryAfterSeconds, …' }),
+    // Absent when the request never reached the pipeline (no credential, a body that does not parse).
+    callId: z.string().nullable().optional().openapi({ description: 'The recorded call (null when nothing was recorded)' }),
+    rpcCode: z.number().int().optional().openapi({ description: 'The JSON-RPC error code the same call over MCP answers' }),
+    data: z.record(z.string(), z.unknown()).optional().openapi({ description: 'The JSON-RPC error data: outcome, reason, violations, retryAfterSeconds, …' }),
   })
   .openapi('GatewayCallProblem')
 

@@ -3,15 +3,12 @@
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import { adminOnlyError, isAdminOnlyKind } from '@/lib/auth/admin-only-kinds'
 import type { Access } from '@/lib/auth/authenticate'
-import { AppError } from '@/lib/errors/app-error'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
-import { applyDocuments } from '@/lib/manifests/apply-documents'
-import { KIND_DEFINITIONS, type Kind, TOOLROOM_API_VERSION } from '@/lib/manifests/kinds'
-import { deleteResource, getResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
-import { cachedBody } from '@/lib/effective-tools/answer-cache'
-import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
-import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
+import { KIND_DEFINITIONS, type Kind } from '@/lib/manifests/kinds'
+import { createResource, replaceResource } from '@/lib/manifests/write-resource'
+import { deleteResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
+import { subjectAnswer } from '@/lib/effective-tools/subject-answers'
 import { toResourceView } from '@/lib/resources/resource-view'
 import {
   agentListQuery,
@@ -84,47 +81,16 @@ function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
   }
 }
 
-/** The document to write for a REST create or replace, with apiVersion and kind defaulted. */
-function documentFrom(kind: Kind, body: Record<string, unknown>): Record<string, unknown> {
-  const doc = { apiVersion: KIND_DEFINITIONS[kind].apiVersions[0] ?? TOOLROOM_API_VERSION, kind, ...body }
-  if (doc.kind !== kind)
-    throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents, not ${String(doc.kind)}`, [{ field: 'kind', rule: 'kind', message: `must be ${kind}` }])
-  return doc
-}
-
 export function resourceRoutes(kind: Kind) {
   const c = resourceContracts(kind)
   return {
     list: route(c.list, async ({ query }) => listResources(kind, filtersFrom(kind, query))),
-    create: route(c.create, async (ctx) => {
-      const { results } = await applyDocuments([documentFrom(kind, ctx.body)], { expect: 'absent', audit: auditContextOf(ctx), caller: ctx.actor })
-      return getResource(kind, results[0].id!)
-    }),
+    create: route(c.create, async (ctx) => createResource(kind, ctx.body, { audit: auditContextOf(ctx), caller: ctx.actor })),
     get: route(c.get, async ({ params, query }) => {
       if (kind !== 'Agent' && kind !== 'Unit') return toResourceView(kind, await getRow(kind, params.id, query.namespace))
-      // Effective tool sets are the API's most read answer: kept, serialized, until the registry changes.
-      // The entries carry 7-day call statistics: an answer is also as old as the stats it holds.
-      const { version: statsVersion } = await toolStatsSnapshot()
-      const body = await cachedBody(`${kind}:${query.namespace ?? ''}:${params.id}`, async () => {
-        const row = await getRow(kind, params.id, query.namespace)
-        const set = await getEffectiveTools(kind, row)
-        return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
-      }, statsVersion)
-      // A view of the cached bytes, not a copy.
-      return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': 'application/json' } })
+      return subjectAnswer(kind, params.id, query.namespace)
     }),
-    replace: route(c.replace, async (ctx) => {
-      const { params, query, body } = ctx
-      const existing = await getRow(kind, params.id, query.namespace)
-      const doc = documentFrom(kind, body)
-      const metadata = (doc.metadata ?? {}) as { name?: unknown; namespace?: unknown }
-      if (metadata.name !== existing.name || (metadata.namespace ?? 'default') !== existing.namespace)
-        throw new AppError('VALIDATION_FAILED', 'metadata.name and metadata.namespace cannot change; create a new resource instead', [
-          { field: 'metadata.name', rule: 'immutable', message: `must stay "${existing.namespace}/${existing.name}"` },
-        ])
-      await applyDocuments([doc], { expect: 'present', audit: auditContextOf(ctx), caller: ctx.actor })
-      return getResource(kind, existing.id)
-    }),
+    replace: route(c.replace, async (ctx) => replaceResource(kind, ctx.params.id, ctx.query.namespace, ctx.body, { audit: auditContextOf(ctx), caller: ctx.actor })),
     remove: route(c.remove, async (ctx) => {
       await deleteResource(kind, ctx.params.id, ctx.query.namespace, auditContextOf(ctx))
       return null

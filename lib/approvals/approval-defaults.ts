@@ -10,7 +10,7 @@ export function shippedApprovalDefault(level: SideEffectLevel): boolean {
 }
 
 /** How long a request waits for a decision before it is closed as expired, when nothing overrides it. */
-export const DEFAULT_APPROVAL_EXPIRY_SECONDS = Number(process.env.TOOLROOM_APPROVAL_EXPIRY_SECONDS ?? 24 * 3600)
+const DEFAULT_APPROVAL_EXPIRY_SECONDS = Number(process.env.TOOLROOM_APPROVAL_EXPIRY_SECONDS ?? 24 * 3600)
 
 export interface ApprovalExpiryInput {
   /** `sideEffects.approvalExpirySeconds` of the Tool, if set. */

@@ -81,7 +81,7 @@ export async function decideApprovals(ids: string[], decision: Decision, actor: 
 }
 
 /** Hand-offs after commit. A crash here loses nothing: the sweeper re-queues approved, unexecuted calls. */
-export async function afterDecision(row: ApprovalRequest): Promise<void> {
+async function afterDecision(row: ApprovalRequest): Promise<void> {
   if (row.status === 'approved') await enqueue(executeApprovedCallJob, { approvalId: row.id })
   await publishWebhookEvent('approval.decided', { approval: toApprovalView(row) }).catch((e) =>
     console.error(`[approvals] webhook for approval ${row.id} not queued: ${(e as Error).message}`),

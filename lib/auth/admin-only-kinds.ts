@@ -9,7 +9,7 @@ export const ADMIN_ONLY_KINDS = ['SideEffectPolicy', 'Secret'] as const
 export type AdminOnlyKind = (typeof ADMIN_ONLY_KINDS)[number]
 
 /** The rule id a refusal names in problem+json `errors`. */
-export const ADMIN_ONLY_RULE = 'admin-only-kind'
+const ADMIN_ONLY_RULE = 'admin-only-kind'
 
 export function isAdminOnlyKind(kind: unknown): kind is AdminOnlyKind {
   return (ADMIN_ONLY_KINDS as readonly unknown[]).includes(kind)

@@ -3,7 +3,7 @@
 // TOOLROOM_OIDC_CLIENT_SECRET, and optionally TOOLROOM_OIDC_NAME (the button label) and TOOLROOM_OIDC_SCOPES.
 import type { GenericOAuthConfig } from 'better-auth/plugins/generic-oauth'
 
-export const OIDC_PROVIDER_ID = 'oidc'
+const OIDC_PROVIDER_ID = 'oidc'
 
 export interface OidcButton {
   providerId: string

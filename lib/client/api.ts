@@ -74,6 +74,8 @@ export function qs(params: Record<string, string | string[] | number | undefined
 export type AnswerOf<C> = C extends { response: infer R extends z.ZodType } ? z.output<R> : never
 /** The JSON body a route contract takes, as the client writes it. */
 export type BodyOf<C> = C extends { body: infer B extends z.ZodType } ? z.input<B> : never
+/** The query parameters a route contract takes (but `Except`), as a URL carries them: strings the route parses and checks. */
+export type QueryParamsOf<C, Except extends string = never> = C extends { query: infer Q extends z.ZodType } ? { [K in Exclude<keyof z.input<Q>, Except>]?: string } : never
 
 export type Plural = 'tools' | 'languagetools' | 'connectors' | 'units' | 'agents' | 'secrets' | 'sideeffectpolicies'
 /** A resource with its spec and status typed by the caller (the kind's spec schema, the page's status reading). */

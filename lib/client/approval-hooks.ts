@@ -5,7 +5,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { type ApprovalFilters, type ApprovalPage, getApprovalStats, listApprovals } from './approvals-api'
 import { queryKeys } from './query-keys'
 
-export const QUEUE_POLL_MS = 3_000
+const QUEUE_POLL_MS = 3_000
 
 /** `initialPage`: the first page as the server rendered it, so rows are on screen before any fetch. */
 export function useApprovalQueue(filters: ApprovalFilters, pageSize = 50, initialPage?: ApprovalPage) {

@@ -1,4 +1,4 @@
-// Grouping of an effective tool set into the agent page's sections (SPEC §2 tier order).
+// Grouping of an effective tool set into the agent page's sections (tier order: docs/design/effective-tools.md#tiers).
 import type { EffectiveTool, Tier } from './api'
 
 export interface ProvenanceGroup {
@@ -12,12 +12,12 @@ export interface ProvenanceGroup {
 
 const TIER_ORDER: Tier[] = ['platform', 'connector', 'image', 'mcp', 'grant']
 
-export function provenanceParts(provenance: string): { tier: string; detail: string | null } {
+function provenanceParts(provenance: string): { tier: string; detail: string | null } {
   const colon = provenance.indexOf(':')
   return colon === -1 ? { tier: provenance, detail: null } : { tier: provenance.slice(0, colon), detail: provenance.slice(colon + 1) }
 }
 
-export function provenanceTitle(provenance: string): string {
+function provenanceTitle(provenance: string): string {
   const { tier, detail } = provenanceParts(provenance)
   switch (tier) {
     case 'platform':

@@ -1,7 +1,7 @@
 // Typed fetches of the statistics and calls API (lib/api/stats-routes.ts).
 import type { z } from 'zod'
 import type { callStatsSchema, failingToolSchema, STATS_CONTRACTS, toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
-import { type AnswerOf, apiFetch, qs } from './api'
+import { type AnswerOf, apiFetch, type QueryParamsOf, qs } from './api'
 
 export type CallStats = z.output<typeof callStatsSchema>
 export type FailingTool = z.output<typeof failingToolSchema>
@@ -14,7 +14,7 @@ export type StatsSubject =
   | { dimension: 'resolvedTool'; key: string }
   | { dimension: 'namespace'; namespace: string }
 
-export function statsPath(subject: StatsSubject): string {
+function statsPath(subject: StatsSubject): string {
   switch (subject.dimension) {
     case 'all':
       return '/api/v1/stats/overview'
@@ -31,16 +31,8 @@ export const getCallStats = (subject: StatsSubject) => apiFetch<CallStats>(stats
 
 export const getTopFailingTools = (limit = 10) => apiFetch<AnswerOf<typeof STATS_CONTRACTS.topFailing>>(`/api/v1/stats/top-failing-tools${qs({ limit })}`)
 
-export interface CallFilters {
-  agentId?: string
-  tool?: string
-  toolKey?: string
-  namespace?: string
-  outcome?: string
-  channel?: string
-  from?: string
-  to?: string
-}
+/** The calls explorer's filters: the calls route's query but its page. */
+export type CallFilters = QueryParamsOf<typeof STATS_CONTRACTS.calls, 'limit' | 'cursor'>
 
 export const listCalls = (filters: CallFilters, limit: number, cursor: string | null) =>
   apiFetch<AnswerOf<typeof STATS_CONTRACTS.calls>>(`/api/v1/calls${qs({ ...filters, limit, cursor })}`)

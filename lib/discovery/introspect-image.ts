@@ -1,4 +1,4 @@
-// Image introspection (SPEC §3, Spring Voyage seed "Authoring Agent Tools"): wait until the agent's
+// Image introspection (docs/design/discovery.md#images, Spring Voyage seed "Authoring Agent Tools"): wait until the agent's
 // A2A listener answers `GET /.well-known/agent.json`, then read the tool surface the image declares at
 // `GET /a2a/tools` and judge it entry by entry. Every request goes through the SSRF-guarded fetch and
 // is bounded in time and size; nothing here touches the database (the worker caches the result).

@@ -1,4 +1,4 @@
-// MCP introspection (SPEC §3, language-operator seed): wait until GET /health answers
+// MCP introspection (docs/design/discovery.md#mcp-servers, language-operator seed): wait until GET /health answers
 // {"status":"ok"}, then initialize and tools/list (every page) over streamable HTTP, falling back to
 // SSE and to plain stateless JSON-RPC POSTs; every tool is kept as the server described it, with a
 // compliance report against the LanguageTool checklist. All traffic goes through the guarded fetch.

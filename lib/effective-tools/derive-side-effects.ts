@@ -1,4 +1,4 @@
-// Side-effect level and MCP-style annotations for every kind of tool, read conservatively (SPEC §1):
+// Side-effect level and MCP-style annotations for every kind of tool, read conservatively (docs/design/effective-tools.md#side-effect-levels-and-approval):
 // a tool that says nothing is not read-only, is destructive and is open-world.
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import type { LevelSource, ToolAnnotations } from './types'

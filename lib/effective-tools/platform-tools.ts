@@ -1,4 +1,4 @@
-// Toolroom's own `toolroom.*` tools, offered to every agent (SPEC §2 tier 1): progressive discovery
+// Toolroom's own `toolroom.*` tools, offered to every agent (the first tier: docs/design/effective-tools.md#tiers): progressive discovery
 // of what the agent may call, and the status of calls waiting for approval.
 import { annotationsForLevel } from './derive-side-effects'
 import type { CatalogTool } from './types'

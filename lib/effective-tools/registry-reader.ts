@@ -6,7 +6,9 @@ import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
 import type { UnitSpec } from '@/lib/manifests/specs/fleet'
+import type { LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
+import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 import { catalogToolFromRow, catalogToolsFromMcp, type DiscoveredMcpTool, type ToolRowLike } from './catalog-tools'
 import type { CatalogTool, PolicyDefaults } from './types'
@@ -17,6 +19,10 @@ export interface ServerSurface {
   toolSchemas: DiscoveredMcpTool[]
   phase: string
   lastError: string | null
+  spec: LanguageToolSpec
+  /** How its last discovery reached it (lib/gateway/mcp-target.ts). */
+  detectedTransport: string | null
+  detectedUrl: string | null
 }
 
 export interface RegistryReader {
@@ -28,6 +34,8 @@ export interface RegistryReader {
   policies(): Promise<Map<SideEffectLevel, PolicyDefaults>>
   /** Tool resources by `namespace/name`; missing ones are absent from the map. */
   tools(refs: string[]): Promise<Map<string, CatalogTool>>
+  /** The specs of Tool resources by `namespace/name` (the gateway runs them by their endpoint or command). */
+  toolSpecs(refs: string[]): Promise<Map<string, ToolSpec>>
   /** LanguageTools by `namespace/name`, with their discovered tools. */
   servers(refs: string[]): Promise<Map<string, ServerSurface>>
 }
@@ -95,7 +103,7 @@ function createReader(): RegistryReader {
     const rows = await prisma.sideEffectPolicy.findMany({ select: { level: true, spec: true } })
     return new Map(rows.map((r) => {
       const spec = r.spec as SideEffectPolicySpec
-      return [r.level, { requiresApproval: spec.requiresApproval, rateLimit: spec.rateLimit }] as const
+      return [r.level, { requiresApproval: spec.requiresApproval, rateLimit: spec.rateLimit, logArgs: spec.logArgs, logResult: spec.logResult }] as const
     }))
   })
 
@@ -109,10 +117,19 @@ function createReader(): RegistryReader {
     return new Map(rows.map((t) => [`${t.namespace}/${t.name}`, catalogToolFromRow(t)]))
   })
 
+  const toolSpecs = keyed(async (refs) => {
+    const { namespaces, names } = splitRefs(refs)
+    const rows = await prisma.$queryRaw<Array<{ name: string; namespace: string; spec: ToolSpec }>>`
+      SELECT t.name, t.namespace, t.spec
+      FROM "Tool" t JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
+        ON t.namespace = r.namespace AND t.name = r.name`
+    return new Map(rows.map((t) => [`${t.namespace}/${t.name}`, t.spec]))
+  })
+
   const servers = keyed(async (refs) => {
     const { namespaces, names } = splitRefs(refs)
     const rows = await prisma.$queryRaw<ServerSurface[]>`
-      SELECT s.name, s.namespace, s."toolSchemas", s.phase, s."lastError"
+      SELECT s.name, s.namespace, s."toolSchemas", s.phase, s."lastError", s.spec, s."detectedTransport", s."detectedUrl"
       FROM "LanguageTool" s JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
         ON s.namespace = r.namespace AND s.name = r.name`
     return new Map(rows.map((s) => [`${s.namespace}/${s.name}`, s]))
@@ -151,6 +168,7 @@ function createReader(): RegistryReader {
     connectorTools,
     policies,
     tools,
+    toolSpecs,
     servers,
   }
 }

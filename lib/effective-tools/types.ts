@@ -1,6 +1,6 @@
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 
-/** Tiers in SPEC §2 listing order, which is also the order of the effective set. */
+/** Tiers in listing order (docs/design/effective-tools.md#tiers), which is also the order of the effective set. */
 export const TIERS = ['platform', 'connector', 'image', 'mcp', 'grant'] as const
 export type Tier = (typeof TIERS)[number]
 
@@ -64,6 +64,9 @@ export interface ToolHealth {
 export interface PolicyDefaults {
   requiresApproval: boolean
   rateLimit?: { callsPerMinute?: number; callsPerDay?: number }
+  /** What the gateway may record of calls at this level, unless the Tool says. */
+  logArgs?: boolean
+  logResult?: boolean
 }
 
 export interface BindingSet {

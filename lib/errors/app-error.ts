@@ -1,6 +1,6 @@
 // The one error type that crosses layers. Each code maps to one HTTP status and problem type; the
 // set is closed so clients can rely on it.
-export const APP_ERROR_CODES = {
+const APP_ERROR_CODES = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,

@@ -13,6 +13,7 @@ import { isStorableText, STORABLE_TEXT_MESSAGE } from '@/lib/storage/storable-te
 import { toolNamespaceOf } from '@/lib/tools/naming'
 import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
+import { registryReader } from '@/lib/effective-tools/registry-reader'
 import { approvalRequired, currentApprovalAnswer, DEFAULT_APPROVAL_WAIT_MS, waitForApprovalAnswer } from './approval-answers'
 import { type AgentTools, agentTools } from './agent-tools'
 import { executeMcp } from './executors/mcp'
@@ -106,7 +107,7 @@ class PipelineRun {
     if (!entry) return this.refuseUnavailable()
 
     // Tools the gateway cannot run (image and function tools run inside the agent) are refused whatever their arguments.
-    const binding = (this.binding = await step('bind', () => bindingFor(entry)))
+    const binding = (this.binding = await step('bind', () => bindingFor(entry, registryReader())))
     if (binding.executor.kind === 'none') return this.fail(entry, 'denied', 'not_executable', binding.executor.reason, RPC.INVALID_PARAMS, { reason: binding.executor.reason })
     if (binding.executor.kind === 'os' && !osToolsEnabled()) {
       const reason = 'os tools are turned off on this gateway (an admin sets TOOLROOM_ENABLE_OS_TOOLS=1)'
@@ -284,7 +285,7 @@ class PipelineRun {
 
   private async fail(entry: EffectiveTool, outcome: string, errorCode: string, message: string, code: number, data: Record<string, unknown>, logArgs = true): Promise<CallAnswer> {
     const error = { code, message, data: { outcome, callId: this.callId, ...data } }
-    const binding = this.binding ?? (await bindingFor(entry).catch(() => null))
+    const binding = this.binding ?? (await bindingFor(entry, registryReader()).catch(() => null))
     const args = logArgs && binding?.logArgs ? this.loggedArgs(binding, (this.rawArgs ?? {}) as Record<string, unknown>) : null
     await this.write(this.record(entry, outcome, { code: errorCode, message: scrubText(message, this.sensitive) }, args, null))
     return { callId: this.callId, error }
@@ -377,7 +378,7 @@ export async function runApprovedCall(approval: { callId: string; agentId: strin
   }
   const ctx: CallContext = { agent: { kind: 'agent', agentId: tools.agent.id, name: tools.agent.name, namespace: tools.agent.namespace, credentialId: '' }, channel: 'mcp' }
   const run = new PipelineRun(ctx, tools, entry.name, args, idempotencyKey ?? undefined, approval.callId)
-  return run.runApproved(await bindingFor(entry), entry, args)
+  return run.runApproved(await bindingFor(entry, registryReader()), entry, args)
 }
 
 /** Whether running the call a second time is harmless: the tool is read-only or idempotent. */

@@ -11,6 +11,7 @@ import { z } from '@/lib/http/zod'
 import { canonicalToolId } from '@/lib/manifests/specs/common'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { toolNamespaceOf } from '@/lib/tools/naming'
+import { registryReader } from '@/lib/effective-tools/registry-reader'
 import { agentTools } from './agent-tools'
 import { type CallRecord, insertCalls } from './record-call'
 import { parseRedactFields, redactTree, scrubTree } from './redact'
@@ -75,7 +76,7 @@ export async function ingestCalls(agent: AgentIdentity, calls: IngestRecord[], r
   const records: CallRecord[] = []
   for (const c of calls) {
     const entry = tools.enabled.get(c.toolId) ?? tools.unavailable.get(c.toolId) ?? null
-    const binding = entry ? await bindingFor(entry) : { logArgs: true, logResult: true, redactFields: [] as string[] }
+    const binding = entry ? await bindingFor(entry, registryReader()) : { logArgs: true, logResult: true, redactFields: [] as string[] }
     const redaction = parseRedactFields(binding.redactFields)
     const sensitive = new Set<string>()
     const args = c.args !== undefined && binding.logArgs ? redactTree('args', c.args, redaction, sensitive) : null

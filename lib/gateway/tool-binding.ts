@@ -1,15 +1,13 @@
 // How the gateway carries out an effective entry, and what it may write about it: the executor
 // (rest, mcp, os, platform, or none for tools that run elsewhere), the idempotency template and the
-// observability rules (the Tool's own, else its level's SideEffectPolicy). Kept per registry epoch.
-import { prisma } from '@/lib/db'
+// observability rules (the Tool's own, else its level's SideEffectPolicy). Pure over the registry
+// reader, which keeps what it read for the registry epoch.
 import type { McpTransportUsed } from '@/lib/discovery/introspect-mcp-server'
+import type { RegistryReader } from '@/lib/effective-tools/registry-reader'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
-import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
-import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
+import { qualifyRef } from '@/lib/manifests/resource-ref'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
-import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
-import { epochMemo } from './epoch-memo'
 import { mcpTargetOf } from './mcp-target'
 
 export interface McpTarget {
@@ -36,41 +34,27 @@ export interface Binding {
   redactFields: string[]
 }
 
-const toolSpec = epochMemo(async (ref: string) => {
-  const { namespace, name } = parseRef(ref, '')
-  const row = await prisma.tool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true } })
-  return (row?.spec as ToolSpec | undefined) ?? null
-})
+/** What the binding reads of the registry: the registry reader (one per registry epoch), or a stand-in in tests. */
+export type BindingReader = Pick<RegistryReader, 'toolSpecs' | 'servers' | 'connectors' | 'policies'>
 
-const server = epochMemo(async (ref: string): Promise<McpTarget | null> => {
-  const { namespace, name } = parseRef(ref, '')
-  const row = await prisma.languageTool.findUnique({ where: { namespace_name: { namespace, name } }, select: { spec: true, detectedTransport: true, detectedUrl: true } })
-  if (!row) return null
-  const spec = row.spec as LanguageToolSpec
-  return { ...mcpTargetOf(languageToolEndpoint(name, namespace, spec), row), namespace, authHeaders: spec.authHeaders ?? [] }
-})
-
-const connector = epochMemo(async (slug: string) => {
-  const row = await prisma.connector.findUnique({ where: { name: slug }, select: { namespace: true, spec: true } })
-  return row ? { namespace: row.namespace, spec: row.spec as ConnectorSpec } : null
-})
-
-const policies = epochMemo(async () => {
-  const rows = await prisma.sideEffectPolicy.findMany({ select: { level: true, spec: true } })
-  return new Map(rows.map((r) => [r.level as string, r.spec as SideEffectPolicySpec]))
-})
+async function mcpTargetAt(reader: BindingReader, ref: string): Promise<McpTarget | null> {
+  const server = (await reader.servers([ref])).get(ref)
+  if (!server) return null
+  const endpoint = languageToolEndpoint(server.name, server.namespace, server.spec)
+  return { ...mcpTargetOf(endpoint, server), namespace: server.namespace, authHeaders: server.spec.authHeaders ?? [] }
+}
 
 const lastSegment = (id: string) => id.slice(id.lastIndexOf('.') + 1)
 
-export async function bindingFor(tool: EffectiveTool): Promise<Binding> {
-  const policy = (await policies('all')).get(tool.sideEffects.level)
+export async function bindingFor(tool: EffectiveTool, reader: BindingReader): Promise<Binding> {
+  const policy = (await reader.policies()).get(tool.sideEffects.level)
   const defaults = { logArgs: policy?.logArgs ?? true, logResult: policy?.logResult ?? true, redactFields: [] as string[] }
   if (tool.tier === 'platform') return { executor: { kind: 'platform' }, ...defaults }
 
   const { source } = tool
   if (source.kind === 'Tool') {
     const namespace = source.namespace ?? 'default'
-    const spec = await toolSpec(`${namespace}/${source.name}`)
+    const spec = (await reader.toolSpecs([`${namespace}/${source.name}`])).get(`${namespace}/${source.name}`)
     if (!spec) return { executor: { kind: 'none', reason: `Tool "${namespace}/${source.name}" no longer exists` }, ...defaults }
     const rules = {
       ...(spec.sideEffects?.idempotencyKeyTemplate ? { idempotencyKeyTemplate: spec.sideEffects.idempotencyKeyTemplate } : {}),
@@ -78,28 +62,28 @@ export async function bindingFor(tool: EffectiveTool): Promise<Binding> {
       logResult: spec.observability?.logResult ?? defaults.logResult,
       redactFields: spec.observability?.redactFields ?? [],
     }
-    return { executor: await executorOfSpec(spec, namespace, source.name), ...rules }
+    return { executor: await executorOfSpec(reader, spec, namespace, source.name), ...rules }
   }
   if (source.kind === 'LanguageTool') {
-    const target = await server(`${source.namespace}/${source.name}`)
+    const target = await mcpTargetAt(reader, `${source.namespace}/${source.name}`)
     return { executor: target ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) } : gone(`LanguageTool "${source.namespace}/${source.name}"`), ...defaults }
   }
   if (source.kind === 'Connector') {
-    const found = await connector(source.name)
+    const found = (await reader.connectors()).get(source.name)
     const ref = found?.spec.languageTool ? qualifyRef(found.spec.languageTool, found.namespace) : null
-    const target = ref ? await server(ref) : null
+    const target = ref ? await mcpTargetAt(reader, ref) : null
     return { executor: target ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) } : gone(`the MCP server of connector "${source.name}"`), ...defaults }
   }
   // Image tools are the agent's own code: it runs them and reports the calls (POST /api/v1/calls/ingest).
   return { executor: { kind: 'none', reason: `${tool.name} is a tool of the agent's own image: the agent runs it and reports the call to POST /api/v1/calls/ingest` }, ...defaults }
 }
 
-async function executorOfSpec(spec: ToolSpec, namespace: string, name: string): Promise<Executor> {
+async function executorOfSpec(reader: BindingReader, spec: ToolSpec, namespace: string, name: string): Promise<Executor> {
   switch (spec.type) {
     case 'rest':
       return { kind: 'rest', endpoint: spec.endpoint!, namespace }
     case 'mcp': {
-      const target = await server(qualifyRef(spec.mcpServerRef!.name, namespace))
+      const target = await mcpTargetAt(reader, qualifyRef(spec.mcpServerRef!.name, namespace))
       return target ? { kind: 'mcp', target, upstreamName: spec.mcpServerRef!.tool ?? lastSegment(name) } : gone(`LanguageTool "${spec.mcpServerRef!.name}"`)
     }
     case 'os':

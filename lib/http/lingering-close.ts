@@ -15,7 +15,7 @@ export interface LingerLimits {
   maxBytes: number
 }
 
-export const DEFAULT_LINGER: LingerLimits = { idleMs: 500, totalMs: 5_000, maxBytes: 16 * 1024 * 1024 }
+const DEFAULT_LINGER: LingerLimits = { idleMs: 500, totalMs: 5_000, maxBytes: 16 * 1024 * 1024 }
 
 /**
  * Shuts the write side of `socket` after `answer`, lets the bytes still arriving be read within

@@ -6,7 +6,7 @@ import { createUntrustedAjv, nonLinearPatternProblems } from './untrusted-ajv'
 
 const ajv = createUntrustedAjv()
 
-export const MAX_SCHEMA_DEPTH = 32
+const MAX_SCHEMA_DEPTH = 32
 
 // Discovery sees the same schemas again and again (every run of every server re-lists them), and
 // compiling is the costly part: verdicts are kept by the schema's text.

@@ -44,21 +44,21 @@ export type Kind = keyof typeof KIND_DEFINITIONS
 export const KINDS = Object.keys(KIND_DEFINITIONS) as Kind[]
 
 /** Other names a kind is known by in the seeds' ecosystems (joch calls a LanguageTool an MCPServer). */
-export const KIND_ALIASES: Record<string, Kind> = { MCPServer: 'LanguageTool' }
+const KIND_ALIASES: Record<string, Kind> = { MCPServer: 'LanguageTool' }
 
 export function resolveKind(kind: string): Kind | null {
   if (kind in KIND_DEFINITIONS) return kind as Kind
   return KIND_ALIASES[kind] ?? null
 }
 
-export const labelMap = z
+const labelMap = z
   .record(
     z.string().max(317).regex(/^([a-z0-9.-]+\/)?[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/, 'label keys are "[prefix/]name" of letters, digits, ".", "_" and "-"'),
     z.string().max(63),
   )
   .refine((m) => Object.keys(m).length <= 64, 'at most 64 labels')
 
-export const annotationMap = z
+const annotationMap = z
   .record(z.string().max(317), z.string().max(65536))
   .refine((m) => Object.keys(m).length <= 64, 'at most 64 annotations')
 

@@ -19,7 +19,7 @@ function compileLinear(pattern: string, flags = 0): RE2JS {
 }
 
 /** Ajv's `code.regExp`: `pattern` and `patternProperties` searched with RE2. */
-export const linearRegExp: RegExpEngine = Object.assign(
+const linearRegExp: RegExpEngine = Object.assign(
   (pattern: string, flags: string) => {
     let re: RE2JS
     try {

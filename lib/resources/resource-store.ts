@@ -33,7 +33,7 @@ export interface Page<T> {
   nextCursor: string | null
 }
 
-export async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma): Promise<Page<Row>> {
+async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma): Promise<Page<Row>> {
   const adapter = KIND_ADAPTERS[kind]
   const limit = filters.limit ?? DEFAULT_PAGE_SIZE
   const and: object[] = []
@@ -58,7 +58,7 @@ export async function listResources(kind: Kind, filters: ListFilters): Promise<P
 }
 
 /** Finds by id, or by name in `namespace` (default "default"); connectors by slug in any namespace. */
-export async function findRow(kind: Kind, idOrName: string, namespace: string | undefined, db: Db = prisma): Promise<Row | null> {
+async function findRow(kind: Kind, idOrName: string, namespace: string | undefined, db: Db = prisma): Promise<Row | null> {
   const delegate = KIND_ADAPTERS[kind].delegate(db)
   const omit = OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}
   if (UUID.test(idOrName)) {

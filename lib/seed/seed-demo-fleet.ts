@@ -1,4 +1,4 @@
-// The Northwind demo fleet, seeded on the first start of an empty Toolroom (SPEC §8): the manifest
+// The Northwind demo fleet, seeded on the first start of an empty Toolroom (README, Quick start): the manifest
 // prisma/seed/demo-fleet.yaml, the tool surfaces its agent and unit images declare, and snapshots of
 // its MCP servers' tools/list answers. An installation that already has an agent or a tool is left
 // alone. Everything is checked before anything is written, so a broken seed file fails the start-up
@@ -20,7 +20,7 @@ import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
-export const DEMO_FLEET_FILES = {
+const DEMO_FLEET_FILES = {
   manifest: 'prisma/seed/demo-fleet.yaml',
   imageTools: 'prisma/seed/image-tools.json',
   languageToolSurfaces: 'prisma/seed/language-tool-surfaces.json',

@@ -4,7 +4,7 @@ import type { Role } from '@/lib/auth/authenticate'
 import { prisma } from '@/lib/db'
 import { createUser } from '@/lib/people/create-user'
 
-export const DEMO_USERS: { email: string; password: string; role: Role; name: string }[] = [
+const DEMO_USERS: { email: string; password: string; role: Role; name: string }[] = [
   { email: 'admin@toolroom.local', password: 'toolroom-demo-admin', role: 'admin', name: 'Ada Admin' },
   { email: 'approver@toolroom.local', password: 'toolroom-demo-approver', role: 'approver', name: 'Arno Approver' },
   { email: 'operator@toolroom.local', password: 'toolroom-demo-operator', role: 'operator', name: 'Olga Operator' },

@@ -86,7 +86,7 @@ FROM f`)}`
 }
 
 /** Replaces nothing: the hours' rows were deleted first. $1: the hours. */
-export const RECOMPUTE_HOURS_SQL = hourlyRowsSql(
+const RECOMPUTE_HOURS_SQL = hourlyRowsSql(
   '',
   `unnest($1::timestamptz[]) AS h(hour) JOIN "ToolCall" c ON c."startedAt" >= h.hour AND c."startedAt" < h.hour + interval '1 hour'`,
   '$ROWS',
@@ -98,7 +98,7 @@ export const RECOMPUTE_HOURS_SQL = hourlyRowsSql(
  * of hours a full recompute covers (claimed in this step, $4, or still logged), are skipped: the
  * recompute counts them. Returns how many log rows and calls it took.
  */
-export const ADD_INSERTED_SQL = hourlyRowsSql(
+const ADD_INSERTED_SQL = hourlyRowsSql(
   `claimed AS (
     DELETE FROM "CallStatInsertLog" WHERE id IN (
       SELECT id FROM (

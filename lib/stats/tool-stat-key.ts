@@ -20,8 +20,6 @@ export function toolStatKey(source: SourceRef, toolId: string): string {
   return `${source.kind}/${source.namespace}/${source.name}/${toolId}`
 }
 
-export const unresolvedToolStatKey = (toolId: string): string => `Unresolved/${toolId}`
-
 /** The key of the Tool resource `namespace/name` (what Tool.status.totalCalls7d reads). */
 export const toolResourceStatKey = (namespace: string, name: string): string => toolStatKey({ kind: 'Tool', namespace, name }, name)
 

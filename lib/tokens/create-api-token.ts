@@ -16,7 +16,7 @@ export interface NewApiToken {
   expiresInDays?: number | null
 }
 
-export const DEFAULT_TOKEN_DAYS = 90
+const DEFAULT_TOKEN_DAYS = 90
 
 export async function createApiToken(input: NewApiToken, by: Actor, requestId?: string): Promise<ApiTokenView & { token: string }> {
   const scopes = SCOPES.filter((s) => input.scopes.includes(s))

@@ -6,7 +6,7 @@ import { hashToken } from '@/lib/auth/secret-token'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
 
-export const ENV_TOKEN_NAME = 'TOOLROOM_ADMIN_TOKEN'
+const ENV_TOKEN_NAME = 'TOOLROOM_ADMIN_TOKEN'
 const SYSTEM = { kind: 'system' as const, name: 'toolroom start' }
 
 export type EnvTokenOutcome = 'created' | 'unchanged' | 'replaced' | 'revoked' | 'none'

@@ -6,14 +6,14 @@
 import { type Actor, isAllowed, type Scope } from '@/lib/auth/access-rules'
 import type { FieldError } from '@/lib/errors/app-error'
 
-export const TOKEN_RULES = {
+const TOKEN_RULES = {
   manage: 'token-needs-write',
   scope: 'within-own-role',
   expiry: 'within-own-expiry',
 } as const
 
 /** Why this caller may not make or revoke tokens at all, or null. */
-export function tokenManagementProblem(by: Actor): FieldError | null {
+function tokenManagementProblem(by: Actor): FieldError | null {
   if (by.kind !== 'token' || isAllowed(by, 'write')) return null
   return { field: '(token)', rule: TOKEN_RULES.manage, message: 'an API token needs the "write" scope to create or revoke tokens' }
 }

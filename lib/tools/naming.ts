@@ -1,4 +1,4 @@
-// Tool ids are canonical (SPEC §1): lowercase dotted snake_case with a leading namespace segment.
+// Tool ids are canonical (docs/design/resource-model.md#tool-ids): lowercase dotted snake_case with a leading namespace segment.
 export const CANONICAL_TOOL_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/
 export const PLATFORM_NAMESPACE = 'toolroom'
 export const MAX_TOOL_ID_LENGTH = 128

@@ -16,7 +16,7 @@ export interface WebhookInput {
   secret?: string
 }
 
-export const webhookView = ({ secretCiphertext: _c, keyId: _k, ...rest }: WebhookEndpoint) => ({
+const webhookView = ({ secretCiphertext: _c, keyId: _k, ...rest }: WebhookEndpoint) => ({
   ...rest,
   createdAt: rest.createdAt.toISOString(),
   updatedAt: rest.updatedAt.toISOString(),

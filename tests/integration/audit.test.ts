@@ -116,8 +116,10 @@ spec: { image: registry.test/mem:1, port: 8080, endpoint: "http://127.0.0.1:9/mc
     const before = [{ name: 'remember', description: 'old', inputSchema: { type: 'object' } }]
     const proposed = [{ name: 'remember', description: 'new', inputSchema: { type: 'object' } }]
     await prisma.languageTool.update({ where: { id: server.id }, data: { toolSchemas: before } })
+    // The diff discovery would have written for this change (answers are held to their contract).
+    const diff = { added: [], removed: [], changed: [{ name: 'remember', fields: ['description'], before: before[0], after: proposed[0] }], reordered: false }
     const held = (status = 'pending_review') =>
-      prisma.surfaceChange.create({ data: { subjectKind: 'LanguageTool', subjectId: server.id, namespace: 'default', name: 'mem', diff: {}, status, proposed } })
+      prisma.surfaceChange.create({ data: { subjectKind: 'LanguageTool', subjectId: server.id, namespace: 'default', name: 'mem', diff, status, proposed } })
     const [a, r] = [await held(), await held()]
     expect((await call(discoveryRoutes.accept, `/api/v1/discovery/changes/${a.id}/accept`, { method: 'POST', params: { id: a.id }, body: { comment: 'ok' } })).status).toBe(200)
     expect((await call(discoveryRoutes.reject, `/api/v1/discovery/changes/${r.id}/reject`, { method: 'POST', params: { id: r.id }, body: {} })).status).toBe(200)

@@ -250,7 +250,7 @@ describe('validateDocument', () => {
   })
 
   it('names the canonical-id rule for toggle keys', () => {
-    // A toggle key is a tool id too (SPEC §1: a refusal names the rule).
+    // A toggle key is a tool id too (a refusal names the rule: docs/design/resource-model.md#apply-and-storage).
     expect(brief(validate(doc('Agent', 'bot', { toggles: { 'acme.ok': true, Bad: false } })).errors)).toEqual([{ document: 0, field: 'spec.toggles.Bad', rule: 'canonical-id' }])
   })
 

@@ -4,6 +4,7 @@ import { APPROVAL_CONTRACTS } from '@/lib/api/approval-routes'
 import { ApprovalQueue } from '@/components/approvals/approval-queue'
 import { PageHeader } from '@/components/ui/page-header'
 import { listApprovals } from '@/lib/approvals/list-approvals'
+import { requirePageCaller } from '@/lib/auth/page-caller'
 import { APPROVAL_PAGE_SIZE } from '@/lib/client/approvals-api'
 import { firstParams, type SearchParams } from '@/lib/client/search-params'
 
@@ -11,6 +12,9 @@ export const metadata: Metadata = { title: 'Approvals' }
 export const dynamic = 'force-dynamic'
 
 export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  // The page reads the queue itself, so it checks its caller itself: the portal layout's check does
+  // not run again when a client navigation renders only this page.
+  await requirePageCaller()
   const initial = firstParams(await searchParams)
   // The first page is rendered with the HTML: with thousands waiting, rows are on screen before the
   // client has fetched anything. Filters the API would refuse just start the page empty-handed.

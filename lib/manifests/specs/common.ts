@@ -4,7 +4,7 @@ import { SIDE_EFFECT_LEVELS, type SideEffectLevel } from '@/lib/manifests/side-e
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
 
 /** Kubernetes DNS-1123 label: names of namespaces, agents, units, servers, secrets. */
-export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
 
 export const dnsLabel = (what: string) =>
   z

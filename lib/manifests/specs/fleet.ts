@@ -3,7 +3,7 @@ import { canonicalToolId, dnsLabel, httpUrl, imageReference, rateLimit, resource
 
 const connectorSlug = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a connector slug (lowercase snake_case)')
 
-// Bindings, grants and toggles on a unit flow down to its sub-units and agents (SPEC §2).
+// Bindings, grants and toggles on a unit flow down to its sub-units and agents (docs/design/effective-tools.md#inheritance).
 export const unitSpec = z.strictObject({
   displayName: z.string().max(200).optional(),
   description: z.string().max(4000).optional(),
@@ -33,7 +33,7 @@ export const agentSpec = z.strictObject({
 export type UnitSpec = z.infer<typeof unitSpec>
 export type AgentSpec = z.infer<typeof agentSpec>
 
-export const DEFAULT_A2A_PORT = 8999
+const DEFAULT_A2A_PORT = 8999
 
 export function agentEndpoint(name: string, namespace: string, spec: AgentSpec): string {
   return spec.endpoint ?? `http://${name}.${namespace}.svc.cluster.local:${DEFAULT_A2A_PORT}`

@@ -5,7 +5,7 @@ import { approvalExpirySeconds, httpUrl, rateLimit, resourceRef, sideEffectLevel
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
 // the runtime: a declared argument vector, never a shell line.
-export const toolEndpoint = z.strictObject({
+const toolEndpoint = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
   url: httpUrl.superRefine((url, ctx) => {
     for (const message of urlTemplateProblems(url)) ctx.addIssue({ code: 'custom', message, params: { rule: 'url-template' } })

@@ -1,0 +1,34 @@
+// The API's answers about an agent's or unit's tools (the subject with its effective set, and the
+// effective set with its exclusions), cached alike. They are the API's most read answers: kept
+// serialized until the registry changes (the answer cache's epoch) or the 7-day call
+// statistics their entries carry move (the stats version), whichever comes first.
+import { getRow } from '@/lib/resources/resource-store'
+import { toResourceView } from '@/lib/resources/resource-view'
+import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
+import { cachedBody } from './answer-cache'
+import { getEffectiveTools } from './get-effective-tools'
+
+type Subject = 'Agent' | 'Unit'
+
+/** `GET /api/v1/{agents|units}/{id}`: the resource with its effective tools and unresolved references. */
+export async function subjectAnswer(kind: Subject, idOrName: string, namespace: string | undefined): Promise<Response> {
+  return jsonAnswer(await cachedSet(kind, idOrName, namespace, 'resource'))
+}
+
+/** `GET …/effective-tools`: the effective tools, with the shadowed and denied entries when asked. */
+export async function effectiveSetAnswer(kind: Subject, idOrName: string, namespace: string | undefined, includeExcluded: boolean): Promise<Response> {
+  return jsonAnswer(await cachedSet(kind, idOrName, namespace, includeExcluded ? 'excluded' : 'tools'))
+}
+
+async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: 'resource' | 'tools' | 'excluded'): Promise<Buffer> {
+  const { version: statsVersion } = await toolStatsSnapshot()
+  return cachedBody(`${kind}:${namespace ?? ''}:${idOrName}:${shape}`, async () => {
+    const row = await getRow(kind, idOrName, namespace)
+    const set = await getEffectiveTools(kind, row)
+    if (shape === 'resource') return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
+    return { effectiveTools: set.tools, ...(shape === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
+  }, statsVersion)
+}
+
+// A view of the cached bytes, not a copy.
+const jsonAnswer = (body: Buffer) => new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': 'application/json' } })
