@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernStreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { z } from 'zod'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
@@ -307,4 +308,12 @@ export async function startGatewayWorld(secretValue: string) {
       await rest.close()
     },
   }
+}
+
+/** An SDK v2 client speaking MCP 2026-07-28 to a gateway as an agent (pinned: no fallback to 2025-11-25). */
+export async function modernAgentClient(gatewayUrl: string, token: string): Promise<ModernClient> {
+  const client = new ModernClient({ name: 'test-agent-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  const transport = new ModernStreamableHTTPClientTransport(new URL(`${gatewayUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+  await client.connect(transport)
+  return client
 }

@@ -15,8 +15,15 @@ import { excerptOf, isObject } from '@/lib/discovery/mcp/util'
 import { OutboundError } from '@/lib/discovery/outbound/guarded-fetch'
 import { ToolFailure } from '../tool-errors'
 
+/** How one call is bounded, cancelled, and where the upstream's progress reports go. */
+export interface CallOptions {
+  timeout: number
+  signal?: AbortSignal
+  onprogress?: (report: { progress: number; total?: number; message?: string }) => void
+}
+
 export interface McpSession {
-  callTool(name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<CallToolResult>
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>
   close(): Promise<void>
   readonly openedAt: number
   /** True once the session can carry no more calls (an SSE stream that ended). */
@@ -50,7 +57,7 @@ async function openSdkSession(kind: 'streamable-http' | 'sse', url: string, head
   const session = {
     openedAt: Date.now(),
     broken: false,
-    callTool: async (name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }) =>
+    callTool: async (name: string, args: Record<string, unknown>, options: CallOptions) =>
       (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, options)) as CallToolResult,
     close: () => client.close(),
   }
@@ -105,7 +112,7 @@ class PlainPostSession implements McpSession {
     return session
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const result = CallToolResultSchema.safeParse(await this.request('tools/call', { name, arguments: args }, options))
     if (!result.success) throw new ToolFailure('the MCP server answered tools/call with something that is not a tool result', 'upstream_invalid')
     return result.data
