@@ -11,8 +11,10 @@
 // Stateless, so any gateway process serves any request. `answerMcp` is the core, used by the lean
 // process directly; `handleMcpRequest` wraps it for web-standard Request/Response (Next.js).
 import { classifyInboundRequest } from '@modelcontextprotocol/server'
-import { type AgentIdentity, identifyAgentToken } from '@/lib/auth/authenticate-agent'
+import { type AgentIdentity, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
+import { publicOrigin } from '@/lib/http/public-origin'
 import { readBounded } from '@/lib/http/read-bounded'
+import { mcpResourceOf, resourceMetadataUrlOf } from '@/lib/oauth/protected-resource'
 import { MAX_MCP_BODY_BYTES, type McpAnswer, notAllowed, rpcError, tooLarge } from './mcp-answer'
 import { answerLegacy, openListChangedStream } from './mcp-legacy'
 import { answerModern } from './mcp-modern'
@@ -32,29 +34,40 @@ export interface McpHttpRequest {
   body: string
   /** Aborts when the client went away. */
   gone?: AbortSignal
+  /** The origin the client reached Toolroom at (lib/http/public-origin.ts): `/mcp` there is the protected resource. */
+  origin: string
 }
 
-async function authenticate(authorization: string | null): Promise<AgentIdentity | null> {
-  const token = /^Bearer\s+(tra_\S{1,500})\s*$/i.exec(authorization ?? '')?.[1]
-  return token ? identifyAgentToken(token) : null
+/** An agent credential (`tra_…`), or an OAuth access token (`tro_…`) issued for this `/mcp`. */
+async function authenticate(req: McpHttpRequest): Promise<AgentIdentity | null> {
+  const token = /^Bearer\s+((?:tra|tro)_\S{1,500})\s*$/i.exec(req.header('authorization') ?? '')?.[1]
+  return token ? identifyGatewayBearer(token, mcpResourceOf(req.origin)) : null
 }
 
-const unauthorized = () =>
-  rpcError(401, RPC.INVALID_REQUEST, 'send an agent credential: Authorization: Bearer tra_… (POST /api/v1/agents/{id}/credentials)', {
-    'www-authenticate': 'Bearer realm="toolroom-gateway"',
-  })
+// RFC 9728 §5.1: the challenge names where the resource's metadata is, so an MCP client can find the
+// authorization server; RFC 6750 §3: a token that was sent but is not good is `invalid_token`.
+const unauthorized = (req: McpHttpRequest) => {
+  const sent = /^Bearer\s+\S/i.test(req.header('authorization') ?? '')
+  const challenge = `Bearer resource_metadata="${resourceMetadataUrlOf(req.origin)}", scope="mcp"${sent ? ', error="invalid_token"' : ''}`
+  return rpcError(
+    401,
+    RPC.INVALID_REQUEST,
+    'send an agent credential (Authorization: Bearer tra_…, POST /api/v1/agents/{id}/credentials) or an OAuth access token for this resource (see the WWW-Authenticate header)',
+    { 'www-authenticate': challenge },
+  )
+}
 
 export async function answerMcp(req: McpHttpRequest): Promise<McpAnswer> {
   const method = req.method.toUpperCase()
   const wantsStream = /text\/event-stream/i.test(req.header('accept') ?? '')
   if (method === 'GET' && wantsStream) {
-    const agent = await authenticate(req.header('authorization'))
-    if (!agent) return unauthorized()
+    const agent = await authenticate(req)
+    if (!agent) return unauthorized(req)
     return openListChangedStream(agent, req.gone)
   }
   if (method !== 'POST') return notAllowed(method)
-  const agent = await authenticate(req.header('authorization'))
-  if (!agent) return unauthorized()
+  const agent = await authenticate(req)
+  if (!agent) return unauthorized(req)
 
   let parsed: unknown
   try {
@@ -93,6 +106,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     headers: () => request.headers.entries(),
     body,
     gone: request.signal,
+    origin: publicOrigin(request),
   })
   return toResponse(answer)
 }

@@ -14,7 +14,7 @@ import type { Socket } from 'node:net'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { closeAfterAnswer, lingeringClose } from '@/lib/http/lingering-close'
 import { answerClientError, refuseRequestTarget } from '@/lib/http/request-target'
-import { frontForwardedHeaders } from '@/lib/http/public-origin'
+import { frontForwardedHeaders, frontPublicOrigin } from '@/lib/http/public-origin'
 import { closeMcpSessions } from './executors/mcp'
 import { Readable } from 'node:stream'
 import { answerMcp, MAX_MCP_BODY_BYTES, type McpAnswer, tooLarge } from './mcp-handler'
@@ -116,7 +116,7 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
     const headers = function* (): Iterable<[string, string]> {
       for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
     }
-    answer = await answerMcp({ method: req.method ?? 'GET', header, headers, body, gone: gone.signal })
+    answer = await answerMcp({ method: req.method ?? 'GET', header, headers, body, gone: gone.signal, origin: frontPublicOrigin(req.headers, req.socket.remoteAddress) })
     write(req, res, answer)
   } catch (e) {
     console.error('[gateway] /mcp failed', e)
