@@ -226,7 +226,7 @@ class PipelineRun {
         return withRetries(retryable, () => executeRest(exec.endpoint, args, headers, this.ctx.signal), (n) => (this.attempts = n))
       }
       case 'mcp':
-        return withRetries(retryable, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress), (n) => (this.attempts = n))
+        return withRetries(retryable, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress, entry.inputSchema), (n) => (this.attempts = n))
       case 'os':
         this.attempts = 1
         return executeOs(exec.command, args, this.ctx.signal)

@@ -57,7 +57,41 @@ const unauthorized = (req: McpHttpRequest) => {
   )
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+const ALLOWED_ORIGINS = new Set(
+  (process.env.TOOLROOM_GATEWAY_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean),
+)
+
+/**
+ * DNS rebinding (streamable HTTP, "Security & Endpoint": servers MUST validate Origin, 403 when it is
+ * invalid). Agents are programs and send no Origin; a browser does, and a page whose host name was
+ * rebound to this address sends its own, matching Host. So an Origin must be one this gateway was
+ * told to expect: TOOLROOM_PUBLIC_URL's, one of TOOLROOM_GATEWAY_ALLOWED_ORIGINS, or a loopback one
+ * (an MCP client's local web UI).
+ */
+function originRefused(req: McpHttpRequest): McpAnswer | null {
+  const origin = req.header('origin')
+  if (origin === null) return null
+  let url: URL | null = null
+  try {
+    url = new URL(origin)
+  } catch {
+    // not an origin at all
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
+    if (LOOPBACK_HOSTS.has(url.hostname) || ALLOWED_ORIGINS.has(url.origin)) return null
+    const configured = process.env.TOOLROOM_PUBLIC_URL?.trim()
+    if (configured && URL.canParse(configured) && new URL(configured).origin === url.origin) return null
+  }
+  return rpcError(403, RPC.INVALID_REQUEST, `requests from the origin ${origin.slice(0, 100)} are refused here (DNS rebinding protection); list it in TOOLROOM_GATEWAY_ALLOWED_ORIGINS if a browser-based MCP client runs there`)
+}
+
 export async function answerMcp(req: McpHttpRequest): Promise<McpAnswer> {
+  const refused = originRefused(req)
+  if (refused) return refused
   const method = req.method.toUpperCase()
   const wantsStream = /text\/event-stream/i.test(req.header('accept') ?? '')
   if (method === 'GET' && wantsStream) {

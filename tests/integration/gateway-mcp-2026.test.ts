@@ -158,6 +158,19 @@ describe("the revision's own rules, answered as it specifies", () => {
     expect(init.json.result.resultType).toBeUndefined()
   })
 
+  it('refuses a browser page from another origin (DNS rebinding), on either revision, before anything else', async () => {
+    const evil = await post({ jsonrpc: '2.0', id: 12, method: 'tools/list', params: { _meta: META } }, { 'mcp-method': 'tools/list', origin: 'http://evil.example.com', host: 'evil.example.com' })
+    expect(evil.status).toBe(403)
+    expect(evil.json.error.code).toBe(-32600)
+    const legacyEvil = await post({ jsonrpc: '2.0', id: 13, method: 'ping' }, { 'mcp-protocol-version': '2025-11-25', origin: 'https://evil.example.com' })
+    expect(legacyEvil.status).toBe(403)
+    const nobody = await post({ jsonrpc: '2.0', id: 14, method: 'ping' }, { 'mcp-protocol-version': '2025-11-25', origin: 'null' }, 'tra_forged')
+    expect(nobody.status).toBe(403)
+    // A local web UI (an MCP inspector on this machine) may talk to it.
+    const local = await post({ jsonrpc: '2.0', id: 15, method: 'ping' }, { 'mcp-protocol-version': '2025-11-25', origin: 'http://localhost:6274' })
+    expect(local.status).toBe(200)
+  })
+
   it('asks for the agent credential on either revision', async () => {
     const res = await post({ jsonrpc: '2.0', id: 11, method: 'tools/list', params: { _meta: META } }, { 'mcp-method': 'tools/list' }, 'tra_forged')
     expect(res.status).toBe(401)

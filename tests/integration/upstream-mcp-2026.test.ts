@@ -69,7 +69,8 @@ describe('discovery of a server that speaks only 2026-07-28', () => {
     expect(result.transport).toBe('streamable-http-2026-07-28')
     expect(result.protocolVersion).toBe('2026-07-28')
     expect(result.serverInfo).toEqual({ name: 'upstream-2026', version: '2.0.0' })
-    expect(result.tools.map((t) => t.name).sort()).toEqual(['echo', 'progress', 'wait'])
+    expect(result.tools.map((t) => t.name).sort()).toEqual(['echo', 'progress', 'regional', 'wait'])
+    expect(result.tools.find((t) => t.name === 'regional')?.inputSchema).toMatchObject({ properties: { region: { 'x-mcp-header': 'Region' } } })
     expect(result.compliance.items.filter((i) => i.status !== 'pass')).toEqual([])
     expect(result.compliance.status).toBe('pass')
     expect(result.compliance.items.find((i) => i.id === 'json-rpc')?.detail).toMatch(/server\/discover answered/)
@@ -90,6 +91,12 @@ describe('the gateway calls it', () => {
     expect(modern.counts.echo).toBe(2)
     const rows = await prisma.toolCall.findMany({ where: { toolId: 'modern.echo' } })
     expect(rows.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded'])
+  })
+
+  it('mirrors a parameter its tool marks x-mcp-header into the header the upstream checks', async () => {
+    const result = await legacyAgent.callTool({ name: 'modern.regional', arguments: { region: 'eu-west-1', query: 'q' } })
+    expect(result.structuredContent).toEqual({ region: 'eu-west-1', query: 'q' })
+    expect(modern.counts.regional).toBe(1)
   })
 
   it("passes the upstream's progress to the calling agent, on either revision", async () => {

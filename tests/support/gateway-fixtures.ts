@@ -79,6 +79,7 @@ export async function startUpstreamMcp(opts: { createDelayMs?: number } = {}): P
 /** What the 2026-07-28 upstream saw: calls by tool, and calls whose caller went away before they finished. */
 export interface ModernUpstreamCounts {
   echo: number
+  regional: number
   progress: number
   wait: number
   cancelled: number
@@ -90,7 +91,7 @@ export interface ModernUpstreamCounts {
  * (answers after `ms`, or notes that its caller cancelled it by closing the stream).
  */
 export async function startModernUpstreamMcp(): Promise<Listening & { counts: ModernUpstreamCounts }> {
-  const counts: ModernUpstreamCounts = { echo: 0, progress: 0, wait: 0, cancelled: 0 }
+  const counts: ModernUpstreamCounts = { echo: 0, regional: 0, progress: 0, wait: 0, cancelled: 0 }
   const handler = createMcpHandler(
     () => {
       const server = new ModernMcpServer({ name: 'upstream-2026', version: '2.0.0' })
@@ -98,6 +99,15 @@ export async function startModernUpstreamMcp(): Promise<Listening & { counts: Mo
         counts.echo++
         return { content: [{ type: 'text', text }], structuredContent: { echo: text } }
       })
+      // Its `region` is mirrored into an Mcp-Param-Region header (x-mcp-header), which the SDK checks against the body.
+      server.registerTool(
+        'regional',
+        { description: 'Answers from a region', inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), query: z.string() }), annotations: { readOnlyHint: true } },
+        async ({ region, query }) => {
+          counts.regional++
+          return { content: [{ type: 'text', text: `${region}: ${query}` }], structuredContent: { region, query } }
+        },
+      )
       server.registerTool('progress', { description: 'Reports progress three times', inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async (_args, ctx) => {
         counts.progress++
         const token = ctx.mcpReq._meta?.progressToken

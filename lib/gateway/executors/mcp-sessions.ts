@@ -29,6 +29,8 @@ export interface CallOptions {
   timeout: number
   signal?: AbortSignal
   onprogress?: (report: { progress: number; total?: number; message?: string }) => void
+  /** The tool's inputSchema, for a 2026-07-28 upstream whose tool mirrors parameters into headers (`x-mcp-header`). */
+  inputSchema?: unknown
 }
 
 export interface McpSession {
@@ -67,7 +69,7 @@ async function openSdkSession(kind: 'streamable-http' | 'sse', url: string, head
   const session = {
     openedAt: Date.now(),
     broken: false,
-    callTool: async (name: string, args: Record<string, unknown>, options: CallOptions) =>
+    callTool: async (name: string, args: Record<string, unknown>, { inputSchema: _discovered, ...options }: CallOptions) =>
       (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, options)) as CallToolResult,
     close: () => client.close(),
   }
@@ -125,7 +127,8 @@ async function openModernSession(url: string, headers: Record<string, string>, f
     broken: false,
     callTool: async (name, args, options) => {
       try {
-        return (await client.callTool({ name, arguments: args }, { timeout: options.timeout, signal: options.signal, onprogress: options.onprogress })) as CallToolResult
+        const toolDefinition = options.inputSchema ? { toolDefinition: { name, inputSchema: options.inputSchema as { type: 'object' } } } : {}
+        return (await client.callTool({ name, arguments: args }, { timeout: options.timeout, signal: options.signal, onprogress: options.onprogress, ...toolDefinition })) as CallToolResult
       } catch (e) {
         if (options.signal?.aborted) throw options.signal.reason
         throw refused ?? asV1Error(e)

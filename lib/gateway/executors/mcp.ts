@@ -43,6 +43,8 @@ export async function executeMcp(
   sensitive: Set<string>,
   signal?: AbortSignal,
   progress?: (report: { progress: number; total?: number; message?: string }) => void,
+  /** The tool's inputSchema as discovered: a 2026-07-28 client mirrors its `x-mcp-header` parameters into headers. */
+  inputSchema?: unknown,
 ): Promise<CallToolResult> {
   let headers: Record<string, string>
   try {
@@ -67,7 +69,7 @@ export async function executeMcp(
         drop(key, current)
         throw e
       })
-      return await s.callTool(upstreamName, args, { timeout: CALL_TIMEOUT_MS, signal, onprogress: progress })
+      return await s.callTool(upstreamName, args, { timeout: CALL_TIMEOUT_MS, signal, onprogress: progress, inputSchema })
     } catch (e) {
       // A server that forgot the session (restart, expiry) never saw the call: one fresh session may retry it.
       if (e instanceof StreamableHTTPError && e.code === 404 && !fresh) {
