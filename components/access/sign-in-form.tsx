@@ -5,7 +5,7 @@ import type { OidcButton } from '@/lib/auth/oidc-config'
 
 const INPUT = 'mt-1 block h-9 w-full rounded-md border border-slate-300 px-2.5 text-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500'
 
-export function SignInForm({ oidc, providerError }: { oidc: OidcButton | null; providerError: string | null }) {
+export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButton | null; providerError: string | null; continueTo?: string | null }) {
   const [error, setError] = useState<string | null>(providerError ? `Single sign-on failed: ${providerError}` : null)
   const [busy, setBusy] = useState(false)
 
@@ -19,7 +19,7 @@ export function SignInForm({ oidc, providerError }: { oidc: OidcButton | null; p
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: data.get('email'), password: data.get('password') }),
       })
-      if (res.ok) return window.location.assign('/')
+      if (res.ok) return window.location.assign(continueTo ?? '/')
       const problem = (await res.json().catch(() => ({}))) as { detail?: string }
       setError(problem.detail ?? `sign-in failed (HTTP ${res.status})`)
     } catch (e) {
@@ -34,7 +34,7 @@ export function SignInForm({ oidc, providerError }: { oidc: OidcButton | null; p
     const res = await fetch('/api/auth/sign-in/social', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ provider: oidc.providerId, callbackURL: '/', errorCallbackURL: '/sign-in' }),
+      body: JSON.stringify({ provider: oidc.providerId, callbackURL: continueTo ?? '/', errorCallbackURL: '/sign-in' }),
     }).catch(() => null)
     const answer = res?.ok ? ((await res.json()) as { url?: string }) : null
     if (answer?.url) return window.location.assign(answer.url)
@@ -51,6 +51,7 @@ export function SignInForm({ oidc, providerError }: { oidc: OidcButton | null; p
         </div>
         <div className="rounded-lg bg-white p-6 shadow-lg">
           <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
+          {continueTo && <p className="mt-1 text-sm text-slate-600">An MCP client asks to connect to Toolroom; sign in to decide.</p>}
           <form
             className="mt-4 space-y-3"
             onSubmit={(e) => {

@@ -23,6 +23,7 @@ const mono = (text: string) => <code className="break-all font-mono text-xs">{te
 
 const TRANSPORT_LABEL: Record<string, string> = {
   'streamable-http': 'streamable HTTP',
+  'streamable-http-2026-07-28': 'streamable HTTP, MCP 2026-07-28',
   sse: 'SSE',
   'stateless-post': 'plain POST /mcp (stateless)',
 }
@@ -32,7 +33,7 @@ function DetectedTransport({ detected, declared }: { detected: string | null | u
   return (
     <span>
       {TRANSPORT_LABEL[detected] ?? detected}
-      {detected !== declared && <span className="ml-1 text-xs text-amber-800">(spec says {TRANSPORT_LABEL[declared] ?? declared}: discovery fell back)</span>}
+      {!detected.startsWith(declared) && <span className="ml-1 text-xs text-amber-800">(spec says {TRANSPORT_LABEL[declared] ?? declared}: discovery fell back)</span>}
     </span>
   )
 }

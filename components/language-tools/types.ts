@@ -24,7 +24,7 @@ export interface LanguageToolStatus {
   lastIntrospectedAt?: string | null
   lastError?: string | null
   toolSchemas?: DiscoveredTool[]
-  /** How the last successful discovery reached the server: streamable-http, sse or stateless-post. */
+  /** How the last successful discovery reached the server: streamable-http (2025-era), streamable-http-2026-07-28, sse or stateless-post. */
   detectedTransport?: string | null
   /** The LanguageTool checklist, item by item, from the last successful discovery. */
   compliance?: ComplianceReport | null

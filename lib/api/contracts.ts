@@ -9,6 +9,7 @@ import { AGENT_CREDENTIAL_CONTRACTS } from './agent-credential-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
+import { OAUTH_CONTRACTS } from './oauth-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
@@ -30,4 +31,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(AGENT_CREDENTIAL_CONTRACTS),
   ...Object.values(STATS_CONTRACTS),
   ...Object.values(ACCESS_CONTRACTS),
+  ...Object.values(OAUTH_CONTRACTS),
 ]

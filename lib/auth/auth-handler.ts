@@ -2,7 +2,12 @@
 // single sign-on (start and callback) and sign-out. Password sign-in goes through POST /api/v1/session
 // (audited, problem+json); people, passwords and roles are managed through /api/v1/users by admins,
 // so better-auth's self-service endpoints (sign-up, update-user, change-password, …) stay closed.
+// Its OAuth provider (MCP authorization, lib/oauth/oauth-provider.ts) answers the protocol's own
+// endpoints: authorize (browsers), token and revoke (clients, from anywhere), and dynamic client
+// registration only while an admin lets some agent accept such clients. Consent goes through
+// POST /api/v1/oauth/consent; clients are managed through /api/v1/oauth/clients.
 import { AppError } from '@/lib/errors/app-error'
+import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 import { problemResponse, toAppError } from '@/lib/http/problem'
 import { getAuth } from './better-auth'
 import { withClientAddress } from './client-address-header'
@@ -15,7 +20,14 @@ const OPEN: { method: string; path: RegExp; crossSite?: true }[] = [
   // An identity provider's form_post answer comes from the provider's own site; the OAuth state
   // (bound to a cookie set when sign-on started) protects it, not Origin.
   { method: 'POST', path: /^\/api\/auth\/callback\/[\w-]+$/, crossSite: true },
+  { method: 'GET', path: /^\/api\/auth\/oauth2\/authorize$/ },
+  { method: 'GET', path: /^\/api\/auth\/\.well-known\/oauth-authorization-server$/ },
+  // OAuth clients are programs, not pages: what protects these is the client's own credentials or code verifier.
+  { method: 'POST', path: /^\/api\/auth\/oauth2\/(token|revoke)$/, crossSite: true },
+  { method: 'POST', path: /^\/api\/auth\/oauth2\/register$/, crossSite: true },
 ]
+
+const REGISTER = '/api/auth/oauth2/register'
 
 export async function authHandler(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
@@ -23,6 +35,11 @@ export async function authHandler(request: Request): Promise<Response> {
     const rule = OPEN.find((r) => r.method === request.method && r.path.test(path))
     if (!rule) throw new AppError('NOT_FOUND', `${request.method} ${path.slice(0, 200)} is not an endpoint here`)
     if (request.method !== 'GET' && !rule.crossSite) checkSameOrigin(request)
+    if (path === REGISTER && !(await dynamicRegistrationOpen()))
+      return Response.json(
+        { error: 'access_denied', error_description: 'dynamic client registration is closed here: an admin registers OAuth clients for agents (POST /api/v1/oauth/clients), or lets an agent accept dynamically registered ones' },
+        { status: 403, headers: { 'cache-control': 'no-store' } },
+      )
     // The client address better-auth records with a session is ours, never a header the client sent.
     const headers = withClientAddress(new Headers(request.headers), request)
     return await getAuth().handler(new Request(request, { headers }))

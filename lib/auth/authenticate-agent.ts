@@ -2,6 +2,7 @@
 // kept in memory for a few seconds so a busy agent does not cost a database round trip per call;
 // revocation and expiry are therefore honoured within TOOLROOM_AGENT_AUTH_CACHE_MS (default 3 s).
 import { prisma } from '@/lib/db'
+import { identifyOAuthAccessToken } from '@/lib/oauth/identify-oauth-token'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import { bearerToken, hashToken } from './secret-token'
 
@@ -33,6 +34,22 @@ export async function authenticateAgent(request: Request): Promise<AgentIdentity
   const token = bearerToken(request)
   if (!token || !token.startsWith('tra_')) return null
   return identifyAgentToken(token)
+}
+
+/**
+ * The agent a bearer token at `/mcp` speaks for: an agent credential (`tra_…`), or an OAuth access
+ * token (`tro_…`) issued for `resource` (this gateway's `<origin>/mcp`) to a client bound to the agent.
+ */
+export async function identifyGatewayBearer(token: string, resource: string): Promise<AgentIdentity | null> {
+  if (token.startsWith('tra_')) return identifyAgentToken(token)
+  const now = Date.now()
+  const key = `${token}\n${resource}`
+  const hit = state.cache.get(key)
+  if (hit && hit.until > now) return hit.identity
+  const { identity, expiresAt } = await identifyOAuthAccessToken(token, resource)
+  if (state.cache.size >= MAX_ENTRIES) state.cache.delete(state.cache.keys().next().value!)
+  state.cache.set(key, { identity, until: Math.min(now + CACHE_MS, expiresAt?.getTime() ?? Infinity) })
+  return identity
 }
 
 export async function identifyAgentToken(token: string): Promise<AgentIdentity | null> {

@@ -7,6 +7,7 @@ import { prismaAdapter } from '@better-auth/prisma-adapter'
 import { genericOAuth } from 'better-auth/plugins/generic-oauth'
 import { prisma } from '@/lib/db'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { toolroomOAuthProvider } from '@/lib/oauth/oauth-provider'
 import { oidcProviderFromEnv } from './oidc-config'
 import { authSettings } from './auth-settings'
 import { CLIENT_ADDRESS_HEADER } from './client-address-header'
@@ -67,7 +68,7 @@ export function createAuth() {
         },
       },
     },
-    plugins: oidc ? [genericOAuth({ config: [oidc] })] : [],
+    plugins: [...(oidc ? [genericOAuth({ config: [oidc] })] : []), toolroomOAuthProvider()],
   })
 }
 

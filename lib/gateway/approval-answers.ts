@@ -55,14 +55,36 @@ export async function currentApprovalAnswer(callId: string, tool: Pick<Effective
   return { result: approvalRequired(callId, tool, approval.status === 'approved' ? 'approved, running' : 'pending', approval.expiresAt) }
 }
 
-/** Waits (polling the request) until the call has an answer other than `approval_required`, or the time is up. */
-export async function waitForApprovalAnswer(callId: string, tool: Pick<EffectiveTool, 'name' | 'sideEffects'>, waitMs: number, signal?: AbortSignal): Promise<ApprovalAnswer | null> {
-  const deadline = Date.now() + Math.min(waitMs, MAX_APPROVAL_WAIT_MS)
+/** How often a waiting call tells its caller it is still waiting (notifications/progress), so the connection is not silent. */
+const PROGRESS_EVERY_MS = 1_000
+
+/**
+ * Waits (polling the request) until the call has an answer other than `approval_required`, or the
+ * time is up. With `progress`, reports every second how long it has waited and where the request stands.
+ */
+export async function waitForApprovalAnswer(
+  callId: string,
+  tool: Pick<EffectiveTool, 'name' | 'sideEffects'>,
+  waitMs: number,
+  signal?: AbortSignal,
+  progress?: (report: { progress: number; total?: number; message?: string }) => void,
+): Promise<ApprovalAnswer | null> {
+  const started = Date.now()
+  const budget = Math.min(waitMs, MAX_APPROVAL_WAIT_MS)
+  const deadline = started + budget
   let last: ApprovalAnswer | null = null
+  let reported = started
   for (let delay = 100; Date.now() < deadline && !signal?.aborted; delay = Math.min(delay * 2, 500)) {
     await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))))
     last = await currentApprovalAnswer(callId, tool)
-    if (last && !('result' in last && (last.result.structuredContent as { status?: string } | undefined)?.status === 'approval_required')) return last
+    const waiting = last && 'result' in last && (last.result.structuredContent as { status?: string } | undefined)?.status === 'approval_required'
+    if (last && !waiting) return last
+    if (progress && Date.now() - reported >= PROGRESS_EVERY_MS) {
+      reported = Date.now()
+      const status = (last && 'result' in last && (last.result.structuredContent as { approvalStatus?: string } | undefined)?.approvalStatus) || 'pending'
+      const waited = Math.round((reported - started) / 1000)
+      progress({ progress: waited, total: Math.round(budget / 1000), message: `waiting for a person to approve ${tool.name} (${status}, ${waited} s of ${Math.round(budget / 1000)} s; call ${callId})` })
+    }
   }
   return last
 }

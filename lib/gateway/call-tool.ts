@@ -37,6 +37,15 @@ export interface CallContext {
   signal?: AbortSignal
   /** How long a call that needs approval waits for the decision and the result (0: answer approval_required at once). */
   waitForApprovalMs?: number
+  /** Where progress goes while the call runs (an upstream's own reports, or the wait for approval); absent when the caller asked for none. */
+  progress?: (report: ProgressReport) => void
+}
+
+/** One progress report, as MCP's `notifications/progress` carries it. */
+export interface ProgressReport {
+  progress: number
+  total?: number
+  message?: string
 }
 
 /** A call's answer: an MCP tool result, or the JSON-RPC error to send. */
@@ -190,7 +199,7 @@ class PipelineRun {
     await announceApprovalRequest(approval)
     const waitMs = this.ctx.waitForApprovalMs ?? DEFAULT_APPROVAL_WAIT_MS
     if (waitMs > 0) {
-      const settled = await waitForApprovalAnswer(this.callId, entry, waitMs, this.ctx.signal)
+      const settled = await waitForApprovalAnswer(this.callId, entry, waitMs, this.ctx.signal, this.ctx.progress)
       if (settled) return { callId: this.callId, ...settled }
     }
     return { callId: this.callId, result }
@@ -240,7 +249,7 @@ class PipelineRun {
         return withRetries(retryable, (n) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal)), (n) => (this.attempts = n))
       }
       case 'mcp':
-        return withRetries(retryable, (n) => this.upstream('mcp', n, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal)), (n) => (this.attempts = n))
+        return withRetries(retryable, (n) => this.upstream('mcp', n, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress, entry.inputSchema)), (n) => (this.attempts = n))
       case 'os':
         this.attempts = 1
         return executeOs(exec.command, args, this.ctx.signal)

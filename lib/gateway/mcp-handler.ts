@@ -1,231 +1,150 @@
-// The gateway's MCP endpoint (`/mcp`, streamable HTTP, stateless, JSON answers). It authenticates the
-// agent, reads a bounded body, checks every message against the protocol's own schemas (the SDK's, of
-// the revision it negotiates) and answers what fails them itself (-32700 unparseable, -32600 not a
-// JSON-RPC 2.0 request, -32602 params that break the method's schema), then hands each request to one
-// SDK Server (through MultiplexTransport) that answers `initialize`, `tools/list`, `tools/call`,
-// `ping`, and -32601 for every other method.
-// Stateless, so any gateway process serves any request. `handleMcpBody` is the core, used by the lean
+// The gateway's MCP endpoint (`/mcp`, streamable HTTP, stateless). It authenticates the agent, reads
+// a bounded body, and tells the protocol revisions apart per request as 2026-07-28 specifies
+// (basic/versioning, "Backward Compatibility": a request carrying the per-request `_meta` envelope is
+// served statelessly under 2026-07-28; one without it, `initialize` included, under the revision it
+// names, 2025-11-25 and earlier). The decision is SDK v2's own classifier (classifyInboundRequest, the
+// step its createMcpHandler routes on), so the two never disagree:
+//   - `_meta["io.modelcontextprotocol/protocolVersion"]` present, or an `MCP-Protocol-Version: 2026-…`
+//     header → 2026-07-28 (mcp-modern.ts, SDK v2), whose validation ladder answers a malformed envelope;
+//   - anything else (initialize, 2025-era requests and notifications, batches, GET) → 2025-11-25
+//     (mcp-legacy.ts, SDK v1).
+// Stateless, so any gateway process serves any request. `answerMcp` is the core, used by the lean
 // process directly; `handleMcpRequest` wraps it for web-standard Request/Response (Next.js).
+import { classifyInboundRequest } from '@modelcontextprotocol/server'
+import { type AgentIdentity, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
+import { publicOrigin } from '@/lib/http/public-origin'
 import { readBounded } from '@/lib/http/read-bounded'
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import {
-  CallToolRequestSchema,
-  ClientNotificationSchema,
-  InitializeRequestSchema,
-  JSONRPCErrorResponseSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCRequestSchema,
-  JSONRPCResultResponseSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-  RequestIdSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js'
-import type { z } from 'zod/v4'
-import { type AgentIdentity, identifyAgentToken } from '@/lib/auth/authenticate-agent'
-import { agentTools } from './agent-tools'
-import { callTool } from './call-tool'
-import { toMcpAnswer } from './mcp-answers'
-import { MultiplexTransport, type RequestScope } from './mcp-transport'
+import { mcpResourceOf, resourceMetadataUrlOf } from '@/lib/oauth/protected-resource'
+import { MAX_MCP_BODY_BYTES, type McpAnswer, notAllowed, rpcError, tooLarge } from './mcp-answer'
+import { answerLegacy, openListChangedStream } from './mcp-legacy'
+import { answerModern } from './mcp-modern'
 import { RPC } from './tool-errors'
 
-export const MAX_MCP_BODY_BYTES = Number(process.env.TOOLROOM_GATEWAY_MAX_BODY_BYTES ?? 1024 * 1024)
-const MAX_BATCH = 100
-const SERVER_INFO = { name: 'toolroom-gateway', version: '1.0.0' }
-const INSTRUCTIONS =
-  'Toolroom gateway: the tools listed are the ones this agent may call. Calls that need approval answer with status "approval_required" and a callId; ask toolroom.approval_status for the decision.'
+export { MAX_MCP_BODY_BYTES, type McpAnswer, notAllowed, tooLarge } from './mcp-answer'
+export { mcpTransport } from './mcp-legacy'
 
-export interface McpAnswer {
-  status: number
-  headers: Record<string, string>
+/** One HTTP request to /mcp, as either server sees it. */
+export interface McpHttpRequest {
+  method: string
+  /** A request header by lower-case name (the first, when repeated). */
+  header(name: string): string | null
+  /** Every request header, by lower-case name. */
+  headers(): Iterable<[string, string]>
+  /** The body (POST). */
   body: string
+  /** Aborts when the client went away. */
+  gone?: AbortSignal
+  /** The origin the client reached Toolroom at (lib/http/public-origin.ts): `/mcp` there is the protected resource. */
+  origin: string
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' }
-
-function rpcError(status: number, code: number, message: string, extraHeaders: Record<string, string> = {}): McpAnswer {
-  return { status, headers: { ...JSON_HEADERS, ...extraHeaders }, body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }) }
+/** An agent credential (`tra_…`), or an OAuth access token (`tro_…`) issued for this `/mcp`. */
+async function authenticate(req: McpHttpRequest): Promise<AgentIdentity | null> {
+  const token = /^Bearer\s+((?:tra|tro)_\S{1,500})\s*$/i.exec(req.header('authorization') ?? '')?.[1]
+  return token ? identifyGatewayBearer(token, mcpResourceOf(req.origin)) : null
 }
 
-export const tooLarge = () => rpcError(413, RPC.INVALID_REQUEST, `the request body is larger than ${MAX_MCP_BODY_BYTES} bytes`, { connection: 'close' })
-export const notPost = () =>
-  rpcError(405, RPC.INVALID_REQUEST, 'this gateway is stateless: send JSON-RPC with POST (no server-initiated stream, no session to delete)', { allow: 'POST' })
-
-// The requests the Server answers, each with the schema of the protocol revision it speaks: a
-// message is checked against these before it reaches the Server, so every request is answered with
-// the right error object (the SDK would answer a bad `initialize` with -32603 and a raw zod dump, and
-// some malformed requests not at all).
-const HANDLED = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-} as const
-
-const state = ((globalThis as { __toolroomMcp?: { transport: MultiplexTransport | null } }).__toolroomMcp ??= { transport: null })
-
-/** A refusal with the reason kept apart from the message, so the SDK sends code, message and data as they are. */
-class Refusal extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
+// RFC 9728 §5.1: the challenge names where the resource's metadata is, so an MCP client can find the
+// authorization server; RFC 6750 §3: a token that was sent but is not good is `invalid_token`.
+const unauthorized = (req: McpHttpRequest) => {
+  const sent = /^Bearer\s+\S/i.test(req.header('authorization') ?? '')
+  const challenge = `Bearer resource_metadata="${resourceMetadataUrlOf(req.origin)}", scope="mcp"${sent ? ', error="invalid_token"' : ''}`
+  return rpcError(
+    401,
+    RPC.INVALID_REQUEST,
+    'send an agent credential (Authorization: Bearer tra_…, POST /api/v1/agents/{id}/credentials) or an OAuth access token for this resource (see the WWW-Authenticate header)',
+    { 'www-authenticate': challenge },
+  )
 }
 
-export function mcpTransport(): MultiplexTransport {
-  if (state.transport) return state.transport
-  const t = new MultiplexTransport()
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS })
-  server.onerror = () => {}
-  server.setRequestHandler(HANDLED['tools/list'], async (_request, extra) => {
-    const { agent } = scopeOf(extra.authInfo)
-    return { tools: (await agentTools(agent.agentId))?.list ?? [] }
-  })
-  server.setRequestHandler(HANDLED['tools/call'], async (request, extra) => {
-    const { agent, requestId, cancelled } = scopeOf(extra.authInfo)
-    const meta = request.params._meta as Record<string, unknown> | undefined
-    const key = typeof meta?.idempotencyKey === 'string' ? meta.idempotencyKey : undefined
-    const wait = meta?.['toolroom/waitForApprovalSeconds']
-    const waitForApprovalMs = typeof wait === 'number' && wait >= 0 ? wait * 1000 : undefined
-    const signal = AbortSignal.any([extra.signal, cancelled])
-    const answer = await callTool({ agent, channel: 'mcp', requestId, signal, waitForApprovalMs }, request.params.name, request.params.arguments ?? {}, key)
-    const mcp = toMcpAnswer(answer)
-    if ('error' in mcp) throw new Refusal(mcp.error.code, mcp.error.message, mcp.error.data)
-    return mcp.result
-  })
-  void server.connect(t)
-  state.transport = t
-  return t
-}
-
-type Scope = { agent: AgentIdentity; requestId?: string } & RequestScope
-const scopeOf = (authInfo: AuthInfo | undefined) => authInfo!.extra as unknown as Scope
-
-type Message = Record<string, unknown>
-type Checked =
-  | { kind: 'request'; message: { id: string | number; method: string; params?: Record<string, unknown> } }
-  | { kind: 'notification'; message: { method: string; params?: Record<string, unknown> } }
-  | { kind: 'response' }
-  | { kind: 'refused'; answer: Record<string, unknown>; status: number }
-
-const MAX_ISSUES = 10
-
-/** The schema's complaints, readable: "params._meta.progressToken: Invalid input; …" */
-function issuesOf(error: z.ZodError): { text: string; issues: Array<{ path: string; message: string }> } {
-  const issues = error.issues.slice(0, MAX_ISSUES).map((i) => ({ path: i.path.map(String).join('.') || '(message)', message: i.message }))
-  return { text: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues }
-}
-
-const refused = (id: unknown, code: number, message: string, data?: unknown, status = code === RPC.INVALID_REQUEST ? 400 : 200): Checked => ({
-  kind: 'refused',
-  status,
-  answer: { jsonrpc: '2.0', id: RequestIdSchema.safeParse(id).success ? id : null, error: { code, message, ...(data !== undefined ? { data } : {}) } },
-})
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+const ALLOWED_ORIGINS = new Set(
+  (process.env.TOOLROOM_GATEWAY_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean),
+)
 
 /**
- * Checks one message against the protocol's schemas (JSON-RPC 2.0 as MCP restricts it, then the
- * method's own request or notification schema): a request that is none is answered -32600, one whose
- * params break its method's schema -32602, naming each violation.
+ * DNS rebinding (streamable HTTP, "Security & Endpoint": servers MUST validate Origin, 403 when it is
+ * invalid). Agents are programs and send no Origin; a browser does, and a page whose host name was
+ * rebound to this address sends its own, matching Host. So an Origin must be one this gateway was
+ * told to expect: TOOLROOM_PUBLIC_URL's, one of TOOLROOM_GATEWAY_ALLOWED_ORIGINS, or a loopback one
+ * (an MCP client's local web UI).
  */
-function check(m: unknown): Checked {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return refused(null, RPC.INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is an object')
-  const msg = m as Message
-  if (typeof msg.method === 'string' && 'id' in msg) {
-    const envelope = JSONRPCRequestSchema.safeParse(msg)
-    if (!envelope.success) {
-      const { text, issues } = issuesOf(envelope.error)
-      // JSON-RPC allows structured params; MCP wants an object whose fields follow the schema: that is the params' fault.
-      const ofParams = typeof msg.params === 'object' && msg.params !== null && envelope.error.issues.every((i) => i.path[0] === 'params')
-      return ofParams ? refused(msg.id, RPC.INVALID_PARAMS, `Invalid params: ${text}`, { issues }) : refused(msg.id, RPC.INVALID_REQUEST, `Invalid Request: ${text}`, { issues })
-    }
-    const schema = HANDLED[msg.method as keyof typeof HANDLED]
-    if (schema) {
-      const parsed = schema.safeParse(msg)
-      if (!parsed.success) return refused(msg.id, RPC.INVALID_PARAMS, `Invalid params for ${msg.method}: ${issuesOf(parsed.error).text}`, { issues: issuesOf(parsed.error).issues })
-    }
-    if (msg.method === 'tools/call') {
-      const params = msg.params as { name: string; task?: unknown }
-      if (params.name.length === 0) return refused(msg.id, RPC.INVALID_PARAMS, 'Invalid params for tools/call: params.name must name the tool to call')
-      // This gateway declares no task support, so task augmentation is ignored and the call runs as usual.
-      if (params.task !== undefined) {
-        const { task: _ignored, ...rest } = params
-        return { kind: 'request', message: { id: envelope.data.id, method: envelope.data.method, params: rest } }
-      }
-    }
-    return { kind: 'request', message: envelope.data as { id: string | number; method: string; params?: Record<string, unknown> } }
+function originRefused(req: McpHttpRequest): McpAnswer | null {
+  const origin = req.header('origin')
+  if (origin === null) return null
+  let url: URL | null = null
+  try {
+    url = new URL(origin)
+  } catch {
+    // not an origin at all
   }
-  if (typeof msg.method === 'string') {
-    const envelope = JSONRPCNotificationSchema.safeParse(msg)
-    const known = envelope.success && ClientNotificationSchema.options.some((o) => o.shape.method.value === msg.method)
-    const parsed = known ? ClientNotificationSchema.safeParse(msg) : envelope
-    if (!parsed.success) return refused(null, RPC.INVALID_REQUEST, `Invalid notification: ${issuesOf(parsed.error).text}`, { issues: issuesOf(parsed.error).issues }, 400)
-    return { kind: 'notification', message: parsed.data as { method: string; params?: Record<string, unknown> } }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
+    if (LOOPBACK_HOSTS.has(url.hostname) || ALLOWED_ORIGINS.has(url.origin)) return null
+    const configured = process.env.TOOLROOM_PUBLIC_URL?.trim()
+    if (configured && URL.canParse(configured) && new URL(configured).origin === url.origin) return null
   }
-  if ('result' in msg || 'error' in msg) {
-    if (JSONRPCResultResponseSchema.safeParse(msg).success || JSONRPCErrorResponseSchema.safeParse(msg).success) return { kind: 'response' }
-    return refused(null, RPC.INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 response')
-  }
-  return refused(msg.id, RPC.INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message ("jsonrpc": "2.0", a "method" string, an "id" string or integer, "params" an object)')
+  return rpcError(403, RPC.INVALID_REQUEST, `requests from the origin ${origin.slice(0, 100)} are refused here (DNS rebinding protection); list it in TOOLROOM_GATEWAY_ALLOWED_ORIGINS if a browser-based MCP client runs there`)
 }
 
-/** Answers one POST to /mcp: `authorization` and `protocolVersion` are the request's headers, `body` its text; `gone` aborts when the caller disconnects. */
-export async function handleMcpBody(authorization: string | null, protocolVersion: string | null, body: string, requestId?: string, gone?: AbortSignal): Promise<McpAnswer> {
-  const token = /^Bearer\s+(tra_\S{1,500})\s*$/i.exec(authorization ?? '')?.[1]
-  const agent = token ? await identifyAgentToken(token) : null
-  if (!agent)
-    return rpcError(401, RPC.INVALID_REQUEST, 'send an agent credential: Authorization: Bearer tra_… (POST /api/v1/agents/{id}/credentials)', {
-      'www-authenticate': 'Bearer realm="toolroom-gateway"',
-    })
-  if (protocolVersion && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion))
-    return rpcError(400, RPC.INVALID_REQUEST, `unsupported MCP-Protocol-Version "${protocolVersion.slice(0, 40)}" (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)
+export async function answerMcp(req: McpHttpRequest): Promise<McpAnswer> {
+  const refused = originRefused(req)
+  if (refused) return refused
+  const method = req.method.toUpperCase()
+  const wantsStream = /text\/event-stream/i.test(req.header('accept') ?? '')
+  if (method === 'GET' && wantsStream) {
+    const agent = await authenticate(req)
+    if (!agent) return unauthorized(req)
+    return openListChangedStream(agent, req.gone)
+  }
+  if (method !== 'POST') return notAllowed(method)
+  const agent = await authenticate(req)
+  if (!agent) return unauthorized(req)
 
   let parsed: unknown
   try {
-    parsed = JSON.parse(body)
+    parsed = JSON.parse(req.body)
   } catch (e) {
     return rpcError(400, RPC.PARSE_ERROR, `Parse error: ${(e as Error).message}`)
   }
-  const batch = Array.isArray(parsed)
-  const messages = batch ? (parsed as unknown[]) : [parsed]
-  if (messages.length === 0 || messages.length > MAX_BATCH) return rpcError(400, RPC.INVALID_REQUEST, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`)
-  const checked = messages.map(check)
-  if (!batch && checked[0].kind === 'refused') return { status: checked[0].status, headers: JSON_HEADERS, body: JSON.stringify(checked[0].answer) }
-
-  const authInfo: AuthInfo = { token: '', clientId: agent.agentId, scopes: [], extra: { agent, requestId } }
-  const t = mcpTransport()
-  const answers: Array<Promise<Record<string, unknown>>> = []
-  for (const c of checked) {
-    if (c.kind === 'refused') answers.push(Promise.resolve(c.answer))
-    else if (c.kind === 'request') answers.push(t.request(c.message, authInfo, agent.credentialId, gone))
-    else if (c.kind === 'notification') notify(t, agent, c.message)
-  }
-  if (answers.length === 0) return { status: 202, headers: {}, body: '' }
-  const results = await Promise.all(answers)
-  return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(batch ? results : results[0]) }
-}
-
-/**
- * Client notifications never reach the shared Server: in this stateless gateway only a cancellation
- * means anything, and it names the sender's own request (an id another agent's request may share).
- */
-function notify(t: MultiplexTransport, agent: AgentIdentity, message: { method: string; params?: Record<string, unknown> }) {
-  if (message.method !== 'notifications/cancelled') return
-  const { requestId, reason } = message.params as { requestId?: string | number; reason?: string }
-  if (requestId !== undefined) t.cancel(agent.credentialId, requestId, reason)
+  const protocolVersion = req.header('mcp-protocol-version')
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: protocolVersion ?? undefined,
+    mcpMethodHeader: req.header('mcp-method') ?? undefined,
+    mcpNameHeader: req.header('mcp-name') ?? undefined,
+    body: parsed,
+  })
+  const requestId = req.header('x-request-id') ?? undefined
+  // What is not JSON-RPC at all claims no revision: the 2025-11-25 layer answers it as it always did
+  // (batches included, each message its own answer); a batch holding a 2026-07-28 request is refused
+  // by SDK v2 (that revision has no batches).
+  const legacy = route.kind === 'legacy' || (route.kind === 'reject' && route.rung === 'jsonrpc-shape' && route.cell !== 'batch-with-modern-element')
+  if (legacy) return answerLegacy(agent, parsed, { protocolVersion, requestId, gone: req.gone, acceptsStream: wantsStream })
+  return answerModern({ agent, parsed, headers: req.headers(), requestId, gone: req.gone })
 }
 
 /** Web-standard wrapper (Next.js route). */
 export async function handleMcpRequest(request: Request): Promise<Response> {
-  const answer = request.method !== 'POST' ? notPost() : await readAndHandle(request)
-  return new Response(answer.body || null, { status: answer.status, headers: answer.headers })
+  let body = ''
+  if (request.method === 'POST') {
+    const text = await readBounded(request, MAX_MCP_BODY_BYTES)
+    if (text === null) return toResponse(tooLarge())
+    body = text
+  }
+  const answer = await answerMcp({
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    headers: () => request.headers.entries(),
+    body,
+    gone: request.signal,
+    origin: publicOrigin(request),
+  })
+  return toResponse(answer)
 }
 
-async function readAndHandle(request: Request): Promise<McpAnswer> {
-  const text = await readBounded(request, MAX_MCP_BODY_BYTES)
-  if (text === null) return tooLarge()
-  return handleMcpBody(request.headers.get('authorization'), request.headers.get('mcp-protocol-version'), text, request.headers.get('x-request-id') ?? undefined, request.signal)
+function toResponse(answer: McpAnswer): Response {
+  return new Response(answer.body === '' ? null : answer.body, { status: answer.status, headers: answer.headers })
 }

@@ -11,5 +11,6 @@ export function mcpTargetOf(endpoint: string, detected: { detectedTransport: str
     if (stream) return { url: stream.href, transport: 'sse' }
   }
   if (detected.detectedTransport === 'stateless-post') return { url: urls.mcp.href, transport: 'stateless-post' }
+  if (detected.detectedTransport === 'streamable-http-2026-07-28') return { url: urls.mcp.href, transport: 'streamable-http-2026-07-28' }
   return { url: urls.mcp.href, transport: 'streamable-http' }
 }

@@ -10,7 +10,7 @@
 // the sender gave them. Every pending entry ends with its request: answered, or dropped when the
 // caller went away.
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 
 type Answer = Record<string, unknown>
@@ -22,6 +22,8 @@ interface Pending {
   /** The id the caller gave the request. */
   callerId: string | number
   cancel: AbortController
+  /** Where notifications about this request go (progress), when the caller takes them. */
+  notify?: (notification: Answer) => void
 }
 
 /** What a request handler finds in `extra.authInfo.extra`: the caller's own, plus the request's cancellation. */
@@ -47,9 +49,15 @@ export class MultiplexTransport implements Transport {
     this.onclose?.()
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    // Only answers to our requests matter: this gateway never asks the client anything.
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as Answer
+    // A notification about a request in flight (progress) goes to that request's caller, if it takes them.
+    if (!('id' in m) && typeof m.method === 'string') {
+      const related = typeof options?.relatedRequestId === 'number' ? this.pending.get(options.relatedRequestId) : undefined
+      related?.notify?.(m)
+      return
+    }
+    // Otherwise only answers to our requests matter: this gateway never asks the client anything.
     if (typeof m.id !== 'number' || !('result' in m || 'error' in m)) return
     const p = this.pending.get(m.id)
     if (!p) return
@@ -66,9 +74,10 @@ export class MultiplexTransport implements Transport {
   /**
    * Sends one request to the Server; resolves with its answer under the caller's own id. `gone`
    * aborts when the caller can no longer take the answer: the entry is dropped then (the handler
-   * still finishes: a disconnection is not a cancellation).
+   * still finishes: a disconnection is not a cancellation). `notify` takes the notifications the
+   * handler sends about the request (progress).
    */
-  request(message: { id: string | number; method: string; params?: unknown }, authInfo: AuthInfo, owner: string, gone?: AbortSignal): Promise<Answer> {
+  request(message: { id: string | number; method: string; params?: unknown }, authInfo: AuthInfo, owner: string, gone?: AbortSignal, notify?: (notification: Answer) => void): Promise<Answer> {
     const id = ++this.nextId
     const outgoing = { jsonrpc: '2.0', id, method: message.method, ...(message.params !== undefined ? { params: message.params } : {}) }
     // The Server only answers what it takes for a request; anything else would wait forever.
@@ -76,7 +85,7 @@ export class MultiplexTransport implements Transport {
     return new Promise((resolve) => {
       const cancel = new AbortController()
       const scope: RequestScope = { cancelled: cancel.signal }
-      this.pending.set(id, { resolve: (answer) => resolve({ ...answer, id: message.id }), owner, callerId: message.id, cancel })
+      this.pending.set(id, { resolve: (answer) => resolve({ ...answer, id: message.id }), owner, callerId: message.id, cancel, notify })
       if (gone) {
         const drop = () => {
           if (this.pending.delete(id)) resolve({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'the caller went away' } })

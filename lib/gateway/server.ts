@@ -14,10 +14,11 @@ import type { Socket } from 'node:net'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { closeAfterAnswer, lingeringClose } from '@/lib/http/lingering-close'
 import { answerClientError, refuseRequestTarget } from '@/lib/http/request-target'
-import { frontForwardedHeaders } from '@/lib/http/public-origin'
+import { frontForwardedHeaders, frontPublicOrigin } from '@/lib/http/public-origin'
 import { withSpan } from '@/lib/observability/tracing'
 import { closeMcpSessions } from './executors/mcp'
-import { handleMcpBody, MAX_MCP_BODY_BYTES, type McpAnswer, notPost, tooLarge } from './mcp-handler'
+import { Readable } from 'node:stream'
+import { answerMcp, MAX_MCP_BODY_BYTES, type McpAnswer, tooLarge } from './mcp-handler'
 import { RPC } from './tool-errors'
 
 export interface GatewayTimeouts {
@@ -96,39 +97,56 @@ const timedOut = (): McpAnswer => ({
 
 async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bodyMs: number) {
   try {
+    const header = (name: string) => {
+      const v = req.headers[name]
+      return Array.isArray(v) ? v[0] : (v ?? null)
+    }
+    const gone = new AbortController()
+    res.on('close', () => !res.writableFinished && gone.abort())
     let answer: McpAnswer
-    if (req.method !== 'POST') answer = notPost()
-    else {
+    let body = ''
+    if (req.method === 'POST') {
       const declared = Number(req.headers['content-length'] ?? NaN)
       // Over the limit: answered without reading the rest; the connection closes after the answer.
-      const body = declared > MAX_MCP_BODY_BYTES ? 'too-large' : await readBody(req, MAX_MCP_BODY_BYTES, bodyMs)
-      if (body === 'gone') return
-      if (body === 'too-large') answer = tooLarge()
-      else if (body === 'timeout') answer = timedOut()
-      else {
-        const header = (name: string) => {
-          const v = req.headers[name]
-          return Array.isArray(v) ? v[0] : (v ?? null)
-        }
-        const gone = new AbortController()
-        res.on('close', () => !res.writableFinished && gone.abort())
-        const requestId = header('x-request-id')?.slice(0, 128) ?? undefined
-        // The agent's own trace continues here when it sent a traceparent.
-        const parent = { traceparent: header('traceparent'), tracestate: header('tracestate') }
-        answer = await withSpan('POST /mcp', { kind: 'server', parent, attributes: { 'http.request.method': 'POST', 'http.route': '/mcp', 'toolroom.request_id': requestId } }, async (span) => {
-          const mcp = await handleMcpBody(header('authorization'), header('mcp-protocol-version'), body.text, requestId, gone.signal)
-          span.setAttributes({ 'http.response.status_code': mcp.status })
-          return mcp
-        })
-      }
+      const read = declared > MAX_MCP_BODY_BYTES ? 'too-large' : await readBody(req, MAX_MCP_BODY_BYTES, bodyMs)
+      if (read === 'gone') return
+      if (read === 'too-large') return write(req, res, tooLarge())
+      if (read === 'timeout') return write(req, res, timedOut())
+      body = read.text
     }
-    if (!req.complete) closeAfterAnswer(req, res)
-    res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) }).end(answer.body)
+    const headers = function* (): Iterable<[string, string]> {
+      for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
+    }
+    const method = req.method ?? 'GET'
+    const requestId = header('x-request-id')?.slice(0, 128) ?? undefined
+    // The agent's own trace continues here when it sent a traceparent.
+    const parent = { traceparent: header('traceparent'), tracestate: header('tracestate') }
+    answer = await withSpan(`${method} /mcp`, { kind: 'server', parent, attributes: { 'http.request.method': method, 'http.route': '/mcp', 'toolroom.request_id': requestId } }, async (span) => {
+      const mcp = await answerMcp({ method, header, headers, body, gone: gone.signal, origin: frontPublicOrigin(req.headers, req.socket.remoteAddress) })
+      span.setAttributes({ 'http.response.status_code': mcp.status })
+      return mcp
+    })
+    write(req, res, answer)
   } catch (e) {
     console.error('[gateway] /mcp failed', e)
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' })
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error in the gateway' }, id: null }))
   }
+}
+
+/** Writes an answer: text at once, an event stream as it comes (cancelled when the client leaves). */
+function write(req: http.IncomingMessage, res: http.ServerResponse, answer: McpAnswer) {
+  if (!req.complete) closeAfterAnswer(req, res)
+  if (typeof answer.body === 'string') {
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) }).end(answer.body)
+    return
+  }
+  res.writeHead(answer.status, answer.headers)
+  res.flushHeaders()
+  const stream = Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream<Uint8Array>)
+  stream.on('error', () => res.destroy())
+  res.on('close', () => stream.destroy())
+  stream.pipe(res)
 }
 
 /** The body, or why there is none: larger than `limit`, not complete within `ms`, or the client left. */

@@ -38,6 +38,14 @@ export function frontForwardedHeaders(headers: IncomingHttpHeaders, peer: string
   }
 }
 
+/** For the front itself (node:http): the origin the client reached it at, by the same rules. */
+export function frontPublicOrigin(headers: IncomingHttpHeaders, peer: string | undefined, env: Env = process.env): string {
+  const configured = configuredOrigin(env.TOOLROOM_PUBLIC_URL)
+  if (configured) return configured
+  const forwarded = frontForwardedHeaders(headers, peer, env)
+  return `${forwarded['x-forwarded-proto']}://${forwarded['x-forwarded-host'] || 'localhost'}`
+}
+
 function configuredOrigin(value: string | undefined): string | null {
   if (!value?.trim()) return null
   try {

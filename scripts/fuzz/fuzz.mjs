@@ -25,6 +25,8 @@ export const CASE_TAGS = {
   'mcp-bad-params': 'JSON-RPC params of the wrong type (item 3)',
   'mcp-meta': 'abused _meta and progress tokens (item 3)',
   'mcp-cancel': 'cancellations of guessed request ids (item 2)',
+  'mcp-2026': 'MCP 2026-07-28 requests: per-request _meta envelope and mirrored headers (issue 17)',
+  'mcp-2026-headers': 'MCP 2026-07-28 mirrored headers that disagree with the body (issue 17)',
   huge: 'huge strings and path segments',
   unicode: 'lone surrogates, bidi controls, astral characters',
   text: 'injection-looking text',
@@ -134,6 +136,12 @@ export function send(setup, c, { agent, timeoutMs }) {
       return done({ error: `not sent: ${e.code ?? e.message}` })
     }
     function onResponse(res) {
+      // GET /mcp with an agent's credential is the 2025-11-25 stream of list_changed notifications,
+      // open for as long as the agent listens: answering it promptly is all there is to check.
+      if (c.method === 'GET' && String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        done({ status: res.statusCode, body: '', contentType: res.headers['content-type'] })
+        return void res.destroy()
+      }
       const chunks = []
       let size = 0
       res.on('data', (d) => {

@@ -1,7 +1,10 @@
-// JSON-RPC cases for /mcp derived from the MCP SDK's own zod schemas (every client request and
+// JSON-RPC cases for /mcp derived from the MCP SDKs' own zod schemas (every client request and
 // notification, turned into JSON Schema): valid-ish requests, params of the wrong type, `_meta` abuse,
 // batches, notifications and cancellations with guessed ids, responses nobody asked for, broken
-// envelopes and broken JSON; sent mostly with the agent credential.
+// envelopes and broken JSON; sent mostly with the agent credential. Both revisions `/mcp` serves:
+// 2025-11-25 from SDK v1's schemas, 2026-07-28 from SDK v2's (@modelcontextprotocol/core), with the
+// per-request `_meta` envelope and the mirrored `Mcp-Method`/`Mcp-Name` headers, valid or abused.
+import * as M from '@modelcontextprotocol/core'
 import * as T from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
 import { deepNesting, fromSchema, hostileString, wrongType } from './values.mjs'
@@ -20,6 +23,17 @@ export function mcpSchemas() {
   return cached
 }
 
+const MODERN = '2026-07-28'
+let cachedModern = null
+/**
+ * 2026-07-28 client requests (SDK v2's schemas). `subscriptions/listen` is left out: its answer is a
+ * stream that stays open while the client listens, which the fuzzer would count as a timeout.
+ */
+export function modernSchemas() {
+  cachedModern ??= { requests: methodsOf(M.ClientRequestSchema).filter((r) => r.method !== 'subscriptions/listen') }
+  return cachedModern
+}
+
 /** One /mcp case. `ctx`: { rng, tools (name → inputSchema, the agent's), exclude, safe }. */
 export function mcpCase(ctx) {
   const { rng, exclude } = ctx
@@ -27,10 +41,14 @@ export function mcpCase(ctx) {
   const identity = rng.weighted({ agent: 7, admin: 1.5, anonymous: 1.5 })
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
   if (rng.chance(0.5)) headers['mcp-protocol-version'] = rng.chance(0.9) ? rng.pick(T.SUPPORTED_PROTOCOL_VERSIONS) : rng.pick(['1999-01-01', 'x'.repeat(200), ''])
-  const kind = rng.weighted({ single: 6, batch: 1.5, notification: 1, envelope: 1, bytes: 1, method: 0.3 })
+  const kind = rng.weighted({ single: 6, modern: 3, batch: 1.5, notification: 1, envelope: 1, bytes: 1, method: 0.3 })
   let body
   let operation
-  if (kind === 'single') {
+  if (kind === 'modern') {
+    const m = modernMessage(ctx, tags, headers)
+    body = JSON.stringify(m)
+    operation = `mcp ${MODERN} ${m.method ?? '?'}`
+  } else if (kind === 'single') {
     const m = message(ctx, tags)
     body = JSON.stringify(m)
     operation = `mcp ${m.method ?? '?'}`
@@ -93,6 +111,56 @@ function message(ctx, tags) {
       { 'toolroom/waitForApprovalSeconds': rng.pick([-1, 1e9, 'x', 0.5]) },
       Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i])),
     ])
+  }
+  return m
+}
+
+/**
+ * A 2026-07-28 request: the per-request envelope in `_meta` and the headers the revision wants
+ * mirrored, each sometimes abused (a version it does not serve, capabilities of the wrong type, an
+ * envelope with one field, headers that disagree with the body, a session id it never issued).
+ */
+function modernMessage(ctx, tags, headers) {
+  const { rng, tools, exclude } = ctx
+  tags.add('mcp-2026')
+  const { requests } = modernSchemas()
+  const toolNames = Object.keys(tools)
+  const callTool = toolNames.length > 0 && rng.chance(0.35)
+  const request = callTool ? requests.find((r) => r.method === 'tools/call') : rng.pick(requests)
+  const vctx = { rng, hostility: Number(rng.weighted({ 0: 5, 0.2: 3, 0.5: 2 })), exclude, tags }
+  let params
+  if (callTool) {
+    const name = rng.chance(0.85) ? rng.pick(toolNames) : rng.pick(['nope.nope', '', 'x'.repeat(500)])
+    params = { name, arguments: fromSchema(tools[name] ?? { type: 'object' }, vctx) ?? {} }
+  } else params = fromSchema(request.schema.properties.params ?? { type: 'object' }, vctx)
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) params = {}
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} }
+  const abuse = rng.weighted({ none: 5, envelope: exclude.has('mcp-meta') ? 0 : 2, headers: 2 })
+  if (abuse === 'envelope') {
+    tags.add('mcp-meta')
+    const broken = rng.pick([
+      { ...envelope, 'io.modelcontextprotocol/protocolVersion': rng.pick(['2025-11-25', '2099-01-01', '', 5, null, {}, 'x'.repeat(10_000)]) },
+      { ...envelope, 'io.modelcontextprotocol/clientCapabilities': rng.pick([5, 'x', [], null, { sampling: 'yes' }, { elicitation: { form: 1 } }]) },
+      { 'io.modelcontextprotocol/protocolVersion': MODERN },
+      { 'io.modelcontextprotocol/clientCapabilities': {} },
+      { ...envelope, progressToken: rng.pick([{}, 1.5, [], true, 'x'.repeat(100_000)]) },
+      { ...envelope, 'io.modelcontextprotocol/clientInfo': rng.pick([5, { name: 'x'.repeat(50_000) }, []]) },
+      { ...envelope, ...Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i])) },
+    ])
+    params._meta = broken
+  } else params._meta = { ...(params._meta && typeof params._meta === 'object' && !Array.isArray(params._meta) ? params._meta : {}), ...envelope }
+  const m = { jsonrpc: '2.0', id: id(rng), method: request.method, params }
+  headers['mcp-protocol-version'] = MODERN
+  headers['mcp-method'] = request.method
+  if (typeof params.name === 'string' && /^[\x21-\x7e]{1,200}$/.test(params.name)) headers['mcp-name'] = params.name
+  if (abuse === 'headers') {
+    tags.add('mcp-2026-headers')
+    const which = rng.weighted({ method: 2, name: 2, version: 2, session: 1, missing: 1 })
+    if (which === 'method') headers['mcp-method'] = rng.pick(['tools/list', 'initialize', 'x'.repeat(5000), '', 'tools/call '])
+    else if (which === 'name') headers['mcp-name'] = rng.pick(['other.tool', 'x'.repeat(5000), '', 'nope'])
+    else if (which === 'version') headers['mcp-protocol-version'] = rng.pick(['2025-11-25', '2099-01-01', 'x'.repeat(200), ''])
+    else if (which === 'session') headers['mcp-session-id'] = rng.pick(['abc', 'x'.repeat(5000)])
+    else delete headers['mcp-method']
   }
   return m
 }

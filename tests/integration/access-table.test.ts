@@ -17,7 +17,15 @@ const ROLES_ALLOWED: Record<Exclude<Access, 'public' | 'agent'>, Role[]> = {
   admin: ['admin'],
 }
 const ALL_SCOPES_OF: Record<Role, Scope[]> = { viewer: ['read'], operator: ['read', 'write'], approver: ['read', 'approve'], admin: ['read', 'write', 'approve', 'admin'] }
-const PUBLIC_ROUTES = ['GET /api/v1/openapi.json', 'POST /api/v1/session']
+const PUBLIC_ROUTES = [
+  'GET /api/v1/openapi.json',
+  'POST /api/v1/session',
+  // MCP authorization's discovery documents (RFC 9728, RFC 8414): clients read them before they hold any credential.
+  'GET /.well-known/oauth-protected-resource',
+  'GET /.well-known/oauth-protected-resource/mcp',
+  'GET /.well-known/oauth-authorization-server',
+  'GET /.well-known/oauth-authorization-server/api/auth',
+]
 /** Changes to SideEffectPolicies and Secrets are for admins only; their 403 names the kind and the rule. */
 const ADMIN_ONLY_KIND_ROUTES: Record<string, string> = {
   'POST /api/v1/sideeffectpolicies': 'SideEffectPolicy',

@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernStreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createMcpHandler, McpServer as ModernMcpServer } from '@modelcontextprotocol/server'
+import { Readable } from 'node:stream'
 import { z } from 'zod'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
@@ -69,6 +72,85 @@ export async function startUpstreamMcp(opts: { createDelayMs?: number } = {}): P
     if (path === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
     if (req.method !== 'POST') return void res.writeHead(405).end()
     await answerStatelessMcp(build, req, res)
+  })
+  return { ...running, counts }
+}
+
+/** What the 2026-07-28 upstream saw: calls by tool, and calls whose caller went away before they finished. */
+export interface ModernUpstreamCounts {
+  echo: number
+  regional: number
+  progress: number
+  wait: number
+  cancelled: number
+}
+
+/**
+ * An upstream that speaks MCP 2026-07-28 only (SDK v2's createMcpHandler, `legacy: 'reject'`): an
+ * `initialize` gets -32022. Tools: echo; progress (three progress reports, then a result); wait
+ * (answers after `ms`, or notes that its caller cancelled it by closing the stream).
+ */
+export async function startModernUpstreamMcp(): Promise<Listening & { counts: ModernUpstreamCounts }> {
+  const counts: ModernUpstreamCounts = { echo: 0, regional: 0, progress: 0, wait: 0, cancelled: 0 }
+  const handler = createMcpHandler(
+    () => {
+      const server = new ModernMcpServer({ name: 'upstream-2026', version: '2.0.0' })
+      server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true, openWorldHint: false } }, async ({ text }) => {
+        counts.echo++
+        return { content: [{ type: 'text', text }], structuredContent: { echo: text } }
+      })
+      // Its `region` is mirrored into an Mcp-Param-Region header (x-mcp-header), which the SDK checks against the body.
+      server.registerTool(
+        'regional',
+        { description: 'Answers from a region', inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), query: z.string() }), annotations: { readOnlyHint: true } },
+        async ({ region, query }) => {
+          counts.regional++
+          return { content: [{ type: 'text', text: `${region}: ${query}` }], structuredContent: { region, query } }
+        },
+      )
+      server.registerTool('progress', { description: 'Reports progress three times', inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async (_args, ctx) => {
+        counts.progress++
+        const token = ctx.mcpReq._meta?.progressToken
+        for (let i = 1; i <= 3; i++) {
+          if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3, message: `step ${i}` } })
+          await new Promise((r) => setTimeout(r, 50))
+        }
+        return { content: [{ type: 'text', text: 'done' }], structuredContent: { steps: 3 } }
+      })
+      server.registerTool('wait', { description: 'Waits', inputSchema: z.object({ ms: z.number() }), annotations: { readOnlyHint: true } }, async ({ ms }, ctx) => {
+        counts.wait++
+        const signal = ctx.mcpReq.signal
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms)
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer)
+            counts.cancelled++
+            resolve()
+          }, { once: true })
+        })
+        return { content: [{ type: 'text', text: `waited ${ms}` }], structuredContent: { waited: ms } }
+      })
+      return server
+    },
+    { legacy: 'reject' },
+  )
+  const running = await listen(async (req, res) => {
+    const path = (req.url ?? '').split('?')[0]
+    if (path === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const left = new AbortController()
+    res.on('close', () => !res.writableFinished && left.abort())
+    const headers = new Headers()
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v)
+    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined, signal: left.signal })
+    const answer = await handler.fetch(request)
+    res.writeHead(answer.status, Object.fromEntries(answer.headers))
+    if (!answer.body) return void res.end()
+    const body = Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream<Uint8Array>)
+    res.on('close', () => body.destroy())
+    body.on('error', () => res.destroy())
+    body.pipe(res)
   })
   return { ...running, counts }
 }
@@ -307,4 +389,12 @@ export async function startGatewayWorld(secretValue: string) {
       await rest.close()
     },
   }
+}
+
+/** An SDK v2 client speaking MCP 2026-07-28 to a gateway as an agent (pinned: no fallback to 2025-11-25). */
+export async function modernAgentClient(gatewayUrl: string, token: string): Promise<ModernClient> {
+  const client = new ModernClient({ name: 'test-agent-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  const transport = new ModernStreamableHTTPClientTransport(new URL(`${gatewayUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+  await client.connect(transport)
+  return client
 }

@@ -88,7 +88,9 @@ function checkJsonRpc(o: ComplianceObservations): ComplianceItem {
   if (o.initialize === null) return item('json-rpc', 'fail', `initialize failed: ${o.initializeError ?? 'no transport worked'}`)
   const { transport, protocolVersion, serverName } = o.initialize
   const who = serverName ? ` by "${serverName}"` : ''
-  return item('json-rpc', 'pass', `initialize answered over ${transport}${who}${protocolVersion ? `, protocol ${protocolVersion}` : ''}`)
+  // 2026-07-28 has no initialize: server/discover is what answered.
+  const opening = protocolVersion && protocolVersion >= '2026-07-28' ? 'server/discover' : 'initialize'
+  return item('json-rpc', 'pass', `${opening} answered over ${transport}${who}${protocolVersion ? `, protocol ${protocolVersion}` : ''}`)
 }
 
 function checkToolsList(o: ComplianceObservations): ComplianceItem {

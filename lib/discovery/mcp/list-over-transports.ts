@@ -1,6 +1,8 @@
 // Listing over the transports, in order: the preferred one first, then the others, the stateless
-// POSTs last; the failures are summed up in one McpIntrospectionError.
+// POSTs last; the failures are summed up in one McpIntrospectionError. Streamable HTTP is tried in
+// the newest revision first (2026-07-28, SDK v2), then with the 2025-era handshake (SDK v1).
 import { AttemptError, describeError, McpIntrospectionError, throwIfAborted } from './errors'
+import { listOverModern } from './list-over-modern'
 import { listOverPlainPosts } from './list-over-plain-posts'
 import { listOverSdk } from './list-over-sdk'
 import type { AttemptContext, Listing, McpTargetTransport, McpTransportUsed } from './listing'
@@ -13,10 +15,11 @@ interface Attempt {
 }
 
 export async function listOverTransports(first: McpTargetTransport, urls: { mcp: URL; sse: URL[] }, ctx: AttemptContext): Promise<Listing> {
+  const modern: Attempt = { transport: 'streamable-http-2026-07-28', url: urls.mcp, label: `streamable-http, MCP 2026-07-28 (POST ${urls.mcp.href})`, run: () => listOverModern(urls.mcp, ctx) }
   const streamable: Attempt = { transport: 'streamable-http', url: urls.mcp, label: `streamable-http (POST ${urls.mcp.href})`, run: () => listOverSdk('streamable-http', urls.mcp, ctx) }
   const sse: Attempt[] = urls.sse.map((url) => ({ transport: 'sse', url, label: `sse (GET ${url.href})`, run: () => listOverSdk('sse', url, ctx) }))
   const stateless: Attempt = { transport: 'stateless-post', url: urls.mcp, label: `stateless-post (POST ${urls.mcp.href})`, run: () => listOverPlainPosts(urls.mcp, ctx) }
-  const attempts = first === 'sse' ? [...sse, streamable, stateless] : [streamable, ...sse, stateless]
+  const attempts = first === 'sse' ? [...sse, modern, streamable, stateless] : [modern, streamable, ...sse, stateless]
 
   const failures: Array<{ attempt: Attempt; error: AttemptError }> = []
   for (const attempt of attempts) {

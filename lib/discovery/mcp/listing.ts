@@ -6,7 +6,8 @@ import { AttemptError } from './errors'
 import { excerptOf, isObject, safeJson } from '@/lib/json/unknown-values'
 
 export type McpTargetTransport = 'streamable-http' | 'sse'
-export type McpTransportUsed = 'streamable-http' | 'sse' | 'stateless-post'
+/** `streamable-http-2026-07-28`: streamable HTTP as MCP 2026-07-28 shapes it (no handshake, no session). */
+export type McpTransportUsed = 'streamable-http' | 'streamable-http-2026-07-28' | 'sse' | 'stateless-post'
 
 export const CLIENT_INFO = { name: 'toolroom-discovery', version: '1.0.0' }
 

@@ -1,8 +1,17 @@
 // Sessions with upstream MCP servers over the transport discovery reached each one by: streamable
-// HTTP and SSE through the SDK's client transports, plain JSON-RPC POSTs (servers whose answers only
-// a lenient reader takes) by hand. Every request goes through the gateway's guarded fetch. Failures
+// HTTP and SSE through SDK v1's client transports, streamable HTTP of MCP 2026-07-28 through SDK v2's
+// client (no session there: the "session" is a connected client, each call its own request), plain
+// JSON-RPC POSTs (servers whose answers only a lenient reader takes) by hand. Every request goes through the gateway's guarded fetch. Failures
 // come out in the shapes the MCP executor classifies: McpError (a JSON-RPC error, or the SDK's own
 // timeout), StreamableHTTPError (an HTTP status), OutboundError (unreachable or refused), ToolFailure.
+import {
+  Client as ModernClient,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport as ModernStreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -15,8 +24,17 @@ import { excerptOf, isObject } from '@/lib/json/unknown-values'
 import { OutboundError } from '@/lib/outbound/outbound-error'
 import { ToolFailure } from '../tool-errors'
 
+/** How one call is bounded, cancelled, and where the upstream's progress reports go. */
+export interface CallOptions {
+  timeout: number
+  signal?: AbortSignal
+  onprogress?: (report: { progress: number; total?: number; message?: string }) => void
+  /** The tool's inputSchema, for a 2026-07-28 upstream whose tool mirrors parameters into headers (`x-mcp-header`). */
+  inputSchema?: unknown
+}
+
 export interface McpSession {
-  callTool(name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<CallToolResult>
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>
   close(): Promise<void>
   readonly openedAt: number
   /** True once the session can carry no more calls (an SSE stream that ended). */
@@ -27,6 +45,7 @@ const CLIENT_INFO = { name: 'toolroom-gateway', version: '1.0.0' }
 
 export async function openMcpSession(target: { url: string; transport: McpTransportUsed }, headers: Record<string, string>, fetch: FetchLike, timeoutMs: number): Promise<McpSession> {
   if (target.transport === 'stateless-post') return PlainPostSession.open(target.url, headers, fetch, timeoutMs)
+  if (target.transport === 'streamable-http-2026-07-28') return openModernSession(target.url, headers, fetch, timeoutMs)
   return openSdkSession(target.transport, target.url, headers, fetch, timeoutMs)
 }
 
@@ -50,7 +69,7 @@ async function openSdkSession(kind: 'streamable-http' | 'sse', url: string, head
   const session = {
     openedAt: Date.now(),
     broken: false,
-    callTool: async (name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }) =>
+    callTool: async (name: string, args: Record<string, unknown>, { inputSchema: _discovered, ...options }: CallOptions) =>
       (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, options)) as CallToolResult,
     close: () => client.close(),
   }
@@ -80,6 +99,54 @@ async function openSdkSession(kind: 'streamable-http' | 'sse', url: string, head
   return session
 }
 
+/**
+ * MCP 2026-07-28: SDK v2's client pinned to the revision (server/discover once, then each call a
+ * request of its own, cancelled by closing its stream). Its failures are turned into the shapes the
+ * executor classifies, as SDK v1 raises them.
+ */
+async function openModernSession(url: string, headers: Record<string, string>, fetch: FetchLike, timeoutMs: number): Promise<McpSession> {
+  let refused: OutboundError | undefined
+  const transport = new ModernStreamableHTTPClientTransport(new URL(url), {
+    fetch: (input, init) =>
+      fetch(input, init).catch((e: unknown) => {
+        if (e instanceof OutboundError) refused = e
+        throw e
+      }),
+    requestInit: { headers },
+  })
+  const client = new ModernClient(CLIENT_INFO, { versionNegotiation: { mode: { pin: '2026-07-28' }, probe: { timeoutMs } } })
+  client.onerror = () => {}
+  try {
+    await client.connect(transport, { timeout: timeoutMs })
+  } catch (e) {
+    await client.close().catch(() => {})
+    throw refused ?? asV1Error(e)
+  }
+  return {
+    openedAt: Date.now(),
+    broken: false,
+    callTool: async (name, args, options) => {
+      try {
+        const toolDefinition = options.inputSchema ? { toolDefinition: { name, inputSchema: options.inputSchema as { type: 'object' } } } : {}
+        return (await client.callTool({ name, arguments: args }, { timeout: options.timeout, signal: options.signal, onprogress: options.onprogress, ...toolDefinition })) as CallToolResult
+      } catch (e) {
+        if (options.signal?.aborted) throw options.signal.reason
+        throw refused ?? asV1Error(e)
+      }
+    },
+    close: () => client.close(),
+  }
+}
+
+/** SDK v2's failures as SDK v1 raises them: a JSON-RPC error, the client's own timeout or closed connection, an HTTP status. */
+function asV1Error(e: unknown): unknown {
+  if (e instanceof ProtocolError) return new McpError(e.code, e.message, e.data)
+  if (e instanceof SdkHttpError) return new StreamableHTTPError(e.status, e.message)
+  if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) return new McpError(ErrorCode.RequestTimeout, e.message)
+  if (e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) return new McpError(ErrorCode.ConnectionClosed, e.message)
+  return e
+}
+
 /** initialize, then each call as one JSON-RPC POST answered by JSON (whatever its content type) or an SSE frame. */
 class PlainPostSession implements McpSession {
   readonly openedAt = Date.now()
@@ -105,7 +172,7 @@ class PlainPostSession implements McpSession {
     return session
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { timeout: number; signal?: AbortSignal }): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const result = CallToolResultSchema.safeParse(await this.request('tools/call', { name, arguments: args }, options))
     if (!result.success) throw new ToolFailure('the MCP server answered tools/call with something that is not a tool result', 'upstream_invalid')
     return result.data

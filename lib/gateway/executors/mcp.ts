@@ -36,7 +36,16 @@ function drop(key: string, session: Promise<McpSession>) {
   session.then((s) => s.close()).catch(() => {})
 }
 
-export async function executeMcp(target: McpTarget, upstreamName: string, args: Record<string, unknown>, sensitive: Set<string>, signal?: AbortSignal): Promise<CallToolResult> {
+export async function executeMcp(
+  target: McpTarget,
+  upstreamName: string,
+  args: Record<string, unknown>,
+  sensitive: Set<string>,
+  signal?: AbortSignal,
+  progress?: (report: { progress: number; total?: number; message?: string }) => void,
+  /** The tool's inputSchema as discovered: a 2026-07-28 client mirrors its `x-mcp-header` parameters into headers. */
+  inputSchema?: unknown,
+): Promise<CallToolResult> {
   let headers: Record<string, string>
   try {
     headers = await headersOf(target, sensitive)
@@ -60,7 +69,7 @@ export async function executeMcp(target: McpTarget, upstreamName: string, args: 
         drop(key, current)
         throw e
       })
-      return await s.callTool(upstreamName, args, { timeout: CALL_TIMEOUT_MS, signal })
+      return await s.callTool(upstreamName, args, { timeout: CALL_TIMEOUT_MS, signal, onprogress: progress, inputSchema })
     } catch (e) {
       // A server that forgot the session (restart, expiry) never saw the call: one fresh session may retry it.
       if (e instanceof StreamableHTTPError && e.code === 404 && !fresh) {

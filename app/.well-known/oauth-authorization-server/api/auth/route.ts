@@ -1,0 +1,6 @@
+import { oauthRoutes } from '@/lib/api/oauth-routes'
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed'
+
+export const dynamic = 'force-dynamic'
+export const GET = oauthRoutes.authServerAtBasePath
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET'])

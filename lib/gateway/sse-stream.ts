@@ -1,0 +1,69 @@
+// A server-sent event stream of JSON-RPC messages, as MCP's streamable HTTP frames them
+// (`event: message`, one JSON message per `data:` line). Writes after the end, or after the reader
+// went away, are dropped; `closed` fires once either happens.
+
+const encoder = new TextEncoder()
+
+export const SSE_HEADERS: Record<string, string> = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  // Proxies such as nginx would otherwise hold events back (MCP streamable HTTP, "Receiving Messages").
+  'x-accel-buffering': 'no',
+}
+
+export class SseStream {
+  readonly body: ReadableStream<Uint8Array>
+  private controller!: ReadableStreamDefaultController<Uint8Array>
+  private ended = false
+  private readonly done = new AbortController()
+
+  constructor() {
+    this.body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller
+      },
+      cancel: () => this.finish(),
+    })
+  }
+
+  /** Aborts when the stream ended: closed by us, or cancelled by its reader (the client left). */
+  get closed(): AbortSignal {
+    return this.done.signal
+  }
+
+  send(message: unknown): boolean {
+    return this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
+  }
+
+  /** A comment line: keeps idle connections (and the proxies between) from timing out. */
+  keepAlive(): boolean {
+    return this.write(':\n\n')
+  }
+
+  close(): void {
+    if (this.ended) return
+    try {
+      this.controller.close()
+    } catch {
+      // already errored or cancelled
+    }
+    this.finish()
+  }
+
+  private write(text: string): boolean {
+    if (this.ended) return false
+    try {
+      this.controller.enqueue(encoder.encode(text))
+      return true
+    } catch {
+      this.finish()
+      return false
+    }
+  }
+
+  private finish() {
+    if (this.ended) return
+    this.ended = true
+    this.done.abort()
+  }
+}

@@ -1,0 +1,34 @@
+// MCP authorization's settings, read in one place (the lead moves them into lib/config.ts): how long
+// what better-auth's OAuth provider issues lives, and the prefixes that name Toolroom's OAuth secrets
+// when one turns up in a log or a secret scanner.
+const seconds = (name: string, fallback: number, max: number) => {
+  const value = Number(process.env[name])
+  return Number.isInteger(value) && value > 0 ? Math.min(value, max) : fallback
+}
+
+export interface OAuthSettings {
+  /** Access tokens (authorization code and client credentials alike). */
+  accessTokenSeconds: number
+  /** Refresh tokens, for clients that asked for `offline_access`. */
+  refreshTokenSeconds: number
+  /** Authorization codes. */
+  codeSeconds: number
+}
+
+export function oauthSettings(): OAuthSettings {
+  return {
+    accessTokenSeconds: seconds('TOOLROOM_OAUTH_ACCESS_TOKEN_SECONDS', 600, 3600),
+    refreshTokenSeconds: seconds('TOOLROOM_OAUTH_REFRESH_TOKEN_SECONDS', 8 * 3600, 30 * 24 * 3600),
+    codeSeconds: 120,
+  }
+}
+
+/** `tro_` access tokens, `trr_` refresh tokens, `trc_` client secrets (the prefixes are not stored). */
+export const OAUTH_PREFIXES = { opaqueAccessToken: 'tro_', refreshToken: 'trr_', clientSecret: 'trc_' } as const
+
+/** The scope that opens `/mcp`; `offline_access` asks for a refresh token. */
+export const MCP_SCOPE = 'mcp'
+export const OAUTH_SCOPES = [MCP_SCOPE, 'offline_access'] as const
+
+/** Most MCP resource identifiers made for origins seen without TOOLROOM_PUBLIC_URL (a Host header is the client's to choose). */
+export const MAX_DERIVED_RESOURCES = 16

@@ -1,0 +1,94 @@
+// Tool set changes reach connected agents, by each revision's means, from any gateway process: two
+// gateway processes (scripts/gateway.ts) against one database; an agent on 2025-11-25 (SDK v1: the
+// GET stream it opens after initialize, notifications/tools/list_changed) and one on 2026-07-28
+// (SDK v2: subscriptions/listen). A change made through the API in this process reaches both through
+// PostgreSQL's NOTIFY; an agent whose tool list did not change hears nothing.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Client as ModernClient } from '@modelcontextprotocol/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { applyRoute } from '@/lib/api/registry-routes'
+import { agentClient, modernAgentClient, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
+import { call } from './helpers'
+
+let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
+let rest: Awaited<ReturnType<typeof startRestUpstream>>
+let gateways: Array<Awaited<ReturnType<typeof spawnGateway>>> = []
+const heard = { legacyA: [] as number[], modernA: [] as number[], legacyB: [] as number[], modernB: [] as number[] }
+let legacyA: Client
+let legacyB: Client
+let modernA: ModernClient
+let modernB: ModernClient
+
+const until = async (check: () => boolean, ms: number) => {
+  const end = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const agentA = (toggles: string) => `apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: agent-a, namespace: gw }
+spec:
+  languageTools: [upstream]
+  grants: [things.create, tickets.create, flaky.read, flaky.write, flaky.put, broken.lookup, pay.charge, limited.ping, quiet.ping, secret.only_b, denied.here, toggled.off, shell.echo, shell.sleep, slow.read, local.summarize]
+  toggles: { ${toggles} }
+`
+
+beforeAll(async () => {
+  mcp = await startUpstreamMcp()
+  rest = await startRestUpstream()
+  const tokens = await setUpGatewayRegistry(mcp.url, rest.url, 'sk-notify-7788')
+  gateways = await Promise.all([spawnGateway(), spawnGateway()])
+  // Each agent has a client of each generation, and the two generations sit on different processes.
+  legacyA = await agentClient(gateways[0].url, tokens.tokenA)
+  modernA = await modernAgentClient(gateways[1].url, tokens.tokenA)
+  legacyB = await agentClient(gateways[1].url, tokens.tokenB)
+  modernB = await modernAgentClient(gateways[0].url, tokens.tokenB)
+  legacyA.setNotificationHandler(ToolListChangedNotificationSchema, async () => void heard.legacyA.push(Date.now()))
+  legacyB.setNotificationHandler(ToolListChangedNotificationSchema, async () => void heard.legacyB.push(Date.now()))
+  modernA.setNotificationHandler('notifications/tools/list_changed', async () => void heard.modernA.push(Date.now()))
+  modernB.setNotificationHandler('notifications/tools/list_changed', async () => void heard.modernB.push(Date.now()))
+  const subscriptions = await Promise.all([modernA.listen({ toolsListChanged: true }), modernB.listen({ toolsListChanged: true })])
+  for (const s of subscriptions) expect(s.honoredFilter).toMatchObject({ toolsListChanged: true })
+  // The 2025-era clients open their GET streams after initialize, in the background.
+  await new Promise((r) => setTimeout(r, 500))
+}, 90_000)
+
+afterAll(async () => {
+  await Promise.all([legacyA, legacyB, modernA, modernB].map((c) => c?.close().catch(() => {})))
+  await Promise.all(gateways.map((g) => g.stop()))
+  await mcp?.close()
+  await rest?.close()
+})
+
+describe('tool list changes reach connected agents', () => {
+  it("reaches the changed agent on both revisions and both processes, and only that agent", async () => {
+    expect((await legacyA.listTools()).tools.map((t) => t.name)).toContain('flaky.read')
+    const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false, flaky.read: false') })
+    expect(applied.status).toBe(200)
+    const committed = Date.now()
+    await until(() => heard.legacyA.length > 0 && heard.modernA.length > 0, 10_000)
+    console.log(`list_changed after the change: 2025-11-25 ${heard.legacyA[0] - committed} ms, 2026-07-28 ${heard.modernA[0] - committed} ms`)
+    expect((await legacyA.listTools()).tools.map((t) => t.name)).not.toContain('flaky.read')
+    expect((await modernA.listTools()).tools.map((t) => t.name)).not.toContain('flaky.read')
+    // Agent B's list did not change: it hears nothing (given time to, had it been told).
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(heard.legacyB).toEqual([])
+    expect(heard.modernB).toEqual([])
+  })
+
+  it('stays quiet for a change that leaves the list as it was, and tells again when it changes back', async () => {
+    const before = { legacy: heard.legacyA.length, modern: heard.modernA.length }
+    // The same document again: stored unchanged, nothing to hear.
+    await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false, flaky.read: false') })
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(heard.legacyA.length).toBe(before.legacy)
+    expect(heard.modernA.length).toBe(before.modern)
+    await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false') })
+    await until(() => heard.legacyA.length > before.legacy && heard.modernA.length > before.modern, 10_000)
+    expect((await modernA.listTools()).tools.map((t) => t.name)).toContain('flaky.read')
+  })
+})

@@ -1,0 +1,284 @@
+// MCP authorization at /mcp: an OAuth-only MCP client (SDK v1's client with an OAuth provider, which
+// does the whole dance: 401 → protected resource metadata → authorization server metadata →
+// authorize with PKCE → a person signs in and consents → token) connects as the agent its client is
+// bound to; a workload with client credentials (SDK v2's ClientCredentialsProvider, on 2026-07-28)
+// does too. Dynamic registration is closed until an admin lets an agent accept such clients, and the
+// person then picks the agent. Tokens are audience-bound, short-lived, and end with their client.
+import http from 'node:http'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { oauthRoutes } from '@/lib/api/oauth-routes'
+import { prisma } from '@/lib/db'
+import { authorizeContinuation } from '@/lib/oauth/authorize-continuation'
+import { setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
+import { startWebApp, type WebApp } from '../support/web-app'
+import { sessionCookie } from './access-fixtures'
+import { call } from './helpers'
+
+const REDIRECT = 'http://127.0.0.1:53682/callback'
+
+/** What an MCP client keeps between runs; the "browser" part is done by the test. */
+class MemoryProvider implements OAuthClientProvider {
+  authorizationUrl: URL | null = null
+  private verifier = ''
+  private saved: OAuthTokens | undefined
+  constructor(private info?: OAuthClientInformationMixed) {}
+  get redirectUrl() {
+    return REDIRECT
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    // A native client's loopback redirect; 2026-07-28 has clients name their application_type when they register.
+    return { client_name: 'a dynamically registered MCP client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native' } as OAuthClientMetadata
+  }
+  clientInformation() {
+    return this.info
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info
+  }
+  tokens() {
+    return this.saved
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier
+  }
+  codeVerifier() {
+    return this.verifier
+  }
+}
+
+let app: WebApp
+let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
+let rest: Awaited<ReturnType<typeof startRestUpstream>>
+let tokens: Awaited<ReturnType<typeof setUpGatewayRegistry>>
+let operator: string
+let viewer: string
+
+/**
+ * A browser following a link: better-auth answers a script's fetch (Sec-Fetch-Mode: cors, which
+ * Node's fetch always sends) with JSON instead of a redirect, so this goes through node:http.
+ */
+function navigate(url: URL, cookie?: string): Promise<{ status: number; location: string | null }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html', ...(cookie ? { cookie } : {}) } }, (res) => {
+      res.resume()
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null })
+    })
+    req.on('error', reject)
+  })
+}
+
+/** The browser's part: follow the authorization URL signed in, consent (picking `agent` if asked), and return the code. */
+async function consent(provider: MemoryProvider, cookie: string, body: { accept?: boolean; agent?: string } = {}) {
+  const signedOut = await navigate(provider.authorizationUrl!)
+  expect(signedOut.status).toBe(302)
+  const signIn = new URL(signedOut.location!, app.url)
+  expect(signIn.pathname).toBe('/sign-in')
+  expect(authorizeContinuation(signIn.searchParams)).toMatch(/^\/api\/auth\/oauth2\/authorize\?/)
+  const signedIn = await navigate(provider.authorizationUrl!, cookie)
+  expect(signedIn.status).toBe(302)
+  const consentPage = new URL(signedIn.location!, app.url)
+  expect(consentPage.pathname).toBe('/oauth/consent')
+  const decided = await fetch(`${app.url}/api/v1/oauth/consent`, {
+    method: 'POST',
+    headers: { cookie, origin: app.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ oauthQuery: consentPage.search.slice(1), accept: body.accept ?? true, ...(body.agent ? { agent: body.agent } : {}) }),
+  })
+  return { status: decided.status, json: (await decided.json()) as { redirectTo?: string; detail?: string } }
+}
+
+beforeAll(async () => {
+  mcp = await startUpstreamMcp()
+  rest = await startRestUpstream()
+  tokens = await setUpGatewayRegistry(mcp.url, rest.url, 'sk-oauth-9f8e7d')
+  await prisma.$executeRawUnsafe('TRUNCATE "OauthClient", "OauthResource", "OAuthClientRegistration", "OAuthDynamicRegistration" CASCADE')
+  app = await startWebApp()
+  operator = await sessionCookie('operator', 'oauth')
+  viewer = await sessionCookie('viewer', 'oauth')
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+  await mcp?.close()
+  await rest?.close()
+})
+
+describe('discovery documents and the challenge', () => {
+  it('answers /mcp without a credential with 401 and WWW-Authenticate naming the resource metadata (RFC 9728)', async () => {
+    const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp", scope="mcp"`)
+    const forged = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer tro_forged', 'content-type': 'application/json' }, body: '{}' })
+    expect(forged.headers.get('www-authenticate')).toMatch(/error="invalid_token"/)
+  })
+
+  it('publishes the protected resource and authorization server metadata', async () => {
+    const resource = await (await fetch(`${app.url}/.well-known/oauth-protected-resource/mcp`)).json()
+    expect(resource).toEqual({ resource: `${app.url}/mcp`, authorization_servers: [`${app.url}/api/auth`], scopes_supported: ['mcp'], bearer_methods_supported: ['header'], resource_name: 'Toolroom MCP gateway' })
+    const server = await (await fetch(`${app.url}/.well-known/oauth-authorization-server/api/auth`)).json()
+    expect(server).toMatchObject({ issuer: `${app.url}/api/auth`, token_endpoint: `${app.url}/api/auth/oauth2/token`, code_challenge_methods_supported: ['S256'] })
+    expect(server.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token']))
+    // Nobody lets dynamically registered clients in yet: no registration endpoint, and the endpoint refuses.
+    expect(server.registration_endpoint).toBeUndefined()
+    const register = await fetch(`${app.url}/api/auth/oauth2/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) })
+    expect(register.status).toBe(403)
+    expect((await register.json()).error).toBe('access_denied')
+  })
+})
+
+describe('a person\'s MCP client (authorization code with PKCE), registered by an admin for agent-a', () => {
+  let clientId: string
+  let provider: MemoryProvider
+
+  it('does the whole dance with the SDK and then lists and calls tools as agent-a', async () => {
+    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'Claude on my laptop', agent: 'gw/agent-a', kind: 'authorization_code', redirectUris: [REDIRECT] } })
+    expect(created.status).toBe(201)
+    expect(created.json).toMatchObject({ kind: 'authorization_code', registration: 'admin', agent: { namespace: 'gw', name: 'agent-a' } })
+    expect(created.json.clientSecret).toBeUndefined()
+    clientId = created.json.clientId
+    provider = new MemoryProvider({ client_id: clientId })
+
+    const first = new Client({ name: 'oauth-only', version: '1' })
+    await expect(first.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))).rejects.toThrow(UnauthorizedError)
+    expect(provider.authorizationUrl!.searchParams.get('code_challenge_method')).toBe('S256')
+    expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${app.url}/mcp`)
+    const decided = await consent(provider, operator)
+    expect(decided.status).toBe(200)
+    const back = new URL(decided.json.redirectTo!)
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT)
+    expect(back.searchParams.get('iss')).toBe(`${app.url}/api/auth`)
+    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider })
+    await transport.finishAuth(back.searchParams.get('code')!)
+    expect(provider.tokens()?.access_token).toMatch(/^tro_/)
+    expect(provider.tokens()?.expires_in).toBeLessThanOrEqual(600)
+
+    const client = new Client({ name: 'oauth-only', version: '1' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).toContain('upstream.echo')
+    expect(names).not.toContain('secret.only_b')
+    expect((await client.callTool({ name: 'upstream.echo', arguments: { text: 'via oauth' } })).structuredContent).toEqual({ echo: 'via oauth' })
+    const row = await prisma.toolCall.findFirstOrThrow({ where: { toolId: 'upstream.echo' }, orderBy: { startedAt: 'desc' } })
+    expect(row).toMatchObject({ agentName: 'agent-a', outcome: 'succeeded' })
+    await client.close()
+  })
+
+  it('refuses a consent from a viewer and from an API token, and the token for another resource', async () => {
+    const other = new MemoryProvider({ client_id: clientId })
+    const first = new Client({ name: 'x', version: '1' })
+    await expect(first.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: other }))).rejects.toThrow(UnauthorizedError)
+    expect((await consent(other, viewer)).status).toBe(403)
+    const byToken = await call(oauthRoutes.consent, '/api/v1/oauth/consent', { method: 'POST', body: { oauthQuery: 'client_id=x', accept: true } })
+    expect(byToken.status).toBe(403)
+    expect(byToken.json.detail).toMatch(/signed-in person/)
+    // The same token, presented at another origin of the same gateway, is for another resource.
+    const token = provider.tokens()!.access_token
+    const elsewhere = await fetch(`${app.url.replace('127.0.0.1', 'localhost')}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    })
+    expect(elsewhere.status).toBe(401)
+  })
+
+  it('ends every token of the client when an admin revokes it', async () => {
+    const token = provider.tokens()!.access_token
+    const ping = () =>
+      fetch(`${app.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+    expect((await ping()).status).toBe(200)
+    const revoked = await call(oauthRoutes.revokeClient, `/api/v1/oauth/clients/${clientId}/revoke`, { method: 'POST', params: { clientId } })
+    expect(revoked.status).toBe(200)
+    expect(revoked.json).toMatchObject({ disabled: true, activeTokens: 0 })
+    expect((await ping()).status).toBe(401)
+  })
+})
+
+describe('a workload (client credentials) on 2026-07-28', () => {
+  it('gets a token with its secret and calls tools as its agent; agent credentials keep working beside', async () => {
+    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'nightly job', agent: 'gw/agent-b', kind: 'client_credentials' } })
+    expect(created.status).toBe(201)
+    expect(created.json.clientSecret).toMatch(/^trc_/)
+    const stored = await prisma.oauthClient.findUniqueOrThrow({ where: { clientId: created.json.clientId } })
+    expect(stored.clientSecret).not.toContain(created.json.clientSecret.slice(4))
+    const provider = new ClientCredentialsProvider({ clientId: created.json.clientId, clientSecret: created.json.clientSecret, expectedIssuer: `${app.url}/api/auth`, scope: 'mcp' })
+    const client = new ModernClient({ name: 'workload', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new ModernTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).toContain('secret.only_b')
+    expect(names).not.toContain('things.create')
+    await client.close()
+    const credential = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.tokenA}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    })
+    expect(credential.status).toBe(200)
+  })
+
+  it('refuses a wrong secret, a client that is not for client credentials, and bad registrations', async () => {
+    const wrong = await fetch(`${app.url}/api/auth/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('nobody:trc_nothing').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'mcp', resource: `${app.url}/mcp` }),
+    })
+    expect(wrong.status).toBe(401)
+    const noRedirect = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x', agent: 'gw/agent-a', kind: 'authorization_code' } })
+    expect(noRedirect.status).toBe(422)
+    const insecure = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x', agent: 'gw/agent-a', kind: 'authorization_code', redirectUris: ['http://evil.example/cb', 'javascript:alert(1)'] } })
+    expect(insecure.status).toBe(422)
+    expect(insecure.json.errors[0]).toMatchObject({ field: 'redirectUris[0]', rule: 'redirect-uri' })
+    const unknownAgent = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x', agent: 'gw/nobody', kind: 'client_credentials' } })
+    expect(unknownAgent.status).toBe(404)
+    const hostile = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x'.repeat(101), agent: 'gw/agent-a', kind: 'client_credentials', extra: 1 } })
+    expect(hostile.status).toBe(422)
+    expect(hostile.json.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['name']))
+  })
+})
+
+describe('dynamic registration, where an admin allows it', () => {
+  it('lets an SDK client register itself once an agent accepts such clients; the person picks that agent', async () => {
+    const allowed = await call(oauthRoutes.setDynamicRegistration, '/api/v1/oauth/dynamic-registration/gw%2Fagent-b', { method: 'PUT', params: { agent: 'gw/agent-b' }, body: { allowed: true } })
+    expect(allowed.status).toBe(200)
+    const server = await (await fetch(`${app.url}/.well-known/oauth-authorization-server/api/auth`)).json()
+    expect(server.registration_endpoint).toBe(`${app.url}/api/auth/oauth2/register`)
+
+    const provider = new MemoryProvider()
+    const first = new Client({ name: 'self-registered', version: '1' })
+    await expect(first.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))).rejects.toThrow(UnauthorizedError)
+    const registered = provider.clientInformation()!
+    expect(registered.client_id).toBeTruthy()
+    // Not an agent it may act as: refused; the one the admin allowed: bound for good.
+    expect((await consent(provider, operator, { agent: 'gw/agent-a' })).status).toBe(403)
+    const decided = await consent(provider, operator, { agent: 'gw/agent-b' })
+    expect(decided.status).toBe(200)
+    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider })
+    await transport.finishAuth(new URL(decided.json.redirectTo!).searchParams.get('code')!)
+    const client = new Client({ name: 'self-registered', version: '1' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('secret.only_b')
+    await client.close()
+    const listed = await call(oauthRoutes.listClients, '/api/v1/oauth/clients')
+    expect(listed.json.items.find((c: { clientId: string }) => c.clientId === registered.client_id)).toMatchObject({ registration: 'dynamic', agent: { name: 'agent-b' } })
+    expect(listed.json.dynamicRegistration.map((a: { name: string }) => a.name)).toEqual(['agent-b'])
+
+    await call(oauthRoutes.setDynamicRegistration, '/api/v1/oauth/dynamic-registration/gw%2Fagent-b', { method: 'PUT', params: { agent: 'gw/agent-b' }, body: { allowed: false } })
+    const closed = await fetch(`${app.url}/api/auth/oauth2/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) })
+    expect(closed.status).toBe(403)
+  })
+
+  it('records consents and client changes in the audit log', async () => {
+    const actions = (await prisma.auditEvent.findMany({ where: { action: { startsWith: 'oauth_' } }, select: { action: true } })).map((e) => e.action)
+    expect(actions).toEqual(expect.arrayContaining(['oauth_client.created', 'oauth_client.consented', 'oauth_client.revoked', 'oauth_dynamic_registration.allowed', 'oauth_dynamic_registration.stopped']))
+  })
+})
