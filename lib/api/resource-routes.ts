@@ -7,6 +7,7 @@ import { AppError } from '@/lib/errors/app-error'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { applyDocuments } from '@/lib/manifests/apply-documents'
+import type { LabelRequirement, LabelSelector } from '@/lib/labels/label-selector'
 import { KIND_DEFINITIONS, type Kind, TOOLROOM_API_VERSION } from '@/lib/manifests/kinds'
 import { deleteResource, getResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
 import { cachedBody } from '@/lib/effective-tools/answer-cache'
@@ -66,10 +67,11 @@ export function resourceContracts(kind: Kind) {
 }
 
 function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
-  const labels: Record<string, string> = {}
+  // `label=key=value` is the older, narrower form of `labelSelector=key=value`: both must hold.
+  const requirements: LabelRequirement[] = [...((query.labelSelector as LabelSelector | undefined)?.requirements ?? [])]
   for (const pair of (query.label as string[] | undefined) ?? []) {
     const eq = pair.indexOf('=')
-    labels[pair.slice(0, eq)] = pair.slice(eq + 1)
+    requirements.push({ key: pair.slice(0, eq), operator: 'equals', values: [pair.slice(eq + 1)] })
   }
   const columns: Record<string, unknown> = {}
   for (const column of COLUMN_FILTERS[kind] ?? []) if (typeof query[column] === 'string') columns[column] = query[column]
@@ -77,7 +79,7 @@ function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
   return {
     namespace: query.namespace as string | undefined,
     q: query.q as string | undefined,
-    labels,
+    labelSelector: { requirements },
     columns,
     limit: query.limit as number | undefined,
     cursor: query.cursor as string | undefined,

@@ -5,6 +5,7 @@ import { KIND_DEFINITIONS, type Kind } from '@/lib/manifests/kinds'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { TIERS } from '@/lib/effective-tools/types'
+import { MAX_SELECTOR_LENGTH, parseLabelSelector } from '@/lib/labels/label-selector'
 
 export const fieldErrorSchema = z
   .object({
@@ -68,16 +69,34 @@ export function resourceInputSchema(kind: Kind) {
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() }).openapi(name)
 
-const labelSelector = z
+const labelPairs = z
   .array(z.string().regex(/^[^=]+=[^=]*$/, 'must be "key=value"'))
   .max(20)
   .optional()
-  .openapi({ description: 'Label filter `key=value`; repeat for several (all must match).' })
+  .openapi({ description: 'Label filter `key=value`; repeat for several (all must match). `labelSelector` says more.' })
+
+/** A Kubernetes label selector, parsed (lib/labels/label-selector.ts); a syntax error names its position. */
+export const labelSelectorParam = z
+  .string()
+  .max(MAX_SELECTOR_LENGTH)
+  .transform((text, ctx) => {
+    const parsed = parseLabelSelector(text)
+    if (parsed.ok) return parsed.selector
+    ctx.addIssue({ code: 'custom', message: `at character ${parsed.position + 1}: ${parsed.message}`, params: { rule: 'label-selector' } })
+    return z.NEVER
+  })
+  .openapi({
+    type: 'string',
+    description:
+      'Kubernetes label selector: comma-separated requirements that must all hold, `key=value` (or `==`), `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key` (has the label), `!key` (has not). `!=` and `notin` also match resources without the key.',
+    example: 'team=payments,tier in (gold,silver),!deprecated',
+  })
 
 export const listQuery = z.strictObject({
   namespace: z.string().max(63).optional(),
   q: z.string().max(200).optional().openapi({ description: 'Case-insensitive text search in names (and tool descriptions).' }),
-  label: labelSelector,
+  label: labelPairs,
+  labelSelector: labelSelectorParam.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   cursor: z.string().max(1000).optional(),
 })

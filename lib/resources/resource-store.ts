@@ -6,9 +6,11 @@ import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@/lib/http/pagination'
+import type { LabelSelector } from '@/lib/labels/label-selector'
 import type { Kind } from '@/lib/manifests/kinds'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
 import { KIND_ADAPTERS, OMIT_COLUMNS, type Row } from './kind-adapters'
+import { labelSelectorWhere } from './label-selector-where'
 import { type ResourceView, toResourceView } from './resource-view'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
@@ -19,8 +21,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export interface ListFilters {
   namespace?: string
   q?: string
-  /** `key=value` pairs that must all match. */
-  labels?: Record<string, string>
+  /** Kubernetes label selector the resources' labels must satisfy. */
+  labelSelector?: LabelSelector
   /** Kind-specific column filters (tool type, side-effect level, agent unit, bound connector, ...). */
   columns?: Record<string, unknown>
   limit?: number
@@ -39,7 +41,7 @@ export async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma
   if (filters.namespace) and.push({ namespace: filters.namespace })
   if (filters.q)
     and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
-  for (const [key, value] of Object.entries(filters.labels ?? {})) and.push({ labels: { path: [key], equals: value } })
+  if (filters.labelSelector) and.push(...labelSelectorWhere(filters.labelSelector))
   for (const [column, value] of Object.entries(filters.columns ?? {})) and.push({ [column]: value })
   if (filters.cursor) and.push(afterCursor(decodeCursor(filters.cursor)))
   const rows = await adapter.delegate(db).findMany({
