@@ -2,6 +2,7 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi'
 import { isTextBody } from '@/lib/http/contract'
 import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
+import { YAML_CONTENT_TYPE } from '@/lib/http/yaml-answer'
 import { ALL_CONTRACTS } from './contracts'
 import { problemSchema } from './schemas'
 
@@ -36,7 +37,13 @@ export function openApiDocument(): object {
         [success]:
           success === 204 || !c.response
             ? { description: 'Done' }
-            : { description: 'OK', content: { [c.responseContentType ?? 'application/json']: { schema: c.response } } },
+            : {
+                description: 'OK',
+                content: {
+                  [c.responseContentType ?? 'application/json']: { schema: c.response },
+                  ...(c.yamlAnswer ? { [YAML_CONTENT_TYPE]: { schema: c.response } } : {}),
+                },
+              },
         400: problem,
         ...(c.access === 'public' ? {} : { 401: problem, 403: problem }),
         ...(c.params ? { 404: problem } : {}),

@@ -45,7 +45,7 @@ export function resourceContracts(kind: Kind) {
   return {
     list: {
       method: 'GET', path: base, operationId: `list${kind}s`, summary: `List ${kind} resources`, tags, access: 'read',
-      query: LIST_QUERIES[kind] ?? listQuery, response: pageSchema(resourceSchema(kind), `${kind}Page`),
+      query: LIST_QUERIES[kind] ?? listQuery, response: pageSchema(resourceSchema(kind), `${kind}Page`), yamlAnswer: true,
     },
     create: {
       method: 'POST', path: base, operationId: `create${kind}`, summary: `Create a ${kind}`, tags, ...change,
@@ -53,7 +53,7 @@ export function resourceContracts(kind: Kind) {
     },
     get: {
       method: 'GET', path: `${base}/{id}`, operationId: `get${kind}`, summary: `Get a ${kind} by id, or by name with ?namespace=`, tags, access: 'read',
-      params: idParams, query: namespaceQuery, response: one,
+      params: idParams, query: namespaceQuery, response: one, yamlAnswer: true,
     },
     replace: {
       method: 'PUT', path: `${base}/{id}`, operationId: `replace${kind}`, summary: `Replace a ${kind}'s labels and spec`, tags, ...change,

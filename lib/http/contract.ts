@@ -44,6 +44,8 @@ export interface RouteContract {
   response?: z.ZodType
   /** Content type of a non-JSON answer (e.g. `application/yaml`). */
   responseContentType?: string
+  /** The JSON answer is also given as YAML to a client whose `Accept` prefers `application/yaml`. */
+  yamlAnswer?: true
   successStatus?: 200 | 201 | 202 | 204
 }
 

@@ -12,6 +12,7 @@ import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/l
 import { readBounded } from './read-bounded'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
 import { problemResponse, toAppError } from './problem'
+import { prefersYaml, yamlResponse } from './yaml-answer'
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
 
@@ -46,7 +47,12 @@ export function route<C extends RouteContract>(contract: C, handler: (ctx: Route
       const body = contract.body ? await readBody(request, contract) : undefined
 
       const result = await handler({ params, query, body, actor: actor!, request, requestId } as RouteContext<C>)
-      const response = result instanceof Response ? result : respond(contract, result)
+      const response =
+        contract.yamlAnswer && prefersYaml(request)
+          ? await yamlResponse(result, contract.successStatus ?? 200)
+          : result instanceof Response
+            ? result
+            : respond(contract, result)
       response.headers.set('x-request-id', requestId)
       return response
     } catch (error) {

@@ -12,6 +12,7 @@ import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { lockResourceNames, writeDocument, type WriteAction } from '@/lib/resources/resource-store'
 import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
 import { resolveKind } from './kinds'
+import { keptSecretKeys } from './specs/secret'
 import { parseManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
 
@@ -63,7 +64,8 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
     if (refusal) refused.push(refusal)
   })
   const slugs = valid.filter(({ document: d }) => d.kind === 'Connector').map(({ document: d }) => d.metadata.name)
-  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs)))
+  const keptSecrets = valid.flatMap(({ document: d }) => (d.kind === 'Secret' && keptSecretKeys(d.spec) ? [d.metadata] : []))
+  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets)))
   // A dry run is refused too: it answers whether this caller's apply would go through.
   if (refused.length > 0) throw forbidden(refused, errors)
   if (errors.length > 0) throw validationFailed(errors)
@@ -144,12 +146,15 @@ function validationFailed(errors: FieldError[]): AppError {
   return new AppError('VALIDATION_FAILED', `${errors.length} validation error${errors.length === 1 ? '' : 's'}${where}; nothing was written`, errors)
 }
 
-async function loadStoredRuleContext(connectorSlugs: string[]): Promise<StoredRuleContext> {
-  const [connectors, units, toolsUnder] = await Promise.all([
+async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { namespace: string; name: string }[]): Promise<StoredRuleContext> {
+  const [connectors, units, toolsUnder, secrets] = await Promise.all([
     prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } }),
     prisma.unit.findMany({ select: { namespace: true, name: true, parent: true } }),
     connectorSlugs.length
       ? prisma.tool.findMany({ where: { OR: connectorSlugs.map((slug) => ({ name: { startsWith: `${slug}.` } })) }, select: { namespace: true, name: true } })
+      : [],
+    keptSecrets.length
+      ? prisma.secret.findMany({ where: { OR: keptSecrets.map(({ namespace, name }) => ({ namespace, name })) }, select: { namespace: true, name: true, spec: true } })
       : [],
   ])
   const toolsUnderSlug = new Map<string, { namespace: string; name: string }[]>()
@@ -161,5 +166,6 @@ async function loadStoredRuleContext(connectorSlugs: string[]): Promise<StoredRu
     toolsUnderSlug,
     connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: ((c.spec as { tools?: string[] }).tools ?? []) }])),
     unitParents: new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.parent])),
+    secretKeys: new Map(secrets.map((s) => [`${s.namespace}/${s.name}`, (s.spec as { keys: string[] }).keys])),
   }
 }

@@ -4,7 +4,7 @@ import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import { agentEndpoint, imageDigestOf } from '@/lib/manifests/specs/fleet'
 import { languageToolEndpoint } from '@/lib/manifests/specs/language-tool'
-import { secretValues } from '@/lib/manifests/specs/secret'
+import { keptSecretKeys, secretValues } from '@/lib/manifests/specs/secret'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
 
@@ -133,12 +133,17 @@ export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
   Secret: plain('Secret', 'secret', {
     columns: (doc) => {
       const spec = (doc as ValidDocument<'Secret'>).spec
+      // Keys alone keep the sealed values as they are (the apply rules checked they are the stored keys).
+      const kept = keptSecretKeys(spec)
+      if (kept) return { spec: { type: spec.type, keys: kept } }
       const values = secretValues(spec)
       return { spec: { type: spec.type, keys: Object.keys(values).sort() }, ...sealSecretValues(values) }
     },
     unchanged: (row, doc) => {
       const spec = (doc as ValidDocument<'Secret'>).spec
       if (!sameEnvelope(row, doc) || (row.spec as { type: string }).type !== spec.type) return false
+      const kept = keptSecretKeys(spec)
+      if (kept) return sameJson(kept, [...(row.spec as { keys: string[] }).keys].sort())
       try {
         return sameJson(openSecretValues(row.ciphertext as Uint8Array, row.keyId as string), secretValues(spec))
       } catch {
