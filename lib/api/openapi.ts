@@ -1,12 +1,18 @@
 // The OpenAPI 3.1 document, generated from the route contracts and their zod schemas.
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi'
-import { isTextBody } from '@/lib/http/contract'
+import { isTextBody, type RouteContract } from '@/lib/http/contract'
 import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
 import { YAML_CONTENT_TYPE } from '@/lib/http/yaml-answer'
 import { ALL_CONTRACTS } from './contracts'
 import { problemSchema } from './schemas'
 
 let cached: object | null = null
+
+function requestBody(body: NonNullable<RouteContract['body']>) {
+  if (!isTextBody(body)) return { required: true, content: { 'application/json': { schema: body } } }
+  const schemaOf = (type: string) => (type === 'application/json' && body.jsonSchema ? body.jsonSchema : { type: 'string' as const })
+  return { description: body.description, required: true, content: Object.fromEntries(body.contentTypes.map((type) => [type, { schema: schemaOf(type) }])) }
+}
 
 export function openApiDocument(): object {
   if (cached) return cached
@@ -25,13 +31,7 @@ export function openApiDocument(): object {
       request: {
         ...(c.params ? { params: c.params } : {}),
         ...(c.query ? { query: c.query } : {}),
-        ...(c.body
-          ? {
-              body: isTextBody(c.body)
-                ? { description: c.body.description, required: true, content: Object.fromEntries(c.body.contentTypes.map((t) => [t, { schema: { type: 'string' as const } }])) }
-                : { required: true, content: { 'application/json': { schema: c.body } } },
-            }
-          : {}),
+        ...(c.body ? { body: requestBody(c.body) } : {}),
       },
       responses: {
         [success]:

@@ -79,6 +79,33 @@ function splitRefs(refs: string[]) {
   return { namespaces, names }
 }
 
+/**
+ * The tools of each connector, from the reader's connectors, Tools and servers (memoized by slug): its
+ * listed Tools and its MCP server's tools under `<slug>.*`. Shared by the stored registry's reader and
+ * the would-be registry of a dry run (overlay-reader.ts), so both read a connector the same way.
+ */
+export function connectorToolsOf(reader: Pick<RegistryReader, 'connectors' | 'tools' | 'servers'>): RegistryReader['connectorTools'] {
+  const surfaces = new Map<string, Promise<CatalogTool[] | undefined>>()
+  return (slug: string) => {
+    if (!surfaces.has(slug))
+      surfaces.set(slug, (async () => {
+        const connector = (await reader.connectors()).get(slug)
+        if (!connector) return undefined
+        const { namespace, spec } = connector
+        const source = { kind: 'Connector' as const, name: slug, namespace }
+        const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
+        const serverRef = spec.languageTool ? (spec.languageTool.includes('/') ? spec.languageTool : `${namespace}/${spec.languageTool}`) : null
+        const [listed, server] = await Promise.all([reader.tools(listedRefs), serverRef ? reader.servers([serverRef]) : new Map<string, ServerSurface>()])
+        const surface = serverRef ? server.get(serverRef) : undefined
+        return [
+          ...listedRefs.flatMap((ref) => listed.get(ref) ?? []),
+          ...(surface ? catalogToolsFromMcp(slug, surface, surface.toolSchemas, source) : []),
+        ]
+      })())
+    return surfaces.get(slug)!
+  }
+}
+
 function createReader(): RegistryReader {
   const units = new Map<string, () => Promise<Map<string, UnitSpec>>>()
 
@@ -114,25 +141,7 @@ function createReader(): RegistryReader {
     return new Map(rows.map((s) => [`${s.namespace}/${s.name}`, s]))
   })
 
-  const connectorSurfaces = new Map<string, Promise<CatalogTool[] | undefined>>()
-  const connectorTools = (slug: string) => {
-    if (!connectorSurfaces.has(slug))
-      connectorSurfaces.set(slug, (async () => {
-        const connector = (await connectors()).get(slug)
-        if (!connector) return undefined
-        const { namespace, spec } = connector
-        const source = { kind: 'Connector' as const, name: slug, namespace }
-        const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
-        const serverRef = spec.languageTool ? (spec.languageTool.includes('/') ? spec.languageTool : `${namespace}/${spec.languageTool}`) : null
-        const [listed, server] = await Promise.all([tools(listedRefs), serverRef ? servers([serverRef]) : new Map<string, ServerSurface>()])
-        const surface = serverRef ? server.get(serverRef) : undefined
-        return [
-          ...listedRefs.flatMap((ref) => listed.get(ref) ?? []),
-          ...(surface ? catalogToolsFromMcp(slug, surface, surface.toolSchemas, source) : []),
-        ]
-      })())
-    return connectorSurfaces.get(slug)!
-  }
+  const connectorTools = connectorToolsOf({ connectors, tools, servers })
 
   return {
     unitsIn(namespace) {

@@ -11,6 +11,8 @@ export interface TextBody {
   text: true
   contentTypes: string[]
   description: string
+  /** What the `application/json` form holds, for the OpenAPI document (the handler still gets the text). */
+  jsonSchema?: z.ZodType
 }
 
 export interface RouteContract {
