@@ -234,6 +234,7 @@ const impactEntry = z.object({
 export const applyImpactSchema = z
   .object({
     agentsChecked: z.number().int().openapi({ description: 'Agents before or after the apply; those it cannot reach are known unchanged without being resolved.' }),
+    agentsResolved: z.number().int().openapi({ description: 'Of those, the agents the manifest can reach, whose sets were worked out before and after.' }),
     agentsAffected: z.number().int(),
     agents: z.array(
       z.object({

@@ -42,29 +42,32 @@ export function impactCandidates(before: RegistryState, after: RegistryState, to
       if (spec.languageTool && touched.servers.has(qualify(spec.languageTool, namespace))) connectors.add(slug)
     }
 
-  const reaches = (state: RegistryState, key: string): boolean => {
+  const bindsTouched = (namespace: string, level: { connectors?: string[]; grants?: string[] }) =>
+    (level.connectors ?? []).some((slug) => connectors.has(slug)) || (level.grants ?? []).some((ref) => touched.tools.has(qualify(ref, namespace)))
+  // Whether a unit, or one above it, is touched or binds something touched; units are shared by many agents.
+  const unitReaches = [new Map<string, boolean>(), new Map<string, boolean>()]
+  const unitReached = (state: RegistryState, memo: Map<string, boolean>, namespace: string, unit: string | undefined, seen: Set<string>): boolean => {
+    if (!unit || seen.has(unit)) return false
+    const ref = `${namespace}/${unit}`
+    const known = memo.get(ref)
+    if (known !== undefined) return known
+    seen.add(unit)
+    // A unit the manifest creates, changes or deletes reaches the agents below it, also where the chain breaks.
+    const spec = state.units.get(ref)
+    const reached = touched.units.has(ref) || (spec !== undefined && (bindsTouched(namespace, spec) || unitReached(state, memo, namespace, spec.parent, seen)))
+    memo.set(ref, reached)
+    return reached
+  }
+
+  const reaches = (state: RegistryState, memo: Map<string, boolean>, key: string): boolean => {
     const agent = state.agents.get(key)
     if (!agent) return false
     const namespace = key.slice(0, key.indexOf('/'))
-    const levels: { connectors?: string[]; grants?: string[] }[] = [agent]
-    const seen = new Set<string>()
-    for (let unit = agent.unit; unit && !seen.has(unit); ) {
-      seen.add(unit)
-      const ref = `${namespace}/${unit}`
-      // A unit the manifest creates, changes or deletes reaches the agents below it, also where the chain breaks.
-      if (touched.units.has(ref)) return true
-      const spec = state.units.get(ref)
-      if (!spec) break
-      levels.push(spec)
-      unit = spec.parent
-    }
     if ((agent.languageTools ?? []).some((ref) => touched.servers.has(qualify(ref, namespace)))) return true
-    return levels.some(
-      (level) => (level.connectors ?? []).some((slug) => connectors.has(slug)) || (level.grants ?? []).some((ref) => touched.tools.has(qualify(ref, namespace))),
-    )
+    return bindsTouched(namespace, agent) || unitReached(state, memo, namespace, agent.unit, new Set())
   }
 
   const candidates = new Set<string>()
-  for (const key of everyone) if (touched.agents.has(key) || reaches(before, key) || reaches(after, key)) candidates.add(key)
+  for (const key of everyone) if (touched.agents.has(key) || reaches(before, unitReaches[0], key) || reaches(after, unitReaches[1], key)) candidates.add(key)
   return candidates
 }

@@ -1,8 +1,8 @@
 // The impact of an apply on agents, for a dry run: every agent whose effective tool set would change,
 // tool by tool, computed by the real resolver over the would-be registry (the stored one with the
 // manifest laid over it, overlay-reader.ts), without writing anything. Only agents the manifest can
-// reach are resolved (impact-candidates.ts), twice each, in batches whose Tools and servers are read
-// in one query; the rest cannot change. BENCHMARKS.md, `npm run bench:apply-impact`, has the figures.
+// reach are resolved (impact-candidates.ts), twice each, for the tool names it can change
+// (impact-scope.ts), in batches whose Tools and servers are read in one query; the rest cannot change. BENCHMARKS.md, `npm run bench:apply-impact`, has the figures.
 import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
@@ -14,6 +14,7 @@ import type { Row } from '@/lib/resources/kind-adapters'
 import { compareEffectiveSets, type ToolImpact } from './compare-effective-sets'
 import { impactCandidates, type RegistryState, type TouchedResources } from './impact-candidates'
 import { loadResolverInput } from './load-resolver-input'
+import { restrictResolverInput, toolNameScopes } from './impact-scope'
 import { emptyOverlay, overlayReader } from './overlay-reader'
 import { type RegistryReader, registryReader } from './registry-reader'
 import { qualify, resolveEffectiveTools } from './resolve-effective-tools'
@@ -36,6 +37,8 @@ export interface AgentImpact {
 export interface ApplyImpact {
   /** Every agent there is before or after the apply: those it cannot reach are known unchanged without resolving. */
   agentsChecked: number
+  /** Of those, the agents the manifest can reach, whose sets were worked out before and after. */
+  agentsResolved: number
   agentsAffected: number
   /** Agents whose set would change, by namespace and name; cut at MAX_LISTED_TOOL_CHANGES changes in all. */
   agents: AgentImpact[]
@@ -46,12 +49,16 @@ export interface ApplyImpact {
 /** Bounds the answer (a policy change can touch every tool of every agent); the counts stay exact. */
 export const MAX_LISTED_TOOL_CHANGES = 20_000
 const BATCH = 250
+/** What the resolver reads of an agent's row. */
+const RESOLVER_COLUMNS = { id: true, namespace: true, name: true, spec: true, imageTools: true, imageDigest: true } as const
 
 export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImpact> {
   const base = registryReader()
   const overlay = emptyOverlay()
   const touched = { agents: new Set<string>(), units: new Set<string>(), connectors: new Set<string>(), tools: new Set<string>(), servers: new Set<string>(), policies: false, connectorSlugs: false }
   const agentsAfterApply = new Map<string, AgentSpec | null>()
+  const policyLevels = new Set<SideEffectLevel>()
+  const slugsAppearingOrGoing = new Set<string>()
   const storedConnectors = await base.connectors()
   for (const { kind, namespace, name, spec } of changes) {
     const ref = `${namespace}/${name}`
@@ -67,7 +74,10 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
       case 'Connector':
         overlay.connectors.set(name, spec ? { namespace, spec: spec as ConnectorSpec } : null)
         touched.connectors.add(name)
-        if (!spec || !storedConnectors.has(name)) touched.connectorSlugs = true
+        if (!spec || !storedConnectors.has(name)) {
+          touched.connectorSlugs = true
+          slugsAppearingOrGoing.add(name)
+        }
         break
       case 'Tool':
         overlay.tools.set(ref, spec as ToolSpec | null)
@@ -79,6 +89,7 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
         break
       case 'SideEffectPolicy':
         overlay.policies.set(spec ? (spec as SideEffectPolicySpec).level : (name as SideEffectLevel), spec as SideEffectPolicySpec | null)
+        policyLevels.add(spec ? (spec as SideEffectPolicySpec).level : (name as SideEffectLevel))
         touched.policies = true
         break
       case 'Secret':
@@ -105,19 +116,21 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
   const candidates = [...impactCandidates(before, afterState, touched as TouchedResources)].sort()
   const everyone = new Set([...before.agents.keys(), ...afterState.agents.keys()])
 
+  const scopes = toolNameScopes({ before, after: afterState, touched: touched as TouchedResources, readers: [base, after], policyLevels, slugsAppearingOrGoing })
   const affected: AgentImpact[] = []
   for (let start = 0; start < candidates.length; start += BATCH) {
     const batch = candidates.slice(start, start + BATCH)
     const storedIds = batch.flatMap((key) => (idOf.has(key) ? [idOf.get(key)!] : []))
     const rows = new Map(
-      ((await prisma.agent.findMany({ where: { id: { in: storedIds } } })) as unknown as Row[]).map((row) => [`${row.namespace}/${row.name}`, row]),
+      ((await prisma.agent.findMany({ where: { id: { in: storedIds } }, select: RESOLVER_COLUMNS })) as unknown as Row[]).map((row) => [`${row.namespace}/${row.name}`, row]),
     )
     await prefetch(base, after, batch, before, afterState)
     for (const key of batch) {
       const stored = rows.get(key) ?? null
       const next = afterState.agents.get(key) ?? null
-      const was = stored ? resolveEffectiveTools(await loadResolverInput('Agent', stored, base)) : null
-      const will = next ? resolveEffectiveTools(await loadResolverInput('Agent', agentRowAfter(key, stored, next), after)) : null
+      const names = await scopes.forAgent(key)
+      const was = stored ? resolveEffectiveTools(restrictResolverInput(await loadResolverInput('Agent', stored, base), names)) : null
+      const will = next ? resolveEffectiveTools(restrictResolverInput(await loadResolverInput('Agent', agentRowAfter(key, stored, next), after), names)) : null
       const toolChanges = compareEffectiveSets(was, will)
       if (toolChanges.length === 0) continue
       const slash = key.indexOf('/')
@@ -132,7 +145,7 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
     budget -= agent.changes.length
     listed.push(agent)
   }
-  return { agentsChecked: everyone.size, agentsAffected: affected.length, agents: listed, truncated: listed.length < affected.length }
+  return { agentsChecked: everyone.size, agentsResolved: candidates.length, agentsAffected: affected.length, agents: listed, truncated: listed.length < affected.length }
 }
 
 function withChanges<T>(stored: ReadonlyMap<string, T>, changes: ReadonlyMap<string, T | null>): Map<string, T> {

@@ -52,16 +52,24 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>>) {
   const known = new Map<string, Promise<T | undefined>>()
+  // What has arrived, read without awaiting: a resolve asks for a hundred refs, thousands of times.
+  const arrived = new Map<string, T | undefined>()
   return async (refs: string[]): Promise<Map<string, T>> => {
-    const missing = refs.filter((r) => !known.has(r))
-    if (missing.length > 0) {
+    let missing: string[] | null = null
+    for (const ref of refs) if (!known.has(ref)) (missing ??= []).push(ref)
+    if (missing) {
       const batch = loadMissing(missing)
-      for (const ref of missing) known.set(ref, batch.then((found) => found.get(ref)))
-      batch.catch(() => missing.forEach((ref) => known.delete(ref)))
+      for (const ref of missing)
+        known.set(ref, batch.then((found) => {
+          arrived.set(ref, found.get(ref))
+          return found.get(ref)
+        }))
+      const asked = missing
+      batch.catch(() => asked.forEach((ref) => known.delete(ref)))
     }
     const out = new Map<string, T>()
     for (const ref of refs) {
-      const value = await known.get(ref)
+      const value = arrived.has(ref) ? arrived.get(ref) : await known.get(ref)
       if (value !== undefined) out.set(ref, value)
     }
     return out

@@ -92,7 +92,7 @@ spec: {}
       expect.objectContaining({ index: null, kind: 'Agent', namespace: 'team', name: 'old-bot' }),
     ])
     expect(await countRows()).toMatchObject({ tools: 4, agents: 1 })
-    expect(dry.json.impact).toMatchObject({ agentsChecked: 1, agentsAffected: 1, agents: [{ name: 'old-bot', id: expect.any(String) }] })
+    expect(dry.json.impact).toMatchObject({ agentsChecked: 1, agentsResolved: 1, agentsAffected: 1, agents: [{ name: 'old-bot', id: expect.any(String) }] })
 
     const since = new Date()
     const real = await apply(manifest, `?prune=${encodeURIComponent('app=gitops')}`)

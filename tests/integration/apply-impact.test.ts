@@ -140,7 +140,7 @@ spec: { unit: support-tier1 }
   it('is empty for a manifest that changes nothing, and absent from a real apply', async () => {
     const same = await changeTo('Unit', 'finance', 'payables', () => {})
     const dry = await apply(same, '?dryRun=true')
-    expect(dry.json.impact).toEqual({ agentsChecked: expect.any(Number), agentsAffected: 0, agents: [], truncated: false })
+    expect(dry.json.impact).toEqual({ agentsChecked: expect.any(Number), agentsResolved: expect.any(Number), agentsAffected: 0, agents: [], truncated: false })
     expect((await apply(same)).json.impact).toBeUndefined()
   })
 })

@@ -1,12 +1,14 @@
 // The impact on agents resolves only the agents a manifest can reach (impact-candidates.ts) over the
-// would-be registry (overlay-reader.ts). Property tests over random fleets and random manifests: the
-// overlay reads exactly as a registry holding the after-state would, and every agent whose effective
-// set changes when all of them are resolved is among the candidates.
+// would-be registry (overlay-reader.ts), for the tool names it can change (impact-scope.ts). Property
+// tests over random fleets and random manifests: the overlay reads exactly as a registry holding the
+// after-state would, every agent whose effective set changes when all of them are resolved is among
+// the candidates, and resolving a candidate for its scope of names finds exactly the same changes.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { catalogToolFromRow, type DiscoveredMcpTool, type ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
 import { compareEffectiveSets } from '@/lib/effective-tools/compare-effective-sets'
 import { impactCandidates, type RegistryState, type TouchedResources } from '@/lib/effective-tools/impact-candidates'
+import { restrictResolverInput, toolNameScopes, type ToolNames } from '@/lib/effective-tools/impact-scope'
 import { loadResolverInput } from '@/lib/effective-tools/load-resolver-input'
 import { emptyOverlay, overlayReader } from '@/lib/effective-tools/overlay-reader'
 import { connectorToolsOf, type RegistryReader } from '@/lib/effective-tools/registry-reader'
@@ -125,7 +127,8 @@ function row(key: string, spec: AgentSpec): Row {
   return { id: key, apiVersion: 'toolroom.dev/v1alpha1', namespace, name, labels: {}, annotations: {}, generation: 1, spec, createdAt: now, updatedAt: now, imageTools: imageTools.get(key), imageDigest: null }
 }
 
-const resolve = async (reader: RegistryReader, key: string, spec: AgentSpec | undefined) => (spec ? resolveEffectiveTools(await loadResolverInput('Agent', row(key, spec), reader)) : null)
+const resolve = async (reader: RegistryReader, key: string, spec: AgentSpec | undefined, names: ToolNames = 'all') =>
+  spec ? resolveEffectiveTools(restrictResolverInput(await loadResolverInput('Agent', row(key, spec), reader), names)) : null
 
 function apply<T>(stored: Map<string, T>, changes: Map<string, T | null>): Map<string, T> {
   const out = new Map(stored)
@@ -183,14 +186,26 @@ describe('the would-be registry and the agents it can reach', () => {
         const state = (f: Fleet): RegistryState => ({ agents: f.agents, units: f.units, connectors: f.connectors })
         const candidates = impactCandidates(state(before), state(after), touched)
 
+        const scopes = toolNameScopes({
+          before: state(before),
+          after: state(after),
+          touched,
+          readers: [baseReader, overlaid],
+          policyLevels: new Set(changes.policies.keys() as Iterable<SideEffectLevel>),
+          slugsAppearingOrGoing: new Set([...changes.connectors].filter(([slug, v]) => v === null || !before.connectors.has(slug)).map(([slug]) => slug)),
+        })
         for (const key of new Set([...before.agents.keys(), ...after.agents.keys()])) {
           const overlayAnswer = await resolve(overlaid, key, after.agents.get(key))
           expect(overlayAnswer).toEqual(await resolve(afterReader, key, after.agents.get(key)))
           const impact = compareEffectiveSets(await resolve(baseReader, key, before.agents.get(key)), overlayAnswer)
           if (impact.length > 0) expect(candidates.has(key), `${key}: ${JSON.stringify(impact)}`).toBe(true)
+          if (!candidates.has(key)) continue
+          const names = await scopes.forAgent(key)
+          const scoped = compareEffectiveSets(await resolve(baseReader, key, before.agents.get(key), names), await resolve(overlaid, key, after.agents.get(key), names))
+          expect(scoped, `${key} scoped to ${JSON.stringify(names === 'all' ? 'all' : [...names.names, ...names.levels, ...names.namespaces])}`).toEqual(impact)
         }
       }),
       { numRuns: 300 },
     )
-  })
+  }, 120_000)
 })
