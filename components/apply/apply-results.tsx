@@ -5,7 +5,7 @@ import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import type { ApiError, ApplyAction, ApplyAnswer } from '@/lib/client/api'
 import { hasPage, resourceHref } from '@/lib/client/links'
 
-const ACTION_TONE: Record<ApplyAction, BadgeTone> = { created: 'green', updated: 'blue', unchanged: 'gray' }
+const ACTION_TONE: Record<ApplyAction, BadgeTone> = { created: 'green', updated: 'blue', unchanged: 'gray', deleted: 'red' }
 
 export function ApplyResults({ answer }: { answer: ApplyAnswer }) {
   const { summary } = answer

@@ -5,7 +5,7 @@ import { route } from '@/lib/http/route'
 import { applyManifestText } from '@/lib/manifests/apply-documents'
 import { getOverview } from '@/lib/resources/get-overview'
 import { z } from '@/lib/http/zod'
-import { applyQuery, applyResultSchema, overviewSchema } from './schemas'
+import { applyJsonBody, applyQuery, applyResultSchema, overviewSchema } from './schemas'
 
 export const MAX_MANIFEST_BYTES = 5 * 1024 * 1024
 
@@ -17,12 +17,15 @@ export const applyContract = {
     text: true,
     contentTypes: ['application/yaml', 'application/x-yaml', 'text/yaml', 'application/json', 'text/plain'],
     description: 'Multi-document YAML (documents separated by ---), a JSON document, a JSON array of documents, or a Kubernetes List.',
+    jsonSchema: applyJsonBody,
   },
   maxBodyBytes: MAX_MANIFEST_BYTES,
   response: applyResultSchema,
 } satisfies RouteContract
 
-export const applyRoute = route(applyContract, async (ctx) => applyManifestText(ctx.body, { dryRun: ctx.query.dryRun, audit: auditContextOf(ctx), caller: ctx.actor }))
+export const applyRoute = route(applyContract, async (ctx) =>
+  applyManifestText(ctx.body, { dryRun: ctx.query.dryRun, prune: ctx.query.prune, audit: auditContextOf(ctx), caller: ctx.actor }),
+)
 
 export const overviewContract = {
   method: 'GET', path: '/api/v1/overview', operationId: 'getOverview', tags: ['Overview'], access: 'read',

@@ -5,6 +5,7 @@ import { adminOnlyError, isAdminOnlyKind } from '@/lib/auth/admin-only-kinds'
 import type { Access } from '@/lib/auth/authenticate'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
+import type { LabelRequirement, LabelSelector } from '@/lib/labels/label-selector'
 import { KIND_DEFINITIONS, type Kind } from '@/lib/manifests/kinds'
 import { createResource, replaceResource } from '@/lib/manifests/write-resource'
 import { deleteResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
@@ -41,7 +42,7 @@ export function resourceContracts(kind: Kind) {
   return {
     list: {
       method: 'GET', path: base, operationId: `list${kind}s`, summary: `List ${kind} resources`, tags, access: 'read',
-      query: LIST_QUERIES[kind] ?? listQuery, response: pageSchema(resourceSchema(kind), `${kind}Page`),
+      query: LIST_QUERIES[kind] ?? listQuery, response: pageSchema(resourceSchema(kind), `${kind}Page`), yamlAnswer: true,
     },
     create: {
       method: 'POST', path: base, operationId: `create${kind}`, summary: `Create a ${kind}`, tags, ...change,
@@ -49,7 +50,7 @@ export function resourceContracts(kind: Kind) {
     },
     get: {
       method: 'GET', path: `${base}/{id}`, operationId: `get${kind}`, summary: `Get a ${kind} by id, or by name with ?namespace=`, tags, access: 'read',
-      params: idParams, query: namespaceQuery, response: one,
+      params: idParams, query: namespaceQuery, response: one, yamlAnswer: true,
     },
     replace: {
       method: 'PUT', path: `${base}/{id}`, operationId: `replace${kind}`, summary: `Replace a ${kind}'s labels and spec`, tags, ...change,
@@ -63,10 +64,11 @@ export function resourceContracts(kind: Kind) {
 }
 
 function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
-  const labels: Record<string, string> = {}
+  // `label=key=value` is the older, narrower form of `labelSelector=key=value`: both must hold.
+  const requirements: LabelRequirement[] = [...((query.labelSelector as LabelSelector | undefined)?.requirements ?? [])]
   for (const pair of (query.label as string[] | undefined) ?? []) {
     const eq = pair.indexOf('=')
-    labels[pair.slice(0, eq)] = pair.slice(eq + 1)
+    requirements.push({ key: pair.slice(0, eq), operator: 'equals', values: [pair.slice(eq + 1)] })
   }
   const columns: Record<string, unknown> = {}
   for (const column of COLUMN_FILTERS[kind] ?? []) if (typeof query[column] === 'string') columns[column] = query[column]
@@ -74,7 +76,7 @@ function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
   return {
     namespace: query.namespace as string | undefined,
     q: query.q as string | undefined,
-    labels,
+    labelSelector: { requirements },
     columns,
     limit: query.limit as number | undefined,
     cursor: query.cursor as string | undefined,

@@ -1,11 +1,12 @@
 // Request and answer schemas of the REST API. They validate requests in the route wrapper and are
 // the source of the OpenAPI document.
 import { z } from '@/lib/http/zod'
-import { KIND_DEFINITIONS, type Kind } from '@/lib/manifests/kinds'
+import { KIND_DEFINITIONS, type Kind, KINDS } from '@/lib/manifests/kinds'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { type EffectiveTool, SOURCE_KINDS, TIERS } from '@/lib/effective-tools/types'
 import { CONDITION_TYPES } from '@/lib/tools/tool-conditions'
+import { MAX_SELECTOR_LENGTH, parseLabelSelector } from '@/lib/labels/label-selector'
 
 export const metadataOut = z.object({
   name: z.string(),
@@ -67,16 +68,34 @@ export function resourceInputSchema(kind: Kind) {
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() }).openapi(name)
 
-const labelSelector = z
+const labelPairs = z
   .array(z.string().regex(/^[^=]+=[^=]*$/, 'must be "key=value"'))
   .max(20)
   .optional()
-  .openapi({ description: 'Label filter `key=value`; repeat for several (all must match).' })
+  .openapi({ description: 'Label filter `key=value`; repeat for several (all must match). `labelSelector` says more.' })
+
+/** A Kubernetes label selector, parsed (lib/labels/label-selector.ts); a syntax error names its position. */
+export const labelSelectorParam = z
+  .string()
+  .max(MAX_SELECTOR_LENGTH)
+  .transform((text, ctx) => {
+    const parsed = parseLabelSelector(text)
+    if (parsed.ok) return parsed.selector
+    ctx.addIssue({ code: 'custom', message: `at character ${parsed.position + 1}: ${parsed.message}`, params: { rule: 'label-selector' } })
+    return z.NEVER
+  })
+  .openapi({
+    type: 'string',
+    description:
+      'Kubernetes label selector: comma-separated requirements that must all hold, `key=value` (or `==`), `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key` (has the label), `!key` (has not). `!=` and `notin` also match resources without the key.',
+    example: 'team=payments,tier in (gold,silver),!deprecated',
+  })
 
 export const listQuery = z.strictObject({
   namespace: z.string().max(63).optional(),
   q: z.string().max(200).optional().openapi({ description: 'Case-insensitive text search in names (and tool descriptions).' }),
-  label: labelSelector,
+  label: labelPairs,
+  labelSelector: labelSelectorParam.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   cursor: z.string().max(1000).optional(),
 })
@@ -150,23 +169,118 @@ export const applyQuery = z.strictObject({
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => v === 'true' || v === '1'),
+  prune: labelSelectorParam.optional().openapi({
+    type: 'string',
+    description:
+      'A label selector naming the set of resources this manifest owns: those carrying the labels that the manifest does not hold are deleted, in the same transaction (`action: deleted`; a dry run lists them). It must require some label to be there (`key=value`, `key in (…)` or `key`).',
+    example: 'app.kubernetes.io/managed-by=payments-gitops',
+  }),
 })
+
+const manifestMetadata = z.object({
+  name: z.string(),
+  namespace: z.string().optional().openapi({ description: 'Default `default`.' }),
+  labels: z.record(z.string(), z.string()).optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+})
+
+/** One manifest document, by kind: what Apply and the create/replace routes take. */
+export const manifestDocumentSchema = z
+  .union([
+    ...KINDS.map((kind) =>
+      z
+        .object({
+          apiVersion: z.enum(KIND_DEFINITIONS[kind].apiVersions as unknown as [string, ...string[]]),
+          kind: kind === 'LanguageTool' ? z.enum(['LanguageTool', 'MCPServer']) : z.literal(kind),
+          metadata: manifestMetadata,
+          spec: KIND_DEFINITIONS[kind].spec as z.ZodType,
+        })
+        .openapi(`${kind}Manifest`),
+    ),
+    z
+      .object({
+        apiVersion: z.literal('v1'),
+        kind: z.literal('Secret'),
+        metadata: manifestMetadata,
+        type: z.string().optional().openapi({ description: '`Opaque` (or Toolroom\'s `opaque`, `bearer`, `basic`).' }),
+        stringData: z.record(z.string(), z.string()).optional(),
+        data: z.record(z.string(), z.string()).optional().openapi({ description: 'Base64 values.' }),
+      })
+      .openapi('KubernetesSecretManifest', { description: 'A Kubernetes-style Secret, read as a Toolroom Secret.' }),
+  ])
+  .openapi('Manifest', {
+    description:
+      'A manifest document. Fields the server sets are ignored, so a resource as GET answers it applies again: `id`, `status`, `effectiveTools`, `unresolved`, and `metadata.generation`, `createdAt`, `updatedAt`, `uid`, `resourceVersion`, `creationTimestamp`, `managedFields`. Any other unknown field is refused.',
+  })
+
+/** Apply's JSON body: one document, an array of documents, a Kubernetes List or a page of a list route. */
+export const applyJsonBody = z
+  .union([
+    manifestDocumentSchema,
+    z.array(manifestDocumentSchema).max(2000),
+    z.object({ apiVersion: z.string().optional(), kind: z.literal('List'), metadata: z.record(z.string(), z.unknown()).optional(), items: z.array(manifestDocumentSchema).max(2000) }).openapi('ManifestList'),
+  ])
+  .openapi('ApplyBody')
+
+export const fieldChangeSchema = z
+  .object({
+    path: z.string().openapi({ description: 'Dotted path with array indexes; keys that are not plain names are quoted: `metadata.labels["app.kubernetes.io/name"]`.', example: 'spec.safety.allowedAgents[1]' }),
+    before: z.unknown().optional().openapi({ description: 'Absent when the field is added. Secret values show as `[secret]`.' }),
+    after: z.unknown().optional().openapi({ description: 'Absent when the field is removed.' }),
+  })
+  .openapi('FieldChange')
+
+const impactEntry = z.object({
+  state: z.enum(['enabled', 'disabled', 'shadowed', 'denied']),
+  requiresApproval: z.boolean(),
+  tier: z.enum(TIERS),
+  source: z.string().openapi({ description: 'The provenance, as the effective-tools API names it: `platform`, `connector:<slug>`, `image:<digest>`, `mcp:<server>` or `grant`.' }),
+})
+
+export const applyImpactSchema = z
+  .object({
+    agentsChecked: z.number().int().openapi({ description: 'Agents before or after the apply; those it cannot reach are known unchanged without being resolved.' }),
+    agentsResolved: z.number().int().openapi({ description: 'Of those, the agents the manifest can reach, whose sets were worked out before and after.' }),
+    agentsAffected: z.number().int(),
+    agents: z.array(
+      z.object({
+        id: z.string().nullable().openapi({ description: 'Null for an agent the manifest creates.' }),
+        namespace: z.string(),
+        name: z.string(),
+        changes: z.array(
+          z.object({
+            tool: z.string(),
+            change: z.enum(['gained', 'lost', 'changed']),
+            before: impactEntry.optional(),
+            after: impactEntry.optional(),
+            reason: z.string(),
+          }),
+        ),
+      }),
+    ),
+    truncated: z.boolean().openapi({ description: 'Whether `agents` was cut (at 20,000 tool changes in all) short of `agentsAffected`.' }),
+  })
+  .openapi('ApplyImpact', { description: 'Every agent whose effective tool set would change, tool by tool, worked out by the resolver over the would-be registry.' })
+
+const applyAction = z.enum(['created', 'updated', 'unchanged', 'deleted'])
 
 export const applyResultSchema = z
   .object({
     dryRun: z.boolean(),
     results: z.array(
       z.object({
-        index: z.number().int(),
+        index: z.number().int().nullable().openapi({ description: 'The document\'s index in the manifest; null for a resource prune deletes.' }),
         kind: z.string(),
         apiVersion: z.string(),
         namespace: z.string(),
         name: z.string(),
         id: z.string().nullable(),
-        action: z.enum(['created', 'updated', 'unchanged']),
+        action: applyAction,
+        changes: z.array(fieldChangeSchema).openapi({ description: 'What is (or would be) changed, field by field: for `updated`; empty for the other actions.' }),
       }),
     ),
-    summary: z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int() }),
+    summary: z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), deleted: z.number().int() }),
+    impact: applyImpactSchema.optional().openapi({ description: 'Dry runs only.' }),
   })
   .openapi('ApplyResult')
 

@@ -5,7 +5,7 @@ import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { catalogToolsFromImage, catalogToolsFromMcp, type ImageToolDefinition } from './catalog-tools'
 import { PLATFORM_TOOLS } from './platform-tools'
-import { type RegistryReader, registryReader } from './registry-reader'
+import { type RegistryReader, registryReader, type ServerSurface } from './registry-reader'
 import type { CatalogTool, ResolverInput, SubjectNode } from './types'
 
 export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader: RegistryReader = registryReader()): Promise<ResolverInput> {
@@ -32,8 +32,7 @@ export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader
   for (const ref of serverRefs) {
     const server = servers.get(qualifyRef(ref, row.namespace))
     if (!server) continue
-    const source = { kind: 'LanguageTool' as const, name: server.name, namespace: server.namespace }
-    languageToolTools.set(ref, catalogToolsFromMcp(server.name, server, server.toolSchemas, source))
+    languageToolTools.set(ref, serverCatalog(server))
   }
 
   return {
@@ -56,6 +55,18 @@ export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader
     connectorSlugs: new Set(connectors.keys()),
     policies,
   }
+}
+
+// A server's surface object is the reader's, kept while the registry is unchanged: its catalog too.
+const serverCatalogs = new WeakMap<ServerSurface, CatalogTool[]>()
+
+function serverCatalog(server: ServerSurface): CatalogTool[] {
+  let tools = serverCatalogs.get(server)
+  if (!tools) {
+    tools = catalogToolsFromMcp(server.name, server, server.toolSchemas, { kind: 'LanguageTool', name: server.name, namespace: server.namespace })
+    serverCatalogs.set(server, tools)
+  }
+  return tools
 }
 
 /** The unit chain above a subject, nearest first; stops at a missing unit or a cycle. */

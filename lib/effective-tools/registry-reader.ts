@@ -63,22 +63,29 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 export function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>>) {
   const known = new Map<string, Promise<T | undefined>>()
+  // What has arrived, read without awaiting: a resolve asks for a hundred refs, thousands of times.
+  const arrived = new Map<string, T | undefined>()
   return async (refs: string[]): Promise<Map<string, T>> => {
-    const missing = refs.filter((r) => !known.has(r))
-    if (missing.length > 0) {
+    let missing: string[] | null = null
+    for (const ref of refs) if (!known.has(ref)) (missing ??= []).push(ref)
+    if (missing) {
       const batch = loadMissing(missing)
       for (const ref of missing) {
-        const value = batch.then((found) => found.get(ref))
+        const value = batch.then((found) => {
+          arrived.set(ref, found.get(ref))
+          return found.get(ref)
+        })
         // A failed batch (the database went away) rejects every ref's promise; the caller awaits only
         // the first, and an unawaited rejection would end the process (a gateway did, mid-restart).
         value.catch(() => {})
         known.set(ref, value)
       }
-      batch.catch(() => missing.forEach((ref) => known.delete(ref)))
+      const asked = missing
+      batch.catch(() => asked.forEach((ref) => known.delete(ref)))
     }
     const out = new Map<string, T>()
     for (const ref of refs) {
-      const value = await known.get(ref)
+      const value = arrived.has(ref) ? arrived.get(ref) : await known.get(ref)
       if (value !== undefined) out.set(ref, value)
     }
     return out
@@ -89,6 +96,33 @@ export function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>
 function splitRefs(refs: string[]) {
   const parsed = refs.map((ref) => parseRef(ref, ''))
   return { namespaces: parsed.map((r) => r.namespace), names: parsed.map((r) => r.name) }
+}
+
+/**
+ * The tools of each connector, from the reader's connectors, Tools and servers (memoized by slug): its
+ * listed Tools and its MCP server's tools under `<slug>.*`. Shared by the stored registry's reader and
+ * the would-be registry of a dry run (overlay-reader.ts), so both read a connector the same way.
+ */
+export function connectorToolsOf(reader: Pick<RegistryReader, 'connectors' | 'tools' | 'servers'>): RegistryReader['connectorTools'] {
+  const surfaces = new Map<string, Promise<CatalogTool[] | undefined>>()
+  return (slug: string) => {
+    if (!surfaces.has(slug))
+      surfaces.set(slug, (async () => {
+        const connector = (await reader.connectors()).get(slug)
+        if (!connector) return undefined
+        const { namespace, spec } = connector
+        const source = { kind: 'Connector' as const, name: slug, namespace }
+        const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
+        const serverRef = spec.languageTool ? qualifyRef(spec.languageTool, namespace) : null
+        const [listed, server] = await Promise.all([reader.tools(listedRefs), serverRef ? reader.servers([serverRef]) : new Map<string, ServerSurface>()])
+        const surface = serverRef ? server.get(serverRef) : undefined
+        return [
+          ...listedRefs.flatMap((ref) => listed.get(ref) ?? []),
+          ...(surface ? catalogToolsFromMcp(slug, surface, surface.toolSchemas, source) : []),
+        ]
+      })())
+    return surfaces.get(slug)!
+  }
 }
 
 function createReader(): RegistryReader {
@@ -135,25 +169,7 @@ function createReader(): RegistryReader {
     return new Map(rows.map((s) => [`${s.namespace}/${s.name}`, s]))
   })
 
-  const connectorSurfaces = new Map<string, Promise<CatalogTool[] | undefined>>()
-  const connectorTools = (slug: string) => {
-    if (!connectorSurfaces.has(slug))
-      connectorSurfaces.set(slug, (async () => {
-        const connector = (await connectors()).get(slug)
-        if (!connector) return undefined
-        const { namespace, spec } = connector
-        const source = { kind: 'Connector' as const, name: slug, namespace }
-        const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
-        const serverRef = spec.languageTool ? qualifyRef(spec.languageTool, namespace) : null
-        const [listed, server] = await Promise.all([tools(listedRefs), serverRef ? servers([serverRef]) : new Map<string, ServerSurface>()])
-        const surface = serverRef ? server.get(serverRef) : undefined
-        return [
-          ...listedRefs.flatMap((ref) => listed.get(ref) ?? []),
-          ...(surface ? catalogToolsFromMcp(slug, surface, surface.toolSchemas, source) : []),
-        ]
-      })())
-    return connectorSurfaces.get(slug)!
-  }
+  const connectorTools = connectorToolsOf({ connectors, tools, servers })
 
   return {
     unitsIn(namespace) {

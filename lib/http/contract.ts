@@ -11,6 +11,8 @@ export interface TextBody {
   text: true
   contentTypes: string[]
   description: string
+  /** What the `application/json` form holds, for the OpenAPI document (the handler still gets the text). */
+  jsonSchema?: z.ZodType
 }
 
 export interface RouteContract {
@@ -46,6 +48,8 @@ export interface RouteContract {
   problem?: z.ZodType
   /** Content type of a non-JSON answer (e.g. `application/yaml`). */
   responseContentType?: string
+  /** The JSON answer is also given as YAML to a client whose `Accept` prefers `application/yaml`. */
+  yamlAnswer?: true
   successStatus?: 200 | 201 | 202 | 204
 }
 

@@ -17,6 +17,7 @@ import { readBounded } from './read-bounded'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
 import { problemResponse, toAppError } from './problem'
 import { mismatchesOf, RESPONSE_CHECKS, responseMismatches } from './response-check'
+import { prefersYaml, yamlResponse } from './yaml-answer'
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
 
@@ -86,7 +87,12 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
       const body = contract.body ? await readBody(request, contract) : undefined
 
       const result = await handler({ params, query, body, actor: actor!, request, requestId } as RouteContext<C>)
-      const response = result instanceof Response ? result : respond(contract, result)
+      const response =
+        contract.yamlAnswer && prefersYaml(request)
+          ? await yamlResponse(result, contract.successStatus ?? 200)
+          : result instanceof Response
+            ? result
+            : respond(contract, result)
       response.headers.set('x-request-id', requestId)
       return response
     } catch (error) {

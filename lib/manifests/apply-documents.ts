@@ -3,33 +3,44 @@
 // writes share one transaction.
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { adminOnlyError, adminOnlyMessage, type AdminOnlyKind, isAdminOnlyKind, mayChangeKind } from '@/lib/auth/admin-only-kinds'
+import { type ApplyImpact, impactOnAgents, type PlannedChange } from '@/lib/effective-tools/impact-on-agents'
+import { formatLabelSelector, type LabelSelector, selectsByPresence } from '@/lib/labels/label-selector'
 import type { Actor } from '@/lib/auth/access-rules'
 import { type AuditEventInput, recordAuditEvents } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
-import { lockResourceNames, writeDocument, type WriteAction } from '@/lib/resources/resource-store'
+import { deletePruned, findPrunable, lockResourceNames, resourceIdentity, writeDocument, type WriteAction } from '@/lib/resources/resource-store'
+import type { FieldChange } from './document-changes'
 import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
 import { resolveKind } from './kinds'
+import { keptSecretKeys } from './specs/secret'
 import { parseManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
+export type ApplyAction = WriteAction | 'deleted'
+
 export interface AppliedDocument {
-  index: number
+  /** The document's index in the manifest; null for a resource prune deletes. */
+  index: number | null
   kind: string
   apiVersion: string
   namespace: string
   name: string
   id: string | null
-  action: WriteAction
+  action: ApplyAction
+  /** Field by field, what is (or would be) changed: for `updated` only, else empty. */
+  changes: FieldChange[]
 }
 
 export interface ApplyResult {
   dryRun: boolean
   results: AppliedDocument[]
-  summary: Record<WriteAction, number>
+  summary: Record<ApplyAction, number>
+  /** Dry runs only: the agents whose effective tool sets would change. */
+  impact?: ApplyImpact
 }
 
 export interface ApplyOptions {
@@ -43,6 +54,11 @@ export interface ApplyOptions {
   dryRun?: boolean
   /** REST create/replace semantics for a single document. */
   expect?: 'absent' | 'present'
+  /**
+   * The set of resources the manifest owns: those carrying these labels that the manifest does not
+   * hold are deleted, in the same transaction (a dry run lists them).
+   */
+  prune?: LabelSelector
 }
 
 export async function applyManifestText(text: string, options: ApplyOptions): Promise<ApplyResult> {
@@ -64,22 +80,33 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
     if (refusal) refused.push(refusal)
   })
   const slugs = valid.filter(({ document: d }) => d.kind === 'Connector').map(({ document: d }) => d.metadata.name)
-  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs)))
+  const keptSecrets = valid.flatMap(({ document: d }) => (d.kind === 'Secret' && keptSecretKeys(d.spec) ? [d.metadata] : []))
+  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets)))
+  if (options.prune && !selectsByPresence(options.prune))
+    errors.push({ field: 'prune', rule: 'prune-selector', message: 'a prune selector must require some label to be there (key=value, key in (…) or key): one of only !=, notin and !key requirements matches almost everything' })
+  // What prune would delete is read before the writes, and deleted under the same locks.
+  const prunable = options.prune && errors.length === 0 ? await findPrunable(options.prune, new Set(valid.map(({ document: d }) => resourceIdentity(d.kind, d.metadata.namespace, d.metadata.name)))) : []
+  for (const resource of prunable) {
+    if (options.caller !== 'system' && isAdminOnlyKind(resource.kind) && !mayChangeKind(options.caller, resource.kind))
+      refused.push({ ...adminOnlyError(resource.kind, { name: resource.name }), field: 'prune', message: `${adminOnlyMessage(resource.kind)}: prune would delete ${resource.kind} "${resource.namespace}/${resource.name}"` })
+  }
   // A dry run is refused too: it answers whether this caller's apply would go through.
   if (refused.length > 0) throw forbidden(refused, errors)
   if (errors.length > 0) throw validationFailed(errors)
 
   const dryRun = options.dryRun ?? false
   const writes: WrittenResource[] = []
-  const results = await prisma.$transaction(
+  const { results, planned } = await prisma.$transaction(
     async (tx) => {
       const out: AppliedDocument[] = []
+      const planned: PlannedChange[] = []
       const events: AuditEventInput[] = []
-      if (!dryRun) await lockResourceNames(tx, valid.map((v) => v.document))
+      if (!dryRun) await lockResourceNames(tx, [...valid.map((v) => v.document), ...prunable.map((p) => ({ kind: p.kind, metadata: p }))])
       for (const { index, document } of valid) {
         const written = await writeDocument(tx, document, { dryRun, expect: options.expect })
         const { action, id, before } = written
         writes.push({ kind: document.kind, id, action, before, after: document.spec })
+        if (action !== 'unchanged') planned.push({ kind: document.kind, namespace: document.metadata.namespace, name: document.metadata.name, spec: document.spec })
         // Dry runs and unchanged documents change nothing, so there is nothing to record.
         if (!dryRun && action !== 'unchanged')
           events.push({
@@ -101,21 +128,40 @@ export async function applyDocuments(rawDocuments: unknown[], options: ApplyOpti
           name: document.metadata.name,
           id,
           action,
+          changes: written.changes,
         })
       }
+      const deleted = dryRun ? prunable : await deletePruned(tx, prunable)
+      for (const resource of deleted) {
+        planned.push({ kind: resource.kind, namespace: resource.namespace, name: resource.name, spec: null })
+        out.push({ index: null, kind: resource.kind, apiVersion: resource.apiVersion, namespace: resource.namespace, name: resource.name, id: resource.id, action: 'deleted', changes: [] })
+        if (!dryRun)
+          events.push({
+            ...options.audit,
+            action: 'resource.deleted',
+            kind: resource.kind,
+            namespace: resource.namespace,
+            resource: resource.name,
+            resourceId: resource.id,
+            before: resource.document,
+            detail: { via: 'apply', prune: formatLabelSelector(options.prune!) },
+          })
+      }
       await recordAuditEvents(events, tx)
-      return out
+      return { results: out, planned }
     },
     { timeout: 120_000, maxWait: 10_000 },
   )
-  const summary = { created: 0, updated: 0, unchanged: 0 }
+  const summary = { created: 0, updated: 0, unchanged: 0, deleted: 0 }
   for (const r of results) summary[r.action]++
   if (!dryRun && summary.unchanged < results.length) {
     noteRegistryChange()
     await enqueueDiscoveries(discoveriesForWrites(writes))
     await refreshToolStatusAfter(results.filter((r) => r.action !== 'unchanged'))
   }
-  return { dryRun, results, summary }
+  // REST creates and replaces answer with the resource, not an apply result: no impact to compute.
+  const impact = dryRun && options.expect === undefined ? await impactOnAgents(planned) : undefined
+  return { dryRun, results, summary, ...(impact ? { impact } : {}) }
 }
 
 /** The refusal of one document, when its kind is one the caller may not change (whether or not it is valid). */
@@ -146,12 +192,15 @@ function validationFailed(errors: FieldError[]): AppError {
   return new AppError('VALIDATION_FAILED', `${errors.length} validation error${errors.length === 1 ? '' : 's'}${where}; nothing was written`, errors)
 }
 
-async function loadStoredRuleContext(connectorSlugs: string[]): Promise<StoredRuleContext> {
-  const [connectors, units, toolsUnder] = await Promise.all([
+async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { namespace: string; name: string }[]): Promise<StoredRuleContext> {
+  const [connectors, units, toolsUnder, secrets] = await Promise.all([
     prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } }),
     prisma.unit.findMany({ select: { namespace: true, name: true, parent: true } }),
     connectorSlugs.length
       ? prisma.tool.findMany({ where: { OR: connectorSlugs.map((slug) => ({ name: { startsWith: `${slug}.` } })) }, select: { namespace: true, name: true } })
+      : [],
+    keptSecrets.length
+      ? prisma.secret.findMany({ where: { OR: keptSecrets.map(({ namespace, name }) => ({ namespace, name })) }, select: { namespace: true, name: true, spec: true } })
       : [],
   ])
   const toolsUnderSlug = new Map<string, { namespace: string; name: string }[]>()
@@ -163,5 +212,6 @@ async function loadStoredRuleContext(connectorSlugs: string[]): Promise<StoredRu
     toolsUnderSlug,
     connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: ((c.spec as { tools?: string[] }).tools ?? []) }])),
     unitParents: new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.parent])),
+    secretKeys: new Map(secrets.map((s) => [`${s.namespace}/${s.name}`, (s.spec as { keys: string[] }).keys])),
   }
 }

@@ -2,6 +2,7 @@
 // connector slugs, unit cycles. Pure: the caller loads the stored context.
 import type { FieldError } from '@/lib/errors/app-error'
 import { PLATFORM_NAMESPACE, toolNamespaceOf } from '@/lib/tools/naming'
+import { keptSecretKeys } from './specs/secret'
 import type { ValidDocument } from './validate-document'
 
 export interface StoredRuleContext {
@@ -11,6 +12,8 @@ export interface StoredRuleContext {
   unitParents: Map<string, string | null>
   /** Stored Tools whose id falls under the slug of a connector in the manifest. */
   toolsUnderSlug: Map<string, { namespace: string; name: string }[]>
+  /** Key names of the stored Secrets that documents of the manifest keep (`spec.keys` alone), by `namespace/name`. */
+  secretKeys?: Map<string, string[]>
 }
 
 export interface IndexedDocument {
@@ -74,6 +77,19 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
     )
     if (strays.length > 0)
       fail(item, 'metadata.name', 'reserved-namespace', `Tools already registered under "${d.metadata.name}.*" would not belong to this connector: ${strays.slice(0, 10).map((t) => `${t.namespace}/${t.name}`).join(', ')}${strays.length > 10 ? ', …' : ''}; list them in spec.tools (same namespace) or rename them`)
+  }
+
+  // A Secret given as its key names (what GET shows) keeps the values stored under exactly those keys.
+  for (const item of docs) {
+    const d = item.document
+    if (d.kind !== 'Secret') continue
+    const kept = keptSecretKeys(d.spec)
+    if (!kept) continue
+    const storedKeys = stored.secretKeys?.get(`${d.metadata.namespace}/${d.metadata.name}`)?.slice().sort()
+    if (!storedKeys)
+      fail(item, 'spec.keys', 'secret-values', `Secret "${d.metadata.namespace}/${d.metadata.name}" is not stored, so there are no values to keep: give them in spec.stringData or spec.data`)
+    else if (storedKeys.join(',') !== kept.join(','))
+      fail(item, 'spec.keys', 'secret-values', `spec.keys alone keeps the stored values, so it must name the stored keys (${storedKeys.join(', ')}); to add, remove or change values, give them in spec.stringData or spec.data`)
   }
 
   // Unit trees must stay trees.

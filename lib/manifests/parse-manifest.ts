@@ -2,7 +2,8 @@
 // is bounded against hostile input: aliases are capped (no "billion laughs"), only the core schema
 // is understood (no custom tags that construct objects), and the number of documents and the depth
 // of nesting are checked before any parser runs (lib/manifests/manifest-limits.ts). A key given twice
-// in one mapping is refused in JSON as in YAML, naming the key.
+// in one mapping is refused in JSON as in YAML, naming the key. A Kubernetes `List` (what
+// `kubectl get -o yaml` emits) and a page of a list route (`{items, nextCursor}`) stand for their items.
 import { parseAllDocuments } from 'yaml'
 import type { FieldError } from '@/lib/errors/app-error'
 import { checkManifestShape, duplicateJsonKey, MAX_DOCUMENTS } from './manifest-limits'
@@ -35,21 +36,42 @@ function parseJson(text: string): ParsedManifest {
     const path = [...duplicate.path]
     let document = 0
     if (Array.isArray(value)) document = Number(path.shift())
-    else if (isList(value) && path[0] === 'items' && path.length > 2) document = Number(path.splice(0, 2)[1])
+    else if ((isList(value) || isPage(value)) && path[0] === 'items' && path.length > 2) document = Number(path.splice(0, 2)[1])
     const field = path.join('.')
     return { documents: [], errors: [{ document, field, rule: 'duplicate-key', message: `the key "${duplicate.key.slice(0, 100)}" appears twice in one object; JSON would keep only the last` }] }
   }
   // A JSON array of documents, or a Kubernetes `List`, or one document.
-  const items = Array.isArray(value)
-    ? value
-    : isList(value)
-      ? (value as { items: unknown[] }).items
-      : [value]
-  return limitCount(items)
+  return expandLists(Array.isArray(value) ? value : [value])
 }
 
-function isList(value: unknown): boolean {
+const LIST_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'items'])
+const PAGE_FIELDS = new Set(['items', 'nextCursor'])
+
+function isList(value: unknown): value is { items: unknown[] } {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'List' && Array.isArray((value as { items?: unknown }).items)
+}
+
+/** A page of a list route, as GET answers it: its items and nothing but `nextCursor` beside them. */
+function isPage(value: unknown): value is { items: unknown[] } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray((value as { items?: unknown }).items)) return false
+  return Object.keys(value).every((key) => PAGE_FIELDS.has(key))
+}
+
+/** Lists and pages stand for their items, in place; a List's own fields beyond its envelope are refused. */
+function expandLists(values: unknown[]): ParsedManifest {
+  const documents: unknown[] = []
+  const errors: FieldError[] = []
+  for (const value of values) {
+    if (isPage(value)) documents.push(...value.items)
+    else if (isList(value)) {
+      for (const key of Object.keys(value))
+        if (!LIST_FIELDS.has(key)) errors.push({ document: documents.length, field: key, rule: 'unknown-field', message: `unknown field "${key}" of a List (it holds apiVersion, kind, metadata and items)` })
+      documents.push(...value.items)
+    } else documents.push(value)
+    if (documents.length > MAX_DOCUMENTS) break
+  }
+  if (errors.length > 0) return { documents: [], errors }
+  return limitCount(documents)
 }
 
 function parseYaml(text: string): ParsedManifest {
@@ -78,7 +100,7 @@ function parseYaml(text: string): ParsedManifest {
     index++
   }
   if (errors.length > 0) return { documents: [], errors }
-  return limitCount(documents)
+  return expandLists(documents)
 }
 
 function limitCount(documents: unknown[]): ParsedManifest {

@@ -10,6 +10,7 @@ import type { SideEffectPolicySpec } from './specs/side-effect-policy'
 import type { ToolSpec } from './specs/tool'
 import { secretRefProblem, secretRefsOf, SECRET_REF_RULE } from '@/lib/secrets/secret-ref'
 import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/lib/storage/storable-text'
+import { authoredField, readInputDocument } from './input-forms'
 import { fieldErrorsFromZod } from './zod-issues'
 
 export interface SpecByKind {
@@ -26,11 +27,17 @@ export type ValidDocument<K extends Kind = Kind> = {
   [P in K]: { kind: P; apiVersion: string; metadata: Metadata; spec: SpecByKind[P] }
 }[K]
 
-// `status` is accepted (the seeds' manifests carry one) and ignored: only Toolroom writes status.
-const TOP_LEVEL_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status'])
+// Fields the server sets (`status`, `id`, timestamps, …) are dropped before this by name
+// (input-forms.ts): anything else beside these is an unknown field.
+const TOP_LEVEL_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec'])
 
-export function validateDocument(raw: unknown, index?: number): { document?: ValidDocument; errors: FieldError[] } {
-  const at = (e: Omit<FieldError, 'document'>): FieldError => (index === undefined ? e : { document: index, ...e })
+export function validateDocument(authored: unknown, index?: number): { document?: ValidDocument; errors: FieldError[] } {
+  const input = readInputDocument(authored)
+  const raw = input.document
+  const at = (e: Omit<FieldError, 'document'>): FieldError => {
+    const located = { ...e, field: authoredField(e.field, input) }
+    return index === undefined ? located : { document: index, ...located }
+  }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { errors: [at({ field: '(document)', rule: 'type', message: 'a document must be an object with apiVersion, kind, metadata and spec' })] }
   const doc = raw as Record<string, unknown>

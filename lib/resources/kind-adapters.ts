@@ -4,9 +4,13 @@ import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import { agentEndpoint, imageDigestOf } from '@/lib/manifests/specs/fleet'
 import { languageToolEndpoint } from '@/lib/manifests/specs/language-tool'
-import { secretValues } from '@/lib/manifests/specs/secret'
+import { keptSecretKeys, secretValues } from '@/lib/manifests/specs/secret'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
+import { documentChanges, type FieldChange, formatPath } from '@/lib/manifests/document-changes'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
+
+/** Stands for a Secret value in Apply's changes. */
+export const SECRET_MARK = '[secret]'
 
 type Db = typeof prisma
 export type Row = Record<string, unknown> & {
@@ -30,6 +34,7 @@ export interface Delegate {
   create(args: object): Promise<Row>
   update(args: object): Promise<Row>
   delete(args: object): Promise<Row>
+  deleteMany(args: object): Promise<{ count: number }>
   count(args?: object): Promise<number>
 }
 
@@ -40,6 +45,8 @@ export interface KindAdapter {
   columns(doc: ValidDocument): Record<string, unknown>
   /** Whether writing `doc` would change nothing about `row`. */
   unchanged(row: Row, doc: ValidDocument): boolean
+  /** What writing `doc` would change about `row`, field by field (Apply's `changes`). */
+  changes(row: Row, doc: ValidDocument): FieldChange[]
   /** The spec as the API shows it (secrets never show values). */
   specOut(row: Row): unknown
   status(row: Row): Record<string, unknown> | undefined
@@ -63,6 +70,9 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value)
 }
 
+const storedEnvelope = (row: Row, spec: unknown) => ({ apiVersion: row.apiVersion, metadata: { labels: row.labels, annotations: row.annotations }, spec })
+const documentEnvelope = (doc: ValidDocument, spec: unknown) => ({ apiVersion: doc.apiVersion, metadata: doc.metadata, spec })
+
 const sameEnvelope = (row: Row, doc: ValidDocument) =>
   row.apiVersion === doc.apiVersion && sameJson(row.labels, doc.metadata.labels) && sameJson(row.annotations, doc.metadata.annotations)
 
@@ -72,6 +82,7 @@ function plain(kind: Kind, model: keyof Db & string, extra: Partial<KindAdapter>
     delegate: (db) => (db as unknown as Record<string, Delegate>)[model],
     columns: (doc) => ({ spec: doc.spec }),
     unchanged: (row, doc) => sameEnvelope(row, doc) && sameJson(row.spec, doc.spec),
+    changes: (row, doc) => documentChanges(storedEnvelope(row, row.spec), documentEnvelope(doc, doc.spec)),
     specOut: (row) => row.spec,
     status: () => undefined,
     searchColumns: ['name'],
@@ -133,17 +144,45 @@ export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
   Secret: plain('Secret', 'secret', {
     columns: (doc) => {
       const spec = (doc as ValidDocument<'Secret'>).spec
+      // Keys alone keep the sealed values as they are (the apply rules checked they are the stored keys).
+      const kept = keptSecretKeys(spec)
+      if (kept) return { spec: { type: spec.type, keys: kept } }
       const values = secretValues(spec)
       return { spec: { type: spec.type, keys: Object.keys(values).sort() }, ...sealSecretValues(values) }
     },
     unchanged: (row, doc) => {
       const spec = (doc as ValidDocument<'Secret'>).spec
       if (!sameEnvelope(row, doc) || (row.spec as { type: string }).type !== spec.type) return false
+      const kept = keptSecretKeys(spec)
+      if (kept) return sameJson(kept, [...(row.spec as { keys: string[] }).keys].sort())
       try {
         return sameJson(openSecretValues(row.ciphertext as Uint8Array, row.keyId as string), secretValues(spec))
       } catch {
         return false // sealed under another key: rewriting re-seals it under the current one
       }
+    },
+    // Values never leave the server: a changed, added or removed value shows as SECRET_MARK.
+    changes: (row, doc) => {
+      const spec = (doc as ValidDocument<'Secret'>).spec
+      const changes = documentChanges(storedEnvelope(row, { type: (row.spec as { type: string }).type }), documentEnvelope(doc, { type: spec.type }))
+      if (keptSecretKeys(spec)) return changes
+      let stored: Record<string, string> | null
+      try {
+        stored = openSecretValues(row.ciphertext as Uint8Array, row.keyId as string)
+      } catch {
+        stored = null
+      }
+      const storedKeys = stored ? Object.keys(stored) : (row.spec as { keys: string[] }).keys
+      const values = secretValues(spec)
+      for (const key of [...new Set([...storedKeys, ...Object.keys(values)])].sort()) {
+        const path = formatPath(['spec', 'data', key])
+        const had = storedKeys.includes(key)
+        const has = Object.prototype.hasOwnProperty.call(values, key)
+        if (had && !has) changes.push({ path, before: SECRET_MARK })
+        else if (!had && has) changes.push({ path, after: SECRET_MARK })
+        else if (!stored || stored[key] !== values[key]) changes.push({ path, before: SECRET_MARK, after: SECRET_MARK })
+      }
+      return changes
     },
   }),
   SideEffectPolicy: plain('SideEffectPolicy', 'sideEffectPolicy', {

@@ -6,9 +6,12 @@ import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, keysetPage } from '@/lib/http/pagination'
-import type { Kind } from '@/lib/manifests/kinds'
+import type { LabelSelector } from '@/lib/labels/label-selector'
+import type { FieldChange } from '@/lib/manifests/document-changes'
+import { type Kind, KINDS } from '@/lib/manifests/kinds'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
 import { KIND_ADAPTERS, OMIT_COLUMNS, type Row } from './kind-adapters'
+import { labelSelectorWhere } from './label-selector-where'
 import { type ResourceView, toResourceView } from './resource-view'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
@@ -20,8 +23,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export interface ListFilters {
   namespace?: string
   q?: string
-  /** `key=value` pairs that must all match. */
-  labels?: Record<string, string>
+  /** Kubernetes label selector the resources' labels must satisfy. */
+  labelSelector?: LabelSelector
   /** Kind-specific column filters (tool type, side-effect level, agent unit, bound connector, ...). */
   columns?: Record<string, unknown>
   limit?: number
@@ -40,7 +43,7 @@ async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma): Prom
   if (filters.namespace) and.push({ namespace: filters.namespace })
   if (filters.q)
     and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
-  for (const [key, value] of Object.entries(filters.labels ?? {})) and.push({ labels: { path: [key], equals: value } })
+  if (filters.labelSelector) and.push(...labelSelectorWhere(filters.labelSelector))
   for (const [column, value] of Object.entries(filters.columns ?? {})) and.push({ [column]: value })
   if (filters.cursor) and.push(afterCursor(decodeCursor(filters.cursor)))
   const rows = await adapter.delegate(db).findMany({
@@ -91,6 +94,8 @@ export interface WriteOutcome {
   afterDocument: AuditDocument | null
   /** Audit detail of the write: for a Secret, the key its values are sealed under. */
   detail: Record<string, unknown>
+  /** Field by field, what the write changes (or would, in a dry run); empty unless `updated`. */
+  changes: FieldChange[]
 }
 
 /**
@@ -102,7 +107,7 @@ export interface WriteOutcome {
  * so the others find their change made and answer `unchanged`. Taken in one sorted order, so two
  * applies of overlapping manifests cannot deadlock.
  */
-export async function lockResourceNames(tx: Tx, docs: ValidDocument[]): Promise<void> {
+export async function lockResourceNames(tx: Tx, docs: { kind: Kind; metadata: { namespace: string; name: string } }[]): Promise<void> {
   const keys = [...new Set(docs.map((d) => `toolroom.resource:${d.kind}/${d.metadata.namespace}/${d.metadata.name}`))].sort()
   // One round trip for a manifest of any size; unnest yields the keys in the array's (sorted) order.
   await tx.$queryRaw`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS locked FROM unnest(${keys}::text[]) AS k`
@@ -127,9 +132,10 @@ export async function writeDocument(
   if (!existing && expect === 'present') throw notFound(label)
   const before = existing?.spec ?? null
   const beforeDocument = existing ? auditDocument(doc.kind, existing) : null
-  const skipped = { before, beforeDocument, afterDocument: beforeDocument, detail: {} }
+  const skipped = { before, beforeDocument, afterDocument: beforeDocument, detail: {}, changes: [] }
   if (existing && adapter.unchanged(existing, doc)) return { action: 'unchanged', id: existing.id, ...skipped }
-  if (dryRun) return { action: existing ? 'updated' : 'created', id: existing?.id ?? null, ...skipped }
+  const changes = existing ? adapter.changes(existing, doc) : []
+  if (dryRun) return { action: existing ? 'updated' : 'created', id: existing?.id ?? null, ...skipped, changes }
 
   const data: Record<string, unknown> & { apiVersion: string } = {
     apiVersion: doc.apiVersion,
@@ -145,13 +151,59 @@ export async function writeDocument(
       data: { ...data, generation: { increment: 1 }, updatedAt: new Date() },
       select: { id: true },
     })
-    return { action: 'updated', id: row.id, before, beforeDocument, afterDocument, detail }
+    return { action: 'updated', id: row.id, before, beforeDocument, afterDocument, detail, changes }
   }
   const row = await delegate.create({
     data: { ...data, namespace: doc.metadata.namespace, name: doc.metadata.name },
     select: { id: true },
   })
-  return { action: 'created', id: row.id, before, beforeDocument, afterDocument, detail }
+  return { action: 'created', id: row.id, before, beforeDocument, afterDocument, detail, changes }
+}
+
+/** A stored resource an apply with prune would delete. */
+export interface PrunableResource {
+  kind: Kind
+  id: string
+  namespace: string
+  name: string
+  apiVersion: string
+  /** The resource as the audit log keeps it (no secret values). */
+  document: AuditDocument
+}
+
+/**
+ * The stored resources, of every kind, that carry the labels `selector` asks for but are not among
+ * `keep` (`Kind/namespace/name` of the manifest's documents; connectors by slug alone).
+ */
+export async function findPrunable(selector: LabelSelector, keep: ReadonlySet<string>, db: Db = prisma): Promise<PrunableResource[]> {
+  const found = await Promise.all(
+    KINDS.map(async (kind) => {
+      const rows = await KIND_ADAPTERS[kind].delegate(db).findMany({
+        where: { AND: labelSelectorWhere(selector) },
+        orderBy: [{ namespace: 'asc' }, { name: 'asc' }],
+        ...(OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}),
+      })
+      return rows
+        .filter((row) => !keep.has(resourceIdentity(kind, row.namespace, row.name)))
+        .map((row) => ({ kind, id: row.id, namespace: row.namespace, name: row.name, apiVersion: row.apiVersion, document: auditDocument(kind, row) }))
+    }),
+  )
+  return found.flat()
+}
+
+/** How apply tells resources apart: connectors by slug, which is unique across namespaces; the rest by namespace and name. */
+export function resourceIdentity(kind: Kind, namespace: string, name: string): string {
+  return kind === 'Connector' ? `Connector/${name}` : `${kind}/${namespace}/${name}`
+}
+
+/** Deletes pruned resources inside the apply's transaction; one that is already gone is left out of the answer. */
+export async function deletePruned(tx: Tx, pruned: PrunableResource[]): Promise<PrunableResource[]> {
+  const deleted: PrunableResource[] = []
+  for (const resource of pruned) {
+    const { count } = await KIND_ADAPTERS[resource.kind].delegate(tx).deleteMany({ where: { id: resource.id } })
+    if (count > 0) deleted.push(resource)
+  }
+  return deleted
 }
 
 export async function deleteResource(kind: Kind, idOrName: string, namespace: string | undefined, audit: AuditContext): Promise<void> {

@@ -112,7 +112,7 @@ describe('apply', () => {
   it('still lets an operator apply every other kind', async () => {
     const res = await apply(manifest(toolDoc(), agentDoc()), operator)
     expect(res.status, res.text).toBe(200)
-    expect(res.json.summary).toEqual({ created: 2, updated: 0, unchanged: 0 })
+    expect(res.json.summary).toEqual({ created: 2, updated: 0, unchanged: 0, deleted: 0 })
   })
 
   it('lets an admin apply the same mixed manifest', async () => {

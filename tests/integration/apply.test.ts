@@ -46,7 +46,7 @@ describe('POST /api/v1/apply', () => {
     await apply(`${zendesk}\n---\n${mem0}`)
     const before = await prisma.tool.findFirstOrThrow({ where: { name: 'zendesk.create_ticket' } })
     const res = await apply(`${zendesk}\n---\n${mem0}`)
-    expect(res.json.summary).toEqual({ created: 0, updated: 0, unchanged: 2 })
+    expect(res.json.summary).toEqual({ created: 0, updated: 0, unchanged: 2, deleted: 0 })
     const after = await prisma.tool.findFirstOrThrow({ where: { name: 'zendesk.create_ticket' } })
     expect(after.updatedAt).toEqual(before.updatedAt)
     expect(after.generation).toBe(1)
@@ -64,7 +64,7 @@ describe('POST /api/v1/apply', () => {
     const doc = { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'acme.one' }, spec: { type: 'function', description: 'One', inputSchema: { type: 'object' } } }
     expect((await apply(JSON.stringify(doc), '', 'application/json')).json.summary.created).toBe(1)
     const two = { ...doc, metadata: { name: 'acme.two' } }
-    expect((await apply(JSON.stringify([doc, two]), '', 'application/json')).json.summary).toEqual({ created: 1, updated: 0, unchanged: 1 })
+    expect((await apply(JSON.stringify([doc, two]), '', 'application/json')).json.summary).toEqual({ created: 1, updated: 0, unchanged: 1, deleted: 0 })
     const three = { ...doc, metadata: { name: 'acme.three' } }
     expect((await apply(JSON.stringify({ kind: 'List', items: [three] }), '', 'application/json')).json.summary.created).toBe(1)
   })
@@ -84,7 +84,7 @@ spec: { endpoint: "http://127.0.0.1:4801/mcp" }
     const res = await apply(`${zendesk}\n---\n${mem0}`, '?dryRun=true')
     expect(res.status).toBe(200)
     expect(res.json.dryRun).toBe(true)
-    expect(res.json.summary).toEqual({ created: 2, updated: 0, unchanged: 0 })
+    expect(res.json.summary).toEqual({ created: 2, updated: 0, unchanged: 0, deleted: 0 })
     expect(await countRows()).toMatchObject({ tools: 0, languageTools: 0 })
   })
 })

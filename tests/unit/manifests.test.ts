@@ -227,12 +227,12 @@ describe('validateDocument', () => {
   })
 
   it('refuses unknown fields at the top level, in metadata and in spec', () => {
-    const raw = { ...toolDoc('acme.echo', { retries: 3, sideEffects: { level: 'read_only', color: 'red' } }), extra: true, metadata: { name: 'acme.echo', uid: 'u-1' } }
+    const raw = { ...toolDoc('acme.echo', { retries: 3, sideEffects: { level: 'read_only', color: 'red' } }), extra: true, metadata: { name: 'acme.echo', selfLink: '/api/x' } }
     const errors = validate(raw, 4).errors
     expect(brief(errors)).toEqual(
       expect.arrayContaining([
         { document: 4, field: 'extra', rule: 'unknown-field' },
-        { document: 4, field: 'metadata.uid', rule: 'unknown-field' },
+        { document: 4, field: 'metadata.selfLink', rule: 'unknown-field' },
         { document: 4, field: 'spec.retries', rule: 'unknown-field' },
         { document: 4, field: 'spec.sideEffects.color', rule: 'unknown-field' },
       ]),

@@ -1,0 +1,115 @@
+// `toolroom effective-tools`, `toolroom approvals` and `toolroom calls`.
+import { apiClient, unwrap } from '../client.mjs'
+import type { Connection } from '../config.mjs'
+import { EXIT, UsageError } from '../errors.mjs'
+import type { components } from '../generated/openapi.mjs'
+import { nameAndNamespace } from '../kinds.mjs'
+import { age, type Format, out, printValue, table } from '../output.mjs'
+
+type EffectiveTool = components['schemas']['EffectiveTool']
+
+export async function effectiveTools(conn: Connection, agent: string, options: { namespace?: string; excluded?: boolean; output: Format }): Promise<number> {
+  const ref = nameAndNamespace(agent, options.namespace ?? conn.namespace)
+  const api = apiClient(conn)
+  const set = await unwrap(
+    conn.server,
+    api.GET('/api/v1/agents/{id}/effective-tools', {
+      params: { path: { id: ref.id }, query: { ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(options.excluded ? { include: 'excluded' as const } : {}) } },
+    }),
+  )
+  if (options.output !== 'table') {
+    printValue(set, options.output)
+    return EXIT.ok
+  }
+  const row = (t: EffectiveTool) => [t.name, t.state, t.tier, t.provenance, t.sideEffects.level, t.requiresApproval ? 'required' : 'no', ...(options.excluded ? [t.reason ?? ''] : [])]
+  const headers = ['name', 'state', 'tier', 'source', 'level', 'approval', ...(options.excluded ? ['reason'] : [])]
+  out(table(headers, [...set.effectiveTools, ...(set.excluded ?? [])].map(row)))
+  for (const u of set.unresolved) out(`unresolved: ${u.field} ${u.reference}: ${u.message}`)
+  return EXIT.ok
+}
+
+const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const
+const LEVELS = ['read_only', 'local_write', 'external_write', 'financial', 'communication', 'code_execution', 'privileged'] as const
+
+type Approval = { id: string; status: string; agent: { namespace: string; name: string }; tool: { id: string; level: string | null }; requestedAt: string; secondsLeft: number | null; decision: { by: string | null } | null }
+
+export async function listApprovals(conn: Connection, options: { status?: string; level?: string; limit?: string; output: Format }): Promise<number> {
+  if (options.status && !(APPROVAL_STATUSES as readonly string[]).includes(options.status)) throw new UsageError(`--status is one of ${APPROVAL_STATUSES.join(', ')}`)
+  if (options.level && !(LEVELS as readonly string[]).includes(options.level)) throw new UsageError(`--level is one of ${LEVELS.join(', ')}`)
+  const api = apiClient(conn)
+  const page = await unwrap(
+    conn.server,
+    api.GET('/api/v1/approvals', {
+      params: {
+        query: {
+          ...(options.status ? { status: options.status as (typeof APPROVAL_STATUSES)[number] } : {}),
+          ...(options.level ? { level: options.level as (typeof LEVELS)[number] } : {}),
+          ...(options.limit ? { limit: positive(options.limit, '--limit') } : {}),
+        },
+      },
+    }),
+  )
+  if (options.output !== 'table') {
+    printValue(page, options.output)
+    return EXIT.ok
+  }
+  const items = page.items as unknown as Approval[]
+  out(
+    table(
+      ['id', 'status', 'agent', 'tool', 'level', 'requested', 'expires in', 'decided by'],
+      items.map((a) => [a.id, a.status, `${a.agent.namespace}/${a.agent.name}`, a.tool.id, a.tool.level, age(a.requestedAt), a.secondsLeft === null ? null : `${Math.ceil(a.secondsLeft / 60)}m`, a.decision?.by]),
+    ),
+  )
+  if (page.total > items.length) out(`${page.total - items.length} more (use --limit)`)
+  return EXIT.ok
+}
+
+export async function decide(conn: Connection, decision: 'approve' | 'deny', id: string, options: { comment?: string; output?: Format }): Promise<number> {
+  const api = apiClient(conn)
+  const request = { params: { path: { id } }, body: options.comment ? { comment: options.comment } : {} }
+  const answer = (await unwrap(conn.server, decision === 'approve' ? api.POST('/api/v1/approvals/{id}/approve', request) : api.POST('/api/v1/approvals/{id}/deny', request))) as unknown as Approval
+  if (options.output && options.output !== 'table') printValue(answer, options.output)
+  else out(`${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}: ${answer.status}`)
+  return EXIT.ok
+}
+
+const OUTCOMES = ['succeeded', 'failed', 'denied', 'invalid_arguments', 'rate_limited', 'deduplicated', 'pending_approval', 'approved', 'rejected', 'expired'] as const
+
+export async function calls(conn: Connection, options: { agent?: string; namespace?: string; tool?: string; outcome?: string; limit?: string; output: Format }): Promise<number> {
+  const api = apiClient(conn)
+  let agentId: string | undefined
+  if (options.agent) {
+    const ref = nameAndNamespace(options.agent, options.namespace ?? conn.namespace)
+    agentId = (await unwrap(conn.server, api.GET('/api/v1/agents/{id}', { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }))).id
+  }
+  const page = await unwrap(
+    conn.server,
+    api.GET('/api/v1/calls', {
+      params: {
+        query: {
+          ...(agentId ? { agentId } : {}),
+          ...(options.tool ? { tool: options.tool } : {}),
+          ...(options.outcome ? { outcome: options.outcome as (typeof OUTCOMES)[number] } : {}),
+          ...(options.limit ? { limit: positive(options.limit, '--limit') } : {}),
+        },
+      },
+    }),
+  )
+  if (options.output !== 'table') {
+    printValue(page, options.output)
+    return EXIT.ok
+  }
+  out(
+    table(
+      ['started', 'agent', 'tool', 'outcome', 'latency', 'channel', 'error'],
+      page.items.map((c) => [c.startedAt, `${c.agentNamespace}/${c.agentName}`, c.toolId, c.outcome, c.latencyMs === null ? null : `${c.latencyMs}ms`, c.channel, c.errorMessage?.slice(0, 80)]),
+    ),
+  )
+  return EXIT.ok
+}
+
+function positive(value: string, flag: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number above 0, not "${value}"`)
+  return n
+}

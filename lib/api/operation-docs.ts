@@ -1,0 +1,377 @@
+// What the OpenAPI document says about each operation beyond its summary: a description and an
+// example (of the request body, the answer, or a parameter). Kept apart from the route contracts so
+// the contracts stay one line of intent each; the OpenAPI test fails for an operation left out here.
+import { type Kind, KINDS } from '@/lib/manifests/kinds'
+import { EXAMPLE_EFFECTIVE_TOOL, EXAMPLE_MANIFESTS, exampleResource } from './examples'
+
+export interface OperationDoc {
+  description: string
+  /** The request body (JSON). */
+  request?: unknown
+  /** The success answer. */
+  response?: unknown
+  /** Path or query parameters, by name. */
+  parameters?: Record<string, unknown>
+}
+
+const ID = '0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f'
+const AT = '2026-11-24T09:30:00.000Z'
+
+const STAT_POINT = { calls: 1284, failures: 17, refused: 9, failureRate: 0.0132, p50Ms: 182, p95Ms: 911, avgMs: 264 }
+const callStats = (dimension: string, key: string) => ({
+  dimension,
+  key,
+  window: { from: '2026-11-18T00:00:00.000Z', to: '2026-11-25T00:00:00.000Z' },
+  totals: STAT_POINT,
+  byDay: [{ day: '2026-11-24', ...STAT_POINT }],
+  byHour: [{ hour: '2026-11-24T09:00:00.000Z', ...STAT_POINT }],
+})
+
+const CALL = {
+  id: '7d1e5b3a-2c4f-4e6a-8b9c-0d1e2f3a4b5c',
+  startedAt: AT,
+  finishedAt: '2026-11-24T09:30:00.412Z',
+  agentId: ID,
+  agentNamespace: 'support',
+  agentName: 'support-escalation',
+  unit: 'support/support-escalations',
+  toolId: 'zendesk.create_ticket',
+  toolNamespace: 'zendesk',
+  toolKey: 'Tool/support-platform/zendesk.create_ticket',
+  provenance: 'grant',
+  level: 'external_write',
+  channel: 'mcp',
+  outcome: 'succeeded',
+  errorCode: null,
+  errorMessage: null,
+  latencyMs: 412,
+  attempts: 1,
+  idempotencyKey: 'zendesk-3f9a1c',
+  requestId: 'b2c4d6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f',
+}
+
+const APPROVAL = {
+  id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+  callId: CALL.id,
+  status: 'pending',
+  agent: { id: ID, namespace: 'support', name: 'support-escalation', unit: 'support-escalations' },
+  tool: { id: 'stripe.create_refund', namespace: 'stripe', level: 'financial' },
+  args: { charge: 'ch_3PqX9a', amount: 4200, reason: 'requested_by_customer' },
+  idempotencyKey: 'refund-ch_3PqX9a-4200',
+  policy: { source: 'tool', level: 'financial' },
+  rateLimit: null,
+  requestedAt: AT,
+  expiresAt: '2026-11-24T13:30:00.000Z',
+  secondsLeft: 13780,
+  decision: null,
+  execution: null,
+}
+
+const WEBHOOK = { id: ID, name: 'approvals-slack', url: 'https://hooks.example.com/toolroom', events: ['approval.requested', 'approval.decided'], enabled: true, createdAt: AT, updatedAt: AT }
+const CREDENTIAL = { id: ID, agentId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e', name: 'prod', hint: 'tra_Q3x9', createdBy: 'admin@toolroom.local', createdAt: AT, lastUsedAt: null, expiresAt: '2027-02-22T09:30:00.000Z', revokedAt: null, state: 'active' }
+const TOKEN = { id: ID, name: 'ci', hint: 'trk_8Hq2', scopes: ['read', 'write'], owner: 'operator@toolroom.local', origin: 'user', createdAt: AT, expiresAt: '2027-02-22T09:30:00.000Z', lastUsedAt: null, revokedAt: null, status: 'active' }
+const USER = { id: ID, email: 'operator@toolroom.local', name: 'Olu Operator', role: 'operator', disabled: false, createdAt: AT, signIn: ['password'] }
+const RUN = { id: ID, subjectKind: 'LanguageTool', subjectId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e', namespace: 'platform', name: 'github', trigger: 'periodic', status: 'succeeded', startedAt: AT, finishedAt: '2026-11-24T09:30:01.210Z', error: null }
+const CHANGE = { id: ID, subjectKind: 'LanguageTool', namespace: 'platform', name: 'github', status: 'pending_review', detectedAt: AT, diff: { changed: ['create_issue'], added: [], removed: [] } }
+const AUDIT_EVENT = {
+  id: '10482',
+  at: AT,
+  actor: { kind: 'token', id: ID, name: 'ci' },
+  action: 'resource.updated',
+  kind: 'Unit',
+  namespace: 'finance',
+  resource: 'payables',
+  resourceId: ID,
+  before: { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Unit', metadata: { name: 'payables', namespace: 'finance' }, spec: { parent: 'finance' } },
+  after: { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Unit', metadata: { name: 'payables', namespace: 'finance' }, spec: { parent: 'finance', grants: ['erp.schedule_payment'] } },
+  detail: { via: 'apply' },
+  requestId: 'b2c4d6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f',
+}
+
+const APPLY_RESULT = {
+  dryRun: true,
+  results: [
+    {
+      index: 0,
+      kind: 'Unit',
+      apiVersion: 'toolroom.dev/v1alpha1',
+      namespace: 'support',
+      name: 'support-escalations',
+      id: ID,
+      action: 'updated',
+      changes: [{ path: 'spec.grants[3]', after: 'finance/stripe.create_refund' }],
+    },
+    { index: null, kind: 'Tool', apiVersion: 'toolroom.dev/v1alpha1', namespace: 'support', name: 'support.legacy_lookup', id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f', action: 'deleted', changes: [] },
+  ],
+  summary: { created: 0, updated: 1, unchanged: 0, deleted: 1 },
+  impact: {
+    agentsChecked: 14,
+    agentsResolved: 1,
+    agentsAffected: 1,
+    agents: [
+      {
+        id: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e',
+        namespace: 'support',
+        name: 'support-escalation',
+        changes: [
+          {
+            tool: 'stripe.create_refund',
+            change: 'gained',
+            after: { state: 'enabled', requiresApproval: true, tier: 'grant', source: 'grant' },
+            reason: 'gains it from grant (inherited from unit "support-escalations"): enabled, its calls wait for approval',
+          },
+        ],
+      },
+    ],
+    truncated: false,
+  },
+}
+
+const IMAGE_TOOLS = {
+  digest: 'sha256:4a5c2bd84e1a0b3c2d7f1e9a8b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c',
+  source: 'upload',
+  updatedAt: AT,
+  tools: [{ name: 'finance.parse_remittance', description: 'Reads a remittance advice PDF into lines.', inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } }],
+}
+
+function resourceDocs(kind: Kind): Record<string, OperationDoc> {
+  const manifest = EXAMPLE_MANIFESTS[kind]
+  const { apiVersion: _apiVersion, kind: _kind, ...body } = manifest
+  const resource = exampleResource(kind)
+  const adminOnly = kind === 'Secret' || kind === 'SideEffectPolicy' ? ' Admins only (rule `admin-only-kind`).' : ''
+  const withSet = kind === 'Agent' || kind === 'Unit'
+  const secretNote = kind === 'Secret' ? ' Values are sealed and never returned: answers show the type and key names.' : ''
+  return {
+    [`list${kind}s`]: {
+      description: `${kind} resources by namespace and name, a page at a time (pass \`nextCursor\` as \`cursor\`). Filter with \`namespace\`, \`q\` and a Kubernetes label selector (\`labelSelector=team=payments,tier in (gold,silver)\`). Send \`Accept: application/yaml\` for the same page as YAML; either form applies again unchanged.${secretNote}`,
+      response: { items: [resource], nextCursor: null },
+      parameters: { labelSelector: 'northwind.example/department=finance' },
+    },
+    [`create${kind}`]: {
+      description: `Creates a ${kind} from a manifest document (apiVersion and kind may be left out), validated as Apply validates it; 409 if it exists.${adminOnly}${secretNote}`,
+      request: body,
+      response: resource,
+    },
+    [`get${kind}`]: {
+      description: `One ${kind} by id, or by name with \`?namespace=\` (default \`default\`${kind === 'Connector' ? '; connectors by slug in any namespace' : ''}).${withSet ? ' Includes its effective tool set and unresolved references.' : ''} Send \`Accept: application/yaml\` for YAML; the answer applies again unchanged (the fields the server sets are ignored on input).${secretNote}`,
+      response: withSet ? { ...resource, effectiveTools: [EXAMPLE_EFFECTIVE_TOOL], unresolved: [] } : resource,
+      parameters: { id: manifest.metadata.name, namespace: manifest.metadata.namespace },
+    },
+    [`replace${kind}`]: {
+      description: `Replaces the ${kind}'s labels, annotations and spec; its name and namespace stay. An unchanged document changes nothing; a change raises the generation and is audited.${adminOnly}`,
+      request: body,
+      response: { ...resource, metadata: { ...resource.metadata, generation: 4 } },
+      parameters: { id: manifest.metadata.name },
+    },
+    [`delete${kind}`]: {
+      description: `Deletes the ${kind} (audited with the document it had). Whatever referred to it shows the reference as unresolved.${adminOnly}`,
+      parameters: { id: ID, namespace: manifest.metadata.namespace },
+    },
+  }
+}
+
+const fleetDocs = (kind: 'Agent' | 'Unit'): Record<string, OperationDoc> => {
+  const name = EXAMPLE_MANIFESTS[kind].metadata.name
+  const lower = kind.toLowerCase()
+  return {
+    [`get${kind}EffectiveTools`]: {
+      description: `The ${lower}'s effective tool set: platform, connector, image, MCP server and granted tools with provenance, state, approval and limits, in listing order. \`?include=excluded\` adds the shadowed and denied entries, each with its reason.`,
+      response: { effectiveTools: [EXAMPLE_EFFECTIVE_TOOL], excluded: [], unresolved: [] },
+      parameters: { id: name, include: 'excluded' },
+    },
+    [`get${kind}ImageTools`]: {
+      description: `The tools the ${lower}'s image declares, as discovery or an upload last stored them, with the image digest they belong to.`,
+      response: IMAGE_TOOLS,
+      parameters: { id: name },
+    },
+    [`put${kind}ImageTools`]: {
+      description: `Stores the image's tools manifest (the \`GET /a2a/tools\` array) for a ${lower} whose listener discovery cannot reach. Entries are validated like discovered ones; refused entries are named.`,
+      request: { digest: IMAGE_TOOLS.digest, tools: IMAGE_TOOLS.tools },
+      response: IMAGE_TOOLS,
+    },
+    [`refresh${kind}`]: {
+      description: `Queues a discovery run of the ${lower}'s image now (202); the run is listed under /api/v1/discovery/runs when it starts.`,
+      response: { queued: true, subject: { kind, id: ID, name, namespace: EXAMPLE_MANIFESTS[kind].metadata.namespace } },
+      parameters: { id: name },
+    },
+  }
+}
+
+const DOCS: Record<string, OperationDoc> = {
+  ...Object.assign({}, ...KINDS.map(resourceDocs)),
+  ...fleetDocs('Agent'),
+  ...fleetDocs('Unit'),
+  getAgentConfigYaml: {
+    description: "The agent's runtime `tools:` block: Toolroom's gateway endpoint, and MCP servers marked for direct access (each under a comment that calls there bypass Toolroom). The agent may fetch its own with its gateway credential.",
+    response: 'tools:\n  toolroom:\n    endpoint: https://toolroom.example.com/mcp\n',
+    parameters: { id: 'ap-clerk', namespace: 'finance' },
+  },
+  refreshLanguageTool: {
+    description: 'Queues a discovery run of the MCP server now (202): health, initialize, every page of tools/list, and a compliance report.',
+    response: { queued: true, subject: { kind: 'LanguageTool', id: ID, name: 'github', namespace: 'platform' } },
+    parameters: { id: 'github', namespace: 'platform' },
+  },
+  applyManifest: {
+    description:
+      'Validates every document (alone, against the others and against what is stored) and writes all of them or none, in one transaction. Each result says what changed field by field (`changes`). `?dryRun=true` writes nothing and adds `impact`: every agent whose effective tool set would change, tool by tool, with the reason. `?prune=<label selector>` deletes the resources that carry those labels but are not in the manifest (a dry run lists them). Resources as GET answers them, `kind: List` documents and Kubernetes-style Secrets are accepted; the fields the server sets are ignored, any other unknown field is refused.',
+    request: [EXAMPLE_MANIFESTS.Unit, EXAMPLE_MANIFESTS.Tool],
+    response: APPLY_RESULT,
+    parameters: { dryRun: 'true', prune: 'app.kubernetes.io/managed-by=payments-gitops' },
+  },
+  getOverview: {
+    description: 'Counts of every kind, tools by side-effect level and type, namespaces and MCP servers by phase: the dashboard in one answer.',
+    response: {
+      counts: { tools: 48, languageTools: 8, connectors: 4, units: 10, agents: 14, secrets: 7, sideEffectPolicies: 7 },
+      toolsByLevel: [{ level: 'read_only', count: 21 }],
+      toolsByType: [{ type: 'rest', count: 30 }],
+      namespaces: ['finance', 'platform', 'sandbox', 'support', 'support-platform'],
+      languageToolsByPhase: [{ phase: 'Ready', count: 7 }],
+    },
+  },
+  getOpenApiDocument: {
+    description: 'This OpenAPI 3.1 document, generated from the same zod schemas that validate requests. Public: no sign-in needed.',
+    response: { openapi: '3.1.0', info: { title: 'Toolroom API', version: '1.0.0' } },
+  },
+  listDiscoveryRuns: {
+    description: 'Every discovery run (image listeners and MCP servers), newest first: trigger, status, timings and the error of a failed one. Filter by subject and status.',
+    response: { items: [RUN], nextCursor: null },
+    parameters: { subjectKind: 'LanguageTool', status: 'failed' },
+  },
+  listSurfaceChanges: {
+    description: "Changes discovery found in tool surfaces, newest first, with their diffs. Changes of pinned servers wait with status `pending_review` until someone accepts or rejects them.",
+    response: { items: [CHANGE], nextCursor: null },
+    parameters: { status: 'pending_review' },
+  },
+  acceptSurfaceChange: {
+    description: 'Accepts a held change: the new definitions become what agents see. Audited with the comment.',
+    request: { comment: 'Reviewed the new create_issue schema.' },
+    response: { ...CHANGE, status: 'accepted' },
+  },
+  rejectSurfaceChange: {
+    description: 'Rejects a held change: agents keep the definitions accepted before. Audited with the comment.',
+    request: { comment: 'The new schema drops the labels argument our agents use.' },
+    response: { ...CHANGE, status: 'rejected' },
+  },
+  listApprovals: {
+    description: 'Pending requests oldest first, with agent, tool, level, redacted arguments, idempotency key, limits and time left; decided ones newest first. `total` counts the whole filtered queue.',
+    response: { items: [APPROVAL], total: 1, nextCursor: null },
+    parameters: { status: 'pending', level: 'financial' },
+  },
+  approvalStats: {
+    description: 'Queue depth now and the time from request to decision (p50, p95) over the last 7 days.',
+    response: { pending: 3, decided7d: 41, p50Seconds: 95, p95Seconds: 1380 },
+  },
+  getApproval: { description: 'One request with its decision (who, when, comment) and the execution of an approved call.', response: APPROVAL, parameters: { id: APPROVAL.id } },
+  approveCall: {
+    description: 'Approves a pending call; a worker then runs it exactly once and records the result on the call. A request someone else decided first answers 409 naming them.',
+    request: { comment: 'Refund agreed with the customer on ticket 48211.' },
+    response: { ...APPROVAL, status: 'approved', secondsLeft: null, decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Refund agreed with the customer on ticket 48211.' } },
+  },
+  denyCall: {
+    description: 'Denies a pending call; it never runs, and the agent is told so when it asks or repeats the call. A request someone else decided first answers 409 naming them.',
+    request: { comment: 'Duplicate of an earlier refund.' },
+    response: { ...APPROVAL, status: 'denied', secondsLeft: null, decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Duplicate of an earlier refund.' } },
+  },
+  decideApprovals: {
+    description: 'Approves or denies up to 500 requests with one comment. Each is decided on its own: the answer says, per id, whether it went through or why not.',
+    request: { ids: [APPROVAL.id], decision: 'approve', comment: 'Month-end refunds, checked.' },
+    response: { results: [{ id: APPROVAL.id, ok: true }] },
+  },
+  listWebhooks: { description: 'The endpoints that receive `approval.requested` and `approval.decided`, signed with their secret (which is never shown again).', response: { items: [WEBHOOK] } },
+  createWebhook: {
+    description: 'Adds an endpoint. Deliveries are signed `Toolroom-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the secret in this answer (generated unless given), and retried with backoff.',
+    request: { name: 'approvals-slack', url: 'https://hooks.example.com/toolroom', events: ['approval.requested', 'approval.decided'] },
+    response: { ...WEBHOOK, secret: 'whsec_5pX2c9Lq0d7Vn3Rt8Ka1' },
+  },
+  updateWebhook: { description: "Changes an endpoint's URL, events or whether it is enabled; its name and secret stay.", request: { enabled: false }, response: { ...WEBHOOK, enabled: false } },
+  deleteWebhook: { description: 'Removes an endpoint; queued deliveries to it are dropped.', parameters: { id: ID } },
+  listWebhookDeliveries: {
+    description: 'Recent deliveries to an endpoint, newest first: event, attempts, HTTP status and when it was delivered.',
+    response: { items: [{ id: ID, event: 'approval.requested', attempts: 1, status: 'delivered', responseStatus: 200, createdAt: AT, deliveredAt: '2026-11-24T09:30:00.300Z' }] },
+    parameters: { id: ID },
+  },
+  listAuditEvents: {
+    description: 'The append-only audit log, newest first: every resource change with its document before and after (never Secret values), decisions, discovery refreshes, sign-ins and token actions. Filter by actor, action (or a `prefix.*`), kind, namespace, resource and time.',
+    response: { items: [AUDIT_EVENT], nextCursor: null },
+    parameters: { action: 'resource.*', namespace: 'finance' },
+  },
+  exportAuditEvents: {
+    description: 'The whole filtered log as JSON Lines, one AuditEvent per line, oldest first, streamed (for archives and SIEMs).',
+    response: `${JSON.stringify(AUDIT_EVENT)}\n`,
+    parameters: { from: '2026-11-01', to: '2026-12-01' },
+  },
+  rotateSecret: {
+    description: "Replaces a Secret's values in place: name, labels and every secretRef stay, the generation goes up, the rotation is audited. Admins only.",
+    request: { stringData: { token: '<new value>' } },
+    response: exampleResource('Secret'),
+  },
+  callToolOverRest: {
+    description:
+      "Runs the agent's tool through the gateway pipeline (effective set, argument check, rate limits, idempotency, approval, execution, call log), as MCP `tools/call` does. Problems carry the JSON-RPC code as `rpcCode`: 404 not available, 422 invalid arguments (with `data.violations`), 429 rate limited (with Retry-After), 409 still in progress, 502 the tool failed. Agent credentials only.",
+    request: { arguments: { subject: 'Order 1042 arrived damaged', body: 'Customer sent photos.' }, idempotencyKey: 'ticket-1042-damaged' },
+    response: { callId: CALL.id, result: { content: [{ type: 'text', text: 'Created ticket 48211' }], structuredContent: { id: 48211 } } },
+    parameters: { toolId: 'zendesk.create_ticket' },
+  },
+  ingestToolCalls: {
+    description: 'Records up to 1,000 calls the agent ran itself (image tools), for its own effective tools only, started within the 8 days statistics keep. All or nothing; records whose id was recorded before are skipped, so a batch can be sent again.',
+    request: { calls: [{ toolId: 'finance.parse_remittance', outcome: 'succeeded', startedAt: AT, finishedAt: '2026-11-24T09:30:00.250Z' }] },
+    response: { accepted: 1, duplicates: 0 },
+  },
+  createAgentCredential: {
+    description: 'Issues a gateway credential (`tra_…`) for the agent; the token is in this answer only and stored as a hash. Admins only.',
+    request: { name: 'prod', expiresInDays: 90 },
+    response: { ...CREDENTIAL, token: 'tra_Q3x9v7Lk2Pd8Rm4Tn6Wb1Yc5Ze0Ha3Jf' },
+    parameters: { id: 'ap-clerk', namespace: 'finance' },
+  },
+  listAgentCredentials: { description: "The agent's gateway credentials with their state; never the tokens.", response: { items: [CREDENTIAL] }, parameters: { id: 'ap-clerk', namespace: 'finance' } },
+  revokeAgentCredential: { description: 'Revokes a credential; every gateway refuses it within `TOOLROOM_AGENT_AUTH_CACHE_MS` (3 s). Admins only.', response: { ...CREDENTIAL, state: 'revoked', revokedAt: AT }, parameters: { id: 'ap-clerk', credentialId: ID } },
+  listAllAgentCredentials: {
+    description: 'Gateway credentials of every agent, newest first, with the agent they belong to; never the tokens. Filter by state, agent and text.',
+    response: { items: [{ ...CREDENTIAL, agent: { namespace: 'finance', name: 'ap-clerk' } }], total: 1, nextCursor: null },
+    parameters: { status: 'active', agent: 'finance/ap-clerk' },
+  },
+  getOverallCallStats: { description: 'Calls, failures, refusals, failure rate and latency percentiles of every call, by day and by hour, over today and the six previous UTC days.', response: callStats('all', '') },
+  getToolCallStats: { description: "Statistics of one Tool resource: its own calls, not those of same-named tools in other namespaces or servers.", response: callStats('tool', 'Tool/finance/stripe.create_refund'), parameters: { id: 'stripe.create_refund', namespace: 'finance' } },
+  getResolvedToolCallStats: { description: 'Statistics of any resolved tool by its key: a Tool, a tool of a connector or MCP server, an image tool or a platform tool.', response: callStats('tool', 'LanguageTool/platform/github/github.create_issue'), parameters: { key: 'LanguageTool/platform/github/github.create_issue' } },
+  getAgentCallStats: { description: "Statistics of one agent's calls.", response: callStats('agent', ID), parameters: { id: 'ap-clerk', namespace: 'finance' } },
+  getUnitCallStats: { description: 'Statistics of the calls of the agents in a unit and in every unit below it.', response: callStats('unit', 'finance/payables'), parameters: { id: 'payables', namespace: 'finance' } },
+  getToolNamespaceCallStats: { description: 'Statistics of every tool whose id starts with this namespace (`stripe` for stripe.*).', response: callStats('namespace', 'stripe'), parameters: { namespace: 'stripe' } },
+  listTopFailingTools: {
+    description: 'The resolved tools with the most failed calls over the last 7 days, with their calls, refusals and failure rate.',
+    response: { items: [{ key: 'Tool/finance/stripe.create_refund', toolId: 'stripe.create_refund', source: { kind: 'Tool', namespace: 'finance', name: 'stripe.create_refund' }, calls: 120, failures: 9, refused: 2, failureRate: 0.075 }] },
+    parameters: { limit: 10 },
+  },
+  listCalls: { description: 'Recorded calls, newest first, without arguments and results; filter by agent, tool, resolved tool, namespace, outcome, channel and time.', response: { items: [CALL], nextCursor: null }, parameters: { outcome: 'failed', tool: 'stripe.create_refund' } },
+  getCall: { description: "One call with the arguments and result that were stored: only where the tool's observability allows, redacted before they were written.", response: { ...CALL, args: { subject: 'Order 1042 arrived damaged', body: '[redacted]' }, result: null }, parameters: { id: CALL.id } },
+  signIn: {
+    description: 'Signs in with email and password and sets the session cookie. Send `Origin` (Toolroom\'s own); attempts are limited per client address and per account. Scripts should use API tokens instead.',
+    request: { email: 'operator@toolroom.local', password: 'toolroom-demo-operator' },
+    response: { user: { id: ID, email: 'operator@toolroom.local', name: 'Olu Operator', role: 'operator' } },
+  },
+  whoAmI: { description: 'The caller as Toolroom sees it: a person (with the role) or an API token (with its scopes).', response: { kind: 'token', id: ID, name: 'ci', roles: ['operator'], scopes: ['read', 'write'] } },
+  signOut: { description: 'Ends this session and clears its cookie.' },
+  changeOwnPassword: {
+    description: "Changes the signed-in person's own password (a session, not an API token); their other sessions end. At least 12 characters.",
+    request: { currentPassword: 'toolroom-demo-operator', newPassword: 'a much longer passphrase' },
+  },
+  listUsers: { description: 'Everyone who can sign in, with role, how they sign in, and whether they are disabled. Admins only.', response: { items: [USER] } },
+  createUser: {
+    description: 'Adds a person with a role; without a password one is generated and returned once. Admins only; audited.',
+    request: { email: 'new.approver@example.com', name: 'Ana Approver', role: 'approver' },
+    response: { user: { ...USER, email: 'new.approver@example.com', name: 'Ana Approver', role: 'approver' }, password: 'generated-once-q8Lm2Xv' },
+  },
+  changeUser: { description: "Changes someone's role or name, or disables them; their sessions end. Admins only; audited.", request: { role: 'approver' }, response: { ...USER, role: 'approver' } },
+  resetUserPassword: { description: "Sets someone's password, or generates one returned once; all their sessions end. Admins only; audited.", request: {}, response: { password: 'generated-once-q8Lm2Xv' } },
+  removeUser: { description: 'Removes a person with their sessions and API tokens. Admins only; audited.', parameters: { id: ID } },
+  listApiTokens: { description: "API tokens: the caller's own, or everyone's for admins, with scopes, expiry and last use; never the token itself.", response: { items: [TOKEN] } },
+  createApiToken: {
+    description: 'Creates an API token (`trk_…`), shown once in this answer and stored as a hash. Scopes cannot exceed the creator\'s role; a token that creates tokens needs `write`, gives only scopes it holds and an expiry no later than its own. Default expiry 90 days; `null` never expires.',
+    request: { name: 'ci', scopes: ['read', 'write'], expiresInDays: 90 },
+    response: { ...TOKEN, token: 'trk_3f9a1c7e5b2d8a4c6e0f1b3d5a7c9e1f3b5d7f9a' },
+  },
+  revokeApiToken: { description: "Revokes a token at once in this process and within `TOOLROOM_API_TOKEN_CACHE_MS` (2 s) in others; a token caller revokes only tokens within its own scopes.", response: { ...TOKEN, status: 'revoked', revokedAt: AT }, parameters: { id: ID } },
+}
+
+export function operationDoc(operationId: string): OperationDoc | undefined {
+  return DOCS[operationId]
+}

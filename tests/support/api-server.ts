@@ -1,0 +1,74 @@
+// A real HTTP server in front of the app's own route modules (app/api/v1/**/route.ts), dispatched by
+// the contracts' paths as Next.js's router would: for clients that must talk HTTP (the toolroom CLI,
+// run as a child process) without building the web app.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { ALL_CONTRACTS } from '@/lib/api/contracts'
+import { notFoundRoute } from '@/lib/http/not-found-route'
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
+
+interface Route {
+  pattern: RegExp
+  names: string[]
+  module: Record<string, Handler>
+  /** Fixed segments first, as Next.js matches `/agents/credentials` before `/agents/{id}`. */
+  fixed: number
+}
+
+export interface ApiServer {
+  url: string
+  close(): Promise<void>
+}
+
+export async function startApiServer(): Promise<ApiServer> {
+  const templates = [...new Set(ALL_CONTRACTS.map((c) => c.path))]
+  const routes: Route[] = await Promise.all(
+    templates.map(async (template) => {
+      const file = path.resolve(`app${template.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`)
+      const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
+      const pattern = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`)
+      return { pattern, names, module: (await import(file)) as Record<string, Handler>, fixed: template.split('/').filter((s) => s && !s.startsWith('{')).length }
+    }),
+  )
+  routes.sort((a, b) => b.fixed - a.fixed)
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+      const request = new Request(url, {
+        method: req.method,
+        headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
+        ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+      } as RequestInit)
+      let answer: Response | null = null
+      for (const route of routes) {
+        const match = route.pattern.exec(url.pathname)
+        if (!match) continue
+        const handler = route.module[req.method ?? 'GET']
+        if (!handler) continue
+        const params = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1])]))
+        answer = await handler(request, { params: Promise.resolve(params) })
+        break
+      }
+      answer ??= await notFoundRoute(request)
+      res.writeHead(answer.status, Object.fromEntries(answer.headers))
+      res.end(Buffer.from(await answer.arrayBuffer()))
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error))
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
