@@ -63,6 +63,9 @@ export const toolCallRow = z
     outcome: z.enum(CALL_OUTCOMES),
     errorCode: nullableString,
     errorMessage: nullableString,
+    upstreamExcerpt: nullableString.openapi({
+      description: "What the upstream answered with its failure (an HTTP error's body, an MCP error object, an isError result's text), as stored: the gateway's injected secrets and the tool's redactFields values scrubbed, at most 2000 characters",
+    }),
     latencyMs: z.number().int().nullable(),
     attempts: z.number().int(),
     idempotencyKey: nullableString.openapi({ description: 'As stored: keys that carried a secret are stored as a hash' }),
@@ -75,6 +78,7 @@ export const toolCallDetail = toolCallRow
     result: z.unknown().openapi({ description: 'Stored only where observability.logResult allows, redactFields masked' }),
   })
   .openapi('ToolCallDetail')
+const sourceRef = z.object({ kind: z.string(), namespace: z.string().nullable(), name: z.string() })
 const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
 const callsQuery = z.strictObject({
   agentId: z.string().uuid().optional(),

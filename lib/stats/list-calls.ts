@@ -20,11 +20,11 @@ export interface CallFilters {
   cursor?: string
 }
 
-/** Columns of a list row: everything but the (possibly large) args and result. */
-const LIST_COLUMNS = {
+/** Columns of a list row: everything but the (possibly large) args and result; the upstream's excerpt is bounded. */
+export const LIST_COLUMNS = {
   id: true, startedAt: true, finishedAt: true, agentId: true, agentNamespace: true, agentName: true, unit: true,
   toolId: true, toolNamespace: true, toolKey: true, provenance: true, level: true, channel: true, outcome: true,
-  errorCode: true, errorMessage: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
+  errorCode: true, errorMessage: true, upstreamExcerpt: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
 } satisfies Prisma.ToolCallSelect
 
 export async function listCalls(f: CallFilters) {
