@@ -42,16 +42,23 @@ export interface RollupResult {
 
 const textArray = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]::text[]`
 
+/** Per tool, hour, error code and rollup step, this many distinct messages are kept apart; the rest count as "other messages". */
+export const MESSAGES_KEPT = 10
+/** Characters of an error message the breakdown keeps (messages differing later count as one). */
+export const MESSAGE_CHARS = 200
+
 /**
  * Hourly rows of the calls `calls` yields (a FROM item exposing ToolCall rows as `c` and their hour
  * as `hour`): one pass grouped five ways at once; the latency histogram per group is built from
  * per-bucket counts and laid out densely (one slot per bucket). `ctes` come first (data-modifying
- * ones included), `tail` after the INSERT's SELECT.
+ * ones included), `tail` after the INSERT's SELECT. The same calls also add up into the tool failure
+ * view's breakdowns (CallStatToolHourly: per tool by agent, and its failures by error code and
+ * message), in the same statement, so both tables always hold the same calls.
  */
 function hourlyRowsSql(ctes: string, calls: string, tail: string): string {
   return `
 WITH ${ctes ? `${ctes},` : ''} c AS (
-  SELECT hour, tool, agent, unit, namespace, failed, refused, latency,
+  SELECT hour, tool, agent, unit, namespace, failed, refused, latency, error_code, error_message,
     width_bucket(latency, '{${LATENCY_THRESHOLDS.join(',')}}'::int[]) AS bucket
   FROM (
     SELECT hour, ${callToolStatKeySql('c')} AS tool, c."agentId"::text AS agent,
@@ -59,7 +66,8 @@ WITH ${ctes ? `${ctes},` : ''} c AS (
       c."toolNamespace" AS namespace,
       c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) AS failed,
       c.outcome = ANY(${textArray(REFUSED_OUTCOMES)}) AS refused,
-      CASE WHEN c.outcome = ANY(${textArray(TIMED_OUTCOMES)}) AND c."latencyMs" >= 0 THEN c."latencyMs" END AS latency
+      CASE WHEN c.outcome = ANY(${textArray(TIMED_OUTCOMES)}) AND c."latencyMs" >= 0 THEN c."latencyMs" END AS latency,
+      coalesce(c."errorCode", '') AS error_code, left(coalesce(c."errorMessage", ''), ${MESSAGE_CHARS}) AS error_message
     FROM ${calls}
     WHERE c.outcome <> ALL(${textArray(UNCOUNTED_OUTCOMES)})
   ) AS raw
@@ -78,6 +86,23 @@ WITH ${ctes ? `${ctes},` : ''} c AS (
     sum(latency_count) AS latency_count, coalesce(sum(latency_sum), 0) AS latency_sum,
     coalesce(jsonb_object_agg(bucket, latency_count) FILTER (WHERE bucket IS NOT NULL), '{}'::jsonb) AS histogram
   FROM g GROUP BY dimension, key, hour
+), errors AS (
+  SELECT hour, tool, error_code, error_message, count(*) AS n FROM c WHERE failed GROUP BY hour, tool, error_code, error_message
+), tool_parts AS (
+  INSERT INTO "CallStatToolHourly" AS t ("toolKey", hour, part, value, detail, calls, failures, refused)
+  SELECT tool, hour, 'agent', agent, '', count(*)::int, (count(*) FILTER (WHERE failed))::int, (count(*) FILTER (WHERE refused))::int
+  FROM c GROUP BY hour, tool, agent
+  UNION ALL
+  SELECT tool, hour, 'error', error_code, detail, sum(n)::int, sum(n)::int, 0
+  FROM (
+    SELECT hour, tool, error_code, n,
+      CASE WHEN row_number() OVER (PARTITION BY hour, tool, error_code ORDER BY n DESC, error_message) <= ${MESSAGES_KEPT} THEN error_message ELSE '' END AS detail
+    FROM errors
+  ) AS ranked
+  GROUP BY hour, tool, error_code, detail
+  ON CONFLICT ("toolKey", part, value, detail, hour) DO UPDATE SET
+    calls = t.calls + excluded.calls, failures = t.failures + excluded.failures, refused = t.refused + excluded.refused
+  RETURNING 1
 )
 ${tail.replace('$ROWS', () => `INSERT INTO "CallStatHourly" AS h (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
 SELECT dimension, key, hour, calls::int, failures::int, refused::int, latency_count::int, latency_sum::bigint,
@@ -192,6 +217,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
     await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`)
     if (hours.length > 0) {
       await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
+      await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
       await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
     }
     const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, callsPerBatch(), oldest, latest, hours)
@@ -245,7 +271,9 @@ async function refreshTotals(now: Date, changes: number) {
       start,
       totalsChanged ? 1 : 0,
     )
-    const rollupRowsDropped = await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, new Date(now.getTime() - RETENTION_HOURS * 3_600_000))
+    const keptFrom = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
+    const rollupRowsDropped =
+      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, keptFrom)) + (await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour < $1`, keptFrom))
 
     // Each Tool reads the figures of its own key (namespace and name), not of every tool of its id.
     // These writes are not registry changes (see the migration): cached effective tool sets take

@@ -244,3 +244,57 @@ describe('the upstream reply excerpt of a failed call', () => {
     for (const secret of ALL_SECRETS) expect(second.text).not.toContain(secret)
   })
 })
+
+describe('the tool failure view', () => {
+  it('answers failure rate, errors by code and message, agents and the latest failures of a tool', async () => {
+    // A second agent's calls of the same tool, recorded as ingest would, so the breakdown has two rows.
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO "ToolCall" ("startedAt", "agentId", "agentNamespace", "agentName", "toolId", "toolNamespace", "toolKey", provenance, channel, outcome, "errorCode", "errorMessage")
+       SELECT now() - i * interval '1 minute', '0c000000-0000-4000-8000-000000000001', 'fx', 'gone-agent', 'echo.bearer', 'echo', 'Tool/fx/echo.bearer', 'grant', 'ingest',
+         CASE WHEN i % 2 = 0 THEN 'succeeded' ELSE 'failed' END, CASE WHEN i % 2 = 1 THEN 'timeout' END, CASE WHEN i % 2 = 1 THEN 'the agent gave up after 30 s' END
+       FROM generate_series(1, 6) AS i`,
+    )
+    await callTool('echo.bearer', { card: CARD })
+    await rollupCallStats()
+    const res = await call(statsRoutes.toolFailures, `/api/v1/stats/tool-failures?key=${encodeURIComponent('Tool/fx/echo.bearer')}`)
+    expect(res.status, res.text).toBe(200)
+    const body = res.json
+    expect(body).toMatchObject({ key: 'Tool/fx/echo.bearer', toolId: 'echo.bearer', source: { kind: 'Tool', namespace: 'fx', name: 'echo.bearer' } })
+    expect(body.stats.totals).toMatchObject({ calls: 8, failures: 5 })
+    expect(body.errors).toEqual([
+      { code: 'timeout', message: 'the agent gave up after 30 s', failures: 3, share: 0.6 },
+      { code: 'upstream_status', message: 'the endpoint answered 500 Internal Server Error', failures: 2, share: 0.4 },
+    ])
+    expect(body.agentsTotal).toBe(2)
+    expect(body.agents).toEqual([
+      { agentId: '0c000000-0000-4000-8000-000000000001', namespace: null, name: null, calls: 6, failures: 3, refused: 0, failureRate: 0.5 },
+      { agentId, namespace: 'fx', name: 'caller', calls: 2, failures: 2, refused: 0, failureRate: 1 },
+    ])
+    expect(body.recent).toHaveLength(5)
+    expect(body.recent[0].upstreamExcerpt).toContain('Bearer [REDACTED]')
+    expect(new Date(body.recent[0].startedAt) >= new Date(body.recent[1].startedAt)).toBe(true)
+    expect(res.text).not.toContain(BEARER)
+    expect(res.text).not.toContain(CARD)
+  })
+
+  it('answers an unknown tool with empty figures, and a malformed key with a problem naming the field and rule', async () => {
+    const empty = await call(statsRoutes.toolFailures, '/api/v1/stats/tool-failures?key=Tool/fx/no.such_tool')
+    expect(empty.status).toBe(200)
+    expect(empty.json).toMatchObject({ errors: [], agents: [], agentsTotal: 0, recent: [] })
+    for (const [key, rule] of [
+      ['', 'required'],
+      ['NotAKind/x', 'invalid'],
+      ['Tool/fx/a b', 'format'],
+      [`Tool/fx/${'a'.repeat(700)}`, 'max-length'],
+      ["Tool/fx/x' OR 1=1", 'format'],
+    ]) {
+      const res = await call(statsRoutes.toolFailures, `/api/v1/stats/tool-failures${key === '' ? '' : `?key=${encodeURIComponent(key)}`}`)
+      expect(res.status, key).toBe(400)
+      expect(res.contentType).toMatch(/problem\+json/)
+      expect(res.json.errors[0]).toMatchObject({ field: 'key', rule })
+    }
+    const extra = await call(statsRoutes.toolFailures, '/api/v1/stats/tool-failures?key=Tool/fx/echo.bearer&limit=5')
+    expect(extra.status).toBe(400)
+    expect(extra.json.errors[0]).toMatchObject({ field: 'limit', rule: 'unknown-field' })
+  })
+})
