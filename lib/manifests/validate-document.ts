@@ -29,7 +29,13 @@ export type ValidDocument<K extends Kind = Kind> = {
 // `status` is accepted (the seeds' manifests carry one) and ignored: only Toolroom writes status.
 const TOP_LEVEL_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status'])
 
-export function validateDocument(raw: unknown, index?: number): { document?: ValidDocument; errors: FieldError[] } {
+/** What names a document whose kind and metadata are valid, even if its spec is not: enough for the rules across documents that need only that. */
+export interface DocumentIdentity {
+  kind: Kind
+  metadata: Metadata
+}
+
+export function validateDocument(raw: unknown, index?: number): { document?: ValidDocument; identity?: DocumentIdentity; errors: FieldError[] } {
   const at = (e: Omit<FieldError, 'document'>): FieldError => (index === undefined ? e : { document: index, ...e })
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { errors: [at({ field: '(document)', rule: 'type', message: 'a document must be an object with apiVersion, kind, metadata and spec' })] }
@@ -73,6 +79,7 @@ export function validateDocument(raw: unknown, index?: number): { document?: Val
       if (problem) errors.push(at({ field: ref.field, rule: SECRET_REF_RULE, message: problem }))
     }
 
-  if (errors.length > 0 || !metadata.success || !spec.success) return { errors: errors.map(withIdentity) }
+  if (errors.length > 0 || !metadata.success || !spec.success)
+    return { errors: errors.map(withIdentity), ...(metadata.success ? { identity: { kind, metadata: metadata.data } } : {}) }
   return { document: { kind, apiVersion: apiVersion as string, metadata: metadata.data, spec: spec.data } as ValidDocument, errors: [] }
 }

@@ -1,4 +1,5 @@
 import { z } from '@/lib/http/zod'
+import { evenWithFieldErrors, isPlainObject } from './common'
 
 const secretKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letters, digits, ".", "_" or "-"')
 
@@ -16,12 +17,14 @@ export const secretSpec = z
     ...secretValueFields,
   })
   .superRefine((spec, ctx) => {
-    const keys = [...Object.keys(spec.stringData ?? {}), ...Object.keys(spec.data ?? {})]
-    if (keys.length === 0)
+    const keysOf = (values: unknown) => (isPlainObject(values) ? Object.keys(values) : [])
+    const keys = [...keysOf(spec.stringData), ...keysOf(spec.data)]
+    // An invalid stringData or data is reported on its own; "needs a value" is for one given none.
+    if (keys.length === 0 && [spec.stringData, spec.data].every((v) => v === undefined || isPlainObject(v)))
       ctx.addIssue({ code: 'custom', path: ['stringData'], message: 'a secret needs at least one value in spec.stringData or spec.data', params: { rule: 'required' } })
     if (new Set(keys).size !== keys.length)
       ctx.addIssue({ code: 'custom', path: ['data'], message: 'a key appears in both spec.data and spec.stringData', params: { rule: 'duplicate' } })
-  })
+  }, evenWithFieldErrors)
 
 export type SecretSpec = z.infer<typeof secretSpec>
 
