@@ -80,7 +80,7 @@ export const toolCallDetail = toolCallRow
   })
   .openapi('ToolCallDetail')
 const sourceRef = z.object({ kind: z.string(), namespace: z.string().nullable(), name: z.string() })
-const toolFailures = z
+export const toolFailuresSchema = z
   .object({
     key: z.string(),
     toolId: z.string(),
@@ -159,7 +159,7 @@ export const STATS_CONTRACTS = {
   toolFailures: {
     method: 'GET', path: '/api/v1/stats/tool-failures', operationId: 'getToolFailures', tags, access: 'read',
     summary: "Why one resolved tool fails, over the last 7 days: failure rate by day and hour, top error codes and messages with counts, calls and failures by agent, and its latest failed calls with the upstream's reply excerpt",
-    query: z.strictObject({ key: toolStatKey }), response: toolFailures,
+    query: z.strictObject({ key: toolStatKey }), response: toolFailuresSchema,
   },
   calls: {
     method: 'GET', path: '/api/v1/calls', operationId: 'listCalls', tags, access: 'read',

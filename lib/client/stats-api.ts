@@ -1,12 +1,13 @@
 // Typed fetches of the statistics and calls API (lib/api/stats-routes.ts).
 import type { z } from 'zod'
-import type { toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
+import type { toolCallDetail, toolCallRow, toolFailuresSchema } from '@/lib/api/stats-routes'
 import type { CallStats, FailingTool } from '@/lib/stats/read-call-stats'
 import { apiFetch, qs } from './api'
 
 export type { CallStats, FailingTool }
 export type ToolCallRow = z.output<typeof toolCallRow>
 export type ToolCallDetail = z.output<typeof toolCallDetail>
+export type ToolFailures = z.output<typeof toolFailuresSchema>
 /** `tool` is a Tool resource (its own calls); `resolvedTool` any resolved tool by its stat key. */
 export type StatsSubject =
   | { dimension: 'all' }
@@ -28,6 +29,8 @@ export function statsPath(subject: StatsSubject): string {
 }
 
 export const getCallStats = (subject: StatsSubject) => apiFetch<CallStats>(statsPath(subject))
+
+export const getToolFailures = (key: string) => apiFetch<ToolFailures>(`/api/v1/stats/tool-failures${qs({ key })}`)
 
 export const getTopFailingTools = (limit = 10) => apiFetch<{ items: FailingTool[] }>(`/api/v1/stats/top-failing-tools${qs({ limit })}`)
 
