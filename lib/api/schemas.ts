@@ -193,3 +193,58 @@ export const overviewSchema = z
     languageToolsByPhase: z.array(z.object({ phase: z.string(), count: z.number().int() })),
   })
   .openapi('Overview')
+
+// ---- Apply answers: field-level changes and impact on agents ----------------------------------
+// The contract shared with the GitOps work (field-level diffs and "impact on agents" in Apply
+// answers): that work builds these fields, the Apply page renders them, and both hold to this shape.
+
+export const applyFieldChangeSchema = z
+  .object({
+    path: z.string().openapi({ description: 'Dotted, with array indexes: `spec.safety.allowedAgents[1]`' }),
+    before: z.unknown().optional().openapi({ description: 'The stored value; absent when the field is added' }),
+    after: z.unknown().optional().openapi({ description: 'The applied value; absent when the field is removed' }),
+  })
+  .openapi('ApplyFieldChange')
+
+const applyImpactEntrySchema = z.object({
+  state: z.enum(['enabled', 'disabled', 'shadowed', 'denied']),
+  requiresApproval: z.boolean(),
+  tier: z.enum(TIERS),
+  source: effectiveToolSchema.shape.source,
+})
+
+export const applyImpactSchema = z
+  .object({
+    agentsChecked: z.number().int(),
+    agentsAffected: z.number().int(),
+    agents: z.array(
+      z.object({
+        id: z.string(),
+        namespace: z.string(),
+        name: z.string(),
+        changes: z.array(
+          z.object({
+            tool: z.string(),
+            change: z.enum(['gained', 'lost', 'changed']),
+            before: applyImpactEntrySchema.optional(),
+            after: applyImpactEntrySchema.optional(),
+            reason: z.string(),
+          }),
+        ),
+      }),
+    ),
+  })
+  .openapi('ApplyImpact')
+
+/** An Apply answer with the changes of each document and, for dry runs, the impact on agents. */
+export const applyAnswerSchema = applyResultSchema
+  .extend({
+    results: z.array(
+      applyResultSchema.shape.results.element.extend({
+        action: z.enum(['created', 'updated', 'unchanged', 'deleted']),
+        changes: z.array(applyFieldChangeSchema).openapi({ description: 'Field-level diff against what is stored: leaf-level for updated, [] for created, unchanged and deleted' }),
+      }),
+    ),
+    impact: applyImpactSchema.optional().openapi({ description: 'Dry runs only: how every agent\'s effective tool set would change' }),
+  })
+  .openapi('ApplyAnswer')

@@ -4,6 +4,7 @@ import type { FieldError } from '@/lib/errors/app-error'
 import type { ComplianceReport } from '@/lib/discovery/mcp-compliance'
 import type { EffectiveTool, UnresolvedReference } from '@/lib/effective-tools/types'
 import type { ResourceView } from '@/lib/resources/resource-view'
+import type { ApplyAnswer } from './apply-answer'
 
 export type { ComplianceReport, FieldError }
 
@@ -105,12 +106,7 @@ export interface Overview {
   languageToolsByPhase: { phase: string; count: number }[]
   namespaces: string[]
 }
-export type ApplyAction = 'created' | 'updated' | 'unchanged'
-export interface ApplyAnswer {
-  dryRun: boolean
-  results: { index: number; kind: string; apiVersion: string; namespace: string; name: string; id: string | null; action: ApplyAction }[]
-  summary: Record<ApplyAction, number>
-}
+export type { ApplyAction, ApplyAnswer } from './apply-answer'
 
 // ---- discovery ------------------------------------------------------------------------------
 
@@ -255,7 +251,7 @@ export function getOverview() {
   return apiFetch<Overview>('/api/v1/overview')
 }
 
-export function applyManifest(text: string, dryRun: boolean) {
+export function applyManifest(text: string, dryRun: boolean): Promise<ApplyAnswer> {
   // JSON documents start with { or [; everything else is sent as YAML, which is also a superset.
   const json = /^\s*[[{]/.test(text)
   return apiFetch<ApplyAnswer>(`/api/v1/apply${dryRun ? '?dryRun=true' : ''}`, {
