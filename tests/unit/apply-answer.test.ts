@@ -1,8 +1,12 @@
 // The Apply page's reading of an answer, against the answer's contract (applyAnswerSchema): every
-// sample is first checked to be a valid answer, so the rendering logic is tested on what the API may
-// send, not on what this test imagines. Also the editor's marks made of located problems.
+// sample is first checked to be a valid answer, so the rendering is tested on what the API may send,
+// not on what this test imagines; the results component is rendered (React's server renderer) with
+// it. Also the editor's marks made of located problems, and drafts from links.
 import { Text } from '@codemirror/state'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
+import { ApplyResults } from '@/components/apply/apply-results'
 import { applyAnswerSchema } from '@/lib/api/schemas'
 import { type ApplyAnswer, changeKind, changesAsDocuments, countActions, describeEntry, impactRows } from '@/lib/client/apply-answer'
 import { diagnosticsOf } from '@/lib/client/manifest-diagnostics'
@@ -83,6 +87,39 @@ describe('reading an Apply answer', () => {
     expect(bad((a) => ((a.impact as { agents: Array<{ changes: Array<Record<string, unknown>> }> }).agents[0].changes[0].change = 'added'))).toBe(false)
     expect(bad((a) => ((a.impact as { agents: Array<{ changes: Array<{ after: Record<string, unknown> }> }> }).agents[0].changes[0].after.state = 'on'))).toBe(false)
     expect(bad((a) => delete a.impact)).toBe(true)
+  })
+})
+
+describe('the dry run\'s results as the page shows them', () => {
+  const html = renderToStaticMarkup(createElement(ApplyResults, { answer: DRY_RUN }))
+  const text = html.replace(/<[^>]+>/g, ' ').replace(/&quot;/g, '"').replace(/\s+/g, ' ')
+
+  it('says what each document would become, and opens the updated one on its diff in the audit log\'s diff view', () => {
+    expect(text).toContain('Valid. Dry run: nothing was written.')
+    expect(text).toContain('3 documents: 1 would be created, 1 would be updated, 1 unchanged.')
+    expect(html.match(/data-testid="apply-diff"/g)).toHaveLength(1)
+    expect(text).toContain('1 changed, 1 added, 1 removed')
+    // The diff lists each changed field with its value before (−) and after (+).
+    expect(text).toMatch(/− "spec.description": "Create a ticket."/)
+    expect(text).toMatch(/\+ "spec.description": "Create a Zendesk ticket."/)
+    expect(text).toMatch(/\+ "spec.safety.allowedAgents\[1\]": "support\/support-escalation"/)
+    expect(text).toMatch(/− "spec.sideEffects.requiresApproval": false/)
+  })
+
+  it('lists the impact on agents, each agent linked, each change with its reason', () => {
+    expect(text).toContain('2 of 12 agents checked would see their effective tool set change.')
+    expect(html.match(/data-testid="apply-impact-row"/g)).toHaveLength(3)
+    expect(html).toContain('href="/agents/support-escalation?namespace=support"')
+    expect(html).toMatch(/data-change="lost"/)
+    expect(text).toContain('enabled, grant tier (Tool support/zendesk.create_ticket), needs approval → enabled, grant tier (Tool support/zendesk.create_ticket)')
+    expect(text).toContain('the grant was removed')
+  })
+
+  it('shows no changes column and no impact for an answer without them', () => {
+    const plain = renderToStaticMarkup(createElement(ApplyResults, { answer: { ...DRY_RUN, impact: undefined, results: DRY_RUN.results.map(({ changes: _c, ...r }) => r) } }))
+    expect(plain).not.toContain('Changes</th>')
+    expect(plain).not.toContain('apply-impact')
+    expect(plain).not.toContain('apply-diff')
   })
 })
 
