@@ -27,6 +27,11 @@ export const LIST_COLUMNS = {
   errorCode: true, errorMessage: true, upstreamExcerpt: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
 } satisfies Prisma.ToolCallSelect
 
+function unresolved(key: string): boolean {
+  const parsed = parseToolStatKey(key)
+  return parsed !== null && parsed.source === null
+}
+
 export async function listCalls(f: CallFilters) {
   if (f.from && f.to && f.from >= f.to)
     throw new AppError('VALIDATION_FAILED', 'the time range is empty: "from" must be before "to"', [{ field: 'from', rule: 'range', message: 'must be before "to"' }])
@@ -41,7 +46,8 @@ export async function listCalls(f: CallFilters) {
     ...(f.agentId ? { agentId: f.agentId } : {}),
     ...(f.tool ? { toolId: f.tool } : {}),
     // A key names its tool id too: the (toolId, startedAt) index finds the rows, the key picks its own.
-    ...(f.toolKey ? { toolKey: f.toolKey, AND: [{ toolId: parseToolStatKey(f.toolKey)?.toolId ?? f.toolKey }] } : {}),
+    // Calls of a tool the caller's set did not have are recorded without a key (Unresolved/<toolId>).
+    ...(f.toolKey ? { toolKey: unresolved(f.toolKey) ? null : f.toolKey, AND: [{ toolId: parseToolStatKey(f.toolKey)?.toolId ?? f.toolKey }] } : {}),
     ...(f.namespace ? { toolNamespace: f.namespace } : {}),
     ...(f.outcome ? { outcome: f.outcome } : {}),
     ...(f.channel ? { channel: f.channel } : {}),
