@@ -1,20 +1,30 @@
 'use client'
+// Apply as an editor: write or paste a manifest (or open one from a link's `?draft=`), validate it to
+// see every problem marked at its line, fix them, look at what a dry run would change, then apply.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { useCan } from '@/components/access/caller-context'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { ApiError, applyManifest } from '@/lib/client/api'
+import { ApiError, applyManifest, type FieldError } from '@/lib/client/api'
+import type { KindSchema } from '@/lib/client/manifest-completion'
 import { ADMIN_ONLY_KINDS } from '@/lib/auth/admin-only-kinds'
 import { queryKeys } from '@/lib/client/query-keys'
-import { ApplyErrors, ApplyResults } from './apply-results'
+import { ApplyProblems } from './apply-problems'
+import { ApplyResults } from './apply-results'
 import { EXAMPLE_MANIFEST } from './example-manifest'
+import { ManifestEditor, type ManifestEditorHandle } from './manifest-editor'
 
-export function ApplyForm() {
+const NO_PROBLEMS: FieldError[] = []
+
+export function ApplyForm({ kinds, draft }: { kinds: readonly KindSchema[]; draft?: string }) {
   const client = useQueryClient()
-  const [text, setText] = useState('')
+  const [text, setText] = useState(draft ?? '')
   const [fileName, setFileName] = useState<string | null>(null)
+  // The text the shown answer is about: once it is edited, the answer is the last validation's, not the text's.
+  const [answered, setAnswered] = useState<string | null>(null)
   const fileInput = useRef<HTMLInputElement>(null)
+  const editor = useRef<ManifestEditorHandle>(null)
   const apply = useMutation({
     mutationFn: ({ dryRun }: { dryRun: boolean }) => applyManifest(text, dryRun),
     onSuccess: (answer) => {
@@ -24,13 +34,30 @@ export function ApplyForm() {
   const busy = apply.isPending
   // The server refuses these kinds to non-admins document by document; say so before they try.
   const isAdmin = useCan('admin')
-  const run = (dryRun: boolean) => apply.mutate({ dryRun })
+  const run = (dryRun: boolean) => {
+    setAnswered(text)
+    apply.mutate({ dryRun })
+  }
+  const validate = useCallback(() => {
+    if (!text.trim() || apply.isPending) return
+    setAnswered(text)
+    apply.mutate({ dryRun: true })
+  }, [apply, text])
+  const stale = answered !== null && answered !== text && Boolean(apply.data || apply.error)
+  const error = apply.error ? (apply.error instanceof ApiError ? apply.error : new ApiError(0, 'Error', String(apply.error))) : null
+  const problems = error?.errors ?? NO_PROBLEMS
+  const lines = text ? text.split('\n').length : 0
 
   return (
     <div className="space-y-4">
+      {draft !== undefined && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="draft-notice">
+          This manifest came from a link. Read it before you apply it: validating writes nothing.
+        </p>
+      )}
       <Card
         title="Manifest"
-        description={`One or more YAML documents separated by ---, or JSON (an object, an array, or a List). Everything is validated first; nothing is written unless every document is valid.${isAdmin ? '' : ` ${ADMIN_ONLY_KINDS.join(' and ')} documents need an admin.`}`}
+        description={`One or more YAML documents separated by ---, or JSON (an object, an array, or a List). Everything is validated first; nothing is written unless every document is valid. Ctrl+Space completes keys and values.${isAdmin ? '' : ` ${ADMIN_ONLY_KINDS.join(' and ')} documents need an admin.`}`}
         actions={
           <>
             <input
@@ -58,18 +85,14 @@ export function ApplyForm() {
         }
         bodyClassName="p-3"
       >
-        <textarea
-          aria-label="Manifest"
+        <ManifestEditor
+          ref={editor}
           value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            // Ctrl/Cmd+Enter validates: the safe action is the quick one.
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && text.trim() && !busy) run(true)
-          }}
-          spellCheck={false}
-          rows={18}
-          placeholder={'apiVersion: toolroom.dev/v1alpha1\nkind: Agent\nmetadata:\n  name: my-agent\nspec: {}'}
-          className="block w-full resize-y rounded-md border border-slate-300 bg-white p-3 font-mono text-xs leading-relaxed text-slate-900 focus:border-slate-500 focus:outline-none"
+          onChange={setText}
+          problems={problems}
+          kinds={kinds}
+          onValidate={validate}
+          placeholderText={'apiVersion: toolroom.dev/v1alpha1\nkind: Agent\nmetadata:\n  name: my-agent\nspec: {}'}
         />
         <div className="mt-3 flex flex-wrap items-center gap-2">
           <Button aria-label="Validate" onClick={() => run(true)} disabled={!text.trim() || busy}>
@@ -80,17 +103,19 @@ export function ApplyForm() {
           </Button>
           <span className="text-xs text-slate-500">
             {fileName ? `Loaded ${fileName}. ` : ''}
-            {text ? `${text.split('\n').length} lines` : ''} {text && '· Ctrl+Enter validates'}
+            {lines ? `${lines} lines` : ''} {text && '· Ctrl+Enter validates'}
+            {problems.length > 0 && ` · ${problems.length} problem${problems.length === 1 ? '' : 's'} ${stale ? 'found by the last validation' : 'marked'}`}
           </span>
         </div>
       </Card>
-      {(apply.data || apply.error) && (
-        <Card title={apply.error ? 'Errors' : 'Results'} bodyClassName="" className={apply.error ? 'border-red-200' : ''}>
-          {apply.error ? (
-            <ApplyErrors error={apply.error instanceof ApiError ? apply.error : new ApiError(0, 'Error', String(apply.error))} />
-          ) : (
-            apply.data && <ApplyResults answer={apply.data} />
-          )}
+      {(apply.data || error) && (
+        <Card
+          title={error ? `Problems (${error.errors.length || 1})` : 'Results'}
+          description={stale ? 'The manifest changed since: these are the last validation\'s findings. Validate again to check the text as it is.' : undefined}
+          bodyClassName=""
+          className={error ? 'border-red-200' : ''}
+        >
+          {error ? <ApplyProblems error={error} onGoTo={(line, column) => editor.current?.goTo(line, column)} /> : apply.data && <ApplyResults answer={apply.data} />}
         </Card>
       )}
     </div>

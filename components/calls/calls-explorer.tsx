@@ -1,7 +1,9 @@
 'use client'
 // The calls explorer: every recorded tool call, newest first, filtered by agent, tool, tool
-// namespace, outcome, channel and time; a row opens the call with its stored arguments and result.
-import { useMemo } from 'react'
+// namespace, outcome, channel and time; a row opens the call in a drawer beside the list (its
+// upstream's reply, stored arguments and result), and a call's tool id leads to that tool's page.
+import { useCallback, useMemo } from 'react'
+import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
 import { LoadMore } from '@/components/ui/load-more'
@@ -10,12 +12,14 @@ import { Select } from '@/components/ui/select'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { dateTime, duration } from '@/lib/client/format'
+import { resourceHref } from '@/lib/client/links'
 import type { CallFilters } from '@/lib/client/stats-api'
 import { useCalls } from '@/lib/client/stats-hooks'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
-import { CallDetail } from './call-detail'
+import { CallDrawer, DRAWER_ROOM } from './call-drawer'
 import { OutcomeBadge } from './outcome-badge'
+import { Breakable, ToolLink } from './tool-link'
 
 const KEYS = ['agentId', 'tool', 'toolKey', 'namespace', 'outcome', 'channel', 'since', 'call'] as const
 export type CallsPageFilters = Partial<Record<(typeof KEYS)[number], string>>
@@ -33,10 +37,13 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
   const query: CallFilters = { agentId: filters.agentId, tool: filters.tool, toolKey: filters.toolKey, namespace: filters.namespace, outcome: filters.outcome, channel: filters.channel, from }
   const calls = useCalls(query)
   const filtered = active && Object.entries(filters).some(([k, v]) => k !== 'call' && v)
+  const close = useCallback(() => set('call', ''), [set])
+  // With a call open beside the list, the columns the drawer shows make way for the rest.
+  const beside = Boolean(filters.call)
 
   return (
-    <div className="space-y-4">
-      {filters.call && <CallDetail id={filters.call} onClose={() => set('call', '')} />}
+    <div className={`space-y-4 ${filters.call ? DRAWER_ROOM : ''}`}>
+      {filters.call && <CallDrawer id={filters.call} onClose={close} />}
       <Card bodyClassName="">
         <FilterBar onReset={filtered ? reset : undefined}>
           <SearchInput label="Tool id" value={filters.tool} onChange={(v) => set('tool', v.trim())} placeholder="github.create_issue" className="w-52" />
@@ -62,8 +69,8 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
                   <Th>Agent</Th>
                   <Th>Tool</Th>
                   <Th>Outcome</Th>
-                  <Th>Channel</Th>
-                  <Th className="text-right">Latency</Th>
+                  {!beside && <Th>Channel</Th>}
+                  {!beside && <Th className="text-right">Latency</Th>}
                   <Th>Error</Th>
                 </Tr>
               </THead>
@@ -72,25 +79,31 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
                   <Tr
                     key={c.id}
                     data-call-id={c.id}
+                    aria-current={filters.call === c.id ? 'true' : undefined}
                     className={`cursor-pointer hover:bg-slate-50 ${filters.call === c.id ? 'bg-sky-50' : ''}`}
                     onClick={() => set('call', c.id)}
                   >
-                    <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">{dateTime(c.startedAt)}</Td>
-                    <Td className="font-mono text-xs">
-                      {c.agentNamespace}/{c.agentName}
+                    <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">
+                      <button type="button" className="text-left hover:underline" aria-label={`Open the call of ${c.toolId} at ${dateTime(c.startedAt)}`} onClick={(e) => (e.stopPropagation(), set('call', c.id))}>
+                        {dateTime(c.startedAt)}
+                      </button>
                     </Td>
                     <Td className="font-mono text-xs">
-                      <button type="button" className="text-left text-sky-800 hover:underline" onClick={(e) => (e.stopPropagation(), set('call', c.id))}>
-                        {c.toolId}
-                      </button>
+                      <IntentLink href={resourceHref('Agent', c.agentName, c.agentNamespace)} className="text-sky-800 [overflow-wrap:anywhere] hover:underline" onClick={(e) => e.stopPropagation()}>
+                        <Breakable text={`${c.agentNamespace}/${c.agentName}`} />
+                      </IntentLink>
+                    </Td>
+                    <Td>
+                      <ToolLink toolId={c.toolId} toolKey={c.toolKey} />
                     </Td>
                     <Td>
                       <OutcomeBadge outcome={c.outcome} />
                     </Td>
-                    <Td className="text-xs">{c.channel}</Td>
-                    <Td className="text-right text-xs tabular-nums">{c.latencyMs !== null ? duration(c.latencyMs) : '—'}</Td>
-                    <Td className="max-w-72 truncate text-xs text-red-800" title={c.errorMessage ?? undefined}>
-                      {c.errorCode ?? ''}
+                    {!beside && <Td className="text-xs">{c.channel}</Td>}
+                    {!beside && <Td className="text-right text-xs tabular-nums">{c.latencyMs !== null ? duration(c.latencyMs) : '—'}</Td>}
+                    <Td className="max-w-72 text-xs text-red-800" title={c.errorMessage ?? undefined}>
+                      <span className="font-mono">{c.errorCode ?? ''}</span>
+                      {c.errorMessage && <span className="block truncate text-slate-600">{c.errorMessage}</span>}
                     </Td>
                   </Tr>
                 ))}

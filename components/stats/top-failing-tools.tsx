@@ -1,10 +1,12 @@
 'use client'
-// The tools that failed most over the last 7 days, each linking to its failed calls.
+// The tools that failed most over the last 7 days: each id leads to its failed calls, and the line
+// under it to the tool's own page (a Tool's opens at its failure view).
 import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { count, percent } from '@/lib/client/format'
+import { resolvedToolHref } from '@/lib/client/links'
 import type { FailingTool } from '@/lib/client/stats-api'
 import { useTopFailingTools } from '@/lib/client/stats-hooks'
 
@@ -13,6 +15,16 @@ function sourceLabel(source: FailingTool['source']): string {
   if (!source) return 'not in the caller\'s tool set'
   if (source.kind === 'Platform') return 'Toolroom platform tool'
   return `${source.kind} ${source.namespace}/${source.name}`
+}
+
+function SourceLine({ tool }: { tool: FailingTool }) {
+  const href = resolvedToolHref(tool.key)
+  if (!href) return <div className="text-xs text-slate-500">{sourceLabel(tool.source)}</div>
+  return (
+    <IntentLink href={tool.source?.kind === 'Tool' ? `${href}#failures` : href} className="block text-xs text-slate-600 hover:text-slate-900 hover:underline">
+      {sourceLabel(tool.source)}
+    </IntentLink>
+  )
 }
 
 export function TopFailingTools({ limit = 10 }: { limit?: number }) {
@@ -40,7 +52,7 @@ export function TopFailingTools({ limit = 10 }: { limit?: number }) {
                       <IntentLink href={`/calls?toolKey=${encodeURIComponent(t.key)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
                         {t.toolId}
                       </IntentLink>
-                      <div className="text-xs text-slate-500">{sourceLabel(t.source)}</div>
+                      <SourceLine tool={t} />
                     </Td>
                     <Td className="text-right tabular-nums">{count(t.calls)}</Td>
                     <Td className="text-right tabular-nums text-red-700">{count(t.failures)}</Td>

@@ -3,6 +3,7 @@ import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
+import { ToolFailureView } from '@/components/stats/tool-failure-view'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { PageHeader } from '@/components/ui/page-header'
@@ -76,6 +77,7 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
             <div className="space-y-4">
               <StatusCard status={tool.status} />
               <CallStatsPanel subject={{ dimension: 'tool', id: name, namespace: ns }} callsHref={`/calls?toolKey=${encodeURIComponent(toolResourceStatKey(ns, name))}`} />
+              <ToolFailureView toolKey={toolResourceStatKey(ns, name)} />
               <ToolSpecCards spec={tool.spec} namespace={ns} />
               <div className="grid gap-4 lg:grid-cols-2">
                 <Card title="Input schema">

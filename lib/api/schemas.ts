@@ -311,3 +311,4 @@ export const overviewSchema = z
     languageToolsByPhase: z.array(z.object({ phase: z.string(), count: z.number().int() })),
   })
   .openapi('Overview')
+

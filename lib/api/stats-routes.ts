@@ -8,6 +8,7 @@ import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { getCall, listCalls } from '@/lib/stats/list-calls'
 import { SOURCE_KINDS } from '@/lib/effective-tools/types'
 import { type CallStats, type FailingTool, readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
+import { readToolFailures } from '@/lib/stats/read-tool-failures'
 import { MAX_TOOL_STAT_KEY_LENGTH, parseToolStatKey, toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { unitStatKeys } from '@/lib/stats/unit-stat-keys'
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
@@ -64,6 +65,9 @@ export const toolCallRow = z
     outcome: z.enum(CALL_OUTCOMES),
     errorCode: nullableString,
     errorMessage: nullableString,
+    upstreamExcerpt: nullableString.openapi({
+      description: "What the upstream answered with its failure (an HTTP error's body, an MCP error object, an isError result's text), as stored: the gateway's injected secrets and the tool's redactFields values scrubbed, at most 2000 characters",
+    }),
     latencyMs: z.number().int().nullable(),
     attempts: z.number().int(),
     idempotencyKey: nullableString.openapi({ description: 'As stored: keys that carried a secret are stored as a hash' }),
@@ -76,6 +80,37 @@ export const toolCallDetail = toolCallRow
     result: z.unknown().openapi({ description: 'Stored only where observability.logResult allows, redactFields masked' }),
   })
   .openapi('ToolCallDetail')
+const sourceRef = z.object({ kind: z.string(), namespace: z.string().nullable(), name: z.string() })
+export const toolFailuresSchema = z
+  .object({
+    key: z.string(),
+    toolId: z.string(),
+    source: sourceRef.nullable(),
+    stats: callStatsSchema,
+    errors: z.array(
+      z.object({
+        code: z.string().openapi({ description: "The calls' error code ('' when they recorded none)" }),
+        message: nullableString.openapi({ description: "The message's first 200 characters; null for the messages counted together (beyond the 10 kept apart per code and hour, or none)" }),
+        failures: z.number().int(),
+        share: z.number().openapi({ description: "Share of the tool's failures in the window (0..1)" }),
+      }),
+    ),
+    agents: z.array(
+      z.object({
+        agentId: z.string(),
+        namespace: nullableString.openapi({ description: 'null when the agent was deleted since' }),
+        name: nullableString,
+        calls: z.number().int(),
+        failures: z.number().int(),
+        refused: z.number().int(),
+        failureRate: z.number().nullable(),
+      }),
+    ),
+    agentsTotal: z.number().int().openapi({ description: 'How many agents called the tool in the window (the list holds the 20 with the most failures)' }),
+    recent: z.array(toolCallRow).openapi({ description: 'The 10 latest failed calls, newest first' }),
+  })
+  .openapi('ToolFailures', { description: 'Why one resolved tool fails: failure rate by day and hour, top error codes and messages, calls by agent, latest failures' })
+
 const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
 const callsQuery = z.strictObject({
   agentId: z.string().uuid().optional(),
@@ -134,6 +169,11 @@ export const STATS_CONTRACTS = {
     summary: 'Tools with the most failed calls over the last 7 days', query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
     response: z.object({ items: z.array(failingToolSchema) }),
   },
+  toolFailures: {
+    method: 'GET', path: '/api/v1/stats/tool-failures', operationId: 'getToolFailures', tags, access: 'read',
+    summary: "Why one resolved tool fails, over the last 7 days: failure rate by day and hour, top error codes and messages with counts, calls and failures by agent, and its latest failed calls with the upstream's reply excerpt",
+    query: z.strictObject({ key: toolStatKey }), response: toolFailuresSchema,
+  },
   calls: {
     method: 'GET', path: '/api/v1/calls', operationId: 'listCalls', tags, access: 'read',
     summary: 'Recorded tool calls, newest first, without arguments and results', query: callsQuery,
@@ -160,6 +200,7 @@ export const statsRoutes = {
   }),
   namespace: route(STATS_CONTRACTS.namespace, async ({ params }) => readCallStats('namespace', params.namespace)),
   topFailing: route(STATS_CONTRACTS.topFailing, async ({ query }) => ({ items: await topFailingTools(query.limit) })),
+  toolFailures: route(STATS_CONTRACTS.toolFailures, async ({ query }) => readToolFailures(query.key)),
   calls: route(STATS_CONTRACTS.calls, async ({ query }) => listCalls(query)),
   call: route(STATS_CONTRACTS.call, async ({ params }) => getCall(params.id)),
 }

@@ -4,10 +4,11 @@
 // `errors` so forms can show exactly which rule a document broke.
 import type { z } from 'zod'
 import type { DISCOVERY_CONTRACTS, discoveryRunSchema, surfaceChangeSchema, surfaceDiffSchema, surfaceToolSchema } from '@/lib/api/discovery-routes'
-import type { applyResultSchema, effectiveToolsAnswer, imageToolDefinition, imageToolsAnswer, overviewSchema, pageSchema, resourceSchema } from '@/lib/api/schemas'
+import type { effectiveToolsAnswer, imageToolDefinition, imageToolsAnswer, overviewSchema, pageSchema, resourceSchema } from '@/lib/api/schemas'
 import type { ComplianceReport } from '@/lib/discovery/mcp-compliance'
 import type { fieldErrorSchema } from '@/lib/http/problem-schema'
 import type { Kind } from '@/lib/manifests/kinds'
+import type { ApplyAnswer } from './apply-answer'
 
 export type { ComplianceReport }
 /** One broken rule of a problem answer: where (document, field) and which rule. */
@@ -104,8 +105,7 @@ export type Tier = EffectiveTool['tier']
 export type ImageToolDefinition = z.output<typeof imageToolDefinition>
 export type ImageToolsAnswer = z.output<typeof imageToolsAnswer>
 export type Overview = z.output<typeof overviewSchema>
-export type ApplyAnswer = z.output<typeof applyResultSchema>
-export type ApplyAction = ApplyAnswer['results'][number]['action']
+export type { ApplyAction, ApplyAnswer } from './apply-answer'
 
 // ---- discovery ------------------------------------------------------------------------------
 
@@ -181,7 +181,7 @@ export function getOverview() {
   return apiFetch<Overview>('/api/v1/overview')
 }
 
-export function applyManifest(text: string, dryRun: boolean) {
+export function applyManifest(text: string, dryRun: boolean): Promise<ApplyAnswer> {
   // JSON documents start with { or [; everything else is sent as YAML, which is also a superset.
   const json = /^\s*[[{]/.test(text)
   return apiFetch<ApplyAnswer>(`/api/v1/apply${dryRun ? '?dryRun=true' : ''}`, {

@@ -29,6 +29,7 @@ export const queryKeys = {
   stats: () => [...queryKeys.all, 'stats'] as const,
   callStats: (subject: StatsSubject) => [...queryKeys.stats(), subject] as const,
   topFailingTools: (limit: number) => [...queryKeys.stats(), 'top-failing', limit] as const,
+  toolFailures: (key: string) => [...queryKeys.stats(), 'tool-failures', key] as const,
   /**
    * Everything agent credentials: one agent's (its page) and the list across agents (Access tokens).
    * Issuing or revoking on either page invalidates this root, so the other one is never stale.

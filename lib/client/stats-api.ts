@@ -1,12 +1,13 @@
 // Typed fetches of the statistics and calls API (lib/api/stats-routes.ts).
 import type { z } from 'zod'
-import type { callStatsSchema, failingToolSchema, STATS_CONTRACTS, toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
+import type { callStatsSchema, failingToolSchema, STATS_CONTRACTS, toolCallDetail, toolCallRow, toolFailuresSchema } from '@/lib/api/stats-routes'
 import { type AnswerOf, apiFetch, type QueryParamsOf, qs } from './api'
 
 export type CallStats = z.output<typeof callStatsSchema>
 export type FailingTool = z.output<typeof failingToolSchema>
 export type ToolCallRow = z.output<typeof toolCallRow>
 export type ToolCallDetail = z.output<typeof toolCallDetail>
+export type ToolFailures = z.output<typeof toolFailuresSchema>
 /** `tool` is a Tool resource (its own calls); `resolvedTool` any resolved tool by its stat key. */
 export type StatsSubject =
   | { dimension: 'all' }
@@ -28,6 +29,8 @@ function statsPath(subject: StatsSubject): string {
 }
 
 export const getCallStats = (subject: StatsSubject) => apiFetch<CallStats>(statsPath(subject))
+
+export const getToolFailures = (key: string) => apiFetch<ToolFailures>(`/api/v1/stats/tool-failures${qs({ key })}`)
 
 export const getTopFailingTools = (limit = 10) => apiFetch<AnswerOf<typeof STATS_CONTRACTS.topFailing>>(`/api/v1/stats/top-failing-tools${qs({ limit })}`)
 

@@ -3,7 +3,7 @@
 // for 30 s and asked again every minute while shown.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { queryKeys } from './query-keys'
-import { type CallFilters, getCall, getCallStats, getTopFailingTools, listCalls, type StatsSubject } from './stats-api'
+import { type CallFilters, getCall, getCallStats, getToolFailures, getTopFailingTools, listCalls, type StatsSubject } from './stats-api'
 
 const FRESH_MS = 30_000
 const POLL_MS = 60_000
@@ -13,6 +13,9 @@ export const useCallStats = (subject: StatsSubject) =>
 
 export const useTopFailingTools = (limit = 10) =>
   useQuery({ queryKey: queryKeys.topFailingTools(limit), queryFn: () => getTopFailingTools(limit), staleTime: FRESH_MS, refetchInterval: POLL_MS })
+
+export const useToolFailures = (key: string) =>
+  useQuery({ queryKey: queryKeys.toolFailures(key), queryFn: () => getToolFailures(key), staleTime: FRESH_MS, refetchInterval: POLL_MS })
 
 export function useCalls(filters: CallFilters, pageSize = 50) {
   const query = useInfiniteQuery({

@@ -29,6 +29,9 @@ export interface FieldError {
   /** Short machine-readable rule id: `canonical-id`, `reserved-namespace`, `json-schema`, ... */
   rule: string
   message: string
+  /** Where in a manifest's text the problem is (1-based; Apply answers only). */
+  line?: number
+  column?: number
 }
 
 export class AppError extends Error {

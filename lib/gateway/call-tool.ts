@@ -24,7 +24,7 @@ import { renderIdempotencyKey, storableKey } from './idempotency-key'
 import { runPlatformTool } from './platform-calls'
 import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
-import { parseRedactFields, redactTree, scrubText, scrubTree } from './redact'
+import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
 import { TransientError, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
 import { RPC, ToolFailure } from './tool-errors'
@@ -162,7 +162,7 @@ class PipelineRun {
     try {
       const result = await step('execute', () => this.execute(entry, binding, args))
       const outcome = result.isError ? 'failed' : 'succeeded'
-      await this.finish(entry, args, outcome, { result }, result.isError ? { code: 'tool_error', message: firstText(result) } : null)
+      await this.finish(entry, args, outcome, { result }, result.isError ? { code: 'tool_error', message: firstText(result), reply: allText(result) } : null)
       return { callId: this.callId, result }
     } catch (e) {
       const failure =
@@ -174,7 +174,7 @@ class PipelineRun {
       const data = scrubTree({ outcome: 'failed', callId: this.callId, attempts: this.attempts, ...failure.data }, this.sensitive) as Record<string, unknown>
       const message = scrubText(failure.message, this.sensitive)
       const error = { code: failure.rpc, message, data }
-      await this.finish(entry, args, 'failed', { error }, { code: failure.errorCode, message })
+      await this.finish(entry, args, 'failed', { error }, { code: failure.errorCode, message, reply: upstreamReplyOf(e) })
       return { callId: this.callId, error }
     }
   }
@@ -211,22 +211,29 @@ class PipelineRun {
     let answer: Replayable
     let outcome: 'succeeded' | 'failed'
     let error: { code: string; message: string } | null = null
+    let reply: string | undefined
     try {
       const result = await this.execute(entry, binding, args)
       answer = { result }
       outcome = result.isError ? 'failed' : 'succeeded'
-      if (result.isError) error = { code: 'tool_error', message: firstText(result) }
+      if (result.isError) {
+        error = { code: 'tool_error', message: firstText(result) }
+        reply = allText(result)
+      }
     } catch (e) {
+      reply = upstreamReplyOf(e)
       const message = scrubText(e instanceof ToolFailure || e instanceof TransientError ? e.message : `the gateway failed to run the tool: ${(e as Error).message}`, this.sensitive)
       const code = e instanceof ToolFailure ? e.rpcCode : RPC.INTERNAL_ERROR
       answer = { error: { code, message, data: { outcome: 'failed', callId: this.callId, attempts: this.attempts } } }
       outcome = 'failed'
       error = { code: e instanceof ToolFailure ? e.errorCode : e instanceof TransientError ? 'transient' : 'internal', message }
     }
+    this.collectMaskedArgs(binding, args)
     await updateCallOutcome(this.callId, {
       outcome,
       errorCode: error?.code ?? null,
       errorMessage: error?.message ?? null,
+      upstreamExcerpt: upstreamExcerpt(reply, this.sensitive),
       latencyMs: Math.round(performance.now() - this.t0),
       attempts: this.attempts,
       result: 'result' in answer && binding.logResult ? this.loggedResult(binding, answer.result) : null,
@@ -314,12 +321,23 @@ class PipelineRun {
     return { callId: firstCallId, error: { ...answer.error, data: { ...answer.error.data, deduplicated: true } } }
   }
 
-  private async finish(entry: EffectiveTool, args: Record<string, unknown>, outcome: string, answer: Replayable, error: { code: string; message: string } | null) {
+  private async finish(entry: EffectiveTool, args: Record<string, unknown>, outcome: string, answer: Replayable, error: { code: string; message: string; reply?: string } | null) {
     const binding = this.binding!
     const loggedArgs = binding.logArgs ? this.loggedArgs(binding, args) : null
     const loggedResult = 'result' in answer && binding.logResult ? this.loggedResult(binding, answer.result) : null
+    if (error?.reply) this.collectMaskedArgs(binding, args)
     const record = this.record(entry, outcome, error ? { code: error.code, message: scrubText(error.message, this.sensitive) } : null, loggedArgs, loggedResult)
+    // Scrubbed last, once every value that must not be stored is known (injected secrets, masked fields).
+    record.upstreamExcerpt = upstreamExcerpt(error?.reply, this.sensitive)
     await Promise.all([this.write(record), this.key !== null && this.keyScope ? completeKey([this.keyScope], this.key, this.callId, outcome, answer) : null])
+  }
+
+  /**
+   * Notes the values `redactFields` masks in the arguments as sensitive, whether or not the arguments
+   * are logged: an upstream that echoes one in its error must not get it stored through the excerpt.
+   */
+  private collectMaskedArgs(binding: Binding, args: Record<string, unknown>) {
+    redactTree('args', args, parseRedactFields(binding.redactFields), this.sensitive)
   }
 
   private loggedArgs(binding: Binding, args: Record<string, unknown>): unknown {
@@ -402,6 +420,19 @@ function safeNamespace(id: string): string {
   } catch {
     return id.split('.')[0] ?? ''
   }
+}
+
+/** The raw reply an executor's failure carries, if the upstream answered at all. */
+function upstreamReplyOf(e: unknown): string | undefined {
+  return e instanceof ToolFailure || e instanceof TransientError ? e.upstreamReply : undefined
+}
+
+/** Every text part of a tool result that reported an error, as the upstream wrote them. */
+function allText(result: CallToolResult): string {
+  return (result.content ?? [])
+    .filter((c): c is { type: 'text'; text: string } => c.type === 'text' && typeof (c as { text?: unknown }).text === 'string')
+    .map((c) => c.text)
+    .join('\n')
 }
 
 function firstText(result: CallToolResult): string {

@@ -29,6 +29,8 @@ export interface CallRecord {
   outcome: string
   errorCode: string | null
   errorMessage: string | null
+  /** What the upstream answered with its failure, redacted and bounded (redact.ts upstreamExcerpt). */
+  upstreamExcerpt?: string | null
   latencyMs: number | null
   attempts: number
   idempotencyKey: string | null
@@ -51,6 +53,7 @@ function storable(record: CallRecord): CallRecord {
     toolNamespace: storableText(record.toolNamespace),
     errorCode: text(record.errorCode),
     errorMessage: text(record.errorMessage),
+    upstreamExcerpt: text(record.upstreamExcerpt ?? null),
     idempotencyKey: text(record.idempotencyKey),
     requestId: text(record.requestId),
     args: storableJson(record.args),
@@ -103,9 +106,9 @@ function pump() {
 // Rows as one JSON array, expanded by the table's own row type: one statement however many rows.
 const INSERT_SQL = `
   INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-    provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
+    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
   SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-    provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
+    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
   FROM json_populate_recordset(NULL::"ToolCall", $1::json)
   ON CONFLICT (id) DO NOTHING`
 
@@ -118,13 +121,14 @@ export async function insertCalls(records: CallRecord[]): Promise<number> {
 /** Closes a call recorded earlier as pending_approval, once it ran (or will not run) after the decision. */
 export async function updateCallOutcome(
   id: string,
-  update: Pick<CallRecord, 'outcome' | 'errorCode' | 'errorMessage' | 'latencyMs' | 'attempts' | 'result'> & { args?: unknown },
+  update: Pick<CallRecord, 'outcome' | 'errorCode' | 'errorMessage' | 'upstreamExcerpt' | 'latencyMs' | 'attempts' | 'result'> & { args?: unknown },
 ): Promise<void> {
   const errorMessage = update.errorMessage === null ? null : storableText(update.errorMessage)
+  const upstreamExcerpt = update.upstreamExcerpt ? storableText(update.upstreamExcerpt) : null
   const result = update.result === null || update.result === undefined ? null : JSON.stringify(storableJson(update.result))
   await prisma.$executeRaw`
     UPDATE "ToolCall"
-       SET outcome = ${update.outcome}, "finishedAt" = now(), "errorCode" = ${update.errorCode}, "errorMessage" = ${errorMessage},
+       SET outcome = ${update.outcome}, "finishedAt" = now(), "errorCode" = ${update.errorCode}, "errorMessage" = ${errorMessage}, "upstreamExcerpt" = ${upstreamExcerpt},
            "latencyMs" = ${update.latencyMs}, attempts = ${update.attempts},
            result = ${result}::json
      WHERE id = ${id}::uuid`

@@ -66,3 +66,28 @@ export function scrubTree(value: unknown, sensitive: ReadonlySet<string>): unkno
   }
   return value
 }
+
+/** How much of an upstream's reply a call record keeps: enough to read the error, not a copy of the answer. */
+export const MAX_UPSTREAM_EXCERPT = 2000
+
+/**
+ * What an upstream answered with its error, as the call record keeps it: every sensitive value
+ * scrubbed (also as it reads inside JSON strings and URLs, where an echo puts it), and only then cut
+ * to MAX_UPSTREAM_EXCERPT characters, so a secret that straddles the cut leaves no piece behind.
+ */
+export function upstreamExcerpt(reply: string | null | undefined, sensitive: Iterable<string>): string | null {
+  if (!reply) return null
+  const forms = new Set<string>()
+  let longest = 0
+  for (const value of sensitive) {
+    for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
+      forms.add(form)
+      longest = Math.max(longest, form.length)
+    }
+  }
+  const scrubbed = scrubText(reply.slice(0, MAX_UPSTREAM_EXCERPT + longest), forms)
+  if (scrubbed.length <= MAX_UPSTREAM_EXCERPT) return scrubbed
+  // Cut on a character boundary: half a surrogate pair would be stored as U+FFFD.
+  const end = /[\ud800-\udbff]/.test(scrubbed[MAX_UPSTREAM_EXCERPT - 1]) ? MAX_UPSTREAM_EXCERPT - 1 : MAX_UPSTREAM_EXCERPT
+  return `${scrubbed.slice(0, end)}…`
+}

@@ -14,7 +14,12 @@ export const DEFAULT_RETRY: RetryPolicy = {
 
 /** Thrown by executors for failures a retry may cure. */
 export class TransientError extends Error {
-  constructor(message: string, readonly detail?: Record<string, unknown>) {
+  constructor(
+    message: string,
+    readonly detail?: Record<string, unknown>,
+    /** What the upstream answered, raw (see ToolFailure.upstreamReply). */
+    readonly upstreamReply?: string,
+  ) {
     super(message)
     this.name = 'TransientError'
   }

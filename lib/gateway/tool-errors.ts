@@ -19,6 +19,8 @@ export class ToolFailure extends Error {
     readonly errorCode: string,
     readonly detail: Record<string, unknown> = {},
     readonly rpcCode: number = RPC.INTERNAL_ERROR,
+    /** What the upstream answered, raw: the pipeline redacts and bounds it before the call record keeps it. */
+    readonly upstreamReply?: string,
   ) {
     super(message)
     this.name = 'ToolFailure'

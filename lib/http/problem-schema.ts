@@ -10,6 +10,8 @@ export const fieldErrorSchema = z
     field: z.string(),
     rule: z.string(),
     message: z.string(),
+    line: z.number().int().optional().openapi({ description: "Apply: the problem's line in the manifest's text (1-based)" }),
+    column: z.number().int().optional().openapi({ description: "Apply: the problem's column in that line (1-based, in UTF-16 code units)" }),
   })
   .openapi('FieldError')
 

@@ -1,6 +1,8 @@
 // Apply is all or nothing: every document is validated (alone and against the others and what is
 // stored) and checked against what the caller may change before anything is written, and the
-// writes share one transaction.
+// writes share one transaction. Every problem of every document is found in one pass (a syntax error
+// in one document does not keep the others from being checked) and, for a manifest's text, placed at
+// its line and column, so one round of fixes is enough.
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { adminOnlyError, adminOnlyMessage, type AdminOnlyKind, isAdminOnlyKind, mayChangeKind } from '@/lib/auth/admin-only-kinds'
 import { type ApplyImpact, impactOnAgents, type PlannedChange } from '@/lib/effective-tools/impact-on-agents'
@@ -11,12 +13,12 @@ import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
-import { deletePruned, findPrunable, lockResourceNames, resourceIdentity, writeDocument, type WriteAction } from '@/lib/resources/resource-store'
+import { deletePruned, findPrunable, lockResourceNames, type PrunableResource, resourceIdentity, writeDocument, type WriteAction } from '@/lib/resources/resource-store'
 import type { FieldChange } from './document-changes'
-import { checkManifestRules, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
+import { checkManifestRules, type IdentifiedDocument, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
 import { resolveKind } from './kinds'
 import { keptSecretKeys } from './specs/secret'
-import { parseManifest } from './parse-manifest'
+import { readManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
@@ -62,38 +64,72 @@ export interface ApplyOptions {
 }
 
 export async function applyManifestText(text: string, options: ApplyOptions): Promise<ApplyResult> {
-  const parsed = parseManifest(text)
-  if (parsed.errors.length > 0) throw validationFailed(parsed.errors)
-  return applyDocuments(parsed.documents, options)
+  const read = readManifest(text)
+  const checked = await checkDocuments(read.documents, options, read.errors.length === 0)
+  const errors = [...read.errors, ...checked.errors]
+  // A dry run is refused too: it answers whether this caller's apply would go through.
+  if (checked.refused.length > 0) throw forbidden(read.locate(checked.refused), read.locate(errors))
+  if (errors.length > 0) throw validationFailed(read.locate(errors))
+  return writeDocuments(checked, options)
 }
 
 export async function applyDocuments(rawDocuments: unknown[], options: ApplyOptions): Promise<ApplyResult> {
+  const checked = await checkDocuments(
+    rawDocuments.map((value, index) => ({ index, value })),
+    options,
+    true,
+  )
+  if (checked.refused.length > 0) throw forbidden(checked.refused, checked.errors)
+  if (checked.errors.length > 0) throw validationFailed(checked.errors)
+  return writeDocuments(checked, options)
+}
+
+interface CheckedDocuments {
+  valid: IndexedDocument[]
+  errors: FieldError[]
+  refused: FieldError[]
+  /** What prune would delete: read before the writes, and deleted under the same locks. */
+  prunable: PrunableResource[]
+}
+
+/**
+ * Every document alone, then the rules across them and what is stored, then what the caller may
+ * change: every problem at once. `complete` is false when some documents did not parse: prune then
+ * cannot tell what the manifest owns, so it is not looked up.
+ */
+async function checkDocuments(documents: Array<{ index: number; value: unknown }>, options: ApplyOptions, complete: boolean): Promise<CheckedDocuments> {
   const errors: FieldError[] = []
   const refused: FieldError[] = []
   const valid: IndexedDocument[] = []
-  rawDocuments.forEach((raw, index) => {
-    const at = rawDocuments.length > 1 || options.expect === undefined ? index : undefined
-    const { document, errors: docErrors } = validateDocument(raw, at)
+  const identified: IdentifiedDocument[] = []
+  // A single REST document names no document index; a manifest's documents always do.
+  const numbered = documents.length > 1 || options.expect === undefined
+  for (const { index, value } of documents) {
+    const at = numbered ? index : undefined
+    const { document, identity, errors: docErrors } = validateDocument(value, at)
     if (document) valid.push({ index, document })
+    else if (identity) identified.push({ index, ...identity })
     errors.push(...docErrors)
-    const refusal = refusalOf(raw, at, options.caller)
+    const refusal = refusalOf(value, at, options.caller)
     if (refusal) refused.push(refusal)
-  })
+  }
   const slugs = valid.filter(({ document: d }) => d.kind === 'Connector').map(({ document: d }) => d.metadata.name)
   const keptSecrets = valid.flatMap(({ document: d }) => (d.kind === 'Secret' && keptSecretKeys(d.spec) ? [d.metadata] : []))
-  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets)))
+  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets), identified))
   if (options.prune && !selectsByPresence(options.prune))
     errors.push({ field: 'prune', rule: 'prune-selector', message: 'a prune selector must require some label to be there (key=value, key in (…) or key): one of only !=, notin and !key requirements matches almost everything' })
-  // What prune would delete is read before the writes, and deleted under the same locks.
-  const prunable = options.prune && errors.length === 0 ? await findPrunable(options.prune, new Set(valid.map(({ document: d }) => resourceIdentity(d.kind, d.metadata.namespace, d.metadata.name)))) : []
+  const prunable =
+    options.prune && complete && errors.length === 0
+      ? await findPrunable(options.prune, new Set(valid.map(({ document: d }) => resourceIdentity(d.kind, d.metadata.namespace, d.metadata.name))))
+      : []
   for (const resource of prunable) {
     if (options.caller !== 'system' && isAdminOnlyKind(resource.kind) && !mayChangeKind(options.caller, resource.kind))
       refused.push({ ...adminOnlyError(resource.kind, { name: resource.name }), field: 'prune', message: `${adminOnlyMessage(resource.kind)}: prune would delete ${resource.kind} "${resource.namespace}/${resource.name}"` })
   }
-  // A dry run is refused too: it answers whether this caller's apply would go through.
-  if (refused.length > 0) throw forbidden(refused, errors)
-  if (errors.length > 0) throw validationFailed(errors)
+  return { valid, errors, refused, prunable }
+}
 
+async function writeDocuments({ valid, prunable }: CheckedDocuments, options: ApplyOptions): Promise<ApplyResult> {
   const dryRun = options.dryRun ?? false
   const writes: WrittenResource[] = []
   const { results, planned } = await prisma.$transaction(

@@ -1,9 +1,11 @@
 // Rules that span documents or need what is already stored: duplicates, reserved tool namespaces,
-// connector slugs, unit cycles. Pure: the caller loads the stored context.
+// connector slugs, unit cycles. Pure: the caller loads the stored context. Documents whose spec is
+// invalid but whose kind and metadata are not (`identified`) still take part in the rules that need
+// only their names, so those problems are not left for the next round.
 import type { FieldError } from '@/lib/errors/app-error'
 import { PLATFORM_NAMESPACE, toolNamespaceOf } from '@/lib/tools/naming'
 import { keptSecretKeys } from './specs/secret'
-import type { ValidDocument } from './validate-document'
+import type { DocumentIdentity, ValidDocument } from './validate-document'
 
 export interface StoredRuleContext {
   /** Stored connectors by slug. */
@@ -21,19 +23,36 @@ export interface IndexedDocument {
   document: ValidDocument
 }
 
-export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleContext): FieldError[] {
+export interface IdentifiedDocument extends DocumentIdentity {
+  index: number
+}
+
+export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleContext, identified: IdentifiedDocument[] = []): FieldError[] {
   const errors: FieldError[] = []
-  const fail = ({ index, document }: IndexedDocument, field: string, rule: string, message: string) =>
+  const fail = ({ index, document }: { index: number; document: DocumentIdentity }, field: string, rule: string, message: string) =>
     errors.push({ document: index, kind: document.kind, name: document.metadata.name, field, rule, message })
+  // Every document with a valid kind and name, in manifest order.
+  const named = [...docs, ...identified.map(({ index, kind, metadata }) => ({ index, document: { kind, metadata } }))].sort((a, b) => a.index - b.index)
 
   // Duplicates within the manifest. Connector slugs are global, so they collide across namespaces.
   const seen = new Map<string, number>()
-  for (const item of docs) {
+  for (const item of named) {
     const { kind, metadata } = item.document
     const key = kind === 'Connector' ? `Connector/${metadata.name}` : `${kind}/${metadata.namespace}/${metadata.name}`
     const first = seen.get(key)
     if (first !== undefined) fail(item, 'metadata.name', 'duplicate', `${kind} "${metadata.name}" appears more than once in this manifest (first in document ${first})`)
     else seen.set(key, item.index)
+  }
+
+  // A connector's slug needs only its name.
+  for (const item of named) {
+    const d = item.document
+    if (d.kind !== 'Connector') continue
+    const slug = d.metadata.name
+    const existing = stored.connectors.get(slug)
+    if (slug === PLATFORM_NAMESPACE) fail(item, 'metadata.name', 'reserved-namespace', `"${PLATFORM_NAMESPACE}" is reserved for Toolroom's platform tools`)
+    else if (existing && existing.namespace !== d.metadata.namespace)
+      fail(item, 'metadata.name', 'duplicate', `connector slug "${slug}" is already taken in namespace "${existing.namespace}"; slugs are unique across namespaces`)
   }
 
   // The connectors as they will be after this apply.
@@ -42,10 +61,6 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
     const d = item.document
     if (d.kind !== 'Connector') continue
     const slug = d.metadata.name
-    const existing = stored.connectors.get(slug)
-    if (slug === PLATFORM_NAMESPACE) fail(item, 'metadata.name', 'reserved-namespace', `"${PLATFORM_NAMESPACE}" is reserved for Toolroom's platform tools`)
-    else if (existing && existing.namespace !== d.metadata.namespace)
-      fail(item, 'metadata.name', 'duplicate', `connector slug "${slug}" is already taken in namespace "${existing.namespace}"; slugs are unique across namespaces`)
     connectors.set(slug, { namespace: d.metadata.namespace, tools: d.spec.tools ?? [] })
     ;(d.spec.tools ?? []).forEach((tool, i) => {
       if (toolNamespaceOf(tool) !== slug)
@@ -53,7 +68,7 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
     })
   }
 
-  for (const item of docs) {
+  for (const item of named) {
     const d = item.document
     if (d.kind !== 'Tool') continue
     const ns = toolNamespaceOf(d.metadata.name)
@@ -67,7 +82,7 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
   }
 
   // A new or changed connector may not claim a namespace that stored Tools already use unless it owns them.
-  const inManifest = new Set(docs.filter(({ document: d }) => d.kind === 'Tool').map(({ document: d }) => `${d.metadata.namespace}/${d.metadata.name}`))
+  const inManifest = new Set(named.filter(({ document: d }) => d.kind === 'Tool').map(({ document: d }) => `${d.metadata.namespace}/${d.metadata.name}`))
   for (const item of docs) {
     const d = item.document
     if (d.kind !== 'Connector') continue

@@ -44,7 +44,7 @@ export type Kind = keyof typeof KIND_DEFINITIONS
 export const KINDS = Object.keys(KIND_DEFINITIONS) as Kind[]
 
 /** Other names a kind is known by in the seeds' ecosystems (joch calls a LanguageTool an MCPServer). */
-const KIND_ALIASES: Record<string, Kind> = { MCPServer: 'LanguageTool' }
+export const KIND_ALIASES: Record<string, Kind> = { MCPServer: 'LanguageTool' }
 
 export function resolveKind(kind: string): Kind | null {
   if (kind in KIND_DEFINITIONS) return kind as Kind

@@ -86,15 +86,20 @@ export function checkManifestShape(text: string): FieldError | null {
 const tooMany = (): FieldError => ({ field: '(manifest)', rule: 'max-documents', message: `a manifest holds at most ${MAX_DOCUMENTS} documents` })
 const tooDeep = (): FieldError => ({ field: '(manifest)', rule: 'max-depth', message: `collections nest at most ${MAX_DEPTH} levels deep in a manifest` })
 
+/** Most repeated keys of a JSON text reported at once. */
+export const MAX_DUPLICATE_KEYS_REPORTED = 100
+
 /**
- * The first key that appears twice in one object of a JSON text that JSON.parse accepted (which
- * keeps the last silently, so `"kind"` given twice would decide the kind unseen).
+ * The keys that appear twice in one object of a JSON text that JSON.parse accepted (which keeps the
+ * last silently, so `"kind"` given twice would decide the kind unseen), each with its path and the
+ * offset of its repetition in the text; at most `max` of them.
  */
-export function duplicateJsonKey(text: string): { path: (string | number)[]; key: string } | null {
+export function duplicateJsonKeys(text: string, max = MAX_DUPLICATE_KEYS_REPORTED): Array<{ path: (string | number)[]; key: string; offset: number }> {
   type Frame = { keys: Set<string> | null; index: number; key: string | number | null }
+  const found: Array<{ path: (string | number)[]; key: string; offset: number }> = []
   const stack: Frame[] = []
   let expectKey = false
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length && found.length < max; i++) {
     const c = text[i]
     if (c === '"') {
       let j = i + 1
@@ -102,7 +107,7 @@ export function duplicateJsonKey(text: string): { path: (string | number)[]; key
       const top = stack[stack.length - 1]
       if (expectKey && top?.keys) {
         const key = JSON.parse(text.slice(i, j + 1)) as string
-        if (top.keys.has(key)) return { path: [...stack.slice(0, -1).map((f) => f.key as string | number), key], key }
+        if (top.keys.has(key)) found.push({ path: [...stack.slice(0, -1).map((f) => f.key as string | number), key], key, offset: i })
         top.keys.add(key)
         top.key = key
         expectKey = false
@@ -121,5 +126,5 @@ export function duplicateJsonKey(text: string): { path: (string | number)[]; key
       else if (top) top.key = ++top.index
     }
   }
-  return null
+  return found
 }

@@ -31,7 +31,13 @@ export type ValidDocument<K extends Kind = Kind> = {
 // (input-forms.ts): anything else beside these is an unknown field.
 const TOP_LEVEL_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec'])
 
-export function validateDocument(authored: unknown, index?: number): { document?: ValidDocument; errors: FieldError[] } {
+/** What names a document whose kind and metadata are valid, even if its spec is not: enough for the rules across documents that need only that. */
+export interface DocumentIdentity {
+  kind: Kind
+  metadata: Metadata
+}
+
+export function validateDocument(authored: unknown, index?: number): { document?: ValidDocument; identity?: DocumentIdentity; errors: FieldError[] } {
   const input = readInputDocument(authored)
   const raw = input.document
   const at = (e: Omit<FieldError, 'document'>): FieldError => {
@@ -80,6 +86,7 @@ export function validateDocument(authored: unknown, index?: number): { document?
       if (problem) errors.push(at({ field: ref.field, rule: SECRET_REF_RULE, message: problem }))
     }
 
-  if (errors.length > 0 || !metadata.success || !spec.success) return { errors: errors.map(withIdentity) }
+  if (errors.length > 0 || !metadata.success || !spec.success)
+    return { errors: errors.map(withIdentity), ...(metadata.success ? { identity: { kind, metadata: metadata.data } } : {}) }
   return { document: { kind, apiVersion: apiVersion as string, metadata: metadata.data, spec: spec.data } as ValidDocument, errors: [] }
 }

@@ -20,12 +20,17 @@ export interface CallFilters {
   cursor?: string
 }
 
-/** Columns of a list row: everything but the (possibly large) args and result. */
-const LIST_COLUMNS = {
+/** Columns of a list row: everything but the (possibly large) args and result; the upstream's excerpt is bounded. */
+export const LIST_COLUMNS = {
   id: true, startedAt: true, finishedAt: true, agentId: true, agentNamespace: true, agentName: true, unit: true,
   toolId: true, toolNamespace: true, toolKey: true, provenance: true, level: true, channel: true, outcome: true,
-  errorCode: true, errorMessage: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
+  errorCode: true, errorMessage: true, upstreamExcerpt: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
 } satisfies Prisma.ToolCallSelect
+
+function unresolved(key: string): boolean {
+  const parsed = parseToolStatKey(key)
+  return parsed !== null && parsed.source === null
+}
 
 export async function listCalls(f: CallFilters) {
   if (f.from && f.to && f.from >= f.to)
@@ -41,7 +46,8 @@ export async function listCalls(f: CallFilters) {
     ...(f.agentId ? { agentId: f.agentId } : {}),
     ...(f.tool ? { toolId: f.tool } : {}),
     // A key names its tool id too: the (toolId, startedAt) index finds the rows, the key picks its own.
-    ...(f.toolKey ? { toolKey: f.toolKey, AND: [{ toolId: parseToolStatKey(f.toolKey)?.toolId ?? f.toolKey }] } : {}),
+    // Calls of a tool the caller's set did not have are recorded without a key (Unresolved/<toolId>).
+    ...(f.toolKey ? { toolKey: unresolved(f.toolKey) ? null : f.toolKey, AND: [{ toolId: parseToolStatKey(f.toolKey)?.toolId ?? f.toolKey }] } : {}),
     ...(f.namespace ? { toolNamespace: f.namespace } : {}),
     ...(f.outcome ? { outcome: f.outcome } : {}),
     ...(f.channel ? { channel: f.channel } : {}),

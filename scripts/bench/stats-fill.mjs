@@ -2,7 +2,9 @@
 // statement per hour so the insert-log trigger runs as it would for gateway batches). The spread:
 // 1,000 active agents (a few much busier than most), each calling about 20 of 2,000 tools in 20
 // namespaces; ~92% succeed, some tools fail far more often than others, refusals of every kind;
-// log-normal-ish latencies from a few ms to seconds, slower on some tools. The secondary indexes are
+// log-normal-ish latencies from a few ms to seconds, slower on some tools; failures carry four error
+// codes and a few messages, a tenth of them unique (a request id in the text), as upstreams write
+// them, so the failure view's message breakdown meets its cap. The secondary indexes are
 // dropped during the fill and built once after it, which is much faster than maintaining them.
 
 const ACTIVE_AGENTS = 1000
@@ -16,7 +18,10 @@ const rowsSql = (count, fromSql, spanSql) => `
   SELECT at, at + make_interval(secs => coalesce(latency, 0) / 1000.0), agents[a + 1], 'bench', names[a + 1], units[a + 1],
     'pool' || (t / 100) || '.tool_' || (t % 100), 'pool' || (t / 100), 'Tool/bench/pool' || (t / 100) || '.tool_' || (t % 100), 'grant', 'read_only',
     CASE WHEN r2 < 0.7 THEN 'mcp' WHEN r2 < 0.9 THEN 'rest' ELSE 'ingest' END, outcome,
-    CASE WHEN outcome = 'failed' THEN 'UPSTREAM_ERROR' END, CASE WHEN outcome = 'failed' THEN 'upstream answered 502' END,
+    CASE WHEN outcome = 'failed' THEN (ARRAY['upstream_status', 'transient', 'upstream_error', 'tool_error'])[1 + i % 4] END,
+    CASE WHEN outcome <> 'failed' THEN NULL
+         WHEN i % 10 = 0 THEN 'the MCP server answered an error: request ' || i || ' was refused'
+         ELSE (ARRAY['the endpoint answered 500 Internal Server Error', 'the endpoint answered 503', 'the MCP server answered an error: quota exceeded'])[1 + i % 3] END,
     CASE WHEN outcome IN ('succeeded', 'failed', 'approved') THEN latency END, 1,
     json_build_object('id', 'rec-' || i, 'limit', 20), CASE WHEN outcome = 'succeeded' THEN '{"ok":true}'::json END
   FROM (

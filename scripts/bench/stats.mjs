@@ -2,7 +2,8 @@
 // calling its tools), the statistics rollup timed over all of them (added, then recomputed), a minute
 // of late calls over many old hours (added, and recomputed hour by hour as before), then the 7-day stats API for a
 // tool, an agent and the dashboard at 1 connection against the production build (target p50 ≤ 50 ms
-// each), plus top failing tools and a filtered calls page. Prints the figures; record them in BENCHMARKS.md.
+// each), plus top failing tools, a filtered calls page, and the failure view of the tool failing most
+// (its breakdowns and its failed calls). Prints the figures; record them in BENCHMARKS.md.
 import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
@@ -68,7 +69,9 @@ try {
   await client.query('ANALYZE')
   const { rows: [busy] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY calls DESC LIMIT 1`)
   const { rows: [agent] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'agent' ORDER BY calls DESC LIMIT 1`)
+  const { rows: [failing] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY failures DESC, key LIMIT 1`)
   const { rows: [hourly] } = await client.query(`SELECT count(*)::int AS n FROM "CallStatHourly"`)
+  const { rows: [breakdown] } = await client.query(`SELECT count(*)::int AS n FROM "CallStatToolHourly"`)
   await client.end()
 
   await ensureBenchToken(db.url, BENCH_SECRET_KEY)
@@ -81,6 +84,8 @@ try {
     dashboard: '/api/v1/stats/overview',
     failing: '/api/v1/stats/top-failing-tools?limit=10',
     calls: `/api/v1/calls?tool=${busyTool}&outcome=failed&limit=50`,
+    toolFailures: `/api/v1/stats/tool-failures?key=${encodeURIComponent(failing.key)}`,
+    failedCalls: `/api/v1/calls?toolKey=${encodeURIComponent(failing.key)}&outcome=failed&limit=50`,
   }
   for (const p of Object.values(paths)) {
     const res = await fetch(`${base}${p}`, { headers: AUTH_HEADERS })
@@ -92,10 +97,12 @@ try {
     await load('GET /api/v1/stats/overview (dashboard)', paths.dashboard),
     await load('GET /api/v1/stats/top-failing-tools', paths.failing),
     await load('GET /api/v1/calls?tool=…&outcome=failed', paths.calls),
+    await load('GET /api/v1/stats/tool-failures?key=… (most failing tool)', paths.toolFailures),
+    await load('GET /api/v1/calls?toolKey=…&outcome=failed (most failing tool)', paths.failedCalls),
   ]
 
   console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`)
-  console.log(`Data: ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows`)
+  console.log(`Data: ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows, ${breakdown.n.toLocaleString('en')} failure-view breakdown rows`)
   console.log(`Rollup: first run, every call added ${(first.ms / 1000).toFixed(1)} s (${first.callsAdded} calls); repair, every hour recomputed ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms`)
   console.log(`Late minute (${late.callsAdded} calls over ${lateHours} old hours): add-only ${late.ms} ms; each touched hour recomputed (before) ${(lateBefore.ms / 1000).toFixed(1)} s (${lateBefore.hoursRecomputed} hours)\n`)
   console.log('| route | req/s | p50 | p99 |\n|---|---|---|---|')

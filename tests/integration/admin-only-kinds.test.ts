@@ -90,8 +90,9 @@ describe('apply', () => {
     expect(res.status).toBe(403)
     expect(res.json.detail).toBe('Secret and SideEffectPolicy resources can be changed by admins only (documents 1, 3); nothing was written')
     expect(res.json.errors).toEqual([
-      { document: 1, kind: 'Secret', name: 'crm-token', field: 'kind', rule: 'admin-only-kind', message: 'Secret resources can be changed by admins only' },
-      { document: 3, kind: 'SideEffectPolicy', name: 'privileged', field: 'kind', rule: 'admin-only-kind', message: 'SideEffectPolicy resources can be changed by admins only' },
+      // Each at its document's `kind:` line in the manifest.
+      { document: 1, kind: 'Secret', name: 'crm-token', field: 'kind', rule: 'admin-only-kind', message: 'Secret resources can be changed by admins only', line: 10, column: 7 },
+      { document: 3, kind: 'SideEffectPolicy', name: 'privileged', field: 'kind', rule: 'admin-only-kind', message: 'SideEffectPolicy resources can be changed by admins only', line: 20, column: 7 },
     ])
     // All or nothing, as for invalid documents: the Tool and the Agent were not written either.
     expect(await countRows()).toMatchObject({ tools: 0, agents: 0, secrets: 0, policies: 0 })

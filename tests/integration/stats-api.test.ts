@@ -137,6 +137,14 @@ describe('calls explorer', () => {
     for (const item of res.json.items) expect(item).toMatchObject({ agentId: FIXTURE_AGENTS[1], toolNamespace: 'genc', outcome: 'succeeded', channel: 'rest' })
   })
 
+  it('lists the calls of a tool the callers did not have by its Unresolved key (recorded without one)', async () => {
+    await insertCalls({ count: 3, withinHours: 2, tool: 'ghost.tool', toolKey: null, outcome: 'denied' })
+    const res = await call(statsRoutes.calls, `/api/v1/calls?toolKey=${encodeURIComponent('Unresolved/ghost.tool')}`)
+    expect(res.status).toBe(200)
+    expect(res.json.items).toHaveLength(3)
+    for (const item of res.json.items) expect(item).toMatchObject({ toolId: 'ghost.tool', toolKey: null })
+  })
+
   it('shows one call with its stored, redacted arguments and result', async () => {
     const [one] = (await call(statsRoutes.calls, '/api/v1/calls?tool=secret.tool&limit=1')).json.items
     const res = await call(statsRoutes.call, `/api/v1/calls/${one.id}`, { params: { id: one.id } })

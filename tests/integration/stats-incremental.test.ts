@@ -2,7 +2,8 @@
 // hours (late ones included), written in random batches through the gateway's own writer, with
 // rollups, outcome changes and deletions in between and rollups racing the writes, the hourly rows
 // (counts, failures, refusals, latency sums and every histogram bucket) equal what recomputing every
-// hour from the raw calls gives.
+// hour from the raw calls gives; so do the tool failure view's breakdowns (by agent, by error code
+// and message).
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
@@ -28,8 +29,16 @@ const callArb = fc.record({
   unit: fc.constantFrom(null, 'u1', 'u2'),
   outcome: fc.constantFrom(...CALL_OUTCOMES),
   latencyMs: fc.option(fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 700_000 })), { nil: null }),
+  // Fewer distinct messages than the rollup keeps apart, so both paths give the very same rows.
+  error: fc.constantFrom(
+    { code: null, message: null },
+    { code: 'upstream_status', message: 'the endpoint answered 500 Internal Server Error' },
+    { code: 'upstream_status', message: 'the endpoint answered 404 Not Found' },
+    { code: 'transient', message: 'the endpoint answered 503' },
+  ),
 })
 type CallSpec = typeof callArb extends fc.Arbitrary<infer T> ? T : never
+const NO_ERROR = { code: null, message: null }
 
 const opArb = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('insert' as const), calls: fc.array(callArb, { minLength: 1, maxLength: 40 }) }) },
@@ -56,8 +65,8 @@ function record(spec: CallSpec, now: number): CallRecord {
     level: 'read_only',
     channel: 'ingest',
     outcome: spec.outcome,
-    errorCode: null,
-    errorMessage: null,
+    errorCode: spec.error.code,
+    errorMessage: spec.error.message,
     latencyMs: spec.latencyMs,
     attempts: 1,
     idempotencyKey: null,
@@ -71,6 +80,9 @@ const hourlyRows = () =>
   prisma.$queryRawUnsafe<unknown[]>(
     `SELECT dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs"::text, "latencyHistogram" FROM "CallStatHourly" ORDER BY dimension, key, hour`,
   )
+
+const toolRows = () =>
+  prisma.$queryRawUnsafe<unknown[]>(`SELECT "toolKey", part, value, detail, hour, calls, failures, refused FROM "CallStatToolHourly" ORDER BY "toolKey", part, value, detail, hour`)
 
 beforeAll(async () => {
   // Small batches, so a run takes several steps and backlogs cross step boundaries.
@@ -110,10 +122,12 @@ describe('incremental rollup', () => {
         while (!(await rollupCallStats()).ran);
         await rollupCallStats()
         const incremental = await hourlyRows()
+        const incrementalTools = await toolRows()
         await markHoursForRecompute()
         const full = await rollupCallStats()
         expect(full.hoursRecomputed).toBeGreaterThan(180)
         expect(await hourlyRows()).toEqual(incremental)
+        expect(await toolRows()).toEqual(incrementalTools)
       }),
       { numRuns: 25 },
     )
@@ -124,7 +138,7 @@ describe('incremental rollup', () => {
     await resetCalls()
     const now = Date.now()
     const records = Array.from({ length: 600 }, (_, i) =>
-      record({ minutesAgo: 60 + i * 17, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: i % 2 ? 'u1' : null, outcome: i % 5 ? 'succeeded' : 'failed', latencyMs: i }, now),
+      record({ minutesAgo: 60 + i * 17, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: i % 2 ? 'u1' : null, outcome: i % 5 ? 'succeeded' : 'failed', latencyMs: i, error: NO_ERROR }, now),
     )
     await insertCalls(records)
     const result = await rollupCallStats()
@@ -137,8 +151,8 @@ describe('incremental rollup', () => {
   it('recomputes an hour that got many calls at once instead of adding them one by one', async () => {
     await resetCalls()
     const now = Date.now()
-    const bulk = Array.from({ length: 300 }, (_, i) => record({ minutesAgo: 600, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: null, outcome: 'succeeded', latencyMs: i }, now))
-    const trickle = Array.from({ length: 20 }, (_, i) => record({ minutesAgo: 3000 + i * 120, tool: TOOLS[0], agent: AGENTS[0], unit: null, outcome: 'failed', latencyMs: 5 }, now))
+    const bulk = Array.from({ length: 300 }, (_, i) => record({ minutesAgo: 600, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: null, outcome: 'succeeded', latencyMs: i, error: NO_ERROR }, now))
+    const trickle = Array.from({ length: 20 }, (_, i) => record({ minutesAgo: 3000 + i * 120, tool: TOOLS[0], agent: AGENTS[0], unit: null, outcome: 'failed', latencyMs: 5, error: NO_ERROR }, now))
     await insertCalls(bulk)
     await insertCalls(trickle)
     process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = '100'

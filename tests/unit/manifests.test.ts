@@ -171,7 +171,7 @@ describe('parseManifest', () => {
     ['an empty JSON array', '[]'],
     ['an empty List', '{"kind":"List","items":[]}'],
   ])('refuses %s as an empty manifest', (_what, text) => {
-    expect(parseManifest(text)).toEqual({ documents: [], errors: [{ field: '(manifest)', rule: 'required', message: 'the manifest holds no documents' }] })
+    expect(parseManifest(text)).toEqual({ documents: [], errors: [{ field: '(manifest)', rule: 'required', message: 'the manifest holds no documents', line: 1, column: 1 }] })
   })
 
   it(`refuses more than ${MAX_DOCUMENTS} documents`, () => {

@@ -3,15 +3,18 @@ import { NotAllowed } from '@/components/access/not-allowed'
 import { ApplyForm } from '@/components/apply/apply-form'
 import { PageHeader } from '@/components/ui/page-header'
 import { pageAllows } from '@/lib/auth/page-caller'
+import { applyDraftOf } from '@/lib/manifests/apply-draft'
+import { manifestKindSchemas } from '@/lib/manifests/manifest-json-schemas'
+import { firstParam, type SearchParams } from '@/lib/client/search-params'
 
 export const metadata: Metadata = { title: 'Apply' }
 
-export default async function ApplyPage() {
+export default async function ApplyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { actor, allowed } = await pageAllows('write')
   return (
     <>
       <PageHeader title="Apply" subtitle="Create or update resources from a manifest, the way CI and GitOps do." />
-      {allowed ? <ApplyForm /> : <NotAllowed role={actor.roles[0]} what="apply manifests" needs="operator or admin" />}
+      {allowed ? <ApplyForm kinds={manifestKindSchemas()} draft={applyDraftOf(firstParam(await searchParams, 'draft'))} /> : <NotAllowed role={actor.roles[0]} what="apply manifests" needs="operator or admin" />}
     </>
   )
 }

@@ -89,12 +89,15 @@ function classify(e: unknown, dropSession: () => void): Error {
       return new TransientError('the connection to the MCP server closed', { failure: 'network' })
     }
     const message = e.message.replace(/^MCP error -?\d+: /, '')
-    return new ToolFailure(`the MCP server answered an error: ${message}`, 'upstream_error', { upstream: { code: e.code, message, data: e.data } }, e.code === RPC.INVALID_PARAMS ? RPC.INVALID_PARAMS : RPC.INTERNAL_ERROR)
+    const reply = JSON.stringify({ code: e.code, message, ...(e.data !== undefined ? { data: e.data } : {}) })
+    return new ToolFailure(`the MCP server answered an error: ${message}`, 'upstream_error', { upstream: { code: e.code, message, data: e.data } }, e.code === RPC.INVALID_PARAMS ? RPC.INVALID_PARAMS : RPC.INTERNAL_ERROR, reply)
   }
   dropSession()
   if (e instanceof StreamableHTTPError) {
-    if (e.code === 502 || e.code === 503 || e.code === 504) return new TransientError(`the MCP server answered HTTP ${e.code}`, { status: e.code })
-    return new ToolFailure(`the MCP server answered HTTP ${e.code}: ${e.message}`, 'upstream_status', { status: e.code })
+    // The SDK's message carries the body the server answered with, after its own prefixes.
+    const reply = e.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '')
+    if (e.code === 502 || e.code === 503 || e.code === 504) return new TransientError(`the MCP server answered HTTP ${e.code}`, { status: e.code }, reply)
+    return new ToolFailure(`the MCP server answered HTTP ${e.code}: ${e.message}`, 'upstream_status', { status: e.code }, RPC.INTERNAL_ERROR, reply)
   }
   const outbound = outboundErrorOf(e)
   if (outbound?.failure === 'refused') return new ToolFailure(outbound.message, 'outbound_refused')

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
-import { ToolFailure } from '../tool-errors'
+import { RPC, ToolFailure } from '../tool-errors'
 
 type Command = NonNullable<ToolSpec['command']>
 
@@ -93,8 +93,10 @@ export async function executeOs(command: Command, args: Record<string, unknown>,
       })
     })
     const structured = { exitCode: run.code, stdout: run.stdout, stderr: run.stderr, truncated: run.truncated }
-    if (run.timedOut) throw new ToolFailure(`the command did not finish within ${timeoutMs / 1000} s and was killed`, 'timeout', structured)
-    if (run.code !== 0 && !run.truncated) throw new ToolFailure(`the command exited with ${run.code ?? run.signal}`, 'exit_status', structured)
+    // What the command said about its failure is on stderr (or, for some, stdout).
+    const said = run.stderr || run.stdout
+    if (run.timedOut) throw new ToolFailure(`the command did not finish within ${timeoutMs / 1000} s and was killed`, 'timeout', structured, RPC.INTERNAL_ERROR, said)
+    if (run.code !== 0 && !run.truncated) throw new ToolFailure(`the command exited with ${run.code ?? run.signal}`, 'exit_status', structured, RPC.INTERNAL_ERROR, said)
     return { content: [{ type: 'text', text: run.stdout }], structuredContent: structured }
   } finally {
     await rm(cwd, { recursive: true, force: true })

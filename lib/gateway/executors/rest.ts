@@ -70,9 +70,9 @@ export async function executeRest(endpoint: Endpoint, args: Record<string, unkno
     if (e instanceof OutboundError) throw new ToolFailure(e.message, `outbound_${e.failure}`)
     throw e
   }
-  if (TRANSIENT_STATUSES.has(response.status)) throw new TransientError(`the endpoint answered ${response.status}`, { status: response.status })
+  if (TRANSIENT_STATUSES.has(response.status)) throw new TransientError(`the endpoint answered ${response.status}`, { status: response.status }, text)
   if (!response.ok)
-    throw new ToolFailure(`the endpoint answered ${response.status} ${response.statusText}`.trim(), 'upstream_status', { status: response.status, body: text.slice(0, 2000) })
+    throw new ToolFailure(`the endpoint answered ${response.status} ${response.statusText}`.trim(), 'upstream_status', { status: response.status, body: text.slice(0, 2000) }, RPC.INTERNAL_ERROR, text)
   let json: unknown = undefined
   if (/json/i.test(response.headers.get('content-type') ?? '') && text) {
     try {

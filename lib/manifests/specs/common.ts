@@ -43,6 +43,17 @@ export const httpUrl = z
 
 const jsonSchemaObject = z.record(z.string(), z.unknown())
 
+/**
+ * Rules across a spec's fields run even when one of its fields is invalid (zod skips refinements
+ * after an issue by default), so a document's problems all come in one answer rather than one round
+ * at a time. Rules given this must read their fields defensively: any of them may be the wrong type.
+ */
+export const evenWithFieldErrors = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+}
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
 /** A JSON Schema document; checked with Ajv so an invalid schema is refused at registration. */
 export const toolJsonSchema = (requireObjectRoot: boolean) =>
   jsonSchemaObject.superRefine((schema, ctx) => {

@@ -1,5 +1,5 @@
 import { z } from '@/lib/http/zod'
-import { canonicalToolId, resourceRef } from './common'
+import { canonicalToolId, evenWithFieldErrors, resourceRef } from './common'
 
 // A connector's slug (its metadata.name) is a reserved tool namespace: it contributes the tools of an
 // MCP server (ids `<slug>.<tool>`) and/or a set of Tool resources under `<slug>.*`.
@@ -11,8 +11,8 @@ export const connectorSpec = z
     tools: z.array(canonicalToolId).max(1000).optional(),
   })
   .superRefine((spec, ctx) => {
-    if (!spec.languageTool && !spec.tools?.length)
+    if (!spec.languageTool && !(Array.isArray(spec.tools) && spec.tools.length))
       ctx.addIssue({ code: 'custom', path: ['tools'], message: 'a connector needs spec.languageTool or at least one of spec.tools', params: { rule: 'required' } })
-  })
+  }, evenWithFieldErrors)
 
 export type ConnectorSpec = z.infer<typeof connectorSpec>

@@ -1,5 +1,5 @@
 import { z } from '@/lib/http/zod'
-import { httpUrl, imageReference, resourceRef } from './common'
+import { evenWithFieldErrors, httpUrl, imageReference, resourceRef } from './common'
 
 // The langop.io `LanguageTool` (seeds/000): an MCP tool server Toolroom discovers and forwards to.
 export const languageToolSpec = z
@@ -27,7 +27,7 @@ export const languageToolSpec = z
   .superRefine((spec, ctx) => {
     if (!spec.image && !spec.endpoint)
       ctx.addIssue({ code: 'custom', path: ['image'], message: 'is required unless spec.endpoint is set', params: { rule: 'required' } })
-  })
+  }, evenWithFieldErrors)
 
 export type LanguageToolSpec = z.infer<typeof languageToolSpec>
 

@@ -1,4 +1,5 @@
 import { z } from '@/lib/http/zod'
+import { evenWithFieldErrors, isPlainObject } from './common'
 
 const secretKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letters, digits, ".", "_" or "-"')
 
@@ -19,21 +20,24 @@ export const secretSpec = z
     keys: z.array(secretKey).max(1000).optional(),
   })
   .superRefine((spec, ctx) => {
-    const keys = [...Object.keys(spec.stringData ?? {}), ...Object.keys(spec.data ?? {})]
+    const keysOf = (values: unknown) => (isPlainObject(values) ? Object.keys(values) : [])
+    const keys = [...keysOf(spec.stringData), ...keysOf(spec.data)]
+    // The refinement runs even when fields are invalid (evenWithFieldErrors): spec.keys may be anything.
     if (spec.keys !== undefined) {
       if (keys.length > 0)
         ctx.addIssue({ code: 'custom', path: ['keys'], message: 'spec.keys stands for the stored values and cannot come with new ones: send values in spec.stringData or spec.data, or spec.keys alone to keep the stored values', params: { rule: 'exclusive' } })
-      else if (spec.keys.length === 0)
+      else if (Array.isArray(spec.keys) && spec.keys.length === 0)
         ctx.addIssue({ code: 'custom', path: ['keys'], message: 'a secret has at least one key', params: { rule: 'required' } })
-      if (new Set(spec.keys).size !== spec.keys.length)
+      if (Array.isArray(spec.keys) && new Set(spec.keys).size !== spec.keys.length)
         ctx.addIssue({ code: 'custom', path: ['keys'], message: 'a key appears twice in spec.keys', params: { rule: 'duplicate' } })
       return
     }
-    if (keys.length === 0)
+    // An invalid stringData or data is reported on its own; "needs a value" is for one given none.
+    if (keys.length === 0 && [spec.stringData, spec.data].every((v) => v === undefined || isPlainObject(v)))
       ctx.addIssue({ code: 'custom', path: ['stringData'], message: 'a secret needs at least one value in spec.stringData or spec.data (or spec.keys alone, to keep the values stored under those keys)', params: { rule: 'required' } })
     if (new Set(keys).size !== keys.length)
       ctx.addIssue({ code: 'custom', path: ['data'], message: 'a key appears in both spec.data and spec.stringData', params: { rule: 'duplicate' } })
-  })
+  }, evenWithFieldErrors)
 
 export type SecretSpec = z.infer<typeof secretSpec>
 

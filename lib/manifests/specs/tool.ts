@@ -1,7 +1,7 @@
 import { z } from '@/lib/http/zod'
 import { ALLOWED_AGENT_FORMS, ALLOWED_AGENT_PATTERN } from '@/lib/effective-tools/allowed-agents'
 import { urlTemplateProblems } from '@/lib/gateway/url-template'
-import { approvalExpirySeconds, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
+import { approvalExpirySeconds, evenWithFieldErrors, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
 // the runtime: a declared argument vector, never a shell line.
@@ -85,6 +85,6 @@ export const toolSpec = z
     else forbid('mcpServerRef', 'type is "mcp"')
     if (spec.type === 'os') need('command', 'type is "os"')
     else forbid('command', 'type is "os"')
-  })
+  }, evenWithFieldErrors)
 
 export type ToolSpec = z.infer<typeof toolSpec>

@@ -1,0 +1,75 @@
+// The failure view of one resolved tool over the 7-day window: its calls and failure rate by day and
+// by hour, its failures by error code and message, its calls by agent (all from the hourly rollups),
+// and its latest failed calls with what the upstream answered (from the call log, through the
+// partial index of failed calls by tool).
+import { prisma } from '@/lib/db'
+import type { SourceRef } from '@/lib/effective-tools/types'
+import { failureRate } from './call-outcomes'
+import { LIST_COLUMNS } from './list-calls'
+import { type CallStats, readCallStats } from './read-call-stats'
+import { windowStart } from './stats-window'
+import { parseToolStatKey } from './tool-stat-key'
+
+export const TOP_ERRORS = 20
+export const TOP_AGENTS = 20
+export const RECENT_FAILURES = 10
+
+export interface ToolErrorCount {
+  /** The call's error code ('' when it recorded none). */
+  code: string
+  /** The message's first 200 characters; null for messages counted together (beyond the ones kept apart, or none). */
+  message: string | null
+  failures: number
+  /** Share of the tool's failures in the window (0..1). */
+  share: number
+}
+
+export interface ToolAgentCount {
+  agentId: string
+  /** The agent as it is registered now; null when it was deleted since. */
+  namespace: string | null
+  name: string | null
+  calls: number
+  failures: number
+  refused: number
+  failureRate: number | null
+}
+
+export async function readToolFailures(key: string, now = new Date()) {
+  const parsed = parseToolStatKey(key)
+  const from = windowStart(now)
+  const [stats, errors, agents, recent] = await Promise.all([
+    readCallStats('tool', key, now),
+    prisma.$queryRaw<Array<{ code: string; message: string; failures: number }>>`
+      SELECT value AS code, detail AS message, sum(failures)::int AS failures FROM "CallStatToolHourly"
+      WHERE "toolKey" = ${key} AND part = 'error' AND hour >= ${from} AND hour <= ${now}
+      GROUP BY value, detail ORDER BY failures DESC, value, detail LIMIT ${TOP_ERRORS}`,
+    prisma.$queryRaw<Array<{ agentId: string; namespace: string | null; name: string | null; calls: number; failures: number; refused: number; total: number }>>`
+      SELECT t.value AS "agentId", a.namespace, a.name, t.calls, t.failures, t.refused, count(*) OVER ()::int AS total
+      FROM (
+        SELECT value, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused FROM "CallStatToolHourly"
+        WHERE "toolKey" = ${key} AND part = 'agent' AND hour >= ${from} AND hour <= ${now} GROUP BY value
+      ) AS t LEFT JOIN "Agent" a ON a.id::text = t.value
+      ORDER BY t.failures DESC, t.calls DESC, t.value LIMIT ${TOP_AGENTS}`,
+    // Calls of a tool the caller's set did not have are recorded without a key: found by their id.
+    prisma.toolCall.findMany({
+      where: { outcome: 'failed', ...(parsed && parsed.source === null ? { toolKey: null, toolId: parsed.toolId } : { toolKey: key }) },
+      select: LIST_COLUMNS,
+      orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+      take: RECENT_FAILURES,
+    }),
+  ])
+  const failures = stats.totals.failures
+  return {
+    key,
+    toolId: parsed?.toolId ?? key,
+    source: (parsed?.source ?? null) as SourceRef | null,
+    stats: stats as CallStats,
+    errors: errors.map((e): ToolErrorCount => ({ code: e.code, message: e.message === '' ? null : e.message, failures: e.failures, share: failures > 0 ? e.failures / failures : 0 })),
+    agents: agents.map(({ total: _total, ...a }): ToolAgentCount => ({ ...a, failureRate: failureRate(a.calls, a.failures) })),
+    agentsTotal: agents[0]?.total ?? 0,
+    recent,
+  }
+}
+
+export type ToolFailures = Awaited<ReturnType<typeof readToolFailures>>
