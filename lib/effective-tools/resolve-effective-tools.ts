@@ -27,13 +27,8 @@ export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
 
   // Entries under a reserved namespace from a source that does not own it never compete.
   for (const c of candidates) {
-    if (c.tier !== 'image' && c.tier !== 'mcp') continue
-    const reserved = reservedNamespaceOf(c.tool.name, input.connectorSlugs)
-    if (reserved)
-      c.deniedReason =
-        reserved === 'toolroom'
-          ? `"toolroom.*" is reserved for Toolroom's platform tools`
-          : `"${reserved}.*" is reserved for connector "${reserved}"`
+    const reserved = reservedDenialOf(c.tool.name, c.tier, input.connectorSlugs)
+    if (reserved) c.deniedReason = reserved.message
   }
 
   // Highest tier wins a name; within a tier the first declared wins.
@@ -140,16 +135,43 @@ export function qualify(ref: string, namespace: string): string {
   return ref.includes('/') ? ref : `${namespace}/${ref}`
 }
 
-function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | null {
+/**
+ * Whether a candidate may not compete for its name because the name lies in a namespace reserved for
+ * another source (`toolroom.*` for the platform, `<slug>.*` for a connector): only image and MCP
+ * server tools can be such squatters. `reserved` is the namespace's owner.
+ */
+export function reservedDenialOf(name: string, tier: Tier, connectorSlugs: ReadonlySet<string>): { reserved: string; message: string } | null {
+  if (tier !== 'image' && tier !== 'mcp') return null
+  const reserved = reservedNamespaceOf(name, connectorSlugs)
+  if (!reserved) return null
+  return {
+    reserved,
+    message: reserved === 'toolroom' ? `"toolroom.*" is reserved for Toolroom's platform tools` : `"${reserved}.*" is reserved for connector "${reserved}"`,
+  }
+}
+
+/** Which safety rule of the winning tool refuses the subject, if any (deniedNamespaces first). */
+export function safetyDenialOf(
+  tool: Pick<CatalogTool, 'name' | 'namespace' | 'allowedAgents' | 'deniedNamespaces'>,
+  subject: { kind: 'Agent' | 'Unit'; name: string; namespace: string },
+): { rule: 'deniedNamespaces' | 'allowedAgents'; message: string } | null {
   if (tool.deniedNamespaces?.includes(subject.namespace))
-    return `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"`
+    return { rule: 'deniedNamespaces', message: `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"` }
   // allowedAgents names agents; for a unit the check happens per agent below it.
   if (subject.kind === 'Agent' && !agentAllowed(tool.allowedAgents, tool.namespace, subject))
-    return `agent "${subject.namespace}/${subject.name}" is not in safety.allowedAgents of ${tool.name} (${tool.allowedAgents!.join(', ')}; a bare name means namespace "${tool.namespace}")`
+    return {
+      rule: 'allowedAgents',
+      message: `agent "${subject.namespace}/${subject.name}" is not in safety.allowedAgents of ${tool.name} (${tool.allowedAgents!.join(', ')}; a bare name means namespace "${tool.namespace}")`,
+    }
   return null
 }
 
-function nearestToggle(name: string, { subject, ancestors }: ResolverInput): { enabled: boolean; where: string } | null {
+function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | null {
+  return safetyDenialOf(tool, subject)?.message ?? null
+}
+
+/** The toggle that decides whether `name` is on for the subject: its own, else the nearest unit's. */
+export function nearestToggle(name: string, { subject, ancestors }: Pick<ResolverInput, 'subject' | 'ancestors'>): { enabled: boolean; where: string } | null {
   const own = subject.toggles?.[name]
   if (own !== undefined) return { enabled: own, where: `${subject.kind.toLowerCase()} "${subject.name}"` }
   for (const unit of ancestors) {
