@@ -28,7 +28,9 @@ import {
 } from '@/lib/gateway/call-checks'
 import { osToolsEnabled } from '@/lib/gateway/executors/os'
 import { heldKey } from '@/lib/gateway/idempotency'
+import { storableKey } from '@/lib/gateway/idempotency-key'
 import { agentRateLimit, peekRate, rateWindows } from '@/lib/gateway/rate-limit'
+import { parseRedactFields, redactTree } from '@/lib/gateway/redact'
 import { bindingFor } from '@/lib/gateway/tool-binding'
 import { RPC } from '@/lib/gateway/tool-errors'
 import type { Violation } from '@/lib/gateway/validate-args'
@@ -87,7 +89,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   let executor: Explanation['executor'] = null
   let violations: Violation[] = []
   let windows: Explanation['rateLimits']['windows'] = []
-  let idempotency: Explanation['idempotency'] = { key: null, source: 'none', template: null, scope: null, problem: null, heldBy: null }
+  let idempotency: Explanation['idempotency'] = { key: null, source: 'none', template: null, scope: null, problem: null, withheld: null, heldBy: null }
   let approval: Explanation['approval'] = null
   let safety: Explanation['safety'] = null
   if (target) {
@@ -107,13 +109,19 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     const key = callKeyOf(callerKey, binding.idempotencyKeyTemplate, args)
     const badKey = key !== null ? keyRefusal(key) : null
     const scope = keyScopeOf(callerKey, tools.agent.id, target)
-    const held = key !== null && !badKey ? await heldKey(scope, key) : null
+    // Whether a key is held is withheld when the key carries a value the call log redacts (the log
+    // stores such a key hashed): otherwise a reader could confirm guesses of redacted arguments.
+    const redacted = new Set<string>()
+    redactTree('args', args, parseRedactFields(binding.redactFields), redacted)
+    const carriesRedacted = key !== null && storableKey(key, redacted) !== key
+    const held = key !== null && !badKey && !carriesRedacted ? await heldKey(scope, key) : null
     idempotency = {
       key: key === null ? null : key.slice(0, 600),
       source: callerKey !== undefined ? 'caller' : key !== null ? 'template' : 'none',
       template: binding.idempotencyKeyTemplate ?? null,
       scope: key === null ? null : callerKey !== undefined ? 'agent' : 'tool',
       problem: badKey?.message ?? null,
+      withheld: carriesRedacted ? 'the key carries a redacted argument (observability.redactFields), so whether it is held is not shown' : null,
       heldBy: held ? { callId: held.callId, state: held.state, outcome: held.outcome, expiresAt: new Date(held.expiresAt).toISOString() } : null,
     }
     note('idempotency', badKey, keyText(idempotency))
@@ -174,7 +182,7 @@ function doorMisused(base: Pick<Explanation, 'agent' | 'tool' | 'checkedAt'>, me
     executor: null,
     arguments: { checked: false, violations: [{ path: '/name', rule: 'required', message }] },
     rateLimits: { windows: [] },
-    idempotency: { key: null, source: 'none', template: null, scope: null, problem: null, heldBy: null },
+    idempotency: { key: null, source: 'none', template: null, scope: null, problem: null, withheld: null, heldBy: null },
     approval: null,
     fixes: [],
   }
@@ -198,7 +206,7 @@ function executorText(kind: string, tool: EffectiveTool): string {
 function keyText(k: Explanation['idempotency']): string {
   if (k.key === null) return 'no idempotency key: the caller sends none and the tool has no idempotencyKeyTemplate'
   const whose = k.scope === 'agent' ? "the caller's key (per agent and tool)" : `rendered from ${k.template} (the tool's, across agents)`
-  const held = k.heldBy ? `; held by call ${k.heldBy.callId} (${k.heldBy.state}) until ${k.heldBy.expiresAt}: a call now gets that call's answer instead of running` : '; not held: a call now claims it'
+  const held = k.withheld ? `; ${k.withheld}` : k.heldBy ? `; held by call ${k.heldBy.callId} (${k.heldBy.state}) until ${k.heldBy.expiresAt}: a call now gets that call's answer instead of running` : '; not held: a call now claims it'
   return `${whose}: ${k.key}${held}`
 }
 

@@ -88,7 +88,8 @@ export const explanationSchema = z
       source: z.enum(['caller', 'template', 'none']),
       template: z.string().nullable(),
       scope: z.enum(['agent', 'tool']).nullable(),
-      problem: z.string().nullable(),
+      problem: z.string().nullable().openapi({ description: 'Why the gateway would refuse the key (length, unstorable text).' }),
+      withheld: z.string().nullable().openapi({ description: 'Why heldBy is not shown: a key carrying a redacted argument is not confirmed either way.' }),
       heldBy: z
         .object({ callId: z.string(), state: z.enum(['running', 'done']), outcome: z.string().nullable(), expiresAt: z.string() })
         .nullable()
