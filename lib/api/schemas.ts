@@ -119,6 +119,7 @@ export const effectiveToolSchema = z
     shadowedBy: z.string().optional(),
     totalCalls7d: z.number().int(),
     failureRate7d: z.number().nullable(),
+    refusedCalls7d: z.number().int().optional().openapi({ description: 'Of totalCalls7d, the calls Toolroom refused before the tool ran; they are calls, never failures.' }),
   })
   .openapi('EffectiveTool')
 

@@ -112,6 +112,8 @@ export interface EffectiveTool {
   shadowedBy?: string
   totalCalls7d: number
   failureRate7d: number | null
+  /** Of totalCalls7d, those Toolroom refused before the tool ran (denied, invalid, rate limited, rejected, expired); set once statistics are attached. */
+  refusedCalls7d?: number
 }
 
 export interface UnresolvedReference {

@@ -8,7 +8,9 @@ import fc from 'fast-check'
 import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { explainRoutes } from '@/lib/api/explain-routes'
+import { fleetRoutes } from '@/lib/api/fleet-routes'
 import { applyRoute } from '@/lib/api/registry-routes'
+import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { prisma } from '@/lib/db'
 import { renderIdempotencyKey } from '@/lib/gateway/idempotency-key'
 import type { Explanation } from '@/lib/explain/explanation-schema'
@@ -132,6 +134,28 @@ describe('the explainer decides as the gateway does', () => {
     // The runs covered every decision there is (and repeats of a held key).
     expect([...seen].sort()).toEqual(['allowed', 'approval_required', 'deduplicated', 'denied', 'invalid_arguments', 'rate_limited', 'unknown_tool'])
   }, 240_000)
+})
+
+describe('refusals in the effective set\'s figures', () => {
+  it('are counted apart (refusedCalls7d), so a tool only ever refused does not read as 0 % failed', async () => {
+    process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
+    try {
+      // Seven calls of a tool allowed three a minute: at least one is refused, even across a minute's end.
+      for (let i = 0; i < 7; i++) await clientA.callTool({ name: 'limited.ping', arguments: {} }).catch(() => null)
+      await clientA.callTool({ name: 'toggled.off', arguments: {} }).catch(() => null)
+      await rollupCallStats()
+      const res = await call(fleetRoutes('Agent').effectiveTools, `/api/v1/agents/${tokens.agentA}/effective-tools?include=excluded`, { params: { id: tokens.agentA } })
+      const rows = await prisma.toolCall.groupBy({ by: ['toolKey', 'outcome'], where: { agentId: { in: [tokens.agentA, tokens.agentB] } }, _count: true })
+      const refusedOf = (key: string) => rows.filter((r) => r.toolKey === key && ['denied', 'invalid_arguments', 'rate_limited'].includes(r.outcome)).reduce((n, r) => n + r._count, 0)
+      const limited = res.json.effectiveTools.find((t: { name: string }) => t.name === 'limited.ping')
+      expect(limited.refusedCalls7d).toBe(refusedOf('Tool/gw/limited.ping'))
+      expect(limited.refusedCalls7d).toBeGreaterThan(0)
+      const toggled = res.json.effectiveTools.find((t: { name: string }) => t.name === 'toggled.off')
+      expect(toggled).toMatchObject({ refusedCalls7d: toggled.totalCalls7d })
+    } finally {
+      delete process.env.TOOLROOM_STATS_CACHE_SECONDS
+    }
+  })
 })
 
 describe('the trace', () => {
