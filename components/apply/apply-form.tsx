@@ -10,9 +10,9 @@ import { queryKeys } from '@/lib/client/query-keys'
 import { ApplyErrors, ApplyResults } from './apply-results'
 import { EXAMPLE_MANIFEST } from './example-manifest'
 
-export function ApplyForm() {
+export function ApplyForm({ initialText }: { initialText?: string } = {}) {
   const client = useQueryClient()
-  const [text, setText] = useState('')
+  const [text, setText] = useState(initialText ?? '')
   const [fileName, setFileName] = useState<string | null>(null)
   const fileInput = useRef<HTMLInputElement>(null)
   const apply = useMutation({
