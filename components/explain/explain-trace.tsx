@@ -75,7 +75,7 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
           </Badge>
           <span className="font-mono text-sm font-medium break-all">{x.through ? `${x.tool} → ${x.through.tool}` : x.tool}</span>
         </p>
-        <p className="mt-1 text-sm">{x.summary}</p>
+        <p className="mt-1 text-sm [overflow-wrap:anywhere]">{x.summary}</p>
         {x.fixes.length > 0 && (
           <ul className="mt-2 space-y-1 text-sm">
             {x.fixes.map((f, i) => (
@@ -98,7 +98,7 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
                 </span>
                 <span className="min-w-0">
                   <span className="font-medium text-slate-900">{STEP_LABEL[s.step]}</span> <span className="text-xs text-slate-500">({o.label})</span>
-                  <span className={`block break-words text-xs ${s.outcome === 'refused' ? 'text-red-800' : 'text-slate-600'}`}>{s.detail}</span>
+                  <span className={`block text-xs [overflow-wrap:anywhere] ${s.outcome === 'refused' ? 'text-red-800' : 'text-slate-600'}`}>{s.detail}</span>
                 </span>
               </li>
             )
@@ -123,7 +123,7 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
                   <ApprovalBadge required={c.requiresApproval} source={c.approvalSource} />
                   {c.inheritedFromUnit && <span className="text-xs text-slate-500">from unit {c.inheritedFromUnit}</span>}
                 </p>
-                <p className="mt-0.5 break-words text-xs text-slate-600">{c.why}</p>
+                <p className="mt-0.5 text-xs text-slate-600 [overflow-wrap:anywhere]">{c.why}</p>
               </li>
             ))}
           </ul>
