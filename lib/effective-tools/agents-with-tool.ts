@@ -2,7 +2,8 @@
 // Tool resource, and how: enabled, disabled by a toggle, denied by safety, or shadowed by another
 // source of its name. Only agents that could be offered the Tool are resolved: those that grant it or
 // bind a connector listing it, themselves or through a unit above them; each of those is resolved by
-// the same resolver as its own page, so the states agree.
+// the same resolver as its own page, on the sources of the Tool's name alone (inputForName), so the
+// states agree.
 import { prisma } from '@/lib/db'
 import { type Cursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@/lib/http/pagination'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
@@ -23,18 +24,16 @@ export async function agentsWithTool(tool: { namespace: string; name: string }, 
   const ref = `${tool.namespace}/${tool.name}`
   const connectors = await registryReader().connectors()
   // A connector lists Tools of its own namespace by name.
-  const listing = new Set([...connectors].filter(([, c]) => c.namespace === tool.namespace && (c.spec.tools ?? []).includes(tool.name)).map(([slug]) => slug))
+  const listing = [...connectors].filter(([, c]) => c.namespace === tool.namespace && (c.spec.tools ?? []).includes(tool.name)).map(([slug]) => slug)
   const offers = (node: Offering, namespace: string) =>
-    (node.grants ?? []).some((g) => qualify(g, namespace) === ref) || (node.connectors ?? []).some((slug) => listing.has(slug))
+    (node.grants ?? []).some((g) => qualify(g, namespace) === ref) || (node.connectors ?? []).some((slug) => listing.includes(slug))
 
-  const [units, agents] = await Promise.all([
-    prisma.unit.findMany({ select: { namespace: true, name: true, spec: true } }),
-    prisma.agent.findMany({ select: { id: true, namespace: true, name: true, spec: true }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }, { id: 'asc' }] }),
-  ])
+  // Units through which the Tool reaches their agents: those that offer it, and every unit below one.
+  const units = await prisma.unit.findMany({ select: { namespace: true, name: true, spec: true } })
   const unitSpecs = new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.spec as UnitSpec]))
-  const chainOffers = (namespace: string, first: string | undefined) => {
+  const reaches = (namespace: string, first: string) => {
     const seen = new Set<string>()
-    for (let name = first; name && !seen.has(name); ) {
+    for (let name: string | undefined = first; name && !seen.has(name); ) {
       seen.add(name)
       const unit = unitSpecs.get(`${namespace}/${name}`)
       if (!unit) return false
@@ -43,16 +42,24 @@ export async function agentsWithTool(tool: { namespace: string; name: string }, 
     }
     return false
   }
-  const candidates = agents.filter((a) => {
-    const spec = a.spec as AgentSpec
-    return offers(spec, a.namespace) || chainOffers(a.namespace, spec.unit)
-  })
+  const reachingUnits = units.filter((u) => reaches(u.namespace, u.name)).map((u) => `${u.namespace}/${u.name}`)
+
+  // The agents it could reach: by their unit, a bound connector, or their own grant (bare in the Tool's namespace, or qualified).
+  const candidates = await prisma.$queryRaw<Array<{ id: string }>>`
+    SELECT id::text AS id FROM "Agent" a
+    WHERE (a.unit IS NOT NULL AND a.namespace || '/' || a.unit = ANY(${reachingUnits}::text[]))
+       OR a.connectors && ${listing}::text[]
+       OR jsonb_exists(a.spec::jsonb -> 'grants', ${ref})
+       OR (a.namespace = ${tool.namespace} AND jsonb_exists(a.spec::jsonb -> 'grants', ${tool.name}))`
 
   const found: AgentWithTool[] = []
   for (let i = 0; i < candidates.length; i += 200) {
-    const rows = (await prisma.agent.findMany({ where: { id: { in: candidates.slice(i, i + 200).map((a) => a.id) } } })) as Row[]
+    const rows = (await prisma.agent.findMany({
+      where: { id: { in: candidates.slice(i, i + 200).map((a) => a.id) } },
+      select: { id: true, namespace: true, name: true, spec: true, imageTools: true, imageDigest: true },
+    })) as unknown as Row[]
     for (const row of rows) {
-      const set = resolveEffectiveTools(await loadResolverInput('Agent', row))
+      const set = resolveEffectiveTools(await loadResolverInput('Agent', row, registryReader(), tool.name))
       const entries = [...set.tools, ...set.excluded].filter((e) => e.source.kind === 'Tool' && e.source.namespace === tool.namespace && e.source.name === tool.name)
       // Granted and listed by a bound connector: the same Tool twice, and the one that is not shadowed tells.
       const entry = entries.find((e) => e.state !== 'shadowed') ?? entries[0]

@@ -130,6 +130,23 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
   return out
 }
 
+/**
+ * The input with only the sources of one tool name left. Precedence, safety and toggles are decided
+ * name by name, so resolving this gives exactly the entries of `name` that resolving the whole input
+ * gives (a property test holds it to that), at the cost of that name's sources alone.
+ */
+export function inputForName(input: ResolverInput, name: string): ResolverInput {
+  const only = (tools: CatalogTool[]) => tools.filter((t) => t.name === name)
+  return {
+    ...input,
+    subject: { ...input.subject, imageTools: only(input.subject.imageTools) },
+    platformTools: only(input.platformTools),
+    connectorTools: new Map([...input.connectorTools].map(([slug, tools]) => [slug, only(tools)])),
+    languageToolTools: new Map([...input.languageToolTools].map(([ref, tools]) => [ref, only(tools)])),
+    grantedTools: new Map([...input.grantedTools].filter(([, tool]) => tool.name === name)),
+  }
+}
+
 /** `name` references resolve in the referrer's namespace; `namespace/name` names another. */
 export function qualify(ref: string, namespace: string): string {
   return ref.includes('/') ? ref : `${namespace}/${ref}`

@@ -6,6 +6,10 @@ import { explainRoutes } from '@/lib/api/explain-routes'
 import { fleetRoutes } from '@/lib/api/fleet-routes'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { prisma } from '@/lib/db'
+import { loadResolverInput } from '@/lib/effective-tools/load-resolver-input'
+import { registryReader } from '@/lib/effective-tools/registry-reader'
+import { resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
+import type { Row } from '@/lib/resources/kind-adapters'
 import { call, resetDatabase, yaml } from './helpers'
 
 const MANIFEST = yaml`
@@ -44,9 +48,14 @@ metadata: { name: team, namespace: awt }
 spec: { parent: top, connectors: [xc] }
 ---
 apiVersion: toolroom.dev/v1alpha1
+kind: LanguageTool
+metadata: { name: x-srv, namespace: awt }
+spec: { endpoint: "http://127.0.0.1:9/mcp" }
+---
+apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: a1, namespace: awt }
-spec: { unit: team }
+spec: { unit: team, languageTools: [x-srv] }
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent
@@ -81,6 +90,11 @@ beforeAll(async () => {
   await resetDatabase()
   const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: MANIFEST })
   expect(applied.status, applied.text).toBe(200)
+  // As discovery stores a surface: a server whose name is not canonical (its tools are x_srv.*).
+  await prisma.languageTool.update({
+    where: { namespace_name: { namespace: 'awt', name: 'x-srv' } },
+    data: { toolSchemas: [{ name: 'search', description: 'Searches upstream' }, { name: 'fetch' }], phase: 'Ready', lastIntrospectedAt: new Date() },
+  })
 })
 
 describe('agents with a Tool', () => {
@@ -115,6 +129,20 @@ describe('agents with a Tool', () => {
       const own = await call(fleetRoutes('Agent').effectiveTools, `/api/v1/agents/${item.agent.id}/effective-tools?include=excluded`, { params: { id: item.agent.id } })
       const entries = [...own.json.effectiveTools, ...own.json.excluded].filter((e: { name: string; source: { namespace: string } }) => e.name === 'x.search' && e.source.namespace === 'awt')
       expect(entries.map((e: { state: string }) => e.state)).toContain(item.state)
+    }
+  })
+
+  it('loads, for one name, exactly what resolves that name as the whole input does', async () => {
+    for (const row of (await prisma.agent.findMany()) as unknown as Row[]) {
+      const whole = resolveEffectiveTools(await loadResolverInput('Agent', row))
+      const entries = [...whole.tools, ...whole.excluded]
+      const names = new Set(entries.map((e) => e.name))
+      expect(names.size).toBeGreaterThanOrEqual(5)
+      if (row.name === 'a1') expect(names).toContain('x_srv.search')
+      for (const name of names) {
+        const alone = resolveEffectiveTools(await loadResolverInput('Agent', row, registryReader(), name))
+        expect([...alone.tools, ...alone.excluded]).toEqual(entries.filter((e) => e.name === name))
+      }
     }
   })
 
