@@ -70,7 +70,8 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
     <div className="space-y-4" data-testid="explain-trace" data-decision={x.decision}>
       <div role="status" className={`rounded-md border px-3 py-2.5 ${decision.box}`}>
         <p className="flex flex-wrap items-center gap-2">
-          <Badge tone={decision.tone} className="text-sm">
+          {/* The shared badge never wraps; in a column narrower than its label it must, or it spills out of the box. */}
+          <Badge tone={decision.tone} className="max-w-full text-sm whitespace-normal!">
             {decision.label}
           </Badge>
           <span className="font-mono text-sm font-medium break-all">{x.through ? `${x.tool} → ${x.through.tool}` : x.tool}</span>
