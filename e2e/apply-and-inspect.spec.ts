@@ -43,7 +43,7 @@ test('apply a manifest, then see the new tool on the agent page with its provena
   await agentLink.click()
 
   await expect(page).toHaveURL(/\/agents\//)
-  const row = page.locator(`[data-testid="effective-tool-row"][data-tool-name="e2e_${suffix}.lookup_order"]`)
+  const row = page.locator(`[data-testid="tool-name-card"][data-tool-name="e2e_${suffix}.lookup_order"]`)
   await expect(row).toBeVisible()
   await expect(row).toHaveAttribute('data-provenance', 'grant')
   await expect(row.getByRole('link', { name: new RegExp(`e2e-unit-${suffix}`) })).toBeVisible()

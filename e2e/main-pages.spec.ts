@@ -26,14 +26,14 @@ for (const { path, name, heading } of pages) {
   })
 }
 
-test('an agent page shows its effective tools grouped by provenance', async ({ page }) => {
+test('an agent page shows its effective tools, one card per name with its provenance', async ({ page }) => {
   const list = await (await page.request.get('/api/v1/agents?limit=50')).json()
   // the demo agent with the most varied set: one with an image digest
   const agent = list.items.find((a: { status: { imageTools: { count: number } } }) => a.status.imageTools.count > 0) ?? list.items[0]
   await page.goto(`/agents/${agent.id}`)
   await expect(page.getByRole('heading', { level: 1, name: new RegExp(agent.metadata.name) })).toBeVisible()
-  await expect(page.locator('[data-testid="effective-tool-row"]').first()).toBeVisible()
-  await expect(page.locator('[data-testid="effective-tool-row"][data-provenance="platform"]').first()).toBeVisible()
+  await expect(page.locator('[data-testid="tool-name-card"]').first()).toBeVisible()
+  await expect(page.locator('[data-testid="tool-name-card"][data-provenance="platform"]').first()).toBeVisible()
   await page.screenshot({ path: '.data/test-reports/screenshots/agent.png', fullPage: true })
 })
 

@@ -1,9 +1,8 @@
 'use client'
 import { IntentLink } from '@/components/ui/intent-link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
-import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
-import { ConnectorLinks, GrantLinks, LanguageToolLinks, Toggles } from '@/components/resources/bindings'
+import { LanguageToolLinks } from '@/components/resources/bindings'
 import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
 import { LabelBadges } from '@/components/resources/status-badges'
@@ -17,8 +16,11 @@ import { dateTime, digestOfImage, shortDigest } from '@/lib/client/format'
 import { useResource } from '@/lib/client/hooks'
 import { useDocumentTitle } from '@/lib/client/use-document-title'
 import { resourceHref } from '@/lib/client/links'
+import { AgentImageSection } from './agent-image-section'
+import { AgentToolsArea } from './agent-tools-area'
 import { ConfigYamlCard } from './config-yaml-card'
 import { CredentialsCard } from './credentials-card'
+import { InheritedBindings } from './inherited-bindings'
 
 type Agent = Resource<AgentSpec, FleetStatus>
 
@@ -43,7 +45,8 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
               subtitle={spec.displayName ?? spec.description}
             />
             <div className="space-y-5">
-              <Card bodyClassName="p-4">
+              <AgentToolsArea id={id} namespace={namespace} subjectNamespace={ns} />
+              <Card title="Configuration" bodyClassName="p-4">
                 <DefinitionList
                   columns={3}
                   items={[
@@ -62,30 +65,23 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
                     ['Image', spec.image ? <span className="break-all font-mono text-xs" title={spec.image}>{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
                     ['Image digest', <span className="font-mono text-xs" title={pinned ?? undefined} key="d">{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span>],
                     ['LanguageTools', <LanguageToolLinks key="lt" refs={spec.languageTools} namespace={ns} />],
-                    ['Connectors', <ConnectorLinks key="c" slugs={spec.connectors} />],
-                    ['Grants', <GrantLinks key="g" grants={spec.grants} namespace={ns} />],
-                    ['Toggles', <Toggles key="t" toggles={spec.toggles} />],
+                    ['Connectors', <InheritedBindings key="c" field="connectors" own={spec} unit={spec.unit} namespace={ns} />],
+                    ['Grants', <InheritedBindings key="g" field="grants" own={spec} unit={spec.unit} namespace={ns} />],
+                    ['Toggles', <InheritedBindings key="t" field="toggles" own={spec} unit={spec.unit} namespace={ns} />],
                     ['Labels', Object.keys(agent.metadata.labels).length ? <LabelBadges labels={agent.metadata.labels} /> : null],
                     ['Updated', `${dateTime(agent.metadata.updatedAt)} (generation ${agent.metadata.generation})`],
                   ]}
                 />
               </Card>
               <CallStatsPanel subject={{ dimension: 'agent', id: agent.id }} callsHref={`/calls?agentId=${agent.id}`} />
-              <section aria-labelledby="effective-tools-heading">
-                <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
-                  Effective tools
-                </h2>
-                <EffectiveToolsPanel
-                  plural="agents"
-                  id={id}
-                  namespace={namespace}
-                  subjectNamespace={ns}
-                  imageTools={agent.status?.imageTools}
-                  pinnedDigest={pinned}
-                  showImageSection
-                  introspection={<IntrospectionSection plural="agents" kind="Agent" subjectId={agent.id} endpoint={agent.status?.endpoint ?? spec.endpoint} />}
-                />
-              </section>
+              <AgentImageSection
+                id={id}
+                namespace={namespace}
+                subjectNamespace={ns}
+                imageTools={agent.status?.imageTools}
+                pinnedDigest={pinned}
+                introspection={<IntrospectionSection plural="agents" kind="Agent" subjectId={agent.id} endpoint={agent.status?.endpoint ?? spec.endpoint} />}
+              />
               <CredentialsCard id={id} namespace={namespace} />
               <div className="grid items-start gap-4 xl:grid-cols-2">
                 <ConfigYamlCard id={id} namespace={namespace} />

@@ -8,7 +8,8 @@ import { Badge } from '@/components/ui/badge'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { Td, Tr } from '@/components/ui/table'
 import type { EffectiveTool, SourceRef } from '@/lib/effective-tools/types'
-import { count, percent, shortDigest } from '@/lib/client/format'
+import { count, shortDigest } from '@/lib/client/format'
+import { CallFigures } from './call-figures'
 import { hasPage, resourceHref } from '@/lib/client/links'
 
 export const EFFECTIVE_TOOL_COLUMNS = 6
@@ -98,14 +99,7 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
           {limits.length ? limits.map((l) => <div key={l}>{l}</div>) : <span className="text-slate-400">none</span>}
         </Td>
         <Td className="whitespace-nowrap text-right text-xs tabular-nums text-slate-600">
-          {tool.totalCalls7d > 0 ? (
-            <>
-              {count(tool.totalCalls7d)}
-              <div className={tool.failureRate7d && tool.failureRate7d > 0.05 ? 'text-red-700' : 'text-slate-400'}>{percent(tool.failureRate7d)} failed</div>
-            </>
-          ) : (
-            <span className="text-slate-400">no calls</span>
-          )}
+          <CallFigures tool={tool} stacked />
         </Td>
         <Td className="max-w-56">
           <StateBadge tool={tool} />

@@ -78,7 +78,8 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
               <div className="grid grid-cols-3 gap-3 sm:grid-cols-6">
                 <Figure label="Calls" value={count(t.calls)} />
                 <Figure label="Failures" value={count(t.failures)} tone={t.failures > 0 ? 'bad' : undefined} />
-                <Figure label="Failure rate" value={percent(t.failureRate)} tone={(t.failureRate ?? 0) > 0.05 ? 'bad' : undefined} />
+                {/* Calls that were all refused never ran: that is no failure rate, not 0 %. */}
+                <Figure label="Failure rate" value={t.calls > 0 && t.refused === t.calls ? 'none ran' : percent(t.failureRate)} tone={(t.failureRate ?? 0) > 0.05 ? 'bad' : undefined} />
                 <Figure label="Refused" value={count(t.refused)} />
                 <Figure label="p50 latency" value={duration(t.p50Ms)} />
                 <Figure label="p95 latency" value={duration(t.p95Ms)} />

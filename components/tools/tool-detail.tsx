@@ -14,6 +14,7 @@ import { count, dateTime, percent } from '@/lib/client/format'
 import { useResource } from '@/lib/client/hooks'
 import { useDocumentTitle } from '@/lib/client/use-document-title'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
+import { AgentsWithTool } from './agents-with-tool'
 import { ApprovalBadge, LevelBadge, TypeBadge } from './badges'
 import { SchemaView } from './schema-view'
 import { ToolConditionsList } from './tool-conditions'
@@ -78,6 +79,7 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
               <StatusCard status={tool.status} />
               <CallStatsPanel subject={{ dimension: 'tool', id: name, namespace: ns }} callsHref={`/calls?toolKey=${encodeURIComponent(toolResourceStatKey(ns, name))}`} />
               <ToolFailureView toolKey={toolResourceStatKey(ns, name)} />
+              <AgentsWithTool toolId={tool.id} namespace={ns} />
               <ToolSpecCards spec={tool.spec} namespace={ns} />
               <div className="grid gap-4 lg:grid-cols-2">
                 <Card title="Input schema">

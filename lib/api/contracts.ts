@@ -7,6 +7,7 @@ import { AUDIT_CONTRACTS } from './audit-routes'
 import { ACCESS_CONTRACTS } from './access-routes'
 import { AGENT_CREDENTIAL_CONTRACTS } from './agent-credential-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
+import { EXPLAIN_CONTRACTS } from './explain-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { OAUTH_CONTRACTS } from './oauth-routes'
@@ -32,4 +33,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(STATS_CONTRACTS),
   ...Object.values(ACCESS_CONTRACTS),
   ...Object.values(OAUTH_CONTRACTS),
+  ...Object.values(EXPLAIN_CONTRACTS),
 ]

@@ -144,6 +144,7 @@ export const effectiveToolSchema = z
       })
       .optional()
       .openapi({ description: 'Whether the tool can be called now: absent for tools that run inside the agent or on the platform' }),
+    refusedCalls7d: z.number().int().optional().openapi({ description: 'Of totalCalls7d, the calls Toolroom refused before the tool ran; they are calls, never failures.' }),
   })
   .openapi('EffectiveTool') satisfies z.ZodType<EffectiveTool>
 

@@ -32,7 +32,7 @@ export interface ApprovalRequestInput {
 type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
 
 export async function requestApproval(input: ApprovalRequestInput, db: Db = prisma): Promise<ApprovalRequest> {
-  const expiry = await expiryFor(input.tool, db)
+  const expiry = await approvalExpiryFor(input.tool, db)
   const sealed = sealSecretValues({ args: JSON.stringify(input.args ?? {}), ...(input.rawIdempotencyKey ? { key: input.rawIdempotencyKey } : {}) })
   const row = await db.approvalRequest.create({
     data: {
@@ -65,7 +65,7 @@ export async function announceApprovalRequest(row: ApprovalRequest): Promise<voi
 }
 
 // Tool override (`sideEffects.approvalExpirySeconds`), else the level's policy, else the default.
-async function expiryFor({ id, level, resourceNamespace }: ApprovalRequestInput['tool'], db: Db) {
+export async function approvalExpiryFor({ id, level, resourceNamespace }: ApprovalRequestInput['tool'], db: Db = prisma) {
   const [tool, policy] = await Promise.all([
     resourceNamespace ? db.tool.findUnique({ where: { namespace_name: { namespace: resourceNamespace, name: id } }, select: { spec: true } }) : null,
     level ? db.sideEffectPolicy.findUnique({ where: { level }, select: { spec: true } }) : null,

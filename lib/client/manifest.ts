@@ -4,7 +4,7 @@ import type { Resource } from './api'
 
 type Manifestable = Pick<Resource<unknown, unknown>, 'apiVersion' | 'kind' | 'metadata' | 'spec'>
 
-function manifestDocument(resource: Manifestable) {
+export function manifestDocument(resource: Manifestable) {
   const { name, namespace, labels, annotations } = resource.metadata
   return {
     apiVersion: resource.apiVersion,

@@ -15,6 +15,9 @@ export const queryKeys = {
     [...queryKeys.detail(plural, id, namespace), 'effective-tools'] as const,
   imageTools: (plural: 'agents' | 'units', id: string, namespace?: string) => [...queryKeys.detail(plural, id, namespace), 'image-tools'] as const,
   configYaml: (id: string, namespace?: string) => [...queryKeys.detail('agents', id, namespace), 'config.yaml'] as const,
+  /** What the explainer says of one call (it reads the registry, limits and keys: stale as soon as they change). */
+  explain: (id: string, namespace: string | undefined, body: object) => [...queryKeys.detail('agents', id, namespace), 'explain', body] as const,
+  agentsWithTool: (id: string, namespace: string | undefined, params: object) => [...queryKeys.detail('tools', id, namespace), 'agents', params] as const,
   /** Everything discovery: runs and surface changes, of every subject. */
   discovery: () => [...queryKeys.all, 'discovery'] as const,
   discoveryRuns: (filters: DiscoveryFilters) => [...queryKeys.discovery(), 'runs', filters] as const,

@@ -4,18 +4,28 @@ import { qualifyRef } from '@/lib/manifests/resource-ref'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { catalogToolsFromImage, catalogToolsFromMcp, type ImageToolDefinition } from './catalog-tools'
+import { canonicalSegment, toolNamespaceOf } from '@/lib/tools/naming'
 import { PLATFORM_TOOLS } from './platform-tools'
 import { type RegistryReader, registryReader, type ServerSurface } from './registry-reader'
+import { inputForName } from './resolve-effective-tools'
 import type { CatalogTool, ResolverInput, SubjectNode } from './types'
 
-export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader: RegistryReader = registryReader()): Promise<ResolverInput> {
+/**
+ * `onlyName`: load only what can offer that tool name (grants of a Tool so named, servers whose tools
+ * carry its first segment) and leave the other names out (inputForName): for questions about one name
+ * across many subjects, which then resolve that name as the whole input would.
+ */
+export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader: RegistryReader = registryReader(), onlyName?: string): Promise<ResolverInput> {
   const spec = row.spec as AgentSpec & UnitSpec
   const ancestors = await loadAncestors(reader, row.namespace, kind === 'Agent' ? spec.unit : spec.parent)
   const levels: SubjectNode[] = [{ name: row.name, namespace: row.namespace, ...spec }, ...ancestors]
 
   const slugs = [...new Set(levels.flatMap((l) => l.connectors ?? []))]
-  const grantRefs = [...new Set(levels.flatMap((l) => (l.grants ?? []).map((g) => qualifyRef(g, l.namespace))))]
-  const serverRefs = kind === 'Agent' ? (spec.languageTools ?? []) : []
+  const named = (ref: string) => onlyName === undefined || ref.slice(ref.indexOf('/') + 1) === onlyName
+  const grantRefs = [...new Set(levels.flatMap((l) => (l.grants ?? []).map((g) => qualifyRef(g, l.namespace))))].filter(named)
+  // A server's tools are named `<server, canonical>.<tool>` (catalogToolsFromMcp).
+  const serves = (ref: string) => onlyName === undefined || canonicalSegment(ref.slice(ref.indexOf('/') + 1)) === toolNamespaceOf(onlyName)
+  const serverRefs = kind === 'Agent' ? (spec.languageTools ?? []).filter(serves) : []
 
   const [connectors, surfaces, granted, servers, policies] = await Promise.all([
     reader.connectors(),
@@ -35,7 +45,7 @@ export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader
     languageToolTools.set(ref, serverCatalog(server))
   }
 
-  return {
+  const input: ResolverInput = {
     subject: {
       kind,
       name: row.name,
@@ -55,6 +65,7 @@ export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader
     connectorSlugs: new Set(connectors.keys()),
     policies,
   }
+  return onlyName === undefined ? input : inputForName(input, onlyName)
 }
 
 // A server's surface object is the reader's, kept while the registry is unchanged: its catalog too.

@@ -28,13 +28,8 @@ export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
 
   // Entries under a reserved namespace from a source that does not own it never compete.
   for (const c of candidates) {
-    if (c.tier !== 'image' && c.tier !== 'mcp') continue
-    const reserved = reservedNamespaceOf(c.tool.name, input.connectorSlugs)
-    if (reserved)
-      c.deniedReason =
-        reserved === 'toolroom'
-          ? `"toolroom.*" is reserved for Toolroom's platform tools`
-          : `"${reserved}.*" is reserved for connector "${reserved}"`
+    const reserved = reservedDenialOf(c.tool.name, c.tier, input.connectorSlugs)
+    if (reserved) c.deniedReason = reserved.message
   }
 
   // Highest tier wins a name; within a tier the first declared wins.
@@ -136,16 +131,60 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
   return out
 }
 
-function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | null {
+/**
+ * The input with only the sources of one tool name left. Precedence, safety and toggles are decided
+ * name by name, so resolving this gives exactly the entries of `name` that resolving the whole input
+ * gives (a property test holds it to that), at the cost of that name's sources alone.
+ */
+export function inputForName(input: ResolverInput, name: string): ResolverInput {
+  const only = (tools: CatalogTool[]) => tools.filter((t) => t.name === name)
+  return {
+    ...input,
+    subject: { ...input.subject, imageTools: only(input.subject.imageTools) },
+    platformTools: only(input.platformTools),
+    connectorTools: new Map([...input.connectorTools].map(([slug, tools]) => [slug, only(tools)])),
+    languageToolTools: new Map([...input.languageToolTools].map(([ref, tools]) => [ref, only(tools)])),
+    grantedTools: new Map([...input.grantedTools].filter(([, tool]) => tool.name === name)),
+  }
+}
+
+/**
+ * Whether a candidate may not compete for its name because the name lies in a namespace reserved for
+ * another source (`toolroom.*` for the platform, `<slug>.*` for a connector): only image and MCP
+ * server tools can be such squatters. `reserved` is the namespace's owner.
+ */
+export function reservedDenialOf(name: string, tier: Tier, connectorSlugs: ReadonlySet<string>): { reserved: string; message: string } | null {
+  if (tier !== 'image' && tier !== 'mcp') return null
+  const reserved = reservedNamespaceOf(name, connectorSlugs)
+  if (!reserved) return null
+  return {
+    reserved,
+    message: reserved === 'toolroom' ? `"toolroom.*" is reserved for Toolroom's platform tools` : `"${reserved}.*" is reserved for connector "${reserved}"`,
+  }
+}
+
+/** Which safety rule of the winning tool refuses the subject, if any (deniedNamespaces first). */
+export function safetyDenialOf(
+  tool: Pick<CatalogTool, 'name' | 'namespace' | 'allowedAgents' | 'deniedNamespaces'>,
+  subject: { kind: 'Agent' | 'Unit'; name: string; namespace: string },
+): { rule: 'deniedNamespaces' | 'allowedAgents'; message: string } | null {
   if (tool.deniedNamespaces?.includes(subject.namespace))
-    return `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"`
+    return { rule: 'deniedNamespaces', message: `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"` }
   // allowedAgents names agents; for a unit the check happens per agent below it.
   if (subject.kind === 'Agent' && !agentAllowed(tool.allowedAgents, tool.namespace, subject))
-    return `agent "${subject.namespace}/${subject.name}" is not in safety.allowedAgents of ${tool.name} (${tool.allowedAgents!.join(', ')}; a bare name means namespace "${tool.namespace}")`
+    return {
+      rule: 'allowedAgents',
+      message: `agent "${subject.namespace}/${subject.name}" is not in safety.allowedAgents of ${tool.name} (${tool.allowedAgents!.join(', ')}; a bare name means namespace "${tool.namespace}")`,
+    }
   return null
 }
 
-function nearestToggle(name: string, { subject, ancestors }: ResolverInput): { enabled: boolean; where: string } | null {
+function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | null {
+  return safetyDenialOf(tool, subject)?.message ?? null
+}
+
+/** The toggle that decides whether `name` is on for the subject: its own, else the nearest unit's. */
+export function nearestToggle(name: string, { subject, ancestors }: Pick<ResolverInput, 'subject' | 'ancestors'>): { enabled: boolean; where: string } | null {
   const own = subject.toggles?.[name]
   if (own !== undefined) return { enabled: own, where: `${subject.kind.toLowerCase()} "${subject.name}"` }
   for (const unit of ancestors) {

@@ -126,6 +126,8 @@ export interface EffectiveTool {
   totalCalls7d: number
   failureRate7d: number | null
   health?: ToolHealth
+  /** Of totalCalls7d, those Toolroom refused before the tool ran (denied, invalid, rate limited, rejected, expired); set once statistics are attached. */
+  refusedCalls7d?: number
 }
 
 export interface UnresolvedReference {

@@ -9,18 +9,18 @@ import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { observeCall, observeUpstreamAttempt } from '@/lib/observability/metrics'
 import { currentTraceparent, type SpanHandle, withSpan } from '@/lib/observability/tracing'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
-import { isStorableText, STORABLE_TEXT_MESSAGE } from '@/lib/storage/storable-text'
 import { toolNamespaceOf } from '@/lib/tools/naming'
 import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
 import { registryReader } from '@/lib/effective-tools/registry-reader'
+import { argumentsRefusal, behindDoor, callKeyOf, executorRefusal, keyRefusal, keyScopeOf, rateLimitRefusal, type Refusal, unavailableRefusal, unknownToolRefusal } from './call-checks'
 import { approvalRequired, currentApprovalAnswer, DEFAULT_APPROVAL_WAIT_MS, waitForApprovalAnswer } from './approval-answers'
 import { type AgentTools, agentTools } from './agent-tools'
 import { executeMcp } from './executors/mcp'
 import { executeOs, osToolsEnabled } from './executors/os'
 import { executeRest, restAuthHeaders } from './executors/rest'
 import { callerKeyScope, claimKey, completeKey, type KeyScope, templateKeyScope } from './idempotency'
-import { renderIdempotencyKey, storableKey } from './idempotency-key'
+import { storableKey } from './idempotency-key'
 import { runPlatformTool } from './platform-calls'
 import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
@@ -28,7 +28,6 @@ import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } 
 import { TransientError, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
 import { RPC, ToolFailure } from './tool-errors'
-import { validateArguments } from './validate-args'
 
 export interface CallContext {
   agent: AgentIdentity
@@ -54,21 +53,15 @@ export type CallAnswer = { callId: string; result: CallToolResult } | { callId: 
 /** What a repeat of an idempotent call replays: the first answer, whichever it was. */
 type Replayable = { result: CallToolResult } | { error: { code: number; message: string; data: Record<string, unknown> } }
 
-const MAX_KEY_LENGTH = 512
-
 export function callTool(ctx: CallContext, name: string, rawArgs: unknown, callerKey?: string): Promise<CallAnswer> {
   return withSpan('toolroom.gateway.call', { attributes: { 'toolroom.channel': ctx.channel } }, async (span) => {
     sweepExpiredWindows()
     const tools = await step('resolve', () => agentTools(ctx.agent.agentId))
     if (!tools) return { callId: null, error: { code: RPC.INVALID_REQUEST, message: 'the calling agent no longer exists', data: {} } }
     const entry = tools.enabled.get(name)
-    // toolroom.call_tool is a door, not a call: the named tool's pipeline runs and is what gets recorded.
-    if (entry?.name === 'toolroom.call_tool') {
-      const a = (rawArgs ?? {}) as { name?: unknown; arguments?: unknown; idempotencyKey?: unknown }
-      if (typeof a.name !== 'string' || a.name === 'toolroom.call_tool')
-        return { callId: null, error: { code: RPC.INVALID_PARAMS, message: 'toolroom.call_tool needs "name": the tool to call (not itself)', data: {} } }
-      return callTool(ctx, a.name, a.arguments ?? {}, typeof a.idempotencyKey === 'string' ? a.idempotencyKey : callerKey)
-    }
+    const door = behindDoor(entry, rawArgs, callerKey)
+    if (door && 'error' in door) return { callId: null, error: { code: RPC.INVALID_PARAMS, message: door.error, data: {} } }
+    if (door) return callTool(ctx, door.name, door.args, door.callerKey)
     const run = new PipelineRun(ctx, tools, name, rawArgs, callerKey)
     // Only names the registry knows go on the span as the tool; the call id ties it to the call log.
     span.setAttributes({ 'toolroom.tool': entry?.name ?? '(unknown)', 'toolroom.agent': `${tools.agent.namespace}/${tools.agent.name}`, 'toolroom.call_id': run.callId })
@@ -117,38 +110,24 @@ class PipelineRun {
 
     // Tools the gateway cannot run (image and function tools run inside the agent) are refused whatever their arguments.
     const binding = (this.binding = await step('bind', () => bindingFor(entry, registryReader())))
-    if (binding.executor.kind === 'none') return this.fail(entry, 'denied', 'not_executable', binding.executor.reason, RPC.INVALID_PARAMS, { reason: binding.executor.reason })
-    if (binding.executor.kind === 'os' && !osToolsEnabled()) {
-      const reason = 'os tools are turned off on this gateway (an admin sets TOOLROOM_ENABLE_OS_TOOLS=1)'
-      return this.fail(entry, 'denied', 'os_tools_disabled', reason, RPC.INVALID_PARAMS, { reason })
-    }
+    const notRun = executorRefusal(binding.executor, osToolsEnabled())
+    if (notRun) return this.refuse(entry, notRun)
 
     // 3. Arguments.
     const args = (this.rawArgs ?? {}) as Record<string, unknown>
-    const violations = step('validate', () => validateArguments(entry.inputSchema, this.rawArgs ?? {}))
-    if (violations.length > 0) {
-      const message = `invalid arguments for ${entry.name}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`
-      return this.fail(entry, 'invalid_arguments', 'schema', message, RPC.INVALID_PARAMS, { tool: entry.name, violations }, false)
-    }
+    const invalid = step('validate', () => argumentsRefusal(entry, this.rawArgs))
+    if (invalid) return this.refuse(entry, invalid)
 
     // 4. Rate limits, per tool and per agent, counted in the database.
     const refusal = await step('rate_limit', () => takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now())))
-    if (refusal)
-      return this.fail(entry, 'rate_limited', `rate_limit_${refusal.applies}_${refusal.window}`, refusal.message, RPC.RATE_LIMITED, {
-        limit: refusal.limit,
-        window: refusal.window,
-        appliesTo: refusal.applies,
-        retryAfterSeconds: refusal.retryAfterSeconds,
-      })
+    if (refusal) return this.refuse(entry, rateLimitRefusal(refusal))
 
     // 5. Idempotency.
-    const key = this.callerKey ?? (binding.idempotencyKeyTemplate ? renderIdempotencyKey(binding.idempotencyKeyTemplate, args) : null)
-    const scope = this.callerKey !== undefined ? callerKeyScope(this.tools.agent.id, entry.name) : templateKeyScope(toolStatKey(entry.source, entry.name))
+    const key = callKeyOf(this.callerKey, binding.idempotencyKeyTemplate, args)
+    const scope = keyScopeOf(this.callerKey, this.tools.agent.id, entry)
     if (key !== null) {
-      if (key.length === 0 || key.length > MAX_KEY_LENGTH)
-        return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key must be 1 to ${MAX_KEY_LENGTH} characters`, RPC.INVALID_PARAMS, {})
-      if (!isStorableText(key))
-        return this.fail(entry, 'invalid_arguments', 'idempotency_key', `the idempotency key ${STORABLE_TEXT_MESSAGE}`, RPC.INVALID_PARAMS, {})
+      const badKey = keyRefusal(key)
+      if (badKey) return this.refuse(entry, badKey)
       this.key = key
       this.keyScope = scope
       const claim = await step('idempotency', () => claimKey(scope, key, this.callId))
@@ -289,14 +268,16 @@ class PipelineRun {
   private async refuseUnavailable(): Promise<CallAnswer> {
     const known = this.tools.unavailable.get(this.name)
     if (!known) {
-      const message = `unknown tool: ${this.name.slice(0, 200)} is not one of this agent's tools`
-      const error = { code: RPC.INVALID_PARAMS, message, data: { outcome: 'denied', callId: this.callId, reason: 'unknown: no tool of this name is in the agent\'s effective set' } }
-      await this.write(this.record(null, 'denied', { code: 'unknown_tool', message }, null, null))
+      const unknown = unknownToolRefusal(this.name)
+      const error = { code: unknown.rpcCode, message: unknown.message, data: { outcome: unknown.outcome, callId: this.callId, ...unknown.data } }
+      await this.write(this.record(null, unknown.outcome, { code: unknown.errorCode, message: unknown.message }, null, null))
       return { callId: this.callId, error }
     }
-    const errorCode = known.state === 'disabled' ? 'disabled' : known.reason?.startsWith('safety.') || known.reason?.includes('safety.') ? 'safety' : known.state
-    const message = `${known.name} is not available to this agent: ${known.reason ?? known.state}`
-    return this.fail(known, 'denied', errorCode, message, RPC.INVALID_PARAMS, { state: known.state, reason: known.reason ?? known.state })
+    return this.refuse(known, unavailableRefusal(known))
+  }
+
+  private refuse(entry: EffectiveTool, refusal: Refusal): Promise<CallAnswer> {
+    return this.fail(entry, refusal.outcome, refusal.errorCode, refusal.message, refusal.rpcCode, refusal.data, refusal.logArgs)
   }
 
   private async fail(entry: EffectiveTool, outcome: string, errorCode: string, message: string, code: number, data: Record<string, unknown>, logArgs = true): Promise<CallAnswer> {

@@ -4,6 +4,7 @@
 // first call finishes, up to TOOLROOM_IDEMPOTENCY_WAIT_MS, then answer "still in progress".
 // The stored answer is what the repeat must return, unredacted, so it is sealed with the secret key.
 import { prisma } from '@/lib/db'
+import { Prisma } from '@/lib/generated/prisma/client'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
 
 /**
@@ -32,6 +33,11 @@ export interface StoredAnswer {
 
 export type Claim = { owner: true } | { owner: false; callId: string; stored: StoredAnswer | null }
 
+// A stored key no longer holds once its window ended, or when its first call died (still running past
+// the lease): then the next call with it claims it and runs.
+const KEY_RELEASED = Prisma.sql`("GatewayIdempotency"."expiresAt" < now()
+  OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${LEASE_S})))`
+
 export async function claimKey(scope: KeyScope, key: string, callId: string): Promise<Claim> {
   const { owner: agentId, toolId } = scope
   const claimed = await prisma.$queryRaw<Array<{ callId: string }>>`
@@ -39,11 +45,25 @@ export async function claimKey(scope: KeyScope, key: string, callId: string): Pr
     VALUES (${agentId}::uuid, ${toolId}, ${key}, ${callId}::uuid, 'running', now() + make_interval(secs => ${IDEMPOTENCY_WINDOW_S}))
     ON CONFLICT ("agentId", "toolId", key) DO UPDATE
       SET "callId" = EXCLUDED."callId", state = 'running', outcome = NULL, result = NULL, "keyId" = NULL, "createdAt" = now(), "expiresAt" = EXCLUDED."expiresAt"
-      WHERE "GatewayIdempotency"."expiresAt" < now()
-         OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${LEASE_S}))
+      WHERE ${KEY_RELEASED}
     RETURNING "callId"`
   if (claimed.length > 0) return { owner: true }
   return waitForFirst(scope, key, callId)
+}
+
+export interface HeldKey {
+  callId: string
+  state: 'running' | 'done'
+  outcome: string | null
+  expiresAt: Date
+}
+
+/** The call a key is held by now, if any: a call with it would get that call's answer instead of running. Reads only. */
+export async function heldKey(scope: KeyScope, key: string): Promise<HeldKey | null> {
+  const rows = await prisma.$queryRaw<HeldKey[]>`
+    SELECT "callId"::text AS "callId", state, outcome, "expiresAt" FROM "GatewayIdempotency"
+    WHERE "agentId" = ${scope.owner}::uuid AND "toolId" = ${scope.toolId} AND key = ${key} AND NOT ${KEY_RELEASED}`
+  return rows[0] ?? null
 }
 
 async function waitForFirst(scope: KeyScope, key: string, callId: string): Promise<Claim> {

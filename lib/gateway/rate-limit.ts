@@ -63,9 +63,44 @@ export async function takeRate(windows: RateWindow[]): Promise<RateRefusal | nul
     SELECT toolroom_take_rate(${windows.map((w) => w.scope)}::text[], ${windows.map((w) => w.start)}::timestamptz[],
       ${windows.map((w) => w.expires)}::timestamptz[], ${windows.map((w) => w.limit)}::int[]) AS hit`
   const hit = rows[0]?.hit ?? 0
-  if (hit === 0) return null
-  const w = windows[hit - 1]
-  const [applies, window] = w.describe.split(' ') as ['tool' | 'agent', 'minute' | 'day']
+  return hit === 0 ? null : refusalOf(windows[hit - 1])
+}
+
+export interface WindowUsage {
+  window: RateWindow
+  applies: 'tool' | 'agent'
+  length: 'minute' | 'day'
+  /** Calls counted in the window so far. */
+  used: number
+  full: boolean
+}
+
+/**
+ * What takeRate would answer now, without counting anything: each window's use so far, and the
+ * refusal of the first full one (the one takeRate stops at). The comparison is the database's own
+ * (toolroom_rate_full), the same takeRate's function makes.
+ */
+export async function peekRate(windows: RateWindow[]): Promise<{ usage: WindowUsage[]; refusal: RateRefusal | null }> {
+  if (windows.length === 0) return { usage: [], refusal: null }
+  const rows = await prisma.$queryRaw<Array<{ i: number; used: number; full: boolean }>>`
+    SELECT u.i::int AS i, coalesce(g.count, 0)::int AS used, toolroom_rate_full(coalesce(g.count, 0), u.max_calls) AS full
+    FROM unnest(${windows.map((w) => w.scope)}::text[], ${windows.map((w) => w.start)}::timestamptz[], ${windows.map((w) => w.limit)}::int[])
+      WITH ORDINALITY AS u(scope, window_start, max_calls, i)
+    LEFT JOIN "GatewayRateCounter" g ON g.scope = u.scope AND g."windowStart" = u.window_start
+    ORDER BY u.i`
+  const usage = rows.map((r) => {
+    const window = windows[r.i - 1]
+    const [applies, length] = describeParts(window)
+    return { window, applies, length, used: r.used, full: r.full }
+  })
+  const first = usage.find((u) => u.full)
+  return { usage, refusal: first ? refusalOf(first.window) : null }
+}
+
+const describeParts = (w: RateWindow) => w.describe.split(' ') as ['tool' | 'agent', 'minute' | 'day']
+
+function refusalOf(w: RateWindow): RateRefusal {
+  const [applies, window] = describeParts(w)
   return {
     limit: w.limit,
     window,

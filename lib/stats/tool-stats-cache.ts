@@ -7,6 +7,8 @@ import { failureRate } from './call-outcomes'
 export interface ToolCallStats {
   totalCalls7d: number
   failureRate7d: number | null
+  /** Calls Toolroom refused before the tool ran (counted in totalCalls7d, never as failures). */
+  refusedCalls7d: number
 }
 
 export interface ToolStatsSnapshot {
@@ -30,9 +32,12 @@ async function refresh(): Promise<ToolStatsSnapshot> {
   const rows = await prisma.$queryRaw<Array<{ version: bigint }>>`SELECT version FROM "CallStatState" WHERE id = 1`
   const version = String(rows[0]?.version ?? 'none')
   if (state.snapshot?.version !== version) {
-    const stats = await prisma.$queryRaw<Array<{ key: string; calls: number; failures: number }>>`
-      SELECT key, calls, failures FROM "CallStat7d" WHERE dimension = 'tool'`
-    state.snapshot = { version, byTool: new Map(stats.map((s) => [s.key, { totalCalls7d: s.calls, failureRate7d: failureRate(s.calls, s.failures) }])) }
+    const stats = await prisma.$queryRaw<Array<{ key: string; calls: number; failures: number; refused: number }>>`
+      SELECT key, calls, failures, refused FROM "CallStat7d" WHERE dimension = 'tool'`
+    state.snapshot = {
+      version,
+      byTool: new Map(stats.map((s) => [s.key, { totalCalls7d: s.calls, failureRate7d: failureRate(s.calls, s.failures), refusedCalls7d: s.refused }])),
+    }
   }
   state.checkedAt = Date.now()
   return state.snapshot!
@@ -52,4 +57,4 @@ export async function toolStatsSnapshot(): Promise<ToolStatsSnapshot> {
 }
 
 export const statsOfTool = (snapshot: ToolStatsSnapshot, key: string): ToolCallStats =>
-  snapshot.byTool.get(key) ?? { totalCalls7d: 0, failureRate7d: null }
+  snapshot.byTool.get(key) ?? { totalCalls7d: 0, failureRate7d: null, refusedCalls7d: 0 }

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { annotationsForLevel } from '@/lib/effective-tools/derive-side-effects'
-import { resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
+import { inputForName, resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
 import type { CatalogTool, EffectiveTool, ResolverInput, Tier } from '@/lib/effective-tools/types'
 
 // Few names, so sources collide often; `toolroom.*` and the connector slugs are reserved namespaces.
@@ -87,6 +87,18 @@ describe('effective-tools resolver properties', { timeout: 60_000 }, () => {
         expect(resolveEffectiveTools(input)).toEqual(resolveEffectiveTools(input))
       }),
       { numRuns: 300 },
+    )
+  })
+
+  it('resolves a name alike from only its own sources (inputForName) as from the whole input', () => {
+    fc.assert(
+      fc.property(inputArb, fc.constantFrom(...NAMES), (input, name) => {
+        const whole = resolveEffectiveTools(input)
+        const alone = resolveEffectiveTools(inputForName(input, name))
+        const of = (set: ReturnType<typeof resolveEffectiveTools>) => [...set.tools, ...set.excluded].filter((e) => e.name === name)
+        expect(of(alone)).toEqual(of(whole))
+      }),
+      { numRuns: 500 },
     )
   })
 

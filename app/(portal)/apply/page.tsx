@@ -11,10 +11,12 @@ export const metadata: Metadata = { title: 'Apply' }
 
 export default async function ApplyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { actor, allowed } = await pageAllows('write')
+  // ?draft=<url-encoded YAML>: a fix drafted elsewhere (the agent page's "why not"), to review and apply.
+  const draft = applyDraftOf(firstParam(await searchParams, 'draft'))
   return (
     <>
       <PageHeader title="Apply" subtitle="Create or update resources from a manifest, the way CI and GitOps do." />
-      {allowed ? <ApplyForm kinds={manifestKindSchemas()} draft={applyDraftOf(firstParam(await searchParams, 'draft'))} /> : <NotAllowed role={actor.roles[0]} what="apply manifests" needs="operator or admin" />}
+      {allowed ? <ApplyForm kinds={manifestKindSchemas()} draft={draft} /> : <NotAllowed role={actor.roles[0]} what="apply manifests" needs="operator or admin" />}
     </>
   )
 }

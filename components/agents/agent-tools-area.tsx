@@ -1,0 +1,28 @@
+'use client'
+// The top of an agent's page: its tool set, and the explainer under it; "Explain" on a tool's card
+// fills the explainer in and brings it into view.
+import { useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { QueryView } from '@/components/ui/states'
+import { getEffectiveTools } from '@/lib/client/api'
+import { queryKeys } from '@/lib/client/query-keys'
+import { AgentToolSet } from './agent-tool-set'
+import { ExplainCallPanel, type ExplainRequestState } from './explain-call-panel'
+
+export function AgentToolsArea({ id, namespace, subjectNamespace }: { id: string; namespace?: string; subjectNamespace: string }) {
+  const query = useQuery({ queryKey: queryKeys.effectiveTools('agents', id, namespace), queryFn: () => getEffectiveTools('agents', id, namespace) })
+  const [request, setRequest] = useState<ExplainRequestState | null>(null)
+  const names = useMemo(() => [...new Set([...(query.data?.effectiveTools ?? []), ...(query.data?.excluded ?? [])].map((t) => t.name))].sort(), [query.data])
+  const explain = (tool: string) => {
+    setRequest((r) => ({ tool, nonce: (r?.nonce ?? 0) + 1 }))
+    document.getElementById('explain')?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+  }
+  return (
+    <div className="space-y-5">
+      <QueryView query={query} loadingLabel="Working out the effective tool set…">
+        {(data) => <AgentToolSet data={data} agentId={id} namespace={namespace} subjectNamespace={subjectNamespace} onExplain={explain} />}
+      </QueryView>
+      <ExplainCallPanel agentId={id} namespace={namespace} toolNames={names} request={request} />
+    </div>
+  )
+}

@@ -1,0 +1,131 @@
+'use client'
+// "Explain a call": pick one of the agent's tools (or type any name), give the arguments as JSON, and
+// read what the gateway would do with that call now, and why. Nothing is called or recorded.
+import { useMutation } from '@tanstack/react-query'
+import { useEffect, useId, useState } from 'react'
+import { ExplainTrace } from '@/components/explain/explain-trace'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { ErrorState } from '@/components/ui/states'
+import { ApiError } from '@/lib/client/api'
+import { type ExplainBody, explainCall } from '@/lib/client/explain-api'
+
+export interface ExplainRequestState {
+  tool: string
+  /** Bumped to run the explanation again for the same tool (a card's "Explain" clicked twice). */
+  nonce: number
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  if (!text.trim()) return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    throw new ApiError(0, 'Arguments are not JSON', `the arguments are not valid JSON: ${(e as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(0, 'Arguments must be an object', 'the arguments must be a JSON object, e.g. {"text": "hello"}')
+  return value as Record<string, unknown>
+}
+
+export function ExplainCallPanel({ agentId, namespace, toolNames, request }: { agentId: string; namespace?: string; toolNames: string[]; request: ExplainRequestState | null }) {
+  const ids = useId()
+  const [tool, setTool] = useState('')
+  const [args, setArgs] = useState('{}')
+  const [key, setKey] = useState('')
+  const explain = useMutation({
+    mutationFn: (body: ExplainBody) => explainCall(agentId, namespace, body),
+  })
+  const [formError, setFormError] = useState<Error | null>(null)
+  const run = (name: string) => {
+    try {
+      const body: ExplainBody = { tool: name.trim(), arguments: parseArguments(args), ...(key.trim() ? { idempotencyKey: key.trim() } : {}) }
+      explain.mutate(body)
+    } catch (e) {
+      explain.reset()
+      setFormError(e as Error)
+      return
+    }
+    setFormError(null)
+  }
+
+  // A card's "Explain" picks its tool and explains a call with the arguments given so far.
+  useEffect(() => {
+    if (!request) return
+    setTool(request.tool)
+    run(request.tool)
+    // Only a new request runs it: the form's own edits wait for its button.
+  }, [request?.tool, request?.nonce]) // eslint-disable-line react-hooks/exhaustive-deps
+
+  const error = formError ?? explain.error
+  return (
+    <Card
+      id="explain"
+      title="Explain a call"
+      description="What the gateway would do with this call now, and why: nothing is called, no limit is counted, nothing is recorded."
+      className="scroll-mt-4"
+    >
+      <div className="space-y-4">
+        <form
+          className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
+          onSubmit={(e) => {
+            e.preventDefault()
+            run(tool)
+          }}
+        >
+          <div className="space-y-3">
+            <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600" htmlFor={`${ids}-tool`}>
+              Tool
+              <input
+                id={`${ids}-tool`}
+                list={`${ids}-names`}
+                value={tool}
+                onChange={(e) => setTool(e.target.value)}
+                placeholder="e.g. github.create_issue"
+                required
+                maxLength={256}
+                autoComplete="off"
+                spellCheck={false}
+                className="h-8 w-full rounded-md border border-slate-300 bg-white px-2 font-mono text-sm text-slate-900 placeholder:text-slate-400 focus:border-slate-500 focus:outline-none"
+              />
+              <datalist id={`${ids}-names`}>
+                {toolNames.map((n) => (
+                  <option key={n} value={n} />
+                ))}
+              </datalist>
+            </label>
+            <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
+              Idempotency key (optional)
+              <input
+                value={key}
+                onChange={(e) => setKey(e.target.value)}
+                maxLength={512}
+                placeholder="as the caller would send it"
+                spellCheck={false}
+                className="h-8 w-full rounded-md border border-slate-300 bg-white px-2 font-mono text-sm text-slate-900 placeholder:text-slate-400 focus:border-slate-500 focus:outline-none"
+              />
+            </label>
+            <Button type="submit" variant="primary" disabled={!tool.trim() || explain.isPending}>
+              {explain.isPending ? 'Explaining…' : 'Explain'}
+            </Button>
+          </div>
+          <label className="flex min-w-0 flex-col gap-0.5 text-xs font-medium text-slate-600">
+            Arguments (JSON)
+            <textarea
+              value={args}
+              onChange={(e) => setArgs(e.target.value)}
+              rows={6}
+              spellCheck={false}
+              className="w-full rounded-md border border-slate-300 bg-white p-2 font-mono text-xs text-slate-900 focus:border-slate-500 focus:outline-none"
+            />
+          </label>
+        </form>
+        {error ? (
+          <ErrorState error={error} title={(error as ApiError).title ?? 'Could not explain'} />
+        ) : (
+          explain.data && <ExplainTrace explanation={explain.data} />
+        )}
+      </div>
+    </Card>
+  )
+}
