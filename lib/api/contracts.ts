@@ -11,6 +11,7 @@ import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
+import { SEARCH_CONTRACTS } from './search-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
 import { STATS_CONTRACTS } from './stats-routes'
 
@@ -30,4 +31,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(AGENT_CREDENTIAL_CONTRACTS),
   ...Object.values(STATS_CONTRACTS),
   ...Object.values(ACCESS_CONTRACTS),
+  ...Object.values(SEARCH_CONTRACTS),
 ]
