@@ -29,7 +29,7 @@ export const listAgentCredentials = (agent: AgentRef) => apiFetch<{ items: Crede
 export const listAllAgentCredentials = (filters: CredentialFilters, limit: number, cursor?: string | null) =>
   apiFetch<CredentialPage>(`/api/v1/agent-credentials${qs({ status: filters.status, agent: filters.agent, q: filters.q, limit, cursor })}`)
 
-export const issueAgentCredential = (agent: AgentRef, input: { name: string; expiresInDays?: number }) =>
+export const issueAgentCredential = (agent: AgentRef, input: { name: string; expiresInDays?: number | null }) =>
   apiFetch<IssuedCredential>(`${base(agent)}${qs({ namespace: agent.namespace })}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) })
 
 /** By the agent's id, which every listed credential carries, so either page can revoke. */
@@ -58,7 +58,7 @@ function useInvalidateCredentials() {
 
 export function useIssueAgentCredential() {
   const invalidate = useInvalidateCredentials()
-  return useMutation({ mutationFn: ({ agent, input }: { agent: AgentRef; input: { name: string; expiresInDays?: number } }) => issueAgentCredential(agent, input), onSuccess: () => void invalidate() })
+  return useMutation({ mutationFn: ({ agent, input }: { agent: AgentRef; input: { name: string; expiresInDays?: number | null } }) => issueAgentCredential(agent, input), onSuccess: () => void invalidate() })
 }
 
 export function useRevokeAgentCredential() {
