@@ -13,6 +13,7 @@ import { cachedBody } from '@/lib/effective-tools/answer-cache'
 import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
 import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { toResourceView } from '@/lib/resources/resource-view'
+import type { ResourceSort } from '@/lib/resources/list-order'
 import {
   agentListQuery,
   idParams,
@@ -81,6 +82,7 @@ function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
     columns,
     limit: query.limit as number | undefined,
     cursor: query.cursor as string | undefined,
+    sort: query.sort as ResourceSort | undefined,
   }
 }
 

@@ -5,6 +5,7 @@ import { KIND_DEFINITIONS, type Kind } from '@/lib/manifests/kinds'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { TIERS } from '@/lib/effective-tools/types'
+import { RESOURCE_SORTS } from '@/lib/resources/list-order'
 
 export const fieldErrorSchema = z
   .object({
@@ -80,6 +81,10 @@ export const listQuery = z.strictObject({
   label: labelSelector,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   cursor: z.string().max(1000).optional(),
+  sort: z
+    .enum(RESOURCE_SORTS)
+    .optional()
+    .openapi({ description: 'Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from.' }),
 })
 
 export const toolListQuery = listQuery.extend({

@@ -5,10 +5,11 @@ import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
-import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@/lib/http/pagination'
+import { DEFAULT_PAGE_SIZE } from '@/lib/http/pagination'
 import type { Kind } from '@/lib/manifests/kinds'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
 import { KIND_ADAPTERS, OMIT_COLUMNS, type Row } from './kind-adapters'
+import { listOrder, type ResourceSort } from './list-order'
 import { type ResourceView, toResourceView } from './resource-view'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
@@ -25,6 +26,8 @@ export interface ListFilters {
   columns?: Record<string, unknown>
   limit?: number
   cursor?: string
+  /** The order (lib/resources/list-order.ts); namespace, then name, by default. */
+  sort?: ResourceSort
 }
 
 export interface Page<T> {
@@ -41,16 +44,17 @@ export async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma
     and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
   for (const [key, value] of Object.entries(filters.labels ?? {})) and.push({ labels: { path: [key], equals: value } })
   for (const [column, value] of Object.entries(filters.columns ?? {})) and.push({ [column]: value })
-  if (filters.cursor) and.push(afterCursor(decodeCursor(filters.cursor)))
+  const order = listOrder(filters.sort)
+  if (filters.cursor) and.push(order.after(filters.cursor))
   const rows = await adapter.delegate(db).findMany({
     where: { AND: and },
-    orderBy: [{ namespace: 'asc' }, { name: 'asc' }, { id: 'asc' }],
+    orderBy: order.orderBy,
     take: limit + 1,
     ...(OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}),
   })
   const items = rows.slice(0, limit)
   const last = items[items.length - 1]
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+  return { items, nextCursor: rows.length > limit && last ? order.cursorOf(last) : null }
 }
 
 export async function listResources(kind: Kind, filters: ListFilters): Promise<Page<ResourceView>> {
