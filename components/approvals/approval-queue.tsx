@@ -191,7 +191,7 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
         </div>
         <FilterBar onReset={active ? reset : undefined}>
           <Select label="Side-effect level" value={filters.level} onChange={(v) => set('level', v)} options={LEVEL_OPTIONS} />
-          <SearchInput label="Agent" value={filters.agent} onChange={(v) => set('agent', v)} placeholder="agent name" className="w-40" />
+          <SearchInput label="Agent" value={filters.agent} onChange={(v) => set('agent', v.trim())} placeholder="namespace/name" className="w-44" />
           <SearchInput label="Tool" value={filters.tool} onChange={(v) => set('tool', v)} placeholder="payments.refund" className="w-48" />
           <SearchInput label="Tool namespace" value={filters.namespace} onChange={(v) => set('namespace', v)} placeholder="payments" className="w-36" />
         </FilterBar>

@@ -33,6 +33,8 @@ export const getTopFailingTools = (limit = 10) => apiFetch<{ items: FailingTool[
 
 export interface CallFilters {
   agentId?: string
+  /** `namespace/name`, a name in any namespace, or an id. */
+  agent?: string
   tool?: string
   toolKey?: string
   namespace?: string
