@@ -38,7 +38,7 @@ export function TopBar({ menuButton, menuOpen, onMenu, onSearch }: { menuButton:
         <span aria-hidden className="grid h-6 w-6 place-items-center rounded bg-amber-400 font-mono text-xs font-bold text-slate-900">
           T
         </span>
-        <span className="hidden text-sm font-semibold sm:inline">Toolroom</span>
+        <span className="sr-only text-sm font-semibold sm:not-sr-only">Toolroom</span>
       </IntentLink>
       <span className="flex-1" />
       {pending > 0 && (
