@@ -296,7 +296,7 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
         // Below 1024 px the decision stays within reach of the thumb, whichever row is open.
         <div data-testid="approval-action-bar" className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white px-4 py-3 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] lg:hidden">
           {selectedIds.length > 0 ? (
-            <p className="text-sm font-medium text-slate-900">{selectedIds.length} selected for one decision</p>
+            <p className="text-sm font-medium text-slate-900">One decision for {selectedIds.length} requests</p>
           ) : focused ? (
             <>
               <p className="truncate font-mono text-sm font-medium text-slate-900">{focused.tool.id}</p>

@@ -2,7 +2,7 @@
 // The frame of every signed-in page: a skip link, the navigation (a sidebar from 1024 px, a menu
 // behind a button below), the page, and the global search (Ctrl-K) over all of it.
 import { usePathname } from 'next/navigation'
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { SearchPalette } from '@/components/search/search-palette'
 import { Sidebar } from './sidebar'
 import { TopBar } from './top-bar'
@@ -27,10 +27,12 @@ export function PortalShell({ children }: { children: React.ReactNode }) {
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
-  const closeMenu = () => {
+  // Stable: the menu's focus effect depends on it, and must run when the menu opens, not on every render.
+  const closeMenu = useCallback(() => {
     setMenuOpen(false)
     menuButton.current?.focus()
-  }
+  }, [])
+  const openSearch = useCallback(() => setSearchOpen(true), [])
 
   return (
     <>
@@ -41,9 +43,9 @@ export function PortalShell({ children }: { children: React.ReactNode }) {
         Skip to content
       </a>
       <div className="lg:flex">
-        <TopBar menuButton={menuButton} menuOpen={menuOpen} onMenu={() => setMenuOpen((o) => !o)} onSearch={() => setSearchOpen(true)} />
+        <TopBar menuButton={menuButton} menuOpen={menuOpen} onMenu={() => setMenuOpen((o) => !o)} onSearch={openSearch} />
         {menuOpen && <div aria-hidden className="fixed inset-0 z-30 bg-slate-900/50 lg:hidden" onClick={closeMenu} />}
-        <Sidebar open={menuOpen} onClose={closeMenu} onSearch={() => setSearchOpen(true)} />
+        <Sidebar open={menuOpen} onClose={closeMenu} onSearch={openSearch} />
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 focus:outline-none">
           <div className="mx-auto max-w-7xl px-4 py-4 sm:px-6 sm:py-5">{children}</div>
         </main>
