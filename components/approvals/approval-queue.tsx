@@ -83,8 +83,10 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
   const selectedItems = useMemo(() => items.filter((a) => selected.has(a.id)), [items, selected])
   const selectedIds = selectedItems.map((a) => a.id)
   const deciding = pendingView && canDecide && (focused !== undefined || selectedIds.length > 0)
-  // A poll that failed leaves the rows as they were: say so, and since when.
-  const stale = queue.data !== undefined && (queue.isRefetchError || queue.failureCount > 0)
+  // A poll that failed leaves the rows as they were: say so, and since when. Offline, TanStack Query
+  // pauses the poll instead of failing it, which leaves the rows just as old.
+  const offline = queue.fetchStatus === 'paused'
+  const stale = queue.data !== undefined && (queue.isRefetchError || queue.failureCount > 0 || offline)
 
   const settle = () => void client.invalidateQueries({ queryKey: queryKeys.approvals() })
   const decideOne = useMutation({
@@ -199,7 +201,7 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
 
       {stale && (
         <div role="status" data-testid="queue-stale" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-          <strong>Stale:</strong> the queue could not be refreshed{queue.error ? ` (${(queue.error as Error).message})` : ''}. Last updated{' '}
+          <strong>Stale:</strong> the queue could not be refreshed{queue.error ? ` (${(queue.error as Error).message})` : offline ? ' (this browser is offline)' : ''}. Last updated{' '}
           <LocalDateTime iso={new Date(queue.dataUpdatedAt).toISOString()} /> (<TimeAgo iso={new Date(queue.dataUpdatedAt).toISOString()} />); decided or new requests may be missing. Trying again every {QUEUE_POLL_MS / 1000} s.
         </div>
       )}
