@@ -105,7 +105,8 @@ function PeopleTable({ people }: { people: UserView[] }) {
   const me = useCaller()
   const [error, setError] = useState<unknown>(null)
   const done = { onSuccess: () => void client.invalidateQueries({ queryKey: accessKeys.users }), onError: setError, onMutate: () => setError(null) }
-  const change = useMutation({ mutationFn: (v: { id: string; role?: Role; disabled?: boolean }) => changeUser(v.id, v), ...done })
+  // The id goes in the path only: PATCH /api/v1/users/{id} refuses fields it does not know.
+  const change = useMutation({ mutationFn: ({ id, ...body }: { id: string; role?: Role; disabled?: boolean }) => changeUser(id, body), ...done })
   const remove = useMutation({ mutationFn: removeUser, ...done })
   const [reset, setReset] = useState<{ email: string; password: string } | null>(null)
   // A role change waiting for its yes: it widens or narrows what someone may do and ends their sessions.
