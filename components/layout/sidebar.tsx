@@ -27,7 +27,9 @@ export function Sidebar({ open, onClose, onSearch }: { open: boolean; onClose: (
 
   useEffect(() => {
     if (!open) return
-    panel.current?.querySelector<HTMLElement>('a[aria-current="page"], a')?.focus()
+    // A selector list would match the first link in the document (the logo), not the current page's.
+    const links = panel.current
+    ;(links?.querySelector<HTMLElement>('a[aria-current="page"]') ?? links?.querySelector<HTMLElement>('nav a'))?.focus()
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
