@@ -7,7 +7,7 @@ import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import { KIND_ADAPTERS } from '@/lib/resources/kind-adapters'
 import { isCanonicalToolId } from '@/lib/tools/naming'
-import { isUuid, newestFirst, rankByName } from './rank-matches'
+import { isUuid, likeLiteral, newestFirst, rankByName } from './rank-matches'
 
 export const SEARCH_KINDS = ['Agent', 'Tool', 'Unit', 'LanguageTool', 'Connector', 'Secret'] as const satisfies readonly Kind[]
 type SearchKind = (typeof SEARCH_KINDS)[number]
@@ -60,7 +60,7 @@ export async function searchEverything(query: string, limit: number): Promise<Se
 async function searchKind(kind: SearchKind, q: string, limit: number): Promise<ResourceHit[]> {
   const adapter = KIND_ADAPTERS[kind]
   const rows = (await adapter.delegate(prisma).findMany({
-    where: { OR: adapter.searchColumns.map((c) => ({ [c]: { contains: q, mode: 'insensitive' } })) },
+    where: { OR: adapter.searchColumns.map((c) => ({ [c]: { contains: likeLiteral(q), mode: 'insensitive' } })) },
     select: { id: true, namespace: true, name: true, ...(adapter.searchColumns.includes('description') ? { description: true } : {}) },
     orderBy: [{ name: 'asc' }, { namespace: 'asc' }],
     take: CANDIDATES,
@@ -77,7 +77,7 @@ async function searchApprovals(q: string, limit: number): Promise<ApprovalHit[]>
   const rows = isUuid(q)
     ? await prisma.approvalRequest.findMany({ where: { OR: [{ id: q }, { callId: q }] }, select: APPROVAL_COLUMNS, take: 1 })
     : await prisma.approvalRequest.findMany({
-        where: { status: 'pending', OR: [{ toolId: { contains: q, mode: 'insensitive' } }, { agentName: { contains: q, mode: 'insensitive' } }] },
+        where: { status: 'pending', OR: [{ toolId: { contains: likeLiteral(q), mode: 'insensitive' } }, { agentName: { contains: likeLiteral(q), mode: 'insensitive' } }] },
         select: APPROVAL_COLUMNS,
         orderBy: [{ requestedAt: 'asc' }, { id: 'asc' }],
         take: limit,
