@@ -52,6 +52,13 @@ test.afterAll(async () => {
 const queueUrl = () => `/approvals?tool=${encodeURIComponent(world.toolId)}`
 const rowOf = (page: Page, approval: Approval) => page.locator(`[data-testid="approval-row"][data-approval-id="${approval.id}"]`)
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
+// Approving a financial call asks again (its level is high-risk): the dialog names the call.
+const confirmation = (page: Page) => page.getByTestId('approval-confirm')
+async function confirmApproval(page: Page, label = 'Yes, approve') {
+  await expect(confirmation(page)).toBeVisible()
+  await confirmation(page).getByRole('button', { name: label, exact: true }).click()
+  await expect(confirmation(page)).toHaveCount(0)
+}
 const succeeded = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
 // The queue's refusals; Next.js's route announcer is an (empty) alert too.
 const refused = (page: Page) => page.getByRole('alert').filter({ hasText: /^Already / })
@@ -130,11 +137,16 @@ test('a waiting call shows up in the queue without a reload, and runs once when 
   await expect(detail).toContainText(`${world.namespace}/${world.agentName}`)
   await expect(detail).toContainText('the SideEffectPolicy of its level')
   await expect(detail.getByTestId('approval-rate-limits')).toHaveText('tool: 1,000 a minute, 100,000 a dayagent: no limit')
+  // The row says which invoice and how much, without opening it.
+  await expect(row.getByTestId('argument-summary')).toHaveText('invoiceINV-1001amount1250')
   await page.screenshot({ path: `${SCREENSHOTS}/approvals-pending.png`, fullPage: true })
   expect(paid('INV-1001')).toBe(0)
 
   await page.getByLabel('Comment').fill('Supplier confirmed the bank details by phone')
   await button(page, 'Approve').click()
+  await expect(confirmation(page)).toContainText(`Approve ${world.toolId}?`)
+  await expect(confirmation(page)).toContainText('INV-1001')
+  await confirmApproval(page)
   await expect(succeeded(page, `Approved ${world.toolId} for ${world.agentName}`)).toBeVisible()
   await expect(row).toHaveCount(0)
 
@@ -174,7 +186,13 @@ test('an agent that does not wait polls approval_status; the approver decides fr
   await page.keyboard.press('j')
   await page.keyboard.press('k')
   await expect(page.getByTestId('approval-detail')).toHaveAttribute('data-approval-id', approval.id)
+  // One key never approves a financial call: a asks, with Cancel in focus; Tab then Enter confirms.
   await page.keyboard.press('a')
+  await expect(confirmation(page)).toBeVisible()
+  await expect(confirmation(page).getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(confirmation(page).getByRole('button', { name: 'Yes, approve' })).toBeFocused()
+  await page.keyboard.press('Enter')
   await expect(succeeded(page, `Approved ${world.toolId}`)).toBeVisible()
   await expect(rowOf(page, approval)).toHaveCount(0)
 
@@ -242,7 +260,9 @@ test('an approver in another time zone than the server gets the server-rendered 
   const row = rowOf(page, approval)
   await expect(row).toBeVisible()
   await row.click()
-  const local = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(approval.requestedAt))
+  const asked = new Date(approval.requestedAt)
+  const zone = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short', timeZone }).formatToParts(asked).find((p) => p.type === 'timeZoneName')!.value
+  const local = `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(asked)} ${zone}`
   await expect(page.getByTestId('approval-detail')).toContainText(`Asked${local} (`)
   expect(errors).toEqual([])
 
@@ -262,6 +282,8 @@ test('two approvers approve the same call at once: one wins, the other is told w
     await expect(page.getByTestId('approval-detail')).toHaveAttribute('data-approval-id', approval.id)
   }
   await Promise.all(Object.values(people).map(({ page }) => button(page, 'Approve').click()))
+  for (const { page } of Object.values(people)) await expect(confirmation(page)).toBeVisible()
+  await Promise.all(Object.values(people).map(({ page }) => confirmation(page).getByRole('button', { name: 'Yes, approve' }).click()))
 
   const outcomes: Record<string, 'won' | 'lost'> = {}
   for (const [role, { page }] of Object.entries(people)) {
@@ -303,10 +325,18 @@ test('several waiting calls are approved in bulk with the mouse, and denied in b
   await openQueue(page)
   for (const a of approvals) await expect(rowOf(page, a)).toBeVisible()
 
-  for (const a of toApprove) await rowOf(page, a).getByRole('checkbox').check()
+  for (const a of toApprove) await rowOf(page, a).getByTestId('approval-select').click()
   await expect(page.getByText('3 selected')).toBeVisible()
+  // The panel lists what the decision covers, with the total it pays out.
+  const panel = page.getByTestId('bulk-panel')
+  await expect(panel.getByTestId('bulk-item')).toHaveCount(3)
+  for (const a of toApprove) await expect(panel.locator(`[data-approval-id="${a.id}"]`)).toContainText(a.args.invoice!)
+  await expect(panel.getByTestId('bulk-totals')).toContainText('High risk3')
+  await expect(panel.locator('[data-testid="bulk-sum"][data-field="amount"]')).toContainText('303 over 3')
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-bulk.png`, fullPage: true })
   await page.getByLabel('Comment').fill('Month-end supplier run')
   await button(page, 'Approve 3').click()
+  await confirmApproval(page, 'Yes, approve 3')
   await expect(succeeded(page, 'Approved 3 of 3.')).toBeVisible()
   for (const a of toApprove) await expect(rowOf(page, a)).toHaveCount(0)
 
@@ -332,6 +362,134 @@ test('several waiting calls are approved in bulk with the mouse, and denied in b
   await approver.close()
 })
 
+test('a cancelled high-risk approval stays pending; the keys work from the list, a marked row and the buttons, not in a text field', async ({ browser }) => {
+  await pay('INV-6001', 321)
+  await pay('INV-6002', 654)
+  const [first, second] = [await approvalOf('INV-6001'), await approvalOf('INV-6002')]
+  const approver = await signInAs(browser, 'approver')
+  const page = approver.page
+  await openQueue(page)
+  const list = page.getByRole('listbox', { name: 'Approval requests' })
+  await expect(rowOf(page, first).getByTestId('argument-summary')).toHaveText('invoiceINV-6001amount321')
+  await expect(rowOf(page, first)).toContainText('high risk')
+
+  // A click hands the keyboard to the list (one Tab stop, the row in focus is its active option).
+  await rowOf(page, first).click()
+  await expect(list).toBeFocused()
+  await expect(list).toHaveAttribute('aria-activedescendant', `approval-${first.id}`)
+  await page.keyboard.press('j')
+  await expect(rowOf(page, second)).toHaveAttribute('aria-selected', 'true')
+  await page.keyboard.press(' ')
+  await expect(rowOf(page, second)).toHaveAttribute('aria-checked', 'true')
+  // Marking a row with the mouse leaves the keys working.
+  await rowOf(page, first).getByTestId('approval-select').click()
+  await expect(rowOf(page, first)).toHaveAttribute('aria-checked', 'true')
+  await expect(page.getByText('2 selected')).toBeVisible()
+  await page.keyboard.press('k')
+  await expect(rowOf(page, first)).toHaveAttribute('aria-selected', 'true')
+  // From a button too.
+  await button(page, 'Deny 2').focus()
+  await page.keyboard.press('j')
+  await expect(rowOf(page, second)).toHaveAttribute('aria-selected', 'true')
+  // In the comment box, keys are text.
+  await page.getByLabel('Comment').click()
+  await page.keyboard.type('jk a')
+  await expect(page.getByLabel('Comment')).toHaveValue('jk a')
+  await expect(rowOf(page, second)).toHaveAttribute('aria-selected', 'true')
+  await expect(confirmation(page)).toHaveCount(0)
+  await page.getByLabel('Comment').fill('')
+  await page.getByRole('button', { name: 'Clear selection' }).click()
+
+  // a asks; Escape, or Enter on the Cancel it starts on, leaves the request waiting.
+  await rowOf(page, first).click()
+  await page.keyboard.press('a')
+  await expect(confirmation(page)).toContainText('INV-6001')
+  await expect(confirmation(page)).toContainText('cannot be called back')
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-confirm.png` })
+  await page.keyboard.press('Escape')
+  await expect(confirmation(page)).toHaveCount(0)
+  await page.keyboard.press('a')
+  await expect(confirmation(page)).toBeVisible()
+  await page.keyboard.press('Enter')
+  await expect(confirmation(page)).toHaveCount(0)
+  await settle()
+  expect(await approvalById(first.id)).toMatchObject({ status: 'pending', decision: null })
+  expect(paid('INV-6001')).toBe(0)
+
+  // Denying never asks: both go at once.
+  await list.focus()
+  await page.keyboard.press('x')
+  await page.keyboard.press('j')
+  await page.keyboard.press('x')
+  await page.keyboard.press('d')
+  await expect(succeeded(page, 'Denied 2 of 2.')).toBeVisible()
+  expect(approver.cspViolations).toEqual([])
+  await approver.close()
+})
+
+test('a queue that cannot refresh says it is stale and since when, and clears once the server answers again', async ({ browser }) => {
+  await pay('INV-6101', 11)
+  const approval = await approvalOf('INV-6101')
+  const approver = await signInAs(browser, 'approver')
+  const page = approver.page
+  await openQueue(page)
+  await expect(rowOf(page, approval)).toBeVisible()
+  await expect(page.getByTestId('queue-stale')).toHaveCount(0)
+  // The approver's browser loses the network: the next polls fail.
+  await approver.context.setOffline(true)
+  const banner = page.getByTestId('queue-stale')
+  await expect(banner).toBeVisible({ timeout: 30_000 })
+  await expect(banner).toContainText('Stale: the queue could not be refreshed')
+  await expect(banner).toContainText(/Last updated \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+ \(/)
+  // The rows it had stay, marked as possibly out of date rather than removed.
+  await expect(rowOf(page, approval)).toBeVisible()
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-stale.png`, fullPage: true })
+  await approver.context.setOffline(false)
+  await expect(banner).toHaveCount(0, { timeout: 30_000 })
+  await approver.close()
+  expect((await admin.post(`/api/v1/approvals/${approval.id}/deny`, { data: { comment: 'stale banner check only' } })).status()).toBe(200)
+})
+
+test('the navigation counts the requests waiting, on every page', async ({ browser }) => {
+  await pay('INV-6151', 3)
+  const approval = await approvalOf('INV-6151')
+  const total = (await (await admin.get('/api/v1/approvals?status=pending&limit=1')).json()).total as number
+  expect(total).toBeGreaterThan(0)
+  const viewer = await signInAs(browser, 'viewer')
+  for (const path of ['/', '/tools']) {
+    await viewer.page.goto(path)
+    await expect(viewer.page.getByRole('navigation', { name: 'Main' }).getByTestId('nav-pending-approvals')).toHaveText(`${total} waiting`)
+  }
+  await viewer.close()
+  expect((await admin.post(`/api/v1/approvals/${approval.id}/deny`, { data: { comment: 'count check only' } })).status()).toBe(200)
+})
+
+test('on a phone, the arguments and Approve/Deny of the request in focus stay on screen', async ({ browser }) => {
+  await pay('INV-6201', 777)
+  const approval = await approvalOf('INV-6201')
+  const approver = await signInAs(browser, 'approver', { viewport: { width: 390, height: 844 } })
+  const page = approver.page
+  await openQueue(page)
+  await rowOf(page, approval).click()
+  const bar = page.getByTestId('approval-action-bar')
+  await expect(bar).toBeVisible()
+  await expect(bar).toContainText(world.toolId)
+  await expect(bar.getByTestId('argument-summary')).toHaveText('invoiceINV-6201amount777')
+  // Within the screen wherever the page is scrolled, and nothing sticks out sideways.
+  await page.mouse.wheel(0, 2000)
+  const box = (await bar.getByRole('button', { name: 'Deny', exact: true }).boundingBox())!
+  expect(box.y + box.height).toBeLessThanOrEqual(844)
+  expect(box.x + box.width).toBeLessThanOrEqual(390)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-phone.png` })
+  await bar.getByRole('button', { name: 'Approve', exact: true }).click()
+  await confirmApproval(page)
+  await expect(succeeded(page, `Approved ${world.toolId}`)).toBeVisible()
+  await executed(approval)
+  expect(paid('INV-6201')).toBe(1)
+  await approver.close()
+})
+
 test('viewers and operators see the queue but are offered no decision, and the API refuses theirs', async ({ browser }) => {
   await pay('INV-5001', 5)
   const approval = await approvalOf('INV-5001')
@@ -344,7 +502,7 @@ test('viewers and operators see the queue but are offered no decision, and the A
     await expect(page.getByText('Deciding needs the approver role.')).toBeVisible()
     await expect(button(page, 'Approve')).toHaveCount(0)
     await expect(button(page, 'Deny')).toHaveCount(0)
-    await expect(page.getByRole('checkbox')).toHaveCount(0)
+    await expect(page.getByTestId('approval-select')).toHaveCount(0)
     await expect(page.getByLabel('Comment')).toHaveCount(0)
     await expect(page.getByText('a approve · d deny')).toHaveCount(0)
     // The shortcuts decide nothing either.
@@ -372,5 +530,5 @@ test('the upstream ran exactly the approved calls, each once', async () => {
   const res = await admin.post(`/api/v1/approvals/${(await approvalOf('INV-5001')).id}/deny`, { data: { comment: 'end of the e2e run' } })
   expect(res.status()).toBe(200)
   await settle()
-  expect(Object.fromEntries([...upstream.paid].sort())).toEqual({ 'INV-1001': 1, 'INV-1002': 1, 'INV-3001': 1, 'INV-4001': 1, 'INV-4002': 1, 'INV-4003': 1 })
+  expect(Object.fromEntries([...upstream.paid].sort())).toEqual({ 'INV-1001': 1, 'INV-1002': 1, 'INV-3001': 1, 'INV-4001': 1, 'INV-4002': 1, 'INV-4003': 1, 'INV-6201': 1 })
 })

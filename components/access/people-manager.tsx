@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { ROLES, type Role } from '@/lib/auth/access-rules'
@@ -105,9 +106,12 @@ function PeopleTable({ people }: { people: UserView[] }) {
   const me = useCaller()
   const [error, setError] = useState<unknown>(null)
   const done = { onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.users() }), onError: setError, onMutate: () => setError(null) }
-  const change = useMutation({ mutationFn: (v: { id: string; role?: Role; disabled?: boolean }) => changeUser(v.id, v), ...done })
+  // The id goes in the path only: PATCH /api/v1/users/{id} refuses fields it does not know.
+  const change = useMutation({ mutationFn: ({ id, ...body }: { id: string; role?: Role; disabled?: boolean }) => changeUser(id, body), ...done })
   const remove = useMutation({ mutationFn: removeUser, ...done })
   const [reset, setReset] = useState<{ email: string; password: string } | null>(null)
+  // A role change waiting for its yes: it widens or narrows what someone may do and ends their sessions.
+  const [roleChange, setRoleChange] = useState<{ person: UserView; role: Role } | null>(null)
   const resetPassword = useMutation({
     mutationFn: (p: UserView) => resetUserPassword(p.id),
     onMutate: () => setError(null),
@@ -147,7 +151,7 @@ function PeopleTable({ people }: { people: UserView[] }) {
                     aria-label={`Role of ${p.email}`}
                     value={p.role}
                     disabled={change.isPending}
-                    onChange={(e) => change.mutate({ id: p.id, role: e.target.value as Role })}
+                    onChange={(e) => setRoleChange({ person: p, role: e.target.value as Role })}
                     className={FIELD}
                   >
                     {ROLES.map((r) => (
@@ -197,6 +201,25 @@ function PeopleTable({ people }: { people: UserView[] }) {
           })}
         </TBody>
       </Table>
+      {roleChange && (
+        <ConfirmDialog
+          testId="role-change-confirm"
+          title={`Make ${roleChange.person.email} ${/^[aeiou]/.test(roleChange.role) ? 'an' : 'a'} ${roleChange.role}?`}
+          confirmLabel={`Yes, make ${roleChange.role}`}
+          tone={ROLES.indexOf(roleChange.role) > ROLES.indexOf(roleChange.person.role) ? 'danger' : 'primary'}
+          busy={change.isPending}
+          onCancel={() => setRoleChange(null)}
+          onConfirm={() => {
+            change.mutate({ id: roleChange.person.id, role: roleChange.role })
+            setRoleChange(null)
+          }}
+        >
+          <p>
+            From <strong>{roleChange.person.role}</strong> ({ROLE_HELP[roleChange.person.role]}) to <strong>{roleChange.role}</strong> ({ROLE_HELP[roleChange.role]}).
+            Their open sessions end now; their API tokens follow the new role.
+          </p>
+        </ConfirmDialog>
+      )}
     </>
   )
 }

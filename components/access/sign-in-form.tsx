@@ -43,7 +43,7 @@ export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButt
   }
 
   return (
-    <main className="grid min-h-screen place-items-center bg-slate-900 px-4">
+    <main className="grid min-h-screen place-items-center bg-slate-900 px-4" data-surface="dark">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex items-center justify-center gap-2 text-white">
           <span aria-hidden className="grid h-8 w-8 place-items-center rounded bg-amber-400 font-mono text-base font-bold text-slate-900">T</span>
@@ -89,7 +89,7 @@ export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButt
             </>
           )}
         </div>
-        <p className="mt-4 text-center text-xs text-slate-400">The system of record for the tools AI agents may call.</p>
+        <p className="mt-4 text-center text-xs text-slate-300">The system of record for the tools AI agents may call.</p>
       </div>
     </main>
   )

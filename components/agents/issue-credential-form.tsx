@@ -11,19 +11,21 @@ import type { AgentRef } from '@/lib/client/agent-credentials-api'
 import { useIssueAgentCredential } from '@/lib/client/agent-credentials-hooks'
 import { AgentPicker } from './agent-picker'
 
-// Agents run unattended: a credential that lapses stops one silently, so "never" is the default.
+// 90 days by default, like API tokens (and the API's default): a credential nobody renews or revokes
+// stops by itself. "never" stays on offer for agents whose owners rotate credentials themselves.
 const EXPIRY = [
-  { label: 'never', days: null },
   { label: '30 days', days: 30 },
   { label: '90 days', days: 90 },
   { label: '1 year', days: 365 },
+  { label: 'never', days: null },
 ]
+const DEFAULT_EXPIRY = '90'
 
 /** `agent`: the page's agent; without it, the form has an agent picker. */
 export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
   const [picked, setPicked] = useState('')
   const [name, setName] = useState('')
-  const [expiry, setExpiry] = useState('never')
+  const [expiry, setExpiry] = useState(DEFAULT_EXPIRY)
   const [issued, setIssued] = useState<{ label: string; token: string } | null>(null)
   const issue = useIssueAgentCredential()
   const target = agent ?? refOf(picked)
@@ -35,14 +37,14 @@ export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
         onSubmit={(e) => {
           e.preventDefault()
           if (!target || !name.trim()) return
-          const input = { name: name.trim(), ...(expiry === 'never' ? {} : { expiresInDays: Number(expiry) }) }
+          const input = { name: name.trim(), expiresInDays: expiry === 'never' ? null : Number(expiry) }
           issue.mutate(
             { agent: target, input },
             {
               onSuccess: (credential) => {
                 setIssued({ label: `Credential “${credential.name}”${agent ? '' : ` for agent ${picked}`}`, token: credential.token })
                 setName('')
-                setExpiry('never')
+                setExpiry(DEFAULT_EXPIRY)
                 setPicked('')
               },
             },

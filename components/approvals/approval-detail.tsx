@@ -8,6 +8,7 @@ import type { ApprovalView } from '@/lib/client/approvals-api'
 import { count } from '@/lib/client/format'
 import type { RateLimit } from '@/lib/effective-tools/types'
 import { ApprovalStatusBadge, ExecutionBadge, TimeLeft } from './approval-badges'
+import { HighRiskTag } from './argument-summary'
 
 interface Policy {
   source?: string
@@ -28,8 +29,9 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
   return (
     <div className="space-y-4" data-testid="approval-detail" data-approval-id={approval.id}>
       <div className="flex flex-wrap items-center gap-2">
-        <h3 className="font-mono text-sm font-semibold text-slate-900">{approval.tool.id}</h3>
+        <h3 className="min-w-0 break-all font-mono text-sm font-semibold text-slate-900">{approval.tool.id}</h3>
         <LevelBadge level={approval.tool.level} />
+        {approval.status === 'pending' && approval.highRisk && <HighRiskTag />}
         <ApprovalStatusBadge status={approval.status} />
         <ExecutionBadge execution={approval.execution} />
       </div>

@@ -1,9 +1,11 @@
 'use client'
-// The approver's queue: pending calls oldest first, a detail panel for the one in focus, decisions
-// one by one or in bulk, all by keyboard as well as by mouse. The list asks again every few seconds.
+// The approver's queue: pending calls oldest first with the arguments that matter in every row, a
+// detail panel for the one in focus, decisions one by one or in bulk, all by keyboard as well as by
+// mouse. Approving a high-risk call asks first; a bulk decision lists what it covers. The list asks
+// again every few seconds and says so when it cannot. On a phone the decision bar stays on screen.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCan } from '@/components/access/caller-context'
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { LEVELS } from '@/components/tools/badges'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -11,9 +13,11 @@ import { FilterBar } from '@/components/ui/filter-bar'
 import { LoadMore } from '@/components/ui/load-more'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
+import { LocalDateTime, TimeAgo } from '@/components/ui/time'
 import { ApiError } from '@/lib/client/api'
-import { useApprovalQueue } from '@/lib/client/approval-hooks'
+import { QUEUE_POLL_MS, useApprovalQueue } from '@/lib/client/approval-hooks'
 import { APPROVAL_PAGE_SIZE, type ApprovalPage, type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision, getApproval } from '@/lib/client/approvals-api'
 import { RenderedAtProvider } from '@/lib/client/clock'
 import { count, dateTime, humanize, timeAgo } from '@/lib/client/format'
@@ -21,6 +25,8 @@ import { queryKeys } from '@/lib/client/query-keys'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { ApprovalDetail } from './approval-detail'
 import { ApprovalRow } from './approval-row'
+import { ArgumentSummary } from './argument-summary'
+import { BulkPanel } from './bulk-panel'
 import { useQueueKeyboard } from './use-queue-keyboard'
 
 const KEYS = ['status', 'level', 'agent', 'tool', 'namespace'] as const
@@ -61,17 +67,26 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
   const unchanged = KEYS.every((k) => (initial[k] ?? '') === filters[k])
   const queue = useApprovalQueue(queueFilters, APPROVAL_PAGE_SIZE, unchanged ? initialPage : undefined)
   const client = useQueryClient()
+  const list = useRef<HTMLUListElement>(null)
   const [focusId, setFocusId] = useState<string | null>(null)
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [comment, setComment] = useState('')
   const [notice, setNotice] = useState<Notice | null>(null)
+  // A high-risk approval waiting for its second yes: the requests it covers, fixed when it was asked.
+  const [confirming, setConfirming] = useState<{ covered: ApprovalView[]; bulk: boolean } | null>(null)
 
   const items = queue.items
   const focusIndex = Math.max(0, items.findIndex((a) => a.id === focusId))
   const focused: ApprovalView | undefined = items[focusIndex]
   const pendingView = status === 'pending'
   // Selections of requests that left the list (decided elsewhere) are dropped.
-  const selectedIds = useMemo(() => items.filter((a) => selected.has(a.id)).map((a) => a.id), [items, selected])
+  const selectedItems = useMemo(() => items.filter((a) => selected.has(a.id)), [items, selected])
+  const selectedIds = selectedItems.map((a) => a.id)
+  const deciding = pendingView && canDecide && (focused !== undefined || selectedIds.length > 0)
+  // A poll that failed leaves the rows as they were: say so, and since when. Offline, TanStack Query
+  // pauses the poll instead of failing it, which leaves the rows just as old.
+  const offline = queue.fetchStatus === 'paused'
+  const stale = queue.data !== undefined && (queue.isRefetchError || queue.failureCount > 0 || offline)
 
   const settle = () => void client.invalidateQueries({ queryKey: queryKeys.approvals() })
   const decideOne = useMutation({
@@ -89,8 +104,8 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
     onSettled: settle,
   })
   const decideBulk = useMutation({
-    mutationFn: (decision: Decision) => decideApprovals(selectedIds, decision, comment.trim() || undefined),
-    onSuccess: ({ results }, decision) => {
+    mutationFn: ({ ids, decision }: { ids: string[]; decision: Decision }) => decideApprovals(ids, decision, comment.trim() || undefined),
+    onSuccess: ({ results }, { decision }) => {
       const ok = results.filter((r) => r.ok).length
       const failed = results.filter((r) => !r.ok)
       setNotice({
@@ -105,13 +120,26 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
   })
   const busy = decideOne.isPending || decideBulk.isPending
 
-  function decide(decision: Decision) {
-    if (!canDecide || !pendingView || busy) return
-    if (selectedIds.length > 0) decideBulk.mutate(decision)
-    else if (focused) decideOne.mutate({ id: focused.id, decision })
+  /** Sends the decision for `covered` (the selection, else the request in focus); high-risk approvals ask first. */
+  function send(decision: Decision, covered: ApprovalView[], bulk: boolean) {
+    if (covered.length === 0) return
+    if (bulk) decideBulk.mutate({ ids: covered.map((a) => a.id), decision })
+    else decideOne.mutate({ id: covered[0].id, decision })
   }
-  const move = (delta: number) => {
-    const next = items[Math.min(items.length - 1, Math.max(0, focusIndex + delta))]
+  function decide(decision: Decision) {
+    if (!canDecide || !pendingView || busy || confirming) return
+    const bulk = selectedItems.length > 0
+    const covered = bulk ? selectedItems : focused ? [focused] : []
+    if (decision === 'approve' && covered.some((a) => a.highRisk)) return setConfirming({ covered, bulk })
+    send(decision, covered, bulk)
+  }
+  const focusRow = useCallback((id: string) => {
+    setFocusId(id)
+    // The list keeps the keyboard after a click, so j/k, x and Space carry on from the row clicked.
+    list.current?.focus({ preventScroll: true })
+  }, [])
+  const moveTo = (index: number) => {
+    const next = items[Math.min(items.length - 1, Math.max(0, index))]
     if (next) {
       setFocusId(next.id)
       document.getElementById(`approval-${next.id}`)?.scrollIntoView({ block: 'nearest' })
@@ -127,10 +155,24 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
       }),
     [],
   )
-  useQueueKeyboard({ next: () => move(1), previous: () => move(-1), approve: () => decide('approve'), deny: () => decide('deny'), toggleSelect: () => focused && toggle(focused.id) })
+  useQueueKeyboard(
+    {
+      next: () => moveTo(focusIndex + 1),
+      previous: () => moveTo(focusIndex - 1),
+      first: () => moveTo(0),
+      last: () => moveTo(items.length - 1),
+      approve: () => decide('approve'),
+      deny: () => decide('deny'),
+      toggleSelect: () => pendingView && canDecide && focused && toggle(focused.id),
+    },
+    list,
+  )
+
+  const approveLabel = selectedIds.length > 0 ? `Approve ${selectedIds.length}` : 'Approve'
+  const denyLabel = selectedIds.length > 0 ? `Deny ${selectedIds.length}` : 'Deny'
 
   return (
-    <div className="space-y-3">
+    <div className={`space-y-3 ${deciding ? 'pb-36 lg:pb-0' : ''}`}>
       <Card bodyClassName="">
         <div className="flex flex-wrap items-center gap-1 border-b border-slate-200 px-3 pt-2" role="tablist" aria-label="Status">
           {STATUSES.map((s) => (
@@ -142,7 +184,7 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
                 set('status', s === 'pending' ? '' : s)
                 setSelected(new Set())
               }}
-              className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium capitalize ${s === status ? 'border-slate-900 text-slate-900' : 'border-transparent text-slate-500 hover:text-slate-800'}`}
+              className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium capitalize ${s === status ? 'border-slate-900 text-slate-900' : 'border-transparent text-slate-600 hover:text-slate-800'}`}
             >
               {s}
               {s === status && <span className="ml-1.5 rounded bg-slate-100 px-1.5 text-xs tabular-nums text-slate-700" data-testid="queue-total">{count(queue.total)}</span>}
@@ -151,11 +193,18 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
         </div>
         <FilterBar onReset={active ? reset : undefined}>
           <Select label="Side-effect level" value={filters.level} onChange={(v) => set('level', v)} options={LEVEL_OPTIONS} />
-          <SearchInput label="Agent" value={filters.agent} onChange={(v) => set('agent', v)} placeholder="agent name" className="w-40" />
+          <SearchInput label="Agent" value={filters.agent} onChange={(v) => set('agent', v.trim())} placeholder="namespace/name" className="w-44" />
           <SearchInput label="Tool" value={filters.tool} onChange={(v) => set('tool', v)} placeholder="payments.refund" className="w-48" />
           <SearchInput label="Tool namespace" value={filters.namespace} onChange={(v) => set('namespace', v)} placeholder="payments" className="w-36" />
         </FilterBar>
       </Card>
+
+      {stale && (
+        <div role="status" data-testid="queue-stale" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          <strong>Stale:</strong> the queue could not be refreshed{queue.error ? ` (${(queue.error as Error).message})` : offline ? ' (this browser is offline)' : ''}. Last updated{' '}
+          <LocalDateTime iso={new Date(queue.dataUpdatedAt).toISOString()} /> (<TimeAgo iso={new Date(queue.dataUpdatedAt).toISOString()} />); decided or new requests may be missing. Trying again every {QUEUE_POLL_MS / 1000} s.
+        </div>
+      )}
 
       {notice && (
         <div
@@ -167,10 +216,14 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
       )}
 
       <div className="grid gap-3 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
-        <Card bodyClassName="" title={pendingView ? 'Waiting, oldest first' : `${status[0].toUpperCase()}${status.slice(1)}, newest first`} description={pendingView && canDecide ? 'j/k or ↑/↓ move · a approve · d deny · x select for a bulk decision' : undefined}>
+        <Card
+          bodyClassName=""
+          title={pendingView ? 'Waiting, oldest first' : `${status[0].toUpperCase()}${status.slice(1)}, newest first`}
+          description={pendingView && canDecide ? 'j/k or ↑/↓ move · a approve · d deny · x select for a bulk decision' : undefined}
+        >
           {queue.isPending ? (
             <LoadingState label="Loading the queue…" />
-          ) : queue.isError ? (
+          ) : queue.isLoadingError ? (
             <ErrorState error={queue.error} onRetry={() => void queue.refetch()} />
           ) : items.length === 0 ? (
             <EmptyState title={active ? 'Nothing matches these filters' : pendingView ? 'Nothing is waiting for a decision' : `No ${status} requests`}>
@@ -178,7 +231,14 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
             </EmptyState>
           ) : (
             <>
-              <ul role="listbox" aria-label="Approval requests" className="max-h-[36rem] divide-y divide-slate-100 overflow-y-auto">
+              <ul
+                ref={list}
+                role="listbox"
+                tabIndex={0}
+                aria-label="Approval requests"
+                aria-activedescendant={focused ? `approval-${focused.id}` : undefined}
+                className="divide-y divide-slate-100 lg:max-h-[36rem] lg:overflow-y-auto"
+              >
                 {items.map((a) => (
                   <ApprovalRow
                     key={a.id}
@@ -187,7 +247,7 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
                     selectable={pendingView && canDecide}
                     selected={selected.has(a.id)}
                     pendingView={pendingView}
-                    onFocus={setFocusId}
+                    onFocus={focusRow}
                     onToggle={toggle}
                   />
                 ))}
@@ -203,18 +263,11 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
           ) : (
             <div className="space-y-4">
               {selectedIds.length === 0 && focused && <ApprovalDetail approval={focused} />}
-              {selectedIds.length > 0 && (
-                <p className="text-sm text-slate-700">
-                  One decision for {selectedIds.length} requests; each is recorded on its own, and any that another approver decided first is reported back.{' '}
-                  <button type="button" className="text-sky-700 hover:underline" onClick={() => setSelected(new Set())}>
-                    Clear selection
-                  </button>
-                </p>
-              )}
-              {pendingView && canDecide && (focused || selectedIds.length > 0) && (
+              {selectedIds.length > 0 && <BulkPanel selected={selectedItems} onUnselect={toggle} onClear={() => setSelected(new Set())} />}
+              {deciding && (
                 <form className="space-y-2 border-t border-slate-200 pt-3" onSubmit={(e) => e.preventDefault()} aria-label="Decision">
                   <label htmlFor="approval-comment" className="block text-xs font-medium text-slate-700">
-                    Comment <span className="font-normal text-slate-500">(optional, kept with the decision in the call&apos;s record and the audit log)</span>
+                    Comment <span className="font-normal text-slate-600">(optional, kept with the decision in the call&apos;s record and the audit log)</span>
                   </label>
                   <textarea
                     id="approval-comment"
@@ -227,19 +280,73 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
                   />
                   <div className="flex gap-2">
                     <Button variant="primary" onClick={() => decide('approve')} disabled={busy}>
-                      {selectedIds.length > 0 ? `Approve ${selectedIds.length}` : 'Approve'}
+                      {approveLabel}
                     </Button>
                     <Button onClick={() => decide('deny')} disabled={busy} className="text-red-800 hover:bg-red-50">
-                      {selectedIds.length > 0 ? `Deny ${selectedIds.length}` : 'Deny'}
+                      {denyLabel}
                     </Button>
                   </div>
                 </form>
               )}
-              {pendingView && !canDecide && <p className="text-xs text-slate-500">Deciding needs the approver role.</p>}
+              {pendingView && !canDecide && <p className="text-xs text-slate-600">Deciding needs the approver role.</p>}
             </div>
           )}
         </Card>
       </div>
+
+      {deciding && (
+        // Below 1024 px the decision stays within reach of the thumb, whichever row is open.
+        <div data-testid="approval-action-bar" className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white px-4 py-3 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] lg:hidden">
+          {selectedIds.length > 0 ? (
+            <p className="text-sm font-medium text-slate-900">One decision for {selectedIds.length} requests</p>
+          ) : focused ? (
+            <>
+              <p className="truncate font-mono text-sm font-medium text-slate-900">{focused.tool.id}</p>
+              <ArgumentSummary summary={focused.summary} />
+            </>
+          ) : null}
+          <div className="mt-2 grid grid-cols-2 gap-2">
+            <Button variant="primary" onClick={() => decide('approve')} disabled={busy} className="h-10">
+              {approveLabel}
+            </Button>
+            <Button onClick={() => decide('deny')} disabled={busy} className="h-10 text-red-800 hover:bg-red-50">
+              {denyLabel}
+            </Button>
+          </div>
+        </div>
+      )}
+
+      {confirming && (
+        <ConfirmDialog
+          testId="approval-confirm"
+          title={confirming.covered.length === 1 ? `Approve ${confirming.covered[0].tool.id}?` : `Approve ${confirming.covered.length} requests?`}
+          confirmLabel={confirming.covered.length === 1 ? 'Yes, approve' : `Yes, approve ${confirming.covered.length}`}
+          busy={busy}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const { covered, bulk } = confirming
+            setConfirming(null)
+            send('approve', covered, bulk)
+          }}
+        >
+          <p>
+            {confirming.covered.filter((a) => a.highRisk).length === 1 && confirming.covered.length === 1
+              ? `Its level (${humanize(confirming.covered[0].tool.level ?? 'undeclared')}) is marked high-risk: once approved, a worker runs it and it cannot be called back.`
+              : `${confirming.covered.filter((a) => a.highRisk).length} of them are at levels marked high-risk: once approved, workers run them and they cannot be called back.`}
+          </p>
+          <ul className="mt-3 max-h-60 space-y-2 overflow-y-auto">
+            {confirming.covered.map((a) => (
+              <li key={a.id} className="rounded-md border border-slate-200 p-2">
+                <p className="break-all font-mono text-sm">{a.tool.id}</p>
+                <ArgumentSummary summary={a.summary} />
+                <p className="break-all text-xs text-slate-600">
+                  for {a.agent.namespace}/{a.agent.name}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </ConfirmDialog>
+      )}
     </div>
   )
 }

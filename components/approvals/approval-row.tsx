@@ -1,16 +1,19 @@
 'use client'
-// One request in the queue list. Memoised: moving the focus, ticking clocks and polls that bring the
-// same rows back re-render the rows that changed, not the whole list.
+// One request in the queue list: tool, level, the arguments that matter, agent and time. The row is
+// an option of the queue's listbox (focus moves between rows with the keyboard, one Tab stop for the
+// whole list); its box marks it for a bulk decision. Memoised: moving the focus, ticking clocks and
+// polls that bring the same rows back re-render the rows that changed, not the whole list.
 import { memo } from 'react'
 import { LevelBadge } from '@/components/tools/badges'
 import { TimeAgo } from '@/components/ui/time'
 import type { ApprovalView } from '@/lib/client/approvals-api'
 import { ApprovalStatusBadge, TimeLeft } from './approval-badges'
+import { ArgumentSummary, HighRiskTag } from './argument-summary'
 
 interface ApprovalRowProps {
   approval: ApprovalView
   focused: boolean
-  /** Pending view for an approver: a checkbox for bulk decisions. */
+  /** Pending view for an approver: a box to mark it for a bulk decision. */
   selectable: boolean
   selected: boolean
   /** Pending requests show the time left; decided ones their status and who decided. */
@@ -25,29 +28,36 @@ export const ApprovalRow = memo(function ApprovalRow({ approval: a, focused, sel
       id={`approval-${a.id}`}
       role="option"
       aria-selected={focused}
+      aria-checked={selectable ? selected : undefined}
       data-testid="approval-row"
       data-approval-id={a.id}
       onClick={() => onFocus(a.id)}
       className={`flex cursor-pointer items-start gap-2 px-3 py-2 ${focused ? 'bg-sky-50 ring-1 ring-inset ring-sky-300' : 'hover:bg-slate-50'}`}
     >
       {selectable && (
-        <input
-          type="checkbox"
-          aria-label={`Select ${a.tool.id} for ${a.agent.name}`}
-          checked={selected}
-          onChange={() => onToggle(a.id)}
-          onClick={(e) => e.stopPropagation()}
-          className="mt-1"
-        />
+        // Not a focusable checkbox: the row is the control (x or Space marks it); this is its mouse target.
+        <span
+          aria-hidden
+          data-testid="approval-select"
+          onClick={(e) => {
+            e.stopPropagation()
+            onToggle(a.id)
+          }}
+          className={`mt-0.5 grid h-5 w-5 shrink-0 place-items-center rounded border text-xs font-bold ${selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-400 bg-white text-transparent hover:border-slate-700'}`}
+        >
+          ✓
+        </span>
       )}
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-1.5">
-          <span className="truncate font-mono text-sm text-slate-900">{a.tool.id}</span>
+          <span className="min-w-0 break-all font-mono text-sm text-slate-900">{a.tool.id}</span>
           <LevelBadge level={a.tool.level} />
+          {pendingView && a.highRisk && <HighRiskTag />}
           {!pendingView && <ApprovalStatusBadge status={a.status} />}
         </div>
-        <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-500">
-          <span>
+        <ArgumentSummary summary={a.summary} className="mt-1" />
+        <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-600">
+          <span className="min-w-0 break-all">
             {a.agent.name}
             {a.agent.unit ? ` · ${a.agent.unit}` : ''}
           </span>

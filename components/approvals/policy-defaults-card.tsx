@@ -1,7 +1,8 @@
 'use client'
-// Per-level defaults: whether a call needs approval and how long it may wait. Saving writes the
-// level's SideEffectPolicy through Apply, so the change is validated, audited and versioned like any
-// other resource; a tool's own `sideEffects` still overrides it.
+// Per-level defaults: whether a call needs approval, how long it may wait, whether approving asks
+// again (high risk), and which arguments the queue shows. Saving writes the level's SideEffectPolicy
+// through Apply, so the change is validated, audited and versioned like any other resource; a tool's
+// own `sideEffects` still overrides it.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useMayChangeKind } from '@/components/access/caller-context'
@@ -15,14 +16,19 @@ import { applyManifest, type Resource } from '@/lib/client/api'
 import { humanize } from '@/lib/client/format'
 import { useAllResources } from '@/lib/client/hooks'
 import { queryKeys } from '@/lib/client/query-keys'
-import { LEVELS_REQUIRING_APPROVAL } from '@/lib/approvals/approval-defaults'
+import { HIGH_RISK_LEVELS, LEVELS_REQUIRING_APPROVAL } from '@/lib/approvals/approval-defaults'
 
 interface PolicySpec {
   level: string
   requiresApproval: boolean
   approvalExpirySeconds?: number
+  highRisk?: boolean
+  approvalSummary?: string[]
   [key: string]: unknown
 }
+
+/** "args.amount, args.invoice" as typed, to the list the policy keeps (empty: the first arguments). */
+const summaryOf = (text: string) => text.split(/[\s,]+/).filter(Boolean)
 
 const DEFAULT_EXPIRY_MINUTES = 24 * 60
 
@@ -32,7 +38,7 @@ export function PolicyDefaultsCard() {
   return (
     <Card
       title="Approval by side-effect level"
-      description={`Toolroom ships with financial, privileged and communication calls waiting for approval. A level's policy changes that for every tool of the level; a tool's own sideEffects.requiresApproval wins over both.${canEdit ? '' : ' Only admins change these policies.'}`}
+      description={`Toolroom ships with financial, privileged and communication calls waiting for approval, and asks again before approving a financial or privileged one (high risk). A level's policy changes that for every tool of the level; a tool's own sideEffects.requiresApproval and approvalSummary win over both. The queue shows the arguments listed here (paths like args.amount), else the first four.${canEdit ? '' : ' Only admins change these policies.'}`}
       bodyClassName=""
     >
       <QueryView query={policies}>
@@ -42,6 +48,8 @@ export function PolicyDefaultsCard() {
               <Th>Level</Th>
               <Th>Needs approval</Th>
               <Th>Expires after (minutes)</Th>
+              <Th>High risk</Th>
+              <Th>Queue shows</Th>
               <Th>Set by</Th>
               <Th />
             </THead>
@@ -61,11 +69,24 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
   const client = useQueryClient()
   const requires = policy ? policy.spec.requiresApproval : LEVELS_REQUIRING_APPROVAL.has(level as never)
   const minutes = policy?.spec.approvalExpirySeconds ? Math.round(policy.spec.approvalExpirySeconds / 60) : DEFAULT_EXPIRY_MINUTES
-  const [draft, setDraft] = useState({ requires, minutes: String(minutes) })
-  const dirty = draft.requires !== requires || Number(draft.minutes) !== minutes
+  const highRisk = policy?.spec.highRisk ?? HIGH_RISK_LEVELS.has(level as never)
+  const summary = (policy?.spec.approvalSummary ?? []).join(', ')
+  const [draft, setDraft] = useState({ requires, minutes: String(minutes), highRisk, summary })
+  const dirty = draft.requires !== requires || Number(draft.minutes) !== minutes || draft.highRisk !== highRisk || summaryOf(draft.summary).join(', ') !== summary
   const save = useMutation({
     mutationFn: () => {
-      const spec: PolicySpec = { ...(policy?.spec ?? {}), level, requiresApproval: draft.requires, approvalExpirySeconds: Math.round(Number(draft.minutes) * 60) }
+      const fields = summaryOf(draft.summary)
+      // An emptied list goes back to the default, so the old list must not ride along.
+      const rest: Partial<PolicySpec> = { ...policy?.spec }
+      delete rest.approvalSummary
+      const spec: PolicySpec = {
+        ...rest,
+        level,
+        requiresApproval: draft.requires,
+        approvalExpirySeconds: Math.round(Number(draft.minutes) * 60),
+        highRisk: draft.highRisk,
+        ...(fields.length ? { approvalSummary: fields } : {}),
+      }
       const doc = { apiVersion: 'toolroom.dev/v1alpha1', kind: 'SideEffectPolicy', metadata: { name: level, namespace: policy?.metadata.namespace ?? 'default' }, spec }
       return applyManifest(JSON.stringify(doc), false)
     },
@@ -98,6 +119,27 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
           disabled={!canEdit}
           onChange={(e) => setDraft((d) => ({ ...d, minutes: e.target.value }))}
           className="h-8 w-24 rounded-md border border-slate-300 px-2 text-sm disabled:border-slate-200 disabled:bg-slate-50 disabled:text-slate-500"
+        />
+      </Td>
+      <Td>
+        <input
+          type="checkbox"
+          aria-label={`Approving ${humanize(level)} calls asks for a confirmation`}
+          checked={draft.highRisk}
+          disabled={!canEdit}
+          onChange={(e) => setDraft((d) => ({ ...d, highRisk: e.target.checked }))}
+        />
+      </Td>
+      <Td>
+        <input
+          type="text"
+          aria-label={`Arguments the queue shows for ${humanize(level)} calls`}
+          placeholder="first four"
+          value={draft.summary}
+          disabled={!canEdit}
+          maxLength={2000}
+          onChange={(e) => setDraft((d) => ({ ...d, summary: e.target.value }))}
+          className="h-8 w-56 rounded-md border border-slate-300 px-2 font-mono text-xs disabled:border-slate-200 disabled:bg-slate-50 disabled:text-slate-500"
         />
       </Td>
       <Td>{policy ? <Badge tone="blue">policy {policy.metadata.namespace}/{policy.metadata.name}</Badge> : <Badge>Toolroom default</Badge>}</Td>

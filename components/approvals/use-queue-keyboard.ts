@@ -4,14 +4,28 @@ import { useEffect, useRef } from 'react'
 export interface QueueKeys {
   next: () => void
   previous: () => void
+  first: () => void
+  last: () => void
   approve: () => void
   deny: () => void
   toggleSelect: () => void
 }
 
-// j/k or arrows move, a approves, d denies, x selects for a bulk decision. Keys typed into a field
-// (the comment box, the filters) are the field's.
-export function useQueueKeyboard(keys: QueueKeys) {
+const ACTIONS: Record<string, keyof QueueKeys> = { j: 'next', ArrowDown: 'next', k: 'previous', ArrowUp: 'previous', a: 'approve', d: 'deny', x: 'toggleSelect' }
+// Only while the list itself has focus: elsewhere these keys scroll the page or press a button.
+const LIST_ACTIONS: Record<string, keyof QueueKeys> = { ' ': 'toggleSelect', Home: 'first', End: 'last' }
+
+/** Where typed keys are text: an editable field of any kind but a box to tick. */
+function typesText(target: HTMLElement): boolean {
+  if (target.closest('textarea, select, [contenteditable="true"], [contenteditable=""]')) return true
+  const input = target.closest('input')
+  return input !== null && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(input.type)
+}
+
+// j/k or arrows move, a approves, d denies, x selects for a bulk decision; in the list, Space selects
+// and Home/End jump. They work wherever the focus is (the list, a row's box, a button) except in a
+// field that takes text (the comment box, the filters), and not while a dialog asks a question.
+export function useQueueKeyboard(keys: QueueKeys, list: React.RefObject<HTMLElement | null>) {
   const latest = useRef(keys)
   useEffect(() => {
     latest.current = keys
@@ -20,14 +34,13 @@ export function useQueueKeyboard(keys: QueueKeys) {
     function onKey(e: KeyboardEvent) {
       const target = e.target as HTMLElement | null
       if (e.metaKey || e.ctrlKey || e.altKey || !target) return
-      if (target.closest('input, textarea, select, [contenteditable="true"]')) return
-      const k = latest.current
-      const action = { j: k.next, ArrowDown: k.next, k: k.previous, ArrowUp: k.previous, a: k.approve, d: k.deny, x: k.toggleSelect }[e.key]
-      if (!action) return
+      if (typesText(target) || document.querySelector('dialog[open]')) return
+      const name = ACTIONS[e.key] ?? (list.current && list.current.contains(target) ? LIST_ACTIONS[e.key] : undefined)
+      if (!name) return
       e.preventDefault()
-      action()
+      latest.current[name]()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [])
+  }, [list])
 }

@@ -21,7 +21,7 @@ import { CallDrawer, DRAWER_ROOM } from './call-drawer'
 import { OutcomeBadge } from './outcome-badge'
 import { Breakable, ToolLink } from './tool-link'
 
-const KEYS = ['agentId', 'tool', 'toolKey', 'namespace', 'outcome', 'channel', 'since', 'call'] as const
+const KEYS = ['agent', 'agentId', 'tool', 'toolKey', 'namespace', 'outcome', 'channel', 'since', 'call'] as const
 export type CallsPageFilters = Partial<Record<(typeof KEYS)[number], string>>
 
 const SINCE: Record<string, { label: string; ms: number }> = {
@@ -31,10 +31,10 @@ const SINCE: Record<string, { label: string; ms: number }> = {
 }
 
 export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
-  const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
+  const { filters, set, patch, reset, active } = useUrlFilters(KEYS, initial)
   // The start of a relative range is fixed when it is chosen, so pages of one listing agree.
   const from = useMemo(() => (SINCE[filters.since] ? new Date(Date.now() - SINCE[filters.since].ms).toISOString() : undefined), [filters.since])
-  const query: CallFilters = { agentId: filters.agentId, tool: filters.tool, toolKey: filters.toolKey, namespace: filters.namespace, outcome: filters.outcome, channel: filters.channel, from }
+  const query: CallFilters = { agent: filters.agent, agentId: filters.agentId, tool: filters.tool, toolKey: filters.toolKey, namespace: filters.namespace, outcome: filters.outcome, channel: filters.channel, from }
   const calls = useCalls(query)
   const filtered = active && Object.entries(filters).some(([k, v]) => k !== 'call' && v)
   const close = useCallback(() => set('call', ''), [set])
@@ -49,7 +49,8 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
           <SearchInput label="Tool id" value={filters.tool} onChange={(v) => set('tool', v.trim())} placeholder="github.create_issue" className="w-52" />
           <SearchInput label="Resolved tool" value={filters.toolKey} onChange={(v) => set('toolKey', v.trim())} placeholder="Tool/<namespace>/<name>" className="w-64" />
           <SearchInput label="Tool namespace" value={filters.namespace} onChange={(v) => set('namespace', v.trim())} placeholder="github" className="w-36" />
-          <SearchInput label="Agent id" value={filters.agentId} onChange={(v) => set('agentId', v.trim())} placeholder="uuid" className="w-72" />
+          {/* By name as everywhere (namespace/name, or a name in any namespace); a link with an agent's id shows it here too. */}
+          <SearchInput label="Agent" value={filters.agent || filters.agentId} onChange={(v) => patch({ agent: v.trim(), agentId: '' })} placeholder="namespace/name" className="w-48" />
           <Select label="Outcome" value={filters.outcome} onChange={(v) => set('outcome', v)} options={CALL_OUTCOMES.map((o) => ({ value: o, label: o.replace(/_/g, ' ') }))} />
           <Select label="Channel" value={filters.channel} onChange={(v) => set('channel', v)} options={CALL_CHANNELS.map((c) => ({ value: c, label: c }))} />
           <Select label="Started" value={filters.since} onChange={(v) => set('since', v)} options={Object.entries(SINCE).map(([value, s]) => ({ value, label: s.label }))} allLabel="any time" />

@@ -20,7 +20,7 @@ export function ConnectorsList({ initial }: { initial: NamespaceSearchFilters })
         unfiltered: 'No connectors defined yet',
         hint: 'A connector reserves a tool namespace (its slug) and contributes an MCP server’s tools or a set of Tools.',
       }}
-      columns={['Slug', 'Namespace', 'Contributes', 'Description']}
+      columns={[{ label: 'Slug', sort: 'name' }, { label: 'Namespace', sort: 'namespace' }, 'Contributes', 'Description']}
       renderRow={(c) => (
         <>
           <Td>

@@ -37,7 +37,7 @@ function sortByOrder<T>(items: T[], key: (item: T) => string, order: string[]): 
 function CountCard({ label, value, href }: { label: string; value: number; href?: string }) {
   const body = (
     <>
-      <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-500 [overflow-wrap:anywhere]">{label}</p>
       <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{count(value)}</p>
     </>
   )

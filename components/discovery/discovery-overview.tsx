@@ -1,11 +1,12 @@
 'use client'
+import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
 import { Select } from '@/components/ui/select'
 import { Tabs } from '@/components/ui/tabs'
 import type { DiscoverySubjectKind } from '@/lib/client/api'
-import { useSurfaceChanges } from '@/lib/client/hooks'
+import { useDiscoveryRuns, useSurfaceChanges } from '@/lib/client/hooks'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { DiscoveryRunsList } from './discovery-runs-card'
 import { SurfaceChangesList } from './surface-changes'
@@ -16,6 +17,9 @@ export type DiscoveryPageFilters = Partial<Record<(typeof KEYS)[number], string>
 const TABS = ['pending', 'failures', 'runs'] as const
 const PAGE = 20
 const PENDING = { status: 'pending_review' }
+const FAILED = { status: 'failed' }
+/** Failures this recent put their tab first: something is failing now, not last month. */
+const RECENT_MS = 24 * 3600_000
 
 const KIND_OPTIONS = [
   { value: 'Agent', label: 'Agents' },
@@ -47,66 +51,88 @@ function RecentRuns({ kind, status, set, reset }: { kind: string; status: string
   )
 }
 
-/** The Discovery page: held changes to decide, failed runs, and every run with filters. */
+/** A tab's count: what its first page holds, with "+" when there is more. */
+function Count({ n, more, tone, label }: { n: number; more: boolean; tone: 'amber' | 'red'; label: string }) {
+  if (n === 0) return null
+  return (
+    <Badge tone={tone} title={label}>
+      {n}
+      {more ? '+' : ''}
+    </Badge>
+  )
+}
+
+/**
+ * The Discovery page: held changes to decide, failed runs, and every run with filters. The tabs say
+ * how many changes wait and how many runs failed in the last 24 hours; while runs fail, their tab
+ * comes first and opens by default.
+ */
 export function DiscoveryOverview({ initial }: { initial: DiscoveryPageFilters }) {
   const { filters, set, patch } = useUrlFilters(KEYS, initial)
-  const tab = (TABS as readonly string[]).includes(filters.tab) ? filters.tab : 'pending'
-  // The same query as the list on the first tab, so the count costs no extra request.
+  // The same queries as the lists of the first two tabs, so the counts cost no extra request.
   const pending = useSurfaceChanges(PENDING, PAGE)
   const pendingCount = pending.items.length
+  const failed = useDiscoveryRuns(FAILED, PAGE)
+  const [since] = useState(() => Date.now() - RECENT_MS)
+  const recentFailures = failed.items.filter((r) => Date.parse(r.startedAt) >= since).length
+  const failing = recentFailures > 0
+  const chosen = (TABS as readonly string[]).includes(filters.tab) ? filters.tab : null
+  const tab = chosen ?? (failing ? 'failures' : 'pending')
+  const failuresTab = {
+    id: 'failures',
+    label: (
+      <span className="inline-flex items-center gap-1.5">
+        Failures
+        <Count n={recentFailures} more={recentFailures === failed.items.length && failed.hasNextPage} tone="red" label="failed runs in the last 24 hours" />
+      </span>
+    ),
+    content: (
+      <Card
+        title="Failed runs"
+        description="Newest first. A failed run keeps the subject's previous tools and never blocks a deploy; open a run for its endpoint, step and full error."
+        bodyClassName=""
+      >
+        <DiscoveryRunsList filters={FAILED} showSubject pageSize={PAGE} emptyTitle="No failed runs" emptyHint="Every discovery so far has succeeded." />
+      </Card>
+    ),
+  }
+  const tabs = [
+    {
+      id: 'pending',
+      label: (
+        <span className="inline-flex items-center gap-1.5">
+          Pending reviews
+          <Count n={pendingCount} more={pending.hasNextPage} tone="amber" label="changes waiting for a decision" />
+        </span>
+      ),
+      content: (
+        <Card
+          title="Changes held for review"
+          description="Servers with pinning hold changed definitions of tools agents already have. Agents keep the accepted definitions until a change is accepted; rejecting keeps them for good."
+          bodyClassName=""
+        >
+          <SurfaceChangesList
+            filters={PENDING}
+            showSubject
+            pageSize={PAGE}
+            emptyTitle="No changes are waiting for review"
+            emptyHint="Changes of servers with pinning on appear here when a discovery finds a tool redefined."
+          />
+        </Card>
+      ),
+    },
+    {
+      id: 'runs',
+      label: 'Recent runs',
+      content: <RecentRuns kind={filters.kind} status={filters.status} set={set} reset={filters.kind || filters.status ? () => patch({ kind: '', status: '' }) : undefined} />,
+    },
+  ]
+  const [first, ...rest] = tabs
   return (
     <Tabs
-      initial={tab}
-      onChange={(id) => set('tab', id === 'pending' ? '' : id)}
-      tabs={[
-        {
-          id: 'pending',
-          label: (
-            <span className="inline-flex items-center gap-1.5">
-              Pending reviews
-              {pendingCount > 0 && (
-                <Badge tone="amber">
-                  {pendingCount}
-                  {pending.hasNextPage ? '+' : ''}
-                </Badge>
-              )}
-            </span>
-          ),
-          content: (
-            <Card
-              title="Changes held for review"
-              description="Servers with pinning hold changed definitions of tools agents already have. Agents keep the accepted definitions until a change is accepted; rejecting keeps them for good."
-              bodyClassName=""
-            >
-              <SurfaceChangesList
-                filters={PENDING}
-                showSubject
-                pageSize={PAGE}
-                emptyTitle="No changes are waiting for review"
-                emptyHint="Changes of servers with pinning on appear here when a discovery finds a tool redefined."
-              />
-            </Card>
-          ),
-        },
-        {
-          id: 'failures',
-          label: 'Failures',
-          content: (
-            <Card
-              title="Failed runs"
-              description="Newest first. A failed run keeps the subject's previous tools and never blocks a deploy; open a run for its endpoint, step and full error."
-              bodyClassName=""
-            >
-              <DiscoveryRunsList filters={{ status: 'failed' }} showSubject pageSize={PAGE} emptyTitle="No failed runs" emptyHint="Every discovery so far has succeeded." />
-            </Card>
-          ),
-        },
-        {
-          id: 'runs',
-          label: 'Recent runs',
-          content: <RecentRuns kind={filters.kind} status={filters.status} set={set} reset={filters.kind || filters.status ? () => patch({ kind: '', status: '' }) : undefined} />,
-        },
-      ]}
+      value={tab}
+      onChange={(id) => set('tab', id === (failing ? 'failures' : 'pending') ? '' : id)}
+      tabs={failing ? [failuresTab, ...tabs] : [first, failuresTab, ...rest]}
     />
   )
 }

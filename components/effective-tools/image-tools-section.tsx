@@ -1,5 +1,6 @@
 'use client'
 import { useState } from 'react'
+import { useCan } from '@/components/access/caller-context'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -33,6 +34,8 @@ export function ImageToolsSection({
   unitNamespace: string
 }) {
   const [uploading, setUploading] = useState(false)
+  // Uploading changes the subject's tool surface: operators and up (PUT …/image-tools needs write).
+  const canUpload = useCan('write')
   const [stored, setStored] = useState<number | null>(null)
   const stale = imageTools?.digest && pinnedDigest && imageTools.digest !== pinnedDigest
   return (
@@ -58,6 +61,7 @@ export function ImageToolsSection({
         )
       }
       actions={
+        canUpload &&
         !uploading && (
           <Button
             onClick={() => {

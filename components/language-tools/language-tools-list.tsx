@@ -15,7 +15,7 @@ export function LanguageToolsList({ initial }: { initial: NamespaceSearchFilters
       searchPlaceholder="Server name…"
       loadingLabel="Loading MCP servers…"
       empty={{ filtered: 'No servers match these filters', unfiltered: 'No MCP servers registered yet', hint: <ApplyHint kind="LanguageTool" /> }}
-      columns={['Server', 'Namespace', 'Endpoint', 'Phase', 'Health', { label: 'Tools', className: 'text-right' }, 'Last introspection']}
+      columns={[{ label: 'Server', sort: 'name' }, { label: 'Namespace', sort: 'namespace' }, 'Endpoint', 'Phase', 'Health', { label: 'Tools', className: 'text-right' }, 'Last introspection']}
       renderRow={(s) => (
         <>
           <Td>

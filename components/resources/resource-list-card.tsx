@@ -8,13 +8,23 @@ import { FilterBar } from '@/components/ui/filter-bar'
 import { LoadMore } from '@/components/ui/load-more'
 import { SearchInput } from '@/components/ui/search-input'
 import { EmptyState, QueryView } from '@/components/ui/states'
-import { Table, TBody, Th, THead, Tr } from '@/components/ui/table'
+import { type SortDirection, Table, TBody, Th, THead, Tr } from '@/components/ui/table'
 import type { Plural } from '@/lib/client/api'
 import { useResourceList, type ResourceList } from '@/lib/client/hooks'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 
-/** A header cell: its label, or the label with classes for the column (`text-right` for numbers). */
-export type Column = string | { label: string; className?: string }
+/**
+ * A header cell: its label, or the label with classes for the column (`text-right` for numbers) and
+ * the order it sorts the list by (the API's `sort`, read on the server across every page).
+ */
+export type Column = string | { label: string; className?: string; sort?: SortKey }
+type SortKey = 'name' | 'namespace' | 'updated'
+
+/** The sort a list is in (`''` is the API's default, namespace then name) and how to change it. */
+export interface SortState {
+  value: string
+  set: (value: string) => void
+}
 
 type RowAttributes = { [data: `data-${string}`]: string | undefined }
 
@@ -48,12 +58,14 @@ export function ResourceListCard<T extends { id: string }>({
   columns,
   renderRow,
   rowAttributes,
+  sort,
 }: ResourceTable<T> & {
   list: ResourceList<T>
   /** The filter bar's fields. */
   filters: React.ReactNode
   /** From `useUrlFilters`: whether any filter is set (offers "Reset filters", picks the empty title). */
   filterState: { active: boolean; reset: () => void }
+  sort?: SortState
 }) {
   const filtered = filterState.active
   return (
@@ -74,7 +86,7 @@ export function ResourceListCard<T extends { id: string }>({
                     typeof c === 'string' ? (
                       <Th key={c}>{c}</Th>
                     ) : (
-                      <Th key={c.label} className={c.className}>
+                      <Th key={c.label} className={c.className} sort={c.sort && sort ? sortControl(c.sort, c.label, sort) : undefined}>
                         {c.label}
                       </Th>
                     ),
@@ -97,7 +109,15 @@ export function ResourceListCard<T extends { id: string }>({
   )
 }
 
-const NAMESPACE_SEARCH_KEYS = ['namespace', 'q'] as const
+/** The header's part in sorting: which way this column sorts now, and a click that sorts by it (again: the other way). */
+function sortControl(key: SortKey, label: string, sort: SortState): { direction?: SortDirection; onSort: () => void; label: string } {
+  const current = sort.value || 'namespace'
+  const direction: SortDirection | undefined = current === key ? 'asc' : current === `-${key}` ? 'desc' : undefined
+  const next = direction === 'asc' ? `-${key}` : key
+  return { direction, label, onSort: () => sort.set(next === 'namespace' ? '' : next) }
+}
+
+const NAMESPACE_SEARCH_KEYS = ['namespace', 'q', 'sort'] as const
 /** The URL filters a page hands to a `NamespaceSearchList`. */
 export type NamespaceSearchFilters = Partial<Record<(typeof NAMESPACE_SEARCH_KEYS)[number], string>>
 
@@ -110,11 +130,12 @@ export function NamespaceSearchList<T extends { id: string }>({
 }: ResourceTable<T> & { plural: Plural; initial: NamespaceSearchFilters; searchPlaceholder: string }) {
   const filterState = useUrlFilters(NAMESPACE_SEARCH_KEYS, initial)
   const { filters, set } = filterState
-  const list = useResourceList<T>(plural, { namespace: filters.namespace, q: filters.q })
+  const list = useResourceList<T>(plural, { namespace: filters.namespace, q: filters.q, sort: filters.sort || undefined })
   return (
     <ResourceListCard
       list={list}
-      filterState={filterState}
+      filterState={{ active: Boolean(filters.namespace || filters.q), reset: filterState.reset }}
+      sort={{ value: filters.sort, set: (v) => set('sort', v) }}
       filters={
         <>
           <NamespaceSelect value={filters.namespace} onChange={(v) => set('namespace', v)} />

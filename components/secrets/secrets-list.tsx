@@ -20,7 +20,7 @@ export function SecretsList({ initial }: { initial: NamespaceSearchFilters }) {
       searchPlaceholder="Name…"
       loadingLabel="Loading secrets…"
       empty={{ filtered: 'No secrets match these filters', unfiltered: 'No secrets yet', hint: canCreate ? <ApplyHint kind="Secret" verb="Create" /> : 'Admins create them.' }}
-      columns={['Name', 'Namespace', 'Type', 'Keys', { label: 'Generation', className: 'text-right' }, 'Updated']}
+      columns={[{ label: 'Name', sort: 'name' }, { label: 'Namespace', sort: 'namespace' }, 'Type', 'Keys', { label: 'Generation', className: 'text-right' }, { label: 'Updated', sort: 'updated' }]}
       rowAttributes={(s) => ({ 'data-testid': 'secret-row', 'data-name': s.metadata.name })}
       renderRow={(s) => (
         <>

@@ -17,7 +17,7 @@ import type { ToolConditionView } from './tool-conditions'
 
 export type ToolStatus = { phase?: string; conditions?: ToolConditionView[]; totalCalls7d?: number; failureRate7d?: number | null }
 type Tool = Resource<ToolSpec, ToolStatus>
-const KEYS = ['namespace', 'type', 'level', 'q', 'label'] as const
+const KEYS = ['namespace', 'type', 'level', 'q', 'label', 'sort'] as const
 const TYPES = ['function', 'rest', 'mcp', 'os']
 
 export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[number], string>> }) {
@@ -25,12 +25,13 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
   const { filters, set } = filterState
   // The API wants `key=value`; half-typed labels would be refused, so they wait until they have an `=`.
   const label = /^[^=]+=[^=]*$/.test(filters.label.trim()) ? filters.label.trim() : undefined
-  const list = useResourceList<Tool>('tools', { namespace: filters.namespace, type: filters.type, level: filters.level, q: filters.q, label })
+  const list = useResourceList<Tool>('tools', { namespace: filters.namespace, type: filters.type, level: filters.level, q: filters.q, label, sort: filters.sort || undefined })
 
   return (
     <ResourceListCard
       list={list}
-      filterState={filterState}
+      filterState={{ active: KEYS.some((k) => k !== 'sort' && filters[k] !== ''), reset: filterState.reset }}
+      sort={{ value: filters.sort, set: (v) => set('sort', v) }}
       filters={
         <>
           <NamespaceSelect value={filters.namespace} onChange={(v) => set('namespace', v)} />
@@ -49,8 +50,8 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
       loadingLabel="Loading tools…"
       empty={{ filtered: 'No tools match these filters', unfiltered: 'No tools registered yet', hint: <ApplyHint kind="Tool" /> }}
       columns={[
-        'Tool',
-        'Namespace',
+        { label: 'Tool', sort: 'name' },
+        { label: 'Namespace', sort: 'namespace' },
         'Type',
         'Side effects',
         'Phase',

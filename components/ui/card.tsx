@@ -20,10 +20,10 @@ export function Card({
       {(title || actions) && (
         <header className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-200 px-4 py-3">
           <div className="min-w-0 flex-1 basis-72">
-            {title && <h2 className="text-sm font-semibold text-slate-900">{title}</h2>}
-            {description && <p className="mt-0.5 text-xs text-slate-500">{description}</p>}
+            {title && <h2 className="text-sm font-semibold text-slate-900 [overflow-wrap:anywhere]">{title}</h2>}
+            {description && <p className="mt-0.5 text-xs text-slate-500 [overflow-wrap:anywhere]">{description}</p>}
           </div>
-          {actions && <div className="flex items-center gap-2">{actions}</div>}
+          {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
         </header>
       )}
       <div className={bodyClassName}>{children}</div>

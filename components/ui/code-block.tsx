@@ -36,16 +36,20 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   )
 }
 
+/**
+ * Code on a dark panel that scrolls both ways when it must; the scrolling area takes keyboard focus
+ * (Tab, then the arrow keys), so readers without a mouse reach what is beyond the edge.
+ */
 export function CodeBlock({ code, title, maxHeight = '28rem', copy = true }: { code: string; title?: string; maxHeight?: string; copy?: boolean }) {
   return (
-    <div className="overflow-hidden rounded-md border border-slate-200 bg-slate-950">
+    <div className="overflow-hidden rounded-md border border-slate-200 bg-slate-950" data-surface="dark">
       {(title || copy) && (
-        <div className="flex items-center justify-between border-b border-slate-800 bg-slate-900 px-3 py-1.5">
-          <span className="font-mono text-xs text-slate-400">{title}</span>
+        <div className="flex items-center justify-between gap-2 border-b border-slate-800 bg-slate-900 px-3 py-1.5">
+          <span className="min-w-0 font-mono text-xs text-slate-300">{title}</span>
           {copy && <CopyButton text={code} />}
         </div>
       )}
-      <pre className="overflow-auto p-3 font-mono text-xs leading-relaxed text-slate-100" style={{ maxHeight }}>
+      <pre tabIndex={0} aria-label={title ? `${title} (scrollable)` : 'Code (scrollable)'} className="overflow-auto p-3 font-mono text-xs leading-relaxed text-slate-100" style={{ maxHeight }}>
         <code>{code}</code>
       </pre>
     </div>

@@ -9,7 +9,7 @@ export function DefinitionList({ items, columns = 2 }: { items: Definition[]; co
       {shown.map(([label, value], i) => (
         <div key={i} className="min-w-0">
           <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
-          <dd className="mt-0.5 break-words text-sm text-slate-900">{value}</dd>
+          <dd className="mt-0.5 text-sm text-slate-900 [overflow-wrap:anywhere]">{value}</dd>
         </div>
       ))}
     </dl>

@@ -8,9 +8,13 @@ import { AppError, notFound } from '@/lib/errors/app-error'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { CREDENTIAL_SELECT as SELECT, credentialView, type CredentialView } from './credential-view'
 
-export async function createAgentCredential(agent: Row, input: { name: string; expiresInDays?: number }, actor: AuditActor, requestId?: string) {
+/** Like API tokens: a credential nobody renews stops by itself; `expiresInDays: null` asks for one that never does. */
+export const DEFAULT_AGENT_CREDENTIAL_DAYS = 90
+
+export async function createAgentCredential(agent: Row, input: { name: string; expiresInDays?: number | null }, actor: AuditActor, requestId?: string) {
   const issued = issueToken('tra')
-  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null
+  const days = input.expiresInDays === undefined ? DEFAULT_AGENT_CREDENTIAL_DAYS : input.expiresInDays
+  const expiresAt = days === null ? null : new Date(Date.now() + days * 86_400_000)
   const row = await prisma.$transaction(async (tx) => {
     const created = await tx.agentCredential.create({
       data: { agentId: agent.id, name: input.name, hash: issued.hash, hint: issued.hint, createdBy: actor.name, expiresAt },

@@ -41,8 +41,11 @@ const listAllQuery = z.strictObject({
 export const AGENT_CREDENTIAL_CONTRACTS = {
   createCredential: {
     method: 'POST', path: '/api/v1/agents/{id}/credentials', operationId: 'createAgentCredential', tags: ['Gateway'], access: 'admin',
-    summary: 'Issue a gateway credential for the agent; the token is in this answer only', params: idParams, query: namespaceOnly,
-    body: z.strictObject({ name: z.string().min(1).max(100), expiresInDays: z.number().int().min(1).max(3650).optional() }),
+    summary: 'Issue a gateway credential for the agent; the token is in this answer only. It expires after `expiresInDays` (default 90; `null` never expires)', params: idParams, query: namespaceOnly,
+    body: z.strictObject({
+      name: z.string().min(1).max(100),
+      expiresInDays: z.number().int().min(1).max(3650).nullable().optional().openapi({ description: 'Days until it expires; default 90, `null` for never' }),
+    }),
     response: credentialSchema.extend({ token: z.string().openapi({ description: 'Bearer token (tra_…); shown once, stored only as a hash' }) }), successStatus: 201,
   },
   listCredentials: {

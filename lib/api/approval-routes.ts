@@ -22,6 +22,10 @@ export const approvalSchema = z
     agent: z.object({ id: z.string(), namespace: z.string(), name: z.string(), unit: z.string().nullable() }),
     tool: z.object({ id: z.string(), namespace: z.string(), level: z.string().nullable() }),
     args: z.unknown().openapi({ description: 'The arguments as recorded for approvers: redactFields masked' }),
+    summary: z
+      .array(z.object({ field: z.string().openapi({ description: 'The argument\'s path: `amount`, `customer.id`' }), value: z.string().openapi({ description: 'Its value in one short line' }) }))
+      .openapi({ description: 'The arguments a queue row shows: the tool\'s or level\'s `approvalSummary`, else the first few' }),
+    highRisk: z.boolean().openapi({ description: 'Approving asks for a confirmation first (the level\'s `highRisk`; financial and privileged by default)' }),
     idempotencyKey: z.string().nullable(),
     policy: z.unknown().openapi({ description: 'What required the approval: the tool, its level\'s policy, or the shipped default' }),
     rateLimit: z.object({ tool: rateLimit, agent: rateLimit }).nullable().openapi({ description: 'The rate limits in force when the call was held' }),

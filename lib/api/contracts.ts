@@ -13,6 +13,7 @@ import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { OAUTH_CONTRACTS } from './oauth-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
+import { SEARCH_CONTRACTS } from './search-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
 import { STATS_CONTRACTS } from './stats-routes'
 
@@ -34,4 +35,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(ACCESS_CONTRACTS),
   ...Object.values(OAUTH_CONTRACTS),
   ...Object.values(EXPLAIN_CONTRACTS),
+  ...Object.values(SEARCH_CONTRACTS),
 ]

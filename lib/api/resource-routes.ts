@@ -11,6 +11,7 @@ import { createResource, replaceResource } from '@/lib/manifests/write-resource'
 import { deleteResource, getRow, listResources, type ListFilters } from '@/lib/resources/resource-store'
 import { subjectAnswer } from '@/lib/effective-tools/subject-answers'
 import { toResourceView } from '@/lib/resources/resource-view'
+import type { ResourceSort } from '@/lib/resources/list-order'
 import {
   agentListQuery,
   idParams,
@@ -80,6 +81,7 @@ function filtersFrom(kind: Kind, query: Record<string, unknown>): ListFilters {
     columns,
     limit: query.limit as number | undefined,
     cursor: query.cursor as string | undefined,
+    sort: query.sort as ResourceSort | undefined,
   }
 }
 

@@ -7,6 +7,7 @@ import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { type EffectiveTool, SOURCE_KINDS, TIERS } from '@/lib/effective-tools/types'
 import { CONDITION_TYPES } from '@/lib/tools/tool-conditions'
 import { MAX_SELECTOR_LENGTH, parseLabelSelector } from '@/lib/labels/label-selector'
+import { RESOURCE_SORTS } from '@/lib/resources/list-order'
 
 export const metadataOut = z.object({
   name: z.string(),
@@ -98,6 +99,10 @@ export const listQuery = z.strictObject({
   labelSelector: labelSelectorParam.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   cursor: z.string().max(1000).optional(),
+  sort: z
+    .enum(RESOURCE_SORTS)
+    .optional()
+    .openapi({ description: 'Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from.' }),
 })
 
 export const toolListQuery = listQuery.extend({

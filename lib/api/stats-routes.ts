@@ -114,6 +114,7 @@ export const toolFailuresSchema = z
 const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
 const callsQuery = z.strictObject({
   agentId: z.string().uuid().optional(),
+  agent: z.string().trim().min(1).max(253).optional().openapi({ description: "Only this agent's calls: `namespace/name`, a name (in any namespace), or its id" }),
   tool: toolId.optional(),
   toolKey: toolStatKey.optional().openapi({ description: 'Only calls of this resolved tool (`Tool/<namespace>/<name>`, …)' }),
   namespace: segment.optional(),

@@ -25,3 +25,34 @@ export function approvalExpirySeconds({ tool, policy }: ApprovalExpiryInput): { 
   if (policy) return { seconds: policy, source: 'policy' }
   return { seconds: DEFAULT_APPROVAL_EXPIRY_SECONDS, source: 'default' }
 }
+
+/**
+ * Levels whose approval the portal confirms before sending it (issue 18, item 3): a refund or a
+ * privilege grant cannot be undone by the approver afterwards. A SideEffectPolicy's `highRisk` changes
+ * it per level.
+ */
+export const HIGH_RISK_LEVELS: ReadonlySet<SideEffectLevel> = new Set(['financial', 'privileged'])
+
+export interface ApprovalPresentationInput {
+  level: SideEffectLevel | null
+  /** `sideEffects.approvalSummary` of the Tool, if set. */
+  toolSummary?: string[] | null
+  /** `approvalSummary` and `highRisk` of the SideEffectPolicy for the level, if set. */
+  policySummary?: string[] | null
+  policyHighRisk?: boolean | null
+}
+
+export interface ApprovalPresentation {
+  /** Argument paths (`args.amount`) the queue shows; null: the first few arguments. */
+  summaryFields: string[] | null
+  summarySource: 'tool' | 'policy' | 'default'
+  highRisk: boolean
+  highRiskSource: 'policy' | 'default'
+}
+
+/** How approvers see a request: tool over policy over the default, each with where it came from. */
+export function approvalPresentation({ level, toolSummary, policySummary, policyHighRisk }: ApprovalPresentationInput): ApprovalPresentation {
+  const summary = toolSummary?.length ? { summaryFields: toolSummary, summarySource: 'tool' as const } : policySummary?.length ? { summaryFields: policySummary, summarySource: 'policy' as const } : { summaryFields: null, summarySource: 'default' as const }
+  const highRisk = typeof policyHighRisk === 'boolean' ? { highRisk: policyHighRisk, highRiskSource: 'policy' as const } : { highRisk: level !== null && HIGH_RISK_LEVELS.has(level), highRiskSource: 'default' as const }
+  return { ...summary, ...highRisk }
+}

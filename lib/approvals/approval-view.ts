@@ -2,6 +2,9 @@
 // long is left.
 import type { RateLimit } from '@/lib/effective-tools/types'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
+import type { SideEffectLevel } from '@/lib/manifests/specs/common'
+import { approvalPresentation } from './approval-defaults'
+import { type ArgumentSummaryEntry, summarizeArguments } from './summarize-arguments'
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number]
@@ -23,6 +26,10 @@ export interface ApprovalView {
   agent: { id: string; namespace: string; name: string; unit: string | null }
   tool: { id: string; namespace: string; level: string | null }
   args: unknown
+  /** The arguments the queue shows in the request's row (the tool's or level's `approvalSummary`, else the first few). */
+  summary: ArgumentSummaryEntry[]
+  /** Approving asks for a confirmation first (the level's `highRisk`; financial and privileged by default). */
+  highRisk: boolean
   idempotencyKey: string | null
   policy: unknown
   rateLimit: ApprovalRateLimits | null
@@ -34,7 +41,15 @@ export interface ApprovalView {
   execution: { status: ApprovalExecution; at: string | null; error: string | null } | null
 }
 
+/** What the request recorded of its presentation; requests from before it was recorded get today's defaults. */
+interface StoredPolicy {
+  summaryFields?: string[] | null
+  highRisk?: boolean
+}
+
 export function toApprovalView(row: ApprovalRequest, now = Date.now()): ApprovalView {
+  const stored = (row.policy ?? {}) as StoredPolicy
+  const fallback = approvalPresentation({ level: row.level as SideEffectLevel | null })
   return {
     id: row.id,
     callId: row.callId,
@@ -42,6 +57,8 @@ export function toApprovalView(row: ApprovalRequest, now = Date.now()): Approval
     agent: { id: row.agentId, namespace: row.agentNamespace, name: row.agentName, unit: row.unit },
     tool: { id: row.toolId, namespace: row.toolNamespace, level: row.level },
     args: row.args,
+    summary: summarizeArguments(row.args, Array.isArray(stored.summaryFields) ? stored.summaryFields : null),
+    highRisk: typeof stored.highRisk === 'boolean' ? stored.highRisk : fallback.highRisk,
     idempotencyKey: row.idempotencyKey,
     policy: row.policy,
     rateLimit: row.rateLimit as ApprovalRateLimits | null,

@@ -4,6 +4,7 @@ import { prisma } from '@/lib/db'
 import { notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
+import { parseAgentRef } from '@/lib/resources/parse-agent-ref'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { type ApprovalStatus, toApprovalView } from './approval-view'
 
@@ -24,7 +25,7 @@ export async function listApprovals(f: ApprovalFilters) {
   const where: Prisma.ApprovalRequestWhereInput = {
     status,
     ...(f.level ? { level: f.level } : {}),
-    ...(f.agent ? { agentName: f.agent } : {}),
+    ...(f.agent ? agentWhere(f.agent) : {}),
     ...(f.tool ? { toolId: f.tool } : {}),
     ...(f.namespace ? { toolNamespace: f.namespace } : {}),
   }
@@ -39,6 +40,13 @@ export async function listApprovals(f: ApprovalFilters) {
   const { items, nextCursor } = keysetPage(rows, f.limit, (last) => encodeTimeCursor(last[timeField]!, last.id))
   const now = Date.now()
   return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null, resultSealed: null }, now)), total, nextCursor }
+}
+
+/** The agent filter as everywhere: `namespace/name`, a name in any namespace, or an id. */
+function agentWhere(agent: string): Prisma.ApprovalRequestWhereInput {
+  const ref = parseAgentRef(agent)
+  if ('id' in ref) return { agentId: ref.id }
+  return 'namespace' in ref ? { agentNamespace: ref.namespace, agentName: ref.name } : { agentName: ref.name }
 }
 
 export async function getApproval(id: string) {

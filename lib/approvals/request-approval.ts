@@ -6,7 +6,7 @@ import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { storableJson } from '@/lib/storage/storable-text'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
-import { approvalExpirySeconds } from './approval-defaults'
+import { approvalExpirySeconds, approvalPresentation } from './approval-defaults'
 import { type ApprovalRateLimits, toApprovalView } from './approval-view'
 
 export interface ApprovalRequestInput {
@@ -32,7 +32,7 @@ export interface ApprovalRequestInput {
 type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
 
 export async function requestApproval(input: ApprovalRequestInput, db: Db = prisma): Promise<ApprovalRequest> {
-  const expiry = await approvalExpiryFor(input.tool, db)
+  const { expiry, presentation } = await approvalPolicyFor(input.tool, db)
   const sealed = sealSecretValues({ args: JSON.stringify(input.args ?? {}), ...(input.rawIdempotencyKey ? { key: input.rawIdempotencyKey } : {}) })
   const row = await db.approvalRequest.create({
     data: {
@@ -48,7 +48,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
       argsSealed: new Uint8Array(sealed.ciphertext),
       argsKeyId: sealed.keyId,
       idempotencyKey: input.idempotencyKey,
-      policy: { source: input.approvalSource, level: input.tool.level, expirySeconds: expiry.seconds, expirySource: expiry.source },
+      policy: { source: input.approvalSource, level: input.tool.level, expirySeconds: expiry.seconds, expirySource: expiry.source, ...presentation },
       ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as unknown as Prisma.InputJsonValue } : {}),
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
       traceparent: input.traceparent ?? null,
@@ -64,13 +64,17 @@ export async function announceApprovalRequest(row: ApprovalRequest): Promise<voi
   )
 }
 
-// Tool override (`sideEffects.approvalExpirySeconds`), else the level's policy, else the default.
-export async function approvalExpiryFor({ id, level, resourceNamespace }: ApprovalRequestInput['tool'], db: Db = prisma) {
+// Tool override (`sideEffects.approvalExpirySeconds`, `approvalSummary`), else the level's policy,
+// else the default; kept with the request, so approvers see it as it was when the call was made.
+export async function approvalPolicyFor({ id, level, resourceNamespace }: ApprovalRequestInput['tool'], db: Db = prisma) {
   const [tool, policy] = await Promise.all([
     resourceNamespace ? db.tool.findUnique({ where: { namespace_name: { namespace: resourceNamespace, name: id } }, select: { spec: true } }) : null,
     level ? db.sideEffectPolicy.findUnique({ where: { level }, select: { spec: true } }) : null,
   ])
-  const toolSeconds = (tool?.spec as { sideEffects?: { approvalExpirySeconds?: number } } | undefined)?.sideEffects?.approvalExpirySeconds
-  const policySeconds = (policy?.spec as { approvalExpirySeconds?: number } | undefined)?.approvalExpirySeconds
-  return approvalExpirySeconds({ tool: toolSeconds, policy: policySeconds })
+  const toolSide = (tool?.spec as { sideEffects?: { approvalExpirySeconds?: number; approvalSummary?: string[] } } | undefined)?.sideEffects
+  const policySpec = policy?.spec as { approvalExpirySeconds?: number; approvalSummary?: string[]; highRisk?: boolean } | undefined
+  return {
+    expiry: approvalExpirySeconds({ tool: toolSide?.approvalExpirySeconds, policy: policySpec?.approvalExpirySeconds }),
+    presentation: approvalPresentation({ level, toolSummary: toolSide?.approvalSummary, policySummary: policySpec?.approvalSummary, policyHighRisk: policySpec?.highRisk }),
+  }
 }

@@ -5,7 +5,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { type ApprovalFilters, type ApprovalPage, getApprovalStats, listApprovals } from './approvals-api'
 import { queryKeys } from './query-keys'
 
-const QUEUE_POLL_MS = 3_000
+export const QUEUE_POLL_MS = 3_000
 
 /** `initialPage`: the first page as the server rendered it, so rows are on screen before any fetch. */
 export function useApprovalQueue(filters: ApprovalFilters, pageSize = 50, initialPage?: ApprovalPage) {
@@ -20,6 +20,21 @@ export function useApprovalQueue(filters: ApprovalFilters, pageSize = 50, initia
   const pages = query.data?.pages ?? []
   return { ...query, items: pages.flatMap((p) => p.items), total: pages[0]?.total ?? 0 }
 }
+
+/** Requests waiting for a decision, for the navigation: the list's total, from a page of one. */
+export function usePendingApprovalCount(): number {
+  const query = useQuery({
+    queryKey: queryKeys.pendingApprovalCount(),
+    queryFn: () => listApprovals({ status: 'pending' }, 1),
+    select: (page) => page.total,
+    refetchInterval: PENDING_COUNT_POLL_MS,
+    // A failed poll keeps the last count rather than flashing it away.
+    retry: false,
+  })
+  return query.data ?? 0
+}
+
+export const PENDING_COUNT_POLL_MS = 15_000
 
 export function useApprovalStats() {
   return useQuery({ queryKey: queryKeys.approvalStats(), queryFn: getApprovalStats, refetchInterval: QUEUE_POLL_MS * 5 })

@@ -42,20 +42,33 @@ export function timeAgo(iso: string | null | undefined, now = Date.now()): strin
 // toLocaleString with options builds a new formatter on every call, which costs more than the
 // formatting; lists print hundreds of dates.
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>()
+const zoneNameFormats = new Map<string, Intl.DateTimeFormat>()
 
-/** "23 Nov 2026, 14:05" in the browser's time zone, or in `timeZone` (then named: "… UTC"). */
+function cached(cache: Map<string, Intl.DateTimeFormat>, key: string, make: () => Intl.DateTimeFormat) {
+  let format = cache.get(key)
+  if (!format) cache.set(key, (format = make()))
+  return format
+}
+
+/**
+ * "23 Nov 2026, 14:05 CET": always with its zone, since approvers, operators and the server rarely
+ * share one. In the browser's zone by default, named by its short name (which can differ by date:
+ * CET, CEST); in `timeZone` when given, named by that id ("… UTC", "… Pacific/Auckland").
+ */
 export function dateTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return '—'
   const key = timeZone ?? ''
-  let format = dateTimeFormats.get(key)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone })
-    dateTimeFormats.set(key, format)
-  }
+  const format = cached(dateTimeFormats, key, () => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone }))
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return iso
   const text = format.format(date)
-  return timeZone ? `${text} ${timeZone}` : text
+  return `${text} ${timeZone ?? zoneName(date)}`
+}
+
+/** The short name of the local zone at that instant ("CET", "GMT+13"). */
+export function zoneName(date: Date, timeZone?: string): string {
+  const format = cached(zoneNameFormats, timeZone ?? '', () => new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short', timeZone }))
+  return format.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? 'local time'
 }
 
 export function percent(rate: number | null | undefined): string {

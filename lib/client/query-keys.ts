@@ -26,6 +26,7 @@ export const queryKeys = {
   approvals: () => [...queryKeys.all, 'approvals'] as const,
   approvalQueue: (filters: object) => [...queryKeys.approvals(), 'queue', filters] as const,
   approvalStats: () => [...queryKeys.approvals(), 'stats'] as const,
+  pendingApprovalCount: () => [...queryKeys.approvals(), 'pending-count'] as const,
   webhooks: () => [...queryKeys.approvals(), 'webhooks'] as const,
   webhookDeliveries: (id: string) => [...queryKeys.webhooks(), id, 'deliveries'] as const,
   /** Statistics and recorded calls. */

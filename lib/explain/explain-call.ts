@@ -5,7 +5,7 @@
 // gateway's own checks (lib/gateway/call-checks.ts) on the gateway's own view of the agent
 // (agentTools), and reads rate-limit counters and held keys without taking them. Steps after the one
 // that decides are still worked out, marked not reached, so the reader sees everything at once.
-import { approvalExpiryFor } from '@/lib/approvals/request-approval'
+import { approvalPolicyFor } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
 import { agentAllowed } from '@/lib/effective-tools/allowed-agents'
 import { loadResolverInput } from '@/lib/effective-tools/load-resolver-input'
@@ -126,7 +126,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     }
     note('idempotency', badKey, keyText(idempotency))
 
-    const expiry = await approvalExpiryFor({ id: target.name, namespace: target.toolNamespace, level: target.sideEffects.level, resourceNamespace: target.source.kind === 'Tool' ? target.source.namespace : null })
+    const { expiry } = await approvalPolicyFor({ id: target.name, namespace: target.toolNamespace, level: target.sideEffects.level, resourceNamespace: target.source.kind === 'Tool' ? target.source.namespace : null })
     approval = { required: target.requiresApproval, source: target.approvalSource, level: target.sideEffects.level, expirySeconds: expiry.seconds, expirySource: expiry.source }
     const rule = target.requiresApproval
       ? `each call waits for a person's approval (rule: ${approvalRuleText(target)}); a request nobody decides expires after ${duration(expiry.seconds)} (${expiry.source})`

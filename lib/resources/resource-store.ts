@@ -5,13 +5,14 @@ import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
-import { afterCursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, keysetPage } from '@/lib/http/pagination'
+import { DEFAULT_PAGE_SIZE, keysetPage } from '@/lib/http/pagination'
 import type { LabelSelector } from '@/lib/labels/label-selector'
 import type { FieldChange } from '@/lib/manifests/document-changes'
 import { type Kind, KINDS } from '@/lib/manifests/kinds'
 import type { ValidDocument } from '@/lib/manifests/validate-document'
 import { KIND_ADAPTERS, OMIT_COLUMNS, type Row } from './kind-adapters'
 import { labelSelectorWhere } from './label-selector-where'
+import { listOrder, type ResourceSort } from './list-order'
 import { type ResourceView, toResourceView } from './resource-view'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
@@ -29,6 +30,8 @@ export interface ListFilters {
   columns?: Record<string, unknown>
   limit?: number
   cursor?: string
+  /** The order (lib/resources/list-order.ts); namespace, then name, by default. */
+  sort?: ResourceSort
 }
 
 export interface Page<T> {
@@ -45,14 +48,15 @@ async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma): Prom
     and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
   if (filters.labelSelector) and.push(...labelSelectorWhere(filters.labelSelector))
   for (const [column, value] of Object.entries(filters.columns ?? {})) and.push({ [column]: value })
-  if (filters.cursor) and.push(afterCursor(decodeCursor(filters.cursor)))
+  const order = listOrder(filters.sort)
+  if (filters.cursor) and.push(order.after(filters.cursor))
   const rows = await adapter.delegate(db).findMany({
     where: { AND: and },
-    orderBy: [{ namespace: 'asc' }, { name: 'asc' }, { id: 'asc' }],
+    orderBy: order.orderBy,
     take: limit + 1,
     ...(OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}),
   })
-  return keysetPage(rows, limit, encodeCursor)
+  return keysetPage(rows, limit, order.cursorOf)
 }
 
 export async function listResources(kind: Kind, filters: ListFilters): Promise<Page<ResourceView>> {

@@ -5,10 +5,13 @@ import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
+import { parseAgentRef } from '@/lib/resources/parse-agent-ref'
 import { parseToolStatKey } from './tool-stat-key'
 
 export interface CallFilters {
   agentId?: string
+  /** An agent as people name it: `namespace/name`, a name (every namespace), or an id. */
+  agent?: string
   tool?: string
   toolKey?: string
   namespace?: string
@@ -36,6 +39,9 @@ export async function listCalls(f: CallFilters) {
   if (f.from && f.to && f.from >= f.to)
     throw new AppError('VALIDATION_FAILED', 'the time range is empty: "from" must be before "to"', [{ field: 'from', rule: 'range', message: 'must be before "to"' }])
   const after = f.cursor ? decodeTimeCursor(f.cursor) : null
+  // Names become the registered agents' ids, so the (agentId, startedAt) index still does the work.
+  const agentIds = f.agent ? await agentIdsOf(f.agent, f.agentId) : null
+  if (agentIds && agentIds.length === 0) return { items: [], nextCursor: null }
   const afterTime = after?.at ?? null
 
   const startedAt: Prisma.DateTimeFilter = {}
@@ -43,7 +49,7 @@ export async function listCalls(f: CallFilters) {
   if (f.to) startedAt.lt = f.to
   if (afterTime) startedAt.lte = afterTime
   const where: Prisma.ToolCallWhereInput = {
-    ...(f.agentId ? { agentId: f.agentId } : {}),
+    ...(agentIds ? { agentId: agentIds.length === 1 ? agentIds[0] : { in: agentIds } } : f.agentId ? { agentId: f.agentId } : {}),
     ...(f.tool ? { toolId: f.tool } : {}),
     // A key names its tool id too: the (toolId, startedAt) index finds the rows, the key picks its own.
     // Calls of a tool the caller's set did not have are recorded without a key (Unresolved/<toolId>).
@@ -56,6 +62,13 @@ export async function listCalls(f: CallFilters) {
   }
   const rows = await prisma.toolCall.findMany({ where, select: LIST_COLUMNS, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 })
   return keysetPage(rows, f.limit, (last) => encodeTimeCursor(last.startedAt, last.id))
+}
+
+/** The ids of the registered agents a reference names (at most 100 of a bare name), within `agentId` if both are given. */
+async function agentIdsOf(ref: string, agentId?: string): Promise<string[]> {
+  const parsed = parseAgentRef(ref)
+  const rows = await prisma.agent.findMany({ where: parsed, select: { id: true }, take: 100 })
+  return rows.map((r) => r.id).filter((id) => !agentId || id === agentId)
 }
 
 /** One call with its stored (already redacted by the gateway) arguments and result. */

@@ -184,3 +184,34 @@ describe('who may see and change agent credentials', () => {
     expect((await prisma.agentCredential.findUniqueOrThrow({ where: { id: target.id } })).revokedAt).toBeNull()
   })
 })
+
+describe('issuing a credential', () => {
+  const create = (body: unknown) => {
+    const id = agents[`${NS2}/alpha`]
+    return call(R.createCredential, `/api/v1/agents/${id}/credentials`, { method: 'POST', params: { id }, body })
+  }
+  const days = (iso: string) => (new Date(iso).getTime() - Date.now()) / 86_400_000
+
+  it('expires in 90 days unless told otherwise, like API tokens; null asks for one that never expires', async () => {
+    const byDefault = await create({ name: 'default-expiry' })
+    expect(byDefault.status, byDefault.text).toBe(201)
+    expect(days(byDefault.json.expiresAt)).toBeGreaterThan(89.9)
+    expect(days(byDefault.json.expiresAt)).toBeLessThanOrEqual(90)
+    const week = await create({ name: 'week', expiresInDays: 7 })
+    expect(days(week.json.expiresAt)).toBeGreaterThan(6.9)
+    const never = await create({ name: 'never', expiresInDays: null })
+    expect(never.status, never.text).toBe(201)
+    expect(never.json.expiresAt).toBeNull()
+    const stored = await prisma.agentCredential.findUniqueOrThrow({ where: { id: byDefault.json.id } })
+    expect(stored.expiresAt!.toISOString()).toBe(byDefault.json.expiresAt)
+  })
+
+  it('refuses an expiry that is not a whole number of days from 1 to 3650, naming the field', async () => {
+    for (const expiresInDays of [0, -1, 3651, 1.5, '90', true, {}, 1e308]) {
+      const res = await create({ name: 'bad', expiresInDays })
+      expect(res.status, JSON.stringify(expiresInDays)).toBe(422)
+      const fields = new Set(res.json.errors.map((e: { field: string }) => e.field))
+      expect([...fields]).toEqual(['expiresInDays'])
+    }
+  })
+})

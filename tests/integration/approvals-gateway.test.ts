@@ -10,6 +10,7 @@ import * as denyApi from '@/app/api/v1/approvals/[id]/deny/route'
 import * as approvalsApi from '@/app/api/v1/approvals/route'
 import { prisma } from '@/lib/db'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
+import { applyRoute } from '@/lib/api/registry-routes'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient, type Listening, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
 import { call } from './helpers'
@@ -148,4 +149,72 @@ describe('an approved call', () => {
     await until('the approved call to run on the new worker', async () => (await approvalOf(callId)).execution === 'succeeded')
     expect(charges()).toBe(before + 1)
   }, 40_000)
+})
+
+describe('what approvers see of a request (issue 18, item 3)', () => {
+  const pendingView = async (callId: string) => {
+    const queue = await call(approvalsApi.GET, '/api/v1/approvals?status=pending&tool=pay.charge&limit=500')
+    expect(queue.status).toBe(200)
+    return queue.json.items.find((a: { callId: string }) => a.callId === callId)
+  }
+  const applyJson = (doc: object) => call(applyRoute, '/api/v1/apply', { method: 'POST', body: JSON.stringify(doc), contentType: 'application/json' })
+  const payCharge = () => prisma.tool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'pay.charge' } } })
+  const toolDoc = (spec: object) => ({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'pay.charge', namespace: 'gw' }, spec })
+  const policyDoc = (spec: object) => ({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'SideEffectPolicy', metadata: { name: 'financial', namespace: 'gw' }, spec: { level: 'financial', requiresApproval: true, ...spec } })
+
+  it('by default: the first arguments in the row, and a financial call marked high-risk', async () => {
+    const answer = await client.callTool({ name: 'pay.charge', arguments: { amount: 1250.5, customer: 'cus_1', note: 'x'.repeat(5000) } })
+    const view = await pendingView((answer.structuredContent as { callId: string }).callId)
+    expect(view).toMatchObject({ highRisk: true, policy: { summarySource: 'default', highRiskSource: 'default' } })
+    expect(view.summary).toEqual([
+      { field: 'amount', value: '1250.5' },
+      { field: 'customer', value: 'cus_1' },
+      { field: 'note', value: `${'x'.repeat(80)}…` },
+    ])
+  })
+
+  it("a level's policy chooses the fields and whether approving asks first; a tool's own fields win over the level's", async () => {
+    expect((await applyJson(policyDoc({ highRisk: false, approvalSummary: ['args.customer'] }))).status).toBe(200)
+    const byPolicy = await client.callTool({ name: 'pay.charge', arguments: { amount: 5, customer: 'cus_2' } })
+    expect(await pendingView((byPolicy.structuredContent as { callId: string }).callId)).toMatchObject({
+      highRisk: false,
+      summary: [{ field: 'customer', value: 'cus_2' }],
+      policy: { summarySource: 'policy', highRiskSource: 'policy', summaryFields: ['args.customer'] },
+    })
+
+    const spec = (await payCharge()).spec as { sideEffects: object }
+    expect((await applyJson(toolDoc({ ...spec, sideEffects: { ...spec.sideEffects, approvalSummary: ['args.amount', 'args.order.id'] } }))).status).toBe(200)
+    const byTool = await client.callTool({ name: 'pay.charge', arguments: { amount: 6, customer: 'cus_3', order: { id: 'ord_7', lines: [1, 2] } } })
+    expect(await pendingView((byTool.structuredContent as { callId: string }).callId)).toMatchObject({
+      highRisk: false,
+      summary: [
+        { field: 'amount', value: '6' },
+        { field: 'order.id', value: 'ord_7' },
+      ],
+      policy: { summarySource: 'tool' },
+    })
+    // Back to the shared registry's policy for the tests after this one.
+    expect((await applyJson(policyDoc({}))).status).toBe(200)
+    expect((await applyJson(toolDoc(spec))).status).toBe(200)
+  })
+
+  it('refuses fields that are not paths into the arguments, and a highRisk that is not a boolean, naming field and rule', async () => {
+    const spec = (await payCharge()).spec as { sideEffects: object }
+    const bad = await applyJson(toolDoc({ ...spec, sideEffects: { ...spec.sideEffects, approvalSummary: ['result.token', 'args.ok'] } }))
+    expect(bad.status).toBe(422)
+    expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'spec.sideEffects.approvalSummary[0]', rule: 'format' })])
+    const tooMany = await applyJson(toolDoc({ ...spec, sideEffects: { ...spec.sideEffects, approvalSummary: Array.from({ length: 9 }, (_, i) => `args.f${i}`) } }))
+    expect(tooMany.status).toBe(422)
+    expect(tooMany.json.errors).toEqual([expect.objectContaining({ field: 'spec.sideEffects.approvalSummary', rule: 'max-length' })])
+    const notBoolean = await applyJson(policyDoc({ highRisk: 'yes' }))
+    expect(notBoolean.status).toBe(422)
+    expect(notBoolean.json.errors).toEqual([expect.objectContaining({ field: 'spec.highRisk', rule: 'type' })])
+  })
+
+  it('shows requests made before the fields were recorded with the defaults of their level', async () => {
+    const answer = await client.callTool({ name: 'pay.charge', arguments: { amount: 9 } })
+    const callId = (answer.structuredContent as { callId: string }).callId
+    await prisma.approvalRequest.update({ where: { callId }, data: { policy: { source: 'policy', level: 'financial' } } })
+    expect(await pendingView(callId)).toMatchObject({ highRisk: true, summary: [{ field: 'amount', value: '9' }] })
+  })
 })

@@ -63,6 +63,14 @@ describe('the queue', () => {
       rateLimit: { tool: { callsPerMinute: 10, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: 500 } },
     })
     expect(item.secondsLeft).toBeGreaterThan(3600)
+    // The row's summary: the first arguments, as redacted as the rest; money and privilege ask first.
+    expect(item.summary).toEqual([
+      { field: 'orderId', value: 'A-1' },
+      { field: 'amount', value: '125' },
+      { field: 'cardNumber', value: '[redacted]' },
+    ])
+    expect(item.highRisk).toBe(true)
+    expect(res.json.items[1]).toMatchObject({ tool: { level: 'communication' }, highRisk: false })
     expect(res.text).not.toContain('4111111111111111')
     expect(res.text).not.toContain('argsSealed')
     const stored = await prisma.$queryRawUnsafe<{ raw: string }[]>(`SELECT row_to_json(a)::text AS raw FROM "ApprovalRequest" a`)
@@ -76,6 +84,10 @@ describe('the queue', () => {
     expect((await call(approvalsApi.GET, '/api/v1/approvals?namespace=payments')).json.total).toBe(5)
     expect((await call(approvalsApi.GET, '/api/v1/approvals?tool=mail.send')).json.total).toBe(1)
     expect((await call(approvalsApi.GET, '/api/v1/approvals?agent=nobody')).json.total).toBe(0)
+    // An agent as everywhere else: a name in any namespace, namespace/name, or its id.
+    for (const agent of [AGENT.name, `${AGENT.namespace}/${AGENT.name}`, AGENT.id])
+      expect((await call(approvalsApi.GET, `/api/v1/approvals?agent=${encodeURIComponent(agent)}`)).json.total, agent).toBe(6)
+    expect((await call(approvalsApi.GET, `/api/v1/approvals?agent=${encodeURIComponent(`elsewhere/${AGENT.name}`)}`)).json.total).toBe(0)
     const page1 = await call(approvalsApi.GET, '/api/v1/approvals?limit=4')
     const page2 = await call(approvalsApi.GET, `/api/v1/approvals?limit=4&cursor=${page1.json.nextCursor}`)
     expect(page1.json.items).toHaveLength(4)

@@ -145,6 +145,28 @@ describe('calls explorer', () => {
     for (const item of res.json.items) expect(item).toMatchObject({ toolId: 'ghost.tool', toolKey: null })
   })
 
+  it('filters by agent as people name it: namespace/name, a name in any namespace, or an id (as approvals and credentials do)', async () => {
+    const expected = await prisma.toolCall.count({ where: { agentId } })
+    expect(expected).toBe(40)
+    for (const agent of ['ops/agent-1', 'agent-1', agentId]) {
+      const res = await call(statsRoutes.calls, `/api/v1/calls?agent=${encodeURIComponent(agent)}&limit=200`)
+      expect(res.status, res.text).toBe(200)
+      expect(res.json.items, agent).toHaveLength(expected)
+      for (const item of res.json.items) expect(item).toMatchObject({ agentId })
+    }
+    for (const agent of ['other/agent-1', 'nobody', "agent-1' OR 1=1 --", 'ops/', '/agent-1', '%', '_']) {
+      const res = await call(statsRoutes.calls, `/api/v1/calls?agent=${encodeURIComponent(agent)}`)
+      expect(res.status, agent).toBe(200)
+      expect(res.json.items, agent).toEqual([])
+    }
+    // With agentId too, both must hold.
+    const both = await call(statsRoutes.calls, `/api/v1/calls?agent=agent-1&agentId=${FIXTURE_AGENTS[0]}`)
+    expect(both.json.items).toEqual([])
+    const tooLong = await call(statsRoutes.calls, `/api/v1/calls?agent=${'a'.repeat(300)}`)
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.json.errors[0]).toMatchObject({ field: 'agent' })
+  })
+
   it('shows one call with its stored, redacted arguments and result', async () => {
     const [one] = (await call(statsRoutes.calls, '/api/v1/calls?tool=secret.tool&limit=1')).json.items
     const res = await call(statsRoutes.call, `/api/v1/calls/${one.id}`, { params: { id: one.id } })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { count, dateTime, timeAgo } from '@/lib/client/format'
+import { count, dateTime, timeAgo, zoneName } from '@/lib/client/format'
 
 describe('display formatting', () => {
   const iso = '2026-11-23T14:05:09Z'
@@ -20,6 +20,16 @@ describe('display formatting', () => {
     expect(dateTime('not a date', 'UTC')).toBe('not a date')
     expect(dateTime(null)).toBe('—')
     expect(dateTime(undefined, 'UTC')).toBe('—')
+  })
+
+  it('names the local zone too, since readers and the server rarely share one', () => {
+    // The test process runs in whatever zone the machine has; the text ends with that zone's short name.
+    const text = dateTime(iso)
+    expect(text).toMatch(/^\d{1,2} \w{3} 2026, \d{2}:\d{2} \S+$/)
+    expect(text.endsWith(` ${zoneName(new Date(iso))}`)).toBe(true)
+    expect(zoneName(new Date(iso), 'UTC')).toBe('UTC')
+    expect(zoneName(new Date(iso), 'Europe/Berlin')).toBe('CET')
+    expect(zoneName(new Date('2026-07-01T12:00:00Z'), 'Europe/Berlin')).toBe('CEST')
   })
 
   it('counts with thousands separators', () => {

@@ -1,7 +1,7 @@
 import { z } from '@/lib/http/zod'
 import { ALLOWED_AGENT_FORMS, ALLOWED_AGENT_PATTERN } from '@/lib/effective-tools/allowed-agents'
 import { urlTemplateProblems } from '@/lib/gateway/url-template'
-import { approvalExpirySeconds, evenWithFieldErrors, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
+import { approvalExpirySeconds, approvalSummary, evenWithFieldErrors, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
 // the runtime: a declared argument vector, never a shell line.
@@ -50,6 +50,8 @@ export const toolSpec = z
         idempotencyKeyTemplate: z.string().min(1).max(512).optional(),
         /** Toolroom's extension: how long a call waits for approval before it expires (overrides the level's policy). */
         approvalExpirySeconds: approvalExpirySeconds.optional(),
+        /** Toolroom's extension: the arguments the approval queue shows for this tool's calls (overrides the level's policy). */
+        approvalSummary: approvalSummary.optional(),
       })
       .optional(),
     safety: z

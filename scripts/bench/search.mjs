@@ -1,0 +1,72 @@
+// npm run bench:search — the portal's global search (Ctrl-K, GET /api/v1/search) against the bench
+// fleet (20,000 Tools, 5,000 Agents, connectors, servers) and BENCH_CALLS calls (default 1 million)
+// over 7 days, at 1 connection against the production build: a broad substring, an exact tool id with
+// calls, an agent's name, a call id, and a query that matches nothing. For comparison, what the palette
+// would otherwise send per keystroke: one list request per kind with ?q=. Record the figures in
+// BENCHMARKS.md ("Global search").
+import os from 'node:os'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { benchDatabase } from '../fresh-database.mjs'
+import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
+import { BENCH_SECRET_KEY, startBenchServer } from './bench-server.mjs'
+import { generateFleet } from './generate-fleet.mjs'
+import { fillCalls } from './stats-fill.mjs'
+
+const PORT = process.env.BENCH_PORT ?? '4141'
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5)
+const ROWS = Number(process.env.BENCH_CALLS ?? 1_000_000)
+const base = `http://127.0.0.1:${PORT}`
+const log = (...a) => console.log('[bench]', ...a)
+const LIST_KINDS = ['agents', 'tools', 'units', 'languagetools', 'connectors', 'secrets']
+
+async function load(title, paths) {
+  // Several paths: sent one after the other; answers/s counts the whole set, p50/p99 one HTTP request.
+  const requests = paths.map((path) => ({ method: 'GET', path }))
+  const result = await autocannon({ url: base, connections: 1, duration: DURATION, headers: AUTH_HEADERS, requests, pipelining: 1 })
+  const bad = result.non2xx + result.errors + result.timeouts
+  if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
+  return { title, rps: result.requests.average / paths.length, p50: result.latency.p50, p99: result.latency.p99, requests: paths.length }
+}
+
+const db = await benchDatabase('toolroom_bench_search')
+let server
+try {
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  await generateFleet(client)
+  await fillCalls(client, ROWS, log)
+  await client.query('ANALYZE')
+  const { rows: [busy] } = await client.query(`SELECT "toolId" FROM "ToolCall" GROUP BY "toolId" ORDER BY count(*) DESC LIMIT 1`)
+  const { rows: [agent] } = await client.query(`SELECT "agentName" FROM "ToolCall" GROUP BY "agentName" ORDER BY count(*) DESC LIMIT 1`)
+  const { rows: [oneCall] } = await client.query(`SELECT id FROM "ToolCall" ORDER BY "startedAt" DESC LIMIT 1`)
+  const { rows: [size] } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
+  await client.end()
+
+  await ensureBenchToken(db.url, BENCH_SECRET_KEY)
+  server = (await startBenchServer({ port: PORT, databaseUrl: db.url, log })).child
+  const queries = {
+    'a broad substring ("tool_4")': 'tool_4',
+    [`an exact tool id with calls (${busy.toolId})`]: busy.toolId,
+    [`an agent's name (${agent.agentName})`]: agent.agentName,
+    'a call id': oneCall.id,
+    'nothing matches': 'zz-no-such-thing',
+  }
+  const results = []
+  for (const [title, q] of Object.entries(queries)) {
+    const path = `/api/v1/search?q=${encodeURIComponent(q)}`
+    const res = await fetch(`${base}${path}`, { headers: AUTH_HEADERS })
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+    results.push(await load(`search: ${title}`, [path]))
+  }
+  results.push(await load('six list requests with ?q=tool_4 (no approvals, no calls)', LIST_KINDS.map((k) => `/api/v1/${k}?q=tool_4&limit=5`)))
+
+  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`)
+  console.log(`Data: the bench fleet and ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size})\n`)
+  console.log('| what | HTTP requests | answers/s | p50 per request | p99 per request |\n|---|---|---|---|---|')
+  for (const r of results) console.log(`| ${r.title} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`)
+} finally {
+  server?.kill('SIGTERM')
+  await new Promise((r) => setTimeout(r, 500))
+  await db.stop()
+}
