@@ -63,7 +63,16 @@ export const EXAMPLE_MANIFESTS: Record<Kind, { apiVersion: string; kind: Kind; m
 }
 
 const STATUS: Partial<Record<Kind, Record<string, unknown>>> = {
-  Tool: { phase: 'Ready', totalCalls7d: 41, failureRate7d: 0.024 },
+  Tool: {
+    phase: 'Ready',
+    conditions: [
+      { type: 'SecretAvailable', status: 'True', reason: 'SecretFound', message: 'secret support-platform/zendesk-token holds key token', lastTransitionTime: '2026-11-20T08:12:31.000Z' },
+      { type: 'EndpointAllowed', status: 'True', reason: 'AllowedByPolicy', message: 'the outbound policy allows the endpoint', lastTransitionTime: '2026-11-20T08:12:31.000Z' },
+      { type: 'CallsSucceeding', status: 'True', reason: 'FailureRateLow', message: '1 of 41 calls failed in the last 2 hours', lastTransitionTime: '2026-11-23T16:40:02.000Z' },
+    ],
+    totalCalls7d: 41,
+    failureRate7d: 0.024,
+  },
   LanguageTool: { phase: 'Ready', endpoint: 'http://github-mcp.platform.svc.cluster.local:8080/mcp', health: 'healthy', lastIntrospectedAt: '2026-11-24T09:45:00.000Z', lastError: null, detectedTransport: 'streamable-http' },
 }
 

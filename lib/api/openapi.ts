@@ -25,6 +25,8 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Statistics', description: 'Seven days of calls and failures per resolved tool, agent, unit and namespace, and the recorded calls themselves.' },
   { name: 'Audit', description: 'The append-only audit log: every change with its document before and after, decisions, sign-ins and token actions.' },
   { name: 'Access', description: 'Sign-in and sessions, people and their roles, and API tokens with scopes.' },
+  { name: 'MCP authorization', description: 'OAuth 2.1 for MCP clients: protected-resource and authorization-server metadata, clients bound to one agent each, dynamic registration where an admin allows it, consent.' },
+  { name: 'Search', description: "The portal's global search across resources, waiting approvals and recent calls." },
   { name: 'Overview', description: 'Fleet counts for the dashboard.' },
   { name: 'Meta', description: 'This document.' },
 ]

@@ -27,6 +27,20 @@ const callStats = (dimension: string, key: string) => ({
   byHour: [{ hour: '2026-11-24T09:00:00.000Z', ...STAT_POINT }],
 })
 
+const OAUTH_CLIENT = {
+  clientId: 'tcl_8f2a6c1e9b3d4f7a',
+  name: 'Claude Desktop (support)',
+  kind: 'authorization_code' as const,
+  registration: 'admin' as const,
+  registeredBy: 'admin@toolroom.local',
+  agent: { id: ID, namespace: 'support', name: 'support-escalation' },
+  redirectUris: ['http://127.0.0.1:33418/callback'],
+  tokenEndpointAuthMethod: 'none',
+  disabled: false,
+  createdAt: AT,
+  activeTokens: 1,
+}
+
 const CALL = {
   id: '7d1e5b3a-2c4f-4e6a-8b9c-0d1e2f3a4b5c',
   startedAt: AT,
@@ -44,6 +58,7 @@ const CALL = {
   outcome: 'succeeded',
   errorCode: null,
   errorMessage: null,
+  upstreamExcerpt: null,
   latencyMs: 412,
   attempts: 1,
   idempotencyKey: 'zendesk-3f9a1c',
@@ -57,6 +72,11 @@ const APPROVAL = {
   agent: { id: ID, namespace: 'support', name: 'support-escalation', unit: 'support-escalations' },
   tool: { id: 'stripe.create_refund', namespace: 'stripe', level: 'financial' },
   args: { charge: 'ch_3PqX9a', amount: 4200, reason: 'requested_by_customer' },
+  summary: [
+    { field: 'amount', value: '4200' },
+    { field: 'charge', value: 'ch_3PqX9a' },
+  ],
+  highRisk: true,
   idempotencyKey: 'refund-ch_3PqX9a-4200',
   policy: { source: 'tool', level: 'financial' },
   rateLimit: null,
@@ -71,8 +91,44 @@ const WEBHOOK = { id: ID, name: 'approvals-slack', url: 'https://hooks.example.c
 const CREDENTIAL = { id: ID, agentId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e', name: 'prod', hint: 'tra_Q3x9', createdBy: 'admin@toolroom.local', createdAt: AT, lastUsedAt: null, expiresAt: '2027-02-22T09:30:00.000Z', revokedAt: null, state: 'active' }
 const TOKEN = { id: ID, name: 'ci', hint: 'trk_8Hq2', scopes: ['read', 'write'], owner: 'operator@toolroom.local', origin: 'user', createdAt: AT, expiresAt: '2027-02-22T09:30:00.000Z', lastUsedAt: null, revokedAt: null, status: 'active' }
 const USER = { id: ID, email: 'operator@toolroom.local', name: 'Olu Operator', role: 'operator', disabled: false, createdAt: AT, signIn: ['password'] }
-const RUN = { id: ID, subjectKind: 'LanguageTool', subjectId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e', namespace: 'platform', name: 'github', trigger: 'periodic', status: 'succeeded', startedAt: AT, finishedAt: '2026-11-24T09:30:01.210Z', error: null }
-const CHANGE = { id: ID, subjectKind: 'LanguageTool', namespace: 'platform', name: 'github', status: 'pending_review', detectedAt: AT, diff: { changed: ['create_issue'], added: [], removed: [] } }
+const SUBJECT_ID = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e'
+const RUN = {
+  id: ID,
+  subjectKind: 'LanguageTool',
+  subjectId: SUBJECT_ID,
+  namespace: 'platform',
+  name: 'github',
+  trigger: 'periodic',
+  status: 'succeeded',
+  attempt: 1,
+  digest: null,
+  toolCount: 26,
+  error: null,
+  details: { endpoint: 'http://github-mcp.platform.svc.cluster.local:8080/mcp', timings: { listMs: 184 } },
+  startedAt: AT,
+  finishedAt: '2026-11-24T09:30:01.210Z',
+}
+const ISSUE_TOOL = { name: 'create_issue', description: 'Open an issue in a repository.', inputSchema: { type: 'object', required: ['repo', 'title'], properties: { repo: { type: 'string' }, title: { type: 'string' } } } }
+const CHANGE = {
+  id: ID,
+  subjectKind: 'LanguageTool',
+  subjectId: SUBJECT_ID,
+  namespace: 'platform',
+  name: 'github',
+  runId: RUN.id,
+  diff: {
+    added: [],
+    removed: [],
+    changed: [{ name: 'create_issue', fields: ['inputSchema'], before: { ...ISSUE_TOOL, inputSchema: { type: 'object', required: ['repo'], properties: { repo: { type: 'string' }, title: { type: 'string' } } } }, after: ISSUE_TOOL }],
+    reordered: false,
+  },
+  status: 'pending_review',
+  proposed: [ISSUE_TOOL],
+  decidedBy: null,
+  decidedAt: null,
+  comment: null,
+  detectedAt: AT,
+}
 const AUDIT_EVENT = {
   id: '10482',
   at: AT,
@@ -221,7 +277,7 @@ const DOCS: Record<string, OperationDoc> = {
   getOverview: {
     description: 'Counts of every kind, tools by side-effect level and type, namespaces and MCP servers by phase: the dashboard in one answer.',
     response: {
-      counts: { tools: 48, languageTools: 8, connectors: 4, units: 10, agents: 14, secrets: 7, sideEffectPolicies: 7 },
+      counts: { tools: 48, languageTools: 8, connectors: 4, units: 10, agents: 14, secrets: 7 },
       toolsByLevel: [{ level: 'read_only', count: 21 }],
       toolsByType: [{ type: 'rest', count: 30 }],
       namespaces: ['finance', 'platform', 'sandbox', 'support', 'support-platform'],
@@ -245,12 +301,12 @@ const DOCS: Record<string, OperationDoc> = {
   acceptSurfaceChange: {
     description: 'Accepts a held change: the new definitions become what agents see. Audited with the comment.',
     request: { comment: 'Reviewed the new create_issue schema.' },
-    response: { ...CHANGE, status: 'accepted' },
+    response: { ...CHANGE, status: 'accepted', proposed: null, decidedBy: 'operator@toolroom.local', decidedAt: AT, comment: 'Title is required upstream now.' },
   },
   rejectSurfaceChange: {
     description: 'Rejects a held change: agents keep the definitions accepted before. Audited with the comment.',
     request: { comment: 'The new schema drops the labels argument our agents use.' },
-    response: { ...CHANGE, status: 'rejected' },
+    response: { ...CHANGE, status: 'rejected', proposed: null, decidedBy: 'operator@toolroom.local', decidedAt: AT, comment: 'Wait for the server fix.' },
   },
   listApprovals: {
     description: 'Pending requests oldest first, with agent, tool, level, redacted arguments, idempotency key, limits and time left; decided ones newest first. `total` counts the whole filtered queue.',
@@ -259,7 +315,7 @@ const DOCS: Record<string, OperationDoc> = {
   },
   approvalStats: {
     description: 'Queue depth now and the time from request to decision (p50, p95) over the last 7 days.',
-    response: { pending: 3, decided7d: 41, p50Seconds: 95, p95Seconds: 1380 },
+    response: { pending: 3, oldestPendingAt: '2026-11-24T08:02:11.000Z', timeToDecisionSeconds: { p50: 95, p95: 1380, decided: 41 }, decided7d: { approved: 33, denied: 6, expired: 2 } },
   },
   getApproval: { description: 'One request with its decision (who, when, comment) and the execution of an approved call.', response: APPROVAL, parameters: { id: APPROVAL.id } },
   approveCall: {
@@ -287,7 +343,7 @@ const DOCS: Record<string, OperationDoc> = {
   deleteWebhook: { description: 'Removes an endpoint; queued deliveries to it are dropped.', parameters: { id: ID } },
   listWebhookDeliveries: {
     description: 'Recent deliveries to an endpoint, newest first: event, attempts, HTTP status and when it was delivered.',
-    response: { items: [{ id: ID, event: 'approval.requested', attempts: 1, status: 'delivered', responseStatus: 200, createdAt: AT, deliveredAt: '2026-11-24T09:30:00.300Z' }] },
+    response: { items: [{ id: ID, endpointId: WEBHOOK.id, event: 'approval.requested', attempts: 1, status: 'delivered', lastStatus: 200, lastError: null, createdAt: AT, deliveredAt: '2026-11-24T09:30:00.300Z' }] },
     parameters: { id: ID },
   },
   listAuditEvents: {
@@ -343,6 +399,62 @@ const DOCS: Record<string, OperationDoc> = {
   },
   listCalls: { description: 'Recorded calls, newest first, without arguments and results; filter by agent, tool, resolved tool, namespace, outcome, channel and time.', response: { items: [CALL], nextCursor: null }, parameters: { outcome: 'failed', tool: 'stripe.create_refund' } },
   getCall: { description: "One call with the arguments and result that were stored: only where the tool's observability allows, redacted before they were written.", response: { ...CALL, args: { subject: 'Order 1042 arrived damaged', body: '[redacted]' }, result: null }, parameters: { id: CALL.id } },
+  getToolFailures: {
+    description:
+      "Why one resolved tool fails, by its statistics key (as `toolKey` on calls): its failure rate by day and hour, failures by error code and message with counts and shares, calls and failures by agent, and its ten latest failed calls with the upstream's redacted reply. Read from the rollup, so it counts the same calls as the other statistics.",
+    parameters: { key: 'Tool/finance/stripe.create_refund' },
+  },
+  getOAuthProtectedResource: {
+    description: 'Protected resource metadata (RFC 9728) of the MCP endpoint: MCP clients read it after a 401 from /mcp to find the authorization server. Public; addresses follow TOOLROOM_PUBLIC_URL or the request\'s forwarded host.',
+    response: { resource: 'https://toolroom.example.com/mcp', authorization_servers: ['https://toolroom.example.com/api/auth'], scopes_supported: ['mcp'], bearer_methods_supported: ['header'], resource_name: 'Toolroom MCP gateway' },
+  },
+  getOAuthProtectedResourceMcp: {
+    description: 'The same metadata at the path RFC 9728 derives from the resource `/mcp` (`WWW-Authenticate: Bearer resource_metadata=…` names this one).',
+    response: { resource: 'https://toolroom.example.com/mcp', authorization_servers: ['https://toolroom.example.com/api/auth'], scopes_supported: ['mcp'], bearer_methods_supported: ['header'], resource_name: 'Toolroom MCP gateway' },
+  },
+  getOAuthAuthorizationServer: {
+    description: "Authorization server metadata (RFC 8414) of the OAuth provider MCP clients use: authorization code with PKCE and client credentials. `registration_endpoint` is present only while an admin lets some agent accept dynamically registered clients.",
+    response: { issuer: 'https://toolroom.example.com/api/auth', authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize', token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token', code_challenge_methods_supported: ['S256'] },
+  },
+  getOAuthAuthorizationServerAtBasePath: {
+    description: 'The same authorization server metadata at the path RFC 8414 derives from the issuer `/api/auth`.',
+    response: { issuer: 'https://toolroom.example.com/api/auth', authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize', token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token', code_challenge_methods_supported: ['S256'] },
+  },
+  listOAuthClients: {
+    description: "OAuth clients of the MCP endpoint, each bound to the one agent its tokens act as, with how many tokens are live; and the agents that accept dynamically registered clients. Admins only.",
+    response: { items: [OAUTH_CLIENT], dynamicRegistration: [{ ...OAUTH_CLIENT.agent, allowedBy: 'admin@toolroom.local' }] },
+  },
+  createOAuthClient: {
+    description: 'Registers a client for one agent: `authorization_code` for a person\'s MCP client (PKCE, with redirect URIs) or `client_credentials` for a workload (its `clientSecret` is in this answer only, stored sealed). Admins only; audited.',
+    request: { name: 'Claude Desktop (support)', agent: 'support/support-escalation', kind: 'authorization_code', redirectUris: ['http://127.0.0.1:33418/callback'] },
+    response: OAUTH_CLIENT,
+  },
+  revokeOAuthClient: { description: 'Disables a client and revokes every token it holds; agents using it are refused from the next request. Admins only; audited.', response: { ...OAUTH_CLIENT, disabled: true, activeTokens: 0 }, parameters: { clientId: OAUTH_CLIENT.clientId } },
+  setOAuthDynamicRegistration: {
+    description: 'Lets (or stops letting) dynamically registered clients be bound to this agent when a person consents; registration (RFC 7591) is open while any agent allows it. Admins only; audited.',
+    request: { allowed: true },
+    response: { agent: OAUTH_CLIENT.agent, allowed: true },
+    parameters: { agent: 'support/support-escalation' },
+  },
+  decideOAuthConsent: {
+    description: 'A signed-in person with write access allows or denies an MCP client acting as an agent; the consent page sends this with the query the authorization server signed. Answers where the browser goes next (the client\'s redirect URI with a code, or with `error=access_denied`).',
+    request: { oauthQuery: 'client_id=tcl_8f2a&scope=mcp&state=x1&sig=…', accept: true },
+    response: { redirectTo: 'http://127.0.0.1:33418/callback?code=Qm9v&state=x1' },
+  },
+  explainAgentCall: {
+    description:
+      "Answers whether the agent may call the named tool, and why, as the gateway would decide it now: the decision (`allowed`, `approval_required`, `denied`, `unknown_tool`, `invalid_arguments`, `rate_limited`) with every candidate of the name (tier, provenance, why it won or lost), safety and toggles, argument violations, rate-limit headroom, the approval rule and its expiry, the idempotency key a call would use, and a prefilled Apply draft for each fix. Nothing is called, counted or recorded.",
+    request: { tool: 'stripe.create_refund', arguments: { charge: 'ch_3Nd1', amount: 1200 } },
+    parameters: { id: ID },
+  },
+  listAgentsWithTool: {
+    description: 'Agents whose effective set holds this Tool, with its state for each (enabled, disabled, denied, shadowed) and the reason; filter by `state`, keyset pages.',
+    parameters: { id: ID, state: 'denied' },
+  },
+  search: {
+    description: "The portal's search box over the API: resources whose name (or a Tool's description) holds `q`, best matches first and grouped by kind; waiting approvals whose tool or agent holds it; the latest calls of the tool it names. A uuid finds that call or approval. Only what the caller may read.",
+    parameters: { q: 'refund' },
+  },
   signIn: {
     description: 'Signs in with email and password and sets the session cookie. Send `Origin` (Toolroom\'s own); attempts are limited per client address and per account. Scripts should use API tokens instead.',
     request: { email: 'operator@toolroom.local', password: 'toolroom-demo-operator' },

@@ -976,7 +976,7 @@ export interface paths {
         get: operations["listAgentCredentials"];
         put?: never;
         /**
-         * Issue a gateway credential for the agent; the token is in this answer only
+         * Issue a gateway credential for the agent; the token is in this answer only. It expires after `expiresInDays` (default 90; `null` never expires)
          * @description Issues a gateway credential (`tra_…`) for the agent; the token is in this answer only and stored as a hash. Admins only.
          */
         post: operations["createAgentCredential"];
@@ -1158,6 +1158,26 @@ export interface paths {
          * @description The resolved tools with the most failed calls over the last 7 days, with their calls, refusals and failure rate.
          */
         get: operations["listTopFailingTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/tool-failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why one resolved tool fails, over the last 7 days: failure rate by day and hour, top error codes and messages with counts, calls and failures by agent, and its latest failed calls with the upstream's reply excerpt
+         * @description Why one resolved tool fails, by its statistics key (as `toolKey` on calls): its failure rate by day and hour, failures by error code and message with counts and shares, calls and failures by agent, and its ten latest failed calls with the upstream's redacted reply. Read from the rollup, so it counts the same calls as the other statistics.
+         */
+        get: operations["getToolFailures"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1366,6 +1386,230 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth protected resource metadata of /mcp (RFC 9728): its identifier and authorization server
+         * @description Protected resource metadata (RFC 9728) of the MCP endpoint: MCP clients read it after a 401 from /mcp to find the authorization server. Public; addresses follow TOOLROOM_PUBLIC_URL or the request's forwarded host.
+         */
+        get: operations["getOAuthProtectedResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth protected resource metadata of /mcp (RFC 9728): its identifier and authorization server
+         * @description The same metadata at the path RFC 9728 derives from the resource `/mcp` (`WWW-Authenticate: Bearer resource_metadata=…` names this one).
+         */
+        get: operations["getOAuthProtectedResourceMcp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth authorization server metadata (RFC 8414) of better-auth's OAuth provider at /api/auth
+         * @description Authorization server metadata (RFC 8414) of the OAuth provider MCP clients use: authorization code with PKCE and client credentials. `registration_endpoint` is present only while an admin lets some agent accept dynamically registered clients.
+         */
+        get: operations["getOAuthAuthorizationServer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server/api/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth authorization server metadata (RFC 8414) of better-auth's OAuth provider at /api/auth
+         * @description The same authorization server metadata at the path RFC 8414 derives from the issuer `/api/auth`.
+         */
+        get: operations["getOAuthAuthorizationServerAtBasePath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth clients of /mcp, each bound to one agent, and the agents that accept dynamically registered clients
+         * @description OAuth clients of the MCP endpoint, each bound to the one agent its tokens act as, with how many tokens are live; and the agents that accept dynamically registered clients. Admins only.
+         */
+        get: operations["listOAuthClients"];
+        put?: never;
+        /**
+         * Register an OAuth client for an agent: authorization code with PKCE (a person's MCP client) or client credentials (a workload; the secret is in this answer only)
+         * @description Registers a client for one agent: `authorization_code` for a person's MCP client (PKCE, with redirect URIs) or `client_credentials` for a workload (its `clientSecret` is in this answer only, stored sealed). Admins only; audited.
+         */
+        post: operations["createOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/clients/{clientId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a client and every token it holds
+         * @description Disables a client and revokes every token it holds; agents using it are refused from the next request. Admins only; audited.
+         */
+        post: operations["revokeOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/dynamic-registration/{agent}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Let (or stop letting) dynamically registered clients be bound to this agent at a person's consent; registration is open while any agent allows it
+         * @description Lets (or stops letting) dynamically registered clients be bound to this agent when a person consents; registration (RFC 7591) is open while any agent allows it. Admins only; audited.
+         */
+        put: operations["setOAuthDynamicRegistration"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed-in person allows or denies an MCP client acting as an agent (the consent page sends this); answers where the browser goes next
+         * @description A signed-in person with write access allows or denies an MCP client acting as an agent; the consent page sends this with the query the authorization server signed. Answers where the browser goes next (the client's redirect URI with a code, or with `error=access_denied`).
+         */
+        post: operations["decideOAuthConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Can the agent call this tool, and why: the gateway's decision and full trace, without calling anything, counting a limit or writing a record
+         * @description Answers whether the agent may call the named tool, and why, as the gateway would decide it now: the decision (`allowed`, `approval_required`, `denied`, `unknown_tool`, `invalid_arguments`, `rate_limited`) with every candidate of the name (tier, provenance, why it won or lost), safety and toggles, argument violations, rate-limit headroom, the approval rule and its expiry, the idempotency key a call would use, and a prefilled Apply draft for each fix. Nothing is called, counted or recorded.
+         */
+        post: operations["explainAgentCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/{id}/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agents whose effective set holds this Tool, with its state there (enabled, disabled, denied, shadowed) and why
+         * @description Agents whose effective set holds this Tool, with its state for each (enabled, disabled, denied, shadowed) and the reason; filter by `state`, keyset pages.
+         */
+        get: operations["listAgentsWithTool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Global search: resources whose name (or a Tool's description) holds q, best matches first, per kind; waiting approvals whose tool or agent holds q; the latest calls of the tool q names and of the Tools and Agents found. A uuid finds that call or approval.
+         * @description The portal's search box over the API: resources whose name (or a Tool's description) holds `q`, best matches first and grouped by kind; waiting approvals whose tool or agent holds it; the latest calls of the tool it names. A uuid finds that call or approval. Only what the caller may read.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1435,6 +1679,7 @@ export interface components {
                     requiresApproval?: boolean;
                     idempotencyKeyTemplate?: string;
                     approvalExpirySeconds?: number;
+                    approvalSummary?: string[];
                 };
                 safety?: {
                     allowedAgents?: string[];
@@ -1450,9 +1695,28 @@ export interface components {
                     redactFields?: string[];
                 };
             };
-            status?: {
-                [key: string]: unknown;
-            };
+            status?: components["schemas"]["ToolStatus"];
+        };
+        ToolStatus: {
+            /**
+             * @description Failed: a condition a call needs is False; Degraded: one is Unknown, or recent calls mostly fail; Pending: not observed yet
+             * @enum {string}
+             */
+            phase: "Pending" | "Ready" | "Degraded" | "Failed";
+            conditions: components["schemas"]["ToolCondition"][];
+            totalCalls7d: number;
+            failureRate7d: number | null;
+        };
+        ToolCondition: {
+            /** @enum {string} */
+            type: "SecretAvailable" | "ServerReady" | "EndpointAllowed" | "Runnable" | "CallsSucceeding";
+            /** @enum {string} */
+            status: "True" | "False" | "Unknown";
+            /** @description One CamelCase word, e.g. `SecretNotFound`, `ServerFailed`, `RefusedByPolicy`, `HighFailureRate` */
+            reason: string;
+            message: string;
+            /** @description When `status` last changed (ISO 8601) */
+            lastTransitionTime: string;
         };
         Problem: {
             type: string;
@@ -1470,6 +1734,10 @@ export interface components {
             field: string;
             rule: string;
             message: string;
+            /** @description Apply: the problem's line in the manifest's text (1-based) */
+            line?: number;
+            /** @description Apply: the problem's column in that line (1-based, in UTF-16 code units) */
+            column?: number;
         };
         /** @description A Tool manifest document; see the ToolResource spec for its fields. */
         ToolInput: {
@@ -1659,7 +1927,8 @@ export interface components {
             tier: "platform" | "connector" | "image" | "mcp" | "grant";
             inheritedFromUnit: string | null;
             source: {
-                kind: string;
+                /** @enum {string} */
+                kind: "Platform" | "Tool" | "Connector" | "LanguageTool" | "Agent" | "Unit";
                 name: string;
                 namespace: string | null;
             };
@@ -1692,6 +1961,18 @@ export interface components {
             shadowedBy?: string;
             totalCalls7d: number;
             failureRate7d: number | null;
+            /** @description Whether the tool can be called now: absent for tools that run inside the agent or on the platform */
+            health?: {
+                /** @description The Tool's phase (Tool resources), or its MCP server's (server tools) */
+                phase: string;
+                problems: {
+                    type: string;
+                    reason: string;
+                    message: string;
+                }[];
+            };
+            /** @description Of totalCalls7d, the calls Toolroom refused before the tool ran; they are calls, never failures. */
+            refusedCalls7d?: number;
         };
         UnresolvedReference: {
             field: string;
@@ -1837,6 +2118,8 @@ export interface components {
                     callsPerDay?: number;
                 };
                 approvalExpirySeconds?: number;
+                highRisk?: boolean;
+                approvalSummary?: string[];
                 description?: string;
             };
             status?: {
@@ -2007,6 +2290,7 @@ export interface components {
                     requiresApproval?: boolean;
                     idempotencyKeyTemplate?: string;
                     approvalExpirySeconds?: number;
+                    approvalSummary?: string[];
                 };
                 safety?: {
                     allowedAgents?: string[];
@@ -2215,6 +2499,8 @@ export interface components {
                     callsPerDay?: number;
                 };
                 approvalExpirySeconds?: number;
+                highRisk?: boolean;
+                approvalSummary?: string[];
                 description?: string;
             };
         };
@@ -2258,7 +2544,12 @@ export interface components {
         };
         Overview: {
             counts: {
-                [key: string]: number;
+                tools: number;
+                languageTools: number;
+                connectors: number;
+                units: number;
+                agents: number;
+                secrets: number;
             };
             toolsByLevel: {
                 level: string;
@@ -2277,26 +2568,250 @@ export interface components {
         DiscoveryQueued: {
             queued: boolean;
             subject: {
-                kind: string;
+                /** @enum {string} */
+                kind: "Agent" | "Unit" | "LanguageTool";
                 id: string;
                 name: string;
                 namespace: string;
             };
         };
+        DiscoveryRunPage: {
+            items: components["schemas"]["DiscoveryRun"][];
+            nextCursor: string | null;
+        };
         DiscoveryRun: {
-            [key: string]: unknown;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            subjectKind: "Agent" | "Unit" | "LanguageTool";
+            /** Format: uuid */
+            subjectId: string;
+            namespace: string;
+            name: string;
+            /** @enum {string} */
+            trigger: "created" | "rotation" | "changed" | "manual" | "periodic";
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed";
+            attempt: number;
+            /** @description The image digest introspected (images only) */
+            digest: string | null;
+            toolCount: number | null;
+            error: string | null;
+            /** @description What the run recorded: images their endpoint, refused entries, readiness attempts, timings and agent card; MCP servers their transport, health, refused entries and timings; a failed run where and how it failed */
+            details: {
+                endpoint?: string;
+                refused?: {
+                    document?: number;
+                    kind?: string;
+                    name?: string;
+                    field?: string;
+                    rule?: string;
+                    message?: string;
+                    /** @description Apply: the problem's line in the manifest's text (1-based) */
+                    line?: number;
+                    /** @description Apply: the problem's column in that line (1-based, in UTF-16 code units) */
+                    column?: number;
+                    reason?: string;
+                }[];
+                /** @description Readiness attempts (images) */
+                attempts?: number;
+                timings?: {
+                    readyMs?: number;
+                    toolsMs?: number;
+                    listMs?: number;
+                };
+                agentCard?: {
+                    name?: string;
+                    version?: string;
+                } | null;
+                /** @description The change in one line: "+ added, − removed, ~ changed (fields)" */
+                diff?: string;
+                /** @description Where a failed image run stopped: readiness or tools */
+                step?: string;
+                /** @description How a failed image run failed: refused, timeout, http_status, … */
+                failure?: string;
+                /** @description The transport an MCP run reached the server by */
+                transport?: string;
+                health?: string;
+                /** @description Whether changed definitions were held for review (pinning) */
+                held?: boolean;
+            } | null;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        SurfaceChangePage: {
+            items: components["schemas"]["SurfaceChange"][];
+            nextCursor: string | null;
         };
         SurfaceChange: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            subjectKind: "Agent" | "Unit" | "LanguageTool";
+            /** Format: uuid */
+            subjectId: string;
+            namespace: string;
+            name: string;
+            /** Format: uuid */
+            runId: string | null;
+            diff: components["schemas"]["SurfaceDiff"];
+            /**
+             * @description applied (agents see it), pending_review (held by pinning), accepted, rejected
+             * @enum {string}
+             */
+            status: "applied" | "pending_review" | "accepted" | "rejected";
+            /** @description For held changes: the whole surface that would replace the accepted one */
+            proposed: components["schemas"]["SurfaceTool"][] | null;
+            decidedBy: string | null;
+            /** Format: date-time */
+            decidedAt: string | null;
+            comment: string | null;
+            /** Format: date-time */
+            detectedAt: string;
+        };
+        SurfaceDiff: {
+            added: components["schemas"]["SurfaceTool"][];
+            removed: components["schemas"]["SurfaceTool"][];
+            changed: {
+                name: string;
+                fields: string[];
+                before: components["schemas"]["SurfaceTool"];
+                after: components["schemas"]["SurfaceTool"];
+            }[];
+            reordered: boolean;
+        };
+        SurfaceTool: {
+            name: string;
+            title?: string;
+            description?: string;
+            inputSchema?: unknown;
+            annotations?: {
+                [key: string]: unknown;
+            };
+        } & {
             [key: string]: unknown;
+        };
+        ApprovalPage: {
+            items: components["schemas"]["Approval"][];
+            total: number;
+            nextCursor: string | null;
         };
         Approval: {
-            [key: string]: unknown;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            callId: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "denied" | "expired";
+            agent: {
+                id: string;
+                namespace: string;
+                name: string;
+                unit: string | null;
+            };
+            tool: {
+                id: string;
+                namespace: string;
+                level: string | null;
+            };
+            /** @description The arguments as recorded for approvers: redactFields masked */
+            args?: unknown;
+            /** @description The arguments a queue row shows: the tool's or level's `approvalSummary`, else the first few */
+            summary: {
+                /** @description The argument's path: `amount`, `customer.id` */
+                field: string;
+                /** @description Its value in one short line */
+                value: string;
+            }[];
+            /** @description Approving asks for a confirmation first (the level's `highRisk`; financial and privileged by default) */
+            highRisk: boolean;
+            idempotencyKey: string | null;
+            /** @description What required the approval: the tool, its level's policy, or the shipped default */
+            policy?: unknown;
+            /** @description The rate limits in force when the call was held */
+            rateLimit: {
+                tool: {
+                    callsPerMinute: number | null;
+                    callsPerDay: number | null;
+                };
+                agent: {
+                    callsPerMinute: number | null;
+                    callsPerDay: number | null;
+                };
+            } | null;
+            /** Format: date-time */
+            requestedAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Seconds until expiry while pending; 0 once past it */
+            secondsLeft: number | null;
+            decision: {
+                by: string | null;
+                byId: string | null;
+                at: string | null;
+                comment: string | null;
+            } | null;
+            execution: {
+                /** @enum {string} */
+                status: "queued" | "running" | "succeeded" | "failed";
+                at: string | null;
+                error: string | null;
+            } | null;
         };
         ApprovalStats: {
-            [key: string]: unknown;
+            pending: number;
+            oldestPendingAt: string | null;
+            timeToDecisionSeconds: {
+                p50: number | null;
+                p95: number | null;
+                decided: number;
+            };
+            decided7d: {
+                approved: number;
+                denied: number;
+                expired: number;
+            };
+        };
+        BulkDecision: {
+            results: {
+                id: string;
+                ok: boolean;
+                approval?: components["schemas"]["Approval"];
+                error?: string;
+            }[];
         };
         Webhook: {
-            [key: string]: unknown;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            url: string;
+            events: ("approval.requested" | "approval.decided")[];
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** @enum {string} */
+            event: "approval.requested" | "approval.decided";
+            /** @description What was posted, but its delivery id */
+            payload?: unknown;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            lastStatus: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
         };
         AuditEventPage: {
             items: components["schemas"]["AuditEvent"][];
@@ -2319,7 +2834,10 @@ export interface components {
             before?: unknown;
             /** @description The resource document after the change */
             after?: unknown;
-            detail?: unknown;
+            /** @description Anything else worth keeping: comment, policy, client address, … */
+            detail: {
+                [key: string]: unknown;
+            } | null;
             requestId: string | null;
         };
         /**
@@ -2341,6 +2859,16 @@ export interface components {
             callId: string | null;
             /** @description The MCP tool result (content, structuredContent, isError) */
             result?: {
+                [key: string]: unknown;
+            };
+        };
+        GatewayCallProblem: components["schemas"]["Problem"] & {
+            /** @description The recorded call (null when nothing was recorded) */
+            callId?: string | null;
+            /** @description The JSON-RPC error code the same call over MCP answers */
+            rpcCode?: number;
+            /** @description The JSON-RPC error data: outcome, reason, violations, retryAfterSeconds, … */
+            data?: {
                 [key: string]: unknown;
             };
         };
@@ -2435,6 +2963,54 @@ export interface components {
                 avgMs: number | null;
             }[];
         };
+        FailingTool: {
+            key: string;
+            toolId: string;
+            source: {
+                /** @enum {string} */
+                kind: "Platform" | "Tool" | "Connector" | "LanguageTool" | "Agent" | "Unit";
+                namespace: string | null;
+                name: string;
+            } | null;
+            calls: number;
+            failures: number;
+            refused: number;
+            failureRate: number;
+        };
+        /** @description Why one resolved tool fails: failure rate by day and hour, top error codes and messages, calls by agent, latest failures */
+        ToolFailures: {
+            key: string;
+            toolId: string;
+            source: {
+                kind: string;
+                namespace: string | null;
+                name: string;
+            } | null;
+            stats: components["schemas"]["CallStats"];
+            errors: {
+                /** @description The calls' error code ('' when they recorded none) */
+                code: string;
+                /** @description The message's first 200 characters; null for the messages counted together (beyond the 10 kept apart per code and hour, or none) */
+                message: string | null;
+                failures: number;
+                /** @description Share of the tool's failures in the window (0..1) */
+                share: number;
+            }[];
+            agents: {
+                agentId: string;
+                /** @description null when the agent was deleted since */
+                namespace: string | null;
+                name: string | null;
+                calls: number;
+                failures: number;
+                refused: number;
+                failureRate: number | null;
+            }[];
+            /** @description How many agents called the tool in the window (the list holds the 20 with the most failures) */
+            agentsTotal: number;
+            /** @description The 10 latest failed calls, newest first */
+            recent: components["schemas"]["ToolCall"][];
+        };
         ToolCall: {
             /** Format: uuid */
             id: string;
@@ -2458,6 +3034,8 @@ export interface components {
             outcome: "succeeded" | "failed" | "denied" | "invalid_arguments" | "rate_limited" | "deduplicated" | "pending_approval" | "approved" | "rejected" | "expired";
             errorCode: string | null;
             errorMessage: string | null;
+            /** @description What the upstream answered with its failure (an HTTP error's body, an MCP error object, an isError result's text), as stored: the gateway's injected secrets and the tool's redactFields values scrubbed, at most 2000 characters */
+            upstreamExcerpt: string | null;
             latencyMs: number | null;
             attempts: number;
             /** @description As stored: keys that carried a secret are stored as a hash */
@@ -2501,6 +3079,244 @@ export interface components {
             /** @enum {string} */
             status: "active" | "expired" | "revoked";
         };
+        OAuthProtectedResourceMetadata: {
+            resource: string;
+            authorization_servers: string[];
+            scopes_supported: string[];
+            bearer_methods_supported: string[];
+            resource_name: string;
+        };
+        OAuthAuthorizationServerMetadata: {
+            [key: string]: unknown;
+        };
+        OAuthClient: {
+            clientId: string;
+            name: string;
+            /** @enum {string} */
+            kind: "authorization_code" | "client_credentials";
+            /**
+             * @description Registered by an admin, or by the client itself (bound to an agent at a person's consent)
+             * @enum {string}
+             */
+            registration: "admin" | "dynamic";
+            registeredBy: string | null;
+            /** @description The agent every token of this client acts as (null: a dynamically registered client nobody has consented to yet) */
+            agent: {
+                id: string;
+                namespace: string;
+                name: string;
+            } | null;
+            redirectUris: string[];
+            tokenEndpointAuthMethod: string;
+            disabled: boolean;
+            createdAt: string | null;
+            activeTokens: number;
+        };
+        Explanation: {
+            agent: {
+                id: string;
+                namespace: string;
+                name: string;
+                unit: string | null;
+            };
+            tool: string;
+            /** @description Set when the call goes through toolroom.call_tool: the tool whose pipeline runs. */
+            through: {
+                door: string;
+                tool: string;
+            } | null;
+            /** @enum {string} */
+            decision: "allowed" | "approval_required" | "denied" | "unknown_tool" | "invalid_arguments" | "rate_limited";
+            summary: string;
+            /** @description What the gateway would answer instead of running the tool (its JSON-RPC code and the call record's errorCode); null when it would run it or hold it for approval. */
+            refusal: {
+                /** @enum {string} */
+                step: "effective-set" | "executor" | "arguments" | "rate-limits" | "idempotency" | "approval";
+                errorCode: string;
+                message: string;
+                rpcCode: number;
+            } | null;
+            /** @description The gateway's pipeline in its order; steps after the deciding one are `not-reached` and say what they would have said. */
+            steps: {
+                /** @enum {string} */
+                step: "effective-set" | "executor" | "arguments" | "rate-limits" | "idempotency" | "approval";
+                /** @enum {string} */
+                outcome: "passed" | "refused" | "held" | "not-reached" | "skipped";
+                detail: string;
+            }[];
+            /** @description Every source offering the name: the winner first, then those it shadowed, then those under a namespace reserved for another source. */
+            candidates: {
+                /** @enum {string} */
+                role: "winner" | "shadowed" | "reserved";
+                why: string;
+                provenance: string;
+                /** @enum {string} */
+                tier: "platform" | "connector" | "image" | "mcp" | "grant";
+                source: {
+                    kind: string;
+                    name: string;
+                    namespace: string | null;
+                };
+                inheritedFromUnit: string | null;
+                /** @enum {string} */
+                state: "enabled" | "disabled" | "shadowed" | "denied";
+                reason: string | null;
+                /** @enum {string} */
+                level: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
+                requiresApproval: boolean;
+                /** @enum {string} */
+                approvalSource: "tool" | "policy" | "default";
+            }[];
+            safety: {
+                allowedAgents: string[] | null;
+                deniedNamespaces: string[] | null;
+                toggle: {
+                    enabled: boolean;
+                    where: string;
+                } | null;
+            } | null;
+            executor: {
+                kind: string;
+                reason: string | null;
+            } | null;
+            arguments: {
+                checked: boolean;
+                violations: {
+                    path: string;
+                    rule: string;
+                    message: string;
+                }[];
+            };
+            rateLimits: {
+                windows: {
+                    /** @enum {string} */
+                    appliesTo: "tool" | "agent";
+                    /** @enum {string} */
+                    window: "minute" | "day";
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                }[];
+            };
+            idempotency: {
+                key: string | null;
+                /** @enum {string} */
+                source: "caller" | "template" | "none";
+                template: string | null;
+                /** @enum {string|null} */
+                scope: "agent" | "tool" | null;
+                /** @description Why the gateway would refuse the key (length, unstorable text). */
+                problem: string | null;
+                /** @description Why heldBy is not shown: a key carrying a redacted argument is not confirmed either way. */
+                withheld: string | null;
+                /** @description The call the key is held by: a call now gets that call's answer instead of running. */
+                heldBy: {
+                    callId: string;
+                    /** @enum {string} */
+                    state: "running" | "done";
+                    outcome: string | null;
+                    expiresAt: string;
+                } | null;
+            };
+            approval: {
+                required: boolean;
+                /** @enum {string} */
+                source: "tool" | "policy" | "default";
+                level: string;
+                expirySeconds: number;
+                /** @enum {string} */
+                expirySource: "tool" | "policy" | "default";
+            } | null;
+            /** @description For a denied or unknown tool: the manifest changes that would let the agent call it. */
+            fixes: components["schemas"]["FixDraft"][];
+            checkedAt: string;
+        };
+        FixDraft: {
+            /** @enum {string} */
+            action: "toggle" | "allowedAgents" | "deniedNamespaces" | "grant" | "connector";
+            summary: string;
+            target: {
+                kind: string;
+                namespace: string;
+                name: string;
+            };
+            /** @description The whole manifest of the target with the change, to review and apply (`/apply?draft=<url-encoded YAML>`). */
+            yaml: string;
+        };
+        ExplainRequest: {
+            /** @description The tool name, as the agent would call it (toolroom.call_tool included). */
+            tool: string;
+            /**
+             * @description The arguments the call would send; checked against the tool's inputSchema.
+             * @default {}
+             */
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** @description A key the caller would send; without one, the tool's idempotencyKeyTemplate renders it. */
+            idempotencyKey?: string;
+        };
+        AgentsWithTool: {
+            items: {
+                agent: {
+                    id: string;
+                    namespace: string;
+                    name: string;
+                    unit: string | null;
+                };
+                /** @enum {string} */
+                state: "enabled" | "disabled" | "shadowed" | "denied";
+                reason: string | null;
+                provenance: string;
+                /** @enum {string} */
+                tier: "platform" | "connector" | "image" | "mcp" | "grant";
+                inheritedFromUnit: string | null;
+                shadowedBy: string | null;
+            }[];
+            nextCursor: string | null;
+            /** @description Over every agent with the Tool, whatever the state filter and page. */
+            counts: {
+                enabled: number;
+                disabled: number;
+                denied: number;
+                shadowed: number;
+            };
+        };
+        SearchResult: {
+            query: string;
+            resources: {
+                /** @enum {string} */
+                kind: "Agent" | "Tool" | "Unit" | "LanguageTool" | "Connector" | "Secret";
+                id: string;
+                namespace: string;
+                name: string;
+                description: string | null;
+            }[];
+            approvals: {
+                id: string;
+                status: string;
+                toolId: string;
+                level: string | null;
+                agent: {
+                    id: string;
+                    namespace: string;
+                    name: string;
+                };
+                requestedAt: string;
+            }[];
+            calls: {
+                id: string;
+                toolId: string;
+                outcome: string;
+                agent: {
+                    id: string;
+                    namespace: string;
+                    name: string;
+                };
+                startedAt: string;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -2525,6 +3341,8 @@ export interface operations {
                 labelSelector?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
                 type?: "function" | "rest" | "mcp" | "os";
                 level?: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
             };
@@ -2615,6 +3433,29 @@ export interface operations {
                      *           },
                      *           "status": {
                      *             "phase": "Ready",
+                     *             "conditions": [
+                     *               {
+                     *                 "type": "SecretAvailable",
+                     *                 "status": "True",
+                     *                 "reason": "SecretFound",
+                     *                 "message": "secret support-platform/zendesk-token holds key token",
+                     *                 "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *               },
+                     *               {
+                     *                 "type": "EndpointAllowed",
+                     *                 "status": "True",
+                     *                 "reason": "AllowedByPolicy",
+                     *                 "message": "the outbound policy allows the endpoint",
+                     *                 "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *               },
+                     *               {
+                     *                 "type": "CallsSucceeding",
+                     *                 "status": "True",
+                     *                 "reason": "FailureRateLow",
+                     *                 "message": "1 of 41 calls failed in the last 2 hours",
+                     *                 "lastTransitionTime": "2026-11-23T16:40:02.000Z"
+                     *               }
+                     *             ],
                      *             "totalCalls7d": 41,
                      *             "failureRate7d": 0.024
                      *           }
@@ -2823,6 +3664,29 @@ export interface operations {
                      *       },
                      *       "status": {
                      *         "phase": "Ready",
+                     *         "conditions": [
+                     *           {
+                     *             "type": "SecretAvailable",
+                     *             "status": "True",
+                     *             "reason": "SecretFound",
+                     *             "message": "secret support-platform/zendesk-token holds key token",
+                     *             "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *           },
+                     *           {
+                     *             "type": "EndpointAllowed",
+                     *             "status": "True",
+                     *             "reason": "AllowedByPolicy",
+                     *             "message": "the outbound policy allows the endpoint",
+                     *             "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *           },
+                     *           {
+                     *             "type": "CallsSucceeding",
+                     *             "status": "True",
+                     *             "reason": "FailureRateLow",
+                     *             "message": "1 of 41 calls failed in the last 2 hours",
+                     *             "lastTransitionTime": "2026-11-23T16:40:02.000Z"
+                     *           }
+                     *         ],
                      *         "totalCalls7d": 41,
                      *         "failureRate7d": 0.024
                      *       }
@@ -2990,6 +3854,29 @@ export interface operations {
                      *       },
                      *       "status": {
                      *         "phase": "Ready",
+                     *         "conditions": [
+                     *           {
+                     *             "type": "SecretAvailable",
+                     *             "status": "True",
+                     *             "reason": "SecretFound",
+                     *             "message": "secret support-platform/zendesk-token holds key token",
+                     *             "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *           },
+                     *           {
+                     *             "type": "EndpointAllowed",
+                     *             "status": "True",
+                     *             "reason": "AllowedByPolicy",
+                     *             "message": "the outbound policy allows the endpoint",
+                     *             "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *           },
+                     *           {
+                     *             "type": "CallsSucceeding",
+                     *             "status": "True",
+                     *             "reason": "FailureRateLow",
+                     *             "message": "1 of 41 calls failed in the last 2 hours",
+                     *             "lastTransitionTime": "2026-11-23T16:40:02.000Z"
+                     *           }
+                     *         ],
                      *         "totalCalls7d": 41,
                      *         "failureRate7d": 0.024
                      *       }
@@ -3209,6 +4096,29 @@ export interface operations {
                      *       },
                      *       "status": {
                      *         "phase": "Ready",
+                     *         "conditions": [
+                     *           {
+                     *             "type": "SecretAvailable",
+                     *             "status": "True",
+                     *             "reason": "SecretFound",
+                     *             "message": "secret support-platform/zendesk-token holds key token",
+                     *             "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *           },
+                     *           {
+                     *             "type": "EndpointAllowed",
+                     *             "status": "True",
+                     *             "reason": "AllowedByPolicy",
+                     *             "message": "the outbound policy allows the endpoint",
+                     *             "lastTransitionTime": "2026-11-20T08:12:31.000Z"
+                     *           },
+                     *           {
+                     *             "type": "CallsSucceeding",
+                     *             "status": "True",
+                     *             "reason": "FailureRateLow",
+                     *             "message": "1 of 41 calls failed in the last 2 hours",
+                     *             "lastTransitionTime": "2026-11-23T16:40:02.000Z"
+                     *           }
+                     *         ],
                      *         "totalCalls7d": 41,
                      *         "failureRate7d": 0.024
                      *       }
@@ -3375,6 +4285,8 @@ export interface operations {
                 labelSelector?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
             };
             header?: never;
             path?: never;
@@ -3933,6 +4845,8 @@ export interface operations {
                 labelSelector?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
             };
             header?: never;
             path?: never;
@@ -4471,6 +5385,8 @@ export interface operations {
                 labelSelector?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
                 parent?: string;
                 /** @description Only those bound (on themselves) to this connector slug. */
                 connector?: string;
@@ -5102,6 +6018,8 @@ export interface operations {
                 labelSelector?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
                 unit?: string;
                 /** @description Only those bound (on themselves) to this connector slug. */
                 connector?: string;
@@ -5733,6 +6651,8 @@ export interface operations {
                 labelSelector?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
             };
             header?: never;
             path?: never;
@@ -6253,6 +7173,8 @@ export interface operations {
                 labelSelector?: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
             };
             header?: never;
             path?: never;
@@ -7911,8 +8833,7 @@ export interface operations {
                      *         "connectors": 4,
                      *         "units": 10,
                      *         "agents": 14,
-                     *         "secrets": 7,
-                     *         "sideEffectPolicies": 7
+                     *         "secrets": 7
                      *       },
                      *       "toolsByLevel": [
                      *         {
@@ -8309,18 +9230,24 @@ export interface operations {
                      *           "name": "github",
                      *           "trigger": "periodic",
                      *           "status": "succeeded",
+                     *           "attempt": 1,
+                     *           "digest": null,
+                     *           "toolCount": 26,
+                     *           "error": null,
+                     *           "details": {
+                     *             "endpoint": "http://github-mcp.platform.svc.cluster.local:8080/mcp",
+                     *             "timings": {
+                     *               "listMs": 184
+                     *             }
+                     *           },
                      *           "startedAt": "2026-11-24T09:30:00.000Z",
-                     *           "finishedAt": "2026-11-24T09:30:01.210Z",
-                     *           "error": null
+                     *           "finishedAt": "2026-11-24T09:30:01.210Z"
                      *         }
                      *       ],
                      *       "nextCursor": null
                      *     }
                      */
-                    "application/json": {
-                        items: components["schemas"]["DiscoveryRun"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["DiscoveryRunPage"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -8389,26 +9316,92 @@ export interface operations {
                      *         {
                      *           "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *           "subjectKind": "LanguageTool",
+                     *           "subjectId": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
                      *           "namespace": "platform",
                      *           "name": "github",
-                     *           "status": "pending_review",
-                     *           "detectedAt": "2026-11-24T09:30:00.000Z",
+                     *           "runId": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *           "diff": {
-                     *             "changed": [
-                     *               "create_issue"
-                     *             ],
                      *             "added": [],
-                     *             "removed": []
-                     *           }
+                     *             "removed": [],
+                     *             "changed": [
+                     *               {
+                     *                 "name": "create_issue",
+                     *                 "fields": [
+                     *                   "inputSchema"
+                     *                 ],
+                     *                 "before": {
+                     *                   "name": "create_issue",
+                     *                   "description": "Open an issue in a repository.",
+                     *                   "inputSchema": {
+                     *                     "type": "object",
+                     *                     "required": [
+                     *                       "repo"
+                     *                     ],
+                     *                     "properties": {
+                     *                       "repo": {
+                     *                         "type": "string"
+                     *                       },
+                     *                       "title": {
+                     *                         "type": "string"
+                     *                       }
+                     *                     }
+                     *                   }
+                     *                 },
+                     *                 "after": {
+                     *                   "name": "create_issue",
+                     *                   "description": "Open an issue in a repository.",
+                     *                   "inputSchema": {
+                     *                     "type": "object",
+                     *                     "required": [
+                     *                       "repo",
+                     *                       "title"
+                     *                     ],
+                     *                     "properties": {
+                     *                       "repo": {
+                     *                         "type": "string"
+                     *                       },
+                     *                       "title": {
+                     *                         "type": "string"
+                     *                       }
+                     *                     }
+                     *                   }
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "reordered": false
+                     *           },
+                     *           "status": "pending_review",
+                     *           "proposed": [
+                     *             {
+                     *               "name": "create_issue",
+                     *               "description": "Open an issue in a repository.",
+                     *               "inputSchema": {
+                     *                 "type": "object",
+                     *                 "required": [
+                     *                   "repo",
+                     *                   "title"
+                     *                 ],
+                     *                 "properties": {
+                     *                   "repo": {
+                     *                     "type": "string"
+                     *                   },
+                     *                   "title": {
+                     *                     "type": "string"
+                     *                   }
+                     *                 }
+                     *               }
+                     *             }
+                     *           ],
+                     *           "decidedBy": null,
+                     *           "decidedAt": null,
+                     *           "comment": null,
+                     *           "detectedAt": "2026-11-24T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "nextCursor": null
                      *     }
                      */
-                    "application/json": {
-                        items: components["schemas"]["SurfaceChange"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["SurfaceChangePage"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -8481,17 +9474,66 @@ export interface operations {
                      * @example {
                      *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *       "subjectKind": "LanguageTool",
+                     *       "subjectId": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
                      *       "namespace": "platform",
                      *       "name": "github",
-                     *       "status": "accepted",
-                     *       "detectedAt": "2026-11-24T09:30:00.000Z",
+                     *       "runId": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *       "diff": {
-                     *         "changed": [
-                     *           "create_issue"
-                     *         ],
                      *         "added": [],
-                     *         "removed": []
-                     *       }
+                     *         "removed": [],
+                     *         "changed": [
+                     *           {
+                     *             "name": "create_issue",
+                     *             "fields": [
+                     *               "inputSchema"
+                     *             ],
+                     *             "before": {
+                     *               "name": "create_issue",
+                     *               "description": "Open an issue in a repository.",
+                     *               "inputSchema": {
+                     *                 "type": "object",
+                     *                 "required": [
+                     *                   "repo"
+                     *                 ],
+                     *                 "properties": {
+                     *                   "repo": {
+                     *                     "type": "string"
+                     *                   },
+                     *                   "title": {
+                     *                     "type": "string"
+                     *                   }
+                     *                 }
+                     *               }
+                     *             },
+                     *             "after": {
+                     *               "name": "create_issue",
+                     *               "description": "Open an issue in a repository.",
+                     *               "inputSchema": {
+                     *                 "type": "object",
+                     *                 "required": [
+                     *                   "repo",
+                     *                   "title"
+                     *                 ],
+                     *                 "properties": {
+                     *                   "repo": {
+                     *                     "type": "string"
+                     *                   },
+                     *                   "title": {
+                     *                     "type": "string"
+                     *                   }
+                     *                 }
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "reordered": false
+                     *       },
+                     *       "status": "accepted",
+                     *       "proposed": null,
+                     *       "decidedBy": "operator@toolroom.local",
+                     *       "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *       "comment": "Title is required upstream now.",
+                     *       "detectedAt": "2026-11-24T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SurfaceChange"];
@@ -8603,17 +9645,66 @@ export interface operations {
                      * @example {
                      *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *       "subjectKind": "LanguageTool",
+                     *       "subjectId": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
                      *       "namespace": "platform",
                      *       "name": "github",
-                     *       "status": "rejected",
-                     *       "detectedAt": "2026-11-24T09:30:00.000Z",
+                     *       "runId": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *       "diff": {
-                     *         "changed": [
-                     *           "create_issue"
-                     *         ],
                      *         "added": [],
-                     *         "removed": []
-                     *       }
+                     *         "removed": [],
+                     *         "changed": [
+                     *           {
+                     *             "name": "create_issue",
+                     *             "fields": [
+                     *               "inputSchema"
+                     *             ],
+                     *             "before": {
+                     *               "name": "create_issue",
+                     *               "description": "Open an issue in a repository.",
+                     *               "inputSchema": {
+                     *                 "type": "object",
+                     *                 "required": [
+                     *                   "repo"
+                     *                 ],
+                     *                 "properties": {
+                     *                   "repo": {
+                     *                     "type": "string"
+                     *                   },
+                     *                   "title": {
+                     *                     "type": "string"
+                     *                   }
+                     *                 }
+                     *               }
+                     *             },
+                     *             "after": {
+                     *               "name": "create_issue",
+                     *               "description": "Open an issue in a repository.",
+                     *               "inputSchema": {
+                     *                 "type": "object",
+                     *                 "required": [
+                     *                   "repo",
+                     *                   "title"
+                     *                 ],
+                     *                 "properties": {
+                     *                   "repo": {
+                     *                     "type": "string"
+                     *                   },
+                     *                   "title": {
+                     *                     "type": "string"
+                     *                   }
+                     *                 }
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "reordered": false
+                     *       },
+                     *       "status": "rejected",
+                     *       "proposed": null,
+                     *       "decidedBy": "operator@toolroom.local",
+                     *       "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *       "comment": "Wait for the server fix.",
+                     *       "detectedAt": "2026-11-24T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SurfaceChange"];
@@ -8741,6 +9832,17 @@ export interface operations {
                      *             "amount": 4200,
                      *             "reason": "requested_by_customer"
                      *           },
+                     *           "summary": [
+                     *             {
+                     *               "field": "amount",
+                     *               "value": "4200"
+                     *             },
+                     *             {
+                     *               "field": "charge",
+                     *               "value": "ch_3PqX9a"
+                     *             }
+                     *           ],
+                     *           "highRisk": true,
                      *           "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *           "policy": {
                      *             "source": "tool",
@@ -8758,11 +9860,7 @@ export interface operations {
                      *       "nextCursor": null
                      *     }
                      */
-                    "application/json": {
-                        items: components["schemas"]["Approval"][];
-                        total: number;
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ApprovalPage"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -8821,9 +9919,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "pending": 3,
-                     *       "decided7d": 41,
-                     *       "p50Seconds": 95,
-                     *       "p95Seconds": 1380
+                     *       "oldestPendingAt": "2026-11-24T08:02:11.000Z",
+                     *       "timeToDecisionSeconds": {
+                     *         "p50": 95,
+                     *         "p95": 1380,
+                     *         "decided": 41
+                     *       },
+                     *       "decided7d": {
+                     *         "approved": 33,
+                     *         "denied": 6,
+                     *         "expired": 2
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["ApprovalStats"];
@@ -8906,6 +10012,17 @@ export interface operations {
                      *         "amount": 4200,
                      *         "reason": "requested_by_customer"
                      *       },
+                     *       "summary": [
+                     *         {
+                     *           "field": "amount",
+                     *           "value": "4200"
+                     *         },
+                     *         {
+                     *           "field": "charge",
+                     *           "value": "ch_3PqX9a"
+                     *         }
+                     *       ],
+                     *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
                      *         "source": "tool",
@@ -9018,6 +10135,17 @@ export interface operations {
                      *         "amount": 4200,
                      *         "reason": "requested_by_customer"
                      *       },
+                     *       "summary": [
+                     *         {
+                     *           "field": "amount",
+                     *           "value": "4200"
+                     *         },
+                     *         {
+                     *           "field": "charge",
+                     *           "value": "ch_3PqX9a"
+                     *         }
+                     *       ],
+                     *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
                      *         "source": "tool",
@@ -9162,6 +10290,17 @@ export interface operations {
                      *         "amount": 4200,
                      *         "reason": "requested_by_customer"
                      *       },
+                     *       "summary": [
+                     *         {
+                     *           "field": "amount",
+                     *           "value": "4200"
+                     *         },
+                     *         {
+                     *           "field": "charge",
+                     *           "value": "ch_3PqX9a"
+                     *         }
+                     *       ],
+                     *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
                      *         "source": "tool",
@@ -9300,14 +10439,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        results: {
-                            id: string;
-                            ok: boolean;
-                            approval?: components["schemas"]["Approval"];
-                            error?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["BulkDecision"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -9476,6 +10608,7 @@ export interface operations {
                     url: string;
                     events: ("approval.requested" | "approval.decided")[];
                     enabled?: boolean;
+                    /** @description The signing secret (Standard Webhooks: `whsec_` and base64 of 24–64 bytes); leave out to have one generated */
                     secret?: string;
                 };
             };
@@ -9502,7 +10635,9 @@ export interface operations {
                      *       "secret": "whsec_5pX2c9Lq0d7Vn3Rt8Ka1"
                      *     }
                      */
-                    "application/json": components["schemas"]["Webhook"];
+                    "application/json": components["schemas"]["Webhook"] & {
+                        secret: string;
+                    };
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -9781,10 +10916,12 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *           "endpointId": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *           "event": "approval.requested",
                      *           "attempts": 1,
                      *           "status": "delivered",
-                     *           "responseStatus": 200,
+                     *           "lastStatus": 200,
+                     *           "lastError": null,
                      *           "createdAt": "2026-11-24T09:30:00.000Z",
                      *           "deliveredAt": "2026-11-24T09:30:00.300Z"
                      *         }
@@ -9792,9 +10929,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        items: {
-                            [key: string]: unknown;
-                        }[];
+                        items: components["schemas"]["WebhookDelivery"][];
                     };
                 };
             };
@@ -10246,7 +11381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -10255,7 +11390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -10264,7 +11399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -10273,7 +11408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -10282,7 +11417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -10291,7 +11426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -10300,7 +11435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -10309,7 +11444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GatewayCallProblem"];
                 };
             };
         };
@@ -10536,7 +11671,8 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    expiresInDays?: number;
+                    /** @description Days until it expires; default 90, `null` for never */
+                    expiresInDays?: number | null;
                 };
             };
         };
@@ -11518,20 +12654,70 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        items: {
-                            key: string;
-                            toolId: string;
-                            source: {
-                                kind: string;
-                                namespace: string | null;
-                                name: string;
-                            } | null;
-                            calls: number;
-                            failures: number;
-                            refused: number;
-                            failureRate: number;
-                        }[];
+                        items: components["schemas"]["FailingTool"][];
                     };
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getToolFailures: {
+        parameters: {
+            query: {
+                /**
+                 * @description The resolved tool: `Tool/<namespace>/<name>`, `Connector/<namespace>/<slug>/<toolId>`, `LanguageTool/<namespace>/<server>/<toolId>`, `Agent/<namespace>/<agent>/<toolId>` (image tools), `Platform/<toolId>` or `Unresolved/<toolId>`
+                 * @example Tool/finance/stripe.create_refund
+                 */
+                key: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailures"];
                 };
             };
             /** @description Problem details (RFC 9457) */
@@ -11576,6 +12762,8 @@ export interface operations {
         parameters: {
             query?: {
                 agentId?: string;
+                /** @description Only this agent's calls: `namespace/name`, a name (in any namespace), or its id */
+                agent?: string;
                 /** @example stripe.create_refund */
                 tool?: string;
                 /** @description Only calls of this resolved tool (`Tool/<namespace>/<name>`, …) */
@@ -11623,6 +12811,7 @@ export interface operations {
                      *           "outcome": "succeeded",
                      *           "errorCode": null,
                      *           "errorMessage": null,
+                     *           "upstreamExcerpt": null,
                      *           "latencyMs": 412,
                      *           "attempts": 1,
                      *           "idempotencyKey": "zendesk-3f9a1c",
@@ -11712,6 +12901,7 @@ export interface operations {
                      *       "outcome": "succeeded",
                      *       "errorCode": null,
                      *       "errorMessage": null,
+                     *       "upstreamExcerpt": null,
                      *       "latencyMs": 412,
                      *       "attempts": 1,
                      *       "idempotencyKey": "zendesk-3f9a1c",
@@ -12847,6 +14037,1001 @@ export interface operations {
             };
             /** @description Problem details (RFC 9457) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOAuthProtectedResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resource": "https://toolroom.example.com/mcp",
+                     *       "authorization_servers": [
+                     *         "https://toolroom.example.com/api/auth"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "mcp"
+                     *       ],
+                     *       "bearer_methods_supported": [
+                     *         "header"
+                     *       ],
+                     *       "resource_name": "Toolroom MCP gateway"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOAuthProtectedResourceMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resource": "https://toolroom.example.com/mcp",
+                     *       "authorization_servers": [
+                     *         "https://toolroom.example.com/api/auth"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "mcp"
+                     *       ],
+                     *       "bearer_methods_supported": [
+                     *         "header"
+                     *       ],
+                     *       "resource_name": "Toolroom MCP gateway"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOAuthAuthorizationServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://toolroom.example.com/api/auth",
+                     *       "authorization_endpoint": "https://toolroom.example.com/api/auth/oauth2/authorize",
+                     *       "token_endpoint": "https://toolroom.example.com/api/auth/oauth2/token",
+                     *       "code_challenge_methods_supported": [
+                     *         "S256"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOAuthAuthorizationServerAtBasePath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://toolroom.example.com/api/auth",
+                     *       "authorization_endpoint": "https://toolroom.example.com/api/auth/oauth2/authorize",
+                     *       "token_endpoint": "https://toolroom.example.com/api/auth/oauth2/token",
+                     *       "code_challenge_methods_supported": [
+                     *         "S256"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOAuthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "clientId": "tcl_8f2a6c1e9b3d4f7a",
+                     *           "name": "Claude Desktop (support)",
+                     *           "kind": "authorization_code",
+                     *           "registration": "admin",
+                     *           "registeredBy": "admin@toolroom.local",
+                     *           "agent": {
+                     *             "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *             "namespace": "support",
+                     *             "name": "support-escalation"
+                     *           },
+                     *           "redirectUris": [
+                     *             "http://127.0.0.1:33418/callback"
+                     *           ],
+                     *           "tokenEndpointAuthMethod": "none",
+                     *           "disabled": false,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "activeTokens": 1
+                     *         }
+                     *       ],
+                     *       "dynamicRegistration": [
+                     *         {
+                     *           "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *           "namespace": "support",
+                     *           "name": "support-escalation",
+                     *           "allowedBy": "admin@toolroom.local"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        items: components["schemas"]["OAuthClient"][];
+                        dynamicRegistration: {
+                            id: string;
+                            namespace: string;
+                            name: string;
+                            allowedBy: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Claude Desktop (support)",
+                 *       "agent": "support/support-escalation",
+                 *       "kind": "authorization_code",
+                 *       "redirectUris": [
+                 *         "http://127.0.0.1:33418/callback"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description The agent's id, or namespace/name */
+                    agent: string;
+                    /** @enum {string} */
+                    kind: "authorization_code" | "client_credentials";
+                    redirectUris?: string[];
+                    /** @enum {string} */
+                    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "tcl_8f2a6c1e9b3d4f7a",
+                     *       "name": "Claude Desktop (support)",
+                     *       "kind": "authorization_code",
+                     *       "registration": "admin",
+                     *       "registeredBy": "admin@toolroom.local",
+                     *       "agent": {
+                     *         "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *         "namespace": "support",
+                     *         "name": "support-escalation"
+                     *       },
+                     *       "redirectUris": [
+                     *         "http://127.0.0.1:33418/callback"
+                     *       ],
+                     *       "tokenEndpointAuthMethod": "none",
+                     *       "disabled": false,
+                     *       "createdAt": "2026-11-24T09:30:00.000Z",
+                     *       "activeTokens": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthClient"] & {
+                        /** @description trc_… (client credentials only): shown once, stored sealed */
+                        clientSecret?: string;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tcl_8f2a6c1e9b3d4f7a */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "tcl_8f2a6c1e9b3d4f7a",
+                     *       "name": "Claude Desktop (support)",
+                     *       "kind": "authorization_code",
+                     *       "registration": "admin",
+                     *       "registeredBy": "admin@toolroom.local",
+                     *       "agent": {
+                     *         "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *         "namespace": "support",
+                     *         "name": "support-escalation"
+                     *       },
+                     *       "redirectUris": [
+                     *         "http://127.0.0.1:33418/callback"
+                     *       ],
+                     *       "tokenEndpointAuthMethod": "none",
+                     *       "disabled": true,
+                     *       "createdAt": "2026-11-24T09:30:00.000Z",
+                     *       "activeTokens": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthClient"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setOAuthDynamicRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The agent's id, or namespace/name (URL-encoded)
+                 * @example support/support-escalation
+                 */
+                agent: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "allowed": true
+                 *     }
+                 */
+                "application/json": {
+                    allowed: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agent": {
+                     *         "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *         "namespace": "support",
+                     *         "name": "support-escalation"
+                     *       },
+                     *       "allowed": true
+                     *     }
+                     */
+                    "application/json": {
+                        agent: {
+                            id: string;
+                            namespace: string;
+                            name: string;
+                        };
+                        allowed: boolean;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decideOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "oauthQuery": "client_id=tcl_8f2a&scope=mcp&state=x1&sig=…",
+                 *       "accept": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The consent page's query string, as the authorization server signed it */
+                    oauthQuery: string;
+                    accept: boolean;
+                    /** @description For a dynamically registered client: the agent it will act as */
+                    agent?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "redirectTo": "http://127.0.0.1:33418/callback?code=Qm9v&state=x1"
+                     *     }
+                     */
+                    "application/json": {
+                        redirectTo: string;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    explainAgentCall: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tool": "stripe.create_refund",
+                 *       "arguments": {
+                 *         "charge": "ch_3Nd1",
+                 *         "amount": 1200
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExplainRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Explanation"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAgentsWithTool: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                /** @example denied */
+                state?: "enabled" | "disabled" | "shadowed" | "denied";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentsWithTool"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @example refund */
+                q: string;
+                /** @description Hits per kind, for approvals and for calls */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
