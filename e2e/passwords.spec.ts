@@ -86,3 +86,21 @@ test('an admin resets a forgotten password on the People page; the person signs 
   await expect(back.getByTestId('user-menu')).toContainText(email)
   await back.context().close()
 })
+
+// Before the page's script runs (a slow phone, a script blocked), a form falls back to the browser's
+// own submit: as a GET that would put the password in the address, the history and every log.
+test('a form submitted before the page is interactive never puts a password in the address', async ({ browser }) => {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, javaScriptEnabled: false })
+  const page = await context.newPage()
+  const requested: string[] = []
+  page.on('request', (r) => requested.push(`${r.method()} ${r.url()}`))
+  await page.goto('/sign-in')
+  await page.getByLabel('Email').fill('nobody@toolroom.test')
+  await page.getByLabel('Password').fill('never in a url passphrase')
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.waitForLoadState('load')
+  expect(requested.some((r) => r.includes('never') || r.includes('passphrase'))).toBe(false)
+  expect(page.url()).not.toContain('passphrase')
+  expect(requested.filter((r) => r.endsWith('/sign-in')).map((r) => r.split(' ')[0])).toContain('POST')
+  await context.close()
+})

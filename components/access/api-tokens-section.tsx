@@ -65,7 +65,7 @@ function NewToken() {
   })
   return (
     <Card title="Create an API token" description={`Scopes up to your role (${caller?.role ?? 'unknown'}): ${allowed.join(', ')}.`}>
-      <form
+      <form method="post"
         className="flex flex-wrap items-end gap-4"
         onSubmit={(e) => {
           e.preventDefault()

@@ -16,7 +16,7 @@ export function ChangePasswordForm() {
   const change = useMutation({ mutationFn: changeOwnPassword })
   return (
     <Card title="Password" description={`At least ${MIN_LENGTH} characters. Changing it signs you out everywhere else.`}>
-      <form
+      <form method="post"
         className="max-w-sm space-y-3"
         aria-label="Change your password"
         onSubmit={(e) => {

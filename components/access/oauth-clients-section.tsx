@@ -48,7 +48,7 @@ function RegisterForm() {
   const ready = agent.includes('/') && name.trim() && (kind === 'client_credentials' || redirectUris.length > 0)
   return (
     <div className="space-y-3">
-      <form
+      <form method="post"
         className="flex flex-wrap items-start gap-4"
         onSubmit={(e) => {
           e.preventDefault()
@@ -192,7 +192,7 @@ function ClientList() {
           ) : (
             <p className="text-xs text-slate-500">Closed: no agent accepts dynamically registered clients.</p>
           )}
-          <form
+          <form method="post"
             className="flex flex-wrap items-end gap-4"
             onSubmit={(e) => {
               e.preventDefault()

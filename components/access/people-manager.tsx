@@ -52,7 +52,7 @@ function AddPerson() {
       title="Add a person"
       description={`Leave the password empty to have one generated; it is shown once. Roles: ${ROLES.map((r) => `${r} ${ROLE_HELP[r]}`).join('; ')}.`}
     >
-      <form
+      <form method="post"
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault()

@@ -52,7 +52,7 @@ export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButt
         <div className="rounded-lg bg-white p-6 shadow-lg">
           <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
           {continueTo && <p className="mt-1 text-sm text-slate-600">An MCP client asks to connect to Toolroom; sign in to decide.</p>}
-          <form
+          <form method="post"
             className="mt-4 space-y-3"
             onSubmit={(e) => {
               e.preventDefault()

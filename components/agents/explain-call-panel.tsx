@@ -66,7 +66,7 @@ export function ExplainCallPanel({ agentId, namespace, toolNames, request }: { a
       className="scroll-mt-4"
     >
       <div className="space-y-4">
-        <form
+        <form method="post"
           className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
           onSubmit={(e) => {
             e.preventDefault()

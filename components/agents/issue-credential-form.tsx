@@ -32,7 +32,7 @@ export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
 
   return (
     <div className="space-y-3">
-      <form
+      <form method="post"
         className="flex flex-wrap items-start gap-4"
         onSubmit={(e) => {
           e.preventDefault()

@@ -265,7 +265,7 @@ function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initial
               {selectedIds.length === 0 && focused && <ApprovalDetail approval={focused} />}
               {selectedIds.length > 0 && <BulkPanel selected={selectedItems} onUnselect={toggle} onClear={() => setSelected(new Set())} />}
               {deciding && (
-                <form className="space-y-2 border-t border-slate-200 pt-3" onSubmit={(e) => e.preventDefault()} aria-label="Decision">
+                <form method="post" className="space-y-2 border-t border-slate-200 pt-3" onSubmit={(e) => e.preventDefault()} aria-label="Decision">
                   <label htmlFor="approval-comment" className="block text-xs font-medium text-slate-700">
                     Comment <span className="font-normal text-slate-600">(optional, kept with the decision in the call&apos;s record and the audit log)</span>
                   </label>

@@ -63,7 +63,7 @@ function NewWebhookForm() {
     },
   })
   return (
-    <form
+    <form method="post"
       className="space-y-2 border-b border-slate-200 p-3"
       aria-label="Add a webhook"
       onSubmit={(e) => {

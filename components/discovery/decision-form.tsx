@@ -42,7 +42,7 @@ export function DecisionForm({ change, onDecided }: { change: SurfaceChange; onD
   const error = decide.error as ApiError | null
   const pending = decide.isPending ? decide.variables : null
   return (
-    <form
+    <form method="post"
       className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3"
       onSubmit={(e) => e.preventDefault()}
       aria-label={`Review the change to ${change.namespace}/${change.name}`}

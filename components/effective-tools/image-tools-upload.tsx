@@ -55,7 +55,7 @@ export function ImageToolsUpload({
   const fieldErrors: FieldError[] = error?.errors ?? []
 
   return (
-    <form
+    <form method="post"
       className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-3"
       onSubmit={(e) => {
         e.preventDefault()

@@ -35,7 +35,7 @@ export function RotateSecretForm({ secret }: { secret: Secret }) {
     },
   })
   return (
-    <form
+    <form method="post"
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault()
