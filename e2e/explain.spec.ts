@@ -76,9 +76,10 @@ test('"why not" links to its fix: an Apply draft that validates', async ({ page 
   await fix.click()
 
   await expect(page).toHaveURL(/\/apply\?draft=/)
+  // The Apply editor (CodeMirror) holds the draft as its lines' text.
   const manifest = page.getByLabel('Manifest')
-  await expect(manifest).toHaveValue(/kind: Tool/)
-  const text = await manifest.inputValue()
+  await expect(manifest).toContainText(/kind: Tool/)
+  const text = await manifest.innerText()
   expect(text).toMatch(/allowedAgents:\n\s+- release-manager\n\s+- platform-dev-bot/)
   // A dry run: the draft is a valid change of the stored Tool (nothing is written here).
   await page.getByRole('button', { name: 'Validate' }).click()

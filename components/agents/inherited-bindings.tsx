@@ -48,7 +48,7 @@ export function InheritedBindings({ field, own, unit, namespace }: { field: Fiel
         <span key={u.name} className="flex flex-wrap items-baseline gap-x-1.5 gap-y-1">
           <span className="text-xs text-slate-500">
             {mine ? 'and ' : ''}inherited from unit{' '}
-            <IntentLink href={resourceHref('Unit', u.name, namespace)} className="text-sky-800 hover:underline">
+            <IntentLink href={resourceHref('Unit', u.name, namespace)} className="text-sky-800 underline decoration-sky-800/40 hover:decoration-sky-800">
               {u.name}
             </IntentLink>
             :

@@ -2,6 +2,7 @@
 // subject, opens a run and closes it with the refreshed cache and its change event. Through the Prisma
 // query builder that was six or seven round trips and a sixth of a worker's CPU; here it is one
 // statement to start and one to finish (atomic: data-modifying CTEs of one statement commit together).
+import type { DiscoveryTrigger } from './discovery-states'
 import { randomUUID } from 'node:crypto'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { prisma } from '@/lib/db'
@@ -19,7 +20,7 @@ export interface McpSubjectRow {
 }
 
 /** Reads the server and opens its run ('running') in one statement; null when the server is gone. */
-export async function startMcpRun(id: string, trigger: string, attempt: number): Promise<McpSubjectRow | null> {
+export async function startMcpRun(id: string, trigger: DiscoveryTrigger, attempt: number): Promise<McpSubjectRow | null> {
   const rows = await prisma.$queryRaw<McpSubjectRow[]>`
     WITH subject AS (
       SELECT id, namespace, name, spec, "toolSchemas", compliance FROM "LanguageTool" WHERE id = ${id}::uuid
@@ -47,7 +48,7 @@ export async function readImageSubject(kind: 'Agent' | 'Unit', id: string): Prom
   return rows[0] ?? null
 }
 
-export async function startImageRun(kind: 'Agent' | 'Unit', row: ImageSubjectRow, trigger: string, attempt: number, digest: string | null): Promise<string> {
+export async function startImageRun(kind: 'Agent' | 'Unit', row: ImageSubjectRow, trigger: DiscoveryTrigger, attempt: number, digest: string | null): Promise<string> {
   const runId = randomUUID()
   await prisma.$executeRaw`
     INSERT INTO "DiscoveryRun" (id, "subjectKind", "subjectId", namespace, name, trigger, status, attempt, digest)

@@ -1,6 +1,7 @@
 // One introspection of an MCP tool server (LanguageTool), recorded: phase, health, the tools with
 // their annotations, the compliance report, and change events. With pinning, a changed definition of
 // a tool agents already have is held for review: agents keep the accepted one until it is accepted.
+import type { DiscoveryTrigger } from './discovery-states'
 import { prisma } from '@/lib/db'
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
@@ -14,7 +15,7 @@ import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
-export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: string; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
+export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: DiscoveryTrigger; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
   const server = await startMcpRun(id, trigger, attempt)
   if (!server) return { status: 'skipped' }
   const run = { id: server.runId }
@@ -73,7 +74,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
 // the periodic sweep re-probes once a day; every other trigger (new, changed, on request) probes.
 const COMPLIANCE_MAX_AGE_MS = 24 * 60 * 60 * 1000
 
-export function shouldProbeCompliance(trigger: string, checkedAt: string | undefined, now: Date): boolean {
+export function shouldProbeCompliance(trigger: DiscoveryTrigger, checkedAt: string | undefined, now: Date): boolean {
   if (trigger !== 'periodic' || !checkedAt) return true
   const age = now.getTime() - Date.parse(checkedAt)
   return !(age >= 0 && age < COMPLIANCE_MAX_AGE_MS)

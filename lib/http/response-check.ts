@@ -3,11 +3,13 @@
 // parsed against the schema its route declares: the success schema, or the problem schema for
 // errors. A mismatch (a wrong type, a missing field, a field the contract does not declare, another
 // status) becomes a 500 problem naming it, and is remembered for the test run to fail on.
+import { parse } from 'yaml'
 import type { z } from 'zod'
 import { isObject } from '@/lib/json/unknown-values'
 import type { RouteContract } from './contract'
 import { PROBLEM_CONTENT_TYPE } from './problem'
 import { problemSchema } from './problem-schema'
+import { YAML_CONTENT_TYPE } from './yaml-answer'
 
 export const RESPONSE_CHECKS = process.env.TOOLROOM_CHECK_RESPONSES === '1'
 
@@ -23,6 +25,8 @@ export async function mismatchesOf(contract: RouteContract, response: Response):
   if (response.status !== expected) return [`status ${response.status}, where the contract says ${expected}`]
   if (expected === 204 || !contract.response) return text === '' ? [] : ['a body, where the contract declares none']
   if (contract.responseContentType) return type === contract.responseContentType ? schemaMismatches(contract.response, text) : [`content type "${type}", where the contract says ${contract.responseContentType}`]
+  // The same value as YAML, for a client that asked for it (`yamlAnswer`); a JSON text is YAML too.
+  if (type === YAML_CONTENT_TYPE && contract.yamlAnswer) return schemaMismatches(contract.response, parseYaml(text))
   if (type !== 'application/json') return [`content type "${type}", where the contract says application/json`]
   return schemaMismatches(contract.response, parseJson(text))
 }
@@ -35,8 +39,16 @@ function parseJson(text: string): unknown {
   }
 }
 
+function parseYaml(text: string): unknown {
+  try {
+    return parse(text)
+  } catch {
+    return Symbol('not YAML')
+  }
+}
+
 function schemaMismatches(schema: z.ZodType, body: unknown): string[] {
-  if (typeof body === 'symbol') return ['a body that is not JSON']
+  if (typeof body === 'symbol') return [`a body that is ${body.description}`]
   const parsed = schema.safeParse(body)
   if (!parsed.success) return parsed.error.issues.map((i) => `${pathText(i.path)}: ${i.message}`)
   return undeclared(body, parsed.data, '').map((path) => `${path}: a field the contract does not declare`)

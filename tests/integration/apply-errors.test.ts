@@ -81,7 +81,7 @@ describe('Apply answers every problem at once', () => {
   it('accepts the manifest once those are fixed, in one round', async () => {
     const res = await apply(FIXED)
     expect(res.status, res.text).toBe(200)
-    expect(res.json.summary).toEqual({ created: 2, updated: 0, unchanged: 0 })
+    expect(res.json.summary).toEqual({ created: 2, updated: 0, unchanged: 0, deleted: 0 })
   })
 
   it('locates the problems of a JSON manifest the same way', async () => {

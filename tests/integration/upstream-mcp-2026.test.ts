@@ -50,7 +50,7 @@ spec:
   })
   expect(applied.status).toBe(200)
   const id = (await prisma.languageTool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'modern' } } })).id
-  const run = await runMcpDiscovery({ id, trigger: 'test' })
+  const run = await runMcpDiscovery({ id, trigger: 'manual' })
   expect(run).toMatchObject({ status: 'succeeded' })
   legacyAgent = await agentClient(world.gatewayUrl, world.tokens.tokenA)
   modernAgent = await modernAgentClient(world.gatewayUrl, world.tokens.tokenA)

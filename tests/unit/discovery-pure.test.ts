@@ -61,7 +61,7 @@ describe('isPinned', () => {
 describe('shouldProbeCompliance', () => {
   const now = new Date('2026-11-22T12:00:00Z')
   it('probes on every trigger but the periodic sweep', () => {
-    for (const trigger of ['created', 'rotation', 'changed', 'manual']) expect(shouldProbeCompliance(trigger, '2026-11-22T11:59:00Z', now)).toBe(true)
+    for (const trigger of ['created', 'rotation', 'changed', 'manual'] as const) expect(shouldProbeCompliance(trigger, '2026-11-22T11:59:00Z', now)).toBe(true)
   })
   it('lets the sweep reuse a report younger than a day, and re-probe an older or missing one', () => {
     expect(shouldProbeCompliance('periodic', '2026-11-22T01:00:00Z', now)).toBe(false)
