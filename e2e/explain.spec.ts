@@ -76,10 +76,14 @@ test('"why not" links to its fix: an Apply draft that validates', async ({ page 
   await fix.click()
 
   await expect(page).toHaveURL(/\/apply\?draft=/)
-  // The Apply editor (CodeMirror) holds the draft as its lines' text.
+  // The Apply editor (CodeMirror) renders only the lines in view; its copy of everything is the whole draft.
   const manifest = page.getByLabel('Manifest')
   await expect(manifest).toContainText(/kind: Tool/)
-  const text = await manifest.innerText()
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await manifest.click()
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.press('ControlOrMeta+C')
+  const text = await page.evaluate(() => navigator.clipboard.readText())
   expect(text).toMatch(/allowedAgents:\n\s+- release-manager\n\s+- platform-dev-bot/)
   // A dry run: the draft is a valid change of the stored Tool (nothing is written here).
   await page.getByRole('button', { name: 'Validate' }).click()

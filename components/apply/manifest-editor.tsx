@@ -36,7 +36,7 @@ const theme = EditorView.theme({
   '.cm-gutters': { backgroundColor: '#f8fafc', color: '#64748b', borderRight: '1px solid #e2e8f0' },
   '.cm-activeLineGutter': { backgroundColor: '#e2e8f0', color: '#0f172a' },
   '.cm-activeLine': { backgroundColor: '#f1f5f9' },
-  '.cm-placeholder': { color: '#64748b' },
+  '.cm-placeholder': { color: '#475569' },
   '.cm-tooltip-autocomplete ul li[aria-selected]': { backgroundColor: '#0f172a', color: '#fff' },
   '.cm-diagnostic-error': { borderLeftColor: '#b91c1c' },
 })
