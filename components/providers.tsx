@@ -25,5 +25,6 @@ export function Providers({ children }: { children: React.ReactNode }) {
 }
 
 function toSignInOn401(error: unknown) {
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load drops the expired session's cached queries and pages; there is no router outside a component
   if (error instanceof ApiError && error.status === 401 && window.location.pathname !== '/sign-in') window.location.assign('/sign-in')
 }

@@ -1,7 +1,8 @@
-// `npm test`: every test against real parts. A fresh database (on the embedded PostgreSQL unless
-// DATABASE_URL names a server to use), migrations, then unit and integration tests (Vitest), then
-// end-to-end tests in Chromium against a production build (Playwright), then the unit tests and a real
-// start of the processes on the other supported Node.js versions. Ends with one summary line.
+// `npm test`: every test against real parts. ESLint and Prettier's check first (no database needed),
+// then a fresh database (on the embedded PostgreSQL unless DATABASE_URL names a server to use),
+// migrations, unit and integration tests (Vitest), end-to-end tests in Chromium against a production
+// build (Playwright), then the unit tests and a real start of the processes on the other supported
+// Node.js versions. Ends with one summary line.
 import 'dotenv/config'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -19,7 +20,7 @@ const REPORTS = path.join(DATA_DIR, 'test-reports')
 const E2E_PORT = process.env.TOOLROOM_E2E_PORT ?? '3999'
 // The e2e web server's stdout and stderr, searched afterwards for Secret values (none may appear).
 const SERVER_LOG = path.join(REPORTS, 'e2e-server.log')
-const only = process.argv[2] // unit | integration | e2e | node | image, for running one suite
+const only = process.argv[2] // lint | unit | integration | e2e | node | image, for running one suite
 // Anything after the suite goes to its runner: `npm test e2e approvals.spec`, `npm test unit naming`.
 const extra = process.argv.slice(3)
 
@@ -34,6 +35,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 }
 let failedSuites = []
 
 async function main() {
+  if (!only || only === 'lint') await lint()
+  if (only === 'lint') return
   const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : await startEmbedded()
   const testDb = await freshDatabase(adminUrl, 'toolroom_test')
   const e2eDb = await freshDatabase(adminUrl, 'toolroom_e2e')
@@ -77,6 +80,20 @@ async function main() {
 
   if (!only || only === 'node') await otherNodeVersions(adminUrl)
   if (!only || only === 'image') await imageCommands(adminUrl)
+}
+
+// `npm run lint` (ESLint, no warnings allowed) and `npm run format:check` (Prettier), as package.json
+// defines them: each counts as one test, and a finding fails it.
+async function lint() {
+  for (const script of ['lint', 'format:check']) {
+    const code = await run(script, ['run', '--silent', script], {}, 'npm')
+    log(`${script}: ${code === 0 ? 'passed' : 'FAILED'}`)
+    if (code === 0) totals.passed++
+    else {
+      totals.failed++
+      failedSuites.push(script)
+    }
+  }
 }
 
 // The Dockerfile's commands from a production-only install in a clean directory, as the image runs

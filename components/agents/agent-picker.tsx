@@ -3,7 +3,7 @@
 // API as you type, so it works for a fleet of any size. The choice is `namespace/name`, which every
 // agent route takes (the name, with ?namespace=) and the credential list filters on.
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useId, useRef, useState } from 'react'
 import { FIELD, LABEL } from '@/components/access/form-styles'
 import { listResources, type Resource } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
@@ -62,13 +62,15 @@ export function AgentPicker({
   const typed = text.trim()
   const matches = options.includes(typed)
 
-  useEffect(() => {
-    // Only a name the API listed is a choice; what a parent set (from the address bar) stands as is.
-    // Runs on the text, not on `value`: a parent clearing the choice must not see it chosen again.
+  // Only a name the API listed is a choice; what a parent set (from the address bar) stands as is.
+  // Runs on the text, not on `value` (read as it is now): a parent clearing the choice must not see
+  // it chosen again.
+  const typedChanged = useEffectEvent((typed: string, matches: boolean) => {
     if (typed === value) return
     const chosen = matches ? typed : ''
     if (chosen !== value) choose(chosen)
-  }, [typed, matches])
+  })
+  useEffect(() => typedChanged(typed, matches), [typed, matches])
 
   return (
     <label className={LABEL}>

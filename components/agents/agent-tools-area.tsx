@@ -2,19 +2,19 @@
 // The top of an agent's page: its tool set, and the explainer under it; "Explain" on a tool's card
 // fills the explainer in and brings it into view.
 import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef } from 'react'
 import { QueryView } from '@/components/ui/states'
 import { getEffectiveTools } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
 import { AgentToolSet } from './agent-tool-set'
-import { ExplainCallPanel, type ExplainRequestState } from './explain-call-panel'
+import { ExplainCallPanel, type ExplainCallPanelHandle } from './explain-call-panel'
 
 export function AgentToolsArea({ id, namespace, subjectNamespace }: { id: string; namespace?: string; subjectNamespace: string }) {
   const query = useQuery({ queryKey: queryKeys.effectiveTools('agents', id, namespace), queryFn: () => getEffectiveTools('agents', id, namespace) })
-  const [request, setRequest] = useState<ExplainRequestState | null>(null)
+  const explainer = useRef<ExplainCallPanelHandle>(null)
   const names = useMemo(() => [...new Set([...(query.data?.effectiveTools ?? []), ...(query.data?.excluded ?? [])].map((t) => t.name))].sort(), [query.data])
   const explain = (tool: string) => {
-    setRequest((r) => ({ tool, nonce: (r?.nonce ?? 0) + 1 }))
+    explainer.current?.explain(tool)
     document.getElementById('explain')?.scrollIntoView({ behavior: 'smooth', block: 'start' })
   }
   return (
@@ -22,7 +22,7 @@ export function AgentToolsArea({ id, namespace, subjectNamespace }: { id: string
       <QueryView query={query} loadingLabel="Working out the effective tool set…">
         {(data) => <AgentToolSet data={data} agentId={id} namespace={namespace} subjectNamespace={subjectNamespace} onExplain={explain} />}
       </QueryView>
-      <ExplainCallPanel agentId={id} namespace={namespace} toolNames={names} request={request} />
+      <ExplainCallPanel ref={explainer} agentId={id} namespace={namespace} toolNames={names} />
     </div>
   )
 }

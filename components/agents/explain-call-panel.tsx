@@ -2,7 +2,7 @@
 // "Explain a call": pick one of the agent's tools (or type any name), give the arguments as JSON, and
 // read what the gateway would do with that call now, and why. Nothing is called or recorded.
 import { useMutation } from '@tanstack/react-query'
-import { useEffect, useId, useState } from 'react'
+import { type Ref, useId, useImperativeHandle, useState } from 'react'
 import { ExplainTrace } from '@/components/explain/explain-trace'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -10,10 +10,9 @@ import { ErrorState } from '@/components/ui/states'
 import { ApiError } from '@/lib/client/api'
 import { type ExplainBody, explainCall } from '@/lib/client/explain-api'
 
-export interface ExplainRequestState {
-  tool: string
-  /** Bumped to run the explanation again for the same tool (a card's "Explain" clicked twice). */
-  nonce: number
+export interface ExplainCallPanelHandle {
+  /** A card's "Explain": picks its tool and explains a call with the arguments given so far. */
+  explain(tool: string): void
 }
 
 function parseArguments(text: string): Record<string, unknown> {
@@ -28,7 +27,7 @@ function parseArguments(text: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-export function ExplainCallPanel({ agentId, namespace, toolNames, request }: { agentId: string; namespace?: string; toolNames: string[]; request: ExplainRequestState | null }) {
+export function ExplainCallPanel({ agentId, namespace, toolNames, ref }: { agentId: string; namespace?: string; toolNames: string[]; ref?: Ref<ExplainCallPanelHandle> }) {
   const ids = useId()
   const [tool, setTool] = useState('')
   const [args, setArgs] = useState('{}')
@@ -49,13 +48,13 @@ export function ExplainCallPanel({ agentId, namespace, toolNames, request }: { a
     setFormError(null)
   }
 
-  // A card's "Explain" picks its tool and explains a call with the arguments given so far.
-  useEffect(() => {
-    if (!request) return
-    setTool(request.tool)
-    run(request.tool)
-    // Only a new request runs it: the form's own edits wait for its button.
-  }, [request?.tool, request?.nonce]) // eslint-disable-line react-hooks/exhaustive-deps
+  // Called from the card's click, not from an effect on a prop: the form's own edits wait for its button.
+  useImperativeHandle(ref, () => ({
+    explain(name: string) {
+      setTool(name)
+      run(name)
+    },
+  }))
 
   const error = formError ?? explain.error
   return (

@@ -38,7 +38,7 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
       <DefinitionList
         items={[
           ['Agent', (
-              <IntentLink className="text-sky-700 hover:underline" href={`/agents/${approval.agent.id}`}>
+              <IntentLink key="agent" className="text-sky-700 hover:underline" href={`/agents/${approval.agent.id}`}>
                 {approval.agent.namespace}/{approval.agent.name}
               </IntentLink>
             ),
@@ -48,8 +48,8 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
           [approval.status === 'pending' ? 'Expires' : 'Would have expired', approval.status === 'pending' ? <TimeLeft expiresAt={approval.expiresAt} /> : <LocalDateTime iso={approval.expiresAt} />],
           ['Idempotency key', approval.idempotencyKey ? <code className="break-all font-mono text-xs">{approval.idempotencyKey}</code> : '—'],
           ['Required by', `${POLICY_SOURCE[policy.source ?? ''] ?? policy.source ?? '—'}${policy.expirySource ? `; expiry from ${policy.expirySource === 'default' ? 'the default' : `the ${policy.expirySource}`}` : ''}`],
-          ['Rate limits when asked', <RateLimitContext value={approval.rateLimit} />],
-          ['Call', <code className="font-mono text-xs">{approval.callId}</code>],
+          ['Rate limits when asked', <RateLimitContext key="limits" value={approval.rateLimit} />],
+          ['Call', <code key="call" className="font-mono text-xs">{approval.callId}</code>],
         ]}
       />
       <CodeBlock title="Arguments (redacted as the tool's observability.redactFields says)" code={JSON.stringify(approval.args ?? {}, null, 2)} maxHeight="16rem" />

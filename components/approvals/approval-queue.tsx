@@ -53,19 +53,19 @@ async function whoDecided(id: string, fallback: string): Promise<string> {
 export function ApprovalQueue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage; renderedAt: number }) {
   return (
     <RenderedAtProvider at={renderedAt}>
-      <Queue initial={initial} initialPage={initialPage} />
+      <Queue initial={initial} initialPage={initialPage} renderedAt={renderedAt} />
     </RenderedAtProvider>
   )
 }
 
-function Queue({ initial, initialPage }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage }) {
+function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilters; initialPage?: ApprovalPage; renderedAt: number }) {
   const canDecide = useCan('approve')
   const { filters, set, reset, active } = useUrlFilters(KEYS, initial)
   const status = (STATUSES as string[]).includes(filters.status) ? (filters.status as ApprovalStatus) : 'pending'
   const queueFilters = { status, level: filters.level, agent: filters.agent, tool: filters.tool, namespace: filters.namespace }
   // The server's first page only stands for the filters it was rendered with.
   const unchanged = KEYS.every((k) => (initial[k] ?? '') === filters[k])
-  const queue = useApprovalQueue(queueFilters, APPROVAL_PAGE_SIZE, unchanged ? initialPage : undefined)
+  const queue = useApprovalQueue(queueFilters, APPROVAL_PAGE_SIZE, unchanged && initialPage ? { page: initialPage, readAt: renderedAt } : undefined)
   const client = useQueryClient()
   const list = useRef<HTMLUListElement>(null)
   const [focusId, setFocusId] = useState<string | null>(null)

@@ -87,7 +87,7 @@ export function CallDetailBody({ id }: { id: string }) {
             </div>
           )}
           <ToolLinks call={c} />
-          {c.args !== null ? <CodeBlock title="arguments (as stored, redacted)" code={json(c.args)} maxHeight="20rem" /> : <p className="text-sm text-slate-500">Arguments not stored (the tool's observability.logArgs is off).</p>}
+          {c.args !== null ? <CodeBlock title="arguments (as stored, redacted)" code={json(c.args)} maxHeight="20rem" /> : <p className="text-sm text-slate-500">Arguments not stored (the tool&apos;s observability.logArgs is off).</p>}
           {c.result !== null ? <CodeBlock title="result (as stored, redacted)" code={json(c.result)} maxHeight="20rem" /> : <p className="text-sm text-slate-500">No result stored.</p>}
         </div>
       )}

@@ -2,7 +2,7 @@
 // The calls explorer: every recorded tool call, newest first, filtered by agent, tool, tool
 // namespace, outcome, channel and time; a row opens the call in a drawer beside the list (its
 // upstream's reply, stored arguments and result), and a call's tool id leads to that tool's page.
-import { useCallback, useMemo } from 'react'
+import { useCallback, useState } from 'react'
 import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
@@ -32,14 +32,10 @@ const SINCE: Record<string, { label: string; ms: number }> = {
 
 export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
   const { filters, set, patch, reset, active } = useUrlFilters(KEYS, initial)
-  // The start of a relative range is fixed when it is chosen, so pages of one listing agree.
-  const from = useMemo(() => (SINCE[filters.since] ? new Date(Date.now() - SINCE[filters.since].ms).toISOString() : undefined), [filters.since])
-  const query: CallFilters = { agent: filters.agent, agentId: filters.agentId, tool: filters.tool, toolKey: filters.toolKey, namespace: filters.namespace, outcome: filters.outcome, channel: filters.channel, from }
-  const calls = useCalls(query)
+  const query: Omit<CallFilters, 'from'> = { agent: filters.agent, agentId: filters.agentId, tool: filters.tool, toolKey: filters.toolKey, namespace: filters.namespace, outcome: filters.outcome, channel: filters.channel }
   const filtered = active && Object.entries(filters).some(([k, v]) => k !== 'call' && v)
   const close = useCallback(() => set('call', ''), [set])
-  // With a call open beside the list, the columns the drawer shows make way for the rest.
-  const beside = Boolean(filters.call)
+  const open = useCallback((id: string) => set('call', id), [set])
 
   return (
     <div className={`space-y-4 ${filters.call ? DRAWER_ROOM : ''}`}>
@@ -55,65 +51,75 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
           <Select label="Channel" value={filters.channel} onChange={(v) => set('channel', v)} options={CALL_CHANNELS.map((c) => ({ value: c, label: c }))} />
           <Select label="Started" value={filters.since} onChange={(v) => set('since', v)} options={Object.entries(SINCE).map(([value, s]) => ({ value, label: s.label }))} allLabel="any time" />
         </FilterBar>
-        {calls.isPending ? (
-          <LoadingState label="Loading calls…" />
-        ) : calls.isError ? (
-          <ErrorState error={calls.error} onRetry={() => calls.refetch()} title="These filters cannot be used" />
-        ) : calls.items.length === 0 ? (
-          <EmptyState title={filtered ? 'No calls match these filters' : 'No calls recorded yet'}>{filtered ? null : 'Calls appear here as agents use tools through the gateway.'}</EmptyState>
-        ) : (
-          <>
-            <Table>
-              <THead>
-                <Tr>
-                  <Th>Started</Th>
-                  <Th>Agent</Th>
-                  <Th>Tool</Th>
-                  <Th>Outcome</Th>
-                  {!beside && <Th>Channel</Th>}
-                  {!beside && <Th className="text-right">Latency</Th>}
-                  <Th>Error</Th>
-                </Tr>
-              </THead>
-              <TBody>
-                {calls.items.map((c) => (
-                  <Tr
-                    key={c.id}
-                    data-call-id={c.id}
-                    aria-current={filters.call === c.id ? 'true' : undefined}
-                    className={`cursor-pointer hover:bg-slate-50 ${filters.call === c.id ? 'bg-sky-50' : ''}`}
-                    onClick={() => set('call', c.id)}
-                  >
-                    <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">
-                      <button type="button" className="text-left hover:underline" aria-label={`Open the call of ${c.toolId} at ${dateTime(c.startedAt)}`} onClick={(e) => (e.stopPropagation(), set('call', c.id))}>
-                        {dateTime(c.startedAt)}
-                      </button>
-                    </Td>
-                    <Td className="font-mono text-xs">
-                      <IntentLink href={resourceHref('Agent', c.agentName, c.agentNamespace)} className="text-sky-800 [overflow-wrap:anywhere] hover:underline" onClick={(e) => e.stopPropagation()}>
-                        <Breakable text={`${c.agentNamespace}/${c.agentName}`} />
-                      </IntentLink>
-                    </Td>
-                    <Td>
-                      <ToolLink toolId={c.toolId} toolKey={c.toolKey} />
-                    </Td>
-                    <Td>
-                      <OutcomeBadge outcome={c.outcome} />
-                    </Td>
-                    {!beside && <Td className="text-xs">{c.channel}</Td>}
-                    {!beside && <Td className="text-right text-xs tabular-nums">{c.latencyMs !== null ? duration(c.latencyMs) : '—'}</Td>}
-                    <Td className="max-w-72 text-xs text-red-800" title={c.errorMessage ?? undefined}>
-                      <span className="font-mono">{c.errorCode ?? ''}</span>
-                      {c.errorMessage && <span className="block truncate text-slate-600">{c.errorMessage}</span>}
-                    </Td>
-                  </Tr>
-                ))}
-              </TBody>
-            </Table>
-            <LoadMore hasNextPage={calls.hasNextPage} isFetchingNextPage={calls.isFetchingNextPage} onLoadMore={() => calls.fetchNextPage()} shown={calls.items.length} />
-          </>
-        )}
+        {/* Another range lists afresh (the key), from a start fixed when it was chosen. */}
+        <CallsList key={filters.since} query={query} since={filters.since} filtered={filtered} openCall={filters.call} onOpen={open} />
       </Card>
     </div>
+  )
+}
+
+function CallsList({ query, since, filtered, openCall, onOpen }: { query: Omit<CallFilters, 'from'>; since: string; filtered: boolean; openCall: string; onOpen: (id: string) => void }) {
+  // The start of a relative range stays put while it is listed, so pages of one listing agree.
+  const [from] = useState(() => (SINCE[since] ? new Date(Date.now() - SINCE[since].ms).toISOString() : undefined))
+  const calls = useCalls({ ...query, from })
+  // With a call open beside the list, the columns the drawer shows make way for the rest.
+  const beside = Boolean(openCall)
+  return calls.isPending ? (
+    <LoadingState label="Loading calls…" />
+  ) : calls.isError ? (
+    <ErrorState error={calls.error} onRetry={() => calls.refetch()} title="These filters cannot be used" />
+  ) : calls.items.length === 0 ? (
+    <EmptyState title={filtered ? 'No calls match these filters' : 'No calls recorded yet'}>{filtered ? null : 'Calls appear here as agents use tools through the gateway.'}</EmptyState>
+  ) : (
+    <>
+      <Table>
+        <THead>
+          <Tr>
+            <Th>Started</Th>
+            <Th>Agent</Th>
+            <Th>Tool</Th>
+            <Th>Outcome</Th>
+            {!beside && <Th>Channel</Th>}
+            {!beside && <Th className="text-right">Latency</Th>}
+            <Th>Error</Th>
+          </Tr>
+        </THead>
+        <TBody>
+          {calls.items.map((c) => (
+            <Tr
+              key={c.id}
+              data-call-id={c.id}
+              aria-current={openCall === c.id ? 'true' : undefined}
+              className={`cursor-pointer hover:bg-slate-50 ${openCall === c.id ? 'bg-sky-50' : ''}`}
+              onClick={() => onOpen(c.id)}
+            >
+              <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">
+                <button type="button" className="text-left hover:underline" aria-label={`Open the call of ${c.toolId} at ${dateTime(c.startedAt)}`} onClick={(e) => (e.stopPropagation(), onOpen(c.id))}>
+                  {dateTime(c.startedAt)}
+                </button>
+              </Td>
+              <Td className="font-mono text-xs">
+                <IntentLink href={resourceHref('Agent', c.agentName, c.agentNamespace)} className="text-sky-800 [overflow-wrap:anywhere] hover:underline" onClick={(e) => e.stopPropagation()}>
+                  <Breakable text={`${c.agentNamespace}/${c.agentName}`} />
+                </IntentLink>
+              </Td>
+              <Td>
+                <ToolLink toolId={c.toolId} toolKey={c.toolKey} />
+              </Td>
+              <Td>
+                <OutcomeBadge outcome={c.outcome} />
+              </Td>
+              {!beside && <Td className="text-xs">{c.channel}</Td>}
+              {!beside && <Td className="text-right text-xs tabular-nums">{c.latencyMs !== null ? duration(c.latencyMs) : '—'}</Td>}
+              <Td className="max-w-72 text-xs text-red-800" title={c.errorMessage ?? undefined}>
+                <span className="font-mono">{c.errorCode ?? ''}</span>
+                {c.errorMessage && <span className="block truncate text-slate-600">{c.errorMessage}</span>}
+              </Td>
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+      <LoadMore hasNextPage={calls.hasNextPage} isFetchingNextPage={calls.isFetchingNextPage} onLoadMore={() => calls.fetchNextPage()} shown={calls.items.length} />
+    </>
   )
 }

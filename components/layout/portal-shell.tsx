@@ -10,11 +10,16 @@ import { TopBar } from './top-bar'
 export function PortalShell({ children }: { children: React.ReactNode }) {
   const pathname = usePathname()
   const [menuOpen, setMenuOpen] = useState(false)
+  const [menuPathname, setMenuPathname] = useState(pathname)
   const [searchOpen, setSearchOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
 
-  // Following a link closes the menu; the page that opens is what the reader asked for.
-  useEffect(() => setMenuOpen(false), [pathname])
+  // Following a link closes the menu; the page that opens is what the reader asked for. Set while
+  // rendering, so the new page never paints with the menu still over it.
+  if (menuPathname !== pathname) {
+    setMenuPathname(pathname)
+    setMenuOpen(false)
+  }
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {

@@ -82,7 +82,12 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
 
   const options = groups.flatMap((g) => g.options)
   const current = Math.min(active, Math.max(0, options.length - 1))
-  useEffect(() => setActive(0), [text, result.data])
+  // A new list (the text changed, or the server's answer came) starts at its first option.
+  const [activeFor, setActiveFor] = useState(result.data)
+  if (activeFor !== result.data) {
+    setActiveFor(result.data)
+    setActive(0)
+  }
   const optionId = (i: number) => `${base}-option-${i}`
 
   const open = (option: Option | undefined) => {
@@ -112,7 +117,10 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
           aria-label="Search resources, approvals and calls"
           placeholder="Search agents, tools, units, approvals, calls…"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value)
+            setActive(0)
+          }}
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown' || (e.key === 'n' && e.ctrlKey)) {
               e.preventDefault()

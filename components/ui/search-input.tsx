@@ -18,12 +18,17 @@ export function SearchInput({
   className?: string
 }) {
   const [text, setText] = useState(value)
+  const [lastValue, setLastValue] = useState(value)
   const latest = useRef(onChange)
   useEffect(() => {
     latest.current = onChange
   })
 
-  useEffect(() => setText(value), [value])
+  // A value the parent changes (a reset, the address bar, this input's own report) replaces the text.
+  if (value !== lastValue) {
+    setLastValue(value)
+    setText(value)
+  }
   useEffect(() => {
     if (text === value) return
     const timer = setTimeout(() => latest.current(text), delayMs)

@@ -7,13 +7,13 @@ import { queryKeys } from './query-keys'
 
 export const QUEUE_POLL_MS = 3_000
 
-/** `initialPage`: the first page as the server rendered it, so rows are on screen before any fetch. */
-export function useApprovalQueue(filters: ApprovalFilters, pageSize = 50, initialPage?: ApprovalPage) {
+/** `initial`: the first page as the server rendered it and when it read it, so rows are on screen before any fetch. */
+export function useApprovalQueue(filters: ApprovalFilters, pageSize = 50, initial?: { page: ApprovalPage; readAt: number }) {
   const query = useInfiniteQuery({
     queryKey: queryKeys.approvalQueue({ ...filters, pageSize }),
     queryFn: ({ pageParam }) => listApprovals(filters, pageSize, pageParam),
     initialPageParam: null as string | null,
-    ...(initialPage ? { initialData: { pages: [initialPage], pageParams: [null] }, initialDataUpdatedAt: Date.now() } : {}),
+    ...(initial ? { initialData: { pages: [initial.page], pageParams: [null] }, initialDataUpdatedAt: initial.readAt } : {}),
     getNextPageParam: (last) => last.nextCursor,
     refetchInterval: QUEUE_POLL_MS,
   })

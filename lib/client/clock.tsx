@@ -3,7 +3,7 @@
 // only the labels re-render when it ticks, not the lists around them. While a server-rendered page
 // hydrates, the labels read the moment the server rendered at, so the HTML and the first client
 // render agree (a mismatch would make React throw the server's HTML away and render it all again).
-import { createContext, useContext, useSyncExternalStore } from 'react'
+import { createContext, useContext, useLayoutEffect, useSyncExternalStore } from 'react'
 
 const TICK_MS = 1000
 let now = Date.now()
@@ -38,8 +38,11 @@ const RenderedAt = createContext<number | null>(null)
 /** `at`: when the server rendered the page (Date.now() there), handed down to the client. */
 export function RenderedAtProvider({ at, children }: { at: number; children: React.ReactNode }) {
   // Until the first tick the browser's clock reads the server's moment too: every label then renders
-  // after hydration as it did during it, so React has no second pass to make over all of them.
-  if (!timer && typeof window !== 'undefined') now = at
+  // after hydration as it did during it, so React has no second pass to make over all of them. A
+  // layout effect, so the clock is set before the labels' own effects compare their readings.
+  useLayoutEffect(() => {
+    if (!timer) now = at
+  }, [at])
   return <RenderedAt.Provider value={at}>{children}</RenderedAt.Provider>
 }
 

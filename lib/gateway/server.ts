@@ -103,7 +103,6 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
     }
     const gone = new AbortController()
     res.on('close', () => !res.writableFinished && gone.abort())
-    let answer: McpAnswer
     let body = ''
     if (req.method === 'POST') {
       const declared = Number(req.headers['content-length'] ?? NaN)
@@ -121,7 +120,7 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
     const requestId = header('x-request-id')?.slice(0, 128) ?? undefined
     // The agent's own trace continues here when it sent a traceparent.
     const parent = { traceparent: header('traceparent'), tracestate: header('tracestate') }
-    answer = await withSpan(`${method} /mcp`, { kind: 'server', parent, attributes: { 'http.request.method': method, 'http.route': '/mcp', 'toolroom.request_id': requestId } }, async (span) => {
+    const answer = await withSpan(`${method} /mcp`, { kind: 'server', parent, attributes: { 'http.request.method': method, 'http.route': '/mcp', 'toolroom.request_id': requestId } }, async (span) => {
       const mcp = await answerMcp({ method, header, headers, body, gone: gone.signal, origin: frontPublicOrigin(req.headers, req.socket.remoteAddress) })
       span.setAttributes({ 'http.response.status_code': mcp.status })
       return mcp

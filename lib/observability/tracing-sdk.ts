@@ -8,7 +8,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { PrismaInstrumentation } from '@prisma/instrumentation'
-import type { SpanAttributes, SpanHandle, SpanOptions, TracingImpl } from './tracing'
+import type { SpanAttributes, SpanHandle, TracingImpl } from './tracing'
 
 /** The environment, or a stand-in for it (tests). */
 type Env = Record<string, string | undefined>

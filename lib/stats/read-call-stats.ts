@@ -7,8 +7,7 @@ import { addHistogram, emptyHistogram, percentileOf } from './latency-buckets'
 import { windowDays, windowHours, windowStart } from './stats-window'
 import { parseToolStatKey } from './tool-stat-key'
 
-const STAT_DIMENSIONS = ['tool', 'agent', 'unit', 'namespace', 'all'] as const
-export type StatDimension = (typeof STAT_DIMENSIONS)[number]
+export type StatDimension = 'tool' | 'agent' | 'unit' | 'namespace' | 'all'
 
 export interface StatPoint {
   calls: number

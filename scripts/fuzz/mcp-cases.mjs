@@ -36,7 +36,7 @@ export function modernSchemas() {
 
 /** One /mcp case. `ctx`: { rng, tools (name → inputSchema, the agent's), exclude, safe }. */
 export function mcpCase(ctx) {
-  const { rng, exclude } = ctx
+  const { rng } = ctx
   const tags = new Set()
   const identity = rng.weighted({ agent: 7, admin: 1.5, anonymous: 1.5 })
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }

@@ -12,7 +12,7 @@ import { prisma } from '@/lib/db'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { createGatewayServer } from '@/lib/gateway/server'
-import { agentClient, type Listening, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
+import { agentClient, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
 import { call } from './helpers'
 
 let rest: Awaited<ReturnType<typeof startRestUpstream>>

@@ -14,6 +14,12 @@ let client: ModernClient
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 
+/** The fields of a JSON-RPC answer these tests read; `expect` checks them. */
+interface RpcAnswer {
+  result: Record<string, unknown>
+  error: { code: number; message: string; data: { issues: Array<{ path: string }> } }
+}
+
 async function post(body: unknown, headers: Record<string, string> = {}, token = world.tokens.tokenA) {
   const res = await fetch(`${world.gatewayUrl}/mcp`, {
     method: 'POST',
@@ -22,11 +28,12 @@ async function post(body: unknown, headers: Record<string, string> = {}, token =
     signal: AbortSignal.timeout(10_000),
   })
   const text = await res.text()
-  let json: any = undefined
+  let json: RpcAnswer
   try {
-    json = JSON.parse(text)
+    json = JSON.parse(text) as RpcAnswer
   } catch {
-    json = text
+    // A body that is not JSON has none of the fields: a test that reads one fails there.
+    json = {} as RpcAnswer
   }
   return { status: res.status, json, contentType: res.headers.get('content-type') }
 }

@@ -13,7 +13,6 @@ type World = Awaited<ReturnType<typeof startGatewayWorld>>
 const SECRET = 'sk-live-UNMISTAKABLE-7c1d2e3f4a5b'
 const BODY_VALUE = 'my card number is 4111-1111-1111-1111'
 const EMAIL_VALUE = 'hidden.person@example.org'
-let mcp: World['mcp']
 let rest: World['rest']
 let gatewayUrl: string
 let world: World
@@ -34,7 +33,7 @@ async function mcpPost(body: string | Buffer, headers: Record<string, string> = 
 
 beforeAll(async () => {
   world = await startGatewayWorld(SECRET)
-  ;({ mcp, rest, tokens, gatewayUrl } = world)
+  ;({ rest, tokens, gatewayUrl } = world)
 })
 
 afterAll(async () => {

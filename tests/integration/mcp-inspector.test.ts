@@ -45,8 +45,15 @@ async function inspector(era: 'legacy' | 'modern', args: string[], token = world
 }
 
 /** The result inside the Inspector's JSON envelope, wherever this version puts it. */
-function payload(out: any): any {
-  return out?.result ?? out
+function payload(out: unknown): InspectorResult {
+  const envelope = out as { result?: InspectorResult } & InspectorResult
+  return envelope.result ?? envelope
+}
+
+/** What these tests read of an answer: tools/list's tools, tools/call's structured content. */
+interface InspectorResult {
+  tools: Array<{ name: string }>
+  structuredContent?: unknown
 }
 
 describe.each(['legacy', 'modern'] as const)('the MCP Inspector CLI, %s era', (era) => {

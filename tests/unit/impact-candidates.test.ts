@@ -135,7 +135,10 @@ const resolve = async (reader: RegistryReader, key: string, spec: AgentSpec | un
 
 function apply<T>(stored: Map<string, T>, changes: Map<string, T | null>): Map<string, T> {
   const out = new Map(stored)
-  for (const [k, v] of changes) v === null ? out.delete(k) : out.set(k, v)
+  for (const [k, v] of changes) {
+    if (v === null) out.delete(k)
+    else out.set(k, v)
+  }
   return out
 }
 
@@ -158,7 +161,10 @@ describe('the would-be registry and the agents it can reach', () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ before, changes }) => {
         const servers = new Map(before.servers)
-        for (const [k, v] of changes.servers) v === null ? servers.delete(k) : servers.set(k, servers.get(k) ?? [])
+        for (const [k, v] of changes.servers) {
+          if (v === null) servers.delete(k)
+          else servers.set(k, servers.get(k) ?? [])
+        }
         const after: Fleet = {
           agents: apply(before.agents, changes.agents),
           units: apply(before.units, changes.units),

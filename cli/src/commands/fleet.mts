@@ -34,16 +34,14 @@ const LEVELS = ['read_only', 'local_write', 'external_write', 'financial', 'comm
 type Approval = { id: string; status: string; agent: { namespace: string; name: string }; tool: { id: string; level: string | null }; requestedAt: string; secondsLeft: number | null; decision: { by: string | null } | null }
 
 export async function listApprovals(conn: Connection, options: { status?: string; level?: string; limit?: string; output: Format }): Promise<number> {
-  if (options.status && !(APPROVAL_STATUSES as readonly string[]).includes(options.status)) throw new UsageError(`--status is one of ${APPROVAL_STATUSES.join(', ')}`)
-  if (options.level && !(LEVELS as readonly string[]).includes(options.level)) throw new UsageError(`--level is one of ${LEVELS.join(', ')}`)
   const api = apiClient(conn)
   const page = await unwrap(
     conn.server,
     api.GET('/api/v1/approvals', {
       params: {
         query: {
-          ...(options.status ? { status: options.status as (typeof APPROVAL_STATUSES)[number] } : {}),
-          ...(options.level ? { level: options.level as (typeof LEVELS)[number] } : {}),
+          ...(options.status ? { status: oneOf(options.status, APPROVAL_STATUSES, '--status') } : {}),
+          ...(options.level ? { level: oneOf(options.level, LEVELS, '--level') } : {}),
           ...(options.limit ? { limit: positive(options.limit, '--limit') } : {}),
         },
       },
@@ -73,7 +71,9 @@ export async function decide(conn: Connection, decision: 'approve' | 'deny', id:
   return EXIT.ok
 }
 
-const OUTCOMES = ['succeeded', 'failed', 'denied', 'invalid_arguments', 'rate_limited', 'deduplicated', 'pending_approval', 'approved', 'rejected', 'expired'] as const
+type CallOutcome = components['schemas']['ToolCall']['outcome']
+// `satisfies` holds the list to the API's enum: a renamed outcome fails the CLI's build, not its users.
+const OUTCOMES = ['succeeded', 'failed', 'denied', 'invalid_arguments', 'rate_limited', 'deduplicated', 'pending_approval', 'approved', 'rejected', 'expired'] as const satisfies readonly CallOutcome[]
 
 export async function calls(conn: Connection, options: { agent?: string; namespace?: string; tool?: string; outcome?: string; limit?: string; output: Format }): Promise<number> {
   const api = apiClient(conn)
@@ -89,7 +89,7 @@ export async function calls(conn: Connection, options: { agent?: string; namespa
         query: {
           ...(agentId ? { agentId } : {}),
           ...(options.tool ? { tool: options.tool } : {}),
-          ...(options.outcome ? { outcome: options.outcome as (typeof OUTCOMES)[number] } : {}),
+          ...(options.outcome ? { outcome: oneOf(options.outcome, OUTCOMES, '--outcome') } : {}),
           ...(options.limit ? { limit: positive(options.limit, '--limit') } : {}),
         },
       },
@@ -106,6 +106,11 @@ export async function calls(conn: Connection, options: { agent?: string; namespa
     ),
   )
   return EXIT.ok
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} is one of ${allowed.join(', ')}, not "${value}"`)
+  return value as T
 }
 
 function positive(value: string, flag: string): number {
