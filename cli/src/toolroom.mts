@@ -8,6 +8,7 @@ import { ManifestError } from './manifests.mjs'
 import { err, type Format, painter } from './output.mjs'
 import { apply, diff } from './commands/apply.mjs'
 import * as contexts from './commands/config.mjs'
+import { explain } from './commands/explain.mjs'
 import { calls, decide, effectiveTools, listApprovals } from './commands/fleet.mjs'
 import { get, remove } from './commands/get.mjs'
 
@@ -92,6 +93,20 @@ program
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command, agent: string) {
     return run(() => effectiveTools(connection(globals()), agent, this.opts()))()
+  })
+
+program
+  .command('explain')
+  .description('Can the agent call this tool, and why: the decision and trace the gateway would give now, without calling anything; exits 0 when the call would run or wait for an approval, 1 when it would be refused')
+  .argument('<agent>', 'a name (in -n NAMESPACE), namespace/name, or an id')
+  .argument('<tool>', 'the tool name, as the agent would call it')
+  .option('-n, --namespace <namespace>', "the agent's namespace")
+  .option('--args <json>', 'the arguments as a JSON object')
+  .option('--arg <key=value>', 'one argument (repeatable); a value that is JSON is taken as such', collect, [])
+  .option('--idempotency-key <key>', 'the key the caller would send')
+  .addOption(output(['text', 'yaml', 'json'], 'text'))
+  .action(function (this: Command, agent: string, tool: string) {
+    return run(() => explain(connection(globals()), agent, tool, this.opts()))()
   })
 
 const approvals = program.command('approvals').description('The approval queue: list requests, approve or deny one')

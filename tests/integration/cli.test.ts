@@ -84,6 +84,7 @@ describe('--help', () => {
     ['get'],
     ['delete'],
     ['effective-tools'],
+    ['explain'],
     ['approvals'],
     ['approvals', 'list'],
     ['approvals', 'approve'],
@@ -301,6 +302,37 @@ describe('effective-tools, approvals, calls', () => {
     const json = JSON.parse((await toolroom(['effective-tools', 'support/support-escalation', '-o', 'json'])).stdout)
     expect(json.effectiveTools.length).toBeGreaterThan(10)
     expect((await toolroom(['effective-tools', 'support/nobody'])).code).toBe(1)
+  })
+
+  it('explain says whether the agent may call the tool and why, and exits 0 only when the call would go through', async () => {
+    const payment = ['--arg', 'invoiceId=AP-2026-000123', '--arg', 'amount=482000', '--arg', 'currency=EUR', '--arg', 'paymentDate=2026-12-01']
+    const held = await toolroom(['explain', 'finance/ap-clerk', 'erp.schedule_payment', ...payment])
+    expect(held.code, held.stderr).toBe(0)
+    expect(held.stdout.split('\n')[0]).toBe('finance/ap-clerk → erp.schedule_payment: approval_required')
+    expect(held.stdout).toMatch(/^idempotency key \(template\): pay-AP-2026-000123-482000-2026-12-01$/m)
+    expect(held.stdout).toMatch(/^approval: required by the tool \(level financial\)/m)
+
+    const invalid = await toolroom(['explain', 'ap-clerk', 'erp.schedule_payment', '-n', 'finance', '--args', '{"invoiceId": "AP-1", "amount": "lots"}', '-o', 'json'])
+    expect(invalid.code).toBe(1)
+    const answer = JSON.parse(invalid.stdout)
+    expect(answer.decision).toBe('invalid_arguments')
+    expect(answer.arguments.violations.map((v: { path: string }) => v.path)).toEqual(expect.arrayContaining(['/invoiceId', '/amount']))
+
+    // Another agent is refused by the tool's safety rule, and told the fix.
+    const denied = await toolroom(['explain', 'support/support-escalation', 'erp.schedule_payment', ...payment])
+    expect(denied.code).toBe(1)
+    expect(denied.stdout.split('\n')[0]).toMatch(/: (denied|unknown_tool)$/)
+
+    const unknown = await toolroom(['explain', 'finance/ap-clerk', 'no.such_tool'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stdout.split('\n')[0]).toBe('finance/ap-clerk → no.such_tool: unknown_tool')
+
+    for (const args of [['--args', '[1]'], ['--args', '{oops'], ['--arg', 'novalue']]) {
+      const usage = await toolroom(['explain', 'finance/ap-clerk', 'erp.schedule_payment', ...args])
+      expect(usage.code, args.join(' ')).toBe(2)
+      expect(usage.stderr).toMatch(/--arg/)
+    }
+    expect((await toolroom(['explain', 'finance/nobody', 'erp.schedule_payment'])).code).toBe(1)
   })
 
   it('approvals list, approve and deny', async () => {
