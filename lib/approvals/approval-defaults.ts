@@ -1,7 +1,6 @@
 // What Toolroom ships when no SideEffectPolicy says otherwise (issue: approval queue, §1): money,
 // privilege and messages to people wait for a human; everything else runs. Admins override a level
 // with a SideEffectPolicy, a tool with `sideEffects.requiresApproval`.
-import { config } from '@/lib/config'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 
 export const LEVELS_REQUIRING_APPROVAL: ReadonlySet<SideEffectLevel> = new Set(['financial', 'privileged', 'communication'])
@@ -15,13 +14,16 @@ export interface ApprovalExpiryInput {
   tool?: number | null
   /** `approvalExpirySeconds` of the SideEffectPolicy for the level, if set. */
   policy?: number | null
+  /** When nothing overrides it (TOOLROOM_APPROVAL_EXPIRY_SECONDS). */
+  fallback: number
 }
 
+// Pure, and free of lib/config.ts: the portal's policy card imports this module into the browser.
 /** Tool over policy over the default; returned with where it came from, shown to approvers. */
-export function approvalExpirySeconds({ tool, policy }: ApprovalExpiryInput): { seconds: number; source: 'tool' | 'policy' | 'default' } {
+export function approvalExpirySeconds({ tool, policy, fallback }: ApprovalExpiryInput): { seconds: number; source: 'tool' | 'policy' | 'default' } {
   if (tool) return { seconds: tool, source: 'tool' }
   if (policy) return { seconds: policy, source: 'policy' }
-  return { seconds: config().TOOLROOM_APPROVAL_EXPIRY_SECONDS, source: 'default' }
+  return { seconds: fallback, source: 'default' }
 }
 
 /**
