@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
+import { config } from '@/lib/config'
 import { PrismaClient } from '@/lib/generated/prisma/client'
 import { trackPool } from '@/lib/observability/metrics'
 
@@ -9,12 +10,13 @@ const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient }
 function createClient() {
   // No check for DATABASE_URL here: `next build` imports this module without a database, and the
   // pool connects only on first use. npm start always sets it.
-  const connectionString = process.env.DATABASE_URL
+  const { DATABASE_URL, TOOLROOM_DB_POOL } = config()
   // Our own pool (the adapter takes it as it is), so the metrics can report its use.
-  const pool = new pg.Pool({ connectionString, max: Number(process.env.TOOLROOM_DB_POOL ?? 10) })
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: TOOLROOM_DB_POOL })
   trackPool('prisma', pool)
   return new PrismaClient({ adapter: new PrismaPg(pool) })
 }
 
 export const prisma: PrismaClient = globalForPrisma.prisma ?? createClient()
+// NODE_ENV is Next.js's (it inlines it at build time), so it is read here as Next.js writes it, not from lib/config.ts.
 if (process.env.NODE_ENV !== 'production') globalForPrisma.prisma = prisma

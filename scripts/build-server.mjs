@@ -21,6 +21,8 @@ export const SERVER_ENTRIES = {
   'stats-rollup': 'scripts/stats-rollup.ts',
   // Preloaded into Next.js (`node -r ./dist/web-preload.cjs …/next start`): JSON logs and masking from its first line.
   'web-preload': 'scripts/web-preload.ts',
+  // The configuration, for `npm start` (plain JavaScript, which cannot load lib/config.ts itself).
+  config: 'lib/config.ts',
 }
 
 const INPUTS = ['lib', 'workers', 'scripts', 'prisma/schema.prisma', 'package.json', 'package-lock.json', 'tsconfig.json']

@@ -3,6 +3,7 @@
 // With DATABASE_URL and TOOLROOM_SECRET_KEY set. Reads the password from stdin when one is piped in
 // (`printf %s "$PASSWORD" | npm run …`), otherwise generates one and prints it once.
 import { parseArgs } from 'node:util'
+import '@/lib/check-config'
 import { prisma } from '@/lib/db'
 import { createUser } from '@/lib/people/create-user'
 

@@ -1,8 +1,10 @@
 // Entry of the lean gateway process: `node dist/gateway.cjs` (compiled by `npm run build:server`).
-// GATEWAY_PORT (default 3000), HOST, and TOOLROOM_GATEWAY_UPSTREAM: the Next.js origin to pass every
+// GATEWAY_PORT (default PORT), HOST, and TOOLROOM_GATEWAY_UPSTREAM: the Next.js origin to pass every
 // other path to (unset: this process serves /mcp only, as in tests and benchmarks). Metrics and
 // health probes are on TOOLROOM_METRICS_PORT when set (lib/observability/metrics-server.ts), traces go
 // to OTEL_EXPORTER_OTLP_ENDPOINT when set.
+import '@/lib/check-config'
+import { config } from '@/lib/config'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { checkHealth } from '@/lib/health/check-health'
 import { bridgeConsoleToLogger, logger, setLogRole } from '@/lib/observability/logger'
@@ -16,9 +18,9 @@ async function main() {
   bridgeConsoleToLogger()
   const log = logger()
   const tracing = await startTracing('gateway')
-  const port = Number(process.env.GATEWAY_PORT ?? process.env.PORT ?? 3000) // 0: any free port (printed)
-  const host = process.env.HOST ?? '127.0.0.1'
-  const server = createGatewayServer({ port, host, upstream: process.env.TOOLROOM_GATEWAY_UPSTREAM || undefined })
+  const { GATEWAY_PORT, PORT, HOST: host, TOOLROOM_GATEWAY_UPSTREAM: upstream } = config()
+  const port = GATEWAY_PORT ?? PORT // 0: any free port (printed)
+  const server = createGatewayServer({ port, host, upstream })
   // Ready when the database answers: a gateway without it can authenticate no agent.
   const metricsPort = await startMetricsServer('gateway', async () => {
     const health = await checkHealth()

@@ -1,6 +1,7 @@
 // `npm run secrets:reencrypt`: re-seal every Secret under TOOLROOM_SECRET_KEY, opening the old ones
 // with TOOLROOM_SECRET_KEYS_PREVIOUS. Exits 1 if any secret could not be opened.
 import 'dotenv/config'
+import '@/lib/check-config'
 import { systemContext } from '@/lib/audit/audit-actor'
 import { prisma } from '@/lib/db'
 import { reencryptSecrets } from '@/lib/secrets/reencrypt-secrets'

@@ -5,10 +5,11 @@ import path from 'node:path'
 /**
  * Secrets are encrypted with TOOLROOM_SECRET_KEY. Without one, a key is generated once and kept in
  * the data directory, which suits the embedded database; a shared database needs the same key in
- * every process, so there it is only a fallback with a warning.
+ * every process, so there it is only a fallback with a warning. `configured` is the key the
+ * configuration holds (lib/config.ts), if any.
  */
-export function ensureSecretKey(dataDir, { shared, log }) {
-  if (process.env.TOOLROOM_SECRET_KEY) return
+export function ensureSecretKey(dataDir, { configured, shared, log }) {
+  if (configured) return
   const file = path.join(dataDir, 'secret-key')
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dataDir, { recursive: true })

@@ -2,6 +2,7 @@
 // with DATABASE_URL set. With --repair it first marks every kept hour for a full recompute from the
 // raw calls (after a restore, or rows changed with the triggers off). Prints what it did as one JSON
 // line; exits 1 on error.
+import '@/lib/check-config'
 import { prisma } from '@/lib/db'
 import { markHoursForRecompute, rollupCallStats } from '@/lib/stats/rollup-call-stats'
 

@@ -2,6 +2,8 @@
 // (`node dist/worker.cjs`, or npm run workers); pg-boss hands each job to one of them, and a job whose
 // worker died is retried. With TOOLROOM_METRICS_PORT set it serves /metrics, /livez and /readyz there
 // (lib/observability/metrics-server.ts): ready while the database answers and the queue is started.
+import '@/lib/check-config'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { checkHealth } from '@/lib/health/check-health'
 import { refreshToolStatus } from '@/lib/tools/refresh-tool-status'
@@ -21,7 +23,7 @@ installLogMasking()
 setLogRole('worker')
 bridgeConsoleToLogger()
 
-const CONCURRENCY = Number(process.env.TOOLROOM_WORKER_CONCURRENCY ?? 8)
+const CONCURRENCY = config().TOOLROOM_WORKER_CONCURRENCY
 const log = logger()
 
 const takers: JobTaker[] = []
@@ -29,7 +31,7 @@ let queueStarted = false
 
 async function main() {
   await startTracing('worker')
-  const jobs = selectJobs(JOBS, process.env.TOOLROOM_WORKER_JOBS)
+  const jobs = selectJobs(JOBS, config().TOOLROOM_WORKER_JOBS)
   readDatabaseFiguresWith(readQueueFigures)
   const metricsPort = await startMetricsServer('worker', async () => {
     if (!queueStarted) return 'the job queue is not started yet'
@@ -72,7 +74,7 @@ async function main() {
       }
     }
     const concurrency = contract.cron ? 1 : CONCURRENCY
-    takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: (contract.pollSeconds ?? Number(process.env.TOOLROOM_WORKER_POLL_SECONDS ?? 1)) * 1000 }))
+    takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: (contract.pollSeconds ?? config().TOOLROOM_WORKER_POLL_SECONDS) * 1000 }))
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
   queueStarted = true

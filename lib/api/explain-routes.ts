@@ -6,7 +6,7 @@
 import { agentsWithTool } from '@/lib/effective-tools/agents-with-tool'
 import { explainCall } from '@/lib/explain/explain-call'
 import { agentsWithToolQuery, agentsWithToolSchema, explainRequestSchema, explanationSchema } from '@/lib/explain/explanation-schema'
-import { MAX_MCP_BODY_BYTES } from '@/lib/gateway/mcp-handler'
+import { maxMcpBodyBytes } from '@/lib/gateway/mcp-handler'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { z } from '@/lib/http/zod'
@@ -21,7 +21,7 @@ export const EXPLAIN_CONTRACTS = {
     body: explainRequestSchema,
     // Arguments are taken as the gateway takes them (text PostgreSQL cannot store included): nothing of them is stored.
     safeTextFields: ['arguments'],
-    maxBodyBytes: MAX_MCP_BODY_BYTES,
+    maxBodyBytes: maxMcpBodyBytes,
     response: explanationSchema,
   },
   agentsWithTool: {

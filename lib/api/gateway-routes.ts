@@ -3,7 +3,7 @@
 import { z } from '@/lib/http/zod'
 import { callOverRest } from '@/lib/gateway/call-over-rest'
 import { ingestCalls, ingestBody, INGEST_MAX_BODY_BYTES } from '@/lib/gateway/ingest-calls'
-import { MAX_MCP_BODY_BYTES } from '@/lib/gateway/mcp-handler'
+import { maxMcpBodyBytes } from '@/lib/gateway/mcp-handler'
 import type { RouteContract } from '@/lib/http/contract'
 import { problemSchema } from '@/lib/http/problem-schema'
 import { route } from '@/lib/http/route'
@@ -36,7 +36,7 @@ export const GATEWAY_CONTRACTS = {
       waitForApprovalSeconds: z.number().min(0).max(120).optional(),
     }),
     safeTextFields: ['arguments'],
-    maxBodyBytes: MAX_MCP_BODY_BYTES,
+    maxBodyBytes: maxMcpBodyBytes,
     response: callResult,
     problem: callProblem,
   },

@@ -1,5 +1,6 @@
 // The gateway holds a call for a human: one ApprovalRequest per call, with the arguments sealed for
 // the worker that will run it and redacted for the people who decide.
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest, Prisma } from '@/lib/generated/prisma/client'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
@@ -74,7 +75,7 @@ export async function approvalPolicyFor({ id, level, resourceNamespace }: Approv
   const toolSide = (tool?.spec as { sideEffects?: { approvalExpirySeconds?: number; approvalSummary?: string[] } } | undefined)?.sideEffects
   const policySpec = policy?.spec as { approvalExpirySeconds?: number; approvalSummary?: string[]; highRisk?: boolean } | undefined
   return {
-    expiry: approvalExpirySeconds({ tool: toolSide?.approvalExpirySeconds, policy: policySpec?.approvalExpirySeconds }),
+    expiry: approvalExpirySeconds({ tool: toolSide?.approvalExpirySeconds, policy: policySpec?.approvalExpirySeconds, fallback: config().TOOLROOM_APPROVAL_EXPIRY_SECONDS }),
     presentation: approvalPresentation({ level, toolSummary: toolSide?.approvalSummary, policySummary: policySpec?.approvalSummary, policyHighRisk: policySpec?.highRisk }),
   }
 }

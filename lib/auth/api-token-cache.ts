@@ -2,10 +2,10 @@
 // CPU than a cached effective-tools answer (BENCHMARKS.md). Verdicts are kept per process for
 // TOOLROOM_API_TOKEN_CACHE_MS (default 2 s): this process forgets them at once when it revokes a
 // token or changes a person; other web processes notice within that time. Never past a token's expiry.
+import { config } from '@/lib/config'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import type { Actor } from './access-rules'
 
-const CACHE_MS = Number(process.env.TOOLROOM_API_TOKEN_CACHE_MS ?? 2000)
 const MAX_ENTRIES = 10_000
 
 interface Entry {
@@ -27,9 +27,10 @@ export function cachedTokenActor(hash: string, now = Date.now()): Actor | undefi
 
 /** Remembers an authenticated token (failed lookups are not kept: a new token must work at once). */
 export function rememberTokenActor(hash: string, actor: Actor, expiresAt: Date | null, now = Date.now()): void {
-  if (CACHE_MS <= 0) return
+  const cacheMs = config().TOOLROOM_API_TOKEN_CACHE_MS
+  if (cacheMs <= 0) return
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!)
-  cache.set(hash, { actor, until: Math.min(now + CACHE_MS, expiresAt?.getTime() ?? Infinity) })
+  cache.set(hash, { actor, until: Math.min(now + cacheMs, expiresAt?.getTime() ?? Infinity) })
 }
 
 /** After a revocation or a change to a person (role, disabled): nothing cached may outlive it here. */

@@ -1,21 +1,18 @@
-// Session length and sign-in attempt limits, from the environment (README, "Access").
+// Session length and sign-in attempt limits (README, "Access"; bounds in lib/config.ts).
+import { type Config, config } from '@/lib/config'
+
 export interface AuthSettings {
   sessionSeconds: number
   signInAttempts: number
   signInWindowSeconds: number
 }
 
-export function authSettings(env: Record<string, string | undefined> = process.env): AuthSettings {
-  return {
-    sessionSeconds: Math.round(positive(env.TOOLROOM_SESSION_HOURS, 12, 'TOOLROOM_SESSION_HOURS') * 3600),
-    signInAttempts: Math.round(positive(env.TOOLROOM_SIGNIN_ATTEMPTS, 10, 'TOOLROOM_SIGNIN_ATTEMPTS')),
-    signInWindowSeconds: Math.round(positive(env.TOOLROOM_SIGNIN_WINDOW_SECONDS, 300, 'TOOLROOM_SIGNIN_WINDOW_SECONDS')),
-  }
-}
+type AuthConfig = Pick<Config, 'TOOLROOM_SESSION_HOURS' | 'TOOLROOM_SIGNIN_ATTEMPTS' | 'TOOLROOM_SIGNIN_WINDOW_SECONDS'>
 
-function positive(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback
-  const n = Number(value)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number (got "${value}")`)
-  return n
+export function authSettings(from: AuthConfig = config()): AuthSettings {
+  return {
+    sessionSeconds: Math.round(from.TOOLROOM_SESSION_HOURS * 3600),
+    signInAttempts: from.TOOLROOM_SIGNIN_ATTEMPTS,
+    signInWindowSeconds: from.TOOLROOM_SIGNIN_WINDOW_SECONDS,
+  }
 }

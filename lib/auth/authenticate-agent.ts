@@ -1,6 +1,7 @@
 // Who is calling the gateway: an agent, identified by its bearer credential (`tra_…`). Answers are
 // kept in memory for a few seconds so a busy agent does not cost a database round trip per call;
 // revocation and expiry are therefore honoured within TOOLROOM_AGENT_AUTH_CACHE_MS (default 3 s).
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { identifyOAuthAccessToken } from '@/lib/oauth/identify-oauth-token'
 import { countCacheLookup } from '@/lib/observability/metrics'
@@ -19,7 +20,6 @@ interface CacheEntry {
   until: number
 }
 
-const CACHE_MS = Number(process.env.TOOLROOM_AGENT_AUTH_CACHE_MS ?? 3000)
 const MAX_ENTRIES = 10_000
 // lastUsedAt is a hint for people, not an audit trail: written at most once a minute per credential.
 const TOUCH_EVERY_MS = 60_000
@@ -48,7 +48,7 @@ export async function identifyGatewayBearer(token: string, resource: string): Pr
   if (hit && hit.until > now) return hit.identity
   const { identity, expiresAt } = await identifyOAuthAccessToken(token, resource)
   if (state.cache.size >= MAX_ENTRIES) state.cache.delete(state.cache.keys().next().value!)
-  state.cache.set(key, { identity, until: Math.min(now + CACHE_MS, expiresAt?.getTime() ?? Infinity) })
+  state.cache.set(key, { identity, until: Math.min(now + config().TOOLROOM_AGENT_AUTH_CACHE_MS, expiresAt?.getTime() ?? Infinity) })
   return identity
 }
 
@@ -67,7 +67,7 @@ export async function identifyAgentToken(token: string): Promise<AgentIdentity |
   const valid = row && !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > now)
   const identity: AgentIdentity | null = valid ? { kind: 'agent', agentId: row.agentId, name: row.name, namespace: row.namespace, credentialId: row.id } : null
   // An expiring credential is never cached past its expiry.
-  const until = Math.min(now + CACHE_MS, row?.expiresAt?.getTime() ?? Infinity)
+  const until = Math.min(now + config().TOOLROOM_AGENT_AUTH_CACHE_MS, row?.expiresAt?.getTime() ?? Infinity)
   if (state.cache.size >= MAX_ENTRIES) state.cache.delete(state.cache.keys().next().value!)
   state.cache.set(token, { identity, until })
   if (identity) touch(identity.credentialId, now)

@@ -5,23 +5,25 @@ import { createHash, hkdfSync } from 'node:crypto'
 import { betterAuth } from 'better-auth'
 import { prismaAdapter } from '@better-auth/prisma-adapter'
 import { genericOAuth } from 'better-auth/plugins/generic-oauth'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { toolroomOAuthProvider } from '@/lib/oauth/oauth-provider'
-import { oidcProviderFromEnv } from './oidc-config'
+import { oidcProvider } from './oidc-config'
 import { authSettings } from './auth-settings'
 import { CLIENT_ADDRESS_HEADER } from './client-address-header'
 
 export function createAuth() {
   const settings = authSettings()
-  const oidc = oidcProviderFromEnv()
+  const oidc = oidcProvider()
+  const { TOOLROOM_PUBLIC_URL, PORT } = config()
   const perAddress = { window: settings.signInWindowSeconds, max: settings.signInAttempts }
   const perKnownAddress = (request: Request) => (request.headers.get(CLIENT_ADDRESS_HEADER) ? perAddress : false)
   return betterAuth({
     appName: 'Toolroom',
     secret: authSecret(),
     // Without a configured public URL, links (OIDC callbacks) follow the host the browser used.
-    baseURL: process.env.TOOLROOM_PUBLIC_URL || { allowedHosts: ['*'], protocol: 'auto', fallback: `http://localhost:${process.env.PORT ?? 3000}` },
+    baseURL: TOOLROOM_PUBLIC_URL ?? { allowedHosts: ['*'], protocol: 'auto', fallback: `http://localhost:${PORT}` },
     // The sign-in route and the tests call the handler from the same process; the browser's origin
     // is checked by our route wrapper, and by better-auth against the request's own host here.
     trustedOrigins: (request) => (request ? [new URL(request.url).origin] : []),
@@ -82,7 +84,7 @@ export function getAuth(): Auth {
 
 /** better-auth's signing secret, derived from the one key Toolroom already keeps (TOOLROOM_SECRET_KEY). */
 function authSecret(): string {
-  const key = process.env.BETTER_AUTH_SECRET ?? process.env.TOOLROOM_SECRET_KEY
+  const key = config().BETTER_AUTH_SECRET ?? config().TOOLROOM_SECRET_KEY
   if (!key) throw new Error('TOOLROOM_SECRET_KEY is not set: sessions cannot be signed (see README, "Access")')
   const derived = hkdfSync('sha256', Buffer.from(key, 'utf8'), createHash('sha256').update('toolroom').digest(), 'better-auth session signing', 32)
   return Buffer.from(derived).toString('base64')

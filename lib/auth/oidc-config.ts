@@ -1,7 +1,9 @@
 // Optional single sign-on through any OpenID Connect provider, configured only by environment:
 // TOOLROOM_OIDC_ISSUER (or TOOLROOM_OIDC_DISCOVERY_URL), TOOLROOM_OIDC_CLIENT_ID,
-// TOOLROOM_OIDC_CLIENT_SECRET, and optionally TOOLROOM_OIDC_NAME (the button label) and TOOLROOM_OIDC_SCOPES.
+// TOOLROOM_OIDC_CLIENT_SECRET, and optionally TOOLROOM_OIDC_NAME (the button label) and
+// TOOLROOM_OIDC_SCOPES. lib/config.ts refuses a half configuration at start.
 import type { GenericOAuthConfig } from 'better-auth/plugins/generic-oauth'
+import { type Config, config } from '@/lib/config'
 
 const OIDC_PROVIDER_ID = 'oidc'
 
@@ -10,27 +12,26 @@ export interface OidcButton {
   name: string
 }
 
-export function oidcProviderFromEnv(env: Record<string, string | undefined> = process.env): GenericOAuthConfig | null {
-  const issuer = env.TOOLROOM_OIDC_ISSUER?.trim()
-  const discoveryUrl = env.TOOLROOM_OIDC_DISCOVERY_URL?.trim() || (issuer ? `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` : '')
-  const clientId = env.TOOLROOM_OIDC_CLIENT_ID?.trim()
-  const clientSecret = env.TOOLROOM_OIDC_CLIENT_SECRET?.trim()
-  if (!discoveryUrl && !clientId && !clientSecret) return null
-  const missing = [!discoveryUrl && 'TOOLROOM_OIDC_ISSUER', !clientId && 'TOOLROOM_OIDC_CLIENT_ID', !clientSecret && 'TOOLROOM_OIDC_CLIENT_SECRET'].filter(Boolean)
-  if (missing.length) throw new Error(`OpenID Connect is half configured: set ${missing.join(', ')} as well (or none of them)`)
+type OidcConfig = Pick<Config, 'TOOLROOM_OIDC_ISSUER' | 'TOOLROOM_OIDC_DISCOVERY_URL' | 'TOOLROOM_OIDC_CLIENT_ID' | 'TOOLROOM_OIDC_CLIENT_SECRET' | 'TOOLROOM_OIDC_NAME' | 'TOOLROOM_OIDC_SCOPES'>
+
+export function oidcProvider(from: OidcConfig = config()): GenericOAuthConfig | null {
+  const issuer = from.TOOLROOM_OIDC_ISSUER
+  const discoveryUrl = from.TOOLROOM_OIDC_DISCOVERY_URL ?? (issuer ? `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` : undefined)
+  const { TOOLROOM_OIDC_CLIENT_ID: clientId, TOOLROOM_OIDC_CLIENT_SECRET: clientSecret } = from
+  if (!discoveryUrl || !clientId || !clientSecret) return null
   return {
     providerId: OIDC_PROVIDER_ID,
-    name: env.TOOLROOM_OIDC_NAME?.trim() || 'single sign-on',
+    name: from.TOOLROOM_OIDC_NAME,
     discoveryUrl,
-    clientId: clientId!,
-    clientSecret: clientSecret!,
-    scopes: (env.TOOLROOM_OIDC_SCOPES?.trim() || 'openid email profile').split(/[\s,]+/),
+    clientId,
+    clientSecret,
+    scopes: from.TOOLROOM_OIDC_SCOPES.split(/[\s,]+/).filter(Boolean),
     pkce: true,
   }
 }
 
 /** What the sign-in page needs to show the provider's button (nothing secret). */
-export function oidcButton(env: Record<string, string | undefined> = process.env): OidcButton | null {
-  const provider = oidcProviderFromEnv(env)
+export function oidcButton(from: OidcConfig = config()): OidcButton | null {
+  const provider = oidcProvider(from)
   return provider ? { providerId: provider.providerId, name: provider.name ?? provider.providerId } : null
 }

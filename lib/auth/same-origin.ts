@@ -3,6 +3,7 @@
 // change is accepted only when that page is on our own host (or TOOLROOM_PUBLIC_URL's). Every route
 // that a browser's cookie could carry a change to goes through this one rule: the API route wrapper
 // and better-auth's own endpoints under /api/auth.
+import { config } from '@/lib/config'
 import { AppError } from '@/lib/errors/app-error'
 import { publicOrigin } from '@/lib/http/public-origin'
 
@@ -30,7 +31,8 @@ function ownHosts(request: Request): Set<string> {
   add(request.headers.get('host'))
   add(request.headers.get('x-forwarded-host'))
   add(new URL(request.url).host)
-  if (process.env.TOOLROOM_PUBLIC_URL) add(new URL(process.env.TOOLROOM_PUBLIC_URL).host)
+  const configured = config().TOOLROOM_PUBLIC_URL
+  if (configured) add(new URL(configured).host)
   return hosts
 }
 

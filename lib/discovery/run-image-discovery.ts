@@ -1,6 +1,6 @@
 // One image introspection of an agent or unit, recorded: the run, the refreshed cache of image tools
 // (kept as it was when the run fails) and, when the surface moved, a change event with the diff.
-import type { DiscoveryTrigger } from './discovery-states'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
 import { agentEndpoint, type AgentSpec, imageDigestOf, type UnitSpec } from '@/lib/manifests/specs/fleet'
@@ -8,6 +8,7 @@ import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceTool } from './dif
 import { introspectImage } from './introspect-image'
 import { finishImageRun, readImageSubject, startImageRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
+import type { DiscoveryTrigger } from './discovery-states'
 
 // Reserved namespaces for validating entries, read at most every 30 s per worker: a connector made
 // in between is still enforced where it matters, when effective tool sets are resolved.
@@ -41,7 +42,7 @@ export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: Imag
   const run = { id: await startImageRun(kind, row, trigger, attempt, digest) }
   try {
     const slugs = await connectorSlugs()
-    const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 30)
+    const readiness = config().TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 30
     const result = await introspectImage(endpoint, { fetch: discoveryFetch(), connectorSlugs: slugs, readinessTimeoutMs: readiness * 1000 })
     const before = row.imageTools as unknown as ImageToolDefinition[]
     const diff = diffSurface(before as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])

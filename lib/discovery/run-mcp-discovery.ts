@@ -1,7 +1,7 @@
 // One introspection of an MCP tool server (LanguageTool), recorded: phase, health, the tools with
 // their annotations, the compliance report, and change events. With pinning, a changed definition of
 // a tool agents already have is held for review: agents keep the accepted one until it is accepted.
-import type { DiscoveryTrigger } from './discovery-states'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
@@ -14,6 +14,7 @@ import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import type { DiscoveryTrigger } from './discovery-states'
 
 export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: DiscoveryTrigger; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
   const server = await startMcpRun(id, trigger, attempt)
@@ -31,7 +32,7 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
       headers[h.name] = value
       for (const form of secretForms(value)) sensitive.add(form)
     }
-    const readiness = Number(process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 15)
+    const readiness = config().TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 15
     const previous = server.compliance as { checkedAt?: string } | null
     const probeCompliance = shouldProbeCompliance(trigger, previous?.checkedAt, new Date())
     const result = scrubTree(
@@ -80,10 +81,10 @@ export function shouldProbeCompliance(trigger: DiscoveryTrigger, checkedAt: stri
   return !(age >= 0 && age < COMPLIANCE_MAX_AGE_MS)
 }
 
-/** A server's own `spec.pinning` decides; otherwise TOOLROOM_PINNED_NAMESPACES (comma-separated) does. */
-export function isPinned(spec: LanguageToolSpec, namespace: string): boolean {
+/** A server's own `spec.pinning` decides; otherwise TOOLROOM_PINNED_NAMESPACES does. */
+export function isPinned(spec: LanguageToolSpec, namespace: string, pinnedNamespaces: readonly string[] = config().TOOLROOM_PINNED_NAMESPACES): boolean {
   if (spec.pinning !== undefined) return spec.pinning
-  return (process.env.TOOLROOM_PINNED_NAMESPACES ?? '').split(',').map((n) => n.trim()).includes(namespace)
+  return pinnedNamespaces.includes(namespace)
 }
 
 function withAcceptedDefinitions(discovered: DiscoveredMcpTool[], accepted: DiscoveredMcpTool[], diff: SurfaceDiff): DiscoveredMcpTool[] {

@@ -1,9 +1,10 @@
 // Serialized answers about an agent's or unit's effective tools, kept until the registry changes.
 // Bodies are Buffers (outside the JS heap), bounded in total bytes, least recently used out first.
+import { config } from '@/lib/config'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 
-const MAX_BYTES = Number(process.env.TOOLROOM_ANSWER_CACHE_MB ?? 2048) * 1024 * 1024
+const maxBytes = () => config().TOOLROOM_ANSWER_CACHE_MB * 1024 * 1024
 
 interface Entry {
   epoch: number
@@ -36,11 +37,11 @@ export async function cachedBody(key: string, compute: () => Promise<unknown>, v
   if (hit) drop(key, hit)
   const body = Buffer.from(JSON.stringify(await compute()))
   // Computed from reads that began at `epoch`: valid only if nothing changed since.
-  if (epoch !== null && registryEpoch() === epoch && body.byteLength <= MAX_BYTES) {
+  if (epoch !== null && registryEpoch() === epoch && body.byteLength <= maxBytes()) {
     cache.entries.set(key, { epoch, variant, body })
     cache.bytes += body.byteLength
     for (const [oldest, entry] of cache.entries) {
-      if (cache.bytes <= MAX_BYTES) break
+      if (cache.bytes <= maxBytes()) break
       drop(oldest, entry)
     }
   }

@@ -3,6 +3,7 @@
 // chose to wait) the decision and, once the call ran, its result.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { openApprovedAnswer } from '@/lib/approvals/execute-approved-call'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { RPC } from './tool-errors'
@@ -11,7 +12,8 @@ export type ApprovalAnswer = { result: CallToolResult } | { error: { code: numbe
 
 /** Longest a call may wait for its decision; a waiting call holds a connection. */
 export const MAX_APPROVAL_WAIT_MS = 120_000
-export const DEFAULT_APPROVAL_WAIT_MS = Math.min(MAX_APPROVAL_WAIT_MS, Number(process.env.TOOLROOM_APPROVAL_WAIT_SECONDS ?? 0) * 1000)
+/** How long a call waits unless it asks otherwise (TOOLROOM_APPROVAL_WAIT_SECONDS, which lib/config.ts bounds by the same 120 s). */
+export const defaultApprovalWaitMs = () => config().TOOLROOM_APPROVAL_WAIT_SECONDS * 1000
 
 // isError: SDK clients then skip checking the notice against the tool's outputSchema, which it could never satisfy.
 export function approvalRequired(callId: string, tool: Pick<EffectiveTool, 'name' | 'sideEffects'>, status = 'pending', expiresAt?: Date): CallToolResult {

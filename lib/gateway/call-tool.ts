@@ -14,7 +14,7 @@ import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
 import { registryReader } from '@/lib/effective-tools/registry-reader'
 import { argumentsRefusal, behindDoor, callKeyOf, executorRefusal, keyRefusal, keyScopeOf, rateLimitRefusal, type Refusal, unavailableRefusal, unknownToolRefusal } from './call-checks'
-import { approvalRequired, currentApprovalAnswer, DEFAULT_APPROVAL_WAIT_MS, waitForApprovalAnswer } from './approval-answers'
+import { approvalRequired, currentApprovalAnswer, defaultApprovalWaitMs, waitForApprovalAnswer } from './approval-answers'
 import { type AgentTools, agentTools } from './agent-tools'
 import { executeMcp } from './executors/mcp'
 import { executeOs, osToolsEnabled } from './executors/os'
@@ -176,7 +176,7 @@ class PipelineRun {
       traceparent: currentTraceparent(),
     })
     await announceApprovalRequest(approval)
-    const waitMs = this.ctx.waitForApprovalMs ?? DEFAULT_APPROVAL_WAIT_MS
+    const waitMs = this.ctx.waitForApprovalMs ?? defaultApprovalWaitMs()
     if (waitMs > 0) {
       const settled = await waitForApprovalAnswer(this.callId, entry, waitMs, this.ctx.signal, this.ctx.progress)
       if (settled) return { callId: this.callId, ...settled }

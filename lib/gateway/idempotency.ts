@@ -3,6 +3,7 @@
 // first call's answer and never runs the side effect again. Waiting repeats poll the row until the
 // first call finishes, up to TOOLROOM_IDEMPOTENCY_WAIT_MS, then answer "still in progress".
 // The stored answer is what the repeat must return, unredacted, so it is sealed with the secret key.
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
@@ -20,11 +21,9 @@ const TOOL_WIDE = '00000000-0000-0000-0000-000000000000'
 export const callerKeyScope = (agentId: string, toolName: string): KeyScope => ({ owner: agentId, toolId: toolName })
 export const templateKeyScope = (resolvedToolKey: string): KeyScope => ({ owner: TOOL_WIDE, toolId: resolvedToolKey })
 
-export const IDEMPOTENCY_WINDOW_S = Number(process.env.TOOLROOM_IDEMPOTENCY_WINDOW_SECONDS ?? 86_400)
-const WAIT_MS = Number(process.env.TOOLROOM_IDEMPOTENCY_WAIT_MS ?? 30_000)
-// A first call still "running" after this long died with its process: a repeat may take the key over.
-// Longer than any call can take (timeouts and retries included), so a slow call is never run twice.
-const LEASE_S = Number(process.env.TOOLROOM_IDEMPOTENCY_LEASE_SECONDS ?? 3900)
+// A first call still "running" after TOOLROOM_IDEMPOTENCY_LEASE_SECONDS died with its process: a repeat
+// may take the key over. Longer than any call can take (timeouts and retries included), so a slow call
+// is never run twice.
 
 export interface StoredAnswer {
   outcome: string
@@ -36,13 +35,13 @@ export type Claim = { owner: true } | { owner: false; callId: string; stored: St
 // A stored key no longer holds once its window ended, or when its first call died (still running past
 // the lease): then the next call with it claims it and runs.
 const KEY_RELEASED = Prisma.sql`("GatewayIdempotency"."expiresAt" < now()
-  OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${LEASE_S})))`
+  OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${config().TOOLROOM_IDEMPOTENCY_LEASE_SECONDS})))`
 
 export async function claimKey(scope: KeyScope, key: string, callId: string): Promise<Claim> {
   const { owner: agentId, toolId } = scope
   const claimed = await prisma.$queryRaw<Array<{ callId: string }>>`
     INSERT INTO "GatewayIdempotency" ("agentId", "toolId", key, "callId", state, "expiresAt")
-    VALUES (${agentId}::uuid, ${toolId}, ${key}, ${callId}::uuid, 'running', now() + make_interval(secs => ${IDEMPOTENCY_WINDOW_S}))
+    VALUES (${agentId}::uuid, ${toolId}, ${key}, ${callId}::uuid, 'running', now() + make_interval(secs => ${config().TOOLROOM_IDEMPOTENCY_WINDOW_SECONDS}))
     ON CONFLICT ("agentId", "toolId", key) DO UPDATE
       SET "callId" = EXCLUDED."callId", state = 'running', outcome = NULL, result = NULL, "keyId" = NULL, "createdAt" = now(), "expiresAt" = EXCLUDED."expiresAt"
       WHERE ${KEY_RELEASED}
@@ -68,7 +67,7 @@ export async function heldKey(scope: KeyScope, key: string): Promise<HeldKey | n
 
 async function waitForFirst(scope: KeyScope, key: string, callId: string): Promise<Claim> {
   const { owner: agentId, toolId } = scope
-  const deadline = Date.now() + WAIT_MS
+  const deadline = Date.now() + config().TOOLROOM_IDEMPOTENCY_WAIT_MS
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
     const rows = await prisma.$queryRaw<Array<{ callId: string; state: string; outcome: string | null; result: Uint8Array | null; keyId: string | null }>>`
       SELECT "callId", state, outcome, result, "keyId" FROM "GatewayIdempotency" WHERE "agentId" = ${agentId}::uuid AND "toolId" = ${toolId} AND key = ${key}`

@@ -1,6 +1,7 @@
 // What the gateway's /mcp answers are made of, whichever revision produced them: a status, headers,
 // and a body that is either text (JSON) or an event stream. The lean process (server.ts) and the
 // Next.js route (mcp-handler.ts) both write these.
+import { config } from '@/lib/config'
 import { RPC } from './tool-errors'
 
 export interface McpAnswer {
@@ -23,9 +24,9 @@ export function rpcError(status: number, code: number, message: string, extraHea
   }
 }
 
-export const MAX_MCP_BODY_BYTES = Number(process.env.TOOLROOM_GATEWAY_MAX_BODY_BYTES ?? 1024 * 1024)
+export const maxMcpBodyBytes = () => config().TOOLROOM_GATEWAY_MAX_BODY_BYTES
 
-export const tooLarge = () => rpcError(413, RPC.INVALID_REQUEST, `the request body is larger than ${MAX_MCP_BODY_BYTES} bytes`, { connection: 'close' })
+export const tooLarge = () => rpcError(413, RPC.INVALID_REQUEST, `the request body is larger than ${maxMcpBodyBytes()} bytes`, { connection: 'close' })
 export const notAllowed = (method: string) =>
   rpcError(405, RPC.INVALID_REQUEST, `${method.slice(0, 20)} is not served here: send JSON-RPC with POST, or GET with Accept: text/event-stream for the 2025-11-25 stream of list changes (this gateway is stateless: no session to delete)`, {
     allow: 'GET, POST',

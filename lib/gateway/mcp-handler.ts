@@ -12,15 +12,16 @@
 // process directly; `handleMcpRequest` wraps it for web-standard Request/Response (Next.js).
 import { classifyInboundRequest } from '@modelcontextprotocol/server'
 import { type AgentIdentity, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
+import { config } from '@/lib/config'
 import { publicOrigin } from '@/lib/http/public-origin'
 import { readBounded } from '@/lib/http/read-bounded'
 import { mcpResourceOf, resourceMetadataUrlOf } from '@/lib/oauth/protected-resource'
-import { MAX_MCP_BODY_BYTES, type McpAnswer, notAllowed, rpcError, tooLarge } from './mcp-answer'
+import { maxMcpBodyBytes, type McpAnswer, notAllowed, rpcError, tooLarge } from './mcp-answer'
 import { answerLegacy, openListChangedStream } from './mcp-legacy'
 import { answerModern } from './mcp-modern'
 import { RPC } from './tool-errors'
 
-export { MAX_MCP_BODY_BYTES, type McpAnswer, notAllowed, tooLarge } from './mcp-answer'
+export { maxMcpBodyBytes, type McpAnswer, notAllowed, tooLarge } from './mcp-answer'
 export { mcpTransport } from './mcp-legacy'
 
 /** One HTTP request to /mcp, as either server sees it. */
@@ -58,12 +59,6 @@ const unauthorized = (req: McpHttpRequest) => {
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-const ALLOWED_ORIGINS = new Set(
-  (process.env.TOOLROOM_GATEWAY_ALLOWED_ORIGINS ?? '')
-    .split(',')
-    .map((o) => o.trim().replace(/\/+$/, ''))
-    .filter(Boolean),
-)
 
 /**
  * DNS rebinding (streamable HTTP, "Security & Endpoint": servers MUST validate Origin, 403 when it is
@@ -82,9 +77,9 @@ function originRefused(req: McpHttpRequest): McpAnswer | null {
     // not an origin at all
   }
   if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
-    if (LOOPBACK_HOSTS.has(url.hostname) || ALLOWED_ORIGINS.has(url.origin)) return null
-    const configured = process.env.TOOLROOM_PUBLIC_URL?.trim()
-    if (configured && URL.canParse(configured) && new URL(configured).origin === url.origin) return null
+    const { TOOLROOM_GATEWAY_ALLOWED_ORIGINS, TOOLROOM_PUBLIC_URL } = config()
+    if (LOOPBACK_HOSTS.has(url.hostname) || TOOLROOM_GATEWAY_ALLOWED_ORIGINS.includes(url.origin)) return null
+    if (TOOLROOM_PUBLIC_URL && new URL(TOOLROOM_PUBLIC_URL).origin === url.origin) return null
   }
   return rpcError(403, RPC.INVALID_REQUEST, `requests from the origin ${origin.slice(0, 100)} are refused here (DNS rebinding protection); list it in TOOLROOM_GATEWAY_ALLOWED_ORIGINS if a browser-based MCP client runs there`)
 }
@@ -130,7 +125,7 @@ export async function answerMcp(req: McpHttpRequest): Promise<McpAnswer> {
 export async function handleMcpRequest(request: Request): Promise<Response> {
   let body = ''
   if (request.method === 'POST') {
-    const text = await readBounded(request, MAX_MCP_BODY_BYTES)
+    const text = await readBounded(request, maxMcpBodyBytes())
     if (text === null) return toResponse(tooLarge())
     body = text
   }

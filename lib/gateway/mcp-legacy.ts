@@ -9,6 +9,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
+import { config } from '@/lib/config'
 import type { McpAnswer } from './mcp-answer'
 import { GATEWAY_INSTRUCTIONS, GATEWAY_SERVER_INFO, JSON_HEADERS, rpcError } from './mcp-answer'
 import { type Checked, checkMessage } from './mcp-messages'
@@ -19,8 +20,6 @@ import { RPC } from './tool-errors'
 import { watchToolList } from './tool-list-changes'
 
 const MAX_BATCH = 100
-// A comment on the list_changed stream this often keeps idle connections (and proxies) open.
-const KEEP_ALIVE_MS = Number(process.env.TOOLROOM_GATEWAY_SSE_KEEPALIVE_MS ?? 15_000)
 
 type Scope = { agent: AgentIdentity; requestId?: string } & RequestScope
 const scopeOf = (authInfo: AuthInfo | undefined) => authInfo!.extra as unknown as Scope
@@ -106,7 +105,8 @@ function notify(t: MultiplexTransport, agent: AgentIdentity, message: { method: 
 export function openListChangedStream(agent: AgentIdentity, gone?: AbortSignal): McpAnswer {
   const stream = new SseStream()
   const stop = watchToolList(agent.agentId, () => stream.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }))
-  const timer = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS)
+  // A comment on the list_changed stream this often keeps idle connections (and proxies) open.
+  const timer = setInterval(() => stream.keepAlive(), config().TOOLROOM_GATEWAY_SSE_KEEPALIVE_MS)
   timer.unref?.()
   const end = () => {
     clearInterval(timer)

@@ -19,17 +19,15 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
-import { GATEWAY_INSTRUCTIONS, GATEWAY_SERVER_INFO, JSON_HEADERS, MAX_MCP_BODY_BYTES, type McpAnswer } from './mcp-answer'
+import { config } from '@/lib/config'
+import { GATEWAY_INSTRUCTIONS, GATEWAY_SERVER_INFO, JSON_HEADERS, maxMcpBodyBytes, type McpAnswer } from './mcp-answer'
 import { checkMessage } from './mcp-messages'
 import { callToolFor, listToolsFor } from './mcp-tool-handlers'
 import { RPC } from './tool-errors'
 import { watchToolList } from './tool-list-changes'
 
-/** How long a client may keep a tools/list answer (`ttlMs`); subscribed clients hear of changes at once. */
-const TOOLS_TTL_MS = Number(process.env.TOOLROOM_GATEWAY_TOOLS_TTL_MS ?? 30_000)
 /** Open `subscriptions/listen` streams per agent and process; one more is refused in-band. */
 const MAX_SUBSCRIPTIONS_PER_AGENT = 16
-const KEEP_ALIVE_MS = Number(process.env.TOOLROOM_GATEWAY_SSE_KEEPALIVE_MS ?? 15_000)
 /** An agent's handler with no open stream is dropped after this long unused. */
 const IDLE_MS = 10 * 60_000
 
@@ -49,7 +47,8 @@ interface Extra {
 function buildServer(ctx: McpRequestContext): Server {
   const { agent, requestId } = ctx.authInfo!.extra as unknown as Extra
   const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: GATEWAY_INSTRUCTIONS })
-  server.setRequestHandler('tools/list', async () => ({ tools: (await listToolsFor(agent)) as unknown as ListToolsResult['tools'], ttlMs: TOOLS_TTL_MS, cacheScope: 'private' as const }))
+  // `ttlMs`: how long a client may keep the answer; subscribed clients hear of changes at once.
+  server.setRequestHandler('tools/list', async () => ({ tools: (await listToolsFor(agent)) as unknown as ListToolsResult['tools'], ttlMs: config().TOOLROOM_GATEWAY_TOOLS_TTL_MS, cacheScope: 'private' as const }))
   server.setRequestHandler('tools/call', async (request, c) => {
     const token = request.params._meta?.progressToken
     return callToolFor(agent, request.params, {
@@ -112,8 +111,8 @@ function handlerFor(agentId: string): AgentHandler {
       legacy: 'reject',
       bus,
       maxSubscriptions: MAX_SUBSCRIPTIONS_PER_AGENT,
-      keepAliveMs: KEEP_ALIVE_MS,
-      maxRequestBodySize: MAX_MCP_BODY_BYTES,
+      keepAliveMs: config().TOOLROOM_GATEWAY_SSE_KEEPALIVE_MS,
+      maxRequestBodySize: maxMcpBodyBytes(),
       onerror: () => {},
     })
     entry = { handler, bus, usedAt: now }

@@ -3,6 +3,7 @@
 // `safety.rateLimit`, else its level's SideEffectPolicy default; a cap on the tool across all agents)
 // and per agent (`spec.rateLimit` on the Agent, else TOOLROOM_AGENT_CALLS_PER_MINUTE/_PER_DAY).
 // One statement per call; a refused call is counted nowhere.
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { RateLimit } from '@/lib/effective-tools/types'
 
@@ -26,18 +27,11 @@ export interface RateRefusal {
 const MINUTE = 60_000
 const DAY = 86_400_000
 
-function envLimit(name: string): number | null {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return null
-  const n = Number(raw)
-  return Number.isInteger(n) && n >= 0 ? n : null
-}
-
 export function agentRateLimit(spec: Record<string, unknown>): RateLimit {
   const own = (spec.rateLimit ?? {}) as { callsPerMinute?: number; callsPerDay?: number }
   return {
-    callsPerMinute: own.callsPerMinute ?? envLimit('TOOLROOM_AGENT_CALLS_PER_MINUTE'),
-    callsPerDay: own.callsPerDay ?? envLimit('TOOLROOM_AGENT_CALLS_PER_DAY'),
+    callsPerMinute: own.callsPerMinute ?? config().TOOLROOM_AGENT_CALLS_PER_MINUTE ?? null,
+    callsPerDay: own.callsPerDay ?? config().TOOLROOM_AGENT_CALLS_PER_DAY ?? null,
   }
 }
 

@@ -7,6 +7,7 @@
 // (synchronous_commit=off): a PostgreSQL crash can then lose the last fraction of a second of call
 // records (never registry data); see BENCHMARKS.md for what each choice costs.
 import pg from 'pg'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { trackPool } from '@/lib/observability/metrics'
 import { storableJson, storableText } from '@/lib/storage/storable-text'
@@ -71,9 +72,9 @@ export function recordCall(record: CallRecord): Promise<void> {
 const pools = globalThis as { __toolroomCallPool?: pg.Pool }
 function callPool(): pg.Pool {
   pools.__toolroomCallPool ??= new pg.Pool({
-    connectionString: process.env.DATABASE_URL,
-    max: Number(process.env.TOOLROOM_GATEWAY_RECORD_POOL ?? 4),
-    ...(process.env.TOOLROOM_GATEWAY_ASYNC_COMMIT === '1' ? { options: '-c synchronous_commit=off' } : {}),
+    connectionString: config().DATABASE_URL,
+    max: config().TOOLROOM_GATEWAY_RECORD_POOL,
+    ...(config().TOOLROOM_GATEWAY_ASYNC_COMMIT ? { options: '-c synchronous_commit=off' } : {}),
   })
   // An idle connection the server closed (restart, failover) must not take the gateway down.
   if (pools.__toolroomCallPool.listenerCount('error') === 0) pools.__toolroomCallPool.on('error', (e) => console.warn('[gateway] call-record connection lost:', e.message))

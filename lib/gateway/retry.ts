@@ -1,15 +1,16 @@
 // Retries on transient failures (connection errors, timeouts, 502/503/504), only for tools whose
 // repeat is harmless: read-only or idempotent. Delays grow exponentially with full jitter.
+import { config } from '@/lib/config'
+
 export interface RetryPolicy {
   maxAttempts: number
   baseMs: number
   maxMs: number
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: Number(process.env.TOOLROOM_GATEWAY_MAX_ATTEMPTS ?? 3),
-  baseMs: Number(process.env.TOOLROOM_GATEWAY_RETRY_BASE_MS ?? 100),
-  maxMs: 2000,
+export function defaultRetry(): RetryPolicy {
+  const { TOOLROOM_GATEWAY_MAX_ATTEMPTS, TOOLROOM_GATEWAY_RETRY_BASE_MS } = config()
+  return { maxAttempts: TOOLROOM_GATEWAY_MAX_ATTEMPTS, baseMs: TOOLROOM_GATEWAY_RETRY_BASE_MS, maxMs: 2000 }
 }
 
 /** Thrown by executors for failures a retry may cure. */
@@ -34,7 +35,7 @@ export async function withRetries<T>(
   retryable: boolean,
   run: (attempt: number) => Promise<T>,
   onAttempt: (attempts: number) => void,
-  policy: RetryPolicy = DEFAULT_RETRY,
+  policy: RetryPolicy = defaultRetry(),
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     onAttempt(attempt)

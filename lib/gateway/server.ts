@@ -11,6 +11,7 @@
 // (lib/http/lingering-close.ts), so a client still sending reads the answer instead of a reset.
 import http from 'node:http'
 import type { Socket } from 'node:net'
+import { config } from '@/lib/config'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { closeAfterAnswer, lingeringClose } from '@/lib/http/lingering-close'
 import { answerClientError, refuseRequestTarget } from '@/lib/http/request-target'
@@ -18,7 +19,7 @@ import { frontForwardedHeaders, frontPublicOrigin } from '@/lib/http/public-orig
 import { withSpan } from '@/lib/observability/tracing'
 import { closeMcpSessions } from './executors/mcp'
 import { Readable } from 'node:stream'
-import { answerMcp, MAX_MCP_BODY_BYTES, type McpAnswer, tooLarge } from './mcp-handler'
+import { answerMcp, maxMcpBodyBytes, type McpAnswer, tooLarge } from './mcp-handler'
 import { RPC } from './tool-errors'
 
 export interface GatewayTimeouts {
@@ -40,16 +41,12 @@ export interface GatewayServerOptions {
   timeouts?: Partial<GatewayTimeouts>
 }
 
-const envMs = (name: string, fallback: number) => {
-  const value = Number(process.env[name])
-  return Number.isFinite(value) && value > 0 ? value : fallback
-}
-
 export function gatewayTimeouts(overrides: Partial<GatewayTimeouts> = {}): GatewayTimeouts {
+  const { TOOLROOM_GATEWAY_HEADERS_TIMEOUT_MS, TOOLROOM_GATEWAY_REQUEST_TIMEOUT_MS, TOOLROOM_GATEWAY_MCP_BODY_TIMEOUT_MS } = config()
   return {
-    headersMs: envMs('TOOLROOM_GATEWAY_HEADERS_TIMEOUT_MS', 20_000),
-    requestMs: envMs('TOOLROOM_GATEWAY_REQUEST_TIMEOUT_MS', 300_000),
-    mcpBodyMs: envMs('TOOLROOM_GATEWAY_MCP_BODY_TIMEOUT_MS', 30_000),
+    headersMs: TOOLROOM_GATEWAY_HEADERS_TIMEOUT_MS,
+    requestMs: TOOLROOM_GATEWAY_REQUEST_TIMEOUT_MS,
+    mcpBodyMs: TOOLROOM_GATEWAY_MCP_BODY_TIMEOUT_MS,
     checkEveryMs: 1_000,
     ...overrides,
   }
@@ -107,7 +104,8 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
     if (req.method === 'POST') {
       const declared = Number(req.headers['content-length'] ?? NaN)
       // Over the limit: answered without reading the rest; the connection closes after the answer.
-      const read = declared > MAX_MCP_BODY_BYTES ? 'too-large' : await readBody(req, MAX_MCP_BODY_BYTES, bodyMs)
+      const limit = maxMcpBodyBytes()
+      const read = declared > limit ? 'too-large' : await readBody(req, limit, bodyMs)
       if (read === 'gone') return
       if (read === 'too-large') return write(req, res, tooLarge())
       if (read === 'timeout') return write(req, res, timedOut())

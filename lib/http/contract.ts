@@ -41,8 +41,8 @@ export interface RouteContract {
    * cannot store it as sent (lib/storage/storable-text.ts); such text anywhere else is refused (422).
    */
   safeTextFields?: readonly string[]
-  /** Largest body accepted, in bytes. */
-  maxBodyBytes?: number
+  /** Largest body accepted, in bytes; a function when it comes from the configuration (read per request, not at import). */
+  maxBodyBytes?: number | (() => number)
   response?: z.ZodType
   /** The schema of this route's error answers, where it says more than the shared Problem does. */
   problem?: z.ZodType

@@ -9,17 +9,18 @@
 //  - without the front, when TOOLROOM_TRUSTED_PROXIES is set: Next.js must then only be reachable
 //    through those proxies (as for client addresses, README "Web security").
 import type { IncomingHttpHeaders } from 'node:http'
+import { type Config, config } from '@/lib/config'
 import { cameThroughFront, hasTrustedProxies, isTrustedProxy } from './client-address'
 
-type Env = Record<string, string | undefined>
+type OriginConfig = Pick<Config, 'TOOLROOM_PUBLIC_URL' | 'TOOLROOM_TRUSTED_PROXIES'>
 
 /** The origin (`https://toolroom.example.com`) the request reached Toolroom at. */
-export function publicOrigin(request: Request, env: Env = process.env): string {
-  const configured = configuredOrigin(env.TOOLROOM_PUBLIC_URL)
+export function publicOrigin(request: Request, from: OriginConfig = config()): string {
+  const configured = configuredOrigin(from.TOOLROOM_PUBLIC_URL)
   if (configured) return configured
   const headers = request.headers
   const url = new URL(request.url)
-  const believed = cameThroughFront(headers) || hasTrustedProxies(env)
+  const believed = cameThroughFront(headers) || hasTrustedProxies(from)
   const host = (believed && hostOf(headers.get('x-forwarded-host'))) || hostOf(headers.get('host')) || url.host
   const proto = (believed && protoOf(headers.get('x-forwarded-proto'))) || url.protocol.slice(0, -1)
   return `${proto}://${host}`
@@ -29,8 +30,8 @@ export function publicOrigin(request: Request, env: Env = process.env): string {
  * For the front: `X-Forwarded-Host` and `-Proto` as the public port received the request, replacing
  * whatever the client sent unless its peer is a trusted proxy.
  */
-export function frontForwardedHeaders(headers: IncomingHttpHeaders, peer: string | undefined, env: Env = process.env): { 'x-forwarded-host': string; 'x-forwarded-proto': string } {
-  const fromProxy = isTrustedProxy(peer, env)
+export function frontForwardedHeaders(headers: IncomingHttpHeaders, peer: string | undefined, from: OriginConfig = config()): { 'x-forwarded-host': string; 'x-forwarded-proto': string } {
+  const fromProxy = isTrustedProxy(peer, from)
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null
   return {
     'x-forwarded-host': (fromProxy && hostOf(one(headers['x-forwarded-host']))) || hostOf(one(headers.host)) || '',
@@ -39,22 +40,16 @@ export function frontForwardedHeaders(headers: IncomingHttpHeaders, peer: string
 }
 
 /** For the front itself (node:http): the origin the client reached it at, by the same rules. */
-export function frontPublicOrigin(headers: IncomingHttpHeaders, peer: string | undefined, env: Env = process.env): string {
-  const configured = configuredOrigin(env.TOOLROOM_PUBLIC_URL)
+export function frontPublicOrigin(headers: IncomingHttpHeaders, peer: string | undefined, from: OriginConfig = config()): string {
+  const configured = configuredOrigin(from.TOOLROOM_PUBLIC_URL)
   if (configured) return configured
-  const forwarded = frontForwardedHeaders(headers, peer, env)
+  const forwarded = frontForwardedHeaders(headers, peer, from)
   return `${forwarded['x-forwarded-proto']}://${forwarded['x-forwarded-host'] || 'localhost'}`
 }
 
+// lib/config.ts has made sure it is an http(s) URL.
 function configuredOrigin(value: string | undefined): string | null {
-  if (!value?.trim()) return null
-  try {
-    const url = new URL(value.trim())
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null
-  } catch {
-    // a malformed setting: the request's own address instead
-    return null
-  }
+  return value ? new URL(value).origin : null
 }
 
 /** The first (client-side) value of a forwarded header, if it is a host name or address with an optional port. */

@@ -5,13 +5,14 @@
 // status) becomes a 500 problem naming it, and is remembered for the test run to fail on.
 import { parse } from 'yaml'
 import type { z } from 'zod'
+import { config } from '@/lib/config'
 import { isObject } from '@/lib/json/unknown-values'
 import type { RouteContract } from './contract'
 import { PROBLEM_CONTENT_TYPE } from './problem'
 import { problemSchema } from './problem-schema'
 import { YAML_CONTENT_TYPE } from './yaml-answer'
 
-export const RESPONSE_CHECKS = process.env.TOOLROOM_CHECK_RESPONSES === '1'
+export const responseChecks = () => config().TOOLROOM_CHECK_RESPONSES
 
 /** Every mismatch this process answered, for test runners to fail on. */
 export const responseMismatches: string[] = ((globalThis as { __toolroomResponseMismatches?: string[] }).__toolroomResponseMismatches ??= [])

@@ -16,7 +16,7 @@ import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/l
 import { readBounded } from './read-bounded'
 import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contract'
 import { problemResponse, toAppError } from './problem'
-import { mismatchesOf, RESPONSE_CHECKS, responseMismatches } from './response-check'
+import { mismatchesOf, responseChecks, responseMismatches } from './response-check'
 import { prefersYaml, yamlResponse } from './yaml-answer'
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
@@ -34,7 +34,7 @@ type NextContext = { params: Promise<Record<string, string | string[]>> }
 
 export function route<C extends RouteContract>(contract: C, handler: (ctx: RouteContext<C>) => Promise<unknown>) {
   const answer = observedHandler(contract, routeHandler(contract, handler))
-  if (!RESPONSE_CHECKS) return answer
+  if (!responseChecks()) return answer
   return async function handleChecked(request: Request, next?: NextContext): Promise<Response> {
     const response = await answer(request, next)
     const mismatches = await mismatchesOf(contract, response)
@@ -166,7 +166,7 @@ function unwrap(field: z.ZodType): { type: string } | undefined {
 }
 
 async function readBody(request: Request, contract: RouteContract): Promise<unknown> {
-  const limit = contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const limit = typeof contract.maxBodyBytes === 'function' ? contract.maxBodyBytes() : (contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
   const contentType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   const text = await readBounded(request, limit)
   if (text === null) throw new AppError('PAYLOAD_TOO_LARGE', `the request body is larger than the limit of ${limit} bytes for this route`)

@@ -2,6 +2,7 @@
 // sends, worker processes also fetch, supervise (expire and retry jobs of dead workers) and schedule.
 import pg from 'pg'
 import PgBoss from 'pg-boss'
+import { config } from '@/lib/config'
 import { JOB_CONTRACTS } from './job-contracts'
 
 type Role = 'sender' | 'worker'
@@ -11,12 +12,12 @@ export function getBoss(role: Role = 'sender'): Promise<PgBoss> {
   state.boss ??= (async () => {
     const worker = role === 'worker'
     const boss = new PgBoss({
-      connectionString: process.env.DATABASE_URL,
+      connectionString: config().DATABASE_URL,
       schema: 'pgboss',
       max: worker ? 5 : 2,
       supervise: worker,
       schedule: worker,
-      maintenanceIntervalSeconds: Number(process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS ?? 30),
+      maintenanceIntervalSeconds: config().TOOLROOM_QUEUE_MAINTENANCE_SECONDS,
       ...(worker ? { monitorStateIntervalSeconds: 60 } : {}),
     })
     boss.on('error', (e) => console.error('[queue]', e.message))
@@ -33,7 +34,7 @@ export function getBoss(role: Role = 'sender'): Promise<PgBoss> {
 // Processes starting together would deadlock creating the same queues: one at a time, under a
 // database-wide advisory lock.
 async function ensureQueues(boss: PgBoss) {
-  const lock = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  const lock = new pg.Client({ connectionString: config().DATABASE_URL })
   await lock.connect()
   try {
     await lock.query(`SELECT pg_advisory_lock(hashtext('toolroom.job-queues'))`)

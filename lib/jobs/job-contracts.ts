@@ -1,6 +1,8 @@
 // Every background job, defined once: its queue name, payload schema and queue policy. The web
-// process enqueues through these; workers/ attaches a handler to each.
+// process enqueues through these; workers/ attaches a handler to each. Settings from the environment
+// are getters: read from lib/config.ts when a queue is set up, not when this module is imported.
 import { z } from 'zod'
+import { config } from '@/lib/config'
 import { DISCOVERY_TRIGGERS } from '@/lib/discovery/discovery-states'
 
 export interface JobContract<S extends z.ZodType = z.ZodType> {
@@ -28,7 +30,9 @@ export const introspectImageJob = defineContract({
   singletonKey: (p) => `${p.kind}:${p.id}`,
   retryLimit: 2,
   retryDelaySeconds: 10,
-  expireInSeconds: Number(process.env.TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS ?? 120),
+  get expireInSeconds() {
+    return config().TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS
+  },
 })
 
 export const introspectMcpServerJob = defineContract({
@@ -37,7 +41,9 @@ export const introspectMcpServerJob = defineContract({
   singletonKey: (p) => p.id,
   retryLimit: 2,
   retryDelaySeconds: 10,
-  expireInSeconds: Number(process.env.TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS ?? 120),
+  get expireInSeconds() {
+    return config().TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS
+  },
 })
 
 export const discoverySweepJob = defineContract({
@@ -46,7 +52,9 @@ export const discoverySweepJob = defineContract({
   retryLimit: 0,
   retryDelaySeconds: 0,
   expireInSeconds: 300,
-  cron: process.env.TOOLROOM_DISCOVERY_CRON ?? '*/15 * * * *',
+  get cron() {
+    return config().TOOLROOM_DISCOVERY_CRON
+  },
 })
 
 /** Runs one approved call; a singleton per approval, so a re-queued hand-off cannot run it twice. */
@@ -58,7 +66,9 @@ export const executeApprovedCallJob = defineContract({
   pollSeconds: 0.2,
   retryLimit: 3,
   retryDelaySeconds: 5,
-  expireInSeconds: Number(process.env.TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS ?? 600),
+  get expireInSeconds() {
+    return config().TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS
+  },
 })
 
 /** Closes expired requests and re-queues approved calls whose hand-off was lost. */
@@ -68,16 +78,22 @@ export const approvalsMaintenanceJob = defineContract({
   retryLimit: 0,
   retryDelaySeconds: 0,
   expireInSeconds: 120,
-  cron: process.env.TOOLROOM_APPROVALS_CRON ?? '* * * * *',
+  get cron() {
+    return config().TOOLROOM_APPROVALS_CRON
+  },
 })
 
 export const deliverWebhookJob = defineContract({
   name: 'webhooks.deliver',
   schema: z.strictObject({ deliveryId: z.string().uuid() }),
   singletonKey: (p) => p.deliveryId,
-  retryLimit: Number(process.env.TOOLROOM_WEBHOOK_RETRIES ?? 6),
+  get retryLimit() {
+    return config().TOOLROOM_WEBHOOK_RETRIES
+  },
   // Doubles on each retry (5 s, 10 s, 20 s, …): about five minutes in all with the default six.
-  retryDelaySeconds: Number(process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS ?? 5),
+  get retryDelaySeconds() {
+    return config().TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS
+  },
   expireInSeconds: 60,
 })
 
@@ -89,8 +105,12 @@ export const statsRollupJob = defineContract({
   singletonKey: () => 'stats.rollup',
   retryLimit: 0,
   retryDelaySeconds: 0,
-  expireInSeconds: Number(process.env.TOOLROOM_STATS_JOB_EXPIRY_SECONDS ?? 900),
-  cron: process.env.TOOLROOM_STATS_CRON ?? '* * * * *',
+  get expireInSeconds() {
+    return config().TOOLROOM_STATS_JOB_EXPIRY_SECONDS
+  },
+  get cron() {
+    return config().TOOLROOM_STATS_CRON
+  },
 })
 
 export const JOB_CONTRACTS: JobContract[] = [introspectImageJob, introspectMcpServerJob, discoverySweepJob, statsRollupJob, executeApprovedCallJob, approvalsMaintenanceJob, deliverWebhookJob]

@@ -1,10 +1,7 @@
-// MCP authorization's settings, read in one place (the lead moves them into lib/config.ts): how long
-// what better-auth's OAuth provider issues lives, and the prefixes that name Toolroom's OAuth secrets
-// when one turns up in a log or a secret scanner.
-const seconds = (name: string, fallback: number, max: number) => {
-  const value = Number(process.env[name])
-  return Number.isInteger(value) && value > 0 ? Math.min(value, max) : fallback
-}
+// MCP authorization's settings: how long what better-auth's OAuth provider issues lives (lib/config.ts
+// holds the bounds), and the prefixes that name Toolroom's OAuth secrets when one turns up in a log or
+// a secret scanner.
+import { config } from '@/lib/config'
 
 export interface OAuthSettings {
   /** Access tokens (authorization code and client credentials alike). */
@@ -17,8 +14,8 @@ export interface OAuthSettings {
 
 export function oauthSettings(): OAuthSettings {
   return {
-    accessTokenSeconds: seconds('TOOLROOM_OAUTH_ACCESS_TOKEN_SECONDS', 600, 3600),
-    refreshTokenSeconds: seconds('TOOLROOM_OAUTH_REFRESH_TOKEN_SECONDS', 8 * 3600, 30 * 24 * 3600),
+    accessTokenSeconds: config().TOOLROOM_OAUTH_ACCESS_TOKEN_SECONDS,
+    refreshTokenSeconds: config().TOOLROOM_OAUTH_REFRESH_TOKEN_SECONDS,
     codeSeconds: 120,
   }
 }

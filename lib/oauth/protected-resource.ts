@@ -3,6 +3,7 @@
 // the authorization server is better-auth's at `<origin>/api/auth`. The authorization server issues
 // tokens only for resources it knows (RFC 8707), so the identifier is recorded the first time its
 // metadata is asked for; without TOOLROOM_PUBLIC_URL, at most MAX_DERIVED_RESOURCES origins are.
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { MAX_DERIVED_RESOURCES, MCP_SCOPE, OAUTH_SCOPES } from './oauth-settings'
@@ -19,7 +20,7 @@ export async function ensureMcpResource(origin: string): Promise<string> {
   if (known.has(identifier)) return identifier
   const existing = await prisma.oauthResource.findUnique({ where: { identifier }, select: { id: true } })
   if (!existing) {
-    if (!process.env.TOOLROOM_PUBLIC_URL?.trim() && (await prisma.oauthResource.count()) >= MAX_DERIVED_RESOURCES)
+    if (!config().TOOLROOM_PUBLIC_URL && (await prisma.oauthResource.count()) >= MAX_DERIVED_RESOURCES)
       throw new AppError(
         'CONFLICT',
         `Toolroom already serves /mcp as a protected resource at ${MAX_DERIVED_RESOURCES} origins; set TOOLROOM_PUBLIC_URL to the address clients use`,

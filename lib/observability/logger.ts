@@ -7,10 +7,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { format } from 'node:util'
 import pino from 'pino'
+import { type Config, config } from '@/lib/config'
 import { activeTraceIds } from './tracing'
-
-/** The environment, or a stand-in for it (tests). */
-type Env = Record<string, string | undefined>
 
 export type LogRole = 'web' | 'gateway' | 'worker' | 'script'
 
@@ -34,20 +32,15 @@ const globals = globalThis as unknown as Record<symbol, LoggerState | undefined>
 const state: LoggerState = (globals[STATE] ??= { role: 'script', root: null, consoleBridged: false, context: new AsyncLocalStorage() })
 
 /** JSON lines, unless asked for text or writing to a terminal. */
-export function jsonLogs(env: Env = process.env, stdoutIsTTY = Boolean(process.stdout.isTTY)): boolean {
-  const asked = (env.LOG_FORMAT ?? '').toLowerCase()
-  if (asked === 'json') return true
-  if (asked === 'text' || asked === 'pretty') return false
-  return !stdoutIsTTY
+export function jsonLogs(from: Pick<Config, 'LOG_FORMAT'> = config(), stdoutIsTTY = Boolean(process.stdout.isTTY)): boolean {
+  if (from.LOG_FORMAT === undefined) return !stdoutIsTTY
+  return from.LOG_FORMAT === 'json'
 }
-
-const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
 function createRoot(): pino.Logger {
   const json = jsonLogs()
-  const level = LEVELS.has(process.env.LOG_LEVEL ?? '') ? process.env.LOG_LEVEL! : 'info'
   const options: pino.LoggerOptions = {
-    level,
+    level: config().LOG_LEVEL,
     base: { role: state.role },
     messageKey: 'msg',
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -8,10 +8,10 @@
 //   GET /readyz   200 when the process can do its work (its `ready` check), else 503 with the reason
 import { createHash, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
+import { type Config, config } from '@/lib/config'
 import { initMetrics, type ProcessRole } from './metrics'
 
-/** The environment, or a stand-in for it (tests). */
-type Env = Record<string, string | undefined>
+type MetricsConfig = Pick<Config, 'TOOLROOM_METRICS_PORT' | 'TOOLROOM_METRICS_HOST' | 'TOOLROOM_METRICS_TOKEN'>
 
 export interface MetricsServerOptions {
   role: ProcessRole
@@ -22,13 +22,10 @@ export interface MetricsServerOptions {
   token?: string
 }
 
-/** Where this process serves its metrics, from the environment; null when TOOLROOM_METRICS_PORT is unset. */
-export function metricsServerSettings(env: Env = process.env): { port: number; host: string; token?: string } | null {
-  const raw = env.TOOLROOM_METRICS_PORT
-  if (raw === undefined || raw === '') return null
-  const port = Number(raw)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`TOOLROOM_METRICS_PORT must be a port number (0–65535), not "${raw.slice(0, 40)}"`)
-  return { port, host: env.TOOLROOM_METRICS_HOST || '127.0.0.1', token: env.TOOLROOM_METRICS_TOKEN || undefined }
+/** Where this process serves its metrics; null when TOOLROOM_METRICS_PORT is unset. */
+export function metricsServerSettings(from: MetricsConfig = config()): { port: number; host: string; token?: string } | null {
+  if (from.TOOLROOM_METRICS_PORT === undefined) return null
+  return { port: from.TOOLROOM_METRICS_PORT, host: from.TOOLROOM_METRICS_HOST, token: from.TOOLROOM_METRICS_TOKEN }
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest()
@@ -78,9 +75,9 @@ export function createMetricsServer(options: MetricsServerOptions): http.Server 
  * Starts the metrics server when TOOLROOM_METRICS_PORT is set (the process's metrics are collected
  * either way). Resolves with its port, or null when there is none.
  */
-export async function startMetricsServer(role: ProcessRole, ready?: () => Promise<string | null>, env: Env = process.env): Promise<number | null> {
+export async function startMetricsServer(role: ProcessRole, ready?: () => Promise<string | null>): Promise<number | null> {
   initMetrics(role)
-  const settings = metricsServerSettings(env)
+  const settings = metricsServerSettings()
   if (!settings) return null
   const server = createMetricsServer({ role, ready, ...settings })
   await new Promise<void>((resolve, reject) => {

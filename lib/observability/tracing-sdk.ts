@@ -1,6 +1,6 @@
 // The OpenTelemetry SDK behind ./tracing.ts, loaded only when tracing is on. Spans go to the OTLP/HTTP
 // endpoint of OTEL_EXPORTER_OTLP_ENDPOINT in batches (the exporter reads the standard OTEL_* variables:
-// headers, timeouts, OTEL_BSP_* batching); the service is OTEL_SERVICE_NAME, else `toolroom`, with the
+// headers, timeouts, OTEL_BSP_* batching); the service is OTEL_SERVICE_NAME (lib/config.ts), with the
 // process role as `toolroom.role`. Context follows async calls (AsyncLocalStorage); W3C trace context
 // is what goes over the wire.
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
@@ -9,9 +9,6 @@ import { resourceFromAttributes } from '@opentelemetry/resources'
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { PrismaInstrumentation } from '@prisma/instrumentation'
 import type { SpanAttributes, SpanHandle, TracingImpl } from './tracing'
-
-/** The environment, or a stand-in for it (tests). */
-type Env = Record<string, string | undefined>
 
 const KINDS = { internal: SpanKind.INTERNAL, server: SpanKind.SERVER, client: SpanKind.CLIENT, consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER }
 
@@ -35,9 +32,9 @@ function handle(span: Span): SpanHandle {
   }
 }
 
-export function startTracingSdk(role: string, env: Env): TracingImpl {
+export function startTracingSdk(role: string, serviceName: string): TracingImpl {
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'toolroom', 'toolroom.role': role, 'process.pid': process.pid }),
+    resource: resourceFromAttributes({ 'service.name': serviceName, 'toolroom.role': role, 'process.pid': process.pid }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   })
   provider.register()

@@ -9,9 +9,9 @@
 // enqueuer's trace; an approved call's execution links to the call that asked for it), and the
 // database's (Prisma's instrumentation, and the gateway's call-record writes). Upstream REST and MCP
 // requests carry the W3C `traceparent` of their attempt (withTraceContext).
+import { type Config, config } from '@/lib/config'
 
-/** The environment, or a stand-in for it (tests). */
-type Env = Record<string, string | undefined>
+type TracingConfig = Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' | 'OTEL_SDK_DISABLED' | 'OTEL_SERVICE_NAME'>
 
 export type SpanAttributes = Record<string, string | number | boolean | undefined>
 
@@ -77,19 +77,20 @@ export function activeTraceIds(): { traceId: string; spanId: string } | null {
 }
 
 /** The endpoint tracing exports to, or null (off). */
-export function tracingEndpoint(env: Env = process.env): string | null {
-  return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null
+export function tracingEndpoint(from: TracingConfig = config()): string | null {
+  return from.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? from.OTEL_EXPORTER_OTLP_ENDPOINT ?? null
 }
 
 /**
  * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set:
  * loads the SDK and registers it. Call once, first thing in a process. Resolves with whether it is on.
  */
-export async function startTracing(role: string, env: Env = process.env): Promise<boolean> {
+export async function startTracing(role: string, from: TracingConfig = config()): Promise<boolean> {
   if (state.impl) return true
-  if (!tracingEndpoint(env) || env.OTEL_SDK_DISABLED === 'true') return false
+  // The SDK's own reading of OTEL_SDK_DISABLED: "true" in any case.
+  if (!tracingEndpoint(from) || from.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false
   const { startTracingSdk } = await import('./tracing-sdk')
-  state.impl = startTracingSdk(role, env)
+  state.impl = startTracingSdk(role, from.OTEL_SERVICE_NAME)
   return true
 }
 

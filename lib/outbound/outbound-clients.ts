@@ -1,25 +1,24 @@
-// The outbound clients of each process, configured from the environment in this one place:
-// TOOLROOM_OUTBOUND_ALLOW (the SSRF allow-list of all of them, default "loopback,private"),
-// TOOLROOM_OUTBOUND_MAX_BYTES (discovery's answers) and TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES (the
-// gateway's), both 4 MiB by default. Each is made once per process, on first use.
+// The outbound clients of each process, configured in this one place: TOOLROOM_OUTBOUND_ALLOW (the SSRF
+// allow-list of all of them), TOOLROOM_OUTBOUND_MAX_BYTES (discovery's answers) and
+// TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES (the gateway's), from lib/config.ts. Each is made once per
+// process, on first use.
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { type AddressPolicy, parseAddressPolicy } from './address-policy'
+import { config } from '@/lib/config'
+import type { AddressPolicy } from './address-policy'
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch'
 import { createSessionFetch } from './session-fetch'
-
-const FOUR_MIB = 4 * 1024 * 1024
 
 const once = <T>(make: () => T): (() => T) => {
   let value: T | undefined
   return () => (value ??= make())
 }
 
-export const outboundPolicy = once((): AddressPolicy => parseAddressPolicy(process.env.TOOLROOM_OUTBOUND_ALLOW ?? 'loopback,private'))
+export const outboundPolicy = (): AddressPolicy => config().TOOLROOM_OUTBOUND_ALLOW
 
-const gatewayMaxBytes = () => Number(process.env.TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES ?? FOUR_MIB)
+const gatewayMaxBytes = () => config().TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES
 
 /** Agent listeners and MCP servers under discovery: up to 5 redirects, each hop checked. */
-export const discoveryFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: Number(process.env.TOOLROOM_OUTBOUND_MAX_BYTES ?? FOUR_MIB) }))
+export const discoveryFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: config().TOOLROOM_OUTBOUND_MAX_BYTES }))
 
 /** REST tools: no redirects (a tool's declared origin and path are all it may reach). */
 export const gatewayFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: gatewayMaxBytes(), maxRedirects: 0 }))

@@ -3,6 +3,7 @@
 // Caches of derived data tag entries with the epoch they were computed in and drop them when it moves;
 // watchers (the gateway's tool-list notifications) are called each time it moves.
 import pg from 'pg'
+import { config } from '@/lib/config'
 
 const CHANNEL = 'toolroom_registry'
 
@@ -68,7 +69,7 @@ function moved() {
 function listen(): Promise<void> {
   if (state.connecting || state.live) return state.connecting ?? Promise.resolve()
   state.connecting = (async () => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    const client = new pg.Client({ connectionString: config().DATABASE_URL })
     const lost = () => {
       if (state.client !== client) return
       state.live = false

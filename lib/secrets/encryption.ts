@@ -1,9 +1,10 @@
 // Secret values are sealed with AES-256-GCM under a key from the environment (TOOLROOM_SECRET_KEY,
-// 32 bytes in base64). The start script generates and keeps one for the embedded database.
+// 32 bytes in base64, checked by lib/config.ts). The start script generates and keeps one for the embedded database.
 // To rotate the key: set the new one as TOOLROOM_SECRET_KEY, keep the old one(s) in
 // TOOLROOM_SECRET_KEYS_PREVIOUS (comma-separated) so existing secrets still open, and run
 // `npm run secrets:reencrypt` to re-seal every secret under the new key.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { type Config, config } from '@/lib/config'
 import { noteSecretValues } from './mask-secret-values'
 
 interface Key {
@@ -11,27 +12,24 @@ interface Key {
   bytes: Buffer
 }
 
-let cached: { source: string; current: Key; byId: Map<string, Key> } | null = null
+let cached: { from: Config; current: Key; byId: Map<string, Key> } | null = null
 
-function parseKey(encoded: string, variable: string): Key {
+function keyOf(encoded: string): Key {
   const bytes = Buffer.from(encoded.trim(), 'base64')
-  if (bytes.length !== 32) throw new Error(`${variable} must hold 32-byte keys, base64-encoded`)
   return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 12), bytes }
 }
 
 function keys() {
-  const current = process.env.TOOLROOM_SECRET_KEY
-  const previous = process.env.TOOLROOM_SECRET_KEYS_PREVIOUS ?? ''
-  const source = `${current}\n${previous}`
-  if (cached?.source === source) return cached
-  if (!current) throw new Error('TOOLROOM_SECRET_KEY is not set: secrets cannot be encrypted (see README, "Secrets")')
-  const key = parseKey(current, 'TOOLROOM_SECRET_KEY')
+  const from = config()
+  if (cached?.from === from) return cached
+  if (!from.TOOLROOM_SECRET_KEY) throw new Error('TOOLROOM_SECRET_KEY is not set: secrets cannot be encrypted (see README, "Secrets")')
+  const key = keyOf(from.TOOLROOM_SECRET_KEY)
   const byId = new Map([[key.id, key]])
-  for (const encoded of previous.split(',').filter((k) => k.trim())) {
-    const old = parseKey(encoded, 'TOOLROOM_SECRET_KEYS_PREVIOUS')
+  for (const encoded of from.TOOLROOM_SECRET_KEYS_PREVIOUS) {
+    const old = keyOf(encoded)
     if (!byId.has(old.id)) byId.set(old.id, old)
   }
-  cached = { source, current: key, byId }
+  cached = { from, current: key, byId }
   return cached
 }
 

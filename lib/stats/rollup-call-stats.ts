@@ -8,6 +8,7 @@
 // Each step is a transaction under one advisory lock: any number of workers may run it, one does the
 // work. A step reads one snapshot (repeatable read), so a call is either in a recomputed hour or
 // added, never both: calls of hours awaiting a recompute are left to it.
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES } from './call-outcomes'
@@ -20,12 +21,11 @@ type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 const LOCK = `pg_try_advisory_xact_lock(hashtext('toolroom.call-stats'))`
 // Work per transaction is bounded, so a large backlog commits progress as it goes.
 /** Hours recomputed per transaction. */
-const hoursPerBatch = () => Number(process.env.TOOLROOM_STATS_HOURS_PER_BATCH ?? 12)
+const hoursPerBatch = () => config().TOOLROOM_STATS_HOURS_PER_BATCH
 /** Inserted calls added per transaction (whole insert-log rows: at least one, then up to this many calls). */
-const callsPerBatch = () => Number(process.env.TOOLROOM_STATS_CALLS_PER_BATCH ?? 100_000)
+const callsPerBatch = () => config().TOOLROOM_STATS_CALLS_PER_BATCH
 /** An hour with at least this many inserted calls waiting, and a quarter of what it holds, is recomputed instead. */
-const recomputeMinCalls = () => Number(process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS ?? 2000)
-const TX_TIMEOUT_MS = Number(process.env.TOOLROOM_STATS_TX_TIMEOUT_MS ?? 600_000)
+const recomputeMinCalls = () => config().TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
 
 export interface RollupResult {
   /** False when another process held the lock: it is doing the same work. */
@@ -190,7 +190,7 @@ async function locked<T>(work: (tx: Tx) => Promise<T>, isolationLevel?: Prisma.T
         if (!got) return { ran: false as const }
         return { ran: true as const, value: await work(tx) }
       },
-      { timeout: TX_TIMEOUT_MS, maxWait: 10_000, ...(isolationLevel ? { isolationLevel } : {}) },
+      { timeout: config().TOOLROOM_STATS_TX_TIMEOUT_MS, maxWait: 10_000, ...(isolationLevel ? { isolationLevel } : {}) },
     )
   } catch (e) {
     // A snapshot taken just before another run committed and let go of the lock: that run did the work.

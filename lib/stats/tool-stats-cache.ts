@@ -1,6 +1,7 @@
 // 7-day calls and failure rate per resolved tool (tool-stat-key.ts), for effective tool sets: held in memory per process and
 // re-checked at most every TOOLROOM_STATS_CACHE_SECONDS (one-row version read; the map is reloaded
 // only when the rollup changed the totals).
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { failureRate } from './call-outcomes'
 
@@ -18,7 +19,7 @@ export interface ToolStatsSnapshot {
   byTool: ReadonlyMap<string, ToolCallStats>
 }
 
-const ttlMs = () => Number(process.env.TOOLROOM_STATS_CACHE_SECONDS ?? 30) * 1000
+const ttlMs = () => config().TOOLROOM_STATS_CACHE_SECONDS * 1000
 const EMPTY: ToolStatsSnapshot = { version: 'none', byTool: new Map() }
 
 interface State {

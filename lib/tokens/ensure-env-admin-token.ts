@@ -1,6 +1,6 @@
 // For automation (CI, GitOps): TOOLROOM_ADMIN_TOKEN names an admin-scope API token that exists as
 // long as the variable is set. Only its hash is stored; a changed value replaces the old token, an
-// unset variable revokes it.
+// unset variable revokes it. Its form (`trk_` and at least 32 characters) is lib/config.ts's rule.
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { hashToken } from '@/lib/auth/secret-token'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
@@ -13,8 +13,6 @@ export type EnvTokenOutcome = 'created' | 'unchanged' | 'replaced' | 'revoked' |
 
 export async function ensureEnvAdminToken(value: string | undefined): Promise<EnvTokenOutcome> {
   const token = value?.trim()
-  if (token && !/^trk_[A-Za-z0-9_-]{32,200}$/.test(token))
-    throw new Error('TOOLROOM_ADMIN_TOKEN must look like trk_ followed by at least 32 letters, digits, "-" or "_" (e.g. trk_$(openssl rand -hex 24))')
   return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolroom.env-admin-token'))`
     const current = await tx.apiToken.findFirst({ where: { origin: 'env', revokedAt: null } })

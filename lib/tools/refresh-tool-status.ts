@@ -6,6 +6,7 @@
 // statistics rollup, and every worker's start and discovery sweep (which also catch DNS changes).
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { AddressPolicy } from '@/lib/outbound/address-policy'
 import { checkTarget, resolvedRefusal } from '@/lib/outbound/guard'
@@ -63,7 +64,7 @@ export async function refreshToolStatus(scope: ToolStatusScope, now: Date = new 
     const late = tools.filter((t) => t.spec.type === 'rest' && !endpoints.has(t.spec.endpoint!.url))
     for (const [url, verdict] of await endpointVerdicts(late)) endpoints.set(url, verdict)
     const [secrets, servers, recent] = await Promise.all([secretFacts(tx, tools), serverFacts(tx, tools), recentCalls(tx, tools, now)])
-    const osToolsEnabled = process.env.TOOLROOM_ENABLE_OS_TOOLS === '1'
+    const osToolsEnabled = config().TOOLROOM_ENABLE_OS_TOOLS
     const updates: { id: string; phase: string; conditions: ToolCondition[] }[] = []
     for (const tool of tools) {
       const observed = observeToolConditions({

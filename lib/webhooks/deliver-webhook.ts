@@ -1,11 +1,10 @@
 // Posts one queued delivery, signed, through the SSRF-guarded webhook client (lib/outbound: no
 // redirects). A failure throws so the queue retries it with backoff; the last attempt marks it failed.
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { webhookFetch } from '@/lib/outbound/outbound-clients'
 import { openSecretValues } from '@/lib/secrets/encryption'
 import { signatureHeaders } from './sign-webhook'
-
-const TIMEOUT_MS = Number(process.env.TOOLROOM_WEBHOOK_TIMEOUT_MS ?? 10_000)
 
 export async function deliverWebhook(deliveryId: string, attempt: number, lastAttempt: boolean): Promise<'delivered' | 'skipped'> {
   const delivery = await prisma.webhookDelivery.findUnique({ where: { id: deliveryId } })
@@ -32,7 +31,7 @@ export async function deliverWebhook(deliveryId: string, attempt: number, lastAt
         },
         body,
       },
-      { timeoutMs: TIMEOUT_MS },
+      { timeoutMs: config().TOOLROOM_WEBHOOK_TIMEOUT_MS },
     )
     status = response.status
     await response.arrayBuffer().catch(() => undefined)

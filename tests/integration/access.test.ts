@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
+import { parseConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { authHandler } from '@/lib/auth/auth-handler'
@@ -353,7 +354,7 @@ describe('TOOLROOM_ADMIN_TOKEN', () => {
     expect((await call(accessRoutes.listUsers, '/api/v1/users', { as: { token: second } })).status).toBe(200)
     expect(await ensureEnvAdminToken(undefined)).toBe('revoked')
     expect((await call(accessRoutes.listUsers, '/api/v1/users', { as: { token: second } })).status).toBe(401)
-    await expect(ensureEnvAdminToken('too-short')).rejects.toThrow(/TOOLROOM_ADMIN_TOKEN must look like/)
+    expect(() => parseConfig({ TOOLROOM_ADMIN_TOKEN: 'too-short' })).toThrow(/TOOLROOM_ADMIN_TOKEN must be `trk_` followed by 32 to 200 letters, digits, `-` or `_`/)
   })
 })
 

@@ -5,6 +5,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { config as toolroomConfig, reloadConfig } from '@/lib/config'
 import { parse } from 'yaml'
 import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { agentConfigRoute } from '@/lib/api/fleet-routes'
@@ -69,6 +70,7 @@ spec: { languageTools: [gh] }
 afterEach(() => {
   for (const k of ENV) if (saved[k] === undefined) delete process.env[k]
   else process.env[k] = saved[k]
+  reloadConfig()
 })
 
 describe('what config.yaml hands out', () => {
@@ -101,6 +103,7 @@ describe('the gateway address', () => {
   it('is TOOLROOM_PUBLIC_URL when set, whatever the request says', async () => {
     process.env.TOOLROOM_PUBLIC_URL = 'https://tools.example.com/portal'
     process.env.TOOLROOM_TRUSTED_PROXIES = '0.0.0.0/0'
+    reloadConfig()
     const res = await config('a', { headers: { host: 'inside:3001', 'x-forwarded-host': 'evil.example' } })
     expect(gatewayOf(res.text)).toBe('https://tools.example.com/mcp')
   })
@@ -115,6 +118,7 @@ describe('the gateway address', () => {
 
   it('without the front, follows X-Forwarded-Host and -Proto once TOOLROOM_TRUSTED_PROXIES names the proxies', async () => {
     process.env.TOOLROOM_TRUSTED_PROXIES = '10.0.0.0/8'
+    reloadConfig()
     const res = await config('a', { headers: { host: 'internal:3000', 'x-forwarded-host': 'tools.example.com, proxy.local', 'x-forwarded-proto': 'https' } })
     expect(gatewayOf(res.text)).toBe('https://tools.example.com/mcp')
     // Garbage in a forwarded header is not an address: the Host it came with is.
@@ -169,6 +173,7 @@ describe('through the lean front', () => {
 
   it('takes X-Forwarded-Host and -Proto from a trusted proxy in front of it', async () => {
     process.env.TOOLROOM_TRUSTED_PROXIES = '127.0.0.1'
+    reloadConfig()
     const res = await viaFront({ host: '127.0.0.1', 'x-forwarded-host': 'tools.example.com', 'x-forwarded-proto': 'https' })
     expect(gatewayOf(res.text)).toBe('https://tools.example.com/mcp')
   })
@@ -192,7 +197,7 @@ describe('the agent’s own credential', () => {
   it('stops working once revoked', async () => {
     const revoked = await call(agentCredentialRoutes.revokeCredential, `/api/v1/agents/${ids.b}/credentials/${tokens.b.id}/revoke`, { method: 'POST', params: { id: ids.b, credentialId: tokens.b.id } })
     expect(revoked.status, revoked.text).toBeLessThan(300)
-    await new Promise((r) => setTimeout(r, Number(process.env.TOOLROOM_AGENT_AUTH_CACHE_MS ?? 3000) + 100))
+    await new Promise((r) => setTimeout(r, toolroomConfig().TOOLROOM_AGENT_AUTH_CACHE_MS + 100))
     expect((await config('b', { as: { token: tokens.b.token } })).status).toBe(401)
   })
 })

@@ -18,12 +18,14 @@ import * as deliveriesApi from '@/app/api/v1/webhooks/[id]/deliveries/route'
 import { executeApprovedCall, type ApprovedCallRunner } from '@/lib/approvals/execute-approved-call'
 import { expireApprovals, requeueStrandedApprovals } from '@/lib/approvals/expire-approvals'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
+import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { call } from './helpers'
 
 process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS = '1'
 process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
+reloadConfig()
 
 const AGENT = { id: randomUUID(), namespace: 'default', name: 'billing-bot', unit: 'finance' }
 

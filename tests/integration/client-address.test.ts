@@ -4,6 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
+import { parseConfig, reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { clientAddress, frontPeerHeaders, PEER_ADDRESS_HEADER, PEER_PROOF_HEADER } from '@/lib/http/client-address'
@@ -34,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (savedTrusted === undefined) delete process.env.TOOLROOM_TRUSTED_PROXIES
   else process.env.TOOLROOM_TRUSTED_PROXIES = savedTrusted
+  reloadConfig()
   front.closeAllConnections()
   await new Promise((resolve) => front.close(resolve))
   await new Promise((resolve) => web.close(resolve))
@@ -48,6 +50,7 @@ function signInThroughFront(email: string, password: string, headers: Record<str
 describe('the client address', () => {
   it('ignores X-Forwarded-For from untrusted peers: 15 spoofed addresses are one address, and the audit log records the real one', async () => {
     delete process.env.TOOLROOM_TRUSTED_PROXIES
+    reloadConfig()
     const statuses: number[] = []
     for (let i = 0; i < 15; i++) {
       const spoofed = `203.0.113.${i + 1}`
@@ -71,6 +74,7 @@ describe('the client address', () => {
   it('honours X-Forwarded-For only through configured proxies, walking from the right past trusted hops', async () => {
     // The test client is the front's peer at 127.0.0.1; call it a proxy, with 10.9.0.0/16 behind it.
     process.env.TOOLROOM_TRUSTED_PROXIES = '127.0.0.1, 10.9.0.0/16'
+    reloadConfig()
     const { email } = await ensureUser('viewer', 'behind-proxy')
     const res = await signInThroughFront(email, PASSWORD, { 'x-forwarded-for': '198.51.100.66, 192.0.2.44, 10.9.3.4' })
     expect(res.status).toBe(200)
@@ -78,6 +82,7 @@ describe('the client address', () => {
     const session = await prisma.session.findFirst({ where: { user: { email } }, orderBy: { createdAt: 'desc' } })
     expect(session?.ipAddress).toBe('192.0.2.44')
     delete process.env.TOOLROOM_TRUSTED_PROXIES
+    reloadConfig()
   })
 
   it('is computed by one rule: peers, proxies and garbage', () => {
@@ -87,8 +92,8 @@ describe('the client address', () => {
       if (peer !== null) for (const [k, v] of Object.entries(frontPeerHeaders(peer))) if (proof || k === PEER_ADDRESS_HEADER) h.set(k, v)
       return h
     }
-    const none = {}
-    const proxies = { TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/8,::1,fd00::/8' }
+    const none = parseConfig({})
+    const proxies = parseConfig({ TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/8,::1,fd00::/8' })
     expect(clientAddress(headers('1.2.3.4', '192.0.2.9'), none)).toBe('192.0.2.9')
     expect(clientAddress(headers('1.2.3.4', '::ffff:192.0.2.9'), none)).toBe('192.0.2.9')
     expect(clientAddress(headers('1.2.3.4', '192.0.2.9', false), none)).toBeNull()
@@ -100,6 +105,8 @@ describe('the client address', () => {
     expect(clientAddress(headers(null, '10.2.2.2'), proxies)).toBe('10.2.2.2')
     // Without the front, whoever connected is taken to be a configured proxy.
     expect(clientAddress(headers('1.2.3.4, 10.3.3.3', null), proxies)).toBe('1.2.3.4')
-    expect(clientAddress(headers('1.2.3.4', null), { TOOLROOM_TRUSTED_PROXIES: 'nonsense, 10.0.0.0/99' })).toBeNull()
+    // An entry that is no address or CIDR stops the process at start rather than trusting nobody quietly.
+    expect(() => parseConfig({ TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/8, nonsense' })).toThrow(/TOOLROOM_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs, got "10\.0\.0\.0\/8, nonsense": "nonsense" is not an IP address or CIDR/)
+    expect(() => parseConfig({ TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/99' })).toThrow(/"10\.0\.0\.0\/99" is not an IP address or CIDR/)
   })
 })

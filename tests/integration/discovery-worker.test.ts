@@ -9,6 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { call, resetDatabase, yaml } from './helpers'
 
@@ -16,6 +17,7 @@ import { call, resetDatabase, yaml } from './helpers'
 process.env.TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS = '4'
 process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
 process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS = '3'
+reloadConfig()
 
 const digest = (n: number) => `sha256:${n.toString(16).padStart(64, '0')}`
 let mcpTools: Array<{ name: string; description: string; inputSchema: object; annotations?: object }> = []

@@ -7,6 +7,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import fc from 'fast-check'
 import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { explainRoutes } from '@/lib/api/explain-routes'
 import { fleetRoutes } from '@/lib/api/fleet-routes'
 import { applyRoute } from '@/lib/api/registry-routes'
@@ -35,6 +36,7 @@ async function explained(agentId: string, body: Record<string, unknown>): Promis
 
 beforeAll(async () => {
   delete process.env.TOOLROOM_ENABLE_OS_TOOLS
+  reloadConfig()
   world = await startGatewayWorld('sk-live-EXPLAINER-4d5e6f7a8b9c')
   tokens = world.tokens
   clientA = await agentClient(world.gatewayUrl, tokens.tokenA)
@@ -139,6 +141,7 @@ describe('the explainer decides as the gateway does', () => {
 describe('refusals in the effective set\'s figures', () => {
   it('are counted apart (refusedCalls7d), so a tool only ever refused does not read as 0 % failed', async () => {
     process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
+    reloadConfig()
     try {
       // Seven calls of a tool allowed three a minute: at least one is refused, even across a minute's end.
       for (let i = 0; i < 7; i++) await clientA.callTool({ name: 'limited.ping', arguments: {} }).catch(() => null)
@@ -154,6 +157,7 @@ describe('refusals in the effective set\'s figures', () => {
       expect(toggled).toMatchObject({ refusedCalls7d: toggled.totalCalls7d })
     } finally {
       delete process.env.TOOLROOM_STATS_CACHE_SECONDS
+      reloadConfig()
     }
   })
 })

@@ -3,6 +3,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
 
@@ -30,6 +31,7 @@ const lastCall = (toolId: string) => prisma.toolCall.findFirstOrThrow({ where: {
 
 beforeAll(async () => {
   process.env.TOOLROOM_ENABLE_OS_TOOLS = '1'
+  reloadConfig()
   world = await startGatewayWorld(SECRET)
   ;({ mcp, rest, tokens, gatewayUrl } = world)
   client = await agentClient(gatewayUrl, tokens.tokenA)
@@ -189,12 +191,14 @@ describe('MCP gateway with the official SDK client', () => {
 
   it('refuses os tools while they are turned off', async () => {
     delete process.env.TOOLROOM_ENABLE_OS_TOOLS
+    reloadConfig()
     try {
       const e = await rpcError(client.callTool({ name: 'shell.echo', arguments: { text: 'x' } }))
       expect(e.message).toMatch(/TOOLROOM_ENABLE_OS_TOOLS/)
       expect(await lastCall('shell.echo')).toMatchObject({ outcome: 'denied', errorCode: 'os_tools_disabled' })
     } finally {
       process.env.TOOLROOM_ENABLE_OS_TOOLS = '1'
+      reloadConfig()
     }
   })
 

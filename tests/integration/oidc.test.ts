@@ -9,6 +9,7 @@ import { createElement } from 'react'
 import { SignInForm } from '@/components/access/sign-in-form'
 import { createAuth } from '@/lib/auth/better-auth'
 import { oidcButton } from '@/lib/auth/oidc-config'
+import { reloadConfig } from '@/lib/config'
 
 let server: http.Server
 let issuer = ''
@@ -24,10 +25,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   Object.assign(process.env, { TOOLROOM_OIDC_ISSUER: issuer, TOOLROOM_OIDC_CLIENT_ID: 'toolroom-test', TOOLROOM_OIDC_CLIENT_SECRET: 'not-so-secret', TOOLROOM_OIDC_NAME: 'Test IdP' })
+  reloadConfig()
 })
 
 afterAll(async () => {
   for (const key of Object.keys(process.env)) if (key.startsWith('TOOLROOM_OIDC_') && !(key in saved)) delete process.env[key]
+  reloadConfig()
   await new Promise((resolve) => server.close(resolve))
 })
 

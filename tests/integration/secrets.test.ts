@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { ALL_CONTRACTS } from '@/lib/api/contracts'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
@@ -167,6 +168,7 @@ describe('key rotation', () => {
     process.env.TOOLROOM_SECRET_KEY = original.key
     if (original.previous === undefined) delete process.env.TOOLROOM_SECRET_KEYS_PREVIOUS
     else process.env.TOOLROOM_SECRET_KEYS_PREVIOUS = original.previous
+    reloadConfig()
   })
 
   it('opens old secrets with a previous key, re-seals them all under the new key, and audits each', async () => {
@@ -176,9 +178,11 @@ describe('key rotation', () => {
 
     const newKey = randomBytes(32).toString('base64')
     process.env.TOOLROOM_SECRET_KEY = newKey
+    reloadConfig()
     await expect(readSecretValue({ name: 'crm-token', key: 'token' }, 'default')).rejects.toThrow(/neither TOOLROOM_SECRET_KEY .* nor in TOOLROOM_SECRET_KEYS_PREVIOUS/)
 
     process.env.TOOLROOM_SECRET_KEYS_PREVIOUS = `${randomBytes(32).toString('base64')},${original.key}`
+    reloadConfig()
     expect(await readSecretValue({ name: 'crm-token', key: 'token' }, 'default')).toBe(VALUE)
     const report = await reencryptSecrets(systemContext('secrets:reencrypt'))
     expect(report).toMatchObject({ resealed: ['default/crm-token'], current: 0, failed: [] })
@@ -193,6 +197,7 @@ describe('key rotation', () => {
     expect(await reencryptSecrets(systemContext('secrets:reencrypt'))).toMatchObject({ resealed: [], current: 1 })
 
     delete process.env.TOOLROOM_SECRET_KEYS_PREVIOUS
+    reloadConfig()
     expect(await readSecretValue({ name: 'crm-token', key: 'password' }, 'default')).toBe(DATA_VALUE)
     // re-applying the same values under the new key is still a no-op
     expect((await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest })).json.summary.unchanged).toBe(7)
@@ -202,13 +207,22 @@ describe('key rotation', () => {
     await resetDatabase()
     await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest })
     process.env.TOOLROOM_SECRET_KEY = randomBytes(32).toString('base64')
+    reloadConfig()
     const report = await reencryptSecrets(systemContext('secrets:reencrypt'))
     expect(report.resealed).toEqual([])
     expect(report.failed).toEqual([{ secret: 'default/crm-token', error: expect.stringMatching(/TOOLROOM_SECRET_KEYS_PREVIOUS/) }])
   })
 
-  it('refuses a malformed key with a message naming the variable', async () => {
-    process.env.TOOLROOM_SECRET_KEYS_PREVIOUS = 'not-a-key'
-    await expect(readSecretValue({ name: 'crm-token', key: 'token' }, 'default')).rejects.toThrow(/TOOLROOM_SECRET_KEYS_PREVIOUS must hold 32-byte keys/)
+  it('refuses a malformed key with a message naming the variable, and showing no key', () => {
+    process.env.TOOLROOM_SECRET_KEYS_PREVIOUS = `${original.key},not-a-key`
+    let message = ''
+    try {
+      reloadConfig()
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toMatch(/TOOLROOM_SECRET_KEYS_PREVIOUS must be a comma list of 32-byte keys, base64-encoded, got a value of \d+ characters \(a secret: not shown\): key 2 of 2 is not 32 bytes in base64/)
+    expect(message).not.toContain(original.key)
+    expect(message).not.toContain('not-a-key')
   })
 })

@@ -6,6 +6,7 @@
 // and message).
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { type CallRecord, insertCalls } from '@/lib/gateway/record-call'
 import { CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
@@ -88,12 +89,14 @@ beforeAll(async () => {
   // Small batches, so a run takes several steps and backlogs cross step boundaries.
   process.env.TOOLROOM_STATS_CALLS_PER_BATCH = '25'
   process.env.TOOLROOM_STATS_HOURS_PER_BATCH = '5'
+  reloadConfig()
   await resetDatabase()
 })
 
 afterAll(() => {
   delete process.env.TOOLROOM_STATS_CALLS_PER_BATCH
   delete process.env.TOOLROOM_STATS_HOURS_PER_BATCH
+  reloadConfig()
 })
 
 describe('incremental rollup', () => {
@@ -103,6 +106,7 @@ describe('incremental rollup', () => {
         await resetCalls()
         // Hours that get a few calls at once go to a recompute: both paths, and both at once.
         process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = String(3 + (ops.length % 5))
+        reloadConfig()
         const now = Date.now()
         const ids: string[] = []
         for (const op of ops) {
@@ -132,6 +136,7 @@ describe('incremental rollup', () => {
       { numRuns: 25 },
     )
     delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
+    reloadConfig()
   }, 300_000)
 
   it('adds a batch of late calls over many old hours without recomputing any hour', async () => {
@@ -156,6 +161,7 @@ describe('incremental rollup', () => {
     await insertCalls(bulk)
     await insertCalls(trickle)
     process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = '100'
+    reloadConfig()
     try {
       const result = await rollupCallStats()
       // The 300 calls share one hour (recomputed); the 20 late ones are 2 hours apart (added).
@@ -164,6 +170,7 @@ describe('incremental rollup', () => {
       expect(calls).toBe(320)
     } finally {
       delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
+      reloadConfig()
     }
   })
 })

@@ -3,6 +3,7 @@
 // Tool.status, in the effective tool sets and in the API. Calls arrive through the real ingest
 // endpoint with agent credentials; a unit's figures cover its whole subtree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { applyRoute } from '@/lib/api/registry-routes'
@@ -70,6 +71,7 @@ async function ingest(agent: string, toolId: string, outcomes: string[], hoursAg
 beforeAll(async () => {
   // Effective sets take their figures from the stats cache: re-checked on every read here.
   process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
+  reloadConfig()
   await resetDatabase()
   await resetCalls()
   const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: MANIFEST })
@@ -103,6 +105,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   delete process.env.TOOLROOM_STATS_CACHE_SECONDS
+  reloadConfig()
 })
 
 const agentView = async (ns: string, name: string) => {

@@ -2,6 +2,7 @@
 // dimension, late, changed and deleted calls, percentile precision, re-runs, several workers, Tool
 // status fields and the stats cache behind effective tool sets.
 import { beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
@@ -179,6 +180,7 @@ spec: { grants: [acme.lookup, acme.unused] }
     // The cached answer above must give way to one with the new numbers once the stats cache re-checks.
     const ttl = process.env.TOOLROOM_STATS_CACHE_SECONDS
     process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
+    reloadConfig()
     try {
       const warm = await waitFor(async () => {
         const res = await call(agents.get, `/api/v1/agents/${agent.id}`, { params: { id: agent.id } })
@@ -189,6 +191,7 @@ spec: { grants: [acme.lookup, acme.unused] }
     } finally {
       if (ttl === undefined) delete process.env.TOOLROOM_STATS_CACHE_SECONDS
       else process.env.TOOLROOM_STATS_CACHE_SECONDS = ttl
+      reloadConfig()
     }
   })
 })

@@ -6,6 +6,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reloadConfig } from '@/lib/config'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { secretRoutes } from '@/lib/api/secret-routes'
@@ -162,10 +163,12 @@ metadata: { name: probe, namespace: st }
 spec: { endpoint: "http://127.0.0.1:9/mcp" }
 `)
     process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS = '1'
+    reloadConfig()
     try {
       expect((await runMcpDiscovery({ id: server.id, trigger: 'manual' })).status).toBe('failed')
     } finally {
       delete process.env.TOOLROOM_DISCOVERY_READINESS_SECONDS
+      reloadConfig()
     }
     const failed = await toolStatus('probe.lookup')
     expect(failed).toMatchObject({ phase: 'Failed', conditions: { ServerReady: 'False ServerFailed' } })

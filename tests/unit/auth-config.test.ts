@@ -1,28 +1,29 @@
 import { describe, expect, it } from 'vitest'
 import { isAllowed, scopesAllowedFor } from '@/lib/auth/access-rules'
 import { authSettings } from '@/lib/auth/auth-settings'
-import { oidcButton, oidcProviderFromEnv } from '@/lib/auth/oidc-config'
+import { oidcButton, oidcProvider } from '@/lib/auth/oidc-config'
+import { parseConfig } from '@/lib/config'
 import { contentSecurityPolicy } from '@/lib/http/security-headers'
 
-describe('session and sign-in limits from the environment', () => {
+describe('session and sign-in limits from the configuration', () => {
   it('has defaults and reads overrides', () => {
-    expect(authSettings({})).toEqual({ sessionSeconds: 12 * 3600, signInAttempts: 10, signInWindowSeconds: 300 })
-    expect(authSettings({ TOOLROOM_SESSION_HOURS: '0.5', TOOLROOM_SIGNIN_ATTEMPTS: '3', TOOLROOM_SIGNIN_WINDOW_SECONDS: '60' })).toEqual({ sessionSeconds: 1800, signInAttempts: 3, signInWindowSeconds: 60 })
+    expect(authSettings(parseConfig({}))).toEqual({ sessionSeconds: 12 * 3600, signInAttempts: 10, signInWindowSeconds: 300 })
+    expect(authSettings(parseConfig({ TOOLROOM_SESSION_HOURS: '0.5', TOOLROOM_SIGNIN_ATTEMPTS: '3', TOOLROOM_SIGNIN_WINDOW_SECONDS: '60' }))).toEqual({ sessionSeconds: 1800, signInAttempts: 3, signInWindowSeconds: 60 })
   })
   it('refuses nonsense', () => {
-    expect(() => authSettings({ TOOLROOM_SESSION_HOURS: 'forever' })).toThrow(/TOOLROOM_SESSION_HOURS must be a positive number/)
-    expect(() => authSettings({ TOOLROOM_SIGNIN_ATTEMPTS: '-1' })).toThrow(/TOOLROOM_SIGNIN_ATTEMPTS/)
+    expect(() => parseConfig({ TOOLROOM_SESSION_HOURS: 'forever' })).toThrow(/TOOLROOM_SESSION_HOURS must be a number from 0.01 to 8760, got "forever"/)
+    expect(() => parseConfig({ TOOLROOM_SIGNIN_ATTEMPTS: '-1' })).toThrow(/TOOLROOM_SIGNIN_ATTEMPTS must be an integer from 1/)
   })
 })
 
 describe('OpenID Connect configuration', () => {
   it('is off without variables', () => {
-    expect(oidcProviderFromEnv({})).toBeNull()
-    expect(oidcButton({})).toBeNull()
+    expect(oidcProvider(parseConfig({}))).toBeNull()
+    expect(oidcButton(parseConfig({}))).toBeNull()
   })
   it('is read from the issuer, client id and secret', () => {
-    const env = { TOOLROOM_OIDC_ISSUER: 'https://login.example.com/realms/x/', TOOLROOM_OIDC_CLIENT_ID: 'toolroom', TOOLROOM_OIDC_CLIENT_SECRET: 's3cret', TOOLROOM_OIDC_NAME: 'Example SSO' }
-    expect(oidcProviderFromEnv(env)).toMatchObject({
+    const env = parseConfig({ TOOLROOM_OIDC_ISSUER: 'https://login.example.com/realms/x/', TOOLROOM_OIDC_CLIENT_ID: 'toolroom', TOOLROOM_OIDC_CLIENT_SECRET: 's3cret', TOOLROOM_OIDC_NAME: 'Example SSO' })
+    expect(oidcProvider(env)).toMatchObject({
       providerId: 'oidc',
       discoveryUrl: 'https://login.example.com/realms/x/.well-known/openid-configuration',
       clientId: 'toolroom',
@@ -34,7 +35,7 @@ describe('OpenID Connect configuration', () => {
     expect(JSON.stringify(oidcButton(env))).not.toContain('s3cret')
   })
   it('says what is missing when half configured', () => {
-    expect(() => oidcProviderFromEnv({ TOOLROOM_OIDC_ISSUER: 'https://x' })).toThrow(/TOOLROOM_OIDC_CLIENT_ID, TOOLROOM_OIDC_CLIENT_SECRET/)
+    expect(() => parseConfig({ TOOLROOM_OIDC_ISSUER: 'https://x' })).toThrow(/TOOLROOM_OIDC_CLIENT_ID must be set too[^]*TOOLROOM_OIDC_CLIENT_SECRET must be set too/)
   })
 })
 

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { parseConfig } from '@/lib/config'
 import { diffSurface, isEmptyDiff, summarizeDiff } from '@/lib/discovery/diff-surface'
 import { isPinned, shouldProbeCompliance } from '@/lib/discovery/run-mcp-discovery'
 import { discoveriesForWrites } from '@/lib/discovery/schedule-discovery'
@@ -47,14 +48,14 @@ describe('discoveriesForWrites', () => {
 })
 
 describe('isPinned', () => {
-  afterEach(() => delete process.env.TOOLROOM_PINNED_NAMESPACES)
   const spec = (pinning?: boolean) => ({ port: 8080, deploymentMode: 'service' as const, transport: 'streamable-http' as const, ...(pinning === undefined ? {} : { pinning }) })
   it('follows the server, else the namespace setting', () => {
-    process.env.TOOLROOM_PINNED_NAMESPACES = 'payments, prod'
-    expect(isPinned(spec(), 'prod')).toBe(true)
-    expect(isPinned(spec(), 'dev')).toBe(false)
-    expect(isPinned(spec(false), 'prod')).toBe(false)
-    expect(isPinned(spec(true), 'dev')).toBe(true)
+    const pinned = parseConfig({ TOOLROOM_PINNED_NAMESPACES: 'payments, prod' }).TOOLROOM_PINNED_NAMESPACES
+    expect(isPinned(spec(), 'prod', pinned)).toBe(true)
+    expect(isPinned(spec(), 'dev', pinned)).toBe(false)
+    expect(isPinned(spec(false), 'prod', pinned)).toBe(false)
+    expect(isPinned(spec(true), 'dev', pinned)).toBe(true)
+    expect(isPinned(spec(), 'prod', [])).toBe(false)
   })
 })
 

@@ -4,7 +4,7 @@ import { buildRestRequest } from '@/lib/gateway/executors/rest'
 import { renderIdempotencyKey, storableKey } from '@/lib/gateway/idempotency-key'
 import { rateWindows } from '@/lib/gateway/rate-limit'
 import { parseRedactFields, REDACTED, redactTree, scrubText, scrubTree } from '@/lib/gateway/redact'
-import { backoffMs, DEFAULT_RETRY } from '@/lib/gateway/retry'
+import { backoffMs, defaultRetry } from '@/lib/gateway/retry'
 import { validateArguments } from '@/lib/gateway/validate-args'
 
 describe('redaction', () => {
@@ -40,10 +40,11 @@ describe('idempotency keys', () => {
 
 describe('retries', () => {
   it('back off exponentially with full jitter, capped', () => {
-    expect(backoffMs(1, DEFAULT_RETRY, () => 1)).toBe(DEFAULT_RETRY.baseMs)
-    expect(backoffMs(3, DEFAULT_RETRY, () => 1)).toBe(DEFAULT_RETRY.baseMs * 4)
-    expect(backoffMs(30, DEFAULT_RETRY, () => 1)).toBe(DEFAULT_RETRY.maxMs)
-    expect(backoffMs(3, DEFAULT_RETRY, () => 0)).toBe(0)
+    const policy = defaultRetry()
+    expect(backoffMs(1, policy, () => 1)).toBe(policy.baseMs)
+    expect(backoffMs(3, policy, () => 1)).toBe(policy.baseMs * 4)
+    expect(backoffMs(30, policy, () => 1)).toBe(policy.maxMs)
+    expect(backoffMs(3, policy, () => 0)).toBe(0)
   })
 })
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { parseConfig } from '@/lib/config'
 import { jsonLogs } from '@/lib/observability/logger'
 import { SECRET_MASK } from '@/lib/secrets/mask-secret-values'
 
@@ -42,10 +43,10 @@ describe('structured logs', () => {
   })
 
   it('are JSON when LOG_FORMAT=json or stdout is not a terminal; text when asked or on a terminal', () => {
-    expect(jsonLogs({ LOG_FORMAT: 'json' }, true)).toBe(true)
-    expect(jsonLogs({}, false)).toBe(true)
-    expect(jsonLogs({}, true)).toBe(false)
-    expect(jsonLogs({ LOG_FORMAT: 'text' }, false)).toBe(false)
-    expect(jsonLogs({ LOG_FORMAT: 'TEXT' }, false)).toBe(false)
+    expect(jsonLogs(parseConfig({ LOG_FORMAT: 'json' }), true)).toBe(true)
+    expect(jsonLogs(parseConfig({}), false)).toBe(true)
+    expect(jsonLogs(parseConfig({}), true)).toBe(false)
+    expect(jsonLogs(parseConfig({ LOG_FORMAT: 'text' }), false)).toBe(false)
+    expect(jsonLogs(parseConfig({ LOG_FORMAT: 'TEXT' }), false)).toBe(false)
   })
 })

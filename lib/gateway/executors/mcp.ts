@@ -4,6 +4,7 @@
 // transport discovery reached the server by (./mcp-sessions.ts).
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { config } from '@/lib/config'
 import { mcpSessionFetch } from '@/lib/outbound/outbound-clients'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
@@ -12,8 +13,8 @@ import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure } from '../tool-errors'
 import { type McpSession, openMcpSession } from './mcp-sessions'
 
-const TTL_MS = Number(process.env.TOOLROOM_GATEWAY_MCP_SESSION_TTL_S ?? 300) * 1000
-const CALL_TIMEOUT_MS = Number(process.env.TOOLROOM_GATEWAY_MCP_TIMEOUT_MS ?? 60_000)
+const sessionTtlMs = () => config().TOOLROOM_GATEWAY_MCP_SESSION_TTL_S * 1000
+const callTimeoutMs = () => config().TOOLROOM_GATEWAY_MCP_TIMEOUT_MS
 const pool = new Map<string, Promise<McpSession>>()
 
 async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Record<string, string>> {
@@ -27,7 +28,7 @@ async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Rec
 }
 
 function open(target: McpTarget, headers: Record<string, string>): Promise<McpSession> {
-  return openMcpSession(target, headers, mcpSessionFetch(CALL_TIMEOUT_MS), CALL_TIMEOUT_MS)
+  return openMcpSession(target, headers, mcpSessionFetch(callTimeoutMs()), callTimeoutMs())
 }
 
 function drop(key: string, session: Promise<McpSession>) {
@@ -55,7 +56,7 @@ export async function executeMcp(
   const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`
   for (let fresh = false; ; fresh = true) {
     let session = pool.get(key)
-    if (session && (await session.then((s) => s.broken || Date.now() - s.openedAt > TTL_MS, () => true))) {
+    if (session && (await session.then((s) => s.broken || Date.now() - s.openedAt > sessionTtlMs(), () => true))) {
       drop(key, session)
       session = undefined
     }
@@ -69,7 +70,7 @@ export async function executeMcp(
         drop(key, current)
         throw e
       })
-      return await s.callTool(upstreamName, args, { timeout: CALL_TIMEOUT_MS, signal, onprogress: progress, inputSchema })
+      return await s.callTool(upstreamName, args, { timeout: callTimeoutMs(), signal, onprogress: progress, inputSchema })
     } catch (e) {
       // A server that forgot the session (restart, expiry) never saw the call: one fresh session may retry it.
       if (e instanceof StreamableHTTPError && e.code === 404 && !fresh) {
@@ -83,7 +84,7 @@ export async function executeMcp(
 
 function classify(e: unknown, dropSession: () => void): Error {
   if (e instanceof McpError) {
-    if (e.code === ErrorCode.RequestTimeout) return new TransientError(`the MCP server did not answer within ${CALL_TIMEOUT_MS} ms`, { failure: 'timeout' })
+    if (e.code === ErrorCode.RequestTimeout) return new TransientError(`the MCP server did not answer within ${callTimeoutMs()} ms`, { failure: 'timeout' })
     if (e.code === ErrorCode.ConnectionClosed) {
       dropSession()
       return new TransientError('the connection to the MCP server closed', { failure: 'network' })

@@ -11,12 +11,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { config } from '@/lib/config'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { RPC, ToolFailure } from '../tool-errors'
 
 type Command = NonNullable<ToolSpec['command']>
 
-export const osToolsEnabled = () => process.env.TOOLROOM_ENABLE_OS_TOOLS === '1'
+export const osToolsEnabled = () => config().TOOLROOM_ENABLE_OS_TOOLS
 
 const PLACEHOLDER = /\{\{\s*args\.([A-Za-z0-9_-]+)\s*\}\}/g
 const WHOLE = /^\{\{\s*args\.([A-Za-z0-9_-]+)\s*\}\}$/
