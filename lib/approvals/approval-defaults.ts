@@ -9,21 +9,23 @@ export function shippedApprovalDefault(level: SideEffectLevel): boolean {
   return LEVELS_REQUIRING_APPROVAL.has(level)
 }
 
-/** How long a request waits for a decision before it is closed as expired, when nothing overrides it. */
-const DEFAULT_APPROVAL_EXPIRY_SECONDS = Number(process.env.TOOLROOM_APPROVAL_EXPIRY_SECONDS ?? 24 * 3600)
-
 export interface ApprovalExpiryInput {
   /** `sideEffects.approvalExpirySeconds` of the Tool, if set. */
   tool?: number | null
   /** `approvalExpirySeconds` of the SideEffectPolicy for the level, if set. */
   policy?: number | null
+  /**
+   * The deployment's default, passed in by the server (it is configuration): this module stays free of
+   * process state because the portal imports its level rules.
+   */
+  fallback: number
 }
 
 /** Tool over policy over the default; returned with where it came from, shown to approvers. */
-export function approvalExpirySeconds({ tool, policy }: ApprovalExpiryInput): { seconds: number; source: 'tool' | 'policy' | 'default' } {
+export function approvalExpirySeconds({ tool, policy, fallback }: ApprovalExpiryInput): { seconds: number; source: 'tool' | 'policy' | 'default' } {
   if (tool) return { seconds: tool, source: 'tool' }
   if (policy) return { seconds: policy, source: 'policy' }
-  return { seconds: DEFAULT_APPROVAL_EXPIRY_SECONDS, source: 'default' }
+  return { seconds: fallback, source: 'default' }
 }
 
 /**

@@ -1,5 +1,6 @@
 // The gateway holds a call for a human: one ApprovalRequest per call, with the arguments sealed for
 // the worker that will run it and redacted for the people who decide.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest, Prisma } from '@/lib/generated/prisma/client'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
@@ -64,6 +65,9 @@ export async function announceApprovalRequest(row: ApprovalRequest): Promise<voi
   )
 }
 
+/** How long a request waits for a decision before it is closed as expired, when nothing overrides it. */
+const DEFAULT_APPROVAL_EXPIRY_SECONDS = Number(process.env.TOOLROOM_APPROVAL_EXPIRY_SECONDS ?? 24 * 3600)
+
 // Tool override (`sideEffects.approvalExpirySeconds`, `approvalSummary`), else the level's policy,
 // else the default; kept with the request, so approvers see it as it was when the call was made.
 export async function approvalPolicyFor({ id, level, resourceNamespace }: ApprovalRequestInput['tool'], db: Db = prisma) {
@@ -74,7 +78,7 @@ export async function approvalPolicyFor({ id, level, resourceNamespace }: Approv
   const toolSide = (tool?.spec as { sideEffects?: { approvalExpirySeconds?: number; approvalSummary?: string[] } } | undefined)?.sideEffects
   const policySpec = policy?.spec as { approvalExpirySeconds?: number; approvalSummary?: string[]; highRisk?: boolean } | undefined
   return {
-    expiry: approvalExpirySeconds({ tool: toolSide?.approvalExpirySeconds, policy: policySpec?.approvalExpirySeconds }),
+    expiry: approvalExpirySeconds({ tool: toolSide?.approvalExpirySeconds, policy: policySpec?.approvalExpirySeconds, fallback: DEFAULT_APPROVAL_EXPIRY_SECONDS }),
     presentation: approvalPresentation({ level, toolSummary: toolSide?.approvalSummary, policySummary: policySpec?.approvalSummary, policyHighRisk: policySpec?.highRisk }),
   }
 }

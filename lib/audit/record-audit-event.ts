@@ -1,5 +1,6 @@
 // Appends one event to the audit log. Pass the transaction client when the change itself is written
 // in a transaction, so the record and the change commit (or roll back) together.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 

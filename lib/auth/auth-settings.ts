@@ -1,4 +1,6 @@
 // Session length and sign-in attempt limits, from the environment (README, "Access").
+import 'server-only'
+
 export interface AuthSettings {
   sessionSeconds: number
   signInAttempts: number

@@ -1,6 +1,7 @@
 // Optional single sign-on through any OpenID Connect provider, configured only by environment:
 // TOOLROOM_OIDC_ISSUER (or TOOLROOM_OIDC_DISCOVERY_URL), TOOLROOM_OIDC_CLIENT_ID,
 // TOOLROOM_OIDC_CLIENT_SECRET, and optionally TOOLROOM_OIDC_NAME (the button label) and TOOLROOM_OIDC_SCOPES.
+import 'server-only'
 import type { GenericOAuthConfig } from 'better-auth/plugins/generic-oauth'
 
 const OIDC_PROVIDER_ID = 'oidc'

@@ -3,6 +3,7 @@
 // first call's answer and never runs the side effect again. Waiting repeats poll the row until the
 // first call finishes, up to TOOLROOM_IDEMPOTENCY_WAIT_MS, then answer "still in progress".
 // The stored answer is what the repeat must return, unredacted, so it is sealed with the secret key.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'

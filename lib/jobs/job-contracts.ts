@@ -1,5 +1,6 @@
 // Every background job, defined once: its queue name, payload schema and queue policy. The web
 // process enqueues through these; workers/ attaches a handler to each.
+import 'server-only'
 import { z } from 'zod'
 import { DISCOVERY_TRIGGERS } from '@/lib/discovery/discovery-states'
 

@@ -1,6 +1,8 @@
 // MCP authorization's settings, read in one place (the lead moves them into lib/config.ts): how long
 // what better-auth's OAuth provider issues lives, and the prefixes that name Toolroom's OAuth secrets
 // when one turns up in a log or a secret scanner.
+import 'server-only'
+
 const seconds = (name: string, fallback: number, max: number) => {
   const value = Number(process.env[name])
   return Number.isInteger(value) && value > 0 ? Math.min(value, max) : fallback

@@ -9,6 +9,7 @@
 // enqueuer's trace; an approved call's execution links to the call that asked for it), and the
 // database's (Prisma's instrumentation, and the gateway's call-record writes). Upstream REST and MCP
 // requests carry the W3C `traceparent` of their attempt (withTraceContext).
+import 'server-only'
 
 /** The environment, or a stand-in for it (tests). */
 type Env = Record<string, string | undefined>

@@ -2,6 +2,7 @@
 // TOOLROOM_OUTBOUND_ALLOW (the SSRF allow-list of all of them, default "loopback,private"),
 // TOOLROOM_OUTBOUND_MAX_BYTES (discovery's answers) and TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES (the
 // gateway's), both 4 MiB by default. Each is made once per process, on first use.
+import 'server-only'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { type AddressPolicy, parseAddressPolicy } from './address-policy'
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch'

@@ -1,5 +1,6 @@
 // 7-day statistics of one dimension value, by day and by hour, merged from the hourly rollups:
 // counts add up, percentiles come from the summed latency histograms.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { SourceRef } from '@/lib/effective-tools/types'
 import { failureRate } from './call-outcomes'

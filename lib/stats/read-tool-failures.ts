@@ -2,6 +2,7 @@
 // by hour, its failures by error code and message, its calls by agent (all from the hourly rollups),
 // and its latest failed calls with what the upstream answered (from the call log, through the
 // partial index of failed calls by tool).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { SourceRef } from '@/lib/effective-tools/types'
 import { failureRate } from './call-outcomes'
