@@ -4,7 +4,8 @@ import 'server-only'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 
-export type AuditActorKind = 'user' | 'token' | 'agent' | 'system'
+export const AUDIT_ACTOR_KINDS = ['user', 'token', 'agent', 'system'] as const
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number]
 
 export interface AuditActor {
   kind: AuditActorKind

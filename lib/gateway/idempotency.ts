@@ -52,9 +52,12 @@ export async function claimKey(scope: KeyScope, key: string, callId: string): Pr
   return waitForFirst(scope, key, callId)
 }
 
+/** running: the first call holds the key; done: its sealed answer is kept for repeats. */
+export const IDEMPOTENCY_STATES = ['running', 'done'] as const
+
 export interface HeldKey {
   callId: string
-  state: 'running' | 'done'
+  state: (typeof IDEMPOTENCY_STATES)[number]
   outcome: string | null
   expiresAt: Date
 }

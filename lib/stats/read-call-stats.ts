@@ -8,7 +8,8 @@ import { addHistogram, emptyHistogram, percentileOf } from './latency-buckets'
 import { windowDays, windowHours, windowStart } from './stats-window'
 import { parseToolStatKey } from './tool-stat-key'
 
-export type StatDimension = 'tool' | 'agent' | 'unit' | 'namespace' | 'all'
+export const STAT_DIMENSIONS = ['tool', 'agent', 'unit', 'namespace', 'all'] as const
+export type StatDimension = (typeof STAT_DIMENSIONS)[number]
 
 export interface StatPoint {
   calls: number

@@ -11,6 +11,9 @@ import { type CallStats, readCallStats } from './read-call-stats'
 import { windowStart } from './stats-window'
 import { parseToolStatKey } from './tool-stat-key'
 
+/** What a CallStatToolHourly row breaks a tool's figures down by: the calling agent, or the error code. */
+export const TOOL_FAILURE_PARTS = ['agent', 'error'] as const
+
 export const TOP_ERRORS = 20
 export const TOP_AGENTS = 20
 export const RECENT_FAILURES = 10
