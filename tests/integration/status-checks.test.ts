@@ -7,7 +7,13 @@ import { APPROVAL_EXECUTIONS, APPROVAL_STATUSES } from '@/lib/approvals/approval
 import { AUDIT_ACTOR_KINDS } from '@/lib/audit/record-audit-event'
 import { ROLES, SCOPES } from '@/lib/auth/access-rules'
 import { prisma } from '@/lib/db'
-import { DISCOVERY_RUN_STATUSES, DISCOVERY_SUBJECT_KINDS, DISCOVERY_TRIGGERS, LANGUAGE_TOOL_PHASES, SURFACE_CHANGE_STATUSES } from '@/lib/discovery/discovery-states'
+import {
+  DISCOVERY_RUN_STATUSES,
+  DISCOVERY_SUBJECT_KINDS,
+  DISCOVERY_TRIGGERS,
+  LANGUAGE_TOOL_PHASES,
+  SURFACE_CHANGE_STATUSES,
+} from '@/lib/discovery/discovery-states'
 import { IDEMPOTENCY_STATES } from '@/lib/gateway/idempotency'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { STAT_DIMENSIONS } from '@/lib/stats/read-call-stats'
@@ -63,7 +69,9 @@ describe('CHECK constraints on status columns', () => {
       JOIN pg_class t ON t.oid = c.conrelid
       JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
       WHERE c.contype = 'c' AND c.connamespace = 'public'::regnamespace`
-    const inDatabase = Object.fromEntries(rows.map((row) => [`${row.table}.${row.column}`, [...row.definition.matchAll(/'([^']*)'::text/g)].map((m) => m[1]).sort()]))
+    const inDatabase = Object.fromEntries(
+      rows.map((row) => [`${row.table}.${row.column}`, [...row.definition.matchAll(/'([^']*)'::text/g)].map((m) => m[1]).sort()]),
+    )
     const inCode = Object.fromEntries(Object.entries(CHECKED_COLUMNS).map(([column, words]) => [column, [...words].sort()]))
     expect(inDatabase).toEqual(inCode)
   })
@@ -73,18 +81,39 @@ describe('CHECK constraints on status columns', () => {
     await expect(prisma.toolCall.create({ data: { ...callData('succeeded'), channel: 'carrier-pigeon' } })).rejects.toThrow(/ToolCall_channel_check/)
     const held = await prisma.toolCall.create({ data: callData('pending_approval') })
     const approval = await prisma.approvalRequest.create({
-      data: { callId: held.id, agentId: held.agentId, agentNamespace: 'default', agentName: 'checker', toolId: held.toolId, toolNamespace: 'github', expiresAt: new Date(Date.now() + 60_000) },
+      data: {
+        callId: held.id,
+        agentId: held.agentId,
+        agentNamespace: 'default',
+        agentName: 'checker',
+        toolId: held.toolId,
+        toolNamespace: 'github',
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     })
     await expect(prisma.approvalRequest.update({ where: { id: approval.id }, data: { status: 'maybe' } })).rejects.toThrow(/ApprovalRequest_status_check/)
-    await expect(prisma.approvalRequest.update({ where: { id: approval.id }, data: { status: 'approved', execution: 'teleported' } })).rejects.toThrow(/ApprovalRequest_execution_check/)
+    await expect(prisma.approvalRequest.update({ where: { id: approval.id }, data: { status: 'approved', execution: 'teleported' } })).rejects.toThrow(
+      /ApprovalRequest_execution_check/,
+    )
     // A nullable column stays nullable, and a known word is taken.
     await prisma.approvalRequest.update({ where: { id: approval.id }, data: { status: 'approved', execution: null } })
     await prisma.approvalRequest.update({ where: { id: approval.id }, data: { execution: 'queued' } })
 
-    const tool = await prisma.tool.create({ data: { apiVersion: 'toolroom.dev/v1alpha1', namespace: 'default', name: `checked-${randomUUID().slice(0, 8)}`, type: 'function', description: 'd', spec: {} } })
+    const tool = await prisma.tool.create({
+      data: {
+        apiVersion: 'toolroom.dev/v1alpha1',
+        namespace: 'default',
+        name: `checked-${randomUUID().slice(0, 8)}`,
+        type: 'function',
+        description: 'd',
+        spec: {},
+      },
+    })
     expect(tool.phase).toBe('Pending')
     await expect(prisma.$executeRaw`UPDATE "Tool" SET phase = 'Sleeping' WHERE id = ${tool.id}::uuid`).rejects.toThrow(/Tool_phase_check/)
     await expect(prisma.user.create({ data: { name: 'x', email: `${randomUUID()}@example.com`, role: 'superuser' } })).rejects.toThrow(/User_role_check/)
-    await expect(prisma.apiToken.create({ data: { name: 'x', hash: randomUUID(), hint: 'trk_x', scopes: ['read', 'root'] } })).rejects.toThrow(/ApiToken_scopes_check/)
+    await expect(prisma.apiToken.create({ data: { name: 'x', hash: randomUUID(), hint: 'trk_x', scopes: ['read', 'root'] } })).rejects.toThrow(
+      /ApiToken_scopes_check/,
+    )
   })
 })

@@ -87,7 +87,11 @@ function readModule(file: string): ModuleFacts {
     else externalImports.push(specifier.startsWith('@/') ? specifier.slice(2) : specifier)
   }
   const firstStatement = source.statements[0]
-  const usesClient = firstStatement !== undefined && ts.isExpressionStatement(firstStatement) && ts.isStringLiteral(firstStatement.expression) && firstStatement.expression.text === 'use client'
+  const usesClient =
+    firstStatement !== undefined &&
+    ts.isExpressionStatement(firstStatement) &&
+    ts.isStringLiteral(firstStatement.expression) &&
+    firstStatement.expression.text === 'use client'
   return { file, localImports, externalImports, usesClient, serverOnly: externalImports.includes('server-only'), touchesProcess }
 }
 
