@@ -37,7 +37,11 @@ function readCatalogCharsAsCharacters<T extends Queryable>(queryable: T): T {
   const charColumns = new WeakMap<object, boolean[]>()
   target.performIO = async (query) => {
     const result = await performIO(query)
-    if (result.fields) charColumns.set(query as object, result.fields.map((field) => field.catalogChar === true))
+    if (result.fields)
+      charColumns.set(
+        query as object,
+        result.fields.map((field) => field.catalogChar === true),
+      )
     return result
   }
   target.queryRaw = async (query): Promise<ResultSet> => {
