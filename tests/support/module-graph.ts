@@ -24,7 +24,7 @@ export interface ModuleFacts {
   usesClient: boolean
   /** It imports 'server-only', so Next.js refuses to bundle it into client code. */
   serverOnly: boolean
-  /** It reads or changes the process (`process.env`, `process.on`, …). */
+  /** It reads or changes the process (`process.env`, `process.on`, …), beyond what Next.js inlines. */
   touchesProcess: boolean
 }
 
@@ -59,6 +59,12 @@ function isErasedImport(node: ts.ImportDeclaration): boolean {
   return !clause.name && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((element) => element.isTypeOnly)
 }
 
+/** `process.env.NODE_ENV` and `process.env.NEXT_PUBLIC_*`: Next.js writes their values into client bundles. */
+function isInlinedAtBuild(processAccess: ts.PropertyAccessExpression): boolean {
+  const variable = processAccess.parent
+  return processAccess.name.text === 'env' && ts.isPropertyAccessExpression(variable) && /^(NODE_ENV|NEXT_PUBLIC_\w+)$/.test(variable.name.text)
+}
+
 function readModule(file: string): ModuleFacts {
   const text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
@@ -73,7 +79,7 @@ function readModule(file: string): ModuleFacts {
       const [first] = node.arguments
       const loads = node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require')
       if (loads && first && ts.isStringLiteralLike(first)) specifiers.push(first.text)
-    } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process') {
+    } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && !isInlinedAtBuild(node)) {
       touchesProcess = true
     }
     ts.forEachChild(node, visit)
