@@ -10,6 +10,7 @@
 //
 // Variables that libraries read themselves (OTEL_*, NODE_ENV) are documented here too, and parsed no
 // stricter than those libraries read them, so declaring them changes nothing about how they behave.
+import 'server-only'
 import type { BlockList } from 'node:net'
 import { z } from 'zod'
 import { parseTrustedProxies } from '@/lib/http/trusted-proxies'

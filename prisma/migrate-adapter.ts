@@ -4,12 +4,52 @@ import { PrismaPg } from '@prisma/adapter-pg'
 
 // The engine introspects pg_catalog columns of type "char" (oid 18) and name (oid 19), which
 // @prisma/adapter-pg cannot deserialize (Prisma bug 27403): report them as text / text[].
-const TEXT_FOR_CATALOG_TYPES: Record<number, number> = { 18: 25, 19: 25, 1002: 1009, 1003: 1009 }
+const CATALOG_CHAR = 18
+const TEXT_FOR_CATALOG_TYPES: Record<number, number> = { [CATALOG_CHAR]: 25, 19: 25, 1002: 1009, 1003: 1009 }
+interface CatalogField {
+  dataTypeID: number
+  /** It was a "char" column before it was reported as text. */
+  catalogChar?: boolean
+}
 const Query = (pg as unknown as { Query: { prototype: { handleRowDescription: (msg: unknown) => unknown } } }).Query
 const handleRowDescription = Query.prototype.handleRowDescription
-Query.prototype.handleRowDescription = function (msg: { fields: { dataTypeID: number }[] }) {
-  for (const field of msg.fields) field.dataTypeID = TEXT_FOR_CATALOG_TYPES[field.dataTypeID] ?? field.dataTypeID
+Query.prototype.handleRowDescription = function (msg: { fields: CatalogField[] }) {
+  for (const field of msg.fields) {
+    if (field.dataTypeID === CATALOG_CHAR) field.catalogChar = true
+    field.dataTypeID = TEXT_FOR_CATALOG_TYPES[field.dataTypeID] ?? field.dataTypeID
+  }
   return handleRowDescription.call(this, msg)
+}
+
+// The engine reads some "char" columns as characters, not text (pg_constraint.contype, in the query
+// that finds CHECK constraints, panics as text): the adapter hands those columns over as Character
+// (ColumnTypeEnum.Character of @prisma/driver-adapter-utils), as the engine's own driver would.
+const CHARACTER_COLUMN = 6
+type Queryable = Awaited<ReturnType<PrismaPg['connect']>>
+type ResultSet = Awaited<ReturnType<Queryable['queryRaw']>>
+// A script of several statements answers with one result per statement, and no fields of its own.
+type PerformIO = (query: unknown) => Promise<{ fields?: CatalogField[] }>
+
+function readCatalogCharsAsCharacters<T extends Queryable>(queryable: T): T {
+  const target = queryable as T & { performIO: PerformIO }
+  const performIO = target.performIO.bind(target)
+  const queryRaw = target.queryRaw.bind(target)
+  const charColumns = new WeakMap<object, boolean[]>()
+  target.performIO = async (query) => {
+    const result = await performIO(query)
+    if (result.fields)
+      charColumns.set(
+        query as object,
+        result.fields.map((field) => field.catalogChar === true),
+      )
+    return result
+  }
+  target.queryRaw = async (query): Promise<ResultSet> => {
+    const set = await queryRaw(query)
+    const chars = charColumns.get(query)
+    return chars ? { ...set, columnTypes: set.columnTypes.map((type, i) => (chars[i] ? CHARACTER_COLUMN : type) as typeof type) } : set
+  }
+  return queryable
 }
 
 function poolConfig(url: string): pg.PoolConfig {
@@ -32,6 +72,10 @@ export class MigratePg extends PrismaPg {
     super(poolConfig(url))
   }
 
+  async connect() {
+    return readCatalogCharsAsCharacters(await super.connect())
+  }
+
   async connectToShadowDb() {
     const config = poolConfig(this.url)
     const name = `prisma_shadow_${process.pid}_${Date.now()}`
@@ -39,7 +83,7 @@ export class MigratePg extends PrismaPg {
     await admin.connect()
     await admin.query(`CREATE DATABASE "${name}"`)
     await admin.end()
-    const adapter = await new PrismaPg({ ...config, database: name }).connect()
+    const adapter = readCatalogCharsAsCharacters(await new PrismaPg({ ...config, database: name }).connect())
     const dispose = adapter.dispose.bind(adapter)
     adapter.dispose = async () => {
       await dispose()

@@ -62,6 +62,9 @@ export async function buildServer() {
     platform: 'node',
     target: 'node20',
     packages: 'external',
+    // `server-only` marks server modules for Next.js and throws outside its react-server bundles: these
+    // are server processes, so it is compiled in as its empty module (and never loaded at run time).
+    alias: { 'server-only': './node_modules/server-only/empty.js' },
     tsconfig: 'tsconfig.json',
     sourcemap: 'linked',
     logLevel: 'warning',

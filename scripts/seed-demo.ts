@@ -1,4 +1,4 @@
-// Seeds the Northwind demo fleet into an empty database: `node --import tsx scripts/seed-demo.ts`
+// Seeds the Northwind demo fleet into an empty database: `node --conditions=react-server --import tsx scripts/seed-demo.ts`
 // from the project root, with DATABASE_URL and TOOLROOM_SECRET_KEY set. Prints one line; exits 1 on error.
 import '@/lib/check-config'
 import { prisma } from '@/lib/db'

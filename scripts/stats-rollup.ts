@@ -1,4 +1,4 @@
-// Runs the statistics rollup once, now, as the worker's job would: `node --import tsx scripts/stats-rollup.ts`
+// Runs the statistics rollup once, now, as the worker's job would: `node --conditions=react-server --import tsx scripts/stats-rollup.ts`
 // with DATABASE_URL set. With --repair it first marks every kept hour for a full recompute from the
 // raw calls (after a restore, or rows changed with the triggers off). Prints what it did as one JSON
 // line; exits 1 on error.

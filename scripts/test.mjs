@@ -13,6 +13,7 @@ import { freshDatabase, migrateDatabase, withDatabase } from './fresh-database.m
 import { checkImage } from './check-image.mjs'
 import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
 import { needsBuild, recordBuild } from './start-helpers.mjs'
+import { TSX_NODE_ARGS } from './tsx-node-args.mjs'
 
 const log = (...args) => console.log('[test]', ...args)
 const DATA_DIR = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
@@ -70,7 +71,7 @@ async function main() {
       E2E_SERVER_LOG: SERVER_LOG,
     })
     countPlaywright(report, code)
-    const leakCheck = await run('log-check', ['--import', 'tsx', 'scripts/check-log-for-secrets.ts', SERVER_LOG], { DATABASE_URL: e2eDb })
+    const leakCheck = await run('log-check', [...TSX_NODE_ARGS, 'scripts/check-log-for-secrets.ts', SERVER_LOG], { DATABASE_URL: e2eDb })
     if (leakCheck === 0) totals.passed++
     else {
       totals.failed++

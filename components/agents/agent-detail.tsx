@@ -1,21 +1,15 @@
 'use client'
-import { IntentLink } from '@/components/ui/intent-link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
-import { LanguageToolLinks } from '@/components/resources/bindings'
-import { ResourceHistory } from '@/components/audit/resource-history'
+import { LanguageToolLinks, UnitLink } from '@/components/resources/bindings'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { ResourceDetail } from '@/components/resources/resource-detail'
 import { LabelBadges } from '@/components/resources/status-badges'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { PageHeader } from '@/components/ui/page-header'
-import { QueryView } from '@/components/ui/states'
 import type { AgentSpec } from '@/lib/manifests/specs/fleet'
 import type { FleetStatus, Resource } from '@/lib/client/api'
 import { dateTime, digestOfImage, shortDigest } from '@/lib/client/format'
-import { useResource } from '@/lib/client/hooks'
-import { useDocumentTitle } from '@/lib/client/use-document-title'
-import { resourceHref } from '@/lib/client/links'
 import { AgentImageSection } from './agent-image-section'
 import { AgentToolsArea } from './agent-tools-area'
 import { ConfigYamlCard } from './config-yaml-card'
@@ -25,73 +19,50 @@ import { InheritedBindings } from './inherited-bindings'
 type Agent = Resource<AgentSpec, FleetStatus>
 
 export function AgentDetail({ id, namespace }: { id: string; namespace?: string }) {
-  const query = useResource<Agent>('agents', id, namespace)
-  useDocumentTitle(query.data && `${query.data.metadata.name} · Agent`)
   return (
-    <QueryView
-      query={query}
-      loadingLabel="Loading agent…"
-      errorHeader={<PageHeader crumbs={[{ label: 'Agents', href: '/agents' }]} title={<span className="font-mono">{id}</span>} />}
-    >
+    <ResourceDetail<Agent> kind="Agent" id={id} namespace={namespace} subtitle={(agent) => agent.spec.displayName ?? agent.spec.description} loose>
       {(agent) => {
-        const { name, namespace: ns } = agent.metadata
+        const ns = agent.metadata.namespace
         const spec = agent.spec
         const pinned = digestOfImage(spec.image)
         return (
           <>
-            <PageHeader
-              crumbs={[{ label: 'Agents', href: '/agents' }, { label: ns, href: `/agents?namespace=${encodeURIComponent(ns)}` }]}
-              title={<span className="font-mono">{name}</span>}
-              subtitle={spec.displayName ?? spec.description}
-            />
-            <div className="space-y-5">
-              <AgentToolsArea id={id} namespace={namespace} subjectNamespace={ns} />
-              <Card title="Configuration" bodyClassName="p-4">
-                <DefinitionList
-                  columns={3}
-                  items={[
-                    ['Namespace', <span className="font-mono" key="ns">{ns}</span>],
-                    [
-                      'Unit',
-                      spec.unit ? (
-                        <IntentLink href={resourceHref('Unit', spec.unit, ns)} className="text-sky-800 hover:underline">
-                          {spec.unit}
-                        </IntentLink>
-                      ) : (
-                        <span className="text-slate-400">none</span>
-                      ),
-                    ],
-                    ['Endpoint (A2A)', <span className="break-all font-mono text-xs" key="ep">{agent.status?.endpoint ?? spec.endpoint ?? '—'}</span>],
-                    ['Image', spec.image ? <span className="break-all font-mono text-xs" title={spec.image}>{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
-                    ['Image digest', <span className="font-mono text-xs" title={pinned ?? undefined} key="d">{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span>],
-                    ['LanguageTools', <LanguageToolLinks key="lt" refs={spec.languageTools} namespace={ns} />],
-                    ['Connectors', <InheritedBindings key="c" field="connectors" own={spec} unit={spec.unit} namespace={ns} />],
-                    ['Grants', <InheritedBindings key="g" field="grants" own={spec} unit={spec.unit} namespace={ns} />],
-                    ['Toggles', <InheritedBindings key="t" field="toggles" own={spec} unit={spec.unit} namespace={ns} />],
-                    ['Labels', Object.keys(agent.metadata.labels).length ? <LabelBadges labels={agent.metadata.labels} /> : null],
-                    ['Updated', `${dateTime(agent.metadata.updatedAt)} (generation ${agent.metadata.generation})`],
-                  ]}
-                />
-              </Card>
-              <CallStatsPanel subject={{ dimension: 'agent', id: agent.id }} callsHref={`/calls?agentId=${agent.id}`} />
-              <AgentImageSection
-                id={id}
-                namespace={namespace}
-                subjectNamespace={ns}
-                imageTools={agent.status?.imageTools}
-                pinnedDigest={pinned}
-                introspection={<IntrospectionSection plural="agents" kind="Agent" subjectId={agent.id} endpoint={agent.status?.endpoint ?? spec.endpoint} />}
+            <AgentToolsArea id={id} namespace={namespace} subjectNamespace={ns} />
+            <Card title="Configuration" bodyClassName="p-4">
+              <DefinitionList
+                columns={3}
+                items={[
+                  ['Namespace', <span className="font-mono" key="ns">{ns}</span>],
+                  ['Unit', <UnitLink key="u" name={spec.unit} namespace={ns} />],
+                  ['Endpoint (A2A)', <span className="break-all font-mono text-xs" key="ep">{agent.status?.endpoint ?? spec.endpoint ?? '—'}</span>],
+                  ['Image', spec.image ? <span className="break-all font-mono text-xs" title={spec.image}>{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
+                  ['Image digest', <span className="font-mono text-xs" title={pinned ?? undefined} key="d">{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span>],
+                  ['LanguageTools', <LanguageToolLinks key="lt" refs={spec.languageTools} namespace={ns} />],
+                  ['Connectors', <InheritedBindings key="c" field="connectors" own={spec} unit={spec.unit} namespace={ns} />],
+                  ['Grants', <InheritedBindings key="g" field="grants" own={spec} unit={spec.unit} namespace={ns} />],
+                  ['Toggles', <InheritedBindings key="t" field="toggles" own={spec} unit={spec.unit} namespace={ns} />],
+                  ['Labels', Object.keys(agent.metadata.labels).length ? <LabelBadges labels={agent.metadata.labels} /> : null],
+                  ['Updated', `${dateTime(agent.metadata.updatedAt)} (generation ${agent.metadata.generation})`],
+                ]}
               />
-              <CredentialsCard id={id} namespace={namespace} />
-              <div className="grid items-start gap-4 xl:grid-cols-2">
-                <ConfigYamlCard id={id} namespace={namespace} />
-                <ManifestCard resource={agent} />
-              </div>
-              <ResourceHistory kind="Agent" namespace={ns} name={name} />
+            </Card>
+            <CallStatsPanel subject={{ dimension: 'agent', id: agent.id }} callsHref={`/calls?agentId=${agent.id}`} />
+            <AgentImageSection
+              id={id}
+              namespace={namespace}
+              subjectNamespace={ns}
+              imageTools={agent.status?.imageTools}
+              pinnedDigest={pinned}
+              introspection={<IntrospectionSection plural="agents" kind="Agent" subjectId={agent.id} endpoint={agent.status?.endpoint ?? spec.endpoint} />}
+            />
+            <CredentialsCard id={id} namespace={namespace} />
+            <div className="grid items-start gap-4 xl:grid-cols-2">
+              <ConfigYamlCard id={id} namespace={namespace} />
+              <ManifestCard resource={agent} />
             </div>
           </>
         )
       }}
-    </QueryView>
+    </ResourceDetail>
   )
 }

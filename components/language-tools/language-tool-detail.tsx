@@ -2,17 +2,14 @@
 import { DiscoveryRunsCard } from '@/components/discovery/discovery-runs-card'
 import { RefreshButton } from '@/components/discovery/refresh-button'
 import { SurfaceChangesCard } from '@/components/discovery/surface-changes'
-import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { ResourceDetail } from '@/components/resources/resource-detail'
 import { HealthBadge, LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { PageHeader } from '@/components/ui/page-header'
-import { QueryView } from '@/components/ui/states'
 import { dateTime, timeAgo } from '@/lib/client/format'
-import { useResource, useSurfaceChanges } from '@/lib/client/hooks'
-import { useDocumentTitle } from '@/lib/client/use-document-title'
+import { useSurfaceChanges } from '@/lib/client/hooks'
 import { ComplianceReportCard } from './compliance-report'
 import { DirectAccessNotice, UNGOVERNED } from './direct-access-notice'
 import { DiscoveredToolsTable } from './discovered-tools-table'
@@ -79,13 +76,20 @@ function HeldChangesBanner({ subjectId }: { subjectId: string }) {
 }
 
 export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: string }) {
-  const query = useResource<LanguageTool>('languagetools', id, namespace)
-  useDocumentTitle(query.data && `${query.data.metadata.name} · LanguageTool`)
   return (
-    <QueryView
-      query={query}
-      loadingLabel="Loading server…"
-      errorHeader={<PageHeader crumbs={[{ label: 'LanguageTools', href: '/language-tools' }]} title={<span className="font-mono">{id}</span>} />}
+    <ResourceDetail<LanguageTool>
+      kind="LanguageTool"
+      id={id}
+      namespace={namespace}
+      subtitle={(server) => server.spec.description ?? 'MCP tool server'}
+      actions={(server) => <RefreshButton plural="languagetools" kind="LanguageTool" subjectId={server.id} variant="primary" />}
+      badges={(server) => (
+        <>
+          <PhaseBadge phase={server.status?.phase} />
+          <HealthBadge health={server.status?.health} />
+          <LabelBadges labels={server.metadata.labels} />
+        </>
+      )}
     >
       {(server) => {
         const { name, namespace: ns } = server.metadata
@@ -93,117 +97,102 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
         const tools = status?.toolSchemas ?? []
         return (
           <>
-            <PageHeader
-              crumbs={[{ label: 'LanguageTools', href: '/language-tools' }, { label: ns, href: `/language-tools?namespace=${encodeURIComponent(ns)}` }]}
-              title={<span className="font-mono">{name}</span>}
-              subtitle={spec.description ?? 'MCP tool server'}
-              actions={<RefreshButton plural="languagetools" kind="LanguageTool" subjectId={server.id} variant="primary" />}
-            >
-              <div className="flex flex-wrap items-center gap-1.5">
-                <PhaseBadge phase={status?.phase} />
-                <HealthBadge health={status?.health} />
-                <LabelBadges labels={server.metadata.labels} />
+            <HeldChangesBanner subjectId={server.id} />
+            <DirectAccessNotice servers={spec.directAccess ? [name] : []} />
+            {status?.lastError && (
+              <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+                <p className="font-semibold">Last introspection failed</p>
+                <p className="mt-1 break-words font-mono text-xs">{status.lastError}</p>
+                <p className="mt-1 text-xs text-red-800">The tools below are from the last successful discovery, if any.</p>
               </div>
-            </PageHeader>
-            <div className="space-y-4">
-              <HeldChangesBanner subjectId={server.id} />
-              <DirectAccessNotice servers={spec.directAccess ? [name] : []} />
-              {status?.lastError && (
-                <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
-                  <p className="font-semibold">Last introspection failed</p>
-                  <p className="mt-1 break-words font-mono text-xs">{status.lastError}</p>
-                  <p className="mt-1 text-xs text-red-800">The tools below are from the last successful discovery, if any.</p>
-                </div>
-              )}
-              <div className="grid gap-4 lg:grid-cols-2">
-                <Card title="Status">
-                  <DefinitionList
-                    items={[
-                      ['Phase', <PhaseBadge key="p" phase={status?.phase} />],
-                      [
-                        'Health',
-                        <span key="h">
-                          <HealthBadge health={status?.health} />
-                          {status?.phase === 'Failed' && status.health && <span className="ml-1 text-xs text-slate-500">as of the last successful discovery</span>}
-                        </span>,
-                      ],
-                      ['Endpoint', status?.endpoint ? mono(status.endpoint) : '—'],
-                      ['Detected transport', <DetectedTransport key="t" detected={status?.detectedTransport} declared={spec.transport} />],
-                      [
-                        'Server info',
-                        status?.serverInfo ? (
-                          <span className="font-mono text-xs">
-                            {status.serverInfo.name ?? '(no name)'} {status.serverInfo.version ?? ''}
-                          </span>
-                        ) : (
-                          <span className="text-slate-400">not reported</span>
-                        ),
-                      ],
-                      [
-                        'Last introspection',
-                        status?.lastIntrospectedAt ? (
-                          <span title={dateTime(status.lastIntrospectedAt)}>
-                            {timeAgo(status.lastIntrospectedAt)} <span className="text-xs text-slate-500">({dateTime(status.lastIntrospectedAt)})</span>
-                          </span>
-                        ) : (
-                          'never'
-                        ),
-                      ],
-                    ]}
-                  />
-                </Card>
-                <Card title="Spec">
-                  <DefinitionList
-                    items={[
-                      ['Image', spec.image ? mono(spec.image) : null],
-                      ['Explicit endpoint', spec.endpoint ? mono(spec.endpoint) : 'none (in-cluster service address)'],
-                      ['Port', String(spec.port)],
-                      ['Transport', spec.transport],
-                      ['Deployment mode', spec.deploymentMode],
-                      ['Pinning', <Pinning key="p" pinning={spec.pinning} />],
-                      ['Direct access', spec.directAccess ? <span key="d"><Badge tone="amber">on</Badge> <span className="text-xs text-slate-500">in agents&apos; config.yaml: {UNGOVERNED}</span></span> : 'off: agents reach it only through the gateway'],
-                      [
-                        'Auth headers',
-                        spec.authHeaders?.length
-                          ? mono(spec.authHeaders.map((h) => `${h.name} ← secret ${h.secretRef.name}${h.secretRef.key ? `/${h.secretRef.key}` : ''}`).join(', '))
-                          : 'none',
-                      ],
-                    ]}
-                  />
-                </Card>
-              </div>
-              <Card
-                title={
-                  <span>
-                    Discovered tools <span className="font-normal text-slate-500">{tools.length}</span>
-                  </span>
-                }
-                description="From tools/list, in server order. Annotation badges marked * are MCP defaults because the server declared no hint."
-                bodyClassName=""
-              >
-                {tools.length > 0 ? (
-                  <DiscoveredToolsTable server={name} tools={tools} />
-                ) : (
-                  <p className="px-4 py-4 text-sm text-slate-500">
-                    {status?.lastIntrospectedAt ? 'The server lists no tools.' : 'Not introspected yet: the discovery worker has not reached this server.'}
-                  </p>
-                )}
+            )}
+            <div className="grid gap-4 lg:grid-cols-2">
+              <Card title="Status">
+                <DefinitionList
+                  items={[
+                    ['Phase', <PhaseBadge key="p" phase={status?.phase} />],
+                    [
+                      'Health',
+                      <span key="h">
+                        <HealthBadge health={status?.health} />
+                        {status?.phase === 'Failed' && status.health && <span className="ml-1 text-xs text-slate-500">as of the last successful discovery</span>}
+                      </span>,
+                    ],
+                    ['Endpoint', status?.endpoint ? mono(status.endpoint) : '—'],
+                    ['Detected transport', <DetectedTransport key="t" detected={status?.detectedTransport} declared={spec.transport} />],
+                    [
+                      'Server info',
+                      status?.serverInfo ? (
+                        <span className="font-mono text-xs">
+                          {status.serverInfo.name ?? '(no name)'} {status.serverInfo.version ?? ''}
+                        </span>
+                      ) : (
+                        <span className="text-slate-400">not reported</span>
+                      ),
+                    ],
+                    [
+                      'Last introspection',
+                      status?.lastIntrospectedAt ? (
+                        <span title={dateTime(status.lastIntrospectedAt)}>
+                          {timeAgo(status.lastIntrospectedAt)} <span className="text-xs text-slate-500">({dateTime(status.lastIntrospectedAt)})</span>
+                        </span>
+                      ) : (
+                        'never'
+                      ),
+                    ],
+                  ]}
+                />
               </Card>
-              <ComplianceReportCard compliance={status?.compliance} />
-              <SurfaceChangesCard
-                filters={{ subjectKind: 'LanguageTool', subjectId: server.id }}
-                description="What each discovery found changed in the tool surface, newest first. With pinning, a changed definition waits here for a decision."
-              />
-              <DiscoveryRunsCard filters={{ subjectKind: 'LanguageTool', subjectId: server.id }} />
-              <div className="grid items-start gap-4 lg:grid-cols-[2fr_3fr]">
-                <LanguageToolReferencedBy name={name} namespace={ns} />
-                <ManifestCard resource={server} />
-              </div>
-              <ResourceHistory kind="LanguageTool" namespace={ns} name={name} />
+              <Card title="Spec">
+                <DefinitionList
+                  items={[
+                    ['Image', spec.image ? mono(spec.image) : null],
+                    ['Explicit endpoint', spec.endpoint ? mono(spec.endpoint) : 'none (in-cluster service address)'],
+                    ['Port', String(spec.port)],
+                    ['Transport', spec.transport],
+                    ['Deployment mode', spec.deploymentMode],
+                    ['Pinning', <Pinning key="p" pinning={spec.pinning} />],
+                    ['Direct access', spec.directAccess ? <span key="d"><Badge tone="amber">on</Badge> <span className="text-xs text-slate-500">in agents&apos; config.yaml: {UNGOVERNED}</span></span> : 'off: agents reach it only through the gateway'],
+                    [
+                      'Auth headers',
+                      spec.authHeaders?.length
+                        ? mono(spec.authHeaders.map((h) => `${h.name} ← secret ${h.secretRef.name}${h.secretRef.key ? `/${h.secretRef.key}` : ''}`).join(', '))
+                        : 'none',
+                    ],
+                  ]}
+                />
+              </Card>
+            </div>
+            <Card
+              title={
+                <span>
+                  Discovered tools <span className="font-normal text-slate-500">{tools.length}</span>
+                </span>
+              }
+              description="From tools/list, in server order. Annotation badges marked * are MCP defaults because the server declared no hint."
+              bodyClassName=""
+            >
+              {tools.length > 0 ? (
+                <DiscoveredToolsTable server={name} tools={tools} />
+              ) : (
+                <p className="px-4 py-4 text-sm text-slate-500">
+                  {status?.lastIntrospectedAt ? 'The server lists no tools.' : 'Not introspected yet: the discovery worker has not reached this server.'}
+                </p>
+              )}
+            </Card>
+            <ComplianceReportCard compliance={status?.compliance} />
+            <SurfaceChangesCard
+              filters={{ subjectKind: 'LanguageTool', subjectId: server.id }}
+              description="What each discovery found changed in the tool surface, newest first. With pinning, a changed definition waits here for a decision."
+            />
+            <DiscoveryRunsCard filters={{ subjectKind: 'LanguageTool', subjectId: server.id }} />
+            <div className="grid items-start gap-4 lg:grid-cols-[2fr_3fr]">
+              <LanguageToolReferencedBy name={name} namespace={ns} />
+              <ManifestCard resource={server} />
             </div>
           </>
         )
       }}
-    </QueryView>
+    </ResourceDetail>
   )
 }

@@ -2,8 +2,18 @@ import { IntentLink } from '@/components/ui/intent-link'
 import { Badge } from '@/components/ui/badge'
 import { refHref, resourceHref } from '@/lib/client/links'
 
-function None() {
-  return <span className="text-slate-400">none</span>
+function None({ children = 'none' }: { children?: string }) {
+  return <span className="text-slate-400">{children}</span>
+}
+
+/** The unit a resource names (an agent's unit, a unit's parent), or what having none means. */
+export function UnitLink({ name, namespace, none }: { name: string | undefined; namespace: string; none?: string }) {
+  if (!name) return <None>{none}</None>
+  return (
+    <IntentLink href={resourceHref('Unit', name, namespace)} className="text-sky-800 hover:underline">
+      {name}
+    </IntentLink>
+  )
 }
 
 function LinkList({ items, href }: { items: string[] | undefined; href: (item: string) => string }) {

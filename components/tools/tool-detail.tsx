@@ -1,18 +1,14 @@
 'use client'
-import { ResourceHistory } from '@/components/audit/resource-history'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { ResourceDetail } from '@/components/resources/resource-detail'
 import { LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { ToolFailureView } from '@/components/stats/tool-failure-view'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { PageHeader } from '@/components/ui/page-header'
-import { QueryView } from '@/components/ui/states'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
 import { count, dateTime, percent } from '@/lib/client/format'
-import { useResource } from '@/lib/client/hooks'
-import { useDocumentTitle } from '@/lib/client/use-document-title'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { AgentsWithTool } from './agents-with-tool'
 import { ApprovalBadge, LevelBadge, TypeBadge } from './badges'
@@ -50,66 +46,58 @@ function StatusCard({ status }: { status: ToolStatus | undefined }) {
 }
 
 export function ToolDetail({ id, namespace }: { id: string; namespace?: string }) {
-  const query = useResource<Tool>('tools', id, namespace)
-  useDocumentTitle(query.data && `${query.data.metadata.name} · Tool`)
   return (
-    <QueryView
-      query={query}
-      loadingLabel="Loading tool…"
-      errorHeader={<PageHeader crumbs={[{ label: 'Tools', href: '/tools' }]} title={<span className="font-mono">{id}</span>} />}
+    <ResourceDetail<Tool>
+      kind="Tool"
+      id={id}
+      namespace={namespace}
+      subtitle={(tool) => tool.spec.description}
+      badges={(tool) => (
+        <>
+          <TypeBadge type={tool.spec.type} />
+          <LevelBadge level={tool.spec.sideEffects?.level} />
+          <ApprovalBadge required={tool.spec.sideEffects?.requiresApproval === true} source="tool" />
+          <PhaseBadge phase={tool.status?.phase} />
+          <LabelBadges labels={tool.metadata.labels} />
+        </>
+      )}
     >
       {(tool) => {
-        const { name, namespace: ns, labels, annotations } = tool.metadata
+        const { name, namespace: ns, annotations } = tool.metadata
         return (
           <>
-            <PageHeader
-              crumbs={[{ label: 'Tools', href: '/tools' }, { label: ns, href: `/tools?namespace=${encodeURIComponent(ns)}` }]}
-              title={<span className="font-mono">{name}</span>}
-              subtitle={tool.spec.description}
-            >
-              <div className="flex flex-wrap items-center gap-1.5">
-                <TypeBadge type={tool.spec.type} />
-                <LevelBadge level={tool.spec.sideEffects?.level} />
-                <ApprovalBadge required={tool.spec.sideEffects?.requiresApproval === true} source="tool" />
-                <PhaseBadge phase={tool.status?.phase} />
-                <LabelBadges labels={labels} />
-              </div>
-            </PageHeader>
-            <div className="space-y-4">
-              <StatusCard status={tool.status} />
-              <CallStatsPanel subject={{ dimension: 'tool', id: name, namespace: ns }} callsHref={`/calls?toolKey=${encodeURIComponent(toolResourceStatKey(ns, name))}`} />
-              <ToolFailureView toolKey={toolResourceStatKey(ns, name)} />
-              <AgentsWithTool toolId={tool.id} namespace={ns} />
-              <ToolSpecCards spec={tool.spec} namespace={ns} />
-              <div className="grid gap-4 lg:grid-cols-2">
-                <Card title="Input schema">
-                  <SchemaView schema={tool.spec.inputSchema} />
-                </Card>
-                <Card title="Output schema">
-                  <SchemaView schema={tool.spec.outputSchema} emptyLabel="No output schema declared." />
-                </Card>
-              </div>
-              <div className="grid items-start gap-4 lg:grid-cols-[2fr_3fr]">
-                <Card title="Metadata">
-                  <DefinitionList
-                    columns={1}
-                    items={[
-                      ['apiVersion', <code key="a" className="font-mono text-xs">{tool.apiVersion}</code>],
-                      ['Namespace', <code key="n" className="font-mono text-xs">{ns}</code>],
-                      ['Annotations', Object.keys(annotations).length ? <LabelBadges labels={annotations} /> : null],
-                      ['Created', dateTime(tool.metadata.createdAt)],
-                      ['Updated', `${dateTime(tool.metadata.updatedAt)} (generation ${tool.metadata.generation})`],
-                      ['Id', <code key="i" className="font-mono text-xs">{tool.id}</code>],
-                    ]}
-                  />
-                </Card>
-                <ManifestCard resource={tool} />
-              </div>
-              <ResourceHistory kind="Tool" namespace={ns} name={name} />
+            <StatusCard status={tool.status} />
+            <CallStatsPanel subject={{ dimension: 'tool', id: name, namespace: ns }} callsHref={`/calls?toolKey=${encodeURIComponent(toolResourceStatKey(ns, name))}`} />
+            <ToolFailureView toolKey={toolResourceStatKey(ns, name)} />
+            <AgentsWithTool toolId={tool.id} namespace={ns} />
+            <ToolSpecCards spec={tool.spec} namespace={ns} />
+            <div className="grid gap-4 lg:grid-cols-2">
+              <Card title="Input schema">
+                <SchemaView schema={tool.spec.inputSchema} />
+              </Card>
+              <Card title="Output schema">
+                <SchemaView schema={tool.spec.outputSchema} emptyLabel="No output schema declared." />
+              </Card>
+            </div>
+            <div className="grid items-start gap-4 lg:grid-cols-[2fr_3fr]">
+              <Card title="Metadata">
+                <DefinitionList
+                  columns={1}
+                  items={[
+                    ['apiVersion', <code key="a" className="font-mono text-xs">{tool.apiVersion}</code>],
+                    ['Namespace', <code key="n" className="font-mono text-xs">{ns}</code>],
+                    ['Annotations', Object.keys(annotations).length ? <LabelBadges labels={annotations} /> : null],
+                    ['Created', dateTime(tool.metadata.createdAt)],
+                    ['Updated', `${dateTime(tool.metadata.updatedAt)} (generation ${tool.metadata.generation})`],
+                    ['Id', <code key="i" className="font-mono text-xs">{tool.id}</code>],
+                  ]}
+                />
+              </Card>
+              <ManifestCard resource={tool} />
             </div>
           </>
         )
       }}
-    </QueryView>
+    </ResourceDetail>
   )
 }

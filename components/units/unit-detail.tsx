@@ -1,100 +1,71 @@
 'use client'
-import { IntentLink } from '@/components/ui/intent-link'
 import { IntrospectionSection } from '@/components/discovery/introspection-section'
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
-import { ConnectorLinks, GrantLinks, Toggles } from '@/components/resources/bindings'
-import { ResourceHistory } from '@/components/audit/resource-history'
+import { ConnectorLinks, GrantLinks, Toggles, UnitLink } from '@/components/resources/bindings'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { ResourceDetail } from '@/components/resources/resource-detail'
 import { LabelBadges } from '@/components/resources/status-badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { PageHeader } from '@/components/ui/page-header'
-import { QueryView } from '@/components/ui/states'
 import type { UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { FleetStatus, Resource } from '@/lib/client/api'
 import { dateTime, digestOfImage, shortDigest } from '@/lib/client/format'
-import { useResource } from '@/lib/client/hooks'
-import { useDocumentTitle } from '@/lib/client/use-document-title'
-import { resourceHref } from '@/lib/client/links'
 import { UnitMembers } from './unit-members'
 
 type Unit = Resource<UnitSpec, FleetStatus>
 
 export function UnitDetail({ id, namespace }: { id: string; namespace?: string }) {
-  const query = useResource<Unit>('units', id, namespace)
-  useDocumentTitle(query.data && `${query.data.metadata.name} · Unit`)
   return (
-    <QueryView
-      query={query}
-      loadingLabel="Loading unit…"
-      errorHeader={<PageHeader crumbs={[{ label: 'Units', href: '/units' }]} title={<span className="font-mono">{id}</span>} />}
-    >
+    <ResourceDetail<Unit> kind="Unit" id={id} namespace={namespace} subtitle={(unit) => unit.spec.displayName ?? unit.spec.description} loose>
       {(unit) => {
         const { name, namespace: ns } = unit.metadata
         const spec = unit.spec
         const pinned = digestOfImage(spec.image)
         return (
           <>
-            <PageHeader
-              crumbs={[{ label: 'Units', href: '/units' }, { label: ns, href: `/units?namespace=${encodeURIComponent(ns)}` }]}
-              title={<span className="font-mono">{name}</span>}
-              subtitle={spec.displayName ?? spec.description}
-            />
-            <div className="space-y-5">
-              <Card>
-                <DefinitionList
-                  columns={3}
-                  items={[
-                    ['Namespace', <span className="font-mono" key="ns">{ns}</span>],
-                    [
-                      'Parent',
-                      spec.parent ? (
-                        <IntentLink href={resourceHref('Unit', spec.parent, ns)} className="text-sky-800 hover:underline">
-                          {spec.parent}
-                        </IntentLink>
-                      ) : (
-                        <span className="text-slate-400">none (top level)</span>
-                      ),
-                    ],
-                    ['Image', spec.image ? <span className="break-all font-mono text-xs">{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
-                    ['Image digest', spec.image ? <span className="font-mono text-xs" title={pinned ?? undefined}>{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span> : null],
-                    ['Endpoint', spec.endpoint ? <span className="break-all font-mono text-xs">{spec.endpoint}</span> : null],
-                    ['Connectors', <ConnectorLinks key="c" slugs={spec.connectors} />],
-                    ['Grants', <GrantLinks key="g" grants={spec.grants} namespace={ns} />],
-                    ['Toggles', <Toggles key="t" toggles={spec.toggles} />],
-                    ['Labels', Object.keys(unit.metadata.labels).length ? <LabelBadges labels={unit.metadata.labels} /> : null],
-                    ['Updated', `${dateTime(unit.metadata.updatedAt)} (generation ${unit.metadata.generation})`],
-                  ]}
-                />
-                <p className="mt-3 text-xs text-slate-500">Connectors, grants and toggles set here apply to every sub-unit and agent below this unit.</p>
-              </Card>
-              <UnitMembers name={name} namespace={ns} />
-              <CallStatsPanel subject={{ dimension: 'unit', id: unit.id }} title="Calls of this unit's agents and of its sub-units' agents, last 7 days" />
-              <section aria-labelledby="effective-tools-heading">
-                <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
-                  Effective tools
-                </h2>
-                <EffectiveToolsPanel
-                  plural="units"
-                  id={id}
-                  namespace={namespace}
-                  subjectNamespace={ns}
-                  imageTools={unit.status?.imageTools}
-                  pinnedDigest={pinned}
-                  showImageSection={Boolean(spec.image) || (unit.status?.imageTools?.count ?? 0) > 0}
-                  introspection={
-                    // Only a unit that runs an image of its own at a known address can be introspected.
-                    spec.image && spec.endpoint ? <IntrospectionSection plural="units" kind="Unit" subjectId={unit.id} endpoint={spec.endpoint} /> : undefined
-                  }
-                />
-              </section>
-              <ManifestCard resource={unit} />
-              <ResourceHistory kind="Unit" namespace={ns} name={name} />
-            </div>
+            <Card>
+              <DefinitionList
+                columns={3}
+                items={[
+                  ['Namespace', <span className="font-mono" key="ns">{ns}</span>],
+                  ['Parent', <UnitLink key="p" name={spec.parent} namespace={ns} none="none (top level)" />],
+                  ['Image', spec.image ? <span className="break-all font-mono text-xs">{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
+                  ['Image digest', spec.image ? <span className="font-mono text-xs" title={pinned ?? undefined}>{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span> : null],
+                  ['Endpoint', spec.endpoint ? <span className="break-all font-mono text-xs">{spec.endpoint}</span> : null],
+                  ['Connectors', <ConnectorLinks key="c" slugs={spec.connectors} />],
+                  ['Grants', <GrantLinks key="g" grants={spec.grants} namespace={ns} />],
+                  ['Toggles', <Toggles key="t" toggles={spec.toggles} />],
+                  ['Labels', Object.keys(unit.metadata.labels).length ? <LabelBadges labels={unit.metadata.labels} /> : null],
+                  ['Updated', `${dateTime(unit.metadata.updatedAt)} (generation ${unit.metadata.generation})`],
+                ]}
+              />
+              <p className="mt-3 text-xs text-slate-500">Connectors, grants and toggles set here apply to every sub-unit and agent below this unit.</p>
+            </Card>
+            <UnitMembers name={name} namespace={ns} />
+            <CallStatsPanel subject={{ dimension: 'unit', id: unit.id }} title="Calls of this unit's agents and of its sub-units' agents, last 7 days" />
+            <section aria-labelledby="effective-tools-heading">
+              <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
+                Effective tools
+              </h2>
+              <EffectiveToolsPanel
+                plural="units"
+                id={id}
+                namespace={namespace}
+                subjectNamespace={ns}
+                imageTools={unit.status?.imageTools}
+                pinnedDigest={pinned}
+                showImageSection={Boolean(spec.image) || (unit.status?.imageTools?.count ?? 0) > 0}
+                introspection={
+                  // Only a unit that runs an image of its own at a known address can be introspected.
+                  spec.image && spec.endpoint ? <IntrospectionSection plural="units" kind="Unit" subjectId={unit.id} endpoint={spec.endpoint} /> : undefined
+                }
+              />
+            </section>
+            <ManifestCard resource={unit} />
           </>
         )
       }}
-    </QueryView>
+    </ResourceDetail>
   )
 }

@@ -13,6 +13,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { type APIRequestContext, expect } from '@playwright/test'
 import { z } from 'zod'
 import { answerStatelessMcp } from '../../tests/support/stateless-mcp'
+import { TSX_NODE_ARGS } from '../../scripts/tsx-node-args.mjs'
 
 export interface PaymentsUpstream {
   url: string
@@ -127,7 +128,7 @@ export async function startApprovalsWorker(): Promise<Worker> {
   for (const name of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY'])
     if (!process.env[name]) throw new Error(`${name} is not set: run the end-to-end tests with \`npm test e2e\``)
   const log = fs.openSync(WORKER_LOG, 'w')
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
     env: { ...process.env, TOOLROOM_WORKER_JOBS: 'approvals.execute', TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '4' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

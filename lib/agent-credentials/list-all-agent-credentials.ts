@@ -1,6 +1,7 @@
 // Gateway credentials across every agent, for the Access tokens page: newest first, filtered by
 // state, agent and text, in keyset pages. Only credentials of agents that still exist are listed:
 // the gateway refuses the others anyway (it joins the agent to authenticate).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'

@@ -3,6 +3,7 @@
 // anyone with read access can already see (Secret values never enter it) plus who changed them, and
 // an audit trail that only a few may read does little for accountability.
 import { exportAuditEvents } from '@/lib/audit/export-audit-events'
+import { AUDIT_ACTOR_KINDS } from '@/lib/audit/record-audit-event'
 import { type AuditEventView, type AuditFilters, listAuditEvents } from '@/lib/audit/list-audit-events'
 import type { RouteContract } from '@/lib/http/contract'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
@@ -16,7 +17,7 @@ const text = (description: string) => z.string().min(1).max(253).optional().open
 
 const filterFields = {
   actor: text('Name of who acted (user, token, agent or system)'),
-  actorKind: z.enum(['user', 'token', 'agent', 'system']).optional(),
+  actorKind: z.enum(AUDIT_ACTOR_KINDS).optional(),
   action: text('An action (`resource.updated`), or a prefix ending in `*` (`resource.*`)'),
   kind: text('Kind of what was acted on (Tool, Agent, Secret, ApiToken, ...)'),
   namespace: z.string().min(1).max(63).optional(),

@@ -3,6 +3,7 @@
 // admin's management of OAuth clients and of the agents that accept dynamically registered ones, and
 // a person's consent. The OAuth endpoints themselves (authorize, token, revoke, register) are
 // better-auth's, under /api/auth/oauth2 (lib/auth/auth-handler.ts).
+import 'server-only'
 import { z } from '@/lib/http/zod'
 import { auditActorOf } from '@/lib/audit/audit-actor'
 import { getAuth } from '@/lib/auth/better-auth'

@@ -5,7 +5,7 @@ import { KIND_DEFINITIONS, type Kind, KINDS } from '@/lib/manifests/kinds'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { type EffectiveTool, SOURCE_KINDS, TIERS } from '@/lib/effective-tools/types'
-import { CONDITION_TYPES } from '@/lib/tools/tool-conditions'
+import { CONDITION_TYPES, TOOL_PHASES } from '@/lib/tools/tool-conditions'
 import { MAX_SELECTOR_LENGTH, parseLabelSelector } from '@/lib/labels/label-selector'
 import { RESOURCE_SORTS } from '@/lib/resources/list-order'
 
@@ -31,7 +31,7 @@ export const toolConditionSchema = z
 
 export const toolStatusSchema = z
   .object({
-    phase: z.enum(['Pending', 'Ready', 'Degraded', 'Failed']).openapi({
+    phase: z.enum(TOOL_PHASES).openapi({
       description: 'Failed: a condition a call needs is False; Degraded: one is Unknown, or recent calls mostly fail; Pending: not observed yet',
     }),
     conditions: z.array(toolConditionSchema),

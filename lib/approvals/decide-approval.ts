@@ -2,6 +2,7 @@
 // approved/denied), so two approvers at the same moment get one winner and the other is told who
 // won. The call's record and the audit log change in the same transaction; an approved call is then
 // handed to a worker, and a sweeper re-queues any approval whose hand-off was lost in a crash.
+import 'server-only'
 import { type AuditActor, recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'

@@ -3,6 +3,7 @@
 // A worker that died while running a call leaves it `running`: the retried job runs it again only
 // when the tool is safe to repeat (read-only or idempotent), otherwise it is closed as failed with
 // the reason, because running a side effect twice is worse than asking the agent to call again.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'

@@ -1,5 +1,6 @@
 // Requests nobody decided in time are closed as expired (the call's record too), by a worker on a
 // schedule. The same sweep re-queues approved calls whose hand-off to the executing worker was lost.
+import 'server-only'
 import { recordAuditEvents } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'

@@ -1,5 +1,6 @@
 // The queue as approvers read it: pending requests oldest first (decided ones newest first), with
 // filters, keyset pages and the total, plus the queue's figures for the dashboard.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'

@@ -1,5 +1,6 @@
 // The gateway holds a call for a human: one ApprovalRequest per call, with the arguments sealed for
 // the worker that will run it and redacted for the people who decide.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest, Prisma } from '@/lib/generated/prisma/client'

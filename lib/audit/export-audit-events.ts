@@ -1,5 +1,6 @@
 // The audit log as JSON Lines, oldest first, streamed page by page: memory stays one page deep
 // however long the log is, and a slow reader slows the database reads (pull-based backpressure).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { type AuditFilters, auditWhere, toAuditEventView } from './list-audit-events'
 

@@ -1,9 +1,11 @@
 // Appends one event to the audit log. Pass the transaction client when the change itself is written
 // in a transaction, so the record and the change commit (or roll back) together.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
 
-export type AuditActorKind = 'user' | 'token' | 'agent' | 'system'
+export const AUDIT_ACTOR_KINDS = ['user', 'token', 'agent', 'system'] as const
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number]
 
 export interface AuditActor {
   kind: AuditActorKind

@@ -4,6 +4,7 @@
 // successful one is given back: only wrong guesses use the allowance up. One statement in the
 // database, so the limit holds across web processes; a fixed window opened by the first attempt, in
 // better-auth's own RateLimit table (its keys are `<ip>|<path>`, ours `account:…`).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { authSettings } from './auth-settings'
 

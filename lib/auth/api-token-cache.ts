@@ -2,6 +2,7 @@
 // CPU than a cached effective-tools answer (BENCHMARKS.md). Verdicts are kept per process for
 // TOOLROOM_API_TOKEN_CACHE_MS (default 2 s): this process forgets them at once when it revokes a
 // token or changes a person; other web processes notice within that time. Never past a token's expiry.
+import 'server-only'
 import { config } from '@/lib/config'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import type { Actor } from './access-rules'

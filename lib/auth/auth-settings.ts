@@ -1,4 +1,5 @@
 // Session length and sign-in attempt limits (README, "Access"; bounds in lib/config.ts).
+import 'server-only'
 import { type Config, config } from '@/lib/config'
 
 export interface AuthSettings {

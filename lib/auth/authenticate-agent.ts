@@ -1,6 +1,7 @@
 // Who is calling the gateway: an agent, identified by its bearer credential (`tra_…`). Answers are
 // kept in memory for a few seconds so a busy agent does not cost a database round trip per call;
 // revocation and expiry are therefore honoured within TOOLROOM_AGENT_AUTH_CACHE_MS (default 3 s).
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { identifyOAuthAccessToken } from '@/lib/oauth/identify-oauth-token'

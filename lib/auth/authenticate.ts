@@ -1,6 +1,7 @@
 // Who is calling, and may they? The route wrapper asks these two questions for every API request,
 // and the portal's layout asks the first for every page. People come with a session cookie
 // (better-auth), REST consumers with `Authorization: Bearer trk_…` (an API token of ours).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { getAuth } from './better-auth'
 import { type Actor, type Role, ROLES, type Scope, SCOPES } from './access-rules'

@@ -2,6 +2,7 @@
 // TOOLROOM_OIDC_ISSUER (or TOOLROOM_OIDC_DISCOVERY_URL), TOOLROOM_OIDC_CLIENT_ID,
 // TOOLROOM_OIDC_CLIENT_SECRET, and optionally TOOLROOM_OIDC_NAME (the button label) and
 // TOOLROOM_OIDC_SCOPES. lib/config.ts refuses a half configuration at start.
+import 'server-only'
 import type { GenericOAuthConfig } from 'better-auth/plugins/generic-oauth'
 import { type Config, config } from '@/lib/config'
 

@@ -1,4 +1,5 @@
 // Pages ask who is signed in; everything under the portal layout needs someone.
+import 'server-only'
 import { headers } from 'next/headers'
 import { redirect } from 'next/navigation'
 import { type Access, isAllowed } from './access-rules'

@@ -3,6 +3,7 @@
 // change is accepted only when that page is on our own host (or TOOLROOM_PUBLIC_URL's). Every route
 // that a browser's cookie could carry a change to goes through this one rule: the API route wrapper
 // and better-auth's own endpoints under /api/auth.
+import 'server-only'
 import { config } from '@/lib/config'
 import { AppError } from '@/lib/errors/app-error'
 import { publicOrigin } from '@/lib/http/public-origin'

@@ -1,6 +1,7 @@
 // Bearer secrets Toolroom hands out (API tokens, agent credentials): shown once, stored only as a
 // SHA-256 hash. The tokens are 256 random bits, so a fast hash is enough (no password stretching),
 // and the visible prefix names what a token is when it turns up in a log or a secret scanner.
+import 'server-only'
 import { createHash, randomBytes } from 'node:crypto'
 
 export type TokenPrefix = 'trk' | 'tra'

@@ -1,5 +1,6 @@
 // Email-and-password sign-in through better-auth's own endpoint, so its password check, session
 // creation and database-backed attempt limit all apply; we add problem+json answers and the audit record.
+import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'

@@ -18,6 +18,11 @@ export function hasPage(kind: string): kind is PortalKind {
   return kind in BASE
 }
 
+/** A kind's list page, narrowed to one namespace when given. */
+export function listHref(kind: PortalKind, namespace?: string | null): string {
+  return namespace ? `${BASE[kind]}?namespace=${encodeURIComponent(namespace)}` : BASE[kind]
+}
+
 export function resourceHref(kind: PortalKind, idOrName: string, namespace?: string | null): string {
   return `${BASE[kind]}/${encodeURIComponent(idOrName)}${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`
 }

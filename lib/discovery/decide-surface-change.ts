@@ -1,4 +1,5 @@
 // An operator accepts or rejects a held change of an MCP server's tool definitions.
+import 'server-only'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'

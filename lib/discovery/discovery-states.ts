@@ -9,5 +9,8 @@ export type DiscoveryTrigger = (typeof DISCOVERY_TRIGGERS)[number]
 
 export const DISCOVERY_RUN_STATUSES = ['running', 'succeeded', 'failed'] as const
 
+/** A LanguageTool's phase: Pending until its first discovery, then how the last one went. */
+export const LANGUAGE_TOOL_PHASES = ['Pending', 'Ready', 'Failed'] as const
+
 /** applied: agents see it; pending_review: held by pinning until someone accepts or rejects it. */
 export const SURFACE_CHANGE_STATUSES = ['applied', 'pending_review', 'accepted', 'rejected'] as const

@@ -1,4 +1,5 @@
 // Reads for the Discovery page and the API: recent runs and surface changes, newest first.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 

@@ -2,6 +2,7 @@
 // subject, opens a run and closes it with the refreshed cache and its change event. Through the Prisma
 // query builder that was six or seven round trips and a sixth of a worker's CPU; here it is one
 // statement to start and one to finish (atomic: data-modifying CTEs of one statement commit together).
+import 'server-only'
 import type { DiscoveryTrigger } from './discovery-states'
 import { randomUUID } from 'node:crypto'
 import { Prisma } from '@/lib/generated/prisma/client'

@@ -1,5 +1,6 @@
 // One image introspection of an agent or unit, recorded: the run, the refreshed cache of image tools
 // (kept as it was when the run fails) and, when the surface moved, a change event with the diff.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'

@@ -1,6 +1,7 @@
 // One introspection of an MCP tool server (LanguageTool), recorded: phase, health, the tools with
 // their annotations, the compliance report, and change events. With pinning, a changed definition of
 // a tool agents already have is held for review: agents keep the accepted one until it is accepted.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'

@@ -1,5 +1,6 @@
 // When discovery runs: for a new agent, unit (with an image) or server; when an image digest changes
 // (rotation) or a server's address does; on demand; and periodically (the sweep job).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { enqueueMany } from '@/lib/jobs/enqueue'
 import { introspectImageJob, introspectMcpServerJob } from '@/lib/jobs/job-contracts'

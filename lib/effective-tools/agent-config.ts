@@ -1,6 +1,7 @@
 // An agent's runtime config.yaml: where its runtime connects. Every tool goes through Toolroom's
 // gateway (approvals, rate limits, argument checks, the call log); an MCP server the agent references
 // appears with its own endpoint only when an operator marked it for direct access.
+import 'server-only'
 import type { Actor } from '@/lib/auth/access-rules'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'

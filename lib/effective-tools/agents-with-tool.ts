@@ -4,6 +4,7 @@
 // bind a connector listing it, themselves or through a unit above them; each of those is resolved by
 // the same resolver as its own page, on the sources of the Tool's name alone (inputForName), so the
 // states agree.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { type Cursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@/lib/http/pagination'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'

@@ -1,5 +1,6 @@
 // Serialized answers about an agent's or unit's effective tools, kept until the registry changes.
 // Bodies are Buffers (outside the JS heap), bounded in total bytes, least recently used out first.
+import 'server-only'
 import { config } from '@/lib/config'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import { registryEpoch } from '@/lib/registry/registry-changes'

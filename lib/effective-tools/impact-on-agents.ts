@@ -3,6 +3,7 @@
 // manifest laid over it, overlay-reader.ts), without writing anything. Only agents the manifest can
 // reach are resolved (impact-candidates.ts), twice each, for the tool names it can change
 // (impact-scope.ts), in batches whose Tools and servers are read in one query; the rest cannot change. BENCHMARKS.md, `npm run bench:apply-impact`, has the figures.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import { qualifyRef } from '@/lib/manifests/resource-ref'

@@ -1,6 +1,7 @@
 // The registry as the resolver reads it: units, connectors, servers, Tools and policies, fetched in
 // batches and kept for as long as the registry has not changed (one memo per epoch, shared by all
 // requests of this process). Without a live change listener every reader starts empty.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'

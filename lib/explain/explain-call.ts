@@ -5,6 +5,7 @@
 // gateway's own checks (lib/gateway/call-checks.ts) on the gateway's own view of the agent
 // (agentTools), and reads rate-limit counters and held keys without taking them. Steps after the one
 // that decides are still worked out, marked not reached, so the reader sees everything at once.
+import 'server-only'
 import { approvalPolicyFor } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
 import { agentAllowed } from '@/lib/effective-tools/allowed-agents'

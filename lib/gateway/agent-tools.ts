@@ -1,5 +1,6 @@
 // What the gateway knows about a calling agent: its effective tool set split into what it may call
 // and what it may not (with the reason), and the tools/list answer, kept per registry epoch.
+import 'server-only'
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import { prisma } from '@/lib/db'
 import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'

@@ -1,6 +1,7 @@
 // What an agent hears about a call that waits for approval: at once, `approval_required` with the
 // call id; later (toolroom.approval_status, a repeat with the same idempotency key, or a call that
 // chose to wait) the decision and, once the call ran, its result.
+import 'server-only'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { openApprovedAnswer } from '@/lib/approvals/execute-approved-call'
 import { config } from '@/lib/config'

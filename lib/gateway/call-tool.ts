@@ -2,6 +2,7 @@
 // effective set → safety → arguments → rate limits → idempotency → approval → execute (with retries
 // where a repeat is harmless) → record. Every call ends in exactly one ToolCall row, written with
 // `redactFields` masked, secrets scrubbed, and args/results only where `observability` allows.
+import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'

@@ -1,6 +1,7 @@
 // Idempotency keys from `sideEffects.idempotencyKeyTemplate` (joch: `"zendesk-{{ args.subject | hash }}"`).
 // A placeholder is `{{ args.<path> }}` with an optional `| hash` (SHA-256, first 16 hex digits); a
 // missing value renders empty, objects render as their JSON. Pure.
+import 'server-only'
 import { createHash } from 'node:crypto'
 import { isObject } from '@/lib/json/unknown-values'
 import { isStorableText } from '@/lib/storage/storable-text'

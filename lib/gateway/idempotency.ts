@@ -3,6 +3,7 @@
 // first call's answer and never runs the side effect again. Waiting repeats poll the row until the
 // first call finishes, up to TOOLROOM_IDEMPOTENCY_WAIT_MS, then answer "still in progress".
 // The stored answer is what the repeat must return, unredacted, so it is sealed with the secret key.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
@@ -50,9 +51,12 @@ export async function claimKey(scope: KeyScope, key: string, callId: string): Pr
   return waitForFirst(scope, key, callId)
 }
 
+/** running: the first call holds the key; done: its sealed answer is kept for repeats. */
+export const IDEMPOTENCY_STATES = ['running', 'done'] as const
+
 export interface HeldKey {
   callId: string
-  state: 'running' | 'done'
+  state: (typeof IDEMPOTENCY_STATES)[number]
   outcome: string | null
   expiresAt: Date
 }

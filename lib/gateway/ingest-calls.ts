@@ -3,6 +3,7 @@
 // its index named in the error) and written in one statement. A record may carry its own `id` (a
 // UUID): re-sending a batch after a lost answer then records nothing twice. The tool's observability
 // rules apply as for gateway calls: args and results only where allowed, redactFields masked.
+import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { AppError, type FieldError } from '@/lib/errors/app-error'

@@ -1,6 +1,7 @@
 // What the gateway's /mcp answers are made of, whichever revision produced them: a status, headers,
 // and a body that is either text (JSON) or an event stream. The lean process (server.ts) and the
 // Next.js route (mcp-handler.ts) both write these.
+import 'server-only'
 import { config } from '@/lib/config'
 import { RPC } from './tool-errors'
 

@@ -10,6 +10,7 @@
 //     (mcp-legacy.ts, SDK v1).
 // Stateless, so any gateway process serves any request. `answerMcp` is the core, used by the lean
 // process directly; `handleMcpRequest` wraps it for web-standard Request/Response (Next.js).
+import 'server-only'
 import { classifyInboundRequest } from '@modelcontextprotocol/server'
 import { type AgentIdentity, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
 import { config } from '@/lib/config'

@@ -5,6 +5,7 @@
 // A `tools/call` that asks for progress (`_meta.progressToken`) is answered as an event stream: its
 // progress notifications, then the result. A GET with `Accept: text/event-stream` opens the agent's
 // stream of `notifications/tools/list_changed` (tool-list-changes.ts).
+import 'server-only'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'

@@ -4,6 +4,7 @@
 // schema. 2025-11-25 messages are checked with SDK v1's schemas (the revision its Server negotiates),
 // 2026-07-28 ones with SDK v2's (@modelcontextprotocol/core); the revision's own envelope rules
 // (`_meta` protocol fields, mirrored headers) are SDK v2's validation ladder's (mcp-modern.ts).
+import 'server-only'
 import {
   CallToolRequestSchema as ModernCallToolRequest,
   ClientNotificationSchema as ModernClientNotification,

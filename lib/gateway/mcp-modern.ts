@@ -8,6 +8,7 @@
 // One handler per agent: `subscriptions/listen` streams subscribe to their handler's event bus, so a
 // change to one agent's tool list is published to that agent's streams only (tool-list-changes.ts
 // hears every registry change from PostgreSQL, in every gateway process).
+import 'server-only'
 import {
   createMcpHandler,
   InMemoryServerEventBus,

@@ -9,6 +9,7 @@
 // a `notifications/cancelled` aborts only in-flight requests of the same credential that carry the id
 // the sender gave them. Every pending entry ends with its request: answered, or dropped when the
 // caller went away.
+import 'server-only'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'

@@ -1,5 +1,6 @@
 // Toolroom's own `toolroom.*` tools, carried out by the gateway itself (toolroom.call_tool is
 // handled by the pipeline, which runs the named tool's own pipeline).
+import 'server-only'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { openApprovedAnswer } from '@/lib/approvals/execute-approved-call'
 import { prisma } from '@/lib/db'

@@ -3,6 +3,7 @@
 // `safety.rateLimit`, else its level's SideEffectPolicy default; a cap on the tool across all agents)
 // and per agent (`spec.rateLimit` on the Agent, else TOOLROOM_AGENT_CALLS_PER_MINUTE/_PER_DAY).
 // One statement per call; a refused call is counted nowhere.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { RateLimit } from '@/lib/effective-tools/types'

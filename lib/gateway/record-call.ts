@@ -6,6 +6,7 @@
 // TOOLROOM_GATEWAY_ASYNC_COMMIT=1 commits call records without waiting for the WAL flush
 // (synchronous_commit=off): a PostgreSQL crash can then lose the last fraction of a second of call
 // records (never registry data); see BENCHMARKS.md for what each choice costs.
+import 'server-only'
 import pg from 'pg'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'

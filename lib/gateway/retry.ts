@@ -1,5 +1,6 @@
 // Retries on transient failures (connection errors, timeouts, 502/503/504), only for tools whose
 // repeat is harmless: read-only or idempotent. Delays grow exponentially with full jitter.
+import 'server-only'
 import { config } from '@/lib/config'
 
 export interface RetryPolicy {

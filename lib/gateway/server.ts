@@ -9,6 +9,7 @@
 // answer from the web app such as a 401) is closed after the answer instead of being kept alive with
 // the rest of the body unread, which stalled the next request on it; the close lingers
 // (lib/http/lingering-close.ts), so a client still sending reads the answer instead of a reset.
+import 'server-only'
 import http from 'node:http'
 import type { Socket } from 'node:net'
 import { config } from '@/lib/config'

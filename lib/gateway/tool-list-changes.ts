@@ -3,6 +3,7 @@
 // Apply, a discovery worker) reaches the agents connected to any process, with no state shared
 // between gateways. After each change, the tools/list answer of every watched agent is worked out
 // again and compared with the last one: only agents whose list is different hear about it.
+import 'server-only'
 import { createHash } from 'node:crypto'
 import { onRegistryChange } from '@/lib/registry/registry-changes'
 import { agentTools } from './agent-tools'

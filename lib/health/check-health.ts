@@ -1,3 +1,4 @@
+import 'server-only'
 import { prisma } from '@/lib/db'
 
 /** Ready when the database answers; the start script waits for this before it reports the URL. */

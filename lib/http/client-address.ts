@@ -8,6 +8,7 @@
 // socket, tells Next.js the peer in a private header, with a proof only processes holding
 // TOOLROOM_SECRET_KEY can make; it overwrites any copy a client sent. Without the front, Next.js
 // must only be reachable through the trusted proxies; with none configured the address is unknown.
+import 'server-only'
 import { createHash, hkdfSync, timingSafeEqual } from 'node:crypto'
 import type { BlockList } from 'node:net'
 import { type Config, config } from '@/lib/config'

@@ -8,6 +8,7 @@
 //    TOOLROOM_TRUSTED_PROXIES, else with the Host it was sent and plain http;
 //  - without the front, when TOOLROOM_TRUSTED_PROXIES is set: Next.js must then only be reachable
 //    through those proxies (as for client addresses, README "Web security").
+import 'server-only'
 import type { IncomingHttpHeaders } from 'node:http'
 import { type Config, config } from '@/lib/config'
 import { cameThroughFront, hasTrustedProxies, isTrustedProxy } from './client-address'

@@ -3,6 +3,7 @@
 // parsed against the schema its route declares: the success schema, or the problem schema for
 // errors. A mismatch (a wrong type, a missing field, a field the contract does not declare, another
 // status) becomes a 500 problem naming it, and is remembered for the test run to fail on.
+import 'server-only'
 import { parse } from 'yaml'
 import type { z } from 'zod'
 import { config } from '@/lib/config'

@@ -1,6 +1,7 @@
 // The one wrapper around every API route handler: request id, authentication and access, bounded
 // body reading, zod parsing of params/query/body, problem+json for every error, and (when
 // TOOLROOM_CHECK_RESPONSES=1, as in the integration tests) every answer held to its contract.
+import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { type Actor, authenticate, isAllowed } from '@/lib/auth/authenticate'

@@ -1,6 +1,7 @@
 // TOOLROOM_TRUSTED_PROXIES as the client-address rules use it: IP addresses and CIDRs. Pure: lib/config.ts
 // parses the variable with it once per process, so an entry that is neither stops the process at
 // start instead of being guessed at (or quietly trusting nobody) on every request.
+import 'server-only'
 import { BlockList, isIP } from 'node:net'
 
 /** An IP address in its usual form (IPv4-mapped IPv6 as IPv4), or null for anything else. */

@@ -1,4 +1,5 @@
 // An operator (or CI) uploads an image's tools manifest for a subject without an /a2a/tools listener.
+import 'server-only'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'

@@ -1,5 +1,6 @@
 // The job queue: pg-boss over the same PostgreSQL. One instance per process; the web process only
 // sends, worker processes also fetch, supervise (expire and retry jobs of dead workers) and schedule.
+import 'server-only'
 import pg from 'pg'
 import PgBoss from 'pg-boss'
 import { config } from '@/lib/config'

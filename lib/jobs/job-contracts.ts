@@ -1,6 +1,7 @@
 // Every background job, defined once: its queue name, payload schema and queue policy. The web
 // process enqueues through these; workers/ attaches a handler to each. Settings from the environment
 // are getters: read from lib/config.ts when a queue is set up, not when this module is imported.
+import 'server-only'
 import { z } from 'zod'
 import { config } from '@/lib/config'
 import { DISCOVERY_TRIGGERS } from '@/lib/discovery/discovery-states'

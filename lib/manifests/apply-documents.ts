@@ -3,6 +3,7 @@
 // writes share one transaction. Every problem of every document is found in one pass (a syntax error
 // in one document does not keep the others from being checked) and, for a manifest's text, placed at
 // its line and column, so one round of fixes is enough.
+import 'server-only'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { adminOnlyError, adminOnlyMessage, type AdminOnlyKind, isAdminOnlyKind, mayChangeKind } from '@/lib/auth/admin-only-kinds'
 import { type ApplyImpact, impactOnAgents, type PlannedChange } from '@/lib/effective-tools/impact-on-agents'

@@ -1,6 +1,7 @@
 // Which agent an OAuth access token (`tro_…`) speaks for at `/mcp`: the Agent its client is bound to,
 // if the token is unexpired, unrevoked, carries the `mcp` scope and was issued for this very resource
 // (its audience, RFC 8707), and its client is enabled. Anything else is no identity at all.
+import 'server-only'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { prisma } from '@/lib/db'
 import { hashOAuthToken } from './oauth-secrets'

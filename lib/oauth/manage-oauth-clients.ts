@@ -3,6 +3,7 @@
 // (authorization code with PKCE for a person's MCP client, or client credentials for a workload, its
 // secret shown once), lists and revokes them (revoking ends every token of the client at once), and
 // chooses the agents dynamically registered clients may be bound to. Every change is audited.
+import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { forgetAgentCredentials } from '@/lib/auth/authenticate-agent'
 import { type AuditActor, recordAuditEvent } from '@/lib/audit/record-audit-event'

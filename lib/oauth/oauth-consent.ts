@@ -4,6 +4,7 @@
 // the code). A client an admin registered is already bound to its agent; a dynamically registered one
 // is bound here, once, to an agent an admin lets accept such clients. Consenting takes the `write`
 // role (operator or admin), like other changes to what agents may do; every decision is audited.
+import 'server-only'
 import { getAuth } from '@/lib/auth/better-auth'
 import type { Actor } from '@/lib/auth/authenticate'
 import { auditActorOf } from '@/lib/audit/audit-actor'

@@ -7,6 +7,7 @@
 // own API (the plugin's client-management endpoints are closed); dynamic registration is open only
 // while an admin lets some agent accept such clients (lib/auth/auth-handler.ts), and such a client
 // acts as an agent only once a person bound it at consent.
+import 'server-only'
 import { oauthProvider } from '@better-auth/oauth-provider'
 import { hashOAuthToken, openClientSecret, sealClientSecret } from './oauth-secrets'
 import { OAUTH_PREFIXES, OAUTH_SCOPES, oauthSettings } from './oauth-settings'

@@ -1,6 +1,7 @@
 // MCP authorization's settings: how long what better-auth's OAuth provider issues lives (lib/config.ts
 // holds the bounds), and the prefixes that name Toolroom's OAuth secrets when one turns up in a log or
 // a secret scanner.
+import 'server-only'
 import { config } from '@/lib/config'
 
 export interface OAuthSettings {

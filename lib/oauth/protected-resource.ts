@@ -3,6 +3,7 @@
 // the authorization server is better-auth's at `<origin>/api/auth`. The authorization server issues
 // tokens only for resources it knows (RFC 8707), so the identifier is recorded the first time its
 // metadata is asked for; without TOOLROOM_PUBLIC_URL, at most MAX_DERIVED_RESOURCES origins are.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'

@@ -4,6 +4,7 @@
 // forces them). Everything goes through process.stdout.write, so the masking of secret values
 // (lib/secrets/mask-secret-values.ts) applies to every line; in JSON mode console.* is routed here too,
 // so a stray console.log from a library is still one JSON line.
+import 'server-only'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { format } from 'node:util'
 import pino from 'pino'

@@ -6,6 +6,7 @@
 //   GET /metrics  the registry in Prometheus text format
 //   GET /livez    200 while the process serves (the event loop turns)
 //   GET /readyz   200 when the process can do its work (its `ready` check), else 503 with the reason
+import 'server-only'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import { type Config, config } from '@/lib/config'

@@ -4,6 +4,7 @@
 // namespaces. Callers record with the small functions below, so the code they instrument changes by
 // a line. Label values that come from a caller (tool names) are only ever names the registry knows:
 // a call of an unknown tool is counted under "(unknown)", so no client can grow the series without bound.
+import 'server-only'
 import type pg from 'pg'
 import client from 'prom-client'
 

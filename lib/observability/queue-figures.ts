@@ -1,5 +1,6 @@
 // What the queue and approval gauges report, read from the database when Prometheus scrapes a worker
 // (at most every few seconds: lib/observability/metrics.ts caches it).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { JOB_CONTRACTS } from '@/lib/jobs/job-contracts'
 import type { DatabaseFigures } from './metrics'

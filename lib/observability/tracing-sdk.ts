@@ -3,6 +3,7 @@
 // headers, timeouts, OTEL_BSP_* batching); the service is OTEL_SERVICE_NAME (lib/config.ts), with the
 // process role as `toolroom.role`. Context follows async calls (AsyncLocalStorage); W3C trace context
 // is what goes over the wire.
+import 'server-only'
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'

@@ -9,6 +9,7 @@
 // enqueuer's trace; an approved call's execution links to the call that asked for it), and the
 // database's (Prisma's instrumentation, and the gateway's call-record writes). Upstream REST and MCP
 // requests carry the W3C `traceparent` of their attempt (withTraceContext).
+import 'server-only'
 import { type Config, config } from '@/lib/config'
 
 type TracingConfig = Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' | 'OTEL_SDK_DISABLED' | 'OTEL_SERVICE_NAME'>

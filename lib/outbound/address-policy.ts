@@ -2,6 +2,7 @@
 // Cloud metadata and link-local addresses are always refused; beyond that only what the allow-list
 // names, by default loopback and the private ranges, so in-cluster and local servers work and the
 // public internet does not.
+import 'server-only'
 import { BlockList, isIP } from 'node:net'
 
 const ALWAYS_DENIED: Array<[string, number, 'ipv4' | 'ipv6']> = [

@@ -3,6 +3,7 @@
 // fetch algorithm: request objects, header guards, body teeing); discovery makes seven requests per
 // MCP server. No redirects are followed and no content codings are asked for (so none need decoding):
 // the guarded fetch above handles redirects hop by hop.
+import 'server-only'
 import { STATUS_CODES } from 'node:http'
 import type { Dispatcher } from 'undici'
 import { FETCH_DEFAULT_HEADERS, outboundHeaders } from './request-headers'

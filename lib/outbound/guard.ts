@@ -1,6 +1,7 @@
 // The SSRF checks every outbound connection passes, in one place: the URL's scheme and literal
 // address before anything is sent, and every address a host name resolves to at connect time (after
 // DNS, so a name cannot be re-pointed between the check and the connection).
+import 'server-only'
 import dns from 'node:dns'
 import { isIP } from 'node:net'
 import type { AddressPolicy } from './address-policy'

@@ -1,6 +1,7 @@
 // fetch for every URL discovery, REST tools and webhooks call: each address is checked by the SSRF
 // policy at connect time (after DNS resolution, so a name cannot be re-pointed between check and
 // use), every redirect hop is checked again, and answers are bounded in time and size.
+import 'server-only'
 import { Agent } from 'undici'
 import type { AddressPolicy } from './address-policy'
 import { dispatchResponse } from './dispatch-response'

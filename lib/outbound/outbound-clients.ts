@@ -2,6 +2,7 @@
 // allow-list of all of them), TOOLROOM_OUTBOUND_MAX_BYTES (discovery's answers) and
 // TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES (the gateway's), from lib/config.ts. Each is made once per
 // process, on first use.
+import 'server-only'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { config } from '@/lib/config'
 import type { AddressPolicy } from './address-policy'

@@ -3,6 +3,7 @@
 // path. The same SSRF checks as every other outbound request (./guard.ts), answers bounded in time and
 // size, no redirects followed (a 3xx is handed to the SDK as it is). JSON answers are buffered; event
 // streams are streamed.
+import 'server-only'
 import { setMaxListeners } from 'node:events'
 import http from 'node:http'
 import https from 'node:https'

@@ -1,5 +1,6 @@
 // An admin changes someone's role, name or disables them; removing someone deletes them with their
 // sessions and tokens. Neither may leave Toolroom without an enabled admin.
+import 'server-only'
 import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-event'
 import type { Role } from '@/lib/auth/authenticate'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'

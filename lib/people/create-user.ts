@@ -1,5 +1,6 @@
 // Creates a person who signs in with email and password. The password is hashed by better-auth's
 // own hasher and stored the way it reads it back (a `credential` account), so sign-in is its code.
+import 'server-only'
 import { randomUUID } from 'node:crypto'
 import { recordAuditEvents, type AuditActor } from '@/lib/audit/record-audit-event'
 import type { Role } from '@/lib/auth/authenticate'

@@ -1,5 +1,6 @@
 // Passwords Toolroom sets on someone's behalf (a new person, an admin's reset): chosen or generated,
 // at least MIN_PASSWORD_LENGTH long, and hashed by better-auth's own hasher so its sign-in reads them.
+import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { getAuth } from '@/lib/auth/better-auth'
 import { AppError } from '@/lib/errors/app-error'

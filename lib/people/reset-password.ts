@@ -1,5 +1,6 @@
 // An admin sets a new password for someone who forgot theirs (or generates one, returned once).
 // Every session of that person ends; their API tokens stay, as they do not depend on the password.
+import 'server-only'
 import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'

@@ -2,6 +2,7 @@
 // `toolroom_registry` after each committed write (see the init migration), and this process LISTENs.
 // Caches of derived data tag entries with the epoch they were computed in and drop them when it moves;
 // watchers (the gateway's tool-list notifications) are called each time it moves.
+import 'server-only'
 import pg from 'pg'
 import { config } from '@/lib/config'
 

@@ -1,5 +1,6 @@
 // How each kind maps between a validated document and its table row: which spec fields are promoted
 // to columns, what the stored spec is, and what status Toolroom reports. The one place that knows.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import { agentEndpoint, imageDigestOf } from '@/lib/manifests/specs/fleet'

@@ -2,6 +2,7 @@
 // NULL there, so the negative operators (`!=`, `notin`), which Kubernetes defines to match resources
 // without the key, say so explicitly; the integration property test holds this to the pure matcher
 // (lib/labels/label-selector.ts).
+import 'server-only'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { LabelRequirement, LabelSelector } from '@/lib/labels/label-selector'
 

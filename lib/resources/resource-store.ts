@@ -1,4 +1,5 @@
 // Generic reads and writes of registry resources, for every kind, through the kind adapters.
+import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'

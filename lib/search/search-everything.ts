@@ -3,6 +3,7 @@
 // palette instead of one list request per kind; every query here is bounded and uses an index that
 // leads with its filter, so the answer costs the same with ten calls or ten million (BENCHMARKS.md,
 // "Global search").
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import { KIND_ADAPTERS } from '@/lib/resources/kind-adapters'

@@ -3,6 +3,7 @@
 // To rotate the key: set the new one as TOOLROOM_SECRET_KEY, keep the old one(s) in
 // TOOLROOM_SECRET_KEYS_PREVIOUS (comma-separated) so existing secrets still open, and run
 // `npm run secrets:reencrypt` to re-seal every secret under the new key.
+import 'server-only'
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
 import { type Config, config } from '@/lib/config'
 import { noteSecretValues } from './mask-secret-values'

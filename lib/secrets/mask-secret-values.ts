@@ -2,6 +2,8 @@
 // (with its base64 forms), and everything written to stdout and stderr, and every error message the
 // API returns, passes through maskSecretValues. The state lives on globalThis because bundlers can
 // load this module more than once (Next's instrumentation hook and the route bundles).
+import 'server-only'
+
 export const SECRET_MASK = '[secret]'
 
 /** Shorter values are not masked: they cannot be told apart from ordinary words and numbers. */

@@ -1,3 +1,4 @@
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { openSecretValues } from './encryption'
 import { resolveSecretRef } from './secret-ref'

@@ -2,6 +2,7 @@
 // the old key in TOOLROOM_SECRET_KEYS_PREVIOUS). Values, names and generations stay; each re-seal is
 // audited. One secret per transaction, guarded by its old key id, so it can run while the web
 // serves and be run again after an interruption.
+import 'server-only'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'

@@ -1,5 +1,6 @@
 // Rotating a Secret's values in place: same name, id, labels and references; new values sealed
 // under the current key, generation bumped, the rotation audited (key names and key ids only).
+import 'server-only'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { auditDocument } from '@/lib/audit/audit-document'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'

@@ -3,6 +3,7 @@
 // its MCP servers' tools/list answers. An installation that already has an agent or a tool is left
 // alone. Everything is checked before anything is written, so a broken seed file fails the start-up
 // with a list of what is wrong rather than leaving a half-seeded registry behind.
+import 'server-only'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { prisma } from '@/lib/db'

@@ -1,5 +1,6 @@
 // One demo person per role for the embedded/demo database, with fixed credentials that the README
 // lists. Only into a database without any people, so real accounts are never touched.
+import 'server-only'
 import type { Role } from '@/lib/auth/authenticate'
 import { prisma } from '@/lib/db'
 import { createUser } from '@/lib/people/create-user'

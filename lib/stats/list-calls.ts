@@ -1,6 +1,7 @@
 // The calls explorer: ToolCall rows newest first, filtered, in keyset pages over (startedAt, id).
 // Every filter has an index that leads with it and ends in startedAt (see the migrations), and
 // each page seeks with a plain `startedAt <=` bound, so deep pages cost what the first one does.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'

@@ -1,5 +1,6 @@
 // 7-day statistics of one dimension value, by day and by hour, merged from the hourly rollups:
 // counts add up, percentiles come from the summed latency histograms.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { SourceRef } from '@/lib/effective-tools/types'
 import { failureRate } from './call-outcomes'
@@ -7,7 +8,8 @@ import { addHistogram, emptyHistogram, percentileOf } from './latency-buckets'
 import { windowDays, windowHours, windowStart } from './stats-window'
 import { parseToolStatKey } from './tool-stat-key'
 
-export type StatDimension = 'tool' | 'agent' | 'unit' | 'namespace' | 'all'
+export const STAT_DIMENSIONS = ['tool', 'agent', 'unit', 'namespace', 'all'] as const
+export type StatDimension = (typeof STAT_DIMENSIONS)[number]
 
 export interface StatPoint {
   calls: number

@@ -2,6 +2,7 @@
 // by hour, its failures by error code and message, its calls by agent (all from the hourly rollups),
 // and its latest failed calls with what the upstream answered (from the call log, through the
 // partial index of failed calls by tool).
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { SourceRef } from '@/lib/effective-tools/types'
 import { failureRate } from './call-outcomes'
@@ -9,6 +10,9 @@ import { LIST_COLUMNS } from './list-calls'
 import { type CallStats, readCallStats } from './read-call-stats'
 import { windowStart } from './stats-window'
 import { parseToolStatKey } from './tool-stat-key'
+
+/** What a CallStatToolHourly row breaks a tool's figures down by: the calling agent, or the error code. */
+export const TOOL_FAILURE_PARTS = ['agent', 'error'] as const
 
 export const TOP_ERRORS = 20
 export const TOP_AGENTS = 20

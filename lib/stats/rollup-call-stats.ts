@@ -8,6 +8,7 @@
 // Each step is a transaction under one advisory lock: any number of workers may run it, one does the
 // work. A step reads one snapshot (repeatable read), so a call is either in a recomputed hour or
 // added, never both: calls of hours awaiting a recompute are left to it.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'

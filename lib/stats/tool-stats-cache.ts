@@ -1,6 +1,7 @@
 // 7-day calls and failure rate per resolved tool (tool-stat-key.ts), for effective tool sets: held in memory per process and
 // re-checked at most every TOOLROOM_STATS_CACHE_SECONDS (one-row version read; the map is reloaded
 // only when the rollup changed the totals).
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { failureRate } from './call-outcomes'

@@ -1,5 +1,6 @@
 // A unit's statistics cover the calls of its own agents and of every unit below it, as an operator
 // reading a team's figures expects: the rollup keys of the unit and all its descendants.
+import 'server-only'
 import { prisma } from '@/lib/db'
 
 export async function unitStatKeys(namespace: string, name: string): Promise<string[]> {

@@ -1,5 +1,6 @@
 // Issues an API token: the whole token is returned once, the database keeps its hash. Its scopes
 // may not exceed what the creator could do themselves, nor outlive a minting token (token-limits.ts).
+import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { auditActorOf } from '@/lib/audit/audit-actor'
 import { type Actor, SCOPES, type Scope } from '@/lib/auth/authenticate'

@@ -1,6 +1,7 @@
 // For automation (CI, GitOps): TOOLROOM_ADMIN_TOKEN names an admin-scope API token that exists as
 // long as the variable is set. Only its hash is stored; a changed value replaces the old token, an
 // unset variable revokes it. Its form (`trk_` and at least 32 characters) is lib/config.ts's rule.
+import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { hashToken } from '@/lib/auth/secret-token'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'

@@ -1,3 +1,4 @@
+import 'server-only'
 import type { Actor } from '@/lib/auth/authenticate'
 import { isAllowed } from '@/lib/auth/authenticate'
 import { prisma } from '@/lib/db'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { auditActorOf } from '@/lib/audit/audit-actor'
 import { type Actor, isAllowed } from '@/lib/auth/authenticate'

@@ -4,6 +4,7 @@
 // tools whose status changed, in one statement. Called after whatever a status depends on changes:
 // apply and REST writes of Tools, Secrets and LanguageTools, secret rotation, discovery runs, the
 // statistics rollup, and every worker's start and discovery sweep (which also catch DNS changes).
+import 'server-only'
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { config } from '@/lib/config'

@@ -17,7 +17,9 @@ export interface ToolCondition {
   lastTransitionTime: string
 }
 
-export type ToolPhase = 'Ready' | 'Degraded' | 'Failed'
+/** Every phase a Tool row holds: Pending from its write until its first observation, then observed. */
+export const TOOL_PHASES = ['Pending', 'Ready', 'Degraded', 'Failed'] as const
+export type ToolPhase = Exclude<(typeof TOOL_PHASES)[number], 'Pending'>
 
 /**
  * What a call needs (a False one means calls cannot work: phase Failed) and how calls have gone

@@ -1,5 +1,6 @@
 // Posts one queued delivery, signed, through the SSRF-guarded webhook client (lib/outbound: no
 // redirects). A failure throws so the queue retries it with backoff; the last attempt marks it failed.
+import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { webhookFetch } from '@/lib/outbound/outbound-clients'

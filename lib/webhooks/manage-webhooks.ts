@@ -1,5 +1,6 @@
 // Admins register where approval events go. The signing secret is sealed like a Secret's values and
 // shown once, when it is created.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { WebhookEndpoint } from '@/lib/generated/prisma/client'

@@ -1,5 +1,6 @@
 // Queues one delivery per enabled endpoint that subscribed to the event. Delivery (signing, posting,
 // retrying) is a worker's job, so a slow receiver never slows an approver or an agent.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { enqueueMany } from '@/lib/jobs/enqueue'

@@ -3,6 +3,7 @@
 // same on every retry), `webhook-timestamp` (unix seconds, which receivers bound to refuse replays)
 // and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the
 // bytes a `whsec_<base64>` secret names.
+import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { z } from '@/lib/http/zod'

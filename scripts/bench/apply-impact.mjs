@@ -8,6 +8,7 @@ import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { BENCH_SECRET_KEY, runNode } from './bench-server.mjs'
 import { FLEET, generateFleet } from './generate-fleet.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
 
@@ -25,7 +26,7 @@ try {
 
   // BENCH_PROFILE=<dir> writes a CPU profile of the dry runs there; BENCH_ONLY=<text> runs the manifests whose title holds it.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-  const figures = JSON.parse(await runNode([...profile, '--import', 'tsx', 'scripts/bench/apply-impact-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }))
+  const figures = JSON.parse(await runNode([...profile, ...TSX_NODE_ARGS, 'scripts/bench/apply-impact-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }))
   console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
   console.log(`Fleet: ${FLEET.agents} agents, ${FLEET.roots * (1 + FLEET.childrenPerRoot)} units, ${FLEET.tools} Tools, ${FLEET.connectors} connectors\n`)
   console.log('Wall time of the whole dry run (and the CPU time of the process in it), first run after start (cold) and the median of three more (warm).\n')

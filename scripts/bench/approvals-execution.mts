@@ -12,6 +12,7 @@ import { prisma } from '@/lib/db'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { applyManifestText } from '@/lib/manifests/apply-documents'
 import { systemContext } from '@/lib/audit/audit-actor'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const N = Number(process.env.BENCH_APPROVALS ?? 40)
 const portal = process.env.PORTAL_URL!
@@ -60,7 +61,7 @@ await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r))
 const client = new Client({ name: 'bench-agent', version: '1' })
 await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
 
-const worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { stdio: ['ignore', 'ignore', 'inherit'], env: process.env })
+const worker = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], { stdio: ['ignore', 'ignore', 'inherit'], env: process.env })
 await new Promise((r) => setTimeout(r, 3000))
 
 const samples: number[] = []

@@ -11,6 +11,7 @@ import { fillApprovalQueue } from './approvals-fill.mjs'
 import { APPROVER_TIME_ZONE, queuePageLoads } from './approvals-page.mjs'
 import { AUTH_HEADERS, BENCH_TOKEN, ensureBenchToken } from './bench-auth.mjs'
 import { BENCH_SECRET_KEY as SECRET_KEY, startBenchServer } from './bench-server.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3997'
 const PENDING = Number(process.env.BENCH_PENDING ?? 10_000)
@@ -62,7 +63,7 @@ try {
   ]
   const page = await queuePageLoads(base, PAGE_LOADS)
   const pageInNewTabs = await queuePageLoads(base, PAGE_LOADS, { newTabEachLoad: true })
-  const out = await runCapture(['--import', 'tsx', 'scripts/bench/approvals-execution.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, PORTAL_URL: base, BENCH_API_TOKEN: BENCH_TOKEN })
+  const out = await runCapture([...TSX_NODE_ARGS, 'scripts/bench/approvals-execution.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, PORTAL_URL: base, BENCH_API_TOKEN: BENCH_TOKEN })
   const execution = JSON.parse(out.trim().split('\n').pop()).samples
 
   console.log(`\napprovals benchmark — ${new Date().toISOString()} — ${os.cpus().length} × ${os.cpus()[0].model}, ${PENDING} pending`)

@@ -2,13 +2,14 @@
 // gets an admin API token (through the same code as TOOLROOM_ADMIN_TOKEN at start) and, for page
 // loads, a person to sign in as.
 import { spawn } from 'node:child_process'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 export const BENCH_TOKEN = 'trk_bench-admin-token-0123456789abcdefghijklmnopqrstuv'
 export const AUTH_HEADERS = { authorization: `Bearer ${BENCH_TOKEN}` }
 
 export function ensureBenchToken(databaseUrl, secretKey) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/ensure-admin-token.ts'], {
+    const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'scripts/ensure-admin-token.ts'], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, DATABASE_URL: databaseUrl, TOOLROOM_SECRET_KEY: secretKey, TOOLROOM_ADMIN_TOKEN: BENCH_TOKEN },
     })

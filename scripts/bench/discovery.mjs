@@ -8,6 +8,7 @@ import os from 'node:os'
 import pg from 'pg'
 import { BENCH_SECRET_KEY } from './bench-server.mjs'
 import { benchDatabase } from '../fresh-database.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 500)
 const PROCESSES = Number(process.env.BENCH_ENDPOINT_PROCESSES ?? 4)
@@ -75,12 +76,12 @@ try {
   // Workers up and idle first: the measurement is discovery, not start-up.
   const workerEnv = { DATABASE_URL: dbUrl, TOOLROOM_WORKER_CONCURRENCY: String(CONCURRENCY), TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_DB_POOL: '12', TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
-  await Promise.all(Array.from({ length: WORKERS }, () => firstLine(start([...profile, '--import', 'tsx', 'workers/main.ts'], workerEnv))))
+  await Promise.all(Array.from({ length: WORKERS }, () => firstLine(start([...profile, ...TSX_NODE_ARGS, 'workers/main.ts'], workerEnv))))
   log(`${WORKERS} workers ready, ${CONCURRENCY} jobs at a time each per queue`)
 
   const cpuAtStart = cpuByKind()
   const t0 = performance.now()
-  const { queued } = await run(['--import', 'tsx', 'scripts/bench/discovery-enqueue.mts'], workerEnv)
+  const { queued } = await run([...TSX_NODE_ARGS, 'scripts/bench/discovery-enqueue.mts'], workerEnv)
   const tEnqueued = performance.now()
   let done = 0
   let failed = 0

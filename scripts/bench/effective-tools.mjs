@@ -8,6 +8,7 @@ import { benchDatabase } from '../fresh-database.mjs'
 import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
 import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
 import { FLEET, generateFleet } from './generate-fleet.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3998'
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20)
@@ -67,7 +68,7 @@ try {
   const agents = await load('GET /api/v1/agents/{id}', random)
   const floor = await load('GET /api/live (constant JSON)', () => '/api/live')
   server.kill('SIGTERM') // the resolver is timed alone
-  const resolver = JSON.parse(await node(['--import', 'tsx', 'scripts/bench/resolver-time.mts', ...agentIds.slice(0, 50)], { DATABASE_URL: db.url }, { capture: true }))
+  const resolver = JSON.parse(await node([...TSX_NODE_ARGS, 'scripts/bench/resolver-time.mts', ...agentIds.slice(0, 50)], { DATABASE_URL: db.url }, { capture: true }))
 
   const row = (r) => `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${(r.bytesPerRequest / 1024).toFixed(1)} KiB |`
   console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections × ${DURATION} s each`)

@@ -7,6 +7,7 @@ import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { BENCH_SECRET_KEY, runNode as node } from './bench-server.mjs'
 import { FLEET, generateFleet } from './generate-fleet.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
 const db = await benchDatabase('toolroom_bench_explain')
@@ -19,7 +20,7 @@ try {
   await client.query('ANALYZE')
   await client.end()
   log(`fleet generated: ${JSON.stringify(FLEET)}`)
-  const out = JSON.parse(await node(['--import', 'tsx', 'scripts/bench/explain-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }))
+  const out = JSON.parse(await node([...TSX_NODE_ARGS, 'scripts/bench/explain-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }))
   console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
   console.log('\n| Agents with this tool | agents reached | first call | then (mean of 5) |\n|---|---|---|---|')
   for (const r of out.withTool) console.log(`| ${r.what} (\`${r.tool}\`) | ${r.agents} | ${r.firstMs} ms | ${r.meanMs} ms |`)

@@ -18,6 +18,7 @@ import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { BENCH_SECRET_KEY as SECRET_KEY } from './bench-server.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const TARGET = process.env.BENCH_TARGET ?? 'lean'
@@ -154,7 +155,7 @@ try {
   const env = { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, NODE_ENV: 'production' }
   const [, upstream] = await start(['scripts/bench/gateway-upstream.mjs'], { UPSTREAM_PORT }, /upstream (\S+)/)
   const upstreamPid = start.last.pid
-  const { token } = JSON.parse(await run(['--import', 'tsx', 'scripts/bench/gateway-seed.mts'], { ...env, UPSTREAM_URL: upstream }))
+  const { token } = JSON.parse(await run([...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], { ...env, UPSTREAM_URL: upstream }))
 
   let gateway
   if (TARGET === 'next') {
@@ -169,7 +170,7 @@ try {
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
     const tracing = process.env.BENCH_TRACING === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: (spanSink = await startSpanSink()).url } : {}
     const dir = process.env.BENCH_GATEWAY_DIR ?? process.cwd()
-    const [, url] = await start([...profile, '--import', 'tsx', 'scripts/gateway.ts'], { ...env, ...tracing, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (http:\/\/[^\s"]+)/, dir)
+    const [, url] = await start([...profile, ...TSX_NODE_ARGS, 'scripts/gateway.ts'], { ...env, ...tracing, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (http:\/\/[^\s"]+)/, dir)
     gateway = url
   }
   const gatewayPid = start.last.pid

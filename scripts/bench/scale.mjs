@@ -23,6 +23,7 @@ import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { buildServer, serverBuildIsStale } from '../build-server.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const SMOKE = process.argv.includes('--smoke')
 const LOAD_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? (SMOKE ? 24 : 60))
@@ -296,7 +297,7 @@ async function main() {
     // An approved call whose worker was killed mid-call is taken up again (and, not idempotent, closed
     // as failed) once its job expires: 30 s here instead of 10 minutes, so the run can wait for it.
     TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS: '30' }
-  const { tokens } = JSON.parse((await runNode(['--import', 'tsx', 'scripts/bench/scale-seed.mts'], { ...common, UPSTREAM_URL: up.url, AGENTS: String(AGENTS), LIMIT_PER_DAY: String(LIMIT_PER_DAY), TOOLROOM_ADMIN_TOKEN: ADMIN_TOKEN })).trim().split('\n').pop())
+  const { tokens } = JSON.parse((await runNode([...TSX_NODE_ARGS, 'scripts/bench/scale-seed.mts'], { ...common, UPSTREAM_URL: up.url, AGENTS: String(AGENTS), LIMIT_PER_DAY: String(LIMIT_PER_DAY), TOOLROOM_ADMIN_TOKEN: ADMIN_TOKEN })).trim().split('\n').pop())
   log(`database migrated and seeded; upstream at ${up.url}`)
 
   const webs = []

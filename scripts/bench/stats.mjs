@@ -12,6 +12,7 @@ import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
 import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
 import { generateFleet } from './generate-fleet.mjs'
 import { fillCalls } from './stats-fill.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '4141'
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
@@ -21,7 +22,7 @@ const log = (...a) => console.log('[bench]', ...a)
 const seconds = (t0) => ((performance.now() - t0) / 1000).toFixed(1)
 const children = []
 
-const rollup = async (url, ...args) => JSON.parse(await node(['--import', 'tsx', 'scripts/stats-rollup.ts', ...args], { DATABASE_URL: url }, { capture: true }))
+const rollup = async (url, ...args) => JSON.parse(await node([...TSX_NODE_ARGS, 'scripts/stats-rollup.ts', ...args], { DATABASE_URL: url }, { capture: true }))
 
 async function load(title, path) {
   const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION, headers: AUTH_HEADERS })

@@ -20,6 +20,7 @@ import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { CASE_TAGS, assertLoopback, formatSummary, generateCase, prepareFuzz, runFuzz, send, serverMemory } from './fuzz.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[fuzz]', ...a)
 const { values: args } = parseArgs({
@@ -78,8 +79,8 @@ async function startOwnServer(port) {
   await migrateDatabase(databaseUrl)
   const adminToken = `trk_fuzz${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('hex')}`
   const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_ADMIN_TOKEN: adminToken }
-  await runNode(['--import', 'tsx', 'scripts/seed-demo.ts'], env, { capture: true })
-  await runNode(['--import', 'tsx', 'scripts/ensure-admin-token.ts'], env, { capture: true })
+  await runNode([...TSX_NODE_ARGS, 'scripts/seed-demo.ts'], env, { capture: true })
+  await runNode([...TSX_NODE_ARGS, 'scripts/ensure-admin-token.ts'], env, { capture: true })
   if (needsBuild()) {
     log('building the web app (the sources changed since the last build)…')
     await runNode(['node_modules/next/dist/bin/next', 'build'], {}, { capture: true })
@@ -93,7 +94,7 @@ async function startOwnServer(port) {
   }
   const web = spawnLogged(['node_modules/next/dist/bin/next', 'start', '-p', String(port + 1), '-H', '127.0.0.1'], {})
   await waitHealthy(`http://127.0.0.1:${port + 1}`, web)
-  const gateway = spawnLogged(['--import', 'tsx', 'scripts/gateway.ts'], { GATEWAY_PORT: String(port), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${port + 1}` })
+  const gateway = spawnLogged([...TSX_NODE_ARGS, 'scripts/gateway.ts'], { GATEWAY_PORT: String(port), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${port + 1}` })
   await waitHealthy(`http://127.0.0.1:${port}`, gateway)
   log(`own server at http://127.0.0.1:${port} (gateway) → :${port + 1} (Next.js); output in ${path.relative(process.cwd(), path.join(dataDir, 'fuzz-server.log'))}`)
   return { base: `http://127.0.0.1:${port}`, adminToken }

@@ -14,6 +14,7 @@ import { applyRoute } from '@/lib/api/registry-routes'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
 import { call } from './helpers'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 let rest: Awaited<ReturnType<typeof startRestUpstream>>
 let gatewayUrl: string
@@ -22,7 +23,7 @@ let client: Client
 let worker: ChildProcess | null = null
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
     env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -22,6 +22,7 @@ import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { call } from './helpers'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS = '1'
 process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
@@ -289,7 +290,7 @@ describe('webhooks, delivered by a worker', () => {
     })
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
     url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
-    worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    worker = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
       env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' },
       stdio: ['ignore', 'ignore', 'pipe'],
     })

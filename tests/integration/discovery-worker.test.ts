@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { call, resetDatabase, yaml } from './helpers'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 // Short queue timings so a dead worker's job comes back within the test.
 process.env.TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS = '4'
@@ -65,7 +66,7 @@ async function listen(server: http.Server) {
 }
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
     env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '4' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

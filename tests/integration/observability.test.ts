@@ -13,6 +13,7 @@ import { z } from 'zod'
 import { type Listening, listen, setUpGatewayRegistry } from '../support/gateway-fixtures'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { call } from './helpers'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 interface OtlpSpan {
   traceId: string
@@ -46,7 +47,7 @@ interface Spawned {
 
 /** Starts a production entry (from its sources) and waits for its ready line, which names its metrics port. */
 async function start(entry: string, ready: RegExp, env: Record<string, string>): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, entry], { env: { ...process.env, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))

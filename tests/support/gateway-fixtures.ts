@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { answerStatelessMcp } from './stateless-mcp'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 export interface Listening {
   url: string
@@ -201,7 +202,7 @@ export async function agentClient(gatewayUrl: string, token: string): Promise<Cl
 
 /** A gateway process started from scripts/gateway.ts (the production entry), on a free port. */
 export async function spawnGateway(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'scripts/gateway.ts'], {
     env: { ...process.env, GATEWAY_PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

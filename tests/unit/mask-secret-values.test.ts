@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { MIN_MASKED_LENGTH, maskSecretValues, noteSecretValues, SECRET_MASK } from '@/lib/secrets/mask-secret-values'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 describe('maskSecretValues', () => {
   it('masks a noted value in plain, base64, base64url and JSON-escaped forms, longest first', () => {
@@ -21,7 +22,7 @@ describe('maskSecretValues', () => {
 describe('installLogMasking', () => {
   it('masks console output and direct stream writes of a process, including error stacks', () => {
     const value = `pa55w0rd-${Date.now()}`
-    const child = spawnSync(process.execPath, ['--import', 'tsx', 'tests/fixtures/log-masking-child.ts', value], { encoding: 'utf8' })
+    const child = spawnSync(process.execPath, [...TSX_NODE_ARGS, 'tests/fixtures/log-masking-child.ts', value], { encoding: 'utf8' })
     expect(child.status, child.stderr).toBe(0)
     const [out, err] = [child.stdout, child.stderr]
     expect(err).toContain('upstream refused Bearer [secret]')

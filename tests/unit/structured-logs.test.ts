@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { parseConfig } from '@/lib/config'
 import { jsonLogs } from '@/lib/observability/logger'
 import { SECRET_MASK } from '@/lib/secrets/mask-secret-values'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 const run = (value: string, env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'tests/fixtures/structured-log-child.ts', value], { encoding: 'utf8', env: { ...process.env, ...env } })
+  spawnSync(process.execPath, [...TSX_NODE_ARGS, 'tests/fixtures/structured-log-child.ts', value], { encoding: 'utf8', env: { ...process.env, ...env } })
 
 describe('structured logs', () => {
   it('are JSON lines with level, time, role and the context of the work (request id, call id), with secret values masked', () => {

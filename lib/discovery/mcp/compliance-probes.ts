@@ -1,5 +1,6 @@
 // Probing for the compliance report: the two failure probes through any requester, and over plain
 // JSON-RPC POSTs through the guarded fetch.
+import 'server-only'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { COMPLIANCE_PROBE_METHOD, COMPLIANCE_PROBE_TOOL, type ProbeAnswer } from './compliance-report'

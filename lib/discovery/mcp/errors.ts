@@ -1,5 +1,6 @@
 // Errors of an MCP introspection: the public McpIntrospectionError (which step failed, and why), the
 // internal AttemptError of one transport attempt, and the one-line description of any thrown value.
+import 'server-only'
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { excerptOf } from '@/lib/json/unknown-values'

@@ -4,6 +4,7 @@
 // earlier revision answers the pinned client's server/discover with something that is not the
 // revision's answer, and the attempt fails over to the 2025-era transports (the revision's
 // "Backward Compatibility": a modern request first, then the legacy handshake).
+import 'server-only'
 import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { z } from 'zod'
 import type { ProbeRequester } from './compliance-probes'

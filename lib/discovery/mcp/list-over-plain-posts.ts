@@ -1,4 +1,5 @@
 // The stateless fallback: initialize and tools/list as plain JSON-RPC POSTs.
+import 'server-only'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_POST_HEADERS } from './compliance-probes'
 import { AttemptError, describeError } from './errors'

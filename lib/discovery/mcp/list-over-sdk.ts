@@ -1,5 +1,6 @@
 // Listing with the MCP SDK Client over streamable HTTP or SSE, with the compliance probes made in the
 // same session.
+import 'server-only'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'

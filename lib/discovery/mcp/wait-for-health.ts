@@ -1,5 +1,6 @@
 // Readiness: GET /health until it answers {"status":"ok"} (or 404: no such route), with backoff,
 // bounded by the readiness timeout.
+import 'server-only'
 import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { OutboundError } from '@/lib/outbound/outbound-error'
 import { describeError, McpIntrospectionError, throwIfAborted } from './errors'

@@ -4,6 +4,7 @@
 // JSON-RPC POSTs (servers whose answers only a lenient reader takes) by hand. Every request goes through the gateway's guarded fetch. Failures
 // come out in the shapes the MCP executor classifies: McpError (a JSON-RPC error, or the SDK's own
 // timeout), StreamableHTTPError (an HTTP status), OutboundError (unreachable or refused), ToolFailure.
+import 'server-only'
 import {
   Client as ModernClient,
   ProtocolError,

@@ -2,6 +2,7 @@
 // server and credential set, reused by every call; dropped when it fails, and at most
 // TOOLROOM_GATEWAY_MCP_SESSION_TTL_S old so rotated header secrets are picked up), over the
 // transport discovery reached the server by (./mcp-sessions.ts).
+import 'server-only'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { config } from '@/lib/config'

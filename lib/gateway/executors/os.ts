@@ -6,6 +6,7 @@
 // value (a string, or the JSON of anything else) is substituted into that one item and never split,
 // so an argument cannot add options or commands. An item that is exactly a placeholder of an array
 // argument becomes one item per element. argv[0] cannot take a placeholder.
+import 'server-only'
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

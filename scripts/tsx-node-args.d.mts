@@ -1,0 +1,1 @@
+export declare const TSX_NODE_ARGS: string[]
