@@ -4,6 +4,7 @@
 // build:server`), and the worker from its sources as the tests and `npm run dev` run it.
 import { spawn, spawnSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 interface Exit {
   code: number | null
@@ -46,7 +47,7 @@ describe('a process with a bad value', () => {
 
   it('the worker exits 1, compiled or from its sources, with the database password masked', async () => {
     const env = { DATABASE_URL: 'mysql://toolroom:hunter2@db.internal/toolroom', TOOLROOM_WORKER_CONCURRENCY: 'many' }
-    for (const args of [['dist/worker.cjs'], ['--import', 'tsx', 'workers/main.ts']]) {
+    for (const args of [['dist/worker.cjs'], [...TSX_NODE_ARGS, 'workers/main.ts']]) {
       const exit = await run(args, env)
       expect(exit.code, args.join(' ')).toBe(1)
       expect(exit.stderr).toContain('DATABASE_URL must be a `postgres://` or `postgresql://` URL, got "mysql://toolroom:***@db.internal/toolroom"')
