@@ -27,5 +27,15 @@ export default defineConfig([
     },
   },
   prettier,
-  globalIgnores(['.next/**', '.data/**', 'dist/**', 'cli/dist/**', 'lib/generated/**', 'cli/src/generated/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**']),
+  globalIgnores([
+    '.next/**',
+    '.data/**',
+    'dist/**',
+    'cli/dist/**',
+    'lib/generated/**',
+    'cli/src/generated/**',
+    'next-env.d.ts',
+    'test-results/**',
+    'playwright-report/**',
+  ]),
 ])

@@ -23,7 +23,10 @@ test('issue, use and revoke an agent credential', async ({ page }) => {
   await card.getByRole('button', { name: 'Done' }).click()
   await expect(card.getByTestId('shown-once-value')).toHaveCount(0)
   page.once('dialog', (d) => void d.accept())
-  await card.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Revoke' }).click()
+  await card
+    .getByRole('row', { name: new RegExp(name) })
+    .getByRole('button', { name: 'Revoke' })
+    .click()
   await expect(card.getByRole('row', { name: new RegExp(name) }).getByText('revoked')).toBeVisible()
   await expect.poll(async () => (await page.request.post('/mcp', { headers, data: list1 })).status(), { timeout: 10_000 }).toBe(401)
 })

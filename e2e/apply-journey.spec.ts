@@ -103,9 +103,15 @@ for (const viewport of [
     await expect(page.locator('.cm-lintRange-error')).toHaveCount(6)
     await expect(page.locator('.cm-gutter-lint .cm-lint-marker-error')).toHaveCount(new Set(lines).size)
     // A listed problem takes the cursor to its line.
-    await problems.nth(4).getByRole('button', { name: /^Go to line 23/ }).click()
+    await problems
+      .nth(4)
+      .getByRole('button', { name: /^Go to line 23/ })
+      .click()
     expect(await cursorLine(page)).toBe(23)
-    await problems.nth(1).getByRole('button', { name: /^Go to line 8/ }).click()
+    await problems
+      .nth(1)
+      .getByRole('button', { name: /^Go to line 8/ })
+      .click()
     expect(await cursorLine(page)).toBe(8)
     await page.screenshot({ path: `${SCREENSHOTS}/apply-problems-${viewport.name}.png`, fullPage: true })
 
@@ -148,10 +154,15 @@ for (const viewport of [
   })
 }
 
-test('a dry run of a change shows each document\'s field diff and the impact on agents', async ({ page }) => {
+test("a dry run of a change shows each document's field diff and the impact on agents", async ({ page }) => {
   // The Apply answer's field changes and impact come from the GitOps work (issue 16); until the API
   // sends them there is nothing to show, and this test waits for them rather than faking an answer.
-  const answer = await (await page.request.post('/api/v1/apply?dryRun=true', { headers: { origin: process.env.E2E_BASE_URL!, 'content-type': 'application/yaml' }, data: fixed('A changed forecast.') })).json()
+  const answer = await (
+    await page.request.post('/api/v1/apply?dryRun=true', {
+      headers: { origin: process.env.E2E_BASE_URL!, 'content-type': 'application/yaml' },
+      data: fixed('A changed forecast.'),
+    })
+  ).json()
   test.skip(!Array.isArray(answer.results?.[0]?.changes), 'the Apply answer carries no field changes yet')
   const errors = watchErrors(page)
   await page.setViewportSize({ width: 1440, height: 900 })

@@ -1,7 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { type APIRequestContext, expect, type Locator, type Page, request as playwrightRequest, test } from '@playwright/test'
 import { ADMIN_STATE } from './global-setup'
-import { agentClient, type ApprovalWorld, type PaymentsUpstream, registerApprovalWorld, startApprovalsWorker, startPaymentsUpstream, type Worker } from './support/approvals'
+import {
+  agentClient,
+  type ApprovalWorld,
+  type PaymentsUpstream,
+  registerApprovalWorld,
+  startApprovalsWorker,
+  startPaymentsUpstream,
+  type Worker,
+} from './support/approvals'
 import { demoEmail, signInAs } from './support/sign-in'
 
 // The approval queue with every part real: an agent on the official SDK client calls a `financial`
@@ -68,19 +76,24 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** Pays an invoice as the agent; `waitSeconds` asks the gateway to hold the call until it is decided and run. */
 function pay(invoice: string, amount: number, waitSeconds?: number): Promise<ToolAnswer> {
   const _meta = waitSeconds ? { 'toolroom/waitForApprovalSeconds': waitSeconds } : undefined
-  return agent.callTool({ name: world.toolId, arguments: { invoice, amount }, ...(_meta ? { _meta } : {}) }, undefined, { timeout: 120_000 }) as Promise<ToolAnswer>
+  return agent.callTool({ name: world.toolId, arguments: { invoice, amount }, ...(_meta ? { _meta } : {}) }, undefined, {
+    timeout: 120_000,
+  }) as Promise<ToolAnswer>
 }
 
 /** The pending request for an invoice, once the gateway has recorded it. */
 async function approvalOf(invoice: string): Promise<Approval> {
   let found: Approval | undefined
   await expect
-    .poll(async () => {
-      const res = await admin.get(`/api/v1/approvals?status=pending&tool=${encodeURIComponent(world.toolId)}&limit=500`)
-      expect(res.status()).toBe(200)
-      found = ((await res.json()).items as Approval[]).find((a) => a.args?.invoice === invoice)
-      return Boolean(found)
-    }, { message: `the pending request for ${invoice}` })
+    .poll(
+      async () => {
+        const res = await admin.get(`/api/v1/approvals?status=pending&tool=${encodeURIComponent(world.toolId)}&limit=500`)
+        expect(res.status()).toBe(200)
+        found = ((await res.json()).items as Approval[]).find((a) => a.args?.invoice === invoice)
+        return Boolean(found)
+      },
+      { message: `the pending request for ${invoice}` },
+    )
     .toBe(true)
   return found!
 }
@@ -93,7 +106,9 @@ async function approvalById(id: string): Promise<Approval> {
 
 /** Waits for the worker to have run an approved call. */
 async function executed(approval: Approval) {
-  await expect.poll(async () => (await approvalById(approval.id)).execution?.status, { message: `execution of ${approval.args.invoice}`, timeout: 30_000 }).toBe('succeeded')
+  await expect
+    .poll(async () => (await approvalById(approval.id)).execution?.status, { message: `execution of ${approval.args.invoice}`, timeout: 30_000 })
+    .toBe('succeeded')
 }
 
 /** Gives a wrongly queued execution time to happen (the worker polls every 0.5 s), for checks that nothing ran. */
@@ -172,7 +187,13 @@ test('a waiting call shows up in the queue without a reload, and runs once when 
 test('an agent that does not wait polls approval_status; the approver decides from the keyboard', async ({ browser }) => {
   const first = await pay('INV-1002', 80)
   expect(first.isError).toBe(true)
-  expect(first.structuredContent).toMatchObject({ status: 'approval_required', approvalStatus: 'pending', tool: world.toolId, level: 'financial', pollWith: 'toolroom.approval_status' })
+  expect(first.structuredContent).toMatchObject({
+    status: 'approval_required',
+    approvalStatus: 'pending',
+    tool: world.toolId,
+    level: 'financial',
+    pollWith: 'toolroom.approval_status',
+  })
   const callId = first.structuredContent!.callId as string
   const approval = await approvalOf('INV-1002')
   expect(approval.callId).toBe(callId)
@@ -197,7 +218,10 @@ test('an agent that does not wait polls approval_status; the approver decides fr
   await expect(rowOf(page, approval)).toHaveCount(0)
 
   await expect
-    .poll(async () => ((await agent.callTool({ name: 'toolroom.approval_status', arguments: { callId } })).structuredContent as { execution?: string })?.execution, { timeout: 30_000 })
+    .poll(
+      async () => ((await agent.callTool({ name: 'toolroom.approval_status', arguments: { callId } })).structuredContent as { execution?: string })?.execution,
+      { timeout: 30_000 },
+    )
     .toBe('succeeded')
   const status = (await agent.callTool({ name: 'toolroom.approval_status', arguments: { callId } })).structuredContent
   expect(status).toMatchObject({ callId, status: 'approved', result: { structuredContent: { paid: 'INV-1002', amount: 80, payment: 1 } } })
@@ -228,7 +252,11 @@ test('a denied call never runs; the agent is told why, and the queue shows who d
   expect(error!.data).toMatchObject({ outcome: 'rejected', approvalStatus: 'denied' })
 
   const decided = await approvalById(approval.id)
-  expect(decided).toMatchObject({ status: 'denied', execution: null, decision: { by: demoEmail('approver'), comment: 'Duplicate of INV-1001; the supplier was paid already' } })
+  expect(decided).toMatchObject({
+    status: 'denied',
+    execution: null,
+    decision: { by: demoEmail('approver'), comment: 'Duplicate of INV-1001; the supplier was paid already' },
+  })
   expect(Math.abs(new Date(decided.decision!.at!).getTime() - before)).toBeLessThan(60_000)
 
   const detail = await showDecided(page, 'denied', approval)
@@ -530,5 +558,13 @@ test('the upstream ran exactly the approved calls, each once', async () => {
   const res = await admin.post(`/api/v1/approvals/${(await approvalOf('INV-5001')).id}/deny`, { data: { comment: 'end of the e2e run' } })
   expect(res.status()).toBe(200)
   await settle()
-  expect(Object.fromEntries([...upstream.paid].sort())).toEqual({ 'INV-1001': 1, 'INV-1002': 1, 'INV-3001': 1, 'INV-4001': 1, 'INV-4002': 1, 'INV-4003': 1, 'INV-6201': 1 })
+  expect(Object.fromEntries([...upstream.paid].sort())).toEqual({
+    'INV-1001': 1,
+    'INV-1002': 1,
+    'INV-3001': 1,
+    'INV-4001': 1,
+    'INV-4002': 1,
+    'INV-4003': 1,
+    'INV-6201': 1,
+  })
 })

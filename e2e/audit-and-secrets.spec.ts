@@ -31,19 +31,32 @@ function recordResponses(page: Page) {
 test.use({ extraHTTPHeaders: { origin: process.env.E2E_BASE_URL! } })
 
 test('a secret is created, rotated and audited through the API without its value in any answer', async ({ request }) => {
-  const created = await request.post('/api/v1/secrets', { data: { metadata: { name, namespace: 'e2e' }, spec: { type: 'bearer', stringData: { token: VALUE } } } })
+  const created = await request.post('/api/v1/secrets', {
+    data: { metadata: { name, namespace: 'e2e' }, spec: { type: 'bearer', stringData: { token: VALUE } } },
+  })
   expect(created.status()).toBe(201)
   const tool = await request.post('/api/v1/tools', {
     data: {
       metadata: { name: `e2e_${suffix}.call_crm`, namespace: 'e2e' },
-      spec: { type: 'rest', description: 'Calls the CRM.', inputSchema: { type: 'object' }, endpoint: { method: 'GET', url: 'https://crm.example.test/x', auth: { type: 'bearer', secretRef: { name, key: 'token' } } } },
+      spec: {
+        type: 'rest',
+        description: 'Calls the CRM.',
+        inputSchema: { type: 'object' },
+        endpoint: { method: 'GET', url: 'https://crm.example.test/x', auth: { type: 'bearer', secretRef: { name, key: 'token' } } },
+      },
     },
   })
   expect(tool.status()).toBe(201)
   const rotated = await request.post(`/api/v1/secrets/${name}/rotate?namespace=e2e`, { data: { stringData: { token: ROTATED } } })
   expect(rotated.status()).toBe(200)
   const texts = [await created.text(), await rotated.text()]
-  for (const path of [`/api/v1/secrets/${name}?namespace=e2e`, '/api/v1/secrets?namespace=e2e', '/api/v1/audit?kind=Secret', '/api/v1/audit/export?namespace=e2e', '/api/v1/openapi.json']) {
+  for (const path of [
+    `/api/v1/secrets/${name}?namespace=e2e`,
+    '/api/v1/secrets?namespace=e2e',
+    '/api/v1/audit?kind=Secret',
+    '/api/v1/audit/export?namespace=e2e',
+    '/api/v1/openapi.json',
+  ]) {
     const res = await request.get(path)
     expect(res.status(), path).toBe(200)
     texts.push(await res.text())
@@ -57,11 +70,25 @@ test('no portal page shows the value, nor any answer it fetched', async ({ page 
   const tool = await (await page.request.get(`/api/v1/tools/e2e_${suffix}.call_crm?namespace=e2e`)).json()
   const firstOf = async (plural: string) => (await (await page.request.get(`/api/v1/${plural}?limit=1`)).json()).items[0].id as string
   const paths = [
-    '/', '/agents', '/units', '/tools', '/language-tools', '/connectors', '/secrets', '/discovery', '/apply', '/audit',
-    `/secrets/${name}?namespace=e2e`, '/secrets?namespace=e2e',
-    `/tools/${tool.id}`, `/agents/${await firstOf('agents')}`, `/units/${await firstOf('units')}`,
-    `/language-tools/${await firstOf('languagetools')}`, `/connectors/${await firstOf('connectors')}`,
-    `/audit?kind=Secret&namespace=e2e`, `/audit?resource=${name}`,
+    '/',
+    '/agents',
+    '/units',
+    '/tools',
+    '/language-tools',
+    '/connectors',
+    '/secrets',
+    '/discovery',
+    '/apply',
+    '/audit',
+    `/secrets/${name}?namespace=e2e`,
+    '/secrets?namespace=e2e',
+    `/tools/${tool.id}`,
+    `/agents/${await firstOf('agents')}`,
+    `/units/${await firstOf('units')}`,
+    `/language-tools/${await firstOf('languagetools')}`,
+    `/connectors/${await firstOf('connectors')}`,
+    `/audit?kind=Secret&namespace=e2e`,
+    `/audit?resource=${name}`,
   ]
   for (const path of paths) {
     await page.goto(path)
@@ -112,7 +139,10 @@ test('the audit page filters, opens an event to its diff, and exports JSON Lines
   expect(href).toContain('kind=Secret')
   const exported = await page.request.get(href!)
   expect(exported.headers()['content-type']).toMatch(/application\/jsonl/)
-  const events = (await exported.text()).trim().split('\n').map((line) => JSON.parse(line))
+  const events = (await exported.text())
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
   expect(events.every((e) => e.kind === 'Secret' && e.action === 'secret.rotated')).toBe(true)
   expect(events.some((e) => e.resource === name)).toBe(true)
 

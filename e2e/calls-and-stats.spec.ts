@@ -43,7 +43,10 @@ test('the calls explorer filters calls and shows one with its redacted arguments
   await expect(rows.first()).toBeVisible()
   await expect(page.locator('tbody').getByText('succeeded')).toHaveCount(0)
   // The row's middle holds links now (its tool, its agent): the row's own button opens the call.
-  await rows.first().getByRole('button', { name: /^Open the call of / }).click()
+  await rows
+    .first()
+    .getByRole('button', { name: /^Open the call of / })
+    .click()
   const detail = page.locator('.call-detail')
   await expect(detail.getByText('UPSTREAM_ERROR: upstream answered 502')).toBeVisible()
   await expect(detail.getByText('"apiKey": "[REDACTED]"')).toBeVisible()

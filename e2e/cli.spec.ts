@@ -58,7 +58,13 @@ test.beforeAll(async ({ browser, baseURL }) => {
   })
   expect(made.status(), await made.text()).toBe(201)
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-e2e-cli-'))
-  env = { PATH: process.env.PATH!, HOME: home, TOOLROOM_CONFIG: path.join(home, 'config.yaml'), TOOLROOM_URL: baseURL!, TOOLROOM_TOKEN: ((await made.json()) as { token: string }).token }
+  env = {
+    PATH: process.env.PATH!,
+    HOME: home,
+    TOOLROOM_CONFIG: path.join(home, 'config.yaml'),
+    TOOLROOM_URL: baseURL!,
+    TOOLROOM_TOKEN: ((await made.json()) as { token: string }).token,
+  }
   await context.close()
   fs.writeFileSync(path.join(home, 'fleet.yaml'), manifest)
 })

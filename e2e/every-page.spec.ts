@@ -39,7 +39,10 @@ test.beforeAll(async () => {
   // Invoice numbers of this run: the tool's idempotency key is made of them, and a repeat of an
   // earlier run's call would be answered with that call's outcome.
   const serial = Date.now() % 999_000
-  for (const [invoiceId, amount] of [[`AP-2026-${String(serial).padStart(6, '0')}`, 4820000], [`AP-2026-${String(serial + 1).padStart(6, '0')}`, 9999]] as const) {
+  for (const [invoiceId, amount] of [
+    [`AP-2026-${String(serial).padStart(6, '0')}`, 4820000],
+    [`AP-2026-${String(serial + 1).padStart(6, '0')}`, 9999],
+  ] as const) {
     const answer = await agent.callTool({ name: 'erp.schedule_payment', arguments: { invoiceId, amount, currency: 'EUR', paymentDate: '2026-12-01' } })
     expect(answer.structuredContent, JSON.stringify(answer)).toMatchObject({ status: 'approval_required' })
   }
@@ -73,7 +76,10 @@ function pageRoutes(): string[] {
 
 test('the walk lists every page of the portal', () => {
   const listed = new Set(PORTAL_PAGES.map((p) => p.route))
-  expect(pageRoutes().filter((r) => !listed.has(r)), 'pages missing from e2e/support/portal-pages.ts').toEqual([])
+  expect(
+    pageRoutes().filter((r) => !listed.has(r)),
+    'pages missing from e2e/support/portal-pages.ts',
+  ).toEqual([])
   expect(fs.existsSync(path.resolve('app/not-found.tsx'))).toBe(true)
 })
 
@@ -112,12 +118,20 @@ async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).analyze()
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')}: ${(n.failureSummary ?? '').split('\n').slice(1).join(' ').trim()}`).join('\n')}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target.join(' ')}: ${(n.failureSummary ?? '').split('\n').slice(1).join(' ').trim()}`)
+          .join('\n')}`,
+    )
 }
 
 for (const viewport of VIEWPORTS)
   for (const p of PORTAL_PAGES)
-    test(`${p.name} at ${viewport.width}×${viewport.height}: ${viewport.name === 'phone' ? 'no sideways scrolling, ' : ''}no serious accessibility violations`, async ({ browser }) => {
+    test(`${p.name} at ${viewport.width}×${viewport.height}: ${viewport.name === 'phone' ? 'no sideways scrolling, ' : ''}no serious accessibility violations`, async ({
+      browser,
+    }) => {
       const context = await browser.newContext({ viewport, ...(p.signedOut ? { storageState: { cookies: [], origins: [] } } : {}) })
       const page = await context.newPage()
       const errors: string[] = []
@@ -131,7 +145,8 @@ for (const viewport of VIEWPORTS)
     })
 
 /** Buttons that change something; a viewer may read everything but do none of this. */
-const CHANGES = /^(apply|save|delete|remove|revoke|rotate|refresh now|approve|deny|accept|reject|issue|create|add|upload|disable|enable|reset password|new token|new credential)\b/i
+const CHANGES =
+  /^(apply|save|delete|remove|revoke|rotate|refresh now|approve|deny|accept|reject|issue|create|add|upload|disable|enable|reset password|new token|new credential)\b/i
 /** What every role may do for itself: an API token within its own role (POST /api/v1/tokens needs only read). */
 const OWN = /^create token$/i
 
@@ -141,9 +156,11 @@ test('a viewer walking every page is offered no change it could not make', async
   const offered: string[] = []
   for (const p of PORTAL_PAGES.filter((x) => !x.signedOut)) {
     await open(viewer.page, p)
-    const names = await viewer.page.getByRole('button').evaluateAll((buttons) =>
-      buttons.filter((b) => !(b as HTMLButtonElement).disabled).map((b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim()),
-    )
+    const names = await viewer.page
+      .getByRole('button')
+      .evaluateAll((buttons) =>
+        buttons.filter((b) => !(b as HTMLButtonElement).disabled).map((b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim()),
+      )
     for (const name of names.filter((n) => CHANGES.test(n) && !OWN.test(n))) offered.push(`${p.name}: "${name}"`)
   }
   expect(offered).toEqual([])

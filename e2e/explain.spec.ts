@@ -92,7 +92,7 @@ test('"why not" links to its fix: an Apply draft that validates', async ({ page 
   expect(errors).toEqual([])
 })
 
-test('a disabled tool\'s fix turns it on for the agent (its own toggle)', async ({ page }) => {
+test("a disabled tool's fix turns it on for the agent (its own toggle)", async ({ page }) => {
   await page.goto('/agents/release-manager?namespace=platform')
   const disabled = card(page, 'kubernetes.pods_delete')
   await expect(disabled).toHaveAttribute('data-verdict', 'disabled')
@@ -100,13 +100,15 @@ test('a disabled tool\'s fix turns it on for the agent (its own toggle)', async 
   await expect(disabled.getByTestId('fix-link')).toContainText('turn kubernetes.pods_delete on for agent release-manager')
 })
 
-test('explain a call: the gateway\'s trace for invalid arguments, a call that would run, and an unknown tool', async ({ page }) => {
+test("explain a call: the gateway's trace for invalid arguments, a call that would run, and an unknown tool", async ({ page }) => {
   const errors = pageErrors(page)
   await page.setViewportSize({ width: 1440, height: 900 })
   await page.goto(DEV_BOT)
   const panel = page.locator('#explain')
   await panel.getByLabel('Arguments (JSON)').fill('{"owner": "northwind", "title": 3}')
-  await card(page, 'github.create_issue').getByRole('button', { name: /Explain/ }).click()
+  await card(page, 'github.create_issue')
+    .getByRole('button', { name: /Explain/ })
+    .click()
   const trace = panel.getByTestId('explain-trace')
   await expect(trace).toHaveAttribute('data-decision', 'invalid_arguments')
   await expect(panel.getByLabel('Tool', { exact: true })).toHaveValue('github.create_issue')
@@ -135,7 +137,7 @@ test('explain a call: the gateway\'s trace for invalid arguments, a call that wo
   expect(errors).toEqual([])
 })
 
-test('a Tool\'s page lists the agents it reaches, by state', async ({ page }) => {
+test("a Tool's page lists the agents it reaches, by state", async ({ page }) => {
   const errors = pageErrors(page)
   await page.setViewportSize({ width: 1440, height: 900 })
   await page.goto('/tools/github.merge_pull_request?namespace=platform')
@@ -147,7 +149,8 @@ test('a Tool\'s page lists the agents it reaches, by state', async ({ page }) =>
   await shoot(page, 'tool-agents')
   await list.getByRole('button', { name: /^denied \d+/ }).click()
   await expect(list.locator('[data-testid="agent-with-tool"][data-state="enabled"]')).toHaveCount(0)
-  for (const state of await list.getByTestId('agent-with-tool').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state')))) expect(state).toBe('denied')
+  for (const state of await list.getByTestId('agent-with-tool').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state'))))
+    expect(state).toBe('denied')
   await list.getByRole('link', { name: 'platform-dev-bot' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'platform-dev-bot' })).toBeVisible()
   expect(errors).toEqual([])

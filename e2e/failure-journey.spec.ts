@@ -30,7 +30,10 @@ async function startEchoingUpstream(): Promise<string> {
   upstream = http.createServer((req, res) => {
     hits++
     // Two of every three calls fail, quoting the request back, credential included.
-    if (hits % 3 !== 0) return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'lookup backend down', request: { authorization: req.headers.authorization, path: req.url } }))
+    if (hits % 3 !== 0)
+      return void res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'lookup backend down', request: { authorization: req.headers.authorization, path: req.url } }))
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"found":true}')
   })
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
@@ -82,7 +85,10 @@ spec: { grants: [${toolId}] }
   const agents = await playwrightRequest.newContext({ baseURL: BASE_URL })
   for (let i = 0; i < (FAILURES * 3) / 2; i++) {
     const token = tokens[i % 4 === 3 ? 1 : 0]
-    const res = await agents.post(`/api/v1/gateway/tools/${toolId}/call`, { headers: { authorization: `Bearer ${token}` }, data: { arguments: { id: `c-${i}` } } })
+    const res = await agents.post(`/api/v1/gateway/tools/${toolId}/call`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { arguments: { id: `c-${i}` } },
+    })
     expect([200, 502]).toContain(res.status())
   }
   await agents.dispose()
@@ -122,7 +128,9 @@ for (const viewport of [
     await entry.scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${SCREENSHOTS}/failures-dashboard-${viewport.name}.png`, fullPage: true })
     await entry.click()
-    await expect(page).toHaveURL((url) => url.pathname === '/calls' && url.searchParams.get('toolKey') === toolKey && url.searchParams.get('outcome') === 'failed')
+    await expect(page).toHaveURL(
+      (url) => url.pathname === '/calls' && url.searchParams.get('toolKey') === toolKey && url.searchParams.get('outcome') === 'failed',
+    )
     const rows = page.locator('tr[data-call-id]')
     await expect(rows).toHaveCount(FAILURES)
     await expect(page.locator('tbody').getByText('succeeded')).toHaveCount(0)
@@ -197,7 +205,9 @@ for (const viewport of [
 test('the failure view says so when a tool has not failed', async ({ page }) => {
   const errors = watchErrors(page)
   const tools = await (await page.request.get('/api/v1/tools?limit=200')).json()
-  const quiet = (tools.items as Array<{ metadata: { name: string; namespace: string }; status?: { totalCalls7d?: number; failureRate7d?: number | null } }>).find((t) => !t.status?.failureRate7d)
+  const quiet = (
+    tools.items as Array<{ metadata: { name: string; namespace: string }; status?: { totalCalls7d?: number; failureRate7d?: number | null } }>
+  ).find((t) => !t.status?.failureRate7d)
   expect(quiet).toBeTruthy()
   await page.goto(`/tools/${quiet!.metadata.name}?namespace=${quiet!.metadata.namespace}`)
   await expect(page.locator('#failures').getByText('No failed calls in the last 7 days')).toBeVisible()

@@ -22,7 +22,10 @@ test('register an OAuth client, authorize it through sign-in and consent, and ca
   await expect(form.getByRole('status')).toContainText(`Registered “${name}”`)
   const clientId = (await form.getByRole('status').locator('code').textContent())!.trim()
   await expect(section.getByTestId(`oauth-client-${clientId}`)).toContainText(ref)
-  for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(viewport)
     await section.scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${SCREENSHOTS}/oauth-clients-${label}.png`, fullPage: true })
@@ -60,7 +63,10 @@ test('register an OAuth client, authorize it through sign-in and consent, and ca
   await expect(person.getByRole('heading', { name: 'Connect an MCP client' })).toBeVisible()
   await expect(person.getByText(name)).toBeVisible()
   await expect(person.getByText(ref)).toBeVisible()
-  for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     await person.setViewportSize(viewport)
     await person.screenshot({ path: `${SCREENSHOTS}/oauth-consent-${label}.png`, fullPage: true })
   }
@@ -72,7 +78,14 @@ test('register an OAuth client, authorize it through sign-in and consent, and ca
   // The client is a program, not the admin's browser: no cookies.
   const client = await request.newContext({ baseURL, storageState: { cookies: [], origins: [] } })
   const token = await client.post('/api/auth/oauth2/token', {
-    form: { grant_type: 'authorization_code', code: redirected!.searchParams.get('code')!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: new URL('/mcp', baseURL).href },
+    form: {
+      grant_type: 'authorization_code',
+      code: redirected!.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource: new URL('/mcp', baseURL).href,
+    },
   })
   expect(token.status()).toBe(200)
   const { access_token: accessToken } = await token.json()

@@ -62,7 +62,9 @@ async function ctrlC(run: Run, dataDir: string) {
   // Jobs still running finish and report as usual (the demo fleet's cluster-only MCP servers fail
   // discovery here by design); what must not appear is the shutdown itself breaking things: the
   // database going first, a service dying, an uncaught error.
-  const shutdownTrouble = afterStop.split('\n').filter((line) => new RegExp(`terminat|Connection terminated|:${PG_PORT}\\b|exited \\(|Uncaught|^\\s+at |^\\w*Error:`, 'i').test(line))
+  const shutdownTrouble = afterStop
+    .split('\n')
+    .filter((line) => new RegExp(`terminat|Connection terminated|:${PG_PORT}\\b|exited \\(|Uncaught|^\\s+at |^\\w*Error:`, 'i').test(line))
   expect(shutdownTrouble, `everything said after the Ctrl-C:\n${afterStop}`).toEqual([])
 
   expect(groupAlive(run.pid)).toBe(false)
@@ -97,7 +99,10 @@ for (const command of [['start'], ['run', 'dev']]) {
         body: JSON.stringify({ email: 'admin@toolroom.local', password: 'toolroom-demo-admin' }),
       })
       expect(session.status).toBe(200)
-      const cookie = session.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+      const cookie = session.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ')
       const agents = await (await fetch(`${base}/api/v1/agents?limit=50`, { headers: { cookie } })).json()
       expect(agents.items.length).toBeGreaterThan(0)
 

@@ -19,7 +19,10 @@ async function signInPage(browser: Browser, email: string, password: string): Pr
 
 /** Adds an operator through the API as the admin (whose page must be open, for the Origin the CSRF check wants). */
 async function addPerson(page: Page, email: string, password?: string): Promise<{ id: string; password: string }> {
-  const res = await page.request.post('/api/v1/users', { data: { email, role: 'operator', ...(password ? { password } : {}) }, headers: { origin: new URL(page.url()).origin } })
+  const res = await page.request.post('/api/v1/users', {
+    data: { email, role: 'operator', ...(password ? { password } : {}) },
+    headers: { origin: new URL(page.url()).origin },
+  })
   expect(res.status()).toBe(201)
   const body = await res.json()
   return { id: body.user.id, password: password ?? body.password }
@@ -56,7 +59,11 @@ test('a person changes their own password; the old one stops working', async ({ 
   expect((await page.request.get('/api/v1/session')).status()).toBe(200)
   await page.context().close()
 
-  const old = await admin.request.post('/api/v1/session', { data: { email, password: first }, headers: { origin: new URL(admin.url()).origin }, failOnStatusCode: false })
+  const old = await admin.request.post('/api/v1/session', {
+    data: { email, password: first },
+    headers: { origin: new URL(admin.url()).origin },
+    failOnStatusCode: false,
+  })
   expect(old.status()).toBe(401)
   const again = await signInPage(browser, email, second)
   await expect(again.getByTestId('user-menu')).toContainText(email)

@@ -140,7 +140,8 @@ test("changing someone's role asks first; Cancel changes nothing", async ({ page
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toHaveCount(0)
   await expect(role).toHaveValue('viewer')
-  const stored = async () => ((await (await page.request.get('/api/v1/users')).json()).items as { email: string; role: string }[]).find((u) => u.email === email)?.role
+  const stored = async () =>
+    ((await (await page.request.get('/api/v1/users')).json()).items as { email: string; role: string }[]).find((u) => u.email === email)?.role
   expect(await stored()).toBe('viewer')
   await role.selectOption('operator')
   await page.getByTestId('role-change-confirm').getByRole('button', { name: 'Yes, make operator' }).click()
@@ -149,7 +150,8 @@ test("changing someone's role asks first; Cancel changes nothing", async ({ page
   // Disabling goes through the same change (it once sent the id in the body, which the API refuses).
   const row = page.getByRole('row').filter({ hasText: email })
   await row.getByRole('button', { name: 'Disable' }).click()
-  const disabled = async () => ((await (await page.request.get('/api/v1/users')).json()).items as { email: string; disabled: boolean }[]).find((u) => u.email === email)?.disabled
+  const disabled = async () =>
+    ((await (await page.request.get('/api/v1/users')).json()).items as { email: string; disabled: boolean }[]).find((u) => u.email === email)?.disabled
   await expect.poll(disabled).toBe(true)
   await expect(page.getByText(/unknown field/)).toHaveCount(0)
 })
@@ -159,7 +161,10 @@ test('agent credentials expire after 90 days unless someone chooses otherwise', 
   const section = page.getByRole('region', { name: 'Agent credentials' })
   await expect(section.getByLabel('Expires after')).toHaveValue('90')
   const agents = await (await page.request.get('/api/v1/agents?limit=1')).json()
-  const issued = await page.request.post(`/api/v1/agents/${agents.items[0].id}/credentials`, { headers: { origin: process.env.E2E_BASE_URL! }, data: { name: `e2e-expiry-${Date.now()}` } })
+  const issued = await page.request.post(`/api/v1/agents/${agents.items[0].id}/credentials`, {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: { name: `e2e-expiry-${Date.now()}` },
+  })
   expect(issued.status()).toBe(201)
   const days = (Date.parse((await issued.json()).expiresAt) - Date.now()) / 86_400_000
   expect(days).toBeGreaterThan(89.9)

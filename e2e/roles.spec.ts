@@ -39,7 +39,10 @@ test('viewer reads everything but is offered no changes', async ({ browser }) =>
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   await expect(page.getByRole('button', { name: /refresh now/i })).toHaveCount(0)
   // The server refuses the viewer's session too, even from our own origin.
-  const write = await page.request.post('/api/v1/apply', { headers: { origin: new URL(page.url()).origin, 'content-type': 'application/yaml' }, data: 'kind: Tool' })
+  const write = await page.request.post('/api/v1/apply', {
+    headers: { origin: new URL(page.url()).origin, 'content-type': 'application/yaml' },
+    data: 'kind: Tool',
+  })
   expect(write.status()).toBe(403)
   await page.screenshot({ path: '.data/test-reports/screenshots/role-viewer-apply.png', fullPage: true })
   expect(cspViolations).toEqual([])
@@ -50,7 +53,10 @@ test('operator applies and refreshes, but does not manage people, policies or se
   // An agent credential for the operator to see (and not be offered to revoke), issued by the admin session.
   const agents = await (await request.get('/api/v1/agents?limit=1')).json()
   const credential = `e2e-roles-${Date.now().toString(36)}`
-  const issued = await request.post(`/api/v1/agents/${agents.items[0].id}/credentials`, { headers: { origin: process.env.E2E_BASE_URL! }, data: { name: credential } })
+  const issued = await request.post(`/api/v1/agents/${agents.items[0].id}/credentials`, {
+    headers: { origin: process.env.E2E_BASE_URL! },
+    data: { name: credential },
+  })
   expect(issued.status()).toBe(201)
   const { page, close, cspViolations } = await signInAs(browser, 'operator')
   await expect(nav(page).getByRole('link', { name: 'Apply' })).toBeVisible()
@@ -60,12 +66,14 @@ test('operator applies and refreshes, but does not manage people, policies or se
   await expect(page.getByText('SideEffectPolicy and Secret documents need an admin.')).toBeVisible()
   // A manifest with an admin-only document is refused as a whole, naming the document and the rule.
   const tool = `e2e.operator_${Date.now().toString(36)}`
-  await page.getByLabel('Manifest').fill(
-    [
-      `apiVersion: toolroom.dev/v1alpha1\nkind: Tool\nmetadata: { name: ${tool}, namespace: e2e }\nspec: { type: function, description: d, inputSchema: { type: object } }`,
-      'apiVersion: toolroom.dev/v1alpha1\nkind: SideEffectPolicy\nmetadata: { name: financial, namespace: e2e }\nspec: { level: financial, requiresApproval: false }',
-    ].join('\n---\n'),
-  )
+  await page
+    .getByLabel('Manifest')
+    .fill(
+      [
+        `apiVersion: toolroom.dev/v1alpha1\nkind: Tool\nmetadata: { name: ${tool}, namespace: e2e }\nspec: { type: function, description: d, inputSchema: { type: object } }`,
+        'apiVersion: toolroom.dev/v1alpha1\nkind: SideEffectPolicy\nmetadata: { name: financial, namespace: e2e }\nspec: { level: financial, requiresApproval: false }',
+      ].join('\n---\n'),
+    )
   await page.getByRole('button', { name: 'Apply', exact: true }).click()
   const errors = page.getByTestId('apply-errors')
   await expect(errors).toContainText('The manifest was refused; nothing was written.')
@@ -83,7 +91,10 @@ test('operator applies and refreshes, but does not manage people, policies or se
   await page.goto(`/secrets/${secrets.items[0].id}`)
   await expect(page.getByTestId('admin-only-note')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Rotate values' })).toHaveCount(0)
-  const rotate = await page.request.post(`/api/v1/secrets/${secrets.items[0].id}/rotate`, { headers: { origin: new URL(page.url()).origin }, data: { stringData: { token: 'x' } } })
+  const rotate = await page.request.post(`/api/v1/secrets/${secrets.items[0].id}/rotate`, {
+    headers: { origin: new URL(page.url()).origin },
+    data: { stringData: { token: 'x' } },
+  })
   expect(rotate.status()).toBe(403)
   expect((await rotate.json()).detail).toMatch(/^Secret resources can be changed by admins only/)
   const servers = await (await page.request.get('/api/v1/languagetools?limit=1')).json()

@@ -191,7 +191,10 @@ const sealingKey: Kind<string> = { rule: '32 random bytes, base64-encoded', read
 const sealingKeys: Kind<string[]> = {
   rule: 'a comma list of 32-byte keys, base64-encoded',
   read(value) {
-    const keys = value.split(',').map((k) => k.trim()).filter(Boolean)
+    const keys = value
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
     const bad = keys.findIndex((k) => !isSealingKey(k))
     return bad === -1 ? keys : broken(`key ${bad + 1} of ${keys.length} is not 32 bytes in base64`)
   },
@@ -236,7 +239,10 @@ const trustedProxies: Kind<BlockList | null> = {
 const origins: Kind<string[]> = {
   rule: 'a comma list of `http` or `https` origins',
   read(value) {
-    const entries = value.split(',').map((e) => e.trim()).filter(Boolean)
+    const entries = value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)
     return entries.map((entry) => {
       const url = URL.canParse(entry) ? new URL(entry) : null
       return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : broken(`"${entry.slice(0, 100)}" is not an origin`)
@@ -285,65 +291,188 @@ const DECLARATIONS = {
     shownDefault: "the request's origin as the public port received it (see `config.yaml`)",
   }),
   TOOLROOM_DATA_DIR: variable(text, { group: 'core', meaning: 'where `npm start` keeps the embedded database and the generated key', default: '.data' }),
-  TOOLROOM_EMBEDDED_PG_PORT: variable(port(1), { group: 'core', meaning: 'the port of the embedded PostgreSQL `npm start` runs when `DATABASE_URL` is unset', default: DEFAULT_EMBEDDED_PG_PORT }),
-  TOOLROOM_DEMO: variable(flag, { group: 'core', meaning: '`1`: `npm start` seeds the demo fleet into `DATABASE_URL` too (always into the embedded database)', default: false }),
+  TOOLROOM_EMBEDDED_PG_PORT: variable(port(1), {
+    group: 'core',
+    meaning: 'the port of the embedded PostgreSQL `npm start` runs when `DATABASE_URL` is unset',
+    default: DEFAULT_EMBEDDED_PG_PORT,
+  }),
+  TOOLROOM_DEMO: variable(flag, {
+    group: 'core',
+    meaning: '`1`: `npm start` seeds the demo fleet into `DATABASE_URL` too (always into the embedded database)',
+    default: false,
+  }),
   TOOLROOM_DEV: variable(flag, { group: 'core', meaning: '`1`: `npm start` runs `next dev` (what `npm run dev` sets)', default: false }),
-  TOOLROOM_GATEWAY_FRONT: variable(flag, { group: 'core', meaning: '`0`: Next.js serves the port (and `/mcp`) without the lean gateway in front', default: true }),
+  TOOLROOM_GATEWAY_FRONT: variable(flag, {
+    group: 'core',
+    meaning: '`0`: Next.js serves the port (and `/mcp`) without the lean gateway in front',
+    default: true,
+  }),
   TOOLROOM_WEB_INTERNAL_PORT: variable(port(1), { group: 'core', meaning: 'where Next.js listens behind the gateway front', shownDefault: '`PORT` + 1' }),
   TOOLROOM_WORKERS: variable(integer(0, 64), { group: 'core', meaning: 'the worker processes `npm start` runs', default: 1 }),
-  TOOLROOM_ANSWER_CACHE_MB: variable(integer(0, 1_048_576), { group: 'core', meaning: 'memory for cached effective-tool answers, per web process (0: none cached)', default: 2048 }),
+  TOOLROOM_ANSWER_CACHE_MB: variable(integer(0, 1_048_576), {
+    group: 'core',
+    meaning: 'memory for cached effective-tool answers, per web process (0: none cached)',
+    default: 2048,
+  }),
   TOOLROOM_CHECK_RESPONSES: variable(flag, {
     group: 'core',
-    meaning: "`1`: every API answer is parsed against its route's contract and a mismatch becomes a 500 naming it (the integration tests set it; it costs a serialization and a parse per answer)",
+    meaning:
+      "`1`: every API answer is parsed against its route's contract and a mismatch becomes a 500 naming it (the integration tests set it; it costs a serialization and a parse per answer)",
     default: false,
   }),
 
   // access: people, tokens, sessions, the client address
-  TOOLROOM_ADMIN_TOKEN: variable(adminToken, { group: 'access', meaning: 'an admin API token for automation, ensured at start (changed: replaced; unset: revoked)', secret: true }),
+  TOOLROOM_ADMIN_TOKEN: variable(adminToken, {
+    group: 'access',
+    meaning: 'an admin API token for automation, ensured at start (changed: replaced; unset: revoked)',
+    secret: true,
+  }),
   TOOLROOM_SESSION_HOURS: variable(decimal(0.01, 8760), { group: 'access', meaning: 'how long a sign-in lasts', default: 12 }),
-  TOOLROOM_SIGNIN_ATTEMPTS: variable(integer(1, 1_000_000), { group: 'access', meaning: 'sign-in attempts allowed per client address and window, and per account and window', default: 10 }),
+  TOOLROOM_SIGNIN_ATTEMPTS: variable(integer(1, 1_000_000), {
+    group: 'access',
+    meaning: 'sign-in attempts allowed per client address and window, and per account and window',
+    default: 10,
+  }),
   TOOLROOM_SIGNIN_WINDOW_SECONDS: variable(integer(1, 2_592_000), { group: 'access', meaning: 'that window', default: 300 }),
   TOOLROOM_TRUSTED_PROXIES: variable(trustedProxies, {
     group: 'access',
     meaning: 'proxies whose `X-Forwarded-For` (and `X-Forwarded-Host`/`-Proto`, for `config.yaml`) is believed',
     shownDefault: 'none',
   }),
-  TOOLROOM_API_TOKEN_CACHE_MS: variable(integer(0, 600_000), { group: 'access', meaning: 'how long a web process remembers an authenticated API token (revocations elsewhere take effect within it)', default: 2000 }),
-  TOOLROOM_OIDC_ISSUER: variable(httpUrl(), { group: 'access', meaning: 'single sign-on: the OpenID Connect issuer (with the client id and secret; all three, or none)' }),
+  TOOLROOM_API_TOKEN_CACHE_MS: variable(integer(0, 600_000), {
+    group: 'access',
+    meaning: 'how long a web process remembers an authenticated API token (revocations elsewhere take effect within it)',
+    default: 2000,
+  }),
+  TOOLROOM_OIDC_ISSUER: variable(httpUrl(), {
+    group: 'access',
+    meaning: 'single sign-on: the OpenID Connect issuer (with the client id and secret; all three, or none)',
+  }),
   TOOLROOM_OIDC_CLIENT_ID: variable(text, { group: 'access', meaning: 'single sign-on: the client id' }),
   TOOLROOM_OIDC_CLIENT_SECRET: variable(text, { group: 'access', meaning: 'single sign-on: the client secret', secret: true }),
-  TOOLROOM_OIDC_DISCOVERY_URL: variable(httpUrl(), { group: 'access', meaning: "single sign-on: a discovery document other than the issuer's", shownDefault: '`<issuer>/.well-known/openid-configuration`' }),
+  TOOLROOM_OIDC_DISCOVERY_URL: variable(httpUrl(), {
+    group: 'access',
+    meaning: "single sign-on: a discovery document other than the issuer's",
+    shownDefault: '`<issuer>/.well-known/openid-configuration`',
+  }),
   TOOLROOM_OIDC_NAME: variable(text, { group: 'access', meaning: "single sign-on: the sign-in button's label", default: 'single sign-on' }),
-  TOOLROOM_OIDC_SCOPES: variable(text, { group: 'access', meaning: 'single sign-on: the scopes asked for (space- or comma-separated)', default: 'openid email profile' }),
-  BETTER_AUTH_SECRET: variable(opaqueText, { group: 'access', meaning: 'signs sessions instead of a key derived from `TOOLROOM_SECRET_KEY`', shownDefault: 'derived from `TOOLROOM_SECRET_KEY`', secret: true }),
+  TOOLROOM_OIDC_SCOPES: variable(text, {
+    group: 'access',
+    meaning: 'single sign-on: the scopes asked for (space- or comma-separated)',
+    default: 'openid email profile',
+  }),
+  BETTER_AUTH_SECRET: variable(opaqueText, {
+    group: 'access',
+    meaning: 'signs sessions instead of a key derived from `TOOLROOM_SECRET_KEY`',
+    shownDefault: 'derived from `TOOLROOM_SECRET_KEY`',
+    secret: true,
+  }),
 
   // gateway: /mcp, the pipeline, upstream calls
-  GATEWAY_PORT: variable(port(0), { group: 'gateway', meaning: "the port a gateway process (`npm run gateway`, the image's `gateway`) listens on", shownDefault: '`PORT`' }),
+  GATEWAY_PORT: variable(port(0), {
+    group: 'gateway',
+    meaning: "the port a gateway process (`npm run gateway`, the image's `gateway`) listens on",
+    shownDefault: '`PORT`',
+  }),
   TOOLROOM_GATEWAY_UPSTREAM: variable(httpUrl('an `http` URL (the Next.js origin)'), {
     group: 'gateway',
     meaning: 'the web app a gateway passes every path but `/mcp` to (`npm start` sets it)',
     shownDefault: 'none: the process serves `/mcp` only',
   }),
   TOOLROOM_ENABLE_OS_TOOLS: variable(flag, { group: 'gateway', meaning: '`1` lets the gateway run `os` tools', default: false }),
-  TOOLROOM_AGENT_CALLS_PER_MINUTE: variable(integer(0, 1_000_000_000), { group: 'gateway', meaning: 'per-agent call limit per minute when the Agent sets no `spec.rateLimit`', shownDefault: 'none' }),
-  TOOLROOM_AGENT_CALLS_PER_DAY: variable(integer(0, 1_000_000_000), { group: 'gateway', meaning: 'per-agent call limit per day when the Agent sets no `spec.rateLimit`', shownDefault: 'none' }),
-  TOOLROOM_AGENT_AUTH_CACHE_MS: variable(integer(0, 600_000), { group: 'gateway', meaning: 'how long a gateway remembers an authenticated agent credential or OAuth token (a revocation holds within it)', default: 3000 }),
+  TOOLROOM_AGENT_CALLS_PER_MINUTE: variable(integer(0, 1_000_000_000), {
+    group: 'gateway',
+    meaning: 'per-agent call limit per minute when the Agent sets no `spec.rateLimit`',
+    shownDefault: 'none',
+  }),
+  TOOLROOM_AGENT_CALLS_PER_DAY: variable(integer(0, 1_000_000_000), {
+    group: 'gateway',
+    meaning: 'per-agent call limit per day when the Agent sets no `spec.rateLimit`',
+    shownDefault: 'none',
+  }),
+  TOOLROOM_AGENT_AUTH_CACHE_MS: variable(integer(0, 600_000), {
+    group: 'gateway',
+    meaning: 'how long a gateway remembers an authenticated agent credential or OAuth token (a revocation holds within it)',
+    default: 3000,
+  }),
   TOOLROOM_IDEMPOTENCY_WINDOW_SECONDS: variable(integer(1, 31_536_000), { group: 'gateway', meaning: 'how long an idempotency key holds', default: 86_400 }),
-  TOOLROOM_IDEMPOTENCY_WAIT_MS: variable(integer(0, 600_000), { group: 'gateway', meaning: 'how long a repeat waits for the first call with its key before -32009 "still in progress"', default: 30_000 }),
-  TOOLROOM_IDEMPOTENCY_LEASE_SECONDS: variable(integer(60, 604_800), { group: 'gateway', meaning: 'after this long a first call whose process died is taken over (longer than any call may run)', default: 3900 }),
-  TOOLROOM_GATEWAY_ALLOWED_ORIGINS: variable(origins, { group: 'gateway', meaning: "browser origins besides loopback and `TOOLROOM_PUBLIC_URL`'s that may call `/mcp` (DNS rebinding protection)", default: [] }),
-  TOOLROOM_GATEWAY_MAX_BODY_BYTES: variable(integer(1024, 256 * MIB), { group: 'gateway', meaning: 'largest `/mcp` request body (larger: 413, unread)', default: MIB, shownDefault: '1048576 (1 MiB)' }),
-  TOOLROOM_GATEWAY_HEADERS_TIMEOUT_MS: variable(integer(1000, 3_600_000), { group: 'gateway', meaning: 'the gateway front: request headers must arrive within it (slow-loris)', default: 20_000 }),
-  TOOLROOM_GATEWAY_REQUEST_TIMEOUT_MS: variable(integer(1000, 86_400_000), { group: 'gateway', meaning: 'the gateway front: a whole request must arrive within it (room for uploads)', default: 300_000 }),
-  TOOLROOM_GATEWAY_MCP_BODY_TIMEOUT_MS: variable(integer(1000, 3_600_000), { group: 'gateway', meaning: 'the gateway front: an `/mcp` body must arrive within it (else 408)', default: 30_000 }),
-  TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES: variable(integer(1024, 1024 * MIB), { group: 'gateway', meaning: 'largest answer read from a REST or MCP tool', default: 4 * MIB, shownDefault: '4194304 (4 MiB)' }),
-  TOOLROOM_GATEWAY_MAX_ATTEMPTS: variable(integer(1, 10), { group: 'gateway', meaning: 'attempts per call of a read-only or idempotent tool on transient failures (jittered exponential backoff)', default: 3 }),
-  TOOLROOM_GATEWAY_RETRY_BASE_MS: variable(integer(0, 60_000), { group: 'gateway', meaning: "the first retry's backoff (doubling, at most 2 s)", default: 100 }),
-  TOOLROOM_GATEWAY_MCP_SESSION_TTL_S: variable(integer(1, 86_400), { group: 'gateway', meaning: 'seconds a pooled session to an upstream MCP server is reused', default: 300 }),
-  TOOLROOM_GATEWAY_MCP_TIMEOUT_MS: variable(integer(1000, 3_600_000), { group: 'gateway', meaning: 'how long a call forwarded to an MCP server may take', default: 60_000 }),
-  TOOLROOM_GATEWAY_SSE_KEEPALIVE_MS: variable(integer(1000, 600_000), { group: 'gateway', meaning: 'idle event streams (list changes) carry a comment this often', default: 15_000 }),
-  TOOLROOM_GATEWAY_TOOLS_TTL_MS: variable(integer(0, 86_400_000), { group: 'gateway', meaning: 'the `ttlMs` cache hint on `tools/list` under 2026-07-28', default: 30_000 }),
-  TOOLROOM_GATEWAY_ASYNC_COMMIT: variable(flag, { group: 'gateway', meaning: '`1`: call records commit without waiting for the WAL flush (faster; a crash may lose the last records)', default: false }),
+  TOOLROOM_IDEMPOTENCY_WAIT_MS: variable(integer(0, 600_000), {
+    group: 'gateway',
+    meaning: 'how long a repeat waits for the first call with its key before -32009 "still in progress"',
+    default: 30_000,
+  }),
+  TOOLROOM_IDEMPOTENCY_LEASE_SECONDS: variable(integer(60, 604_800), {
+    group: 'gateway',
+    meaning: 'after this long a first call whose process died is taken over (longer than any call may run)',
+    default: 3900,
+  }),
+  TOOLROOM_GATEWAY_ALLOWED_ORIGINS: variable(origins, {
+    group: 'gateway',
+    meaning: "browser origins besides loopback and `TOOLROOM_PUBLIC_URL`'s that may call `/mcp` (DNS rebinding protection)",
+    default: [],
+  }),
+  TOOLROOM_GATEWAY_MAX_BODY_BYTES: variable(integer(1024, 256 * MIB), {
+    group: 'gateway',
+    meaning: 'largest `/mcp` request body (larger: 413, unread)',
+    default: MIB,
+    shownDefault: '1048576 (1 MiB)',
+  }),
+  TOOLROOM_GATEWAY_HEADERS_TIMEOUT_MS: variable(integer(1000, 3_600_000), {
+    group: 'gateway',
+    meaning: 'the gateway front: request headers must arrive within it (slow-loris)',
+    default: 20_000,
+  }),
+  TOOLROOM_GATEWAY_REQUEST_TIMEOUT_MS: variable(integer(1000, 86_400_000), {
+    group: 'gateway',
+    meaning: 'the gateway front: a whole request must arrive within it (room for uploads)',
+    default: 300_000,
+  }),
+  TOOLROOM_GATEWAY_MCP_BODY_TIMEOUT_MS: variable(integer(1000, 3_600_000), {
+    group: 'gateway',
+    meaning: 'the gateway front: an `/mcp` body must arrive within it (else 408)',
+    default: 30_000,
+  }),
+  TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES: variable(integer(1024, 1024 * MIB), {
+    group: 'gateway',
+    meaning: 'largest answer read from a REST or MCP tool',
+    default: 4 * MIB,
+    shownDefault: '4194304 (4 MiB)',
+  }),
+  TOOLROOM_GATEWAY_MAX_ATTEMPTS: variable(integer(1, 10), {
+    group: 'gateway',
+    meaning: 'attempts per call of a read-only or idempotent tool on transient failures (jittered exponential backoff)',
+    default: 3,
+  }),
+  TOOLROOM_GATEWAY_RETRY_BASE_MS: variable(integer(0, 60_000), {
+    group: 'gateway',
+    meaning: "the first retry's backoff (doubling, at most 2 s)",
+    default: 100,
+  }),
+  TOOLROOM_GATEWAY_MCP_SESSION_TTL_S: variable(integer(1, 86_400), {
+    group: 'gateway',
+    meaning: 'seconds a pooled session to an upstream MCP server is reused',
+    default: 300,
+  }),
+  TOOLROOM_GATEWAY_MCP_TIMEOUT_MS: variable(integer(1000, 3_600_000), {
+    group: 'gateway',
+    meaning: 'how long a call forwarded to an MCP server may take',
+    default: 60_000,
+  }),
+  TOOLROOM_GATEWAY_SSE_KEEPALIVE_MS: variable(integer(1000, 600_000), {
+    group: 'gateway',
+    meaning: 'idle event streams (list changes) carry a comment this often',
+    default: 15_000,
+  }),
+  TOOLROOM_GATEWAY_TOOLS_TTL_MS: variable(integer(0, 86_400_000), {
+    group: 'gateway',
+    meaning: 'the `ttlMs` cache hint on `tools/list` under 2026-07-28',
+    default: 30_000,
+  }),
+  TOOLROOM_GATEWAY_ASYNC_COMMIT: variable(flag, {
+    group: 'gateway',
+    meaning: '`1`: call records commit without waiting for the WAL flush (faster; a crash may lose the last records)',
+    default: false,
+  }),
 
   // discovery, outbound requests and the workers that run them
   TOOLROOM_OUTBOUND_ALLOW: variable(outboundPolicy, {
@@ -352,61 +481,173 @@ const DECLARATIONS = {
     default: parseAddressPolicy('loopback,private'),
     shownDefault: '`loopback,private`',
   }),
-  TOOLROOM_OUTBOUND_MAX_BYTES: variable(integer(1024, 1024 * MIB), { group: 'discovery', meaning: 'largest answer discovery reads', default: 4 * MIB, shownDefault: '4194304 (4 MiB)' }),
-  TOOLROOM_DISCOVERY_CRON: variable(cron, { group: 'discovery', meaning: 'when every image and server is rediscovered (and Tool status re-checked)', default: '*/15 * * * *' }),
-  TOOLROOM_PINNED_NAMESPACES: variable(list('a comma list of namespaces'), { group: 'discovery', meaning: "namespaces whose MCP servers hold changed tool definitions for review (a server's `spec.pinning` overrides)", default: [] }),
-  TOOLROOM_DISCOVERY_READINESS_SECONDS: variable(integer(1, 3600), { group: 'discovery', meaning: 'how long discovery waits for a listener or server to come up', shownDefault: '30 (images), 15 (servers)' }),
-  TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS: variable(integer(1, 86_400), { group: 'discovery', meaning: 'a discovery job whose worker died is retried after this long', default: 120 }),
+  TOOLROOM_OUTBOUND_MAX_BYTES: variable(integer(1024, 1024 * MIB), {
+    group: 'discovery',
+    meaning: 'largest answer discovery reads',
+    default: 4 * MIB,
+    shownDefault: '4194304 (4 MiB)',
+  }),
+  TOOLROOM_DISCOVERY_CRON: variable(cron, {
+    group: 'discovery',
+    meaning: 'when every image and server is rediscovered (and Tool status re-checked)',
+    default: '*/15 * * * *',
+  }),
+  TOOLROOM_PINNED_NAMESPACES: variable(list('a comma list of namespaces'), {
+    group: 'discovery',
+    meaning: "namespaces whose MCP servers hold changed tool definitions for review (a server's `spec.pinning` overrides)",
+    default: [],
+  }),
+  TOOLROOM_DISCOVERY_READINESS_SECONDS: variable(integer(1, 3600), {
+    group: 'discovery',
+    meaning: 'how long discovery waits for a listener or server to come up',
+    shownDefault: '30 (images), 15 (servers)',
+  }),
+  TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS: variable(integer(1, 86_400), {
+    group: 'discovery',
+    meaning: 'a discovery job whose worker died is retried after this long',
+    default: 120,
+  }),
   TOOLROOM_WORKER_JOBS: variable(list('a comma list of job names (`lib/jobs/job-contracts.ts`)'), {
     group: 'discovery',
     meaning: 'the jobs a worker process takes (e.g. `approvals.execute`); a name that is no job stops the worker at start',
     shownDefault: 'every job',
   }),
-  TOOLROOM_WORKER_CONCURRENCY: variable(integer(1, 1000), { group: 'discovery', meaning: 'jobs of one kind a worker runs at once (scheduled jobs: one)', default: 8 }),
-  TOOLROOM_WORKER_POLL_SECONDS: variable(decimal(0.05, 60), { group: 'discovery', meaning: 'how often an idle worker asks for a job (approved calls: every 0.2 s)', default: 1 }),
-  TOOLROOM_QUEUE_MAINTENANCE_SECONDS: variable(integer(1, 86_400), { group: 'discovery', meaning: 'how often workers expire and retry the jobs of dead workers', default: 30 }),
+  TOOLROOM_WORKER_CONCURRENCY: variable(integer(1, 1000), {
+    group: 'discovery',
+    meaning: 'jobs of one kind a worker runs at once (scheduled jobs: one)',
+    default: 8,
+  }),
+  TOOLROOM_WORKER_POLL_SECONDS: variable(decimal(0.05, 60), {
+    group: 'discovery',
+    meaning: 'how often an idle worker asks for a job (approved calls: every 0.2 s)',
+    default: 1,
+  }),
+  TOOLROOM_QUEUE_MAINTENANCE_SECONDS: variable(integer(1, 86_400), {
+    group: 'discovery',
+    meaning: 'how often workers expire and retry the jobs of dead workers',
+    default: 30,
+  }),
 
   // approvals and their webhooks
   TOOLROOM_APPROVAL_EXPIRY_SECONDS: variable(integer(1, 31_536_000), {
     group: 'approvals',
-    meaning: "requests nobody decides expire after this long (a SideEffectPolicy's `approvalExpirySeconds` and a tool's `sideEffects.approvalExpirySeconds` override)",
+    meaning:
+      "requests nobody decides expire after this long (a SideEffectPolicy's `approvalExpirySeconds` and a tool's `sideEffects.approvalExpirySeconds` override)",
     default: 86_400,
   }),
-  TOOLROOM_APPROVAL_WAIT_SECONDS: variable(integer(0, 120), { group: 'approvals', meaning: 'how long a call needing approval waits for the decision before answering `approval_required` (per call: `_meta["toolroom/waitForApprovalSeconds"]`)', default: 0 }),
-  TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS: variable(integer(1, 86_400), { group: 'approvals', meaning: 'an approved call whose worker died is handed to another after this long', default: 600 }),
-  TOOLROOM_APPROVALS_CRON: variable(cron, { group: 'approvals', meaning: 'when expired requests are closed and lost hand-offs re-queued', default: '* * * * *' }),
+  TOOLROOM_APPROVAL_WAIT_SECONDS: variable(integer(0, 120), {
+    group: 'approvals',
+    meaning:
+      'how long a call needing approval waits for the decision before answering `approval_required` (per call: `_meta["toolroom/waitForApprovalSeconds"]`)',
+    default: 0,
+  }),
+  TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS: variable(integer(1, 86_400), {
+    group: 'approvals',
+    meaning: 'an approved call whose worker died is handed to another after this long',
+    default: 600,
+  }),
+  TOOLROOM_APPROVALS_CRON: variable(cron, {
+    group: 'approvals',
+    meaning: 'when expired requests are closed and lost hand-offs re-queued',
+    default: '* * * * *',
+  }),
   TOOLROOM_WEBHOOK_TIMEOUT_MS: variable(integer(100, 300_000), { group: 'approvals', meaning: 'how long a webhook delivery may take', default: 10_000 }),
   TOOLROOM_WEBHOOK_RETRIES: variable(integer(0, 100), { group: 'approvals', meaning: 'retries of a failed delivery, with backoff', default: 6 }),
-  TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS: variable(integer(1, 3600), { group: 'approvals', meaning: "the first retry's delay, doubling on each (about five minutes in all with the defaults)", default: 5 }),
+  TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS: variable(integer(1, 3600), {
+    group: 'approvals',
+    meaning: "the first retry's delay, doubling on each (about five minutes in all with the defaults)",
+    default: 5,
+  }),
 
   // statistics
-  TOOLROOM_STATS_CRON: variable(cron, { group: 'statistics', meaning: 'when the statistics rollup runs', default: '* * * * *', shownDefault: '`* * * * *` (every minute)' }),
-  TOOLROOM_STATS_CACHE_SECONDS: variable(integer(0, 86_400), { group: 'statistics', meaning: 'how often a web process re-checks the 7-day tool stats it attaches to effective tool sets', default: 30 }),
-  TOOLROOM_STATS_HOURS_PER_BATCH: variable(integer(1, 10_000), { group: 'statistics', meaning: "hours the rollup recomputes per transaction (bounds a backlog's transactions)", default: 12 }),
-  TOOLROOM_STATS_CALLS_PER_BATCH: variable(integer(1, 100_000_000), { group: 'statistics', meaning: 'inserted calls the rollup adds per transaction', default: 100_000 }),
-  TOOLROOM_STATS_RECOMPUTE_MIN_CALLS: variable(integer(1, 1_000_000_000), { group: 'statistics', meaning: 'an hour with this many inserted calls waiting (and a quarter of what it holds) is recomputed instead', default: 2000 }),
+  TOOLROOM_STATS_CRON: variable(cron, {
+    group: 'statistics',
+    meaning: 'when the statistics rollup runs',
+    default: '* * * * *',
+    shownDefault: '`* * * * *` (every minute)',
+  }),
+  TOOLROOM_STATS_CACHE_SECONDS: variable(integer(0, 86_400), {
+    group: 'statistics',
+    meaning: 'how often a web process re-checks the 7-day tool stats it attaches to effective tool sets',
+    default: 30,
+  }),
+  TOOLROOM_STATS_HOURS_PER_BATCH: variable(integer(1, 10_000), {
+    group: 'statistics',
+    meaning: "hours the rollup recomputes per transaction (bounds a backlog's transactions)",
+    default: 12,
+  }),
+  TOOLROOM_STATS_CALLS_PER_BATCH: variable(integer(1, 100_000_000), {
+    group: 'statistics',
+    meaning: 'inserted calls the rollup adds per transaction',
+    default: 100_000,
+  }),
+  TOOLROOM_STATS_RECOMPUTE_MIN_CALLS: variable(integer(1, 1_000_000_000), {
+    group: 'statistics',
+    meaning: 'an hour with this many inserted calls waiting (and a quarter of what it holds) is recomputed instead',
+    default: 2000,
+  }),
   TOOLROOM_STATS_TX_TIMEOUT_MS: variable(integer(1000, 86_400_000), { group: 'statistics', meaning: 'longest a rollup transaction may run', default: 600_000 }),
-  TOOLROOM_STATS_JOB_EXPIRY_SECONDS: variable(integer(1, 86_400), { group: 'statistics', meaning: 'a rollup whose worker died is run again after this long', default: 900 }),
+  TOOLROOM_STATS_JOB_EXPIRY_SECONDS: variable(integer(1, 86_400), {
+    group: 'statistics',
+    meaning: 'a rollup whose worker died is run again after this long',
+    default: 900,
+  }),
 
   // MCP authorization (OAuth)
   TOOLROOM_OAUTH_ACCESS_TOKEN_SECONDS: variable(integer(1, 3600), { group: 'oauth', meaning: 'how long an OAuth access token (`tro_…`) lives', default: 600 }),
-  TOOLROOM_OAUTH_REFRESH_TOKEN_SECONDS: variable(integer(1, 2_592_000), { group: 'oauth', meaning: 'how long a refresh token (`trr_…`) lives', default: 28_800 }),
+  TOOLROOM_OAUTH_REFRESH_TOKEN_SECONDS: variable(integer(1, 2_592_000), {
+    group: 'oauth',
+    meaning: 'how long a refresh token (`trr_…`) lives',
+    default: 28_800,
+  }),
 
   // production: metrics, traces, logs, connection pools
-  TOOLROOM_METRICS_PORT: variable(port(0), { group: 'production', meaning: "the process's metrics and probe port (`/metrics`, `/livez`, `/readyz`)", shownDefault: 'none (no metrics server); 9464 in the image' }),
-  TOOLROOM_METRICS_HOST: variable(host, { group: 'production', meaning: 'the address it binds', default: '127.0.0.1', shownDefault: '`127.0.0.1`; `0.0.0.0` in the image' }),
+  TOOLROOM_METRICS_PORT: variable(port(0), {
+    group: 'production',
+    meaning: "the process's metrics and probe port (`/metrics`, `/livez`, `/readyz`)",
+    shownDefault: 'none (no metrics server); 9464 in the image',
+  }),
+  TOOLROOM_METRICS_HOST: variable(host, {
+    group: 'production',
+    meaning: 'the address it binds',
+    default: '127.0.0.1',
+    shownDefault: '`127.0.0.1`; `0.0.0.0` in the image',
+  }),
   TOOLROOM_METRICS_TOKEN: variable(opaqueText, { group: 'production', meaning: 'when set, `/metrics` wants `Authorization: Bearer <token>`', secret: true }),
   OTEL_EXPORTER_OTLP_ENDPOINT: variable(opaqueText, {
     group: 'production',
-    meaning: 'OTLP/HTTP collector for traces (set: tracing on); the other standard `OTEL_*` variables apply (`OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_BSP_*`, `OTEL_TRACES_SAMPLER`)',
+    meaning:
+      'OTLP/HTTP collector for traces (set: tracing on); the other standard `OTEL_*` variables apply (`OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_BSP_*`, `OTEL_TRACES_SAMPLER`)',
     shownDefault: 'none (tracing off)',
     alsoReadBy: 'the OpenTelemetry exporter',
   }),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable(opaqueText, { group: 'production', meaning: 'the same, for traces only (wins over the one above)', shownDefault: 'none', alsoReadBy: 'the OpenTelemetry exporter' }),
-  OTEL_SERVICE_NAME: variable(opaqueText, { group: 'production', meaning: 'the service name on spans (the process role is `toolroom.role`)', default: 'toolroom' }),
-  OTEL_SDK_DISABLED: variable(opaqueText, { group: 'production', meaning: '`true`: no tracing even with an endpoint set', shownDefault: 'none', alsoReadBy: 'the OpenTelemetry SDK' }),
-  LOG_FORMAT: variable(oneOf(['json', 'text', 'pretty'], { anyCase: true }), { group: 'production', meaning: 'JSON lines, or plain lines (`pretty` is `text`)', shownDefault: '`json` when stdout is not a terminal, else `text`' }),
-  LOG_LEVEL: variable(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), { group: 'production', meaning: 'the least severe level logged', default: 'info' }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable(opaqueText, {
+    group: 'production',
+    meaning: 'the same, for traces only (wins over the one above)',
+    shownDefault: 'none',
+    alsoReadBy: 'the OpenTelemetry exporter',
+  }),
+  OTEL_SERVICE_NAME: variable(opaqueText, {
+    group: 'production',
+    meaning: 'the service name on spans (the process role is `toolroom.role`)',
+    default: 'toolroom',
+  }),
+  OTEL_SDK_DISABLED: variable(opaqueText, {
+    group: 'production',
+    meaning: '`true`: no tracing even with an endpoint set',
+    shownDefault: 'none',
+    alsoReadBy: 'the OpenTelemetry SDK',
+  }),
+  LOG_FORMAT: variable(oneOf(['json', 'text', 'pretty'], { anyCase: true }), {
+    group: 'production',
+    meaning: 'JSON lines, or plain lines (`pretty` is `text`)',
+    shownDefault: '`json` when stdout is not a terminal, else `text`',
+  }),
+  LOG_LEVEL: variable(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), {
+    group: 'production',
+    meaning: 'the least severe level logged',
+    default: 'info',
+  }),
   TOOLROOM_DB_POOL: variable(integer(1, 1000), { group: 'production', meaning: "connections of each process's Prisma pool", default: 10 }),
   TOOLROOM_GATEWAY_RECORD_POOL: variable(integer(1, 1000), { group: 'production', meaning: "connections of a gateway's call-record pool", default: 4 }),
   NODE_ENV: variable(opaqueText, {
@@ -420,15 +661,26 @@ const DECLARATIONS = {
 export type ConfigName = keyof typeof DECLARATIONS
 export const CONFIG_DECLARATIONS: Readonly<Record<ConfigName, Declaration>> = DECLARATIONS
 
-const objectShape = Object.fromEntries(Object.entries(DECLARATIONS).map(([name, d]) => [name, d.schema])) as { [K in ConfigName]: (typeof DECLARATIONS)[K]['schema'] }
+const objectShape = Object.fromEntries(Object.entries(DECLARATIONS).map(([name, d]) => [name, d.schema])) as {
+  [K in ConfigName]: (typeof DECLARATIONS)[K]['schema']
+}
 
 const ConfigSchema = z.object(objectShape).superRefine((c, ctx) => {
   // Single sign-on needs all three or none: half of it would fail at the first sign-in instead of here.
-  const oidc = { TOOLROOM_OIDC_ISSUER: c.TOOLROOM_OIDC_ISSUER ?? c.TOOLROOM_OIDC_DISCOVERY_URL, TOOLROOM_OIDC_CLIENT_ID: c.TOOLROOM_OIDC_CLIENT_ID, TOOLROOM_OIDC_CLIENT_SECRET: c.TOOLROOM_OIDC_CLIENT_SECRET }
+  const oidc = {
+    TOOLROOM_OIDC_ISSUER: c.TOOLROOM_OIDC_ISSUER ?? c.TOOLROOM_OIDC_DISCOVERY_URL,
+    TOOLROOM_OIDC_CLIENT_ID: c.TOOLROOM_OIDC_CLIENT_ID,
+    TOOLROOM_OIDC_CLIENT_SECRET: c.TOOLROOM_OIDC_CLIENT_SECRET,
+  }
   const set = Object.entries(oidc).filter(([, v]) => v !== undefined)
   if (set.length > 0 && set.length < 3)
     for (const [name] of Object.entries(oidc).filter(([, v]) => v === undefined))
-      ctx.addIssue({ code: 'custom', path: [name], message: `must be set too: single sign-on needs TOOLROOM_OIDC_ISSUER (or TOOLROOM_OIDC_DISCOVERY_URL), TOOLROOM_OIDC_CLIENT_ID and TOOLROOM_OIDC_CLIENT_SECRET, or none of them`, params: { whole: true } })
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `must be set too: single sign-on needs TOOLROOM_OIDC_ISSUER (or TOOLROOM_OIDC_DISCOVERY_URL), TOOLROOM_OIDC_CLIENT_ID and TOOLROOM_OIDC_CLIENT_SECRET, or none of them`,
+        params: { whole: true },
+      })
 })
 
 export type Config = z.output<typeof ConfigSchema>
@@ -454,7 +706,10 @@ export function parseConfig(env: Env): Config {
     const params = issue.code === 'custom' ? (issue.params as { whole?: boolean; detail?: string } | undefined) : undefined
     const whole = params?.whole === true
     const detail = params?.detail ? `: ${params.detail}` : ''
-    problems.set(name, whole ? `${name} ${issue.message}` : `${name} must be ${DECLARATIONS[name].rule}, got ${shownValue(DECLARATIONS[name], input[name] ?? '')}${detail}`)
+    problems.set(
+      name,
+      whole ? `${name} ${issue.message}` : `${name} must be ${DECLARATIONS[name].rule}, got ${shownValue(DECLARATIONS[name], input[name] ?? '')}${detail}`,
+    )
   }
   throw new ConfigError([...problems.values()])
 }
@@ -470,7 +725,8 @@ const SECRET_PARAM = /^(password|pass|pwd|token|secret)$/i
 
 /** `postgres://user:***@host/db?password=***`: the password of a URL masked; of text that only looks like one, all before its `@`. */
 export function withoutCredentials(value: string): string {
-  if (!URL.canParse(value)) return value.replace(/^([a-z][a-z0-9+.-]*:\/*)?\S*@/i, '$1***@').replace(/([?&](?:password|pass|pwd|token|secret)=)[^&#]*/gi, '$1***')
+  if (!URL.canParse(value))
+    return value.replace(/^([a-z][a-z0-9+.-]*:\/*)?\S*@/i, '$1***@').replace(/([?&](?:password|pass|pwd|token|secret)=)[^&#]*/gi, '$1***')
   const url = new URL(value)
   if (url.password) url.password = '***'
   for (const key of [...url.searchParams.keys()]) if (SECRET_PARAM.test(key)) url.searchParams.set(key, '***')

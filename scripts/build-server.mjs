@@ -91,7 +91,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (ifStale && !(await canBuild())) {
     // A production install runs what `npm run build` compiled; it has no compiler to rebuild with.
     if (Object.keys(SERVER_ENTRIES).every((name) => fs.existsSync(path.join(SERVER_DIST, `${name}.cjs`)))) process.exit(0)
-    console.error(`[build] ${SERVER_DIST}/ is missing and esbuild (a devDependency) is not installed: run \`npm run build\` where dev dependencies are installed`)
+    console.error(
+      `[build] ${SERVER_DIST}/ is missing and esbuild (a devDependency) is not installed: run \`npm run build\` where dev dependencies are installed`,
+    )
     process.exit(1)
   }
   const t0 = performance.now()

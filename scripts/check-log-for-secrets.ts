@@ -24,11 +24,16 @@ async function main(): Promise<number> {
     }
   }
   await prisma.$disconnect()
-  console.log(`[log-check] ${values} secret values searched for in ${file} (${log.length} bytes): ${leaked.length ? `LEAKED: ${leaked.join(', ')}` : 'none found'}`)
+  console.log(
+    `[log-check] ${values} secret values searched for in ${file} (${log.length} bytes): ${leaked.length ? `LEAKED: ${leaked.join(', ')}` : 'none found'}`,
+  )
   return leaked.length || values === 0 ? 1 : 0
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error('[log-check] failed:', error)
-  process.exit(1)
-})
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error('[log-check] failed:', error)
+    process.exit(1)
+  },
+)

@@ -28,7 +28,8 @@ export function withConfigTables(readme: string): string {
   let text = readme
   for (const group of CONFIG_GROUPS) {
     const block = new RegExp(`(<!-- config:${group}:start[^>]*-->)\\n(?:[^]*?\\n)?(<!-- config:${group}:end -->)`)
-    if (!block.test(text)) throw new Error(`${README_PATH} has no <!-- config:${group}:start … --> … <!-- config:${group}:end --> block for the ${group} variables`)
+    if (!block.test(text))
+      throw new Error(`${README_PATH} has no <!-- config:${group}:start … --> … <!-- config:${group}:end --> block for the ${group} variables`)
     text = text.replace(block, (_, start: string, end: string) => `${start}\n${configTable(group)}\n${end}`)
   }
   return text

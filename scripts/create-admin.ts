@@ -11,7 +11,9 @@ async function readStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
   return text === '' ? undefined : text
 }
 
@@ -23,7 +25,10 @@ async function main(): Promise<number> {
   }
   try {
     const password = await readStdin()
-    const { user, password: generated } = await createUser({ email: values.email, name: values.name, role: 'admin', password }, { kind: 'system', name: 'users:create-admin' })
+    const { user, password: generated } = await createUser(
+      { email: values.email, name: values.name, role: 'admin', password },
+      { kind: 'system', name: 'users:create-admin' },
+    )
     console.log(`admin created: ${user.email}`)
     if (generated) console.log(`password (shown once, change or store it now): ${generated}`)
     return 0

@@ -61,7 +61,13 @@ function agentListener(port, agents) {
     const m = /^\/agents\/([a-z0-9-]+)(\/.*)$/.exec(new URL(req.url, 'http://localhost').pathname)
     const agent = m && agents.get(m[1])
     if (!agent) return json(res, 404, { error: 'no such agent' })
-    if (m[2] === '/.well-known/agent.json') return json(res, 200, { name: agent.name, description: `Demo listener for ${agent.name}`, version: agent.version, url: `http://127.0.0.1:${port}/agents/${agent.name}` })
+    if (m[2] === '/.well-known/agent.json')
+      return json(res, 200, {
+        name: agent.name,
+        description: `Demo listener for ${agent.name}`,
+        version: agent.version,
+        url: `http://127.0.0.1:${port}/agents/${agent.name}`,
+      })
     if (m[2] === '/a2a/tools') return json(res, 200, agent.tools)
     json(res, 404, { error: 'not found' })
   })
@@ -100,7 +106,8 @@ for (const [port, agents] of agentsByPort) {
   log(`agent listener on http://127.0.0.1:${port}/agents/{${[...agents.keys()].join(',')}}`)
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {
-  for (const s of servers) s.close()
-  process.exit(0)
-})
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const s of servers) s.close()
+    process.exit(0)
+  })

@@ -60,7 +60,10 @@ export async function startEmbeddedPostgres({ dataDir, port, database, log = () 
       await new Promise((resolve) => {
         child.once('exit', resolve)
         child.kill('SIGINT') // PostgreSQL's fast shutdown
-        setTimeout(() => { child.kill('SIGKILL'); resolve() }, 10_000).unref()
+        setTimeout(() => {
+          child.kill('SIGKILL')
+          resolve()
+        }, 10_000).unref()
       })
     },
   }
@@ -134,7 +137,10 @@ class RecentOutput {
     this.text = (this.text + message).slice(-16_384)
   }
   reason() {
-    const lines = this.text.split('\n').map((line) => line.trim()).filter(Boolean)
+    const lines = this.text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
     const fatal = lines.filter((line) => /\b(FATAL|PANIC|ERROR):/.test(line))
     const detail = lines.filter((line) => /\b(DETAIL|HINT):/.test(line))
     return (fatal.length ? [...fatal, ...detail] : lines.slice(-5)).join(' ')

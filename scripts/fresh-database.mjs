@@ -37,7 +37,11 @@ export function migrateDatabase(url) {
 export async function benchDatabase(name) {
   const embedded = process.env.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres({ dataDir: path.resolve('.data/pg17-bench'), port: Number(process.env.TOOLROOM_BENCH_PG_PORT ?? 55650), database: 'postgres' })
+    : await startEmbeddedPostgres({
+        dataDir: path.resolve('.data/pg17-bench'),
+        port: Number(process.env.TOOLROOM_BENCH_PG_PORT ?? 55650),
+        database: 'postgres',
+      })
   try {
     const url = await freshDatabase(embedded ? embedded.url : withDatabase(process.env.DATABASE_URL, 'postgres'), name)
     await migrateDatabase(url)

@@ -10,7 +10,10 @@ import os from 'node:os'
 import path from 'node:path'
 
 /** Exact versions, so every run tests the same binaries; TOOLROOM_TEST_NODE_VERSIONS overrides (empty: none). */
-export const NODE_VERSIONS = (process.env.TOOLROOM_TEST_NODE_VERSIONS ?? '22.23.3,24.21.0').split(',').map((v) => v.trim()).filter(Boolean)
+export const NODE_VERSIONS = (process.env.TOOLROOM_TEST_NODE_VERSIONS ?? '22.23.3,24.21.0')
+  .split(',')
+  .map((v) => v.trim())
+  .filter(Boolean)
 
 /** The path of a `node` binary of `version`, fetched into `cacheDir` on first use. */
 export function ensureNode(version, cacheDir, log = () => {}) {
@@ -21,7 +24,10 @@ export function ensureNode(version, cacheDir, log = () => {}) {
   log(`fetching Node.js ${version} from the npm registry (${pkg}), once`)
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-node-'))
   try {
-    const tarball = execFileSync('npm', ['pack', pkg, '--pack-destination', tmp, '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()
+    const tarball = execFileSync('npm', ['pack', pkg, '--pack-destination', tmp, '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      .trim()
+      .split('\n')
+      .pop()
     fs.mkdirSync(path.join(tmp, 'out'))
     execFileSync('tar', ['xzf', path.join(tmp, tarball), '-C', path.join(tmp, 'out'), '--strip-components=1', 'package/bin/node'])
     fs.mkdirSync(path.dirname(binary), { recursive: true })
@@ -65,7 +71,11 @@ export async function checkProcesses(node, env, { timeoutMs = 120_000 } = {}) {
     'the portal answers through the gateway': async () => (await fetch(`${base}/api/health`)).status === 200,
     // No credential: refused with 401, as the README says.
     'the gateway answers /mcp': async () => {
-      const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      })
       return res.status === 401
     },
     'the worker takes its queues': async () => /(\[worker\] |"msg":")ready: /.test(output),
@@ -84,11 +94,16 @@ export async function checkProcesses(node, env, { timeoutMs = 120_000 } = {}) {
   } catch (error) {
     failure = `${error.message}\n${output}`
   }
-  await Promise.all(children.map(({ child }) => new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', resolve)
-    child.kill('SIGTERM')
-    setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
-  })))
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve()
+          child.once('exit', resolve)
+          child.kill('SIGTERM')
+          setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
+        }),
+    ),
+  )
   return failure
 }

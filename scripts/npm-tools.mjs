@@ -15,7 +15,10 @@ export function ensureNpmTool(name, version, cacheDir, log = () => {}) {
   fs.rmSync(dir, { recursive: true, force: true })
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'toolroom-test-tool', private: true }))
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', '--loglevel=error', `${name}@${version}`], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', '--loglevel=error', `${name}@${version}`], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   // Marked complete last, so an interrupted install is redone rather than half used.
   fs.writeFileSync(path.join(dir, '.complete'), '')
   return installed

@@ -15,8 +15,11 @@ async function main(): Promise<number> {
   return report.failed.length > 0 ? 1 : 0
 }
 
-main().then((code) => process.exit(code), async (error) => {
-  console.error('[secrets] re-encryption failed:', error.message ?? error)
-  await prisma.$disconnect()
-  process.exit(1)
-})
+main().then(
+  (code) => process.exit(code),
+  async (error) => {
+    console.error('[secrets] re-encryption failed:', error.message ?? error)
+    await prisma.$disconnect()
+    process.exit(1)
+  },
+)

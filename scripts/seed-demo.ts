@@ -19,7 +19,9 @@ async function main(): Promise<number> {
       return 0
     }
     const s = result.summary!
-    const resources = Object.entries(s.resources).map(([kind, n]) => `${n} ${kind}`).join(', ')
+    const resources = Object.entries(s.resources)
+      .map(([kind, n]) => `${n} ${kind}`)
+      .join(', ')
     console.log(
       `demo fleet: seeded ${resources}; image tools ${s.imageTools} on ${s.imageToolSubjects} subjects; ` +
         `MCP surfaces ${s.languageToolSurfaceTools} tools on ${s.languageToolSurfaces} LanguageTools`,
@@ -28,7 +30,10 @@ async function main(): Promise<number> {
   } catch (e) {
     const err = e as Error & { errors?: { document?: number; kind?: string; name?: string; field: string; rule: string; message: string }[] }
     const details = (err.errors ?? [])
-      .map((f) => `\n  ${f.document !== undefined ? `document ${f.document} ` : ''}${f.kind ? `${f.kind} ` : ''}${f.name ? `"${f.name}" ` : ''}${f.field} [${f.rule}]: ${f.message}`)
+      .map(
+        (f) =>
+          `\n  ${f.document !== undefined ? `document ${f.document} ` : ''}${f.kind ? `${f.kind} ` : ''}${f.name ? `"${f.name}" ` : ''}${f.field} [${f.rule}]: ${f.message}`,
+      )
       .join('')
     console.error(`demo fleet: failed: ${err.message}${details}`)
     return 1

@@ -19,7 +19,19 @@ export function ensureSecretKey(dataDir, { configured, shared, log }) {
   if (shared) log(`TOOLROOM_SECRET_KEY is not set: using the local key in ${file}; set it to the same value for every process that shares this database`)
 }
 
-const BUILD_INPUTS = ['app', 'components', 'lib', 'instrumentation.ts', 'public', 'next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'postcss.config.mjs', 'prisma/schema.prisma']
+const BUILD_INPUTS = [
+  'app',
+  'components',
+  'lib',
+  'instrumentation.ts',
+  'public',
+  'next.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'postcss.config.mjs',
+  'prisma/schema.prisma',
+]
 const FINGERPRINT_FILE = '.next/toolroom-build-fingerprint'
 
 function fingerprint() {

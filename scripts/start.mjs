@@ -48,7 +48,11 @@ try {
   }
   ensureSecretKey(DATA_DIR, { configured: settings.TOOLROOM_SECRET_KEY, shared: !useEmbedded, log })
 
-  await supervisor.runOnce('migrate', ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'], { quiet: true })
+  await supervisor.runOnce(
+    'migrate',
+    ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'],
+    { quiet: true },
+  )
   log(`migrations applied (${elapsed()})`)
   // The automation token (README, "Access"): created, replaced or revoked to match the environment.
   await supervisor.runOnce('admin token', ['dist/ensure-admin-token.cjs'])
@@ -74,18 +78,24 @@ try {
     // Next.js serve the port, and /mcp, alone.
     const front = settings.TOOLROOM_GATEWAY_FRONT
     const webPort = front ? String(settings.TOOLROOM_WEB_INTERNAL_PORT ?? settings.PORT + 1) : PORT
-    supervisor.keepRunning('web', ['-r', './dist/web-preload.cjs', 'node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST], { stopOrder: STOP.web, env: metricsPort(0) })
+    supervisor.keepRunning(
+      'web',
+      ['-r', './dist/web-preload.cjs', 'node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST],
+      { stopOrder: STOP.web, env: metricsPort(0) },
+    )
     if (front) {
       Object.assign(process.env, { GATEWAY_PORT: PORT, TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
       supervisor.keepRunning('gateway', ['dist/gateway.cjs'], { stopOrder: STOP.web, env: metricsPort(1) })
     }
   }
 
-  for (let i = 0; i < settings.TOOLROOM_WORKERS; i++) supervisor.keepRunning(`worker ${i + 1}`, ['dist/worker.cjs'], { stopOrder: STOP.workers, env: metricsPort(2 + i) })
+  for (let i = 0; i < settings.TOOLROOM_WORKERS; i++)
+    supervisor.keepRunning(`worker ${i + 1}`, ['dist/worker.cjs'], { stopOrder: STOP.workers, env: metricsPort(2 + i) })
 
   await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)
-  if (fs.existsSync(path.join(DATA_DIR, 'pg17')) && embedded) log(`data: ${path.relative(process.cwd(), DATA_DIR)}/ (delete it to start over with a fresh demo fleet)`)
+  if (fs.existsSync(path.join(DATA_DIR, 'pg17')) && embedded)
+    log(`data: ${path.relative(process.cwd(), DATA_DIR)}/ (delete it to start over with a fresh demo fleet)`)
 } catch (error) {
   console.error('[toolroom] start failed:', error?.message ?? error)
   await supervisor.shutdown(1)

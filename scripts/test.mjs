@@ -47,7 +47,11 @@ async function main() {
     const projects = only ? ['--project', only] : []
     const report = path.join(REPORTS, 'vitest.json')
     fs.rmSync(report, { force: true })
-    const code = await run('vitest', ['node_modules/vitest/vitest.mjs', 'run', ...projects, ...extra, '--reporter=default', '--reporter=json', `--outputFile=${report}`], { DATABASE_URL: testDb })
+    const code = await run(
+      'vitest',
+      ['node_modules/vitest/vitest.mjs', 'run', ...projects, ...extra, '--reporter=default', '--reporter=json', `--outputFile=${report}`],
+      { DATABASE_URL: testDb },
+    )
     countVitest(report, code, 'vitest')
   }
 
@@ -150,7 +154,12 @@ async function otherNodeVersions(adminUrl) {
       continue
     }
     const report = path.join(REPORTS, `vitest-node-${version}.json`)
-    const unit = await run(`unit tests on Node.js ${version}`, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--reporter=dot', '--reporter=json', `--outputFile=${report}`], {}, node)
+    const unit = await run(
+      `unit tests on Node.js ${version}`,
+      ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--reporter=dot', '--reporter=json', `--outputFile=${report}`],
+      {},
+      node,
+    )
     outcome('unit tests', unit === 0)
     const failure = await checkProcesses(node, { DATABASE_URL: db })
     if (failure) console.error(failure)
@@ -159,7 +168,12 @@ async function otherNodeVersions(adminUrl) {
 }
 
 async function startEmbedded() {
-  embedded = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'pg17-test'), port: Number(process.env.TOOLROOM_TEST_PG_PORT ?? 55640), database: 'postgres', log })
+  embedded = await startEmbeddedPostgres({
+    dataDir: path.join(DATA_DIR, 'pg17-test'),
+    port: Number(process.env.TOOLROOM_TEST_PG_PORT ?? 55640),
+    database: 'postgres',
+    log,
+  })
   return embedded.url
 }
 
@@ -183,14 +197,21 @@ function startServer(databaseUrl) {
   // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
   // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
   const env = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' }
-  const web = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', '127.0.0.1'], { stdio: ['ignore', output, output], env })
+  const web = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', '127.0.0.1'], {
+    stdio: ['ignore', output, output],
+    env,
+  })
   const front = spawn(process.execPath, ['dist/gateway.cjs'], {
     stdio: ['ignore', output, output],
     env: { ...env, GATEWAY_PORT: E2E_PORT, HOST: '127.0.0.1', TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` },
   })
   children.add(web)
   children.add(front)
-  return { get exitCode() { return web.exitCode ?? front.exitCode } }
+  return {
+    get exitCode() {
+      return web.exitCode ?? front.exitCode
+    },
+  }
 }
 
 async function waitHealthy(url, server) {
@@ -239,16 +260,25 @@ function countPlaywright(report, code) {
 }
 
 async function stopAll() {
-  await Promise.all([...children].map((c) => new Promise((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve()
-    c.once('exit', resolve)
-    c.kill('SIGTERM')
-    setTimeout(() => c.kill('SIGKILL'), 5000).unref()
-  })))
+  await Promise.all(
+    [...children].map(
+      (c) =>
+        new Promise((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve()
+          c.once('exit', resolve)
+          c.kill('SIGTERM')
+          setTimeout(() => c.kill('SIGKILL'), 5000).unref()
+        }),
+    ),
+  )
   await embedded?.stop()
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, async () => { await stopAll(); process.exit(130) })
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, async () => {
+    await stopAll()
+    process.exit(130)
+  })
 
 let exitCode = 0
 try {

@@ -64,8 +64,14 @@ async function main() {
       let result: 'completed' | 'failed' = 'failed'
       try {
         await withLogContext({ job: contract.name, jobId: raw.id }, () =>
-          withSpan(`job ${contract.name}`, { kind: 'consumer', parent: { traceparent }, attributes: { 'toolroom.job': contract.name, 'toolroom.job_id': raw.id, 'toolroom.attempt': attempt } }, () =>
-            job.handle(payload.data, { jobId: raw.id, attempt, lastAttempt: attempt > contract.retryLimit }),
+          withSpan(
+            `job ${contract.name}`,
+            {
+              kind: 'consumer',
+              parent: { traceparent },
+              attributes: { 'toolroom.job': contract.name, 'toolroom.job_id': raw.id, 'toolroom.attempt': attempt },
+            },
+            () => job.handle(payload.data, { jobId: raw.id, attempt, lastAttempt: attempt > contract.retryLimit }),
           ),
         )
         result = 'completed'

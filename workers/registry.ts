@@ -8,4 +8,12 @@ import introspectMcpServer from './jobs/introspect-mcp-server'
 import statsRollup from './jobs/stats-rollup'
 import type { JobDefinition } from './define-job'
 
-export const JOBS: JobDefinition[] = [introspectImage, introspectMcpServer, discoverySweep, statsRollup, approvalsMaintain, deliverWebhook, executeApprovedCall] as JobDefinition[]
+export const JOBS: JobDefinition[] = [
+  introspectImage,
+  introspectMcpServer,
+  discoverySweep,
+  statsRollup,
+  approvalsMaintain,
+  deliverWebhook,
+  executeApprovedCall,
+] as JobDefinition[]

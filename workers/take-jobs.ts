@@ -62,17 +62,25 @@ export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) =>
   function start(job: QueueJob) {
     const expiry = (job.expireInSeconds ?? 0) * 1000
     let timer: ReturnType<typeof setTimeout> | undefined
-    const bounded = expiry > 0
-      ? Promise.race([handle(job), new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`handler execution exceeded ${expiry}ms`)), expiry) })])
-      : handle(job)
-    const done = bounded.then(
-      () => complete(job.id),
-      (error: unknown) => settle(boss.fail(queue, job.id, error as object)),
-    ).finally(() => {
-      clearTimeout(timer)
-      running.delete(job.id)
-      wake?.()
-    })
+    const bounded =
+      expiry > 0
+        ? Promise.race([
+            handle(job),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new Error(`handler execution exceeded ${expiry}ms`)), expiry)
+            }),
+          ])
+        : handle(job)
+    const done = bounded
+      .then(
+        () => complete(job.id),
+        (error: unknown) => settle(boss.fail(queue, job.id, error as object)),
+      )
+      .finally(() => {
+        clearTimeout(timer)
+        running.delete(job.id)
+        wake?.()
+      })
     running.set(job.id, done)
   }
 
@@ -110,7 +118,12 @@ export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) =>
       wake?.()
       await looping
       let deadline: ReturnType<typeof setTimeout> | undefined
-      await Promise.race([Promise.allSettled([...running.values()]), new Promise((r) => { deadline = setTimeout(r, timeoutMs) })])
+      await Promise.race([
+        Promise.allSettled([...running.values()]),
+        new Promise((r) => {
+          deadline = setTimeout(r, timeoutMs)
+        }),
+      ])
       clearTimeout(deadline)
       for (const id of running.keys()) settle(boss.fail(queue, id, { message: 'worker shut down while active' }))
       await Promise.allSettled([...settling])

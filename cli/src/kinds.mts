@@ -6,7 +6,15 @@ export interface Resource {
   id: string
   apiVersion: string
   kind: string
-  metadata: { name: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string>; generation: number; createdAt: string; updatedAt: string }
+  metadata: {
+    name: string
+    namespace: string
+    labels: Record<string, string>
+    annotations: Record<string, string>
+    generation: number
+    createdAt: string
+    updatedAt: string
+  }
   spec: Record<string, unknown>
   status?: Record<string, unknown>
 }
@@ -52,7 +60,15 @@ export const KINDS: KindInfo[] = [
   },
   { kind: 'Unit', plural: 'units', names: ['unit', 'units'], columns: [{ header: 'parent', value: (r) => spec(r, 'parent') }] },
   { kind: 'Agent', plural: 'agents', names: ['agent', 'agents'], columns: [{ header: 'unit', value: (r) => spec(r, 'unit') }] },
-  { kind: 'Secret', plural: 'secrets', names: ['secret', 'secrets'], columns: [{ header: 'type', value: (r) => spec(r, 'type') }, { header: 'keys', value: (r) => (r.spec.keys as string[]).join(',') }] },
+  {
+    kind: 'Secret',
+    plural: 'secrets',
+    names: ['secret', 'secrets'],
+    columns: [
+      { header: 'type', value: (r) => spec(r, 'type') },
+      { header: 'keys', value: (r) => (r.spec.keys as string[]).join(',') },
+    ],
+  },
   {
     kind: 'SideEffectPolicy',
     plural: 'sideeffectpolicies',
@@ -70,7 +86,13 @@ export function kindNamed(name: string): KindInfo {
 export function resourceRows(kind: KindInfo, resources: Resource[]) {
   return {
     headers: ['namespace', 'name', ...kind.columns.map((c) => c.header), 'generation', 'age'],
-    rows: resources.map((r) => [r.metadata.namespace, r.metadata.name, ...kind.columns.map((c) => c.value(r)), r.metadata.generation, age(r.metadata.createdAt)]),
+    rows: resources.map((r) => [
+      r.metadata.namespace,
+      r.metadata.name,
+      ...kind.columns.map((c) => c.value(r)),
+      r.metadata.generation,
+      age(r.metadata.createdAt),
+    ]),
   }
 }
 

@@ -49,7 +49,8 @@ export function manifestFiles(paths: string[], recursive: boolean): string[] {
     }
     walk(p)
   }
-  if (files.length === 0) throw new ManifestError(`no manifests in ${paths.join(', ')} (files ending .yaml, .yml or .json${recursive ? '' : '; -R reads subdirectories'})`)
+  if (files.length === 0)
+    throw new ManifestError(`no manifests in ${paths.join(', ')} (files ending .yaml, .yml or .json${recursive ? '' : '; -R reads subdirectories'})`)
   return files
 }
 

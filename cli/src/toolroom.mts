@@ -16,7 +16,8 @@ import { get, remove } from './commands/get.mjs'
 let failureCode: number = EXIT.failed
 
 const collect = (value: string, previous: string[]) => [...previous, value]
-const output = (formats: Format[] | ('text' | 'yaml' | 'json')[], fallback: string) => new Option('-o, --output <format>', 'output format').choices(formats).default(fallback)
+const output = (formats: Format[] | ('text' | 'yaml' | 'json')[], fallback: string) =>
+  new Option('-o, --output <format>', 'output format').choices(formats).default(fallback)
 
 const program = new Command('toolroom')
   .description('Apply, diff, get and delete Toolroom resources from manifests kept in git, and read effective tool sets, approvals and calls.')
@@ -48,7 +49,9 @@ program
 
 program
   .command('diff')
-  .description('Show what applying the manifests would change, field by field, and which agents would gain, lose or see a tool change. Exit 0: no differences; 1: differences; 2: failed')
+  .description(
+    'Show what applying the manifests would change, field by field, and which agents would gain, lose or see a tool change. Exit 0: no differences; 1: differences; 2: failed',
+  )
   .option('-f, --filename <path>', 'a file, a directory of manifests, or - for stdin (repeatable)', collect, [])
   .option('-R, --recursive', 'read the directories of -f and everything below them')
   .option('--prune', 'also show what --prune would delete')
@@ -97,7 +100,9 @@ program
 
 program
   .command('explain')
-  .description('Can the agent call this tool, and why: the decision and trace the gateway would give now, without calling anything; exits 0 when the call would run or wait for an approval, 1 when it would be refused')
+  .description(
+    'Can the agent call this tool, and why: the decision and trace the gateway would give now, without calling anything; exits 0 when the call would run or wait for an approval, 1 when it would be refused',
+  )
   .argument('<agent>', 'a name (in -n NAMESPACE), namespace/name, or an id')
   .argument('<tool>', 'the tool name, as the agent would call it')
   .option('-n, --namespace <namespace>', "the agent's namespace")
@@ -145,8 +150,14 @@ program
   })
 
 const config = program.command('config').description('Named contexts (server, token, namespace) in the config file')
-config.command('view').description('The config file, tokens shortened').action(run(() => contexts.view(globals())))
-config.command('get-contexts').description('The contexts, the current one marked').action(run(() => contexts.getContexts(globals())))
+config
+  .command('view')
+  .description('The config file, tokens shortened')
+  .action(run(() => contexts.view(globals())))
+config
+  .command('get-contexts')
+  .description('The contexts, the current one marked')
+  .action(run(() => contexts.getContexts(globals())))
 config
   .command('use-context')
   .description('Make a context the current one')

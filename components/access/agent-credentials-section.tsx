@@ -36,11 +36,21 @@ export function AgentCredentialsSection({ initial }: { initial: AgentCredentialF
       )}
       <Card
         title="All agent credentials"
-        description={list.isSuccess ? `${list.total} credential${list.total === 1 ? '' : 's'}${active ? ' match these filters' : ''}. Revoked ones are refused by the gateway within seconds.` : undefined}
+        description={
+          list.isSuccess
+            ? `${list.total} credential${list.total === 1 ? '' : 's'}${active ? ' match these filters' : ''}. Revoked ones are refused by the gateway within seconds.`
+            : undefined
+        }
         bodyClassName=""
       >
         <FilterBar onReset={active ? reset : undefined}>
-          <Select label="Status" value={filters.status} onChange={(v) => set('status', v)} options={CREDENTIAL_STATES.map((s) => ({ value: s, label: s }))} allLabel="any status" />
+          <Select
+            label="Status"
+            value={filters.status}
+            onChange={(v) => set('status', v)}
+            options={CREDENTIAL_STATES.map((s) => ({ value: s, label: s }))}
+            allLabel="any status"
+          />
           <AgentPicker label="Agent" value={filters.agent} onChange={(v) => set('agent', v)} className="w-56" />
           <SearchInput label="Search" value={filters.q} onChange={(v) => set('q', v.trim())} placeholder="name, creator or agent" />
         </FilterBar>
@@ -55,7 +65,12 @@ export function AgentCredentialsSection({ initial }: { initial: AgentCredentialF
         ) : (
           <>
             <AgentCredentialsTable credentials={list.items} showAgent />
-            <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => list.fetchNextPage()} shown={list.items.length} />
+            <LoadMore
+              hasNextPage={list.hasNextPage}
+              isFetchingNextPage={list.isFetchingNextPage}
+              onLoadMore={() => list.fetchNextPage()}
+              shown={list.items.length}
+            />
           </>
         )}
       </Card>

@@ -65,7 +65,8 @@ function NewToken() {
   })
   return (
     <Card title="Create an API token" description={`Scopes up to your role (${caller?.role ?? 'unknown'}): ${allowed.join(', ')}.`}>
-      <form method="post"
+      <form
+        method="post"
         className="flex flex-wrap items-end gap-4"
         onSubmit={(e) => {
           e.preventDefault()
@@ -112,7 +113,11 @@ function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner:
   const revoke = useMutation({ mutationFn: revokeToken, onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.tokens() }) })
   return (
     <>
-      {revoke.error && <div className="px-4 pt-3"><ErrorLine error={revoke.error} /></div>}
+      {revoke.error && (
+        <div className="px-4 pt-3">
+          <ErrorLine error={revoke.error} />
+        </div>
+      )}
       <Table>
         <THead>
           <tr>
@@ -142,15 +147,23 @@ function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner:
                 </span>
               </Td>
               {showOwner && <Td className="text-xs text-slate-600">{t.owner ?? (t.origin === 'env' ? 'TOOLROOM_ADMIN_TOKEN' : 'system')}</Td>}
-              <Td className="text-xs text-slate-600" title={dateTime(t.createdAt)}>{timeAgo(t.createdAt)}</Td>
+              <Td className="text-xs text-slate-600" title={dateTime(t.createdAt)}>
+                {timeAgo(t.createdAt)}
+              </Td>
               <Td className="text-xs text-slate-600">{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</Td>
-              <Td className="text-xs text-slate-600" title={t.lastUsedAt ? dateTime(t.lastUsedAt) : undefined}>{t.lastUsedAt ? timeAgo(t.lastUsedAt) : 'never'}</Td>
+              <Td className="text-xs text-slate-600" title={t.lastUsedAt ? dateTime(t.lastUsedAt) : undefined}>
+                {t.lastUsedAt ? timeAgo(t.lastUsedAt) : 'never'}
+              </Td>
               <Td>
                 <Badge tone={STATUS_TONE[t.status]}>{t.status}</Badge>
               </Td>
               <Td className="text-right">
                 {t.status === 'active' && (
-                  <RevokeButton confirmText={`Revoke “${t.name}”? Anything using it stops working at once.`} pending={revoke.isPending} onRevoke={() => revoke.mutate(t.id)} />
+                  <RevokeButton
+                    confirmText={`Revoke “${t.name}”? Anything using it stops working at once.`}
+                    pending={revoke.isPending}
+                    onRevoke={() => revoke.mutate(t.id)}
+                  />
                 )}
               </Td>
             </Tr>

@@ -16,7 +16,8 @@ export function ChangePasswordForm() {
   const change = useMutation({ mutationFn: changeOwnPassword })
   return (
     <Card title="Password" description={`At least ${MIN_LENGTH} characters. Changing it signs you out everywhere else.`}>
-      <form method="post"
+      <form
+        method="post"
         className="max-w-sm space-y-3"
         aria-label="Change your password"
         onSubmit={(e) => {
@@ -45,7 +46,11 @@ export function ChangePasswordForm() {
           Change password
         </Button>
       </form>
-      {mismatch && <p role="alert" className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-900">The two new passwords differ.</p>}
+      {mismatch && (
+        <p role="alert" className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-900">
+          The two new passwords differ.
+        </p>
+      )}
       {change.error && <ErrorLine error={change.error} />}
       {change.isSuccess && (
         <p role="status" className="mt-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-xs text-emerald-900">

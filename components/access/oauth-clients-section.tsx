@@ -48,7 +48,8 @@ function RegisterForm() {
   const ready = agent.includes('/') && name.trim() && (kind === 'client_credentials' || redirectUris.length > 0)
   return (
     <div className="space-y-3">
-      <form method="post"
+      <form
+        method="post"
         className="flex flex-wrap items-start gap-4"
         onSubmit={(e) => {
           e.preventDefault()
@@ -69,7 +70,14 @@ function RegisterForm() {
         <AgentPicker value={agent} onChange={setAgent} className="w-full sm:w-64" />
         <label className={LABEL}>
           Name
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="e.g. Claude on Ana's laptop" className={`${FIELD} w-full sm:w-56`} />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={100}
+            required
+            placeholder="e.g. Claude on Ana's laptop"
+            className={`${FIELD} w-full sm:w-56`}
+          />
         </label>
         <label className={LABEL}>
           Used by
@@ -102,7 +110,8 @@ function RegisterForm() {
       {register.error && <ErrorLine error={register.error} />}
       {registered && !shown && (
         <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-xs text-emerald-900">
-          Registered “{registered.name}”: client id <code className="break-all font-mono">{registered.clientId}</code>. Give the MCP client this id and the gateway&apos;s address; it finds the rest itself.
+          Registered “{registered.name}”: client id <code className="break-all font-mono">{registered.clientId}</code>. Give the MCP client this id and the
+          gateway&apos;s address; it finds the rest itself.
         </p>
       )}
       {shown && (
@@ -132,7 +141,9 @@ function ClientList() {
         ) : list.isError ? (
           <ErrorState error={list.error} onRetry={() => list.refetch()} />
         ) : list.data.items.length === 0 ? (
-          <EmptyState title="No OAuth clients yet">Agents reach the gateway with their credentials; register a client for MCP clients that only do OAuth.</EmptyState>
+          <EmptyState title="No OAuth clients yet">
+            Agents reach the gateway with their credentials; register a client for MCP clients that only do OAuth.
+          </EmptyState>
         ) : (
           <Table>
             <THead>
@@ -152,7 +163,9 @@ function ClientList() {
                     <div className="break-words font-medium text-slate-900">{c.name}</div>
                     <code className="break-all font-mono text-xs text-slate-500">{c.clientId}</code>
                   </Td>
-                  <Td className="break-all font-mono text-xs">{c.agent ? `${c.agent.namespace}/${c.agent.name}` : <span className="text-slate-400">not bound yet</span>}</Td>
+                  <Td className="break-all font-mono text-xs">
+                    {c.agent ? `${c.agent.namespace}/${c.agent.name}` : <span className="text-slate-400">not bound yet</span>}
+                  </Td>
                   <Td className="text-xs">{c.kind === 'client_credentials' ? 'a workload' : 'a person'}</Td>
                   <Td className="text-xs">{c.registration === 'admin' ? `by ${c.registeredBy}` : 'itself (dynamic)'}</Td>
                   <Td className="text-xs">{c.disabled ? <Badge tone="gray">revoked</Badge> : `${c.activeTokens} active`}</Td>
@@ -192,7 +205,8 @@ function ClientList() {
           ) : (
             <p className="text-xs text-slate-500">Closed: no agent accepts dynamically registered clients.</p>
           )}
-          <form method="post"
+          <form
+            method="post"
             className="flex flex-wrap items-end gap-4"
             onSubmit={(e) => {
               e.preventDefault()

@@ -3,7 +3,8 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import type { ConsentRequest } from '@/lib/oauth/oauth-consent'
 
-const SELECT = 'mt-1 block h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500'
+const SELECT =
+  'mt-1 block h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500'
 
 /** The consent step of an MCP client's authorization: which client, as which agent, for what; allow or deny. */
 export function OAuthConsentForm({ request, person, mayConsent }: { request: ConsentRequest | null; person: string; mayConsent: boolean }) {
@@ -42,7 +43,9 @@ export function OAuthConsentForm({ request, person, mayConsent }: { request: Con
     <main className="grid min-h-screen place-items-center bg-slate-900 px-4 py-8">
       <div className="w-full max-w-md">
         <div className="mb-6 flex items-center justify-center gap-2 text-white">
-          <span aria-hidden className="grid h-8 w-8 place-items-center rounded bg-amber-400 font-mono text-base font-bold text-slate-900">T</span>
+          <span aria-hidden className="grid h-8 w-8 place-items-center rounded bg-amber-400 font-mono text-base font-bold text-slate-900">
+            T
+          </span>
           <span className="text-xl font-semibold tracking-tight">Toolroom</span>
         </div>
         <div className="rounded-lg bg-white p-6 shadow-lg">
@@ -55,8 +58,8 @@ export function OAuthConsentForm({ request, person, mayConsent }: { request: Con
             <>
               <p className="mt-2 text-sm text-slate-700">
                 <strong className="break-all">{request.client.name}</strong>{' '}
-                <span className="text-slate-500">({request.client.registration === 'admin' ? 'registered by an admin' : 'registered itself'})</span> asks to call tools
-                through Toolroom&apos;s gateway
+                <span className="text-slate-500">({request.client.registration === 'admin' ? 'registered by an admin' : 'registered itself'})</span> asks to
+                call tools through Toolroom&apos;s gateway
                 {request.agent ? (
                   <>
                     {' '}
@@ -105,11 +108,14 @@ export function OAuthConsentForm({ request, person, mayConsent }: { request: Con
               )}
               {noAgent && (
                 <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                  No agent accepts dynamically registered clients. An admin registers this client for an agent, or lets an agent accept them (Access tokens page).
+                  No agent accepts dynamically registered clients. An admin registers this client for an agent, or lets an agent accept them (Access tokens
+                  page).
                 </p>
               )}
               {!mayConsent && (
-                <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Connecting clients to agents takes the operator or admin role; you can only deny.</p>
+                <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                  Connecting clients to agents takes the operator or admin role; you can only deny.
+                </p>
               )}
               {error && (
                 <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">

@@ -52,7 +52,8 @@ function AddPerson() {
       title="Add a person"
       description={`Leave the password empty to have one generated; it is shown once. Roles: ${ROLES.map((r) => `${r} ${ROLE_HELP[r]}`).join('; ')}.`}
     >
-      <form method="post"
+      <form
+        method="post"
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => {
           e.preventDefault()
@@ -60,7 +61,12 @@ function AddPerson() {
           const data = new FormData(form)
           const password = String(data.get('password') ?? '')
           create.mutate(
-            { email: String(data.get('email')), name: String(data.get('name') ?? '') || undefined, role: String(data.get('role')) as Role, password: password || undefined },
+            {
+              email: String(data.get('email')),
+              name: String(data.get('name') ?? '') || undefined,
+              role: String(data.get('role')) as Role,
+              password: password || undefined,
+            },
             { onSuccess: () => form.reset() },
           )
         }}
@@ -120,7 +126,11 @@ function PeopleTable({ people }: { people: UserView[] }) {
   })
   return (
     <>
-      {error ? <div className="px-4 pt-3"><ErrorLine error={error} /></div> : null}
+      {error ? (
+        <div className="px-4 pt-3">
+          <ErrorLine error={error} />
+        </div>
+      ) : null}
       {reset && (
         <div className="px-4 pt-3">
           <ShownOnce label={`New password for ${reset.email} (their sessions have ended)`} value={reset.password} onDone={() => setReset(null)} />
@@ -174,7 +184,8 @@ function PeopleTable({ people }: { people: UserView[] }) {
                           variant="ghost"
                           disabled={resetPassword.isPending}
                           onClick={() => {
-                            if (window.confirm(`Give ${p.email} a new generated password? Their sessions end; you pass the password on.`)) resetPassword.mutate(p)
+                            if (window.confirm(`Give ${p.email} a new generated password? Their sessions end; you pass the password on.`))
+                              resetPassword.mutate(p)
                           }}
                         >
                           Reset password
@@ -215,8 +226,8 @@ function PeopleTable({ people }: { people: UserView[] }) {
           }}
         >
           <p>
-            From <strong>{roleChange.person.role}</strong> ({ROLE_HELP[roleChange.person.role]}) to <strong>{roleChange.role}</strong> ({ROLE_HELP[roleChange.role]}).
-            Their open sessions end now; their API tokens follow the new role.
+            From <strong>{roleChange.person.role}</strong> ({ROLE_HELP[roleChange.person.role]}) to <strong>{roleChange.role}</strong> (
+            {ROLE_HELP[roleChange.role]}). Their open sessions end now; their API tokens follow the new role.
           </p>
         </ConfirmDialog>
       )}

@@ -3,7 +3,8 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import type { OidcButton } from '@/lib/auth/oidc-config'
 
-const INPUT = 'mt-1 block h-9 w-full rounded-md border border-slate-300 px-2.5 text-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500'
+const INPUT =
+  'mt-1 block h-9 w-full rounded-md border border-slate-300 px-2.5 text-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500'
 
 export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButton | null; providerError: string | null; continueTo?: string | null }) {
   const [error, setError] = useState<string | null>(providerError ? `Single sign-on failed: ${providerError}` : null)
@@ -46,13 +47,16 @@ export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButt
     <main className="grid min-h-screen place-items-center bg-slate-900 px-4" data-surface="dark">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex items-center justify-center gap-2 text-white">
-          <span aria-hidden className="grid h-8 w-8 place-items-center rounded bg-amber-400 font-mono text-base font-bold text-slate-900">T</span>
+          <span aria-hidden className="grid h-8 w-8 place-items-center rounded bg-amber-400 font-mono text-base font-bold text-slate-900">
+            T
+          </span>
           <span className="text-xl font-semibold tracking-tight">Toolroom</span>
         </div>
         <div className="rounded-lg bg-white p-6 shadow-lg">
           <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
           {continueTo && <p className="mt-1 text-sm text-slate-600">An MCP client asks to connect to Toolroom; sign in to decide.</p>}
-          <form method="post"
+          <form
+            method="post"
             className="mt-4 space-y-3"
             onSubmit={(e) => {
               e.preventDefault()

@@ -32,11 +32,35 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
               <DefinitionList
                 columns={3}
                 items={[
-                  ['Namespace', <span className="font-mono" key="ns">{ns}</span>],
+                  [
+                    'Namespace',
+                    <span className="font-mono" key="ns">
+                      {ns}
+                    </span>,
+                  ],
                   ['Unit', <UnitLink key="u" name={spec.unit} namespace={ns} />],
-                  ['Endpoint (A2A)', <span className="break-all font-mono text-xs" key="ep">{agent.status?.endpoint ?? spec.endpoint ?? '—'}</span>],
-                  ['Image', spec.image ? <span className="break-all font-mono text-xs" title={spec.image}>{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
-                  ['Image digest', <span className="font-mono text-xs" title={pinned ?? undefined} key="d">{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span>],
+                  [
+                    'Endpoint (A2A)',
+                    <span className="break-all font-mono text-xs" key="ep">
+                      {agent.status?.endpoint ?? spec.endpoint ?? '—'}
+                    </span>,
+                  ],
+                  [
+                    'Image',
+                    spec.image ? (
+                      <span className="break-all font-mono text-xs" title={spec.image}>
+                        {spec.image.split('@')[0]}
+                      </span>
+                    ) : (
+                      <span className="text-slate-400">none</span>
+                    ),
+                  ],
+                  [
+                    'Image digest',
+                    <span className="font-mono text-xs" title={pinned ?? undefined} key="d">
+                      {pinned ? shortDigest(pinned, 16) : 'not pinned'}
+                    </span>,
+                  ],
                   ['LanguageTools', <LanguageToolLinks key="lt" refs={spec.languageTools} namespace={ns} />],
                   ['Connectors', <InheritedBindings key="c" field="connectors" own={spec} unit={spec.unit} namespace={ns} />],
                   ['Grants', <InheritedBindings key="g" field="grants" own={spec} unit={spec.unit} namespace={ns} />],

@@ -29,7 +29,15 @@ export function AgentImageSection({
       <h2 id="image-heading" className="text-base font-semibold text-slate-900">
         Image and introspection
       </h2>
-      <ImageToolsSection plural="agents" id={id} namespace={namespace} tools={tools} imageTools={imageTools} pinnedDigest={pinnedDigest} unitNamespace={subjectNamespace} />
+      <ImageToolsSection
+        plural="agents"
+        id={id}
+        namespace={namespace}
+        tools={tools}
+        imageTools={imageTools}
+        pinnedDigest={pinnedDigest}
+        unitNamespace={subjectNamespace}
+      />
       {introspection}
     </section>
   )

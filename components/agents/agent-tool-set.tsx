@@ -40,7 +40,10 @@ export function AgentToolSet({
   const [filter, setFilter] = useState<Filter>('all')
   const [showAll, setShowAll] = useState(false)
   const excluded = useMemo(() => data.excluded ?? [], [data.excluded])
-  const groups = useMemo(() => groupByName(data.effectiveTools, excluded).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), [data.effectiveTools, excluded])
+  const groups = useMemo(
+    () => groupByName(data.effectiveTools, excluded).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    [data.effectiveTools, excluded],
+  )
   const reasons = useMemo(() => repeatedReasons(excluded), [excluded])
   const reasonIndex = useMemo(() => new Map(reasons.map((r, i) => [r.reason, i])), [reasons])
 
@@ -60,7 +63,8 @@ export function AgentToolSet({
       }
       description={
         <span data-testid="tool-set-summary">
-          {counts.callable + counts.approval} callable{counts.approval > 0 && ` (${counts.approval} after approval)`}, {counts.disabled} disabled, {counts.denied} denied
+          {counts.callable + counts.approval} callable{counts.approval > 0 && ` (${counts.approval} after approval)`}, {counts.disabled} disabled,{' '}
+          {counts.denied} denied
           {excluded.length > 0 && `; ${excluded.length} other sources left out`}. One card per name: what a call of it gets, and every other source of the name.
         </span>
       }
@@ -69,7 +73,14 @@ export function AgentToolSet({
       <div className="space-y-3 border-b border-slate-200 px-3 py-3 sm:px-4">
         <UnresolvedWarnings unresolved={data.unresolved} />
         <div className="flex flex-wrap items-end gap-3">
-          <SearchInput label="Search tools" value={search} onChange={setSearch} placeholder="name, description or source" delayMs={150} className="w-full sm:w-72" />
+          <SearchInput
+            label="Search tools"
+            value={search}
+            onChange={setSearch}
+            placeholder="name, description or source"
+            delayMs={150}
+            className="w-full sm:w-72"
+          />
           <div role="group" aria-label="Show" className="flex flex-wrap gap-1">
             {FILTERS.map((f) => (
               <button
@@ -91,7 +102,15 @@ export function AgentToolSet({
       ) : (
         <ul className="divide-y divide-slate-100" aria-label="Tools by name">
           {visible.map((g) => (
-            <ToolNameCard key={g.name} group={g} agentId={agentId} namespace={namespace} subjectNamespace={subjectNamespace} reasonIndex={reasonIndex} onExplain={onExplain} />
+            <ToolNameCard
+              key={g.name}
+              group={g}
+              agentId={agentId}
+              namespace={namespace}
+              subjectNamespace={subjectNamespace}
+              reasonIndex={reasonIndex}
+              onExplain={onExplain}
+            />
           ))}
         </ul>
       )}

@@ -23,7 +23,14 @@ export function AgentsList({ initial }: { initial: NamespaceSearchFilters }) {
       searchPlaceholder="Agent name…"
       loadingLabel="Loading agents…"
       empty={{ filtered: 'No agents match these filters', unfiltered: 'No agents registered yet', hint: <ApplyHint verb="Define" kind="Agent" /> }}
-      columns={[{ label: 'Name', sort: 'name' }, { label: 'Namespace', sort: 'namespace' }, 'Unit', 'Image', 'Image digest', { label: 'Image tools', className: 'text-right' }]}
+      columns={[
+        { label: 'Name', sort: 'name' },
+        { label: 'Namespace', sort: 'namespace' },
+        'Unit',
+        'Image',
+        'Image digest',
+        { label: 'Image tools', className: 'text-right' },
+      ]}
       renderRow={(a) => (
         <>
           <Td>

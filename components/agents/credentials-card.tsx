@@ -12,7 +12,11 @@ export function CredentialsCard({ id, namespace }: { id: string; namespace?: str
   const canIssue = useCan('admin')
   const query = useAgentCredentials({ id, namespace })
   return (
-    <Card title="Gateway credentials" description="Bearer tokens this agent presents to the gateway at /mcp. A token is shown once, when it is issued." bodyClassName="">
+    <Card
+      title="Gateway credentials"
+      description="Bearer tokens this agent presents to the gateway at /mcp. A token is shown once, when it is issued."
+      bodyClassName=""
+    >
       {canIssue && (
         <div className="border-b border-slate-200 p-4">
           <IssueCredentialForm agent={{ id, namespace }} />

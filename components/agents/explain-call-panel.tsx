@@ -23,11 +23,22 @@ function parseArguments(text: string): Record<string, unknown> {
   } catch (e) {
     throw new ApiError(0, 'Arguments are not JSON', `the arguments are not valid JSON: ${(e as Error).message}`)
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(0, 'Arguments must be an object', 'the arguments must be a JSON object, e.g. {"text": "hello"}')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ApiError(0, 'Arguments must be an object', 'the arguments must be a JSON object, e.g. {"text": "hello"}')
   return value as Record<string, unknown>
 }
 
-export function ExplainCallPanel({ agentId, namespace, toolNames, ref }: { agentId: string; namespace?: string; toolNames: string[]; ref?: Ref<ExplainCallPanelHandle> }) {
+export function ExplainCallPanel({
+  agentId,
+  namespace,
+  toolNames,
+  ref,
+}: {
+  agentId: string
+  namespace?: string
+  toolNames: string[]
+  ref?: Ref<ExplainCallPanelHandle>
+}) {
   const ids = useId()
   const [tool, setTool] = useState('')
   const [args, setArgs] = useState('{}')
@@ -65,7 +76,8 @@ export function ExplainCallPanel({ agentId, namespace, toolNames, ref }: { agent
       className="scroll-mt-4"
     >
       <div className="space-y-4">
-        <form method="post"
+        <form
+          method="post"
           className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
           onSubmit={(e) => {
             e.preventDefault()

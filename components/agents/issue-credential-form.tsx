@@ -32,7 +32,8 @@ export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
 
   return (
     <div className="space-y-3">
-      <form method="post"
+      <form
+        method="post"
         className="flex flex-wrap items-start gap-4"
         onSubmit={(e) => {
           e.preventDefault()

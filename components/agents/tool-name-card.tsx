@@ -85,7 +85,13 @@ export function ToolNameCard({
     <li data-testid="tool-name-card" data-tool-name={group.name} data-verdict={group.verdict} data-provenance={tool.provenance} className="px-3 py-2 sm:px-4">
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
         <p className="flex min-w-0 flex-1 basis-64 flex-wrap items-center gap-1.5">
-          <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="inline-flex min-w-0 items-baseline gap-1 text-left" title="Input schema and source">
+          <button
+            type="button"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+            className="inline-flex min-w-0 items-baseline gap-1 text-left"
+            title="Input schema and source"
+          >
             <span aria-hidden className="w-3 shrink-0 text-xs text-slate-400">
               {open ? '▾' : '▸'}
             </span>
@@ -123,7 +129,14 @@ export function ToolNameCard({
           {cited.map((o, i) => {
             const n = reasonIndex.get(o.reason!)! + 1
             return (
-              <a key={i} href={`#left-out-${n - 1}`} title={o.reason ?? undefined} className="text-slate-500 hover:underline" data-testid="other-source" data-state={o.state}>
+              <a
+                key={i}
+                href={`#left-out-${n - 1}`}
+                title={o.reason ?? undefined}
+                className="text-slate-500 hover:underline"
+                data-testid="other-source"
+                data-state={o.state}
+              >
                 also <span className="font-mono">{shortProvenance(o.provenance)}</span>: {o.state === 'shadowed' ? 'shadowed' : 'left out'} ({n})
               </a>
             )
@@ -166,16 +179,29 @@ export function ToolNameCard({
             columns={1}
             items={[
               ['Source', <SourceLink key="s" tool={tool} />],
-              ['Provenance', <code key="p" className="break-all font-mono text-xs">{tool.provenance}</code>],
+              [
+                'Provenance',
+                <code key="p" className="break-all font-mono text-xs">
+                  {tool.provenance}
+                </code>,
+              ],
               ['Type', tool.type ? <TypeBadge type={tool.type} /> : null],
               ['Upstream name', tool.upstreamName ? <code className="font-mono text-xs">{tool.upstreamName}</code> : null],
-              ['Side-effect level', `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`],
+              [
+                'Side-effect level',
+                `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`,
+              ],
               ['Approval', tool.requiresApproval ? `required (by ${tool.approvalSource})` : `not required (by ${tool.approvalSource})`],
               [
                 'Rate limit',
                 tool.rateLimit.callsPerMinute === null && tool.rateLimit.callsPerDay === null
                   ? 'none'
-                  : [tool.rateLimit.callsPerMinute !== null && `${count(tool.rateLimit.callsPerMinute)}/min`, tool.rateLimit.callsPerDay !== null && `${count(tool.rateLimit.callsPerDay)}/day`].filter(Boolean).join(', '),
+                  : [
+                      tool.rateLimit.callsPerMinute !== null && `${count(tool.rateLimit.callsPerMinute)}/min`,
+                      tool.rateLimit.callsPerDay !== null && `${count(tool.rateLimit.callsPerDay)}/day`,
+                    ]
+                      .filter(Boolean)
+                      .join(', '),
               ],
             ]}
           />

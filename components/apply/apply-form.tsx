@@ -111,11 +111,15 @@ export function ApplyForm({ kinds, draft }: { kinds: readonly KindSchema[]; draf
       {(apply.data || error) && (
         <Card
           title={error ? `Problems (${error.errors.length || 1})` : 'Results'}
-          description={stale ? 'The manifest changed since: these are the last validation\'s findings. Validate again to check the text as it is.' : undefined}
+          description={stale ? "The manifest changed since: these are the last validation's findings. Validate again to check the text as it is." : undefined}
           bodyClassName=""
           className={error ? 'border-red-200' : ''}
         >
-          {error ? <ApplyProblems error={error} onGoTo={(line, column) => editor.current?.goTo(line, column)} /> : apply.data && <ApplyResults answer={apply.data} />}
+          {error ? (
+            <ApplyProblems error={error} onGoTo={(line, column) => editor.current?.goTo(line, column)} />
+          ) : (
+            apply.data && <ApplyResults answer={apply.data} />
+          )}
         </Card>
       )}
     </div>

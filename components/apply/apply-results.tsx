@@ -7,7 +7,16 @@ import { JsonDiff } from '@/components/discovery/value-diff'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { IntentLink } from '@/components/ui/intent-link'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
-import { type ApplyAction, type ApplyAnswer, type ApplyDocumentResult, type ApplyImpact, changeKind, changesAsDocuments, countActions, impactRows } from '@/lib/client/apply-answer'
+import {
+  type ApplyAction,
+  type ApplyAnswer,
+  type ApplyDocumentResult,
+  type ApplyImpact,
+  changeKind,
+  changesAsDocuments,
+  countActions,
+  impactRows,
+} from '@/lib/client/apply-answer'
 import { count } from '@/lib/client/format'
 import { hasPage, resourceHref } from '@/lib/client/links'
 
@@ -17,9 +26,16 @@ const CHANGE_TONE = { gained: 'green', lost: 'red', changed: 'amber' } as const
 function Summary({ answer }: { answer: ApplyAnswer }) {
   const counts = countActions(answer.results)
   const would = answer.dryRun ? 'would be ' : ''
-  const parts = [`${counts.created} ${would}created`, `${counts.updated} ${would}updated`, `${counts.unchanged} unchanged`, ...(counts.deleted ? [`${counts.deleted} ${would}deleted`] : [])]
+  const parts = [
+    `${counts.created} ${would}created`,
+    `${counts.updated} ${would}updated`,
+    `${counts.unchanged} unchanged`,
+    ...(counts.deleted ? [`${counts.deleted} ${would}deleted`] : []),
+  ]
   return (
-    <div className={`flex flex-wrap items-center gap-2 border-b px-4 py-3 text-sm ${answer.dryRun ? 'border-sky-200 bg-sky-50 text-sky-900' : 'border-emerald-200 bg-emerald-50 text-emerald-900'}`}>
+    <div
+      className={`flex flex-wrap items-center gap-2 border-b px-4 py-3 text-sm ${answer.dryRun ? 'border-sky-200 bg-sky-50 text-sky-900' : 'border-emerald-200 bg-emerald-50 text-emerald-900'}`}
+    >
       <span className="font-semibold">{answer.dryRun ? 'Valid. Dry run: nothing was written.' : 'Applied.'}</span>
       <span>
         {answer.results.length} document{answer.results.length === 1 ? '' : 's'}: {parts.join(', ')}.
@@ -89,7 +105,12 @@ function DocumentRows({ answer }: { answer: ApplyAnswer }) {
                 {showChanges && (
                   <Td>
                     {hasChanges && (
-                      <button type="button" aria-expanded={expanded} onClick={() => toggle(key)} className="inline-flex items-center gap-1.5 text-left text-xs text-sky-800 hover:underline">
+                      <button
+                        type="button"
+                        aria-expanded={expanded}
+                        onClick={() => toggle(key)}
+                        className="inline-flex items-center gap-1.5 text-left text-xs text-sky-800 hover:underline"
+                      >
                         <span aria-hidden>{expanded ? '▾' : '▸'}</span>
                         <span>{expanded ? 'Hide' : 'Show'} the diff</span>
                         <ChangeSummary result={r} />
@@ -101,7 +122,10 @@ function DocumentRows({ answer }: { answer: ApplyAnswer }) {
               {hasChanges && expanded && (
                 <tr className="bg-slate-50" data-testid="apply-diff">
                   <td colSpan={showChanges ? 5 : 4} className="px-3 pb-3 pt-1">
-                    <ul className="mb-2 flex flex-wrap gap-x-3 gap-y-1 font-mono text-[11px] text-slate-600" aria-label={`Changed fields of ${r.kind} ${r.namespace}/${r.name}`}>
+                    <ul
+                      className="mb-2 flex flex-wrap gap-x-3 gap-y-1 font-mono text-[11px] text-slate-600"
+                      aria-label={`Changed fields of ${r.kind} ${r.namespace}/${r.name}`}
+                    >
                       {r.changes!.map((c) => (
                         <li key={c.path}>
                           {c.path} <span className="text-slate-500">({changeKind(c)})</span>
@@ -147,7 +171,10 @@ function Impact({ impact }: { impact: ApplyImpact }) {
             {rows.map((row, i) => (
               <Tr key={i} data-testid="apply-impact-row" data-change={row.change}>
                 <Td className="font-mono text-xs">
-                  <IntentLink href={resourceHref('Agent', row.agent.name, row.agent.namespace)} className="text-sky-800 [overflow-wrap:anywhere] hover:underline">
+                  <IntentLink
+                    href={resourceHref('Agent', row.agent.name, row.agent.namespace)}
+                    className="text-sky-800 [overflow-wrap:anywhere] hover:underline"
+                  >
                     {row.agent.namespace}/{row.agent.name}
                   </IntentLink>
                 </Td>

@@ -32,7 +32,13 @@ interface Props {
 const theme = EditorView.theme({
   '&': { fontSize: '12px', backgroundColor: '#fff', border: '1px solid #cbd5e1', borderRadius: '0.375rem' },
   '&.cm-focused': { outline: '2px solid #0f172a', outlineOffset: '1px' },
-  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', lineHeight: '1.6', minHeight: '18rem', maxHeight: '36rem', overflow: 'auto' },
+  '.cm-scroller': {
+    fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+    lineHeight: '1.6',
+    minHeight: '18rem',
+    maxHeight: '36rem',
+    overflow: 'auto',
+  },
   '.cm-gutters': { backgroundColor: '#f8fafc', color: '#64748b', borderRight: '1px solid #e2e8f0' },
   '.cm-activeLineGutter': { backgroundColor: '#e2e8f0', color: '#0f172a' },
   '.cm-activeLine': { backgroundColor: '#f1f5f9' },
@@ -41,7 +47,10 @@ const theme = EditorView.theme({
   '.cm-diagnostic-error': { borderLeftColor: '#b91c1c' },
 })
 
-export const ManifestEditor = forwardRef<ManifestEditorHandle, Props>(function ManifestEditor({ value, onChange, problems, kinds, onValidate, placeholderText }, handle) {
+export const ManifestEditor = forwardRef<ManifestEditorHandle, Props>(function ManifestEditor(
+  { value, onChange, problems, kinds, onValidate, placeholderText },
+  handle,
+) {
   const host = useRef<HTMLDivElement>(null)
   const view = useRef<EditorView | null>(null)
   // The editor is made once; what it calls back always reads the latest props.
@@ -53,7 +62,11 @@ export const ManifestEditor = forwardRef<ManifestEditorHandle, Props>(function M
       const answer = completeManifest(context.state.doc.toString(), context.pos, latest.current.kinds)
       // Typing a space or a newline asks for nothing; Ctrl+Space asks for everything that fits.
       if (!answer || (!context.explicit && answer.from === context.pos)) return null
-      return { from: answer.from, options: answer.items.map((i) => ({ label: i.label, apply: i.apply, type: i.type, detail: i.detail })), validFor: /^[\w.\-/]*$/ }
+      return {
+        from: answer.from,
+        options: answer.items.map((i) => ({ label: i.label, apply: i.apply, type: i.type, detail: i.detail })),
+        validFor: /^[\w.\-/]*$/,
+      }
     }
     const editor = new EditorView({
       parent: host.current!,

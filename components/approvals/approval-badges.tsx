@@ -25,7 +25,12 @@ export function TimeLeft({ expiresAt }: { expiresAt: string }) {
   const seconds = Math.round((new Date(expiresAt).getTime() - now) / 1000)
   if (seconds <= 0) return <span className="text-xs font-medium text-red-700">expired</span>
   const text =
-    seconds < 60 ? `${seconds} s left` : seconds < 3600 ? `${Math.floor(seconds / 60)} min left` : seconds < 86400 ? `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min left` : `${Math.floor(seconds / 86400)} d left`
+    seconds < 60
+      ? `${seconds} s left`
+      : seconds < 3600
+        ? `${Math.floor(seconds / 60)} min left`
+        : seconds < 86400
+          ? `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min left`
+          : `${Math.floor(seconds / 86400)} d left`
   return <span className={`text-xs tabular-nums ${seconds < 300 ? 'font-medium text-red-700' : 'text-slate-600'}`}>{text}</span>
 }
-

@@ -37,27 +37,52 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
       </div>
       <DefinitionList
         items={[
-          ['Agent', (
-              <IntentLink key="agent" className="text-sky-700 hover:underline" href={`/agents/${approval.agent.id}`}>
-                {approval.agent.namespace}/{approval.agent.name}
-              </IntentLink>
-            ),
+          [
+            'Agent',
+            <IntentLink key="agent" className="text-sky-700 hover:underline" href={`/agents/${approval.agent.id}`}>
+              {approval.agent.namespace}/{approval.agent.name}
+            </IntentLink>,
           ],
           ['Unit', approval.agent.unit ?? '—'],
-          ['Asked', <><LocalDateTime iso={approval.requestedAt} /> (<TimeAgo iso={approval.requestedAt} />)</>],
-          [approval.status === 'pending' ? 'Expires' : 'Would have expired', approval.status === 'pending' ? <TimeLeft expiresAt={approval.expiresAt} /> : <LocalDateTime iso={approval.expiresAt} />],
+          [
+            'Asked',
+            <>
+              <LocalDateTime iso={approval.requestedAt} /> (<TimeAgo iso={approval.requestedAt} />)
+            </>,
+          ],
+          [
+            approval.status === 'pending' ? 'Expires' : 'Would have expired',
+            approval.status === 'pending' ? <TimeLeft expiresAt={approval.expiresAt} /> : <LocalDateTime iso={approval.expiresAt} />,
+          ],
           ['Idempotency key', approval.idempotencyKey ? <code className="break-all font-mono text-xs">{approval.idempotencyKey}</code> : '—'],
-          ['Required by', `${POLICY_SOURCE[policy.source ?? ''] ?? policy.source ?? '—'}${policy.expirySource ? `; expiry from ${policy.expirySource === 'default' ? 'the default' : `the ${policy.expirySource}`}` : ''}`],
+          [
+            'Required by',
+            `${POLICY_SOURCE[policy.source ?? ''] ?? policy.source ?? '—'}${policy.expirySource ? `; expiry from ${policy.expirySource === 'default' ? 'the default' : `the ${policy.expirySource}`}` : ''}`,
+          ],
           ['Rate limits when asked', <RateLimitContext key="limits" value={approval.rateLimit} />],
-          ['Call', <code key="call" className="font-mono text-xs">{approval.callId}</code>],
+          [
+            'Call',
+            <code key="call" className="font-mono text-xs">
+              {approval.callId}
+            </code>,
+          ],
         ]}
       />
-      <CodeBlock title="Arguments (redacted as the tool's observability.redactFields says)" code={JSON.stringify(approval.args ?? {}, null, 2)} maxHeight="16rem" />
+      <CodeBlock
+        title="Arguments (redacted as the tool's observability.redactFields says)"
+        code={JSON.stringify(approval.args ?? {}, null, 2)}
+        maxHeight="16rem"
+      />
       {approval.decision && (
         <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="approval-decision">
           <p>
             <span className="font-semibold capitalize">{approval.status}</span>
-            {approval.decision.by ? ` by ${approval.decision.by}` : ''} {approval.decision.at && <>on <LocalDateTime iso={approval.decision.at} /></>}
+            {approval.decision.by ? ` by ${approval.decision.by}` : ''}{' '}
+            {approval.decision.at && (
+              <>
+                on <LocalDateTime iso={approval.decision.at} />
+              </>
+            )}
           </p>
           {approval.decision.comment && <p className="mt-1 whitespace-pre-wrap text-slate-700">“{approval.decision.comment}”</p>}
           {approval.execution?.error && <p className="mt-1 text-red-800">Execution: {approval.execution.error}</p>}
@@ -71,7 +96,9 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
 function RateLimitContext({ value }: { value: ApprovalView['rateLimit'] }) {
   if (!value) return <>—</>
   const limits = (l: RateLimit | undefined) =>
-    [l?.callsPerMinute != null && `${count(l.callsPerMinute)} a minute`, l?.callsPerDay != null && `${count(l.callsPerDay)} a day`].filter(Boolean).join(', ') || 'no limit'
+    [l?.callsPerMinute != null && `${count(l.callsPerMinute)} a minute`, l?.callsPerDay != null && `${count(l.callsPerDay)} a day`]
+      .filter(Boolean)
+      .join(', ') || 'no limit'
   return (
     <span className="flex flex-wrap gap-x-3 text-xs" data-testid="approval-rate-limits">
       <span>tool: {limits(value.tool)}</span>

@@ -24,7 +24,11 @@ export function ApprovalQueueCard() {
             <Figure label="Waiting" value={count(s.pending)} hint={s.oldestPendingAt ? `oldest asked ${timeAgo(s.oldestPendingAt)}` : 'nothing waiting'} />
             <Figure label="Time to decision, p50" value={seconds(s.timeToDecisionSeconds.p50)} hint={`${count(s.timeToDecisionSeconds.decided)} decided`} />
             <Figure label="Time to decision, p95" value={seconds(s.timeToDecisionSeconds.p95)} />
-            <Figure label="Last 7 days" value={`${count(s.decided7d.approved)} / ${count(s.decided7d.denied)} / ${count(s.decided7d.expired)}`} hint="approved / denied / expired" />
+            <Figure
+              label="Last 7 days"
+              value={`${count(s.decided7d.approved)} / ${count(s.decided7d.denied)} / ${count(s.decided7d.expired)}`}
+              hint="approved / denied / expired"
+            />
           </dl>
         )}
       </QueryView>

@@ -18,7 +18,16 @@ import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import { LocalDateTime, TimeAgo } from '@/components/ui/time'
 import { ApiError } from '@/lib/client/api'
 import { QUEUE_POLL_MS, useApprovalQueue } from '@/lib/client/approval-hooks'
-import { APPROVAL_PAGE_SIZE, type ApprovalPage, type ApprovalStatus, type ApprovalView, decideApproval, decideApprovals, type Decision, getApproval } from '@/lib/client/approvals-api'
+import {
+  APPROVAL_PAGE_SIZE,
+  type ApprovalPage,
+  type ApprovalStatus,
+  type ApprovalView,
+  decideApproval,
+  decideApprovals,
+  type Decision,
+  getApproval,
+} from '@/lib/client/approvals-api'
 import { RenderedAtProvider } from '@/lib/client/clock'
 import { count, dateTime, humanize, timeAgo } from '@/lib/client/format'
 import { queryKeys } from '@/lib/client/query-keys'
@@ -76,7 +85,10 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
   const [confirming, setConfirming] = useState<{ covered: ApprovalView[]; bulk: boolean } | null>(null)
 
   const items = queue.items
-  const focusIndex = Math.max(0, items.findIndex((a) => a.id === focusId))
+  const focusIndex = Math.max(
+    0,
+    items.findIndex((a) => a.id === focusId),
+  )
   const focused: ApprovalView | undefined = items[focusIndex]
   const pendingView = status === 'pending'
   // Selections of requests that left the list (decided elsewhere) are dropped.
@@ -92,7 +104,10 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
   const decideOne = useMutation({
     mutationFn: ({ id, decision }: { id: string; decision: Decision }) => decideApproval(id, decision, comment.trim() || undefined),
     onSuccess: (a, { decision }) => {
-      setNotice({ tone: 'success', text: `${decision === 'approve' ? 'Approved' : 'Denied'} ${a.tool.id} for ${a.agent.name}.${decision === 'approve' ? ' A worker runs it now.' : ''}` })
+      setNotice({
+        tone: 'success',
+        text: `${decision === 'approve' ? 'Approved' : 'Denied'} ${a.tool.id} for ${a.agent.name}.${decision === 'approve' ? ' A worker runs it now.' : ''}`,
+      })
       setComment('')
       const next = items[focusIndex + 1] ?? items[focusIndex - 1]
       setFocusId(next && next.id !== a.id ? next.id : null)
@@ -187,7 +202,11 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
               className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium capitalize ${s === status ? 'border-slate-900 text-slate-900' : 'border-transparent text-slate-600 hover:text-slate-800'}`}
             >
               {s}
-              {s === status && <span className="ml-1.5 rounded bg-slate-100 px-1.5 text-xs tabular-nums text-slate-700" data-testid="queue-total">{count(queue.total)}</span>}
+              {s === status && (
+                <span className="ml-1.5 rounded bg-slate-100 px-1.5 text-xs tabular-nums text-slate-700" data-testid="queue-total">
+                  {count(queue.total)}
+                </span>
+              )}
             </button>
           ))}
         </div>
@@ -201,8 +220,10 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
 
       {stale && (
         <div role="status" data-testid="queue-stale" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-          <strong>Stale:</strong> the queue could not be refreshed{queue.error ? ` (${(queue.error as Error).message})` : offline ? ' (this browser is offline)' : ''}. Last updated{' '}
-          <LocalDateTime iso={new Date(queue.dataUpdatedAt).toISOString()} /> (<TimeAgo iso={new Date(queue.dataUpdatedAt).toISOString()} />); decided or new requests may be missing. Trying again every {QUEUE_POLL_MS / 1000} s.
+          <strong>Stale:</strong> the queue could not be refreshed
+          {queue.error ? ` (${(queue.error as Error).message})` : offline ? ' (this browser is offline)' : ''}. Last updated{' '}
+          <LocalDateTime iso={new Date(queue.dataUpdatedAt).toISOString()} /> (<TimeAgo iso={new Date(queue.dataUpdatedAt).toISOString()} />
+          ); decided or new requests may be missing. Trying again every {QUEUE_POLL_MS / 1000} s.
         </div>
       )}
 
@@ -252,7 +273,12 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
                   />
                 ))}
               </ul>
-              <LoadMore hasNextPage={queue.hasNextPage} isFetchingNextPage={queue.isFetchingNextPage} onLoadMore={() => void queue.fetchNextPage()} shown={items.length} />
+              <LoadMore
+                hasNextPage={queue.hasNextPage}
+                isFetchingNextPage={queue.isFetchingNextPage}
+                onLoadMore={() => void queue.fetchNextPage()}
+                shown={items.length}
+              />
             </>
           )}
         </Card>
@@ -296,7 +322,10 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
 
       {deciding && (
         // Below 1024 px the decision stays within reach of the thumb, whichever row is open.
-        <div data-testid="approval-action-bar" className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white px-4 py-3 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] lg:hidden">
+        <div
+          data-testid="approval-action-bar"
+          className="fixed inset-x-0 bottom-0 z-10 border-t border-slate-200 bg-white px-4 py-3 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] lg:hidden"
+        >
           {selectedIds.length > 0 ? (
             <p className="text-sm font-medium text-slate-900">One decision for {selectedIds.length} requests</p>
           ) : focused ? (

@@ -20,7 +20,10 @@ export function ArgumentSummary({ summary, className = '' }: { summary: Approval
 
 export function HighRiskTag() {
   return (
-    <span className="rounded bg-red-700 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-white" title="Approving asks for a confirmation first (the level is marked high-risk)">
+    <span
+      className="rounded bg-red-700 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-white"
+      title="Approving asks for a confirmation first (the level is marked high-risk)"
+    >
       high risk
     </span>
   )

@@ -50,9 +50,16 @@ export function BulkPanel({ selected, onUnselect, onClear }: { selected: Approva
                 {a.highRisk && <HighRiskTag />}
               </div>
               <ArgumentSummary summary={a.summary} className="mt-0.5" />
-              <p className="break-all text-xs text-slate-600">{a.agent.namespace}/{a.agent.name}</p>
+              <p className="break-all text-xs text-slate-600">
+                {a.agent.namespace}/{a.agent.name}
+              </p>
             </div>
-            <button type="button" onClick={() => onUnselect(a.id)} className="shrink-0 rounded px-1.5 py-0.5 text-xs text-slate-700 hover:bg-slate-100" aria-label={`Leave ${a.tool.id} for ${a.agent.name} out`}>
+            <button
+              type="button"
+              onClick={() => onUnselect(a.id)}
+              className="shrink-0 rounded px-1.5 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
+              aria-label={`Leave ${a.tool.id} for ${a.agent.name} out`}
+            >
               Remove
             </button>
           </li>

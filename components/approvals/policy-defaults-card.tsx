@@ -72,7 +72,8 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
   const highRisk = policy?.spec.highRisk ?? HIGH_RISK_LEVELS.has(level as never)
   const summary = (policy?.spec.approvalSummary ?? []).join(', ')
   const [draft, setDraft] = useState({ requires, minutes: String(minutes), highRisk, summary })
-  const dirty = draft.requires !== requires || Number(draft.minutes) !== minutes || draft.highRisk !== highRisk || summaryOf(draft.summary).join(', ') !== summary
+  const dirty =
+    draft.requires !== requires || Number(draft.minutes) !== minutes || draft.highRisk !== highRisk || summaryOf(draft.summary).join(', ') !== summary
   const save = useMutation({
     mutationFn: () => {
       const fields = summaryOf(draft.summary)
@@ -87,7 +88,12 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
         highRisk: draft.highRisk,
         ...(fields.length ? { approvalSummary: fields } : {}),
       }
-      const doc = { apiVersion: 'toolroom.dev/v1alpha1', kind: 'SideEffectPolicy', metadata: { name: level, namespace: policy?.metadata.namespace ?? 'default' }, spec }
+      const doc = {
+        apiVersion: 'toolroom.dev/v1alpha1',
+        kind: 'SideEffectPolicy',
+        metadata: { name: level, namespace: policy?.metadata.namespace ?? 'default' },
+        spec,
+      }
       return applyManifest(JSON.stringify(doc), false)
     },
     onSuccess: () => {
@@ -142,11 +148,23 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
           className="h-8 w-56 rounded-md border border-slate-300 px-2 font-mono text-xs disabled:border-slate-200 disabled:bg-slate-50 disabled:text-slate-500"
         />
       </Td>
-      <Td>{policy ? <Badge tone="blue">policy {policy.metadata.namespace}/{policy.metadata.name}</Badge> : <Badge>Toolroom default</Badge>}</Td>
+      <Td>
+        {policy ? (
+          <Badge tone="blue">
+            policy {policy.metadata.namespace}/{policy.metadata.name}
+          </Badge>
+        ) : (
+          <Badge>Toolroom default</Badge>
+        )}
+      </Td>
       <Td className="text-right">
         {canEdit && (
           <span className="inline-flex items-center gap-2">
-            {save.isError && <span role="alert" className="text-xs text-red-700">{(save.error as Error).message}</span>}
+            {save.isError && (
+              <span role="alert" className="text-xs text-red-700">
+                {(save.error as Error).message}
+              </span>
+            )}
             {save.isSuccess && !dirty && <span className="text-xs text-emerald-700">saved</span>}
             <Button onClick={() => save.mutate()} disabled={!dirty || save.isPending || !(Number(draft.minutes) >= 1)}>
               {save.isPending ? 'Saving…' : 'Save'}

@@ -11,7 +11,15 @@ export interface QueueKeys {
   toggleSelect: () => void
 }
 
-const ACTIONS: Record<string, keyof QueueKeys> = { j: 'next', ArrowDown: 'next', k: 'previous', ArrowUp: 'previous', a: 'approve', d: 'deny', x: 'toggleSelect' }
+const ACTIONS: Record<string, keyof QueueKeys> = {
+  j: 'next',
+  ArrowDown: 'next',
+  k: 'previous',
+  ArrowUp: 'previous',
+  a: 'approve',
+  d: 'deny',
+  x: 'toggleSelect',
+}
 // Only while the list itself has focus: elsewhere these keys scroll the page or press a button.
 const LIST_ACTIONS: Record<string, keyof QueueKeys> = { ' ': 'toggleSelect', Home: 'first', End: 'last' }
 

@@ -19,7 +19,12 @@ const EVENTS = WEBHOOK_EVENTS
 export function WebhooksCard() {
   const isAdmin = useCan('admin')
   const webhooks = useQuery({ queryKey: queryKeys.webhooks(), queryFn: listWebhooks, enabled: isAdmin })
-  if (!isAdmin) return <Card title="Webhooks"><p className="text-sm text-slate-600">Admins configure where approval events are posted.</p></Card>
+  if (!isAdmin)
+    return (
+      <Card title="Webhooks">
+        <p className="text-sm text-slate-600">Admins configure where approval events are posted.</p>
+      </Card>
+    )
   return (
     <Card
       title="Webhooks"
@@ -63,7 +68,8 @@ function NewWebhookForm() {
     },
   })
   return (
-    <form method="post"
+    <form
+      method="post"
       className="space-y-2 border-b border-slate-200 p-3"
       aria-label="Add a webhook"
       onSubmit={(e) => {
@@ -74,15 +80,31 @@ function NewWebhookForm() {
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
           Name
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="pager" className="h-8 w-36 rounded-md border border-slate-300 px-2 text-sm" required />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="pager"
+            className="h-8 w-36 rounded-md border border-slate-300 px-2 text-sm"
+            required
+          />
         </label>
         <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
           URL
-          <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://hooks.example.com/toolroom" className="h-8 w-80 rounded-md border border-slate-300 px-2 text-sm" required />
+          <input
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://hooks.example.com/toolroom"
+            className="h-8 w-80 rounded-md border border-slate-300 px-2 text-sm"
+            required
+          />
         </label>
         {EVENTS.map((ev) => (
           <label key={ev} className="flex h-8 items-center gap-1 text-xs text-slate-700">
-            <input type="checkbox" checked={events.includes(ev)} onChange={(e) => setEvents((s) => (e.target.checked ? [...s, ev] : s.filter((x) => x !== ev)))} />
+            <input
+              type="checkbox"
+              checked={events.includes(ev)}
+              onChange={(e) => setEvents((s) => (e.target.checked ? [...s, ev] : s.filter((x) => x !== ev)))}
+            />
             {ev}
           </label>
         ))}
@@ -90,7 +112,11 @@ function NewWebhookForm() {
           Add webhook
         </Button>
       </div>
-      {create.isError && <p role="alert" className="text-xs text-red-700">{(create.error as Error).message}</p>}
+      {create.isError && (
+        <p role="alert" className="text-xs text-red-700">
+          {(create.error as Error).message}
+        </p>
+      )}
       {create.data && (
         <div className="space-y-1" data-testid="webhook-secret">
           <p className="text-xs font-medium text-amber-800">The signing secret of “{create.data.name}”. Copy it now: it is not shown again.</p>
@@ -122,7 +148,12 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
           <Button variant="ghost" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
             {webhook.enabled ? 'Disable' : 'Enable'}
           </Button>
-          <Button variant="ghost" className="text-red-700" onClick={() => confirm(`Remove the webhook “${webhook.name}”?`) && remove.mutate()} disabled={remove.isPending}>
+          <Button
+            variant="ghost"
+            className="text-red-700"
+            onClick={() => confirm(`Remove the webhook “${webhook.name}”?`) && remove.mutate()}
+            disabled={remove.isPending}
+          >
             Remove
           </Button>
         </Td>
@@ -137,7 +168,9 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
                     <li key={x.id} className="flex flex-wrap gap-x-3">
                       <span className="font-mono">{x.event}</span>
                       <Badge tone={x.status === 'delivered' ? 'green' : x.status === 'failed' ? 'red' : 'amber'}>{x.status}</Badge>
-                      <span>{x.attempts} attempt{x.attempts === 1 ? '' : 's'}</span>
+                      <span>
+                        {x.attempts} attempt{x.attempts === 1 ? '' : 's'}
+                      </span>
                       {x.lastStatus !== null && <span>HTTP {x.lastStatus}</span>}
                       {x.lastError && <span className="text-red-700">{x.lastError}</span>}
                       <span className="text-slate-500">{timeAgo(x.createdAt)}</span>

@@ -26,7 +26,11 @@ function Target({ event }: { event: AuditEvent }) {
     <span className="min-w-0 text-xs">
       <span className="text-slate-500">{event.kind}</span>{' '}
       {event.kind && hasPage(event.kind) && event.resource && !gone ? (
-        <IntentLink href={resourceHref(event.kind, event.resource, event.namespace)} className="break-all font-mono text-slate-900 hover:underline" onClick={(e) => e.stopPropagation()}>
+        <IntentLink
+          href={resourceHref(event.kind, event.resource, event.namespace)}
+          className="break-all font-mono text-slate-900 hover:underline"
+          onClick={(e) => e.stopPropagation()}
+        >
           {name}
         </IntentLink>
       ) : (
@@ -41,7 +45,12 @@ function Summary({ event }: { event: AuditEvent }) {
   if (event.action === 'secret.rotated' || event.action === 'secret.reencrypted') {
     const keys = ((event.after as { spec?: { keys?: string[] } } | null)?.spec?.keys ?? []).join(', ')
     const what = event.action === 'secret.rotated' ? `values replaced${keys ? ` (keys ${keys})` : ''}` : 're-sealed'
-    return <span className="text-xs text-slate-600">{what}{typeof detail.keyId === 'string' ? `, sealed under key ${detail.keyId}` : ''}</span>
+    return (
+      <span className="text-xs text-slate-600">
+        {what}
+        {typeof detail.keyId === 'string' ? `, sealed under key ${detail.keyId}` : ''}
+      </span>
+    )
   }
   if (event.before != null && event.after != null) {
     const paths = changedPaths(event.before, event.after)
@@ -62,12 +71,15 @@ function EventDetails({ event }: { event: AuditEvent }) {
           ['Actor', `${event.actor.name} (${event.actor.kind}${event.actor.id ? ` ${event.actor.id}` : ''})`],
           ['Request id', event.requestId ? <code className="break-all font-mono text-xs">{event.requestId}</code> : null],
           ['Resource id', event.resourceId ? <code className="break-all font-mono text-xs">{event.resourceId}</code> : null],
-          ...detail.map(([k, v]): [string, React.ReactNode] => [k, <code key={k} className="break-all font-mono text-xs">{typeof v === 'string' ? v : JSON.stringify(v)}</code>]),
+          ...detail.map(([k, v]): [string, React.ReactNode] => [
+            k,
+            <code key={k} className="break-all font-mono text-xs">
+              {typeof v === 'string' ? v : JSON.stringify(v)}
+            </code>,
+          ]),
         ]}
       />
-      {(event.before != null || event.after != null) && (
-        <JsonDiff before={event.before ?? undefined} after={event.after ?? undefined} />
-      )}
+      {(event.before != null || event.after != null) && <JsonDiff before={event.before ?? undefined} after={event.after ?? undefined} />}
     </div>
   )
 }
@@ -92,9 +104,19 @@ export function AuditEventsTable({ events, showTarget = true }: { events: AuditE
           const expanded = open === event.id
           return (
             <Fragment key={event.id}>
-              <Tr data-testid="audit-event-row" data-action={event.action} className="cursor-pointer hover:bg-slate-50" onClick={() => setOpen(expanded ? null : event.id)}>
+              <Tr
+                data-testid="audit-event-row"
+                data-action={event.action}
+                className="cursor-pointer hover:bg-slate-50"
+                onClick={() => setOpen(expanded ? null : event.id)}
+              >
                 <Td className="whitespace-nowrap text-xs text-slate-700">
-                  <button type="button" aria-expanded={expanded} aria-label={`${expanded ? 'Hide' : 'Show'} details of ${event.action} ${timeAgo(event.at)}`} className="inline-flex items-center gap-1.5">
+                  <button
+                    type="button"
+                    aria-expanded={expanded}
+                    aria-label={`${expanded ? 'Hide' : 'Show'} details of ${event.action} ${timeAgo(event.at)}`}
+                    className="inline-flex items-center gap-1.5"
+                  >
                     <span aria-hidden className="w-3 text-xs text-slate-400">
                       {expanded ? '▾' : '▸'}
                     </span>

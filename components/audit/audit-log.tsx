@@ -11,9 +11,20 @@ const KEYS = ['actor', 'action', 'kind', 'namespace', 'resource', 'from', 'to'] 
 export type AuditPageFilters = Partial<Record<(typeof KEYS)[number], string>>
 
 const ACTIONS = [
-  'resource.*', 'resource.created', 'resource.updated', 'resource.deleted', 'image_tools.uploaded',
-  'surface_change.*', 'surface_change.accepted', 'surface_change.rejected', 'discovery.refresh_requested',
-  'secret.*', 'secret.rotated', 'secret.reencrypted', 'auth.*', 'token.*',
+  'resource.*',
+  'resource.created',
+  'resource.updated',
+  'resource.deleted',
+  'image_tools.uploaded',
+  'surface_change.*',
+  'surface_change.accepted',
+  'surface_change.rejected',
+  'discovery.refresh_requested',
+  'secret.*',
+  'secret.rotated',
+  'secret.reencrypted',
+  'auth.*',
+  'token.*',
 ].map((value) => ({ value, label: value.endsWith('*') ? `${value.slice(0, -2)} (all)` : value }))
 
 const KINDS = ['Tool', 'LanguageTool', 'Connector', 'Unit', 'Agent', 'Secret', 'SideEffectPolicy', 'User', 'ApiToken'].map((value) => ({ value, label: value }))
@@ -58,7 +69,12 @@ export function AuditLog({ initial }: { initial: AuditPageFilters }) {
       title="Events"
       description="Newest first. Open an event for its request id, details and the document before and after. Secret values are never recorded: a Secret's events show its key names."
       actions={
-        <a href={auditExportHref(query)} download className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-xs font-medium text-slate-800 shadow-sm hover:bg-slate-50" data-testid="audit-export">
+        <a
+          href={auditExportHref(query)}
+          download
+          className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 text-xs font-medium text-slate-800 shadow-sm hover:bg-slate-50"
+          data-testid="audit-export"
+        >
           Export JSONL
         </a>
       }

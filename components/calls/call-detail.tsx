@@ -60,7 +60,11 @@ export function CallDetailBody({ id }: { id: string }) {
               ['Tool', <ToolLink key="t" toolId={c.toolId} toolKey={c.toolKey} />],
               [
                 'Agent',
-                <IntentLink key="a" href={resourceHref('Agent', c.agentName, c.agentNamespace)} className="break-all font-mono text-xs text-sky-800 hover:underline">
+                <IntentLink
+                  key="a"
+                  href={resourceHref('Agent', c.agentName, c.agentNamespace)}
+                  className="break-all font-mono text-xs text-sky-800 hover:underline"
+                >
                   {c.agentNamespace}/{c.agentName}
                 </IntentLink>,
               ],
@@ -87,8 +91,16 @@ export function CallDetailBody({ id }: { id: string }) {
             </div>
           )}
           <ToolLinks call={c} />
-          {c.args !== null ? <CodeBlock title="arguments (as stored, redacted)" code={json(c.args)} maxHeight="20rem" /> : <p className="text-sm text-slate-500">Arguments not stored (the tool&apos;s observability.logArgs is off).</p>}
-          {c.result !== null ? <CodeBlock title="result (as stored, redacted)" code={json(c.result)} maxHeight="20rem" /> : <p className="text-sm text-slate-500">No result stored.</p>}
+          {c.args !== null ? (
+            <CodeBlock title="arguments (as stored, redacted)" code={json(c.args)} maxHeight="20rem" />
+          ) : (
+            <p className="text-sm text-slate-500">Arguments not stored (the tool&apos;s observability.logArgs is off).</p>
+          )}
+          {c.result !== null ? (
+            <CodeBlock title="result (as stored, redacted)" code={json(c.result)} maxHeight="20rem" />
+          ) : (
+            <p className="text-sm text-slate-500">No result stored.</p>
+          )}
         </div>
       )}
     </QueryView>

@@ -32,7 +32,15 @@ const SINCE: Record<string, { label: string; ms: number }> = {
 
 export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
   const { filters, set, patch, reset, active } = useUrlFilters(KEYS, initial)
-  const query: Omit<CallFilters, 'from'> = { agent: filters.agent, agentId: filters.agentId, tool: filters.tool, toolKey: filters.toolKey, namespace: filters.namespace, outcome: filters.outcome, channel: filters.channel }
+  const query: Omit<CallFilters, 'from'> = {
+    agent: filters.agent,
+    agentId: filters.agentId,
+    tool: filters.tool,
+    toolKey: filters.toolKey,
+    namespace: filters.namespace,
+    outcome: filters.outcome,
+    channel: filters.channel,
+  }
   const filtered = active && Object.entries(filters).some(([k, v]) => k !== 'call' && v)
   const close = useCallback(() => set('call', ''), [set])
   const open = useCallback((id: string) => set('call', id), [set])
@@ -43,13 +51,36 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
       <Card bodyClassName="">
         <FilterBar onReset={filtered ? reset : undefined}>
           <SearchInput label="Tool id" value={filters.tool} onChange={(v) => set('tool', v.trim())} placeholder="github.create_issue" className="w-52" />
-          <SearchInput label="Resolved tool" value={filters.toolKey} onChange={(v) => set('toolKey', v.trim())} placeholder="Tool/<namespace>/<name>" className="w-64" />
+          <SearchInput
+            label="Resolved tool"
+            value={filters.toolKey}
+            onChange={(v) => set('toolKey', v.trim())}
+            placeholder="Tool/<namespace>/<name>"
+            className="w-64"
+          />
           <SearchInput label="Tool namespace" value={filters.namespace} onChange={(v) => set('namespace', v.trim())} placeholder="github" className="w-36" />
           {/* By name as everywhere (namespace/name, or a name in any namespace); a link with an agent's id shows it here too. */}
-          <SearchInput label="Agent" value={filters.agent || filters.agentId} onChange={(v) => patch({ agent: v.trim(), agentId: '' })} placeholder="namespace/name" className="w-48" />
-          <Select label="Outcome" value={filters.outcome} onChange={(v) => set('outcome', v)} options={CALL_OUTCOMES.map((o) => ({ value: o, label: o.replace(/_/g, ' ') }))} />
+          <SearchInput
+            label="Agent"
+            value={filters.agent || filters.agentId}
+            onChange={(v) => patch({ agent: v.trim(), agentId: '' })}
+            placeholder="namespace/name"
+            className="w-48"
+          />
+          <Select
+            label="Outcome"
+            value={filters.outcome}
+            onChange={(v) => set('outcome', v)}
+            options={CALL_OUTCOMES.map((o) => ({ value: o, label: o.replace(/_/g, ' ') }))}
+          />
           <Select label="Channel" value={filters.channel} onChange={(v) => set('channel', v)} options={CALL_CHANNELS.map((c) => ({ value: c, label: c }))} />
-          <Select label="Started" value={filters.since} onChange={(v) => set('since', v)} options={Object.entries(SINCE).map(([value, s]) => ({ value, label: s.label }))} allLabel="any time" />
+          <Select
+            label="Started"
+            value={filters.since}
+            onChange={(v) => set('since', v)}
+            options={Object.entries(SINCE).map(([value, s]) => ({ value, label: s.label }))}
+            allLabel="any time"
+          />
         </FilterBar>
         {/* Another range lists afresh (the key), from a start fixed when it was chosen. */}
         <CallsList key={filters.since} query={query} since={filters.since} filtered={filtered} openCall={filters.call} onOpen={open} />
@@ -58,7 +89,19 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
   )
 }
 
-function CallsList({ query, since, filtered, openCall, onOpen }: { query: Omit<CallFilters, 'from'>; since: string; filtered: boolean; openCall: string; onOpen: (id: string) => void }) {
+function CallsList({
+  query,
+  since,
+  filtered,
+  openCall,
+  onOpen,
+}: {
+  query: Omit<CallFilters, 'from'>
+  since: string
+  filtered: boolean
+  openCall: string
+  onOpen: (id: string) => void
+}) {
   // The start of a relative range stays put while it is listed, so pages of one listing agree.
   const [from] = useState(() => (SINCE[since] ? new Date(Date.now() - SINCE[since].ms).toISOString() : undefined))
   const calls = useCalls({ ...query, from })
@@ -69,7 +112,9 @@ function CallsList({ query, since, filtered, openCall, onOpen }: { query: Omit<C
   ) : calls.isError ? (
     <ErrorState error={calls.error} onRetry={() => calls.refetch()} title="These filters cannot be used" />
   ) : calls.items.length === 0 ? (
-    <EmptyState title={filtered ? 'No calls match these filters' : 'No calls recorded yet'}>{filtered ? null : 'Calls appear here as agents use tools through the gateway.'}</EmptyState>
+    <EmptyState title={filtered ? 'No calls match these filters' : 'No calls recorded yet'}>
+      {filtered ? null : 'Calls appear here as agents use tools through the gateway.'}
+    </EmptyState>
   ) : (
     <>
       <Table>
@@ -94,12 +139,21 @@ function CallsList({ query, since, filtered, openCall, onOpen }: { query: Omit<C
               onClick={() => onOpen(c.id)}
             >
               <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">
-                <button type="button" className="text-left hover:underline" aria-label={`Open the call of ${c.toolId} at ${dateTime(c.startedAt)}`} onClick={(e) => (e.stopPropagation(), onOpen(c.id))}>
+                <button
+                  type="button"
+                  className="text-left hover:underline"
+                  aria-label={`Open the call of ${c.toolId} at ${dateTime(c.startedAt)}`}
+                  onClick={(e) => (e.stopPropagation(), onOpen(c.id))}
+                >
                   {dateTime(c.startedAt)}
                 </button>
               </Td>
               <Td className="font-mono text-xs">
-                <IntentLink href={resourceHref('Agent', c.agentName, c.agentNamespace)} className="text-sky-800 [overflow-wrap:anywhere] hover:underline" onClick={(e) => e.stopPropagation()}>
+                <IntentLink
+                  href={resourceHref('Agent', c.agentName, c.agentNamespace)}
+                  className="text-sky-800 [overflow-wrap:anywhere] hover:underline"
+                  onClick={(e) => e.stopPropagation()}
+                >
                   <Breakable text={`${c.agentNamespace}/${c.agentName}`} />
                 </IntentLink>
               </Td>
@@ -119,7 +173,12 @@ function CallsList({ query, since, filtered, openCall, onOpen }: { query: Omit<C
           ))}
         </TBody>
       </Table>
-      <LoadMore hasNextPage={calls.hasNextPage} isFetchingNextPage={calls.isFetchingNextPage} onLoadMore={() => calls.fetchNextPage()} shown={calls.items.length} />
+      <LoadMore
+        hasNextPage={calls.hasNextPage}
+        isFetchingNextPage={calls.isFetchingNextPage}
+        onLoadMore={() => calls.fetchNextPage()}
+        shown={calls.items.length}
+      />
     </>
   )
 }

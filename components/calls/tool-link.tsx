@@ -29,7 +29,12 @@ export function ToolLink({ toolId, toolKey, className = '' }: { toolId: string; 
       </code>
     )
   return (
-    <IntentLink href={href} className={`font-mono text-xs text-sky-800 [overflow-wrap:anywhere] hover:underline ${className}`} title={toolKey ?? undefined} onClick={(e) => e.stopPropagation()}>
+    <IntentLink
+      href={href}
+      className={`font-mono text-xs text-sky-800 [overflow-wrap:anywhere] hover:underline ${className}`}
+      title={toolKey ?? undefined}
+      onClick={(e) => e.stopPropagation()}
+    >
       <Breakable text={toolId} />
     </IntentLink>
   )

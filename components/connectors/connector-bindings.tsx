@@ -11,10 +11,7 @@ import { resourceHref } from '@/lib/client/links'
 export function ConnectorBindings({ slug }: { slug: string }) {
   const units = useAllResources<Resource<UnitSpec>>('units', { connector: slug })
   const agents = useAllResources<Resource<AgentSpec>>('agents', { connector: slug })
-  const rows = [
-    ...(units.data ?? []).map((u) => ({ kind: 'Unit' as const, r: u })),
-    ...(agents.data ?? []).map((a) => ({ kind: 'Agent' as const, r: a })),
-  ]
+  const rows = [...(units.data ?? []).map((u) => ({ kind: 'Unit' as const, r: u })), ...(agents.data ?? []).map((a) => ({ kind: 'Agent' as const, r: a }))]
   const error = units.error ?? agents.error
   return (
     <Card

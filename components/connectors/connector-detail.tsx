@@ -34,8 +34,18 @@ export function ConnectorDetail({ id, namespace }: { id: string; namespace?: str
               <DefinitionList
                 columns={3}
                 items={[
-                  ['Reserved tool namespace', <code key="s" className="font-mono text-xs">{slug}.*</code>],
-                  ['Namespace', <code key="n" className="font-mono text-xs">{ns}</code>],
+                  [
+                    'Reserved tool namespace',
+                    <code key="s" className="font-mono text-xs">
+                      {slug}.*
+                    </code>,
+                  ],
+                  [
+                    'Namespace',
+                    <code key="n" className="font-mono text-xs">
+                      {ns}
+                    </code>,
+                  ],
                   [
                     'MCP server',
                     spec.languageTool ? (

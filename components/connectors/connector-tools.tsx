@@ -21,7 +21,15 @@ export function ConnectorToolList({ slug, names, namespace }: { slug: string; na
   const tools = useAllResources<Tool>('tools', { namespace, q: slug })
   const byName = new Map((tools.data ?? []).map((t) => [t.metadata.name, t]))
   return (
-    <Card title={<span>Tools <span className="font-normal text-slate-500">{names.length}</span></span>} description={`Tool resources in namespace ${namespace}.`} bodyClassName="">
+    <Card
+      title={
+        <span>
+          Tools <span className="font-normal text-slate-500">{names.length}</span>
+        </span>
+      }
+      description={`Tool resources in namespace ${namespace}.`}
+      bodyClassName=""
+    >
       {tools.isPending ? (
         <LoadingState />
       ) : tools.isError ? (
@@ -42,7 +50,10 @@ export function ConnectorToolList({ slug, names, namespace }: { slug: string; na
               return (
                 <Tr key={name}>
                   <Td>
-                    <IntentLink href={tool ? resourceHref('Tool', tool.id) : resourceHref('Tool', name, namespace)} className="font-mono text-[13px] text-sky-800 hover:underline">
+                    <IntentLink
+                      href={tool ? resourceHref('Tool', tool.id) : resourceHref('Tool', name, namespace)}
+                      className="font-mono text-[13px] text-sky-800 hover:underline"
+                    >
                       {name}
                     </IntentLink>
                   </Td>

@@ -34,7 +34,10 @@ export function ConnectorsList({ initial }: { initial: NamespaceSearchFilters })
             {c.spec.languageTool && (
               <div>
                 MCP server{' '}
-                <IntentLink href={refHref('LanguageTool', c.spec.languageTool, c.metadata.namespace)} className="font-mono text-xs text-sky-800 hover:underline">
+                <IntentLink
+                  href={refHref('LanguageTool', c.spec.languageTool, c.metadata.namespace)}
+                  className="font-mono text-xs text-sky-800 hover:underline"
+                >
                   {c.spec.languageTool}
                 </IntentLink>
               </div>

@@ -77,19 +77,33 @@ export function OverviewDashboard() {
           </div>
           {data.counts.tools + data.counts.agents + data.counts.languageTools === 0 && (
             <div className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-sm text-slate-600">
-              The registry is empty. <IntentLink href="/apply" className="font-medium text-slate-900 underline">Apply a manifest</IntentLink> to register tools, servers and agents.
+              The registry is empty.{' '}
+              <IntentLink href="/apply" className="font-medium text-slate-900 underline">
+                Apply a manifest
+              </IntentLink>{' '}
+              to register tools, servers and agents.
             </div>
           )}
           <CallStatsPanel subject={{ dimension: 'all' }} title="Every call, last 7 days" callsHref="/calls" />
           <TopFailingTools />
           <div className="grid gap-4 lg:grid-cols-3">
-            <Card title="Tools by side-effect level" description="Registered Tool resources; MCP-discovered tools are counted on their server." className="lg:col-span-2">
+            <Card
+              title="Tools by side-effect level"
+              description="Registered Tool resources; MCP-discovered tools are counted on their server."
+              className="lg:col-span-2"
+            >
               <BarList items={byLevel(data)} />
             </Card>
             <div className="space-y-4">
               <Card title="Tools by type">
                 <BarList
-                  items={sortByOrder(data.toolsByType, (t) => t.type, TYPE_ORDER).map((t) => ({ key: t.type, label: t.type, count: t.count, barClass: TYPE_BAR[t.type], href: `/tools?type=${t.type}` }))}
+                  items={sortByOrder(data.toolsByType, (t) => t.type, TYPE_ORDER).map((t) => ({
+                    key: t.type,
+                    label: t.type,
+                    count: t.count,
+                    barClass: TYPE_BAR[t.type],
+                    href: `/tools?type=${t.type}`,
+                  }))}
                   emptyLabel="No tools registered"
                 />
               </Card>
@@ -103,7 +117,8 @@ export function OverviewDashboard() {
           </div>
           {data.namespaces.length > 0 && (
             <p className="text-xs text-slate-500">
-              Namespaces: {data.namespaces.map((n, i) => (
+              Namespaces:{' '}
+              {data.namespaces.map((n, i) => (
                 <span key={n}>
                   {i > 0 && ', '}
                   <IntentLink href={`/tools?namespace=${encodeURIComponent(n)}`} className="font-mono hover:text-slate-900 hover:underline">

@@ -26,7 +26,10 @@ export function DecisionForm({ change, onDecided }: { change: SurfaceChange; onD
     },
     onError: (error, decision) => {
       if (error instanceof ApiError && error.status === 409)
-        onDecided?.({ tone: 'conflict', text: `Your ${decision === 'accept' ? 'acceptance' : 'rejection'} of the change to ${change.namespace}/${change.name} was not recorded: ${error.message}.` })
+        onDecided?.({
+          tone: 'conflict',
+          text: `Your ${decision === 'accept' ? 'acceptance' : 'rejection'} of the change to ${change.namespace}/${change.name} was not recorded: ${error.message}.`,
+        })
     },
     onSettled: (_data, error) => {
       // On success and on a 409 alike the list is stale: someone decided this change.
@@ -42,14 +45,15 @@ export function DecisionForm({ change, onDecided }: { change: SurfaceChange; onD
   const error = decide.error as ApiError | null
   const pending = decide.isPending ? decide.variables : null
   return (
-    <form method="post"
+    <form
+      method="post"
       className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3"
       onSubmit={(e) => e.preventDefault()}
       aria-label={`Review the change to ${change.namespace}/${change.name}`}
     >
       <p className="text-xs text-amber-900">
-        Held by pinning: agents keep the accepted definitions of the changed tools until this change is accepted. Rejecting keeps them for good; the same
-        change is not raised again.
+        Held by pinning: agents keep the accepted definitions of the changed tools until this change is accepted. Rejecting keeps them for good; the same change
+        is not raised again.
       </p>
       <label htmlFor={commentId} className="block text-xs font-medium text-slate-700">
         Comment <span className="font-normal text-slate-500">(optional, kept with the decision)</span>

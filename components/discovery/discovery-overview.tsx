@@ -45,7 +45,9 @@ function RecentRuns({ kind, status, set, reset }: { kind: string; status: string
         showSubject
         pageSize={PAGE}
         emptyTitle={filtered ? 'No runs match these filters' : 'No discovery runs yet'}
-        emptyHint={filtered ? undefined : 'Runs start when agents, units and MCP servers are registered, when an image digest changes, periodically and on request.'}
+        emptyHint={
+          filtered ? undefined : 'Runs start when agents, units and MCP servers are registered, when an image digest changes, periodically and on request.'
+        }
       />
     </Card>
   )
@@ -124,7 +126,14 @@ export function DiscoveryOverview({ initial }: { initial: DiscoveryPageFilters }
     {
       id: 'runs',
       label: 'Recent runs',
-      content: <RecentRuns kind={filters.kind} status={filters.status} set={set} reset={filters.kind || filters.status ? () => patch({ kind: '', status: '' }) : undefined} />,
+      content: (
+        <RecentRuns
+          kind={filters.kind}
+          status={filters.status}
+          set={set}
+          reset={filters.kind || filters.status ? () => patch({ kind: '', status: '' }) : undefined}
+        />
+      ),
     },
   ]
   const [first, ...rest] = tabs

@@ -16,20 +16,24 @@ export interface DiscoveryListProps {
 }
 
 /** The runs list with its loading, error and empty states and "Load more"; no card around it. */
-export function DiscoveryRunsList({
-  filters,
-  showSubject = false,
-  emptyTitle,
-  emptyHint,
-  pageSize = 10,
-}: DiscoveryListProps) {
+export function DiscoveryRunsList({ filters, showSubject = false, emptyTitle, emptyHint, pageSize = 10 }: DiscoveryListProps) {
   const list = useDiscoveryRuns(filters, pageSize)
   return (
-    <QueryView query={list} loadingLabel="Loading runs…" isEmpty={() => list.items.length === 0} empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}>
+    <QueryView
+      query={list}
+      loadingLabel="Loading runs…"
+      isEmpty={() => list.items.length === 0}
+      empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}
+    >
       {() => (
         <>
           <DiscoveryRunsTable runs={list.items} showSubject={showSubject} />
-          <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => void list.fetchNextPage()} shown={list.items.length} />
+          <LoadMore
+            hasNextPage={list.hasNextPage}
+            isFetchingNextPage={list.isFetchingNextPage}
+            onLoadMore={() => void list.fetchNextPage()}
+            shown={list.items.length}
+          />
         </>
       )}
     </QueryView>
@@ -37,7 +41,15 @@ export function DiscoveryRunsList({
 }
 
 /** Recent discovery runs of one subject. */
-export function DiscoveryRunsCard({ filters, title = 'Recent runs', description }: { filters: DiscoveryFilters; title?: string; description?: React.ReactNode }) {
+export function DiscoveryRunsCard({
+  filters,
+  title = 'Recent runs',
+  description,
+}: {
+  filters: DiscoveryFilters
+  title?: string
+  description?: React.ReactNode
+}) {
   return (
     <Card id="discovery-runs" title={title} description={description ?? 'Newest first. Click a run for its endpoint, timings and full error.'} bodyClassName="">
       <DiscoveryRunsList filters={filters} emptyTitle="No discovery runs yet" emptyHint="Use “Refresh now” to run one." />

@@ -77,7 +77,10 @@ function RunDetails({ run }: { run: DiscoveryRun }) {
           ['Endpoint', d.endpoint ? mono(d.endpoint) : null],
           ['Started', dateTime(run.startedAt)],
           ['Finished', run.finishedAt ? `${dateTime(run.finishedAt)} (${between(run.startedAt, run.finishedAt)})` : 'not yet'],
-          ['Image digest', run.digest ? <span className="break-all font-mono text-xs">{run.digest}</span> : run.subjectKind === 'LanguageTool' ? null : 'not pinned'],
+          [
+            'Image digest',
+            run.digest ? <span className="break-all font-mono text-xs">{run.digest}</span> : run.subjectKind === 'LanguageTool' ? null : 'not pinned',
+          ],
           ['Transport', d.transport ?? null],
           ['Health', d.health ?? null],
           ['Readiness attempts', d.attempts !== undefined ? String(d.attempts) : null],

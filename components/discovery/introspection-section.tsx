@@ -77,14 +77,26 @@ function LastSuccess({ run, isLast }: { run: DiscoveryRun | undefined; isLast: b
   const refused = run.details?.refused ?? []
   const when = isLast ? 'The last run' : `The last successful run (${timeAgo(run.startedAt)})`
   if (refused.length === 0) return <p className="text-xs text-slate-500">{when} refused no entries: every tool the image declares passed validation.</p>
-  return <RefusedEntries refused={refused} title={`${when} refused ${refused.length} entr${refused.length === 1 ? 'y' : 'ies'}; they are not offered to anyone`} />
+  return (
+    <RefusedEntries refused={refused} title={`${when} refused ${refused.length} entr${refused.length === 1 ? 'y' : 'ies'}; they are not offered to anyone`} />
+  )
 }
 
 /**
  * Image introspection of an agent or unit (docs/design/discovery.md): the last run, what it refused, the runs before
  * it, and "Refresh now". Sits beside the read-only Image section whose tools it fills.
  */
-export function IntrospectionSection({ plural, kind, subjectId, endpoint }: { plural: 'agents' | 'units'; kind: 'Agent' | 'Unit'; subjectId: string; endpoint?: string | null }) {
+export function IntrospectionSection({
+  plural,
+  kind,
+  subjectId,
+  endpoint,
+}: {
+  plural: 'agents' | 'units'
+  kind: 'Agent' | 'Unit'
+  subjectId: string
+  endpoint?: string | null
+}) {
   const filters = { subjectKind: kind, subjectId }
   const recent = useDiscoveryRuns(filters, RECENT)
   const lastOk = useDiscoveryRuns({ ...filters, status: 'succeeded' }, 1)

@@ -47,7 +47,17 @@ function StateLine({ state }: { state: RefreshState }) {
  * Queues a discovery run of the subject now and follows it to its end. The button keeps its name
  * while a run is under way (it is disabled instead); what is happening is announced beside it.
  */
-export function RefreshButton({ plural, kind, subjectId, variant = 'secondary' }: { plural: RefreshPlural; kind: DiscoverySubjectKind; subjectId: string; variant?: 'primary' | 'secondary' }) {
+export function RefreshButton({
+  plural,
+  kind,
+  subjectId,
+  variant = 'secondary',
+}: {
+  plural: RefreshPlural
+  kind: DiscoverySubjectKind
+  subjectId: string
+  variant?: 'primary' | 'secondary'
+}) {
   const canWrite = useCan('write')
   const { state, start, busy } = useRefreshDiscovery({ plural, kind, subjectId })
   // Queuing a run is a change (access "write"): roles without it see no button.

@@ -48,7 +48,9 @@ function ToolLine({ tool, tone }: { tool: SurfaceTool; tone: 'added' | 'removed'
         <span aria-hidden className={`font-mono text-sm font-bold ${tone === 'added' ? 'text-emerald-700' : 'text-red-700'}`}>
           {tone === 'added' ? '+' : '−'}
         </span>
-        <span className={`font-mono text-[13px] font-medium ${tone === 'removed' ? 'text-red-900 line-through decoration-red-300' : 'text-emerald-900'}`}>{tool.name}</span>
+        <span className={`font-mono text-[13px] font-medium ${tone === 'removed' ? 'text-red-900 line-through decoration-red-300' : 'text-emerald-900'}`}>
+          {tool.name}
+        </span>
         {tool.annotations && <McpHintBadges hints={tool.annotations as McpHints} />}
       </div>
       {description && <p className="mt-0.5 pl-5 text-xs text-slate-600">{description}</p>}
@@ -110,7 +112,11 @@ export function SurfaceChangeDiff({ diff }: { diff: SurfaceDiff }) {
           </ul>
         </section>
       )}
-      {diff.reordered && <p className="text-xs text-slate-600">The order of the tools changed{diff.added.length + diff.removed.length + diff.changed.length === 0 ? ' (nothing else did)' : ''}.</p>}
+      {diff.reordered && (
+        <p className="text-xs text-slate-600">
+          The order of the tools changed{diff.added.length + diff.removed.length + diff.changed.length === 0 ? ' (nothing else did)' : ''}.
+        </p>
+      )}
     </div>
   )
 }

@@ -16,11 +16,14 @@ type OnDecided = (notice: DecisionNotice) => void
 
 function Decision({ change, onDecided }: { change: SurfaceChange; onDecided?: OnDecided }) {
   const canDecide = useCan('write')
-  if (change.status === 'pending_review' && !canDecide) return <p className="text-xs text-slate-500">Waiting for an operator or admin to accept or reject it.</p>
+  if (change.status === 'pending_review' && !canDecide)
+    return <p className="text-xs text-slate-500">Waiting for an operator or admin to accept or reject it.</p>
   if (change.status === 'pending_review') return <DecisionForm change={change} onDecided={onDecided} />
   if (change.status === 'accepted' || change.status === 'rejected')
     return (
-      <div className={`rounded-md border px-3 py-2 text-xs ${change.status === 'accepted' ? 'border-emerald-200 bg-emerald-50 text-emerald-900' : 'border-rose-200 bg-rose-50 text-rose-900'}`}>
+      <div
+        className={`rounded-md border px-3 py-2 text-xs ${change.status === 'accepted' ? 'border-emerald-200 bg-emerald-50 text-emerald-900' : 'border-rose-200 bg-rose-50 text-rose-900'}`}
+      >
         <p>
           <span className="font-semibold">{change.status === 'accepted' ? 'Accepted' : 'Rejected'}</span> by{' '}
           <span className="font-medium">{change.decidedBy ?? 'unknown'}</span>{' '}
@@ -28,14 +31,28 @@ function Decision({ change, onDecided }: { change: SurfaceChange; onDecided?: On
             {timeAgo(change.decidedAt)} ({dateTime(change.decidedAt)})
           </span>
         </p>
-        {change.comment ? <p className="mt-1 whitespace-pre-wrap break-words italic">“{change.comment}”</p> : <p className="mt-1 text-slate-500">No comment.</p>}
+        {change.comment ? (
+          <p className="mt-1 whitespace-pre-wrap break-words italic">“{change.comment}”</p>
+        ) : (
+          <p className="mt-1 text-slate-500">No comment.</p>
+        )}
       </div>
     )
   return null
 }
 
 /** One change: status, size and time on a line; the diff (and decision) below when opened. */
-function SurfaceChangeRow({ change, showSubject, initiallyOpen, onDecided }: { change: SurfaceChange; showSubject: boolean; initiallyOpen: boolean; onDecided?: OnDecided }) {
+function SurfaceChangeRow({
+  change,
+  showSubject,
+  initiallyOpen,
+  onDecided,
+}: {
+  change: SurfaceChange
+  showSubject: boolean
+  initiallyOpen: boolean
+  onDecided?: OnDecided
+}) {
   const [open, setOpen] = useState(initiallyOpen)
   const bodyId = `change-${change.id}`
   return (
@@ -83,13 +100,7 @@ function SurfaceChangeRow({ change, showSubject, initiallyOpen, onDecided }: { c
   )
 }
 
-export function SurfaceChangesList({
-  filters,
-  showSubject = false,
-  emptyTitle,
-  emptyHint,
-  pageSize = 10,
-}: DiscoveryListProps) {
+export function SurfaceChangesList({ filters, showSubject = false, emptyTitle, emptyHint, pageSize = 10 }: DiscoveryListProps) {
   const list = useSurfaceChanges(filters, pageSize)
   // Kept here, not in the row: a decided change leaves a list filtered to pending ones.
   const [notice, setNotice] = useState<DecisionNotice | null>(null)
@@ -106,7 +117,12 @@ export function SurfaceChangesList({
           </button>
         </div>
       )}
-      <QueryView query={list} loadingLabel="Loading changes…" isEmpty={() => list.items.length === 0} empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}>
+      <QueryView
+        query={list}
+        loadingLabel="Loading changes…"
+        isEmpty={() => list.items.length === 0}
+        empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}
+      >
         {() => (
           <>
             <ul className="divide-y divide-slate-100">
@@ -114,7 +130,12 @@ export function SurfaceChangesList({
                 <SurfaceChangeRow key={c.id} change={c} showSubject={showSubject} initiallyOpen={c.status === 'pending_review'} onDecided={setNotice} />
               ))}
             </ul>
-            <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => void list.fetchNextPage()} shown={list.items.length} />
+            <LoadMore
+              hasNextPage={list.hasNextPage}
+              isFetchingNextPage={list.isFetchingNextPage}
+              onLoadMore={() => void list.fetchNextPage()}
+              shown={list.items.length}
+            />
           </>
         )}
       </QueryView>
@@ -126,7 +147,11 @@ export function SurfaceChangesList({
 export function SurfaceChangesCard({ filters, description }: { filters: DiscoveryFilters; description?: React.ReactNode }) {
   return (
     <Card id="change-history" title="Change history" description={description} bodyClassName="">
-      <SurfaceChangesList filters={filters} emptyTitle="No changes recorded" emptyHint="A change is recorded when a discovery finds tools added, removed or redefined." />
+      <SurfaceChangesList
+        filters={filters}
+        emptyTitle="No changes recorded"
+        emptyHint="A change is recorded when a discovery finds tools added, removed or redefined."
+      />
     </Card>
   )
 }

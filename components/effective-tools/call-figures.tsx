@@ -6,7 +6,12 @@ import { callFigures } from '@/lib/client/tool-names'
 export function CallFigures({ tool, stacked = false }: { tool: Pick<EffectiveTool, 'totalCalls7d' | 'failureRate7d' | 'refusedCalls7d'>; stacked?: boolean }) {
   const f = callFigures(tool)
   if (f.calls === 0) return <span className="text-slate-500">{stacked ? 'no calls' : 'no calls in 7 days'}</span>
-  if (f.ran === 0) return <span className="text-slate-600">{count(f.refused)} refused{stacked ? '' : ', none ran'}</span>
+  if (f.ran === 0)
+    return (
+      <span className="text-slate-600">
+        {count(f.refused)} refused{stacked ? '' : ', none ran'}
+      </span>
+    )
   const failed = <span className={tool.failureRate7d && tool.failureRate7d > 0.05 ? 'font-medium text-red-700' : ''}>{percent(tool.failureRate7d)} failed</span>
   if (stacked)
     return (

@@ -30,7 +30,9 @@ function shortProvenance(provenance: string) {
 
 function rateLimitLines(tool: EffectiveTool): string[] {
   const { callsPerMinute, callsPerDay } = tool.rateLimit
-  return [callsPerMinute !== null ? `${count(callsPerMinute)}/min` : null, callsPerDay !== null ? `${count(callsPerDay)}/day` : null].filter((l): l is string => l !== null)
+  return [callsPerMinute !== null ? `${count(callsPerMinute)}/min` : null, callsPerDay !== null ? `${count(callsPerDay)}/day` : null].filter(
+    (l): l is string => l !== null,
+  )
 }
 
 export function StateBadge({ tool }: { tool: EffectiveTool }) {
@@ -105,7 +107,11 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
           <StateBadge tool={tool} />
           {tool.reason && !showProvenance && <p className="mt-0.5 break-words text-xs text-slate-500">{tool.reason}</p>}
           {tool.state === 'enabled' && tool.health && tool.health.phase !== 'Ready' && (
-            <p className="mt-1 line-clamp-2 break-words text-xs text-slate-600" data-testid="effective-tool-health" title={tool.health.problems.map((p) => p.message).join('\n')}>
+            <p
+              className="mt-1 line-clamp-2 break-words text-xs text-slate-600"
+              data-testid="effective-tool-health"
+              title={tool.health.problems.map((p) => p.message).join('\n')}
+            >
               <PhaseBadge phase={tool.health.phase} /> {tool.health.problems[0]?.message}
             </p>
           )}
@@ -125,10 +131,18 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
                 items={[
                   ['Description', tool.description || '—'],
                   ['Source', sourceLink(tool.source)],
-                  ['Provenance', <code key="p" className="break-all font-mono text-xs">{tool.provenance}</code>],
+                  [
+                    'Provenance',
+                    <code key="p" className="break-all font-mono text-xs">
+                      {tool.provenance}
+                    </code>,
+                  ],
                   ['Type', tool.type ? <TypeBadge type={tool.type} /> : null],
                   ['Upstream name', tool.upstreamName ? <code className="font-mono text-xs">{tool.upstreamName}</code> : null],
-                  ['Side-effect level', `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`],
+                  [
+                    'Side-effect level',
+                    `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`,
+                  ],
                   ['Approval', tool.requiresApproval ? `required (by ${tool.approvalSource})` : `not required (by ${tool.approvalSource})`],
                   ['Shadowed by', tool.shadowedBy ?? null],
                   [

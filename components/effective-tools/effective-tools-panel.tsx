@@ -73,7 +73,8 @@ export function EffectiveToolsPanel({
           <div className="space-y-4">
             <p className="text-sm text-slate-600">
               <span className="font-semibold text-slate-900">{enabled}</span> enabled of {data.effectiveTools.length} tools
-              {excluded.length > 0 && <>, {excluded.length} excluded</>}. Click a row for its input schema and source; a level marked * is derived from MCP hints or assumed, not declared.
+              {excluded.length > 0 && <>, {excluded.length} excluded</>}. Click a row for its input schema and source; a level marked * is derived from MCP
+              hints or assumed, not declared.
             </p>
             <UnresolvedWarnings unresolved={data.unresolved} />
             {data.effectiveTools.length === 0 && <EmptyState title="No effective tools" />}
@@ -108,7 +109,9 @@ export function EffectiveToolsPanel({
               {excluded.length > 0 ? (
                 <EffectiveToolsTable tools={excluded} unitNamespace={subjectNamespace} showProvenance />
               ) : (
-                <p className="px-4 py-4 text-sm text-slate-500">Nothing excluded: every tool offered to this {plural === 'agents' ? 'agent' : 'unit'} is in the set above.</p>
+                <p className="px-4 py-4 text-sm text-slate-500">
+                  Nothing excluded: every tool offered to this {plural === 'agents' ? 'agent' : 'unit'} is in the set above.
+                </p>
               )}
             </Card>
           </div>

@@ -19,7 +19,11 @@ function parseManifest(text: string): { digest?: string; tools: unknown[] } {
     const { digest, tools } = parsed as { digest?: unknown; tools: unknown[] }
     return { ...(typeof digest === 'string' ? { digest } : {}), tools }
   }
-  throw new ApiError(0, 'Invalid manifest', 'expected a JSON array of tool definitions ({name, description, inputSchema}) or an object {"digest", "tools": [...]}')
+  throw new ApiError(
+    0,
+    'Invalid manifest',
+    'expected a JSON array of tool definitions ({name, description, inputSchema}) or an object {"digest", "tools": [...]}',
+  )
 }
 
 export function ImageToolsUpload({
@@ -55,7 +59,8 @@ export function ImageToolsUpload({
   const fieldErrors: FieldError[] = error?.errors ?? []
 
   return (
-    <form method="post"
+    <form
+      method="post"
       className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-3"
       onSubmit={(e) => {
         e.preventDefault()
@@ -63,8 +68,8 @@ export function ImageToolsUpload({
       }}
     >
       <p className="text-xs text-slate-600">
-        For images without an <code className="font-mono">/a2a/tools</code> listener: upload the array the image would serve. It replaces the cached
-        surface for the digest; nothing is stored if any entry is invalid.
+        For images without an <code className="font-mono">/a2a/tools</code> listener: upload the array the image would serve. It replaces the cached surface for
+        the digest; nothing is stored if any entry is invalid.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">

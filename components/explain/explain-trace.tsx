@@ -201,10 +201,14 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
             <div className="space-y-0.5 text-xs text-slate-700">
               <p className="break-all font-mono">{x.idempotency.key}</p>
               <p>
-                {x.idempotency.source === 'caller' ? "The caller's key (per agent and tool)." : `Rendered from ${x.idempotency.template} (the tool's, across agents).`}{' '}
+                {x.idempotency.source === 'caller'
+                  ? "The caller's key (per agent and tool)."
+                  : `Rendered from ${x.idempotency.template} (the tool's, across agents).`}{' '}
                 {x.idempotency.problem ??
                   x.idempotency.withheld ??
-                  (x.idempotency.heldBy ? `Held by call ${x.idempotency.heldBy.callId} (${x.idempotency.heldBy.state}): a call now gets that answer instead of running.` : 'Not held: a call now would claim it.')}
+                  (x.idempotency.heldBy
+                    ? `Held by call ${x.idempotency.heldBy.callId} (${x.idempotency.heldBy.state}): a call now gets that answer instead of running.`
+                    : 'Not held: a call now would claim it.')}
               </p>
             </div>
           )}
@@ -213,8 +217,15 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
         {x.approval && (
           <Section title="Approval">
             <p className="text-xs text-slate-700">
-              {x.approval.required ? 'Required' : 'Not required'}, by {x.approval.source === 'tool' ? "the tool's own rule" : x.approval.source === 'policy' ? `the SideEffectPolicy of level ${x.approval.level.replace(/_/g, ' ')}` : `Toolroom's default for level ${x.approval.level.replace(/_/g, ' ')}`}
-              {x.approval.required && `; a request expires after ${Math.round(x.approval.expirySeconds / 3600) >= 1 ? `${Math.round(x.approval.expirySeconds / 3600)} h` : `${Math.round(x.approval.expirySeconds / 60)} min`} (${x.approval.expirySource})`}.
+              {x.approval.required ? 'Required' : 'Not required'}, by{' '}
+              {x.approval.source === 'tool'
+                ? "the tool's own rule"
+                : x.approval.source === 'policy'
+                  ? `the SideEffectPolicy of level ${x.approval.level.replace(/_/g, ' ')}`
+                  : `Toolroom's default for level ${x.approval.level.replace(/_/g, ' ')}`}
+              {x.approval.required &&
+                `; a request expires after ${Math.round(x.approval.expirySeconds / 3600) >= 1 ? `${Math.round(x.approval.expirySeconds / 3600)} h` : `${Math.round(x.approval.expirySeconds / 60)} min`} (${x.approval.expirySource})`}
+              .
             </p>
           </Section>
         )}

@@ -13,12 +13,21 @@ export function FixLink({ fix, compact = false }: { fix: Pick<FixDraft, 'summary
   const what = `${fix.target.kind} ${fix.target.namespace}/${fix.target.name}`
   // Someone who may not change the resource is told the fix, not offered an Apply page that refuses them.
   if (!useMayChangeKind(fix.target.kind))
-    return <span className="text-slate-700">{compact ? 'Fix' : 'The fix'} (an operator applies it): {fix.summary}.</span>
+    return (
+      <span className="text-slate-700">
+        {compact ? 'Fix' : 'The fix'} (an operator applies it): {fix.summary}.
+      </span>
+    )
   return (
     <span className="inline-flex flex-wrap items-baseline gap-x-2 gap-y-1">
       {!compact && <span className="text-slate-700">Fix: {fix.summary}.</span>}
       {href.length <= MAX_DRAFT_HREF_LENGTH ? (
-        <IntentLink href={href} data-testid="fix-link" className="font-medium text-sky-800 underline-offset-2 hover:underline" title={`Opens the Apply page with the changed manifest of ${what}, to review and apply`}>
+        <IntentLink
+          href={href}
+          data-testid="fix-link"
+          className="font-medium text-sky-800 underline-offset-2 hover:underline"
+          title={`Opens the Apply page with the changed manifest of ${what}, to review and apply`}
+        >
           {compact ? `Fix: ${fix.summary}` : 'Open the draft in Apply'} →
         </IntentLink>
       ) : (

@@ -16,11 +16,7 @@ export function ComplianceReportCard({ compliance }: { compliance: ComplianceRep
   return (
     <Card
       id="compliance"
-      title={
-        <span className="flex items-center gap-2">
-          Compliance {compliance && <CheckBadge status={compliance.status} />}
-        </span>
-      }
+      title={<span className="flex items-center gap-2">Compliance {compliance && <CheckBadge status={compliance.status} />}</span>}
       description={
         compliance
           ? `${SUMMARY[compliance.status] ?? ''} ${counts.pass} passed, ${counts.fail} failed, ${counts.unknown} unknown; from the last successful discovery.`

@@ -6,8 +6,8 @@ export function DirectAccessNotice({ servers }: { servers: string[] }) {
   return (
     <div role="status" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
       <p>
-        <span className="font-semibold">Direct access: {servers.join(', ')}.</span> Agents are handed {servers.length === 1 ? "this server's" : "these servers'"} own
-        endpoint in their config.yaml, beside the gateway; {UNGOVERNED}.
+        <span className="font-semibold">Direct access: {servers.join(', ')}.</span> Agents are handed{' '}
+        {servers.length === 1 ? "this server's" : "these servers'"} own endpoint in their config.yaml, beside the gateway; {UNGOVERNED}.
       </p>
     </div>
   )

@@ -25,13 +25,22 @@ export function DiscoveredToolsTable({ server, tools }: { server: string; tools:
           const expanded = open === t.name
           return (
             <Fragment key={t.name}>
-              <Tr data-testid="discovered-tool-row" data-tool-name={t.name} className="cursor-pointer hover:bg-slate-50" onClick={() => setOpen(expanded ? null : t.name)}>
+              <Tr
+                data-testid="discovered-tool-row"
+                data-tool-name={t.name}
+                className="cursor-pointer hover:bg-slate-50"
+                onClick={() => setOpen(expanded ? null : t.name)}
+              >
                 <Td>
                   <button type="button" aria-expanded={expanded} className="flex gap-1.5 text-left font-mono text-[13px] font-medium text-slate-900">
                     <span aria-hidden className="w-3 text-xs text-slate-400">
                       {expanded ? '▾' : '▸'}
                     </span>
-                    {id ?? <span className="text-red-700" title="no canonical id can be made of this name; the tool is not offered">(not canonical)</span>}
+                    {id ?? (
+                      <span className="text-red-700" title="no canonical id can be made of this name; the tool is not offered">
+                        (not canonical)
+                      </span>
+                    )}
                   </button>
                 </Td>
                 <Td className="font-mono text-xs text-slate-600">{t.name}</Td>

@@ -30,7 +30,9 @@ function DetectedTransport({ detected, declared }: { detected: string | null | u
   return (
     <span>
       {TRANSPORT_LABEL[detected] ?? detected}
-      {!detected.startsWith(declared) && <span className="ml-1 text-xs text-amber-800">(spec says {TRANSPORT_LABEL[declared] ?? declared}: discovery fell back)</span>}
+      {!detected.startsWith(declared) && (
+        <span className="ml-1 text-xs text-amber-800">(spec says {TRANSPORT_LABEL[declared] ?? declared}: discovery fell back)</span>
+      )}
     </span>
   )
 }
@@ -39,8 +41,7 @@ function Pinning({ pinning }: { pinning: boolean | undefined }) {
   if (pinning === undefined)
     return (
       <span>
-        <Badge tone="gray">not set</Badge>{' '}
-        <span className="text-xs text-slate-500">the namespace default applies (TOOLROOM_PINNED_NAMESPACES)</span>
+        <Badge tone="gray">not set</Badge> <span className="text-xs text-slate-500">the namespace default applies (TOOLROOM_PINNED_NAMESPACES)</span>
       </span>
     )
   return pinning ? (
@@ -60,7 +61,10 @@ function HeldChangesBanner({ subjectId }: { subjectId: string }) {
   const n = held.items.length
   if (n === 0) return null
   return (
-    <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+    <div
+      role="status"
+      className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+    >
       <p>
         <span className="font-semibold">
           {n}
@@ -115,7 +119,9 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                       'Health',
                       <span key="h">
                         <HealthBadge health={status?.health} />
-                        {status?.phase === 'Failed' && status.health && <span className="ml-1 text-xs text-slate-500">as of the last successful discovery</span>}
+                        {status?.phase === 'Failed' && status.health && (
+                          <span className="ml-1 text-xs text-slate-500">as of the last successful discovery</span>
+                        )}
                       </span>,
                     ],
                     ['Endpoint', status?.endpoint ? mono(status.endpoint) : '—'],
@@ -152,7 +158,16 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                     ['Transport', spec.transport],
                     ['Deployment mode', spec.deploymentMode],
                     ['Pinning', <Pinning key="p" pinning={spec.pinning} />],
-                    ['Direct access', spec.directAccess ? <span key="d"><Badge tone="amber">on</Badge> <span className="text-xs text-slate-500">in agents&apos; config.yaml: {UNGOVERNED}</span></span> : 'off: agents reach it only through the gateway'],
+                    [
+                      'Direct access',
+                      spec.directAccess ? (
+                        <span key="d">
+                          <Badge tone="amber">on</Badge> <span className="text-xs text-slate-500">in agents&apos; config.yaml: {UNGOVERNED}</span>
+                        </span>
+                      ) : (
+                        'off: agents reach it only through the gateway'
+                      ),
+                    ],
                     [
                       'Auth headers',
                       spec.authHeaders?.length

@@ -15,7 +15,15 @@ export function LanguageToolsList({ initial }: { initial: NamespaceSearchFilters
       searchPlaceholder="Server name…"
       loadingLabel="Loading MCP servers…"
       empty={{ filtered: 'No servers match these filters', unfiltered: 'No MCP servers registered yet', hint: <ApplyHint kind="LanguageTool" /> }}
-      columns={[{ label: 'Server', sort: 'name' }, { label: 'Namespace', sort: 'namespace' }, 'Endpoint', 'Phase', 'Health', { label: 'Tools', className: 'text-right' }, 'Last introspection']}
+      columns={[
+        { label: 'Server', sort: 'name' },
+        { label: 'Namespace', sort: 'namespace' },
+        'Endpoint',
+        'Phase',
+        'Health',
+        { label: 'Tools', className: 'text-right' },
+        'Last introspection',
+      ]}
       renderRow={(s) => (
         <>
           <Td>
@@ -39,7 +47,11 @@ export function LanguageToolsList({ initial }: { initial: NamespaceSearchFilters
           <Td className="text-right tabular-nums text-slate-700">{s.status?.toolSchemas?.length ?? 0}</Td>
           <Td className="text-xs text-slate-600" title={dateTime(s.status?.lastIntrospectedAt)}>
             {timeAgo(s.status?.lastIntrospectedAt)}
-            {s.status?.lastError && <div className="line-clamp-1 max-w-56 text-red-700" title={s.status.lastError}>{s.status.lastError}</div>}
+            {s.status?.lastError && (
+              <div className="line-clamp-1 max-w-56 text-red-700" title={s.status.lastError}>
+                {s.status.lastError}
+              </div>
+            )}
           </Td>
         </>
       )}

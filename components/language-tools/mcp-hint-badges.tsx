@@ -20,7 +20,12 @@ export function McpHintBadges({ hints }: { hints: McpHints | undefined }) {
         const value = h.key === 'destructiveHint' && readOnly ? false : (declared ?? h.fallback)
         if (!value) return null
         return (
-          <Badge key={h.key} tone={h.tone} title={declared === undefined ? `${h.key} not declared: MCP default` : `${h.key}: ${declared}`} className={declared === undefined ? 'border border-dashed opacity-80' : ''}>
+          <Badge
+            key={h.key}
+            tone={h.tone}
+            title={declared === undefined ? `${h.key} not declared: MCP default` : `${h.key}: ${declared}`}
+            className={declared === undefined ? 'border border-dashed opacity-80' : ''}
+          >
             {h.label}
             {declared === undefined && <span className="opacity-60">*</span>}
           </Badge>

@@ -28,7 +28,10 @@ export function LanguageToolReferencedBy({ name, namespace }: { name: string; na
   const toolsOnIt = (tools.data ?? []).filter((t) => t.spec.mcpServerRef && pointsAt(t.spec.mcpServerRef.name, t.metadata.namespace, name, namespace))
   const error = connectors.error ?? agents.error ?? tools.error
   return (
-    <Card title="Referenced by" description="Connectors built on this server, agents that reference it directly, and Tools of type mcp that call it (with their status).">
+    <Card
+      title="Referenced by"
+      description="Connectors built on this server, agents that reference it directly, and Tools of type mcp that call it (with their status)."
+    >
       {connectors.isPending || agents.isPending || tools.isPending ? (
         <LoadingState />
       ) : error ? (

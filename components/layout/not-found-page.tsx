@@ -22,7 +22,10 @@ function Message({ signedIn }: { signedIn: boolean }) {
         <ul className="mt-6 flex flex-wrap justify-center gap-2">
           {links.map((l) => (
             <li key={l.href}>
-              <IntentLink href={l.href} className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100">
+              <IntentLink
+                href={l.href}
+                className="inline-block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
+              >
                 {l.label}
               </IntentLink>
             </li>

@@ -23,7 +23,9 @@ export function Sidebar({ open, onClose, onSearch }: { open: boolean; onClose: (
   const caller = useCaller()
   const pending = usePendingApprovalCount()
   const panel = useRef<HTMLDivElement>(null)
-  const visible = NAV_ITEMS.filter((item) => !item.access || (caller && isAllowed({ kind: 'user', id: caller.id, name: caller.name, roles: [caller.role], via: 'session' }, item.access)))
+  const visible = NAV_ITEMS.filter(
+    (item) => !item.access || (caller && isAllowed({ kind: 'user', id: caller.id, name: caller.name, roles: [caller.role], via: 'session' }, item.access)),
+  )
 
   useEffect(() => {
     if (!open) return
@@ -84,7 +86,10 @@ export function Sidebar({ open, onClose, onSearch }: { open: boolean; onClose: (
                       {item.hint && <span className="block text-[11px] leading-tight text-slate-300">{item.hint}</span>}
                     </span>
                     {waiting > 0 && (
-                      <span data-testid="nav-pending-approvals" className="mt-0.5 rounded-full bg-amber-400 px-1.5 text-xs font-semibold tabular-nums text-slate-900">
+                      <span
+                        data-testid="nav-pending-approvals"
+                        className="mt-0.5 rounded-full bg-amber-400 px-1.5 text-xs font-semibold tabular-nums text-slate-900"
+                      >
                         {count(waiting)}
                         <span className="sr-only"> waiting</span>
                       </span>

@@ -10,5 +10,7 @@ export function NamespaceSelect({ value, onChange }: { value: string; onChange: 
   const names = new Set(overview.data?.namespaces ?? [])
   // Keep a namespace from the URL selectable even when nothing lives in it any more.
   if (value) names.add(value)
-  return <Select label="Namespace" value={value} onChange={onChange} options={[...names].sort().map((n) => ({ value: n, label: n }))} allLabel="All namespaces" />
+  return (
+    <Select label="Namespace" value={value} onChange={onChange} options={[...names].sort().map((n) => ({ value: n, label: n }))} allLabel="All namespaces" />
+  )
 }

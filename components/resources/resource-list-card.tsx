@@ -44,7 +44,11 @@ export interface ResourceTable<T> {
 export function ApplyHint({ kind, verb = 'Register' }: { kind: string; verb?: string }) {
   return (
     <>
-      {verb} one with a <code className="font-mono">kind: {kind}</code> manifest on the <IntentLink href="/apply" className="underline">Apply</IntentLink> page.
+      {verb} one with a <code className="font-mono">kind: {kind}</code> manifest on the{' '}
+      <IntentLink href="/apply" className="underline">
+        Apply
+      </IntentLink>{' '}
+      page.
     </>
   )
 }
@@ -101,7 +105,12 @@ export function ResourceListCard<T extends { id: string }>({
                 ))}
               </TBody>
             </Table>
-            <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => void list.fetchNextPage()} shown={list.items.length} />
+            <LoadMore
+              hasNextPage={list.hasNextPage}
+              isFetchingNextPage={list.isFetchingNextPage}
+              onLoadMore={() => void list.fetchNextPage()}
+              shown={list.items.length}
+            />
           </>
         )}
       </QueryView>

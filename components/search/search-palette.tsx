@@ -25,7 +25,14 @@ interface Group {
   options: Option[]
 }
 
-const KIND_LABELS: Record<string, string> = { Agent: 'Agents', Tool: 'Tools', Unit: 'Units', LanguageTool: 'LanguageTools', Connector: 'Connectors', Secret: 'Secrets' }
+const KIND_LABELS: Record<string, string> = {
+  Agent: 'Agents',
+  Tool: 'Tools',
+  Unit: 'Units',
+  LanguageTool: 'LanguageTools',
+  Connector: 'Connectors',
+  Secret: 'Secrets',
+}
 
 function useDebounced(value: string, ms: number) {
   const [debounced, setDebounced] = useState(value)
@@ -56,7 +63,9 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
 
   const groups = useMemo<Group[]>(() => {
     const needle = text.trim().toLowerCase()
-    const pages = PAGES.filter((p) => !p.access || (caller && isAllowed({ kind: 'user', id: caller.id, name: caller.name, roles: [caller.role], via: 'session' }, p.access)))
+    const pages = PAGES.filter(
+      (p) => !p.access || (caller && isAllowed({ kind: 'user', id: caller.id, name: caller.name, roles: [caller.role], via: 'session' }, p.access)),
+    )
       .filter((p) => !needle || p.label.toLowerCase().includes(needle) || p.keywords?.some((k) => k.includes(needle)))
       .map((p) => ({ key: `page:${p.href}`, href: p.href, title: p.label, detail: p.hint ?? p.href }))
     const out: Group[] = [{ label: 'Pages', options: needle ? pages.slice(0, 4) : pages }]
@@ -64,17 +73,36 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
     if (data) {
       for (const kind of Object.keys(KIND_LABELS)) {
         const hits = data.resources.filter((r) => r.kind === kind)
-        if (hits.length) out.push({ label: KIND_LABELS[kind], options: hits.map((h) => ({ key: `${kind}:${h.id}`, href: resourceHitHref(h), title: h.name, detail: h.description ? `${h.namespace} · ${h.description}` : h.namespace })) })
+        if (hits.length)
+          out.push({
+            label: KIND_LABELS[kind],
+            options: hits.map((h) => ({
+              key: `${kind}:${h.id}`,
+              href: resourceHitHref(h),
+              title: h.name,
+              detail: h.description ? `${h.namespace} · ${h.description}` : h.namespace,
+            })),
+          })
       }
       if (data.approvals.length)
         out.push({
           label: 'Approvals',
-          options: data.approvals.map((a) => ({ key: `approval:${a.id}`, href: approvalHitHref(a), title: a.toolId, detail: `${a.status} · ${a.agent.namespace}/${a.agent.name} · asked ${timeAgo(a.requestedAt)}` })),
+          options: data.approvals.map((a) => ({
+            key: `approval:${a.id}`,
+            href: approvalHitHref(a),
+            title: a.toolId,
+            detail: `${a.status} · ${a.agent.namespace}/${a.agent.name} · asked ${timeAgo(a.requestedAt)}`,
+          })),
         })
       if (data.calls.length)
         out.push({
           label: 'Calls',
-          options: data.calls.map((c) => ({ key: `call:${c.id}`, href: callHitHref(c), title: c.toolId, detail: `${c.outcome.replace(/_/g, ' ')} · ${c.agent.namespace}/${c.agent.name} · ${timeAgo(c.startedAt)}` })),
+          options: data.calls.map((c) => ({
+            key: `call:${c.id}`,
+            href: callHitHref(c),
+            title: c.toolId,
+            detail: `${c.outcome.replace(/_/g, ' ')} · ${c.agent.namespace}/${c.agent.name} · ${timeAgo(c.startedAt)}`,
+          })),
         })
     }
     return out.filter((g) => g.options.length > 0)
@@ -136,7 +164,11 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
           className="h-10 w-full rounded-md border border-slate-300 px-3 text-base text-slate-900 placeholder:text-slate-500"
         />
         <p className="mt-1.5 text-xs text-slate-500" aria-live="polite">
-          {q && result.isFetching ? 'Searching…' : q && result.isError ? `Search failed: ${(result.error as Error).message}` : '↑/↓ move · Enter opens · Esc closes'}
+          {q && result.isFetching
+            ? 'Searching…'
+            : q && result.isError
+              ? `Search failed: ${(result.error as Error).message}`
+              : '↑/↓ move · Enter opens · Esc closes'}
         </p>
       </div>
       <div id={`${base}-results`} role="listbox" aria-label="Results" className="max-h-[60vh] overflow-y-auto p-2">

@@ -35,7 +35,8 @@ export function RotateSecretForm({ secret }: { secret: Secret }) {
     },
   })
   return (
-    <form method="post"
+    <form
+      method="post"
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault()

@@ -30,12 +30,27 @@ export function SecretDetail({ id, namespace }: { id: string; namespace?: string
             <DefinitionList
               columns={3}
               items={[
-                ['Keys', <span key="k" className="font-mono text-xs">{secret.spec.keys.join(', ')}</span>],
-                ['Namespace', <code key="n" className="font-mono text-xs">{secret.metadata.namespace}</code>],
+                [
+                  'Keys',
+                  <span key="k" className="font-mono text-xs">
+                    {secret.spec.keys.join(', ')}
+                  </span>,
+                ],
+                [
+                  'Namespace',
+                  <code key="n" className="font-mono text-xs">
+                    {secret.metadata.namespace}
+                  </code>,
+                ],
                 ['Generation', String(secret.metadata.generation)],
                 ['Created', dateTime(secret.metadata.createdAt)],
                 ['Updated', dateTime(secret.metadata.updatedAt)],
-                ['Id', <code key="i" className="font-mono text-xs">{secret.id}</code>],
+                [
+                  'Id',
+                  <code key="i" className="font-mono text-xs">
+                    {secret.id}
+                  </code>,
+                ],
               ]}
             />
           </Card>

@@ -19,8 +19,19 @@ export function SecretsList({ initial }: { initial: NamespaceSearchFilters }) {
       initial={initial}
       searchPlaceholder="Name…"
       loadingLabel="Loading secrets…"
-      empty={{ filtered: 'No secrets match these filters', unfiltered: 'No secrets yet', hint: canCreate ? <ApplyHint kind="Secret" verb="Create" /> : 'Admins create them.' }}
-      columns={[{ label: 'Name', sort: 'name' }, { label: 'Namespace', sort: 'namespace' }, 'Type', 'Keys', { label: 'Generation', className: 'text-right' }, { label: 'Updated', sort: 'updated' }]}
+      empty={{
+        filtered: 'No secrets match these filters',
+        unfiltered: 'No secrets yet',
+        hint: canCreate ? <ApplyHint kind="Secret" verb="Create" /> : 'Admins create them.',
+      }}
+      columns={[
+        { label: 'Name', sort: 'name' },
+        { label: 'Namespace', sort: 'namespace' },
+        'Type',
+        'Keys',
+        { label: 'Generation', className: 'text-right' },
+        { label: 'Updated', sort: 'updated' },
+      ]}
       rowAttributes={(s) => ({ 'data-testid': 'secret-row', 'data-name': s.metadata.name })}
       renderRow={(s) => (
         <>

@@ -21,7 +21,8 @@ const LATENCY_SERIES = [
   { key: 'p95Ms', name: 'p95', color: '#7c3aed' },
 ]
 
-const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
+const dayLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
 const hourLabel = (hour: string) => {
   const d = new Date(hour)
   return d.getUTCHours() === 0 ? dayLabel(hour.slice(0, 10)) : `${String(d.getUTCHours()).padStart(2, '0')}:00`
@@ -47,7 +48,13 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
   const toggle = (
     <div role="group" aria-label="Bucket size" className="inline-flex overflow-hidden rounded-md border border-slate-300 text-xs">
       {(['day', 'hour'] as const).map((g) => (
-        <button key={g} type="button" aria-pressed={grain === g} onClick={() => setGrain(g)} className={`px-2.5 py-1 ${grain === g ? 'bg-slate-800 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`}>
+        <button
+          key={g}
+          type="button"
+          aria-pressed={grain === g}
+          onClick={() => setGrain(g)}
+          className={`px-2.5 py-1 ${grain === g ? 'bg-slate-800 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`}
+        >
           by {g}
         </button>
       ))}
@@ -79,7 +86,11 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
                 <Figure label="Calls" value={count(t.calls)} />
                 <Figure label="Failures" value={count(t.failures)} tone={t.failures > 0 ? 'bad' : undefined} />
                 {/* Calls that were all refused never ran: that is no failure rate, not 0 %. */}
-                <Figure label="Failure rate" value={t.calls > 0 && t.refused === t.calls ? 'none ran' : percent(t.failureRate)} tone={(t.failureRate ?? 0) > 0.05 ? 'bad' : undefined} />
+                <Figure
+                  label="Failure rate"
+                  value={t.calls > 0 && t.refused === t.calls ? 'none ran' : percent(t.failureRate)}
+                  tone={(t.failureRate ?? 0) > 0.05 ? 'bad' : undefined}
+                />
                 <Figure label="Refused" value={count(t.refused)} />
                 <Figure label="p50 latency" value={duration(t.p50Ms)} />
                 <Figure label="p95 latency" value={duration(t.p95Ms)} />

@@ -21,7 +21,8 @@ type Grain = 'day' | 'hour'
 const RATE_SERIES = [{ key: 'failurePercent', name: 'failure rate', color: '#dc2626' }]
 const asPercent = (v: number) => `${v}%`
 const percentOf = (rate: number | null) => (rate === null ? null : Math.round(rate * 1000) / 10)
-const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
+const dayLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
 const hourLabel = (hour: string) => {
   const d = new Date(hour)
   return d.getUTCHours() === 0 ? dayLabel(hour.slice(0, 10)) : `${String(d.getUTCHours()).padStart(2, '0')}:00`
@@ -114,7 +115,11 @@ function ByAgent({ agents, total }: { agents: ToolFailures['agents']; total: num
           ))}
         </TBody>
       </Table>
-      {total > agents.length && <p className="px-3 py-2 text-xs text-slate-500">The {agents.length} agents with the most failures of {count(total)} that called this tool.</p>}
+      {total > agents.length && (
+        <p className="px-3 py-2 text-xs text-slate-500">
+          The {agents.length} agents with the most failures of {count(total)} that called this tool.
+        </p>
+      )}
     </>
   )
 }
@@ -142,7 +147,10 @@ function RecentFailures({ calls, open, onOpen }: { calls: ToolFailures['recent']
             </span>
             {c.errorMessage && <span className="mt-0.5 block break-words text-xs text-slate-700">{c.errorMessage}</span>}
             {c.upstreamExcerpt && (
-              <code className="mt-1 block truncate rounded bg-slate-50 px-1.5 py-0.5 font-mono text-[11px] text-slate-700" title="What the upstream answered (redacted)">
+              <code
+                className="mt-1 block truncate rounded bg-slate-50 px-1.5 py-0.5 font-mono text-[11px] text-slate-700"
+                title="What the upstream answered (redacted)"
+              >
                 {firstLine(c.upstreamExcerpt)}
               </code>
             )}
@@ -171,7 +179,13 @@ export function ToolFailureView({ toolKey }: { toolKey: string }) {
           </IntentLink>
           <div role="group" aria-label="Failure rate per" className="inline-flex overflow-hidden rounded-md border border-slate-300 text-xs">
             {(['day', 'hour'] as const).map((g) => (
-              <button key={g} type="button" aria-pressed={grain === g} onClick={() => setGrain(g)} className={`px-2.5 py-1 ${grain === g ? 'bg-slate-800 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`}>
+              <button
+                key={g}
+                type="button"
+                aria-pressed={grain === g}
+                onClick={() => setGrain(g)}
+                className={`px-2.5 py-1 ${grain === g ? 'bg-slate-800 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`}
+              >
                 by {g}
               </button>
             ))}
@@ -187,7 +201,9 @@ export function ToolFailureView({ toolKey }: { toolKey: string }) {
           if (t.failures === 0 && f.recent.length === 0)
             return (
               <EmptyState title="No failed calls in the last 7 days">
-                {t.calls > 0 ? `${count(t.calls)} calls, none failed${t.refused > 0 ? ` (${count(t.refused)} refused before the tool ran)` : ''}.` : 'No calls recorded yet.'}
+                {t.calls > 0
+                  ? `${count(t.calls)} calls, none failed${t.refused > 0 ? ` (${count(t.refused)} refused before the tool ran)` : ''}.`
+                  : 'No calls recorded yet.'}
               </EmptyState>
             )
           return (
@@ -214,7 +230,11 @@ export function ToolFailureView({ toolKey }: { toolKey: string }) {
               </div>
               <div>
                 <h3 className="mb-1 text-xs font-semibold text-slate-700">Latest failures</h3>
-                {f.recent.length ? <RecentFailures calls={f.recent} open={openCall} onOpen={setOpenCall} /> : <p className="text-sm text-slate-500">None recorded.</p>}
+                {f.recent.length ? (
+                  <RecentFailures calls={f.recent} open={openCall} onOpen={setOpenCall} />
+                ) : (
+                  <p className="text-sm text-slate-500">None recorded.</p>
+                )}
               </div>
             </div>
           )

@@ -12,7 +12,7 @@ import { useTopFailingTools } from '@/lib/client/stats-hooks'
 
 // Same-named tools from different namespaces or servers are listed apart: say which one each is.
 function sourceLabel(source: FailingTool['source']): string {
-  if (!source) return 'not in the caller\'s tool set'
+  if (!source) return "not in the caller's tool set"
   if (source.kind === 'Platform') return 'Toolroom platform tool'
   return `${source.kind} ${source.namespace}/${source.name}`
 }
@@ -49,7 +49,10 @@ export function TopFailingTools({ limit = 10 }: { limit?: number }) {
                 {items.map((t) => (
                   <Tr key={t.key}>
                     <Td>
-                      <IntentLink href={`/calls?toolKey=${encodeURIComponent(t.key)}&outcome=failed`} className="font-mono text-xs text-sky-800 hover:underline">
+                      <IntentLink
+                        href={`/calls?toolKey=${encodeURIComponent(t.key)}&outcome=failed`}
+                        className="font-mono text-xs text-sky-800 hover:underline"
+                      >
                         {t.toolId}
                       </IntentLink>
                       <SourceLine tool={t} />

@@ -73,7 +73,12 @@ export function AgentsWithTool({ toolId, namespace }: { toolId: string; namespac
       ) : (
         <ul className="divide-y divide-slate-100">
           {items.map((item) => (
-            <li key={item.agent.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-2 text-sm" data-testid="agent-with-tool" data-state={item.state}>
+            <li
+              key={item.agent.id}
+              className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-2 text-sm"
+              data-testid="agent-with-tool"
+              data-state={item.state}
+            >
               <IntentLink href={resourceHref('Agent', item.agent.id)} className="min-w-0 break-all font-medium text-sky-800 hover:underline">
                 {item.agent.name}
               </IntentLink>
@@ -98,7 +103,12 @@ export function AgentsWithTool({ toolId, namespace }: { toolId: string; namespac
       )}
       {query.hasNextPage && (
         <div className="border-t border-slate-200 px-4 py-2">
-          <button type="button" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage} className="text-sm font-medium text-sky-800 hover:underline disabled:text-slate-500">
+          <button
+            type="button"
+            onClick={() => void query.fetchNextPage()}
+            disabled={query.isFetchingNextPage}
+            className="text-sm font-medium text-sky-800 hover:underline disabled:text-slate-500"
+          >
             {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
           </button>
         </div>

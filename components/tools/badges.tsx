@@ -23,7 +23,10 @@ export function levelBarClass(level: string): string {
 
 export function LevelBadge({ level, source }: { level: string | null | undefined; source?: string }) {
   const key = level ?? 'undeclared'
-  const title = source && source !== 'declared' ? `level ${source === 'default' ? 'assumed by default (none declared)' : 'derived from MCP annotations'}` : 'side-effect level'
+  const title =
+    source && source !== 'declared'
+      ? `level ${source === 'default' ? 'assumed by default (none declared)' : 'derived from MCP annotations'}`
+      : 'side-effect level'
   return (
     <Badge tone={(LEVEL_STYLE[key] ?? LEVEL_STYLE.undeclared).tone} title={title}>
       {key.replace(/_/g, ' ')}

@@ -29,9 +29,7 @@ export function SchemaView({ schema, emptyLabel = 'No schema' }: { schema: unkno
   return (
     <div className="space-y-2">
       {props.length === 0 ? (
-        <p className="text-sm text-slate-500">
-          {typeOf(s) === 'object' ? 'Takes no declared arguments.' : `Type: ${typeOf(s)}`}
-        </p>
+        <p className="text-sm text-slate-500">{typeOf(s) === 'object' ? 'Takes no declared arguments.' : `Type: ${typeOf(s)}`}</p>
       ) : (
         <table className="w-full text-left text-sm">
           <thead className="text-xs text-slate-500">
@@ -46,7 +44,11 @@ export function SchemaView({ schema, emptyLabel = 'No schema' }: { schema: unkno
               <tr key={name} className="align-top">
                 <td className="py-1 pr-3 font-mono text-xs text-slate-900">
                   {name}
-                  {required.has(name) && <span className="ml-1 text-red-600" title="required">*</span>}
+                  {required.has(name) && (
+                    <span className="ml-1 text-red-600" title="required">
+                      *
+                    </span>
+                  )}
                 </td>
                 <td className="py-1 pr-3 font-mono text-xs text-slate-600">{typeOf(p)}</td>
                 <td className="py-1 text-xs text-slate-600">

@@ -21,7 +21,8 @@ const conditionLabel = (type: string) => {
 }
 
 export function ToolConditionsList({ conditions }: { conditions: ToolConditionView[] | undefined }) {
-  if (!conditions || conditions.length === 0) return <p className="text-sm text-slate-600">Not observed yet: the status appears moments after the tool is written.</p>
+  if (!conditions || conditions.length === 0)
+    return <p className="text-sm text-slate-600">Not observed yet: the status appears moments after the tool is written.</p>
   return (
     <ul className="divide-y divide-slate-100" aria-label="Conditions">
       {conditions.map((c) => (

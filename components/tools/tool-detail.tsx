@@ -67,7 +67,10 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
         return (
           <>
             <StatusCard status={tool.status} />
-            <CallStatsPanel subject={{ dimension: 'tool', id: name, namespace: ns }} callsHref={`/calls?toolKey=${encodeURIComponent(toolResourceStatKey(ns, name))}`} />
+            <CallStatsPanel
+              subject={{ dimension: 'tool', id: name, namespace: ns }}
+              callsHref={`/calls?toolKey=${encodeURIComponent(toolResourceStatKey(ns, name))}`}
+            />
             <ToolFailureView toolKey={toolResourceStatKey(ns, name)} />
             <AgentsWithTool toolId={tool.id} namespace={ns} />
             <ToolSpecCards spec={tool.spec} namespace={ns} />
@@ -84,12 +87,27 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
                 <DefinitionList
                   columns={1}
                   items={[
-                    ['apiVersion', <code key="a" className="font-mono text-xs">{tool.apiVersion}</code>],
-                    ['Namespace', <code key="n" className="font-mono text-xs">{ns}</code>],
+                    [
+                      'apiVersion',
+                      <code key="a" className="font-mono text-xs">
+                        {tool.apiVersion}
+                      </code>,
+                    ],
+                    [
+                      'Namespace',
+                      <code key="n" className="font-mono text-xs">
+                        {ns}
+                      </code>,
+                    ],
                     ['Annotations', Object.keys(annotations).length ? <LabelBadges labels={annotations} /> : null],
                     ['Created', dateTime(tool.metadata.createdAt)],
                     ['Updated', `${dateTime(tool.metadata.updatedAt)} (generation ${tool.metadata.generation})`],
-                    ['Id', <code key="i" className="font-mono text-xs">{tool.id}</code>],
+                    [
+                      'Id',
+                      <code key="i" className="font-mono text-xs">
+                        {tool.id}
+                      </code>,
+                    ],
                   ]}
                 />
               </Card>

@@ -18,7 +18,13 @@ function Invocation({ spec, namespace }: { spec: ToolSpec; namespace: string }) 
       <DefinitionList
         columns={1}
         items={[
-          ['Endpoint', <span key="e" className="flex flex-wrap items-baseline gap-2"><Badge tone="dark">{spec.endpoint.method}</Badge>{mono(spec.endpoint.url)}</span>],
+          [
+            'Endpoint',
+            <span key="e" className="flex flex-wrap items-baseline gap-2">
+              <Badge tone="dark">{spec.endpoint.method}</Badge>
+              {mono(spec.endpoint.url)}
+            </span>,
+          ],
           ['Auth', auth ? `${auth.type}${auth.header ? ` (header ${auth.header})` : ''}` : 'none'],
           ['Secret', auth?.secretRef ? mono(`${auth.secretRef.name}${auth.secretRef.key ? ` · key ${auth.secretRef.key}` : ''}`) : null],
           ['Timeout', spec.endpoint.timeoutMs ? `${spec.endpoint.timeoutMs} ms` : null],
@@ -64,15 +70,35 @@ export function ToolSpecCards({ spec, namespace }: { spec: ToolSpec; namespace: 
   const rate = safety?.rateLimit
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <Card title={<span className="flex items-center gap-2">Invocation <TypeBadge type={spec.type} /></span>}>
+      <Card
+        title={
+          <span className="flex items-center gap-2">
+            Invocation <TypeBadge type={spec.type} />
+          </span>
+        }
+      >
         <Invocation spec={spec} namespace={namespace} />
       </Card>
       <Card title="Side effects">
         <DefinitionList
           items={[
-            ['Level', se?.level ? <LevelBadge level={se.level} /> : <span className="text-slate-600">undeclared (treated as not read-only, destructive, open-world)</span>],
+            [
+              'Level',
+              se?.level ? (
+                <LevelBadge level={se.level} />
+              ) : (
+                <span className="text-slate-600">undeclared (treated as not read-only, destructive, open-world)</span>
+              ),
+            ],
             ['Idempotent', yesNo(se?.idempotent, 'no (not declared)')],
-            ['Requires approval', se?.requiresApproval === undefined ? <span className="text-slate-600">per the {se?.level ? humanize(se.level) : 'level'} policy</span> : yesNo(se.requiresApproval)],
+            [
+              'Requires approval',
+              se?.requiresApproval === undefined ? (
+                <span className="text-slate-600">per the {se?.level ? humanize(se.level) : 'level'} policy</span>
+              ) : (
+                yesNo(se.requiresApproval)
+              ),
+            ],
             ['Idempotency key', se?.idempotencyKeyTemplate ? mono(se.idempotencyKeyTemplate) : null],
           ]}
         />

@@ -25,7 +25,14 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
   const { filters, set } = filterState
   // The API wants `key=value`; half-typed labels would be refused, so they wait until they have an `=`.
   const label = /^[^=]+=[^=]*$/.test(filters.label.trim()) ? filters.label.trim() : undefined
-  const list = useResourceList<Tool>('tools', { namespace: filters.namespace, type: filters.type, level: filters.level, q: filters.q, label, sort: filters.sort || undefined })
+  const list = useResourceList<Tool>('tools', {
+    namespace: filters.namespace,
+    type: filters.type,
+    level: filters.level,
+    q: filters.q,
+    label,
+    sort: filters.sort || undefined,
+  })
 
   return (
     <ResourceListCard
@@ -35,7 +42,13 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
       filters={
         <>
           <NamespaceSelect value={filters.namespace} onChange={(v) => set('namespace', v)} />
-          <Select label="Type" value={filters.type} onChange={(v) => set('type', v)} options={TYPES.map((t) => ({ value: t, label: t }))} allLabel="All types" />
+          <Select
+            label="Type"
+            value={filters.type}
+            onChange={(v) => set('type', v)}
+            options={TYPES.map((t) => ({ value: t, label: t }))}
+            allLabel="All types"
+          />
           <Select
             label="Side-effect level"
             value={filters.level}
@@ -97,8 +110,12 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
           <Td>
             <PhaseBadge phase={t.status?.phase} why={t.status?.conditions?.find((c) => c.status !== 'True')?.message} />
           </Td>
-          <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? count(t.status.totalCalls7d) : <span className="text-slate-400">0</span>}</Td>
-          <Td className="text-right tabular-nums text-slate-700">{t.status?.totalCalls7d ? percent(t.status.failureRate7d) : <span className="text-slate-400">—</span>}</Td>
+          <Td className="text-right tabular-nums text-slate-700">
+            {t.status?.totalCalls7d ? count(t.status.totalCalls7d) : <span className="text-slate-400">0</span>}
+          </Td>
+          <Td className="text-right tabular-nums text-slate-700">
+            {t.status?.totalCalls7d ? percent(t.status.failureRate7d) : <span className="text-slate-400">—</span>}
+          </Td>
         </>
       )}
     />

@@ -23,7 +23,10 @@ export function BarList({ items, emptyLabel = 'No data' }: { items: BarItem[]; e
               <span className="font-mono text-xs tabular-nums text-slate-900">{item.count}</span>
             </div>
             <div className="mt-1 h-2 rounded-full bg-slate-100">
-              <div className={`h-2 rounded-full ${item.barClass ?? 'bg-slate-500'}`} style={{ width: item.count === 0 ? 0 : `${Math.max(1.5, (item.count / max) * 100)}%` }} />
+              <div
+                className={`h-2 rounded-full ${item.barClass ?? 'bg-slate-500'}`}
+                style={{ width: item.count === 0 ? 0 : `${Math.max(1.5, (item.count / max) * 100)}%` }}
+              />
             </div>
           </>
         )

@@ -19,7 +19,17 @@ const axis = { fontSize: 11, fill: '#64748b' }
 const tooltipStyle = { fontSize: 12, borderRadius: 6, borderColor: '#cbd5e1' }
 
 /** Stacked bars (e.g. succeeded and failed calls per day). */
-export function StackedBarChart({ data, series, height = 200, valueFormatter }: { data: ChartPoint[]; series: ChartSeries[]; height?: number; valueFormatter?: (v: number) => string }) {
+export function StackedBarChart({
+  data,
+  series,
+  height = 200,
+  valueFormatter,
+}: {
+  data: ChartPoint[]
+  series: ChartSeries[]
+  height?: number
+  valueFormatter?: (v: number) => string
+}) {
   return (
     <div style={{ height }} className="w-full" data-chart="bars">
       <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height }}>
@@ -39,7 +49,17 @@ export function StackedBarChart({ data, series, height = 200, valueFormatter }: 
 }
 
 /** Lines over time (e.g. p50 and p95 latency); null points leave gaps. */
-export function TimeLineChart({ data, series, height = 200, valueFormatter }: { data: ChartPoint[]; series: ChartSeries[]; height?: number; valueFormatter?: (v: number) => string }) {
+export function TimeLineChart({
+  data,
+  series,
+  height = 200,
+  valueFormatter,
+}: {
+  data: ChartPoint[]
+  series: ChartSeries[]
+  height?: number
+  valueFormatter?: (v: number) => string
+}) {
   return (
     <div style={{ height }} className="w-full" data-chart="lines">
       <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height }}>
@@ -50,7 +70,17 @@ export function TimeLineChart({ data, series, height = 200, valueFormatter }: { 
           <Tooltip contentStyle={tooltipStyle} formatter={valueFormatter ? (v) => valueFormatter(Number(v)) : undefined} />
           <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} />
           {series.map((s) => (
-            <Line key={s.key} type="monotone" dataKey={s.key} name={s.name} stroke={s.color} strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
+            <Line
+              key={s.key}
+              type="monotone"
+              dataKey={s.key}
+              name={s.name}
+              stroke={s.color}
+              strokeWidth={2}
+              dot={false}
+              connectNulls={false}
+              isAnimationActive={false}
+            />
           ))}
         </LineChart>
       </ResponsiveContainer>

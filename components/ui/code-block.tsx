@@ -49,7 +49,12 @@ export function CodeBlock({ code, title, maxHeight = '28rem', copy = true }: { c
           {copy && <CopyButton text={code} />}
         </div>
       )}
-      <pre tabIndex={0} aria-label={title ? `${title} (scrollable)` : 'Code (scrollable)'} className="overflow-auto p-3 font-mono text-xs leading-relaxed text-slate-100" style={{ maxHeight }}>
+      <pre
+        tabIndex={0}
+        aria-label={title ? `${title} (scrollable)` : 'Code (scrollable)'}
+        className="overflow-auto p-3 font-mono text-xs leading-relaxed text-slate-100"
+        style={{ maxHeight }}
+      >
         <code>{code}</code>
       </pre>
     </div>

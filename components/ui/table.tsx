@@ -6,7 +6,17 @@ import { useEffect, useRef } from 'react'
  * Below 768 px every row becomes a card (app/globals.css) with each cell labelled by its column
  * header; `cards={false}` keeps a real table there (diffs, grids people read across).
  */
-export function Table({ children, className = '', fixed = false, cards = true }: { children: React.ReactNode; className?: string; fixed?: boolean; cards?: boolean }) {
+export function Table({
+  children,
+  className = '',
+  fixed = false,
+  cards = true,
+}: {
+  children: React.ReactNode
+  className?: string
+  fixed?: boolean
+  cards?: boolean
+}) {
   const ref = useRef<HTMLTableElement>(null)
   useEffect(() => {
     const table = ref.current
@@ -74,8 +84,17 @@ export function Th({
     )
   const arrow = sort.direction === 'asc' ? '▲' : sort.direction === 'desc' ? '▼' : '↕'
   return (
-    <th scope="col" data-label={sort.label} aria-sort={sort.direction === 'asc' ? 'ascending' : sort.direction === 'desc' ? 'descending' : 'none'} className={`px-3 py-2 font-medium ${className}`}>
-      <button type="button" onClick={sort.onSort} className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase tracking-wide hover:bg-slate-200 hover:text-slate-900">
+    <th
+      scope="col"
+      data-label={sort.label}
+      aria-sort={sort.direction === 'asc' ? 'ascending' : sort.direction === 'desc' ? 'descending' : 'none'}
+      className={`px-3 py-2 font-medium ${className}`}
+    >
+      <button
+        type="button"
+        onClick={sort.onSort}
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase tracking-wide hover:bg-slate-200 hover:text-slate-900"
+      >
         {children}
         <span aria-hidden className={`text-[10px] ${sort.direction ? 'text-slate-700' : 'text-slate-400'}`}>
           {arrow}

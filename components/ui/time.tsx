@@ -8,7 +8,11 @@ const never = () => () => {}
 
 /** False while React hydrates server HTML, true afterwards and on pages rendered in the browser. */
 function useHydrated() {
-  return useSyncExternalStore(never, () => true, () => false)
+  return useSyncExternalStore(
+    never,
+    () => true,
+    () => false,
+  )
 }
 
 /** "5 minutes ago", kept current by the page's clock. */

@@ -28,10 +28,25 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
               <DefinitionList
                 columns={3}
                 items={[
-                  ['Namespace', <span className="font-mono" key="ns">{ns}</span>],
+                  [
+                    'Namespace',
+                    <span className="font-mono" key="ns">
+                      {ns}
+                    </span>,
+                  ],
                   ['Parent', <UnitLink key="p" name={spec.parent} namespace={ns} none="none (top level)" />],
-                  ['Image', spec.image ? <span className="break-all font-mono text-xs">{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>],
-                  ['Image digest', spec.image ? <span className="font-mono text-xs" title={pinned ?? undefined}>{pinned ? shortDigest(pinned, 16) : 'not pinned'}</span> : null],
+                  [
+                    'Image',
+                    spec.image ? <span className="break-all font-mono text-xs">{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>,
+                  ],
+                  [
+                    'Image digest',
+                    spec.image ? (
+                      <span className="font-mono text-xs" title={pinned ?? undefined}>
+                        {pinned ? shortDigest(pinned, 16) : 'not pinned'}
+                      </span>
+                    ) : null,
+                  ],
                   ['Endpoint', spec.endpoint ? <span className="break-all font-mono text-xs">{spec.endpoint}</span> : null],
                   ['Connectors', <ConnectorLinks key="c" slugs={spec.connectors} />],
                   ['Grants', <GrantLinks key="g" grants={spec.grants} namespace={ns} />],

@@ -25,7 +25,13 @@ function MemberList<S extends AgentSpec | UnitSpec>({
     <Card
       title={
         <span>
-          {title} {list.data && <span className="font-normal text-slate-500">{list.items.length}{list.hasNextPage ? '+' : ''}</span>}
+          {title}{' '}
+          {list.data && (
+            <span className="font-normal text-slate-500">
+              {list.items.length}
+              {list.hasNextPage ? '+' : ''}
+            </span>
+          )}
         </span>
       }
       bodyClassName=""
@@ -51,7 +57,12 @@ function MemberList<S extends AgentSpec | UnitSpec>({
             ))}
           </ul>
           {list.hasNextPage && (
-            <LoadMore hasNextPage={list.hasNextPage} isFetchingNextPage={list.isFetchingNextPage} onLoadMore={() => void list.fetchNextPage()} shown={list.items.length} />
+            <LoadMore
+              hasNextPage={list.hasNextPage}
+              isFetchingNextPage={list.isFetchingNextPage}
+              onLoadMore={() => void list.fetchNextPage()}
+              shown={list.items.length}
+            />
           )}
         </>
       )}

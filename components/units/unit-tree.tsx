@@ -26,7 +26,8 @@ export function UnitTree({ initial }: { initial: Partial<Record<(typeof KEYS)[nu
   const agents = useAllResources<Agent>('agents', params)
 
   const agentCount = new Map<string, number>()
-  for (const a of agents.data ?? []) if (a.spec.unit) agentCount.set(`${a.metadata.namespace}/${a.spec.unit}`, (agentCount.get(`${a.metadata.namespace}/${a.spec.unit}`) ?? 0) + 1)
+  for (const a of agents.data ?? [])
+    if (a.spec.unit) agentCount.set(`${a.metadata.namespace}/${a.spec.unit}`, (agentCount.get(`${a.metadata.namespace}/${a.spec.unit}`) ?? 0) + 1)
   const q = filters.q.trim().toLowerCase()
   const tree = [...unitTree(units.data ?? [])]
     .map(([ns, rows]) => [ns, q ? filterTree(rows, (u) => u.metadata.name.includes(q) || (u.spec.displayName ?? '').toLowerCase().includes(q)) : rows] as const)
@@ -69,7 +70,11 @@ export function UnitTree({ initial }: { initial: Partial<Record<(typeof KEYS)[nu
                 <Tr key={unit.id} data-testid="unit-row" data-unit-name={unit.metadata.name} data-depth={String(depth)} className="hover:bg-slate-50">
                   <Td>
                     <div className="flex items-baseline gap-1.5" style={{ paddingLeft: depth * 22 }}>
-                      {depth > 0 && <span aria-hidden className="text-slate-300">└</span>}
+                      {depth > 0 && (
+                        <span aria-hidden className="text-slate-300">
+                          └
+                        </span>
+                      )}
                       <IntentLink href={resourceHref('Unit', unit.id)} className="font-medium text-slate-900 hover:underline">
                         {unit.metadata.name}
                       </IntentLink>

@@ -50,7 +50,11 @@ export async function startPaymentsUpstream(): Promise<PaymentsUpstream> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     paid,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 

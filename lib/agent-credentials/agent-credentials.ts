@@ -22,7 +22,16 @@ export async function createAgentCredential(agent: Row, input: { name: string; e
       select: SELECT,
     })
     await recordAuditEvent(
-      { actor, action: 'agent_credential.created', kind: 'Agent', namespace: agent.namespace, resource: agent.name, resourceId: agent.id, after: { id: created.id, name: created.name, hint: created.hint, expiresAt }, requestId },
+      {
+        actor,
+        action: 'agent_credential.created',
+        kind: 'Agent',
+        namespace: agent.namespace,
+        resource: agent.name,
+        resourceId: agent.id,
+        after: { id: created.id, name: created.name, hint: created.hint, expiresAt },
+        requestId,
+      },
       tx,
     )
     return created
@@ -42,7 +51,16 @@ export async function revokeAgentCredential(agent: Row, credentialId: string, ac
     if (found.revokedAt) throw new AppError('CONFLICT', `credential "${found.name}" was already revoked at ${found.revokedAt.toISOString()}`)
     const revoked = await tx.agentCredential.update({ where: { id: credentialId }, data: { revokedAt: new Date() }, select: SELECT })
     await recordAuditEvent(
-      { actor, action: 'agent_credential.revoked', kind: 'Agent', namespace: agent.namespace, resource: agent.name, resourceId: agent.id, before: { id: found.id, name: found.name, hint: found.hint }, requestId },
+      {
+        actor,
+        action: 'agent_credential.revoked',
+        kind: 'Agent',
+        namespace: agent.namespace,
+        resource: agent.name,
+        resourceId: agent.id,
+        before: { id: found.id, name: found.name, hint: found.hint },
+        requestId,
+      },
       tx,
     )
     return revoked

@@ -35,7 +35,17 @@ export interface CredentialRow {
 }
 
 /** The columns a view is made of; `hash` is deliberately not among them. */
-export const CREDENTIAL_SELECT = { id: true, agentId: true, name: true, hint: true, createdBy: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true } as const
+export const CREDENTIAL_SELECT = {
+  id: true,
+  agentId: true,
+  name: true,
+  hint: true,
+  createdBy: true,
+  createdAt: true,
+  lastUsedAt: true,
+  expiresAt: true,
+  revokedAt: true,
+} as const
 
 export function credentialView(row: CredentialRow, now = Date.now()): CredentialView {
   // Revoked wins over expired: revoking is what a person did, expiry only what the clock did.

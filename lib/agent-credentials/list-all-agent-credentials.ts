@@ -71,4 +71,3 @@ function agentCondition(agent: string): Prisma.Sql {
   if (slash < 0) return Prisma.sql`a.name = ${agent}`
   return Prisma.sql`a.namespace = ${agent.slice(0, slash)} AND a.name = ${agent.slice(slash + 1)}`
 }
-

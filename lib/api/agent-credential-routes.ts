@@ -31,36 +31,71 @@ export const credentialWithAgentSchema = credentialSchema
 const namespaceOnly = z.strictObject({ namespace: z.string().max(63).optional() })
 
 const listAllQuery = z.strictObject({
-  status: z.enum([...CREDENTIAL_STATES, 'all'] as const).default('all').openapi({ description: 'Only credentials in this state (default `all`).' }),
-  agent: z.string().trim().min(1).max(253).optional().openapi({ description: 'Only this agent\'s: its id, `namespace/name`, or a name (in any namespace).' }),
-  q: z.string().trim().max(200).optional().openapi({ description: "Case-insensitive text in the credential's name or creator, or the agent's namespace/name." }),
+  status: z
+    .enum([...CREDENTIAL_STATES, 'all'] as const)
+    .default('all')
+    .openapi({ description: 'Only credentials in this state (default `all`).' }),
+  agent: z.string().trim().min(1).max(253).optional().openapi({ description: "Only this agent's: its id, `namespace/name`, or a name (in any namespace)." }),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .openapi({ description: "Case-insensitive text in the credential's name or creator, or the agent's namespace/name." }),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
   cursor: z.string().max(1000).optional(),
 })
 
 export const AGENT_CREDENTIAL_CONTRACTS = {
   createCredential: {
-    method: 'POST', path: '/api/v1/agents/{id}/credentials', operationId: 'createAgentCredential', tags: ['Gateway'], access: 'admin',
-    summary: 'Issue a gateway credential for the agent; the token is in this answer only. It expires after `expiresInDays` (default 90; `null` never expires)', params: idParams, query: namespaceOnly,
+    method: 'POST',
+    path: '/api/v1/agents/{id}/credentials',
+    operationId: 'createAgentCredential',
+    tags: ['Gateway'],
+    access: 'admin',
+    summary: 'Issue a gateway credential for the agent; the token is in this answer only. It expires after `expiresInDays` (default 90; `null` never expires)',
+    params: idParams,
+    query: namespaceOnly,
     body: z.strictObject({
       name: z.string().min(1).max(100),
       expiresInDays: z.number().int().min(1).max(3650).nullable().optional().openapi({ description: 'Days until it expires; default 90, `null` for never' }),
     }),
-    response: credentialSchema.extend({ token: z.string().openapi({ description: 'Bearer token (tra_…); shown once, stored only as a hash' }) }), successStatus: 201,
+    response: credentialSchema.extend({ token: z.string().openapi({ description: 'Bearer token (tra_…); shown once, stored only as a hash' }) }),
+    successStatus: 201,
   },
   listCredentials: {
-    method: 'GET', path: '/api/v1/agents/{id}/credentials', operationId: 'listAgentCredentials', tags: ['Gateway'], access: 'read',
-    summary: "The agent's gateway credentials (never the tokens)", params: idParams, query: namespaceOnly, response: z.object({ items: z.array(credentialSchema) }),
+    method: 'GET',
+    path: '/api/v1/agents/{id}/credentials',
+    operationId: 'listAgentCredentials',
+    tags: ['Gateway'],
+    access: 'read',
+    summary: "The agent's gateway credentials (never the tokens)",
+    params: idParams,
+    query: namespaceOnly,
+    response: z.object({ items: z.array(credentialSchema) }),
   },
   revokeCredential: {
-    method: 'POST', path: '/api/v1/agents/{id}/credentials/{credentialId}/revoke', operationId: 'revokeAgentCredential', tags: ['Gateway'], access: 'admin',
-    summary: 'Revoke a credential; gateways refuse it within a few seconds', params: idParams.extend({ credentialId: z.string().uuid() }), query: namespaceOnly,
+    method: 'POST',
+    path: '/api/v1/agents/{id}/credentials/{credentialId}/revoke',
+    operationId: 'revokeAgentCredential',
+    tags: ['Gateway'],
+    access: 'admin',
+    summary: 'Revoke a credential; gateways refuse it within a few seconds',
+    params: idParams.extend({ credentialId: z.string().uuid() }),
+    query: namespaceOnly,
     response: credentialSchema,
   },
   listAllCredentials: {
-    method: 'GET', path: '/api/v1/agent-credentials', operationId: 'listAllAgentCredentials', tags: ['Gateway'], access: 'read',
-    summary: 'Gateway credentials of every agent, newest first, with their agent (never the tokens)', query: listAllQuery,
-    response: z.object({ items: z.array(credentialWithAgentSchema), total: z.number().int(), nextCursor: z.string().nullable() }).openapi('AgentCredentialPage'),
+    method: 'GET',
+    path: '/api/v1/agent-credentials',
+    operationId: 'listAllAgentCredentials',
+    tags: ['Gateway'],
+    access: 'read',
+    summary: 'Gateway credentials of every agent, newest first, with their agent (never the tokens)',
+    query: listAllQuery,
+    response: z
+      .object({ items: z.array(credentialWithAgentSchema), total: z.number().int(), nextCursor: z.string().nullable() })
+      .openapi('AgentCredentialPage'),
   },
 } satisfies Record<string, RouteContract>
 

@@ -23,11 +23,16 @@ export const approvalSchema = z
     tool: z.object({ id: z.string(), namespace: z.string(), level: z.string().nullable() }),
     args: z.unknown().openapi({ description: 'The arguments as recorded for approvers: redactFields masked' }),
     summary: z
-      .array(z.object({ field: z.string().openapi({ description: 'The argument\'s path: `amount`, `customer.id`' }), value: z.string().openapi({ description: 'Its value in one short line' }) }))
-      .openapi({ description: 'The arguments a queue row shows: the tool\'s or level\'s `approvalSummary`, else the first few' }),
-    highRisk: z.boolean().openapi({ description: 'Approving asks for a confirmation first (the level\'s `highRisk`; financial and privileged by default)' }),
+      .array(
+        z.object({
+          field: z.string().openapi({ description: "The argument's path: `amount`, `customer.id`" }),
+          value: z.string().openapi({ description: 'Its value in one short line' }),
+        }),
+      )
+      .openapi({ description: "The arguments a queue row shows: the tool's or level's `approvalSummary`, else the first few" }),
+    highRisk: z.boolean().openapi({ description: "Approving asks for a confirmation first (the level's `highRisk`; financial and privileged by default)" }),
     idempotencyKey: z.string().nullable(),
-    policy: z.unknown().openapi({ description: 'What required the approval: the tool, its level\'s policy, or the shipped default' }),
+    policy: z.unknown().openapi({ description: "What required the approval: the tool, its level's policy, or the shipped default" }),
     rateLimit: z.object({ tool: rateLimit, agent: rateLimit }).nullable().openapi({ description: 'The rate limits in force when the call was held' }),
     requestedAt: z.string().openapi({ format: 'date-time' }),
     expiresAt: z.string().openapi({ format: 'date-time' }),
@@ -60,11 +65,21 @@ const listQuery = z.strictObject({
 })
 
 const webhookBody = z.strictObject({
-  name: z.string().min(1).max(100).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be lowercase letters, digits and hyphens'),
-  url: z.string().url().max(2000).refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be lowercase letters, digits and hyphens'),
+  url: z
+    .string()
+    .url()
+    .max(2000)
+    .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
   events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
   enabled: z.boolean().optional(),
-  secret: webhookSecretSchema.optional().openapi({ description: 'The signing secret (Standard Webhooks: `whsec_` and base64 of 24–64 bytes); leave out to have one generated' }),
+  secret: webhookSecretSchema
+    .optional()
+    .openapi({ description: 'The signing secret (Standard Webhooks: `whsec_` and base64 of 24–64 bytes); leave out to have one generated' }),
 })
 export const webhookSchema = z
   .object({
@@ -96,51 +111,118 @@ export const webhookDeliverySchema = z
 
 export const APPROVAL_CONTRACTS = {
   list: {
-    method: 'GET', path: '/api/v1/approvals', operationId: 'listApprovals', tags: ['Approvals'], access: 'read',
+    method: 'GET',
+    path: '/api/v1/approvals',
+    operationId: 'listApprovals',
+    tags: ['Approvals'],
+    access: 'read',
     summary: 'The approval queue: pending requests oldest first (?status=approved|denied|expired: decided ones, newest first)',
-    query: listQuery, response: z.object({ items: z.array(approval), total: z.number().int(), nextCursor: z.string().nullable() }).openapi('ApprovalPage'),
+    query: listQuery,
+    response: z.object({ items: z.array(approval), total: z.number().int(), nextCursor: z.string().nullable() }).openapi('ApprovalPage'),
   },
   stats: {
-    method: 'GET', path: '/api/v1/approvals/stats', operationId: 'approvalStats', tags: ['Approvals'], access: 'read',
-    summary: 'Queue depth and time to decision (p50, p95) over the last 7 days', response: approvalStatsSchema,
+    method: 'GET',
+    path: '/api/v1/approvals/stats',
+    operationId: 'approvalStats',
+    tags: ['Approvals'],
+    access: 'read',
+    summary: 'Queue depth and time to decision (p50, p95) over the last 7 days',
+    response: approvalStatsSchema,
   },
   get: {
-    method: 'GET', path: '/api/v1/approvals/{id}', operationId: 'getApproval', tags: ['Approvals'], access: 'read',
-    summary: 'One approval request with its decision and execution', params: id, response: approval,
+    method: 'GET',
+    path: '/api/v1/approvals/{id}',
+    operationId: 'getApproval',
+    tags: ['Approvals'],
+    access: 'read',
+    summary: 'One approval request with its decision and execution',
+    params: id,
+    response: approval,
   },
   approve: {
-    method: 'POST', path: '/api/v1/approvals/{id}/approve', operationId: 'approveCall', tags: ['Approvals'], access: 'approve',
-    summary: 'Approve a pending call; a worker then runs it once. 409 names who decided first.', params: id, body: decisionBody, response: approval,
+    method: 'POST',
+    path: '/api/v1/approvals/{id}/approve',
+    operationId: 'approveCall',
+    tags: ['Approvals'],
+    access: 'approve',
+    summary: 'Approve a pending call; a worker then runs it once. 409 names who decided first.',
+    params: id,
+    body: decisionBody,
+    response: approval,
   },
   deny: {
-    method: 'POST', path: '/api/v1/approvals/{id}/deny', operationId: 'denyCall', tags: ['Approvals'], access: 'approve',
-    summary: 'Deny a pending call; it never runs. 409 names who decided first.', params: id, body: decisionBody, response: approval,
+    method: 'POST',
+    path: '/api/v1/approvals/{id}/deny',
+    operationId: 'denyCall',
+    tags: ['Approvals'],
+    access: 'approve',
+    summary: 'Deny a pending call; it never runs. 409 names who decided first.',
+    params: id,
+    body: decisionBody,
+    response: approval,
   },
   bulk: {
-    method: 'POST', path: '/api/v1/approvals/decide', operationId: 'decideApprovals', tags: ['Approvals'], access: 'approve',
+    method: 'POST',
+    path: '/api/v1/approvals/decide',
+    operationId: 'decideApprovals',
+    tags: ['Approvals'],
+    access: 'approve',
     summary: 'One decision for many requests; each succeeds or fails on its own',
     body: z.strictObject({ ids: z.array(z.string().uuid()).min(1).max(500), decision: z.enum(['approve', 'deny']), comment: comment.optional() }),
-    response: z.object({ results: z.array(z.object({ id: z.string(), ok: z.boolean(), approval: approval.optional(), error: z.string().optional() })) }).openapi('BulkDecision'),
+    response: z
+      .object({ results: z.array(z.object({ id: z.string(), ok: z.boolean(), approval: approval.optional(), error: z.string().optional() })) })
+      .openapi('BulkDecision'),
   },
   webhooks: {
-    method: 'GET', path: '/api/v1/webhooks', operationId: 'listWebhooks', tags: ['Approvals'], access: 'admin',
-    summary: 'Webhook endpoints (signing secrets are never shown again)', response: z.object({ items: z.array(webhook) }),
+    method: 'GET',
+    path: '/api/v1/webhooks',
+    operationId: 'listWebhooks',
+    tags: ['Approvals'],
+    access: 'admin',
+    summary: 'Webhook endpoints (signing secrets are never shown again)',
+    response: z.object({ items: z.array(webhook) }),
   },
   createWebhook: {
-    method: 'POST', path: '/api/v1/webhooks', operationId: 'createWebhook', tags: ['Approvals'], access: 'admin',
-    summary: 'Add a webhook endpoint; the answer carries its signing secret, once', body: webhookBody, response: webhook.extend({ secret: z.string() }), successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/webhooks',
+    operationId: 'createWebhook',
+    tags: ['Approvals'],
+    access: 'admin',
+    summary: 'Add a webhook endpoint; the answer carries its signing secret, once',
+    body: webhookBody,
+    response: webhook.extend({ secret: z.string() }),
+    successStatus: 201,
   },
   updateWebhook: {
-    method: 'PATCH', path: '/api/v1/webhooks/{id}', operationId: 'updateWebhook', tags: ['Approvals'], access: 'admin',
-    summary: 'Change a webhook endpoint (url, events, enabled)', params: id, body: webhookBody.omit({ secret: true, name: true }).partial(), response: webhook,
+    method: 'PATCH',
+    path: '/api/v1/webhooks/{id}',
+    operationId: 'updateWebhook',
+    tags: ['Approvals'],
+    access: 'admin',
+    summary: 'Change a webhook endpoint (url, events, enabled)',
+    params: id,
+    body: webhookBody.omit({ secret: true, name: true }).partial(),
+    response: webhook,
   },
   deleteWebhook: {
-    method: 'DELETE', path: '/api/v1/webhooks/{id}', operationId: 'deleteWebhook', tags: ['Approvals'], access: 'admin',
-    summary: 'Remove a webhook endpoint', params: id, successStatus: 204,
+    method: 'DELETE',
+    path: '/api/v1/webhooks/{id}',
+    operationId: 'deleteWebhook',
+    tags: ['Approvals'],
+    access: 'admin',
+    summary: 'Remove a webhook endpoint',
+    params: id,
+    successStatus: 204,
   },
   deliveries: {
-    method: 'GET', path: '/api/v1/webhooks/{id}/deliveries', operationId: 'listWebhookDeliveries', tags: ['Approvals'], access: 'admin',
-    summary: 'Recent deliveries to an endpoint, newest first', params: id, response: z.object({ items: z.array(webhookDeliverySchema) }),
+    method: 'GET',
+    path: '/api/v1/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tags: ['Approvals'],
+    access: 'admin',
+    summary: 'Recent deliveries to an endpoint, newest first',
+    params: id,
+    response: z.object({ items: z.array(webhookDeliverySchema) }),
   },
 } satisfies Record<string, RouteContract>
 
@@ -155,7 +237,9 @@ export const approvalRoutes = {
   deny: route(C.deny, async ({ params, body, actor, requestId }) =>
     decideApproval({ id: params.id, decision: 'deny', comment: body?.comment, actor: auditActor(actor), requestId }),
   ),
-  bulk: route(C.bulk, async ({ body, actor, requestId }) => ({ results: await decideApprovals(body.ids, body.decision, auditActor(actor), body.comment, requestId) })),
+  bulk: route(C.bulk, async ({ body, actor, requestId }) => ({
+    results: await decideApprovals(body.ids, body.decision, auditActor(actor), body.comment, requestId),
+  })),
   webhooks: route(C.webhooks, async () => listWebhooks()),
   createWebhook: route(C.createWebhook, async ({ body }) => createWebhook(body)),
   updateWebhook: route(C.updateWebhook, async ({ params, body }) => updateWebhook(params.id, body)),

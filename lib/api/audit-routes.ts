@@ -53,14 +53,25 @@ export const auditEventSchema = z
 
 export const AUDIT_CONTRACTS = {
   list: {
-    method: 'GET', path: '/api/v1/audit', operationId: 'listAuditEvents', tags: ['Audit'], access: 'read',
+    method: 'GET',
+    path: '/api/v1/audit',
+    operationId: 'listAuditEvents',
+    tags: ['Audit'],
+    access: 'read',
     summary: 'The append-only audit log, newest first: resource changes with before and after, decisions, sign-ins, token actions',
-    query: listQuery, response: z.object({ items: z.array(auditEventSchema), nextCursor: z.string().nullable() }).openapi('AuditEventPage'),
+    query: listQuery,
+    response: z.object({ items: z.array(auditEventSchema), nextCursor: z.string().nullable() }).openapi('AuditEventPage'),
   },
   export: {
-    method: 'GET', path: '/api/v1/audit/export', operationId: 'exportAuditEvents', tags: ['Audit'], access: 'read',
+    method: 'GET',
+    path: '/api/v1/audit/export',
+    operationId: 'exportAuditEvents',
+    tags: ['Audit'],
+    access: 'read',
     summary: 'The audit log (same filters) as JSON Lines, one AuditEvent per line, oldest first, streamed',
-    query: exportQuery, response: z.string().openapi({ description: 'JSON Lines of AuditEvent' }), responseContentType: 'application/jsonl',
+    query: exportQuery,
+    response: z.string().openapi({ description: 'JSON Lines of AuditEvent' }),
+    responseContentType: 'application/jsonl',
   },
 } satisfies Record<string, RouteContract>
 

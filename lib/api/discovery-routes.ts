@@ -53,7 +53,10 @@ export const discoveryRunSchema = z
         held: z.boolean().optional().openapi({ description: 'Whether changed definitions were held for review (pinning)' }),
       })
       .nullable()
-      .openapi({ description: 'What the run recorded: images their endpoint, refused entries, readiness attempts, timings and agent card; MCP servers their transport, health, refused entries and timings; a failed run where and how it failed' }),
+      .openapi({
+        description:
+          'What the run recorded: images their endpoint, refused entries, readiness attempts, timings and agent card; MCP servers their transport, health, refused entries and timings; a failed run where and how it failed',
+      }),
     startedAt: z.string().openapi({ format: 'date-time' }),
     finishedAt: z.string().nullable().openapi({ format: 'date-time' }),
   })
@@ -61,7 +64,13 @@ export const discoveryRunSchema = z
 
 /** One tool of a surface as discovered (an image tool, an MCP tools/list entry): kept as the source described it. */
 export const surfaceToolSchema = z
-  .object({ name: z.string(), title: z.string().optional(), description: z.string().optional(), inputSchema: z.unknown().optional(), annotations: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    inputSchema: z.unknown().optional(),
+    annotations: z.record(z.string(), z.unknown()).optional(),
+  })
   .catchall(z.unknown())
   .openapi('SurfaceTool')
 
@@ -92,8 +101,16 @@ const changeSchema = surfaceChangeSchema
 
 const refresh = (plural: string, kind: 'Agent' | 'Unit' | 'LanguageTool') =>
   ({
-    method: 'POST', path: `/api/v1/${plural}/{id}/refresh`, operationId: `refresh${kind}`, tags: ['Discovery'], access: 'write',
-    summary: `Run discovery for this ${kind} now`, params: idParams, query: namespaceOnly, response: queued, successStatus: 202,
+    method: 'POST',
+    path: `/api/v1/${plural}/{id}/refresh`,
+    operationId: `refresh${kind}`,
+    tags: ['Discovery'],
+    access: 'write',
+    summary: `Run discovery for this ${kind} now`,
+    params: idParams,
+    query: namespaceOnly,
+    response: queued,
+    successStatus: 202,
   }) satisfies RouteContract
 
 export const DISCOVERY_CONTRACTS = {
@@ -101,23 +118,46 @@ export const DISCOVERY_CONTRACTS = {
   refreshUnit: refresh('units', 'Unit'),
   refreshLanguageTool: refresh('languagetools', 'LanguageTool'),
   runs: {
-    method: 'GET', path: '/api/v1/discovery/runs', operationId: 'listDiscoveryRuns', tags: ['Discovery'], access: 'read',
-    summary: 'Recent discovery runs, newest first', query: listQuery, response: pageSchema(runSchema, 'DiscoveryRunPage'),
+    method: 'GET',
+    path: '/api/v1/discovery/runs',
+    operationId: 'listDiscoveryRuns',
+    tags: ['Discovery'],
+    access: 'read',
+    summary: 'Recent discovery runs, newest first',
+    query: listQuery,
+    response: pageSchema(runSchema, 'DiscoveryRunPage'),
   },
   changes: {
-    method: 'GET', path: '/api/v1/discovery/changes', operationId: 'listSurfaceChanges', tags: ['Discovery'], access: 'read',
-    summary: 'Tool surface changes, newest first; ?status=pending_review for those held by pinning', query: listQuery,
+    method: 'GET',
+    path: '/api/v1/discovery/changes',
+    operationId: 'listSurfaceChanges',
+    tags: ['Discovery'],
+    access: 'read',
+    summary: 'Tool surface changes, newest first; ?status=pending_review for those held by pinning',
+    query: listQuery,
     response: pageSchema(changeSchema, 'SurfaceChangePage'),
   },
   accept: {
-    method: 'POST', path: '/api/v1/discovery/changes/{id}/accept', operationId: 'acceptSurfaceChange', tags: ['Discovery'], access: 'write',
-    summary: 'Accept a held change: agents see the new definitions', params: z.object({ id: z.string().uuid() }),
-    body: z.strictObject({ comment: z.string().max(2000).optional() }), response: changeSchema,
+    method: 'POST',
+    path: '/api/v1/discovery/changes/{id}/accept',
+    operationId: 'acceptSurfaceChange',
+    tags: ['Discovery'],
+    access: 'write',
+    summary: 'Accept a held change: agents see the new definitions',
+    params: z.object({ id: z.string().uuid() }),
+    body: z.strictObject({ comment: z.string().max(2000).optional() }),
+    response: changeSchema,
   },
   reject: {
-    method: 'POST', path: '/api/v1/discovery/changes/{id}/reject', operationId: 'rejectSurfaceChange', tags: ['Discovery'], access: 'write',
-    summary: 'Reject a held change: agents keep the accepted definitions', params: z.object({ id: z.string().uuid() }),
-    body: z.strictObject({ comment: z.string().max(2000).optional() }), response: changeSchema,
+    method: 'POST',
+    path: '/api/v1/discovery/changes/{id}/reject',
+    operationId: 'rejectSurfaceChange',
+    tags: ['Discovery'],
+    access: 'write',
+    summary: 'Reject a held change: agents keep the accepted definitions',
+    params: z.object({ id: z.string().uuid() }),
+    body: z.strictObject({ comment: z.string().max(2000).optional() }),
+    response: changeSchema,
   },
 } satisfies Record<string, RouteContract>
 

@@ -17,7 +17,11 @@ export const EXAMPLE_MANIFESTS: Record<Kind, { apiVersion: string; kind: Kind; m
       inputSchema: {
         type: 'object',
         required: ['charge', 'reason'],
-        properties: { charge: { type: 'string', pattern: '^ch_[A-Za-z0-9]+$' }, amount: { type: 'integer', minimum: 1 }, reason: { type: 'string', enum: ['duplicate', 'fraudulent', 'requested_by_customer'] } },
+        properties: {
+          charge: { type: 'string', pattern: '^ch_[A-Za-z0-9]+$' },
+          amount: { type: 'integer', minimum: 1 },
+          reason: { type: 'string', enum: ['duplicate', 'fraudulent', 'requested_by_customer'] },
+        },
       },
       sideEffects: { level: 'financial', idempotent: false, requiresApproval: true, idempotencyKeyTemplate: 'refund-{{ args.charge }}-{{ args.amount }}' },
       safety: { deniedNamespaces: ['sandbox'], rateLimit: { callsPerMinute: 2, callsPerDay: 100 } },
@@ -27,19 +31,34 @@ export const EXAMPLE_MANIFESTS: Record<Kind, { apiVersion: string; kind: Kind; m
     apiVersion: API_VERSION,
     kind: 'LanguageTool',
     metadata: { name: 'github', namespace: 'platform' },
-    spec: { endpoint: 'http://github-mcp.platform.svc.cluster.local:8080/mcp', port: 8080, deploymentMode: 'service', transport: 'streamable-http', description: 'GitHub MCP server: issues, pull requests, code search.' },
+    spec: {
+      endpoint: 'http://github-mcp.platform.svc.cluster.local:8080/mcp',
+      port: 8080,
+      deploymentMode: 'service',
+      transport: 'streamable-http',
+      description: 'GitHub MCP server: issues, pull requests, code search.',
+    },
   },
   Connector: {
     apiVersion: API_VERSION,
     kind: 'Connector',
     metadata: { name: 'stripe', namespace: 'finance' },
-    spec: { displayName: 'Stripe', description: 'Payments: customers, charges and refunds.', tools: ['stripe.get_customer', 'stripe.list_charges', 'stripe.create_refund'] },
+    spec: {
+      displayName: 'Stripe',
+      description: 'Payments: customers, charges and refunds.',
+      tools: ['stripe.get_customer', 'stripe.list_charges', 'stripe.create_refund'],
+    },
   },
   Unit: {
     apiVersion: API_VERSION,
     kind: 'Unit',
     metadata: { name: 'payables', namespace: 'finance', labels: { 'northwind.example/department': 'finance' } },
-    spec: { displayName: 'Accounts Payable', parent: 'finance', grants: ['erp.list_open_payables', 'erp.schedule_payment'], toggles: { 'stripe.create_refund': false } },
+    spec: {
+      displayName: 'Accounts Payable',
+      parent: 'finance',
+      grants: ['erp.list_open_payables', 'erp.schedule_payment'],
+      toggles: { 'stripe.create_refund': false },
+    },
   },
   Agent: {
     apiVersion: API_VERSION,
@@ -53,12 +72,24 @@ export const EXAMPLE_MANIFESTS: Record<Kind, { apiVersion: string; kind: Kind; m
       grants: ['finance.ocr_invoice'],
     },
   },
-  Secret: { apiVersion: API_VERSION, kind: 'Secret', metadata: { name: 'stripe-secret-key', namespace: 'finance' }, spec: { type: 'bearer', stringData: { token: '<the key>' } } },
+  Secret: {
+    apiVersion: API_VERSION,
+    kind: 'Secret',
+    metadata: { name: 'stripe-secret-key', namespace: 'finance' },
+    spec: { type: 'bearer', stringData: { token: '<the key>' } },
+  },
   SideEffectPolicy: {
     apiVersion: API_VERSION,
     kind: 'SideEffectPolicy',
     metadata: { name: 'financial', namespace: 'default' },
-    spec: { level: 'financial', requiresApproval: true, logArgs: true, logResult: true, rateLimit: { callsPerMinute: 30, callsPerDay: 2000 }, approvalExpirySeconds: 14400 },
+    spec: {
+      level: 'financial',
+      requiresApproval: true,
+      logArgs: true,
+      logResult: true,
+      rateLimit: { callsPerMinute: 30, callsPerDay: 2000 },
+      approvalExpirySeconds: 14400,
+    },
   },
 }
 
@@ -66,14 +97,39 @@ const STATUS: Partial<Record<Kind, Record<string, unknown>>> = {
   Tool: {
     phase: 'Ready',
     conditions: [
-      { type: 'SecretAvailable', status: 'True', reason: 'SecretFound', message: 'secret support-platform/zendesk-token holds key token', lastTransitionTime: '2026-11-20T08:12:31.000Z' },
-      { type: 'EndpointAllowed', status: 'True', reason: 'AllowedByPolicy', message: 'the outbound policy allows the endpoint', lastTransitionTime: '2026-11-20T08:12:31.000Z' },
-      { type: 'CallsSucceeding', status: 'True', reason: 'FailureRateLow', message: '1 of 41 calls failed in the last 2 hours', lastTransitionTime: '2026-11-23T16:40:02.000Z' },
+      {
+        type: 'SecretAvailable',
+        status: 'True',
+        reason: 'SecretFound',
+        message: 'secret support-platform/zendesk-token holds key token',
+        lastTransitionTime: '2026-11-20T08:12:31.000Z',
+      },
+      {
+        type: 'EndpointAllowed',
+        status: 'True',
+        reason: 'AllowedByPolicy',
+        message: 'the outbound policy allows the endpoint',
+        lastTransitionTime: '2026-11-20T08:12:31.000Z',
+      },
+      {
+        type: 'CallsSucceeding',
+        status: 'True',
+        reason: 'FailureRateLow',
+        message: '1 of 41 calls failed in the last 2 hours',
+        lastTransitionTime: '2026-11-23T16:40:02.000Z',
+      },
     ],
     totalCalls7d: 41,
     failureRate7d: 0.024,
   },
-  LanguageTool: { phase: 'Ready', endpoint: 'http://github-mcp.platform.svc.cluster.local:8080/mcp', health: 'healthy', lastIntrospectedAt: '2026-11-24T09:45:00.000Z', lastError: null, detectedTransport: 'streamable-http' },
+  LanguageTool: {
+    phase: 'Ready',
+    endpoint: 'http://github-mcp.platform.svc.cluster.local:8080/mcp',
+    health: 'healthy',
+    lastIntrospectedAt: '2026-11-24T09:45:00.000Z',
+    lastError: null,
+    detectedTransport: 'streamable-http',
+  },
 }
 
 /** A resource as GET answers it. */
@@ -84,7 +140,15 @@ export function exampleResource(kind: Kind, id = '0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c
     id,
     apiVersion: manifest.apiVersion,
     kind,
-    metadata: { labels: {}, annotations: {}, ...manifest.metadata, namespace: manifest.metadata.namespace ?? 'default', generation: 3, createdAt: '2026-11-20T08:12:30.000Z', updatedAt: '2026-11-23T16:40:02.000Z' },
+    metadata: {
+      labels: {},
+      annotations: {},
+      ...manifest.metadata,
+      namespace: manifest.metadata.namespace ?? 'default',
+      generation: 3,
+      createdAt: '2026-11-20T08:12:30.000Z',
+      updatedAt: '2026-11-23T16:40:02.000Z',
+    },
     spec,
     ...(STATUS[kind] ? { status: STATUS[kind] } : {}),
   }

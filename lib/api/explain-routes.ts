@@ -15,9 +15,14 @@ import { idParams } from './schemas'
 
 export const EXPLAIN_CONTRACTS = {
   explain: {
-    method: 'POST', path: '/api/v1/agents/{id}/explain', operationId: 'explainAgentCall', tags: ['Agent'], access: 'read',
+    method: 'POST',
+    path: '/api/v1/agents/{id}/explain',
+    operationId: 'explainAgentCall',
+    tags: ['Agent'],
+    access: 'read',
     summary: "Can the agent call this tool, and why: the gateway's decision and full trace, without calling anything, counting a limit or writing a record",
-    params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }),
+    params: idParams,
+    query: z.strictObject({ namespace: z.string().max(63).optional() }),
     body: explainRequestSchema,
     // Arguments are taken as the gateway takes them (text PostgreSQL cannot store included): nothing of them is stored.
     safeTextFields: ['arguments'],
@@ -25,9 +30,15 @@ export const EXPLAIN_CONTRACTS = {
     response: explanationSchema,
   },
   agentsWithTool: {
-    method: 'GET', path: '/api/v1/tools/{id}/agents', operationId: 'listAgentsWithTool', tags: ['Tool'], access: 'read',
-    summary: "Agents whose effective set holds this Tool, with its state there (enabled, disabled, denied, shadowed) and why",
-    params: idParams, query: agentsWithToolQuery, response: agentsWithToolSchema,
+    method: 'GET',
+    path: '/api/v1/tools/{id}/agents',
+    operationId: 'listAgentsWithTool',
+    tags: ['Tool'],
+    access: 'read',
+    summary: 'Agents whose effective set holds this Tool, with its state there (enabled, disabled, denied, shadowed) and why',
+    params: idParams,
+    query: agentsWithToolQuery,
+    response: agentsWithToolSchema,
   },
 } satisfies Record<string, RouteContract>
 

@@ -21,28 +21,55 @@ function fleetContracts(kind: 'Agent' | 'Unit') {
   const tags = [kind]
   return {
     effectiveTools: {
-      method: 'GET', path: `${base}/effective-tools`, operationId: `get${kind}EffectiveTools`, tags, access: 'read',
+      method: 'GET',
+      path: `${base}/effective-tools`,
+      operationId: `get${kind}EffectiveTools`,
+      tags,
+      access: 'read',
       summary: `The ${kind.toLowerCase()}'s effective tool set with provenance; ?include=excluded adds shadowed and denied entries`,
-      params: idParams, query: effectiveQuery, response: effectiveToolsAnswer,
+      params: idParams,
+      query: effectiveQuery,
+      response: effectiveToolsAnswer,
     },
     getImageTools: {
-      method: 'GET', path: `${base}/image-tools`, operationId: `get${kind}ImageTools`, tags, access: 'read',
+      method: 'GET',
+      path: `${base}/image-tools`,
+      operationId: `get${kind}ImageTools`,
+      tags,
+      access: 'read',
       summary: `The cached tools of the ${kind.toLowerCase()}'s image, with the digest they came from`,
-      params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }), response: imageToolsAnswer,
+      params: idParams,
+      query: z.strictObject({ namespace: z.string().max(63).optional() }),
+      response: imageToolsAnswer,
     },
     putImageTools: {
-      method: 'PUT', path: `${base}/image-tools`, operationId: `put${kind}ImageTools`, tags, access: 'write',
+      method: 'PUT',
+      path: `${base}/image-tools`,
+      operationId: `put${kind}ImageTools`,
+      tags,
+      access: 'write',
       summary: `Upload the image's tools manifest (the GET /a2a/tools array) for a ${kind.toLowerCase()} without a listener`,
-      params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }), body: imageToolsUpload, response: imageToolsAnswer,
+      params: idParams,
+      query: z.strictObject({ namespace: z.string().max(63).optional() }),
+      body: imageToolsUpload,
+      response: imageToolsAnswer,
     },
   } satisfies Record<string, RouteContract>
 }
 
 export const agentConfigContract = {
-  method: 'GET', path: '/api/v1/agents/{id}/config.yaml', operationId: 'getAgentConfigYaml', tags: ['Agent'], access: 'read', agentCredentials: 'own',
-  summary: "The agent's runtime config.yaml `tools:` block (language-operator format): the gateway, and servers marked for direct access; the agent itself may fetch its own with its credential",
-  params: idParams, query: z.strictObject({ namespace: z.string().max(63).optional() }),
-  response: z.string().openapi({ description: 'YAML' }), responseContentType: 'application/yaml',
+  method: 'GET',
+  path: '/api/v1/agents/{id}/config.yaml',
+  operationId: 'getAgentConfigYaml',
+  tags: ['Agent'],
+  access: 'read',
+  agentCredentials: 'own',
+  summary:
+    "The agent's runtime config.yaml `tools:` block (language-operator format): the gateway, and servers marked for direct access; the agent itself may fetch its own with its credential",
+  params: idParams,
+  query: z.strictObject({ namespace: z.string().max(63).optional() }),
+  response: z.string().openapi({ description: 'YAML' }),
+  responseContentType: 'application/yaml',
 } satisfies RouteContract
 
 export const FLEET_CONTRACTS = { Agent: fleetContracts('Agent'), Unit: fleetContracts('Unit') }

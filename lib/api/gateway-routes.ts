@@ -26,7 +26,11 @@ const callProblem = problemSchema
 
 export const GATEWAY_CONTRACTS = {
   callTool: {
-    method: 'POST', path: '/api/v1/gateway/tools/{toolId}/call', operationId: 'callToolOverRest', tags: ['Gateway'], access: 'agent',
+    method: 'POST',
+    path: '/api/v1/gateway/tools/{toolId}/call',
+    operationId: 'callToolOverRest',
+    tags: ['Gateway'],
+    access: 'agent',
     summary: 'Call a tool as the authenticated agent (the REST equivalent of MCP tools/call; same pipeline and record)',
     params: z.object({ toolId: z.string().min(1).max(256) }),
     body: z.strictObject({
@@ -41,10 +45,17 @@ export const GATEWAY_CONTRACTS = {
     problem: callProblem,
   },
   ingest: {
-    method: 'POST', path: '/api/v1/calls/ingest', operationId: 'ingestToolCalls', tags: ['Gateway'], access: 'agent',
+    method: 'POST',
+    path: '/api/v1/calls/ingest',
+    operationId: 'ingestToolCalls',
+    tags: ['Gateway'],
+    access: 'agent',
     summary: 'Report calls the agent ran itself (image-tier tools). All or nothing: one invalid record refuses the batch, naming it',
-    body: ingestBody, maxBodyBytes: INGEST_MAX_BODY_BYTES, safeTextFields: ['calls[*].args', 'calls[*].result'],
-    response: z.object({ accepted: z.number().int(), duplicates: z.number().int() }), successStatus: 202,
+    body: ingestBody,
+    maxBodyBytes: INGEST_MAX_BODY_BYTES,
+    safeTextFields: ['calls[*].args', 'calls[*].result'],
+    response: z.object({ accepted: z.number().int(), duplicates: z.number().int() }),
+    successStatus: 202,
   },
 } satisfies Record<string, RouteContract>
 

@@ -10,7 +10,14 @@ import { getAuth } from '@/lib/auth/better-auth'
 import type { RouteContract } from '@/lib/http/contract'
 import { publicOrigin } from '@/lib/http/public-origin'
 import { route } from '@/lib/http/route'
-import { createOAuthClient, dynamicRegistrationOpen, listOAuthClients, type OAuthClientView, revokeOAuthClient, setDynamicRegistration } from '@/lib/oauth/manage-oauth-clients'
+import {
+  createOAuthClient,
+  dynamicRegistrationOpen,
+  listOAuthClients,
+  type OAuthClientView,
+  revokeOAuthClient,
+  setDynamicRegistration,
+} from '@/lib/oauth/manage-oauth-clients'
 import { decideConsent } from '@/lib/oauth/oauth-consent'
 import { protectedResourceMetadata } from '@/lib/oauth/protected-resource'
 import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider'
@@ -21,9 +28,13 @@ const oauthClient = z
     clientId: z.string(),
     name: z.string(),
     kind: z.enum(['authorization_code', 'client_credentials']),
-    registration: z.enum(['admin', 'dynamic']).openapi({ description: 'Registered by an admin, or by the client itself (bound to an agent at a person\'s consent)' }),
+    registration: z
+      .enum(['admin', 'dynamic'])
+      .openapi({ description: "Registered by an admin, or by the client itself (bound to an agent at a person's consent)" }),
     registeredBy: z.string().nullable(),
-    agent: agentRef.nullable().openapi({ description: 'The agent every token of this client acts as (null: a dynamically registered client nobody has consented to yet)' }),
+    agent: agentRef
+      .nullable()
+      .openapi({ description: 'The agent every token of this client acts as (null: a dynamically registered client nobody has consented to yet)' }),
     redirectUris: z.array(z.string()),
     tokenEndpointAuthMethod: z.string(),
     disabled: z.boolean(),
@@ -43,13 +54,21 @@ const protectedResource = z
   .openapi('OAuthProtectedResourceMetadata')
 
 const protectedResourceContract = (path: string, operationId: string): RouteContract => ({
-  method: 'GET', path, operationId, tags: ['MCP authorization'], access: 'public',
+  method: 'GET',
+  path,
+  operationId,
+  tags: ['MCP authorization'],
+  access: 'public',
   summary: 'OAuth protected resource metadata of /mcp (RFC 9728): its identifier and authorization server',
   response: protectedResource,
 })
 const authServerContract = (path: string, operationId: string): RouteContract => ({
-  method: 'GET', path, operationId, tags: ['MCP authorization'], access: 'public',
-  summary: 'OAuth authorization server metadata (RFC 8414) of better-auth\'s OAuth provider at /api/auth',
+  method: 'GET',
+  path,
+  operationId,
+  tags: ['MCP authorization'],
+  access: 'public',
+  summary: "OAuth authorization server metadata (RFC 8414) of better-auth's OAuth provider at /api/auth",
   response: z.record(z.string(), z.unknown()).openapi('OAuthAuthorizationServerMetadata'),
 })
 
@@ -59,43 +78,67 @@ export const OAUTH_CONTRACTS = {
   authServer: authServerContract('/.well-known/oauth-authorization-server', 'getOAuthAuthorizationServer'),
   authServerAtBasePath: authServerContract('/.well-known/oauth-authorization-server/api/auth', 'getOAuthAuthorizationServerAtBasePath'),
   listClients: {
-    method: 'GET', path: '/api/v1/oauth/clients', operationId: 'listOAuthClients', tags: ['MCP authorization'], access: 'admin',
+    method: 'GET',
+    path: '/api/v1/oauth/clients',
+    operationId: 'listOAuthClients',
+    tags: ['MCP authorization'],
+    access: 'admin',
     summary: 'OAuth clients of /mcp, each bound to one agent, and the agents that accept dynamically registered clients',
     response: z.object({ items: z.array(oauthClient), dynamicRegistration: z.array(agentRef.extend({ allowedBy: z.string() })) }),
   },
   createClient: {
-    method: 'POST', path: '/api/v1/oauth/clients', operationId: 'createOAuthClient', tags: ['MCP authorization'], access: 'admin',
-    summary: 'Register an OAuth client for an agent: authorization code with PKCE (a person\'s MCP client) or client credentials (a workload; the secret is in this answer only)',
+    method: 'POST',
+    path: '/api/v1/oauth/clients',
+    operationId: 'createOAuthClient',
+    tags: ['MCP authorization'],
+    access: 'admin',
+    summary:
+      "Register an OAuth client for an agent: authorization code with PKCE (a person's MCP client) or client credentials (a workload; the secret is in this answer only)",
     body: z.strictObject({
       name: z.string().trim().min(1).max(100),
-      agent: z.string().trim().min(1).max(253).openapi({ description: 'The agent\'s id, or namespace/name' }),
+      agent: z.string().trim().min(1).max(253).openapi({ description: "The agent's id, or namespace/name" }),
       kind: z.enum(['authorization_code', 'client_credentials']),
       redirectUris: z.array(z.string().max(2000)).max(10).optional(),
       tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
     }),
     maxBodyBytes: 32 * 1024,
-    response: oauthClient.extend({ clientSecret: z.string().optional().openapi({ description: 'trc_… (client credentials only): shown once, stored sealed' }) }),
+    response: oauthClient.extend({
+      clientSecret: z.string().optional().openapi({ description: 'trc_… (client credentials only): shown once, stored sealed' }),
+    }),
     successStatus: 201,
   },
   revokeClient: {
-    method: 'POST', path: '/api/v1/oauth/clients/{clientId}/revoke', operationId: 'revokeOAuthClient', tags: ['MCP authorization'], access: 'admin',
+    method: 'POST',
+    path: '/api/v1/oauth/clients/{clientId}/revoke',
+    operationId: 'revokeOAuthClient',
+    tags: ['MCP authorization'],
+    access: 'admin',
     summary: 'Revoke a client and every token it holds',
     params: z.object({ clientId: z.string().min(1).max(200) }),
     response: oauthClient,
   },
   setDynamicRegistration: {
-    method: 'PUT', path: '/api/v1/oauth/dynamic-registration/{agent}', operationId: 'setOAuthDynamicRegistration', tags: ['MCP authorization'], access: 'admin',
-    summary: 'Let (or stop letting) dynamically registered clients be bound to this agent at a person\'s consent; registration is open while any agent allows it',
-    params: z.object({ agent: z.string().min(1).max(253).openapi({ description: 'The agent\'s id, or namespace/name (URL-encoded)' }) }),
+    method: 'PUT',
+    path: '/api/v1/oauth/dynamic-registration/{agent}',
+    operationId: 'setOAuthDynamicRegistration',
+    tags: ['MCP authorization'],
+    access: 'admin',
+    summary:
+      "Let (or stop letting) dynamically registered clients be bound to this agent at a person's consent; registration is open while any agent allows it",
+    params: z.object({ agent: z.string().min(1).max(253).openapi({ description: "The agent's id, or namespace/name (URL-encoded)" }) }),
     body: z.strictObject({ allowed: z.boolean() }),
     maxBodyBytes: 1024,
     response: z.object({ agent: agentRef, allowed: z.boolean() }),
   },
   consent: {
-    method: 'POST', path: '/api/v1/oauth/consent', operationId: 'decideOAuthConsent', tags: ['MCP authorization'], access: 'write',
+    method: 'POST',
+    path: '/api/v1/oauth/consent',
+    operationId: 'decideOAuthConsent',
+    tags: ['MCP authorization'],
+    access: 'write',
     summary: 'A signed-in person allows or denies an MCP client acting as an agent (the consent page sends this); answers where the browser goes next',
     body: z.strictObject({
-      oauthQuery: z.string().min(1).max(8000).openapi({ description: 'The consent page\'s query string, as the authorization server signed it' }),
+      oauthQuery: z.string().min(1).max(8000).openapi({ description: "The consent page's query string, as the authorization server signed it" }),
       accept: z.boolean(),
       agent: z.string().trim().min(1).max(253).optional().openapi({ description: 'For a dynamically registered client: the agent it will act as' }),
     }),
@@ -123,6 +166,8 @@ export const oauthRoutes = {
   listClients: route(C.listClients, async () => listOAuthClients()),
   createClient: route(C.createClient, async ({ body, actor, requestId }) => createOAuthClient(body, auditActorOf(actor), requestId)),
   revokeClient: route(C.revokeClient, async ({ params, actor, requestId }) => revokeOAuthClient(params.clientId, auditActorOf(actor), requestId)),
-  setDynamicRegistration: route(C.setDynamicRegistration, async ({ params, body, actor, requestId }) => setDynamicRegistration(params.agent, body.allowed, auditActorOf(actor), requestId)),
+  setDynamicRegistration: route(C.setDynamicRegistration, async ({ params, body, actor, requestId }) =>
+    setDynamicRegistration(params.agent, body.allowed, auditActorOf(actor), requestId),
+  ),
   consent: route(C.consent, async ({ request, body, actor, requestId }) => decideConsent(request, actor, body, requestId)),
 }

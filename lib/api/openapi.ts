@@ -25,7 +25,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Statistics', description: 'Seven days of calls and failures per resolved tool, agent, unit and namespace, and the recorded calls themselves.' },
   { name: 'Audit', description: 'The append-only audit log: every change with its document before and after, decisions, sign-ins and token actions.' },
   { name: 'Access', description: 'Sign-in and sessions, people and their roles, and API tokens with scopes.' },
-  { name: 'MCP authorization', description: 'OAuth 2.1 for MCP clients: protected-resource and authorization-server metadata, clients bound to one agent each, dynamic registration where an admin allows it, consent.' },
+  {
+    name: 'MCP authorization',
+    description:
+      'OAuth 2.1 for MCP clients: protected-resource and authorization-server metadata, clients bound to one agent each, dynamic registration where an admin allows it, consent.',
+  },
   { name: 'Search', description: "The portal's global search across resources, waiting approvals and recent calls." },
   { name: 'Overview', description: 'Fleet counts for the dashboard.' },
   { name: 'Meta', description: 'This document.' },
@@ -55,7 +59,9 @@ export function openApiDocument(): object {
       path: c.path,
       operationId: c.operationId,
       summary: c.summary,
-      description: [operationDoc(c.operationId)?.description, c.accessRule ? `${c.accessRule.message} (403 names the rule \`${c.accessRule.rule}\`).` : null].filter(Boolean).join(' '),
+      description: [operationDoc(c.operationId)?.description, c.accessRule ? `${c.accessRule.message} (403 names the rule \`${c.accessRule.rule}\`).` : null]
+        .filter(Boolean)
+        .join(' '),
       tags: c.tags,
       ...(c.access === 'public' ? { security: [] } : {}),
       request: {
@@ -129,6 +135,7 @@ function addExamples(document: OpenApiDocument) {
         const media = success ? first(operation.responses[success].content) : undefined
         if (media) media.example = doc.response
       }
-      for (const parameter of operation.parameters ?? []) if (doc.parameters && parameter.name in doc.parameters) parameter.example = doc.parameters[parameter.name]
+      for (const parameter of operation.parameters ?? [])
+        if (doc.parameters && parameter.name in doc.parameters) parameter.example = doc.parameters[parameter.name]
     }
 }

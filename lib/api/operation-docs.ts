@@ -87,9 +87,40 @@ const APPROVAL = {
   execution: null,
 }
 
-const WEBHOOK = { id: ID, name: 'approvals-slack', url: 'https://hooks.example.com/toolroom', events: ['approval.requested', 'approval.decided'], enabled: true, createdAt: AT, updatedAt: AT }
-const CREDENTIAL = { id: ID, agentId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e', name: 'prod', hint: 'tra_Q3x9', createdBy: 'admin@toolroom.local', createdAt: AT, lastUsedAt: null, expiresAt: '2027-02-22T09:30:00.000Z', revokedAt: null, state: 'active' }
-const TOKEN = { id: ID, name: 'ci', hint: 'trk_8Hq2', scopes: ['read', 'write'], owner: 'operator@toolroom.local', origin: 'user', createdAt: AT, expiresAt: '2027-02-22T09:30:00.000Z', lastUsedAt: null, revokedAt: null, status: 'active' }
+const WEBHOOK = {
+  id: ID,
+  name: 'approvals-slack',
+  url: 'https://hooks.example.com/toolroom',
+  events: ['approval.requested', 'approval.decided'],
+  enabled: true,
+  createdAt: AT,
+  updatedAt: AT,
+}
+const CREDENTIAL = {
+  id: ID,
+  agentId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e',
+  name: 'prod',
+  hint: 'tra_Q3x9',
+  createdBy: 'admin@toolroom.local',
+  createdAt: AT,
+  lastUsedAt: null,
+  expiresAt: '2027-02-22T09:30:00.000Z',
+  revokedAt: null,
+  state: 'active',
+}
+const TOKEN = {
+  id: ID,
+  name: 'ci',
+  hint: 'trk_8Hq2',
+  scopes: ['read', 'write'],
+  owner: 'operator@toolroom.local',
+  origin: 'user',
+  createdAt: AT,
+  expiresAt: '2027-02-22T09:30:00.000Z',
+  lastUsedAt: null,
+  revokedAt: null,
+  status: 'active',
+}
 const USER = { id: ID, email: 'operator@toolroom.local', name: 'Olu Operator', role: 'operator', disabled: false, createdAt: AT, signIn: ['password'] }
 const SUBJECT_ID = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e'
 const RUN = {
@@ -108,7 +139,11 @@ const RUN = {
   startedAt: AT,
   finishedAt: '2026-11-24T09:30:01.210Z',
 }
-const ISSUE_TOOL = { name: 'create_issue', description: 'Open an issue in a repository.', inputSchema: { type: 'object', required: ['repo', 'title'], properties: { repo: { type: 'string' }, title: { type: 'string' } } } }
+const ISSUE_TOOL = {
+  name: 'create_issue',
+  description: 'Open an issue in a repository.',
+  inputSchema: { type: 'object', required: ['repo', 'title'], properties: { repo: { type: 'string' }, title: { type: 'string' } } },
+}
 const CHANGE = {
   id: ID,
   subjectKind: 'LanguageTool',
@@ -119,7 +154,14 @@ const CHANGE = {
   diff: {
     added: [],
     removed: [],
-    changed: [{ name: 'create_issue', fields: ['inputSchema'], before: { ...ISSUE_TOOL, inputSchema: { type: 'object', required: ['repo'], properties: { repo: { type: 'string' }, title: { type: 'string' } } } }, after: ISSUE_TOOL }],
+    changed: [
+      {
+        name: 'create_issue',
+        fields: ['inputSchema'],
+        before: { ...ISSUE_TOOL, inputSchema: { type: 'object', required: ['repo'], properties: { repo: { type: 'string' }, title: { type: 'string' } } } },
+        after: ISSUE_TOOL,
+      },
+    ],
     reordered: false,
   },
   status: 'pending_review',
@@ -139,7 +181,12 @@ const AUDIT_EVENT = {
   resource: 'payables',
   resourceId: ID,
   before: { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Unit', metadata: { name: 'payables', namespace: 'finance' }, spec: { parent: 'finance' } },
-  after: { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Unit', metadata: { name: 'payables', namespace: 'finance' }, spec: { parent: 'finance', grants: ['erp.schedule_payment'] } },
+  after: {
+    apiVersion: 'toolroom.dev/v1alpha1',
+    kind: 'Unit',
+    metadata: { name: 'payables', namespace: 'finance' },
+    spec: { parent: 'finance', grants: ['erp.schedule_payment'] },
+  },
   detail: { via: 'apply' },
   requestId: 'b2c4d6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f',
 }
@@ -157,7 +204,16 @@ const APPLY_RESULT = {
       action: 'updated',
       changes: [{ path: 'spec.grants[3]', after: 'finance/stripe.create_refund' }],
     },
-    { index: null, kind: 'Tool', apiVersion: 'toolroom.dev/v1alpha1', namespace: 'support', name: 'support.legacy_lookup', id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f', action: 'deleted', changes: [] },
+    {
+      index: null,
+      kind: 'Tool',
+      apiVersion: 'toolroom.dev/v1alpha1',
+      namespace: 'support',
+      name: 'support.legacy_lookup',
+      id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+      action: 'deleted',
+      changes: [],
+    },
   ],
   summary: { created: 0, updated: 1, unchanged: 0, deleted: 1 },
   impact: {
@@ -187,7 +243,13 @@ const IMAGE_TOOLS = {
   digest: 'sha256:4a5c2bd84e1a0b3c2d7f1e9a8b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c',
   source: 'upload',
   updatedAt: AT,
-  tools: [{ name: 'finance.parse_remittance', description: 'Reads a remittance advice PDF into lines.', inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } }],
+  tools: [
+    {
+      name: 'finance.parse_remittance',
+      description: 'Reads a remittance advice PDF into lines.',
+      inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+    },
+  ],
 }
 
 function resourceDocs(kind: Kind): Record<string, OperationDoc> {
@@ -258,7 +320,8 @@ const DOCS: Record<string, OperationDoc> = {
   ...fleetDocs('Agent'),
   ...fleetDocs('Unit'),
   getAgentConfigYaml: {
-    description: "The agent's runtime `tools:` block: Toolroom's gateway endpoint, and MCP servers marked for direct access (each under a comment that calls there bypass Toolroom). The agent may fetch its own with its gateway credential.",
+    description:
+      "The agent's runtime `tools:` block: Toolroom's gateway endpoint, and MCP servers marked for direct access (each under a comment that calls there bypass Toolroom). The agent may fetch its own with its gateway credential.",
     response: 'tools:\n  toolroom:\n    endpoint: https://toolroom.example.com/mcp\n',
     parameters: { id: 'ap-clerk', namespace: 'finance' },
   },
@@ -289,19 +352,28 @@ const DOCS: Record<string, OperationDoc> = {
     response: { openapi: '3.1.0', info: { title: 'Toolroom API', version: '1.0.0' } },
   },
   listDiscoveryRuns: {
-    description: 'Every discovery run (image listeners and MCP servers), newest first: trigger, status, timings and the error of a failed one. Filter by subject and status.',
+    description:
+      'Every discovery run (image listeners and MCP servers), newest first: trigger, status, timings and the error of a failed one. Filter by subject and status.',
     response: { items: [RUN], nextCursor: null },
     parameters: { subjectKind: 'LanguageTool', status: 'failed' },
   },
   listSurfaceChanges: {
-    description: "Changes discovery found in tool surfaces, newest first, with their diffs. Changes of pinned servers wait with status `pending_review` until someone accepts or rejects them.",
+    description:
+      'Changes discovery found in tool surfaces, newest first, with their diffs. Changes of pinned servers wait with status `pending_review` until someone accepts or rejects them.',
     response: { items: [CHANGE], nextCursor: null },
     parameters: { status: 'pending_review' },
   },
   acceptSurfaceChange: {
     description: 'Accepts a held change: the new definitions become what agents see. Audited with the comment.',
     request: { comment: 'Reviewed the new create_issue schema.' },
-    response: { ...CHANGE, status: 'accepted', proposed: null, decidedBy: 'operator@toolroom.local', decidedAt: AT, comment: 'Title is required upstream now.' },
+    response: {
+      ...CHANGE,
+      status: 'accepted',
+      proposed: null,
+      decidedBy: 'operator@toolroom.local',
+      decidedAt: AT,
+      comment: 'Title is required upstream now.',
+    },
   },
   rejectSurfaceChange: {
     description: 'Rejects a held change: agents keep the definitions accepted before. Audited with the comment.',
@@ -309,45 +381,91 @@ const DOCS: Record<string, OperationDoc> = {
     response: { ...CHANGE, status: 'rejected', proposed: null, decidedBy: 'operator@toolroom.local', decidedAt: AT, comment: 'Wait for the server fix.' },
   },
   listApprovals: {
-    description: 'Pending requests oldest first, with agent, tool, level, redacted arguments, idempotency key, limits and time left; decided ones newest first. `total` counts the whole filtered queue.',
+    description:
+      'Pending requests oldest first, with agent, tool, level, redacted arguments, idempotency key, limits and time left; decided ones newest first. `total` counts the whole filtered queue.',
     response: { items: [APPROVAL], total: 1, nextCursor: null },
     parameters: { status: 'pending', level: 'financial' },
   },
   approvalStats: {
     description: 'Queue depth now and the time from request to decision (p50, p95) over the last 7 days.',
-    response: { pending: 3, oldestPendingAt: '2026-11-24T08:02:11.000Z', timeToDecisionSeconds: { p50: 95, p95: 1380, decided: 41 }, decided7d: { approved: 33, denied: 6, expired: 2 } },
+    response: {
+      pending: 3,
+      oldestPendingAt: '2026-11-24T08:02:11.000Z',
+      timeToDecisionSeconds: { p50: 95, p95: 1380, decided: 41 },
+      decided7d: { approved: 33, denied: 6, expired: 2 },
+    },
   },
-  getApproval: { description: 'One request with its decision (who, when, comment) and the execution of an approved call.', response: APPROVAL, parameters: { id: APPROVAL.id } },
+  getApproval: {
+    description: 'One request with its decision (who, when, comment) and the execution of an approved call.',
+    response: APPROVAL,
+    parameters: { id: APPROVAL.id },
+  },
   approveCall: {
-    description: 'Approves a pending call; a worker then runs it exactly once and records the result on the call. A request someone else decided first answers 409 naming them.',
+    description:
+      'Approves a pending call; a worker then runs it exactly once and records the result on the call. A request someone else decided first answers 409 naming them.',
     request: { comment: 'Refund agreed with the customer on ticket 48211.' },
-    response: { ...APPROVAL, status: 'approved', secondsLeft: null, decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Refund agreed with the customer on ticket 48211.' } },
+    response: {
+      ...APPROVAL,
+      status: 'approved',
+      secondsLeft: null,
+      decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Refund agreed with the customer on ticket 48211.' },
+    },
   },
   denyCall: {
-    description: 'Denies a pending call; it never runs, and the agent is told so when it asks or repeats the call. A request someone else decided first answers 409 naming them.',
+    description:
+      'Denies a pending call; it never runs, and the agent is told so when it asks or repeats the call. A request someone else decided first answers 409 naming them.',
     request: { comment: 'Duplicate of an earlier refund.' },
-    response: { ...APPROVAL, status: 'denied', secondsLeft: null, decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Duplicate of an earlier refund.' } },
+    response: {
+      ...APPROVAL,
+      status: 'denied',
+      secondsLeft: null,
+      decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Duplicate of an earlier refund.' },
+    },
   },
   decideApprovals: {
-    description: 'Approves or denies up to 500 requests with one comment. Each is decided on its own: the answer says, per id, whether it went through or why not.',
+    description:
+      'Approves or denies up to 500 requests with one comment. Each is decided on its own: the answer says, per id, whether it went through or why not.',
     request: { ids: [APPROVAL.id], decision: 'approve', comment: 'Month-end refunds, checked.' },
     response: { results: [{ id: APPROVAL.id, ok: true }] },
   },
-  listWebhooks: { description: 'The endpoints that receive `approval.requested` and `approval.decided`, signed with their secret (which is never shown again).', response: { items: [WEBHOOK] } },
+  listWebhooks: {
+    description: 'The endpoints that receive `approval.requested` and `approval.decided`, signed with their secret (which is never shown again).',
+    response: { items: [WEBHOOK] },
+  },
   createWebhook: {
-    description: 'Adds an endpoint. Deliveries are signed `Toolroom-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the secret in this answer (generated unless given), and retried with backoff.',
+    description:
+      'Adds an endpoint. Deliveries are signed `Toolroom-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the secret in this answer (generated unless given), and retried with backoff.',
     request: { name: 'approvals-slack', url: 'https://hooks.example.com/toolroom', events: ['approval.requested', 'approval.decided'] },
     response: { ...WEBHOOK, secret: 'whsec_5pX2c9Lq0d7Vn3Rt8Ka1' },
   },
-  updateWebhook: { description: "Changes an endpoint's URL, events or whether it is enabled; its name and secret stay.", request: { enabled: false }, response: { ...WEBHOOK, enabled: false } },
+  updateWebhook: {
+    description: "Changes an endpoint's URL, events or whether it is enabled; its name and secret stay.",
+    request: { enabled: false },
+    response: { ...WEBHOOK, enabled: false },
+  },
   deleteWebhook: { description: 'Removes an endpoint; queued deliveries to it are dropped.', parameters: { id: ID } },
   listWebhookDeliveries: {
     description: 'Recent deliveries to an endpoint, newest first: event, attempts, HTTP status and when it was delivered.',
-    response: { items: [{ id: ID, endpointId: WEBHOOK.id, event: 'approval.requested', attempts: 1, status: 'delivered', lastStatus: 200, lastError: null, createdAt: AT, deliveredAt: '2026-11-24T09:30:00.300Z' }] },
+    response: {
+      items: [
+        {
+          id: ID,
+          endpointId: WEBHOOK.id,
+          event: 'approval.requested',
+          attempts: 1,
+          status: 'delivered',
+          lastStatus: 200,
+          lastError: null,
+          createdAt: AT,
+          deliveredAt: '2026-11-24T09:30:00.300Z',
+        },
+      ],
+    },
     parameters: { id: ID },
   },
   listAuditEvents: {
-    description: 'The append-only audit log, newest first: every resource change with its document before and after (never Secret values), decisions, discovery refreshes, sign-ins and token actions. Filter by actor, action (or a `prefix.*`), kind, namespace, resource and time.',
+    description:
+      'The append-only audit log, newest first: every resource change with its document before and after (never Secret values), decisions, discovery refreshes, sign-ins and token actions. Filter by actor, action (or a `prefix.*`), kind, namespace, resource and time.',
     response: { items: [AUDIT_EVENT], nextCursor: null },
     parameters: { action: 'resource.*', namespace: 'finance' },
   },
@@ -369,7 +487,8 @@ const DOCS: Record<string, OperationDoc> = {
     parameters: { toolId: 'zendesk.create_ticket' },
   },
   ingestToolCalls: {
-    description: 'Records up to 1,000 calls the agent ran itself (image tools), for its own effective tools only, started within the 8 days statistics keep. All or nothing; records whose id was recorded before are skipped, so a batch can be sent again.',
+    description:
+      'Records up to 1,000 calls the agent ran itself (image tools), for its own effective tools only, started within the 8 days statistics keep. All or nothing; records whose id was recorded before are skipped, so a batch can be sent again.',
     request: { calls: [{ toolId: 'finance.parse_remittance', outcome: 'succeeded', startedAt: AT, finishedAt: '2026-11-24T09:30:00.250Z' }] },
     response: { accepted: 1, duplicates: 0 },
   },
@@ -379,88 +498,182 @@ const DOCS: Record<string, OperationDoc> = {
     response: { ...CREDENTIAL, token: 'tra_Q3x9v7Lk2Pd8Rm4Tn6Wb1Yc5Ze0Ha3Jf' },
     parameters: { id: 'ap-clerk', namespace: 'finance' },
   },
-  listAgentCredentials: { description: "The agent's gateway credentials with their state; never the tokens.", response: { items: [CREDENTIAL] }, parameters: { id: 'ap-clerk', namespace: 'finance' } },
-  revokeAgentCredential: { description: 'Revokes a credential; every gateway refuses it within `TOOLROOM_AGENT_AUTH_CACHE_MS` (3 s). Admins only.', response: { ...CREDENTIAL, state: 'revoked', revokedAt: AT }, parameters: { id: 'ap-clerk', credentialId: ID } },
+  listAgentCredentials: {
+    description: "The agent's gateway credentials with their state; never the tokens.",
+    response: { items: [CREDENTIAL] },
+    parameters: { id: 'ap-clerk', namespace: 'finance' },
+  },
+  revokeAgentCredential: {
+    description: 'Revokes a credential; every gateway refuses it within `TOOLROOM_AGENT_AUTH_CACHE_MS` (3 s). Admins only.',
+    response: { ...CREDENTIAL, state: 'revoked', revokedAt: AT },
+    parameters: { id: 'ap-clerk', credentialId: ID },
+  },
   listAllAgentCredentials: {
     description: 'Gateway credentials of every agent, newest first, with the agent they belong to; never the tokens. Filter by state, agent and text.',
     response: { items: [{ ...CREDENTIAL, agent: { namespace: 'finance', name: 'ap-clerk' } }], total: 1, nextCursor: null },
     parameters: { status: 'active', agent: 'finance/ap-clerk' },
   },
-  getOverallCallStats: { description: 'Calls, failures, refusals, failure rate and latency percentiles of every call, by day and by hour, over today and the six previous UTC days.', response: callStats('all', '') },
-  getToolCallStats: { description: "Statistics of one Tool resource: its own calls, not those of same-named tools in other namespaces or servers.", response: callStats('tool', 'Tool/finance/stripe.create_refund'), parameters: { id: 'stripe.create_refund', namespace: 'finance' } },
-  getResolvedToolCallStats: { description: 'Statistics of any resolved tool by its key: a Tool, a tool of a connector or MCP server, an image tool or a platform tool.', response: callStats('tool', 'LanguageTool/platform/github/github.create_issue'), parameters: { key: 'LanguageTool/platform/github/github.create_issue' } },
-  getAgentCallStats: { description: "Statistics of one agent's calls.", response: callStats('agent', ID), parameters: { id: 'ap-clerk', namespace: 'finance' } },
-  getUnitCallStats: { description: 'Statistics of the calls of the agents in a unit and in every unit below it.', response: callStats('unit', 'finance/payables'), parameters: { id: 'payables', namespace: 'finance' } },
-  getToolNamespaceCallStats: { description: 'Statistics of every tool whose id starts with this namespace (`stripe` for stripe.*).', response: callStats('namespace', 'stripe'), parameters: { namespace: 'stripe' } },
+  getOverallCallStats: {
+    description: 'Calls, failures, refusals, failure rate and latency percentiles of every call, by day and by hour, over today and the six previous UTC days.',
+    response: callStats('all', ''),
+  },
+  getToolCallStats: {
+    description: 'Statistics of one Tool resource: its own calls, not those of same-named tools in other namespaces or servers.',
+    response: callStats('tool', 'Tool/finance/stripe.create_refund'),
+    parameters: { id: 'stripe.create_refund', namespace: 'finance' },
+  },
+  getResolvedToolCallStats: {
+    description: 'Statistics of any resolved tool by its key: a Tool, a tool of a connector or MCP server, an image tool or a platform tool.',
+    response: callStats('tool', 'LanguageTool/platform/github/github.create_issue'),
+    parameters: { key: 'LanguageTool/platform/github/github.create_issue' },
+  },
+  getAgentCallStats: {
+    description: "Statistics of one agent's calls.",
+    response: callStats('agent', ID),
+    parameters: { id: 'ap-clerk', namespace: 'finance' },
+  },
+  getUnitCallStats: {
+    description: 'Statistics of the calls of the agents in a unit and in every unit below it.',
+    response: callStats('unit', 'finance/payables'),
+    parameters: { id: 'payables', namespace: 'finance' },
+  },
+  getToolNamespaceCallStats: {
+    description: 'Statistics of every tool whose id starts with this namespace (`stripe` for stripe.*).',
+    response: callStats('namespace', 'stripe'),
+    parameters: { namespace: 'stripe' },
+  },
   listTopFailingTools: {
     description: 'The resolved tools with the most failed calls over the last 7 days, with their calls, refusals and failure rate.',
-    response: { items: [{ key: 'Tool/finance/stripe.create_refund', toolId: 'stripe.create_refund', source: { kind: 'Tool', namespace: 'finance', name: 'stripe.create_refund' }, calls: 120, failures: 9, refused: 2, failureRate: 0.075 }] },
+    response: {
+      items: [
+        {
+          key: 'Tool/finance/stripe.create_refund',
+          toolId: 'stripe.create_refund',
+          source: { kind: 'Tool', namespace: 'finance', name: 'stripe.create_refund' },
+          calls: 120,
+          failures: 9,
+          refused: 2,
+          failureRate: 0.075,
+        },
+      ],
+    },
     parameters: { limit: 10 },
   },
-  listCalls: { description: 'Recorded calls, newest first, without arguments and results; filter by agent, tool, resolved tool, namespace, outcome, channel and time.', response: { items: [CALL], nextCursor: null }, parameters: { outcome: 'failed', tool: 'stripe.create_refund' } },
-  getCall: { description: "One call with the arguments and result that were stored: only where the tool's observability allows, redacted before they were written.", response: { ...CALL, args: { subject: 'Order 1042 arrived damaged', body: '[redacted]' }, result: null }, parameters: { id: CALL.id } },
+  listCalls: {
+    description: 'Recorded calls, newest first, without arguments and results; filter by agent, tool, resolved tool, namespace, outcome, channel and time.',
+    response: { items: [CALL], nextCursor: null },
+    parameters: { outcome: 'failed', tool: 'stripe.create_refund' },
+  },
+  getCall: {
+    description: "One call with the arguments and result that were stored: only where the tool's observability allows, redacted before they were written.",
+    response: { ...CALL, args: { subject: 'Order 1042 arrived damaged', body: '[redacted]' }, result: null },
+    parameters: { id: CALL.id },
+  },
   getToolFailures: {
     description:
       "Why one resolved tool fails, by its statistics key (as `toolKey` on calls): its failure rate by day and hour, failures by error code and message with counts and shares, calls and failures by agent, and its ten latest failed calls with the upstream's redacted reply. Read from the rollup, so it counts the same calls as the other statistics.",
     parameters: { key: 'Tool/finance/stripe.create_refund' },
   },
   getOAuthProtectedResource: {
-    description: 'Protected resource metadata (RFC 9728) of the MCP endpoint: MCP clients read it after a 401 from /mcp to find the authorization server. Public; addresses follow TOOLROOM_PUBLIC_URL or the request\'s forwarded host.',
-    response: { resource: 'https://toolroom.example.com/mcp', authorization_servers: ['https://toolroom.example.com/api/auth'], scopes_supported: ['mcp'], bearer_methods_supported: ['header'], resource_name: 'Toolroom MCP gateway' },
+    description:
+      "Protected resource metadata (RFC 9728) of the MCP endpoint: MCP clients read it after a 401 from /mcp to find the authorization server. Public; addresses follow TOOLROOM_PUBLIC_URL or the request's forwarded host.",
+    response: {
+      resource: 'https://toolroom.example.com/mcp',
+      authorization_servers: ['https://toolroom.example.com/api/auth'],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Toolroom MCP gateway',
+    },
   },
   getOAuthProtectedResourceMcp: {
     description: 'The same metadata at the path RFC 9728 derives from the resource `/mcp` (`WWW-Authenticate: Bearer resource_metadata=…` names this one).',
-    response: { resource: 'https://toolroom.example.com/mcp', authorization_servers: ['https://toolroom.example.com/api/auth'], scopes_supported: ['mcp'], bearer_methods_supported: ['header'], resource_name: 'Toolroom MCP gateway' },
+    response: {
+      resource: 'https://toolroom.example.com/mcp',
+      authorization_servers: ['https://toolroom.example.com/api/auth'],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Toolroom MCP gateway',
+    },
   },
   getOAuthAuthorizationServer: {
-    description: "Authorization server metadata (RFC 8414) of the OAuth provider MCP clients use: authorization code with PKCE and client credentials. `registration_endpoint` is present only while an admin lets some agent accept dynamically registered clients.",
-    response: { issuer: 'https://toolroom.example.com/api/auth', authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize', token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token', code_challenge_methods_supported: ['S256'] },
+    description:
+      'Authorization server metadata (RFC 8414) of the OAuth provider MCP clients use: authorization code with PKCE and client credentials. `registration_endpoint` is present only while an admin lets some agent accept dynamically registered clients.',
+    response: {
+      issuer: 'https://toolroom.example.com/api/auth',
+      authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize',
+      token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token',
+      code_challenge_methods_supported: ['S256'],
+    },
   },
   getOAuthAuthorizationServerAtBasePath: {
     description: 'The same authorization server metadata at the path RFC 8414 derives from the issuer `/api/auth`.',
-    response: { issuer: 'https://toolroom.example.com/api/auth', authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize', token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token', code_challenge_methods_supported: ['S256'] },
+    response: {
+      issuer: 'https://toolroom.example.com/api/auth',
+      authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize',
+      token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token',
+      code_challenge_methods_supported: ['S256'],
+    },
   },
   listOAuthClients: {
-    description: "OAuth clients of the MCP endpoint, each bound to the one agent its tokens act as, with how many tokens are live; and the agents that accept dynamically registered clients. Admins only.",
+    description:
+      'OAuth clients of the MCP endpoint, each bound to the one agent its tokens act as, with how many tokens are live; and the agents that accept dynamically registered clients. Admins only.',
     response: { items: [OAUTH_CLIENT], dynamicRegistration: [{ ...OAUTH_CLIENT.agent, allowedBy: 'admin@toolroom.local' }] },
   },
   createOAuthClient: {
-    description: 'Registers a client for one agent: `authorization_code` for a person\'s MCP client (PKCE, with redirect URIs) or `client_credentials` for a workload (its `clientSecret` is in this answer only, stored sealed). Admins only; audited.',
-    request: { name: 'Claude Desktop (support)', agent: 'support/support-escalation', kind: 'authorization_code', redirectUris: ['http://127.0.0.1:33418/callback'] },
+    description:
+      "Registers a client for one agent: `authorization_code` for a person's MCP client (PKCE, with redirect URIs) or `client_credentials` for a workload (its `clientSecret` is in this answer only, stored sealed). Admins only; audited.",
+    request: {
+      name: 'Claude Desktop (support)',
+      agent: 'support/support-escalation',
+      kind: 'authorization_code',
+      redirectUris: ['http://127.0.0.1:33418/callback'],
+    },
     response: OAUTH_CLIENT,
   },
-  revokeOAuthClient: { description: 'Disables a client and revokes every token it holds; agents using it are refused from the next request. Admins only; audited.', response: { ...OAUTH_CLIENT, disabled: true, activeTokens: 0 }, parameters: { clientId: OAUTH_CLIENT.clientId } },
+  revokeOAuthClient: {
+    description: 'Disables a client and revokes every token it holds; agents using it are refused from the next request. Admins only; audited.',
+    response: { ...OAUTH_CLIENT, disabled: true, activeTokens: 0 },
+    parameters: { clientId: OAUTH_CLIENT.clientId },
+  },
   setOAuthDynamicRegistration: {
-    description: 'Lets (or stops letting) dynamically registered clients be bound to this agent when a person consents; registration (RFC 7591) is open while any agent allows it. Admins only; audited.',
+    description:
+      'Lets (or stops letting) dynamically registered clients be bound to this agent when a person consents; registration (RFC 7591) is open while any agent allows it. Admins only; audited.',
     request: { allowed: true },
     response: { agent: OAUTH_CLIENT.agent, allowed: true },
     parameters: { agent: 'support/support-escalation' },
   },
   decideOAuthConsent: {
-    description: 'A signed-in person with write access allows or denies an MCP client acting as an agent; the consent page sends this with the query the authorization server signed. Answers where the browser goes next (the client\'s redirect URI with a code, or with `error=access_denied`).',
+    description:
+      "A signed-in person with write access allows or denies an MCP client acting as an agent; the consent page sends this with the query the authorization server signed. Answers where the browser goes next (the client's redirect URI with a code, or with `error=access_denied`).",
     request: { oauthQuery: 'client_id=tcl_8f2a&scope=mcp&state=x1&sig=…', accept: true },
     response: { redirectTo: 'http://127.0.0.1:33418/callback?code=Qm9v&state=x1' },
   },
   explainAgentCall: {
     description:
-      "Answers whether the agent may call the named tool, and why, as the gateway would decide it now: the decision (`allowed`, `approval_required`, `denied`, `unknown_tool`, `invalid_arguments`, `rate_limited`) with every candidate of the name (tier, provenance, why it won or lost), safety and toggles, argument violations, rate-limit headroom, the approval rule and its expiry, the idempotency key a call would use, and a prefilled Apply draft for each fix. Nothing is called, counted or recorded.",
+      'Answers whether the agent may call the named tool, and why, as the gateway would decide it now: the decision (`allowed`, `approval_required`, `denied`, `unknown_tool`, `invalid_arguments`, `rate_limited`) with every candidate of the name (tier, provenance, why it won or lost), safety and toggles, argument violations, rate-limit headroom, the approval rule and its expiry, the idempotency key a call would use, and a prefilled Apply draft for each fix. Nothing is called, counted or recorded.',
     request: { tool: 'stripe.create_refund', arguments: { charge: 'ch_3Nd1', amount: 1200 } },
     parameters: { id: ID },
   },
   listAgentsWithTool: {
-    description: 'Agents whose effective set holds this Tool, with its state for each (enabled, disabled, denied, shadowed) and the reason; filter by `state`, keyset pages.',
+    description:
+      'Agents whose effective set holds this Tool, with its state for each (enabled, disabled, denied, shadowed) and the reason; filter by `state`, keyset pages.',
     parameters: { id: ID, state: 'denied' },
   },
   search: {
-    description: "The portal's search box over the API: resources whose name (or a Tool's description) holds `q`, best matches first and grouped by kind; waiting approvals whose tool or agent holds it; the latest calls of the tool it names. A uuid finds that call or approval. Only what the caller may read.",
+    description:
+      "The portal's search box over the API: resources whose name (or a Tool's description) holds `q`, best matches first and grouped by kind; waiting approvals whose tool or agent holds it; the latest calls of the tool it names. A uuid finds that call or approval. Only what the caller may read.",
     parameters: { q: 'refund' },
   },
   signIn: {
-    description: 'Signs in with email and password and sets the session cookie. Send `Origin` (Toolroom\'s own); attempts are limited per client address and per account. Scripts should use API tokens instead.',
+    description:
+      "Signs in with email and password and sets the session cookie. Send `Origin` (Toolroom's own); attempts are limited per client address and per account. Scripts should use API tokens instead.",
     request: { email: 'operator@toolroom.local', password: 'toolroom-demo-operator' },
     response: { user: { id: ID, email: 'operator@toolroom.local', name: 'Olu Operator', role: 'operator' } },
   },
-  whoAmI: { description: 'The caller as Toolroom sees it: a person (with the role) or an API token (with its scopes).', response: { kind: 'token', id: ID, name: 'ci', roles: ['operator'], scopes: ['read', 'write'] } },
+  whoAmI: {
+    description: 'The caller as Toolroom sees it: a person (with the role) or an API token (with its scopes).',
+    response: { kind: 'token', id: ID, name: 'ci', roles: ['operator'], scopes: ['read', 'write'] },
+  },
   signOut: { description: 'Ends this session and clears its cookie.' },
   changeOwnPassword: {
     description: "Changes the signed-in person's own password (a session, not an API token); their other sessions end. At least 12 characters.",
@@ -472,16 +685,33 @@ const DOCS: Record<string, OperationDoc> = {
     request: { email: 'new.approver@example.com', name: 'Ana Approver', role: 'approver' },
     response: { user: { ...USER, email: 'new.approver@example.com', name: 'Ana Approver', role: 'approver' }, password: 'generated-once-q8Lm2Xv' },
   },
-  changeUser: { description: "Changes someone's role or name, or disables them; their sessions end. Admins only; audited.", request: { role: 'approver' }, response: { ...USER, role: 'approver' } },
-  resetUserPassword: { description: "Sets someone's password, or generates one returned once; all their sessions end. Admins only; audited.", request: {}, response: { password: 'generated-once-q8Lm2Xv' } },
+  changeUser: {
+    description: "Changes someone's role or name, or disables them; their sessions end. Admins only; audited.",
+    request: { role: 'approver' },
+    response: { ...USER, role: 'approver' },
+  },
+  resetUserPassword: {
+    description: "Sets someone's password, or generates one returned once; all their sessions end. Admins only; audited.",
+    request: {},
+    response: { password: 'generated-once-q8Lm2Xv' },
+  },
   removeUser: { description: 'Removes a person with their sessions and API tokens. Admins only; audited.', parameters: { id: ID } },
-  listApiTokens: { description: "API tokens: the caller's own, or everyone's for admins, with scopes, expiry and last use; never the token itself.", response: { items: [TOKEN] } },
+  listApiTokens: {
+    description: "API tokens: the caller's own, or everyone's for admins, with scopes, expiry and last use; never the token itself.",
+    response: { items: [TOKEN] },
+  },
   createApiToken: {
-    description: 'Creates an API token (`trk_…`), shown once in this answer and stored as a hash. Scopes cannot exceed the creator\'s role; a token that creates tokens needs `write`, gives only scopes it holds and an expiry no later than its own. Default expiry 90 days; `null` never expires.',
+    description:
+      "Creates an API token (`trk_…`), shown once in this answer and stored as a hash. Scopes cannot exceed the creator's role; a token that creates tokens needs `write`, gives only scopes it holds and an expiry no later than its own. Default expiry 90 days; `null` never expires.",
     request: { name: 'ci', scopes: ['read', 'write'], expiresInDays: 90 },
     response: { ...TOKEN, token: 'trk_3f9a1c7e5b2d8a4c6e0f1b3d5a7c9e1f3b5d7f9a' },
   },
-  revokeApiToken: { description: "Revokes a token at once in this process and within `TOOLROOM_API_TOKEN_CACHE_MS` (2 s) in others; a token caller revokes only tokens within its own scopes.", response: { ...TOKEN, status: 'revoked', revokedAt: AT }, parameters: { id: ID } },
+  revokeApiToken: {
+    description:
+      'Revokes a token at once in this process and within `TOOLROOM_API_TOKEN_CACHE_MS` (2 s) in others; a token caller revokes only tokens within its own scopes.',
+    response: { ...TOKEN, status: 'revoked', revokedAt: AT },
+    parameters: { id: ID },
+  },
 }
 
 export function operationDoc(operationId: string): OperationDoc | undefined {

@@ -10,7 +10,11 @@ import { applyJsonBody, applyQuery, applyResultSchema, overviewSchema } from './
 export const MAX_MANIFEST_BYTES = 5 * 1024 * 1024
 
 export const applyContract = {
-  method: 'POST', path: '/api/v1/apply', operationId: 'applyManifest', tags: ['Apply'], access: 'write',
+  method: 'POST',
+  path: '/api/v1/apply',
+  operationId: 'applyManifest',
+  tags: ['Apply'],
+  access: 'write',
   summary: 'Apply a multi-document YAML or JSON manifest, all or nothing; ?dryRun=true only validates',
   query: applyQuery,
   body: {
@@ -28,13 +32,23 @@ export const applyRoute = route(applyContract, async (ctx) =>
 )
 
 export const overviewContract = {
-  method: 'GET', path: '/api/v1/overview', operationId: 'getOverview', tags: ['Overview'], access: 'read',
-  summary: 'Fleet counts and tools by side-effect level, for the dashboard', response: overviewSchema,
+  method: 'GET',
+  path: '/api/v1/overview',
+  operationId: 'getOverview',
+  tags: ['Overview'],
+  access: 'read',
+  summary: 'Fleet counts and tools by side-effect level, for the dashboard',
+  response: overviewSchema,
 } satisfies RouteContract
 
 export const overviewRoute = route(overviewContract, async () => getOverview())
 
 export const openApiContract = {
-  method: 'GET', path: '/api/v1/openapi.json', operationId: 'getOpenApiDocument', tags: ['Meta'], access: 'public',
-  summary: 'This document', response: z.record(z.string(), z.unknown()),
+  method: 'GET',
+  path: '/api/v1/openapi.json',
+  operationId: 'getOpenApiDocument',
+  tags: ['Meta'],
+  access: 'public',
+  summary: 'This document',
+  response: z.record(z.string(), z.unknown()),
 } satisfies RouteContract

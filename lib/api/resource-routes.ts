@@ -42,24 +42,61 @@ export function resourceContracts(kind: Kind) {
   const one = kind === 'Agent' || kind === 'Unit' ? withEffectiveTools(kind) : resourceSchema(kind)
   return {
     list: {
-      method: 'GET', path: base, operationId: `list${kind}s`, summary: `List ${kind} resources`, tags, access: 'read',
-      query: LIST_QUERIES[kind] ?? listQuery, response: pageSchema(resourceSchema(kind), `${kind}Page`), yamlAnswer: true,
+      method: 'GET',
+      path: base,
+      operationId: `list${kind}s`,
+      summary: `List ${kind} resources`,
+      tags,
+      access: 'read',
+      query: LIST_QUERIES[kind] ?? listQuery,
+      response: pageSchema(resourceSchema(kind), `${kind}Page`),
+      yamlAnswer: true,
     },
     create: {
-      method: 'POST', path: base, operationId: `create${kind}`, summary: `Create a ${kind}`, tags, ...change,
-      body: resourceInputSchema(kind), response: resourceSchema(kind), successStatus: 201,
+      method: 'POST',
+      path: base,
+      operationId: `create${kind}`,
+      summary: `Create a ${kind}`,
+      tags,
+      ...change,
+      body: resourceInputSchema(kind),
+      response: resourceSchema(kind),
+      successStatus: 201,
     },
     get: {
-      method: 'GET', path: `${base}/{id}`, operationId: `get${kind}`, summary: `Get a ${kind} by id, or by name with ?namespace=`, tags, access: 'read',
-      params: idParams, query: namespaceQuery, response: one, yamlAnswer: true,
+      method: 'GET',
+      path: `${base}/{id}`,
+      operationId: `get${kind}`,
+      summary: `Get a ${kind} by id, or by name with ?namespace=`,
+      tags,
+      access: 'read',
+      params: idParams,
+      query: namespaceQuery,
+      response: one,
+      yamlAnswer: true,
     },
     replace: {
-      method: 'PUT', path: `${base}/{id}`, operationId: `replace${kind}`, summary: `Replace a ${kind}'s labels and spec`, tags, ...change,
-      params: idParams, query: namespaceQuery, body: resourceInputSchema(kind), response: resourceSchema(kind),
+      method: 'PUT',
+      path: `${base}/{id}`,
+      operationId: `replace${kind}`,
+      summary: `Replace a ${kind}'s labels and spec`,
+      tags,
+      ...change,
+      params: idParams,
+      query: namespaceQuery,
+      body: resourceInputSchema(kind),
+      response: resourceSchema(kind),
     },
     remove: {
-      method: 'DELETE', path: `${base}/{id}`, operationId: `delete${kind}`, summary: `Delete a ${kind}`, tags, ...change,
-      params: idParams, query: namespaceQuery, successStatus: 204,
+      method: 'DELETE',
+      path: `${base}/{id}`,
+      operationId: `delete${kind}`,
+      summary: `Delete a ${kind}`,
+      tags,
+      ...change,
+      params: idParams,
+      query: namespaceQuery,
+      successStatus: 204,
     },
   } satisfies Record<string, RouteContract>
 }
@@ -94,7 +131,9 @@ export function resourceRoutes(kind: Kind) {
       if (kind !== 'Agent' && kind !== 'Unit') return toResourceView(kind, await getRow(kind, params.id, query.namespace))
       return subjectAnswer(kind, params.id, query.namespace)
     }),
-    replace: route(c.replace, async (ctx) => replaceResource(kind, ctx.params.id, ctx.query.namespace, ctx.body, { audit: auditContextOf(ctx), caller: ctx.actor })),
+    replace: route(c.replace, async (ctx) =>
+      replaceResource(kind, ctx.params.id, ctx.query.namespace, ctx.body, { audit: auditContextOf(ctx), caller: ctx.actor }),
+    ),
     remove: route(c.remove, async (ctx) => {
       await deleteResource(kind, ctx.params.id, ctx.query.namespace, auditContextOf(ctx))
       return null

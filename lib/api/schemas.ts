@@ -66,8 +66,7 @@ export function resourceInputSchema(kind: Kind) {
     .openapi(`${kind}Input`, { description: `A ${kind} manifest document; see the ${kind}Resource spec for its fields.` })
 }
 
-export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() }).openapi(name)
+export const pageSchema = <T extends z.ZodType>(item: T, name: string) => z.object({ items: z.array(item), nextCursor: z.string().nullable() }).openapi(name)
 
 const labelPairs = z
   .array(z.string().regex(/^[^=]+=[^=]*$/, 'must be "key=value"'))
@@ -99,10 +98,10 @@ export const listQuery = z.strictObject({
   labelSelector: labelSelectorParam.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   cursor: z.string().max(1000).optional(),
-  sort: z
-    .enum(RESOURCE_SORTS)
-    .optional()
-    .openapi({ description: 'Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from.' }),
+  sort: z.enum(RESOURCE_SORTS).optional().openapi({
+    description:
+      'Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from.',
+  }),
 })
 
 export const toolListQuery = listQuery.extend({
@@ -149,7 +148,11 @@ export const effectiveToolSchema = z
       })
       .optional()
       .openapi({ description: 'Whether the tool can be called now: absent for tools that run inside the agent or on the platform' }),
-    refusedCalls7d: z.number().int().optional().openapi({ description: 'Of totalCalls7d, the calls Toolroom refused before the tool ran; they are calls, never failures.' }),
+    refusedCalls7d: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'Of totalCalls7d, the calls Toolroom refused before the tool ran; they are calls, never failures.' }),
   })
   .openapi('EffectiveTool') satisfies z.ZodType<EffectiveTool>
 
@@ -208,7 +211,7 @@ export const manifestDocumentSchema = z
         apiVersion: z.literal('v1'),
         kind: z.literal('Secret'),
         metadata: manifestMetadata,
-        type: z.string().optional().openapi({ description: '`Opaque` (or Toolroom\'s `opaque`, `bearer`, `basic`).' }),
+        type: z.string().optional().openapi({ description: "`Opaque` (or Toolroom's `opaque`, `bearer`, `basic`)." }),
         stringData: z.record(z.string(), z.string()).optional(),
         data: z.record(z.string(), z.string()).optional().openapi({ description: 'Base64 values.' }),
       })
@@ -224,13 +227,23 @@ export const applyJsonBody = z
   .union([
     manifestDocumentSchema,
     z.array(manifestDocumentSchema).max(2000),
-    z.object({ apiVersion: z.string().optional(), kind: z.literal('List'), metadata: z.record(z.string(), z.unknown()).optional(), items: z.array(manifestDocumentSchema).max(2000) }).openapi('ManifestList'),
+    z
+      .object({
+        apiVersion: z.string().optional(),
+        kind: z.literal('List'),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+        items: z.array(manifestDocumentSchema).max(2000),
+      })
+      .openapi('ManifestList'),
   ])
   .openapi('ApplyBody')
 
 export const fieldChangeSchema = z
   .object({
-    path: z.string().openapi({ description: 'Dotted path with array indexes; keys that are not plain names are quoted: `metadata.labels["app.kubernetes.io/name"]`.', example: 'spec.safety.allowedAgents[1]' }),
+    path: z.string().openapi({
+      description: 'Dotted path with array indexes; keys that are not plain names are quoted: `metadata.labels["app.kubernetes.io/name"]`.',
+      example: 'spec.safety.allowedAgents[1]',
+    }),
     before: z.unknown().optional().openapi({ description: 'Absent when the field is added. Secret values show as `[secret]`.' }),
     after: z.unknown().optional().openapi({ description: 'Absent when the field is removed.' }),
   })
@@ -240,12 +253,17 @@ const impactEntry = z.object({
   state: z.enum(['enabled', 'disabled', 'shadowed', 'denied']),
   requiresApproval: z.boolean(),
   tier: z.enum(TIERS),
-  source: z.string().openapi({ description: 'The provenance, as the effective-tools API names it: `platform`, `connector:<slug>`, `image:<digest>`, `mcp:<server>` or `grant`.' }),
+  source: z.string().openapi({
+    description: 'The provenance, as the effective-tools API names it: `platform`, `connector:<slug>`, `image:<digest>`, `mcp:<server>` or `grant`.',
+  }),
 })
 
 export const applyImpactSchema = z
   .object({
-    agentsChecked: z.number().int().openapi({ description: 'Agents before or after the apply; those it cannot reach are known unchanged without being resolved.' }),
+    agentsChecked: z
+      .number()
+      .int()
+      .openapi({ description: 'Agents before or after the apply; those it cannot reach are known unchanged without being resolved.' }),
     agentsResolved: z.number().int().openapi({ description: 'Of those, the agents the manifest can reach, whose sets were worked out before and after.' }),
     agentsAffected: z.number().int(),
     agents: z.array(
@@ -266,7 +284,9 @@ export const applyImpactSchema = z
     ),
     truncated: z.boolean().openapi({ description: 'Whether `agents` was cut (at 20,000 tool changes in all) short of `agentsAffected`.' }),
   })
-  .openapi('ApplyImpact', { description: 'Every agent whose effective tool set would change, tool by tool, worked out by the resolver over the would-be registry.' })
+  .openapi('ApplyImpact', {
+    description: 'Every agent whose effective tool set would change, tool by tool, worked out by the resolver over the would-be registry.',
+  })
 
 const applyAction = z.enum(['created', 'updated', 'unchanged', 'deleted'])
 
@@ -275,14 +295,16 @@ export const applyResultSchema = z
     dryRun: z.boolean(),
     results: z.array(
       z.object({
-        index: z.number().int().nullable().openapi({ description: 'The document\'s index in the manifest; null for a resource prune deletes.' }),
+        index: z.number().int().nullable().openapi({ description: "The document's index in the manifest; null for a resource prune deletes." }),
         kind: z.string(),
         apiVersion: z.string(),
         namespace: z.string(),
         name: z.string(),
         id: z.string().nullable(),
         action: applyAction,
-        changes: z.array(fieldChangeSchema).openapi({ description: 'What is (or would be) changed, field by field: for `updated`; empty for the other actions.' }),
+        changes: z
+          .array(fieldChangeSchema)
+          .openapi({ description: 'What is (or would be) changed, field by field: for `updated`; empty for the other actions.' }),
       }),
     ),
     summary: z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), deleted: z.number().int() }),
@@ -294,10 +316,13 @@ export const imageToolDefinition = z.object({ name: z.string(), description: z.s
 
 export const imageToolsUpload = z
   .object({
-    digest: z.string().regex(/^sha256:[a-f0-9]{64}$/, 'must be "sha256:" and 64 hex digits').optional(),
+    digest: z
+      .string()
+      .regex(/^sha256:[a-f0-9]{64}$/, 'must be "sha256:" and 64 hex digits')
+      .optional(),
     tools: z.array(z.unknown()).max(2000),
   })
-  .openapi('ImageToolsUpload', { description: 'A tools manifest (the `GET /a2a/tools` array) for the subject\'s image.' })
+  .openapi('ImageToolsUpload', { description: "A tools manifest (the `GET /a2a/tools` array) for the subject's image." })
 
 export const imageToolsAnswer = z
   .object({
@@ -310,11 +335,17 @@ export const imageToolsAnswer = z
 
 export const overviewSchema = z
   .object({
-    counts: z.object({ tools: z.number().int(), languageTools: z.number().int(), connectors: z.number().int(), units: z.number().int(), agents: z.number().int(), secrets: z.number().int() }),
+    counts: z.object({
+      tools: z.number().int(),
+      languageTools: z.number().int(),
+      connectors: z.number().int(),
+      units: z.number().int(),
+      agents: z.number().int(),
+      secrets: z.number().int(),
+    }),
     toolsByLevel: z.array(z.object({ level: z.string(), count: z.number().int() })),
     toolsByType: z.array(z.object({ type: z.string(), count: z.number().int() })),
     namespaces: z.array(z.string()),
     languageToolsByPhase: z.array(z.object({ phase: z.string(), count: z.number().int() })),
   })
   .openapi('Overview')
-

@@ -12,9 +12,15 @@ import { idParams, namespaceQuery, resourceSchema } from './schemas'
 
 export const SECRET_CONTRACTS = {
   rotate: {
-    method: 'POST', path: '/api/v1/secrets/{id}/rotate', operationId: 'rotateSecret', tags: ['Secret'], access: 'admin', accessRule: adminOnlyError('Secret'),
+    method: 'POST',
+    path: '/api/v1/secrets/{id}/rotate',
+    operationId: 'rotateSecret',
+    tags: ['Secret'],
+    access: 'admin',
+    accessRule: adminOnlyError('Secret'),
     summary: "Replace a Secret's values in place (same name, labels and references; generation + 1); the answer shows key names only",
-    params: idParams, query: namespaceQuery,
+    params: idParams,
+    query: namespaceQuery,
     body: z.strictObject(secretValueFields).openapi('SecretRotation', { example: { stringData: { token: '<new value>' } } }),
     response: resourceSchema('Secret'),
   },

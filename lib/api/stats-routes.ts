@@ -22,8 +22,14 @@ const toolStatKey = z
   .max(MAX_TOOL_STAT_KEY_LENGTH)
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
   .refine((key) => parseToolStatKey(key) !== null, 'must be a tool stat key such as Tool/<namespace>/<name> or LanguageTool/<namespace>/<server>/<toolId>')
-  .openapi({ description: 'The resolved tool: `Tool/<namespace>/<name>`, `Connector/<namespace>/<slug>/<toolId>`, `LanguageTool/<namespace>/<server>/<toolId>`, `Agent/<namespace>/<agent>/<toolId>` (image tools), `Platform/<toolId>` or `Unresolved/<toolId>`' })
-const segment = z.string().max(63).regex(/^[a-z][a-z0-9_]*$/, 'must be a tool namespace: the first segment of a tool id')
+  .openapi({
+    description:
+      'The resolved tool: `Tool/<namespace>/<name>`, `Connector/<namespace>/<slug>/<toolId>`, `LanguageTool/<namespace>/<server>/<toolId>`, `Agent/<namespace>/<agent>/<toolId>` (image tools), `Platform/<toolId>` or `Unresolved/<toolId>`',
+  })
+const segment = z
+  .string()
+  .max(63)
+  .regex(/^[a-z][a-z0-9_]*$/, 'must be a tool namespace: the first segment of a tool id')
 
 const statPoint = {
   calls: z.number().int(),
@@ -43,7 +49,9 @@ export const callStatsSchema = z
     byDay: z.array(z.object({ day: z.string(), ...statPoint })),
     byHour: z.array(z.object({ hour: z.string(), ...statPoint })),
   })
-  .openapi('CallStats', { description: 'Calls, failures (outcome failed), refusals, failure rate and latency percentiles over today and the six previous UTC days' }) satisfies z.ZodType<CallStats>
+  .openapi('CallStats', {
+    description: 'Calls, failures (outcome failed), refusals, failure rate and latency percentiles over today and the six previous UTC days',
+  }) satisfies z.ZodType<CallStats>
 
 const nullableString = z.string().nullable()
 /** One recorded call as the explorer lists it (arguments and results only in the detail). */
@@ -66,7 +74,8 @@ export const toolCallRow = z
     errorCode: nullableString,
     errorMessage: nullableString,
     upstreamExcerpt: nullableString.openapi({
-      description: "What the upstream answered with its failure (an HTTP error's body, an MCP error object, an isError result's text), as stored: the gateway's injected secrets and the tool's redactFields values scrubbed, at most 2000 characters",
+      description:
+        "What the upstream answered with its failure (an HTTP error's body, an MCP error object, an isError result's text), as stored: the gateway's injected secrets and the tool's redactFields values scrubbed, at most 2000 characters",
     }),
     latencyMs: z.number().int().nullable(),
     attempts: z.number().int(),
@@ -90,7 +99,9 @@ export const toolFailuresSchema = z
     errors: z.array(
       z.object({
         code: z.string().openapi({ description: "The calls' error code ('' when they recorded none)" }),
-        message: nullableString.openapi({ description: "The message's first 200 characters; null for the messages counted together (beyond the 10 kept apart per code and hour, or none)" }),
+        message: nullableString.openapi({
+          description: "The message's first 200 characters; null for the messages counted together (beyond the 10 kept apart per code and hour, or none)",
+        }),
         failures: z.number().int(),
         share: z.number().openapi({ description: "Share of the tool's failures in the window (0..1)" }),
       }),
@@ -109,12 +120,20 @@ export const toolFailuresSchema = z
     agentsTotal: z.number().int().openapi({ description: 'How many agents called the tool in the window (the list holds the 20 with the most failures)' }),
     recent: z.array(toolCallRow).openapi({ description: 'The 10 latest failed calls, newest first' }),
   })
-  .openapi('ToolFailures', { description: 'Why one resolved tool fails: failure rate by day and hour, top error codes and messages, calls by agent, latest failures' })
+  .openapi('ToolFailures', {
+    description: 'Why one resolved tool fails: failure rate by day and hour, top error codes and messages, calls by agent, latest failures',
+  })
 
 const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
 const callsQuery = z.strictObject({
   agentId: z.string().uuid().optional(),
-  agent: z.string().trim().min(1).max(253).optional().openapi({ description: "Only this agent's calls: `namespace/name`, a name (in any namespace), or its id" }),
+  agent: z
+    .string()
+    .trim()
+    .min(1)
+    .max(253)
+    .optional()
+    .openapi({ description: "Only this agent's calls: `namespace/name`, a name (in any namespace), or its id" }),
   tool: toolId.optional(),
   toolKey: toolStatKey.optional().openapi({ description: 'Only calls of this resolved tool (`Tool/<namespace>/<name>`, …)' }),
   namespace: segment.optional(),
@@ -140,50 +159,107 @@ export const failingToolSchema = z
 
 export const STATS_CONTRACTS = {
   overview: {
-    method: 'GET', path: '/api/v1/stats/overview', operationId: 'getOverallCallStats', tags, access: 'read',
-    summary: 'Statistics of every call, by day and by hour, over the last 7 days', response: callStatsSchema,
+    method: 'GET',
+    path: '/api/v1/stats/overview',
+    operationId: 'getOverallCallStats',
+    tags,
+    access: 'read',
+    summary: 'Statistics of every call, by day and by hour, over the last 7 days',
+    response: callStatsSchema,
   },
   tool: {
-    method: 'GET', path: '/api/v1/stats/tools/{id}', operationId: 'getToolCallStats', tags, access: 'read',
-    summary: "Statistics of one Tool resource (by id, or by name and ?namespace=) over the last 7 days: its own calls, not those of same-named tools elsewhere",
-    params: idParams, query: namespaceQuery, response: callStatsSchema,
+    method: 'GET',
+    path: '/api/v1/stats/tools/{id}',
+    operationId: 'getToolCallStats',
+    tags,
+    access: 'read',
+    summary: 'Statistics of one Tool resource (by id, or by name and ?namespace=) over the last 7 days: its own calls, not those of same-named tools elsewhere',
+    params: idParams,
+    query: namespaceQuery,
+    response: callStatsSchema,
   },
   resolvedTool: {
-    method: 'GET', path: '/api/v1/stats/tools', operationId: 'getResolvedToolCallStats', tags, access: 'read',
+    method: 'GET',
+    path: '/api/v1/stats/tools',
+    operationId: 'getResolvedToolCallStats',
+    tags,
+    access: 'read',
     summary: 'Statistics of any resolved tool (a Tool, a tool of a connector or LanguageTool, an image tool, a platform tool) by its key, over the last 7 days',
-    query: z.strictObject({ key: toolStatKey }), response: callStatsSchema,
+    query: z.strictObject({ key: toolStatKey }),
+    response: callStatsSchema,
   },
   agent: {
-    method: 'GET', path: '/api/v1/stats/agents/{id}', operationId: 'getAgentCallStats', tags, access: 'read',
-    summary: "Statistics of an agent's calls over the last 7 days", params: idParams, query: namespaceQuery, response: callStatsSchema,
+    method: 'GET',
+    path: '/api/v1/stats/agents/{id}',
+    operationId: 'getAgentCallStats',
+    tags,
+    access: 'read',
+    summary: "Statistics of an agent's calls over the last 7 days",
+    params: idParams,
+    query: namespaceQuery,
+    response: callStatsSchema,
   },
   unit: {
-    method: 'GET', path: '/api/v1/stats/units/{id}', operationId: 'getUnitCallStats', tags, access: 'read',
-    summary: 'Statistics of the calls of agents in a unit and in every unit below it over the last 7 days', params: idParams, query: namespaceQuery, response: callStatsSchema,
+    method: 'GET',
+    path: '/api/v1/stats/units/{id}',
+    operationId: 'getUnitCallStats',
+    tags,
+    access: 'read',
+    summary: 'Statistics of the calls of agents in a unit and in every unit below it over the last 7 days',
+    params: idParams,
+    query: namespaceQuery,
+    response: callStatsSchema,
   },
   namespace: {
-    method: 'GET', path: '/api/v1/stats/namespaces/{namespace}', operationId: 'getToolNamespaceCallStats', tags, access: 'read',
-    summary: 'Statistics of the tools in one tool namespace (first id segment) over the last 7 days', params: z.object({ namespace: segment }), response: callStatsSchema,
+    method: 'GET',
+    path: '/api/v1/stats/namespaces/{namespace}',
+    operationId: 'getToolNamespaceCallStats',
+    tags,
+    access: 'read',
+    summary: 'Statistics of the tools in one tool namespace (first id segment) over the last 7 days',
+    params: z.object({ namespace: segment }),
+    response: callStatsSchema,
   },
   topFailing: {
-    method: 'GET', path: '/api/v1/stats/top-failing-tools', operationId: 'listTopFailingTools', tags, access: 'read',
-    summary: 'Tools with the most failed calls over the last 7 days', query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
+    method: 'GET',
+    path: '/api/v1/stats/top-failing-tools',
+    operationId: 'listTopFailingTools',
+    tags,
+    access: 'read',
+    summary: 'Tools with the most failed calls over the last 7 days',
+    query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
     response: z.object({ items: z.array(failingToolSchema) }),
   },
   toolFailures: {
-    method: 'GET', path: '/api/v1/stats/tool-failures', operationId: 'getToolFailures', tags, access: 'read',
-    summary: "Why one resolved tool fails, over the last 7 days: failure rate by day and hour, top error codes and messages with counts, calls and failures by agent, and its latest failed calls with the upstream's reply excerpt",
-    query: z.strictObject({ key: toolStatKey }), response: toolFailuresSchema,
+    method: 'GET',
+    path: '/api/v1/stats/tool-failures',
+    operationId: 'getToolFailures',
+    tags,
+    access: 'read',
+    summary:
+      "Why one resolved tool fails, over the last 7 days: failure rate by day and hour, top error codes and messages with counts, calls and failures by agent, and its latest failed calls with the upstream's reply excerpt",
+    query: z.strictObject({ key: toolStatKey }),
+    response: toolFailuresSchema,
   },
   calls: {
-    method: 'GET', path: '/api/v1/calls', operationId: 'listCalls', tags, access: 'read',
-    summary: 'Recorded tool calls, newest first, without arguments and results', query: callsQuery,
+    method: 'GET',
+    path: '/api/v1/calls',
+    operationId: 'listCalls',
+    tags,
+    access: 'read',
+    summary: 'Recorded tool calls, newest first, without arguments and results',
+    query: callsQuery,
     response: z.object({ items: z.array(toolCallRow), nextCursor: z.string().nullable() }),
   },
   call: {
-    method: 'GET', path: '/api/v1/calls/{id}', operationId: 'getCall', tags, access: 'read',
+    method: 'GET',
+    path: '/api/v1/calls/{id}',
+    operationId: 'getCall',
+    tags,
+    access: 'read',
     summary: 'One recorded call with its stored arguments and result (redacted as the tool says before they were written)',
-    params: z.object({ id: z.string().uuid() }), response: toolCallDetail,
+    params: z.object({ id: z.string().uuid() }),
+    response: toolCallDetail,
   },
 } satisfies Record<string, RouteContract>
 

@@ -52,7 +52,14 @@ export interface ApprovalPresentation {
 
 /** How approvers see a request: tool over policy over the default, each with where it came from. */
 export function approvalPresentation({ level, toolSummary, policySummary, policyHighRisk }: ApprovalPresentationInput): ApprovalPresentation {
-  const summary = toolSummary?.length ? { summaryFields: toolSummary, summarySource: 'tool' as const } : policySummary?.length ? { summaryFields: policySummary, summarySource: 'policy' as const } : { summaryFields: null, summarySource: 'default' as const }
-  const highRisk = typeof policyHighRisk === 'boolean' ? { highRisk: policyHighRisk, highRiskSource: 'policy' as const } : { highRisk: level !== null && HIGH_RISK_LEVELS.has(level), highRiskSource: 'default' as const }
+  const summary = toolSummary?.length
+    ? { summaryFields: toolSummary, summarySource: 'tool' as const }
+    : policySummary?.length
+      ? { summaryFields: policySummary, summarySource: 'policy' as const }
+      : { summaryFields: null, summarySource: 'default' as const }
+  const highRisk =
+    typeof policyHighRisk === 'boolean'
+      ? { highRisk: policyHighRisk, highRiskSource: 'policy' as const }
+      : { highRisk: level !== null && HIGH_RISK_LEVELS.has(level), highRiskSource: 'default' as const }
   return { ...summary, ...highRisk }
 }

@@ -65,9 +65,7 @@ export function toApprovalView(row: ApprovalRequest, now = Date.now()): Approval
     requestedAt: row.requestedAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
     secondsLeft: row.status === 'pending' ? Math.max(0, Math.round((row.expiresAt.getTime() - now) / 1000)) : null,
-    decision: row.decidedAt
-      ? { by: row.decidedByName, byId: row.decidedById, at: row.decidedAt.toISOString(), comment: row.comment }
-      : null,
+    decision: row.decidedAt ? { by: row.decidedByName, byId: row.decidedById, at: row.decidedAt.toISOString(), comment: row.comment } : null,
     execution: row.execution ? { status: row.execution as ApprovalExecution, at: row.executedAt?.toISOString() ?? null, error: row.executionError } : null,
   }
 }

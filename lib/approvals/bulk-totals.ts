@@ -43,7 +43,9 @@ export function bulkTotals(items: BulkItem[]): BulkTotals {
     highRisk: items.filter((i) => i.highRisk).length,
     byLevel: sorted(byLevel).map(([level, count]) => ({ level, count })),
     byTool: sorted(byTool).map(([toolId, count]) => ({ toolId, count })),
-    sums: [...fields.values()].filter((f) => f.numeric).map((f) => ({ field: f.field, currency: f.currency, total: exactSum(f.values), count: f.values.length })),
+    sums: [...fields.values()]
+      .filter((f) => f.numeric)
+      .map((f) => ({ field: f.field, currency: f.currency, total: exactSum(f.values), count: f.values.length })),
   }
 }
 

@@ -36,7 +36,10 @@ export async function decideApproval(input: DecideInput): Promise<ApprovalView> 
     if (!won) throw await whyNot(input.id)
     await tx.toolCall.updateMany({
       where: { id: won.callId },
-      data: input.decision === 'approve' ? { outcome: 'approved' } : { outcome: 'rejected', finishedAt: new Date(), errorCode: 'approval_denied', errorMessage: input.comment ?? 'denied by an approver' },
+      data:
+        input.decision === 'approve'
+          ? { outcome: 'approved' }
+          : { outcome: 'rejected', finishedAt: new Date(), errorCode: 'approval_denied', errorMessage: input.comment ?? 'denied by an approver' },
     })
     await recordAuditEvent(
       {

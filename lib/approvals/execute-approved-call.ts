@@ -38,7 +38,8 @@ export async function executeApprovedCall(approvalId: string, attempt: number, r
     if (row.execution !== 'running' || attempt <= 1) return 'already-done'
     // A previous attempt died mid-call.
     if (!(await runner.safeToRepeat(row))) {
-      const reason = 'the worker running this approved call stopped before it finished; it was not repeated because the tool is neither read-only nor idempotent, so its side effect may or may not have happened'
+      const reason =
+        'the worker running this approved call stopped before it finished; it was not repeated because the tool is neither read-only nor idempotent, so its side effect may or may not have happened'
       await finish(row.id, 'failed', reason)
       await runner.abandon(row, reason)
       return 'abandoned'

@@ -50,6 +50,9 @@ export async function requeueStrandedApprovals(graceSeconds = 30): Promise<numbe
     select: { id: true },
     take: 1000,
   })
-  await enqueueMany(executeApprovedCallJob, stranded.map((r) => ({ approvalId: r.id })))
+  await enqueueMany(
+    executeApprovedCallJob,
+    stranded.map((r) => ({ approvalId: r.id })),
+  )
   return stranded.length
 }

@@ -34,7 +34,12 @@ export async function listApprovals(f: ApprovalFilters) {
   const dir = oldestFirst ? 'asc' : 'desc'
   const page: Prisma.ApprovalRequestWhereInput = after ? afterTimeCursor(timeField, after, dir) : {}
   const [rows, total] = await Promise.all([
-    prisma.approvalRequest.findMany({ where: { AND: [where, page] }, orderBy: [{ [timeField]: dir }, { id: dir }], take: f.limit + 1, omit: { argsSealed: true, resultSealed: true } }),
+    prisma.approvalRequest.findMany({
+      where: { AND: [where, page] },
+      orderBy: [{ [timeField]: dir }, { id: dir }],
+      take: f.limit + 1,
+      omit: { argsSealed: true, resultSealed: true },
+    }),
     prisma.approvalRequest.count({ where }),
   ])
   // Decided requests have a decidedAt, pending ones a requestedAt: the page's time is never null.

@@ -76,7 +76,16 @@ export async function approvalPolicyFor({ id, level, resourceNamespace }: Approv
   const toolSide = (tool?.spec as { sideEffects?: { approvalExpirySeconds?: number; approvalSummary?: string[] } } | undefined)?.sideEffects
   const policySpec = policy?.spec as { approvalExpirySeconds?: number; approvalSummary?: string[]; highRisk?: boolean } | undefined
   return {
-    expiry: approvalExpirySeconds({ tool: toolSide?.approvalExpirySeconds, policy: policySpec?.approvalExpirySeconds, fallback: config().TOOLROOM_APPROVAL_EXPIRY_SECONDS }),
-    presentation: approvalPresentation({ level, toolSummary: toolSide?.approvalSummary, policySummary: policySpec?.approvalSummary, policyHighRisk: policySpec?.highRisk }),
+    expiry: approvalExpirySeconds({
+      tool: toolSide?.approvalExpirySeconds,
+      policy: policySpec?.approvalExpirySeconds,
+      fallback: config().TOOLROOM_APPROVAL_EXPIRY_SECONDS,
+    }),
+    presentation: approvalPresentation({
+      level,
+      toolSummary: toolSide?.approvalSummary,
+      policySummary: policySpec?.approvalSummary,
+      policyHighRisk: policySpec?.highRisk,
+    }),
   }
 }

@@ -26,5 +26,12 @@ export function adminOnlyMessage(kind: AdminOnlyKind): string {
 
 /** The refusal of a change to an admin-only kind, for one document of a manifest or one route. */
 export function adminOnlyError(kind: AdminOnlyKind, at: { document?: number; name?: string } = {}): FieldError {
-  return { ...(at.document !== undefined ? { document: at.document } : {}), kind, ...(at.name ? { name: at.name } : {}), field: 'kind', rule: ADMIN_ONLY_RULE, message: adminOnlyMessage(kind) }
+  return {
+    ...(at.document !== undefined ? { document: at.document } : {}),
+    kind,
+    ...(at.name ? { name: at.name } : {}),
+    field: 'kind',
+    rule: ADMIN_ONLY_RULE,
+    message: adminOnlyMessage(kind),
+  }
 }

@@ -37,7 +37,11 @@ export async function authHandler(request: Request): Promise<Response> {
     if (request.method !== 'GET' && !rule.crossSite) checkSameOrigin(request)
     if (path === REGISTER && !(await dynamicRegistrationOpen()))
       return Response.json(
-        { error: 'access_denied', error_description: 'dynamic client registration is closed here: an admin registers OAuth clients for agents (POST /api/v1/oauth/clients), or lets an agent accept dynamically registered ones' },
+        {
+          error: 'access_denied',
+          error_description:
+            'dynamic client registration is closed here: an admin registers OAuth clients for agents (POST /api/v1/oauth/clients), or lets an agent accept dynamically registered ones',
+        },
         { status: 403, headers: { 'cache-control': 'no-store' } },
       )
     // The client address better-auth records with a session is ours, never a header the client sent.

@@ -59,4 +59,3 @@ async function authenticateApiToken(token: string): Promise<Actor | null> {
 function asRole(value: unknown): Role {
   return (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'viewer'
 }
-

@@ -10,7 +10,12 @@ import { clientAddress } from '@/lib/http/client-address'
 import { countAccountAttempt, releaseAccountAttempt } from './account-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 
-export async function changeOwnPassword(actor: Actor, passwords: { currentPassword: string; newPassword: string }, request: Request, requestId?: string): Promise<Response> {
+export async function changeOwnPassword(
+  actor: Actor,
+  passwords: { currentPassword: string; newPassword: string },
+  request: Request,
+  requestId?: string,
+): Promise<Response> {
   if (actor.via !== 'session')
     throw new AppError('FORBIDDEN', 'only a signed-in person can change their password; an API token cannot', [
       { field: 'authorization', rule: 'session-only', message: 'sign in with email and password' },
@@ -18,20 +23,43 @@ export async function changeOwnPassword(actor: Actor, passwords: { currentPasswo
   const by = auditActorOf(actor)
   const perAccount = await countAccountAttempt('password-change', actor.id)
   if (!perAccount.allowed) {
-    await recordAuditEvent({ actor: by, action: 'auth.password_change_failed', kind: 'User', resourceId: actor.id, detail: { reason: 'too_many_attempts_for_account', ip: clientAddress(request) }, requestId })
+    await recordAuditEvent({
+      actor: by,
+      action: 'auth.password_change_failed',
+      kind: 'User',
+      resourceId: actor.id,
+      detail: { reason: 'too_many_attempts_for_account', ip: clientAddress(request) },
+      requestId,
+    })
     throw new AppError('TOO_MANY_REQUESTS', `too many attempts; try again in ${perAccount.retryAfterSeconds} seconds`)
   }
   const answer = await callAuthEndpoint(request, '/change-password', { ...passwords, revokeOtherSessions: true }, { withSession: true })
   if (!answer.ok) {
     const body = (await answer.json().catch(() => ({}))) as { code?: string; message?: string }
-    await recordAuditEvent({ actor: by, action: 'auth.password_change_failed', kind: 'User', resourceId: actor.id, detail: { reason: body.code ?? `http_${answer.status}`, ip: clientAddress(request) }, requestId })
-    if (answer.status === 429) throw new AppError('TOO_MANY_REQUESTS', `too many attempts; try again in ${answer.headers.get('x-retry-after') ?? 'a few'} seconds`)
+    await recordAuditEvent({
+      actor: by,
+      action: 'auth.password_change_failed',
+      kind: 'User',
+      resourceId: actor.id,
+      detail: { reason: body.code ?? `http_${answer.status}`, ip: clientAddress(request) },
+      requestId,
+    })
+    if (answer.status === 429)
+      throw new AppError('TOO_MANY_REQUESTS', `too many attempts; try again in ${answer.headers.get('x-retry-after') ?? 'a few'} seconds`)
     if (body.code === 'INVALID_PASSWORD')
       throw new AppError('FORBIDDEN', 'the current password is wrong', [{ field: 'currentPassword', rule: 'matches', message: 'is not your current password' }])
     throw new AppError('BAD_REQUEST', `the password was not changed: ${body.message ?? `status ${answer.status}`}`)
   }
   await releaseAccountAttempt('password-change', actor.id)
-  await recordAuditEvent({ actor: by, action: 'user.password_changed', kind: 'User', resource: actor.name, resourceId: actor.id, detail: { otherSessionsEnded: true }, requestId })
+  await recordAuditEvent({
+    actor: by,
+    action: 'user.password_changed',
+    kind: 'User',
+    resource: actor.name,
+    resourceId: actor.id,
+    detail: { otherSessionsEnded: true },
+    requestId,
+  })
   const response = new Response(null, { status: 204 })
   for (const cookie of answer.headers.getSetCookie()) response.headers.append('set-cookie', cookie)
   return response

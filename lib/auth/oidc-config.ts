@@ -13,7 +13,15 @@ export interface OidcButton {
   name: string
 }
 
-type OidcConfig = Pick<Config, 'TOOLROOM_OIDC_ISSUER' | 'TOOLROOM_OIDC_DISCOVERY_URL' | 'TOOLROOM_OIDC_CLIENT_ID' | 'TOOLROOM_OIDC_CLIENT_SECRET' | 'TOOLROOM_OIDC_NAME' | 'TOOLROOM_OIDC_SCOPES'>
+type OidcConfig = Pick<
+  Config,
+  | 'TOOLROOM_OIDC_ISSUER'
+  | 'TOOLROOM_OIDC_DISCOVERY_URL'
+  | 'TOOLROOM_OIDC_CLIENT_ID'
+  | 'TOOLROOM_OIDC_CLIENT_SECRET'
+  | 'TOOLROOM_OIDC_NAME'
+  | 'TOOLROOM_OIDC_SCOPES'
+>
 
 export function oidcProvider(from: OidcConfig = config()): GenericOAuthConfig | null {
   const issuer = from.TOOLROOM_OIDC_ISSUER

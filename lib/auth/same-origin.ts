@@ -37,4 +37,5 @@ function ownHosts(request: Request): Set<string> {
   return hosts
 }
 
-const refused = (why: string) => new AppError('FORBIDDEN', `cross-site request refused (CSRF protection): ${why}`, [{ field: '(header) Origin', rule: 'same-origin', message: why }])
+const refused = (why: string) =>
+  new AppError('FORBIDDEN', `cross-site request refused (CSRF protection): ${why}`, [{ field: '(header) Origin', rule: 'same-origin', message: why }])

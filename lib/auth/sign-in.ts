@@ -19,15 +19,31 @@ export async function signInWithPassword(email: string, password: string, reques
   const normalizedEmail = email.trim().toLowerCase()
   const perAccount = await countAccountAttempt('sign-in', normalizedEmail)
   if (!perAccount.allowed) {
-    await recordAuditEvent({ actor: { kind: 'user', name: normalizedEmail.slice(0, 254) }, action: 'auth.sign_in_failed', kind: 'User', detail: { method: 'password', ip, reason: 'too_many_attempts_for_account' }, requestId })
+    await recordAuditEvent({
+      actor: { kind: 'user', name: normalizedEmail.slice(0, 254) },
+      action: 'auth.sign_in_failed',
+      kind: 'User',
+      detail: { method: 'password', ip, reason: 'too_many_attempts_for_account' },
+      requestId,
+    })
     throw new AppError('TOO_MANY_REQUESTS', `too many sign-in attempts for this account; try again in ${perAccount.retryAfterSeconds} seconds`)
   }
   const response = await callAuthEndpoint(request, '/sign-in/email', { email, password, rememberMe: true })
   if (response.ok) {
     await releaseAccountAttempt('sign-in', normalizedEmail)
     const body = (await response.json()) as { user: { id: string; email: string; name: string; role?: string } }
-    await recordAuditEvent({ actor: { kind: 'user', id: body.user.id, name: body.user.email }, action: 'auth.signed_in', kind: 'User', resourceId: body.user.id, detail: { method: 'password', ip }, requestId })
-    return { user: { id: body.user.id, email: body.user.email, name: body.user.name, role: body.user.role ?? 'viewer' }, cookies: response.headers.getSetCookie() }
+    await recordAuditEvent({
+      actor: { kind: 'user', id: body.user.id, name: body.user.email },
+      action: 'auth.signed_in',
+      kind: 'User',
+      resourceId: body.user.id,
+      detail: { method: 'password', ip },
+      requestId,
+    })
+    return {
+      user: { id: body.user.id, email: body.user.email, name: body.user.name, role: body.user.role ?? 'viewer' },
+      cookies: response.headers.getSetCookie(),
+    }
   }
 
   const limited = response.status === 429

@@ -17,7 +17,8 @@ const json = (method: string, body?: unknown): RequestInit => ({
 
 export const listUsers = () => apiFetch<Answer<'listUsers'>>('/api/v1/users')
 export const createUser = (body: Body<'createUser'>) => apiFetch<Answer<'createUser'>>('/api/v1/users', json('POST', body))
-export const changeUser = (id: string, body: Body<'changeUser'>) => apiFetch<Answer<'changeUser'>>(`/api/v1/users/${encodeURIComponent(id)}`, json('PATCH', body))
+export const changeUser = (id: string, body: Body<'changeUser'>) =>
+  apiFetch<Answer<'changeUser'>>(`/api/v1/users/${encodeURIComponent(id)}`, json('PATCH', body))
 /** 204 No Content: read as (empty) text, which still turns problem+json answers into ApiError. */
 export const removeUser = (id: string) => apiText(`/api/v1/users/${encodeURIComponent(id)}`, { method: 'DELETE' })
 

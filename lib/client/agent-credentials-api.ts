@@ -30,8 +30,15 @@ export const listAllAgentCredentials = (filters: CredentialFilters, limit: numbe
   apiFetch<AnswerOf<C['listAllCredentials']>>(`/api/v1/agent-credentials${qs({ status: filters.status, agent: filters.agent, q: filters.q, limit, cursor })}`)
 
 export const issueAgentCredential = (agent: AgentRef, input: BodyOf<C['createCredential']>) =>
-  apiFetch<IssuedCredential>(`${base(agent)}${qs({ namespace: agent.namespace })}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) })
+  apiFetch<IssuedCredential>(`${base(agent)}${qs({ namespace: agent.namespace })}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  })
 
 /** By the agent's id, which every listed credential carries, so either page can revoke. */
 export const revokeAgentCredential = (credential: Pick<CredentialView, 'id' | 'agentId'>) =>
-  apiFetch<AnswerOf<C['revokeCredential']>>(`/api/v1/agents/${encodeURIComponent(credential.agentId)}/credentials/${encodeURIComponent(credential.id)}/revoke`, { method: 'POST' })
+  apiFetch<AnswerOf<C['revokeCredential']>>(
+    `/api/v1/agents/${encodeURIComponent(credential.agentId)}/credentials/${encodeURIComponent(credential.id)}/revoke`,
+    { method: 'POST' },
+  )

@@ -38,7 +38,10 @@ function useInvalidateCredentials() {
 
 export function useIssueAgentCredential() {
   const invalidate = useInvalidateCredentials()
-  return useMutation({ mutationFn: ({ agent, input }: { agent: AgentRef; input: BodyOf<C['createCredential']> }) => issueAgentCredential(agent, input), onSuccess: () => void invalidate() })
+  return useMutation({
+    mutationFn: ({ agent, input }: { agent: AgentRef; input: BodyOf<C['createCredential']> }) => issueAgentCredential(agent, input),
+    onSuccess: () => void invalidate(),
+  })
 }
 
 export function useRevokeAgentCredential() {

@@ -32,7 +32,12 @@ async function failure(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '')
   try {
     const problem = JSON.parse(text) as { title?: string; detail?: string; errors?: FieldError[] }
-    return new ApiError(response.status, problem.title ?? response.statusText, problem.detail ?? problem.title ?? `HTTP ${response.status}`, problem.errors ?? [])
+    return new ApiError(
+      response.status,
+      problem.title ?? response.statusText,
+      problem.detail ?? problem.title ?? `HTTP ${response.status}`,
+      problem.errors ?? [],
+    )
   } catch {
     // Not problem+json (a proxy page, a crash): keep the status so the user can tell what happened.
     return new ApiError(response.status, response.statusText, `HTTP ${response.status} ${response.statusText}`.trim())
@@ -76,11 +81,16 @@ export type AnswerOf<C> = C extends { response: infer R extends z.ZodType } ? z.
 /** The JSON body a route contract takes, as the client writes it. */
 export type BodyOf<C> = C extends { body: infer B extends z.ZodType } ? z.input<B> : never
 /** The query parameters a route contract takes (but `Except`), as a URL carries them: strings the route parses and checks. */
-export type QueryParamsOf<C, Except extends string = never> = C extends { query: infer Q extends z.ZodType } ? { [K in Exclude<keyof z.input<Q>, Except>]?: string } : never
+export type QueryParamsOf<C, Except extends string = never> = C extends { query: infer Q extends z.ZodType }
+  ? { [K in Exclude<keyof z.input<Q>, Except>]?: string }
+  : never
 
 export type Plural = 'tools' | 'languagetools' | 'connectors' | 'units' | 'agents' | 'secrets' | 'sideeffectpolicies'
 /** A resource with its spec and status typed by the caller (the kind's spec schema, the page's status reading). */
-export type Resource<S = Record<string, unknown>, St = Record<string, unknown>> = Omit<z.output<ReturnType<typeof resourceSchema>>, 'kind' | 'spec' | 'status'> & {
+export type Resource<S = Record<string, unknown>, St = Record<string, unknown>> = Omit<
+  z.output<ReturnType<typeof resourceSchema>>,
+  'kind' | 'spec' | 'status'
+> & {
   kind: Kind
   spec: S
   status?: St

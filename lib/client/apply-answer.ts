@@ -65,6 +65,13 @@ export interface ImpactRow {
 /** One row per agent and tool whose effective entry would change, agents in the answer's order. */
 export function impactRows(impact: ApplyImpact): ImpactRow[] {
   return impact.agents.flatMap((a) =>
-    a.changes.map((c) => ({ agent: { id: a.id, namespace: a.namespace, name: a.name }, tool: c.tool, change: c.change, before: describeEntry(c.before), after: describeEntry(c.after), reason: c.reason })),
+    a.changes.map((c) => ({
+      agent: { id: a.id, namespace: a.namespace, name: a.name },
+      tool: c.tool,
+      change: c.change,
+      before: describeEntry(c.before),
+      after: describeEntry(c.after),
+      reason: c.reason,
+    })),
   )
 }

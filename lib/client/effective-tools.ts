@@ -41,7 +41,13 @@ export function groupByProvenance(tools: EffectiveTool[]): ProvenanceGroup[] {
   for (const tool of tools) {
     let group = groups.get(tool.provenance)
     if (!group) {
-      group = { provenance: tool.provenance, tier: tool.tier, title: provenanceTitle(tool.provenance), detail: provenanceParts(tool.provenance).detail, tools: [] }
+      group = {
+        provenance: tool.provenance,
+        tier: tool.tier,
+        title: provenanceTitle(tool.provenance),
+        detail: provenanceParts(tool.provenance).detail,
+        tools: [],
+      }
       groups.set(tool.provenance, group)
     }
     group.tools.push(tool)

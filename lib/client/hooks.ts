@@ -1,16 +1,7 @@
 'use client'
 // Query hooks shared by the portal's pages.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import {
-  getResource,
-  listAll,
-  listDiscoveryRuns,
-  listResources,
-  listSurfaceChanges,
-  type DiscoveryFilters,
-  type ListParams,
-  type Plural,
-} from './api'
+import { getResource, listAll, listDiscoveryRuns, listResources, listSurfaceChanges, type DiscoveryFilters, type ListParams, type Plural } from './api'
 import { queryKeys } from './query-keys'
 
 /** A cursor-paged list: `items` of every page loaded so far, and `fetchNextPage` for "Load more". */

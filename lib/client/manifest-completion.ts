@@ -79,7 +79,8 @@ function readLines(lines: string[], upTo = lines.length): { infos: LineInfo[]; s
       infos.push({ indent: -1, key: null, path: stack.map((s) => s.segment) })
       continue
     }
-    while (stack.length && stack[stack.length - 1].indent >= indent && !(stack[stack.length - 1].segment === ITEM && stack[stack.length - 1].indent < indent)) stack.pop()
+    while (stack.length && stack[stack.length - 1].indent >= indent && !(stack[stack.length - 1].segment === ITEM && stack[stack.length - 1].indent < indent))
+      stack.pop()
     const key = unquote(match[3])
     infos.push({ indent, key, path: stack.map((s) => s.segment) })
     if (opensBlock(match[4])) stack.push({ indent, segment: key })
@@ -106,7 +107,8 @@ function step(schema: Schema | undefined, segment: Segment): Schema | undefined 
 
 function typeOf(schema: Schema): string {
   if (Array.isArray(schema.enum)) return schema.enum.length <= 4 ? schema.enum.map((v) => JSON.stringify(v)).join(' | ') : `one of ${schema.enum.length}`
-  if (schema.type === 'array') return `list${isObjectSchema(schema.items as Schema) && (schema.items as Schema).type ? ` of ${typeOf(schema.items as Schema)}` : ''}`
+  if (schema.type === 'array')
+    return `list${isObjectSchema(schema.items as Schema) && (schema.items as Schema).type ? ` of ${typeOf(schema.items as Schema)}` : ''}`
   if (typeof schema.type === 'string') return schema.type
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as Schema[]).map(typeOf).join(' | ')
   return 'any'
@@ -141,7 +143,10 @@ function rootSchema(docLines: string[], kinds: readonly KindSchema[]): Schema {
     properties: {
       apiVersion: { type: 'string', enum: apiVersions },
       kind: { type: 'string', enum: [...kinds.map((k) => k.kind), ...kinds.flatMap((k) => k.aliases)] },
-      metadata: named?.metadata ?? { type: 'object', properties: { name: { type: 'string' }, namespace: { type: 'string' }, labels: { type: 'object' }, annotations: { type: 'object' } } },
+      metadata: named?.metadata ?? {
+        type: 'object',
+        properties: { name: { type: 'string' }, namespace: { type: 'string' }, labels: { type: 'object' }, annotations: { type: 'object' } },
+      },
       spec: named?.spec ?? { type: 'object' },
     },
   }

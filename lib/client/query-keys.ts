@@ -11,8 +11,7 @@ export const queryKeys = {
   listAll: (plural: Plural, params: ListParams = {}) => [...queryKeys.lists(plural), 'all', params] as const,
   details: (plural: Plural) => [...queryKeys.all, plural, 'detail'] as const,
   detail: (plural: Plural, id: string, namespace?: string) => [...queryKeys.details(plural), id, namespace ?? null] as const,
-  effectiveTools: (plural: 'agents' | 'units', id: string, namespace?: string) =>
-    [...queryKeys.detail(plural, id, namespace), 'effective-tools'] as const,
+  effectiveTools: (plural: 'agents' | 'units', id: string, namespace?: string) => [...queryKeys.detail(plural, id, namespace), 'effective-tools'] as const,
   imageTools: (plural: 'agents' | 'units', id: string, namespace?: string) => [...queryKeys.detail(plural, id, namespace), 'image-tools'] as const,
   configYaml: (id: string, namespace?: string) => [...queryKeys.detail('agents', id, namespace), 'config.yaml'] as const,
   /** What the explainer says of one call (it reads the registry, limits and keys: stale as soon as they change). */

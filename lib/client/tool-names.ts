@@ -27,7 +27,8 @@ export function groupByName(tools: EffectiveTool[], excluded: EffectiveTool[]): 
       entries.find((e) => e.state === 'denied' && shadowers.has(e.provenance)) ??
       entries.find((e) => e.state === 'denied') ??
       entries[0]
-    const verdict: NameVerdict = decides.state === 'enabled' ? (decides.requiresApproval ? 'approval' : 'callable') : decides.state === 'disabled' ? 'disabled' : 'denied'
+    const verdict: NameVerdict =
+      decides.state === 'enabled' ? (decides.requiresApproval ? 'approval' : 'callable') : decides.state === 'disabled' ? 'disabled' : 'denied'
     groups.push({ name, decides, verdict, others: entries.filter((e) => e !== decides) })
   }
   return groups
@@ -52,11 +53,18 @@ export function repeatedReasons(excluded: EffectiveTool[]): ReasonGroup[] {
 export function matchesSearch(group: NameGroup, text: string): boolean {
   const q = text.trim().toLowerCase()
   if (!q) return true
-  return [group.decides, ...group.others].some((e) => e.name.toLowerCase().includes(q) || e.description.toLowerCase().includes(q) || e.provenance.toLowerCase().includes(q))
+  return [group.decides, ...group.others].some(
+    (e) => e.name.toLowerCase().includes(q) || e.description.toLowerCase().includes(q) || e.provenance.toLowerCase().includes(q),
+  )
 }
 
 /** How a name's 7-day figures read: refusals are never shown as a 0 % failure rate. */
-export function callFigures(tool: Pick<EffectiveTool, 'totalCalls7d' | 'failureRate7d' | 'refusedCalls7d'>): { calls: number; failed: number | null; refused: number; ran: number } {
+export function callFigures(tool: Pick<EffectiveTool, 'totalCalls7d' | 'failureRate7d' | 'refusedCalls7d'>): {
+  calls: number
+  failed: number | null
+  refused: number
+  ran: number
+} {
   const refused = tool.refusedCalls7d ?? 0
   const ran = Math.max(0, tool.totalCalls7d - refused)
   const failed = tool.failureRate7d === null ? null : Math.round(tool.failureRate7d * tool.totalCalls7d)

@@ -30,10 +30,16 @@ export function diffSurface(before: SurfaceTool[], after: SurfaceTool[]): Surfac
   for (const tool of after) {
     const previous = old.get(tool.name)
     if (!previous) continue
-    const fields = [...new Set([...Object.keys(previous), ...Object.keys(tool)])].filter((f) => f !== 'name' && canonical(previous[f]) !== canonical(tool[f])).sort()
+    const fields = [...new Set([...Object.keys(previous), ...Object.keys(tool)])]
+      .filter((f) => f !== 'name' && canonical(previous[f]) !== canonical(tool[f]))
+      .sort()
     if (fields.length) changed.push({ name: tool.name, fields, before: previous, after: tool })
   }
-  const kept = (list: SurfaceTool[], other: Map<string, SurfaceTool>) => list.filter((t) => other.has(t.name)).map((t) => t.name).join('\n')
+  const kept = (list: SurfaceTool[], other: Map<string, SurfaceTool>) =>
+    list
+      .filter((t) => other.has(t.name))
+      .map((t) => t.name)
+      .join('\n')
   return { added, removed, changed, reordered: kept(before, now) !== kept(after, old) }
 }
 
@@ -56,6 +62,10 @@ function canonical(value: unknown): string {
   if (value === undefined) return 'undefined'
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (value && typeof value === 'object')
-    return `{${Object.keys(value as object).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+    return `{${Object.keys(value as object)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`
   return JSON.stringify(value)
 }

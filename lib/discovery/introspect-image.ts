@@ -23,15 +23,7 @@ const MIN_ATTEMPT_MS = 100
 
 export type ImageIntrospectionStep = 'readiness' | 'tools'
 
-export type ImageIntrospectionFailure =
-  | 'refused'
-  | 'timeout'
-  | 'too_large'
-  | 'network'
-  | 'http_status'
-  | 'invalid_json'
-  | 'not_an_array'
-  | 'redirect'
+export type ImageIntrospectionFailure = 'refused' | 'timeout' | 'too_large' | 'network' | 'http_status' | 'invalid_json' | 'not_an_array' | 'redirect'
 
 export interface ImageIntrospectionOptions {
   /** The SSRF-guarded fetch (`createGuardedFetch(policy)`). */
@@ -223,7 +215,12 @@ async function getJson(fetch: GuardedFetch, url: string, timeoutMs: number, maxB
     status = response.status
     if (status !== 200) {
       const snippet = await bodySnippet(response)
-      return { ok: false, failure: 'http_status', answer: `HTTP ${status}${response.statusText ? ` ${response.statusText}` : ''}${snippet ? `: ${snippet}` : ''}`, status }
+      return {
+        ok: false,
+        failure: 'http_status',
+        answer: `HTTP ${status}${response.statusText ? ` ${response.statusText}` : ''}${snippet ? `: ${snippet}` : ''}`,
+        status,
+      }
     }
     text = await response.text()
   } catch (e) {
@@ -251,7 +248,7 @@ function describeFailure(e: unknown, timeoutMs: number, maxBytes: number): Attem
     }
   }
   const name = (e as { name?: string } | null)?.name
-  const causeName = ((e as { cause?: { name?: string } } | null)?.cause)?.name
+  const causeName = (e as { cause?: { name?: string } } | null)?.cause?.name
   // The time bound can fire while the body is being read, after fetch itself resolved.
   if (name === 'TimeoutError' || causeName === 'TimeoutError') return { failure: 'timeout', answer: `no answer within ${formatDuration(timeoutMs)}` }
   const cause = (e as { cause?: { code?: string; message?: string } } | null)?.cause

@@ -18,14 +18,7 @@ export {
   describeProbeAnswer,
   type ProbeAnswer,
 } from './mcp/compliance-report'
-export {
-  findJsonRpcAnswer,
-  type JsonRpcHttpAnswer,
-  type JsonRpcMessage,
-  probeAnswerFromHttp,
-  readJsonRpcAnswer,
-  sseDataFrames,
-} from './mcp/json-rpc-answer'
+export { findJsonRpcAnswer, type JsonRpcHttpAnswer, type JsonRpcMessage, probeAnswerFromHttp, readJsonRpcAnswer, sseDataFrames } from './mcp/json-rpc-answer'
 export {
   type ComplianceProbeResult,
   MCP_POST_HEADERS,

@@ -49,7 +49,13 @@ export async function readImageSubject(kind: 'Agent' | 'Unit', id: string): Prom
   return rows[0] ?? null
 }
 
-export async function startImageRun(kind: 'Agent' | 'Unit', row: ImageSubjectRow, trigger: DiscoveryTrigger, attempt: number, digest: string | null): Promise<string> {
+export async function startImageRun(
+  kind: 'Agent' | 'Unit',
+  row: ImageSubjectRow,
+  trigger: DiscoveryTrigger,
+  attempt: number,
+  digest: string | null,
+): Promise<string> {
   const runId = randomUUID()
   await prisma.$executeRaw`
     INSERT INTO "DiscoveryRun" (id, "subjectKind", "subjectId", namespace, name, trigger, status, attempt, digest)

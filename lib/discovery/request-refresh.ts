@@ -12,7 +12,10 @@ export async function requestRefresh(kind: 'Agent' | 'Unit' | 'LanguageTool', id
   const row = await getRow(kind, idOrName, namespace)
   if (kind === 'LanguageTool') await enqueueDiscoveries([{ job: 'mcp', id: row.id, trigger: 'manual' }])
   else {
-    if (!imageEndpointOf(kind, row)) throw new AppError('VALIDATION_FAILED', `unit "${row.name}" runs no image of its own (spec.image and spec.endpoint)`, [{ field: 'spec.endpoint', rule: 'required', message: 'is required to introspect a unit image' }])
+    if (!imageEndpointOf(kind, row))
+      throw new AppError('VALIDATION_FAILED', `unit "${row.name}" runs no image of its own (spec.image and spec.endpoint)`, [
+        { field: 'spec.endpoint', rule: 'required', message: 'is required to introspect a unit image' },
+      ])
     await enqueueDiscoveries([{ job: 'image', kind, id: row.id, trigger: 'manual' }])
   }
   await recordAuditEvent({ ...audit, action: 'discovery.refresh_requested', kind, namespace: row.namespace, resource: row.name, resourceId: row.id })

@@ -34,7 +34,12 @@ export function imageEndpointOf(kind: 'Agent' | 'Unit', row: { name: string; nam
   return spec.image && spec.endpoint ? spec.endpoint : null
 }
 
-export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: ImageDiscoveryRequest): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
+export async function runImageDiscovery({
+  kind,
+  id,
+  trigger,
+  attempt = 1,
+}: ImageDiscoveryRequest): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
   const row = await readImageSubject(kind, id)
   if (!row) return { status: 'skipped' } // deleted since the job was queued
   const endpoint = imageEndpointOf(kind, row)
@@ -47,12 +52,26 @@ export async function runImageDiscovery({ kind, id, trigger, attempt = 1 }: Imag
     const result = await introspectImage(endpoint, { fetch: discoveryFetch(), connectorSlugs: slugs, readinessTimeoutMs: readiness * 1000 })
     const before = row.imageTools as unknown as ImageToolDefinition[]
     const diff = diffSurface(before as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
-    const details = { endpoint, refused: result.refused, attempts: result.attempts, timings: result.timings, agentCard: result.agentCard, diff: summarizeDiff(diff) }
+    const details = {
+      endpoint,
+      refused: result.refused,
+      attempts: result.attempts,
+      timings: result.timings,
+      agentCard: result.agentCard,
+      diff: summarizeDiff(diff),
+    }
     const now = new Date()
     await finishImageRun(
       { imageTools: result.tools, imageDigest: digest, imageToolsUpdatedAt: now },
       {
-        subjectKind: kind, subjectId: id, namespace: row.namespace, name: row.name, runId: run.id, finishedAt: now, toolCount: result.tools.length, details,
+        subjectKind: kind,
+        subjectId: id,
+        namespace: row.namespace,
+        name: row.name,
+        runId: run.id,
+        finishedAt: now,
+        toolCount: result.tools.length,
+        details,
         change: isEmptyDiff(diff) ? null : { diff, status: 'applied' },
       },
     )

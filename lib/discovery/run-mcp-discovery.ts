@@ -17,7 +17,15 @@ import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 import type { DiscoveryTrigger } from './discovery-states'
 
-export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string; trigger: DiscoveryTrigger; attempt?: number }): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
+export async function runMcpDiscovery({
+  id,
+  trigger,
+  attempt = 1,
+}: {
+  id: string
+  trigger: DiscoveryTrigger
+  attempt?: number
+}): Promise<{ status: 'succeeded' | 'failed' | 'skipped'; runId?: string; error?: string }> {
   const server = await startMcpRun(id, trigger, attempt)
   if (!server) return { status: 'skipped' }
   const run = { id: server.runId }
@@ -37,7 +45,10 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     const previous = server.compliance as { checkedAt?: string } | null
     const probeCompliance = shouldProbeCompliance(trigger, previous?.checkedAt, new Date())
     const result = scrubTree(
-      await introspectMcpServer({ endpoint, transport: spec.transport, headers }, { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000, probeCompliance }),
+      await introspectMcpServer(
+        { endpoint, transport: spec.transport, headers },
+        { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000, probeCompliance },
+      ),
       sensitive,
     ) as Awaited<ReturnType<typeof introspectMcpServer>>
     const compliance = probeCompliance ? { ...result.compliance, checkedAt: new Date().toISOString() } : previous
@@ -45,16 +56,40 @@ export async function runMcpDiscovery({ id, trigger, attempt = 1 }: { id: string
     const diff = diffSurface(accepted as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
     const held = isPinned(spec, server.namespace) && diff.changed.length > 0
     // A held change an operator already has in front of them (or rejected) is not raised again.
-    const alreadyRaised = held && (await prisma.surfaceChange.findMany({ where: { subjectId: id, status: { in: ['pending_review', 'rejected'] } }, select: { proposed: true } }))
-      .some((c) => sameJson(c.proposed, result.tools))
+    const alreadyRaised =
+      held &&
+      (await prisma.surfaceChange.findMany({ where: { subjectId: id, status: { in: ['pending_review', 'rejected'] } }, select: { proposed: true } })).some(
+        (c) => sameJson(c.proposed, result.tools),
+      )
     // Held: additions and removals go through, changed definitions keep their accepted version.
     const applied = held ? withAcceptedDefinitions(result.tools, accepted, diff) : result.tools
     const now = new Date()
     await finishMcpRun(
-      { health: result.health, toolSchemas: applied, detectedTransport: result.transport, detectedUrl: result.url, compliance: compliance ?? undefined, serverInfo: result.serverInfo ?? null, lastIntrospectedAt: now },
       {
-        subjectId: id, namespace: server.namespace, name: server.name, runId: run.id, finishedAt: now, toolCount: result.tools.length,
-        details: { endpoint, transport: result.transport, health: result.health, refused: result.refused, timings: result.timings, diff: summarizeDiff(diff), held },
+        health: result.health,
+        toolSchemas: applied,
+        detectedTransport: result.transport,
+        detectedUrl: result.url,
+        compliance: compliance ?? undefined,
+        serverInfo: result.serverInfo ?? null,
+        lastIntrospectedAt: now,
+      },
+      {
+        subjectId: id,
+        namespace: server.namespace,
+        name: server.name,
+        runId: run.id,
+        finishedAt: now,
+        toolCount: result.tools.length,
+        details: {
+          endpoint,
+          transport: result.transport,
+          health: result.health,
+          refused: result.refused,
+          timings: result.timings,
+          diff: summarizeDiff(diff),
+          held,
+        },
         change: isEmptyDiff(diff) || alreadyRaised ? null : { diff, status: held ? 'pending_review' : 'applied', proposed: held ? result.tools : undefined },
       },
     )

@@ -31,7 +31,9 @@ export function discoveriesForWrites(writes: WrittenResource[]): DiscoveryJob[] 
         jobs.push({ job: 'image', kind: w.kind, id: w.id, trigger: 'rotation' })
       else if (before?.endpoint !== after.endpoint) jobs.push({ job: 'image', kind: w.kind, id: w.id, trigger: 'changed' })
     } else if (w.kind === 'LanguageTool') {
-      const moved = ['image', 'endpoint', 'port', 'transport'].some((f) => (before as Record<string, unknown> | null)?.[f] !== (after as Record<string, unknown>)[f])
+      const moved = ['image', 'endpoint', 'port', 'transport'].some(
+        (f) => (before as Record<string, unknown> | null)?.[f] !== (after as Record<string, unknown>)[f],
+      )
       if (w.action === 'created') jobs.push({ job: 'mcp', id: w.id, trigger: 'created' })
       else if (moved) jobs.push({ job: 'mcp', id: w.id, trigger: 'changed' })
     }
@@ -41,8 +43,14 @@ export function discoveriesForWrites(writes: WrittenResource[]): DiscoveryJob[] 
 
 export async function enqueueDiscoveries(jobs: DiscoveryJob[]): Promise<void> {
   try {
-    await enqueueMany(introspectImageJob, jobs.flatMap((j) => (j.job === 'image' ? [{ kind: j.kind, id: j.id, trigger: j.trigger }] : [])))
-    await enqueueMany(introspectMcpServerJob, jobs.flatMap((j) => (j.job === 'mcp' ? [{ id: j.id, trigger: j.trigger }] : [])))
+    await enqueueMany(
+      introspectImageJob,
+      jobs.flatMap((j) => (j.job === 'image' ? [{ kind: j.kind, id: j.id, trigger: j.trigger }] : [])),
+    )
+    await enqueueMany(
+      introspectMcpServerJob,
+      jobs.flatMap((j) => (j.job === 'mcp' ? [{ id: j.id, trigger: j.trigger }] : [])),
+    )
   } catch (e) {
     // The write is committed; the periodic sweep will discover it if the queue is unreachable now.
     console.error(`[discovery] could not queue ${jobs.length} discoveries: ${(e as Error).message}`)
@@ -57,7 +65,9 @@ export async function enqueueDiscoveryOfEverything(trigger: Trigger): Promise<nu
   ])
   const jobs: DiscoveryJob[] = [
     ...agents.map((a) => ({ job: 'image' as const, kind: 'Agent' as const, id: a.id, trigger })),
-    ...units.filter((u) => (u.spec as { image?: string; endpoint?: string }).image && (u.spec as { endpoint?: string }).endpoint).map((u) => ({ job: 'image' as const, kind: 'Unit' as const, id: u.id, trigger })),
+    ...units
+      .filter((u) => (u.spec as { image?: string; endpoint?: string }).image && (u.spec as { endpoint?: string }).endpoint)
+      .map((u) => ({ job: 'image' as const, kind: 'Unit' as const, id: u.id, trigger })),
     ...servers.map((s) => ({ job: 'mcp' as const, id: s.id, trigger })),
   ]
   await enqueueDiscoveries(jobs)

@@ -18,7 +18,8 @@ export interface ConfigAgent {
 
 /** The agent's config.yaml, for `caller` (an agent credential reads only its own agent's). */
 export async function agentConfigYaml(agent: ConfigAgent, caller: Actor, publicOrigin: string): Promise<string> {
-  if (caller.kind === 'agent' && caller.agent?.agentId !== agent.id) throw new AppError('FORBIDDEN', "an agent credential reads only its own agent's config.yaml")
+  if (caller.kind === 'agent' && caller.agent?.agentId !== agent.id)
+    throw new AppError('FORBIDDEN', "an agent credential reads only its own agent's config.yaml")
   return renderConfigYaml(new URL('/mcp', publicOrigin).href, await directServersOf(agent))
 }
 

@@ -21,7 +21,10 @@ interface Offering {
   connectors?: string[]
 }
 
-export async function agentsWithTool(tool: { namespace: string; name: string }, opts: { state?: ToolState; limit?: number; cursor?: string } = {}): Promise<AgentsWithToolPage> {
+export async function agentsWithTool(
+  tool: { namespace: string; name: string },
+  opts: { state?: ToolState; limit?: number; cursor?: string } = {},
+): Promise<AgentsWithToolPage> {
   const after = opts.cursor ? decodeCursor(opts.cursor) : null
   const ref = `${tool.namespace}/${tool.name}`
   const connectors = await registryReader().connectors()
@@ -35,7 +38,7 @@ export async function agentsWithTool(tool: { namespace: string; name: string }, 
   const unitSpecs = new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.spec as UnitSpec]))
   const reaches = (namespace: string, first: string) => {
     const seen = new Set<string>()
-    for (let name: string | undefined = first; name && !seen.has(name); ) {
+    for (let name: string | undefined = first; name && !seen.has(name);) {
       seen.add(name)
       const unit = unitSpecs.get(`${namespace}/${name}`)
       if (!unit) return false
@@ -62,7 +65,9 @@ export async function agentsWithTool(tool: { namespace: string; name: string }, 
     })) as unknown as Row[]
     for (const row of rows) {
       const set = resolveEffectiveTools(await loadResolverInput('Agent', row, registryReader(), tool.name))
-      const entries = [...set.tools, ...set.excluded].filter((e) => e.source.kind === 'Tool' && e.source.namespace === tool.namespace && e.source.name === tool.name)
+      const entries = [...set.tools, ...set.excluded].filter(
+        (e) => e.source.kind === 'Tool' && e.source.namespace === tool.namespace && e.source.name === tool.name,
+      )
       // Granted and listed by a bound connector: the same Tool twice, and the one that is not shadowed tells.
       const entry = entries.find((e) => e.state !== 'shadowed') ?? entries[0]
       if (!entry) continue

@@ -14,7 +14,9 @@ interface Entry {
   body: Buffer
 }
 
-const cache: { entries: Map<string, Entry>; bytes: number } = ((globalThis as { __toolroomAnswerCache?: { entries: Map<string, Entry>; bytes: number } }).__toolroomAnswerCache ??= {
+const cache: { entries: Map<string, Entry>; bytes: number } = ((
+  globalThis as { __toolroomAnswerCache?: { entries: Map<string, Entry>; bytes: number } }
+).__toolroomAnswerCache ??= {
   entries: new Map(),
   bytes: 0,
 })

@@ -1,13 +1,7 @@
 // Stored rows and cached surfaces turned into CatalogTools, the resolver's common currency.
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
-import {
-  annotationsForLevel,
-  annotationsFromMcpHints,
-  levelFromAnnotations,
-  type McpToolAnnotations,
-  UNDECLARED_LEVEL,
-} from './derive-side-effects'
+import { annotationsForLevel, annotationsFromMcpHints, levelFromAnnotations, type McpToolAnnotations, UNDECLARED_LEVEL } from './derive-side-effects'
 import type { CatalogTool, ToolHealth } from './types'
 
 export interface ToolRowLike {
@@ -37,7 +31,9 @@ function healthOfServer(server: { name: string; namespace: string; phase?: strin
       {
         type: 'ServerReady',
         reason: failed ? 'ServerFailed' : 'ServerPending',
-        message: failed ? `the LanguageTool "${server.namespace}/${server.name}" failed its last discovery${server.lastError ? `: ${server.lastError.slice(0, 300)}` : ''}` : `the LanguageTool "${server.namespace}/${server.name}" has not been discovered yet`,
+        message: failed
+          ? `the LanguageTool "${server.namespace}/${server.name}" failed its last discovery${server.lastError ? `: ${server.lastError.slice(0, 300)}` : ''}`
+          : `the LanguageTool "${server.namespace}/${server.name}" has not been discovered yet`,
       },
     ],
   }

@@ -31,7 +31,8 @@ export function compareEffectiveSets(before: EffectiveToolSet | null, after: Eff
     const a = will.get(tool)
     if (!b && a) impacts.push({ tool, change: 'gained', after: view(a), reason: gainedReason(a) })
     else if (b && !a) impacts.push({ tool, change: 'lost', before: view(b), reason: lostReason(b, after) })
-    else if (b && a && !sameView(view(b), view(a))) impacts.push({ tool, change: 'changed', before: view(b), after: view(a), reason: changedReason(b, a, after) })
+    else if (b && a && !sameView(view(b), view(a)))
+      impacts.push({ tool, change: 'changed', before: view(b), after: view(a), reason: changedReason(b, a, after) })
   }
   return impacts
 }

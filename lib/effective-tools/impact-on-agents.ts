@@ -58,7 +58,15 @@ const RESOLVER_COLUMNS = { id: true, namespace: true, name: true, spec: true, im
 export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImpact> {
   const base = registryReader()
   const overlay = emptyOverlay()
-  const touched = { agents: new Set<string>(), units: new Set<string>(), connectors: new Set<string>(), tools: new Set<string>(), servers: new Set<string>(), policies: false, connectorSlugs: false }
+  const touched = {
+    agents: new Set<string>(),
+    units: new Set<string>(),
+    connectors: new Set<string>(),
+    tools: new Set<string>(),
+    servers: new Set<string>(),
+    policies: false,
+    connectorSlugs: false,
+  }
   const agentsAfterApply = new Map<string, AgentSpec | null>()
   const policyLevels = new Set<SideEffectLevel>()
   const slugsAppearingOrGoing = new Set<string>()
@@ -119,13 +127,23 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
   const candidates = [...impactCandidates(before, afterState, touched as TouchedResources)].sort()
   const everyone = new Set([...before.agents.keys(), ...afterState.agents.keys()])
 
-  const scopes = toolNameScopes({ before, after: afterState, touched: touched as TouchedResources, readers: [base, after], policyLevels, slugsAppearingOrGoing })
+  const scopes = toolNameScopes({
+    before,
+    after: afterState,
+    touched: touched as TouchedResources,
+    readers: [base, after],
+    policyLevels,
+    slugsAppearingOrGoing,
+  })
   const affected: AgentImpact[] = []
   for (let start = 0; start < candidates.length; start += BATCH) {
     const batch = candidates.slice(start, start + BATCH)
     const storedIds = batch.flatMap((key) => (idOf.has(key) ? [idOf.get(key)!] : []))
     const rows = new Map(
-      ((await prisma.agent.findMany({ where: { id: { in: storedIds } }, select: RESOLVER_COLUMNS })) as unknown as Row[]).map((row) => [`${row.namespace}/${row.name}`, row]),
+      ((await prisma.agent.findMany({ where: { id: { in: storedIds } }, select: RESOLVER_COLUMNS })) as unknown as Row[]).map((row) => [
+        `${row.namespace}/${row.name}`,
+        row,
+      ]),
     )
     await prefetch(base, after, batch, before, afterState)
     for (const key of batch) {
@@ -148,7 +166,13 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
     budget -= agent.changes.length
     listed.push(agent)
   }
-  return { agentsChecked: everyone.size, agentsResolved: candidates.length, agentsAffected: affected.length, agents: listed, truncated: listed.length < affected.length }
+  return {
+    agentsChecked: everyone.size,
+    agentsResolved: candidates.length,
+    agentsAffected: affected.length,
+    agents: listed,
+    truncated: listed.length < affected.length,
+  }
 }
 
 function withChanges<T>(stored: ReadonlyMap<string, T>, changes: ReadonlyMap<string, T | null>): Map<string, T> {
@@ -165,7 +189,20 @@ function agentRowAfter(key: string, stored: Row | null, spec: AgentSpec): Row {
   if (stored) return { ...stored, spec }
   const slash = key.indexOf('/')
   const now = new Date()
-  return { id: '', apiVersion: '', namespace: key.slice(0, slash), name: key.slice(slash + 1), labels: {}, annotations: {}, generation: 0, spec, createdAt: now, updatedAt: now, imageTools: [], imageDigest: null }
+  return {
+    id: '',
+    apiVersion: '',
+    namespace: key.slice(0, slash),
+    name: key.slice(slash + 1),
+    labels: {},
+    annotations: {},
+    generation: 0,
+    spec,
+    createdAt: now,
+    updatedAt: now,
+    imageTools: [],
+    imageDigest: null,
+  }
 }
 
 /** Reads the Tools and servers a batch of agents names, in one query each, before they are resolved one by one. */
@@ -180,7 +217,7 @@ async function prefetch(base: RegistryReader, after: RegistryReader, batch: stri
       for (const ref of agent.grants ?? []) tools.add(qualifyRef(ref, namespace))
       for (const ref of agent.languageTools ?? []) servers.add(qualifyRef(ref, namespace))
       const seen = new Set<string>()
-      for (let unit = agent.unit; unit && !seen.has(unit); ) {
+      for (let unit = agent.unit; unit && !seen.has(unit);) {
         seen.add(unit)
         const spec = state.units.get(`${namespace}/${unit}`)
         if (!spec) break

@@ -32,11 +32,16 @@ export interface ScopeContext {
 
 export function toolNameScopes(context: ScopeContext): { forAgent(key: string): Promise<ToolNames> } {
   const { before, after, touched, readers, policyLevels, slugsAppearingOrGoing } = context
-  const connectorNames = async (slug: string) => (await Promise.all(readers.map((r) => r.connectorTools(slug)))).flatMap((tools) => (tools ?? []).map((t) => t.name))
+  const connectorNames = async (slug: string) =>
+    (await Promise.all(readers.map((r) => r.connectorTools(slug)))).flatMap((tools) => (tools ?? []).map((t) => t.name))
   const serverNames = async (ref: string) =>
     (await Promise.all(readers.map((r) => r.servers([ref])))).flatMap((found) => {
       const server = found.get(ref)
-      return server ? catalogToolsFromMcp(server.name, server, server.toolSchemas, { kind: 'LanguageTool', name: server.name, namespace: server.namespace }).map((t) => t.name) : []
+      return server
+        ? catalogToolsFromMcp(server.name, server, server.toolSchemas, { kind: 'LanguageTool', name: server.name, namespace: server.namespace }).map(
+            (t) => t.name,
+          )
+        : []
     })
 
   const global = memo(async (): Promise<ToolNames> => {
@@ -54,23 +59,29 @@ export function toolNameScopes(context: ScopeContext): { forAgent(key: string): 
 
   /** The names a change of bindings reaches: every name bound in a list that changed, in either version (order decides within a tier). */
   const bindingNames = async (namespace: string, b: BindingLists, a: BindingLists, names: Set<string>) => {
-    if (!sameList(b.connectors, a.connectors)) for (const slug of union(b.connectors, a.connectors)) for (const name of await connectorNames(slug)) names.add(name)
-    if (!sameList(b.grants, a.grants)) for (const ref of union(b.grants, a.grants)) names.add(qualifyRef(ref, namespace).slice(qualifyRef(ref, namespace).indexOf('/') + 1))
-    if (!sameList(b.languageTools, a.languageTools)) for (const ref of union(b.languageTools, a.languageTools)) for (const name of await serverNames(qualifyRef(ref, namespace))) names.add(name)
+    if (!sameList(b.connectors, a.connectors))
+      for (const slug of union(b.connectors, a.connectors)) for (const name of await connectorNames(slug)) names.add(name)
+    if (!sameList(b.grants, a.grants))
+      for (const ref of union(b.grants, a.grants)) names.add(qualifyRef(ref, namespace).slice(qualifyRef(ref, namespace).indexOf('/') + 1))
+    if (!sameList(b.languageTools, a.languageTools))
+      for (const ref of union(b.languageTools, a.languageTools)) for (const name of await serverNames(qualifyRef(ref, namespace))) names.add(name)
     for (const key of new Set([...Object.keys(b.toggles ?? {}), ...Object.keys(a.toggles ?? {})])) if (b.toggles?.[key] !== a.toggles?.[key]) names.add(key)
   }
 
   const unitScopes = new Map<string, Promise<ToolNames>>()
   const unitNames = (ref: string) => {
     if (!unitScopes.has(ref))
-      unitScopes.set(ref, (async () => {
-        const b = before.units.get(ref)
-        const a = after.units.get(ref)
-        if (!a || !b || a.parent !== b.parent) return 'all'
-        const names = new Set<string>()
-        await bindingNames(ref.slice(0, ref.indexOf('/')), b, a, names)
-        return just(names)
-      })())
+      unitScopes.set(
+        ref,
+        (async () => {
+          const b = before.units.get(ref)
+          const a = after.units.get(ref)
+          if (!a || !b || a.parent !== b.parent) return 'all'
+          const names = new Set<string>()
+          await bindingNames(ref.slice(0, ref.indexOf('/')), b, a, names)
+          return just(names)
+        })(),
+      )
     return unitScopes.get(ref)!
   }
 
@@ -90,7 +101,7 @@ export function toolNameScopes(context: ScopeContext): { forAgent(key: string): 
       const namespace = key.slice(0, key.indexOf('/'))
       for (const state of [before, after]) {
         const seen = new Set<string>()
-        for (let unit = state.agents.get(key)?.unit; unit && !seen.has(unit); ) {
+        for (let unit = state.agents.get(key)?.unit; unit && !seen.has(unit);) {
           seen.add(unit)
           const ref = `${namespace}/${unit}`
           if (touched.units.has(ref)) scopes.push(await unitNames(ref))
@@ -114,7 +125,13 @@ export function restrictResolverInput(input: ResolverInput, scope: ToolNames): R
   let names = scope.names
   if (scope.levels.size > 0 || scope.namespaces.size > 0) {
     const widened = new Set(names)
-    const all = [input.subject.imageTools, input.platformTools, ...input.connectorTools.values(), ...input.languageToolTools.values(), [...input.grantedTools.values()]]
+    const all = [
+      input.subject.imageTools,
+      input.platformTools,
+      ...input.connectorTools.values(),
+      ...input.languageToolTools.values(),
+      [...input.grantedTools.values()],
+    ]
     const underNamespace = scope.namespaces.size > 0 ? (name: string) => scope.namespaces.has(toolNamespaceOf(name)) : () => false
     for (const tools of all) for (const tool of tools) if (scope.levels.has(tool.level) || underNamespace(tool.name)) widened.add(tool.name)
     names = widened

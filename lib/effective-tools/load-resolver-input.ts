@@ -15,7 +15,12 @@ import type { CatalogTool, ResolverInput, SubjectNode } from './types'
  * carry its first segment) and leave the other names out (inputForName): for questions about one name
  * across many subjects, which then resolve that name as the whole input would.
  */
-export async function loadResolverInput(kind: 'Agent' | 'Unit', row: Row, reader: RegistryReader = registryReader(), onlyName?: string): Promise<ResolverInput> {
+export async function loadResolverInput(
+  kind: 'Agent' | 'Unit',
+  row: Row,
+  reader: RegistryReader = registryReader(),
+  onlyName?: string,
+): Promise<ResolverInput> {
   const spec = row.spec as AgentSpec & UnitSpec
   const ancestors = await loadAncestors(reader, row.namespace, kind === 'Agent' ? spec.unit : spec.parent)
   const levels: SubjectNode[] = [{ name: row.name, namespace: row.namespace, ...spec }, ...ancestors]
@@ -86,7 +91,7 @@ async function loadAncestors(reader: RegistryReader, namespace: string, first: s
   const units = await reader.unitsIn(namespace)
   const chain: SubjectNode[] = []
   const seen = new Set<string>()
-  for (let name: string | undefined = first; name && !seen.has(name); ) {
+  for (let name: string | undefined = first; name && !seen.has(name);) {
     seen.add(name)
     const unit = units.get(name)
     if (!unit) break

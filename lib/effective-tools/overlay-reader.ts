@@ -73,7 +73,16 @@ export function overlayReader(base: RegistryReader, overlay: RegistryOverlay): R
       if (!spec) continue
       const slash = ref.indexOf('/')
       const figures = stored.get(ref)?.stats ?? { totalCalls7d: 0, failureRate7d: null }
-      out.set(ref, catalogToolFromRow({ namespace: ref.slice(0, slash), name: ref.slice(slash + 1), spec, totalCalls7d: figures.totalCalls7d, failureRate7d: figures.failureRate7d }))
+      out.set(
+        ref,
+        catalogToolFromRow({
+          namespace: ref.slice(0, slash),
+          name: ref.slice(slash + 1),
+          spec,
+          totalCalls7d: figures.totalCalls7d,
+          failureRate7d: figures.failureRate7d,
+        }),
+      )
     }
     return out
   }
@@ -88,7 +97,16 @@ export function overlayReader(base: RegistryReader, overlay: RegistryOverlay): R
       if (surface) out.set(ref, spec ? { ...surface, spec } : surface)
       else if (spec) {
         const slash = ref.indexOf('/')
-        out.set(ref, { namespace: ref.slice(0, slash), name: ref.slice(slash + 1), toolSchemas: [], phase: 'Pending', lastError: null, spec, detectedTransport: null, detectedUrl: null })
+        out.set(ref, {
+          namespace: ref.slice(0, slash),
+          name: ref.slice(slash + 1),
+          toolSchemas: [],
+          phase: 'Pending',
+          lastError: null,
+          spec,
+          detectedTransport: null,
+          detectedUrl: null,
+        })
       }
     }
     return out

@@ -41,7 +41,9 @@ export interface RegistryReader {
   servers(refs: string[]): Promise<Map<string, ServerSurface>>
 }
 
-const memo: { epoch: number | null; reader: RegistryReader | null } = ((globalThis as { __toolroomRegistryReader?: { epoch: number | null; reader: RegistryReader | null } }).__toolroomRegistryReader ??= {
+const memo: { epoch: number | null; reader: RegistryReader | null } = ((
+  globalThis as { __toolroomRegistryReader?: { epoch: number | null; reader: RegistryReader | null } }
+).__toolroomRegistryReader ??= {
   epoch: null,
   reader: null,
 })
@@ -59,7 +61,11 @@ export function registryReader(): RegistryReader {
 /** A promise per key, so concurrent requests share one query instead of racing to make it. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | null = null
-  return () => (value ??= load().catch((e) => { value = null; throw e }))
+  return () =>
+    (value ??= load().catch((e) => {
+      value = null
+      throw e
+    }))
 }
 
 export function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>>) {
@@ -108,20 +114,20 @@ export function connectorToolsOf(reader: Pick<RegistryReader, 'connectors' | 'to
   const surfaces = new Map<string, Promise<CatalogTool[] | undefined>>()
   return (slug: string) => {
     if (!surfaces.has(slug))
-      surfaces.set(slug, (async () => {
-        const connector = (await reader.connectors()).get(slug)
-        if (!connector) return undefined
-        const { namespace, spec } = connector
-        const source = { kind: 'Connector' as const, name: slug, namespace }
-        const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
-        const serverRef = spec.languageTool ? qualifyRef(spec.languageTool, namespace) : null
-        const [listed, server] = await Promise.all([reader.tools(listedRefs), serverRef ? reader.servers([serverRef]) : new Map<string, ServerSurface>()])
-        const surface = serverRef ? server.get(serverRef) : undefined
-        return [
-          ...listedRefs.flatMap((ref) => listed.get(ref) ?? []),
-          ...(surface ? catalogToolsFromMcp(slug, surface, surface.toolSchemas, source) : []),
-        ]
-      })())
+      surfaces.set(
+        slug,
+        (async () => {
+          const connector = (await reader.connectors()).get(slug)
+          if (!connector) return undefined
+          const { namespace, spec } = connector
+          const source = { kind: 'Connector' as const, name: slug, namespace }
+          const listedRefs = (spec.tools ?? []).map((t) => `${namespace}/${t}`)
+          const serverRef = spec.languageTool ? qualifyRef(spec.languageTool, namespace) : null
+          const [listed, server] = await Promise.all([reader.tools(listedRefs), serverRef ? reader.servers([serverRef]) : new Map<string, ServerSurface>()])
+          const surface = serverRef ? server.get(serverRef) : undefined
+          return [...listedRefs.flatMap((ref) => listed.get(ref) ?? []), ...(surface ? catalogToolsFromMcp(slug, surface, surface.toolSchemas, source) : [])]
+        })(),
+      )
     return surfaces.get(slug)!
   }
 }
@@ -136,10 +142,12 @@ function createReader(): RegistryReader {
 
   const policies = once(async () => {
     const rows = await prisma.sideEffectPolicy.findMany({ select: { level: true, spec: true } })
-    return new Map(rows.map((r) => {
-      const spec = r.spec as SideEffectPolicySpec
-      return [r.level, { requiresApproval: spec.requiresApproval, rateLimit: spec.rateLimit, logArgs: spec.logArgs, logResult: spec.logResult }] as const
-    }))
+    return new Map(
+      rows.map((r) => {
+        const spec = r.spec as SideEffectPolicySpec
+        return [r.level, { requiresApproval: spec.requiresApproval, rateLimit: spec.rateLimit, logArgs: spec.logArgs, logResult: spec.logResult }] as const
+      }),
+    )
   })
 
   // One indexed lookup per batch: a join on unnest, not a chain of ORs.
@@ -175,10 +183,13 @@ function createReader(): RegistryReader {
   return {
     unitsIn(namespace) {
       if (!units.has(namespace))
-        units.set(namespace, once(async () => {
-          const rows = await prisma.unit.findMany({ where: { namespace }, select: { name: true, spec: true } })
-          return new Map(rows.map((u) => [u.name, u.spec as UnitSpec]))
-        }))
+        units.set(
+          namespace,
+          once(async () => {
+            const rows = await prisma.unit.findMany({ where: { namespace }, select: { name: true, spec: true } })
+            return new Map(rows.map((u) => [u.name, u.spec as UnitSpec]))
+          }),
+        )
       return units.get(namespace)!()
     },
     connectors,

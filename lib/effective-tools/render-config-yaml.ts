@@ -11,7 +11,8 @@ export interface ConfigServer {
   endpoint: string
 }
 
-const DIRECT_ACCESS_COMMENT = ' direct access (spec.directAccess): calls made here bypass Toolroom, with no\n approvals, rate limits, argument checks or call log'
+const DIRECT_ACCESS_COMMENT =
+  ' direct access (spec.directAccess): calls made here bypass Toolroom, with no\n approvals, rate limits, argument checks or call log'
 
 export function renderConfigYaml(gatewayUrl: string, directServers: ConfigServer[]): string {
   const tools: Record<string, { endpoint: string; protocol: 'mcp' }> = { [GATEWAY_ENTRY]: { endpoint: gatewayUrl, protocol: 'mcp' } }

@@ -4,15 +4,7 @@ import { shippedApprovalDefault } from '@/lib/approvals/approval-defaults'
 import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
 import { agentAllowed } from './allowed-agents'
-import {
-  type CatalogTool,
-  type EffectiveTool,
-  type EffectiveToolSet,
-  type ResolverInput,
-  type Tier,
-  TIER_PRECEDENCE,
-  type UnresolvedReference,
-} from './types'
+import { type CatalogTool, type EffectiveTool, type EffectiveToolSet, type ResolverInput, type Tier, TIER_PRECEDENCE, type UnresolvedReference } from './types'
 
 interface Candidate {
   tool: CatalogTool
@@ -72,8 +64,7 @@ export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
 function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[]): Candidate[] {
   const { subject, ancestors } = input
   const out: Candidate[] = []
-  const add = (tool: CatalogTool, tier: Tier, provenance: string, inheritedFromUnit: string | null) =>
-    out.push({ tool, tier, provenance, inheritedFromUnit })
+  const add = (tool: CatalogTool, tier: Tier, provenance: string, inheritedFromUnit: string | null) => out.push({ tool, tier, provenance, inheritedFromUnit })
   // The subject first, then its units nearest first: a binding on the subject itself is reported as
   // its own even when an ancestor binds the same thing too.
   const levels = [{ node: subject, from: null as string | null }, ...ancestors.map((u) => ({ node: u, from: u.name }))]
@@ -169,7 +160,10 @@ export function safetyDenialOf(
   subject: { kind: 'Agent' | 'Unit'; name: string; namespace: string },
 ): { rule: 'deniedNamespaces' | 'allowedAgents'; message: string } | null {
   if (tool.deniedNamespaces?.includes(subject.namespace))
-    return { rule: 'deniedNamespaces', message: `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"` }
+    return {
+      rule: 'deniedNamespaces',
+      message: `safety.deniedNamespaces of ${tool.name} includes this ${subject.kind.toLowerCase()}'s namespace "${subject.namespace}"`,
+    }
   // allowedAgents names agents; for a unit the check happens per agent below it.
   if (subject.kind === 'Agent' && !agentAllowed(tool.allowedAgents, tool.namespace, subject))
     return {

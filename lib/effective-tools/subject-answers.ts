@@ -22,13 +22,18 @@ export async function effectiveSetAnswer(kind: Subject, idOrName: string, namesp
 
 async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: 'resource' | 'tools' | 'excluded'): Promise<Buffer> {
   const { version: statsVersion } = await toolStatsSnapshot()
-  return cachedBody(`${kind}:${namespace ?? ''}:${idOrName}:${shape}`, async () => {
-    const row = await getRow(kind, idOrName, namespace)
-    const set = await getEffectiveTools(kind, row)
-    if (shape === 'resource') return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
-    return { effectiveTools: set.tools, ...(shape === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
-  }, statsVersion)
+  return cachedBody(
+    `${kind}:${namespace ?? ''}:${idOrName}:${shape}`,
+    async () => {
+      const row = await getRow(kind, idOrName, namespace)
+      const set = await getEffectiveTools(kind, row)
+      if (shape === 'resource') return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
+      return { effectiveTools: set.tools, ...(shape === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
+    },
+    statsVersion,
+  )
 }
 
 // A view of the cached bytes, not a copy.
-const jsonAnswer = (body: Buffer) => new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': 'application/json' } })
+const jsonAnswer = (body: Buffer) =>
+  new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': 'application/json' } })

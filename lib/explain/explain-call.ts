@@ -40,7 +40,16 @@ import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { type ResourceView, toResourceView } from '@/lib/resources/resource-view'
 import { reservedNamespaceOf } from '@/lib/tools/naming'
-import { allowedAgentEntry, bindConnectorDraft, draftOf, enableToggleDraft, type FixDraft, grantDraft, withAgentAllowed, withoutDeniedNamespace } from './fix-drafts'
+import {
+  allowedAgentEntry,
+  bindConnectorDraft,
+  draftOf,
+  enableToggleDraft,
+  type FixDraft,
+  grantDraft,
+  withAgentAllowed,
+  withoutDeniedNamespace,
+} from './fix-drafts'
 import { type Decision, type ExplainRequest, type Explanation, type Step, type StepName, STEPS } from './explanation-schema'
 import { type CandidateTrace, traceCandidates } from './trace-candidates'
 
@@ -81,9 +90,17 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     const decided = refusals.length > 0
     if (refusal) refusals.push({ step, refusal })
     const detail = refusal?.message ?? passed
-    steps.push({ step, outcome: decided ? 'not-reached' : refusal ? 'refused' : 'passed', detail: decided ? `not reached; ${refusal ? 'would also refuse' : 'would pass'}: ${detail}` : detail })
+    steps.push({
+      step,
+      outcome: decided ? 'not-reached' : refusal ? 'refused' : 'passed',
+      detail: decided ? `not reached; ${refusal ? 'would also refuse' : 'would pass'}: ${detail}` : detail,
+    })
   }
-  note('effective-set', entry ? null : known ? unavailableRefusal(known) : unknownToolRefusal(name), `${name} is in the agent's enabled set (${entry?.provenance})`)
+  note(
+    'effective-set',
+    entry ? null : known ? unavailableRefusal(known) : unknownToolRefusal(name),
+    `${name} is in the agent's enabled set (${entry?.provenance})`,
+  )
 
   // What the remaining steps would say: of the enabled entry, else of the entry the refusal names.
   const target = entry ?? known ?? null
@@ -104,8 +121,21 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
 
     const now = Date.now()
     const peek = await peekRate(rateWindows(target.name, target.rateLimit, tools.agent.id, agentRateLimit(tools.agent.spec), now))
-    windows = peek.usage.map((u) => ({ appliesTo: u.applies, window: u.length, limit: u.window.limit, used: u.used, remaining: Math.max(0, u.window.limit - u.used), resetsInSeconds: u.window.retryAfterSeconds }))
-    note('rate-limits', peek.refusal ? rateLimitRefusal(peek.refusal) : null, windows.length ? `headroom now: ${windows.map((w) => `${w.remaining} of ${w.limit} per ${w.window} (${w.appliesTo})`).join(', ')}` : 'no rate limit applies to this tool or agent')
+    windows = peek.usage.map((u) => ({
+      appliesTo: u.applies,
+      window: u.length,
+      limit: u.window.limit,
+      used: u.used,
+      remaining: Math.max(0, u.window.limit - u.used),
+      resetsInSeconds: u.window.retryAfterSeconds,
+    }))
+    note(
+      'rate-limits',
+      peek.refusal ? rateLimitRefusal(peek.refusal) : null,
+      windows.length
+        ? `headroom now: ${windows.map((w) => `${w.remaining} of ${w.limit} per ${w.window} (${w.appliesTo})`).join(', ')}`
+        : 'no rate limit applies to this tool or agent',
+    )
 
     const key = callKeyOf(callerKey, binding.idempotencyKeyTemplate, args)
     const badKey = key !== null ? keyRefusal(key) : null
@@ -127,18 +157,37 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     }
     note('idempotency', badKey, keyText(idempotency))
 
-    const { expiry } = await approvalPolicyFor({ id: target.name, namespace: target.toolNamespace, level: target.sideEffects.level, resourceNamespace: target.source.kind === 'Tool' ? target.source.namespace : null })
-    approval = { required: target.requiresApproval, source: target.approvalSource, level: target.sideEffects.level, expirySeconds: expiry.seconds, expirySource: expiry.source }
+    const { expiry } = await approvalPolicyFor({
+      id: target.name,
+      namespace: target.toolNamespace,
+      level: target.sideEffects.level,
+      resourceNamespace: target.source.kind === 'Tool' ? target.source.namespace : null,
+    })
+    approval = {
+      required: target.requiresApproval,
+      source: target.approvalSource,
+      level: target.sideEffects.level,
+      expirySeconds: expiry.seconds,
+      expirySource: expiry.source,
+    }
     const rule = target.requiresApproval
       ? `each call waits for a person's approval (rule: ${approvalRuleText(target)}); a request nobody decides expires after ${duration(expiry.seconds)} (${expiry.source})`
       : `no approval needed (rule: ${approvalRuleText(target)})`
     const skipped = refusals.length > 0 ? 'not reached' : held ? 'not reached: the call repeats the one holding its key' : null
-    steps.push({ step: 'approval', outcome: skipped ? 'not-reached' : target.requiresApproval ? 'held' : 'passed', detail: skipped ? `${skipped}; ${rule}` : rule })
+    steps.push({
+      step: 'approval',
+      outcome: skipped ? 'not-reached' : target.requiresApproval ? 'held' : 'passed',
+      detail: skipped ? `${skipped}; ${rule}` : rule,
+    })
     safety = await safetyOf(winner ?? target, input)
   } else for (const step of STEPS.slice(1)) steps.push({ step, outcome: 'skipped', detail: 'no tool of this name in the effective set' })
 
   const first = refusals[0] ?? null
-  const decision: Decision = first ? DECISION_OF_STEP[first.step as Exclude<StepName, 'approval'>](first.refusal) : target!.requiresApproval ? 'approval_required' : 'allowed'
+  const decision: Decision = first
+    ? DECISION_OF_STEP[first.step as Exclude<StepName, 'approval'>](first.refusal)
+    : target!.requiresApproval
+      ? 'approval_required'
+      : 'allowed'
   const fixes = await fixesFor({ row, name, decision, winner, candidates, input })
   return {
     ...base,
@@ -207,12 +256,16 @@ function executorText(kind: string, tool: EffectiveTool): string {
 function keyText(k: Explanation['idempotency']): string {
   if (k.key === null) return 'no idempotency key: the caller sends none and the tool has no idempotencyKeyTemplate'
   const whose = k.scope === 'agent' ? "the caller's key (per agent and tool)" : `rendered from ${k.template} (the tool's, across agents)`
-  const held = k.withheld ? `; ${k.withheld}` : k.heldBy ? `; held by call ${k.heldBy.callId} (${k.heldBy.state}) until ${k.heldBy.expiresAt}: a call now gets that call's answer instead of running` : '; not held: a call now claims it'
+  const held = k.withheld
+    ? `; ${k.withheld}`
+    : k.heldBy
+      ? `; held by call ${k.heldBy.callId} (${k.heldBy.state}) until ${k.heldBy.expiresAt}: a call now gets that call's answer instead of running`
+      : '; not held: a call now claims it'
   return `${whose}: ${k.key}${held}`
 }
 
 function approvalRuleText(tool: EffectiveTool): string {
-  if (tool.approvalSource === 'tool') return 'the Tool\'s own sideEffects.requiresApproval'
+  if (tool.approvalSource === 'tool') return "the Tool's own sideEffects.requiresApproval"
   if (tool.approvalSource === 'policy') return `the SideEffectPolicy of level ${tool.sideEffects.level}`
   return `Toolroom's default for level ${tool.sideEffects.level}`
 }
@@ -224,7 +277,14 @@ function duration(seconds: number): string {
   return `${seconds} s`
 }
 
-function summaryOf(decision: Decision, agent: Explanation['agent'], name: string, refusal: Refusal | null, approval: Explanation['approval'], key: Explanation['idempotency']): string {
+function summaryOf(
+  decision: Decision,
+  agent: Explanation['agent'],
+  name: string,
+  refusal: Refusal | null,
+  approval: Explanation['approval'],
+  key: Explanation['idempotency'],
+): string {
   const who = `${agent.namespace}/${agent.name}`
   const repeat = key.heldBy ? ` A call with idempotency key ${key.key} now repeats call ${key.heldBy.callId} and gets its answer instead.` : ''
   switch (decision) {
@@ -303,7 +363,15 @@ function safetyFix(tool: ResourceView, subject: { kind: 'Agent'; namespace: stri
   const changes: string[] = []
   const rules = new Set<string>()
   for (let i = 0; i < 2; i++) {
-    const denial = safetyDenialOf({ name: tool.metadata.name, namespace: tool.metadata.namespace, allowedAgents: spec.safety?.allowedAgents, deniedNamespaces: spec.safety?.deniedNamespaces }, subject)
+    const denial = safetyDenialOf(
+      {
+        name: tool.metadata.name,
+        namespace: tool.metadata.namespace,
+        allowedAgents: spec.safety?.allowedAgents,
+        deniedNamespaces: spec.safety?.deniedNamespaces,
+      },
+      subject,
+    )
     if (!denial || rules.has(denial.rule)) break
     rules.add(denial.rule)
     if (denial.rule === 'deniedNamespaces') {

@@ -15,8 +15,16 @@ const APPROVAL_SOURCES = ['tool', 'policy', 'default'] as const
 export const explainRequestSchema = z
   .strictObject({
     tool: z.string().min(1).max(256).openapi({ description: 'The tool name, as the agent would call it (toolroom.call_tool included).' }),
-    arguments: z.record(z.string(), z.unknown()).default({}).openapi({ description: 'The arguments the call would send; checked against the tool\'s inputSchema.' }),
-    idempotencyKey: z.string().min(1).max(512).optional().openapi({ description: 'A key the caller would send; without one, the tool\'s idempotencyKeyTemplate renders it.' }),
+    arguments: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .openapi({ description: "The arguments the call would send; checked against the tool's inputSchema." }),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .openapi({ description: "A key the caller would send; without one, the tool's idempotencyKeyTemplate renders it." }),
   })
   .openapi('ExplainRequest')
 
@@ -35,13 +43,19 @@ export const explanationSchema = z
   .object({
     agent: z.object({ id: z.string(), namespace: z.string(), name: z.string(), unit: z.string().nullable() }),
     tool: z.string(),
-    through: z.object({ door: z.string(), tool: z.string() }).nullable().openapi({ description: 'Set when the call goes through toolroom.call_tool: the tool whose pipeline runs.' }),
+    through: z
+      .object({ door: z.string(), tool: z.string() })
+      .nullable()
+      .openapi({ description: 'Set when the call goes through toolroom.call_tool: the tool whose pipeline runs.' }),
     decision: z.enum(DECISIONS),
     summary: z.string(),
     refusal: z
       .object({ step: z.enum(STEPS), errorCode: z.string(), message: z.string(), rpcCode: z.number().int() })
       .nullable()
-      .openapi({ description: 'What the gateway would answer instead of running the tool (its JSON-RPC code and the call record\'s errorCode); null when it would run it or hold it for approval.' }),
+      .openapi({
+        description:
+          "What the gateway would answer instead of running the tool (its JSON-RPC code and the call record's errorCode); null when it would run it or hold it for approval.",
+      }),
     steps: z
       .array(z.object({ step: z.enum(STEPS), outcome: z.enum(STEP_OUTCOMES), detail: z.string() }))
       .openapi({ description: "The gateway's pipeline in its order; steps after the deciding one are `not-reached` and say what they would have said." }),
@@ -61,7 +75,9 @@ export const explanationSchema = z
           approvalSource: z.enum(APPROVAL_SOURCES),
         }),
       )
-      .openapi({ description: 'Every source offering the name: the winner first, then those it shadowed, then those under a namespace reserved for another source.' }),
+      .openapi({
+        description: 'Every source offering the name: the winner first, then those it shadowed, then those under a namespace reserved for another source.',
+      }),
     safety: z
       .object({
         allowedAgents: z.array(z.string()).nullable(),
@@ -96,7 +112,13 @@ export const explanationSchema = z
         .openapi({ description: "The call the key is held by: a call now gets that call's answer instead of running." }),
     }),
     approval: z
-      .object({ required: z.boolean(), source: z.enum(APPROVAL_SOURCES), level: z.string(), expirySeconds: z.number().int(), expirySource: z.enum(APPROVAL_SOURCES) })
+      .object({
+        required: z.boolean(),
+        source: z.enum(APPROVAL_SOURCES),
+        level: z.string(),
+        expirySeconds: z.number().int(),
+        expirySource: z.enum(APPROVAL_SOURCES),
+      })
       .nullable(),
     fixes: z.array(fixDraftSchema).openapi({ description: 'For a denied or unknown tool: the manifest changes that would let the agent call it.' }),
     checkedAt: z.string(),
@@ -124,7 +146,9 @@ export const agentsWithToolSchema = z
       }),
     ),
     nextCursor: z.string().nullable(),
-    counts: z.object({ enabled: z.number().int(), disabled: z.number().int(), denied: z.number().int(), shadowed: z.number().int() }).openapi({ description: 'Over every agent with the Tool, whatever the state filter and page.' }),
+    counts: z
+      .object({ enabled: z.number().int(), disabled: z.number().int(), denied: z.number().int(), shadowed: z.number().int() })
+      .openapi({ description: 'Over every agent with the Tool, whatever the state filter and page.' }),
   })
   .openapi('AgentsWithTool')
 

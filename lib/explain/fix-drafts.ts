@@ -32,7 +32,12 @@ const specOf = (r: Manifestable): Spec => ({ ...((r.spec ?? {}) as Spec) })
 export function draftOf(resource: Manifestable, spec: unknown, action: FixAction, summary: string): FixDraft {
   // manifestDocument reads only the envelope's names, labels and annotations.
   const document = manifestDocument({ ...resource, spec } as unknown as Parameters<typeof manifestDocument>[0])
-  return { action, summary, target: { kind: resource.kind, namespace: resource.metadata.namespace, name: resource.metadata.name }, yaml: stringify(document, { lineWidth: 0 }) }
+  return {
+    action,
+    summary,
+    target: { kind: resource.kind, namespace: resource.metadata.namespace, name: resource.metadata.name },
+    yaml: stringify(document, { lineWidth: 0 }),
+  }
 }
 
 /** An agent's spec with the tool turned on: its own toggle wins over any unit's (nearest wins). */
@@ -43,7 +48,8 @@ export function withToggleOn(agentSpec: unknown, toolName: string): Spec {
 }
 
 /** The allowedAgents entry naming `agent` from a Tool in `toolNamespace`: a bare name there, else namespace/name. */
-export const allowedAgentEntry = (toolNamespace: string, agent: { namespace: string; name: string }) => (agent.namespace === toolNamespace ? agent.name : `${agent.namespace}/${agent.name}`)
+export const allowedAgentEntry = (toolNamespace: string, agent: { namespace: string; name: string }) =>
+  agent.namespace === toolNamespace ? agent.name : `${agent.namespace}/${agent.name}`
 
 /** A Tool's spec with the agent added to safety.allowedAgents. */
 export function withAgentAllowed(toolSpec: unknown, toolNamespace: string, agent: { namespace: string; name: string }): Spec {

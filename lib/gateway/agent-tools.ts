@@ -17,27 +17,32 @@ export interface AgentTools {
   list: McpTool[]
 }
 
-export const agentTools = epochMemo(async (agentId: string): Promise<AgentTools | null> => {
-  const row = (await prisma.agent.findUnique({ where: { id: agentId } })) as Row | null
-  if (!row) return null
-  const set = await getEffectiveTools('Agent', row)
-  const enabled = new Map<string, EffectiveTool>()
-  const unavailable = new Map<string, EffectiveTool>()
-  for (const tool of set.tools) {
-    if (tool.state === 'enabled') enabled.set(tool.name, tool)
-    else if (!unavailable.has(tool.name)) unavailable.set(tool.name, tool)
-  }
-  for (const tool of set.excluded) if (!enabled.has(tool.name) && !unavailable.has(tool.name)) unavailable.set(tool.name, tool)
-  return {
-    agent: { id: row.id, name: row.name, namespace: row.namespace, unit: (row.unit as string | null) ?? null, spec: row.spec as Record<string, unknown> },
-    enabled,
-    unavailable,
-    list: [...enabled.values()].filter(runsInGateway).map(toMcpTool),
-  }
-}, 10_000, 'agent_tools')
+export const agentTools = epochMemo(
+  async (agentId: string): Promise<AgentTools | null> => {
+    const row = (await prisma.agent.findUnique({ where: { id: agentId } })) as Row | null
+    if (!row) return null
+    const set = await getEffectiveTools('Agent', row)
+    const enabled = new Map<string, EffectiveTool>()
+    const unavailable = new Map<string, EffectiveTool>()
+    for (const tool of set.tools) {
+      if (tool.state === 'enabled') enabled.set(tool.name, tool)
+      else if (!unavailable.has(tool.name)) unavailable.set(tool.name, tool)
+    }
+    for (const tool of set.excluded) if (!enabled.has(tool.name) && !unavailable.has(tool.name)) unavailable.set(tool.name, tool)
+    return {
+      agent: { id: row.id, name: row.name, namespace: row.namespace, unit: (row.unit as string | null) ?? null, spec: row.spec as Record<string, unknown> },
+      enabled,
+      unavailable,
+      list: [...enabled.values()].filter(runsInGateway).map(toMcpTool),
+    }
+  },
+  10_000,
+  'agent_tools',
+)
 
 /** Image and function tools run inside the agent (which reports their calls to ingest): the gateway lists only what it executes. */
-export const runsInGateway = (tool: EffectiveTool) => tool.tier === 'platform' || (tool.tier !== 'image' && !(tool.source.kind === 'Tool' && tool.type === 'function'))
+export const runsInGateway = (tool: EffectiveTool) =>
+  tool.tier === 'platform' || (tool.tier !== 'image' && !(tool.source.kind === 'Tool' && tool.type === 'function'))
 
 function toMcpTool(tool: EffectiveTool): McpTool {
   return {

@@ -20,7 +20,12 @@ export const defaultApprovalWaitMs = () => config().TOOLROOM_APPROVAL_WAIT_SECON
 export function approvalRequired(callId: string, tool: Pick<EffectiveTool, 'name' | 'sideEffects'>, status = 'pending', expiresAt?: Date): CallToolResult {
   return {
     isError: true,
-    content: [{ type: 'text', text: `${tool.name} needs a person's approval before it runs (status: ${status}). The call is recorded as ${callId}; ask toolroom.approval_status for its decision, or repeat the call with the same idempotency key.` }],
+    content: [
+      {
+        type: 'text',
+        text: `${tool.name} needs a person's approval before it runs (status: ${status}). The call is recorded as ${callId}; ask toolroom.approval_status for its decision, or repeat the call with the same idempotency key.`,
+      },
+    ],
     structuredContent: {
       status: 'approval_required',
       approvalStatus: status,
@@ -46,7 +51,12 @@ export async function currentApprovalAnswer(callId: string, tool: Pick<Effective
       error: {
         code: RPC.INVALID_REQUEST,
         message: `the call of ${tool.name} was ${approval.status}${by}; it did not run`,
-        data: { outcome: approval.status === 'denied' ? 'rejected' : 'expired', callId, approvalStatus: approval.status, decidedAt: approval.decidedAt?.toISOString() ?? null },
+        data: {
+          outcome: approval.status === 'denied' ? 'rejected' : 'expired',
+          callId,
+          approvalStatus: approval.status,
+          decidedAt: approval.decidedAt?.toISOString() ?? null,
+        },
       },
     }
   }
@@ -86,7 +96,11 @@ export async function waitForApprovalAnswer(
       reported = Date.now()
       const status = (last && 'result' in last && (last.result.structuredContent as { approvalStatus?: string } | undefined)?.approvalStatus) || 'pending'
       const waited = Math.round((reported - started) / 1000)
-      progress({ progress: waited, total: Math.round(budget / 1000), message: `waiting for a person to approve ${tool.name} (${status}, ${waited} s of ${Math.round(budget / 1000)} s; call ${callId})` })
+      progress({
+        progress: waited,
+        total: Math.round(budget / 1000),
+        message: `waiting for a person to approve ${tool.name} (${status}, ${waited} s of ${Math.round(budget / 1000)} s; call ${callId})`,
+      })
     }
   }
   return last

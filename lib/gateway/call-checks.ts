@@ -29,7 +29,11 @@ export const CALL_TOOL_DOOR = 'toolroom.call_tool'
  * toolroom.call_tool is a door, not a call: the named tool's pipeline runs and is what gets recorded.
  * Answers the call behind the door, a message when the door was used wrongly, or null for any other tool.
  */
-export function behindDoor(entry: EffectiveTool | undefined, rawArgs: unknown, callerKey: string | undefined): { name: string; args: unknown; callerKey: string | undefined } | { error: string } | null {
+export function behindDoor(
+  entry: EffectiveTool | undefined,
+  rawArgs: unknown,
+  callerKey: string | undefined,
+): { name: string; args: unknown; callerKey: string | undefined } | { error: string } | null {
   if (entry?.name !== CALL_TOOL_DOOR) return null
   const a = (rawArgs ?? {}) as { name?: unknown; arguments?: unknown; idempotencyKey?: unknown }
   if (typeof a.name !== 'string' || a.name === CALL_TOOL_DOOR) return { error: `${CALL_TOOL_DOOR} needs "name": the tool to call (not itself)` }
@@ -39,19 +43,41 @@ export function behindDoor(entry: EffectiveTool | undefined, rawArgs: unknown, c
 /** No tool of this name in the agent's effective set at all. */
 export function unknownToolRefusal(name: string): Refusal {
   const message = `unknown tool: ${name.slice(0, 200)} is not one of this agent's tools`
-  return { outcome: 'denied', errorCode: 'unknown_tool', message, rpcCode: RPC.INVALID_PARAMS, data: { reason: "unknown: no tool of this name is in the agent's effective set" }, logArgs: false }
+  return {
+    outcome: 'denied',
+    errorCode: 'unknown_tool',
+    message,
+    rpcCode: RPC.INVALID_PARAMS,
+    data: { reason: "unknown: no tool of this name is in the agent's effective set" },
+    logArgs: false,
+  }
 }
 
 /** In the set, but disabled by a toggle, denied by safety, or shadowed (the first such entry of the name). */
 export function unavailableRefusal(known: EffectiveTool): Refusal {
   const errorCode = known.state === 'disabled' ? 'disabled' : known.reason?.startsWith('safety.') || known.reason?.includes('safety.') ? 'safety' : known.state
   const message = `${known.name} is not available to this agent: ${known.reason ?? known.state}`
-  return { outcome: 'denied', errorCode, message, rpcCode: RPC.INVALID_PARAMS, data: { state: known.state, reason: known.reason ?? known.state }, logArgs: true }
+  return {
+    outcome: 'denied',
+    errorCode,
+    message,
+    rpcCode: RPC.INVALID_PARAMS,
+    data: { state: known.state, reason: known.reason ?? known.state },
+    logArgs: true,
+  }
 }
 
 /** Tools the gateway does not run (image and function tools run inside the agent; os tools when turned off), whatever their arguments. */
 export function executorRefusal(executor: Executor, osToolsEnabled: boolean): Refusal | null {
-  if (executor.kind === 'none') return { outcome: 'denied', errorCode: 'not_executable', message: executor.reason, rpcCode: RPC.INVALID_PARAMS, data: { reason: executor.reason }, logArgs: true }
+  if (executor.kind === 'none')
+    return {
+      outcome: 'denied',
+      errorCode: 'not_executable',
+      message: executor.reason,
+      rpcCode: RPC.INVALID_PARAMS,
+      data: { reason: executor.reason },
+      logArgs: true,
+    }
   if (executor.kind === 'os' && !osToolsEnabled) {
     const reason = 'os tools are turned off on this gateway (an admin sets TOOLROOM_ENABLE_OS_TOOLS=1)'
     return { outcome: 'denied', errorCode: 'os_tools_disabled', message: reason, rpcCode: RPC.INVALID_PARAMS, data: { reason }, logArgs: true }
@@ -64,7 +90,15 @@ export function argumentsRefusal(entry: EffectiveTool, rawArgs: unknown): (Refus
   const violations = validateArguments(entry.inputSchema, rawArgs ?? {})
   if (violations.length === 0) return null
   const message = `invalid arguments for ${entry.name}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`
-  return { outcome: 'invalid_arguments', errorCode: 'schema', message, rpcCode: RPC.INVALID_PARAMS, data: { tool: entry.name, violations }, logArgs: false, violations }
+  return {
+    outcome: 'invalid_arguments',
+    errorCode: 'schema',
+    message,
+    rpcCode: RPC.INVALID_PARAMS,
+    data: { tool: entry.name, violations },
+    logArgs: false,
+    violations,
+  }
 }
 
 export function rateLimitRefusal(refusal: RateRefusal): Refusal {

@@ -18,14 +18,35 @@ const STATUS: Record<number, { status: number; title: string; type: string }> = 
   [RPC.INVALID_REQUEST]: { status: 400, title: 'Bad request', type: 'bad-request' },
 }
 
-export async function callOverRest(agent: AgentIdentity, toolId: string, args: Record<string, unknown>, idempotencyKey: string | undefined, requestId: string, instance: string, waitForApprovalSeconds?: number): Promise<Response> {
+export async function callOverRest(
+  agent: AgentIdentity,
+  toolId: string,
+  args: Record<string, unknown>,
+  idempotencyKey: string | undefined,
+  requestId: string,
+  instance: string,
+  waitForApprovalSeconds?: number,
+): Promise<Response> {
   const waitForApprovalMs = waitForApprovalSeconds === undefined ? undefined : waitForApprovalSeconds * 1000
   const answer = await callTool({ agent, channel: 'rest', requestId, waitForApprovalMs }, toolId, args, idempotencyKey)
   if ('result' in answer) return Response.json({ callId: answer.callId, result: answer.result })
   const { code, message, data } = answer.error
-  const kind = data.outcome === 'denied' && code === RPC.INVALID_PARAMS ? NOT_AVAILABLE : (STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' })
+  const kind =
+    data.outcome === 'denied' && code === RPC.INVALID_PARAMS
+      ? NOT_AVAILABLE
+      : (STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' })
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE }
   if (code === RPC.RATE_LIMITED && typeof data.retryAfterSeconds === 'number') headers['retry-after'] = String(data.retryAfterSeconds)
-  const body = { type: `https://toolroom.dev/problems/${kind.type}`, title: kind.title, status: kind.status, detail: message, instance, requestId, callId: answer.callId, rpcCode: code, data }
+  const body = {
+    type: `https://toolroom.dev/problems/${kind.type}`,
+    title: kind.title,
+    status: kind.status,
+    detail: message,
+    instance,
+    requestId,
+    callId: answer.callId,
+    rpcCode: code,
+    data,
+  }
   return new Response(JSON.stringify(body), { status: kind.status, headers })
 }

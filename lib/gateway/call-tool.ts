@@ -14,7 +14,18 @@ import { toolNamespaceOf } from '@/lib/tools/naming'
 import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
 import { registryReader } from '@/lib/effective-tools/registry-reader'
-import { argumentsRefusal, behindDoor, callKeyOf, executorRefusal, keyRefusal, keyScopeOf, rateLimitRefusal, type Refusal, unavailableRefusal, unknownToolRefusal } from './call-checks'
+import {
+  argumentsRefusal,
+  behindDoor,
+  callKeyOf,
+  executorRefusal,
+  keyRefusal,
+  keyScopeOf,
+  rateLimitRefusal,
+  type Refusal,
+  unavailableRefusal,
+  unknownToolRefusal,
+} from './call-checks'
 import { approvalRequired, currentApprovalAnswer, defaultApprovalWaitMs, waitForApprovalAnswer } from './approval-answers'
 import { type AgentTools, agentTools } from './agent-tools'
 import { executeMcp } from './executors/mcp'
@@ -49,7 +60,8 @@ export interface ProgressReport {
 }
 
 /** A call's answer: an MCP tool result, or the JSON-RPC error to send. */
-export type CallAnswer = { callId: string; result: CallToolResult } | { callId: string | null; error: { code: number; message: string; data: Record<string, unknown> } }
+export type CallAnswer =
+  { callId: string; result: CallToolResult } | { callId: string | null; error: { code: number; message: string; data: Record<string, unknown> } }
 
 /** What a repeat of an idempotent call replays: the first answer, whichever it was. */
 type Replayable = { result: CallToolResult } | { error: { code: number; message: string; data: Record<string, unknown> } }
@@ -65,7 +77,11 @@ export function callTool(ctx: CallContext, name: string, rawArgs: unknown, calle
     if (door) return callTool(ctx, door.name, door.args, door.callerKey)
     const run = new PipelineRun(ctx, tools, name, rawArgs, callerKey)
     // Only names the registry knows go on the span as the tool; the call id ties it to the call log.
-    span.setAttributes({ 'toolroom.tool': entry?.name ?? '(unknown)', 'toolroom.agent': `${tools.agent.namespace}/${tools.agent.name}`, 'toolroom.call_id': run.callId })
+    span.setAttributes({
+      'toolroom.tool': entry?.name ?? '(unknown)',
+      'toolroom.agent': `${tools.agent.namespace}/${tools.agent.name}`,
+      'toolroom.call_id': run.callId,
+    })
     // No log context here (lib/observability/logger.ts, withLogContext): it would slow every call.
     const answer = await run.run()
     span.setAttributes({ 'toolroom.outcome': run.outcome ?? 'unknown' })
@@ -120,7 +136,9 @@ class PipelineRun {
     if (invalid) return this.refuse(entry, invalid)
 
     // 4. Rate limits, per tool and per agent, counted in the database.
-    const refusal = await step('rate_limit', () => takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now())))
+    const refusal = await step('rate_limit', () =>
+      takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now())),
+    )
     if (refusal) return this.refuse(entry, rateLimitRefusal(refusal))
 
     // 5. Idempotency.
@@ -165,7 +183,12 @@ class PipelineRun {
     const approval = await requestApproval({
       callId: this.callId,
       agent: { id: this.tools.agent.id, namespace: this.tools.agent.namespace, name: this.tools.agent.name, unit: this.tools.agent.unit },
-      tool: { id: entry.name, namespace: entry.toolNamespace, level: entry.sideEffects.level, resourceNamespace: entry.source.kind === 'Tool' ? entry.source.namespace : null },
+      tool: {
+        id: entry.name,
+        namespace: entry.toolNamespace,
+        level: entry.sideEffects.level,
+        resourceNamespace: entry.source.kind === 'Tool' ? entry.source.namespace : null,
+      },
       approvalSource: entry.approvalSource,
       args,
       // Approvers always see the arguments, with redactFields masked, whatever logArgs says for the call log.
@@ -202,7 +225,10 @@ class PipelineRun {
       }
     } catch (e) {
       reply = upstreamReplyOf(e)
-      const message = scrubText(e instanceof ToolFailure || e instanceof TransientError ? e.message : `the gateway failed to run the tool: ${(e as Error).message}`, this.sensitive)
+      const message = scrubText(
+        e instanceof ToolFailure || e instanceof TransientError ? e.message : `the gateway failed to run the tool: ${(e as Error).message}`,
+        this.sensitive,
+      )
       const code = e instanceof ToolFailure ? e.rpcCode : RPC.INTERNAL_ERROR
       answer = { error: { code, message, data: { outcome: 'failed', callId: this.callId, attempts: this.attempts } } }
       outcome = 'failed'
@@ -220,7 +246,13 @@ class PipelineRun {
     })
     // The approval kept the key, not whose it was: the row this call claimed is in one of the two scopes.
     if (this.callerKey)
-      await completeKey([callerKeyScope(this.tools.agent.id, entry.name), templateKeyScope(toolStatKey(entry.source, entry.name))], this.callerKey, this.callId, outcome, answer)
+      await completeKey(
+        [callerKeyScope(this.tools.agent.id, entry.name), templateKeyScope(toolStatKey(entry.source, entry.name))],
+        this.callerKey,
+        this.callId,
+        outcome,
+        answer,
+      )
     return { ok: outcome === 'succeeded', ...(error ? { error: error.message } : {}), answer }
   }
 
@@ -233,10 +265,21 @@ class PipelineRun {
         return runPlatformTool(entry.name, args, this.tools)
       case 'rest': {
         const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.sensitive)
-        return withRetries(retryable, (n) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal)), (n) => (this.attempts = n))
+        return withRetries(
+          retryable,
+          (n) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal)),
+          (n) => (this.attempts = n),
+        )
       }
       case 'mcp':
-        return withRetries(retryable, (n) => this.upstream('mcp', n, () => executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress, entry.inputSchema)), (n) => (this.attempts = n))
+        return withRetries(
+          retryable,
+          (n) =>
+            this.upstream('mcp', n, () =>
+              executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress, entry.inputSchema),
+            ),
+          (n) => (this.attempts = n),
+        )
       case 'os':
         this.attempts = 1
         return executeOs(exec.command, args, this.ctx.signal)
@@ -247,22 +290,26 @@ class PipelineRun {
 
   /** One attempt at the upstream: timed for the metrics, and a client span whose context the request carries. */
   private upstream<T extends CallToolResult>(executor: 'rest' | 'mcp', attempt: number, run: () => Promise<T>): Promise<T> {
-    return withSpan('toolroom.gateway.upstream', { kind: 'client', attributes: { 'toolroom.executor': executor, 'toolroom.attempt': attempt } }, async (span) => {
-      const t0 = performance.now()
-      let ok = false
-      try {
-        const result = await run()
-        ok = !result.isError
-        return result
-      } catch (e) {
-        span.fail(e)
-        throw e
-      } finally {
-        const ms = performance.now() - t0
-        this.upstreamMs += ms
-        observeUpstreamAttempt(executor, ms / 1000, ok)
-      }
-    })
+    return withSpan(
+      'toolroom.gateway.upstream',
+      { kind: 'client', attributes: { 'toolroom.executor': executor, 'toolroom.attempt': attempt } },
+      async (span) => {
+        const t0 = performance.now()
+        let ok = false
+        try {
+          const result = await run()
+          ok = !result.isError
+          return result
+        } catch (e) {
+          span.fail(e)
+          throw e
+        } finally {
+          const ms = performance.now() - t0
+          this.upstreamMs += ms
+          observeUpstreamAttempt(executor, ms / 1000, ok)
+        }
+      },
+    )
   }
 
   /** Not in the enabled set: unknown to this agent, or present but disabled or denied (a protocol error, -32602, with the reason in data). */
@@ -281,7 +328,15 @@ class PipelineRun {
     return this.fail(entry, refusal.outcome, refusal.errorCode, refusal.message, refusal.rpcCode, refusal.data, refusal.logArgs)
   }
 
-  private async fail(entry: EffectiveTool, outcome: string, errorCode: string, message: string, code: number, data: Record<string, unknown>, logArgs = true): Promise<CallAnswer> {
+  private async fail(
+    entry: EffectiveTool,
+    outcome: string,
+    errorCode: string,
+    message: string,
+    code: number,
+    data: Record<string, unknown>,
+    logArgs = true,
+  ): Promise<CallAnswer> {
     const error = { code, message, data: { outcome, callId: this.callId, ...data } }
     const binding = this.binding ?? (await bindingFor(entry, registryReader()).catch(() => null))
     const args = logArgs && binding?.logArgs ? this.loggedArgs(binding, (this.rawArgs ?? {}) as Record<string, unknown>) : null
@@ -289,7 +344,12 @@ class PipelineRun {
     return { callId: this.callId, error }
   }
 
-  private async replay(entry: EffectiveTool, args: Record<string, unknown>, firstCallId: string, stored: { outcome: string; answer: unknown } | null): Promise<CallAnswer> {
+  private async replay(
+    entry: EffectiveTool,
+    args: Record<string, unknown>,
+    firstCallId: string,
+    stored: { outcome: string; answer: unknown } | null,
+  ): Promise<CallAnswer> {
     if (!stored) {
       const message = `a call with the same idempotency key (${firstCallId}) is still in progress; repeat the call later for its result`
       return this.fail(entry, 'deduplicated', 'in_progress', message, RPC.IN_PROGRESS, { firstCallId })
@@ -298,12 +358,27 @@ class PipelineRun {
     const answer = (stored.outcome === 'pending_approval' ? await currentApprovalAnswer(firstCallId, entry) : null) ?? (stored.answer as Replayable)
     const binding = this.binding!
     const result = 'result' in answer ? answer.result : null
-    await this.write(this.record(entry, 'deduplicated', null, binding.logArgs ? this.loggedArgs(binding, args) : null, result && binding.logResult ? this.loggedResult(binding, result) : null, firstCallId))
+    await this.write(
+      this.record(
+        entry,
+        'deduplicated',
+        null,
+        binding.logArgs ? this.loggedArgs(binding, args) : null,
+        result && binding.logResult ? this.loggedResult(binding, result) : null,
+        firstCallId,
+      ),
+    )
     if ('result' in answer) return { callId: firstCallId, result: answer.result }
     return { callId: firstCallId, error: { ...answer.error, data: { ...answer.error.data, deduplicated: true } } }
   }
 
-  private async finish(entry: EffectiveTool, args: Record<string, unknown>, outcome: string, answer: Replayable, error: { code: string; message: string; reply?: string } | null) {
+  private async finish(
+    entry: EffectiveTool,
+    args: Record<string, unknown>,
+    outcome: string,
+    answer: Replayable,
+    error: { code: string; message: string; reply?: string } | null,
+  ) {
     const binding = this.binding!
     const loggedArgs = binding.logArgs ? this.loggedArgs(binding, args) : null
     const loggedResult = 'result' in answer && binding.logResult ? this.loggedResult(binding, answer.result) : null
@@ -334,7 +409,14 @@ class PipelineRun {
     return scrubTree(kept, this.sensitive)
   }
 
-  private record(entry: EffectiveTool | null, outcome: string, error: { code: string; message: string } | null, args: unknown, result: unknown, dedupOf?: string): CallRecord {
+  private record(
+    entry: EffectiveTool | null,
+    outcome: string,
+    error: { code: string; message: string } | null,
+    args: unknown,
+    result: unknown,
+    dedupOf?: string,
+  ): CallRecord {
     const { agent } = this.tools
     const toolId = entry?.name ?? this.name.slice(0, 200)
     return {
@@ -377,7 +459,11 @@ class PipelineRun {
  * The worker's side of an approved call: the agent's tool as it is now (a tool removed or denied
  * since the request does not run), executed through the same executors, retries and redaction.
  */
-export async function runApprovedCall(approval: { callId: string; agentId: string; toolId: string }, args: Record<string, unknown>, idempotencyKey: string | null): Promise<ApprovedCallOutcome> {
+export async function runApprovedCall(
+  approval: { callId: string; agentId: string; toolId: string },
+  args: Record<string, unknown>,
+  idempotencyKey: string | null,
+): Promise<ApprovedCallOutcome> {
   const tools = await agentTools(approval.agentId)
   const entry = tools?.enabled.get(approval.toolId)
   if (!tools || !entry) {
@@ -385,7 +471,10 @@ export async function runApprovedCall(approval: { callId: string; agentId: strin
     await updateCallOutcome(approval.callId, { outcome: 'failed', errorCode: 'unavailable', errorMessage: message, latencyMs: null, attempts: 0, result: null })
     return { ok: false, error: message, answer: { error: { code: RPC.INVALID_PARAMS, message, data: { outcome: 'failed', callId: approval.callId } } } }
   }
-  const ctx: CallContext = { agent: { kind: 'agent', agentId: tools.agent.id, name: tools.agent.name, namespace: tools.agent.namespace, credentialId: '' }, channel: 'mcp' }
+  const ctx: CallContext = {
+    agent: { kind: 'agent', agentId: tools.agent.id, name: tools.agent.name, namespace: tools.agent.namespace, credentialId: '' },
+    channel: 'mcp',
+  }
   const run = new PipelineRun(ctx, tools, entry.name, args, idempotencyKey ?? undefined, approval.callId)
   return run.runApproved(await bindingFor(entry, registryReader()), entry, args)
 }
@@ -421,4 +510,3 @@ function firstText(result: CallToolResult): string {
   const first = result.content?.find((c) => c.type === 'text') as { text?: string } | undefined
   return (first?.text ?? 'the tool reported an error').slice(0, 2000)
 }
-

@@ -24,4 +24,3 @@ export function storableKey(key: string, sensitive: Iterable<string>): string {
   for (const value of sensitive) if (value.length >= 4 && key.includes(value)) return `sha256:${createHash('sha256').update(key).digest('hex')}`
   return key
 }
-

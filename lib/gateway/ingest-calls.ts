@@ -49,7 +49,11 @@ export const INGEST_CLOCK_SKEW_MS = 5 * 60_000
  * disabled or denied), within the window the statistics keep (older calls would never be counted,
  * and year-0001 dates only distort lists), and not in the future. Pure.
  */
-export function ingestProblems(calls: Array<Pick<IngestRecord, 'toolId' | 'startedAt' | 'finishedAt'>>, isOwnTool: (toolId: string) => boolean, now: number): FieldError[] {
+export function ingestProblems(
+  calls: Array<Pick<IngestRecord, 'toolId' | 'startedAt' | 'finishedAt'>>,
+  isOwnTool: (toolId: string) => boolean,
+  now: number,
+): FieldError[] {
   const oldest = now - RETENTION_HOURS * 3_600_000
   return calls.flatMap((c, i) => {
     const problems: FieldError[] = []
@@ -58,7 +62,11 @@ export function ingestProblems(calls: Array<Pick<IngestRecord, 'toolId' | 'start
       problems.push({ field: `calls[${i}].toolId`, rule: 'effective-set', message: `${c.toolId} is not one of this agent's tools (its effective set)` })
     if (started > now + INGEST_CLOCK_SKEW_MS) problems.push({ field: `calls[${i}].startedAt`, rule: 'not-future', message: 'is in the future' })
     else if (started < oldest)
-      problems.push({ field: `calls[${i}].startedAt`, rule: 'retention-window', message: `is older than the ${RETENTION_HOURS / 24}-day window calls are kept for` })
+      problems.push({
+        field: `calls[${i}].startedAt`,
+        rule: 'retention-window',
+        message: `is older than the ${RETENTION_HOURS / 24}-day window calls are kept for`,
+      })
     if (c.finishedAt !== undefined) {
       const finished = Date.parse(c.finishedAt)
       if (finished < started) problems.push({ field: `calls[${i}].finishedAt`, rule: 'after-start', message: 'is before startedAt' })

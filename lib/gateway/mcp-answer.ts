@@ -29,6 +29,11 @@ export const maxMcpBodyBytes = () => config().TOOLROOM_GATEWAY_MAX_BODY_BYTES
 
 export const tooLarge = () => rpcError(413, RPC.INVALID_REQUEST, `the request body is larger than ${maxMcpBodyBytes()} bytes`, { connection: 'close' })
 export const notAllowed = (method: string) =>
-  rpcError(405, RPC.INVALID_REQUEST, `${method.slice(0, 20)} is not served here: send JSON-RPC with POST, or GET with Accept: text/event-stream for the 2025-11-25 stream of list changes (this gateway is stateless: no session to delete)`, {
-    allow: 'GET, POST',
-  })
+  rpcError(
+    405,
+    RPC.INVALID_REQUEST,
+    `${method.slice(0, 20)} is not served here: send JSON-RPC with POST, or GET with Accept: text/event-stream for the 2025-11-25 stream of list changes (this gateway is stateless: no session to delete)`,
+    {
+      allow: 'GET, POST',
+    },
+  )

@@ -82,7 +82,11 @@ function originRefused(req: McpHttpRequest): McpAnswer | null {
     if (LOOPBACK_HOSTS.has(url.hostname) || TOOLROOM_GATEWAY_ALLOWED_ORIGINS.includes(url.origin)) return null
     if (TOOLROOM_PUBLIC_URL && new URL(TOOLROOM_PUBLIC_URL).origin === url.origin) return null
   }
-  return rpcError(403, RPC.INVALID_REQUEST, `requests from the origin ${origin.slice(0, 100)} are refused here (DNS rebinding protection); list it in TOOLROOM_GATEWAY_ALLOWED_ORIGINS if a browser-based MCP client runs there`)
+  return rpcError(
+    403,
+    RPC.INVALID_REQUEST,
+    `requests from the origin ${origin.slice(0, 100)} are refused here (DNS rebinding protection); list it in TOOLROOM_GATEWAY_ALLOWED_ORIGINS if a browser-based MCP client runs there`,
+  )
 }
 
 export async function answerMcp(req: McpHttpRequest): Promise<McpAnswer> {

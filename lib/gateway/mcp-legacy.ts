@@ -40,7 +40,8 @@ export function mcpTransport(): MultiplexTransport {
     return callToolFor(agent, request.params, {
       requestId,
       signal: AbortSignal.any([extra.signal, cancelled]),
-      notifyProgress: token === undefined ? undefined : (report) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
+      notifyProgress:
+        token === undefined ? undefined : (report) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
     })
   })
   void server.connect(t)
@@ -49,19 +50,29 @@ export function mcpTransport(): MultiplexTransport {
 }
 
 /** Answers a 2025-era POST: one message or a batch, already parsed. */
-export async function answerLegacy(agent: AgentIdentity, parsed: unknown, options: { protocolVersion: string | null; requestId?: string; gone?: AbortSignal; acceptsStream: boolean }): Promise<McpAnswer> {
+export async function answerLegacy(
+  agent: AgentIdentity,
+  parsed: unknown,
+  options: { protocolVersion: string | null; requestId?: string; gone?: AbortSignal; acceptsStream: boolean },
+): Promise<McpAnswer> {
   if (options.protocolVersion && !SUPPORTED_PROTOCOL_VERSIONS.includes(options.protocolVersion))
-    return rpcError(400, RPC.INVALID_REQUEST, `unsupported MCP-Protocol-Version "${options.protocolVersion.slice(0, 40)}" (supported: 2026-07-28, ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)
+    return rpcError(
+      400,
+      RPC.INVALID_REQUEST,
+      `unsupported MCP-Protocol-Version "${options.protocolVersion.slice(0, 40)}" (supported: 2026-07-28, ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    )
   const batch = Array.isArray(parsed)
   const messages = batch ? (parsed as unknown[]) : [parsed]
-  if (messages.length === 0 || messages.length > MAX_BATCH) return rpcError(400, RPC.INVALID_REQUEST, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`)
+  if (messages.length === 0 || messages.length > MAX_BATCH)
+    return rpcError(400, RPC.INVALID_REQUEST, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`)
   const checked = messages.map((m) => checkMessage('legacy', m))
   if (!batch && checked[0].kind === 'refused') return { status: checked[0].status, headers: JSON_HEADERS, body: JSON.stringify(checked[0].answer) }
 
   const authInfo: AuthInfo = { token: '', clientId: agent.agentId, scopes: [], extra: { agent, requestId: options.requestId } }
   const t = mcpTransport()
   const single = checked[0]
-  if (!batch && single.kind === 'request' && options.acceptsStream && wantsProgress(single.message)) return streamWithProgress(t, single.message, authInfo, agent, options.gone)
+  if (!batch && single.kind === 'request' && options.acceptsStream && wantsProgress(single.message))
+    return streamWithProgress(t, single.message, authInfo, agent, options.gone)
 
   const answers: Array<Promise<Record<string, unknown>>> = []
   for (const c of checked) {
@@ -78,13 +89,21 @@ const wantsProgress = (message: { method: string; params?: Record<string, unknow
   message.method === 'tools/call' && (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined
 
 /** A `tools/call` that asked for progress: an event stream of its progress notifications, then its answer. */
-function streamWithProgress(t: MultiplexTransport, message: Extract<Checked, { kind: 'request' }>['message'], authInfo: AuthInfo, agent: AgentIdentity, gone?: AbortSignal): McpAnswer {
+function streamWithProgress(
+  t: MultiplexTransport,
+  message: Extract<Checked, { kind: 'request' }>['message'],
+  authInfo: AuthInfo,
+  agent: AgentIdentity,
+  gone?: AbortSignal,
+): McpAnswer {
   const stream = new SseStream()
   const left = gone ? AbortSignal.any([gone, stream.closed]) : stream.closed
-  void t.request(message, authInfo, agent.credentialId, left, (notification) => stream.send(notification)).then((answer) => {
-    stream.send(answer)
-    stream.close()
-  })
+  void t
+    .request(message, authInfo, agent.credentialId, left, (notification) => stream.send(notification))
+    .then((answer) => {
+      stream.send(answer)
+      stream.close()
+    })
   return { status: 200, headers: SSE_HEADERS, body: stream.body }
 }
 

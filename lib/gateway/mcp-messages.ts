@@ -104,7 +104,8 @@ function refused(revision: Revision, id: unknown, code: number, message: string,
  */
 export function checkMessage(era: Era, m: unknown): Checked {
   const revision = REVISIONS[era]
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return refused(revision, null, RPC.INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is an object')
+  if (typeof m !== 'object' || m === null || Array.isArray(m))
+    return refused(revision, null, RPC.INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is an object')
   const msg = m as Record<string, unknown>
   if (typeof msg.method === 'string' && 'id' in msg) {
     const envelope = revision.request.safeParse(msg)
@@ -127,7 +128,8 @@ export function checkMessage(era: Era, m: unknown): Checked {
     const request = envelope.data as JsonRpcRequest
     if (msg.method === 'tools/call') {
       const params = msg.params as { name: string; task?: unknown }
-      if (params.name.length === 0) return refused(revision, msg.id, RPC.INVALID_PARAMS, 'Invalid params for tools/call: params.name must name the tool to call')
+      if (params.name.length === 0)
+        return refused(revision, msg.id, RPC.INVALID_PARAMS, 'Invalid params for tools/call: params.name must name the tool to call')
       // This gateway declares no task support, so task augmentation is ignored and the call runs as usual.
       if (params.task !== undefined) {
         const { task: _ignored, ...rest } = params

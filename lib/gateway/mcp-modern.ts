@@ -49,13 +49,18 @@ function buildServer(ctx: McpRequestContext): Server {
   const { agent, requestId } = ctx.authInfo!.extra as unknown as Extra
   const server = new Server(GATEWAY_SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: GATEWAY_INSTRUCTIONS })
   // `ttlMs`: how long a client may keep the answer; subscribed clients hear of changes at once.
-  server.setRequestHandler('tools/list', async () => ({ tools: (await listToolsFor(agent)) as unknown as ListToolsResult['tools'], ttlMs: config().TOOLROOM_GATEWAY_TOOLS_TTL_MS, cacheScope: 'private' as const }))
+  server.setRequestHandler('tools/list', async () => ({
+    tools: (await listToolsFor(agent)) as unknown as ListToolsResult['tools'],
+    ttlMs: config().TOOLROOM_GATEWAY_TOOLS_TTL_MS,
+    cacheScope: 'private' as const,
+  }))
   server.setRequestHandler('tools/call', async (request, c) => {
     const token = request.params._meta?.progressToken
     return callToolFor(agent, request.params, {
       requestId,
       signal: c.mcpReq.signal,
-      notifyProgress: token === undefined ? undefined : (report) => c.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
+      notifyProgress:
+        token === undefined ? undefined : (report) => c.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
       errorCode: modernCode,
     })
   })

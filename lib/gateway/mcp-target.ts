@@ -4,7 +4,10 @@
 import type { McpTransportUsed } from '@/lib/discovery/introspect-mcp-server'
 import { mcpTargetUrls } from '@/lib/discovery/mcp/target-urls'
 
-export function mcpTargetOf(endpoint: string, detected: { detectedTransport: string | null; detectedUrl: string | null }): { url: string; transport: McpTransportUsed } {
+export function mcpTargetOf(
+  endpoint: string,
+  detected: { detectedTransport: string | null; detectedUrl: string | null },
+): { url: string; transport: McpTransportUsed } {
   const urls = mcpTargetUrls(endpoint)
   if (detected.detectedTransport === 'sse') {
     const stream = urls.sse.find((u) => u.href === detected.detectedUrl)

@@ -31,13 +31,22 @@ export interface ToolCallScope {
   errorCode?: (code: number) => number
 }
 
-export async function callToolFor(agent: AgentIdentity, params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, scope: ToolCallScope): Promise<CallToolResult> {
+export async function callToolFor(
+  agent: AgentIdentity,
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  scope: ToolCallScope,
+): Promise<CallToolResult> {
   const meta = params._meta
   const key = typeof meta?.idempotencyKey === 'string' ? meta.idempotencyKey : undefined
   const wait = meta?.['toolroom/waitForApprovalSeconds']
   const waitForApprovalMs = typeof wait === 'number' && wait >= 0 ? wait * 1000 : undefined
   const progress = scope.notifyProgress ? increasingProgress(scope.notifyProgress) : undefined
-  const answer = await callTool({ agent, channel: 'mcp', requestId: scope.requestId, signal: scope.signal, waitForApprovalMs, progress }, params.name, params.arguments ?? {}, key)
+  const answer = await callTool(
+    { agent, channel: 'mcp', requestId: scope.requestId, signal: scope.signal, waitForApprovalMs, progress },
+    params.name,
+    params.arguments ?? {},
+    key,
+  )
   const mcp = toMcpAnswer(answer)
   if ('error' in mcp) throw new Refusal(scope.errorCode ? scope.errorCode(mcp.error.code) : mcp.error.code, mcp.error.message, mcp.error.data)
   return mcp.result

@@ -78,7 +78,13 @@ export class MultiplexTransport implements Transport {
    * still finishes: a disconnection is not a cancellation). `notify` takes the notifications the
    * handler sends about the request (progress).
    */
-  request(message: { id: string | number; method: string; params?: unknown }, authInfo: AuthInfo, owner: string, gone?: AbortSignal, notify?: (notification: Answer) => void): Promise<Answer> {
+  request(
+    message: { id: string | number; method: string; params?: unknown },
+    authInfo: AuthInfo,
+    owner: string,
+    gone?: AbortSignal,
+    notify?: (notification: Answer) => void,
+  ): Promise<Answer> {
     const id = ++this.nextId
     const outgoing = { jsonrpc: '2.0', id, method: message.method, ...(message.params !== undefined ? { params: message.params } : {}) }
     // The Server only answers what it takes for a request; anything else would wait forever.

@@ -15,7 +15,14 @@ export function structured(value: Record<string, unknown>): CallToolResult {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function summary(tool: EffectiveTool) {
-  return { name: tool.name, description: tool.description, provenance: tool.provenance, level: tool.sideEffects.level, requiresApproval: tool.requiresApproval, readOnly: tool.annotations.readOnly }
+  return {
+    name: tool.name,
+    description: tool.description,
+    provenance: tool.provenance,
+    level: tool.sideEffects.level,
+    requiresApproval: tool.requiresApproval,
+    readOnly: tool.annotations.readOnly,
+  }
 }
 
 export async function runPlatformTool(name: string, args: Record<string, unknown>, tools: AgentTools): Promise<CallToolResult> {
@@ -25,7 +32,13 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
       const servers = new Map<string, { provenance: string; kind: string; name: string; namespace: string | null; tools: number }>()
       for (const t of enabled) {
         if (t.tier !== 'mcp' && t.tier !== 'connector') continue
-        const entry = servers.get(t.provenance) ?? { provenance: t.provenance, kind: t.source.kind, name: t.provenance.slice(t.provenance.indexOf(':') + 1), namespace: t.source.namespace, tools: 0 }
+        const entry = servers.get(t.provenance) ?? {
+          provenance: t.provenance,
+          kind: t.source.kind,
+          name: t.provenance.slice(t.provenance.indexOf(':') + 1),
+          namespace: t.source.namespace,
+          tools: 0,
+        }
         entry.tools++
         servers.set(t.provenance, entry)
       }
@@ -60,12 +73,18 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
       const callId = String(args.callId)
       if (!UUID.test(callId)) throw new ToolFailure('callId must be the id of a call', 'bad_call_id', {}, -32602)
       const [row, approval] = await Promise.all([
-        prisma.toolCall.findFirst({ where: { id: callId, agentId: tools.agent.id }, select: { id: true, toolId: true, outcome: true, startedAt: true, finishedAt: true, errorMessage: true } }),
+        prisma.toolCall.findFirst({
+          where: { id: callId, agentId: tools.agent.id },
+          select: { id: true, toolId: true, outcome: true, startedAt: true, finishedAt: true, errorMessage: true },
+        }),
         prisma.approvalRequest.findFirst({ where: { callId, agentId: tools.agent.id } }),
       ])
       if (!row) throw new ToolFailure(`this agent made no call ${callId}`, 'unknown_call', {}, -32602)
       // Once the approved call ran, its answer (kept sealed for this agent) comes with the status.
-      const answer = approval && (approval.execution === 'succeeded' || approval.execution === 'failed') ? (openApprovedAnswer(approval) as Record<string, unknown> | undefined) : undefined
+      const answer =
+        approval && (approval.execution === 'succeeded' || approval.execution === 'failed')
+          ? (openApprovedAnswer(approval) as Record<string, unknown> | undefined)
+          : undefined
       return structured({
         callId: row.id,
         tool: row.toolId,

@@ -42,7 +42,14 @@ export function rateWindows(toolId: string, toolLimit: RateLimit, agentId: strin
   const add = (scope: string, limit: number | null, length: number, describe: string) => {
     if (limit === null) return
     const start = Math.floor(now / length) * length
-    out.push({ scope, start: new Date(start), expires: new Date(start + length + MINUTE), limit, describe, retryAfterSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)) })
+    out.push({
+      scope,
+      start: new Date(start),
+      expires: new Date(start + length + MINUTE),
+      limit,
+      describe,
+      retryAfterSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)),
+    })
   }
   add(`a:${agentId}:d`, agentLimit.callsPerDay, DAY, 'agent day')
   add(`a:${agentId}:m`, agentLimit.callsPerMinute, MINUTE, 'agent minute')

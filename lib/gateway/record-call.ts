@@ -78,7 +78,8 @@ function callPool(): pg.Pool {
     ...(config().TOOLROOM_GATEWAY_ASYNC_COMMIT ? { options: '-c synchronous_commit=off' } : {}),
   })
   // An idle connection the server closed (restart, failover) must not take the gateway down.
-  if (pools.__toolroomCallPool.listenerCount('error') === 0) pools.__toolroomCallPool.on('error', (e) => console.warn('[gateway] call-record connection lost:', e.message))
+  if (pools.__toolroomCallPool.listenerCount('error') === 0)
+    pools.__toolroomCallPool.on('error', (e) => console.warn('[gateway] call-record connection lost:', e.message))
   trackPool('call_records', pools.__toolroomCallPool)
   return pools.__toolroomCallPool
 }

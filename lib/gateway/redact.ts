@@ -10,7 +10,14 @@ export interface Redaction {
 }
 
 export function parseRedactFields(fields: readonly string[] | undefined): Redaction {
-  return { paths: (fields ?? []).map((f) => f.replace(/\[\*\]/g, '.*').split('.').filter(Boolean)) }
+  return {
+    paths: (fields ?? []).map((f) =>
+      f
+        .replace(/\[\*\]/g, '.*')
+        .split('.')
+        .filter(Boolean),
+    ),
+  }
 }
 
 /** A copy of `value` (rooted at `root`, `args` or `result`) with the matching paths masked; the masked values are added to `found`. */

@@ -119,11 +119,15 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
     const requestId = header('x-request-id')?.slice(0, 128) ?? undefined
     // The agent's own trace continues here when it sent a traceparent.
     const parent = { traceparent: header('traceparent'), tracestate: header('tracestate') }
-    const answer = await withSpan(`${method} /mcp`, { kind: 'server', parent, attributes: { 'http.request.method': method, 'http.route': '/mcp', 'toolroom.request_id': requestId } }, async (span) => {
-      const mcp = await answerMcp({ method, header, headers, body, gone: gone.signal, origin: frontPublicOrigin(req.headers, req.socket.remoteAddress) })
-      span.setAttributes({ 'http.response.status_code': mcp.status })
-      return mcp
-    })
+    const answer = await withSpan(
+      `${method} /mcp`,
+      { kind: 'server', parent, attributes: { 'http.request.method': method, 'http.route': '/mcp', 'toolroom.request_id': requestId } },
+      async (span) => {
+        const mcp = await answerMcp({ method, header, headers, body, gone: gone.signal, origin: frontPublicOrigin(req.headers, req.socket.remoteAddress) })
+        span.setAttributes({ 'http.response.status_code': mcp.status })
+        return mcp
+      },
+    )
     write(req, res, answer)
   } catch (e) {
     console.error('[gateway] /mcp failed', e)
@@ -179,7 +183,15 @@ function readBody(req: http.IncomingMessage, limit: number, ms: number): Promise
 
 function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL, agent: http.Agent) {
   const outgoing = http.request(
-    { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, ...frontForwardedHeaders(req.headers, req.socket.remoteAddress), ...frontPeerHeaders(req.socket.remoteAddress) }, agent },
+    {
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, ...frontForwardedHeaders(req.headers, req.socket.remoteAddress), ...frontPeerHeaders(req.socket.remoteAddress) },
+      agent,
+    },
     (answer) => {
       const headers = { ...answer.headers }
       // The web app answered before the request's body arrived (a 401, a 413): the rest is not read,

@@ -66,16 +66,29 @@ export async function bindingFor(tool: EffectiveTool, reader: BindingReader): Pr
   }
   if (source.kind === 'LanguageTool') {
     const target = await mcpTargetAt(reader, `${source.namespace}/${source.name}`)
-    return { executor: target ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) } : gone(`LanguageTool "${source.namespace}/${source.name}"`), ...defaults }
+    return {
+      executor: target
+        ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) }
+        : gone(`LanguageTool "${source.namespace}/${source.name}"`),
+      ...defaults,
+    }
   }
   if (source.kind === 'Connector') {
     const found = (await reader.connectors()).get(source.name)
     const ref = found?.spec.languageTool ? qualifyRef(found.spec.languageTool, found.namespace) : null
     const target = ref ? await mcpTargetAt(reader, ref) : null
-    return { executor: target ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) } : gone(`the MCP server of connector "${source.name}"`), ...defaults }
+    return {
+      executor: target
+        ? { kind: 'mcp', target, upstreamName: tool.upstreamName ?? lastSegment(tool.name) }
+        : gone(`the MCP server of connector "${source.name}"`),
+      ...defaults,
+    }
   }
   // Image tools are the agent's own code: it runs them and reports the calls (POST /api/v1/calls/ingest).
-  return { executor: { kind: 'none', reason: `${tool.name} is a tool of the agent's own image: the agent runs it and reports the call to POST /api/v1/calls/ingest` }, ...defaults }
+  return {
+    executor: { kind: 'none', reason: `${tool.name} is a tool of the agent's own image: the agent runs it and reports the call to POST /api/v1/calls/ingest` },
+    ...defaults,
+  }
 }
 
 async function executorOfSpec(reader: BindingReader, spec: ToolSpec, namespace: string, name: string): Promise<Executor> {

@@ -12,7 +12,12 @@ export function methodsNotAllowed(allowed: Method[]): Record<Method, Handler> {
   const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ')
   const refuse: Handler = async (request) => {
     const path = new URL(request.url).pathname
-    return problemResponse(new AppError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not allowed on ${path.slice(0, 200)}; it takes ${allow}`), path, undefined, { allow })
+    return problemResponse(
+      new AppError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not allowed on ${path.slice(0, 200)}; it takes ${allow}`),
+      path,
+      undefined,
+      { allow },
+    )
   }
   return Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, Handler>
 }

@@ -102,10 +102,6 @@ export function keysetPage<T>(rows: T[], limit: number, cursorAfter: (last: T) =
 /** Prisma `where` for rows strictly after the cursor in (namespace, name, id) order. */
 export function afterCursor(c: Cursor) {
   return {
-    OR: [
-      { namespace: { gt: c.namespace } },
-      { namespace: c.namespace, name: { gt: c.name } },
-      { namespace: c.namespace, name: c.name, id: { gt: c.id } },
-    ],
+    OR: [{ namespace: { gt: c.namespace } }, { namespace: c.namespace, name: { gt: c.name } }, { namespace: c.namespace, name: c.name, id: { gt: c.id } }],
   }
 }

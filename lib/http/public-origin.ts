@@ -31,7 +31,11 @@ export function publicOrigin(request: Request, from: OriginConfig = config()): s
  * For the front: `X-Forwarded-Host` and `-Proto` as the public port received the request, replacing
  * whatever the client sent unless its peer is a trusted proxy.
  */
-export function frontForwardedHeaders(headers: IncomingHttpHeaders, peer: string | undefined, from: OriginConfig = config()): { 'x-forwarded-host': string; 'x-forwarded-proto': string } {
+export function frontForwardedHeaders(
+  headers: IncomingHttpHeaders,
+  peer: string | undefined,
+  from: OriginConfig = config(),
+): { 'x-forwarded-host': string; 'x-forwarded-proto': string } {
   const fromProxy = isTrustedProxy(peer, from)
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null
   return {

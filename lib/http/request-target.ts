@@ -23,7 +23,9 @@ export function refuseRequestTarget(method: string | undefined, url: string | un
     decodeURIComponent(path)
   } catch {
     return answer(
-      new AppError('BAD_REQUEST', 'the path is not valid percent-encoding (each % must start %XX of UTF-8)', [{ field: '(path)', rule: 'percent-encoding', message: 'does not decode as UTF-8' }]),
+      new AppError('BAD_REQUEST', 'the path is not valid percent-encoding (each % must start %XX of UTF-8)', [
+        { field: '(path)', rule: 'percent-encoding', message: 'does not decode as UTF-8' },
+      ]),
       null,
     )
   }
@@ -39,12 +41,17 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
 export function answerClientError(code: string | undefined): string {
   const error =
     code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError('HEADERS_TOO_LARGE', 'the request line and headers are larger than this server reads (16 KiB); send long filters in a body or shorten them')
+      ? new AppError(
+          'HEADERS_TOO_LARGE',
+          'the request line and headers are larger than this server reads (16 KiB); send long filters in a body or shorten them',
+        )
       : code === 'HPE_HEADER_TIMEOUT' || code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new AppError('REQUEST_TIMEOUT', 'the request did not arrive in time')
         : new AppError('BAD_REQUEST', 'the request is not valid HTTP/1.1')
   const { status, headers, body } = answer(error, null, { connection: 'close' })
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')
   return `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n${body}`
 }
 

@@ -22,11 +22,17 @@ export const responseMismatches: string[] = ((globalThis as { __toolroomResponse
 export async function mismatchesOf(contract: RouteContract, response: Response): Promise<string[]> {
   const type = (response.headers.get('content-type') ?? '').split(';')[0].trim()
   const text = await response.clone().text()
-  if (response.status >= 400) return type === PROBLEM_CONTENT_TYPE ? schemaMismatches(contract.problem ?? problemSchema, parseJson(text)) : [`an error answer of type "${type}", not ${PROBLEM_CONTENT_TYPE}`]
+  if (response.status >= 400)
+    return type === PROBLEM_CONTENT_TYPE
+      ? schemaMismatches(contract.problem ?? problemSchema, parseJson(text))
+      : [`an error answer of type "${type}", not ${PROBLEM_CONTENT_TYPE}`]
   const expected = contract.successStatus ?? 200
   if (response.status !== expected) return [`status ${response.status}, where the contract says ${expected}`]
   if (expected === 204 || !contract.response) return text === '' ? [] : ['a body, where the contract declares none']
-  if (contract.responseContentType) return type === contract.responseContentType ? schemaMismatches(contract.response, text) : [`content type "${type}", where the contract says ${contract.responseContentType}`]
+  if (contract.responseContentType)
+    return type === contract.responseContentType
+      ? schemaMismatches(contract.response, text)
+      : [`content type "${type}", where the contract says ${contract.responseContentType}`]
   // The same value as YAML, for a client that asked for it (`yamlAnswer`); a JSON text is YAML too.
   if (type === YAML_CONTENT_TYPE && contract.yamlAnswer) return schemaMismatches(contract.response, parseYaml(text))
   if (type !== 'application/json') return [`content type "${type}", where the contract says application/json`]
@@ -63,4 +69,10 @@ function undeclared(given: unknown, kept: unknown, path: string): string[] {
   return Object.keys(given).flatMap((key) => (key in kept ? undeclared(given[key], kept[key], path ? `${path}.${key}` : key) : [path ? `${path}.${key}` : key]))
 }
 
-const pathText = (path: PropertyKey[]) => (path.length ? path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(answer)')
+const pathText = (path: PropertyKey[]) =>
+  path.length
+    ? path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '')
+    : '(answer)'

@@ -57,12 +57,16 @@ function observedHandler(contract: RouteContract, handle: Handle) {
     const t0 = performance.now()
     const parent = { traceparent: request.headers.get('traceparent'), tracestate: request.headers.get('tracestate') }
     const response = await withLogContext({ requestId }, () =>
-      withSpan(`${contract.method} ${contract.path}`, { kind: 'server', parent, attributes: { 'http.request.method': contract.method, 'http.route': contract.path, 'toolroom.request_id': requestId } }, async (span) => {
-        const answer = await handle(request, requestId, next)
-        span.setAttributes({ 'http.response.status_code': answer.status })
-        if (answer.status >= 500) span.fail(`HTTP ${answer.status}`)
-        return answer
-      }),
+      withSpan(
+        `${contract.method} ${contract.path}`,
+        { kind: 'server', parent, attributes: { 'http.request.method': contract.method, 'http.route': contract.path, 'toolroom.request_id': requestId } },
+        async (span) => {
+          const answer = await handle(request, requestId, next)
+          span.setAttributes({ 'http.response.status_code': answer.status })
+          if (answer.status >= 500) span.fail(`HTTP ${answer.status}`)
+          return answer
+        },
+      ),
     )
     observeHttpRequest(contract.path, contract.method, response.status, (performance.now() - t0) / 1000)
     return response
@@ -74,7 +78,11 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
     const instance = new URL(request.url).pathname
     try {
       const actor = await callerOf(request, contract)
-      if (!actor && contract.access !== 'public') throw new AppError('UNAUTHORIZED', contract.access === 'agent' ? 'send an agent credential (Authorization: Bearer tra_…)' : 'sign in or send an API token')
+      if (!actor && contract.access !== 'public')
+        throw new AppError(
+          'UNAUTHORIZED',
+          contract.access === 'agent' ? 'send an agent credential (Authorization: Bearer tra_…)' : 'sign in or send an API token',
+        )
       if (actor && !(actor.kind === 'agent' && contract.agentCredentials === 'own') && !isAllowed(actor, contract.access)) throw forbidden(contract)
       // CSRF: a browser sends the session cookie along with any site's request; bearer tokens it never sends by itself.
       if (actor?.via !== 'bearer' && !SAFE_METHODS.has(request.method)) checkSameOrigin(request)
@@ -100,7 +108,9 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
       const appError = toAppError(error)
       if (appError) return problemResponse(appError, instance, requestId, { 'x-request-id': requestId })
       console.error(`[api] ${request.method} ${instance} failed (request ${requestId})`, error)
-      return problemResponse(new AppError('INTERNAL', `unexpected error; quote request id ${requestId} when reporting it`), instance, requestId, { 'x-request-id': requestId })
+      return problemResponse(new AppError('INTERNAL', `unexpected error; quote request id ${requestId} when reporting it`), instance, requestId, {
+        'x-request-id': requestId,
+      })
     }
   }
 }

@@ -19,13 +19,17 @@ export function normalizeAddress(value: string): string | null {
 /** The proxies of a comma list of IPs and CIDRs (null when it lists none); throws naming the first entry that is neither. */
 export function parseTrustedProxies(text: string): BlockList | null {
   let list: BlockList | null = null
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [address, prefix, ...rest] = entry.split('/')
     const ip = normalizeAddress(address)
     const family = ip ? isIP(ip) : 0
     const widest = family === 4 ? 32 : 128
     const bits = prefix === undefined ? widest : Number(prefix)
-    if (!ip || rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) || bits > widest) throw new Error(`"${entry.slice(0, 100)}" is not an IP address or CIDR`)
+    if (!ip || rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) || bits > widest)
+      throw new Error(`"${entry.slice(0, 100)}" is not an IP address or CIDR`)
     list ??= new BlockList()
     list.addSubnet(ip, bits, family === 4 ? 'ipv4' : 'ipv6')
   }

@@ -30,7 +30,11 @@ export async function setImageTools(
   const slugs = new Set((await prisma.connector.findMany({ select: { name: true } })).map((c) => c.name))
   const verdict = validateImageTools(upload.tools, slugs)
   if (verdict.errors.length > 0)
-    throw new AppError('VALIDATION_FAILED', `${verdict.errors.length} invalid tool entr${verdict.errors.length === 1 ? 'y' : 'ies'}; nothing was stored`, verdict.errors)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${verdict.errors.length} invalid tool entr${verdict.errors.length === 1 ? 'y' : 'ies'}; nothing was stored`,
+      verdict.errors,
+    )
   const data = { imageTools: verdict.tools as object[], imageDigest: digest, imageToolsSource: 'upload', imageToolsUpdatedAt: new Date() }
   const updated = await prisma.$transaction(async (tx) => {
     const stored = kind === 'Agent' ? await tx.agent.update({ where: { id: row.id }, data }) : await tx.unit.update({ where: { id: row.id }, data })

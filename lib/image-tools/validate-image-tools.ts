@@ -16,26 +16,36 @@ export interface ImageToolsVerdict {
 }
 
 export function validateImageTools(entries: unknown, connectorSlugs: ReadonlySet<string>): ImageToolsVerdict {
-  if (!Array.isArray(entries))
-    return { tools: [], errors: [{ field: 'tools', rule: 'type', message: 'must be a JSON array of tool definitions' }] }
+  if (!Array.isArray(entries)) return { tools: [], errors: [{ field: 'tools', rule: 'type', message: 'must be a JSON array of tool definitions' }] }
   if (entries.length > MAX_IMAGE_TOOLS)
     return { tools: [], errors: [{ field: 'tools', rule: 'max-length', message: `at most ${MAX_IMAGE_TOOLS} tools, got ${entries.length}` }] }
   const tools: ImageToolDefinition[] = []
   const errors: FieldError[] = []
   const seen = new Set<string>()
   entries.forEach((raw, i) => {
-    const at = (field: string, rule: string, message: string) => errors.push({ field: `tools[${i}]${field}`, rule, message, ...(typeof (raw as { name?: unknown })?.name === 'string' ? { name: (raw as { name: string }).name } : {}) })
+    const at = (field: string, rule: string, message: string) =>
+      errors.push({
+        field: `tools[${i}]${field}`,
+        rule,
+        message,
+        ...(typeof (raw as { name?: unknown })?.name === 'string' ? { name: (raw as { name: string }).name } : {}),
+      })
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return at('', 'type', 'must be an object with name, description and inputSchema')
     const entry = raw as Record<string, unknown>
     const before = errors.length
-    for (const key of Object.keys(entry))
-      if (!['name', 'description', 'inputSchema'].includes(key)) at(`.${key}`, 'unknown-field', `unknown field "${key}"`)
+    for (const key of Object.keys(entry)) if (!['name', 'description', 'inputSchema'].includes(key)) at(`.${key}`, 'unknown-field', `unknown field "${key}"`)
     const name = entry.name
     if (typeof name !== 'string') at('.name', 'required', 'is required and must be a string')
-    else if (!isCanonicalToolId(name)) at('.name', 'canonical-id', `"${name.slice(0, 200)}" is not a canonical tool id (^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$)`)
+    else if (!isCanonicalToolId(name))
+      at('.name', 'canonical-id', `"${name.slice(0, 200)}" is not a canonical tool id (^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$)`)
     else {
       const reserved = reservedNamespaceOf(name, connectorSlugs)
-      if (reserved) at('.name', 'reserved-namespace', reserved === 'toolroom' ? `"toolroom.*" is reserved for Toolroom's platform tools` : `"${reserved}.*" is reserved for connector "${reserved}"`)
+      if (reserved)
+        at(
+          '.name',
+          'reserved-namespace',
+          reserved === 'toolroom' ? `"toolroom.*" is reserved for Toolroom's platform tools` : `"${reserved}.*" is reserved for connector "${reserved}"`,
+        )
       else if (seen.has(name)) at('.name', 'duplicate', `"${name}" is declared more than once`)
     }
     if (typeof entry.description !== 'string') at('.description', 'required', 'is required and must be a string')

@@ -40,7 +40,14 @@ async function ensureQueues(boss: PgBoss) {
   try {
     await lock.query(`SELECT pg_advisory_lock(hashtext('toolroom.job-queues'))`)
     for (const c of JOB_CONTRACTS) {
-      const options = { name: c.name, policy: c.singletonKey ? ('stately' as const) : ('standard' as const), retryLimit: c.retryLimit, retryDelay: c.retryDelaySeconds, retryBackoff: true, expireInSeconds: c.expireInSeconds }
+      const options = {
+        name: c.name,
+        policy: c.singletonKey ? ('stately' as const) : ('standard' as const),
+        retryLimit: c.retryLimit,
+        retryDelay: c.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: c.expireInSeconds,
+      }
       if (await boss.getQueue(c.name)) await boss.updateQueue(c.name, options)
       else await boss.createQueue(c.name, options)
     }

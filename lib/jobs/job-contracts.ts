@@ -114,4 +114,12 @@ export const statsRollupJob = defineContract({
   },
 })
 
-export const JOB_CONTRACTS: JobContract[] = [introspectImageJob, introspectMcpServerJob, discoverySweepJob, statsRollupJob, executeApprovedCallJob, approvalsMaintenanceJob, deliverWebhookJob]
+export const JOB_CONTRACTS: JobContract[] = [
+  introspectImageJob,
+  introspectMcpServerJob,
+  discoverySweepJob,
+  statsRollupJob,
+  executeApprovedCallJob,
+  approvalsMaintenanceJob,
+  deliverWebhookJob,
+]

@@ -102,7 +102,11 @@ function parseTokens(tokens: Token[]): LabelRequirement[] {
     const t = next()
     if (t.type !== 'word') throw new SelectorSyntaxError(t.at, `expected a label key, found ${describe(t)}`)
     if (t.text.length > MAX_LABEL_KEY_LENGTH) throw new SelectorSyntaxError(t.at, `a label key is at most ${MAX_LABEL_KEY_LENGTH} characters`)
-    if (!LABEL_KEY.test(t.text)) throw new SelectorSyntaxError(t.at, `"${t.text}" is not a label key: "[prefix/]name" of letters, digits, ".", "_" and "-", starting and ending with a letter or digit`)
+    if (!LABEL_KEY.test(t.text))
+      throw new SelectorSyntaxError(
+        t.at,
+        `"${t.text}" is not a label key: "[prefix/]name" of letters, digits, ".", "_" and "-", starting and ending with a letter or digit`,
+      )
     return t.text
   }
   const value = (): string => {
@@ -116,7 +120,8 @@ function parseTokens(tokens: Token[]): LabelRequirement[] {
   const valueSet = (): string[] => {
     const open = next()
     if (open.type !== 'op' || open.text !== '(') throw new SelectorSyntaxError(open.at, `expected "(" to start the set of values, found ${describe(open)}`)
-    if (peek().type === 'op' && (peek() as { text: string }).text === ')') throw new SelectorSyntaxError(peek().at, 'the set of values is empty; name at least one')
+    if (peek().type === 'op' && (peek() as { text: string }).text === ')')
+      throw new SelectorSyntaxError(peek().at, 'the set of values is empty; name at least one')
     const values: string[] = []
     for (;;) {
       values.push(value())

@@ -14,7 +14,15 @@ import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
-import { deletePruned, findPrunable, lockResourceNames, type PrunableResource, resourceIdentity, writeDocument, type WriteAction } from '@/lib/resources/resource-store'
+import {
+  deletePruned,
+  findPrunable,
+  lockResourceNames,
+  type PrunableResource,
+  resourceIdentity,
+  writeDocument,
+  type WriteAction,
+} from '@/lib/resources/resource-store'
 import type { FieldChange } from './document-changes'
 import { checkManifestRules, type IdentifiedDocument, type IndexedDocument, type StoredRuleContext } from './check-manifest-rules'
 import { resolveKind } from './kinds'
@@ -118,14 +126,23 @@ async function checkDocuments(documents: Array<{ index: number; value: unknown }
   const keptSecrets = valid.flatMap(({ document: d }) => (d.kind === 'Secret' && keptSecretKeys(d.spec) ? [d.metadata] : []))
   errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets), identified))
   if (options.prune && !selectsByPresence(options.prune))
-    errors.push({ field: 'prune', rule: 'prune-selector', message: 'a prune selector must require some label to be there (key=value, key in (…) or key): one of only !=, notin and !key requirements matches almost everything' })
+    errors.push({
+      field: 'prune',
+      rule: 'prune-selector',
+      message:
+        'a prune selector must require some label to be there (key=value, key in (…) or key): one of only !=, notin and !key requirements matches almost everything',
+    })
   const prunable =
     options.prune && complete && errors.length === 0
       ? await findPrunable(options.prune, new Set(valid.map(({ document: d }) => resourceIdentity(d.kind, d.metadata.namespace, d.metadata.name))))
       : []
   for (const resource of prunable) {
     if (options.caller !== 'system' && isAdminOnlyKind(resource.kind) && !mayChangeKind(options.caller, resource.kind))
-      refused.push({ ...adminOnlyError(resource.kind, { name: resource.name }), field: 'prune', message: `${adminOnlyMessage(resource.kind)}: prune would delete ${resource.kind} "${resource.namespace}/${resource.name}"` })
+      refused.push({
+        ...adminOnlyError(resource.kind, { name: resource.name }),
+        field: 'prune',
+        message: `${adminOnlyMessage(resource.kind)}: prune would delete ${resource.kind} "${resource.namespace}/${resource.name}"`,
+      })
   }
   return { valid, errors, refused, prunable }
 }
@@ -143,7 +160,8 @@ async function writeDocuments({ valid, prunable }: CheckedDocuments, options: Ap
         const written = await writeDocument(tx, document, { dryRun, expect: options.expect })
         const { action, id, before } = written
         writes.push({ kind: document.kind, id, action, before, after: document.spec })
-        if (action !== 'unchanged') planned.push({ kind: document.kind, namespace: document.metadata.namespace, name: document.metadata.name, spec: document.spec })
+        if (action !== 'unchanged')
+          planned.push({ kind: document.kind, namespace: document.metadata.namespace, name: document.metadata.name, spec: document.spec })
         // Dry runs and unchanged documents change nothing, so there is nothing to record.
         if (!dryRun && action !== 'unchanged')
           events.push({
@@ -171,7 +189,16 @@ async function writeDocuments({ valid, prunable }: CheckedDocuments, options: Ap
       const deleted = dryRun ? prunable : await deletePruned(tx, prunable)
       for (const resource of deleted) {
         planned.push({ kind: resource.kind, namespace: resource.namespace, name: resource.name, spec: null })
-        out.push({ index: null, kind: resource.kind, apiVersion: resource.apiVersion, namespace: resource.namespace, name: resource.name, id: resource.id, action: 'deleted', changes: [] })
+        out.push({
+          index: null,
+          kind: resource.kind,
+          apiVersion: resource.apiVersion,
+          namespace: resource.namespace,
+          name: resource.name,
+          id: resource.id,
+          action: 'deleted',
+          changes: [],
+        })
         if (!dryRun)
           events.push({
             ...options.audit,
@@ -237,7 +264,10 @@ async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { na
       ? prisma.tool.findMany({ where: { OR: connectorSlugs.map((slug) => ({ name: { startsWith: `${slug}.` } })) }, select: { namespace: true, name: true } })
       : [],
     keptSecrets.length
-      ? prisma.secret.findMany({ where: { OR: keptSecrets.map(({ namespace, name }) => ({ namespace, name })) }, select: { namespace: true, name: true, spec: true } })
+      ? prisma.secret.findMany({
+          where: { OR: keptSecrets.map(({ namespace, name }) => ({ namespace, name })) },
+          select: { namespace: true, name: true, spec: true },
+        })
       : [],
   ])
   const toolsUnderSlug = new Map<string, { namespace: string; name: string }[]>()
@@ -247,7 +277,7 @@ async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { na
   }
   return {
     toolsUnderSlug,
-    connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: ((c.spec as { tools?: string[] }).tools ?? []) }])),
+    connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: (c.spec as { tools?: string[] }).tools ?? [] }])),
     unitParents: new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.parent])),
     secretKeys: new Map(secrets.map((s) => [`${s.namespace}/${s.name}`, (s.spec as { keys: string[] }).keys])),
   }

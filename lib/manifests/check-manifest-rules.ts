@@ -40,7 +40,8 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
     const { kind, metadata } = item.document
     const key = kind === 'Connector' ? `Connector/${metadata.name}` : `${kind}/${metadata.namespace}/${metadata.name}`
     const first = seen.get(key)
-    if (first !== undefined) fail(item, 'metadata.name', 'duplicate', `${kind} "${metadata.name}" appears more than once in this manifest (first in document ${first})`)
+    if (first !== undefined)
+      fail(item, 'metadata.name', 'duplicate', `${kind} "${metadata.name}" appears more than once in this manifest (first in document ${first})`)
     else seen.set(key, item.index)
   }
 
@@ -52,7 +53,12 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
     const existing = stored.connectors.get(slug)
     if (slug === PLATFORM_NAMESPACE) fail(item, 'metadata.name', 'reserved-namespace', `"${PLATFORM_NAMESPACE}" is reserved for Toolroom's platform tools`)
     else if (existing && existing.namespace !== d.metadata.namespace)
-      fail(item, 'metadata.name', 'duplicate', `connector slug "${slug}" is already taken in namespace "${existing.namespace}"; slugs are unique across namespaces`)
+      fail(
+        item,
+        'metadata.name',
+        'duplicate',
+        `connector slug "${slug}" is already taken in namespace "${existing.namespace}"; slugs are unique across namespaces`,
+      )
   }
 
   // The connectors as they will be after this apply.
@@ -78,7 +84,12 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
     }
     const owner = connectors.get(ns)
     if (owner && (owner.namespace !== d.metadata.namespace || !owner.tools.includes(d.metadata.name)))
-      fail(item, 'metadata.name', 'reserved-namespace', `"${ns}.*" is reserved for connector "${ns}" (namespace "${owner.namespace}"): define "${d.metadata.name}" there and list it in the connector's spec.tools, or choose another tool namespace`)
+      fail(
+        item,
+        'metadata.name',
+        'reserved-namespace',
+        `"${ns}.*" is reserved for connector "${ns}" (namespace "${owner.namespace}"): define "${d.metadata.name}" there and list it in the connector's spec.tools, or choose another tool namespace`,
+      )
   }
 
   // A new or changed connector may not claim a namespace that stored Tools already use unless it owns them.
@@ -91,7 +102,15 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
       (t) => !inManifest.has(`${t.namespace}/${t.name}`) && (t.namespace !== owner.namespace || !owner.tools.includes(t.name)),
     )
     if (strays.length > 0)
-      fail(item, 'metadata.name', 'reserved-namespace', `Tools already registered under "${d.metadata.name}.*" would not belong to this connector: ${strays.slice(0, 10).map((t) => `${t.namespace}/${t.name}`).join(', ')}${strays.length > 10 ? ', …' : ''}; list them in spec.tools (same namespace) or rename them`)
+      fail(
+        item,
+        'metadata.name',
+        'reserved-namespace',
+        `Tools already registered under "${d.metadata.name}.*" would not belong to this connector: ${strays
+          .slice(0, 10)
+          .map((t) => `${t.namespace}/${t.name}`)
+          .join(', ')}${strays.length > 10 ? ', …' : ''}; list them in spec.tools (same namespace) or rename them`,
+      )
   }
 
   // A Secret given as its key names (what GET shows) keeps the values stored under exactly those keys.
@@ -102,9 +121,19 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
     if (!kept) continue
     const storedKeys = stored.secretKeys?.get(`${d.metadata.namespace}/${d.metadata.name}`)?.slice().sort()
     if (!storedKeys)
-      fail(item, 'spec.keys', 'secret-values', `Secret "${d.metadata.namespace}/${d.metadata.name}" is not stored, so there are no values to keep: give them in spec.stringData or spec.data`)
+      fail(
+        item,
+        'spec.keys',
+        'secret-values',
+        `Secret "${d.metadata.namespace}/${d.metadata.name}" is not stored, so there are no values to keep: give them in spec.stringData or spec.data`,
+      )
     else if (storedKeys.join(',') !== kept.join(','))
-      fail(item, 'spec.keys', 'secret-values', `spec.keys alone keeps the stored values, so it must name the stored keys (${storedKeys.join(', ')}); to add, remove or change values, give them in spec.stringData or spec.data`)
+      fail(
+        item,
+        'spec.keys',
+        'secret-values',
+        `spec.keys alone keeps the stored values, so it must name the stored keys (${storedKeys.join(', ')}); to add, remove or change values, give them in spec.stringData or spec.data`,
+      )
   }
 
   // Unit trees must stay trees.

@@ -53,14 +53,15 @@ export function resolveKind(kind: string): Kind | null {
 
 const labelMap = z
   .record(
-    z.string().max(317).regex(/^([a-z0-9.-]+\/)?[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/, 'label keys are "[prefix/]name" of letters, digits, ".", "_" and "-"'),
+    z
+      .string()
+      .max(317)
+      .regex(/^([a-z0-9.-]+\/)?[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/, 'label keys are "[prefix/]name" of letters, digits, ".", "_" and "-"'),
     z.string().max(63),
   )
   .refine((m) => Object.keys(m).length <= 64, 'at most 64 labels')
 
-const annotationMap = z
-  .record(z.string().max(317), z.string().max(65536))
-  .refine((m) => Object.keys(m).length <= 64, 'at most 64 annotations')
+const annotationMap = z.record(z.string().max(317), z.string().max(65536)).refine((m) => Object.keys(m).length <= 64, 'at most 64 annotations')
 
 export function metadataSchema(kind: Kind) {
   return z.strictObject({

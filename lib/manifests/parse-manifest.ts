@@ -73,7 +73,14 @@ function readJson(text: string, lead: number): ReadManifest {
     if (Array.isArray(value)) document = Number(path.shift())
     else if ((isList(value) || isPage(value)) && path[0] === 'items' && path.length > 2) document = Number(path.splice(0, 2)[1])
     const { line, col } = lineCounter.linePos(lead + duplicate.offset)
-    return { document, field: path.join('.'), rule: 'duplicate-key', message: `the key "${duplicate.key.slice(0, 100)}" appears twice in one object; JSON would keep only the last`, line, column: col }
+    return {
+      document,
+      field: path.join('.'),
+      rule: 'duplicate-key',
+      message: `the key "${duplicate.key.slice(0, 100)}" appears twice in one object; JSON would keep only the last`,
+      line,
+      column: col,
+    }
   })
   // A JSON array of documents, or a Kubernetes `List` or page, or one document.
   const documents: Array<{ index: number; value: unknown }> = []
@@ -104,7 +111,13 @@ function expandEnvelope(value: unknown, firstIndex: number, errors: FieldError[]
   if (isPage(value)) return value.items
   if (!isList(value)) return [value]
   for (const key of Object.keys(value))
-    if (!LIST_FIELDS.has(key)) errors.push({ document: firstIndex, field: key, rule: 'unknown-field', message: `unknown field "${key}" of a List (it holds apiVersion, kind, metadata and items)` })
+    if (!LIST_FIELDS.has(key))
+      errors.push({
+        document: firstIndex,
+        field: key,
+        rule: 'unknown-field',
+        message: `unknown field "${key}" of a List (it holds apiVersion, kind, metadata and items)`,
+      })
   return value.items
 }
 
@@ -120,7 +133,13 @@ function readYaml(text: string): ReadManifest {
     if (doc.errors.length > 0) {
       for (const err of doc.errors) {
         const at = err.linePos?.[0]
-        errors.push({ document: index, field: '(document)', rule: 'yaml-syntax', message: err.message.split('\n')[0], ...(at ? { line: at.line, column: at.col } : {}) })
+        errors.push({
+          document: index,
+          field: '(document)',
+          rule: 'yaml-syntax',
+          message: err.message.split('\n')[0],
+          ...(at ? { line: at.line, column: at.col } : {}),
+        })
       }
       index++
       continue
@@ -130,7 +149,13 @@ function readYaml(text: string): ReadManifest {
       value = doc.toJS({ maxAliasCount: 100 })
     } catch (e) {
       const at = doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]) : null
-      errors.push({ document: index++, field: '(document)', rule: 'yaml-syntax', message: (e as Error).message, ...(at ? { line: at.line, column: at.col } : {}) })
+      errors.push({
+        document: index++,
+        field: '(document)',
+        rule: 'yaml-syntax',
+        message: (e as Error).message,
+        ...(at ? { line: at.line, column: at.col } : {}),
+      })
       continue
     }
     // Empty documents (a leading or trailing `---`) carry nothing and are not counted.
@@ -144,7 +169,14 @@ function readYaml(text: string): ReadManifest {
 }
 
 function limitCount(count: number): FieldError | null {
-  if (count > MAX_DOCUMENTS) return { field: '(manifest)', rule: 'max-documents', message: `a manifest holds at most ${MAX_DOCUMENTS} documents, this one has ${count}`, line: 1, column: 1 }
+  if (count > MAX_DOCUMENTS)
+    return {
+      field: '(manifest)',
+      rule: 'max-documents',
+      message: `a manifest holds at most ${MAX_DOCUMENTS} documents, this one has ${count}`,
+      line: 1,
+      column: 1,
+    }
   if (count === 0) return { field: '(manifest)', rule: 'required', message: 'the manifest holds no documents', line: 1, column: 1 }
   return null
 }

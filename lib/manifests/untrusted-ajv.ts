@@ -116,6 +116,7 @@ export function nonLinearPatterns(schema: unknown): Array<{ path: string; patter
 /** The problems `nonLinearPatterns` finds, as sentences. */
 export function nonLinearPatternProblems(schema: unknown): string[] {
   return nonLinearPatterns(schema).map(
-    (p) => `${p.path || '(root)'}: pattern ${JSON.stringify(p.pattern.slice(0, 200))} cannot run in linear time (RE2 has no backreferences or lookaround): ${p.reason}`,
+    (p) =>
+      `${p.path || '(root)'}: pattern ${JSON.stringify(p.pattern.slice(0, 200))} cannot run in linear time (RE2 has no backreferences or lookaround): ${p.reason}`,
   )
 }

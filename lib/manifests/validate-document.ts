@@ -55,17 +55,28 @@ export function validateDocument(authored: unknown, index?: number): { document?
 
   // Names, descriptions and schemas are stored and shown as written: text PostgreSQL cannot hold is refused.
   for (const field of unstorableFields(doc)) errors.push(at({ field, rule: STORABLE_TEXT_RULE, message: STORABLE_TEXT_MESSAGE }))
-  for (const key of Object.keys(doc))
-    if (!TOP_LEVEL_FIELDS.has(key)) errors.push(at({ field: key, rule: 'unknown-field', message: `unknown field "${key}"` }))
+  for (const key of Object.keys(doc)) if (!TOP_LEVEL_FIELDS.has(key)) errors.push(at({ field: key, rule: 'unknown-field', message: `unknown field "${key}"` }))
 
   if (doc.kind === undefined) errors.push(at({ field: 'kind', rule: 'required', message: 'is required' }))
   else if (!kind)
-    errors.push(at({ field: 'kind', rule: 'unknown-kind', message: `unknown kind ${JSON.stringify(doc.kind)}; expected one of: ${Object.keys(KIND_DEFINITIONS).join(', ')}, MCPServer` }))
+    errors.push(
+      at({
+        field: 'kind',
+        rule: 'unknown-kind',
+        message: `unknown kind ${JSON.stringify(doc.kind)}; expected one of: ${Object.keys(KIND_DEFINITIONS).join(', ')}, MCPServer`,
+      }),
+    )
 
   const apiVersion = doc.apiVersion
   if (apiVersion === undefined) errors.push(at({ field: 'apiVersion', rule: 'required', message: 'is required' }))
   else if (kind && !(KIND_DEFINITIONS[kind].apiVersions as readonly string[]).includes(apiVersion as string))
-    errors.push(at({ field: 'apiVersion', rule: 'api-version', message: `${kindName} is served as ${KIND_DEFINITIONS[kind].apiVersions.join(' or ')}, not ${JSON.stringify(apiVersion)}` }))
+    errors.push(
+      at({
+        field: 'apiVersion',
+        rule: 'api-version',
+        message: `${kindName} is served as ${KIND_DEFINITIONS[kind].apiVersions.join(' or ')}, not ${JSON.stringify(apiVersion)}`,
+      }),
+    )
 
   if (!kind) return { errors: errors.map(withIdentity) }
 
@@ -76,8 +87,7 @@ export function validateDocument(authored: unknown, index?: number): { document?
 
   if (kind === 'SideEffectPolicy' && metadata.success && spec.success) {
     const level = (spec.data as SideEffectPolicySpec).level
-    if (metadata.data.name !== level)
-      errors.push(at({ field: 'metadata.name', rule: 'mismatch', message: `must equal spec.level ("${level}")` }))
+    if (metadata.data.name !== level) errors.push(at({ field: 'metadata.name', rule: 'mismatch', message: `must equal spec.level ("${level}")` }))
   }
 
   if (metadata.success && spec.success)

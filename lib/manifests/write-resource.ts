@@ -14,7 +14,13 @@ export async function createResource(kind: Kind, body: Record<string, unknown>, 
   return getResource(kind, results[0].id!)
 }
 
-export async function replaceResource(kind: Kind, idOrName: string, namespace: string | undefined, body: Record<string, unknown>, options: WriteOptions): Promise<ResourceView> {
+export async function replaceResource(
+  kind: Kind,
+  idOrName: string,
+  namespace: string | undefined,
+  body: Record<string, unknown>,
+  options: WriteOptions,
+): Promise<ResourceView> {
   const existing = await getRow(kind, idOrName, namespace)
   const doc = documentFrom(kind, body)
   const metadata = (doc.metadata ?? {}) as { name?: unknown; namespace?: unknown }
@@ -30,6 +36,8 @@ export async function replaceResource(kind: Kind, idOrName: string, namespace: s
 function documentFrom(kind: Kind, body: Record<string, unknown>): Record<string, unknown> {
   const doc = { apiVersion: KIND_DEFINITIONS[kind].apiVersions[0] ?? TOOLROOM_API_VERSION, kind, ...body }
   if (doc.kind !== kind)
-    throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents, not ${String(doc.kind)}`, [{ field: 'kind', rule: 'kind', message: `must be ${kind}` }])
+    throw new AppError('VALIDATION_FAILED', `this route takes ${kind} documents, not ${String(doc.kind)}`, [
+      { field: 'kind', rule: 'kind', message: `must be ${kind}` },
+    ])
   return doc
 }

@@ -7,9 +7,7 @@ import { CANONICAL_TOOL_ID } from '@/lib/tools/naming'
 const RULE_BY_PATTERN = new Map<string, string>([[String(CANONICAL_TOOL_ID), 'canonical-id']])
 
 export function fieldPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
-    .join('')
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('')
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -54,8 +52,7 @@ export function fieldErrorsFromZod(error: core.$ZodError, input: unknown, prefix
   for (const issue of error.issues) {
     const path = [...prefix, ...issue.path]
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys)
-        out.push({ field: fieldPath([...path, key]), rule: 'unknown-field', message: `unknown field "${key}"` })
+      for (const key of issue.keys) out.push({ field: fieldPath([...path, key]), rule: 'unknown-field', message: `unknown field "${key}"` })
       continue
     }
     const rule = ruleOf(issue, input)

@@ -17,7 +17,17 @@ export async function identifyOAuthAccessToken(token: string, resource: string):
   if (!token.startsWith(OAUTH_PREFIXES.opaqueAccessToken)) return { identity: null, expiresAt: null }
   const hash = hashOAuthToken(token.slice(OAUTH_PREFIXES.opaqueAccessToken.length))
   const rows = await prisma.$queryRaw<
-    Array<{ clientId: string; expiresAt: Date | null; revoked: Date | null; resources: string[] | null; scopes: string[]; disabled: boolean | null; agentId: string | null; name: string | null; namespace: string | null }>
+    Array<{
+      clientId: string
+      expiresAt: Date | null
+      revoked: Date | null
+      resources: string[] | null
+      scopes: string[]
+      disabled: boolean | null
+      agentId: string | null
+      name: string | null
+      namespace: string | null
+    }>
   >`
     SELECT t."clientId", t."expiresAt", t.revoked, t.resources, t.scopes, c.disabled, a.id::text AS "agentId", a.name, a.namespace
     FROM "OauthAccessToken" t

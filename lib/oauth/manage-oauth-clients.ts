@@ -69,12 +69,17 @@ export async function createOAuthClient(input: NewOAuthClient, actor: AuditActor
   const publicClient = input.kind === 'authorization_code'
   const redirectUris = input.redirectUris ?? []
   if (publicClient && redirectUris.length === 0)
-    throw new AppError('VALIDATION_FAILED', 'a client that uses the authorization code needs at least one redirect URI', [{ field: 'redirectUris', rule: 'required', message: 'at least one redirect URI' }])
+    throw new AppError('VALIDATION_FAILED', 'a client that uses the authorization code needs at least one redirect URI', [
+      { field: 'redirectUris', rule: 'required', message: 'at least one redirect URI' },
+    ])
   if (!publicClient && redirectUris.length > 0)
-    throw new AppError('VALIDATION_FAILED', 'a client-credentials client takes no redirect URIs', [{ field: 'redirectUris', rule: 'not-allowed', message: 'client credentials use no redirects' }])
+    throw new AppError('VALIDATION_FAILED', 'a client-credentials client takes no redirect URIs', [
+      { field: 'redirectUris', rule: 'not-allowed', message: 'client credentials use no redirects' },
+    ])
   redirectUris.forEach((uri, i) => {
     const problem = redirectUriProblem(uri)
-    if (problem) throw new AppError('VALIDATION_FAILED', `redirect URI ${i + 1} ${problem}`, [{ field: `redirectUris[${i}]`, rule: 'redirect-uri', message: problem }])
+    if (problem)
+      throw new AppError('VALIDATION_FAILED', `redirect URI ${i + 1} ${problem}`, [{ field: `redirectUris[${i}]`, rule: 'redirect-uri', message: problem }])
   })
   const clientId = randomBytes(18).toString('base64url')
   const secret = publicClient ? undefined : randomBytes(32).toString('base64url')
@@ -117,7 +122,10 @@ export async function createOAuthClient(input: NewOAuthClient, actor: AuditActor
   return { ...view, ...(secret ? { clientSecret: `${OAUTH_PREFIXES.clientSecret}${secret}` } : {}) }
 }
 
-export async function listOAuthClients(): Promise<{ items: OAuthClientView[]; dynamicRegistration: Array<{ id: string; namespace: string; name: string; allowedBy: string }> }> {
+export async function listOAuthClients(): Promise<{
+  items: OAuthClientView[]
+  dynamicRegistration: Array<{ id: string; namespace: string; name: string; allowedBy: string }>
+}> {
   const [items, allowed] = await Promise.all([clientViews({}), prisma.oAuthDynamicRegistration.findMany({ orderBy: { createdAt: 'asc' } })])
   const agents = await prisma.agent.findMany({ where: { id: { in: allowed.map((a) => a.agentId) } }, select: { id: true, namespace: true, name: true } })
   const byId = new Map(agents.map((a) => [a.id, a]))
@@ -134,7 +142,9 @@ export async function revokeOAuthClient(clientId: string, actor: AuditActor, req
     await tx.oauthClient.update({ where: { clientId }, data: { disabled: true } })
     await tx.oauthAccessToken.updateMany({ where: { clientId, revoked: null }, data: { revoked: now } })
     await tx.oauthRefreshToken.updateMany({ where: { clientId, revoked: null }, data: { revoked: now } })
-    const agent = client.referenceId ? await tx.agent.findUnique({ where: { id: client.referenceId }, select: { id: true, namespace: true, name: true } }).catch(() => null) : null
+    const agent = client.referenceId
+      ? await tx.agent.findUnique({ where: { id: client.referenceId }, select: { id: true, namespace: true, name: true } }).catch(() => null)
+      : null
     await recordAuditEvent(
       {
         actor,
@@ -155,7 +165,12 @@ export async function revokeOAuthClient(clientId: string, actor: AuditActor, req
 }
 
 /** Lets (or stops letting) dynamically registered clients be bound to this agent at a person's consent. */
-export async function setDynamicRegistration(agentRef: string, allowed: boolean, actor: AuditActor, requestId?: string): Promise<{ agent: { id: string; namespace: string; name: string }; allowed: boolean }> {
+export async function setDynamicRegistration(
+  agentRef: string,
+  allowed: boolean,
+  actor: AuditActor,
+  requestId?: string,
+): Promise<{ agent: { id: string; namespace: string; name: string }; allowed: boolean }> {
   const agent = await findAgent(agentRef)
   await prisma.$transaction(async (tx) => {
     const existing = await tx.oAuthDynamicRegistration.findUnique({ where: { agentId: agent.id } })
@@ -163,7 +178,15 @@ export async function setDynamicRegistration(agentRef: string, allowed: boolean,
     else if (!allowed && existing) await tx.oAuthDynamicRegistration.delete({ where: { agentId: agent.id } })
     else return
     await recordAuditEvent(
-      { actor, action: allowed ? 'oauth_dynamic_registration.allowed' : 'oauth_dynamic_registration.stopped', kind: 'Agent', namespace: agent.namespace, resource: agent.name, resourceId: agent.id, requestId },
+      {
+        actor,
+        action: allowed ? 'oauth_dynamic_registration.allowed' : 'oauth_dynamic_registration.stopped',
+        kind: 'Agent',
+        namespace: agent.namespace,
+        resource: agent.name,
+        resourceId: agent.id,
+        requestId,
+      },
       tx,
     )
   })
@@ -181,7 +204,10 @@ async function clientViews(where: { clientId?: string }): Promise<OAuthClientVie
   const ids = clients.map((c) => c.clientId)
   const [registrations, agents, tokens] = await Promise.all([
     prisma.oAuthClientRegistration.findMany({ where: { clientId: { in: ids } } }),
-    prisma.agent.findMany({ where: { id: { in: clients.flatMap((c) => (c.referenceId && /^[0-9a-f-]{36}$/i.test(c.referenceId) ? [c.referenceId] : [])) } }, select: { id: true, namespace: true, name: true } }),
+    prisma.agent.findMany({
+      where: { id: { in: clients.flatMap((c) => (c.referenceId && /^[0-9a-f-]{36}$/i.test(c.referenceId) ? [c.referenceId] : [])) } },
+      select: { id: true, namespace: true, name: true },
+    }),
     prisma.oauthAccessToken.groupBy({ by: ['clientId'], where: { clientId: { in: ids }, revoked: null, expiresAt: { gt: new Date() } }, _count: true }),
   ])
   const registeredBy = new Map(registrations.map((r) => [r.clientId, r.registeredBy]))

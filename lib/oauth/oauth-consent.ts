@@ -29,7 +29,9 @@ export async function describeConsent(query: URLSearchParams): Promise<ConsentRe
   const client = await prisma.oauthClient.findUnique({ where: { clientId } })
   if (!client || client.disabled) return null
   const registered = await prisma.oAuthClientRegistration.findUnique({ where: { clientId } })
-  const agent = client.referenceId ? await prisma.agent.findFirst({ where: { id: client.referenceId }, select: { id: true, namespace: true, name: true } }).catch(() => null) : null
+  const agent = client.referenceId
+    ? await prisma.agent.findFirst({ where: { id: client.referenceId }, select: { id: true, namespace: true, name: true } }).catch(() => null)
+    : null
   const choices = agent
     ? []
     : await prisma.agent.findMany({
@@ -71,9 +73,14 @@ export async function decideConsent(request: Request, actor: Actor, decision: Co
     asResponse: true,
   })) as Response
   const location = answer.headers.get('location')
-  const body = location ? null : ((await answer.json().catch(() => null)) as { redirect_uri?: string; url?: string; error_description?: string; error?: string; message?: string } | null)
+  const body = location
+    ? null
+    : ((await answer.json().catch(() => null)) as { redirect_uri?: string; url?: string; error_description?: string; error?: string; message?: string } | null)
   if (!location && !(answer.ok && (body?.redirect_uri ?? body?.url)))
-    throw new AppError('BAD_REQUEST', `the authorization request cannot be completed: ${body?.error_description ?? body?.message ?? body?.error ?? `HTTP ${answer.status}`}`)
+    throw new AppError(
+      'BAD_REQUEST',
+      `the authorization request cannot be completed: ${body?.error_description ?? body?.message ?? body?.error ?? `HTTP ${answer.status}`}`,
+    )
   const redirectTo = (location ?? body?.redirect_uri ?? body?.url)!
   const agent = agentId ? await prisma.agent.findFirst({ where: { id: agentId }, select: { id: true, namespace: true, name: true } }).catch(() => null) : null
   await recordAuditEvent({
@@ -98,10 +105,16 @@ async function bindAgent(clientId: string, bound: string | null, picked: string 
     }
     return bound
   }
-  if (!picked) throw new AppError('VALIDATION_FAILED', 'pick the agent this client will act as', [{ field: 'agent', rule: 'required', message: 'the agent this client acts as' }])
+  if (!picked)
+    throw new AppError('VALIDATION_FAILED', 'pick the agent this client will act as', [
+      { field: 'agent', rule: 'required', message: 'the agent this client acts as' },
+    ])
   const agent = await findAgent(picked)
   if (!(await prisma.oAuthDynamicRegistration.findUnique({ where: { agentId: agent.id } })))
-    throw new AppError('FORBIDDEN', `agent "${agent.namespace}/${agent.name}" does not accept dynamically registered clients (an admin allows that on the Access tokens page)`)
+    throw new AppError(
+      'FORBIDDEN',
+      `agent "${agent.namespace}/${agent.name}" does not accept dynamically registered clients (an admin allows that on the Access tokens page)`,
+    )
   // One binding per client, whoever consents first: a concurrent consent for another agent is refused.
   const { count } = await prisma.oauthClient.updateMany({ where: { clientId, referenceId: null }, data: { referenceId: agent.id } })
   if (count === 0) {

@@ -102,12 +102,14 @@ export function bridgeConsoleToLogger(): void {
   if (state.consoleBridged || !jsonLogs()) return
   state.consoleBridged = true
   const log = logger()
-  const route = (level: 'info' | 'warn' | 'error' | 'debug') => (...args: unknown[]) => {
-    const error = args.find((a): a is Error => a instanceof Error)
-    const message = format(...args)
-    if (error) log[level]({ err: error }, message)
-    else log[level](message)
-  }
+  const route =
+    (level: 'info' | 'warn' | 'error' | 'debug') =>
+    (...args: unknown[]) => {
+      const error = args.find((a): a is Error => a instanceof Error)
+      const message = format(...args)
+      if (error) log[level]({ err: error }, message)
+      else log[level](message)
+    }
   console.log = route('info')
   console.info = route('info')
   console.warn = route('warn')

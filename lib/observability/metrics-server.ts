@@ -52,12 +52,16 @@ export function createMetricsServer(options: MetricsServerOptions): http.Server 
       if (path === '/readyz') {
         let timer: NodeJS.Timeout | undefined
         const why = options.ready
-          ? await Promise.race([options.ready(), new Promise<string>((r) => (timer = setTimeout(() => r(`not ready within ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS)))]).finally(() => clearTimeout(timer))
+          ? await Promise.race([
+              options.ready(),
+              new Promise<string>((r) => (timer = setTimeout(() => r(`not ready within ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS))),
+            ]).finally(() => clearTimeout(timer))
           : null
         return why === null ? send(200, 'ok\n') : send(503, `${why}\n`)
       }
       if (path === '/metrics') {
-        if (!authorized(req.headers.authorization, options.token)) return send(401, 'send Authorization: Bearer <TOOLROOM_METRICS_TOKEN>\n', undefined, { 'www-authenticate': 'Bearer realm="toolroom-metrics"' })
+        if (!authorized(req.headers.authorization, options.token))
+          return send(401, 'send Authorization: Bearer <TOOLROOM_METRICS_TOKEN>\n', undefined, { 'www-authenticate': 'Bearer realm="toolroom-metrics"' })
         return send(200, await registry.metrics(), registry.contentType)
       }
       send(404, 'not found: /metrics, /livez, /readyz\n')

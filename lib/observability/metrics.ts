@@ -231,7 +231,10 @@ export function observeUpstreamAttempt(executor: string, seconds: number, ok: bo
 }
 
 export function observeApprovalDecision(decision: 'approve' | 'deny', requestedAt: Date, decidedAt: Date): void {
-  metrics().approvalDecisionSeconds.observe({ decision: decision === 'approve' ? 'approved' : 'denied' }, Math.max(0, (decidedAt.getTime() - requestedAt.getTime()) / 1000))
+  metrics().approvalDecisionSeconds.observe(
+    { decision: decision === 'approve' ? 'approved' : 'denied' },
+    Math.max(0, (decidedAt.getTime() - requestedAt.getTime()) / 1000),
+  )
 }
 
 export function observeJob(job: string, result: 'completed' | 'failed', seconds: number, attempt: number): void {

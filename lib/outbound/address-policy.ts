@@ -18,9 +18,21 @@ const ALWAYS_DENIED: Array<[string, number, 'ipv4' | 'ipv6']> = [
 ]
 
 const NAMED_RANGES: Record<string, Array<[string, number, 'ipv4' | 'ipv6']>> = {
-  loopback: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']],
-  private: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['100.64.0.0', 10, 'ipv4'], ['fc00::', 7, 'ipv6']],
-  public: [['0.0.0.0', 0, 'ipv4'], ['::', 0, 'ipv6']],
+  loopback: [
+    ['127.0.0.0', 8, 'ipv4'],
+    ['::1', 128, 'ipv6'],
+  ],
+  private: [
+    ['10.0.0.0', 8, 'ipv4'],
+    ['172.16.0.0', 12, 'ipv4'],
+    ['192.168.0.0', 16, 'ipv4'],
+    ['100.64.0.0', 10, 'ipv4'],
+    ['fc00::', 7, 'ipv6'],
+  ],
+  public: [
+    ['0.0.0.0', 0, 'ipv4'],
+    ['::', 0, 'ipv6'],
+  ],
 }
 
 /**
@@ -53,7 +65,10 @@ export function parseAddressPolicy(spec: string = 'loopback,private'): AddressPo
   for (const [address, prefix, type] of ALWAYS_DENIED) denied.addSubnet(address, prefix, type)
   const allowed = new BlockList()
   const hostPatterns: RegExp[] = []
-  for (const raw of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const named = NAMED_RANGES[raw]
     if (named) {
       for (const [address, prefix, type] of named) allowed.addSubnet(address, prefix, type)
@@ -68,7 +83,8 @@ export function parseAddressPolicy(spec: string = 'loopback,private'): AddressPo
       allowed.addSubnet(address, prefix, type)
       continue
     }
-    if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(raw)) throw new Error(`outbound allow-list: "${raw}" is not a range, address or host name`)
+    if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(raw))
+      throw new Error(`outbound allow-list: "${raw}" is not a range, address or host name`)
     const pattern = raw.startsWith('*.') ? `^[^.]+(\\.[^.]+)*${escape(raw.slice(1))}$` : `^${escape(raw)}$`
     hostPatterns.push(new RegExp(pattern, 'i'))
   }

@@ -14,7 +14,11 @@ export function guardedLookup(policy: AddressPolicy) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, [])
-      const refused = resolvedRefusal(hostname, addresses.map((a) => a.address), policy)
+      const refused = resolvedRefusal(
+        hostname,
+        addresses.map((a) => a.address),
+        policy,
+      )
       if (refused) return callback(refused, [])
       if (options.all) callback(null, addresses)
       else callback(null, addresses[0].address, addresses[0].family)
@@ -28,7 +32,8 @@ export function resolvedRefusal(hostname: string, addresses: readonly string[], 
   for (const address of addresses) {
     const refusal = policy.refusal(address)
     // A host allowed by name may resolve outside the allow-list, never into the denied ranges.
-    if (refusal && !(byName && refusal.code !== 'never-allowed')) return new OutboundError('refused', `${hostname} resolves to ${refusal.message}`, refusal.code)
+    if (refusal && !(byName && refusal.code !== 'never-allowed'))
+      return new OutboundError('refused', `${hostname} resolves to ${refusal.message}`, refusal.code)
   }
   return null
 }

@@ -64,7 +64,11 @@ function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {
     return new OutboundError('timeout', `${url.origin} did not answer within ${timeoutMs} ms`)
   if (name === 'AbortError') return e as Error
   // fetch() wrapped the socket's error as a cause; a dispatcher hands it over as it is.
-  const detail = (cause as { code?: string; message?: string } | undefined)?.code ?? (cause as Error | undefined)?.message ?? (e as { code?: string }).code ?? (e as Error).message
+  const detail =
+    (cause as { code?: string; message?: string } | undefined)?.code ??
+    (cause as Error | undefined)?.message ??
+    (e as { code?: string }).code ??
+    (e as Error).message
   return new OutboundError('network', `${url.origin}: ${detail}`)
 }
 

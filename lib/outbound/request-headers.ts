@@ -5,7 +5,12 @@
 import { withTraceContext } from '@/lib/observability/tracing'
 
 /** What fetch() sends unless told otherwise; servers may negotiate on accept. */
-export const FETCH_DEFAULT_HEADERS: Readonly<Record<string, string>> = { accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'undici' }
+export const FETCH_DEFAULT_HEADERS: Readonly<Record<string, string>> = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'undici',
+}
 
 /** The caller's headers (names in lower case), then each default the caller did not set, then the trace context. */
 export function outboundHeaders(given: HeadersInit | undefined, defaults: Readonly<Record<string, string>> = {}): Record<string, string> {

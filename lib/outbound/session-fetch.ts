@@ -35,8 +35,12 @@ export function createSessionFetch(policy: AddressPolicy, limits: { timeoutMs: n
       if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
       const secure = url.protocol === 'https:'
       const request = (secure ? https : http).request(url, { method: init?.method ?? 'GET', headers, agent: secure ? agents['https:'] : agents['http:'] })
-      const fail = (e: Error) => reject(e instanceof OutboundError ? e : new OutboundError('network', `${url.origin}: ${(e as { code?: string }).code ?? e.message}`))
-      const timer = setTimeout(() => request.destroy(new OutboundError('timeout', `${url.origin} did not answer within ${limits.timeoutMs} ms`)), limits.timeoutMs)
+      const fail = (e: Error) =>
+        reject(e instanceof OutboundError ? e : new OutboundError('network', `${url.origin}: ${(e as { code?: string }).code ?? e.message}`))
+      const timer = setTimeout(
+        () => request.destroy(new OutboundError('timeout', `${url.origin} did not answer within ${limits.timeoutMs} ms`)),
+        limits.timeoutMs,
+      )
       const signal = init?.signal ?? undefined
       // The SDK transport shares one signal among all its in-flight requests.
       if (signal) setMaxListeners(0, signal)

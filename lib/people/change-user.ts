@@ -16,34 +16,41 @@ export interface UserChange {
 }
 
 export async function changeUser(id: string, change: UserChange, by: AuditActor, requestId?: string): Promise<UserView> {
-  return prisma.$transaction(async (tx) => {
-    const before = await lockUser(tx, id)
-    const losesAdmin = before.role === 'admin' && !before.disabledAt && ((change.role && change.role !== 'admin') || change.disabled === true)
-    if (losesAdmin) await keepOneAdmin(tx, id)
-    const disabledAt = change.disabled === undefined ? before.disabledAt : change.disabled ? (before.disabledAt ?? new Date()) : null
-    const after = await tx.user.update({
-      where: { id },
-      data: { role: change.role ?? before.role, name: change.name?.trim() || before.name, disabledAt },
-      include: { accounts: { select: { providerId: true } } },
+  return prisma
+    .$transaction(async (tx) => {
+      const before = await lockUser(tx, id)
+      const losesAdmin = before.role === 'admin' && !before.disabledAt && ((change.role && change.role !== 'admin') || change.disabled === true)
+      if (losesAdmin) await keepOneAdmin(tx, id)
+      const disabledAt = change.disabled === undefined ? before.disabledAt : change.disabled ? (before.disabledAt ?? new Date()) : null
+      const after = await tx.user.update({
+        where: { id },
+        data: { role: change.role ?? before.role, name: change.name?.trim() || before.name, disabledAt },
+        include: { accounts: { select: { providerId: true } } },
+      })
+      // A demoted or disabled person's open sessions must not keep the old powers.
+      if (change.disabled || (change.role && change.role !== before.role)) await tx.session.deleteMany({ where: { userId: id } })
+      await recordAuditEvent(
+        { actor: by, action: 'user.updated', kind: 'User', resource: after.email, resourceId: id, before: summary(before), after: summary(after), requestId },
+        tx,
+      )
+      return toUserView(after)
     })
-    // A demoted or disabled person's open sessions must not keep the old powers.
-    if (change.disabled || (change.role && change.role !== before.role)) await tx.session.deleteMany({ where: { userId: id } })
-    await recordAuditEvent(
-      { actor: by, action: 'user.updated', kind: 'User', resource: after.email, resourceId: id, before: summary(before), after: summary(after), requestId },
-      tx,
-    )
-    return toUserView(after)
-  }).finally(forgetTokenActors) // their API tokens carry the role too
+    .finally(forgetTokenActors) // their API tokens carry the role too
 }
 
 export async function removeUser(id: string, by: AuditActor, requestId?: string): Promise<void> {
   if (by.id === id) throw new AppError('CONFLICT', 'you cannot remove yourself; ask another admin')
-  await prisma.$transaction(async (tx) => {
-    const before = await lockUser(tx, id)
-    if (before.role === 'admin' && !before.disabledAt) await keepOneAdmin(tx, id)
-    await tx.user.delete({ where: { id } })
-    await recordAuditEvent({ actor: by, action: 'user.deleted', kind: 'User', resource: before.email, resourceId: id, before: summary(before), requestId }, tx)
-  }).finally(forgetTokenActors)
+  await prisma
+    .$transaction(async (tx) => {
+      const before = await lockUser(tx, id)
+      if (before.role === 'admin' && !before.disabledAt) await keepOneAdmin(tx, id)
+      await tx.user.delete({ where: { id } })
+      await recordAuditEvent(
+        { actor: by, action: 'user.deleted', kind: 'User', resource: before.email, resourceId: id, before: summary(before), requestId },
+        tx,
+      )
+    })
+    .finally(forgetTokenActors)
 }
 
 async function lockUser(tx: Prisma.TransactionClient, id: string) {
@@ -59,4 +66,9 @@ async function keepOneAdmin(tx: Prisma.TransactionClient, exceptId: string) {
   if (others === 0) throw new AppError('CONFLICT', 'this is the last enabled admin; make someone else admin first')
 }
 
-const summary = (u: { email: string; name: string; role: string; disabledAt: Date | null }) => ({ email: u.email, name: u.name, role: u.role, disabled: u.disabledAt !== null })
+const summary = (u: { email: string; name: string; role: string; disabledAt: Date | null }) => ({
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  disabled: u.disabledAt !== null,
+})

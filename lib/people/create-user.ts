@@ -27,10 +27,20 @@ export async function createUser(input: NewUser, by: AuditActor, requestId?: str
   const id = randomUUID()
   const row = await prisma.$transaction(async (tx) => {
     const user = await tx.user.create({
-      data: { id, email, name: input.name?.trim() || email.split('@')[0], role: input.role, emailVerified: true, accounts: { create: { id: randomUUID(), providerId: 'credential', accountId: id, password: hash } } },
+      data: {
+        id,
+        email,
+        name: input.name?.trim() || email.split('@')[0],
+        role: input.role,
+        emailVerified: true,
+        accounts: { create: { id: randomUUID(), providerId: 'credential', accountId: id, password: hash } },
+      },
       include: { accounts: { select: { providerId: true } } },
     })
-    await recordAuditEvents([{ actor: by, action: 'user.created', kind: 'User', resource: email, resourceId: id, after: { email, name: user.name, role: user.role }, requestId }], tx)
+    await recordAuditEvents(
+      [{ actor: by, action: 'user.created', kind: 'User', resource: email, resourceId: id, after: { email, name: user.name, role: user.role }, requestId }],
+      tx,
+    )
     return user
   })
   return { user: toUserView(row), ...(generated ? { password: generated } : {}) }

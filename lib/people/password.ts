@@ -14,7 +14,9 @@ export function choosePassword(chosen: string | undefined): { password: string; 
     return { password: generated, generated }
   }
   if (chosen.length < MIN_PASSWORD_LENGTH)
-    throw new AppError('VALIDATION_FAILED', `the password must be at least ${MIN_PASSWORD_LENGTH} characters`, [{ field: 'password', rule: 'min-length', message: `must be at least ${MIN_PASSWORD_LENGTH} characters` }])
+    throw new AppError('VALIDATION_FAILED', `the password must be at least ${MIN_PASSWORD_LENGTH} characters`, [
+      { field: 'password', rule: 'min-length', message: `must be at least ${MIN_PASSWORD_LENGTH} characters` },
+    ])
   return { password: chosen }
 }
 

@@ -16,7 +16,18 @@ export async function resetPassword(id: string, password: string | undefined, by
     if (!account) throw new AppError('CONFLICT', `${user.email} signs in through single sign-on and has no password here`)
     await tx.account.update({ where: { id: account.id }, data: { password: hash } })
     await tx.session.deleteMany({ where: { userId: id } })
-    await recordAuditEvent({ actor: by, action: 'user.password_reset', kind: 'User', resource: user.email, resourceId: id, detail: { generated: Boolean(generated), sessionsEnded: true }, requestId }, tx)
+    await recordAuditEvent(
+      {
+        actor: by,
+        action: 'user.password_reset',
+        kind: 'User',
+        resource: user.email,
+        resourceId: id,
+        detail: { generated: Boolean(generated), sessionsEnded: true },
+        requestId,
+      },
+      tx,
+    )
   })
   return generated ? { password: generated } : {}
 }

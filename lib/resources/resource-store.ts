@@ -45,8 +45,7 @@ async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma): Prom
   const limit = filters.limit ?? DEFAULT_PAGE_SIZE
   const and: object[] = []
   if (filters.namespace) and.push({ namespace: filters.namespace })
-  if (filters.q)
-    and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
+  if (filters.q) and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
   if (filters.labelSelector) and.push(...labelSelectorWhere(filters.labelSelector))
   for (const [column, value] of Object.entries(filters.columns ?? {})) and.push({ [column]: value })
   const order = listOrder(filters.sort)
@@ -122,11 +121,7 @@ export async function lockResourceNames(tx: Tx, docs: { kind: Kind; metadata: { 
  * Creates or updates the row for a document. `expect` narrows what is allowed: `absent` for a REST
  * create (409 if it exists), `present` for a REST replace (404 if it does not).
  */
-export async function writeDocument(
-  tx: Tx,
-  doc: ValidDocument,
-  { dryRun, expect }: { dryRun: boolean; expect?: 'absent' | 'present' },
-): Promise<WriteOutcome> {
+export async function writeDocument(tx: Tx, doc: ValidDocument, { dryRun, expect }: { dryRun: boolean; expect?: 'absent' | 'present' }): Promise<WriteOutcome> {
   const adapter = KIND_ADAPTERS[doc.kind]
   const delegate = adapter.delegate(tx)
   const existing = await delegate.findUnique({

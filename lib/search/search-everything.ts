@@ -78,7 +78,10 @@ async function searchApprovals(q: string, limit: number): Promise<ApprovalHit[]>
   const rows = isUuid(q)
     ? await prisma.approvalRequest.findMany({ where: { OR: [{ id: q }, { callId: q }] }, select: APPROVAL_COLUMNS, take: 1 })
     : await prisma.approvalRequest.findMany({
-        where: { status: 'pending', OR: [{ toolId: { contains: likeLiteral(q), mode: 'insensitive' } }, { agentName: { contains: likeLiteral(q), mode: 'insensitive' } }] },
+        where: {
+          status: 'pending',
+          OR: [{ toolId: { contains: likeLiteral(q), mode: 'insensitive' } }, { agentName: { contains: likeLiteral(q), mode: 'insensitive' } }],
+        },
         select: APPROVAL_COLUMNS,
         orderBy: [{ requestedAt: 'asc' }, { id: 'asc' }],
         take: limit,
@@ -107,9 +110,17 @@ async function searchCalls(q: string, resources: ResourceHit[], limit: number): 
     const call = await prisma.toolCall.findUnique({ where: { id: q }, select: CALL_COLUMNS })
     return call ? [toCallHit(call)] : []
   }
-  const toolIds = new Set(resources.filter((r) => r.kind === 'Tool').slice(0, CALL_SUBJECTS).map((r) => r.name))
+  const toolIds = new Set(
+    resources
+      .filter((r) => r.kind === 'Tool')
+      .slice(0, CALL_SUBJECTS)
+      .map((r) => r.name),
+  )
   if (isCanonicalToolId(q)) toolIds.add(q)
-  const agentIds = resources.filter((r) => r.kind === 'Agent').slice(0, CALL_SUBJECTS).map((r) => r.id)
+  const agentIds = resources
+    .filter((r) => r.kind === 'Agent')
+    .slice(0, CALL_SUBJECTS)
+    .map((r) => r.id)
   const latest = (where: { toolId: string } | { agentId: string }) =>
     prisma.toolCall.findMany({ where, select: CALL_COLUMNS, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], take: limit }) as Promise<CallRow[]>
   const lists = await Promise.all([...[...toolIds].map((toolId) => latest({ toolId })), ...agentIds.map((agentId) => latest({ agentId }))])
@@ -117,5 +128,11 @@ async function searchCalls(q: string, resources: ResourceHit[], limit: number): 
 }
 
 function toCallHit(c: CallRow): CallHit {
-  return { id: c.id, toolId: c.toolId, outcome: c.outcome, agent: { id: c.agentId, namespace: c.agentNamespace, name: c.agentName }, startedAt: c.startedAt.toISOString() }
+  return {
+    id: c.id,
+    toolId: c.toolId,
+    outcome: c.outcome,
+    agent: { id: c.agentId, namespace: c.agentNamespace, name: c.agentName },
+    startedAt: c.startedAt.toISOString(),
+  }
 }

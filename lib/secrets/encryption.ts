@@ -51,8 +51,7 @@ export function sealSecretValues(values: Record<string, string>): { ciphertext: 
 export function openSecretValues(sealed: Uint8Array, keyId: string): Record<string, string> {
   const { byId, current } = keys()
   const key = byId.get(keyId)
-  if (!key)
-    throw new Error(`secret was sealed with key ${keyId}, which is neither TOOLROOM_SECRET_KEY (${current.id}) nor in TOOLROOM_SECRET_KEYS_PREVIOUS`)
+  if (!key) throw new Error(`secret was sealed with key ${keyId}, which is neither TOOLROOM_SECRET_KEY (${current.id}) nor in TOOLROOM_SECRET_KEYS_PREVIOUS`)
   const buf = Buffer.from(sealed)
   const decipher = createDecipheriv('aes-256-gcm', key.bytes, buf.subarray(0, 12))
   decipher.setAuthTag(buf.subarray(12, 28))

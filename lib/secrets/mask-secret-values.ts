@@ -40,7 +40,10 @@ export function noteSecretValues(values: Iterable<string>): void {
 export function maskSecretValues(text: string): string {
   if (state.values.size === 0 || !text) return text
   state.pattern ??= new RegExp(
-    [...state.values].sort((a, b) => b.length - a.length).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+    [...state.values]
+      .sort((a, b) => b.length - a.length)
+      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
     'g',
   )
   return text.replace(state.pattern, SECRET_MASK)

@@ -40,7 +40,6 @@ export function secretRefsOf(kind: string, spec: unknown): { field: string; name
     const ref = s.endpoint?.auth?.secretRef
     return ref ? [{ field: 'spec.endpoint.auth.secretRef.name', name: ref.name }] : []
   }
-  if (kind === 'LanguageTool')
-    return (s.authHeaders ?? []).map((h, i) => ({ field: `spec.authHeaders[${i}].secretRef.name`, name: h.secretRef.name }))
+  if (kind === 'LanguageTool') return (s.authHeaders ?? []).map((h, i) => ({ field: `spec.authHeaders[${i}].secretRef.name`, name: h.secretRef.name }))
   return []
 }

@@ -60,8 +60,7 @@ interface SurfaceEntry {
 
 export async function seedDemoFleet(options: { root?: string } = {}): Promise<SeedDemoFleetResult> {
   const [agents, tools] = await Promise.all([prisma.agent.count(), prisma.tool.count()])
-  if (agents > 0 || tools > 0)
-    return { seeded: false, reason: `the database already has ${agents} agent(s) and ${tools} tool(s)` }
+  if (agents > 0 || tools > 0) return { seeded: false, reason: `the database already has ${agents} agent(s) and ${tools} tool(s)` }
 
   const root = options.root ?? process.cwd()
   const read = (file: string) => readFile(path.join(root, file), 'utf8')
@@ -216,7 +215,11 @@ function preflight(manifestText: string, imageTools: ImageToolsEntry[], surfaces
       continue
     }
     if (!imageDigestOf(doc.spec?.image))
-      imageErrors.push({ field: key, rule: 'required', message: `${entry.kind} "${entry.name}" has no @sha256 digest in spec.image, so its image surface has no digest to belong to` })
+      imageErrors.push({
+        field: key,
+        rule: 'required',
+        message: `${entry.kind} "${entry.name}" has no @sha256 digest in spec.image, so its image surface has no digest to belong to`,
+      })
     for (const e of validateImageTools(entry.tools, slugs).errors) imageErrors.push({ ...e, field: `${key}.${e.field}` })
   }
   if (imageErrors.length > 0) throw seedError(DEMO_FLEET_FILES.imageTools, imageErrors)

@@ -6,7 +6,18 @@
 //   latency:  only calls that reached the tool (succeeded, failed, approved), so quick refusals do
 //             not flatter the percentiles
 // deduplicated answers are calls (the agent asked and got an answer) without a latency of their own.
-export const CALL_OUTCOMES = ['succeeded', 'failed', 'denied', 'invalid_arguments', 'rate_limited', 'deduplicated', 'pending_approval', 'approved', 'rejected', 'expired'] as const
+export const CALL_OUTCOMES = [
+  'succeeded',
+  'failed',
+  'denied',
+  'invalid_arguments',
+  'rate_limited',
+  'deduplicated',
+  'pending_approval',
+  'approved',
+  'rejected',
+  'expired',
+] as const
 export type CallOutcome = (typeof CALL_OUTCOMES)[number]
 
 export const UNCOUNTED_OUTCOMES: readonly CallOutcome[] = ['pending_approval']

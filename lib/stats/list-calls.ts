@@ -26,9 +26,27 @@ export interface CallFilters {
 
 /** Columns of a list row: everything but the (possibly large) args and result; the upstream's excerpt is bounded. */
 export const LIST_COLUMNS = {
-  id: true, startedAt: true, finishedAt: true, agentId: true, agentNamespace: true, agentName: true, unit: true,
-  toolId: true, toolNamespace: true, toolKey: true, provenance: true, level: true, channel: true, outcome: true,
-  errorCode: true, errorMessage: true, upstreamExcerpt: true, latencyMs: true, attempts: true, idempotencyKey: true, requestId: true,
+  id: true,
+  startedAt: true,
+  finishedAt: true,
+  agentId: true,
+  agentNamespace: true,
+  agentName: true,
+  unit: true,
+  toolId: true,
+  toolNamespace: true,
+  toolKey: true,
+  provenance: true,
+  level: true,
+  channel: true,
+  outcome: true,
+  errorCode: true,
+  errorMessage: true,
+  upstreamExcerpt: true,
+  latencyMs: true,
+  attempts: true,
+  idempotencyKey: true,
+  requestId: true,
 } satisfies Prisma.ToolCallSelect
 
 function unresolved(key: string): boolean {
@@ -38,7 +56,9 @@ function unresolved(key: string): boolean {
 
 export async function listCalls(f: CallFilters) {
   if (f.from && f.to && f.from >= f.to)
-    throw new AppError('VALIDATION_FAILED', 'the time range is empty: "from" must be before "to"', [{ field: 'from', rule: 'range', message: 'must be before "to"' }])
+    throw new AppError('VALIDATION_FAILED', 'the time range is empty: "from" must be before "to"', [
+      { field: 'from', rule: 'range', message: 'must be before "to"' },
+    ])
   const after = f.cursor ? decodeTimeCursor(f.cursor) : null
   // Names become the registered agents' ids, so the (agentId, startedAt) index still does the work.
   const agentIds = f.agent ? await agentIdsOf(f.agent, f.agentId) : null

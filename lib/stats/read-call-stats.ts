@@ -64,7 +64,9 @@ function point(a: Acc): StatPoint {
 
 /** `keys`: the rollup keys to merge under `key` (a unit and its sub-units); by default `key` alone. */
 export async function readCallStats(dimension: StatDimension, key: string, now = new Date(), keys: string[] = [key]): Promise<CallStats> {
-  const rows = await prisma.$queryRaw<Array<{ hour: Date; calls: number; failures: number; refused: number; latencyCount: number; latencySumMs: bigint; latencyHistogram: number[] }>>`
+  const rows = await prisma.$queryRaw<
+    Array<{ hour: Date; calls: number; failures: number; refused: number; latencyCount: number; latencySumMs: bigint; latencyHistogram: number[] }>
+  >`
     SELECT hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram"
     FROM "CallStatHourly" WHERE dimension = ${dimension} AND key = ANY(${keys}) AND hour >= ${windowStart(now)} AND hour <= ${now}`
   const byHour = new Map<number, Acc>()
@@ -112,6 +114,14 @@ export async function topFailingTools(limit: number): Promise<FailingTool[]> {
     ORDER BY failures DESC, failures::float8 / calls DESC, key LIMIT ${limit}`
   return rows.map((r) => {
     const parsed = parseToolStatKey(r.key)
-    return { key: r.key, toolId: parsed?.toolId ?? r.key, source: parsed?.source ?? null, calls: r.calls, failures: r.failures, refused: r.refused, failureRate: r.failures / r.calls }
+    return {
+      key: r.key,
+      toolId: parsed?.toolId ?? r.key,
+      source: parsed?.source ?? null,
+      calls: r.calls,
+      failures: r.failures,
+      refused: r.refused,
+      failureRate: r.failures / r.calls,
+    }
   })
 }

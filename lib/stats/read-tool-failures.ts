@@ -48,7 +48,9 @@ export async function readToolFailures(key: string, now = new Date()) {
       SELECT value AS code, detail AS message, sum(failures)::int AS failures FROM "CallStatToolHourly"
       WHERE "toolKey" = ${key} AND part = 'error' AND hour >= ${from} AND hour <= ${now}
       GROUP BY value, detail ORDER BY failures DESC, value, detail LIMIT ${TOP_ERRORS}`,
-    prisma.$queryRaw<Array<{ agentId: string; namespace: string | null; name: string | null; calls: number; failures: number; refused: number; total: number }>>`
+    prisma.$queryRaw<
+      Array<{ agentId: string; namespace: string | null; name: string | null; calls: number; failures: number; refused: number; total: number }>
+    >`
       SELECT t.value AS "agentId", a.namespace, a.name, t.calls, t.failures, t.refused, count(*) OVER ()::int AS total
       FROM (
         SELECT value, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused FROM "CallStatToolHourly"
@@ -69,7 +71,12 @@ export async function readToolFailures(key: string, now = new Date()) {
     toolId: parsed?.toolId ?? key,
     source: (parsed?.source ?? null) as SourceRef | null,
     stats: stats as CallStats,
-    errors: errors.map((e): ToolErrorCount => ({ code: e.code, message: e.message === '' ? null : e.message, failures: e.failures, share: failures > 0 ? e.failures / failures : 0 })),
+    errors: errors.map((e): ToolErrorCount => ({
+      code: e.code,
+      message: e.message === '' ? null : e.message,
+      failures: e.failures,
+      share: failures > 0 ? e.failures / failures : 0,
+    })),
     agents: agents.map(({ total: _total, ...a }): ToolAgentCount => ({ ...a, failureRate: failureRate(a.calls, a.failures) })),
     agentsTotal: agents[0]?.total ?? 0,
     recent,

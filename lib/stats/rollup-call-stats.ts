@@ -108,10 +108,13 @@ WITH ${ctes ? `${ctes},` : ''} c AS (
     calls = t.calls + excluded.calls, failures = t.failures + excluded.failures, refused = t.refused + excluded.refused
   RETURNING 1
 )
-${tail.replace('$ROWS', () => `INSERT INTO "CallStatHourly" AS h (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
+${tail.replace(
+  '$ROWS',
+  () => `INSERT INTO "CallStatHourly" AS h (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
 SELECT dimension, key, hour, calls::int, failures::int, refused::int, latency_count::int, latency_sum::bigint,
   ARRAY(SELECT coalesce((histogram ->> i::text)::int, 0) FROM generate_series(0, ${LATENCY_BUCKET_COUNT - 1}) AS i)
-FROM f`)}`
+FROM f`,
+)}`
 }
 
 /** Replaces nothing: the hours' rows were deleted first. $1: the hours. */
@@ -179,7 +182,8 @@ INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM moved`
 
 /** True for PostgreSQL's serialization failure: a concurrent rollup moved first; its work stands. */
 function isSerializationFailure(e: unknown): boolean {
-  if (e instanceof Prisma.PrismaClientKnownRequestError) return e.code === 'P2034' || (e.meta as { code?: string } | undefined)?.code === '40001' || /40001|could not serialize/.test(e.message)
+  if (e instanceof Prisma.PrismaClientKnownRequestError)
+    return e.code === 'P2034' || (e.meta as { code?: string } | undefined)?.code === '40001' || /40001|could not serialize/.test(e.message)
   return e instanceof Error && /40001|could not serialize/.test(e.message)
 }
 
@@ -277,7 +281,8 @@ async function refreshTotals(now: Date, changes: number) {
     )
     const keptFrom = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
     const rollupRowsDropped =
-      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, keptFrom)) + (await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour < $1`, keptFrom))
+      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, keptFrom)) +
+      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour < $1`, keptFrom))
 
     // Each Tool reads the figures of its own key (namespace and name), not of every tool of its id.
     // These writes are not registry changes (see the migration): cached effective tool sets take
@@ -299,7 +304,15 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
   const started = performance.now()
   let hoursRecomputed = 0
   let callsAdded = 0
-  const notRun = () => ({ ran: false, hoursRecomputed, callsAdded, totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0, ms: Math.round(performance.now() - started) })
+  const notRun = () => ({
+    ran: false,
+    hoursRecomputed,
+    callsAdded,
+    totalsChanged: false,
+    toolsUpdated: 0,
+    rollupRowsDropped: 0,
+    ms: Math.round(performance.now() - started),
+  })
   for (;;) {
     const step = await rollupStep(now())
     if (!step.ran) return notRun()

@@ -40,7 +40,15 @@ export async function createApiToken(input: NewApiToken, by: Actor, requestId?: 
       include: { user: { select: { email: true } } },
     })
     await recordAuditEvent(
-      { actor: auditActorOf(by), action: 'token.created', kind: 'ApiToken', resource: row.name, resourceId: row.id, after: { name: row.name, hint: row.hint, scopes, expiresAt: row.expiresAt }, requestId },
+      {
+        actor: auditActorOf(by),
+        action: 'token.created',
+        kind: 'ApiToken',
+        resource: row.name,
+        resourceId: row.id,
+        after: { name: row.name, hint: row.hint, scopes, expiresAt: row.expiresAt },
+        requestId,
+      },
       tx,
     )
     return { ...toApiTokenView(row), token: issued.token }

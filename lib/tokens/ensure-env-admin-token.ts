@@ -14,23 +14,45 @@ export type EnvTokenOutcome = 'created' | 'unchanged' | 'replaced' | 'revoked' |
 
 export async function ensureEnvAdminToken(value: string | undefined): Promise<EnvTokenOutcome> {
   const token = value?.trim()
-  return prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolroom.env-admin-token'))`
-    const current = await tx.apiToken.findFirst({ where: { origin: 'env', revokedAt: null } })
-    const hash = token ? hashToken(token) : null
-    if (current && current.hash === hash) return 'unchanged'
-    if (current) {
-      await tx.apiToken.update({ where: { id: current.id }, data: { revokedAt: new Date() } })
-      await recordAuditEvent({ actor: SYSTEM, action: 'token.revoked', kind: 'ApiToken', resource: current.name, resourceId: current.id, detail: { reason: token ? 'TOOLROOM_ADMIN_TOKEN changed' : 'TOOLROOM_ADMIN_TOKEN unset' } }, tx)
-    }
-    if (!token || !hash) return current ? 'revoked' : 'none'
-    // The same value set again after a change back: revive that row rather than collide on the hash.
-    const row = await tx.apiToken.upsert({
-      where: { hash },
-      create: { name: ENV_TOKEN_NAME, hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'env' },
-      update: { revokedAt: null, expiresAt: null, scopes: ['admin'], origin: 'env', userId: null },
+  return prisma
+    .$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolroom.env-admin-token'))`
+      const current = await tx.apiToken.findFirst({ where: { origin: 'env', revokedAt: null } })
+      const hash = token ? hashToken(token) : null
+      if (current && current.hash === hash) return 'unchanged'
+      if (current) {
+        await tx.apiToken.update({ where: { id: current.id }, data: { revokedAt: new Date() } })
+        await recordAuditEvent(
+          {
+            actor: SYSTEM,
+            action: 'token.revoked',
+            kind: 'ApiToken',
+            resource: current.name,
+            resourceId: current.id,
+            detail: { reason: token ? 'TOOLROOM_ADMIN_TOKEN changed' : 'TOOLROOM_ADMIN_TOKEN unset' },
+          },
+          tx,
+        )
+      }
+      if (!token || !hash) return current ? 'revoked' : 'none'
+      // The same value set again after a change back: revive that row rather than collide on the hash.
+      const row = await tx.apiToken.upsert({
+        where: { hash },
+        create: { name: ENV_TOKEN_NAME, hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'env' },
+        update: { revokedAt: null, expiresAt: null, scopes: ['admin'], origin: 'env', userId: null },
+      })
+      await recordAuditEvent(
+        {
+          actor: SYSTEM,
+          action: 'token.created',
+          kind: 'ApiToken',
+          resource: row.name,
+          resourceId: row.id,
+          after: { hint: row.hint, scopes: ['admin'], origin: 'env' },
+        },
+        tx,
+      )
+      return current ? 'replaced' : 'created'
     })
-    await recordAuditEvent({ actor: SYSTEM, action: 'token.created', kind: 'ApiToken', resource: row.name, resourceId: row.id, after: { hint: row.hint, scopes: ['admin'], origin: 'env' } }, tx)
-    return current ? 'replaced' : 'created'
-  }).finally(forgetTokenActors)
+    .finally(forgetTokenActors)
 }

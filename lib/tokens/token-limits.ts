@@ -24,7 +24,8 @@ export function mintingProblems(by: Actor, scopes: readonly Scope[], expiresAt: 
   const manage = tokenManagementProblem(by)
   if (manage) problems.push(manage)
   for (const scope of scopes)
-    if (!isAllowed(by, scope)) problems.push({ field: 'scopes', rule: TOKEN_RULES.scope, message: `"${scope}" is beyond ${by.kind === 'token' ? "this token's scopes" : 'your role'}` })
+    if (!isAllowed(by, scope))
+      problems.push({ field: 'scopes', rule: TOKEN_RULES.scope, message: `"${scope}" is beyond ${by.kind === 'token' ? "this token's scopes" : 'your role'}` })
   const own = by.kind === 'token' ? by.expiresAt : undefined
   if (own && (expiresAt === null || expiresAt.getTime() > own.getTime()))
     problems.push({

@@ -35,9 +35,7 @@ interface Ref {
 }
 
 /** Which tools to look at: all of them, or those that are, or depend on, the named resources. */
-export type ToolStatusScope =
-  | { all: true }
-  | { tools?: Ref[]; secrets?: Ref[]; languageTools?: Ref[]; toolStatKeys?: string[]; degraded?: boolean }
+export type ToolStatusScope = { all: true } | { tools?: Ref[]; secrets?: Ref[]; languageTools?: Ref[]; toolStatKeys?: string[]; degraded?: boolean }
 
 interface ToolRow {
   id: string
@@ -150,7 +148,8 @@ async function secretFacts(db: Db, tools: ToolRow[]): Promise<Map<string, Secret
   for (const tool of tools) {
     const ref = tool.spec.type === 'rest' ? tool.spec.endpoint?.auth?.secretRef?.name : undefined
     // Only the Tool's own namespace is looked in: a reference elsewhere is a condition of its own.
-    if (ref && (!ref.includes('/') || ref.startsWith(`${tool.namespace}/`))) wanted.set(tool.id, { namespace: tool.namespace, name: ref.slice(ref.indexOf('/') + 1) })
+    if (ref && (!ref.includes('/') || ref.startsWith(`${tool.namespace}/`)))
+      wanted.set(tool.id, { namespace: tool.namespace, name: ref.slice(ref.indexOf('/') + 1) })
   }
   if (wanted.size === 0) return new Map()
   const refs = [...wanted.values()]
@@ -184,7 +183,10 @@ async function serverFacts(db: Db, tools: ToolRow[]): Promise<Map<string, Server
     if (!ref) continue
     const row = byRef.get(ref)
     const upstreamTool = upstreamToolName(tool.spec, tool.name)
-    facts.set(tool.id, row ? { found: true, phase: row.phase, lastError: row.lastError, listsTool: (row.tools ?? []).includes(upstreamTool), upstreamTool } : { found: false })
+    facts.set(
+      tool.id,
+      row ? { found: true, phase: row.phase, lastError: row.lastError, listsTool: (row.tools ?? []).includes(upstreamTool), upstreamTool } : { found: false },
+    )
   }
   return facts
 }

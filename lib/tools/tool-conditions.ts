@@ -37,9 +37,7 @@ export const MIN_RECENT_CALLS = 10
 export const DEGRADED_FAILURE_RATE = 0.5
 
 export type SecretFact = { found: false } | { found: true; keys: string[] }
-export type ServerFact =
-  | { found: false }
-  | { found: true; phase: string; lastError: string | null; listsTool: boolean; upstreamTool: string }
+export type ServerFact = { found: false } | { found: true; phase: string; lastError: string | null; listsTool: boolean; upstreamTool: string }
 /** The outbound policy's verdict on a REST endpoint's host (after DNS for names it does not allow by name). */
 export type EndpointFact = { allowed: true; how: string } | { allowed: false; why: string } | { unresolved: string } | { unknown: string }
 
@@ -91,7 +89,12 @@ function secretCondition(auth: NonNullable<NonNullable<ToolSpec['endpoint']>['au
   if (secret.keys.length === 0) return { type, status: 'False', reason: 'SecretEmpty', message: `Secret "${facts.namespace}/${name}" holds no value` }
   const key = auth.secretRef.key
   if (key !== undefined && !secret.keys.includes(key))
-    return { type, status: 'False', reason: 'SecretKeyMissing', message: `Secret "${facts.namespace}/${name}" has no key "${key}" (it has ${secret.keys.map((k) => `"${k}"`).join(', ')})` }
+    return {
+      type,
+      status: 'False',
+      reason: 'SecretKeyMissing',
+      message: `Secret "${facts.namespace}/${name}" has no key "${key}" (it has ${secret.keys.map((k) => `"${k}"`).join(', ')})`,
+    }
   return { type, status: 'True', reason: 'SecretFound', message: `Secret "${facts.namespace}/${name}" holds ${key ? `the key "${key}"` : 'a value'}` }
 }
 
@@ -101,10 +104,20 @@ function serverCondition(facts: ToolFacts): Observed {
   const server = facts.server ?? { found: false }
   if (!server.found) return { type, status: 'False', reason: 'ServerNotFound', message: `the LanguageTool "${ref}" does not exist` }
   if (server.phase === 'Failed')
-    return { type, status: 'False', reason: 'ServerFailed', message: `the LanguageTool "${ref}" failed its last discovery${server.lastError ? `: ${clip(server.lastError, 300)}` : ''}` }
+    return {
+      type,
+      status: 'False',
+      reason: 'ServerFailed',
+      message: `the LanguageTool "${ref}" failed its last discovery${server.lastError ? `: ${clip(server.lastError, 300)}` : ''}`,
+    }
   if (server.phase !== 'Ready') return { type, status: 'Unknown', reason: 'ServerPending', message: `the LanguageTool "${ref}" has not been discovered yet` }
   if (!server.listsTool)
-    return { type, status: 'False', reason: 'ToolNotListed', message: `the LanguageTool "${ref}" is Ready but its tools/list has no tool "${server.upstreamTool}"` }
+    return {
+      type,
+      status: 'False',
+      reason: 'ToolNotListed',
+      message: `the LanguageTool "${ref}" is Ready but its tools/list has no tool "${server.upstreamTool}"`,
+    }
   return { type, status: 'True', reason: 'ServerReady', message: `the LanguageTool "${ref}" is Ready and lists "${server.upstreamTool}"` }
 }
 

@@ -28,7 +28,14 @@ export async function createWebhook(input: WebhookInput) {
   const sealed = sealSecretValues({ secret })
   try {
     const row = await prisma.webhookEndpoint.create({
-      data: { name: input.name, url: input.url, events: input.events, enabled: input.enabled ?? true, secretCiphertext: new Uint8Array(sealed.ciphertext), keyId: sealed.keyId },
+      data: {
+        name: input.name,
+        url: input.url,
+        events: input.events,
+        enabled: input.enabled ?? true,
+        secretCiphertext: new Uint8Array(sealed.ciphertext),
+        keyId: sealed.keyId,
+      },
     })
     return { ...webhookView(row), secret }
   } catch (e) {

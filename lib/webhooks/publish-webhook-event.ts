@@ -7,7 +7,6 @@ import { enqueueMany } from '@/lib/jobs/enqueue'
 import { deliverWebhookJob } from '@/lib/jobs/job-contracts'
 import type { WebhookEvent } from './webhook-events'
 
-
 export async function publishWebhookEvent(event: WebhookEvent, data: Record<string, unknown>): Promise<number> {
   const endpoints = await prisma.webhookEndpoint.findMany({ where: { enabled: true, events: { has: event } }, select: { id: true } })
   if (endpoints.length === 0) return 0
@@ -16,6 +15,9 @@ export async function publishWebhookEvent(event: WebhookEvent, data: Record<stri
     data: endpoints.map((e) => ({ endpointId: e.id, event, payload })),
     select: { id: true },
   })
-  await enqueueMany(deliverWebhookJob, deliveries.map((d) => ({ deliveryId: d.id })))
+  await enqueueMany(
+    deliverWebhookJob,
+    deliveries.map((d) => ({ deliveryId: d.id })),
+  )
   return deliveries.length
 }

@@ -6,18 +6,37 @@ import { registryEpoch } from '@/lib/registry/registry-changes'
 import { systemContext } from '@/lib/audit/audit-actor'
 
 type Spec = Record<string, unknown>
-const doc = (kind: string, namespace: string, name: string, spec: Spec) => JSON.stringify({ apiVersion: 'toolroom.dev/v1alpha1', kind, metadata: { name, namespace }, spec })
+const doc = (kind: string, namespace: string, name: string, spec: Spec) =>
+  JSON.stringify({ apiVersion: 'toolroom.dev/v1alpha1', kind, metadata: { name, namespace }, spec })
 const unit = async (name: string) => (await prisma.unit.findUniqueOrThrow({ where: { namespace_name: { namespace: 'bench', name } } })).spec as Spec
 const tool = async (name: string) => (await prisma.tool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'bench', name } } })).spec as Spec
 
 const rootGrant = ((await unit('org-0')).grants as string[])[0]
 const scenarios: { title: string; manifest: string }[] = [
   { title: 'a new agent', manifest: doc('Agent', 'bench', 'newcomer', { unit: 'team-0-0', grants: ['pool0.tool_1'] }) },
-  { title: 'one grant added to a team (a leaf unit)', manifest: doc('Unit', 'bench', 'team-0-0', { ...(await unit('team-0-0')), grants: [...((await unit('team-0-0')).grants as string[]), 'pool9.tool_9'] }) },
-  { title: 'one grant added to an organisation (a root unit)', manifest: doc('Unit', 'bench', 'org-0', { ...(await unit('org-0')), grants: [...((await unit('org-0')).grants as string[]), 'pool9.tool_9'] }) },
-  { title: `a Tool an organisation grants (${rootGrant}) limited to one agent`, manifest: doc('Tool', 'bench', rootGrant, { ...(await tool(rootGrant)), safety: { allowedAgents: ['agent-0'] } }) },
-  { title: 'a Tool of a connector an organisation binds (conn0.op_1) now requires approval', manifest: doc('Tool', 'bench', 'conn0.op_1', { ...(await tool('conn0.op_1')), sideEffects: { ...((await tool('conn0.op_1')).sideEffects as Spec), requiresApproval: true } }) },
-  { title: 'the external_write SideEffectPolicy now requires approval (every agent)', manifest: doc('SideEffectPolicy', 'default', 'external_write', { level: 'external_write', requiresApproval: true, logArgs: true, logResult: true }) },
+  {
+    title: 'one grant added to a team (a leaf unit)',
+    manifest: doc('Unit', 'bench', 'team-0-0', { ...(await unit('team-0-0')), grants: [...((await unit('team-0-0')).grants as string[]), 'pool9.tool_9'] }),
+  },
+  {
+    title: 'one grant added to an organisation (a root unit)',
+    manifest: doc('Unit', 'bench', 'org-0', { ...(await unit('org-0')), grants: [...((await unit('org-0')).grants as string[]), 'pool9.tool_9'] }),
+  },
+  {
+    title: `a Tool an organisation grants (${rootGrant}) limited to one agent`,
+    manifest: doc('Tool', 'bench', rootGrant, { ...(await tool(rootGrant)), safety: { allowedAgents: ['agent-0'] } }),
+  },
+  {
+    title: 'a Tool of a connector an organisation binds (conn0.op_1) now requires approval',
+    manifest: doc('Tool', 'bench', 'conn0.op_1', {
+      ...(await tool('conn0.op_1')),
+      sideEffects: { ...((await tool('conn0.op_1')).sideEffects as Spec), requiresApproval: true },
+    }),
+  },
+  {
+    title: 'the external_write SideEffectPolicy now requires approval (every agent)',
+    manifest: doc('SideEffectPolicy', 'default', 'external_write', { level: 'external_write', requiresApproval: true, logArgs: true, logResult: true }),
+  },
 ]
 // Listening for registry changes, as a web process does, so the registry reader is kept between dry runs.
 await prisma.$queryRaw`SELECT 1`

@@ -18,22 +18,46 @@ try {
   await client.connect()
   const t0 = performance.now()
   await generateFleet(client)
-  for (const [level, approval] of [['read_only', false], ['local_write', false], ['external_write', false], ['financial', true], ['communication', true], ['code_execution', false], ['privileged', true]])
-    await client.query(`INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`, [level, level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })])
+  for (const [level, approval] of [
+    ['read_only', false],
+    ['local_write', false],
+    ['external_write', false],
+    ['financial', true],
+    ['communication', true],
+    ['code_execution', false],
+    ['privileged', true],
+  ])
+    await client.query(
+      `INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`,
+      [level, level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })],
+    )
   await client.query('ANALYZE')
   await client.end()
   log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
 
   // BENCH_PROFILE=<dir> writes a CPU profile of the dry runs there; BENCH_ONLY=<text> runs the manifests whose title holds it.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-  const figures = JSON.parse(await runNode([...profile, ...TSX_NODE_ARGS, 'scripts/bench/apply-impact-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }))
-  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  const figures = JSON.parse(
+    await runNode(
+      [...profile, ...TSX_NODE_ARGS, 'scripts/bench/apply-impact-time.mts'],
+      { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY },
+      { capture: true },
+    ),
+  )
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
   console.log(`Fleet: ${FLEET.agents} agents, ${FLEET.roots * (1 + FLEET.childrenPerRoot)} units, ${FLEET.tools} Tools, ${FLEET.connectors} connectors\n`)
   console.log('Wall time of the whole dry run (and the CPU time of the process in it), first run after start (cold) and the median of three more (warm).\n')
   console.log('| manifest | agents resolved | agents affected | tool changes | cold | warm |\n|---|---|---|---|---|---|')
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`
   for (const f of figures)
-    console.log(`| ${f.title} | ${f.resolved} | ${f.affected} | ${f.toolChanges}${f.truncated ? ' (listed: cut)' : ''} | ${s(f.coldMs)} (CPU ${s(f.coldCpuMs)}) | ${s(f.warmMs)} (CPU ${s(f.warmCpuMs)}) |`)
+    console.log(
+      `| ${f.title} | ${f.resolved} | ${f.affected} | ${f.toolChanges}${f.truncated ? ' (listed: cut)' : ''} | ${s(f.coldMs)} (CPU ${s(f.coldCpuMs)}) | ${s(f.warmMs)} (CPU ${s(f.warmCpuMs)}) |`,
+    )
 } finally {
   await db.stop()
 }

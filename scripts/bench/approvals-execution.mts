@@ -59,7 +59,11 @@ const { token } = await createAgentCredential(agent as never, { name: 'bench' },
 const gateway = createGatewayServer({ port: 0 })
 await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r))
 const client = new Client({ name: 'bench-agent', version: '1' })
-await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+await client.connect(
+  new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  }),
+)
 
 const worker = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], { stdio: ['ignore', 'ignore', 'inherit'], env: process.env })
 await new Promise((r) => setTimeout(r, 3000))

@@ -1,7 +1,8 @@
 // Fills the queue for the approvals benchmark: `count` pending calls spread over a week, in one
 // statement per table, so 10,000 rows take well under a second.
 export async function fillApprovalQueue(client, count) {
-  await client.query(`
+  await client.query(
+    `
     WITH calls AS (
       INSERT INTO "ToolCall" ("startedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", provenance, level, channel, outcome, "idempotencyKey")
       SELECT now() - (g * interval '50 seconds'), gen_random_uuid(), 'default', 'bench-agent-' || (g % 40), 'unit-' || (g % 8),
@@ -15,6 +16,8 @@ export async function fillApprovalQueue(client, count) {
            json_build_object('orderId', 'A-' || substr(id::text, 1, 8), 'amount', 125.5, 'note', repeat('x', 80)), "idempotencyKey",
            '{"source":"default","level":"financial","expirySeconds":864000,"expirySource":"default"}', '{"callsPerMinute":{"used":3,"limit":10}}',
            "startedAt", "startedAt" + interval '10 days'
-      FROM calls`, [count])
+      FROM calls`,
+    [count],
+  )
   await client.query('ANALYZE "ApprovalRequest"')
 }

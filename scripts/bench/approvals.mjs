@@ -63,20 +63,32 @@ try {
   ]
   const page = await queuePageLoads(base, PAGE_LOADS)
   const pageInNewTabs = await queuePageLoads(base, PAGE_LOADS, { newTabEachLoad: true })
-  const out = await runCapture([...TSX_NODE_ARGS, 'scripts/bench/approvals-execution.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, PORTAL_URL: base, BENCH_API_TOKEN: BENCH_TOKEN })
+  const out = await runCapture([...TSX_NODE_ARGS, 'scripts/bench/approvals-execution.mts'], {
+    DATABASE_URL: db.url,
+    TOOLROOM_SECRET_KEY: SECRET_KEY,
+    PORTAL_URL: base,
+    BENCH_API_TOKEN: BENCH_TOKEN,
+  })
   const execution = JSON.parse(out.trim().split('\n').pop()).samples
 
   console.log(`\napprovals benchmark — ${new Date().toISOString()} — ${os.cpus().length} × ${os.cpus()[0].model}, ${PENDING} pending`)
   console.log('API at 1 connection:')
   for (const r of api) console.log(`  ${r.title.padEnd(40)} ${r.rps.toFixed(0).padStart(5)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`)
-  console.log(`queue page (${PAGE_LOADS} loads after one warm-up, browser in ${APPROVER_TIME_ZONE}; from navigation start; interactive = the first j that moves the focus):`)
-  for (const [how, t] of [['reloaded in one tab', page], ['each load in a new tab', pageInNewTabs]]) {
+  console.log(
+    `queue page (${PAGE_LOADS} loads after one warm-up, browser in ${APPROVER_TIME_ZONE}; from navigation start; interactive = the first j that moves the focus):`,
+  )
+  for (const [how, t] of [
+    ['reloaded in one tab', page],
+    ['each load in a new tab', pageInNewTabs],
+  ]) {
     console.log(`  ${how}:`)
     console.log(`    first rows painted  p50 ${pct(t.rows, 50).toFixed(0)} ms   max ${Math.max(...t.rows).toFixed(0)} ms`)
     console.log(`    interactive         p50 ${pct(t.interactive, 50).toFixed(0)} ms   max ${Math.max(...t.interactive).toFixed(0)} ms   (target ≤ 1000 ms)`)
   }
   console.log(`approve (API) to upstream execution, ${execution.length} calls through the gateway and a worker:`)
-  console.log(`  p50 ${pct(execution, 50).toFixed(0)} ms   p95 ${pct(execution, 95).toFixed(0)} ms   max ${Math.max(...execution).toFixed(0)} ms   (target p50 ≤ 500 ms)`)
+  console.log(
+    `  p50 ${pct(execution, 50).toFixed(0)} ms   p95 ${pct(execution, 95).toFixed(0)} ms   max ${Math.max(...execution).toFixed(0)} ms   (target p50 ≤ 500 ms)`,
+  )
 } catch (e) {
   failed = true
   console.error(e)

@@ -21,7 +21,11 @@ export function ensureBenchToken(databaseUrl, secretKey) {
 export async function signInContext(context, base, role = 'approver') {
   const email = `bench-${role}-${Date.now()}@toolroom.local`
   const password = 'bench-password-0123456789'
-  const created = await fetch(`${base}/api/v1/users`, { method: 'POST', headers: { ...AUTH_HEADERS, 'content-type': 'application/json' }, body: JSON.stringify({ email, name: `Bench ${role}`, role, password }) })
+  const created = await fetch(`${base}/api/v1/users`, {
+    method: 'POST',
+    headers: { ...AUTH_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, name: `Bench ${role}`, role, password }),
+  })
   if (!created.ok) throw new Error(`creating the bench user: ${created.status} ${await created.text()}`)
   const res = await context.request.post(`${base}/api/v1/session`, { headers: { origin: base }, data: { email, password } })
   if (!res.ok()) throw new Error(`signing in: ${res.status()} ${await res.text()}`)

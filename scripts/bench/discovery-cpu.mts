@@ -20,10 +20,15 @@ const CONCURRENCY = 8
 const STEPS = 5
 const NAMESPACE = 'bench-cpu'
 
-const child = spawn(process.execPath, ['scripts/bench/discovery-endpoints.mjs', String(SERVERS * STEPS * (ROUNDS + 1))], { stdio: ['ignore', 'pipe', 'inherit'] })
+const child = spawn(process.execPath, ['scripts/bench/discovery-endpoints.mjs', String(SERVERS * STEPS * (ROUNDS + 1))], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
 const ports: { mcp: number[]; agents: number[] } = await new Promise((resolve, reject) => {
   let out = ''
-  child.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n')))) })
+  child.stdout.on('data', (d) => {
+    out += d
+    if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))))
+  })
   child.once('exit', (code) => reject(new Error(`endpoints exited ${code}`)))
 })
 
@@ -31,17 +36,35 @@ await prisma.$executeRawUnsafe(`DELETE FROM "LanguageTool" WHERE namespace = $1`
 await prisma.$executeRawUnsafe(`DELETE FROM "Agent" WHERE namespace = $1`, NAMESPACE)
 const serverIds = ports.mcp.map(() => randomUUID())
 const agentIds = ports.agents.map(() => randomUUID())
-await prisma.languageTool.createMany({ data: ports.mcp.map((port, i) => ({ id: serverIds[i], apiVersion: 'toolroom.dev/v1alpha1', namespace: NAMESPACE, name: `mcp-${i}`, spec: { endpoint: `http://127.0.0.1:${port}/mcp`, port: 8080, deploymentMode: 'service', transport: 'streamable-http' } })) })
-await prisma.agent.createMany({ data: ports.agents.map((port, i) => ({ id: agentIds[i], apiVersion: 'toolroom.dev/v1alpha1', namespace: NAMESPACE, name: `agent-${i}`, spec: { image: `registry.local/agent-${i}@sha256:${i.toString(16).padStart(64, '0')}`, endpoint: `http://127.0.0.1:${port}` } })) })
+await prisma.languageTool.createMany({
+  data: ports.mcp.map((port, i) => ({
+    id: serverIds[i],
+    apiVersion: 'toolroom.dev/v1alpha1',
+    namespace: NAMESPACE,
+    name: `mcp-${i}`,
+    spec: { endpoint: `http://127.0.0.1:${port}/mcp`, port: 8080, deploymentMode: 'service', transport: 'streamable-http' },
+  })),
+})
+await prisma.agent.createMany({
+  data: ports.agents.map((port, i) => ({
+    id: agentIds[i],
+    apiVersion: 'toolroom.dev/v1alpha1',
+    namespace: NAMESPACE,
+    name: `agent-${i}`,
+    spec: { image: `registry.local/agent-${i}@sha256:${i.toString(16).padStart(64, '0')}`, endpoint: `http://127.0.0.1:${port}` },
+  })),
+})
 
 /** CPU milliseconds per item of `work` over `items`, CONCURRENCY at a time. */
 async function cpuPerItem<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
   const queue = [...items]
   const before = process.cpuUsage()
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item)
-  }))
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item)
+    }),
+  )
   const used = process.cpuUsage(before)
   return { cpu: (used.user + used.system) / 1000 / items.length, wall: (performance.now() - t0) / items.length }
 }
@@ -49,26 +72,44 @@ async function cpuPerItem<T>(items: T[], work: (item: T) => Promise<unknown>): P
 const fetch = discoveryFetch()
 // Fresh endpoints (and rows) for every step of every round: slice n of SERVERS each.
 let slice = 0
-const next = <T,>(xs: T[]) => () => xs.slice(slice * SERVERS, ++slice * SERVERS)
+const next =
+  <T,>(xs: T[]) =>
+  () =>
+    xs.slice(slice * SERVERS, ++slice * SERVERS)
 const fresh = { mcp: next(ports.mcp), agents: next(ports.agents), servers: next(serverIds), agentRows: next(agentIds) }
 const steps: Record<string, () => Promise<{ cpu: number; wall: number }>> = {
-  'MCP introspection (with compliance probes)': () => cpuPerItem(fresh.mcp(), (p) => introspectMcpServer({ endpoint: `http://127.0.0.1:${p}/mcp`, transport: 'streamable-http' }, { fetch })),
-  'MCP introspection (no probes)': () => cpuPerItem(fresh.mcp(), (p) => introspectMcpServer({ endpoint: `http://127.0.0.1:${p}/mcp`, transport: 'streamable-http' }, { fetch, probeCompliance: false })),
+  'MCP introspection (with compliance probes)': () =>
+    cpuPerItem(fresh.mcp(), (p) => introspectMcpServer({ endpoint: `http://127.0.0.1:${p}/mcp`, transport: 'streamable-http' }, { fetch })),
+  'MCP introspection (no probes)': () =>
+    cpuPerItem(fresh.mcp(), (p) =>
+      introspectMcpServer({ endpoint: `http://127.0.0.1:${p}/mcp`, transport: 'streamable-http' }, { fetch, probeCompliance: false }),
+    ),
   'image introspection': () => cpuPerItem(fresh.agents(), (p) => introspectImage(`http://127.0.0.1:${p}`, { fetch, connectorSlugs: new Set() })),
-  'MCP run, recorded': () => cpuPerItem(fresh.servers(), async (id) => { if ((await runMcpDiscovery({ id, trigger: 'manual' })).status !== 'succeeded') throw new Error(`MCP run of ${id} failed`) }),
-  'image run, recorded': () => cpuPerItem(fresh.agentRows(), async (id) => { if ((await runImageDiscovery({ kind: 'Agent', id, trigger: 'manual' })).status !== 'succeeded') throw new Error(`image run of ${id} failed`) }),
+  'MCP run, recorded': () =>
+    cpuPerItem(fresh.servers(), async (id) => {
+      if ((await runMcpDiscovery({ id, trigger: 'manual' })).status !== 'succeeded') throw new Error(`MCP run of ${id} failed`)
+    }),
+  'image run, recorded': () =>
+    cpuPerItem(fresh.agentRows(), async (id) => {
+      if ((await runImageDiscovery({ kind: 'Agent', id, trigger: 'manual' })).status !== 'succeeded') throw new Error(`image run of ${id} failed`)
+    }),
 }
 
 const results: Record<string, Array<{ cpu: number; wall: number }>> = {}
 for (const name of Object.keys(steps)) await steps[name]() // warm-up: JIT, connections, caches
-for (let round = 0; round < ROUNDS; round++)
-  for (const [name, step] of Object.entries(steps)) (results[name] ??= []).push(await step())
+for (let round = 0; round < ROUNDS; round++) for (const [name, step] of Object.entries(steps)) (results[name] ??= []).push(await step())
 
 console.log(`${SERVERS} servers and listeners, ${CONCURRENCY} at a time, ${ROUNDS} rounds (median; min–max of CPU)`)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 for (const [name, rs] of Object.entries(results)) {
   const cpus = rs.map((r) => r.cpu)
-  console.log(`${name.padEnd(44)} ${median(cpus).toFixed(2).padStart(6)} ms CPU (${Math.min(...cpus).toFixed(2)}–${Math.max(...cpus).toFixed(2)})   ${median(rs.map((r) => r.wall)).toFixed(2).padStart(6)} ms wall`)
+  console.log(
+    `${name.padEnd(44)} ${median(cpus).toFixed(2).padStart(6)} ms CPU (${Math.min(...cpus).toFixed(2)}–${Math.max(...cpus).toFixed(2)})   ${median(
+      rs.map((r) => r.wall),
+    )
+      .toFixed(2)
+      .padStart(6)} ms wall`,
+  )
 }
 
 await prisma.$executeRawUnsafe(`DELETE FROM "LanguageTool" WHERE namespace = $1`, NAMESPACE)

@@ -9,7 +9,12 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 
 const count = Number(process.argv[2] ?? 125)
 const schema = { type: 'object', properties: { id: { type: 'string' }, limit: { type: 'integer' } }, required: ['id'] }
-const mcpTools = Array.from({ length: 10 }, (_, i) => ({ name: `do-thing-${i}`, description: `Does thing ${i}`, inputSchema: schema, annotations: { readOnlyHint: i % 2 === 0, openWorldHint: true } }))
+const mcpTools = Array.from({ length: 10 }, (_, i) => ({
+  name: `do-thing-${i}`,
+  description: `Does thing ${i}`,
+  inputSchema: schema,
+  annotations: { readOnlyHint: i % 2 === 0, openWorldHint: true },
+}))
 const imageTools = Array.from({ length: 10 }, (_, i) => ({ name: `bench.tool_${i}`, description: `Image tool ${i}`, inputSchema: schema }))
 
 function mcpServer() {

@@ -27,7 +27,14 @@ async function load(title, pathFor) {
   })
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytesPerRequest: Math.round(result.throughput.average / result.requests.average), total: result.requests.total }
+  return {
+    title,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytesPerRequest: Math.round(result.throughput.average / result.requests.average),
+    total: result.requests.total,
+  }
 }
 
 const db = await benchDatabase('toolroom_bench')
@@ -37,8 +44,19 @@ try {
   await client.connect()
   const t0 = performance.now()
   const { agentIds } = await generateFleet(client)
-  for (const [level, approval] of [['read_only', false], ['local_write', false], ['external_write', false], ['financial', true], ['communication', true], ['code_execution', false], ['privileged', true]])
-    await client.query(`INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`, [level, level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })])
+  for (const [level, approval] of [
+    ['read_only', false],
+    ['local_write', false],
+    ['external_write', false],
+    ['financial', true],
+    ['communication', true],
+    ['code_execution', false],
+    ['privileged', true],
+  ])
+    await client.query(
+      `INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`,
+      [level, level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })],
+    )
   await client.query('ANALYZE')
   await client.end()
   log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
@@ -53,32 +71,50 @@ try {
   // agent once so the measured run is the steady state, and report what the cold pass cost.
   const coldStart = performance.now()
   let next = 0
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    while (next < agentIds.length) {
-      const res = await fetch(`${base}/api/v1/agents/${agentIds[next++]}`, { headers: AUTH_HEADERS })
-      if (!res.ok) throw new Error(`cold pass: ${res.status}`)
-      await res.arrayBuffer()
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < agentIds.length) {
+        const res = await fetch(`${base}/api/v1/agents/${agentIds[next++]}`, { headers: AUTH_HEADERS })
+        if (!res.ok) throw new Error(`cold pass: ${res.status}`)
+        await res.arrayBuffer()
+      }
+    }),
+  )
   const cold = { seconds: (performance.now() - coldStart) / 1000 }
   log(`cold pass: ${agentIds.length} agents in ${cold.seconds.toFixed(1)} s`)
   const random = () => `/api/v1/agents/${agentIds[Math.floor(Math.random() * agentIds.length)]}`
-  await autocannon({ url: base, connections: CONNECTIONS, duration: 5, headers: AUTH_HEADERS, requests: [{ setupRequest: (req) => ({ ...req, path: random() }) }] })
+  await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: 5,
+    headers: AUTH_HEADERS,
+    requests: [{ setupRequest: (req) => ({ ...req, path: random() }) }],
+  })
 
   const agents = await load('GET /api/v1/agents/{id}', random)
   const floor = await load('GET /api/live (constant JSON)', () => '/api/live')
   server.kill('SIGTERM') // the resolver is timed alone
-  const resolver = JSON.parse(await node([...TSX_NODE_ARGS, 'scripts/bench/resolver-time.mts', ...agentIds.slice(0, 50)], { DATABASE_URL: db.url }, { capture: true }))
+  const resolver = JSON.parse(
+    await node([...TSX_NODE_ARGS, 'scripts/bench/resolver-time.mts', ...agentIds.slice(0, 50)], { DATABASE_URL: db.url }, { capture: true }),
+  )
 
   const row = (r) => `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${(r.bytesPerRequest / 1024).toFixed(1)} KiB |`
-  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections × ${DURATION} s each`)
-  console.log(`Fleet: ${FLEET.agents} agents, ${FLEET.roots * (1 + FLEET.childrenPerRoot)} units, ${FLEET.tools} tools; ${perAgent} effective tools per agent\n`)
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${CONNECTIONS} connections × ${DURATION} s each`,
+  )
+  console.log(
+    `Fleet: ${FLEET.agents} agents, ${FLEET.roots * (1 + FLEET.childrenPerRoot)} units, ${FLEET.tools} tools; ${perAgent} effective tools per agent\n`,
+  )
   console.log('| route | req/s | p50 | p99 | body |\n|---|---|---|---|---|')
   console.log(row(agents))
   console.log(row(floor))
   console.log(`\nratio agents/floor: ${(agents.rps / floor.rps).toFixed(2)}× (target ≥ 0.5×); p99 ${agents.p99} ms (target ≤ 100 ms)`)
-  console.log(`cold pass (answers computed, 4 concurrent clients): ${agentIds.length} agents in ${cold.seconds.toFixed(1)} s = ${((cold.seconds * 1000 * 4) / agentIds.length).toFixed(1)} ms per answer`)
-  console.log(`resolver in process: mean ${resolver.meanMs.toFixed(3)} ms, p99 ${resolver.p99Ms.toFixed(3)} ms per agent of ${resolver.tools} tools (target ≤ 2 ms); load from the database: mean ${resolver.loadMeanMs.toFixed(2)} ms`)
+  console.log(
+    `cold pass (answers computed, 4 concurrent clients): ${agentIds.length} agents in ${cold.seconds.toFixed(1)} s = ${((cold.seconds * 1000 * 4) / agentIds.length).toFixed(1)} ms per answer`,
+  )
+  console.log(
+    `resolver in process: mean ${resolver.meanMs.toFixed(3)} ms, p99 ${resolver.p99Ms.toFixed(3)} ms per agent of ${resolver.tools} tools (target ≤ 2 ms); load from the database: mean ${resolver.loadMeanMs.toFixed(2)} ms`,
+  )
 } finally {
   for (const c of children) c.kill('SIGTERM')
   await new Promise((r) => setTimeout(r, 500))

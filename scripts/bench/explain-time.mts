@@ -21,7 +21,7 @@ const grantOf = (spec: unknown) => (spec as { grants: string[] }).grants[0]
 const subjects = [
   { what: 'Tool granted on a root unit', name: grantOf(root.spec) },
   { what: 'Tool granted on a leaf unit', name: grantOf(team.spec) },
-  { what: 'Tool listed by a root unit\'s connector', name: 'conn0.op_1' },
+  { what: "Tool listed by a root unit's connector", name: 'conn0.op_1' },
   { what: 'Tool granted on one agent', name: grantOf(agent0.spec) },
 ]
 const withTool = []
@@ -41,6 +41,11 @@ for (const [i, row] of agents.entries()) {
   if (!x.decision) throw new Error('no decision')
   if (i >= 20) explainMs.push(ms)
 }
-console.log(JSON.stringify({ withTool, explain: { calls: explainMs.length, meanMs: +mean(explainMs).toFixed(1), p95Ms: +pct(explainMs, 0.95).toFixed(1), p99Ms: +pct(explainMs, 0.99).toFixed(1) } }))
+console.log(
+  JSON.stringify({
+    withTool,
+    explain: { calls: explainMs.length, meanMs: +mean(explainMs).toFixed(1), p95Ms: +pct(explainMs, 0.95).toFixed(1), p99Ms: +pct(explainMs, 0.99).toFixed(1) },
+  }),
+)
 await prisma.$disconnect()
 process.exit(0)

@@ -15,13 +15,31 @@ try {
   const client = new pg.Client({ connectionString: db.url })
   await client.connect()
   await generateFleet(client)
-  for (const [level, approval] of [['read_only', false], ['local_write', false], ['external_write', false], ['financial', true], ['communication', true], ['code_execution', false], ['privileged', true]])
-    await client.query(`INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`, [level, level, JSON.stringify({ level, requiresApproval: approval })])
+  for (const [level, approval] of [
+    ['read_only', false],
+    ['local_write', false],
+    ['external_write', false],
+    ['financial', true],
+    ['communication', true],
+    ['code_execution', false],
+    ['privileged', true],
+  ])
+    await client.query(
+      `INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`,
+      [level, level, JSON.stringify({ level, requiresApproval: approval })],
+    )
   await client.query('ANALYZE')
   await client.end()
   log(`fleet generated: ${JSON.stringify(FLEET)}`)
-  const out = JSON.parse(await node([...TSX_NODE_ARGS, 'scripts/bench/explain-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }))
-  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  const out = JSON.parse(
+    await node([...TSX_NODE_ARGS, 'scripts/bench/explain-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }),
+  )
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
   console.log('\n| Agents with this tool | agents reached | first call | then (mean of 5) |\n|---|---|---|---|')
   for (const r of out.withTool) console.log(`| ${r.what} (\`${r.tool}\`) | ${r.agents} | ${r.firstMs} ms | ${r.meanMs} ms |`)
   console.log(`\nexplain, in process: ${out.explain.calls} calls, mean ${out.explain.meanMs} ms, p95 ${out.explain.p95Ms} ms, p99 ${out.explain.p99Ms} ms`)

@@ -28,7 +28,14 @@ await prisma.languageTool.update({
   where: { namespace_name: { namespace: 'default', name: 'bench' } },
   data: {
     phase: 'Ready',
-    toolSchemas: [{ name: 'lookup', description: 'Looks a key up', inputSchema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] }, annotations: { readOnlyHint: true, openWorldHint: false } }],
+    toolSchemas: [
+      {
+        name: 'lookup',
+        description: 'Looks a key up',
+        inputSchema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+    ],
   },
 })
 const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'default', name: 'bench-agent' } } })

@@ -7,10 +7,14 @@ import { z } from 'zod'
 
 function build() {
   const server = new McpServer({ name: 'bench-upstream', version: '1.0.0' })
-  server.registerTool('lookup', { description: 'Looks a key up', inputSchema: { key: z.string() }, annotations: { readOnlyHint: true, openWorldHint: false } }, async ({ key }) => ({
-    content: [{ type: 'text', text: `value of ${key}` }],
-    structuredContent: { key, value: `value of ${key}` },
-  }))
+  server.registerTool(
+    'lookup',
+    { description: 'Looks a key up', inputSchema: { key: z.string() }, annotations: { readOnlyHint: true, openWorldHint: false } },
+    async ({ key }) => ({
+      content: [{ type: 'text', text: `value of ${key}` }],
+      structuredContent: { key, value: `value of ${key}` },
+    }),
+  )
   return server
 }
 

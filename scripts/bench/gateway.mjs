@@ -102,13 +102,21 @@ async function load(url, headers, requestBody, connections) {
  */
 async function sequentialLatency(url, headers, requestBody, seconds) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-  const allHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'content-length': Buffer.byteLength(requestBody), ...headers }
+  const allHeaders = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+    'content-length': Buffer.byteLength(requestBody),
+    ...headers,
+  }
   const once = () =>
     new Promise((resolve, reject) => {
       const started = process.hrtime.bigint()
       const req = http.request(url, { method: 'POST', headers: allHeaders, agent }, (res) => {
         res.on('data', () => {})
-        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${url} answered ${res.statusCode}`))))
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${url} answered ${res.statusCode}`)),
+        )
       })
       req.on('error', reject)
       req.end(requestBody)
@@ -122,7 +130,11 @@ async function sequentialLatency(url, headers, requestBody, seconds) {
 }
 
 async function check(url, headers, requestBody) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: requestBody })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: requestBody,
+  })
   const text = await res.text()
   if (!res.ok || !text.includes('value of k1')) throw new Error(`${url} answered ${res.status}: ${text}`)
 }
@@ -136,18 +148,21 @@ function startSpanSink() {
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
       try {
-        for (const rs of JSON.parse(Buffer.concat(chunks).toString('utf8')).resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) sink.spans += ss.spans?.length ?? 0
+        for (const rs of JSON.parse(Buffer.concat(chunks).toString('utf8')).resourceSpans ?? [])
+          for (const ss of rs.scopeSpans ?? []) sink.spans += ss.spans?.length ?? 0
       } catch {
         // not JSON: not counted
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
     })
   })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    server.unref()
-    sink.url = `http://127.0.0.1:${server.address().port}`
-    resolve(sink)
-  }))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      server.unref()
+      sink.url = `http://127.0.0.1:${server.address().port}`
+      resolve(sink)
+    }),
+  )
 }
 
 const db = await benchDatabase('toolroom_bench_gateway')
@@ -170,7 +185,12 @@ try {
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
     const tracing = process.env.BENCH_TRACING === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: (spanSink = await startSpanSink()).url } : {}
     const dir = process.env.BENCH_GATEWAY_DIR ?? process.cwd()
-    const [, url] = await start([...profile, ...TSX_NODE_ARGS, 'scripts/gateway.ts'], { ...env, ...tracing, GATEWAY_PORT, HOST: '127.0.0.1' }, /listening on (http:\/\/[^\s"]+)/, dir)
+    const [, url] = await start(
+      [...profile, ...TSX_NODE_ARGS, 'scripts/gateway.ts'],
+      { ...env, ...tracing, GATEWAY_PORT, HOST: '127.0.0.1' },
+      /listening on (http:\/\/[^\s"]+)/,
+      dir,
+    )
     gateway = url
   }
   const gatewayPid = start.last.pid
@@ -178,8 +198,15 @@ try {
   await check(upstream, {}, body)
   await check(gateway, auth, gatewayBody)
 
-  log(`gateway sources: ${process.env.BENCH_GATEWAY_DIR ?? 'this checkout'}; tracing ${spanSink ? `on (OTLP/HTTP to a local sink)` : 'off'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-  log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}), node ${process.version}, ${DURATION} s per measurement, gateway: ${TARGET}, call records: ${process.env.TOOLROOM_GATEWAY_ASYNC_COMMIT === '1' ? 'asynchronous commit' : 'synchronous commit (flushed before the answer)'}`)
+  log(
+    `gateway sources: ${process.env.BENCH_GATEWAY_DIR ?? 'this checkout'}; tracing ${spanSink ? `on (OTLP/HTTP to a local sink)` : 'off'}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
+  log(
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model}), node ${process.version}, ${DURATION} s per measurement, gateway: ${TARGET}, call records: ${process.env.TOOLROOM_GATEWAY_ASYNC_COMMIT === '1' ? 'asynchronous commit' : 'synchronous commit (flushed before the answer)'}`,
+  )
   const rows = []
   for (const connections of [1, 20]) {
     // warm-up, then the two side by side
@@ -204,7 +231,9 @@ try {
 
   const client = new pg.Client({ connectionString: db.url })
   await client.connect()
-  const { rows: [counts] } = await client.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE outcome = 'succeeded')::int AS ok FROM "ToolCall"`)
+  const {
+    rows: [counts],
+  } = await client.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE outcome = 'succeeded')::int AS ok FROM "ToolCall"`)
   await client.end()
 
   console.log('\nconnections | direct calls/s | direct p50/p99 ms | gateway calls/s | gateway p50/p99 ms | throughput ratio | p50 added ms')
@@ -213,17 +242,35 @@ try {
       `${String(connections).padStart(11)} | ${direct.rps.toFixed(0).padStart(14)} | ${`${direct.p50}/${direct.p99}`.padStart(17)} | ${through.rps.toFixed(0).padStart(15)} | ${`${through.p50}/${through.p99}`.padStart(18)} | ${(through.rps / direct.rps).toFixed(2).padStart(16)} | ${(through.p50 - direct.p50).toFixed(1).padStart(12)}`,
     )
   for (const { connections, direct, through } of rows)
-    console.log(`CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms${through.postgresCpuMs === null ? '' : ` + PostgreSQL ${through.postgresCpuMs.toFixed(2)} ms`}`)
+    console.log(
+      `CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms${through.postgresCpuMs === null ? '' : ` + PostgreSQL ${through.postgresCpuMs.toFixed(2)} ms`}`,
+    )
   const [one, twenty] = rows
   const added = one.through.precise.p50 - one.direct.precise.p50
   console.log(
     `1 connection, one call at a time, timed in µs: direct p50 ${one.direct.precise.p50.toFixed(2)} ms (p99 ${one.direct.precise.p99.toFixed(2)}, ${one.direct.precise.n} calls), ` +
       `gateway p50 ${one.through.precise.p50.toFixed(2)} ms (p99 ${one.through.precise.p99.toFixed(2)}, ${one.through.precise.n} calls): ${added.toFixed(2)} ms added`,
   )
-  console.log(`\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)${spanSink ? `; spans received by the OTLP sink: ${spanSink.spans}` : ''}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-  console.log(`targets: p50 added at 1 connection ≤ 3 ms: ${added <= 3 ? 'met' : 'MISSED'}; ` +
-    `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`)
+  console.log(
+    `\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)${spanSink ? `; spans received by the OTLP sink: ${spanSink.spans}` : ''}; load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
+  console.log(
+    `targets: p50 added at 1 connection ≤ 3 ms: ${added <= 3 ? 'met' : 'MISSED'}; ` +
+      `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`,
+  )
 } finally {
-  await Promise.all(children.map((child) => child.exitCode === null && new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM') })))
+  await Promise.all(
+    children.map(
+      (child) =>
+        child.exitCode === null &&
+        new Promise((resolve) => {
+          child.once('exit', resolve)
+          child.kill('SIGTERM')
+        }),
+    ),
+  )
   await db.stop()
 }

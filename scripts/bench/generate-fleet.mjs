@@ -3,19 +3,42 @@
 // 20,000 Tools, 20 connectors, 20 MCP servers; about 320 effective tools per agent across all tiers.
 import { randomUUID } from 'node:crypto'
 
-export const FLEET = { roots: 5, childrenPerRoot: 9, agents: 5000, tools: 20000, connectors: 20, toolsPerConnector: 50, servers: 20, toolsPerServer: 20, imageTools: 30, agentGrants: 20, rootGrants: 40, childGrants: 60 }
+export const FLEET = {
+  roots: 5,
+  childrenPerRoot: 9,
+  agents: 5000,
+  tools: 20000,
+  connectors: 20,
+  toolsPerConnector: 50,
+  servers: 20,
+  toolsPerServer: 20,
+  imageTools: 30,
+  agentGrants: 20,
+  rootGrants: 40,
+  childGrants: 60,
+}
 const NS = 'bench'
 const LEVELS = ['read_only', 'local_write', 'external_write', 'financial', 'communication', 'code_execution', 'privileged']
 
 const inputSchema = (i) => ({
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'string', description: 'Identifier of the record' }, limit: { type: 'integer', minimum: 1, maximum: 100 }, mode: { type: 'string', enum: ['fast', 'full'] }, note: { type: 'string', maxLength: 200 + (i % 7) } },
+  properties: {
+    id: { type: 'string', description: 'Identifier of the record' },
+    limit: { type: 'integer', minimum: 1, maximum: 100 },
+    mode: { type: 'string', enum: ['fast', 'full'] },
+    note: { type: 'string', maxLength: 200 + (i % 7) },
+  },
 })
 
 function toolRow(name, i) {
   const level = LEVELS[i % LEVELS.length]
-  const spec = { type: 'function', description: `Bench tool ${name}: does step ${i} of a workflow.`, inputSchema: inputSchema(i), sideEffects: { level, idempotent: i % 3 === 0 } }
+  const spec = {
+    type: 'function',
+    description: `Bench tool ${name}: does step ${i} of a workflow.`,
+    inputSchema: inputSchema(i),
+    sideEffects: { level, idempotent: i % 3 === 0 },
+  }
   if (i % 11 === 0) spec.safety = { rateLimit: { callsPerMinute: 30, callsPerDay: 1000 } }
   return { id: randomUUID(), apiVersion: 'toolroom.dev/v1alpha1', namespace: NS, name, spec, type: 'function', level, description: spec.description }
 }
@@ -52,9 +75,18 @@ export async function generateFleet(client) {
   await insert(client, 'Connector', connectors, ['id', 'apiVersion', 'namespace', 'name', 'spec'])
 
   const servers = Array.from({ length: F.servers }, (_, s) => ({
-    id: randomUUID(), apiVersion: 'toolroom.dev/v1alpha1', namespace: NS, name: `mcp-${s}`, phase: 'Ready',
+    id: randomUUID(),
+    apiVersion: 'toolroom.dev/v1alpha1',
+    namespace: NS,
+    name: `mcp-${s}`,
+    phase: 'Ready',
     spec: { endpoint: `http://127.0.0.1:${5000 + s}/mcp`, port: 8080, deploymentMode: 'service', transport: 'streamable-http' },
-    toolSchemas: Array.from({ length: F.toolsPerServer }, (_, t) => ({ name: `do-thing-${t}`, description: `Server ${s} tool ${t}`, inputSchema: inputSchema(t), annotations: { readOnlyHint: t % 2 === 0 } })),
+    toolSchemas: Array.from({ length: F.toolsPerServer }, (_, t) => ({
+      name: `do-thing-${t}`,
+      description: `Server ${s} tool ${t}`,
+      inputSchema: inputSchema(t),
+      annotations: { readOnlyHint: t % 2 === 0 },
+    })),
   }))
   await insert(client, 'LanguageTool', servers, ['id', 'apiVersion', 'namespace', 'name', 'phase', 'spec', 'toolSchemas'])
 
@@ -62,10 +94,26 @@ export async function generateFleet(client) {
   const units = []
   for (let r = 0; r < F.roots; r++) {
     const root = `org-${r}`
-    units.push({ id: randomUUID(), apiVersion: 'toolroom.dev/v1alpha1', namespace: NS, name: root, parent: null, connectors: [`conn${r * 2}`, `conn${r * 2 + 1}`], spec: { connectors: [`conn${r * 2}`, `conn${r * 2 + 1}`], grants: pick(r, F.rootGrants), toggles: { [`conn${r * 2}.op_0`]: false } } })
+    units.push({
+      id: randomUUID(),
+      apiVersion: 'toolroom.dev/v1alpha1',
+      namespace: NS,
+      name: root,
+      parent: null,
+      connectors: [`conn${r * 2}`, `conn${r * 2 + 1}`],
+      spec: { connectors: [`conn${r * 2}`, `conn${r * 2 + 1}`], grants: pick(r, F.rootGrants), toggles: { [`conn${r * 2}.op_0`]: false } },
+    })
     for (let c = 0; c < F.childrenPerRoot; c++) {
       const slug = `conn${10 + ((r * F.childrenPerRoot + c) % 10)}`
-      units.push({ id: randomUUID(), apiVersion: 'toolroom.dev/v1alpha1', namespace: NS, name: `team-${r}-${c}`, parent: root, connectors: [slug], spec: { parent: root, connectors: [slug], grants: pick(100 + r * 10 + c, F.childGrants) } })
+      units.push({
+        id: randomUUID(),
+        apiVersion: 'toolroom.dev/v1alpha1',
+        namespace: NS,
+        name: `team-${r}-${c}`,
+        parent: root,
+        connectors: [slug],
+        spec: { parent: root, connectors: [slug], grants: pick(100 + r * 10 + c, F.childGrants) },
+      })
     }
   }
   await insert(client, 'Unit', units, ['id', 'apiVersion', 'namespace', 'name', 'parent', 'connectors', 'spec'])
@@ -75,14 +123,38 @@ export async function generateFleet(client) {
     const digest = `sha256:${a.toString(16).padStart(64, '0')}`
     const grants = pick(1000 + a, F.agentGrants)
     // the first image tools collide with granted tools, so shadowing is part of the work
-    const imageTools = Array.from({ length: F.imageTools }, (_, t) => ({ name: t < 3 ? grants[t] : `img${a % 100}.tool_${t}`, description: `Image tool ${t} of agent ${a}`, inputSchema: inputSchema(t) }))
+    const imageTools = Array.from({ length: F.imageTools }, (_, t) => ({
+      name: t < 3 ? grants[t] : `img${a % 100}.tool_${t}`,
+      description: `Image tool ${t} of agent ${a}`,
+      inputSchema: inputSchema(t),
+    }))
     const unit = leafUnits[a % leafUnits.length].name
     return {
-      id: randomUUID(), apiVersion: 'toolroom.dev/v1alpha1', namespace: NS, name: `agent-${a}`, unit, connectors: [],
+      id: randomUUID(),
+      apiVersion: 'toolroom.dev/v1alpha1',
+      namespace: NS,
+      name: `agent-${a}`,
+      unit,
+      connectors: [],
       spec: { unit, image: `registry.local/agent-${a}@${digest}`, languageTools: [`mcp-${a % F.servers}`], grants },
-      imageTools, imageDigest: digest, imageToolsSource: 'upload', imageToolsUpdatedAt: new Date(),
+      imageTools,
+      imageDigest: digest,
+      imageToolsSource: 'upload',
+      imageToolsUpdatedAt: new Date(),
     }
   })
-  await insert(client, 'Agent', agents, ['id', 'apiVersion', 'namespace', 'name', 'unit', 'connectors', 'spec', 'imageTools', 'imageDigest', 'imageToolsSource', 'imageToolsUpdatedAt'])
+  await insert(client, 'Agent', agents, [
+    'id',
+    'apiVersion',
+    'namespace',
+    'name',
+    'unit',
+    'connectors',
+    'spec',
+    'imageTools',
+    'imageDigest',
+    'imageToolsSource',
+    'imageToolsUpdatedAt',
+  ])
   return { agentIds: agents.map((a) => a.id) }
 }

@@ -35,12 +35,15 @@ const manifest = [
   tool('scale.limited', 'GET', '/limited', `  sideEffects: { level: read_only }\n  safety: { rateLimit: { callsPerDay: ${limit} } }`),
   tool('scale.pay', 'POST', '/pay', '  sideEffects: { level: financial, idempotent: false }'),
   tool('scale.read', 'GET', '/read', '  sideEffects: { level: read_only }'),
-  ...Array.from({ length: agents }, (_, i) => `---
+  ...Array.from(
+    { length: agents },
+    (_, i) => `---
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: agent-${i}, namespace: scale }
 spec: { grants: [scale.write, scale.limited, scale.pay, scale.read] }
-`),
+`,
+  ),
 ].join('')
 // Refused documents throw (a validation error naming them).
 await applyManifestText(manifest, { audit: systemContext('bench'), caller: 'system' })

@@ -80,7 +80,14 @@ async function startUpstream() {
   })
   server.keepAliveTimeout = 65_000
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r) }) }
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections()
+        server.close(r)
+      }),
+  }
 }
 
 // --- Processes, restarted when they die (as a kubelet would), never by hand ----------------------
@@ -168,7 +175,12 @@ function startBalancer(gateways, webs) {
       resolve({
         url: `http://127.0.0.1:${server.address().port}`,
         state,
-        close: () => new Promise((r) => { clearInterval(timer); server.closeAllConnections(); server.close(r) }),
+        close: () =>
+          new Promise((r) => {
+            clearInterval(timer)
+            server.closeAllConnections()
+            server.close(r)
+          }),
       })
     }),
   )
@@ -185,8 +197,18 @@ async function mcpCall(base, token, tool, args, key) {
   try {
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'x-request-id': requestId },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args, ...(key ? { _meta: { idempotencyKey: key } } : {}) } }),
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'x-request-id': requestId,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: tool, arguments: args, ...(key ? { _meta: { idempotencyKey: key } } : {}) },
+      }),
       signal: AbortSignal.timeout(30_000),
     })
     const text = await res.text()
@@ -251,7 +273,12 @@ async function approverLoop(base, until) {
       if (res.ok) {
         const { items } = await res.json()
         for (const a of items) {
-          const d = await fetch(`${base}/api/v1/approvals/${a.id}/approve`, { method: 'POST', headers, body: JSON.stringify({ comment: 'bench' }), signal: AbortSignal.timeout(10_000) }).catch(() => null)
+          const d = await fetch(`${base}/api/v1/approvals/${a.id}/approve`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ comment: 'bench' }),
+            signal: AbortSignal.timeout(10_000),
+          }).catch(() => null)
           if (d?.ok) decided++
         }
       }
@@ -279,7 +306,10 @@ async function throughput(base, token, seconds) {
 // --- Main -------------------------------------------------------------------------------------------
 let loadAtStart = ''
 async function main() {
-  loadAtStart = os.loadavg().map((l) => l.toFixed(1)).join(' ')
+  loadAtStart = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
   fs.rmSync(OUT, { recursive: true, force: true })
   fs.mkdirSync(OUT, { recursive: true })
   if (needsBuild()) {
@@ -293,24 +323,56 @@ async function main() {
   const databaseUrl = await freshDatabase(postgres.url, 'toolroom_scale')
   await migrateDatabase(databaseUrl)
   const up = await startUpstream()
-  const common = { DATABASE_URL: databaseUrl, TOOLROOM_SECRET_KEY: SECRET_KEY, LOG_FORMAT: 'json', NODE_ENV: 'production', TOOLROOM_OUTBOUND_ALLOW: 'loopback', TOOLROOM_DISCOVERY_CRON: '0 0 1 1 *', TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_SIGNIN_ATTEMPTS: '100000',
+  const common = {
+    DATABASE_URL: databaseUrl,
+    TOOLROOM_SECRET_KEY: SECRET_KEY,
+    LOG_FORMAT: 'json',
+    NODE_ENV: 'production',
+    TOOLROOM_OUTBOUND_ALLOW: 'loopback',
+    TOOLROOM_DISCOVERY_CRON: '0 0 1 1 *',
+    TOOLROOM_WORKER_POLL_SECONDS: '0.5',
+    TOOLROOM_SIGNIN_ATTEMPTS: '100000',
     // An approved call whose worker was killed mid-call is taken up again (and, not idempotent, closed
     // as failed) once its job expires: 30 s here instead of 10 minutes, so the run can wait for it.
-    TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS: '30' }
-  const { tokens } = JSON.parse((await runNode([...TSX_NODE_ARGS, 'scripts/bench/scale-seed.mts'], { ...common, UPSTREAM_URL: up.url, AGENTS: String(AGENTS), LIMIT_PER_DAY: String(LIMIT_PER_DAY), TOOLROOM_ADMIN_TOKEN: ADMIN_TOKEN })).trim().split('\n').pop())
+    TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS: '30',
+  }
+  const { tokens } = JSON.parse(
+    (
+      await runNode([...TSX_NODE_ARGS, 'scripts/bench/scale-seed.mts'], {
+        ...common,
+        UPSTREAM_URL: up.url,
+        AGENTS: String(AGENTS),
+        LIMIT_PER_DAY: String(LIMIT_PER_DAY),
+        TOOLROOM_ADMIN_TOKEN: ADMIN_TOKEN,
+      })
+    )
+      .trim()
+      .split('\n')
+      .pop(),
+  )
   log(`database migrated and seeded; upstream at ${up.url}`)
 
   const webs = []
   for (let i = 1; i <= 2; i++) {
     const port = await freePort()
-    const p = startProcess(`web-${i}`, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], { ...common, NEXT_TELEMETRY_DISABLED: '1' }, `http://127.0.0.1:${port}/api/health`)
+    const p = startProcess(
+      `web-${i}`,
+      ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'],
+      { ...common, NEXT_TELEMETRY_DISABLED: '1' },
+      `http://127.0.0.1:${port}/api/health`,
+    )
     p.port = port
     webs.push(p)
   }
   const gateways = []
   for (let i = 1; i <= 3; i++) {
     const [port, metrics] = [await freePort(), await freePort()]
-    const p = startProcess(`gateway-${i}`, ['dist/gateway.cjs'], { ...common, GATEWAY_PORT: String(port), HOST: '127.0.0.1', TOOLROOM_METRICS_PORT: String(metrics) }, `http://127.0.0.1:${metrics}/readyz`)
+    const p = startProcess(
+      `gateway-${i}`,
+      ['dist/gateway.cjs'],
+      { ...common, GATEWAY_PORT: String(port), HOST: '127.0.0.1', TOOLROOM_METRICS_PORT: String(metrics) },
+      `http://127.0.0.1:${metrics}/readyz`,
+    )
     p.port = port
     gateways.push(p)
   }
@@ -355,7 +417,9 @@ async function main() {
   await db.connect()
   const drainDeadline = Date.now() + 120_000
   for (;;) {
-    const { rows } = await db.query(`SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'approved' AND execution IN ('queued', 'running')) AS running FROM "ApprovalRequest"`)
+    const { rows } = await db.query(
+      `SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'approved' AND execution IN ('queued', 'running')) AS running FROM "ApprovalRequest"`,
+    )
     if (Number(rows[0].pending) === 0 && Number(rows[0].running) === 0) break
     if (Date.now() > drainDeadline) {
       log(`drain timed out: ${rows[0].pending} pending, ${rows[0].running} approved and not yet run`)
@@ -373,8 +437,11 @@ async function main() {
   const dupWrites = [...upstream.writes.values()].filter((n) => n > 1).length
   const dupPays = [...upstream.pays.values()].filter((n) => n > 1).length
   const okWritesMissing = [...ops.write].filter(([op, state]) => state === 'ok' && upstream.writes.get(op) !== 1).length
-  check('0 duplicate side effects', dupWrites === 0 && dupPays === 0 && okWritesMissing === 0,
-    `${upstream.writes.size} write ops executed, ${dupWrites} more than once; ${upstream.pays.size} payments, ${dupPays} more than once; ${okWritesMissing} ops answered ok but not executed exactly once`)
+  check(
+    '0 duplicate side effects',
+    dupWrites === 0 && dupPays === 0 && okWritesMissing === 0,
+    `${upstream.writes.size} write ops executed, ${dupWrites} more than once; ${upstream.pays.size} payments, ${dupPays} more than once; ${okWritesMissing} ops answered ok but not executed exactly once`,
+  )
 
   const limitedRows = (await db.query(`SELECT outcome, count(*)::int AS n FROM "ToolCall" WHERE "toolId" = 'scale.limited' GROUP BY 1`)).rows
   const byOutcome = Object.fromEntries(limitedRows.map((r) => [r.outcome, r.n]))
@@ -383,33 +450,64 @@ async function main() {
   const windows = (await db.query(`SELECT count FROM "GatewayRateCounter" WHERE scope = 't:scale.limited:d'`)).rows.map((r) => r.count)
   const counter = windows.reduce((a, b) => a + b, 0)
   const capacity = LIMIT_PER_DAY * Math.max(1, windows.length)
-  check('rate limit exact', windows.length > 0 && windows.every((n) => n <= LIMIT_PER_DAY) && windows.at(-1) === LIMIT_PER_DAY && admitted <= capacity && upstream.limited <= capacity && (byOutcome.rate_limited ?? 0) > 0,
-    `limit ${LIMIT_PER_DAY}/day: counter ${counter}, admitted calls recorded ${admitted}, upstream hits ${upstream.limited}, refused ${byOutcome.rate_limited ?? 0}`)
+  check(
+    'rate limit exact',
+    windows.length > 0 &&
+      windows.every((n) => n <= LIMIT_PER_DAY) &&
+      windows.at(-1) === LIMIT_PER_DAY &&
+      admitted <= capacity &&
+      upstream.limited <= capacity &&
+      (byOutcome.rate_limited ?? 0) > 0,
+    `limit ${LIMIT_PER_DAY}/day: counter ${counter}, admitted calls recorded ${admitted}, upstream hits ${upstream.limited}, refused ${byOutcome.rate_limited ?? 0}`,
+  )
 
   const approvals = (await db.query(`SELECT status, execution, count(*)::int AS n FROM "ApprovalRequest" GROUP BY 1, 2 ORDER BY 1, 2`)).rows
   const approved = approvals.filter((a) => a.status === 'approved')
   const lost = approved.filter((a) => a.execution !== 'succeeded' && a.execution !== 'failed').reduce((s, a) => s + a.n, 0)
   const succeededPays = approved.filter((a) => a.execution === 'succeeded').reduce((s, a) => s + a.n, 0)
   const interrupted = (await db.query(`SELECT count(*)::int AS n FROM "ApprovalRequest" WHERE execution = 'failed'`)).rows[0].n
-  check('0 lost approved calls', lost === 0 && succeededPays <= upstream.pays.size && dupPays === 0,
-    `${approved.reduce((s, a) => s + a.n, 0)} approved: ${succeededPays} ran once, ${interrupted} closed as failed (worker killed mid-call; not repeated: the tool is not idempotent), ${lost} lost; upstream payments ${upstream.pays.size}`)
+  check(
+    '0 lost approved calls',
+    lost === 0 && succeededPays <= upstream.pays.size && dupPays === 0,
+    `${approved.reduce((s, a) => s + a.n, 0)} approved: ${succeededPays} ran once, ${interrupted} closed as failed (worker killed mid-call; not repeated: the tool is not idempotent), ${lost} lost; upstream payments ${upstream.pays.size}`,
+  )
 
   const answered = attempts.filter((a) => a.answered)
-  const recorded = new Map((await db.query(`SELECT "requestId", count(*)::int AS n FROM "ToolCall" WHERE "requestId" = ANY($1) GROUP BY 1`, [answered.map((a) => a.requestId)])).rows.map((r) => [r.requestId, r.n]))
+  const recorded = new Map(
+    (
+      await db.query(`SELECT "requestId", count(*)::int AS n FROM "ToolCall" WHERE "requestId" = ANY($1) GROUP BY 1`, [answered.map((a) => a.requestId)])
+    ).rows.map((r) => [r.requestId, r.n]),
+  )
   const notOnce = answered.filter((a) => recorded.get(a.requestId) !== 1).length
   const unanswered = attempts.length - answered.length
   const kinds = {}
   for (const a of attempts.filter((x) => !x.answered)) kinds[a.kind] = (kinds[a.kind] ?? 0) + 1
-  check('every answered call recorded once', notOnce === 0, `${answered.length} answered calls, ${notOnce} not recorded exactly once; ${unanswered} attempts got no pipeline answer (${Object.entries(kinds).map(([k, n]) => `${k}: ${n}`).join(', ') || 'none'}) and were retried with their key`)
+  check(
+    'every answered call recorded once',
+    notOnce === 0,
+    `${answered.length} answered calls, ${notOnce} not recorded exactly once; ${unanswered} attempts got no pipeline answer (${
+      Object.entries(kinds)
+        .map(([k, n]) => `${k}: ${n}`)
+        .join(', ') || 'none'
+    }) and were retried with their key`,
+  )
 
   const survivors = processes.filter((p) => p.killedByBench === 0)
   const restartedByItself = survivors.filter((p) => p.restarts > 0).map((p) => p.name)
-  check('every process healthy again, none restarted by hand', healthy === true && restartedByItself.length === 0,
-    `${healthy === true ? 'all 7 ready' : `not ready: ${healthy.join(', ')}`}; killed by the bench and restarted as a kubelet would: ${processes.filter((p) => p.killedByBench).map((p) => `${p.name} (pids ${p.pids.join(' → ')})`).join(', ')}; the others kept their pid through the PostgreSQL restart${restartedByItself.length ? `, except ${restartedByItself.join(', ')}` : ''}`)
+  check(
+    'every process healthy again, none restarted by hand',
+    healthy === true && restartedByItself.length === 0,
+    `${healthy === true ? 'all 7 ready' : `not ready: ${healthy.join(', ')}`}; killed by the bench and restarted as a kubelet would: ${processes
+      .filter((p) => p.killedByBench)
+      .map((p) => `${p.name} (pids ${p.pids.join(' → ')})`)
+      .join(', ')}; the others kept their pid through the PostgreSQL restart${restartedByItself.length ? `, except ${restartedByItself.join(', ')}` : ''}`,
+  )
 
   console.log('\nInvariants')
   for (const c of checks) console.log(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`)
-  console.log(`  (ops: ${ops.write.size} writes, ${ops.pay.size} payments, ${ops.limited.allowed + ops.limited.refused + ops.limited.other} limited reads; ${decided} approvals decided by the approver; balancer answered ${lb.state.unavailable} requests with 503 while no backend was ready)`)
+  console.log(
+    `  (ops: ${ops.write.size} writes, ${ops.pay.size} payments, ${ops.limited.allowed + ops.limited.refused + ops.limited.other} limited reads; ${decided} approvals decided by the approver; balancer answered ${lb.state.unavailable} requests with 503 while no backend was ready)`,
+  )
 
   // Throughput with 1, 2, 3 gateways behind the balancer.
   const rows = []
@@ -420,24 +518,47 @@ async function main() {
   }
   console.log(`\nCalls/s through the balancer (read-only REST tool, 32 connections, ${THROUGHPUT_SECONDS} s each)`)
   console.log('  gateways  calls/s  p50 ms  p99 ms  non-2xx  errors')
-  for (const r of rows) console.log(`  ${String(r.gateways).padStart(8)}  ${String(r.callsPerSecond).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${String(r.errors).padStart(6)}`)
+  for (const r of rows)
+    console.log(
+      `  ${String(r.gateways).padStart(8)}  ${String(r.callsPerSecond).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${String(r.errors).padStart(6)}`,
+    )
 
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ')
-  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; load average at the end ${load} (at the start ${loadAtStart})`)
-  const result = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAtStart, loadAtEnd: load }, loadSeconds: LOAD_SECONDS, agentLoops: AGENT_LOOPS, checks, throughput: rows, attempts: attempts.length }
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; load average at the end ${load} (at the start ${loadAtStart})`,
+  )
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAtStart, loadAtEnd: load },
+    loadSeconds: LOAD_SECONDS,
+    agentLoops: AGENT_LOOPS,
+    checks,
+    throughput: rows,
+    attempts: attempts.length,
+  }
   fs.writeFileSync(path.join(OUT, 'result.json'), JSON.stringify(result, null, 2))
   await db.end()
   stopping = true
   await lb.close()
-  await Promise.all(processes.map((p) => new Promise((resolve) => {
-    if (!p.child || p.child.exitCode !== null || p.child.signalCode !== null) return resolve()
-    p.child.once('exit', resolve)
-    p.child.kill('SIGTERM')
-    setTimeout(() => p.child.kill('SIGKILL'), 15_000).unref()
-  })))
+  await Promise.all(
+    processes.map(
+      (p) =>
+        new Promise((resolve) => {
+          if (!p.child || p.child.exitCode !== null || p.child.signalCode !== null) return resolve()
+          p.child.once('exit', resolve)
+          p.child.kill('SIGTERM')
+          setTimeout(() => p.child.kill('SIGKILL'), 15_000).unref()
+        }),
+    ),
+  )
   await up.close()
   await postgres.stop()
-  console.log(`\n${checks.filter((c) => c.ok).length} passed, ${checks.filter((c) => !c.ok).length} failed (process logs in ${path.relative(process.cwd(), OUT)}/)`)
+  console.log(
+    `\n${checks.filter((c) => c.ok).length} passed, ${checks.filter((c) => !c.ok).length} failed (process logs in ${path.relative(process.cwd(), OUT)}/)`,
+  )
   return checks.every((c) => c.ok) ? 0 : 1
 }
 

@@ -37,10 +37,18 @@ try {
   await generateFleet(client)
   await fillCalls(client, ROWS, log)
   await client.query('ANALYZE')
-  const { rows: [busy] } = await client.query(`SELECT "toolId" FROM "ToolCall" GROUP BY "toolId" ORDER BY count(*) DESC LIMIT 1`)
-  const { rows: [agent] } = await client.query(`SELECT "agentName" FROM "ToolCall" GROUP BY "agentName" ORDER BY count(*) DESC LIMIT 1`)
-  const { rows: [oneCall] } = await client.query(`SELECT id FROM "ToolCall" ORDER BY "startedAt" DESC LIMIT 1`)
-  const { rows: [size] } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
+  const {
+    rows: [busy],
+  } = await client.query(`SELECT "toolId" FROM "ToolCall" GROUP BY "toolId" ORDER BY count(*) DESC LIMIT 1`)
+  const {
+    rows: [agent],
+  } = await client.query(`SELECT "agentName" FROM "ToolCall" GROUP BY "agentName" ORDER BY count(*) DESC LIMIT 1`)
+  const {
+    rows: [oneCall],
+  } = await client.query(`SELECT id FROM "ToolCall" ORDER BY "startedAt" DESC LIMIT 1`)
+  const {
+    rows: [size],
+  } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
   await client.end()
 
   await ensureBenchToken(db.url, BENCH_SECRET_KEY)
@@ -59,9 +67,16 @@ try {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
     results.push(await load(`search: ${title}`, [path]))
   }
-  results.push(await load('six list requests with ?q=tool_4 (no approvals, no calls)', LIST_KINDS.map((k) => `/api/v1/${k}?q=tool_4&limit=5`)))
+  results.push(
+    await load(
+      'six list requests with ?q=tool_4 (no approvals, no calls)',
+      LIST_KINDS.map((k) => `/api/v1/${k}?q=tool_4&limit=5`),
+    ),
+  )
 
-  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`)
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`,
+  )
   console.log(`Data: the bench fleet and ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size})\n`)
   console.log('| what | HTTP requests | answers/s | p50 per request | p99 per request |\n|---|---|---|---|---|')
   for (const r of results) console.log(`| ${r.title} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`)

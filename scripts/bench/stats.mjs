@@ -42,7 +42,9 @@ try {
   t0 = performance.now()
   const fill = await fillCalls(client, ROWS, log)
   log(`${ROWS.toLocaleString('en')} calls written in ${seconds(t0)} s (${fill.insertSeconds.toFixed(1)} s rows, ${fill.indexSeconds.toFixed(1)} s indexes)`)
-  const { rows: [size] } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
+  const {
+    rows: [size],
+  } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
 
   t0 = performance.now()
   const first = await rollup(db.url)
@@ -55,12 +57,16 @@ try {
   const perMinute = Math.round(ROWS / (7 * 24 * 60))
   await fill.insertRecent(perMinute)
   const minute = await rollup(db.url)
-  log(`rollup with nothing new: ${idle.ms} ms; after a minute of calls (${minute.callsAdded} added, ${minute.hoursRecomputed} hours recomputed): ${minute.ms} ms`)
+  log(
+    `rollup with nothing new: ${idle.ms} ms; after a minute of calls (${minute.callsAdded} added, ${minute.hoursRecomputed} hours recomputed): ${minute.ms} ms`,
+  )
   // The late-ingest case: a minute's worth of calls all reported late, spread over six days of old
   // hours. Now: added to their hours. Before (the same again, each touched hour recomputed in full,
   // as every insert was): the log turned into dirty hours.
   await fill.insertLate(perMinute)
-  const { rows: [{ hours: lateHours }] } = await client.query(`SELECT count(DISTINCT hour)::int AS hours FROM "CallStatInsertLog"`)
+  const {
+    rows: [{ hours: lateHours }],
+  } = await client.query(`SELECT count(DISTINCT hour)::int AS hours FROM "CallStatInsertLog"`)
   const late = await rollup(db.url)
   log(`late minute over ${lateHours} hours, add-only: ${JSON.stringify(late)}`)
   await fill.insertLate(perMinute)
@@ -68,11 +74,21 @@ try {
   const lateBefore = await rollup(db.url)
   log(`late minute, each touched hour recomputed (the old way): ${JSON.stringify(lateBefore)}`)
   await client.query('ANALYZE')
-  const { rows: [busy] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY calls DESC LIMIT 1`)
-  const { rows: [agent] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'agent' ORDER BY calls DESC LIMIT 1`)
-  const { rows: [failing] } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY failures DESC, key LIMIT 1`)
-  const { rows: [hourly] } = await client.query(`SELECT count(*)::int AS n FROM "CallStatHourly"`)
-  const { rows: [breakdown] } = await client.query(`SELECT count(*)::int AS n FROM "CallStatToolHourly"`)
+  const {
+    rows: [busy],
+  } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY calls DESC LIMIT 1`)
+  const {
+    rows: [agent],
+  } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'agent' ORDER BY calls DESC LIMIT 1`)
+  const {
+    rows: [failing],
+  } = await client.query(`SELECT key FROM "CallStat7d" WHERE dimension = 'tool' ORDER BY failures DESC, key LIMIT 1`)
+  const {
+    rows: [hourly],
+  } = await client.query(`SELECT count(*)::int AS n FROM "CallStatHourly"`)
+  const {
+    rows: [breakdown],
+  } = await client.query(`SELECT count(*)::int AS n FROM "CallStatToolHourly"`)
   await client.end()
 
   await ensureBenchToken(db.url, BENCH_SECRET_KEY)
@@ -102,10 +118,18 @@ try {
     await load('GET /api/v1/calls?toolKey=…&outcome=failed (most failing tool)', paths.failedCalls),
   ]
 
-  console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`)
-  console.log(`Data: ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows, ${breakdown.n.toLocaleString('en')} failure-view breakdown rows`)
-  console.log(`Rollup: first run, every call added ${(first.ms / 1000).toFixed(1)} s (${first.callsAdded} calls); repair, every hour recomputed ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms`)
-  console.log(`Late minute (${late.callsAdded} calls over ${lateHours} old hours): add-only ${late.ms} ms; each touched hour recomputed (before) ${(lateBefore.ms / 1000).toFixed(1)} s (${lateBefore.hoursRecomputed} hours)\n`)
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`,
+  )
+  console.log(
+    `Data: ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows, ${breakdown.n.toLocaleString('en')} failure-view breakdown rows`,
+  )
+  console.log(
+    `Rollup: first run, every call added ${(first.ms / 1000).toFixed(1)} s (${first.callsAdded} calls); repair, every hour recomputed ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms`,
+  )
+  console.log(
+    `Late minute (${late.callsAdded} calls over ${lateHours} old hours): add-only ${late.ms} ms; each touched hour recomputed (before) ${(lateBefore.ms / 1000).toFixed(1)} s (${lateBefore.hoursRecomputed} hours)\n`,
+  )
   console.log('| route | req/s | p50 | p99 |\n|---|---|---|---|')
   for (const r of results) console.log(`| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`)
   const slow = results.slice(0, 3).filter((r) => r.p50 > 50)

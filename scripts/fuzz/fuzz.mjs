@@ -40,7 +40,20 @@ export function assertLoopback(baseUrl) {
 }
 
 /** Collections whose ids the fuzzer may aim at; tokens, people and credentials are left alone so a run keeps its own. */
-const HARVEST = ['/api/v1/tools', '/api/v1/languagetools', '/api/v1/connectors', '/api/v1/units', '/api/v1/agents', '/api/v1/secrets', '/api/v1/sideeffectpolicies', '/api/v1/approvals', '/api/v1/calls', '/api/v1/discovery/runs', '/api/v1/discovery/changes', '/api/v1/webhooks']
+const HARVEST = [
+  '/api/v1/tools',
+  '/api/v1/languagetools',
+  '/api/v1/connectors',
+  '/api/v1/units',
+  '/api/v1/agents',
+  '/api/v1/secrets',
+  '/api/v1/sideeffectpolicies',
+  '/api/v1/approvals',
+  '/api/v1/calls',
+  '/api/v1/discovery/runs',
+  '/api/v1/discovery/changes',
+  '/api/v1/webhooks',
+]
 
 async function json(baseUrl, path, { token, method = 'GET', body } = {}) {
   const res = await fetch(`${baseUrl}${path}`, {
@@ -64,7 +77,11 @@ export async function prepareFuzz({ baseUrl, adminToken, agentName, safe = false
   const agents = (await json(baseUrl, '/api/v1/agents?limit=200', { token: adminToken })).items
   if (agents.length === 0) throw new Error('the fuzzer needs at least one Agent (the demo fleet has some)')
   const agent = agents.find((a) => a.metadata.name === (agentName ?? 'support-triage')) ?? agents[0]
-  const credential = await json(baseUrl, `/api/v1/agents/${agent.id}/credentials`, { token: adminToken, method: 'POST', body: { name: `fuzz-${Date.now()}`, expiresInDays: 1 } })
+  const credential = await json(baseUrl, `/api/v1/agents/${agent.id}/credentials`, {
+    token: adminToken,
+    method: 'POST',
+    body: { name: `fuzz-${Date.now()}`, expiresInDays: 1 },
+  })
 
   const ids = {}
   const uuids = new Set()
@@ -94,11 +111,24 @@ export async function prepareFuzz({ baseUrl, adminToken, agentName, safe = false
     if (safe && !['toolroom.list_servers', 'toolroom.list_tools', 'toolroom.inspect_tool', 'toolroom.approval_status'].includes(t.name)) continue
     tools[t.name] = t.inputSchema
   }
-  return { baseUrl, doc, ops: operationsOf(doc), known: { ids, uuids: [...uuids] }, tools, safe, agent: { id: agent.id, name: agent.metadata.name }, tokens: { admin: adminToken, agent: credential.token } }
+  return {
+    baseUrl,
+    doc,
+    ops: operationsOf(doc),
+    known: { ids, uuids: [...uuids] },
+    tools,
+    safe,
+    agent: { id: agent.id, name: agent.metadata.name },
+    tokens: { admin: adminToken, agent: credential.token },
+  }
 }
 
 async function mcpPost(baseUrl, token, message) {
-  const res = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(message) })
+  const res = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(message),
+  })
   if (!res.ok) throw new Error(`/mcp ${message.method} as the fuzz agent: ${res.status} ${(await res.text()).slice(0, 300)}`)
   return res.json()
 }
@@ -148,7 +178,9 @@ export function send(setup, c, { agent, timeoutMs }) {
         if (size < 4096) chunks.push(d)
         size += d.length
       })
-      res.on('end', () => done({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 4096), contentType: res.headers['content-type'] ?? '' }))
+      res.on('end', () =>
+        done({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 4096), contentType: res.headers['content-type'] ?? '' }),
+      )
       res.on('error', (e) => done({ error: e.code ?? e.message }))
     }
     timer = setTimeout(() => {
@@ -169,9 +201,32 @@ function isToolFailure(c, r) {
  * Sends `count` cases (or until `seconds` pass) with `concurrency` in flight; returns the counts and
  * up to `maxFindings` reproducible findings (5xx, timeouts).
  */
-export async function runFuzz(setup, { seed, count, seconds = Infinity, concurrency = 4, timeoutMs = 15_000, exclude = new Set(), maxFindings = 40, onProgress, only } = {}) {
+export async function runFuzz(
+  setup,
+  { seed, count, seconds = Infinity, concurrency = 4, timeoutMs = 15_000, exclude = new Set(), maxFindings = 40, onProgress, only } = {},
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
-  const stats = { seed, requested: count, sent: 0, byStatus: {}, serverErrors: 0, timeouts: 0, connectionErrors: 0, connectionErrorsByCause: {}, connectionErrorCases: [], toolFailures: 0, byChannel: { rest: 0, mcp: 0 }, byIdentity: {}, byTag: {}, operations: new Set(), findings: [], generatorErrors: [], errorsByOperation: {}, startedAt: new Date().toISOString(), seconds: 0 }
+  const stats = {
+    seed,
+    requested: count,
+    sent: 0,
+    byStatus: {},
+    serverErrors: 0,
+    timeouts: 0,
+    connectionErrors: 0,
+    connectionErrorsByCause: {},
+    connectionErrorCases: [],
+    toolFailures: 0,
+    byChannel: { rest: 0, mcp: 0 },
+    byIdentity: {},
+    byTag: {},
+    operations: new Set(),
+    findings: [],
+    generatorErrors: [],
+    errorsByOperation: {},
+    startedAt: new Date().toISOString(),
+    seconds: 0,
+  }
   const deadline = Date.now() + seconds * 1000
   const indices = only !== undefined ? [only] : Array.from({ length: count }, (_, i) => i)
   let next = 0
@@ -201,9 +256,16 @@ export async function runFuzz(setup, { seed, count, seconds = Infinity, concurre
         // Said by cause, so a connection the server dropped can be told from a request Node would not send.
         stats.connectionErrors++
         stats.connectionErrorsByCause[r.error] = (stats.connectionErrorsByCause[r.error] ?? 0) + 1
-        if (stats.connectionErrorCases.length < 20) stats.connectionErrorCases.push({ case: index, error: r.error, method: c.method, path: c.path.slice(0, 120), tags: [...c.tags], bodyBytes: c.body?.length ?? 0 })
-      }
-      else {
+        if (stats.connectionErrorCases.length < 20)
+          stats.connectionErrorCases.push({
+            case: index,
+            error: r.error,
+            method: c.method,
+            path: c.path.slice(0, 120),
+            tags: [...c.tags],
+            bodyBytes: c.body?.length ?? 0,
+          })
+      } else {
         const klass = `${Math.floor(r.status / 100)}xx`
         stats.byStatus[klass] = (stats.byStatus[klass] ?? 0) + 1
         if (r.status >= 500) {
@@ -294,15 +356,38 @@ export function rssKb(pid) {
 export function formatSummary(stats, memory) {
   const lines = [
     `fuzz: seed ${stats.seed}, ${stats.sent} of ${stats.requested} requests in ${stats.seconds.toFixed(1)} s (${(stats.sent / stats.seconds).toFixed(0)}/s), ${stats.operations} distinct operations`,
-    `  by channel: REST ${stats.byChannel.rest}, MCP ${stats.byChannel.mcp}; by identity: ${Object.entries(stats.byIdentity).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  hostile classes: ${Object.entries(stats.byTag).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  answers: ${Object.entries(stats.byStatus).sort().map(([k, v]) => `${k} ${v}`).join(', ')}; tool failures passed on (502, documented): ${stats.toolFailures}; connection errors: ${stats.connectionErrors}${stats.connectionErrors ? ` (${Object.entries(stats.connectionErrorsByCause).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`,
+    `  by channel: REST ${stats.byChannel.rest}, MCP ${stats.byChannel.mcp}; by identity: ${Object.entries(stats.byIdentity)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `  hostile classes: ${Object.entries(stats.byTag)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `  answers: ${Object.entries(stats.byStatus)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; tool failures passed on (502, documented): ${stats.toolFailures}; connection errors: ${stats.connectionErrors}${
+      stats.connectionErrors
+        ? ` (${Object.entries(stats.connectionErrorsByCause)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')})`
+        : ''
+    }`,
     `  5xx: ${stats.serverErrors}, timeouts: ${stats.timeouts}`,
   ]
-  if (stats.generatorErrors.length) lines.push(`  the fuzzer failed to generate ${stats.generatorErrors.length} cases (a bug of its own):`, ...stats.generatorErrors.slice(0, 3).map((e) => `    ${e.split('\n').slice(0, 3).join(' ')}`))
-  if (memory) for (const [proc, before] of Object.entries(memory.before)) lines.push(`  RSS ${proc}: ${(before / 1024).toFixed(0)} MB before, ${((memory.after[proc] ?? NaN) / 1024).toFixed(0)} MB after`)
+  if (stats.generatorErrors.length)
+    lines.push(
+      `  the fuzzer failed to generate ${stats.generatorErrors.length} cases (a bug of its own):`,
+      ...stats.generatorErrors.slice(0, 3).map((e) => `    ${e.split('\n').slice(0, 3).join(' ')}`),
+    )
+  if (memory)
+    for (const [proc, before] of Object.entries(memory.before))
+      lines.push(`  RSS ${proc}: ${(before / 1024).toFixed(0)} MB before, ${((memory.after[proc] ?? NaN) / 1024).toFixed(0)} MB after`)
   const worst = Object.entries(stats.errorsByOperation).sort((a, b) => b[1] - a[1])
   if (worst.length) lines.push('  defects by operation:', ...worst.slice(0, 30).map(([k, v]) => `    ${v} × ${k}`))
-  for (const f of stats.findings.slice(0, 15)) lines.push(`  case ${f.case} [${f.tags.join(',')}] ${f.defect} ${f.identity} ${f.request.method} ${f.request.path}${f.request.body ? ` body ${JSON.stringify(f.request.body).slice(0, 200)}` : ''}${f.response ? ` → ${f.response.body.slice(0, 200)}` : ''}`)
+  for (const f of stats.findings.slice(0, 15))
+    lines.push(
+      `  case ${f.case} [${f.tags.join(',')}] ${f.defect} ${f.identity} ${f.request.method} ${f.request.path}${f.request.body ? ` body ${JSON.stringify(f.request.body).slice(0, 200)}` : ''}${f.response ? ` → ${f.response.body.slice(0, 200)}` : ''}`,
+    )
   return lines.join('\n')
 }

@@ -40,7 +40,8 @@ export function mcpCase(ctx) {
   const tags = new Set()
   const identity = rng.weighted({ agent: 7, admin: 1.5, anonymous: 1.5 })
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-  if (rng.chance(0.5)) headers['mcp-protocol-version'] = rng.chance(0.9) ? rng.pick(T.SUPPORTED_PROTOCOL_VERSIONS) : rng.pick(['1999-01-01', 'x'.repeat(200), ''])
+  if (rng.chance(0.5))
+    headers['mcp-protocol-version'] = rng.chance(0.9) ? rng.pick(T.SUPPORTED_PROTOCOL_VERSIONS) : rng.pick(['1999-01-01', 'x'.repeat(200), ''])
   const kind = rng.weighted({ single: 6, modern: 3, batch: 1.5, notification: 1, envelope: 1, bytes: 1, method: 0.3 })
   let body
   let operation
@@ -69,7 +70,16 @@ export function mcpCase(ctx) {
     body = brokenBytes(ctx, tags)
     operation = 'mcp broken JSON'
   } else {
-    return { channel: 'mcp', identity, tags, operation: 'mcp wrong HTTP method', method: rng.pick(['GET', 'DELETE', 'PUT', 'OPTIONS']), path: '/mcp', headers, body: undefined }
+    return {
+      channel: 'mcp',
+      identity,
+      tags,
+      operation: 'mcp wrong HTTP method',
+      method: rng.pick(['GET', 'DELETE', 'PUT', 'OPTIONS']),
+      path: '/mcp',
+      headers,
+      body: undefined,
+    }
   }
   if (rng.chance(0.03)) headers['content-type'] = rng.pick(['text/plain', 'application/x-www-form-urlencoded', ''])
   return { channel: 'mcp', identity, tags, operation, method: 'POST', path: '/mcp', headers, body }
@@ -90,7 +100,8 @@ function message(ctx, tags) {
   if (callTool) {
     const name = rng.chance(0.85) ? rng.pick(toolNames) : rng.pick(['nope.nope', '', 'x'.repeat(500), ...(ctx.safe ? [] : ['toolroom.call_tool'])])
     params = { name, arguments: fromSchema(tools[name] ?? { type: 'object' }, vctx) ?? {} }
-    if (name === 'toolroom.call_tool') params.arguments = { name: rng.pick(toolNames), arguments: {}, ...(rng.chance(0.5) ? { idempotencyKey: `k-${rng.int(0, 9)}` } : {}) }
+    if (name === 'toolroom.call_tool')
+      params.arguments = { name: rng.pick(toolNames), arguments: {}, ...(rng.chance(0.5) ? { idempotencyKey: `k-${rng.int(0, 9)}` } : {}) }
   } else params = fromSchema(request.schema.properties.params ?? { type: 'object' }, vctx)
   const m = { jsonrpc: '2.0', id: id(rng), method: request.method }
   if (params !== undefined) m.params = params
@@ -205,8 +216,15 @@ function brokenEnvelope(ctx, tags) {
 
 function brokenBytes(ctx, tags) {
   const { rng, exclude } = ctx
-  const kind = rng.weighted({ truncated: 3, deep: exclude.has('deep-nesting') ? 0 : 1, empty: 1, oversized: exclude.has('oversized') ? 0 : 1, nul: exclude.has('nul') ? 0 : 1 })
-  if (kind === 'truncated') return rng.pick(['{"jsonrpc":"2.0","id":1,"method":"pi', '{', '[', '{"jsonrpc":"2.0",}', '\u0000\u0001', '\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}'])
+  const kind = rng.weighted({
+    truncated: 3,
+    deep: exclude.has('deep-nesting') ? 0 : 1,
+    empty: 1,
+    oversized: exclude.has('oversized') ? 0 : 1,
+    nul: exclude.has('nul') ? 0 : 1,
+  })
+  if (kind === 'truncated')
+    return rng.pick(['{"jsonrpc":"2.0","id":1,"method":"pi', '{', '[', '{"jsonrpc":"2.0",}', '\u0000\u0001', '\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}'])
   if (kind === 'empty') return ''
   if (kind === 'deep') {
     tags.add('deep-nesting')

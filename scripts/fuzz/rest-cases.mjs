@@ -127,7 +127,10 @@ export function restCase(ctx) {
   if (op.bodyTypes.length) {
     if (op.path === '/api/v1/apply') ({ body, contentType: headers['content-type'] } = applyBody(rng, style, exclude, tags))
     else {
-      headers['content-type'] = style === 'hostile' && rng.chance(0.15) ? rng.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', '']) : 'application/json'
+      headers['content-type'] =
+        style === 'hostile' && rng.chance(0.15)
+          ? rng.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', ''])
+          : 'application/json'
       body = jsonBody(op, vctx, style, safe && touchesState)
     }
   } else if (style === 'hostile' && rng.chance(0.2)) {
@@ -145,7 +148,13 @@ function hostileValueFor(rng, exclude, tags) {
 
 function jsonBody(op, vctx, style, mustBeInvalid) {
   const { rng, exclude, tags } = vctx
-  const shape = mustBeInvalid ? rng.weighted({ topLevel: 3, hostileText: 2 }) : style === 'valid' ? 'schema' : style === 'malformed' ? rng.weighted({ schema: 8, topLevel: 2 }) : rng.weighted({ schema: 3, topLevel: 2, hostileText: 4 })
+  const shape = mustBeInvalid
+    ? rng.weighted({ topLevel: 3, hostileText: 2 })
+    : style === 'valid'
+      ? 'schema'
+      : style === 'malformed'
+        ? rng.weighted({ schema: 8, topLevel: 2 })
+        : rng.weighted({ schema: 3, topLevel: 2, hostileText: 4 })
   if (shape === 'schema') return JSON.stringify(fromSchema(op.bodySchema, vctx))
   if (shape === 'topLevel') return JSON.stringify(wrongType(rng, 'object'))
   // Duplicate keys and NUL text can make a valid body (a token named "a\u0000b"): not in a safe run.
@@ -196,14 +205,21 @@ function applyBody(rng, style, exclude, tags) {
     tags.add('yaml-separators')
     return { body: '---\n'.repeat(rng.pick([1000, 250_000])), contentType: 'application/yaml' }
   }
-  if (kind === 'anchors') return { body: 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n', contentType: 'application/yaml' }
+  if (kind === 'anchors')
+    return {
+      body: 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n',
+      contentType: 'application/yaml',
+    }
   if (kind === 'deep') {
     tags.add('deep-nesting')
     return { body: deepNesting(rng, rng.pick([1000, 50_000])), contentType: rng.pick(['application/json', 'application/yaml']) }
   }
   if (kind === 'duplicateKeys') {
     tags.add('duplicate-keys')
-    return { body: '{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","kind":"Secret","metadata":{"name":"fuzz-dup","namespace":"default"},"spec":{}}', contentType: 'application/json' }
+    return {
+      body: '{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","kind":"Secret","metadata":{"name":"fuzz-dup","namespace":"default"},"spec":{}}',
+      contentType: 'application/json',
+    }
   }
   tags.add('nul')
   return { body: valid.replace('spec: {}', 'spec:\n  description: "a\\0b"'), contentType: 'application/yaml' }
@@ -213,9 +229,27 @@ function applyBody(rng, style, exclude, tags) {
 function specialCase(rng, ops, exclude, tags) {
   const choices = [
     !exclude.has('trace') && (() => (tags.add('trace'), { operation: 'TRACE *', method: 'TRACE', path: rng.pick(ops).path.replace(/\{[^}]+\}/g, 'x') })),
-    !exclude.has('patch-collection') && (() => (tags.add('patch-collection'), { operation: 'PATCH collection', method: 'PATCH', path: rng.pick(ops.filter((o) => !o.path.includes('{'))).path, headers: { 'content-type': 'application/json' }, body: '{}' })),
-    () => ({ operation: 'unknown path', method: rng.pick(['GET', 'POST', 'DELETE']), path: rng.pick(['/api/v1/nope', '/api/v1/', '/api/v2/tools', '/api/v1/tools/x/y/z', '/api/v1//tools', '/api/health?x=%ff']) }),
-    !exclude.has('pct-path') && (() => (tags.add('pct-path'), { operation: 'broken escape', method: 'GET', path: rng.pick(['/api/v1/%ff', '/api/v1/tools/%', '/%ff', '/api/v1/agents/%c0%ae%c0%ae']) })),
+    !exclude.has('patch-collection') &&
+      (() => (
+        tags.add('patch-collection'),
+        {
+          operation: 'PATCH collection',
+          method: 'PATCH',
+          path: rng.pick(ops.filter((o) => !o.path.includes('{'))).path,
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }
+      )),
+    () => ({
+      operation: 'unknown path',
+      method: rng.pick(['GET', 'POST', 'DELETE']),
+      path: rng.pick(['/api/v1/nope', '/api/v1/', '/api/v2/tools', '/api/v1/tools/x/y/z', '/api/v1//tools', '/api/health?x=%ff']),
+    }),
+    !exclude.has('pct-path') &&
+      (() => (
+        tags.add('pct-path'),
+        { operation: 'broken escape', method: 'GET', path: rng.pick(['/api/v1/%ff', '/api/v1/tools/%', '/%ff', '/api/v1/agents/%c0%ae%c0%ae']) }
+      )),
     () => ({ operation: 'OPTIONS / HEAD', method: rng.pick(['OPTIONS', 'HEAD']), path: rng.pick(ops).path.replace(/\{[^}]+\}/g, 'x') }),
   ].filter(Boolean)
   return rng.pick(choices)()

@@ -35,7 +35,12 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
   },
 })
-const exclude = new Set(args.exclude.split(',').map((s) => s.trim()).filter(Boolean))
+const exclude = new Set(
+  args.exclude
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+)
 for (const tag of exclude) if (!(tag in CASE_TAGS)) throw new Error(`--exclude: "${tag}" is not a case tag (${Object.keys(CASE_TAGS).join(', ')})`)
 
 const children = []
@@ -74,7 +79,11 @@ async function waitHealthy(base, child) {
 async function startOwnServer(port) {
   const dataDir = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
   process.env.TOOLROOM_SECRET_KEY ??= 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
-  embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg17-fuzz'), port: Number(process.env.FUZZ_PG_PORT ?? process.env.TOOLROOM_EMBEDDED_PG_PORT ?? 55660), database: 'postgres' })
+  embedded = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'pg17-fuzz'),
+    port: Number(process.env.FUZZ_PG_PORT ?? process.env.TOOLROOM_EMBEDDED_PG_PORT ?? 55660),
+    database: 'postgres',
+  })
   const databaseUrl = await freshDatabase(embedded.url, 'toolroom_fuzz')
   await migrateDatabase(databaseUrl)
   const adminToken = `trk_fuzz${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('hex')}`
@@ -94,9 +103,14 @@ async function startOwnServer(port) {
   }
   const web = spawnLogged(['node_modules/next/dist/bin/next', 'start', '-p', String(port + 1), '-H', '127.0.0.1'], {})
   await waitHealthy(`http://127.0.0.1:${port + 1}`, web)
-  const gateway = spawnLogged([...TSX_NODE_ARGS, 'scripts/gateway.ts'], { GATEWAY_PORT: String(port), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${port + 1}` })
+  const gateway = spawnLogged([...TSX_NODE_ARGS, 'scripts/gateway.ts'], {
+    GATEWAY_PORT: String(port),
+    TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${port + 1}`,
+  })
   await waitHealthy(`http://127.0.0.1:${port}`, gateway)
-  log(`own server at http://127.0.0.1:${port} (gateway) → :${port + 1} (Next.js); output in ${path.relative(process.cwd(), path.join(dataDir, 'fuzz-server.log'))}`)
+  log(
+    `own server at http://127.0.0.1:${port} (gateway) → :${port + 1} (Next.js); output in ${path.relative(process.cwd(), path.join(dataDir, 'fuzz-server.log'))}`,
+  )
   return { base: `http://127.0.0.1:${port}`, adminToken }
 }
 
@@ -105,10 +119,21 @@ async function adminTokenFor(base) {
   if (process.env.TOOLROOM_ADMIN_TOKEN) return process.env.TOOLROOM_ADMIN_TOKEN
   const email = process.env.FUZZ_ADMIN_EMAIL ?? 'admin@toolroom.local'
   const password = process.env.FUZZ_ADMIN_PASSWORD ?? 'toolroom-demo-admin'
-  const signIn = await fetch(`${base}/api/v1/session`, { method: 'POST', headers: { origin: base, 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+  const signIn = await fetch(`${base}/api/v1/session`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
   if (!signIn.ok) throw new Error(`set TOOLROOM_ADMIN_TOKEN: signing in as ${email} answered ${signIn.status}`)
-  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  const made = await fetch(`${base}/api/v1/tokens`, { method: 'POST', headers: { origin: base, cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: `fuzz ${new Date().toISOString()}`, scopes: ['read', 'write', 'approve', 'admin'], expiresInDays: 1 }) })
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const made = await fetch(`${base}/api/v1/tokens`, {
+    method: 'POST',
+    headers: { origin: base, cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `fuzz ${new Date().toISOString()}`, scopes: ['read', 'write', 'approve', 'admin'], expiresInDays: 1 }),
+  })
   if (!made.ok) throw new Error(`making an API token: ${made.status} ${await made.text()}`)
   return (await made.json()).token
 }
@@ -130,12 +155,20 @@ try {
   if (args.case !== undefined) {
     const c = generateCase(setup, seed, Number(args.case), exclude)
     const r = await send(setup, c, { agent: undefined, timeoutMs: Number(args['timeout-ms']) })
-    console.log(JSON.stringify({ case: { ...c, tags: [...c.tags], body: c.body?.length > 2000 ? `${c.body.slice(0, 2000)}… (${c.body.length} chars)` : c.body }, answer: r }, null, 2))
+    console.log(
+      JSON.stringify(
+        { case: { ...c, tags: [...c.tags], body: c.body?.length > 2000 ? `${c.body.slice(0, 2000)}… (${c.body.length} chars)` : c.body }, answer: r },
+        null,
+        2,
+      ),
+    )
   } else {
     const url = new URL(base)
     const ports = [Number(url.port || 80), Number(url.port || 80) + 1]
     const before = serverMemory(ports)
-    log(`seed ${seed}, ${args.requests} requests, concurrency ${args.concurrency}, agent "${setup.agent.name}" with ${Object.keys(setup.tools).length} tools, ${setup.ops.length} operations${exclude.size ? `, excluding ${[...exclude].join(', ')}` : ''}`)
+    log(
+      `seed ${seed}, ${args.requests} requests, concurrency ${args.concurrency}, agent "${setup.agent.name}" with ${Object.keys(setup.tools).length} tools, ${setup.ops.length} operations${exclude.size ? `, excluding ${[...exclude].join(', ')}` : ''}`,
+    )
     let lastLog = Date.now()
     const stats = await runFuzz(setup, {
       seed,
@@ -154,7 +187,9 @@ try {
     const after = serverMemory(ports)
     const alive = await healthy(base, 10_000)
     console.log(formatSummary(stats, { before, after }))
-    console.log(`  machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}; ${new Date().toISOString()}`)
+    console.log(
+      `  machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}; ${new Date().toISOString()}`,
+    )
     if (!alive) console.log('  the server no longer answers /api/health')
     if (args.json) fs.writeFileSync(args.json, JSON.stringify({ ...stats, memory: { before, after }, alive }, null, 2))
     if (stats.serverErrors > 0 || stats.timeouts > 0 || stats.generatorErrors.length > 0 || !alive) code = 1

@@ -40,7 +40,15 @@ function randomUnicode(rng, length, exclude) {
   for (let i = 0; i < length; i++) {
     const range = rng.weighted({ ascii: 6, latin: 2, cjk: 1, astral: 1, control: exclude.has('nul') ? 0 : 1 })
     const code =
-      range === 'ascii' ? rng.int(0x20, 0x7e) : range === 'latin' ? rng.int(0xa0, 0x24f) : range === 'cjk' ? rng.int(0x4e00, 0x9fff) : range === 'astral' ? rng.int(0x1f300, 0x1faff) : rng.int(0, 0x1f)
+      range === 'ascii'
+        ? rng.int(0x20, 0x7e)
+        : range === 'latin'
+          ? rng.int(0xa0, 0x24f)
+          : range === 'cjk'
+            ? rng.int(0x4e00, 0x9fff)
+            : range === 'astral'
+              ? rng.int(0x1f300, 0x1faff)
+              : rng.int(0, 0x1f)
     out += String.fromCodePoint(code)
   }
   return out
@@ -75,7 +83,11 @@ export function randomUuid(rng) {
 /** Resolves `{ $ref: '#/components/...' }` against `root`. */
 export function deref(schema, root) {
   let s = schema
-  for (let i = 0; s && s.$ref && i < 20; i++) s = s.$ref.slice(2).split('/').reduce((node, key) => node?.[decodeURIComponent(key)], root)
+  for (let i = 0; s && s.$ref && i < 20; i++)
+    s = s.$ref
+      .slice(2)
+      .split('/')
+      .reduce((node, key) => node?.[decodeURIComponent(key)], root)
   return s ?? {}
 }
 
@@ -101,7 +113,8 @@ export function fromSchema(schema, ctx, depth = 0) {
   if (s.enum) return rng.pick(s.enum)
   const alternatives = s.anyOf ?? s.oneOf
   if (alternatives) return fromSchema(rng.pick(alternatives), ctx, depth + 1)
-  if (s.allOf) return Object.assign({}, ...s.allOf.map((part) => fromSchema(part, ctx, depth + 1)).filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)))
+  if (s.allOf)
+    return Object.assign({}, ...s.allOf.map((part) => fromSchema(part, ctx, depth + 1)).filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)))
   const type = typeOf(s)
   switch (type) {
     case 'string':
@@ -135,7 +148,8 @@ export function fromSchema(schema, ctx, depth = 0) {
         const v = fromSchema(prop, ctx, depth + 1)
         if (v !== undefined) out[key] = v
       }
-      if (s.additionalProperties && typeof s.additionalProperties === 'object' && rng.chance(0.3)) out[rng.pick(WORDS)] = fromSchema(s.additionalProperties, ctx, depth + 1)
+      if (s.additionalProperties && typeof s.additionalProperties === 'object' && rng.chance(0.3))
+        out[rng.pick(WORDS)] = fromSchema(s.additionalProperties, ctx, depth + 1)
       if (hostility > 0 && rng.chance(hostility)) out[rng.pick(['unknownField', '__proto__', 'constructor', 'x'.repeat(300)])] = rng.pick([1, 'x', null, {}])
       return out
     }
@@ -155,7 +169,8 @@ function typeOf(s) {
 function stringFor(s, { rng, known }) {
   const pattern = s.pattern ?? ''
   if (s.format === 'uuid') return known?.uuid?.length && rng.chance(0.5) ? rng.pick(known.uuid) : randomUuid(rng)
-  if (s.format === 'date-time') return rng.pick([new Date(Date.now() - rng.int(0, 30) * 86_400_000).toISOString(), '2026-11-23T10:00:00+02:00', '0001-01-01T00:00:00Z'])
+  if (s.format === 'date-time')
+    return rng.pick([new Date(Date.now() - rng.int(0, 30) * 86_400_000).toISOString(), '2026-11-23T10:00:00+02:00', '0001-01-01T00:00:00Z'])
   if (s.format === 'email') return `fuzz-${rng.int(0, 1e6)}@toolroom.local`
   if (s.format === 'uri' || s.format === 'url') return rng.pick(['http://127.0.0.1:9/x', 'https://example.com/api', 'http://[::1]:9/'])
   let value

@@ -28,7 +28,12 @@ export async function ensureUser(role: Role, tag = 'fixture'): Promise<{ id: str
 export const someIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
 
 export async function signIn(email: string, password = PASSWORD, ip = someIp()) {
-  return call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: TEST_ORIGIN, ...frontPeerHeaders(ip) }, body: { email, password } })
+  return call(accessRoutes.signIn, '/api/v1/session', {
+    method: 'POST',
+    as: 'none',
+    headers: { origin: TEST_ORIGIN, ...frontPeerHeaders(ip) },
+    body: { email, password },
+  })
 }
 
 /** The `Cookie` header value a browser would send after signing in. */
@@ -48,7 +53,11 @@ export async function sessionCookie(role: Role, tag = 'fixture'): Promise<string
 }
 
 export async function tokenFor(cookie: string, scopes: Scope[], extra: Record<string, unknown> = {}): Promise<{ token: string; id: string }> {
-  const res = await call(accessRoutes.createToken, '/api/v1/tokens', { method: 'POST', as: { cookie }, body: { name: `test ${scopes.join('+')}`, scopes, ...extra } })
+  const res = await call(accessRoutes.createToken, '/api/v1/tokens', {
+    method: 'POST',
+    as: { cookie },
+    body: { name: `test ${scopes.join('+')}`, scopes, ...extra },
+  })
   if (res.status !== 201) throw new Error(`token creation failed: ${res.status} ${res.text}`)
   return { token: res.json.token, id: res.json.id }
 }

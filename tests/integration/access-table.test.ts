@@ -16,7 +16,12 @@ const ROLES_ALLOWED: Record<Exclude<Access, 'public' | 'agent'>, Role[]> = {
   approve: ['approver', 'admin'],
   admin: ['admin'],
 }
-const ALL_SCOPES_OF: Record<Role, Scope[]> = { viewer: ['read'], operator: ['read', 'write'], approver: ['read', 'approve'], admin: ['read', 'write', 'approve', 'admin'] }
+const ALL_SCOPES_OF: Record<Role, Scope[]> = {
+  viewer: ['read'],
+  operator: ['read', 'write'],
+  approver: ['read', 'approve'],
+  admin: ['read', 'write', 'approve', 'admin'],
+}
 const PUBLIC_ROUTES = [
   'GET /api/v1/openapi.json',
   'POST /api/v1/session',
@@ -82,7 +87,11 @@ describe('every route × every caller', () => {
   })
 
   it('only the routes meant to be public are public', () => {
-    expect(ALL_CONTRACTS.filter((c) => c.access === 'public').map(key).sort()).toEqual([...PUBLIC_ROUTES].sort())
+    expect(
+      ALL_CONTRACTS.filter((c) => c.access === 'public')
+        .map(key)
+        .sort(),
+    ).toEqual([...PUBLIC_ROUTES].sort())
   })
 
   it('answers 401, 403 or lets through exactly as the access rules say', async () => {
@@ -97,7 +106,8 @@ describe('every route × every caller', () => {
       for (const who of callers) {
         const res = await call(handler, url, { method: contract.method, params, as: who.caller })
         const want = expected(contract, who)
-        const ok = want === 'allowed' ? res.status !== 401 && res.status !== 403 : want === '401or403' ? res.status === 401 || res.status === 403 : res.status === want
+        const ok =
+          want === 'allowed' ? res.status !== 401 && res.status !== 403 : want === '401or403' ? res.status === 401 || res.status === 403 : res.status === want
         if (!ok) mismatches.push(`${key(contract)} as ${who.label}: got ${res.status}, want ${want}`)
         if (res.status === 401 || res.status === 403) expect(res.contentType).toBe('application/problem+json')
         const adminOnlyKind = ADMIN_ONLY_KIND_ROUTES[key(contract)]
@@ -116,7 +126,9 @@ describe('every route × every caller', () => {
     for (const c of changes) expect(c.access, key(c)).toBe('admin')
     for (const c of changes) expect(c.accessRule, key(c)).toMatchObject({ kind: ADMIN_ONLY_KIND_ROUTES[key(c)], rule: 'admin-only-kind' })
     // The other kinds stay with operators.
-    expect(ALL_CONTRACTS.filter((c) => c.operationId === 'createTool' || c.operationId === 'replaceAgent' || c.operationId === 'applyManifest').map((c) => c.access)).toEqual(['write', 'write', 'write'])
+    expect(
+      ALL_CONTRACTS.filter((c) => c.operationId === 'createTool' || c.operationId === 'replaceAgent' || c.operationId === 'applyManifest').map((c) => c.access),
+    ).toEqual(['write', 'write', 'write'])
   })
 
   it('refuses a read-scoped token on every route that changes something', () => {

@@ -77,7 +77,13 @@ describe('sign-in', () => {
       ['email=a@b.test&password=x', 'application/x-www-form-urlencoded', 415],
     ]
     for (const [body, contentType, status] of cases) {
-      const res = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: TEST_ORIGIN, ...frontPeerHeaders(someIp()) }, body, contentType })
+      const res = await call(accessRoutes.signIn, '/api/v1/session', {
+        method: 'POST',
+        as: 'none',
+        headers: { origin: TEST_ORIGIN, ...frontPeerHeaders(someIp()) },
+        body,
+        contentType,
+      })
       expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(status)
       expect(res.contentType).toBe('application/problem+json')
     }
@@ -135,10 +141,19 @@ describe('CSRF protection for cookie-authenticated changes', () => {
     const noOrigin = await call(tools.create, '/api/v1/tools', { method: 'POST', as: { cookie, origin: null }, body: manifest('csrf.none') })
     expect(noOrigin.status).toBe(403)
     expect(noOrigin.json.detail).toMatch(/CSRF/)
-    const foreign = await call(tools.create, '/api/v1/tools', { method: 'POST', as: { cookie, origin: 'https://evil.example' }, body: manifest('csrf.foreign') })
+    const foreign = await call(tools.create, '/api/v1/tools', {
+      method: 'POST',
+      as: { cookie, origin: 'https://evil.example' },
+      body: manifest('csrf.foreign'),
+    })
     expect(foreign.status).toBe(403)
     expect(foreign.contentType).toBe('application/problem+json')
-    const sameSite = await call(tools.create, '/api/v1/tools', { method: 'POST', as: { cookie, origin: null }, headers: { 'sec-fetch-site': 'same-origin' }, body: { nothing: true } })
+    const sameSite = await call(tools.create, '/api/v1/tools', {
+      method: 'POST',
+      as: { cookie, origin: null },
+      headers: { 'sec-fetch-site': 'same-origin' },
+      body: { nothing: true },
+    })
     expect(sameSite.status).not.toBe(403)
     const own = await call(tools.create, '/api/v1/tools', { method: 'POST', as: { cookie }, body: { nothing: true } })
     expect(own.status).toBe(422) // through the CSRF check, stopped by validation
@@ -149,13 +164,23 @@ describe('CSRF protection for cookie-authenticated changes', () => {
   it('does not apply to bearer tokens (browsers never send them on their own)', async () => {
     const cookie = await sessionCookie('operator')
     const { token } = await tokenFor(cookie, ['write'])
-    const res = await call(tools.create, '/api/v1/tools', { method: 'POST', as: { token }, headers: { origin: 'https://evil.example' }, body: { nothing: true } })
+    const res = await call(tools.create, '/api/v1/tools', {
+      method: 'POST',
+      as: { token },
+      headers: { origin: 'https://evil.example' },
+      body: { nothing: true },
+    })
     expect(res.status).toBe(422)
   })
 
   it('checks sign-in, sign-out and password changes too, and tells scripts what to send', async () => {
     const { email } = await ensureUser('viewer')
-    const noOrigin = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { ...frontPeerHeaders(someIp()) }, body: { email, password: PASSWORD } })
+    const noOrigin = await call(accessRoutes.signIn, '/api/v1/session', {
+      method: 'POST',
+      as: 'none',
+      headers: { ...frontPeerHeaders(someIp()) },
+      body: { email, password: PASSWORD },
+    })
     expect(noOrigin.status).toBe(403)
     expect(noOrigin.contentType).toBe('application/problem+json')
     expect(noOrigin.json.detail).toContain(`Origin: ${TEST_ORIGIN}`)
@@ -166,7 +191,11 @@ describe('CSRF protection for cookie-authenticated changes', () => {
     for (const origin of [null, 'https://evil.example']) {
       const out = await call(accessRoutes.signOut, '/api/v1/session', { method: 'DELETE', as: { cookie, origin } })
       expect(out.status).toBe(403)
-      const password = await call(accessRoutes.changeOwnPassword, '/api/v1/session/password', { method: 'PUT', as: { cookie, origin }, body: { currentPassword: PASSWORD, newPassword: 'another long password' } })
+      const password = await call(accessRoutes.changeOwnPassword, '/api/v1/session/password', {
+        method: 'PUT',
+        as: { cookie, origin },
+        body: { currentPassword: PASSWORD, newPassword: 'another long password' },
+      })
       expect(password.status).toBe(403)
       // better-auth's own sign-out endpoint follows the same rule.
       const headers: Record<string, string> = { cookie, 'content-type': 'application/json' }
@@ -177,14 +206,25 @@ describe('CSRF protection for cookie-authenticated changes', () => {
       expect(((await direct.json()) as { detail: string }).detail).toMatch(/CSRF/)
     }
     expect((await call(accessRoutes.whoAmI, '/api/v1/session', { as: { cookie } })).status).toBe(200)
-    const own = await authHandler(new Request(`${TEST_ORIGIN}/api/auth/sign-out`, { method: 'POST', headers: { cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' }, body: '{}' }))
+    const own = await authHandler(
+      new Request(`${TEST_ORIGIN}/api/auth/sign-out`, {
+        method: 'POST',
+        headers: { cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    )
     expect(own.status).toBe(200)
     expect((await call(accessRoutes.whoAmI, '/api/v1/session', { as: { cookie } })).status).toBe(401)
   })
 
   it('protects the sign-in form from other sites too', async () => {
     const { email } = await ensureUser('viewer')
-    const res = await call(accessRoutes.signIn, '/api/v1/session', { method: 'POST', as: 'none', headers: { origin: 'https://evil.example', ...frontPeerHeaders(someIp()) }, body: { email, password: PASSWORD } })
+    const res = await call(accessRoutes.signIn, '/api/v1/session', {
+      method: 'POST',
+      as: 'none',
+      headers: { origin: 'https://evil.example', ...frontPeerHeaders(someIp()) },
+      body: { email, password: PASSWORD },
+    })
     expect(res.status).toBe(403)
   })
 })
@@ -231,12 +271,15 @@ describe('API tokens', () => {
     expect(res.json.errors[0]).toMatchObject({ field: 'scopes', rule: 'within-own-role' })
     // A read-scoped token cannot mint a write-scoped one either.
     const { token } = await tokenFor(await sessionCookie('admin'), ['read'])
-    expect((await call(accessRoutes.createToken, '/api/v1/tokens', { method: 'POST', as: { token }, body: { name: 'up', scopes: ['write'] } })).status).toBe(403)
+    expect((await call(accessRoutes.createToken, '/api/v1/tokens', { method: 'POST', as: { token }, body: { name: 'up', scopes: ['write'] } })).status).toBe(
+      403,
+    )
   })
 
   it('cannot outgrow the token that mints or revokes them', async () => {
     const cookie = await sessionCookie('admin', 'minting')
-    const create = (token: string, body: Record<string, unknown>) => call(accessRoutes.createToken, '/api/v1/tokens', { method: 'POST', as: { token }, body: { name: 'minted', scopes: ['read'], ...body } })
+    const create = (token: string, body: Record<string, unknown>) =>
+      call(accessRoutes.createToken, '/api/v1/tokens', { method: 'POST', as: { token }, body: { name: 'minted', scopes: ['read'], ...body } })
     const revoke = (token: string, id: string) => call(accessRoutes.revokeToken, `/api/v1/tokens/${id}`, { method: 'DELETE', params: { id }, as: { token } })
     const read = await tokenFor(cookie, ['read'], { expiresInDays: null })
     const write = await tokenFor(cookie, ['write'], { expiresInDays: 10 })
@@ -256,7 +299,9 @@ describe('API tokens', () => {
     expect(forever.status).toBe(403)
     expect(forever.json.errors).toEqual([expect.objectContaining({ field: 'expiresInDays', rule: 'within-own-expiry' })])
     expect((await create(write.token, { expiresInDays: 11 })).json.errors).toEqual([expect.objectContaining({ rule: 'within-own-expiry' })])
-    expect((await create(write.token, { scopes: ['approve'], expiresInDays: 5 })).json.errors).toEqual([expect.objectContaining({ field: 'scopes', rule: 'within-own-role' })])
+    expect((await create(write.token, { scopes: ['approve'], expiresInDays: 5 })).json.errors).toEqual([
+      expect.objectContaining({ field: 'scopes', rule: 'within-own-role' }),
+    ])
     const own = (await prisma.apiToken.findUniqueOrThrow({ where: { id: write.id } })).expiresAt!
     const byDefault = await create(write.token, { scopes: ['read', 'write'] })
     expect(byDefault.status).toBe(201)
@@ -354,7 +399,9 @@ describe('TOOLROOM_ADMIN_TOKEN', () => {
     expect((await call(accessRoutes.listUsers, '/api/v1/users', { as: { token: second } })).status).toBe(200)
     expect(await ensureEnvAdminToken(undefined)).toBe('revoked')
     expect((await call(accessRoutes.listUsers, '/api/v1/users', { as: { token: second } })).status).toBe(401)
-    expect(() => parseConfig({ TOOLROOM_ADMIN_TOKEN: 'too-short' })).toThrow(/TOOLROOM_ADMIN_TOKEN must be `trk_` followed by 32 to 200 letters, digits, `-` or `_`/)
+    expect(() => parseConfig({ TOOLROOM_ADMIN_TOKEN: 'too-short' })).toThrow(
+      /TOOLROOM_ADMIN_TOKEN must be `trk_` followed by 32 to 200 letters, digits, `-` or `_`/,
+    )
   })
 })
 
@@ -373,7 +420,12 @@ describe('People API', () => {
   })
 
   it('refuses hostile input and weak passwords', async () => {
-    for (const body of [{ email: 'x', role: 'viewer' }, { email: 'a@b.test', role: 'root' }, { email: 'a@b.test', role: 'viewer', password: 'short' }, { email: 'a@b.test', role: 'viewer', isAdmin: true }]) {
+    for (const body of [
+      { email: 'x', role: 'viewer' },
+      { email: 'a@b.test', role: 'root' },
+      { email: 'a@b.test', role: 'viewer', password: 'short' },
+      { email: 'a@b.test', role: 'viewer', isAdmin: true },
+    ]) {
       const res = await call(accessRoutes.createUser, '/api/v1/users', { method: 'POST', body })
       expect(res.status, JSON.stringify(body)).toBe(422)
       expect(res.contentType).toBe('application/problem+json')

@@ -42,7 +42,8 @@ metadata: { name: ${name}, namespace: ${NS} }
 spec: {}
 `
 const manifest = (...docs: string[]) => docs.join('---\n')
-const apply = (body: string, as: Caller, query = '', contentType?: string) => call(applyRoute, `/api/v1/apply${query}`, { method: 'POST', body, as, contentType })
+const apply = (body: string, as: Caller, query = '', contentType?: string) =>
+  call(applyRoute, `/api/v1/apply${query}`, { method: 'POST', body, as, contentType })
 
 let operator: Caller
 let operatorToken: Caller
@@ -91,8 +92,26 @@ describe('apply', () => {
     expect(res.json.detail).toBe('Secret and SideEffectPolicy resources can be changed by admins only (documents 1, 3); nothing was written')
     expect(res.json.errors).toEqual([
       // Each at its document's `kind:` line in the manifest.
-      { document: 1, kind: 'Secret', name: 'crm-token', field: 'kind', rule: 'admin-only-kind', message: 'Secret resources can be changed by admins only', line: 10, column: 7 },
-      { document: 3, kind: 'SideEffectPolicy', name: 'privileged', field: 'kind', rule: 'admin-only-kind', message: 'SideEffectPolicy resources can be changed by admins only', line: 20, column: 7 },
+      {
+        document: 1,
+        kind: 'Secret',
+        name: 'crm-token',
+        field: 'kind',
+        rule: 'admin-only-kind',
+        message: 'Secret resources can be changed by admins only',
+        line: 10,
+        column: 7,
+      },
+      {
+        document: 3,
+        kind: 'SideEffectPolicy',
+        name: 'privileged',
+        field: 'kind',
+        rule: 'admin-only-kind',
+        message: 'SideEffectPolicy resources can be changed by admins only',
+        line: 20,
+        column: 7,
+      },
     ])
     // All or nothing, as for invalid documents: the Tool and the Agent were not written either.
     expect(await countRows()).toMatchObject({ tools: 0, agents: 0, secrets: 0, policies: 0 })
@@ -124,7 +143,12 @@ describe('apply', () => {
   })
 
   it("refuses the policy defaults card's save (one JSON document) to an operator and takes it from an admin", async () => {
-    const doc = JSON.stringify({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'SideEffectPolicy', metadata: { name: 'communication', namespace: NS }, spec: { level: 'communication', requiresApproval: false, approvalExpirySeconds: 600 } })
+    const doc = JSON.stringify({
+      apiVersion: 'toolroom.dev/v1alpha1',
+      kind: 'SideEffectPolicy',
+      metadata: { name: 'communication', namespace: NS },
+      spec: { level: 'communication', requiresApproval: false, approvalExpirySeconds: 600 },
+    })
     const refused = await apply(doc, operator, '', 'application/json')
     expectRefusedAsAdminOnly(refused, 'SideEffectPolicy')
     expect(refused.json.errors[0]).toMatchObject({ document: 0, name: 'communication' })
@@ -146,7 +170,10 @@ describe('resources API and rotation', () => {
     expect((await call(secrets.replace, `/api/v1/secrets/${id}`, { method: 'PUT', params: { id }, body: replaced, as: admin })).status).toBe(200)
     const rotation = { stringData: { token: 'v3' } }
     for (const as of [operator, operatorToken, adminWriteToken])
-      expectRefusedAsAdminOnly(await call(secretRoutes.rotate, `/api/v1/secrets/${id}/rotate`, { method: 'POST', params: { id }, body: rotation, as }), 'Secret')
+      expectRefusedAsAdminOnly(
+        await call(secretRoutes.rotate, `/api/v1/secrets/${id}/rotate`, { method: 'POST', params: { id }, body: rotation, as }),
+        'Secret',
+      )
     const rotated = await call(secretRoutes.rotate, `/api/v1/secrets/${id}/rotate`, { method: 'POST', params: { id }, body: rotation, as: admin })
     expect(rotated.status, rotated.text).toBe(200)
     expect(rotated.json.metadata.generation).toBe(3)
@@ -163,10 +190,16 @@ describe('resources API and rotation', () => {
     expect(created.status, created.text).toBe(201)
     const id = created.json.id as string
     const relaxed = { ...body, spec: { level: 'financial', requiresApproval: false } }
-    expectRefusedAsAdminOnly(await call(policies.replace, `/api/v1/sideeffectpolicies/${id}`, { method: 'PUT', params: { id }, body: relaxed, as: operator }), 'SideEffectPolicy')
+    expectRefusedAsAdminOnly(
+      await call(policies.replace, `/api/v1/sideeffectpolicies/${id}`, { method: 'PUT', params: { id }, body: relaxed, as: operator }),
+      'SideEffectPolicy',
+    )
     expect((await prisma.sideEffectPolicy.findUniqueOrThrow({ where: { id } })).spec).toMatchObject({ requiresApproval: true })
     expect((await call(policies.replace, `/api/v1/sideeffectpolicies/${id}`, { method: 'PUT', params: { id }, body: relaxed, as: admin })).status).toBe(200)
-    expectRefusedAsAdminOnly(await call(policies.remove, `/api/v1/sideeffectpolicies/${id}`, { method: 'DELETE', params: { id }, as: operator }), 'SideEffectPolicy')
+    expectRefusedAsAdminOnly(
+      await call(policies.remove, `/api/v1/sideeffectpolicies/${id}`, { method: 'DELETE', params: { id }, as: operator }),
+      'SideEffectPolicy',
+    )
     expect((await call(policies.remove, `/api/v1/sideeffectpolicies/${id}`, { method: 'DELETE', params: { id }, as: admin })).status).toBe(204)
   })
 
@@ -185,6 +218,14 @@ describe('resources API and rotation', () => {
       expect(policy.json.spec).toMatchObject({ level: 'financial', requiresApproval: true })
     }
     // Operators still write the other kinds through the same routes.
-    expect((await call(tools.create, '/api/v1/tools', { method: 'POST', body: { metadata: { name: 'acme.ok', namespace: NS }, spec: { type: 'function', description: 'ok', inputSchema: { type: 'object' } } }, as: operator })).status).toBe(201)
+    expect(
+      (
+        await call(tools.create, '/api/v1/tools', {
+          method: 'POST',
+          body: { metadata: { name: 'acme.ok', namespace: NS }, spec: { type: 'function', description: 'ok', inputSchema: { type: 'object' } } },
+          as: operator,
+        })
+      ).status,
+    ).toBe(201)
   })
 })

@@ -60,7 +60,11 @@ spec: { languageTools: [gh] }
   const idOf = async (name: string) => (await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'cfg', name } } })).id
   ids = { a: await idOf('a'), b: await idOf('b') }
   const issue = async (agent: 'a' | 'b') => {
-    const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${ids[agent]}/credentials`, { method: 'POST', body: { name: 'cfg' }, params: { id: ids[agent] } })
+    const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${ids[agent]}/credentials`, {
+      method: 'POST',
+      body: { name: 'cfg' },
+      params: { id: ids[agent] },
+    })
     expect(res.status, res.text).toBe(201)
     return { token: res.json.token as string, id: res.json.id as string }
   }
@@ -68,8 +72,9 @@ spec: { languageTools: [gh] }
 })
 
 afterEach(() => {
-  for (const k of ENV) if (saved[k] === undefined) delete process.env[k]
-  else process.env[k] = saved[k]
+  for (const k of ENV)
+    if (saved[k] === undefined) delete process.env[k]
+    else process.env[k] = saved[k]
   reloadConfig()
 })
 
@@ -85,7 +90,9 @@ describe('what config.yaml hands out', () => {
       'cfg/toolroom': { endpoint: 'http://impostor.internal:9000/mcp', protocol: 'mcp' },
     })
     expect(res.text).not.toContain('127.0.0.1:4801')
-    expect(res.text).toMatch(/# direct access \(spec\.directAccess\): calls made here bypass Toolroom, with no\n\s+# approvals, rate limits, argument checks or call log\n\s+legacy:/)
+    expect(res.text).toMatch(
+      /# direct access \(spec\.directAccess\): calls made here bypass Toolroom, with no\n\s+# approvals, rate limits, argument checks or call log\n\s+legacy:/,
+    )
     expect((await config('b')).text).toBe('tools:\n  toolroom:\n    endpoint: http://toolroom.test/mcp\n    protocol: mcp\n')
   })
 
@@ -112,7 +119,9 @@ describe('the gateway address', () => {
     const res = await config('a', { headers: { host: 'toolroom.corp:8080', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } })
     expect(gatewayOf(res.text)).toBe('http://toolroom.corp:8080/mcp')
     // Nor does a made-up copy of the front's proof make them believable.
-    const forged = await config('a', { headers: { host: 'toolroom.corp:8080', 'x-forwarded-host': 'evil.example', 'x-toolroom-peer-address': '127.0.0.1', 'x-toolroom-peer-proof': 'forged' } })
+    const forged = await config('a', {
+      headers: { host: 'toolroom.corp:8080', 'x-forwarded-host': 'evil.example', 'x-toolroom-peer-address': '127.0.0.1', 'x-toolroom-peer-proof': 'forged' },
+    })
     expect(gatewayOf(forged.text)).toBe('http://toolroom.corp:8080/mcp')
   })
 
@@ -137,7 +146,8 @@ describe('through the lean front', () => {
     web = await listen(async (req, res) => {
       const id = /^\/api\/v1\/agents\/([^/]+)\/config\.yaml/.exec(req.url ?? '')?.[1] ?? ''
       const headers: Record<string, string> = {}
-      for (const name of ['host', 'x-forwarded-host', 'x-forwarded-proto', 'authorization', 'x-toolroom-peer-address', 'x-toolroom-peer-proof']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string
+      for (const name of ['host', 'x-forwarded-host', 'x-forwarded-proto', 'authorization', 'x-toolroom-peer-address', 'x-toolroom-peer-proof'])
+        if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string
       const answer = await agentConfigRoute(new Request(`http://localhost:3001${req.url}`, { headers }), { params: Promise.resolve({ id }) })
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(await answer.text())
     })
@@ -157,10 +167,16 @@ describe('through the lean front', () => {
   /** GET through the front with the Host and headers a client sends (fetch cannot set Host). */
   const viaFront = (headers: Record<string, string>) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: frontPort, path: `/api/v1/agents/${ids.a}/config.yaml`, headers: { authorization: `Bearer ${tokens.a.token}`, ...headers } }, (res) => {
-        let text = ''
-        res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-      })
+      const req = http.request(
+        { host: '127.0.0.1', port: frontPort, path: `/api/v1/agents/${ids.a}/config.yaml`, headers: { authorization: `Bearer ${tokens.a.token}`, ...headers } },
+        (res) => {
+          let text = ''
+          res
+            .setEncoding('utf8')
+            .on('data', (c) => (text += c))
+            .on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        },
+      )
       req.on('error', reject).end()
     })
 
@@ -195,7 +211,10 @@ describe('the agent’s own credential', () => {
   })
 
   it('stops working once revoked', async () => {
-    const revoked = await call(agentCredentialRoutes.revokeCredential, `/api/v1/agents/${ids.b}/credentials/${tokens.b.id}/revoke`, { method: 'POST', params: { id: ids.b, credentialId: tokens.b.id } })
+    const revoked = await call(agentCredentialRoutes.revokeCredential, `/api/v1/agents/${ids.b}/credentials/${tokens.b.id}/revoke`, {
+      method: 'POST',
+      params: { id: ids.b, credentialId: tokens.b.id },
+    })
     expect(revoked.status, revoked.text).toBeLessThan(300)
     await new Promise((r) => setTimeout(r, toolroomConfig().TOOLROOM_AGENT_AUTH_CACHE_MS + 100))
     expect((await config('b', { as: { token: tokens.b.token } })).status).toBe(401)

@@ -64,7 +64,10 @@ spec: {}
     expect(res.status, res.text).toBe(201)
     tokens.push(res.json.token)
   }
-  for (const [agent, name, as] of [[`${NS}/beta`, 'beta-main', { cookie: adminCookie }], [`${NS2}/alpha`, 'other-alpha', 'admin']] as const) {
+  for (const [agent, name, as] of [
+    [`${NS}/beta`, 'beta-main', { cookie: adminCookie }],
+    [`${NS2}/alpha`, 'other-alpha', 'admin'],
+  ] as const) {
     const res = await issue(agents[agent], name, as)
     expect(res.status, res.text).toBe(201)
     tokens.push(res.json.token)
@@ -72,7 +75,10 @@ spec: {}
   const expired = await prisma.agentCredential.findFirstOrThrow({ where: { agentId: alpha, name: 'ci-expired' } })
   await prisma.agentCredential.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } })
   const revoked = await prisma.agentCredential.findFirstOrThrow({ where: { agentId: alpha, name: 'ci-revoked' } })
-  const res = await call(R.revokeCredential, `/api/v1/agents/${alpha}/credentials/${revoked.id}/revoke`, { method: 'POST', params: { id: alpha, credentialId: revoked.id } })
+  const res = await call(R.revokeCredential, `/api/v1/agents/${alpha}/credentials/${revoked.id}/revoke`, {
+    method: 'POST',
+    params: { id: alpha, credentialId: revoked.id },
+  })
   expect(res.status, res.text).toBe(200)
 })
 
@@ -86,8 +92,25 @@ describe('GET /api/v1/agent-credentials', () => {
     const times = res.json.items.map((c: { createdAt: string }) => c.createdAt)
     expect(times).toEqual([...times].sort().reverse())
     const beta = res.json.items.find((c: Listed) => c.name === 'beta-main')
-    expect(beta).toMatchObject({ agentId: agents[`${NS}/beta`], agent: { namespace: NS, name: 'beta' }, state: 'active', createdBy: expect.stringContaining('admin.credlist@') })
-    expect(Object.keys(beta).sort()).toEqual(['agent', 'agentId', 'createdAt', 'createdBy', 'expiresAt', 'hint', 'id', 'lastUsedAt', 'name', 'revokedAt', 'state'])
+    expect(beta).toMatchObject({
+      agentId: agents[`${NS}/beta`],
+      agent: { namespace: NS, name: 'beta' },
+      state: 'active',
+      createdBy: expect.stringContaining('admin.credlist@'),
+    })
+    expect(Object.keys(beta).sort()).toEqual([
+      'agent',
+      'agentId',
+      'createdAt',
+      'createdBy',
+      'expiresAt',
+      'hint',
+      'id',
+      'lastUsedAt',
+      'name',
+      'revokedAt',
+      'state',
+    ])
     const hashes = (await prisma.agentCredential.findMany({ where: { agentId: { in: Object.values(agents) } }, select: { hash: true } })).map((r) => r.hash)
     expect(hashes).toHaveLength(6)
     for (const secret of [...tokens, ...hashes]) expect(res.text).not.toContain(secret)
@@ -177,7 +200,11 @@ describe('who may see and change agent credentials', () => {
       const issued = await issue(beta, `by-${role}`, { cookie })
       expect(issued.status, role).toBe(403)
       expect(issued.contentType).toBe('application/problem+json')
-      const revoked = await call(R.revokeCredential, `/api/v1/agents/${beta}/credentials/${target.id}/revoke`, { method: 'POST', params: { id: beta, credentialId: target.id }, as: { cookie } })
+      const revoked = await call(R.revokeCredential, `/api/v1/agents/${beta}/credentials/${target.id}/revoke`, {
+        method: 'POST',
+        params: { id: beta, credentialId: target.id },
+        as: { cookie },
+      })
       expect(revoked.status, role).toBe(403)
     }
     expect(await prisma.agentCredential.count({ where: { agentId: beta } })).toBe(1)

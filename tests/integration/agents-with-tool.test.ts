@@ -101,12 +101,14 @@ describe('agents with a Tool', () => {
   it('lists each agent it reaches with the state its effective set gives it, through units and connectors', async () => {
     const res = await agentsOf('x.search')
     expect(res.status).toBe(200)
-    const rows = res.json.items.map((i: { agent: { namespace: string; name: string }; state: string; provenance: string; inheritedFromUnit: string | null }) => [
-      `${i.agent.namespace}/${i.agent.name}`,
-      i.state,
-      i.provenance,
-      i.inheritedFromUnit,
-    ])
+    const rows = res.json.items.map(
+      (i: { agent: { namespace: string; name: string }; state: string; provenance: string; inheritedFromUnit: string | null }) => [
+        `${i.agent.namespace}/${i.agent.name}`,
+        i.state,
+        i.provenance,
+        i.inheritedFromUnit,
+      ],
+    )
     expect(rows).toEqual([
       ['awt/a1', 'enabled', 'grant', 'top'],
       ['awt/a2', 'disabled', 'grant', 'top'],
@@ -120,14 +122,20 @@ describe('agents with a Tool', () => {
     const s1 = res.json.items.find((i: { agent: { name: string } }) => i.agent.name === 's1')
     expect(s1.shadowedBy).toBe('grant')
     // a Tool of the same name elsewhere is another Tool
-    expect((await agentsOf('x.search', '', 'other')).json.items.map((i: { agent: { name: string }; state: string }) => `${i.agent.name} ${i.state}`)).toEqual(['s1 enabled'])
+    expect((await agentsOf('x.search', '', 'other')).json.items.map((i: { agent: { name: string }; state: string }) => `${i.agent.name} ${i.state}`)).toEqual([
+      's1 enabled',
+    ])
   })
 
-  it('agrees with each agent\'s own effective set', async () => {
+  it("agrees with each agent's own effective set", async () => {
     const items = (await agentsOf('x.search')).json.items as Array<{ agent: { id: string }; state: string; provenance: string }>
     for (const item of items) {
-      const own = await call(fleetRoutes('Agent').effectiveTools, `/api/v1/agents/${item.agent.id}/effective-tools?include=excluded`, { params: { id: item.agent.id } })
-      const entries = [...own.json.effectiveTools, ...own.json.excluded].filter((e: { name: string; source: { namespace: string } }) => e.name === 'x.search' && e.source.namespace === 'awt')
+      const own = await call(fleetRoutes('Agent').effectiveTools, `/api/v1/agents/${item.agent.id}/effective-tools?include=excluded`, {
+        params: { id: item.agent.id },
+      })
+      const entries = [...own.json.effectiveTools, ...own.json.excluded].filter(
+        (e: { name: string; source: { namespace: string } }) => e.name === 'x.search' && e.source.namespace === 'awt',
+      )
       expect(entries.map((e: { state: string }) => e.state)).toContain(item.state)
     }
   })

@@ -31,7 +31,11 @@ describe('changes', () => {
     const first = await apply(tool('acme.echo', { extra: '  safety: { allowedAgents: [a, b] }\n' }))
     expect(first.json.results[0]).toMatchObject({ action: 'created', changes: [] })
 
-    const next = tool('acme.echo', { labels: 'app: gitops, "app.kubernetes.io/name": echo', description: 'Echo, louder', extra: '  safety: { allowedAgents: [a, c] }\n' })
+    const next = tool('acme.echo', {
+      labels: 'app: gitops, "app.kubernetes.io/name": echo',
+      description: 'Echo, louder',
+      extra: '  safety: { allowedAgents: [a, c] }\n',
+    })
     for (const query of ['?dryRun=true', '']) {
       const res = await apply(next, query)
       expect(res.status, res.text).toBe(200)
@@ -71,12 +75,20 @@ spec:
 
 describe('prune', () => {
   async function seed() {
-    const res = await apply([tool('acme.one'), tool('acme.two'), tool('acme.three'), tool('acme.other', { labels: 'app: elsewhere' }), yaml`
+    const res = await apply(
+      [
+        tool('acme.one'),
+        tool('acme.two'),
+        tool('acme.three'),
+        tool('acme.other', { labels: 'app: elsewhere' }),
+        yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: old-bot, namespace: team, labels: { app: gitops } }
 spec: {}
-`].join('---\n'))
+`,
+      ].join('---\n'),
+    )
     expect(res.status, res.text).toBe(200)
   }
 
@@ -98,13 +110,19 @@ spec: {}
     const real = await apply(manifest, `?prune=${encodeURIComponent('app=gitops')}`)
     expect(real.json.summary).toEqual(dry.json.summary)
     expect(real.json.impact).toBeUndefined()
-    expect(await prisma.tool.findMany({ select: { name: true }, orderBy: { name: 'asc' } })).toEqual([{ name: 'acme.one' }, { name: 'acme.other' }, { name: 'acme.two' }])
+    expect(await prisma.tool.findMany({ select: { name: true }, orderBy: { name: 'asc' } })).toEqual([
+      { name: 'acme.one' },
+      { name: 'acme.other' },
+      { name: 'acme.two' },
+    ])
     expect(await prisma.agent.count()).toBe(0)
     const events = await prisma.auditEvent.findMany({ where: { action: 'resource.deleted', at: { gte: since } }, orderBy: { resource: 'asc' } })
-    expect(events.map((e) => [e.kind, e.resource, (e.detail as { prune?: string }).prune])).toEqual([
-      ['Tool', 'acme.three', 'app=gitops'],
-      ['Agent', 'old-bot', 'app=gitops'],
-    ].sort((a, b) => a[1]!.localeCompare(b[1]!)))
+    expect(events.map((e) => [e.kind, e.resource, (e.detail as { prune?: string }).prune])).toEqual(
+      [
+        ['Tool', 'acme.three', 'app=gitops'],
+        ['Agent', 'old-bot', 'app=gitops'],
+      ].sort((a, b) => a[1]!.localeCompare(b[1]!)),
+    )
 
     const again = await apply(manifest, `?prune=${encodeURIComponent('app=gitops')}`)
     expect(again.json.summary).toEqual({ created: 0, updated: 0, unchanged: 2, deleted: 0 })

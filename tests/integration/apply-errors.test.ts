@@ -54,7 +54,12 @@ spec:
 `
 
 const apply = (body: string, dryRun = true, as?: Caller) =>
-  call(applyRoute, `/api/v1/apply${dryRun ? '?dryRun=true' : ''}`, { method: 'POST', body, contentType: body.trimStart().startsWith('[') ? 'application/json' : 'application/yaml', ...(as ? { as } : {}) })
+  call(applyRoute, `/api/v1/apply${dryRun ? '?dryRun=true' : ''}`, {
+    method: 'POST',
+    body,
+    contentType: body.trimStart().startsWith('[') ? 'application/json' : 'application/yaml',
+    ...(as ? { as } : {}),
+  })
 
 beforeAll(async () => {
   await resetDatabase()
@@ -67,7 +72,15 @@ describe('Apply answers every problem at once', () => {
     expect(res.status).toBe(422)
     expect(res.contentType).toMatch(/problem\+json/)
     expect(res.json.detail).toBe('6 validation errors in 4 documents; nothing was written')
-    expect(res.json.errors.map((e: { document: number; field: string; rule: string; line: number; column: number }) => [e.document, e.field, e.rule, e.line, e.column])).toEqual([
+    expect(
+      res.json.errors.map((e: { document: number; field: string; rule: string; line: number; column: number }) => [
+        e.document,
+        e.field,
+        e.rule,
+        e.line,
+        e.column,
+      ]),
+    ).toEqual([
       [0, 'spec.endpoint', 'required', 6, 1],
       [0, 'spec.description', 'type', 8, 16],
       [1, 'spec.colour', 'unknown-field', 16, 3],
@@ -88,7 +101,12 @@ describe('Apply answers every problem at once', () => {
     const text = JSON.stringify(
       [
         { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Agent', metadata: { name: 'j1', namespace: 'errs' }, spec: { grants: ['NOT AN ID'] } },
-        { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'j.tool', namespace: 'errs' }, spec: { type: 'mcp', description: 'd', inputSchema: { type: 'object' } } },
+        {
+          apiVersion: 'toolroom.dev/v1alpha1',
+          kind: 'Tool',
+          metadata: { name: 'j.tool', namespace: 'errs' },
+          spec: { type: 'mcp', description: 'd', inputSchema: { type: 'object' } },
+        },
       ],
       null,
       2,

@@ -13,7 +13,12 @@ const agentFleet = fleetRoutes('Agent')
 
 type Entry = { name: string; state: string; requiresApproval: boolean; tier: string; provenance: string }
 type ToolImpact = { tool: string; change: string; before?: object; after?: object; reason: string }
-type Impact = { agentsChecked: number; agentsAffected: number; truncated: boolean; agents: { id: string | null; namespace: string; name: string; changes: ToolImpact[] }[] }
+type Impact = {
+  agentsChecked: number
+  agentsAffected: number
+  truncated: boolean
+  agents: { id: string | null; namespace: string; name: string; changes: ToolImpact[] }[]
+}
 
 async function deciding(namespace: string, name: string): Promise<Map<string, object>> {
   const agent = await prisma.agent.findUnique({ where: { namespace_name: { namespace, name } } })
@@ -28,7 +33,9 @@ async function deciding(namespace: string, name: string): Promise<Map<string, ob
 /** Dry run, then the real apply; the impact must be exactly what changed in the agents' sets. */
 async function impactOf(manifest: string, query = ''): Promise<Impact> {
   const agents = await prisma.agent.findMany({ select: { namespace: true, name: true } })
-  const before = new Map<string, Map<string, object>>(await Promise.all(agents.map(async (a) => [`${a.namespace}/${a.name}`, await deciding(a.namespace, a.name)] as const)))
+  const before = new Map<string, Map<string, object>>(
+    await Promise.all(agents.map(async (a) => [`${a.namespace}/${a.name}`, await deciding(a.namespace, a.name)] as const)),
+  )
   const rows = await countRows()
   const events = await prisma.auditEvent.count()
   const dry = await apply(manifest, `?dryRun=true${query}`)
@@ -49,9 +56,17 @@ async function impactOf(manifest: string, query = ''): Promise<Impact> {
     const expected = [...new Set([...was.keys(), ...will.keys()])]
       .sort()
       .filter((tool) => JSON.stringify(was.get(tool)) !== JSON.stringify(will.get(tool)))
-      .map((tool) => ({ tool, change: !was.has(tool) ? 'gained' : !will.has(tool) ? 'lost' : 'changed', ...(was.has(tool) ? { before: was.get(tool) } : {}), ...(will.has(tool) ? { after: will.get(tool) } : {}) }))
+      .map((tool) => ({
+        tool,
+        change: !was.has(tool) ? 'gained' : !will.has(tool) ? 'lost' : 'changed',
+        ...(was.has(tool) ? { before: was.get(tool) } : {}),
+        ...(will.has(tool) ? { after: will.get(tool) } : {}),
+      }))
     const reported = impact.agents.find((a) => a.namespace === namespace && a.name === name)
-    expect((reported?.changes ?? []).map(({ reason, ...rest }) => (expect(reason.length).toBeGreaterThan(10), rest)), key).toEqual(expected)
+    expect(
+      (reported?.changes ?? []).map(({ reason, ...rest }) => (expect(reason.length).toBeGreaterThan(10), rest)),
+      key,
+    ).toEqual(expected)
     if (expected.length) affected++
   }
   expect(impact.agentsAffected).toBe(affected)
@@ -118,7 +133,11 @@ spec: { unit: support-tier1 }
     // YAML first: a manifest that starts with "{" is read as one JSON text.
     const impact = await impactOf([newcomer, toggle, shadow].join('\n---\n'))
     const faq = impact.agents.find((a) => a.name === 'support-faq')!
-    expect(faq.changes.find((c) => c.tool === 'northwind.lookup_order')).toMatchObject({ change: 'changed', after: { state: 'disabled' }, reason: expect.stringContaining('enabled → disabled: disabled by a toggle on agent "support-faq"') })
+    expect(faq.changes.find((c) => c.tool === 'northwind.lookup_order')).toMatchObject({
+      change: 'changed',
+      after: { state: 'disabled' },
+      reason: expect.stringContaining('enabled → disabled: disabled by a toggle on agent "support-faq"'),
+    })
     const created = impact.agents.find((a) => a.name === 'newcomer')!
     expect(created.id).toBeNull()
     expect(created.changes.every((c) => c.change === 'gained')).toBe(true)

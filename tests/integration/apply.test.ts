@@ -39,7 +39,16 @@ describe('POST /api/v1/apply', () => {
     expect(tool.totalCalls7d).toBe(0)
     expect((tool.spec as { safety: { rateLimit: { callsPerMinute: number } } }).safety.rateLimit.callsPerMinute).toBe(10)
     // key order is kept as written
-    expect(Object.keys(tool.spec as object)).toEqual(['type', 'description', 'endpoint', 'inputSchema', 'outputSchema', 'sideEffects', 'safety', 'observability'])
+    expect(Object.keys(tool.spec as object)).toEqual([
+      'type',
+      'description',
+      'endpoint',
+      'inputSchema',
+      'outputSchema',
+      'sideEffects',
+      'safety',
+      'observability',
+    ])
   })
 
   it('changes nothing when an unchanged manifest is applied again', async () => {
@@ -61,7 +70,12 @@ describe('POST /api/v1/apply', () => {
   })
 
   it('accepts JSON: one document, an array, and a Kubernetes List', async () => {
-    const doc = { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'acme.one' }, spec: { type: 'function', description: 'One', inputSchema: { type: 'object' } } }
+    const doc = {
+      apiVersion: 'toolroom.dev/v1alpha1',
+      kind: 'Tool',
+      metadata: { name: 'acme.one' },
+      spec: { type: 'function', description: 'One', inputSchema: { type: 'object' } },
+    }
     expect((await apply(JSON.stringify(doc), '', 'application/json')).json.summary.created).toBe(1)
     const two = { ...doc, metadata: { name: 'acme.two' } }
     expect((await apply(JSON.stringify([doc, two]), '', 'application/json')).json.summary).toEqual({ created: 1, updated: 0, unchanged: 1, deleted: 0 })
@@ -101,7 +115,9 @@ describe('POST /api/v1/apply refuses bad input and writes nothing', () => {
   }
 
   it('malformed YAML, with the document it is in', async () => {
-    const body = await expectRefused(`${echoTool('acme.ok')}\n---\nkind: Tool\nmetadata: {name: [unclosed\n`, [{ document: 1, field: '(document)', rule: 'yaml-syntax' }])
+    const body = await expectRefused(`${echoTool('acme.ok')}\n---\nkind: Tool\nmetadata: {name: [unclosed\n`, [
+      { document: 1, field: '(document)', rule: 'yaml-syntax' },
+    ])
     expect(body.errors[0].message).toMatch(/line|flow|collection/i)
   })
 
@@ -110,10 +126,13 @@ describe('POST /api/v1/apply refuses bad input and writes nothing', () => {
   it('duplicate keys in YAML', () => expectRefused('kind: Tool\nkind: Agent\n', [{ rule: 'yaml-syntax' }]))
 
   it('an unknown kind and a wrong apiVersion', () =>
-    expectRefused(`${echoTool('acme.ok')}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: x}\n---\n${echoTool('acme.b').replace('toolroom.dev/v1alpha1', 'langop.io/v1alpha1')}`, [
-      { document: 1, field: 'kind', rule: 'unknown-kind' },
-      { document: 2, field: 'apiVersion', rule: 'api-version' },
-    ]))
+    expectRefused(
+      `${echoTool('acme.ok')}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: x}\n---\n${echoTool('acme.b').replace('toolroom.dev/v1alpha1', 'langop.io/v1alpha1')}`,
+      [
+        { document: 1, field: 'kind', rule: 'unknown-kind' },
+        { document: 2, field: 'apiVersion', rule: 'api-version' },
+      ],
+    ))
 
   it('a non-canonical tool id', () => expectRefused(echoTool('Acme-Tools.Echo'), [{ document: 0, field: 'metadata.name', rule: 'canonical-id' }]))
 
@@ -137,7 +156,10 @@ spec: { tools: [github.list_repos] }
 
   it('an invalid JSON Schema in inputSchema and outputSchema', () =>
     expectRefused(
-      echoTool('acme.bad', '  outputSchema:\n    type: object\n    properties:\n      n: { type: 12 }').replace('value: { type: string }', 'value: { type: strang }'),
+      echoTool('acme.bad', '  outputSchema:\n    type: object\n    properties:\n      n: { type: 12 }').replace(
+        'value: { type: string }',
+        'value: { type: strang }',
+      ),
       [
         { document: 0, field: 'spec.inputSchema', rule: 'json-schema' },
         { document: 0, field: 'spec.outputSchema', rule: 'json-schema' },
@@ -178,12 +200,20 @@ spec: { parent: a }
   it('an empty manifest', () => expectRefused('\n---\n', [{ field: '(manifest)', rule: 'required' }]))
 
   it('a YAML alias bomb', () => {
-    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n')
+    const bomb = [
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+      ),
+    ].join('\n')
     return expectRefused(bomb, [{ rule: 'yaml-syntax' }])
   })
 
   // Refused before parsing now (more than 100 levels), not by the JSON Schema check after it.
-  it('deeply nested input', () => expectRefused(echoTool('acme.deep', `  outputSchema: ${'{"a":'.repeat(200)}1${'}'.repeat(200)}`), [{ field: '(manifest)', rule: 'max-depth' }]))
+  it('deeply nested input', () =>
+    expectRefused(echoTool('acme.deep', `  outputSchema: ${'{"a":'.repeat(200)}1${'}'.repeat(200)}`), [{ field: '(manifest)', rule: 'max-depth' }]))
 
   it('a body over the size limit (413)', async () => {
     const res = await apply(`${echoTool('acme.big')}\n# ${'x'.repeat(5 * 1024 * 1024)}`)

@@ -51,7 +51,8 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 
 const charges = () => rest.hits.get('/charge') ?? 0
 const approvalOf = (callId: string) => prisma.approvalRequest.findUniqueOrThrow({ where: { callId } })
-const approve = (id: string, comment?: string) => call(approveApi.POST, `/api/v1/approvals/${id}/approve`, { method: 'POST', params: { id }, body: comment ? { comment } : {} })
+const approve = (id: string, comment?: string) =>
+  call(approveApi.POST, `/api/v1/approvals/${id}/approve`, { method: 'POST', params: { id }, body: comment ? { comment } : {} })
 
 async function charge(amount: number, meta: Record<string, unknown> = {}) {
   const result = await client.callTool({ name: 'pay.charge', arguments: { amount }, _meta: meta })
@@ -66,7 +67,11 @@ beforeAll(async () => {
   const server = createGatewayServer({ port: 0 })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  stopGateway = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  stopGateway = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
   client = await agentClient(gatewayUrl, tokens.tokenA)
   worker = startWorker()
 })
@@ -89,7 +94,14 @@ describe('an approved call', () => {
 
     const queue = await call(approvalsApi.GET, '/api/v1/approvals?status=pending&tool=pay.charge')
     const item = queue.json.items.find((a: { callId: string }) => a.callId === callId)
-    expect(item).toMatchObject({ agent: { name: 'agent-a' }, tool: { id: 'pay.charge', level: 'financial' }, args: { amount: 42 }, idempotencyKey: 'charge-42', policy: { source: 'policy' }, rateLimit: { tool: { callsPerMinute: null, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: null } } })
+    expect(item).toMatchObject({
+      agent: { name: 'agent-a' },
+      tool: { id: 'pay.charge', level: 'financial' },
+      args: { amount: 42 },
+      idempotencyKey: 'charge-42',
+      policy: { source: 'policy' },
+      rateLimit: { tool: { callsPerMinute: null, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: null } },
+    })
 
     // A repeat before the decision: still waiting, nothing runs.
     const repeatEarly = await charge(42, { idempotencyKey: 'charge-42' })
@@ -102,7 +114,13 @@ describe('an approved call', () => {
     expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ outcome: 'succeeded', attempts: 1 })
 
     const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId } })
-    expect(status.structuredContent).toMatchObject({ callId, status: 'approved', execution: 'succeeded', decision: { comment: 'ok by finance' }, result: { structuredContent: { ok: true, path: '/charge' } } })
+    expect(status.structuredContent).toMatchObject({
+      callId,
+      status: 'approved',
+      execution: 'succeeded',
+      decision: { comment: 'ok by finance' },
+      result: { structuredContent: { ok: true, path: '/charge' } },
+    })
 
     const repeat = await charge(42, { idempotencyKey: 'charge-42' })
     expect(repeat.isError).toBeFalsy()
@@ -128,7 +146,15 @@ describe('an approved call', () => {
     const first = await charge(13, { idempotencyKey: 'charge-13' })
     const callId = first.structuredContent!.callId as string
     const approval = await approvalOf(callId)
-    expect((await call(denyApi.POST, `/api/v1/approvals/${approval.id}/deny`, { method: 'POST', params: { id: approval.id }, body: { comment: 'not this customer' } })).status).toBe(200)
+    expect(
+      (
+        await call(denyApi.POST, `/api/v1/approvals/${approval.id}/deny`, {
+          method: 'POST',
+          params: { id: approval.id },
+          body: { comment: 'not this customer' },
+        })
+      ).status,
+    ).toBe(200)
     const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId } })
     expect(status.structuredContent).toMatchObject({ status: 'denied', outcome: 'rejected', decision: { comment: 'not this customer' } })
     await expect(charge(13, { idempotencyKey: 'charge-13' })).rejects.toThrow(/denied by .*not this customer/)
@@ -161,7 +187,12 @@ describe('what approvers see of a request (issue 18, item 3)', () => {
   const applyJson = (doc: object) => call(applyRoute, '/api/v1/apply', { method: 'POST', body: JSON.stringify(doc), contentType: 'application/json' })
   const payCharge = () => prisma.tool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'pay.charge' } } })
   const toolDoc = (spec: object) => ({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'pay.charge', namespace: 'gw' }, spec })
-  const policyDoc = (spec: object) => ({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'SideEffectPolicy', metadata: { name: 'financial', namespace: 'gw' }, spec: { level: 'financial', requiresApproval: true, ...spec } })
+  const policyDoc = (spec: object) => ({
+    apiVersion: 'toolroom.dev/v1alpha1',
+    kind: 'SideEffectPolicy',
+    metadata: { name: 'financial', namespace: 'gw' },
+    spec: { level: 'financial', requiresApproval: true, ...spec },
+  })
 
   it('by default: the first arguments in the row, and a financial call marked high-risk', async () => {
     const answer = await client.callTool({ name: 'pay.charge', arguments: { amount: 1250.5, customer: 'cus_1', note: 'x'.repeat(5000) } })
@@ -204,7 +235,9 @@ describe('what approvers see of a request (issue 18, item 3)', () => {
     const bad = await applyJson(toolDoc({ ...spec, sideEffects: { ...spec.sideEffects, approvalSummary: ['result.token', 'args.ok'] } }))
     expect(bad.status).toBe(422)
     expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'spec.sideEffects.approvalSummary[0]', rule: 'format' })])
-    const tooMany = await applyJson(toolDoc({ ...spec, sideEffects: { ...spec.sideEffects, approvalSummary: Array.from({ length: 9 }, (_, i) => `args.f${i}`) } }))
+    const tooMany = await applyJson(
+      toolDoc({ ...spec, sideEffects: { ...spec.sideEffects, approvalSummary: Array.from({ length: 9 }, (_, i) => `args.f${i}`) } }),
+    )
     expect(tooMany.status).toBe(422)
     expect(tooMany.json.errors).toEqual([expect.objectContaining({ field: 'spec.sideEffects.approvalSummary', rule: 'max-length' })])
     const notBoolean = await applyJson(policyDoc({ highRisk: 'yes' }))

@@ -34,18 +34,31 @@ async function pendingCall(over: { tool?: string; level?: 'financial' | 'communi
   const toolId = over.tool ?? 'payments.refund'
   const callRow = await prisma.toolCall.create({
     data: {
-      agentId: AGENT.id, agentNamespace: AGENT.namespace, agentName: AGENT.name, unit: AGENT.unit, toolId, toolNamespace: toolId.split('.')[0],
-      provenance: 'grant', level: over.level ?? 'financial', channel: 'mcp', outcome: 'pending_approval', idempotencyKey: `key-${randomUUID()}`,
+      agentId: AGENT.id,
+      agentNamespace: AGENT.namespace,
+      agentName: AGENT.name,
+      unit: AGENT.unit,
+      toolId,
+      toolNamespace: toolId.split('.')[0],
+      provenance: 'grant',
+      level: over.level ?? 'financial',
+      channel: 'mcp',
+      outcome: 'pending_approval',
+      idempotencyKey: `key-${randomUUID()}`,
     },
   })
   const args = over.args ?? { orderId: 'A-1', amount: 125, cardNumber: '4111111111111111' }
   return requestApproval({
-    callId: callRow.id, agent: AGENT, tool: { id: toolId, namespace: toolId.split('.')[0], level: over.level ?? 'financial' },
-    approvalSource: 'default', args, redactedArgs: { ...(args as object), cardNumber: '[redacted]' }, idempotencyKey: callRow.idempotencyKey,
+    callId: callRow.id,
+    agent: AGENT,
+    tool: { id: toolId, namespace: toolId.split('.')[0], level: over.level ?? 'financial' },
+    approvalSource: 'default',
+    args,
+    redactedArgs: { ...(args as object), cardNumber: '[redacted]' },
+    idempotencyKey: callRow.idempotencyKey,
     rateLimit: { tool: { callsPerMinute: 10, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: 500 } },
   })
 }
-
 
 beforeEach(async () => {
   await prisma.$executeRawUnsafe('TRUNCATE "ApprovalRequest", "WebhookDelivery", "WebhookEndpoint", "ToolCall"')
@@ -61,8 +74,11 @@ describe('the queue', () => {
     expect(res.json.items.map((a: { id: string }) => a.id)).toEqual([first.id, second.id])
     const item = res.json.items[0]
     expect(item).toMatchObject({
-      status: 'pending', agent: { name: 'billing-bot', unit: 'finance' }, tool: { id: 'payments.refund', level: 'financial' },
-      args: { orderId: 'A-1', cardNumber: '[redacted]' }, policy: { source: 'default', level: 'financial', expirySource: 'default' },
+      status: 'pending',
+      agent: { name: 'billing-bot', unit: 'finance' },
+      tool: { id: 'payments.refund', level: 'financial' },
+      args: { orderId: 'A-1', cardNumber: '[redacted]' },
+      policy: { source: 'default', level: 'financial', expirySource: 'default' },
       rateLimit: { tool: { callsPerMinute: 10, callsPerDay: null }, agent: { callsPerMinute: null, callsPerDay: 500 } },
     })
     expect(item.secondsLeft).toBeGreaterThan(3600)
@@ -104,7 +120,15 @@ describe('the queue', () => {
   })
 
   it('takes an expiry from the level policy or the tool over the default', async () => {
-    await prisma.sideEffectPolicy.create({ data: { apiVersion: 'toolroom.dev/v1alpha1', namespace: 'default', name: 'communication', level: 'communication', spec: { level: 'communication', requiresApproval: true, approvalExpirySeconds: 600 } } })
+    await prisma.sideEffectPolicy.create({
+      data: {
+        apiVersion: 'toolroom.dev/v1alpha1',
+        namespace: 'default',
+        name: 'communication',
+        level: 'communication',
+        spec: { level: 'communication', requiresApproval: true, approvalExpirySeconds: 600 },
+      },
+    })
     try {
       const a = await pendingCall({ tool: 'mail.send', level: 'communication' })
       expect(a.policy).toMatchObject({ expirySeconds: 600, expirySource: 'policy' })
@@ -118,11 +142,18 @@ describe('the queue', () => {
 describe('deciding', () => {
   it('approves once: the call is marked approved, queued for a worker, and the decision audited', async () => {
     const a = await pendingCall()
-    const res = await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'refund agreed with customer' } })
+    const res = await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, {
+      method: 'POST',
+      params: { id: a.id },
+      body: { comment: 'refund agreed with customer' },
+    })
     expect(res.status).toBe(200)
     expect(res.json).toMatchObject({ status: 'approved', decision: { comment: 'refund agreed with customer' }, execution: { status: 'queued' } })
     expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })).outcome).toBe('approved')
-    const jobs = await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id)
+    const jobs = await prisma.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT count(*) AS n FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`,
+      a.id,
+    )
     expect(Number(jobs[0].n)).toBe(1)
     const audit = await prisma.auditEvent.findFirstOrThrow({ where: { action: 'approval.approved', resourceId: a.callId } })
     expect(audit.detail).toMatchObject({ comment: 'refund agreed with customer', policy: { source: 'default' } })
@@ -135,7 +166,9 @@ describe('deciding', () => {
     expect(res.json.status).toBe('denied')
     const callRow = await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })
     expect(callRow).toMatchObject({ outcome: 'rejected', errorCode: 'approval_denied' })
-    expect(await prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id)).toHaveLength(0)
+    expect(
+      await prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id),
+    ).toHaveLength(0)
   })
 
   it('gives two approvers deciding at once one winner, and tells the other who decided', async () => {
@@ -171,7 +204,10 @@ describe('deciding', () => {
   it('decides many at once, each on its own', async () => {
     const [a, b, c] = [await pendingCall(), await pendingCall(), await pendingCall()]
     await call(denyApi.POST, `/api/v1/approvals/${b.id}/deny`, { method: 'POST', params: { id: b.id }, body: {} })
-    const res = await call(bulkApi.POST, '/api/v1/approvals/decide', { method: 'POST', body: { ids: [a.id, b.id, c.id], decision: 'approve', comment: 'batch' } })
+    const res = await call(bulkApi.POST, '/api/v1/approvals/decide', {
+      method: 'POST',
+      body: { ids: [a.id, b.id, c.id], decision: 'approve', comment: 'batch' },
+    })
     expect(res.status).toBe(200)
     expect(res.json.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, false, true])
     expect(res.json.results[1].error).toMatch(/already denied/)
@@ -183,8 +219,16 @@ describe('deciding', () => {
       await call(approveApi.POST, '/api/v1/approvals/not-a-uuid/approve', { method: 'POST', params: { id: 'not-a-uuid' }, body: {} }),
       await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'x'.repeat(2001) } }),
       await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'ok', extra: 1 } }),
-      await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: '{"comment":', contentType: 'application/json' }),
-      await call(bulkApi.POST, '/api/v1/approvals/decide', { method: 'POST', body: { ids: Array.from({ length: 501 }, () => randomUUID()), decision: 'approve' } }),
+      await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, {
+        method: 'POST',
+        params: { id: a.id },
+        body: '{"comment":',
+        contentType: 'application/json',
+      }),
+      await call(bulkApi.POST, '/api/v1/approvals/decide', {
+        method: 'POST',
+        body: { ids: Array.from({ length: 501 }, () => randomUUID()), decision: 'approve' },
+      }),
       await call(bulkApi.POST, '/api/v1/approvals/decide', { method: 'POST', body: { ids: [a.id], decision: 'maybe' } }),
       await call(approvalsApi.GET, '/api/v1/approvals?limit=100000'),
       await call(approvalsApi.GET, '/api/v1/approvals?status=everything'),
@@ -304,7 +348,10 @@ describe('webhooks, delivered by a worker', () => {
   })
 
   it('signs each new request and decision, and retries a failing receiver', async () => {
-    const created = await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: { name: 'pager', url, events: ['approval.requested', 'approval.decided'] } })
+    const created = await call(webhooksApi.POST, '/api/v1/webhooks', {
+      method: 'POST',
+      body: { name: 'pager', url, events: ['approval.requested', 'approval.decided'] },
+    })
     expect(created.status).toBe(201)
     const secret = created.json.secret as string
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
@@ -373,7 +420,7 @@ describe('webhooks, delivered by a worker', () => {
       data: { name: 'legacy', url, events: ['approval.requested'], enabled: true, secretCiphertext: new Uint8Array(sealed.ciphertext), keyId: sealed.keyId },
     })
     await announceApprovalRequest(await pendingCall())
-    for (const deadline = Date.now() + 20_000; received.length < 1 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 200))
+    for (const deadline = Date.now() + 20_000; received.length < 1 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200))
     const headers = received[0].headers as Record<string, string>
     expect(new Webhook(legacy, { format: 'raw' }).verify(received[0].body, headers)).toMatchObject({ event: 'approval.requested' })
   }, 30_000)
@@ -382,7 +429,12 @@ describe('webhooks, delivered by a worker', () => {
     const body = (secret: string) => ({ name: `chosen-${secret.length}`, url, events: ['approval.requested'], secret })
     const good = `whsec_${Buffer.alloc(24, 1).toString('base64')}`
     expect((await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: body(good) })).json.secret).toBe(good)
-    for (const secret of ['a plain sixteen-plus character secret', 'whsec_not base64!!', `whsec_${Buffer.alloc(16).toString('base64')}`, `whsec_${Buffer.alloc(65).toString('base64')}`]) {
+    for (const secret of [
+      'a plain sixteen-plus character secret',
+      'whsec_not base64!!',
+      `whsec_${Buffer.alloc(16).toString('base64')}`,
+      `whsec_${Buffer.alloc(65).toString('base64')}`,
+    ]) {
       const res = await call(webhooksApi.POST, '/api/v1/webhooks', { method: 'POST', body: body(secret) })
       expect(res.status, secret).toBe(422)
       expect(res.json.errors).toEqual([expect.objectContaining({ field: 'secret', message: expect.stringContaining('whsec_') })])

@@ -44,11 +44,20 @@ describe('apply is audited in its own transaction', () => {
     const events = await eventsSinceMark()
     expect(events).toHaveLength(2)
     expect(events[0]).toMatchObject({
-      action: 'resource.created', kind: 'Tool', namespace: 'default', resource: 'acme.echo', actorName: 'integration tests', actorKind: 'token', requestId: 'req-audit-1',
-      resourceId: res.json.results[0].id, before: null, detail: { via: 'apply' },
+      action: 'resource.created',
+      kind: 'Tool',
+      namespace: 'default',
+      resource: 'acme.echo',
+      actorName: 'integration tests',
+      actorKind: 'token',
+      requestId: 'req-audit-1',
+      resourceId: res.json.results[0].id,
+      before: null,
+      detail: { via: 'apply' },
     })
     expect(events[0].after).toEqual({
-      apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool',
+      apiVersion: 'toolroom.dev/v1alpha1',
+      kind: 'Tool',
       metadata: { name: 'acme.echo', namespace: 'default', labels: {}, annotations: {} },
       spec: { type: 'function', description: 'Echo the input back.', inputSchema: { type: 'object' } },
     })
@@ -97,12 +106,19 @@ describe('REST changes are audited', () => {
       body: { metadata: { name: 'helper' }, spec: { image: `registry.test/helper@sha256:${'a'.repeat(64)}` } },
     })
     const upload = await call(fleetRoutes('Agent').putImageTools, `/api/v1/agents/${agent.json.id}/image-tools`, {
-      method: 'PUT', params: { id: agent.json.id },
+      method: 'PUT',
+      params: { id: agent.json.id },
       body: { tools: [{ name: 'helper.search', description: 'Search', inputSchema: { type: 'object' } }] },
     })
     expect(upload.status, upload.text).toBe(200)
     const event = (await eventsSinceMark()).find((e) => e.action === 'image_tools.uploaded')
-    expect(event).toMatchObject({ kind: 'Agent', resource: 'helper', resourceId: agent.json.id, before: { tools: [] }, after: { tools: [{ name: 'helper.search' }] } })
+    expect(event).toMatchObject({
+      kind: 'Agent',
+      resource: 'helper',
+      resourceId: agent.json.id,
+      before: { tools: [] },
+      after: { tools: [{ name: 'helper.search' }] },
+    })
   })
 
   it('records surface-change decisions and manual refreshes', async () => {
@@ -121,12 +137,25 @@ spec: { image: registry.test/mem:1, port: 8080, endpoint: "http://127.0.0.1:9/mc
     const held = (status = 'pending_review') =>
       prisma.surfaceChange.create({ data: { subjectKind: 'LanguageTool', subjectId: server.id, namespace: 'default', name: 'mem', diff, status, proposed } })
     const [a, r] = [await held(), await held()]
-    expect((await call(discoveryRoutes.accept, `/api/v1/discovery/changes/${a.id}/accept`, { method: 'POST', params: { id: a.id }, body: { comment: 'ok' } })).status).toBe(200)
-    expect((await call(discoveryRoutes.reject, `/api/v1/discovery/changes/${r.id}/reject`, { method: 'POST', params: { id: r.id }, body: {} })).status).toBe(200)
-    expect((await call(discoveryRoutes.refreshLanguageTool, `/api/v1/languagetools/${server.id}/refresh`, { method: 'POST', params: { id: server.id } })).status).toBe(202)
+    expect(
+      (await call(discoveryRoutes.accept, `/api/v1/discovery/changes/${a.id}/accept`, { method: 'POST', params: { id: a.id }, body: { comment: 'ok' } }))
+        .status,
+    ).toBe(200)
+    expect((await call(discoveryRoutes.reject, `/api/v1/discovery/changes/${r.id}/reject`, { method: 'POST', params: { id: r.id }, body: {} })).status).toBe(
+      200,
+    )
+    expect(
+      (await call(discoveryRoutes.refreshLanguageTool, `/api/v1/languagetools/${server.id}/refresh`, { method: 'POST', params: { id: server.id } })).status,
+    ).toBe(202)
     const events = (await eventsSinceMark()).filter((e) => e.action !== 'resource.created')
     expect(events.map((e) => e.action)).toEqual(['surface_change.accepted', 'surface_change.rejected', 'discovery.refresh_requested'])
-    expect(events[0]).toMatchObject({ kind: 'LanguageTool', resource: 'mem', before: { toolSchemas: before }, after: { toolSchemas: proposed }, detail: { surfaceChangeId: a.id, comment: 'ok' } })
+    expect(events[0]).toMatchObject({
+      kind: 'LanguageTool',
+      resource: 'mem',
+      before: { toolSchemas: before },
+      after: { toolSchemas: proposed },
+      detail: { surfaceChangeId: a.id, comment: 'ok' },
+    })
     expect(events[1]).toMatchObject({ before: { toolSchemas: proposed }, after: { toolSchemas: proposed }, detail: { surfaceChangeId: r.id } })
   })
 })
@@ -180,7 +209,10 @@ describe('GET /api/v1/audit and the JSONL export', () => {
     expect(res.status).toBe(200)
     expect(res.contentType).toMatch(/^application\/jsonl/)
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="toolroom-audit-.*\.jsonl"/)
-    const lines = res.text.trimEnd().split('\n').map((line) => JSON.parse(line))
+    const lines = res.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines.map((e) => e.resource)).toEqual(['acme.a', 'acme.b', 'acme.c'])
     expect(lines[0]).toMatchObject({ action: 'resource.created', actor: { name: 'integration tests' }, after: { kind: 'Tool' } })
   })

@@ -36,7 +36,8 @@ async function echoingRest(req: http.IncomingMessage, res: http.ServerResponse) 
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const body = Buffer.concat(chunks).toString('utf8')
   const url = new URL(req.url ?? '/', 'http://x')
-  if (url.pathname === '/huge') return void res.writeHead(500, { 'content-type': 'text/plain' }).end(`${'x'.repeat(1_990)}${req.headers.authorization} ${'y'.repeat(1024 * 1024)}`)
+  if (url.pathname === '/huge')
+    return void res.writeHead(500, { 'content-type': 'text/plain' }).end(`${'x'.repeat(1_990)}${req.headers.authorization} ${'y'.repeat(1024 * 1024)}`)
   if (url.pathname === '/unstorable') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('bad\u0000byte and a lone \ud800 surrogate')
   const status = url.pathname === '/busy' ? 503 : 500
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'denied', youSent: { headers: req.headers, body } }))
@@ -131,7 +132,12 @@ spec:
 `
 
 const callTool = (toolId: string, args: Record<string, unknown> = {}) =>
-  call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, { method: 'POST', body: { arguments: args }, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
+  call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, {
+    method: 'POST',
+    body: { arguments: args },
+    params: { toolId },
+    headers: { authorization: `Bearer ${token}` },
+  })
 
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value]
@@ -159,7 +165,11 @@ beforeAll(async () => {
   const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest(rest.url, mcp.url) })
   expect(applied.status, applied.text).toBe(200)
   agentId = (await prisma.agent.findFirstOrThrow({ where: { name: 'caller', namespace: 'fx' } })).id
-  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, { method: 'POST', body: { name: 'fx' }, params: { id: agentId } })
+  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, {
+    method: 'POST',
+    body: { name: 'fx' },
+    params: { id: agentId },
+  })
   expect(issued.status).toBe(201)
   token = issued.json.token
 })
@@ -234,7 +244,11 @@ describe('the upstream reply excerpt of a failed call', () => {
     const first = await storedRow(refused.json.data.callId)
     expect(first.row.errorCode).toBe('upstream_error')
     // The SDK's server prefixes the message of an McpError it sends: the excerpt is what came over the wire.
-    expect(JSON.parse(first.row.upstreamExcerpt!)).toEqual({ code: ErrorCode.InvalidRequest, message: 'MCP error -32600: key [REDACTED] is not allowed here', data: { keySeen: '[REDACTED]' } })
+    expect(JSON.parse(first.row.upstreamExcerpt!)).toEqual({
+      code: ErrorCode.InvalidRequest,
+      message: 'MCP error -32600: key [REDACTED] is not allowed here',
+      data: { keySeen: '[REDACTED]' },
+    })
     for (const secret of ALL_SECRETS) expect(first.text).not.toContain(secret)
 
     const isError = await callTool('echo.mcp_is_error')

@@ -145,11 +145,15 @@ describe('apply, diff, get, delete', () => {
     expect(run.stdout).toContain('~ Unit support/support-escalations would be updated')
     expect(run.stdout).toContain('spec.grants[3]: + "finance/stripe.create_refund"')
     expect(run.stdout).toContain('Impact on agents: 1 of')
-    expect(run.stdout).toContain('support/support-escalation\n    + stripe.create_refund: gains it from grant (inherited from unit "support-escalations"): enabled, its calls wait for approval')
+    expect(run.stdout).toContain(
+      'support/support-escalation\n    + stripe.create_refund: gains it from grant (inherited from unit "support-escalations"): enabled, its calls wait for approval',
+    )
     const json = await toolroom(['diff', '-f', file, '-o', 'json'])
     expect(json.code).toBe(1)
     expect(JSON.parse(json.stdout).impact.agentsAffected).toBe(1)
-    expect(await prisma.unit.findFirstOrThrow({ where: { name: 'support-escalations' } }).then((u) => (u.spec as { grants: string[] }).grants)).not.toContain('finance/stripe.create_refund')
+    expect(await prisma.unit.findFirstOrThrow({ where: { name: 'support-escalations' } }).then((u) => (u.spec as { grants: string[] }).grants)).not.toContain(
+      'finance/stripe.create_refund',
+    )
   })
 
   it('get -o yaml and -o json of every kind apply again unchanged, one resource and whole lists', async () => {
@@ -312,7 +316,17 @@ describe('effective-tools, approvals, calls', () => {
     expect(held.stdout).toMatch(/^idempotency key \(template\): pay-AP-2026-000123-482000-2026-12-01$/m)
     expect(held.stdout).toMatch(/^approval: required by the tool \(level financial\)/m)
 
-    const invalid = await toolroom(['explain', 'ap-clerk', 'erp.schedule_payment', '-n', 'finance', '--args', '{"invoiceId": "AP-1", "amount": "lots"}', '-o', 'json'])
+    const invalid = await toolroom([
+      'explain',
+      'ap-clerk',
+      'erp.schedule_payment',
+      '-n',
+      'finance',
+      '--args',
+      '{"invoiceId": "AP-1", "amount": "lots"}',
+      '-o',
+      'json',
+    ])
     expect(invalid.code).toBe(1)
     const answer = JSON.parse(invalid.stdout)
     expect(answer.decision).toBe('invalid_arguments')
@@ -327,7 +341,11 @@ describe('effective-tools, approvals, calls', () => {
     expect(unknown.code).toBe(1)
     expect(unknown.stdout.split('\n')[0]).toBe('finance/ap-clerk → no.such_tool: unknown_tool')
 
-    for (const args of [['--args', '[1]'], ['--args', '{oops'], ['--arg', 'novalue']]) {
+    for (const args of [
+      ['--args', '[1]'],
+      ['--args', '{oops'],
+      ['--arg', 'novalue'],
+    ]) {
       const usage = await toolroom(['explain', 'finance/ap-clerk', 'erp.schedule_payment', ...args])
       expect(usage.code, args.join(' ')).toBe(2)
       expect(usage.stderr).toMatch(/--arg/)
@@ -339,11 +357,28 @@ describe('effective-tools, approvals, calls', () => {
     const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'support', name: 'support-escalation' } } })
     const pending = async () => {
       const callRow = await prisma.toolCall.create({
-        data: { agentId: agent.id, agentNamespace: 'support', agentName: agent.name, unit: 'support-escalations', toolId: 'stripe.create_refund', toolNamespace: 'stripe', provenance: 'grant', level: 'financial', channel: 'mcp', outcome: 'pending_approval', idempotencyKey: `key-${randomUUID()}` },
+        data: {
+          agentId: agent.id,
+          agentNamespace: 'support',
+          agentName: agent.name,
+          unit: 'support-escalations',
+          toolId: 'stripe.create_refund',
+          toolNamespace: 'stripe',
+          provenance: 'grant',
+          level: 'financial',
+          channel: 'mcp',
+          outcome: 'pending_approval',
+          idempotencyKey: `key-${randomUUID()}`,
+        },
       })
       return requestApproval({
-        callId: callRow.id, agent: { id: agent.id, namespace: 'support', name: agent.name, unit: 'support-escalations' }, tool: { id: 'stripe.create_refund', namespace: 'stripe', level: 'financial' },
-        approvalSource: 'default', args: { charge: 'ch_1' }, redactedArgs: { charge: 'ch_1' }, idempotencyKey: callRow.idempotencyKey,
+        callId: callRow.id,
+        agent: { id: agent.id, namespace: 'support', name: agent.name, unit: 'support-escalations' },
+        tool: { id: 'stripe.create_refund', namespace: 'stripe', level: 'financial' },
+        approvalSource: 'default',
+        args: { charge: 'ch_1' },
+        redactedArgs: { charge: 'ch_1' },
+        idempotencyKey: callRow.idempotencyKey,
         rateLimit: { tool: { callsPerMinute: 2, callsPerDay: 100 }, agent: { callsPerMinute: null, callsPerDay: null } },
       })
     }

@@ -22,7 +22,11 @@ beforeAll(async () => {
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const headers = new Headers()
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
-    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined })
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    })
     const answer = req.url === '/api/v1/session' && req.method === 'POST' ? await accessRoutes.signIn(request) : new Response('{}', { status: 404 })
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(await answer.text())
   })
@@ -44,7 +48,11 @@ afterAll(async () => {
 const lastAudit = (action: string) => prisma.auditEvent.findFirst({ where: { action }, orderBy: { id: 'desc' } })
 
 function signInThroughFront(email: string, password: string, headers: Record<string, string> = {}) {
-  return fetch(`${base}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base, ...headers }, body: JSON.stringify({ email, password }) })
+  return fetch(`${base}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base, ...headers },
+    body: JSON.stringify({ email, password }),
+  })
 }
 
 describe('the client address', () => {
@@ -106,7 +114,9 @@ describe('the client address', () => {
     // Without the front, whoever connected is taken to be a configured proxy.
     expect(clientAddress(headers('1.2.3.4, 10.3.3.3', null), proxies)).toBe('1.2.3.4')
     // An entry that is no address or CIDR stops the process at start rather than trusting nobody quietly.
-    expect(() => parseConfig({ TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/8, nonsense' })).toThrow(/TOOLROOM_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs, got "10\.0\.0\.0\/8, nonsense": "nonsense" is not an IP address or CIDR/)
+    expect(() => parseConfig({ TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/8, nonsense' })).toThrow(
+      /TOOLROOM_TRUSTED_PROXIES must be a comma list of IP addresses and CIDRs, got "10\.0\.0\.0\/8, nonsense": "nonsense" is not an IP address or CIDR/,
+    )
     expect(() => parseConfig({ TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/99' })).toThrow(/"10\.0\.0\.0\/99" is not an IP address or CIDR/)
   })
 })

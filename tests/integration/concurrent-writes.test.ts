@@ -39,7 +39,12 @@ describe('20 parallel writes of one resource', () => {
   }, 60_000)
 
   it('by REST: one create (the others a plain 409), one replace, the rest unchanged', async () => {
-    const body = { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'race.rest', namespace: 'races' }, spec: { type: 'function', description: 'first', inputSchema: { type: 'object' } } }
+    const body = {
+      apiVersion: 'toolroom.dev/v1alpha1',
+      kind: 'Tool',
+      metadata: { name: 'race.rest', namespace: 'races' },
+      spec: { type: 'function', description: 'first', inputSchema: { type: 'object' } },
+    }
     const created = await parallel(20, () => call(tools.create, '/api/v1/tools', { method: 'POST', body }))
     expect(created.map((r) => r.status).sort()).toEqual([201, ...Array(19).fill(409)])
     for (const r of created.filter((r) => r.status === 409)) expect(r.json.detail).toMatch(/already exists/)

@@ -57,7 +57,11 @@ describe('a process with a bad value', () => {
   })
 
   it('the web app stops in its preload, before Next.js starts', async () => {
-    const exit = await run(['dist/web-preload.cjs'], { LOG_LEVEL: 'loud', TOOLROOM_OIDC_ISSUER: 'https://login.example.com', TOOLROOM_OIDC_CLIENT_SECRET: 'hunter2' })
+    const exit = await run(['dist/web-preload.cjs'], {
+      LOG_LEVEL: 'loud',
+      TOOLROOM_OIDC_ISSUER: 'https://login.example.com',
+      TOOLROOM_OIDC_CLIENT_SECRET: 'hunter2',
+    })
     expect(exit.code).toBe(1)
     expect(exit.stderr).toContain('LOG_LEVEL must be one of `fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`, got "loud"')
     expect(exit.stderr).not.toContain('hunter2')

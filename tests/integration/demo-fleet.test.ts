@@ -73,7 +73,10 @@ spec: { grants: [zendesk.create_ticket] }
     try {
       const set = await effectiveTools('support-platform', 'support-triage')
       expect(entry(set.tools, 'zendesk.create_ticket')).toBeUndefined()
-      expect(entry(set.excluded, 'zendesk.create_ticket')).toMatchObject({ state: 'denied', reason: expect.stringContaining('"support-platform/support-triage" is not in safety.allowedAgents') })
+      expect(entry(set.excluded, 'zendesk.create_ticket')).toMatchObject({
+        state: 'denied',
+        reason: expect.stringContaining('"support-platform/support-triage" is not in safety.allowedAgents'),
+      })
     } finally {
       await prisma.agent.delete({ where: { namespace_name: { namespace: 'support-platform', name: 'support-triage' } } })
     }

@@ -4,13 +4,7 @@ import diagnostics from 'node:diagnostics_channel'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  ImageIntrospectionError,
-  introspectImage,
-  joinEndpoint,
-  readinessDelayMs,
-  type ImageIntrospectionOptions,
-} from '@/lib/discovery/introspect-image'
+import { ImageIntrospectionError, introspectImage, joinEndpoint, readinessDelayMs, type ImageIntrospectionOptions } from '@/lib/discovery/introspect-image'
 import { parseAddressPolicy } from '@/lib/outbound/address-policy'
 import { createGuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { MAX_IMAGE_TOOLS } from '@/lib/image-tools/validate-image-tools'

@@ -216,7 +216,11 @@ async function startHandWrittenServer(opts: {
     if (body.id === undefined) return res.writeHead(202).end()
     switch (body.method) {
       case 'initialize':
-        return reply(res, { jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'handmade', version: '0.1' } } })
+        return reply(res, {
+          jsonrpc: '2.0',
+          id: body.id,
+          result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'handmade', version: '0.1' } },
+        })
       case 'tools/list':
         return reply(res, { jsonrpc: '2.0', id: body.id, result: { tools: opts.tools } })
       case 'tools/call':
@@ -275,7 +279,13 @@ describe('MCP introspection over streamable HTTP', () => {
       inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'What to look for' } }, required: ['query'] },
       outputSchema: { type: 'object', properties: { count: { type: 'number' } } },
     })
-    expect(result.tools[1].annotations).toEqual({ title: 'Delete issue', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false })
+    expect(result.tools[1].annotations).toEqual({
+      title: 'Delete issue',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    })
     expect(result.tools[2]).toEqual({ name: 'ping', description: 'Answers pong', inputSchema: { type: 'object', properties: {} } })
     expect(result.refused).toEqual([])
     // Exactly what a plain SDK client sees.
@@ -308,7 +318,9 @@ describe('MCP introspection over streamable HTTP', () => {
     expect(statusOf(result.compliance)).toEqual({ 'json-rpc': 'pass', 'tools-list': 'pass', 'tools-call': 'pass', health: 'pass', 'mcp-errors': 'pass' })
     const errors = result.compliance.items.find((i) => i.id === 'mcp-errors')!
     expect(errors.detail).toContain('JSON-RPC error -32601')
-    expect(result.compliance.items.find((i) => i.id === 'tools-call')!.detail).toContain(`${COMPLIANCE_PROBE_TOOL} answered a result with isError: true (HTTP 200)`)
+    expect(result.compliance.items.find((i) => i.id === 'tools-call')!.detail).toContain(
+      `${COMPLIANCE_PROBE_TOOL} answered a result with isError: true (HTTP 200)`,
+    )
   })
 
   it('(b) a stateless server with no /health route (404) is still discovered', async () => {
@@ -397,7 +409,9 @@ describe('readiness', () => {
   it('(f) fails with the last answer when /health never becomes ok', async () => {
     const f = await listen((req, res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('warming up'))
     const started = Date.now()
-    const error = await introspectMcpServer({ endpoint: `${f.url}/mcp`, transport: 'streamable-http' }, { ...FAST, readinessTimeoutMs: 600 }).catch((e: unknown) => e)
+    const error = await introspectMcpServer({ endpoint: `${f.url}/mcp`, transport: 'streamable-http' }, { ...FAST, readinessTimeoutMs: 600 }).catch(
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(McpIntrospectionError)
     expect((error as McpIntrospectionError).step).toBe('readiness')
     expect((error as Error).message).toMatch(
@@ -423,11 +437,15 @@ describe('failures', () => {
     expect((error as McpIntrospectionError).step).toBe('initialize')
     const message = (error as Error).message
     // The newest revision first: a server that answers its server/discover with no MCP answer is not a 2026-07-28 server.
-    expect(message).toMatch(/^initialize failed over all transports: streamable-http, MCP 2026-07-28 \(POST http:\/\/127\.0\.0\.1:\d+\/mcp\): Version negotiation failed: the server did not offer pinned protocol version 2026-07-28/)
+    expect(message).toMatch(
+      /^initialize failed over all transports: streamable-http, MCP 2026-07-28 \(POST http:\/\/127\.0\.0\.1:\d+\/mcp\): Version negotiation failed: the server did not offer pinned protocol version 2026-07-28/,
+    )
     expect(message).toMatch(/; streamable-http \(POST http:\/\/127\.0\.0\.1:\d+\/mcp\): HTTP 404: Streamable HTTP error: Error POSTing to endpoint: <html>/)
     expect(message).toMatch(/; sse \(GET http:\/\/127\.0\.0\.1:\d+\/mcp\): HTTP 404: SSE error: Non-200 status code \(404\)/)
     expect(message).toMatch(/; sse \(GET http:\/\/127\.0\.0\.1:\d+\/sse\): HTTP 404: SSE error: Non-200 status code \(404\)/)
-    expect(message).toMatch(/; stateless-post \(POST http:\/\/127\.0\.0\.1:\d+\/mcp\): initialize answered HTTP 404: <html><body><h1>Not Found<\/h1><\/body><\/html>$/)
+    expect(message).toMatch(
+      /; stateless-post \(POST http:\/\/127\.0\.0\.1:\d+\/mcp\): initialize answered HTTP 404: <html><body><h1>Not Found<\/h1><\/body><\/html>$/,
+    )
     expect(message).not.toMatch(/\n\s+at /)
     expect(Date.now() - started).toBeLessThan(3_000)
   })
@@ -439,7 +457,9 @@ describe('failures', () => {
       return guarded(url, init, limits)
     }
     const started = Date.now()
-    const error = await introspectMcpServer({ endpoint: 'http://169.254.169.254/mcp', transport: 'streamable-http' }, { ...FAST, fetch: spy }).catch((e: unknown) => e)
+    const error = await introspectMcpServer({ endpoint: 'http://169.254.169.254/mcp', transport: 'streamable-http' }, { ...FAST, fetch: spy }).catch(
+      (e: unknown) => e,
+    )
     expect((error as McpIntrospectionError).step).toBe('readiness')
     expect((error as Error).message).toBe(
       'readiness check refused by the outbound guard: GET http://169.254.169.254/health: 169.254.169.254 is a link-local, metadata or reserved address, which is never allowed',
@@ -454,9 +474,13 @@ describe('failures', () => {
       // never answers anything else
     })
     const started = Date.now()
-    const error = await introspectMcpServer({ endpoint: `${hanging.url}/mcp`, transport: 'streamable-http' }, { ...FAST, requestTimeoutMs: 250 }).catch((e: unknown) => e)
+    const error = await introspectMcpServer({ endpoint: `${hanging.url}/mcp`, transport: 'streamable-http' }, { ...FAST, requestTimeoutMs: 250 }).catch(
+      (e: unknown) => e,
+    )
     const message = (error as Error).message
-    expect(message).toMatch(/^initialize failed over all transports: streamable-http, MCP 2026-07-28 \(POST [^)]+\): Version negotiation probe timed out after 250ms; /)
+    expect(message).toMatch(
+      /^initialize failed over all transports: streamable-http, MCP 2026-07-28 \(POST [^)]+\): Version negotiation probe timed out after 250ms; /,
+    )
     // The SDK's own request timeout and the fetch's bound are both 250 ms: either reports first.
     expect(message).toMatch(/; streamable-http \(POST [^)]+\): (.*did not answer within 250 ms|MCP error -32001: Request timed out); /)
     expect(message).toMatch(/; sse \(GET [^)]+\/mcp\): no answer within 500 ms; sse \(GET [^)]+\/sse\): no answer within 500 ms; /)
@@ -499,7 +523,9 @@ describe('compliance of a non-compliant server', () => {
     expect(statusOf(result.compliance)).toEqual({ 'json-rpc': 'pass', 'tools-list': 'fail', 'tools-call': 'fail', health: 'fail', 'mcp-errors': 'fail' })
     const detail = Object.fromEntries(result.compliance.items.map((x) => [x.id, x.detail]))
     expect(detail['tools-list']).toBe('"legacy" has no inputSchema')
-    expect(detail['tools-call']).toBe(`tools/call of the missing tool ${COMPLIANCE_PROBE_TOOL} answered HTTP 500 with no JSON-RPC answer: Internal Server Error`)
+    expect(detail['tools-call']).toBe(
+      `tools/call of the missing tool ${COMPLIANCE_PROBE_TOOL} answered HTTP 500 with no JSON-RPC answer: Internal Server Error`,
+    )
     expect(detail['mcp-errors']).toBe(
       'tools/call of a missing tool answered HTTP 500 with no JSON-RPC answer: Internal Server Error; the unknown method toolroom/compliance_probe answered HTTP 400 with no JSON-RPC answer: {"error":"unknown method"}, expected JSON-RPC error -32601',
     )
@@ -511,7 +537,8 @@ describe('compliance of a non-compliant server', () => {
       health: (res) => json(res, 200, { status: 'ok' }),
       contentType: 'text/plain',
       tools: [{ name: 'listRepos', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
-      onUnknownMethod: (res, body) => res.writeHead(200, { 'content-type': 'text/plain' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32600, message: 'nope' } })),
+      onUnknownMethod: (res, body) =>
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32600, message: 'nope' } })),
     })
     const result = await introspectMcpServer({ endpoint: `${j.url}/mcp`, transport: 'streamable-http' }, FAST)
     expect(result.transport).toBe('stateless-post')
@@ -519,13 +546,18 @@ describe('compliance of a non-compliant server', () => {
     expect(result.protocolVersion).toBe('2025-06-18')
     expect(result.tools).toEqual([{ name: 'listRepos', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }])
     expect(statusOf(result.compliance)).toEqual({ 'json-rpc': 'pass', 'tools-list': 'pass', 'tools-call': 'pass', health: 'pass', 'mcp-errors': 'fail' })
-    expect(result.compliance.items.find((x) => x.id === 'mcp-errors')!.detail).toMatch(/answered JSON-RPC error -32600 "nope" \(HTTP 200\), expected -32601 \(method not found\)$/)
+    expect(result.compliance.items.find((x) => x.id === 'mcp-errors')!.detail).toMatch(
+      /answered JSON-RPC error -32600 "nope" \(HTTP 200\), expected -32601 \(method not found\)$/,
+    )
   })
 
   it('the report of nothing observed is all unknown (pure builder)', () => {
     const report = buildComplianceReport({})
     expect(report.status).toBe('unknown')
     expect(report.items.map((x) => x.status)).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown'])
-    expect(buildComplianceReport({ initialize: null, initializeError: 'HTTP 404' }).items[0]).toMatchObject({ status: 'fail', detail: 'initialize failed: HTTP 404' })
+    expect(buildComplianceReport({ initialize: null, initializeError: 'HTTP 404' }).items[0]).toMatchObject({
+      status: 'fail',
+      detail: 'initialize failed: HTTP 404',
+    })
   })
 })

@@ -52,7 +52,10 @@ spec: { endpoint: "${endpoint}", authHeaders: [{ name: X-Api-Key, secretRef: { n
 async function servedText(id: string): Promise<string> {
   const server = await call(resourceRoutes('LanguageTool').get, `/api/v1/languagetools/${id}`, { params: { id } })
   const runs = await call(discoveryRoutes.runs, '/api/v1/discovery/runs')
-  const rows = JSON.stringify([await prisma.languageTool.findUniqueOrThrow({ where: { id } }), await prisma.discoveryRun.findMany({ where: { subjectId: id } })])
+  const rows = JSON.stringify([
+    await prisma.languageTool.findUniqueOrThrow({ where: { id } }),
+    await prisma.discoveryRun.findMany({ where: { subjectId: id } }),
+  ])
   return server.text + runs.text + rows
 }
 
@@ -68,7 +71,9 @@ describe('an upstream echoing its auth header', () => {
   it('in an error: the failed run, the server status and the API show no trace of the value', async () => {
     const upstream = await serve((req, res) => {
       if (health(req, res)) return
-      res.writeHead(401, { 'content-type': 'text/plain' }).end(`invalid api key ${req.headers['x-api-key']} (base64 ${Buffer.from(String(req.headers['x-api-key'])).toString('base64')})`)
+      res
+        .writeHead(401, { 'content-type': 'text/plain' })
+        .end(`invalid api key ${req.headers['x-api-key']} (base64 ${Buffer.from(String(req.headers['x-api-key'])).toString('base64')})`)
     })
     const id = await registered(`${upstream.url}/mcp`)
     const run = await runMcpDiscovery({ id, trigger: 'manual' })
@@ -84,11 +89,17 @@ describe('an upstream echoing its auth header', () => {
       if (health(req, res)) return
       if (req.method !== 'POST') return void res.writeHead(405).end()
       const seen = String(req.headers['x-api-key'])
-      await answerStatelessMcp(() => {
-        const server = new McpServer({ name: `echo ${seen}`, version: '1.0.0' })
-        server.registerTool('whoami', { description: `You called with ${seen}`, annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'text', text: seen }] }))
-        return server
-      }, req, res)
+      await answerStatelessMcp(
+        () => {
+          const server = new McpServer({ name: `echo ${seen}`, version: '1.0.0' })
+          server.registerTool('whoami', { description: `You called with ${seen}`, annotations: { readOnlyHint: true } }, async () => ({
+            content: [{ type: 'text', text: seen }],
+          }))
+          return server
+        },
+        req,
+        res,
+      )
     })
     const id = await registered(`${upstream.url}/mcp`)
     const run = await runMcpDiscovery({ id, trigger: 'manual' })

@@ -122,11 +122,18 @@ afterAll(async () => {
 describe('discovery workers', () => {
   it('discover a new MCP server and a new agent’s image, in declaration order', async () => {
     mcpTools = [
-      { name: 'create-issue', description: 'Open an issue', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } },
+      {
+        name: 'create-issue',
+        description: 'Open an issue',
+        inputSchema: { type: 'object' },
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+      },
       { name: 'listRepos', description: 'List repositories', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
     ]
     images.set('scout', { tools: [tool('acme.timestamp'), tool('acme.echo'), tool('Bad.Name'), tool('toolroom.sneaky')], delayMs: 0 })
-    await apply(`${agentDoc('scout', 1)}---\napiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: gh, namespace: disco }\nspec: { endpoint: "${mcpUrl}" }\n`)
+    await apply(
+      `${agentDoc('scout', 1)}---\napiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: gh, namespace: disco }\nspec: { endpoint: "${mcpUrl}" }\n`,
+    )
 
     const server = await waitFor('MCP discovery', async () => {
       const s = await prisma.languageTool.findFirst({ where: { name: 'gh' } })
@@ -159,7 +166,9 @@ describe('discovery workers', () => {
     images.set('scout', { tools: [tool('acme.echo', 'Echo, now louder'), tool('acme.reverse')], delayMs: 0 })
     await apply(agentDoc('scout', 2))
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'scout' } })
-    const rotation = await waitFor('the rotation run', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, trigger: 'rotation', status: 'succeeded' } }))
+    const rotation = await waitFor('the rotation run', () =>
+      prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, trigger: 'rotation', status: 'succeeded' } }),
+    )
     const change = await prisma.surfaceChange.findFirstOrThrow({ where: { runId: rotation.id } })
     const diff = change.diff as { added: { name: string }[]; removed: { name: string }[]; changed: { name: string; fields: string[] }[] }
     expect(diff.added.map((t) => t.name)).toEqual(['acme.reverse'])
@@ -176,15 +185,25 @@ describe('discovery workers', () => {
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'scout' } })
     const res = await call(discoveryRoutes.refreshAgent, `/api/v1/agents/${agent.id}/refresh`, { method: 'POST', params: { id: agent.id } })
     expect(res.status).toBe(202)
-    const failed = await waitFor('a failed run', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'failed', trigger: 'manual' } }), 30_000)
+    const failed = await waitFor(
+      'a failed run',
+      () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'failed', trigger: 'manual' } }),
+      30_000,
+    )
     expect(failed.error).toBeTruthy()
     expect(((await prisma.agent.findFirstOrThrow({ where: { id: agent.id } })).imageTools as object[]).length).toBe(2)
   }, 90_000)
 
   it('holds a changed definition for review when the server is pinned, until it is accepted', async () => {
-    await apply(`apiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: gh, namespace: disco }\nspec: { endpoint: "${mcpUrl}", pinning: true }\n`)
+    await apply(
+      `apiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: gh, namespace: disco }\nspec: { endpoint: "${mcpUrl}", pinning: true }\n`,
+    )
     const server = await prisma.languageTool.findFirstOrThrow({ where: { name: 'gh' } })
-    mcpTools = [{ ...mcpTools[0], description: 'Open an issue (and assign it to everyone)' }, mcpTools[1], { name: 'delete-repo', description: 'Delete a repository', inputSchema: { type: 'object' } }]
+    mcpTools = [
+      { ...mcpTools[0], description: 'Open an issue (and assign it to everyone)' },
+      mcpTools[1],
+      { name: 'delete-repo', description: 'Delete a repository', inputSchema: { type: 'object' } },
+    ]
     const { discoveryRoutes } = await import('@/lib/api/discovery-routes')
     await call(discoveryRoutes.refreshLanguageTool, `/api/v1/languagetools/${server.id}/refresh`, { method: 'POST', params: { id: server.id } })
     const held = await waitFor('a held change', () => prisma.surfaceChange.findFirst({ where: { subjectId: server.id, status: 'pending_review' } }))
@@ -193,11 +212,17 @@ describe('discovery workers', () => {
     expect(byName.get('create-issue')!.description).toBe('Open an issue') // agents keep the accepted version
     expect(byName.has('delete-repo')).toBe(true) // additions are not held
 
-    const accepted = await call(discoveryRoutes.accept, `/api/v1/discovery/changes/${held.id}/accept`, { method: 'POST', params: { id: held.id }, body: { comment: 'reviewed' } })
+    const accepted = await call(discoveryRoutes.accept, `/api/v1/discovery/changes/${held.id}/accept`, {
+      method: 'POST',
+      params: { id: held.id },
+      body: { comment: 'reviewed' },
+    })
     expect(accepted.status).toBe(200)
     expect(accepted.json).toMatchObject({ status: 'accepted', comment: 'reviewed' })
     const after = await prisma.languageTool.findUniqueOrThrow({ where: { id: server.id } })
-    expect((after.toolSchemas as { name: string; description: string }[]).find((t) => t.name === 'create-issue')!.description).toBe('Open an issue (and assign it to everyone)')
+    expect((after.toolSchemas as { name: string; description: string }[]).find((t) => t.name === 'create-issue')!.description).toBe(
+      'Open an issue (and assign it to everyone)',
+    )
     const again = await call(discoveryRoutes.reject, `/api/v1/discovery/changes/${held.id}/reject`, { method: 'POST', params: { id: held.id }, body: {} })
     expect(again.status).toBe(409)
     expect(again.json.detail).toMatch(/already accepted/)
@@ -224,7 +249,11 @@ describe('discovery workers', () => {
     for (const name of names) images.set(name, { tools: [tool(`pair.t${name.split('-')[1]}`)], delayMs: 100 })
     await apply(names.map((n, i) => agentDoc(n, 100 + i)).join('---\n'))
     const ids = (await prisma.agent.findMany({ where: { name: { in: names } }, select: { id: true } })).map((a) => a.id)
-    await waitFor('all twelve', async () => (await prisma.discoveryRun.count({ where: { subjectId: { in: ids }, status: 'succeeded' } })) === 12 || null, 60_000)
+    await waitFor(
+      'all twelve',
+      async () => (await prisma.discoveryRun.count({ where: { subjectId: { in: ids }, status: 'succeeded' } })) === 12 || null,
+      60_000,
+    )
     await new Promise((r) => setTimeout(r, 1500))
     expect(await prisma.discoveryRun.count({ where: { subjectId: { in: ids } } })).toBe(12)
   }, 90_000)

@@ -96,11 +96,24 @@ beforeAll(async () => {
   // What MCP discovery would have stored (tools/list entries with annotations).
   await prisma.languageTool.update({
     where: { namespace_name: { namespace: 'support', name: 'github-mcp' } },
-    data: { phase: 'Ready', toolSchemas: [{ name: 'create-issue', description: 'Open an issue', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } }] },
+    data: {
+      phase: 'Ready',
+      toolSchemas: [
+        {
+          name: 'create-issue',
+          description: 'Open an issue',
+          inputSchema: { type: 'object' },
+          annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+        },
+      ],
+    },
   })
   await prisma.languageTool.update({
     where: { namespace_name: { namespace: 'support', name: 'docs' } },
-    data: { phase: 'Ready', toolSchemas: [{ name: 'searchDocs', description: 'Search the docs', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] },
+    data: {
+      phase: 'Ready',
+      toolSchemas: [{ name: 'searchDocs', description: 'Search the docs', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
+    },
   })
   triageId = (await prisma.agent.findFirstOrThrow({ where: { name: 'triage' } })).id
 })
@@ -115,7 +128,11 @@ describe('image tools upload', () => {
       body: {
         tools: [
           { name: 'acme.timestamp', description: 'Returns the current UTC timestamp.', inputSchema: { type: 'object', properties: {} } },
-          { name: 'acme.echo', description: 'Echoes the input string back.', inputSchema: { type: 'object', required: ['value'], properties: { value: { type: 'string' } } } },
+          {
+            name: 'acme.echo',
+            description: 'Echoes the input string back.',
+            inputSchema: { type: 'object', required: ['value'], properties: { value: { type: 'string' } } },
+          },
           { name: 'acme.lookup', description: 'Image version of lookup', inputSchema: { type: 'object' } },
         ],
       },
@@ -154,7 +171,11 @@ describe('image tools upload', () => {
   })
 
   it('refuses a digest that does not match the pinned image', async () => {
-    const res = await call(agentFleet.putImageTools, `/api/v1/agents/${triageId}/image-tools`, { method: 'PUT', params: { id: triageId }, body: { digest: `sha256:${'ef'.repeat(32)}`, tools: [] } })
+    const res = await call(agentFleet.putImageTools, `/api/v1/agents/${triageId}/image-tools`, {
+      method: 'PUT',
+      params: { id: triageId },
+      body: { digest: `sha256:${'ef'.repeat(32)}`, tools: [] },
+    })
     expect(res.status).toBe(422)
     expect(res.json.errors[0]).toMatchObject({ field: 'digest', rule: 'mismatch' })
   })
@@ -166,18 +187,36 @@ describe('GET /api/v1/agents/{id}', () => {
     expect(res.status).toBe(200)
     const tools = res.json.effectiveTools
     expect(byName(tools, 'toolroom.list_tools')).toMatchObject({ provenance: 'platform', state: 'enabled' })
-    expect(byName(tools, 'zendesk.create_ticket')).toMatchObject({ provenance: 'connector:zendesk', inheritedFromUnit: 'support', requiresApproval: true, approvalSource: 'tool' })
+    expect(byName(tools, 'zendesk.create_ticket')).toMatchObject({
+      provenance: 'connector:zendesk',
+      inheritedFromUnit: 'support',
+      requiresApproval: true,
+      approvalSource: 'tool',
+    })
     // disabled on the unit, enabled again on the agent
     expect(byName(tools, 'zendesk.search')).toMatchObject({ state: 'enabled', reason: 'enabled by a toggle on agent "triage"' })
-    expect(byName(tools, 'github.create_issue')).toMatchObject({ provenance: 'connector:github', inheritedFromUnit: null, upstreamName: 'create-issue', annotations: { readOnly: false, destructive: false, openWorld: true } })
-    expect(byName(tools, 'docs.search_docs')).toMatchObject({ provenance: 'mcp:docs', sideEffects: { level: 'read_only', levelSource: 'annotations' }, requiresApproval: false })
+    expect(byName(tools, 'github.create_issue')).toMatchObject({
+      provenance: 'connector:github',
+      inheritedFromUnit: null,
+      upstreamName: 'create-issue',
+      annotations: { readOnly: false, destructive: false, openWorld: true },
+    })
+    expect(byName(tools, 'docs.search_docs')).toMatchObject({
+      provenance: 'mcp:docs',
+      sideEffects: { level: 'read_only', levelSource: 'annotations' },
+      requiresApproval: false,
+    })
     expect(byName(tools, 'acme.echo')).toMatchObject({ provenance: `image:${DIGEST}`, sideEffects: { level: 'external_write', levelSource: 'default' } })
     expect(byName(tools, 'acme.lookup')).toMatchObject({ provenance: 'grant', state: 'enabled' })
     expect(byName(tools, 'billing.refund')).toBeUndefined()
     expect(res.json.unresolved.map((u: { reference: string }) => u.reference).sort()).toEqual(['missing.tool', 'nonexistent'])
     // tier order: platform, connector, image, mcp, grant
     const tiers = tools.map((t: { tier: string }) => t.tier)
-    expect(tiers).toEqual([...tiers].sort((a: string, b: string) => ['platform', 'connector', 'image', 'mcp', 'grant'].indexOf(a) - ['platform', 'connector', 'image', 'mcp', 'grant'].indexOf(b)))
+    expect(tiers).toEqual(
+      [...tiers].sort(
+        (a: string, b: string) => ['platform', 'connector', 'image', 'mcp', 'grant'].indexOf(a) - ['platform', 'connector', 'image', 'mcp', 'grant'].indexOf(b),
+      ),
+    )
   })
 
   it('explains exclusions with ?include=excluded', async () => {
@@ -219,7 +258,11 @@ describe('GET /api/v1/units/{id}', () => {
     expect(byName(res.json.effectiveTools, 'tier1.handoff')).toMatchObject({ provenance: `image:${UNIT_DIGEST}` })
     expect(byName(res.json.effectiveTools, 'zendesk.create_ticket')).toMatchObject({ inheritedFromUnit: 'support' })
     // allowedAgents is checked per agent, not for the unit
-    expect(byName(res.json.effectiveTools, 'billing.refund')).toMatchObject({ state: 'enabled', requiresApproval: true, rateLimit: { callsPerMinute: 5, callsPerDay: null } })
+    expect(byName(res.json.effectiveTools, 'billing.refund')).toMatchObject({
+      state: 'enabled',
+      requiresApproval: true,
+      rateLimit: { callsPerMinute: 5, callsPerDay: null },
+    })
     const agent = await call(agents.get, `/api/v1/agents/${triageId}`, { params: { id: triageId } })
     expect(byName(agent.json.effectiveTools, 'tier1.handoff')).toBeUndefined()
   })
@@ -241,7 +284,12 @@ describe('safety.allowedAgents across namespaces', () => {
       method: 'POST',
       body: [
         tool('vault.open', '  safety: { allowedAgents: [opener, trusted/*] }\n', 'vault'),
-        ...[['vault', 'opener'], ['intruders', 'opener'], ['trusted', 'anyone'], ['other', 'anyone']].map(
+        ...[
+          ['vault', 'opener'],
+          ['intruders', 'opener'],
+          ['trusted', 'anyone'],
+          ['other', 'anyone'],
+        ].map(
           ([namespace, name]) => yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent

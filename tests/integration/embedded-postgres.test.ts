@@ -72,7 +72,10 @@ describe('embedded PostgreSQL in a private directory', { timeout: 120_000 }, () 
     const version = fs.readFileSync(versionFile, 'utf8')
     fs.writeFileSync(versionFile, '16\n')
     try {
-      const error = await start().then(() => null, (e: Error) => e)
+      const error = await start().then(
+        () => null,
+        (e: Error) => e,
+      )
       expect(error?.message).toMatch(/^embedded PostgreSQL: PostgreSQL did not start in .*: .*FATAL: +database files are incompatible with server/)
       expect(error?.message).not.toMatch(/undefined/)
     } finally {

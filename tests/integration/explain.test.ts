@@ -62,7 +62,8 @@ async function gatewayVerdict(client: Client, agentId: string, name: string, arg
   }
   const record = await prisma.toolCall.findFirst({ where: { agentId }, orderBy: { startedAt: 'desc' } })
   // toolroom.call_tool without a tool name is refused before any record: only the answer tells.
-  if (!record || record.id === before?.id) return { recorded: false, decision: answer === -32602 ? 'invalid_arguments' : `unrecorded ${answer}`, deduplicated: false, errorCode: null, answer }
+  if (!record || record.id === before?.id)
+    return { recorded: false, decision: answer === -32602 ? 'invalid_arguments' : `unrecorded ${answer}`, deduplicated: false, errorCode: null, answer }
   const decision =
     record.outcome === 'denied'
       ? record.errorCode === 'unknown_tool'
@@ -93,12 +94,32 @@ async function awayFromMinuteEdge() {
 }
 
 const NAMES = [
-  'upstream.echo', 'upstream.create_thing', 'upstream.explode', 'things.create', 'tickets.create', 'broken.lookup', 'pay.charge',
-  'limited.ping', 'quiet.ping', 'secret.only_b', 'denied.here', 'toggled.off', 'shell.echo', 'local.summarize',
-  'toolroom.list_tools', 'toolroom.call_tool', 'nope.nothing', 'upstream.nope',
+  'upstream.echo',
+  'upstream.create_thing',
+  'upstream.explode',
+  'things.create',
+  'tickets.create',
+  'broken.lookup',
+  'pay.charge',
+  'limited.ping',
+  'quiet.ping',
+  'secret.only_b',
+  'denied.here',
+  'toggled.off',
+  'shell.echo',
+  'local.summarize',
+  'toolroom.list_tools',
+  'toolroom.call_tool',
+  'nope.nothing',
+  'upstream.nope',
 ]
 const FIELDS = ['text', 'name', 'subject', 'body', 'priority', 'x']
-const value = fc.oneof(fc.constantFrom('a', 'b', 'low', 'urgent', 'Printer on fire'), fc.string({ maxLength: 8 }), fc.integer({ min: -3, max: 3 }), fc.boolean())
+const value = fc.oneof(
+  fc.constantFrom('a', 'b', 'low', 'urgent', 'Printer on fire'),
+  fc.string({ maxLength: 8 }),
+  fc.integer({ min: -3, max: 3 }),
+  fc.boolean(),
+)
 const argsArb = fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 3 })
 const callArb = fc.record({
   agent: fc.constantFrom('a', 'b'),
@@ -138,7 +159,7 @@ describe('the explainer decides as the gateway does', () => {
   }, 240_000)
 })
 
-describe('refusals in the effective set\'s figures', () => {
+describe("refusals in the effective set's figures", () => {
   it('are counted apart (refusedCalls7d), so a tool only ever refused does not read as 0 % failed', async () => {
     process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
     reloadConfig()
@@ -147,9 +168,12 @@ describe('refusals in the effective set\'s figures', () => {
       for (let i = 0; i < 7; i++) await clientA.callTool({ name: 'limited.ping', arguments: {} }).catch(() => null)
       await clientA.callTool({ name: 'toggled.off', arguments: {} }).catch(() => null)
       await rollupCallStats()
-      const res = await call(fleetRoutes('Agent').effectiveTools, `/api/v1/agents/${tokens.agentA}/effective-tools?include=excluded`, { params: { id: tokens.agentA } })
+      const res = await call(fleetRoutes('Agent').effectiveTools, `/api/v1/agents/${tokens.agentA}/effective-tools?include=excluded`, {
+        params: { id: tokens.agentA },
+      })
       const rows = await prisma.toolCall.groupBy({ by: ['toolKey', 'outcome'], where: { agentId: { in: [tokens.agentA, tokens.agentB] } }, _count: true })
-      const refusedOf = (key: string) => rows.filter((r) => r.toolKey === key && ['denied', 'invalid_arguments', 'rate_limited'].includes(r.outcome)).reduce((n, r) => n + r._count, 0)
+      const refusedOf = (key: string) =>
+        rows.filter((r) => r.toolKey === key && ['denied', 'invalid_arguments', 'rate_limited'].includes(r.outcome)).reduce((n, r) => n + r._count, 0)
       const limited = res.json.effectiveTools.find((t: { name: string }) => t.name === 'limited.ping')
       expect(limited.refusedCalls7d).toBe(refusedOf('Tool/gw/limited.ping'))
       expect(limited.refusedCalls7d).toBeGreaterThan(0)
@@ -167,7 +191,9 @@ describe('the trace', () => {
     const x = await explained(tokens.agentA, { tool: 'secret.only_b' })
     expect(x.decision).toBe('denied')
     expect(x.refusal).toMatchObject({ step: 'effective-set', errorCode: 'safety', rpcCode: -32602 })
-    expect(x.candidates).toEqual([expect.objectContaining({ role: 'winner', tier: 'grant', state: 'denied', source: { kind: 'Tool', namespace: 'gw', name: 'secret.only_b' } })])
+    expect(x.candidates).toEqual([
+      expect.objectContaining({ role: 'winner', tier: 'grant', state: 'denied', source: { kind: 'Tool', namespace: 'gw', name: 'secret.only_b' } }),
+    ])
     expect(x.candidates[0].why).toMatch(/safety\.allowedAgents/)
     expect(x.safety).toMatchObject({ allowedAgents: ['agent-b'], deniedNamespaces: null, toggle: null })
     expect(x.steps.map((s) => [s.step, s.outcome])).toEqual([
@@ -187,10 +213,15 @@ describe('the trace', () => {
     expect(x.safety?.toggle).toEqual({ enabled: false, where: 'agent "agent-a"' })
   })
 
-  it('names every argument violation, as the gateway\'s validator does', async () => {
+  it("names every argument violation, as the gateway's validator does", async () => {
     const x = await explained(tokens.agentA, { tool: 'tickets.create', arguments: { subject: 7, priority: 'whenever', extra: true } })
     expect(x.decision).toBe('invalid_arguments')
-    expect(x.arguments.violations.map((v) => `${v.path} ${v.rule}`).sort()).toEqual(['/body required', '/extra additionalProperties', '/priority enum', '/subject type'])
+    expect(x.arguments.violations.map((v) => `${v.path} ${v.rule}`).sort()).toEqual([
+      '/body required',
+      '/extra additionalProperties',
+      '/priority enum',
+      '/subject type',
+    ])
   })
 
   it('gives the approval rule and its expiry, and the idempotency key a call would use', async () => {
@@ -202,7 +233,12 @@ describe('the trace', () => {
     const args = { subject: 'Printer on fire', body: 'smoke' }
     const ticket = await explained(tokens.agentA, { tool: 'tickets.create', arguments: args })
     expect(ticket.decision).toBe('allowed')
-    expect(ticket.idempotency).toMatchObject({ key: renderIdempotencyKey('zendesk-{{ args.subject | hash }}', args), source: 'template', scope: 'tool', heldBy: null })
+    expect(ticket.idempotency).toMatchObject({
+      key: renderIdempotencyKey('zendesk-{{ args.subject | hash }}', args),
+      source: 'template',
+      scope: 'tool',
+      heldBy: null,
+    })
     const own = await explained(tokens.agentA, { tool: 'tickets.create', arguments: args, idempotencyKey: 'mine' })
     expect(own.idempotency).toMatchObject({ key: 'mine', source: 'caller', scope: 'agent', withheld: null })
   })
@@ -298,7 +334,12 @@ describe('hostile and malformed input', () => {
     expect(missing.status).toBe(422)
     expect(missing.json.errors[0].field).toBe('tool')
 
-    const broken = await call(explainRoutes.explain, `/api/v1/agents/${tokens.agentA}/explain`, { method: 'POST', body: '{"tool": "upstream.echo"', contentType: 'application/json', params: { id: tokens.agentA } })
+    const broken = await call(explainRoutes.explain, `/api/v1/agents/${tokens.agentA}/explain`, {
+      method: 'POST',
+      body: '{"tool": "upstream.echo"',
+      contentType: 'application/json',
+      params: { id: tokens.agentA },
+    })
     expect(broken.status).toBe(400)
     expect(broken.json.errors).toEqual([expect.objectContaining({ field: '(body)', rule: 'json-syntax' })])
 

@@ -80,13 +80,19 @@ describe('the gateway front bounds connections', () => {
     expect(stalled.closedAfterMs).not.toBeNull()
     expect(stalled.closedAfterMs!).toBeLessThan(6000)
     const chunk = Buffer.alloc(256 * 1024, 'a')
-    const steady = await raw([head('POST', '/api/v1/apply', { 'content-length': chunk.length * 4 }), chunk, { waitMs: 200 }, chunk, { waitMs: 200 }, chunk, { waitMs: 200 }, chunk], 2000)
+    const steady = await raw(
+      [head('POST', '/api/v1/apply', { 'content-length': chunk.length * 4 }), chunk, { waitMs: 200 }, chunk, { waitMs: 200 }, chunk, { waitMs: 200 }, chunk],
+      2000,
+    )
     expect(steady.got).toMatch(/^HTTP\/1\.1 200/)
     expect(steady.got).toContain(`"received":${chunk.length * 4}`)
   })
 
   it('closes the connection after the web app answers before the body arrived (no 10 MB left unread on a kept-alive connection)', async () => {
-    const { got, closedAfterMs } = await raw([head('POST', '/api/early', { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 }), Buffer.alloc(256 * 1024, 'a')], 6000)
+    const { got, closedAfterMs } = await raw(
+      [head('POST', '/api/early', { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 }), Buffer.alloc(256 * 1024, 'a')],
+      6000,
+    )
     expect(got).toMatch(/^HTTP\/1\.1 401/)
     expect(got).toMatch(/connection: close/i)
     expect(closedAfterMs).not.toBeNull()
@@ -95,11 +101,22 @@ describe('the gateway front bounds connections', () => {
   })
 
   it('refuses an /mcp body over the limit with 413 without reading it, and closes the connection', async () => {
-    const declared = await raw([head('POST', '/mcp', { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 }), Buffer.alloc(64 * 1024, 'a')], 5000)
+    const declared = await raw(
+      [head('POST', '/mcp', { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 }), Buffer.alloc(64 * 1024, 'a')],
+      5000,
+    )
     expect(declared.got).toMatch(/^HTTP\/1\.1 413/)
     expect(declared.closedAfterMs).not.toBeNull()
     const chunked = Buffer.alloc(2 * 1024 * 1024, 'a')
-    const undeclared = await raw([head('POST', '/mcp', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }), `${chunked.length.toString(16)}\r\n`, chunked, { waitMs: 3000 }], 5000)
+    const undeclared = await raw(
+      [
+        head('POST', '/mcp', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }),
+        `${chunked.length.toString(16)}\r\n`,
+        chunked,
+        { waitMs: 3000 },
+      ],
+      5000,
+    )
     expect(undeclared.got).toMatch(/^HTTP\/1\.1 413/)
     expect(undeclared.closedAfterMs).not.toBeNull()
     expect(undeclared.closedAfterMs!).toBeLessThan(2000)
@@ -111,12 +128,15 @@ describe('the gateway front bounds connections', () => {
     const agent = new http.Agent({ keepAlive: true })
     const post = (bytes: number) =>
       new Promise<{ status?: number; body?: string; error?: string }>((resolve) => {
-        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'content-length': bytes }, agent }, (res) => {
-          let body = ''
-          res.on('data', (d) => (body += d))
-          res.on('end', () => resolve({ status: res.statusCode, body }))
-          res.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code }))
-        })
+        const req = http.request(
+          { host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'content-length': bytes }, agent },
+          (res) => {
+            let body = ''
+            res.on('data', (d) => (body += d))
+            res.on('end', () => resolve({ status: res.statusCode, body }))
+            res.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code }))
+          },
+        )
         req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code }))
         req.end(Buffer.alloc(bytes, 'a'))
       })

@@ -16,7 +16,12 @@ let world: World
 let token: string
 
 const restCall = (toolId: string, body: unknown) =>
-  call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, { method: 'POST', body, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
+  call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, {
+    method: 'POST',
+    body,
+    params: { toolId },
+    headers: { authorization: `Bearer ${token}` },
+  })
 
 async function mcpCall(name: string, args: unknown, id: number | string = 1, meta?: Record<string, unknown>) {
   const res = await fetch(`${world.gatewayUrl}/mcp`, {
@@ -62,7 +67,11 @@ beforeAll(async () => {
   const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: hostileManifest(world.rest.url) })
   expect(applied.status, applied.text).toBe(200)
   const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'agent-hostile' } } })
-  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'hostile' }, params: { id: agent.id } })
+  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
+    method: 'POST',
+    body: { name: 'hostile' },
+    params: { id: agent.id },
+  })
   token = issued.json.token
 })
 
@@ -123,7 +132,17 @@ describe('URL templates', () => {
       expect(s.path).toMatch(/^\/api\/users\/[^/]+\/profile$/)
       expect(s.authorization).toBe(`Bearer ${SECRET}`)
     }
-    expect(seen.map((s) => decodeURIComponent(s.path.split('/')[3]))).toEqual(['../../admin', '%2e%2e', '.%2e', '..%2fadmin', 'a/b', '%2f', 'x?admin=1', 'x#frag', '..\\admin'])
+    expect(seen.map((s) => decodeURIComponent(s.path.split('/')[3]))).toEqual([
+      '../../admin',
+      '%2e%2e',
+      '.%2e',
+      '..%2fadmin',
+      'a/b',
+      '%2f',
+      'x?admin=1',
+      'x#frag',
+      '..\\admin',
+    ])
     expect(seen.some((s) => s.path === '/api/profile' || s.path.includes('/admin'))).toBe(false)
   })
 
@@ -132,7 +151,10 @@ describe('URL templates', () => {
     expect(refused.status).toBe(422)
     expect(refused.json.rpcCode).toBe(-32602)
     expect(refused.json.detail).toMatch(/"id" fills a path segment/)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: refused.json.callId } })).toMatchObject({ toolId: 'users.profile', errorCode: 'url_template' })
+    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: refused.json.callId } })).toMatchObject({
+      toolId: 'users.profile',
+      errorCode: 'url_template',
+    })
     const overMcp = await mcpCall('users.profile', { id: '.' })
     expect(overMcp.json.error?.code ?? overMcp.json.result?.isError).toBeTruthy()
     const ok = await restCall('users.profile', { arguments: { id: 'alice' } })
@@ -141,7 +163,9 @@ describe('URL templates', () => {
   })
 
   it('are refused at apply when a placeholder stands in the host', async () => {
-    const manifest = hostileManifest(world.rest.url).replace(`${world.rest.url}/api/users/{id}/profile`, 'https://{tenant}.example.org/api').replace('users.profile', 'users.tenant')
+    const manifest = hostileManifest(world.rest.url)
+      .replace(`${world.rest.url}/api/users/{id}/profile`, 'https://{tenant}.example.org/api')
+      .replace('users.profile', 'users.tenant')
     const refused = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest.split('---')[0] })
     expect(refused.status).toBe(422)
     expect(refused.text).toMatch(/endpoint\.url/)
@@ -150,7 +174,8 @@ describe('URL templates', () => {
 })
 
 describe('text PostgreSQL cannot store', () => {
-  const ingest = (calls: unknown[]) => call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls }, headers: { authorization: `Bearer ${token}` } })
+  const ingest = (calls: unknown[]) =>
+    call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls }, headers: { authorization: `Bearer ${token}` } })
 
   it('in call arguments reaches the upstream as sent, and the call is recorded in a safe form', async () => {
     const answer = await mcpCall('users.profile', { id: 'nul\u0000here', note: 'lone \ud800 surrogate', ['key\u0000']: 1 }, 'nul')
@@ -179,7 +204,12 @@ describe('text PostgreSQL cannot store', () => {
     expect(overRest.status).toBe(422)
     expect(overRest.json.errors).toEqual([expect.objectContaining({ field: 'idempotencyKey', rule: 'storable-text' })])
     const toolId = 'users.\u0000profile'
-    const badId = await call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${encodeURIComponent(toolId)}/call`, { method: 'POST', body: { arguments: {} }, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
+    const badId = await call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${encodeURIComponent(toolId)}/call`, {
+      method: 'POST',
+      body: { arguments: {} },
+      params: { toolId },
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(badId.status).toBe(422)
   })
 
@@ -196,7 +226,8 @@ describe('text PostgreSQL cannot store', () => {
 })
 
 describe('ingest', () => {
-  const ingest = (calls: unknown[]) => call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls }, headers: { authorization: `Bearer ${token}` } })
+  const ingest = (calls: unknown[]) =>
+    call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls }, headers: { authorization: `Bearer ${token}` } })
 
   it("records only the caller's own tools, within the retention window, naming each refused record", async () => {
     const now = Date.now()
@@ -225,7 +256,12 @@ describe('ingest', () => {
 
 describe('idempotency keys across agents', () => {
   const asAgent = (agentToken: string, body: unknown) =>
-    call(gatewayRoutes.callTool, '/api/v1/gateway/tools/tickets.create/call', { method: 'POST', body, params: { toolId: 'tickets.create' }, headers: { authorization: `Bearer ${agentToken}` } })
+    call(gatewayRoutes.callTool, '/api/v1/gateway/tools/tickets.create/call', {
+      method: 'POST',
+      body,
+      params: { toolId: 'tickets.create' },
+      headers: { authorization: `Bearer ${agentToken}` },
+    })
 
   it("a key rendered from the tool's template is the tool's: two agents filing the same subject get one ticket", async () => {
     const hits = () => world.rest.hits.get('/tickets') ?? 0
@@ -238,7 +274,10 @@ describe('idempotency keys across agents', () => {
     expect(hits() - before).toBe(1)
     expect(second.json.result).toEqual(first.json.result)
     expect(second.json.callId).toBe(first.json.callId)
-    const rows = await prisma.toolCall.findMany({ where: { toolId: 'tickets.create', idempotencyKey: { startsWith: 'zendesk-' } }, orderBy: { startedAt: 'asc' } })
+    const rows = await prisma.toolCall.findMany({
+      where: { toolId: 'tickets.create', idempotencyKey: { startsWith: 'zendesk-' } },
+      orderBy: { startedAt: 'asc' },
+    })
     expect(rows.slice(-2).map((r) => [r.agentName, r.outcome])).toEqual([
       ['agent-a', 'succeeded'],
       ['agent-hostile', 'deduplicated'],

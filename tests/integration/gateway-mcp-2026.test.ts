@@ -23,7 +23,13 @@ interface RpcAnswer {
 async function post(body: unknown, headers: Record<string, string> = {}, token = world.tokens.tokenA) {
   const res = await fetch(`${world.gatewayUrl}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     signal: AbortSignal.timeout(10_000),
   })
@@ -73,7 +79,9 @@ describe('MCP 2026-07-28 with SDK v2', () => {
 
   it('negotiates 2026-07-28 in "auto" mode (server/discover), and names both revisions it knows', async () => {
     const auto = new ModernClient({ name: 'auto', version: '1' }, { versionNegotiation: { mode: 'auto' } })
-    await auto.connect(new StreamableHTTPClientTransport(new URL(`${world.gatewayUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${world.tokens.tokenA}` } } }))
+    await auto.connect(
+      new StreamableHTTPClientTransport(new URL(`${world.gatewayUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${world.tokens.tokenA}` } } }),
+    )
     expect(auto.getProtocolEra()).toBe('modern')
     await auto.close()
     const discover = await post({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }, { 'mcp-method': 'server/discover' })
@@ -114,7 +122,11 @@ describe('MCP 2026-07-28 with SDK v2', () => {
 
   it('puts resultType, serverInfo and a private cache hint on tools/list', async () => {
     const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } }, { 'mcp-method': 'tools/list' })
-    expect(res.json.result).toMatchObject({ resultType: 'complete', cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'toolroom-gateway' } } })
+    expect(res.json.result).toMatchObject({
+      resultType: 'complete',
+      cacheScope: 'private',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'toolroom-gateway' } },
+    })
     expect(res.json.result.ttlMs).toBeGreaterThan(0)
   })
 })
@@ -124,22 +136,34 @@ describe("the revision's own rules, answered as it specifies", () => {
     const missing = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: META } })
     expect(missing.status).toBe(400)
     expect(missing.json.error.code).toBe(-32020)
-    const other = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'upstream.echo', arguments: { text: 'x' }, _meta: META } }, { 'mcp-method': 'tools/call', 'mcp-name': 'toolroom.list_tools' })
+    const other = await post(
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'upstream.echo', arguments: { text: 'x' }, _meta: META } },
+      { 'mcp-method': 'tools/call', 'mcp-name': 'toolroom.list_tools' },
+    )
     expect(other.status).toBe(400)
     expect(other.json.error.code).toBe(-32020)
   })
 
   it('refuses an unsupported revision with -32022 listing the supported ones, and an envelope without its required fields with -32602', async () => {
-    const old = await post({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } }, { 'mcp-method': 'tools/list', 'mcp-protocol-version': '2099-01-01' })
+    const old = await post(
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } },
+      { 'mcp-method': 'tools/list', 'mcp-protocol-version': '2099-01-01' },
+    )
     expect(old.status).toBe(400)
     expect(old.json.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } })
-    const partial = await post({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }, { 'mcp-method': 'tools/list' })
+    const partial = await post(
+      { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } },
+      { 'mcp-method': 'tools/list' },
+    )
     expect(partial.status).toBe(400)
     expect(partial.json.error.code).toBe(-32602)
   })
 
   it('names each violation of a method schema (-32602 with data.issues), not a dump of the validator', async () => {
-    const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'upstream.echo', arguments: [1, 2], _meta: META } }, { 'mcp-method': 'tools/call', 'mcp-name': 'upstream.echo' })
+    const res = await post(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'upstream.echo', arguments: [1, 2], _meta: META } },
+      { 'mcp-method': 'tools/call', 'mcp-name': 'upstream.echo' },
+    )
     expect(res.json.error.code).toBe(-32602)
     expect(res.json.error.message).toMatch(/params\.arguments/)
     expect(res.json.error.message).not.toMatch(/[[{]\s*"/)
@@ -166,7 +190,10 @@ describe("the revision's own rules, answered as it specifies", () => {
   })
 
   it('refuses a browser page from another origin (DNS rebinding), on either revision, before anything else', async () => {
-    const evil = await post({ jsonrpc: '2.0', id: 12, method: 'tools/list', params: { _meta: META } }, { 'mcp-method': 'tools/list', origin: 'http://evil.example.com', host: 'evil.example.com' })
+    const evil = await post(
+      { jsonrpc: '2.0', id: 12, method: 'tools/list', params: { _meta: META } },
+      { 'mcp-method': 'tools/list', origin: 'http://evil.example.com', host: 'evil.example.com' },
+    )
     expect(evil.status).toBe(403)
     expect(evil.json.error.code).toBe(-32600)
     const legacyEvil = await post({ jsonrpc: '2.0', id: 13, method: 'ping' }, { 'mcp-protocol-version': '2025-11-25', origin: 'https://evil.example.com' })

@@ -15,15 +15,20 @@ import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient, listen, type Listening } from '../support/gateway-fixtures'
 import { call } from './helpers'
 
-const json = (res: http.ServerResponse, status: number, body: unknown, type = 'application/json') => void res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body))
+const json = (res: http.ServerResponse, status: number, body: unknown, type = 'application/json') =>
+  void res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body))
 const pathOf = (req: http.IncomingMessage) => (req.url ?? '/').split('?')[0]
 
 function echoServer(name: string, calls: string[]) {
   const server = new McpServer({ name, version: '1.0.0' })
-  server.registerTool('echo', { description: 'Echoes text', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true, openWorldHint: false } }, async ({ text }) => {
-    calls.push(text)
-    return { content: [{ type: 'text', text }], structuredContent: { echo: text } }
-  })
+  server.registerTool(
+    'echo',
+    { description: 'Echoes text', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true, openWorldHint: false } },
+    async ({ text }) => {
+      calls.push(text)
+      return { content: [{ type: 'text', text }], structuredContent: { echo: text } }
+    },
+  )
   return server
 }
 
@@ -66,16 +71,30 @@ async function startPlainPostServer() {
     if (path !== '/mcp' || req.method !== 'POST') return json(res, 404, { error: 'not found' })
     const chunks: Buffer[] = []
     for await (const c of req) chunks.push(c as Buffer)
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: number; method: string; params?: { name?: string; arguments?: { text?: string } } }
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      id?: number
+      method: string
+      params?: { name?: string; arguments?: { text?: string } }
+    }
     if (body.id === undefined) return void res.writeHead(202).end()
     const answer = (result: unknown) => json(res, 200, { jsonrpc: '2.0', id: body.id, result }, 'text/plain')
     switch (body.method) {
       case 'initialize':
         return answer({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'handmade', version: '0.1' } })
       case 'tools/list':
-        return answer({ tools: [{ name: 'echo', description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, annotations: { readOnlyHint: true, openWorldHint: false } }] })
+        return answer({
+          tools: [
+            {
+              name: 'echo',
+              description: 'Echoes text',
+              inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+              annotations: { readOnlyHint: true, openWorldHint: false },
+            },
+          ],
+        })
       case 'tools/call':
-        if (body.params?.name !== 'echo') return json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32602, message: `no tool ${body.params?.name}` } }, 'text/plain')
+        if (body.params?.name !== 'echo')
+          return json(res, 200, { jsonrpc: '2.0', id: body.id, error: { code: -32602, message: `no tool ${body.params?.name}` } }, 'text/plain')
         calls.push(String(body.params.arguments?.text))
         return answer({ content: [{ type: 'text', text: body.params.arguments?.text }], structuredContent: { echo: body.params.arguments?.text } })
       default:
@@ -96,7 +115,7 @@ async function discover(name: string) {
   const server = await prisma.languageTool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'tx', name } } })
   const outcome = await runMcpDiscovery({ id: server.id, trigger: 'manual' })
   expect(outcome.status, outcome.error).toBe('succeeded')
-  for (const deadline = Date.now() + 10_000; !(await client.listTools()).tools.some((t) => t.name === `${name}.echo`); ) {
+  for (const deadline = Date.now() + 10_000; !(await client.listTools()).tools.some((t) => t.name === `${name}.echo`);) {
     if (Date.now() > deadline) throw new Error(`the gateway never listed ${name}.echo`)
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -130,7 +149,11 @@ spec: { languageTools: [legacy, plain] }
   expect(applied.status, applied.text).toBe(200)
   const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'tx', name: 'caller' } } })
   const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
-  const credential = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
+  const credential = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
+    method: 'POST',
+    body: { name: 'test' },
+    params: { id: agent.id },
+  })
   expect(credential.status, credential.text).toBe(201)
   gateway = createGatewayServer({ port: 0 })
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))

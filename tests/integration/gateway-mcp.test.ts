@@ -66,7 +66,15 @@ describe('MCP gateway with the official SDK client', () => {
     expect(result.structuredContent).toEqual({ echo: 'hello' })
     expect(mcp.counts.echo).toBe(before + 1)
     const row = await lastCall('upstream.echo')
-    expect(row).toMatchObject({ outcome: 'succeeded', channel: 'mcp', agentName: 'agent-a', agentNamespace: 'gw', provenance: 'mcp:upstream', level: 'read_only', attempts: 1 })
+    expect(row).toMatchObject({
+      outcome: 'succeeded',
+      channel: 'mcp',
+      agentName: 'agent-a',
+      agentNamespace: 'gw',
+      provenance: 'mcp:upstream',
+      level: 'read_only',
+      attempts: 1,
+    })
     expect(row.args).toEqual({ text: 'hello' })
     expect(row.latencyMs).toBeGreaterThanOrEqual(0)
   })
@@ -167,11 +175,15 @@ describe('MCP gateway with the official SDK client', () => {
     expect(mcp.counts.createThing).toBe(2)
   })
 
-  it('offers progressive discovery through the platform tools, and call_tool runs the named tool\'s pipeline', async () => {
+  it("offers progressive discovery through the platform tools, and call_tool runs the named tool's pipeline", async () => {
     const servers = await client.callTool({ name: 'toolroom.list_servers', arguments: {} })
     expect((servers.structuredContent as { servers: Array<{ provenance: string }> }).servers.map((s) => s.provenance)).toContain('mcp:upstream')
     const listed = await client.callTool({ name: 'toolroom.list_tools', arguments: { server: 'upstream' } })
-    expect((listed.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(['upstream.echo', 'upstream.create_thing', 'upstream.explode'])
+    expect((listed.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual([
+      'upstream.echo',
+      'upstream.create_thing',
+      'upstream.explode',
+    ])
     const inspected = await client.callTool({ name: 'toolroom.inspect_tool', arguments: { name: 'tickets.create' } })
     expect(inspected.structuredContent).toMatchObject({ name: 'tickets.create', level: 'external_write' })
     const viaDoor = await client.callTool({ name: 'toolroom.call_tool', arguments: { name: 'upstream.echo', arguments: { text: 'door' } } })

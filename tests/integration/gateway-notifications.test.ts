@@ -65,7 +65,7 @@ afterAll(async () => {
 })
 
 describe('tool list changes reach connected agents', () => {
-  it("reaches the changed agent on both revisions and both processes, and only that agent", async () => {
+  it('reaches the changed agent on both revisions and both processes, and only that agent', async () => {
     expect((await legacyA.listTools()).tools.map((t) => t.name)).toContain('flaky.read')
     const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false, flaky.read: false') })
     expect(applied.status).toBe(200)

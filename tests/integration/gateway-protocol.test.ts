@@ -58,7 +58,9 @@ describe('agents are isolated inside the gateway', () => {
     // Agent A guesses: every small id, as numbers and strings, in the gateway's sequence and in B's client's.
     const guesses = Array.from({ length: 50 }, (_, i) => [i, String(i)]).flat()
     for (let i = 0; i < guesses.length; i += 100) {
-      const batch = guesses.slice(i, i + 100).map((requestId) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'guess' } }))
+      const batch = guesses
+        .slice(i, i + 100)
+        .map((requestId) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'guess' } }))
       expect((await post(batch)).status).toBe(202)
     }
     const result = await call
@@ -85,7 +87,11 @@ describe('every JSON-RPC request gets an answer', () => {
   const bad: Array<[string, unknown, number]> = [
     ['params an array', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [] }, -32602],
     ['_meta a number', { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: 5 } }, -32602],
-    ['progressToken an object', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'upstream.echo', arguments: { text: 'x' }, _meta: { progressToken: { a: 1 } } } }, -32602],
+    [
+      'progressToken an object',
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'upstream.echo', arguments: { text: 'x' }, _meta: { progressToken: { a: 1 } } } },
+      -32602,
+    ],
     ['progressToken a fraction', { jsonrpc: '2.0', id: 4, method: 'ping', params: { _meta: { progressToken: 1.5 } } }, -32602],
     ['cursor a number', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { cursor: 7 } }, -32602],
     ['arguments an array', { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'upstream.echo', arguments: [1] } }, -32602],
@@ -113,7 +119,9 @@ describe('every JSON-RPC request gets an answer', () => {
     expect(res.json.error.message).toMatch(/protocolVersion/)
     expect(res.json.error.message).toMatch(/clientInfo/)
     expect(res.json.error.message).not.toMatch(/[[{]\s*"/)
-    expect(res.json.error.data.issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['params.protocolVersion', 'params.capabilities', 'params.clientInfo']))
+    expect(res.json.error.data.issues.map((i: { path: string }) => i.path)).toEqual(
+      expect.arrayContaining(['params.protocolVersion', 'params.capabilities', 'params.clientInfo']),
+    )
   })
 
   it('answers each message of a batch, the malformed ones with their own error', async () => {
@@ -128,7 +136,12 @@ describe('every JSON-RPC request gets an answer', () => {
 
   it('refuses a malformed notification with 400, and ignores task augmentation it does not offer', async () => {
     expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: { x: 1 } } })).status).toBe(400)
-    const res = await post({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'upstream.echo', arguments: { text: 'task' }, task: { ttl: 1000 } } })
+    const res = await post({
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'tools/call',
+      params: { name: 'upstream.echo', arguments: { text: 'task' }, task: { ttl: 1000 } },
+    })
     expect(res.json.result.structuredContent).toEqual({ echo: 'task' })
   })
 
@@ -161,12 +174,15 @@ describe('every JSON-RPC request gets an answer', () => {
 describe('the gateway lists only what it can execute', () => {
   const agentFleet = fleetRoutes('Agent')
 
-  it("leaves image (and function) tools out of tools/list and toolroom.list_tools, keeps them in the effective set, and refuses their calls with -32602 saying they run inside the agent", async () => {
+  it('leaves image (and function) tools out of tools/list and toolroom.list_tools, keeps them in the effective set, and refuses their calls with -32602 saying they run inside the agent', async () => {
     const agentA = world.tokens.agentA
     const upload = await call(agentFleet.putImageTools, `/api/v1/agents/${agentA}/image-tools`, {
       method: 'PUT',
       params: { id: agentA },
-      body: { digest: `sha256:${'ab'.repeat(32)}`, tools: [{ name: 'acme.clock', description: 'Reads the clock inside the agent', inputSchema: { type: 'object', properties: {} } }] },
+      body: {
+        digest: `sha256:${'ab'.repeat(32)}`,
+        tools: [{ name: 'acme.clock', description: 'Reads the clock inside the agent', inputSchema: { type: 'object', properties: {} } }],
+      },
     })
     expect(upload.status, upload.text).toBe(200)
     const effective = await call(agentFleet.effectiveTools, `/api/v1/agents/${agentA}/effective-tools`, { params: { id: agentA } })
@@ -186,7 +202,10 @@ describe('the gateway lists only what it can execute', () => {
     expect((await a.listTools()).tools.map((t) => t.name)).not.toContain('acme.clock')
     const listed = await a.callTool({ name: 'toolroom.list_tools', arguments: {} })
     expect((listed.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).not.toContain('acme.clock')
-    expect(await prisma.toolCall.findFirst({ where: { toolId: 'acme.clock', channel: 'mcp' }, orderBy: { startedAt: 'desc' } })).toMatchObject({ outcome: 'denied', errorCode: 'not_executable' })
+    expect(await prisma.toolCall.findFirst({ where: { toolId: 'acme.clock', channel: 'mcp' }, orderBy: { startedAt: 'desc' } })).toMatchObject({
+      outcome: 'denied',
+      errorCode: 'not_executable',
+    })
 
     // over REST the same refusal keeps its problem+json meaning: 404 not available
     const rest = await call(gatewayRoutes.callTool, '/api/v1/gateway/tools/acme.clock/call', {
@@ -205,7 +224,9 @@ describe('the gateway lists only what it can execute', () => {
       (e: McpError) => e,
     )
     expect(fn?.code).toBe(-32602)
-    expect((fn?.data as { reason: string }).reason).toMatch(/function tool: it runs in the agent's code, which reports the call to POST \/api\/v1\/calls\/ingest/)
+    expect((fn?.data as { reason: string }).reason).toMatch(
+      /function tool: it runs in the agent's code, which reports the call to POST \/api\/v1\/calls\/ingest/,
+    )
 
     // and the agent records the calls it ran itself through ingest
     const ingested = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', {

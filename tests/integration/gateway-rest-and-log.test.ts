@@ -19,7 +19,12 @@ let world: World
 let tokens: World['tokens']
 
 const restCall = (toolId: string, body: unknown, token = tokens.tokenA) =>
-  call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, { method: 'POST', body, params: { toolId }, headers: { authorization: `Bearer ${token}` } })
+  call(gatewayRoutes.callTool, `/api/v1/gateway/tools/${toolId}/call`, {
+    method: 'POST',
+    body,
+    params: { toolId },
+    headers: { authorization: `Bearer ${token}` },
+  })
 
 async function mcpPost(body: string | Buffer, headers: Record<string, string> = {}) {
   const res = await fetch(`${gatewayUrl}/mcp`, {
@@ -42,7 +47,11 @@ afterAll(async () => {
 
 describe('agent credentials', () => {
   it('are listed without their token, and a revoked one is refused by the gateway and the REST endpoint', async () => {
-    const created = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${tokens.agentA}/credentials`, { method: 'POST', body: { name: 'short-lived' }, params: { id: tokens.agentA } })
+    const created = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${tokens.agentA}/credentials`, {
+      method: 'POST',
+      body: { name: 'short-lived' },
+      params: { id: tokens.agentA },
+    })
     expect(created.status).toBe(201)
     expect(created.json.token).toMatch(/^tra_/)
     const token = created.json.token as string
@@ -67,9 +76,16 @@ describe('agent credentials', () => {
   })
 
   it('refuses people and API callers on agent routes, and agents on everything else', async () => {
-    const noToken = await call(gatewayRoutes.callTool, '/api/v1/gateway/tools/upstream.echo/call', { method: 'POST', body: { arguments: {} }, params: { toolId: 'upstream.echo' } })
+    const noToken = await call(gatewayRoutes.callTool, '/api/v1/gateway/tools/upstream.echo/call', {
+      method: 'POST',
+      body: { arguments: {} },
+      params: { toolId: 'upstream.echo' },
+    })
     expect(noToken.status).toBe(401)
-    const agentOnAdmin = await call(agentCredentialRoutes.listCredentials, `/api/v1/agents/${tokens.agentA}/credentials`, { params: { id: tokens.agentA }, headers: { authorization: `Bearer ${tokens.tokenA}` } })
+    const agentOnAdmin = await call(agentCredentialRoutes.listCredentials, `/api/v1/agents/${tokens.agentA}/credentials`, {
+      params: { id: tokens.agentA },
+      headers: { authorization: `Bearer ${tokens.tokenA}` },
+    })
     // the people route ignores agent credentials: it authenticates people (the local operator until sign-in lands)
     expect(agentOnAdmin.text).not.toContain(tokens.tokenA)
   })
@@ -80,7 +96,11 @@ describe('REST call endpoint and ingest', () => {
     const ok = await restCall('upstream.echo', { arguments: { text: 'over rest' } })
     expect(ok.status).toBe(200)
     expect(ok.json.result.structuredContent).toEqual({ echo: 'over rest' })
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: ok.json.callId } })).toMatchObject({ channel: 'rest', outcome: 'succeeded', toolKey: 'LanguageTool/gw/upstream/upstream.echo' })
+    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: ok.json.callId } })).toMatchObject({
+      channel: 'rest',
+      outcome: 'succeeded',
+      toolKey: 'LanguageTool/gw/upstream/upstream.echo',
+    })
     const bad = await restCall('tickets.create', { arguments: { subject: 1 } })
     expect(bad.status).toBe(422)
     expect(bad.contentType).toMatch(/problem\+json/)
@@ -93,9 +113,16 @@ describe('REST call endpoint and ingest', () => {
     expect(failing.json.data.status).toBe(400)
   })
 
-  it('ingests a batch all or nothing, skips re-sent records, and applies the tool\'s redaction', async () => {
+  it("ingests a batch all or nothing, skips re-sent records, and applies the tool's redaction", async () => {
     const id = crypto.randomUUID()
-    const record = { id, toolId: 'tickets.create', outcome: 'succeeded', startedAt: new Date().toISOString(), latencyMs: 12, args: { subject: 's', body: BODY_VALUE } }
+    const record = {
+      id,
+      toolId: 'tickets.create',
+      outcome: 'succeeded',
+      startedAt: new Date().toISOString(),
+      latencyMs: 12,
+      args: { subject: 's', body: BODY_VALUE },
+    }
     const bad = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', {
       method: 'POST',
       body: { calls: [record, { ...record, id: crypto.randomUUID(), outcome: 'exploded' }] },
@@ -104,10 +131,18 @@ describe('REST call endpoint and ingest', () => {
     expect(bad.status).toBe(422)
     expect(bad.json.errors[0].field).toMatch(/calls\.1\.outcome|calls\[1\]\.outcome/)
     expect(await prisma.toolCall.count({ where: { id } })).toBe(0)
-    const ok = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls: [record] }, headers: { authorization: `Bearer ${tokens.tokenA}` } })
+    const ok = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', {
+      method: 'POST',
+      body: { calls: [record] },
+      headers: { authorization: `Bearer ${tokens.tokenA}` },
+    })
     expect(ok.status).toBe(202)
     expect(ok.json).toEqual({ accepted: 1, duplicates: 0 })
-    const again = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', { method: 'POST', body: { calls: [record] }, headers: { authorization: `Bearer ${tokens.tokenA}` } })
+    const again = await call(gatewayRoutes.ingest, '/api/v1/calls/ingest', {
+      method: 'POST',
+      body: { calls: [record] },
+      headers: { authorization: `Bearer ${tokens.tokenA}` },
+    })
     expect(again.json).toEqual({ accepted: 0, duplicates: 1 })
     const row = await prisma.toolCall.findUniqueOrThrow({ where: { id } })
     expect(row).toMatchObject({ channel: 'ingest', agentName: 'agent-a', provenance: 'grant', toolKey: 'Tool/gw/tickets.create' })
@@ -127,7 +162,11 @@ describe('retries', () => {
     const write = await restCall('flaky.write', { arguments: {} })
     expect(write.status).toBe(502)
     expect(rest.hits.get('/flaky-write')).toBe(1)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: write.json.callId } })).toMatchObject({ outcome: 'failed', attempts: 1, errorCode: 'transient' })
+    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: write.json.callId } })).toMatchObject({
+      outcome: 'failed',
+      attempts: 1,
+      errorCode: 'transient',
+    })
   })
 })
 
@@ -168,7 +207,15 @@ describe('hostile input on /mcp', () => {
     const broken = await mcpPost('{"jsonrpc": "2.0", "id": 1, "method": ')
     expect(broken.status).toBe(400)
     expect(broken.json.error.code).toBe(-32700)
-    for (const body of ['42', '"x"', '[]', '{"id": 1, "method": "tools/list"}', '{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', '{"jsonrpc": "2.0", "id": 1, "method": 7}', '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}']) {
+    for (const body of [
+      '42',
+      '"x"',
+      '[]',
+      '{"id": 1, "method": "tools/list"}',
+      '{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}',
+      '{"jsonrpc": "2.0", "id": 1, "method": 7}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}',
+    ]) {
       const res = await mcpPost(body)
       expect(res.json.error.code, body).toBe(-32600)
     }
@@ -193,12 +240,20 @@ describe('hostile input on /mcp', () => {
     // a batch of one malformed message: answered as JSON-RPC says, with an array holding its error
     expect([-32600, -32700]).toContain((Array.isArray(deepJson.json) ? deepJson.json[0] : deepJson.json).error.code)
     // still serving
-    const ok = await mcpPost(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'upstream.echo', arguments: { text: 'still here' } } }))
+    const ok = await mcpPost(
+      JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'upstream.echo', arguments: { text: 'still here' } } }),
+    )
     expect(ok.json.result.structuredContent).toEqual({ echo: 'still here' })
   })
 
   it('answers batches, notifications, GET and a missing credential as the protocol says', async () => {
-    const batch = await mcpPost(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'nope' }]))
+    const batch = await mcpPost(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'nope' },
+      ]),
+    )
     expect(batch.json).toHaveLength(2)
     expect(batch.json[1].error.code).toBe(-32601)
     expect((await mcpPost(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status).toBe(202)

@@ -56,7 +56,11 @@ export async function testAdminToken(): Promise<string> {
   if (adminToken) return adminToken
   const token = `trk_${createHash('sha256').update(`toolroom tests ${process.env.DATABASE_URL}`).digest('base64url')}`
   const hash = hashToken(token)
-  await prisma.apiToken.upsert({ where: { hash }, create: { name: 'integration tests', hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'test' }, update: { revokedAt: null } })
+  await prisma.apiToken.upsert({
+    where: { hash },
+    create: { name: 'integration tests', hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'test' },
+    update: { revokedAt: null },
+  })
   adminToken = token
   return token
 }

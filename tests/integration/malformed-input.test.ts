@@ -37,7 +37,8 @@ describe('cursors', () => {
       const handler = await handlerFor(contract)
       for (const cursor of cursors) {
         const res = await call(handler, `${contract.path}?cursor=${encodeURIComponent(cursor)}`)
-        if (res.status !== 400 || res.contentType !== 'application/problem+json') failures.push(`${contract.path} cursor=${cursor}: ${res.status} ${res.text.slice(0, 120)}`)
+        if (res.status !== 400 || res.contentType !== 'application/problem+json')
+          failures.push(`${contract.path} cursor=${cursor}: ${res.status} ${res.text.slice(0, 120)}`)
       }
     }
     expect(failures).toEqual([])
@@ -49,7 +50,12 @@ describe('cursors of another list', () => {
   const TIME_LISTS = ['/api/v1/discovery/runs', '/api/v1/discovery/changes', '/api/v1/calls', '/api/v1/approvals', '/api/v1/agent-credentials', '/api/v1/audit']
   it('are a 400 problem: a registry cursor (or the old time-in-its-namespace form) on a time list, a time cursor on a registry list', async () => {
     const lists = ALL_CONTRACTS.filter((c) => c.method === 'GET' && c.query && 'cursor' in (c.query as { shape: object }).shape && !c.path.includes('{'))
-    expect(lists.filter((c) => TIME_LISTS.includes(c.path)).map((c) => c.path).sort()).toEqual([...TIME_LISTS].sort())
+    expect(
+      lists
+        .filter((c) => TIME_LISTS.includes(c.path))
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual([...TIME_LISTS].sort())
     const failures: string[] = []
     for (const contract of lists) {
       const handler = await handlerFor(contract)
@@ -58,7 +64,8 @@ describe('cursors of another list', () => {
         : [encodeTimeCursor(new Date('2026-01-01T00:00:00.000Z'), SOME_ID)]
       for (const cursor of foreign) {
         const res = await call(handler, `${contract.path}?cursor=${encodeURIComponent(cursor)}`)
-        if (res.status !== 400 || res.json?.errors?.[0]?.field !== 'cursor') failures.push(`${contract.path} cursor=${cursor}: ${res.status} ${res.text.slice(0, 120)}`)
+        if (res.status !== 400 || res.json?.errors?.[0]?.field !== 'cursor')
+          failures.push(`${contract.path} cursor=${cursor}: ${res.status} ${res.text.slice(0, 120)}`)
       }
     }
     expect(failures).toEqual([])
@@ -69,7 +76,8 @@ describe('hostile manifests', () => {
   const apply = (body: string, contentType?: string) => call(applyRoute, '/api/v1/apply?dryRun=true', { method: 'POST', body, contentType })
 
   it('refuse a key given twice in a JSON object, naming the key and the document, as YAML does', async () => {
-    const json = '[{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","metadata":{"name":"ok"}},{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","metadata":{"name":"dup"},"kind":"Secret"}]'
+    const json =
+      '[{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","metadata":{"name":"ok"}},{"apiVersion":"toolroom.dev/v1alpha1","kind":"Unit","metadata":{"name":"dup"},"kind":"Secret"}]'
     const res = await apply(json, 'application/json')
     expect(res.status).toBe(422)
     expect(res.contentType).toBe('application/problem+json')
@@ -112,17 +120,22 @@ describe('methods a route does not take', () => {
     expect(files.length).toBeGreaterThan(60)
     for (const file of files) {
       const mod = (await import(path.resolve(file))) as Record<string, Handler | undefined>
-      const url = `/${path.dirname(file).replace(/^app\//, '').replace(/\[(\w+)\]/g, SOME_ID)}`
+      const url = `/${path
+        .dirname(file)
+        .replace(/^app\//, '')
+        .replace(/\[(\w+)\]/g, SOME_ID)}`
       const own = ALL_CONTRACTS.filter((c) => `/${path.dirname(file).replace(/^app\//, '')}` === c.path.replace(/\{(\w+)\}/g, '[$1]')).map((c) => c.method)
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-        if (own.includes(method as RouteContract['method']) || (url === '/api/live' && method === 'GET') || (url === '/api/health' && method === 'GET')) continue
+        if (own.includes(method as RouteContract['method']) || (url === '/api/live' && method === 'GET') || (url === '/api/health' && method === 'GET'))
+          continue
         const handler = mod[method]
         if (!handler) {
           failures.push(`${method} ${url}: not exported (Next.js would answer a bare 405)`)
           continue
         }
         const res = await call(handler, url, { method, params: {} })
-        if (res.status !== 405 || res.contentType !== 'application/problem+json' || !res.headers.get('allow')) failures.push(`${method} ${url}: ${res.status} ${res.contentType}`)
+        if (res.status !== 405 || res.contentType !== 'application/problem+json' || !res.headers.get('allow'))
+          failures.push(`${method} ${url}: ${res.status} ${res.contentType}`)
       }
     }
     expect(failures).toEqual([])

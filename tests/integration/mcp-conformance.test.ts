@@ -30,7 +30,10 @@ const NOT_OFFERED: Array<[RegExp, string]> = [
   [/sampling|elicitation/, 'server-to-client requests (sampling, elicitation): not offered'],
   [/^tasks-/, 'the tasks extension: not offered (task augmentation is ignored, the call runs)'],
   [/^input-required-result-/, "multi round-trip requests: the suite's reference tools; the gateway asks nothing of its clients"],
-  [/^tools-call-|^json-schema-2020-12$/, "the suite's reference tools (test_simple_text, …) by their bare names: a gateway serves its upstreams' tools, namespaced"],
+  [
+    /^tools-call-|^json-schema-2020-12$/,
+    "the suite's reference tools (test_simple_text, …) by their bare names: a gateway serves its upstreams' tools, namespaced",
+  ],
   [/^http-custom-header-server-validation$/, 'no tool of the test fleet declares x-mcp-header (untestable, as the suite says)'],
 ]
 /** Checks of an otherwise applicable scenario that exercise a feature the gateway does not offer. */
@@ -68,7 +71,10 @@ beforeAll(async () => {
   for (const revision of REVISIONS) {
     const out = path.join(REPORTS, revision)
     fs.rmSync(out, { recursive: true, force: true })
-    await run(node, [cli, 'server', '--url', `${sidecar.url}/mcp`, '--requirements', revision, '-o', out], { timeout: 900_000, maxBuffer: 64 * 1024 * 1024 }).catch(() => {
+    await run(node, [cli, 'server', '--url', `${sidecar.url}/mcp`, '--requirements', revision, '-o', out], {
+      timeout: 900_000,
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch(() => {
       // it exits 1 when any check fails; the checks themselves are read below
     })
     results.set(revision, readResults(out))
@@ -108,7 +114,16 @@ function summary(): string {
         r.failures.some((c) => NOT_OFFERED_CHECKS.test(c.id)) ? 'its failed checks are of prompts/resources, not offered' : '',
         r.failures.some(untestable) ? `${r.failures.filter(untestable).length} checks untestable: they need the suite's diagnostic tools` : '',
       ].filter(Boolean)
-      const verdict = r.passed + r.failed === 0 ? 'no check applied (the scenario found nothing of this kind to test)' : reason ? (r.failed === 0 ? `pass (${reason})` : `not offered: ${reason}`) : offeredFailures.length === 0 ? `pass${notes.length ? ` (${notes.join('; ')})` : ''}` : 'FAIL'
+      const verdict =
+        r.passed + r.failed === 0
+          ? 'no check applied (the scenario found nothing of this kind to test)'
+          : reason
+            ? r.failed === 0
+              ? `pass (${reason})`
+              : `not offered: ${reason}`
+            : offeredFailures.length === 0
+              ? `pass${notes.length ? ` (${notes.join('; ')})` : ''}`
+              : 'FAIL'
       lines.push(`| ${r.scenario} | ${r.passed} | ${r.failed} | ${verdict} |`)
     }
     lines.push('', `${applicable.filter((r) => r.failures.every(excused)).length} of ${applicable.length} applicable scenarios pass.`, '')
@@ -130,11 +145,17 @@ describe.each(REVISIONS)('the conformance suite, MCP %s', (revision) => {
 
   it('passes the scenarios that test the revision itself', () => {
     const byName = new Map((results.get(revision) ?? []).map((r) => [r.scenario, r]))
-    const core = revision === '2026-07-28' ? ['server-stateless', 'tools-list', 'http-header-validation', 'dns-rebinding-protection'] : ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']
+    const core =
+      revision === '2026-07-28'
+        ? ['server-stateless', 'tools-list', 'http-header-validation', 'dns-rebinding-protection']
+        : ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']
     for (const name of core) {
       const result = byName.get(name)
       expect(result, name).toBeDefined()
-      expect(result!.failures.filter((c) => !excused(c)), name).toEqual([])
+      expect(
+        result!.failures.filter((c) => !excused(c)),
+        name,
+      ).toEqual([])
       expect(result!.passed, name).toBeGreaterThan(0)
     }
   })

@@ -38,8 +38,27 @@ afterAll(async () => {
 async function inspector(era: 'legacy' | 'modern', args: string[], token = world.tokens.tokenA, url = `${world.gatewayUrl}/mcp`) {
   const { stdout } = await run(
     node,
-    [cli, '--cli', '--server-url', url, '--transport', 'http', '--protocol-era', era, '--header', `Authorization: Bearer ${token}`, '--format', 'json', '--quiet', ...args],
-    { timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, HOME: home, MCP_CATALOG_PATH: path.join(home, 'mcp.json'), MCP_CLIENT_CONFIG_PATH: path.join(home, 'client.json') } },
+    [
+      cli,
+      '--cli',
+      '--server-url',
+      url,
+      '--transport',
+      'http',
+      '--protocol-era',
+      era,
+      '--header',
+      `Authorization: Bearer ${token}`,
+      '--format',
+      'json',
+      '--quiet',
+      ...args,
+    ],
+    {
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, HOME: home, MCP_CATALOG_PATH: path.join(home, 'mcp.json'), MCP_CLIENT_CONFIG_PATH: path.join(home, 'client.json') },
+    },
   )
   return JSON.parse(stdout)
 }
@@ -65,7 +84,9 @@ describe.each(['legacy', 'modern'] as const)('the MCP Inspector CLI, %s era', (e
 
   it('calls a tool through the pipeline', async () => {
     const before = world.mcp.counts.echo
-    const result = payload(await inspector(era, ['--method', 'tools/call', '--tool-name', 'upstream.echo', '--tool-args-json', JSON.stringify({ text: `inspector ${era}` })]))
+    const result = payload(
+      await inspector(era, ['--method', 'tools/call', '--tool-name', 'upstream.echo', '--tool-args-json', JSON.stringify({ text: `inspector ${era}` })]),
+    )
     expect(result.structuredContent).toEqual({ echo: `inspector ${era}` })
     expect(world.mcp.counts.echo).toBe(before + 1)
   }, 180_000)

@@ -33,7 +33,14 @@ class MemoryProvider implements OAuthClientProvider {
   }
   get clientMetadata(): OAuthClientMetadata {
     // A native client's loopback redirect; 2026-07-28 has clients name their application_type when they register.
-    return { client_name: 'a dynamically registered MCP client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native' } as OAuthClientMetadata
+    return {
+      client_name: 'a dynamically registered MCP client',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    } as OAuthClientMetadata
   }
   clientInformation() {
     return this.info
@@ -71,10 +78,14 @@ let viewer: string
  */
 function navigate(url: URL, cookie?: string): Promise<{ status: number; location: string | null }> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html', ...(cookie ? { cookie } : {}) } }, (res) => {
-      res.resume()
-      resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null })
-    })
+    const req = http.get(
+      url,
+      { headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html', ...(cookie ? { cookie } : {}) } },
+      (res) => {
+        res.resume()
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null })
+      },
+    )
     req.on('error', reject)
   })
 }
@@ -116,33 +127,58 @@ afterAll(async () => {
 
 describe('discovery documents and the challenge', () => {
   it('answers /mcp without a credential with 401 and WWW-Authenticate naming the resource metadata (RFC 9728)', async () => {
-    const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })
+    const res = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    })
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp", scope="mcp"`)
-    const forged = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer tro_forged', 'content-type': 'application/json' }, body: '{}' })
+    const forged = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tro_forged', 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(forged.headers.get('www-authenticate')).toMatch(/error="invalid_token"/)
   })
 
   it('publishes the protected resource and authorization server metadata', async () => {
     const resource = await (await fetch(`${app.url}/.well-known/oauth-protected-resource/mcp`)).json()
-    expect(resource).toEqual({ resource: `${app.url}/mcp`, authorization_servers: [`${app.url}/api/auth`], scopes_supported: ['mcp'], bearer_methods_supported: ['header'], resource_name: 'Toolroom MCP gateway' })
+    expect(resource).toEqual({
+      resource: `${app.url}/mcp`,
+      authorization_servers: [`${app.url}/api/auth`],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Toolroom MCP gateway',
+    })
     const server = await (await fetch(`${app.url}/.well-known/oauth-authorization-server/api/auth`)).json()
-    expect(server).toMatchObject({ issuer: `${app.url}/api/auth`, token_endpoint: `${app.url}/api/auth/oauth2/token`, code_challenge_methods_supported: ['S256'] })
+    expect(server).toMatchObject({
+      issuer: `${app.url}/api/auth`,
+      token_endpoint: `${app.url}/api/auth/oauth2/token`,
+      code_challenge_methods_supported: ['S256'],
+    })
     expect(server.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token']))
     // Nobody lets dynamically registered clients in yet: no registration endpoint, and the endpoint refuses.
     expect(server.registration_endpoint).toBeUndefined()
-    const register = await fetch(`${app.url}/api/auth/oauth2/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) })
+    const register = await fetch(`${app.url}/api/auth/oauth2/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    })
     expect(register.status).toBe(403)
     expect((await register.json()).error).toBe('access_denied')
   })
 })
 
-describe('a person\'s MCP client (authorization code with PKCE), registered by an admin for agent-a', () => {
+describe("a person's MCP client (authorization code with PKCE), registered by an admin for agent-a", () => {
   let clientId: string
   let provider: MemoryProvider
 
   it('does the whole dance with the SDK and then lists and calls tools as agent-a', async () => {
-    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'Claude on my laptop', agent: 'gw/agent-a', kind: 'authorization_code', redirectUris: [REDIRECT] } })
+    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name: 'Claude on my laptop', agent: 'gw/agent-a', kind: 'authorization_code', redirectUris: [REDIRECT] },
+    })
     expect(created.status).toBe(201)
     expect(created.json).toMatchObject({ kind: 'authorization_code', registration: 'admin', agent: { namespace: 'gw', name: 'agent-a' } })
     expect(created.json.clientSecret).toBeUndefined()
@@ -195,7 +231,11 @@ describe('a person\'s MCP client (authorization code with PKCE), registered by a
   it('ends every token of the client when an admin revokes it', async () => {
     const token = provider.tokens()!.access_token
     const ping = () =>
-      fetch(`${app.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+      fetch(`${app.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      })
     expect((await ping()).status).toBe(200)
     const revoked = await call(oauthRoutes.revokeClient, `/api/v1/oauth/clients/${clientId}/revoke`, { method: 'POST', params: { clientId } })
     expect(revoked.status).toBe(200)
@@ -206,12 +246,20 @@ describe('a person\'s MCP client (authorization code with PKCE), registered by a
 
 describe('a workload (client credentials) on 2026-07-28', () => {
   it('gets a token with its secret and calls tools as its agent; agent credentials keep working beside', async () => {
-    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'nightly job', agent: 'gw/agent-b', kind: 'client_credentials' } })
+    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name: 'nightly job', agent: 'gw/agent-b', kind: 'client_credentials' },
+    })
     expect(created.status).toBe(201)
     expect(created.json.clientSecret).toMatch(/^trc_/)
     const stored = await prisma.oauthClient.findUniqueOrThrow({ where: { clientId: created.json.clientId } })
     expect(stored.clientSecret).not.toContain(created.json.clientSecret.slice(4))
-    const provider = new ClientCredentialsProvider({ clientId: created.json.clientId, clientSecret: created.json.clientSecret, expectedIssuer: `${app.url}/api/auth`, scope: 'mcp' })
+    const provider = new ClientCredentialsProvider({
+      clientId: created.json.clientId,
+      clientSecret: created.json.clientSecret,
+      expectedIssuer: `${app.url}/api/auth`,
+      scope: 'mcp',
+    })
     const client = new ModernClient({ name: 'workload', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
     await client.connect(new ModernTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))
     const names = (await client.listTools()).tools.map((t) => t.name)
@@ -233,14 +281,26 @@ describe('a workload (client credentials) on 2026-07-28', () => {
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'mcp', resource: `${app.url}/mcp` }),
     })
     expect(wrong.status).toBe(401)
-    const noRedirect = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x', agent: 'gw/agent-a', kind: 'authorization_code' } })
+    const noRedirect = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name: 'x', agent: 'gw/agent-a', kind: 'authorization_code' },
+    })
     expect(noRedirect.status).toBe(422)
-    const insecure = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x', agent: 'gw/agent-a', kind: 'authorization_code', redirectUris: ['http://evil.example/cb', 'javascript:alert(1)'] } })
+    const insecure = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name: 'x', agent: 'gw/agent-a', kind: 'authorization_code', redirectUris: ['http://evil.example/cb', 'javascript:alert(1)'] },
+    })
     expect(insecure.status).toBe(422)
     expect(insecure.json.errors[0]).toMatchObject({ field: 'redirectUris[0]', rule: 'redirect-uri' })
-    const unknownAgent = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x', agent: 'gw/nobody', kind: 'client_credentials' } })
+    const unknownAgent = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name: 'x', agent: 'gw/nobody', kind: 'client_credentials' },
+    })
     expect(unknownAgent.status).toBe(404)
-    const hostile = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', { method: 'POST', body: { name: 'x'.repeat(101), agent: 'gw/agent-a', kind: 'client_credentials', extra: 1 } })
+    const hostile = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name: 'x'.repeat(101), agent: 'gw/agent-a', kind: 'client_credentials', extra: 1 },
+    })
     expect(hostile.status).toBe(422)
     expect(hostile.json.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['name']))
   })
@@ -248,7 +308,11 @@ describe('a workload (client credentials) on 2026-07-28', () => {
 
 describe('dynamic registration, where an admin allows it', () => {
   it('lets an SDK client register itself once an agent accepts such clients; the person picks that agent', async () => {
-    const allowed = await call(oauthRoutes.setDynamicRegistration, '/api/v1/oauth/dynamic-registration/gw%2Fagent-b', { method: 'PUT', params: { agent: 'gw/agent-b' }, body: { allowed: true } })
+    const allowed = await call(oauthRoutes.setDynamicRegistration, '/api/v1/oauth/dynamic-registration/gw%2Fagent-b', {
+      method: 'PUT',
+      params: { agent: 'gw/agent-b' },
+      body: { allowed: true },
+    })
     expect(allowed.status).toBe(200)
     const server = await (await fetch(`${app.url}/.well-known/oauth-authorization-server/api/auth`)).json()
     expect(server.registration_endpoint).toBe(`${app.url}/api/auth/oauth2/register`)
@@ -269,16 +333,35 @@ describe('dynamic registration, where an admin allows it', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('secret.only_b')
     await client.close()
     const listed = await call(oauthRoutes.listClients, '/api/v1/oauth/clients')
-    expect(listed.json.items.find((c: { clientId: string }) => c.clientId === registered.client_id)).toMatchObject({ registration: 'dynamic', agent: { name: 'agent-b' } })
+    expect(listed.json.items.find((c: { clientId: string }) => c.clientId === registered.client_id)).toMatchObject({
+      registration: 'dynamic',
+      agent: { name: 'agent-b' },
+    })
     expect(listed.json.dynamicRegistration.map((a: { name: string }) => a.name)).toEqual(['agent-b'])
 
-    await call(oauthRoutes.setDynamicRegistration, '/api/v1/oauth/dynamic-registration/gw%2Fagent-b', { method: 'PUT', params: { agent: 'gw/agent-b' }, body: { allowed: false } })
-    const closed = await fetch(`${app.url}/api/auth/oauth2/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) })
+    await call(oauthRoutes.setDynamicRegistration, '/api/v1/oauth/dynamic-registration/gw%2Fagent-b', {
+      method: 'PUT',
+      params: { agent: 'gw/agent-b' },
+      body: { allowed: false },
+    })
+    const closed = await fetch(`${app.url}/api/auth/oauth2/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    })
     expect(closed.status).toBe(403)
   })
 
   it('records consents and client changes in the audit log', async () => {
     const actions = (await prisma.auditEvent.findMany({ where: { action: { startsWith: 'oauth_' } }, select: { action: true } })).map((e) => e.action)
-    expect(actions).toEqual(expect.arrayContaining(['oauth_client.created', 'oauth_client.consented', 'oauth_client.revoked', 'oauth_dynamic_registration.allowed', 'oauth_dynamic_registration.stopped']))
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'oauth_client.created',
+        'oauth_client.consented',
+        'oauth_client.revoked',
+        'oauth_dynamic_registration.allowed',
+        'oauth_dynamic_registration.stopped',
+      ]),
+    )
   })
 })

@@ -108,7 +108,12 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 async function mcpCall(name: string, args: Record<string, unknown>, traceparent?: string) {
   const res = await fetch(`${gateway.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${tokenA}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...(traceparent ? { traceparent } : {}) },
+    headers: {
+      authorization: `Bearer ${tokenA}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      ...(traceparent ? { traceparent } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   })
   return (await res.json()) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: { code: number } }
@@ -138,7 +143,9 @@ beforeAll(async () => {
     const traceparent = req.headers.traceparent as string | undefined
     const build = () => {
       const server = new McpServer({ name: 'traced', version: '1.0.0' })
-      server.registerTool('create_thing', { description: 'Creates a thing', inputSchema: { name: z.string() } }, async ({ name }) => ({ content: [{ type: 'text', text: `created ${name}` }] }))
+      server.registerTool('create_thing', { description: 'Creates a thing', inputSchema: { name: z.string() } }, async ({ name }) => ({
+        content: [{ type: 'text', text: `created ${name}` }],
+      }))
       return server
     }
     req.on('data', (chunk: Buffer) => {
@@ -181,7 +188,8 @@ describe('traces', () => {
     expect(request.kind).toBe(2) // server
     const callSpan = byName('toolroom.gateway.call')
     expect(callSpan.parentSpanId).toBe(request.spanId)
-    for (const step of ['resolve', 'bind', 'validate', 'rate_limit', 'execute', 'record']) expect(byName(`toolroom.gateway.${step}`)?.parentSpanId, step).toBe(callSpan.spanId)
+    for (const step of ['resolve', 'bind', 'validate', 'rate_limit', 'execute', 'record'])
+      expect(byName(`toolroom.gateway.${step}`)?.parentSpanId, step).toBe(callSpan.spanId)
     expect(upstreamSpan.parentSpanId).toBe(byName('toolroom.gateway.execute').spanId)
     expect(upstreamSpan.kind).toBe(3) // client
 
@@ -238,7 +246,9 @@ describe('metrics', () => {
   it('the gateway counts calls by tool, agent namespace and outcome, times them (its own share apart), and counts rate-limit refusals', async () => {
     for (let i = 0; i < 4; i++) await mcpCall('limited.ping', {})
     const { text } = await metrics(gateway.metricsPort)
-    expect(sample(text, 'toolroom_gateway_calls_total', { tool: 'flaky.read', agent_namespace: 'gw', outcome: 'succeeded', channel: 'mcp', role: 'gateway' })).toBe(1)
+    expect(
+      sample(text, 'toolroom_gateway_calls_total', { tool: 'flaky.read', agent_namespace: 'gw', outcome: 'succeeded', channel: 'mcp', role: 'gateway' }),
+    ).toBe(1)
     expect(sample(text, 'toolroom_gateway_calls_total', { tool: 'limited.ping', outcome: 'succeeded' })).toBe(3)
     expect(sample(text, 'toolroom_gateway_calls_total', { tool: 'limited.ping', outcome: 'rate_limited' })).toBe(1)
     expect(sample(text, 'toolroom_gateway_rate_limited_total', { applies_to: 'tool', window: 'minute' })).toBe(1)

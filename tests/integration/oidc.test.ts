@@ -19,12 +19,28 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/.well-known/openid-configuration') {
       res.setHeader('content-type', 'application/json')
-      res.end(JSON.stringify({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, userinfo_endpoint: `${issuer}/userinfo`, jwks_uri: `${issuer}/jwks`, response_types_supported: ['code'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] }))
+      res.end(
+        JSON.stringify({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          userinfo_endpoint: `${issuer}/userinfo`,
+          jwks_uri: `${issuer}/jwks`,
+          response_types_supported: ['code'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: ['RS256'],
+        }),
+      )
     } else res.writeHead(404).end()
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  Object.assign(process.env, { TOOLROOM_OIDC_ISSUER: issuer, TOOLROOM_OIDC_CLIENT_ID: 'toolroom-test', TOOLROOM_OIDC_CLIENT_SECRET: 'not-so-secret', TOOLROOM_OIDC_NAME: 'Test IdP' })
+  Object.assign(process.env, {
+    TOOLROOM_OIDC_ISSUER: issuer,
+    TOOLROOM_OIDC_CLIENT_ID: 'toolroom-test',
+    TOOLROOM_OIDC_CLIENT_SECRET: 'not-so-secret',
+    TOOLROOM_OIDC_NAME: 'Test IdP',
+  })
   reloadConfig()
 })
 
@@ -65,7 +81,13 @@ describe('better-auth endpoints', () => {
   it('are open only for sessions, single sign-on and sign-out', async () => {
     const { authHandler } = await import('@/lib/auth/auth-handler')
     const post = (path: string, body: unknown) =>
-      authHandler(new Request(`http://toolroom.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://toolroom.test' }, body: JSON.stringify(body) }))
+      authHandler(
+        new Request(`http://toolroom.test${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'http://toolroom.test' },
+          body: JSON.stringify(body),
+        }),
+      )
     expect((await post('/api/auth/sign-up/email', { email: 'x@y.test', password: 'long enough password', name: 'x' })).status).toBe(404)
     expect((await post('/api/auth/sign-in/email', { email: 'x@y.test', password: 'whatever' })).status).toBe(404)
     expect((await post('/api/auth/update-user', { role: 'admin' })).status).toBe(404)

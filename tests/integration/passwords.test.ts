@@ -48,7 +48,11 @@ describe('changing one’s own password', () => {
   it('is for signed-in people only: an API token of theirs is refused', async () => {
     const cookie = await sessionCookie('admin', 'pw-token')
     const { token } = await tokenFor(cookie, ['read', 'write', 'approve', 'admin'])
-    const res = await call(accessRoutes.changeOwnPassword, '/api/v1/session/password', { method: 'PUT', as: { token }, body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase 2026' } })
+    const res = await call(accessRoutes.changeOwnPassword, '/api/v1/session/password', {
+      method: 'PUT',
+      as: { token },
+      body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase 2026' },
+    })
     expect(res.status).toBe(403)
     expect(res.json.errors).toEqual([expect.objectContaining({ field: 'authorization', rule: 'session-only' })])
     expect((await signIn((await ensureUser('admin', 'pw-token')).email)).status).toBe(200)
@@ -79,7 +83,8 @@ describe('changing one’s own password', () => {
     const { email } = await ensureUser('approver', 'pw-guess')
     const cookie = cookieFrom(await signIn(email))
     const ip = someIp()
-    for (let i = 0; i < 10; i++) expect((await changePassword(cookie, { currentPassword: `guess number ${i}`, newPassword: 'a brand new passphrase 2026' }, ip)).status).toBe(403)
+    for (let i = 0; i < 10; i++)
+      expect((await changePassword(cookie, { currentPassword: `guess number ${i}`, newPassword: 'a brand new passphrase 2026' }, ip)).status).toBe(403)
     const blocked = await changePassword(cookie, { currentPassword: PASSWORD, newPassword: 'a brand new passphrase 2026' }, ip)
     expect(blocked.status).toBe(429)
     expect(blocked.contentType).toBe('application/problem+json')

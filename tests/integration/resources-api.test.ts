@@ -22,11 +22,17 @@ beforeEach(resetDatabase)
 describe('tools CRUD', () => {
   it('creates, reads by id and by name, replaces and deletes', async () => {
     const created = await createTool('acme.echo', {}, { namespace: 'team-a', labels: { tier: 'gold' } })
-    expect(created).toMatchObject({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'acme.echo', namespace: 'team-a', labels: { tier: 'gold' }, generation: 1 } })
+    expect(created).toMatchObject({
+      apiVersion: 'toolroom.dev/v1alpha1',
+      kind: 'Tool',
+      metadata: { name: 'acme.echo', namespace: 'team-a', labels: { tier: 'gold' }, generation: 1 },
+    })
     // Observed at once (a function tool with no calls yet: nothing it needs is missing).
     expect(created.status).toEqual({
       phase: 'Ready',
-      conditions: [{ type: 'CallsSucceeding', status: 'True', reason: 'NoRecentCalls', message: 'no calls in the last 2 hours', lastTransitionTime: expect.any(String) }],
+      conditions: [
+        { type: 'CallsSucceeding', status: 'True', reason: 'NoRecentCalls', message: 'no calls in the last 2 hours', lastTransitionTime: expect.any(String) },
+      ],
       totalCalls7d: 0,
       failureRate7d: null,
     })
@@ -78,7 +84,11 @@ describe('tools CRUD', () => {
     const restWithoutEndpoint = await call(tools.create, '/api/v1/tools', { method: 'POST', body: toolBody('acme.x', { type: 'rest' }) })
     expect(restWithoutEndpoint.json.errors).toContainEqual(expect.objectContaining({ field: 'spec.endpoint', rule: 'required' }))
 
-    const proto = await call(tools.create, '/api/v1/tools', { method: 'POST', body: '{"metadata":{"name":"acme.x","labels":{"__proto__":"x"}},"spec":{"type":"function","description":"d","inputSchema":{"type":"object"},"__proto__":{"polluted":true}}}', contentType: 'application/json' })
+    const proto = await call(tools.create, '/api/v1/tools', {
+      method: 'POST',
+      body: '{"metadata":{"name":"acme.x","labels":{"__proto__":"x"}},"spec":{"type":"function","description":"d","inputSchema":{"type":"object"},"__proto__":{"polluted":true}}}',
+      contentType: 'application/json',
+    })
     expect(proto.status).toBe(422)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
 
@@ -125,7 +135,11 @@ describe('tools CRUD', () => {
     for (const [name, namespace] of made) await createTool(name, {}, { namespace })
     // The first one made changes last.
     const first = await prisma.tool.findFirstOrThrow({ where: { name: 'zz.alpha' } })
-    await call(tools.replace, `/api/v1/tools/${first.id}`, { method: 'PUT', params: { id: first.id }, body: toolBody('zz.alpha', { description: 'changed' }, { namespace: 'ns-a' }) })
+    await call(tools.replace, `/api/v1/tools/${first.id}`, {
+      method: 'PUT',
+      params: { id: first.id },
+      body: toolBody('zz.alpha', { description: 'changed' }, { namespace: 'ns-a' }),
+    })
 
     const walk = async (sort: string) => {
       const seen: string[] = []
@@ -162,7 +176,8 @@ describe('tools CRUD', () => {
     await createTool('acme.read', { sideEffects: { level: 'read_only' } }, { namespace: 'a', labels: { team: 'blue' } })
     await createTool('acme.pay', { sideEffects: { level: 'financial' }, description: 'Pay an invoice' }, { namespace: 'b', labels: { team: 'red' } })
     await createTool('acme.run', { type: 'os', command: { argv: ['/bin/true'] }, sideEffects: { level: 'code_execution' } }, { namespace: 'b' })
-    const names = async (query: string) => (await call(tools.list, `/api/v1/tools?${query}`)).json.items.map((t: { metadata: { name: string } }) => t.metadata.name)
+    const names = async (query: string) =>
+      (await call(tools.list, `/api/v1/tools?${query}`)).json.items.map((t: { metadata: { name: string } }) => t.metadata.name)
     expect(await names('namespace=b')).toEqual(['acme.pay', 'acme.run'])
     expect(await names('type=os')).toEqual(['acme.run'])
     expect(await names('level=financial')).toEqual(['acme.pay'])
@@ -179,7 +194,10 @@ describe('secrets', () => {
   const value = 'sk-live-7f3c1a9e0b2d4c6e8a1b3d5f7a9c1e3b'
 
   it('are encrypted at rest and never returned', async () => {
-    const created = await call(secrets.create, '/api/v1/secrets', { method: 'POST', body: { metadata: { name: 'stripe-key' }, spec: { type: 'bearer', stringData: { token: value } } } })
+    const created = await call(secrets.create, '/api/v1/secrets', {
+      method: 'POST',
+      body: { metadata: { name: 'stripe-key' }, spec: { type: 'bearer', stringData: { token: value } } },
+    })
     expect(created.status).toBe(201)
     expect(created.json.spec).toEqual({ type: 'bearer', keys: ['token'] })
     const list = await call(secrets.list, '/api/v1/secrets')
@@ -195,7 +213,11 @@ describe('secrets', () => {
     const created = await call(secrets.create, '/api/v1/secrets', { method: 'POST', body })
     const same = await call(secrets.replace, `/api/v1/secrets/${created.json.id}`, { method: 'PUT', params: { id: created.json.id }, body })
     expect(same.json.metadata.generation).toBe(1)
-    const rotated = await call(secrets.replace, `/api/v1/secrets/${created.json.id}`, { method: 'PUT', params: { id: created.json.id }, body: { ...body, spec: { stringData: { token: 'rotated' } } } })
+    const rotated = await call(secrets.replace, `/api/v1/secrets/${created.json.id}`, {
+      method: 'PUT',
+      params: { id: created.json.id },
+      body: { ...body, spec: { stringData: { token: 'rotated' } } },
+    })
     expect(rotated.json.metadata.generation).toBe(2)
     expect(rotated.json.id).toBe(created.json.id)
   })

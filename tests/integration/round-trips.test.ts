@@ -69,7 +69,16 @@ describe('GET → apply, every kind of the demo fleet', () => {
       metadata: { resourceVersion: '' },
       items: items.map((item) => {
         const i = item as { metadata: Record<string, unknown> }
-        return { ...i, metadata: { ...i.metadata, uid: '4f1c…', resourceVersion: '12345', creationTimestamp: '2026-11-24T10:00:00Z', managedFields: [{ manager: 'kubectl', operation: 'Update' }] } }
+        return {
+          ...i,
+          metadata: {
+            ...i.metadata,
+            uid: '4f1c…',
+            resourceVersion: '12345',
+            creationTimestamp: '2026-11-24T10:00:00Z',
+            managedFields: [{ manager: 'kubectl', operation: 'Update' }],
+          },
+        }
       }),
     }
     expectAllUnchanged(await apply(stringify(list)), items.length)

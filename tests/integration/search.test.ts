@@ -78,7 +78,9 @@ describe('GET /api/v1/search', () => {
   it('finds the waiting approvals of a tool and the latest calls of the agents found', async () => {
     const res = await search('?q=zqxrefund')
     expect(res.status, res.text).toBe(200)
-    expect(res.json.approvals).toEqual([expect.objectContaining({ toolId: 'zqxpay.refund', status: 'pending', level: 'financial', agent: { id: agentId, namespace: NS, name: 'zqxrefund' } })])
+    expect(res.json.approvals).toEqual([
+      expect.objectContaining({ toolId: 'zqxpay.refund', status: 'pending', level: 'financial', agent: { id: agentId, namespace: NS, name: 'zqxrefund' } }),
+    ])
     expect((res.json.calls as { id: string }[]).map((c) => c.id).sort()).toEqual([...callIds].sort())
   })
 
@@ -106,7 +108,10 @@ describe('GET /api/v1/search', () => {
     for (const q of ['%', '_', "zqx'refund", 'zqx%fund', '\\']) {
       const res = await search(`?q=${encodeURIComponent(q)}`)
       expect(res.status, `${q}: ${res.text}`).toBe(200)
-      expect((res.json.resources as Hit[]).filter((r) => r.namespace === NS), q).toEqual([])
+      expect(
+        (res.json.resources as Hit[]).filter((r) => r.namespace === NS),
+        q,
+      ).toEqual([])
     }
   })
 

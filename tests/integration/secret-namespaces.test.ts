@@ -94,7 +94,12 @@ spec:
       const res = await call(applyRoute, `/api/v1/apply${dryRun ? '?dryRun=true' : ''}`, { method: 'POST', body: manifest })
       expect(res.status).toBe(422)
       expect(res.json.errors).toEqual([
-        expect.objectContaining({ document: 0, field: 'spec.authHeaders[1].secretRef.name', rule: 'secret-namespace', message: expect.stringContaining('"finance"') }),
+        expect.objectContaining({
+          document: 0,
+          field: 'spec.authHeaders[1].secretRef.name',
+          rule: 'secret-namespace',
+          message: expect.stringContaining('"finance"'),
+        }),
         expect.objectContaining({ document: 1, field: 'spec.endpoint.auth.secretRef.name', rule: 'secret-namespace' }),
       ])
     }
@@ -118,12 +123,22 @@ spec:
     const tool = await call(tools.create, '/api/v1/tools', { method: 'POST', body: restTool('ops/own-token') })
     expect(tool.status).toBe(201)
 
-    const replacedServer = await call(servers.replace, `/api/v1/languagetools/${server.json.id}`, { method: 'PUT', params: { id: server.json.id }, body: languageTool('finance/stripe-secret-key') })
+    const replacedServer = await call(servers.replace, `/api/v1/languagetools/${server.json.id}`, {
+      method: 'PUT',
+      params: { id: server.json.id },
+      body: languageTool('finance/stripe-secret-key'),
+    })
     expect(replacedServer.status).toBe(422)
     expect(refusal(replacedServer.json)).toEqual([{ field: 'spec.authHeaders[0].secretRef.name', rule: 'secret-namespace' }])
-    const replacedTool = await call(tools.replace, `/api/v1/tools/${tool.json.id}`, { method: 'PUT', params: { id: tool.json.id }, body: restTool('finance/stripe-secret-key') })
+    const replacedTool = await call(tools.replace, `/api/v1/tools/${tool.json.id}`, {
+      method: 'PUT',
+      params: { id: tool.json.id },
+      body: restTool('finance/stripe-secret-key'),
+    })
     expect(replacedTool.status).toBe(422)
-    expect((await prisma.tool.findUniqueOrThrow({ where: { id: tool.json.id } })).spec).toMatchObject({ endpoint: { auth: { secretRef: { name: 'ops/own-token' } } } })
+    expect((await prisma.tool.findUniqueOrThrow({ where: { id: tool.json.id } })).spec).toMatchObject({
+      endpoint: { auth: { secretRef: { name: 'ops/own-token' } } },
+    })
     expect(leaked()).toEqual([])
   })
 })
@@ -134,7 +149,10 @@ describe('a stored secretRef into another namespace (written before the rule)', 
   it('is not opened by discovery: the run fails naming the rule and the server never sees the value', async () => {
     const created = await call(resourceRoutes('LanguageTool').create, '/api/v1/languagetools', { method: 'POST', body: languageTool('own-token') })
     expect(created.status).toBe(201)
-    await prisma.languageTool.update({ where: { id: created.json.id }, data: { spec: { ...languageTool('finance/stripe-secret-key').spec, port: 8080, deploymentMode: 'service', transport: 'streamable-http' } } })
+    await prisma.languageTool.update({
+      where: { id: created.json.id },
+      data: { spec: { ...languageTool('finance/stripe-secret-key').spec, port: 8080, deploymentMode: 'service', transport: 'streamable-http' } },
+    })
 
     const run = await runMcpDiscovery({ id: created.json.id, trigger: 'manual' })
     expect(run.status).toBe('failed')
@@ -164,9 +182,16 @@ spec: { grants: [ops.lookup] }
 `,
     })
     expect(applied.status).toBe(200)
-    await prisma.tool.update({ where: { namespace_name: { namespace: 'ops', name: 'ops.lookup' } }, data: { spec: restTool('finance/stripe-secret-key').spec } })
+    await prisma.tool.update({
+      where: { namespace_name: { namespace: 'ops', name: 'ops.lookup' } },
+      data: { spec: restTool('finance/stripe-secret-key').spec },
+    })
     const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'ops', name: 'caller' } } })
-    const credential = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
+    const credential = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
+      method: 'POST',
+      body: { name: 'test' },
+      params: { id: agent.id },
+    })
     expect(credential.status).toBe(201)
 
     const res = await call(gatewayRoutes.callTool, '/api/v1/gateway/tools/ops.lookup/call', {

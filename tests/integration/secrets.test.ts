@@ -91,10 +91,20 @@ describe('a Secret value never leaves the server', () => {
     expect(keep('invalid create', await call(secrets.create, '/api/v1/secrets', { method: 'POST', body: invalid })).status).toBe(422)
     const broken = `${manifest}---\nkind: Tool\nmetadata: { name: Bad Id }\nspec: {}\n`
     expect(keep('refused apply', await call(applyRoute, '/api/v1/apply', { method: 'POST', body: broken })).status).toBe(422)
-    const created = keep('create', await call(secrets.create, '/api/v1/secrets', { method: 'POST', body: { metadata: { name: 'second' }, spec: { stringData: { v: VALUE } } } }))
+    const created = keep(
+      'create',
+      await call(secrets.create, '/api/v1/secrets', { method: 'POST', body: { metadata: { name: 'second' }, spec: { stringData: { v: VALUE } } } }),
+    )
     expect(created.status).toBe(201)
     expect(created.json.spec).toEqual({ type: 'opaque', keys: ['v'] })
-    const replaced = keep('replace', await call(secrets.replace, '/api/v1/secrets/second', { method: 'PUT', params: { id: 'second' }, body: { metadata: { name: 'second' }, spec: { stringData: { v: DATA_VALUE } } } }))
+    const replaced = keep(
+      'replace',
+      await call(secrets.replace, '/api/v1/secrets/second', {
+        method: 'PUT',
+        params: { id: 'second' },
+        body: { metadata: { name: 'second' }, spec: { stringData: { v: DATA_VALUE } } },
+      }),
+    )
     expect(replaced.status).toBe(200)
     expect(replaced.json.metadata.generation).toBe(2)
     expect(leaks(answers.map((a) => a.text).join('\n'))).toEqual([])
@@ -102,25 +112,51 @@ describe('a Secret value never leaves the server', () => {
 
   it('rotates in place: same id, name, labels and references, new values, generation + 1, audited without values', async () => {
     const before = await prisma.secret.findFirstOrThrow({ where: { name: 'crm-token' } })
-    const res = keep('rotate', await call(secretRoutes.rotate, '/api/v1/secrets/crm-token/rotate', { method: 'POST', params: { id: 'crm-token' }, body: { stringData: { token: ROTATED, password: DATA_VALUE } } }))
+    const res = keep(
+      'rotate',
+      await call(secretRoutes.rotate, '/api/v1/secrets/crm-token/rotate', {
+        method: 'POST',
+        params: { id: 'crm-token' },
+        body: { stringData: { token: ROTATED, password: DATA_VALUE } },
+      }),
+    )
     expect(res.status, res.text).toBe(200)
-    expect(res.json).toMatchObject({ id: before.id, metadata: { name: 'crm-token', labels: { team: 'crm' }, generation: before.generation + 1 }, spec: { type: 'bearer', keys: ['password', 'token'] } })
+    expect(res.json).toMatchObject({
+      id: before.id,
+      metadata: { name: 'crm-token', labels: { team: 'crm' }, generation: before.generation + 1 },
+      spec: { type: 'bearer', keys: ['password', 'token'] },
+    })
     expect(await readSecretValue({ name: 'crm-token', key: 'token' }, 'default')).toBe(ROTATED)
     const event = await prisma.auditEvent.findFirstOrThrow({ where: { action: 'secret.rotated', resourceId: before.id }, orderBy: { id: 'desc' } })
     expect(event).toMatchObject({ after: { spec: { type: 'bearer', keys: ['password', 'token'] } }, detail: { keyId: before.keyId, fromKeyId: before.keyId } })
-    const unknown = keep('rotate unknown', await call(secretRoutes.rotate, '/api/v1/secrets/nope/rotate', { method: 'POST', params: { id: 'nope' }, body: { stringData: { token: ROTATED } } }))
+    const unknown = keep(
+      'rotate unknown',
+      await call(secretRoutes.rotate, '/api/v1/secrets/nope/rotate', { method: 'POST', params: { id: 'nope' }, body: { stringData: { token: ROTATED } } }),
+    )
     expect(unknown.status).toBe(404)
     const empty = await call(secretRoutes.rotate, '/api/v1/secrets/crm-token/rotate', { method: 'POST', params: { id: 'crm-token' }, body: {} })
     expect(empty.status).toBe(422)
-    const extra = await call(secretRoutes.rotate, '/api/v1/secrets/crm-token/rotate', { method: 'POST', params: { id: 'crm-token' }, body: { stringData: { token: 'x' }, type: 'basic' } })
+    const extra = await call(secretRoutes.rotate, '/api/v1/secrets/crm-token/rotate', {
+      method: 'POST',
+      params: { id: 'crm-token' },
+      body: { stringData: { token: 'x' }, type: 'basic' },
+    })
     expect(extra.status).toBe(400 + 22)
     expect(leaks(answers.map((a) => a.text).join('\n'))).toEqual([])
   })
 
   it('is absent from every GET answer of the API (every contract, by id and by name), the audit log and its export', async () => {
     const ids: Record<string, string> = {}
-    for (const [plural, model] of [['tools', 'tool'], ['agents', 'agent'], ['units', 'unit'], ['languagetools', 'languageTool'], ['connectors', 'connector'], ['secrets', 'secret'], ['sideeffectpolicies', 'sideEffectPolicy']] as const)
-      ids[plural] = ((await (prisma[model] as unknown as { findFirstOrThrow(a?: object): Promise<{ id: string }> }).findFirstOrThrow()).id)
+    for (const [plural, model] of [
+      ['tools', 'tool'],
+      ['agents', 'agent'],
+      ['units', 'unit'],
+      ['languagetools', 'languageTool'],
+      ['connectors', 'connector'],
+      ['secrets', 'secret'],
+      ['sideeffectpolicies', 'sideEffectPolicy'],
+    ] as const)
+      ids[plural] = (await (prisma[model] as unknown as { findFirstOrThrow(a?: object): Promise<{ id: string }> }).findFirstOrThrow()).id
     const gets = ALL_CONTRACTS.filter((c) => c.method === 'GET')
     expect(gets.length).toBeGreaterThan(20)
     for (const contract of gets) {
@@ -129,7 +165,12 @@ describe('a Secret value never leaves the server', () => {
       expect(handler, file).toBeTypeOf('function')
       const plural = contract.path.split('/')[3]
       // Other path parameters (tool ids, credential ids, …) get a stand-in: the answer must still not leak.
-      const others = Object.fromEntries([...contract.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((n) => n !== 'id').map((n) => [n, n === 'toolId' ? 'acme.echo' : '00000000-0000-4000-8000-000000000000']))
+      const others = Object.fromEntries(
+        [...contract.path.matchAll(/\{(\w+)\}/g)]
+          .map((m) => m[1])
+          .filter((n) => n !== 'id')
+          .map((n) => [n, n === 'toolId' ? 'acme.echo' : '00000000-0000-4000-8000-000000000000']),
+      )
       const variants = contract.path.includes('{id}')
         ? [{ ...others, id: ids[plural] ?? '00000000-0000-4000-8000-000000000000' }, ...(plural === 'secrets' ? [{ id: 'crm-token' }] : [])]
         : [others]
@@ -156,7 +197,9 @@ describe('a Secret value never leaves the server', () => {
     const { AppError } = await import('@/lib/errors/app-error')
     // this process has opened the secret, so it knows the value to mask
     await readSecretValue({ name: 'crm-token', key: 'token' }, 'default')
-    const problem = problemFor(new AppError('VALIDATION_FAILED', `upstream said: bad token ${ROTATED}`, [{ field: 'x', rule: 'r', message: `Bearer ${b64(ROTATED)}` }]))
+    const problem = problemFor(
+      new AppError('VALIDATION_FAILED', `upstream said: bad token ${ROTATED}`, [{ field: 'x', rule: 'r', message: `Bearer ${b64(ROTATED)}` }]),
+    )
     expect(JSON.stringify(problem)).toContain('[secret]')
     expect(leaks(JSON.stringify(problem))).toEqual([])
   })
@@ -179,7 +222,9 @@ describe('key rotation', () => {
     const newKey = randomBytes(32).toString('base64')
     process.env.TOOLROOM_SECRET_KEY = newKey
     reloadConfig()
-    await expect(readSecretValue({ name: 'crm-token', key: 'token' }, 'default')).rejects.toThrow(/neither TOOLROOM_SECRET_KEY .* nor in TOOLROOM_SECRET_KEYS_PREVIOUS/)
+    await expect(readSecretValue({ name: 'crm-token', key: 'token' }, 'default')).rejects.toThrow(
+      /neither TOOLROOM_SECRET_KEY .* nor in TOOLROOM_SECRET_KEYS_PREVIOUS/,
+    )
 
     process.env.TOOLROOM_SECRET_KEYS_PREVIOUS = `${randomBytes(32).toString('base64')},${original.key}`
     reloadConfig()
@@ -191,7 +236,9 @@ describe('key rotation', () => {
     expect(resealed.keyId).not.toBe(oldKeyId)
     expect(resealed.generation).toBe(1)
     expect(await prisma.auditEvent.findFirst({ where: { action: 'secret.reencrypted', resourceId: resealed.id }, orderBy: { id: 'desc' } })).toMatchObject({
-      actorKind: 'system', actorName: 'secrets:reencrypt', detail: { fromKeyId: oldKeyId, keyId: report.keyId },
+      actorKind: 'system',
+      actorName: 'secrets:reencrypt',
+      detail: { fromKeyId: oldKeyId, keyId: report.keyId },
     })
     // a second run finds nothing to do
     expect(await reencryptSecrets(systemContext('secrets:reencrypt'))).toMatchObject({ resealed: [], current: 1 })
@@ -221,7 +268,9 @@ describe('key rotation', () => {
     } catch (error) {
       message = (error as Error).message
     }
-    expect(message).toMatch(/TOOLROOM_SECRET_KEYS_PREVIOUS must be a comma list of 32-byte keys, base64-encoded, got a value of \d+ characters \(a secret: not shown\): key 2 of 2 is not 32 bytes in base64/)
+    expect(message).toMatch(
+      /TOOLROOM_SECRET_KEYS_PREVIOUS must be a comma list of 32-byte keys, base64-encoded, got a value of \d+ characters \(a secret: not shown\): key 2 of 2 is not 32 bytes in base64/,
+    )
     expect(message).not.toContain(original.key)
     expect(message).not.toContain('not-a-key')
   })

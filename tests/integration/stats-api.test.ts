@@ -40,7 +40,14 @@ spec: { unit: unit1 }
   await rollupCallStats()
 })
 
-const sql = async (where: string) => Number((await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "ToolCall" WHERE outcome <> 'pending_approval' AND "startedAt" >= date_trunc('day', now(), 'UTC') - interval '6 days' AND ${where}`))[0].n)
+const sql = async (where: string) =>
+  Number(
+    (
+      await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+        `SELECT count(*) AS n FROM "ToolCall" WHERE outcome <> 'pending_approval' AND "startedAt" >= date_trunc('day', now(), 'UTC') - interval '6 days' AND ${where}`,
+      )
+    )[0].n,
+  )
 
 describe('7-day statistics', () => {
   it('answers overall, per tool, agent, unit and namespace with 7 days and every hour', async () => {
@@ -94,7 +101,7 @@ describe('7-day statistics', () => {
     expect(agent.contentType).toContain('application/problem+json')
     const tool = await call(statsRoutes.tool, '/api/v1/stats/tools/gena.t1?namespace=ops', { params: { id: 'gena.t1' } })
     expect(tool.status).toBe(404)
-    for (const key of ["x'; DROP TABLE \"ToolCall\"; --", 'Tool/ops', 'Tool/ops/a/b', 'Nope/ops/a', 'LanguageTool//mem0/mem0.search', 'x'.repeat(700)]) {
+    for (const key of ['x\'; DROP TABLE "ToolCall"; --', 'Tool/ops', 'Tool/ops/a/b', 'Nope/ops/a', 'LanguageTool//mem0/mem0.search', 'x'.repeat(700)]) {
       const res = await call(statsRoutes.resolvedTool, `/api/v1/stats/tools?key=${encodeURIComponent(key)}`)
       expect(res.status, key).toBe(400)
       expect(res.contentType).toContain('application/problem+json')
@@ -171,11 +178,19 @@ describe('calls explorer', () => {
     const [one] = (await call(statsRoutes.calls, '/api/v1/calls?tool=secret.tool&limit=1')).json.items
     const res = await call(statsRoutes.call, `/api/v1/calls/${one.id}`, { params: { id: one.id } })
     expect(res.status).toBe(200)
-    expect(res.json).toMatchObject({ id: one.id, toolId: 'secret.tool', outcome: 'failed', errorCode: 'UPSTREAM_ERROR', args: { query: 'refund', apiKey: '[REDACTED]' } })
+    expect(res.json).toMatchObject({
+      id: one.id,
+      toolId: 'secret.tool',
+      outcome: 'failed',
+      errorCode: 'UPSTREAM_ERROR',
+      args: { query: 'refund', apiKey: '[REDACTED]' },
+    })
     // The documented shapes (OpenAPI, and the portal's types) are what the API sends.
     expect(toolCallRow.strict().safeParse(one).error).toBeUndefined()
     expect(toolCallDetail.safeParse(res.json).error).toBeUndefined()
-    const missing = await call(statsRoutes.call, '/api/v1/calls/00000000-0000-4000-8000-000000000000', { params: { id: '00000000-0000-4000-8000-000000000000' } })
+    const missing = await call(statsRoutes.call, '/api/v1/calls/00000000-0000-4000-8000-000000000000', {
+      params: { id: '00000000-0000-4000-8000-000000000000' },
+    })
     expect(missing.status).toBe(404)
   })
 

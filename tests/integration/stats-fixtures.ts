@@ -2,7 +2,12 @@
 // units, tools in several namespaces, outcomes and latencies (log-normal-ish, with a slow tail).
 import { prisma } from '@/lib/db'
 
-export const FIXTURE_AGENTS = ['0a000000-0000-4000-8000-000000000001', '0a000000-0000-4000-8000-000000000002', '0a000000-0000-4000-8000-000000000003', '0a000000-0000-4000-8000-000000000004']
+export const FIXTURE_AGENTS = [
+  '0a000000-0000-4000-8000-000000000001',
+  '0a000000-0000-4000-8000-000000000002',
+  '0a000000-0000-4000-8000-000000000003',
+  '0a000000-0000-4000-8000-000000000004',
+]
 
 export interface CallSpec {
   count: number

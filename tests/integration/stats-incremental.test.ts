@@ -83,7 +83,9 @@ const hourlyRows = () =>
   )
 
 const toolRows = () =>
-  prisma.$queryRawUnsafe<unknown[]>(`SELECT "toolKey", part, value, detail, hour, calls, failures, refused FROM "CallStatToolHourly" ORDER BY "toolKey", part, value, detail, hour`)
+  prisma.$queryRawUnsafe<unknown[]>(
+    `SELECT "toolKey", part, value, detail, hour, calls, failures, refused FROM "CallStatToolHourly" ORDER BY "toolKey", part, value, detail, hour`,
+  )
 
 beforeAll(async () => {
   // Small batches, so a run takes several steps and backlogs cross step boundaries.
@@ -114,7 +116,13 @@ describe('incremental rollup', () => {
             const records = op.calls.map((c) => record(c, now))
             ids.push(...records.map((r) => r.id))
             if (op.kind === 'insert') await insertCalls(records)
-            else await Promise.all([rollupCallStats(), insertCalls(records.slice(0, records.length / 2)), rollupCallStats(), insertCalls(records.slice(records.length / 2))])
+            else
+              await Promise.all([
+                rollupCallStats(),
+                insertCalls(records.slice(0, records.length / 2)),
+                rollupCallStats(),
+                insertCalls(records.slice(records.length / 2)),
+              ])
           } else if (op.kind === 'rollup') await rollupCallStats()
           else if (ids.length > 0) {
             const id = ids[op.pick % ids.length]
@@ -143,7 +151,18 @@ describe('incremental rollup', () => {
     await resetCalls()
     const now = Date.now()
     const records = Array.from({ length: 600 }, (_, i) =>
-      record({ minutesAgo: 60 + i * 17, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: i % 2 ? 'u1' : null, outcome: i % 5 ? 'succeeded' : 'failed', latencyMs: i, error: NO_ERROR }, now),
+      record(
+        {
+          minutesAgo: 60 + i * 17,
+          tool: TOOLS[i % TOOLS.length],
+          agent: AGENTS[i % 3],
+          unit: i % 2 ? 'u1' : null,
+          outcome: i % 5 ? 'succeeded' : 'failed',
+          latencyMs: i,
+          error: NO_ERROR,
+        },
+        now,
+      ),
     )
     await insertCalls(records)
     const result = await rollupCallStats()
@@ -156,8 +175,12 @@ describe('incremental rollup', () => {
   it('recomputes an hour that got many calls at once instead of adding them one by one', async () => {
     await resetCalls()
     const now = Date.now()
-    const bulk = Array.from({ length: 300 }, (_, i) => record({ minutesAgo: 600, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: null, outcome: 'succeeded', latencyMs: i, error: NO_ERROR }, now))
-    const trickle = Array.from({ length: 20 }, (_, i) => record({ minutesAgo: 3000 + i * 120, tool: TOOLS[0], agent: AGENTS[0], unit: null, outcome: 'failed', latencyMs: 5, error: NO_ERROR }, now))
+    const bulk = Array.from({ length: 300 }, (_, i) =>
+      record({ minutesAgo: 600, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: null, outcome: 'succeeded', latencyMs: i, error: NO_ERROR }, now),
+    )
+    const trickle = Array.from({ length: 20 }, (_, i) =>
+      record({ minutesAgo: 3000 + i * 120, tool: TOOLS[0], agent: AGENTS[0], unit: null, outcome: 'failed', latencyMs: 5, error: NO_ERROR }, now),
+    )
     await insertCalls(bulk)
     await insertCalls(trickle)
     process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = '100'
@@ -166,7 +189,9 @@ describe('incremental rollup', () => {
       const result = await rollupCallStats()
       // The 300 calls share one hour (recomputed); the 20 late ones are 2 hours apart (added).
       expect(result).toMatchObject({ hoursRecomputed: 1, callsAdded: 20 })
-      const [{ calls }] = await prisma.$queryRawUnsafe<Array<{ calls: number }>>(`SELECT sum(calls)::int AS calls FROM "CallStatHourly" WHERE dimension = 'all'`)
+      const [{ calls }] = await prisma.$queryRawUnsafe<Array<{ calls: number }>>(
+        `SELECT sum(calls)::int AS calls FROM "CallStatHourly" WHERE dimension = 'all'`,
+      )
       expect(calls).toBe(320)
     } finally {
       delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS

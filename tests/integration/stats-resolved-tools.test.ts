@@ -80,7 +80,11 @@ beforeAll(async () => {
     // As discovery stores them: the same upstream tool name on both servers, an image tool on each worker.
     await prisma.languageTool.update({
       where: { namespace_name: { namespace: ns, name: 'mem0' } },
-      data: { toolSchemas: [{ name: 'search', description: 'Search memories', inputSchema: { type: 'object' } }], phase: 'Ready', lastIntrospectedAt: new Date() },
+      data: {
+        toolSchemas: [{ name: 'search', description: 'Search memories', inputSchema: { type: 'object' } }],
+        phase: 'Ready',
+        lastIntrospectedAt: new Date(),
+      },
     })
     await prisma.agent.update({
       where: { namespace_name: { namespace: ns, name: 'worker' } },
@@ -88,7 +92,11 @@ beforeAll(async () => {
     })
     for (const name of ['worker', 'lead']) {
       const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: ns, name } } })
-      const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
+      const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
+        method: 'POST',
+        body: { name: 'test' },
+        params: { id: agent.id },
+      })
       expect(res.status, res.text).toBe(201)
       tokens[`${ns}/${name}`] = res.json.token
     }
@@ -115,7 +123,7 @@ const agentView = async (ns: string, name: string) => {
 }
 
 describe('statistics of same-named tools', () => {
-  it('keeps each namespace\'s Tool apart in Tool.status and in the stats API', async () => {
+  it("keeps each namespace's Tool apart in Tool.status and in the stats API", async () => {
     const tools = resourceRoutes('Tool')
     const red = await call(tools.get, '/api/v1/tools/acme.lookup?namespace=red', { params: { id: 'acme.lookup' } })
     const blue = await call(tools.get, '/api/v1/tools/acme.lookup?namespace=blue', { params: { id: 'acme.lookup' } })
@@ -151,9 +159,33 @@ describe('statistics of same-named tools', () => {
 
     const top = await call(statsRoutes.topFailing, '/api/v1/stats/top-failing-tools?limit=10')
     expect(top.json.items).toEqual([
-      { key: 'Agent/blue/worker/local.run', toolId: 'local.run', source: { kind: 'Agent', namespace: 'blue', name: 'worker' }, calls: 2, failures: 2, refused: 0, failureRate: 1 },
-      { key: 'Tool/red/acme.lookup', toolId: 'acme.lookup', source: { kind: 'Tool', namespace: 'red', name: 'acme.lookup' }, calls: 6, failures: 2, refused: 0, failureRate: 2 / 6 },
-      { key: 'LanguageTool/red/mem0/mem0.search', toolId: 'mem0.search', source: { kind: 'LanguageTool', namespace: 'red', name: 'mem0' }, calls: 2, failures: 1, refused: 0, failureRate: 0.5 },
+      {
+        key: 'Agent/blue/worker/local.run',
+        toolId: 'local.run',
+        source: { kind: 'Agent', namespace: 'blue', name: 'worker' },
+        calls: 2,
+        failures: 2,
+        refused: 0,
+        failureRate: 1,
+      },
+      {
+        key: 'Tool/red/acme.lookup',
+        toolId: 'acme.lookup',
+        source: { kind: 'Tool', namespace: 'red', name: 'acme.lookup' },
+        calls: 6,
+        failures: 2,
+        refused: 0,
+        failureRate: 2 / 6,
+      },
+      {
+        key: 'LanguageTool/red/mem0/mem0.search',
+        toolId: 'mem0.search',
+        source: { kind: 'LanguageTool', namespace: 'red', name: 'mem0' },
+        calls: 2,
+        failures: 1,
+        refused: 0,
+        failureRate: 0.5,
+      },
     ])
   })
 })
@@ -170,8 +202,9 @@ describe('the calls explorer', () => {
 })
 
 describe('unit statistics', () => {
-  it('cover every agent in the unit\'s subtree, and only that namespace\'s', async () => {
-    const unit = async (ns: string, name: string) => (await call(statsRoutes.unit, `/api/v1/stats/units/${name}?namespace=${ns}`, { params: { id: name } })).json.totals.calls
+  it("cover every agent in the unit's subtree, and only that namespace's", async () => {
+    const unit = async (ns: string, name: string) =>
+      (await call(statsRoutes.unit, `/api/v1/stats/units/${name}?namespace=${ns}`, { params: { id: name } })).json.totals.calls
     // red: worker (unit leaf) made 4 + 2 + 1 calls, lead (unit mid) 2.
     expect(await unit('red', 'leaf')).toBe(7)
     expect(await unit('red', 'mid')).toBe(9)
@@ -181,7 +214,7 @@ describe('unit statistics', () => {
 })
 
 describe('calls recorded before resolved tools were', () => {
-  it('get the key the registry tells from the upgrade\'s migration', async () => {
+  it("get the key the registry tells from the upgrade's migration", async () => {
     const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'red', name: 'worker' } } })
     const rows: Array<[string, string]> = [
       ['acme.lookup', 'grant'],
@@ -202,7 +235,9 @@ describe('calls recorded before resolved tools were', () => {
       )
       ids.push(id)
     }
-    const migration = await import('node:fs').then((fs) => fs.readFileSync('prisma/migrations/20261123194500_call_stats_by_resolved_tool/migration.sql', 'utf8'))
+    const migration = await import('node:fs').then((fs) =>
+      fs.readFileSync('prisma/migrations/20261123194500_call_stats_by_resolved_tool/migration.sql', 'utf8'),
+    )
     const backfill = migration.slice(migration.indexOf('UPDATE "ToolCall"'), migration.indexOf(';', migration.indexOf('UPDATE "ToolCall"')))
     await prisma.$executeRawUnsafe(backfill)
     const keys = await prisma.toolCall.findMany({ where: { id: { in: ids } }, select: { toolId: true, toolKey: true } })

@@ -44,7 +44,13 @@ async function rolledUp(): Promise<string[]> {
 
 /** Calls the rollup counts: final outcomes within the kept window. */
 const countedCalls = async () =>
-  Number((await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "ToolCall" WHERE outcome <> 'pending_approval' AND "startedAt" >= now() - interval '8 days'`))[0].n)
+  Number(
+    (
+      await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+        `SELECT count(*) AS n FROM "ToolCall" WHERE outcome <> 'pending_approval' AND "startedAt" >= now() - interval '8 days'`,
+      )
+    )[0].n,
+  )
 
 const hourly = () => prisma.$queryRawUnsafe<unknown[]>(`SELECT * FROM "CallStatHourly" ORDER BY dimension, key, hour`)
 
@@ -127,7 +133,10 @@ describe('hourly rollup', () => {
     expect(exact.length).toBeGreaterThan(5)
     for (const e of exact) {
       const { totals } = await readCallStats('tool', e.key)
-      for (const [estimate, truth] of [[totals.p50Ms!, e.p50], [totals.p95Ms!, e.p95]]) {
+      for (const [estimate, truth] of [
+        [totals.p50Ms!, e.p50],
+        [totals.p95Ms!, e.p95],
+      ]) {
         expect(latencyBucketOf(Math.floor(estimate)), `${e.key}: ${estimate} vs ${truth}`).toBe(latencyBucketOf(truth))
         expect(Math.abs(estimate - truth)).toBeLessThanOrEqual(Math.max(1, 0.19 * truth))
       }

@@ -23,7 +23,7 @@ async function queue(retryLimit = 0) {
 }
 
 const until = async (what: string, done: () => boolean | Promise<boolean>) => {
-  for (const deadline = Date.now() + 20_000; !(await done()); ) {
+  for (const deadline = Date.now() + 20_000; !(await done());) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -36,13 +36,18 @@ describe('takeJobs', () => {
     const seen: number[] = []
     let running = 0
     let most = 0
-    const taker = takeJobs(boss, name, async (job) => {
-      running++
-      most = Math.max(most, running)
-      await new Promise((r) => setTimeout(r, 30))
-      seen.push((job.data as { i: number }).i)
-      running--
-    }, { concurrency: 3, pollingIntervalMs: 500 })
+    const taker = takeJobs(
+      boss,
+      name,
+      async (job) => {
+        running++
+        most = Math.max(most, running)
+        await new Promise((r) => setTimeout(r, 30))
+        seen.push((job.data as { i: number }).i)
+        running--
+      },
+      { concurrency: 3, pollingIntervalMs: 500 },
+    )
     await until('all twenty', () => seen.length === 20)
     await taker.stop(1_000)
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i))
@@ -54,10 +59,15 @@ describe('takeJobs', () => {
     const name = await queue(1)
     const id = await boss.send(name, {})
     const attempts: number[] = []
-    const taker = takeJobs(boss, name, async (job) => {
-      attempts.push(job.retryCount ?? 0)
-      throw new Error('upstream said no')
-    }, { concurrency: 2, pollingIntervalMs: 500 })
+    const taker = takeJobs(
+      boss,
+      name,
+      async (job) => {
+        attempts.push(job.retryCount ?? 0)
+        throw new Error('upstream said no')
+      },
+      { concurrency: 2, pollingIntervalMs: 500 },
+    )
     await until('the job to fail for good', async () => (await boss.getJobById(name, id!))?.state === 'failed')
     await taker.stop(1_000)
     expect(attempts).toEqual([0, 1])
@@ -69,11 +79,16 @@ describe('takeJobs', () => {
     const id = await boss.send(name, {})
     let started = false
     let finished = false
-    const taker = takeJobs(boss, name, async () => {
-      started = true
-      await new Promise((r) => setTimeout(r, 300))
-      finished = true
-    }, { concurrency: 1, pollingIntervalMs: 500 })
+    const taker = takeJobs(
+      boss,
+      name,
+      async () => {
+        started = true
+        await new Promise((r) => setTimeout(r, 300))
+        finished = true
+      },
+      { concurrency: 1, pollingIntervalMs: 500 },
+    )
     await until('the job to start', () => started)
     await taker.stop(5_000)
     expect(finished).toBe(true)

@@ -27,8 +27,14 @@ let listed = ['lookup', 'other']
 async function toolStatus(name: string) {
   const res = await call(tools.get, `/api/v1/tools/${name}?namespace=st`, { params: { id: name } })
   expect(res.status, res.text).toBe(200)
-  const conditions = Object.fromEntries((res.json.status.conditions as { type: string; status: string; reason: string }[]).map((c) => [c.type, `${c.status} ${c.reason}`]))
-  return { phase: res.json.status.phase as string, conditions, raw: res.json.status.conditions as { type: string; lastTransitionTime: string; message: string }[] }
+  const conditions = Object.fromEntries(
+    (res.json.status.conditions as { type: string; status: string; reason: string }[]).map((c) => [c.type, `${c.status} ${c.reason}`]),
+  )
+  return {
+    phase: res.json.status.phase as string,
+    conditions,
+    raw: res.json.status.conditions as { type: string; lastTransitionTime: string; message: string }[],
+  }
 }
 
 const apply = async (manifest: string) => {
@@ -42,11 +48,18 @@ beforeAll(async () => {
   await prisma.$executeRawUnsafe('TRUNCATE "ToolCall", "CallStatHourly", "CallStat7d", "CallStatInsertLog", "CallStatDirtyHour"')
   upstream = http.createServer((req, res) => {
     if (req.url === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
-    void answerStatelessMcp(() => {
-      const server = new McpServer({ name: 'status-probe', version: '1.0.0' })
-      for (const name of listed) server.registerTool(name, { description: `${name} upstream`, annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'text', text: 'ok' }] }))
-      return server
-    }, req, res)
+    void answerStatelessMcp(
+      () => {
+        const server = new McpServer({ name: 'status-probe', version: '1.0.0' })
+        for (const name of listed)
+          server.registerTool(name, { description: `${name} upstream`, annotations: { readOnlyHint: true } }, async () => ({
+            content: [{ type: 'text', text: 'ok' }],
+          }))
+        return server
+      },
+      req,
+      res,
+    )
   })
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
@@ -71,10 +84,17 @@ spec:
 `)
     const missing = await toolStatus('st.lookup')
     expect(missing.phase).toBe('Failed')
-    expect(missing.conditions).toEqual({ SecretAvailable: 'False SecretNotFound', EndpointAllowed: 'True AllowedByPolicy', CallsSucceeding: 'True NoRecentCalls' })
+    expect(missing.conditions).toEqual({
+      SecretAvailable: 'False SecretNotFound',
+      EndpointAllowed: 'True AllowedByPolicy',
+      CallsSucceeding: 'True NoRecentCalls',
+    })
     const endpointSince = missing.raw.find((c) => c.type === 'EndpointAllowed')!.lastTransitionTime
 
-    const secret = await call(secrets.create, '/api/v1/secrets', { method: 'POST', body: { metadata: { name: 'st-token', namespace: 'st' }, spec: { type: 'bearer', stringData: { token: 'v1-abcdef' } } } })
+    const secret = await call(secrets.create, '/api/v1/secrets', {
+      method: 'POST',
+      body: { metadata: { name: 'st-token', namespace: 'st' }, spec: { type: 'bearer', stringData: { token: 'v1-abcdef' } } },
+    })
     expect(secret.status, secret.text).toBe(201)
     const ready = await toolStatus('st.lookup')
     expect(ready.phase).toBe('Ready')
@@ -83,11 +103,19 @@ spec:
     expect(ready.raw.find((c) => c.type === 'EndpointAllowed')!.lastTransitionTime).toBe(endpointSince)
     expect(ready.raw.find((c) => c.type === 'SecretAvailable')!.lastTransitionTime >= endpointSince).toBe(true)
 
-    const rotated = await call(secretRoutes.rotate, `/api/v1/secrets/${secret.json.id}/rotate`, { method: 'POST', params: { id: secret.json.id }, body: { stringData: { apiKey: 'v2-abcdef' } } })
+    const rotated = await call(secretRoutes.rotate, `/api/v1/secrets/${secret.json.id}/rotate`, {
+      method: 'POST',
+      params: { id: secret.json.id },
+      body: { stringData: { apiKey: 'v2-abcdef' } },
+    })
     expect(rotated.status, rotated.text).toBe(200)
     expect((await toolStatus('st.lookup')).conditions.SecretAvailable).toBe('False SecretKeyMissing')
 
-    await call(secretRoutes.rotate, `/api/v1/secrets/${secret.json.id}/rotate`, { method: 'POST', params: { id: secret.json.id }, body: { stringData: { token: 'v3-abcdef' } } })
+    await call(secretRoutes.rotate, `/api/v1/secrets/${secret.json.id}/rotate`, {
+      method: 'POST',
+      params: { id: secret.json.id },
+      body: { stringData: { token: 'v3-abcdef' } },
+    })
     expect((await toolStatus('st.lookup')).phase).toBe('Ready')
     const removed = await call(secrets.remove, `/api/v1/secrets/${secret.json.id}`, { method: 'DELETE', params: { id: secret.json.id } })
     expect(removed.status, removed.text).toBe(204)
@@ -196,8 +224,17 @@ spec: { image: "registry.test/caller:1", grants: [st.flaky, st.lookup] }
     const outcomes = [...Array(9).fill('failed'), ...Array(3).fill('succeeded')]
     await prisma.toolCall.createMany({
       data: outcomes.map((outcome) => ({
-        agentId: agent.id, agentNamespace: 'st', agentName: 'caller', toolId: 'st.flaky', toolNamespace: 'st', toolKey: 'Tool/st/st.flaky',
-        provenance: 'grant', channel: 'ingest', outcome, startedAt: new Date(Date.now() - 60_000), latencyMs: 5,
+        agentId: agent.id,
+        agentNamespace: 'st',
+        agentName: 'caller',
+        toolId: 'st.flaky',
+        toolNamespace: 'st',
+        toolKey: 'Tool/st/st.flaky',
+        provenance: 'grant',
+        channel: 'ingest',
+        outcome,
+        startedAt: new Date(Date.now() - 60_000),
+        latencyMs: 5,
       })),
     })
     await rollupCallStats()
@@ -209,8 +246,13 @@ spec: { image: "registry.test/caller:1", grants: [st.flaky, st.lookup] }
 
     const view = await call(resourceRoutes('Agent').get, '/api/v1/agents/caller?namespace=st', { params: { id: 'caller' } })
     expect(view.status, view.text).toBe(200)
-    const entries = Object.fromEntries((view.json.effectiveTools as { name: string; health?: { phase: string; problems: { reason: string }[] } }[]).map((e) => [e.name, e.health]))
-    expect(entries['st.flaky']).toEqual({ phase: 'Degraded', problems: [{ type: 'CallsSucceeding', reason: 'HighFailureRate', message: '9 of 12 calls failed in the last 2 hours (75 %)' }] })
+    const entries = Object.fromEntries(
+      (view.json.effectiveTools as { name: string; health?: { phase: string; problems: { reason: string }[] } }[]).map((e) => [e.name, e.health]),
+    )
+    expect(entries['st.flaky']).toEqual({
+      phase: 'Degraded',
+      problems: [{ type: 'CallsSucceeding', reason: 'HighFailureRate', message: '9 of 12 calls failed in the last 2 hours (75 %)' }],
+    })
     expect(entries['st.lookup']).toMatchObject({ phase: 'Failed', problems: [{ reason: 'SecretNotFound' }] })
   })
 

@@ -31,7 +31,11 @@ describe('text PostgreSQL cannot store', () => {
       for (const name of names) {
         const params = Object.fromEntries(names.map((n) => [n, n === name ? NUL : '00000000-0000-4000-8000-000000000000']))
         const url = contract.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(params[n]))
-        const res = await call(await handlerFor(contract), url, { method: contract.method, params, ...(contract.body && contract.method !== 'GET' ? { body: {} } : {}) })
+        const res = await call(await handlerFor(contract), url, {
+          method: contract.method,
+          params,
+          ...(contract.body && contract.method !== 'GET' ? { body: {} } : {}),
+        })
         expect(res.status, `${contract.method} ${contract.path} ${name}: ${res.text}`).toBe(422)
         expect(res.json.errors, `${contract.method} ${contract.path}`).toEqual([expect.objectContaining({ field: name, rule: 'storable-text' })])
       }

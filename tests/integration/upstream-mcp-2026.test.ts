@@ -65,7 +65,10 @@ afterAll(async () => {
 
 describe('discovery of a server that speaks only 2026-07-28', () => {
   it('introspects it with server/discover and tools/list of that revision, and passes the checklist', async () => {
-    const result = await introspectMcpServer({ endpoint: `${modern.url}/mcp`, transport: 'streamable-http' }, { fetch: createGuardedFetch(parseAddressPolicy('loopback')), requestTimeoutMs: 3000 })
+    const result = await introspectMcpServer(
+      { endpoint: `${modern.url}/mcp`, transport: 'streamable-http' },
+      { fetch: createGuardedFetch(parseAddressPolicy('loopback')), requestTimeoutMs: 3000 },
+    )
     expect(result.transport).toBe('streamable-http-2026-07-28')
     expect(result.protocolVersion).toBe('2026-07-28')
     expect(result.serverInfo).toEqual({ name: 'upstream-2026', version: '2.0.0' })
@@ -109,7 +112,7 @@ describe('the gateway calls it', () => {
     for (const seen of [legacyProgress, modernProgress]) expect(seen).toEqual([1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })))
   })
 
-  it("cancels the upstream call when the agent cancels its own call (2025-11-25: notifications/cancelled)", async () => {
+  it('cancels the upstream call when the agent cancels its own call (2025-11-25: notifications/cancelled)', async () => {
     const before = modern.counts.cancelled
     const seen = modern.counts.wait
     const controller = new AbortController()
@@ -138,17 +141,19 @@ describe('the gateway calls it', () => {
 describe('a call waiting for approval', () => {
   it('reports progress while it waits instead of holding a silent connection', async () => {
     const seen: Array<{ progress: number; message?: string }> = []
-    const result = await legacyAgent.callTool(
-      { name: 'pay.charge', arguments: {}, _meta: { 'toolroom/waitForApprovalSeconds': 3 } },
-      undefined,
-      { onprogress: (p) => void seen.push(p), timeout: 20_000 },
-    )
+    const result = await legacyAgent.callTool({ name: 'pay.charge', arguments: {}, _meta: { 'toolroom/waitForApprovalSeconds': 3 } }, undefined, {
+      onprogress: (p) => void seen.push(p),
+      timeout: 20_000,
+    })
     expect(result.structuredContent).toMatchObject({ status: 'approval_required' })
     expect(seen.length).toBeGreaterThanOrEqual(1)
     expect(seen[0].message).toMatch(/waiting for a person to approve pay\.charge \(pending/)
     for (let i = 1; i < seen.length; i++) expect(seen[i].progress).toBeGreaterThan(seen[i - 1].progress)
     const modernSeen: Array<{ progress: number; message?: string }> = []
-    await modernAgent.callTool({ name: 'pay.charge', arguments: {}, _meta: { 'toolroom/waitForApprovalSeconds': 2 } }, { onprogress: (p) => void modernSeen.push(p), timeout: 20_000 })
+    await modernAgent.callTool(
+      { name: 'pay.charge', arguments: {}, _meta: { 'toolroom/waitForApprovalSeconds': 2 } },
+      { onprogress: (p) => void modernSeen.push(p), timeout: 20_000 },
+    )
     expect(modernSeen.length).toBeGreaterThanOrEqual(1)
   })
 })

@@ -30,7 +30,12 @@ export async function startApiServer(): Promise<ApiServer> {
       const file = path.resolve(`app${template.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`)
       const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
       const pattern = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`)
-      return { pattern, names, module: (await import(file)) as Record<string, Handler>, fixed: template.split('/').filter((s) => s && !s.startsWith('{')).length }
+      return {
+        pattern,
+        names,
+        module: (await import(file)) as Record<string, Handler>,
+        fixed: template.split('/').filter((s) => s && !s.startsWith('{')).length,
+      }
     }),
   )
   routes.sort((a, b) => b.fixed - a.fixed)

@@ -9,7 +9,13 @@ export async function startAuthSidecar(target: string, token: string): Promise<L
   const upstream = new URL(target)
   const server = http.createServer((req, res) => {
     const out = http.request(
-      { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host, authorization: `Bearer ${token}` } },
+      {
+        hostname: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: upstream.host, authorization: `Bearer ${token}` },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(res)
@@ -25,6 +31,10 @@ export async function startAuthSidecar(target: string, token: string): Promise<L
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

@@ -27,7 +27,11 @@ export async function listen(handler: http.RequestListener): Promise<Listening> 
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
@@ -58,14 +62,21 @@ export async function startUpstreamMcp(opts: { createDelayMs?: number } = {}): P
     )
     server.registerTool(
       'create_thing',
-      { description: 'Creates a thing (not idempotent)', inputSchema: { name: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },
+      {
+        description: 'Creates a thing (not idempotent)',
+        inputSchema: { name: z.string() },
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      },
       async ({ name }) => {
         const n = ++counts.createThing
         await new Promise((r) => setTimeout(r, opts.createDelayMs ?? 0))
         return { content: [{ type: 'text', text: `created ${name} #${n}` }], structuredContent: { name, number: n } }
       },
     )
-    server.registerTool('explode', { description: 'Always fails', inputSchema: {} }, async () => ({ isError: true, content: [{ type: 'text', text: 'it blew up' }] }))
+    server.registerTool('explode', { description: 'Always fails', inputSchema: {} }, async () => ({
+      isError: true,
+      content: [{ type: 'text', text: 'it blew up' }],
+    }))
     return server
   }
   const running = await listen(async (req, res) => {
@@ -96,41 +107,62 @@ export async function startModernUpstreamMcp(): Promise<Listening & { counts: Mo
   const handler = createMcpHandler(
     () => {
       const server = new ModernMcpServer({ name: 'upstream-2026', version: '2.0.0' })
-      server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true, openWorldHint: false } }, async ({ text }) => {
-        counts.echo++
-        return { content: [{ type: 'text', text }], structuredContent: { echo: text } }
-      })
+      server.registerTool(
+        'echo',
+        { description: 'Echoes text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true, openWorldHint: false } },
+        async ({ text }) => {
+          counts.echo++
+          return { content: [{ type: 'text', text }], structuredContent: { echo: text } }
+        },
+      )
       // Its `region` is mirrored into an Mcp-Param-Region header (x-mcp-header), which the SDK checks against the body.
       server.registerTool(
         'regional',
-        { description: 'Answers from a region', inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), query: z.string() }), annotations: { readOnlyHint: true } },
+        {
+          description: 'Answers from a region',
+          inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), query: z.string() }),
+          annotations: { readOnlyHint: true },
+        },
         async ({ region, query }) => {
           counts.regional++
           return { content: [{ type: 'text', text: `${region}: ${query}` }], structuredContent: { region, query } }
         },
       )
-      server.registerTool('progress', { description: 'Reports progress three times', inputSchema: z.object({}), annotations: { readOnlyHint: true } }, async (_args, ctx) => {
-        counts.progress++
-        const token = ctx.mcpReq._meta?.progressToken
-        for (let i = 1; i <= 3; i++) {
-          if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3, message: `step ${i}` } })
-          await new Promise((r) => setTimeout(r, 50))
-        }
-        return { content: [{ type: 'text', text: 'done' }], structuredContent: { steps: 3 } }
-      })
-      server.registerTool('wait', { description: 'Waits', inputSchema: z.object({ ms: z.number() }), annotations: { readOnlyHint: true } }, async ({ ms }, ctx) => {
-        counts.wait++
-        const signal = ctx.mcpReq.signal
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ms)
-          signal.addEventListener('abort', () => {
-            clearTimeout(timer)
-            counts.cancelled++
-            resolve()
-          }, { once: true })
-        })
-        return { content: [{ type: 'text', text: `waited ${ms}` }], structuredContent: { waited: ms } }
-      })
+      server.registerTool(
+        'progress',
+        { description: 'Reports progress three times', inputSchema: z.object({}), annotations: { readOnlyHint: true } },
+        async (_args, ctx) => {
+          counts.progress++
+          const token = ctx.mcpReq._meta?.progressToken
+          for (let i = 1; i <= 3; i++) {
+            if (token !== undefined)
+              await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3, message: `step ${i}` } })
+            await new Promise((r) => setTimeout(r, 50))
+          }
+          return { content: [{ type: 'text', text: 'done' }], structuredContent: { steps: 3 } }
+        },
+      )
+      server.registerTool(
+        'wait',
+        { description: 'Waits', inputSchema: z.object({ ms: z.number() }), annotations: { readOnlyHint: true } },
+        async ({ ms }, ctx) => {
+          counts.wait++
+          const signal = ctx.mcpReq.signal
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, ms)
+            signal.addEventListener(
+              'abort',
+              () => {
+                clearTimeout(timer)
+                counts.cancelled++
+                resolve()
+              },
+              { once: true },
+            )
+          })
+          return { content: [{ type: 'text', text: `waited ${ms}` }], structuredContent: { waited: ms } }
+        },
+      )
       return server
     },
     { legacy: 'reject' },
@@ -144,7 +176,12 @@ export async function startModernUpstreamMcp(): Promise<Listening & { counts: Mo
     res.on('close', () => !res.writableFinished && left.abort())
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v)
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined, signal: left.signal })
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+      signal: left.signal,
+    })
     const answer = await handler.fetch(request)
     res.writeHead(answer.status, Object.fromEntries(answer.headers))
     if (!answer.body) return void res.end()
@@ -157,8 +194,18 @@ export async function startModernUpstreamMcp(): Promise<Listening & { counts: Mo
 }
 
 export const UPSTREAM_TOOL_SCHEMAS = [
-  { name: 'echo', description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, annotations: { readOnlyHint: true, openWorldHint: false } },
-  { name: 'create_thing', description: 'Creates a thing (not idempotent)', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } },
+  {
+    name: 'echo',
+    description: 'Echoes text',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'create_thing',
+    description: 'Creates a thing (not idempotent)',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  },
   { name: 'explode', description: 'Always fails', inputSchema: { type: 'object' } },
 ]
 
@@ -272,7 +319,11 @@ spec:
   mcpServerRef: { name: upstream, tool: create_thing }
   inputSchema: { type: object, required: [name], properties: { name: { type: string } } }
   sideEffects: { level: external_write, idempotent: false, idempotencyKeyTemplate: "thing-{{ args.name }}" }
-${rest('tickets.create', 'POST', '/tickets', `  inputSchema:
+${rest(
+  'tickets.create',
+  'POST',
+  '/tickets',
+  `  inputSchema:
     type: object
     required: [subject, body]
     additionalProperties: false
@@ -282,7 +333,8 @@ ${rest('tickets.create', 'POST', '/tickets', `  inputSchema:
       priority: { type: string, enum: [low, normal, high, urgent] }
       customer_email: { type: string }
   sideEffects: { level: external_write, idempotent: false, idempotencyKeyTemplate: "zendesk-{{ args.subject | hash }}" }
-  observability: { logArgs: true, logResult: true, redactFields: [args.body, args.customer_email, result.token] }`).replace('  inputSchema: { type: object }\n', '')}
+  observability: { logArgs: true, logResult: true, redactFields: [args.body, args.customer_email, result.token] }`,
+).replace('  inputSchema: { type: object }\n', '')}
 ${rest('flaky.read', 'GET', '/flaky-read', '  sideEffects: { level: read_only }')}
 ${rest('flaky.write', 'POST', '/flaky-write', '  sideEffects: { level: external_write, idempotent: false }')}
 ${rest('flaky.put', 'PUT', '/flaky-put', '  sideEffects: { level: external_write, idempotent: true }')}
@@ -343,7 +395,11 @@ spec:
 }
 
 /** Applies the gateway manifest, stores the upstream's tool surface as discovery would, and issues one credential per agent. */
-export async function setUpGatewayRegistry(mcpUrl: string, restUrl: string, secretValue: string): Promise<{ tokenA: string; tokenB: string; agentA: string; agentB: string }> {
+export async function setUpGatewayRegistry(
+  mcpUrl: string,
+  restUrl: string,
+  secretValue: string,
+): Promise<{ tokenA: string; tokenB: string; agentA: string; agentB: string }> {
   const { prisma } = await import('@/lib/db')
   const { applyRoute } = await import('@/lib/api/registry-routes')
   const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
@@ -359,7 +415,11 @@ export async function setUpGatewayRegistry(mcpUrl: string, restUrl: string, secr
   })
   const issue = async (name: string) => {
     const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name } } })
-    const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, { method: 'POST', body: { name: 'test' }, params: { id: agent.id } })
+    const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
+      method: 'POST',
+      body: { name: 'test' },
+      params: { id: agent.id },
+    })
     if (res.status !== 201) throw new Error(`credential: ${res.text}`)
     return { token: res.json.token as string, id: agent.id }
   }
@@ -385,7 +445,10 @@ export async function startGatewayWorld(secretValue: string) {
     gatewayUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async stop() {
       await closeMcpSessions()
-      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
       await mcp.close()
       await rest.close()
     },

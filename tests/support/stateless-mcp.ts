@@ -6,7 +6,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 
 /** Answers one request with a server from `build`; `json: false` answers with server-sent events. */
-export async function answerStatelessMcp(build: () => McpServer | Server, req: http.IncomingMessage, res: http.ServerResponse, opts: { json?: boolean } = {}): Promise<void> {
+export async function answerStatelessMcp(
+  build: () => McpServer | Server,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  opts: { json?: boolean } = {},
+): Promise<void> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const text = Buffer.concat(chunks).toString('utf8')

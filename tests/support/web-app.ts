@@ -72,7 +72,11 @@ export async function startWebApp(): Promise<WebApp> {
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
   const front = createGatewayServer({ port: 0, upstream: `http://127.0.0.1:${(web.address() as AddressInfo).port}` })
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
-  const close = (server: http.Server) => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  const close = (server: http.Server) =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
   return {
     url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
     close: async () => {

@@ -5,7 +5,7 @@ import { toolSpec } from '@/lib/manifests/specs/tool'
 const agent = (namespace: string, name: string) => ({ namespace, name })
 
 describe('safety.allowedAgents', () => {
-  it('reads a bare name in the tool\'s namespace only', () => {
+  it("reads a bare name in the tool's namespace only", () => {
     expect(allowedAgentMatches('triage', 'support', agent('support', 'triage'))).toBe(true)
     expect(allowedAgentMatches('triage', 'support', agent('evil', 'triage'))).toBe(false)
     expect(allowedAgentMatches('triage', null, agent('support', 'triage'))).toBe(false)
@@ -27,7 +27,8 @@ describe('safety.allowedAgents', () => {
   it('accepts the three forms in a Tool and refuses others', () => {
     for (const ok of ['triage', 'ops/triage', 'ops/*']) expect(ALLOWED_AGENT_PATTERN.test(ok)).toBe(true)
     for (const bad of ['*', '*/triage', 'ops/', '/triage', 'ops/tri*', 'Ops/x', 'a/b/c']) expect(ALLOWED_AGENT_PATTERN.test(bad)).toBe(false)
-    const spec = (allowedAgents: string[]) => toolSpec.safeParse({ type: 'function', description: 'd', inputSchema: { type: 'object' }, safety: { allowedAgents } })
+    const spec = (allowedAgents: string[]) =>
+      toolSpec.safeParse({ type: 'function', description: 'd', inputSchema: { type: 'object' }, safety: { allowedAgents } })
     expect(spec(['ops/*', 'triage']).success).toBe(true)
     const refused = spec(['*'])
     expect(refused.success).toBe(false)

@@ -18,7 +18,13 @@ const DRY_RUN: ApplyAnswer = applyResultSchema.parse({
   dryRun: true,
   results: [
     {
-      index: 0, kind: 'Tool', apiVersion: 'joch.dev/v1alpha1', namespace: 'support', name: 'zendesk.create_ticket', id: '8c6f2a3e-0b1d-4c5e-9f00-1a2b3c4d5e6f', action: 'updated',
+      index: 0,
+      kind: 'Tool',
+      apiVersion: 'joch.dev/v1alpha1',
+      namespace: 'support',
+      name: 'zendesk.create_ticket',
+      id: '8c6f2a3e-0b1d-4c5e-9f00-1a2b3c4d5e6f',
+      action: 'updated',
       changes: [
         { path: 'spec.description', before: 'Create a ticket.', after: 'Create a Zendesk ticket.' },
         { path: 'spec.safety.allowedAgents[1]', after: 'support/support-escalation' },
@@ -26,7 +32,16 @@ const DRY_RUN: ApplyAnswer = applyResultSchema.parse({
       ],
     },
     { index: 1, kind: 'Agent', apiVersion: 'toolroom.dev/v1alpha1', namespace: 'support', name: 'triage', id: null, action: 'created', changes: [] },
-    { index: 2, kind: 'Unit', apiVersion: 'toolroom.dev/v1alpha1', namespace: 'support', name: 'team', id: '9c6f2a3e-0b1d-4c5e-9f00-1a2b3c4d5e6f', action: 'unchanged', changes: [] },
+    {
+      index: 2,
+      kind: 'Unit',
+      apiVersion: 'toolroom.dev/v1alpha1',
+      namespace: 'support',
+      name: 'team',
+      id: '9c6f2a3e-0b1d-4c5e-9f00-1a2b3c4d5e6f',
+      action: 'unchanged',
+      changes: [],
+    },
   ],
   summary: { created: 1, updated: 1, unchanged: 1, deleted: 0 },
   impact: {
@@ -35,12 +50,37 @@ const DRY_RUN: ApplyAnswer = applyResultSchema.parse({
     agentsAffected: 2,
     truncated: false,
     agents: [
-      { id: 'a1', namespace: 'support', name: 'support-escalation', changes: [{ tool: 'zendesk.create_ticket', change: 'gained', after: grant('enabled'), reason: 'support/support-escalation is now in spec.safety.allowedAgents' }] },
       {
-        id: 'a2', namespace: 'support', name: 'support-triage',
+        id: 'a1',
+        namespace: 'support',
+        name: 'support-escalation',
         changes: [
-          { tool: 'zendesk.create_ticket', change: 'changed', before: grant('enabled', true), after: grant('enabled'), reason: 'spec.sideEffects.requiresApproval was removed, so the level\'s policy decides' },
-          { tool: 'zendesk.delete_ticket', change: 'lost', before: { ...grant('enabled'), tier: 'connector' as const, source: 'connector:zendesk' }, reason: 'the grant was removed' },
+          {
+            tool: 'zendesk.create_ticket',
+            change: 'gained',
+            after: grant('enabled'),
+            reason: 'support/support-escalation is now in spec.safety.allowedAgents',
+          },
+        ],
+      },
+      {
+        id: 'a2',
+        namespace: 'support',
+        name: 'support-triage',
+        changes: [
+          {
+            tool: 'zendesk.create_ticket',
+            change: 'changed',
+            before: grant('enabled', true),
+            after: grant('enabled'),
+            reason: "spec.sideEffects.requiresApproval was removed, so the level's policy decides",
+          },
+          {
+            tool: 'zendesk.delete_ticket',
+            change: 'lost',
+            before: { ...grant('enabled'), tier: 'connector' as const, source: 'connector:zendesk' },
+            reason: 'the grant was removed',
+          },
         ],
       },
     ],
@@ -53,7 +93,7 @@ describe('reading an Apply answer', () => {
     expect(countActions([{ ...DRY_RUN.results[0], action: 'deleted', changes: [] }])).toMatchObject({ deleted: 1 })
   })
 
-  it('turns field changes into before and after documents for the audit log\'s diff view', () => {
+  it("turns field changes into before and after documents for the audit log's diff view", () => {
     const changes = DRY_RUN.results[0].changes!
     expect(changesAsDocuments(changes)).toEqual({
       before: { 'spec.description': 'Create a ticket.', 'spec.sideEffects.requiresApproval': false },
@@ -66,13 +106,30 @@ describe('reading an Apply answer', () => {
 
   it('lists the impact on agents one row per agent and tool, saying what each entry was and becomes', () => {
     expect(impactRows(DRY_RUN.impact!)).toEqual([
-      { agent: { id: 'a1', namespace: 'support', name: 'support-escalation' }, tool: 'zendesk.create_ticket', change: 'gained', before: 'not in the set', after: 'enabled, grant tier', reason: 'support/support-escalation is now in spec.safety.allowedAgents' },
       {
-        agent: { id: 'a2', namespace: 'support', name: 'support-triage' }, tool: 'zendesk.create_ticket', change: 'changed',
-        before: 'enabled, grant tier, needs approval', after: 'enabled, grant tier',
+        agent: { id: 'a1', namespace: 'support', name: 'support-escalation' },
+        tool: 'zendesk.create_ticket',
+        change: 'gained',
+        before: 'not in the set',
+        after: 'enabled, grant tier',
+        reason: 'support/support-escalation is now in spec.safety.allowedAgents',
+      },
+      {
+        agent: { id: 'a2', namespace: 'support', name: 'support-triage' },
+        tool: 'zendesk.create_ticket',
+        change: 'changed',
+        before: 'enabled, grant tier, needs approval',
+        after: 'enabled, grant tier',
         reason: "spec.sideEffects.requiresApproval was removed, so the level's policy decides",
       },
-      { agent: { id: 'a2', namespace: 'support', name: 'support-triage' }, tool: 'zendesk.delete_ticket', change: 'lost', before: 'enabled, connector tier (connector:zendesk)', after: 'not in the set', reason: 'the grant was removed' },
+      {
+        agent: { id: 'a2', namespace: 'support', name: 'support-triage' },
+        tool: 'zendesk.delete_ticket',
+        change: 'lost',
+        before: 'enabled, connector tier (connector:zendesk)',
+        after: 'not in the set',
+        reason: 'the grant was removed',
+      },
     ])
     expect(describeEntry(undefined)).toBe('not in the set')
   })
@@ -87,16 +144,21 @@ describe('reading an Apply answer', () => {
     expect(bad((a) => ((a.results as Array<Record<string, unknown>>)[0].action = 'pruned'))).toBe(false)
     expect(bad((a) => delete (a.results as Array<Record<string, unknown>>)[0].changes)).toBe(false)
     expect(bad((a) => ((a.impact as { agents: Array<{ changes: Array<Record<string, unknown>> }> }).agents[0].changes[0].change = 'added'))).toBe(false)
-    expect(bad((a) => ((a.impact as { agents: Array<{ changes: Array<{ after: Record<string, unknown> }> }> }).agents[0].changes[0].after.state = 'on'))).toBe(false)
+    expect(bad((a) => ((a.impact as { agents: Array<{ changes: Array<{ after: Record<string, unknown> }> }> }).agents[0].changes[0].after.state = 'on'))).toBe(
+      false,
+    )
     expect(bad((a) => delete a.impact)).toBe(true)
   })
 })
 
-describe('the dry run\'s results as the page shows them', () => {
+describe("the dry run's results as the page shows them", () => {
   const html = renderToStaticMarkup(createElement(ApplyResults, { answer: DRY_RUN }))
-  const text = html.replace(/<[^>]+>/g, ' ').replace(/&quot;/g, '"').replace(/\s+/g, ' ')
+  const text = html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, ' ')
 
-  it('says what each document would become, and opens the updated one on its diff in the audit log\'s diff view', () => {
+  it("says what each document would become, and opens the updated one on its diff in the audit log's diff view", () => {
     expect(text).toContain('Valid. Dry run: nothing was written.')
     expect(text).toContain('3 documents: 1 would be created, 1 would be updated, 1 unchanged.')
     expect(html.match(/data-testid="apply-diff"/g)).toHaveLength(1)
@@ -118,7 +180,9 @@ describe('the dry run\'s results as the page shows them', () => {
   })
 
   it('shows no changes column and no impact for an answer without them', () => {
-    const plain = renderToStaticMarkup(createElement(ApplyResults, { answer: { ...DRY_RUN, impact: undefined, results: DRY_RUN.results.map(({ changes: _c, ...r }) => r) } }))
+    const plain = renderToStaticMarkup(
+      createElement(ApplyResults, { answer: { ...DRY_RUN, impact: undefined, results: DRY_RUN.results.map(({ changes: _c, ...r }) => r) } }),
+    )
     expect(plain).not.toContain('Changes</th>')
     expect(plain).not.toContain('apply-impact')
     expect(plain).not.toContain('apply-diff')
@@ -141,7 +205,12 @@ describe('marks in the editor', () => {
   })
 
   it('keeps positions from another text inside this one', () => {
-    for (const [line, column] of [[0, 0], [99, 1], [2, 999], [6, 1]]) {
+    for (const [line, column] of [
+      [0, 0],
+      [99, 1],
+      [2, 999],
+      [6, 1],
+    ]) {
       const [d] = diagnosticsOf(doc, [{ field: 'x', rule: 'r', message: 'm', line, column }])
       expect(d.from).toBeGreaterThanOrEqual(0)
       expect(d.to).toBeLessThanOrEqual(doc.length)

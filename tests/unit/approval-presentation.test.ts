@@ -16,8 +16,14 @@ describe('what approvers see of a request: tool over policy over the default', (
   it("lets a level's policy mark it high-risk or not, and a tool's summary win over the level's", () => {
     expect(approvalPresentation({ level: 'financial', policyHighRisk: false })).toMatchObject({ highRisk: false, highRiskSource: 'policy' })
     expect(approvalPresentation({ level: 'local_write', policyHighRisk: true })).toMatchObject({ highRisk: true, highRiskSource: 'policy' })
-    expect(approvalPresentation({ level: 'financial', toolSummary: ['args.amount'], policySummary: ['args.invoice'] })).toMatchObject({ summaryFields: ['args.amount'], summarySource: 'tool' })
-    expect(approvalPresentation({ level: 'financial', toolSummary: [], policySummary: ['args.invoice'] })).toMatchObject({ summaryFields: ['args.invoice'], summarySource: 'policy' })
+    expect(approvalPresentation({ level: 'financial', toolSummary: ['args.amount'], policySummary: ['args.invoice'] })).toMatchObject({
+      summaryFields: ['args.amount'],
+      summarySource: 'tool',
+    })
+    expect(approvalPresentation({ level: 'financial', toolSummary: [], policySummary: ['args.invoice'] })).toMatchObject({
+      summaryFields: ['args.invoice'],
+      summarySource: 'policy',
+    })
   })
 })
 
@@ -30,7 +36,9 @@ describe('the argument summary of a queue row', () => {
       { field: 'customer.id', value: 'cus_9' },
       { field: 'invoice', value: 'INV-1' },
     ])
-    expect(summarizeArguments({ lines: [{ sku: 'A' }, { sku: 'B' }] }, ['args.lines.1.sku', 'args.lines.7.sku'])).toEqual([{ field: 'lines.1.sku', value: 'B' }])
+    expect(summarizeArguments({ lines: [{ sku: 'A' }, { sku: 'B' }] }, ['args.lines.1.sku', 'args.lines.7.sku'])).toEqual([
+      { field: 'lines.1.sku', value: 'B' },
+    ])
   })
 
   it('shows the first few arguments, plain values before objects and lists, when nobody chose', () => {
@@ -68,7 +76,17 @@ describe('the argument summary of a queue row', () => {
 
   it('is configured with paths into the arguments, at most 8, each checked at apply', () => {
     expect(approvalSummary.safeParse(['args.amount', 'args.customer.id']).success).toBe(true)
-    for (const bad of [[], ['amount'], ['result.token'], ['args.'], ['args.a b'], ['args.a[0]'], Array(9).fill('args.a'), [`args.${'a.'.repeat(9)}a`], ['args.' + 'x'.repeat(300)]])
+    for (const bad of [
+      [],
+      ['amount'],
+      ['result.token'],
+      ['args.'],
+      ['args.a b'],
+      ['args.a[0]'],
+      Array(9).fill('args.a'),
+      [`args.${'a.'.repeat(9)}a`],
+      ['args.' + 'x'.repeat(300)],
+    ])
       expect(approvalSummary.safeParse(bad).success, JSON.stringify(bad)).toBe(false)
     expect(sideEffectPolicySpec.safeParse({ level: 'financial', requiresApproval: true, highRisk: 'yes' }).success).toBe(false)
     expect(sideEffectPolicySpec.safeParse({ level: 'financial', requiresApproval: true, highRisk: false, approvalSummary: ['args.amount'] }).success).toBe(true)
@@ -83,7 +101,12 @@ describe('the totals of a bulk decision', () => {
   })
 
   it('counts requests, high-risk ones, levels and tools', () => {
-    const t = bulkTotals([item('pay.refund', 'financial', {}, true), item('pay.refund', 'financial', {}, true), item('chat.post', 'communication', {}), item('x.y', null, {})])
+    const t = bulkTotals([
+      item('pay.refund', 'financial', {}, true),
+      item('pay.refund', 'financial', {}, true),
+      item('chat.post', 'communication', {}),
+      item('x.y', null, {}),
+    ])
     expect(t).toMatchObject({ count: 4, highRisk: 2 })
     expect(t.byLevel).toEqual([
       { level: 'financial', count: 2 },

@@ -13,8 +13,23 @@ describe('auditActorOf', () => {
 
 describe('auditDocument', () => {
   it('is the manifest envelope and spec, without table columns', () => {
-    const row = { id: 'x', apiVersion: 'toolroom.dev/v1alpha1', namespace: 'ns', name: 'n', labels: { a: '1' }, annotations: {}, spec: { type: 'opaque', keys: ['k'] }, ciphertext: new Uint8Array(), generation: 3 }
-    expect(auditDocument('Secret', row)).toEqual({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Secret', metadata: { name: 'n', namespace: 'ns', labels: { a: '1' }, annotations: {} }, spec: { type: 'opaque', keys: ['k'] } })
+    const row = {
+      id: 'x',
+      apiVersion: 'toolroom.dev/v1alpha1',
+      namespace: 'ns',
+      name: 'n',
+      labels: { a: '1' },
+      annotations: {},
+      spec: { type: 'opaque', keys: ['k'] },
+      ciphertext: new Uint8Array(),
+      generation: 3,
+    }
+    expect(auditDocument('Secret', row)).toEqual({
+      apiVersion: 'toolroom.dev/v1alpha1',
+      kind: 'Secret',
+      metadata: { name: 'n', namespace: 'ns', labels: { a: '1' }, annotations: {} },
+      spec: { type: 'opaque', keys: ['k'] },
+    })
   })
 })
 

@@ -95,18 +95,29 @@ describe('a value that breaks its rule', () => {
     expect(problem({ TOOLROOM_ENABLE_OS_TOOLS: 'true' })).toContain('TOOLROOM_ENABLE_OS_TOOLS must be `1` (on) or `0` (off), got "true"')
     expect(problem({ LOG_LEVEL: 'loud' })).toContain('LOG_LEVEL must be one of `fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`, got "loud"')
     expect(problem({ TOOLROOM_PUBLIC_URL: 'tools.example.com' })).toContain('TOOLROOM_PUBLIC_URL must be an `http` or `https` URL, got "tools.example.com"')
-    expect(problem({ TOOLROOM_DISCOVERY_CRON: 'every 15 minutes' })).toContain('TOOLROOM_DISCOVERY_CRON must be a cron expression (5 fields: minute hour day month weekday), got "every 15 minutes"')
-    expect(problem({ TOOLROOM_GATEWAY_ALLOWED_ORIGINS: 'https://ok.example, nope' })).toContain('TOOLROOM_GATEWAY_ALLOWED_ORIGINS must be a comma list of `http` or `https` origins, got "https://ok.example, nope": "nope" is not an origin')
+    expect(problem({ TOOLROOM_DISCOVERY_CRON: 'every 15 minutes' })).toContain(
+      'TOOLROOM_DISCOVERY_CRON must be a cron expression (5 fields: minute hour day month weekday), got "every 15 minutes"',
+    )
+    expect(problem({ TOOLROOM_GATEWAY_ALLOWED_ORIGINS: 'https://ok.example, nope' })).toContain(
+      'TOOLROOM_GATEWAY_ALLOWED_ORIGINS must be a comma list of `http` or `https` origins, got "https://ok.example, nope": "nope" is not an origin',
+    )
   })
 
   it('says why a list entry is refused', () => {
-    expect(problem({ TOOLROOM_OUTBOUND_ALLOW: 'private, 10.0.0.0/99' })).toContain('TOOLROOM_OUTBOUND_ALLOW must be a comma list of `loopback`, `private`, `public`, IP addresses, CIDRs and host names (`*.svc.cluster.local`), got "private, 10.0.0.0/99": bad prefix in "10.0.0.0/99"')
+    expect(problem({ TOOLROOM_OUTBOUND_ALLOW: 'private, 10.0.0.0/99' })).toContain(
+      'TOOLROOM_OUTBOUND_ALLOW must be a comma list of `loopback`, `private`, `public`, IP addresses, CIDRs and host names (`*.svc.cluster.local`), got "private, 10.0.0.0/99": bad prefix in "10.0.0.0/99"',
+    )
     expect(problem({ TOOLROOM_TRUSTED_PROXIES: '10.0.0.0/8, proxy.internal' })).toContain('"proxy.internal" is not an IP address or CIDR')
   })
 
   it('is reported with every other one at once, each on its own line', () => {
     const message = problem({ PORT: 'x', TOOLROOM_WORKERS: '-1', LOG_FORMAT: 'xml' })
-    expect(message.split('\n')).toEqual(['the configuration is not valid:', '  PORT must be an integer from 1 to 65535, got "x"', '  TOOLROOM_WORKERS must be an integer from 0 to 64, got "-1"', '  LOG_FORMAT must be one of `json`, `text`, `pretty` (any case), got "xml"'])
+    expect(message.split('\n')).toEqual([
+      'the configuration is not valid:',
+      '  PORT must be an integer from 1 to 65535, got "x"',
+      '  TOOLROOM_WORKERS must be an integer from 0 to 64, got "-1"',
+      '  LOG_FORMAT must be one of `json`, `text`, `pretty` (any case), got "xml"',
+    ])
   })
 
   it('is quoted short: a huge value does not flood the log', () => {
@@ -120,7 +131,13 @@ describe('a value that breaks its rule', () => {
     expect(message).toContain('TOOLROOM_OIDC_CLIENT_ID must be set too: single sign-on needs')
     expect(message).not.toContain('TOOLROOM_OIDC_CLIENT_SECRET must')
     expect(message).not.toContain('s3cret-value')
-    expect(problem({ TOOLROOM_OIDC_DISCOVERY_URL: 'https://login.example.com/.well-known/openid-configuration', TOOLROOM_OIDC_CLIENT_ID: 'id', TOOLROOM_OIDC_CLIENT_SECRET: 'x' })).toBe('')
+    expect(
+      problem({
+        TOOLROOM_OIDC_DISCOVERY_URL: 'https://login.example.com/.well-known/openid-configuration',
+        TOOLROOM_OIDC_CLIENT_ID: 'id',
+        TOOLROOM_OIDC_CLIENT_SECRET: 'x',
+      }),
+    ).toBe('')
   })
 })
 
@@ -128,15 +145,32 @@ describe('secrets in messages', () => {
   it('are never shown, only their length', () => {
     const message = problem({ TOOLROOM_SECRET_KEY: 'hunter2-hunter2', TOOLROOM_SECRET_KEYS_PREVIOUS: `${KEY},hunter3`, TOOLROOM_ADMIN_TOKEN: 'trk_hunter4' })
     expect(message).toContain('TOOLROOM_SECRET_KEY must be 32 random bytes, base64-encoded, got a value of 15 characters (a secret: not shown)')
-    expect(message).toContain('TOOLROOM_SECRET_KEYS_PREVIOUS must be a comma list of 32-byte keys, base64-encoded, got a value of 52 characters (a secret: not shown): key 2 of 2 is not 32 bytes in base64')
+    expect(message).toContain(
+      'TOOLROOM_SECRET_KEYS_PREVIOUS must be a comma list of 32-byte keys, base64-encoded, got a value of 52 characters (a secret: not shown): key 2 of 2 is not 32 bytes in base64',
+    )
     expect(message).toContain('TOOLROOM_ADMIN_TOKEN must be `trk_` followed by 32 to 200 letters, digits, `-` or `_`')
     for (const leaked of ['hunter2', 'hunter3', 'hunter4', KEY]) expect(message).not.toContain(leaked)
   })
 
   it('of every secret variable are masked, whatever the value', () => {
     const secrets = names.filter((n) => CONFIG_DECLARATIONS[n].secret)
-    expect(secrets).toEqual(expect.arrayContaining(['TOOLROOM_SECRET_KEY', 'TOOLROOM_SECRET_KEYS_PREVIOUS', 'TOOLROOM_ADMIN_TOKEN', 'TOOLROOM_OIDC_CLIENT_SECRET', 'BETTER_AUTH_SECRET', 'TOOLROOM_METRICS_TOKEN']))
-    fc.assert(fc.property(fc.constantFrom(...secrets), fc.string({ minLength: 1 }), (name, value) => !shownValue(CONFIG_DECLARATIONS[name], `s3cr3t${value}`).includes('s3cr3t')))
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        'TOOLROOM_SECRET_KEY',
+        'TOOLROOM_SECRET_KEYS_PREVIOUS',
+        'TOOLROOM_ADMIN_TOKEN',
+        'TOOLROOM_OIDC_CLIENT_SECRET',
+        'BETTER_AUTH_SECRET',
+        'TOOLROOM_METRICS_TOKEN',
+      ]),
+    )
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...secrets),
+        fc.string({ minLength: 1 }),
+        (name, value) => !shownValue(CONFIG_DECLARATIONS[name], `s3cr3t${value}`).includes('s3cr3t'),
+      ),
+    )
   })
 
   it('in URLs: the password of DATABASE_URL and of any other URL is masked', () => {
@@ -187,7 +221,14 @@ describe('numeric variables, against random text', () => {
   it('take every value within their bounds', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...numeric).chain((name) => fc.tuple(fc.constant(name), fc.integer({ min: Math.ceil(CONFIG_DECLARATIONS[name].bounds!.min), max: Math.floor(CONFIG_DECLARATIONS[name].bounds!.max) }))),
+        fc
+          .constantFrom(...numeric)
+          .chain((name) =>
+            fc.tuple(
+              fc.constant(name),
+              fc.integer({ min: Math.ceil(CONFIG_DECLARATIONS[name].bounds!.min), max: Math.floor(CONFIG_DECLARATIONS[name].bounds!.max) }),
+            ),
+          ),
         ([name, n]) => (parseConfig({ [name]: String(n) }) as Record<string, unknown>)[name] === n,
       ),
     )
@@ -225,9 +266,30 @@ describe('the environment', () => {
   // What production runs (the web app, gateway, workers, the scripts in dist/, `npm start`) reads its
   // settings from lib/config.ts only. Writing variables for child processes is fine; reading them is
   // not. NODE_ENV and NEXT_RUNTIME are Next.js's, inlined at build time, so they are read as written.
-  const PRODUCT = ['lib', 'app', 'components', 'workers', 'instrumentation.ts', 'proxy.ts', 'scripts/gateway.ts', 'scripts/web-preload.ts', 'scripts/seed-demo.ts', 'scripts/ensure-admin-token.ts', 'scripts/create-admin.ts', 'scripts/reencrypt-secrets.ts', 'scripts/stats-rollup.ts', 'scripts/start.mjs', 'scripts/start-helpers.mjs', 'scripts/supervisor.mjs']
+  const PRODUCT = [
+    'lib',
+    'app',
+    'components',
+    'workers',
+    'instrumentation.ts',
+    'proxy.ts',
+    'scripts/gateway.ts',
+    'scripts/web-preload.ts',
+    'scripts/seed-demo.ts',
+    'scripts/ensure-admin-token.ts',
+    'scripts/create-admin.ts',
+    'scripts/reencrypt-secrets.ts',
+    'scripts/stats-rollup.ts',
+    'scripts/start.mjs',
+    'scripts/start-helpers.mjs',
+    'scripts/supervisor.mjs',
+  ]
   const files = (entry: string): string[] =>
-    fs.statSync(entry).isDirectory() ? fs.readdirSync(entry).flatMap((e) => (path.join(entry, e) === path.join('lib', 'generated') ? [] : files(path.join(entry, e)))) : /\.(ts|tsx|mjs|mts)$/.test(entry) ? [entry] : []
+    fs.statSync(entry).isDirectory()
+      ? fs.readdirSync(entry).flatMap((e) => (path.join(entry, e) === path.join('lib', 'generated') ? [] : files(path.join(entry, e))))
+      : /\.(ts|tsx|mjs|mts)$/.test(entry)
+        ? [entry]
+        : []
 
   it('is read only by lib/config.ts in product code', () => {
     const reads: string[] = []

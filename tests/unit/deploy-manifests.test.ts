@@ -21,10 +21,12 @@ const BASE = path.join(ROOT, 'deploy/kubernetes/base')
 const OVERLAY = path.join(ROOT, 'deploy/kubernetes/overlays/example')
 
 function parseYaml(text: string, where: string): K8sObject[] {
-  return parseAllDocuments(text, { merge: true }).map((doc) => {
-    if (doc.errors.length) throw new Error(`${where}: ${doc.errors[0].message}`)
-    return doc.toJS() as K8sObject
-  }).filter(Boolean)
+  return parseAllDocuments(text, { merge: true })
+    .map((doc) => {
+      if (doc.errors.length) throw new Error(`${where}: ${doc.errors[0].message}`)
+      return doc.toJS() as K8sObject
+    })
+    .filter(Boolean)
 }
 
 /** The base as applied: every file its kustomization lists, in order (it uses no transformers). */
@@ -72,10 +74,19 @@ function unknownFieldErrors(objects: K8sObject[]): string[] {
     ...[...imports].map(([module, names]) => `import type { ${[...names].join(', ')} } from '${module}'`),
     ...objects.map((o, i) => `export const object${i}: I${o.kind} = ${JSON.stringify(o)}`),
   ].join('\n')
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [] }
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: [],
+  }
   const host = ts.createCompilerHost(options)
   const { getSourceFile, fileExists, readFile } = host
-  host.getSourceFile = (name, version, ...rest) => (name === file ? ts.createSourceFile(name, source, version) : getSourceFile.call(host, name, version, ...rest))
+  host.getSourceFile = (name, version, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, version) : getSourceFile.call(host, name, version, ...rest)
   host.fileExists = (name) => name === file || fileExists.call(host, name)
   host.readFile = (name) => (name === file ? source : readFile.call(host, name))
   const program = ts.createProgram([file], options, host)
@@ -101,7 +112,9 @@ const imageCommands = new Set(
 describe('Kubernetes manifests', () => {
   it('every object of the base is valid against the Kubernetes schemas (the ServiceMonitor against its CRD’s)', async () => {
     expect(base.length).toBeGreaterThanOrEqual(15)
-    const errors = (await Promise.all(base.map(async (o) => [o, await schemaErrors(o)] as const))).filter(([, e]) => e).map(([o, e]) => `${o.kind}/${o.metadata.name}: ${e}`)
+    const errors = (await Promise.all(base.map(async (o) => [o, await schemaErrors(o)] as const)))
+      .filter(([, e]) => e)
+      .map(([o, e]) => `${o.kind}/${o.metadata.name}: ${e}`)
     expect(errors).toEqual([])
   })
 
@@ -141,8 +154,12 @@ describe('Kubernetes manifests', () => {
           expect(ports.has(c[probe].httpGet.port), `${name} ${probe} port`).toBe(true)
         }
         // The database URL and the secret key come from the Secret, never inline.
-        for (const variable of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY']) expect(c.env.find((e: { name: string }) => e.name === variable)?.valueFrom?.secretKeyRef?.name, `${name} ${variable}`).toBe('toolroom')
-        expect(c.env.every((e: { value?: string }) => !/postgres(ql)?:\/\//.test(e.value ?? '')), name).toBe(true)
+        for (const variable of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY'])
+          expect(c.env.find((e: { name: string }) => e.name === variable)?.valueFrom?.secretKeyRef?.name, `${name} ${variable}`).toBe('toolroom')
+        expect(
+          c.env.every((e: { value?: string }) => !/postgres(ql)?:\/\//.test(e.value ?? '')),
+          name,
+        ).toBe(true)
         // Whatever must be writable is a volume: the root filesystem is not.
         const mounts = c.volumeMounts.map((m: { mountPath: string }) => m.mountPath)
         expect(mounts, name).toContain('/tmp')
@@ -174,7 +191,8 @@ describe('Kubernetes manifests', () => {
     const backend = (p: string) => paths.find((x: { path: string }) => x.path === p)?.backend.service
     expect(backend('/mcp')).toEqual({ name: 'toolroom-gateway', port: { name: 'http' } })
     expect(backend('/')).toEqual({ name: 'toolroom-web', port: { name: 'http' } })
-    for (const p of paths) expect(find('Service', p.backend.service.name).spec.ports.some((x: { name: string }) => x.name === p.backend.service.port.name)).toBe(true)
+    for (const p of paths)
+      expect(find('Service', p.backend.service.name).spec.ports.some((x: { name: string }) => x.name === p.backend.service.port.name)).toBe(true)
   })
 
   it('each Deployment has a PodDisruptionBudget; the gateway an HPA; the ServiceMonitor scrapes every process’s metrics port', () => {
@@ -197,22 +215,36 @@ describe('Kubernetes manifests', () => {
       expect(d.spec.template.spec.containers[0].ports.find((p: { name: string }) => p.name === 'metrics').containerPort).toBe(9464)
   })
 
-  it.skipIf(!kubectl)('kubectl kustomize renders the base to the same objects, and the example overlay to valid ones', async () => {
-    const key = (o: K8sObject) => `${o.kind}/${o.metadata.name}`
-    const rendered = kustomize(BASE)
-    expect(rendered.map(key).sort()).toEqual(base.map(key).sort())
-    for (const o of rendered) expect(o, key(o)).toEqual(base.find((b) => key(b) === key(o)))
-    const overlay = kustomize(OVERLAY)
-    expect(overlay).toHaveLength(base.length)
-    const errors = (await Promise.all(overlay.map(async (o) => [o, await schemaErrors(o)] as const))).filter(([, e]) => e).map(([o, e]) => `${key(o)}: ${e}`)
-    expect(errors).toEqual([])
-    expect(unknownFieldErrors(overlay)).toEqual([])
-    expect(overlay.find((o) => o.kind === 'Ingress')!.spec.rules[0].host).toBe('tools.acme.example')
-  }, 60_000)
+  it.skipIf(!kubectl)(
+    'kubectl kustomize renders the base to the same objects, and the example overlay to valid ones',
+    async () => {
+      const key = (o: K8sObject) => `${o.kind}/${o.metadata.name}`
+      const rendered = kustomize(BASE)
+      expect(rendered.map(key).sort()).toEqual(base.map(key).sort())
+      for (const o of rendered) expect(o, key(o)).toEqual(base.find((b) => key(b) === key(o)))
+      const overlay = kustomize(OVERLAY)
+      expect(overlay).toHaveLength(base.length)
+      const errors = (await Promise.all(overlay.map(async (o) => [o, await schemaErrors(o)] as const))).filter(([, e]) => e).map(([o, e]) => `${key(o)}: ${e}`)
+      expect(errors).toEqual([])
+      expect(unknownFieldErrors(overlay)).toEqual([])
+      expect(overlay.find((o) => o.kind === 'Ingress')!.spec.rules[0].host).toBe('tools.acme.example')
+    },
+    60_000,
+  )
 })
 
 describe('compose file', () => {
-  const compose = parseYaml(fs.readFileSync(path.join(ROOT, 'deploy/compose/compose.yaml'), 'utf8'), 'compose.yaml')[0] as unknown as { services: Record<string, any> } // eslint-disable-line @typescript-eslint/no-explicit-any
+  interface ComposeService {
+    command: string[]
+    read_only: boolean
+    user: string
+    image?: string
+    environment: Record<string, string>
+    depends_on?: Record<string, { condition: string }>
+  }
+  const compose = parseYaml(fs.readFileSync(path.join(ROOT, 'deploy/compose/compose.yaml'), 'utf8'), 'compose.yaml')[0] as unknown as {
+    services: Record<string, ComposeService>
+  }
 
   it('runs the image’s commands (migrations first), non-root and read-only, with secrets from the environment, and no database of its own', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['gateway', 'migrate', 'web', 'worker'])
@@ -224,7 +256,7 @@ describe('compose file', () => {
       expect(service.environment.TOOLROOM_SECRET_KEY, name).toMatch(/^\$\{TOOLROOM_SECRET_KEY:\?/)
       expect(String(service.image), name).not.toMatch(/postgres/)
     }
-    for (const name of ['web', 'worker']) expect(compose.services[name].depends_on.migrate.condition).toBe('service_completed_successfully')
+    for (const name of ['web', 'worker']) expect(compose.services[name].depends_on?.migrate.condition).toBe('service_completed_successfully')
     expect(compose.services.gateway.environment.TOOLROOM_GATEWAY_UPSTREAM).toBe('http://web:3000')
   })
 })

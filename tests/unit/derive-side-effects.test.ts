@@ -145,7 +145,13 @@ describe('catalogToolsFromMcp', () => {
 })
 
 describe('conservative defaults for Tools and image tools', () => {
-  const row = (spec: object) => ({ name: 'acme.do', namespace: 'default', spec: { type: 'function', description: 'Do', inputSchema: { type: 'object' }, ...spec }, totalCalls7d: 3, failureRate7d: 0.5 })
+  const row = (spec: object) => ({
+    name: 'acme.do',
+    namespace: 'default',
+    spec: { type: 'function', description: 'Do', inputSchema: { type: 'object' }, ...spec },
+    totalCalls7d: 3,
+    failureRate7d: 0.5,
+  })
 
   it('a Tool with no declared level is governed as external_write, destructive and open world', () => {
     const tool = catalogToolFromRow(row({}))
@@ -154,13 +160,37 @@ describe('conservative defaults for Tools and image tools', () => {
   })
 
   it('a Tool with a declared level keeps it and its overrides', () => {
-    const tool = catalogToolFromRow(row({ type: 'mcp', mcpServerRef: { name: 'github', tool: 'create-issue' }, sideEffects: { level: 'read_only', requiresApproval: false }, safety: { rateLimit: { callsPerMinute: 5 } } }))
-    expect(tool).toMatchObject({ level: 'read_only', levelSource: 'declared', requiresApproval: false, rateLimit: { callsPerMinute: 5 }, upstreamName: 'create-issue', allowedAgents: [], deniedNamespaces: [] })
+    const tool = catalogToolFromRow(
+      row({
+        type: 'mcp',
+        mcpServerRef: { name: 'github', tool: 'create-issue' },
+        sideEffects: { level: 'read_only', requiresApproval: false },
+        safety: { rateLimit: { callsPerMinute: 5 } },
+      }),
+    )
+    expect(tool).toMatchObject({
+      level: 'read_only',
+      levelSource: 'declared',
+      requiresApproval: false,
+      rateLimit: { callsPerMinute: 5 },
+      upstreamName: 'create-issue',
+      allowedAgents: [],
+      deniedNamespaces: [],
+    })
     expect(tool.annotations).toEqual({ readOnly: true, destructive: false, idempotent: true, openWorld: true })
   })
 
   it('image tools carry no level: conservative defaults', () => {
-    const [tool] = catalogToolsFromImage({ kind: 'Agent', name: 'bot', namespace: 'ops' }, [{ name: 'acme.local', description: 'Local', inputSchema: { type: 'object' } }])
-    expect(tool).toMatchObject({ name: 'acme.local', namespace: 'ops', level: 'external_write', levelSource: 'default', annotations: CONSERVATIVE, source: { kind: 'Agent', name: 'bot', namespace: 'ops' } })
+    const [tool] = catalogToolsFromImage({ kind: 'Agent', name: 'bot', namespace: 'ops' }, [
+      { name: 'acme.local', description: 'Local', inputSchema: { type: 'object' } },
+    ])
+    expect(tool).toMatchObject({
+      name: 'acme.local',
+      namespace: 'ops',
+      level: 'external_write',
+      levelSource: 'default',
+      annotations: CONSERVATIVE,
+      source: { kind: 'Agent', name: 'bot', namespace: 'ops' },
+    })
   })
 })

@@ -35,7 +35,13 @@ describe('discoveriesForWrites', () => {
         { kind: 'Unit', id: 'u1', action: 'created', before: null, after: { image: 'r/u:1' } },
         { kind: 'Unit', id: 'u2', action: 'created', before: null, after: { image: 'r/u:1', endpoint: 'http://u:8999' } },
         { kind: 'LanguageTool', id: 's1', action: 'updated', before: { endpoint: 'http://a' }, after: { endpoint: 'http://b' } },
-        { kind: 'LanguageTool', id: 's2', action: 'updated', before: { endpoint: 'http://a', description: 'x' }, after: { endpoint: 'http://a', description: 'y' } },
+        {
+          kind: 'LanguageTool',
+          id: 's2',
+          action: 'updated',
+          before: { endpoint: 'http://a', description: 'x' },
+          after: { endpoint: 'http://a', description: 'y' },
+        },
         { kind: 'Tool', id: 't1', action: 'created', before: null, after: {} },
       ]),
     ).toEqual([
@@ -48,7 +54,12 @@ describe('discoveriesForWrites', () => {
 })
 
 describe('isPinned', () => {
-  const spec = (pinning?: boolean) => ({ port: 8080, deploymentMode: 'service' as const, transport: 'streamable-http' as const, ...(pinning === undefined ? {} : { pinning }) })
+  const spec = (pinning?: boolean) => ({
+    port: 8080,
+    deploymentMode: 'service' as const,
+    transport: 'streamable-http' as const,
+    ...(pinning === undefined ? {} : { pinning }),
+  })
   it('follows the server, else the namespace setting', () => {
     const pinned = parseConfig({ TOOLROOM_PINNED_NAMESPACES: 'payments, prod' }).TOOLROOM_PINNED_NAMESPACES
     expect(isPinned(spec(), 'prod', pinned)).toBe(true)

@@ -5,12 +5,19 @@ import { describe, expect, it } from 'vitest'
 import { documentChanges, formatPath, valueChanges } from '@/lib/manifests/document-changes'
 import { sameJson } from '@/lib/resources/kind-adapters'
 
-const doc = (spec: unknown, labels: Record<string, string> = {}, apiVersion = 'toolroom.dev/v1alpha1') => ({ apiVersion, metadata: { labels, annotations: {} }, spec })
+const doc = (spec: unknown, labels: Record<string, string> = {}, apiVersion = 'toolroom.dev/v1alpha1') => ({
+  apiVersion,
+  metadata: { labels, annotations: {} },
+  spec,
+})
 
 describe('documentChanges', () => {
   it('names each changed, added and removed leaf with its before and after', () => {
     const before = doc({ description: 'Old', safety: { allowedAgents: ['a', 'b'] }, sideEffects: { level: 'read_only' } }, { team: 'x' })
-    const after = doc({ description: 'New', safety: { allowedAgents: ['a', 'c', 'd'], rateLimit: { callsPerMinute: 5 } } }, { team: 'x', 'app.kubernetes.io/name': 'crm' })
+    const after = doc(
+      { description: 'New', safety: { allowedAgents: ['a', 'c', 'd'], rateLimit: { callsPerMinute: 5 } } },
+      { team: 'x', 'app.kubernetes.io/name': 'crm' },
+    )
     expect(documentChanges(before, after)).toEqual(
       expect.arrayContaining([
         { path: 'spec.description', before: 'Old', after: 'New' },
@@ -22,7 +29,9 @@ describe('documentChanges', () => {
       ]),
     )
     expect(documentChanges(before, after)).toHaveLength(6)
-    expect(documentChanges(before, { ...before, apiVersion: 'joch.dev/v1alpha1' })).toEqual([{ path: 'apiVersion', before: 'toolroom.dev/v1alpha1', after: 'joch.dev/v1alpha1' }])
+    expect(documentChanges(before, { ...before, apiVersion: 'joch.dev/v1alpha1' })).toEqual([
+      { path: 'apiVersion', before: 'toolroom.dev/v1alpha1', after: 'joch.dev/v1alpha1' },
+    ])
   })
 
   it('goes down to leaves when a container is replaced, and keeps empty containers as leaves', () => {
@@ -31,8 +40,14 @@ describe('documentChanges', () => {
       { path: 'a.c[0]', before: 2 },
       { path: 'a', after: 'flat' },
     ])
-    expect(valueChanges({ a: [1] }, { a: { x: 1 } })).toEqual([{ path: 'a[0]', before: 1 }, { path: 'a.x', after: 1 }])
-    expect(valueChanges({}, { a: {}, b: [] })).toEqual([{ path: 'a', after: {} }, { path: 'b', after: [] }])
+    expect(valueChanges({ a: [1] }, { a: { x: 1 } })).toEqual([
+      { path: 'a[0]', before: 1 },
+      { path: 'a.x', after: 1 },
+    ])
+    expect(valueChanges({}, { a: {}, b: [] })).toEqual([
+      { path: 'a', after: {} },
+      { path: 'b', after: [] },
+    ])
     expect(valueChanges({ a: null }, { a: 0 })).toEqual([{ path: 'a', before: null, after: 0 }])
   })
 

@@ -54,7 +54,11 @@ const trace = (i: ResolverInput, name: string) => {
 
 describe('candidates of a name', () => {
   const granted = catalogTool({ name: 'acme.search' })
-  const fromServer = catalogToolsFromMcp('acme', { name: 'acme', namespace: 'default' }, [{ name: 'search', description: 'upstream' }], { kind: 'LanguageTool', name: 'acme', namespace: 'default' })
+  const fromServer = catalogToolsFromMcp('acme', { name: 'acme', namespace: 'default' }, [{ name: 'search', description: 'upstream' }], {
+    kind: 'LanguageTool',
+    name: 'acme',
+    namespace: 'default',
+  })
 
   it('puts the winner first with why it won, then what it shadowed', () => {
     const t = trace(
@@ -108,7 +112,16 @@ describe('candidates of a name', () => {
     const tiers = fc.constantFrom('grant', 'mcp', 'connector')
     fc.assert(
       fc.property(fc.array(tiers, { minLength: 1, maxLength: 4 }), fc.boolean(), (chosen, reservedSlug) => {
-        const subject: ResolverInput['subject'] = { kind: 'Agent', name: 'bot', namespace: 'default', imageTools: [], imageDigest: null, grants: [], languageTools: [], connectors: [] }
+        const subject: ResolverInput['subject'] = {
+          kind: 'Agent',
+          name: 'bot',
+          namespace: 'default',
+          imageTools: [],
+          imageDigest: null,
+          grants: [],
+          languageTools: [],
+          connectors: [],
+        }
         const grantedTools = new Map<string, CatalogTool>()
         const languageToolTools = new Map<string, CatalogTool[]>()
         const connectorTools = new Map<string, CatalogTool[]>()
@@ -117,7 +130,14 @@ describe('candidates of a name', () => {
             grantedTools.set(`ns${i}/acme.search`, catalogTool({ name: 'acme.search', namespace: `ns${i}` }))
             subject.grants!.push(`ns${i}/acme.search`)
           } else if (tier === 'mcp') {
-            languageToolTools.set(`s${i}`, catalogToolsFromMcp('acme', { name: `s${i}`, namespace: 'default' }, [{ name: 'search' }], { kind: 'LanguageTool', name: `s${i}`, namespace: 'default' }))
+            languageToolTools.set(
+              `s${i}`,
+              catalogToolsFromMcp('acme', { name: `s${i}`, namespace: 'default' }, [{ name: 'search' }], {
+                kind: 'LanguageTool',
+                name: `s${i}`,
+                namespace: 'default',
+              }),
+            )
             subject.languageTools!.push(`s${i}`)
           } else {
             connectorTools.set(`c${i}`, [catalogTool({ name: 'acme.search', namespace: `c${i}` })])
@@ -147,7 +167,10 @@ describe('the gateway checks the explainer shares', () => {
 
   it('name the reason and code of each refusal', () => {
     expect(unknownToolRefusal('x'.repeat(1000)).message.length).toBeLessThan(260)
-    expect(unavailableRefusal({ name: 't.x', state: 'disabled', reason: 'disabled by a toggle on agent "a"' } as never)).toMatchObject({ errorCode: 'disabled', rpcCode: -32602 })
+    expect(unavailableRefusal({ name: 't.x', state: 'disabled', reason: 'disabled by a toggle on agent "a"' } as never)).toMatchObject({
+      errorCode: 'disabled',
+      rpcCode: -32602,
+    })
     expect(unavailableRefusal({ name: 't.x', state: 'denied', reason: 'agent "a/b" is not in safety.allowedAgents of t.x' } as never).errorCode).toBe('safety')
     expect(executorRefusal({ kind: 'os', command: { argv: ['x'] } }, false)).toMatchObject({ errorCode: 'os_tools_disabled' })
     expect(executorRefusal({ kind: 'os', command: { argv: ['x'] } }, true)).toBeNull()
@@ -163,18 +186,33 @@ describe('the gateway checks the explainer shares', () => {
 })
 
 describe('fix drafts', () => {
-  const agent = { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Agent', metadata: { name: 'bot', namespace: 'ops', labels: { team: 'x' }, annotations: {} }, spec: { unit: 'team', grants: ['a.b'], toggles: { 'c.d': false } } }
+  const agent = {
+    apiVersion: 'toolroom.dev/v1alpha1',
+    kind: 'Agent',
+    metadata: { name: 'bot', namespace: 'ops', labels: { team: 'x' }, annotations: {} },
+    spec: { unit: 'team', grants: ['a.b'], toggles: { 'c.d': false } },
+  }
   const tool = {
     apiVersion: 'toolroom.dev/v1alpha1',
     kind: 'Tool',
     metadata: { name: 'pay.charge', namespace: 'finance', labels: {}, annotations: {} },
-    spec: { type: 'function', description: 'Charges', inputSchema: { type: 'object' }, safety: { allowedAgents: ['clerk'], deniedNamespaces: ['ops', 'lab'], rateLimit: { callsPerMinute: 3 } } },
+    spec: {
+      type: 'function',
+      description: 'Charges',
+      inputSchema: { type: 'object' },
+      safety: { allowedAgents: ['clerk'], deniedNamespaces: ['ops', 'lab'], rateLimit: { callsPerMinute: 3 } },
+    },
   }
   const valid = (yamlText: string) => validateDocument(parse(yamlText), 0)
 
   it('are whole manifests that still validate, with exactly the one change', () => {
     const toggle = enableToggleDraft(agent, 'c.d')
-    expect(parse(toggle.yaml)).toEqual({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Agent', metadata: { name: 'bot', namespace: 'ops', labels: { team: 'x' } }, spec: { unit: 'team', grants: ['a.b'], toggles: { 'c.d': true } } })
+    expect(parse(toggle.yaml)).toEqual({
+      apiVersion: 'toolroom.dev/v1alpha1',
+      kind: 'Agent',
+      metadata: { name: 'bot', namespace: 'ops', labels: { team: 'x' } },
+      spec: { unit: 'team', grants: ['a.b'], toggles: { 'c.d': true } },
+    })
     expect(valid(toggle.yaml).errors).toEqual([])
 
     const grant = grantDraft(agent, { namespace: 'finance', name: 'pay.charge' })
@@ -191,7 +229,7 @@ describe('fix drafts', () => {
     expect(agent.spec.toggles).toEqual({ 'c.d': false })
   })
 
-  it('fix exactly what the resolver\'s safety rule refuses (property: after both changes the agent passes)', () => {
+  it("fix exactly what the resolver's safety rule refuses (property: after both changes the agent passes)", () => {
     fc.assert(
       fc.property(
         fc.constantFrom('ops', 'finance', 'lab'),
@@ -203,11 +241,19 @@ describe('fix drafts', () => {
           let spec: unknown = { safety: { allowedAgents, deniedNamespaces } }
           const safety = () => (spec as { safety?: { allowedAgents?: string[]; deniedNamespaces?: string[] } }).safety
           for (let i = 0; i < 2; i++) {
-            const denial = safetyDenialOf({ name: 'pay.charge', namespace: 'finance', allowedAgents: safety()?.allowedAgents, deniedNamespaces: safety()?.deniedNamespaces }, who)
+            const denial = safetyDenialOf(
+              { name: 'pay.charge', namespace: 'finance', allowedAgents: safety()?.allowedAgents, deniedNamespaces: safety()?.deniedNamespaces },
+              who,
+            )
             if (!denial) break
             spec = denial.rule === 'deniedNamespaces' ? withoutDeniedNamespace(spec, namespace) : withAgentAllowed(spec, 'finance', who)
           }
-          expect(safetyDenialOf({ name: 'pay.charge', namespace: 'finance', allowedAgents: safety()?.allowedAgents, deniedNamespaces: safety()?.deniedNamespaces }, who)).toBeNull()
+          expect(
+            safetyDenialOf(
+              { name: 'pay.charge', namespace: 'finance', allowedAgents: safety()?.allowedAgents, deniedNamespaces: safety()?.deniedNamespaces },
+              who,
+            ),
+          ).toBeNull()
           expect(agentAllowed(safety()?.allowedAgents, 'finance', who)).toBe(true)
         },
       ),

@@ -23,8 +23,9 @@ const tree = fc.letrec<{ node: unknown }>((tie) => ({
 /** Redaction paths as operators write them: `args.user.email`, `args.items[*].token`. */
 const fieldPath = fc.array(fc.oneof(fc.constantFrom(...KEYS), fc.constant('[*]')), { minLength: 1, maxLength: 4 }).map((parts) => {
   const out: string[] = []
-  for (const p of parts) if (p === '[*]') out.push(out.length ? `${out.pop()}[*]` : '*')
-  else out.push(p)
+  for (const p of parts)
+    if (p === '[*]') out.push(out.length ? `${out.pop()}[*]` : '*')
+    else out.push(p)
   return out.join('.')
 })
 
@@ -52,7 +53,10 @@ describe('redaction properties', { timeout: 60_000 }, () => {
         const listed = fields.map((f) => `${root}.${f}`)
         const out = redactTree(root, value, parseRedactFields(listed), found)
         for (const f of fields) {
-          const path = f.replace(/\[\*\]/g, '.*').split('.').filter(Boolean)
+          const path = f
+            .replace(/\[\*\]/g, '.*')
+            .split('.')
+            .filter(Boolean)
           // Where the input has something at a listed path, the output has the mask there (or above it).
           for (const masked of valuesAt(out, path)) {
             if (masked === REDACTED) continue
@@ -131,7 +135,9 @@ describe('rate-limit window properties', { timeout: 60_000 }, () => {
           expect(w.retryAfterSeconds).toBeLessThanOrEqual(length / 1000)
           // Retrying after the advertised wait lands in the next window (or later), never in this one.
           expect(now + w.retryAfterSeconds * 1000).toBeGreaterThanOrEqual(start + length)
-          expect(w.limit).toBe(w.scope.startsWith('a:') ? (length === DAY ? agent.callsPerDay : agent.callsPerMinute) : length === DAY ? tool.callsPerDay : tool.callsPerMinute)
+          expect(w.limit).toBe(
+            w.scope.startsWith('a:') ? (length === DAY ? agent.callsPerDay : agent.callsPerMinute) : length === DAY ? tool.callsPerDay : tool.callsPerMinute,
+          )
         }
       }),
       { numRuns: 300 },

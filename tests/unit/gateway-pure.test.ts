@@ -11,7 +11,12 @@ describe('redaction', () => {
   it('masks the listed paths, through arrays, and remembers what it masked', () => {
     const found = new Set<string>()
     const r = parseRedactFields(['args.body', 'args.customer.email', 'args.items[*].token', 'result.token'])
-    const out = redactTree('args', { subject: 's', body: 'secret body', customer: { email: 'a@b.c', name: 'n' }, items: [{ token: 'tok-1', id: 1 }, { token: 'tok-2' }] }, r, found)
+    const out = redactTree(
+      'args',
+      { subject: 's', body: 'secret body', customer: { email: 'a@b.c', name: 'n' }, items: [{ token: 'tok-1', id: 1 }, { token: 'tok-2' }] },
+      r,
+      found,
+    )
     expect(out).toEqual({ subject: 's', body: REDACTED, customer: { email: REDACTED, name: 'n' }, items: [{ token: REDACTED, id: 1 }, { token: REDACTED }] })
     expect([...found].sort()).toEqual(['a@b.c', 'secret body', 'tok-1', 'tok-2'])
     expect(redactTree('result', { token: { deep: ['x1234'] } }, r, found)).toEqual({ token: REDACTED })
@@ -28,7 +33,9 @@ describe('redaction', () => {
 describe('idempotency keys', () => {
   it('render the joch template syntax, hashing where asked', () => {
     expect(renderIdempotencyKey('zendesk-{{ args.subject | hash }}', { subject: 'Printer' })).toMatch(/^zendesk-[0-9a-f]{16}$/)
-    expect(renderIdempotencyKey('zendesk-{{ args.subject | hash }}', { subject: 'Printer' })).toBe(renderIdempotencyKey('zendesk-{{args.subject|hash}}', { subject: 'Printer' }))
+    expect(renderIdempotencyKey('zendesk-{{ args.subject | hash }}', { subject: 'Printer' })).toBe(
+      renderIdempotencyKey('zendesk-{{args.subject|hash}}', { subject: 'Printer' }),
+    )
     expect(renderIdempotencyKey('o-{{ args.order.id }}-{{args.missing}}', { order: { id: 42 } })).toBe('o-42-')
   })
 
@@ -64,7 +71,12 @@ describe('rate windows', () => {
 describe('os tool argument vectors', () => {
   it('substitute arguments inside single items, never splitting them, and never as the program', () => {
     expect(buildArgv(['/bin/grep', '-e', '{{args.pattern}}', '--', '{{args.files}}'], { pattern: 'a b; rm -rf /', files: ['x', 'y z'] })).toEqual([
-      '/bin/grep', '-e', 'a b; rm -rf /', '--', 'x', 'y z',
+      '/bin/grep',
+      '-e',
+      'a b; rm -rf /',
+      '--',
+      'x',
+      'y z',
     ])
     expect(buildArgv(['/bin/echo', '--name={{args.n}}'], { n: '$(id)' })).toEqual(['/bin/echo', '--name=$(id)'])
     expect(() => buildArgv(['{{args.program}}'], { program: '/bin/sh' })).toThrow(/argv\[0\]/)
@@ -82,7 +94,11 @@ describe('argument validation', () => {
   it('names every violation and refuses deep nesting before validating', () => {
     const schema = { type: 'object', required: ['a'], properties: { a: { type: 'string' } }, additionalProperties: false }
     expect(validateArguments(schema, { a: 'x' })).toEqual([])
-    expect(validateArguments(schema, { b: 1 }).map((v) => v.path).sort()).toEqual(['/a', '/b'])
+    expect(
+      validateArguments(schema, { b: 1 })
+        .map((v) => v.path)
+        .sort(),
+    ).toEqual(['/a', '/b'])
     expect(validateArguments(schema, [])[0].message).toMatch(/object/)
     let deep: unknown = 1
     for (let i = 0; i < 100; i++) deep = { d: deep }

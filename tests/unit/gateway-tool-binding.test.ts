@@ -27,7 +27,17 @@ function readerOf(r: Registry): BindingReader & { asked: string[] } {
     Object.entries(r.servers ?? {}).map(([ref, s]) => {
       const [namespace, name] = ref.split('/') as [string, string]
       const spec: LanguageToolSpec = { deploymentMode: 'service', transport: 'streamable-http', port: 8080, ...s.spec }
-      const surface: ServerSurface = { name, namespace, toolSchemas: [], phase: 'Ready', lastError: null, detectedTransport: null, detectedUrl: null, ...s, spec }
+      const surface: ServerSurface = {
+        name,
+        namespace,
+        toolSchemas: [],
+        phase: 'Ready',
+        lastError: null,
+        detectedTransport: null,
+        detectedUrl: null,
+        ...s,
+        spec,
+      }
       return [ref, surface]
     }),
   )
@@ -42,38 +52,73 @@ function readerOf(r: Registry): BindingReader & { asked: string[] } {
 
 function entry(name: string, source: SourceRef, over: Partial<EffectiveTool> = {}): EffectiveTool {
   return {
-    name, namespace: source.namespace, toolNamespace: 'default', description: name, inputSchema: { type: 'object' }, provenance: 'test',
-    tier: 'explicit', inheritedFromUnit: null, source, type: 'function',
+    name,
+    namespace: source.namespace,
+    toolNamespace: 'default',
+    description: name,
+    inputSchema: { type: 'object' },
+    provenance: 'test',
+    tier: 'explicit',
+    inheritedFromUnit: null,
+    source,
+    type: 'function',
     sideEffects: { level: 'external_write', levelSource: 'declared', idempotent: false },
-    requiresApproval: false, approvalSource: 'default', annotations: {}, rateLimit: {}, state: 'enabled', reason: null,
-    totalCalls7d: 0, failureRate7d: null, ...over,
+    requiresApproval: false,
+    approvalSource: 'default',
+    annotations: {},
+    rateLimit: {},
+    state: 'enabled',
+    reason: null,
+    totalCalls7d: 0,
+    failureRate7d: null,
+    ...over,
   } as EffectiveTool
 }
 
-const restSpec: ToolSpec = { type: 'rest', description: 'posts', endpoint: { url: 'https://api.example.com/things', method: 'POST' }, inputSchema: { type: 'object' } } as ToolSpec
+const restSpec: ToolSpec = {
+  type: 'rest',
+  description: 'posts',
+  endpoint: { url: 'https://api.example.com/things', method: 'POST' },
+  inputSchema: { type: 'object' },
+} as ToolSpec
 
 describe('tool binding', () => {
   it('runs a REST Tool at its endpoint, with the Tool’s own logging rules over its level’s policy', async () => {
     const reader = readerOf({
-      tools: { 'team/post-thing': { ...restSpec, sideEffects: { idempotencyKeyTemplate: '{{args.id}}' }, observability: { logResult: true, redactFields: ['args.token'] } } },
+      tools: {
+        'team/post-thing': {
+          ...restSpec,
+          sideEffects: { idempotencyKeyTemplate: '{{args.id}}' },
+          observability: { logResult: true, redactFields: ['args.token'] },
+        },
+      },
       policies: { external_write: { requiresApproval: false, logArgs: false, logResult: false } },
     })
     const binding = await bindingFor(entry('post-thing', { kind: 'Tool', name: 'post-thing', namespace: 'team' }), reader)
     expect(binding).toEqual({
       executor: { kind: 'rest', endpoint: restSpec.endpoint, namespace: 'team' },
-      idempotencyKeyTemplate: '{{args.id}}', logArgs: false, logResult: true, redactFields: ['args.token'],
+      idempotencyKeyTemplate: '{{args.id}}',
+      logArgs: false,
+      logResult: true,
+      redactFields: ['args.token'],
     })
     expect(reader.asked).toEqual(['team/post-thing'])
   })
 
   it('logs arguments and results unless a policy or the Tool says not to', async () => {
-    const binding = await bindingFor(entry('post-thing', { kind: 'Tool', name: 'post-thing', namespace: null }), readerOf({ tools: { 'default/post-thing': restSpec } }))
+    const binding = await bindingFor(
+      entry('post-thing', { kind: 'Tool', name: 'post-thing', namespace: null }),
+      readerOf({ tools: { 'default/post-thing': restSpec } }),
+    )
     expect(binding).toMatchObject({ logArgs: true, logResult: true, redactFields: [] })
     expect(binding.idempotencyKeyTemplate).toBeUndefined()
   })
 
   it('refuses a Tool that no longer exists, naming it', async () => {
-    const binding = await bindingFor(entry('gone', { kind: 'Tool', name: 'gone', namespace: 'team' }), readerOf({ policies: { external_write: { requiresApproval: true, logArgs: false } } }))
+    const binding = await bindingFor(
+      entry('gone', { kind: 'Tool', name: 'gone', namespace: 'team' }),
+      readerOf({ policies: { external_write: { requiresApproval: true, logArgs: false } } }),
+    )
     expect(binding).toEqual({ executor: { kind: 'none', reason: 'Tool "team/gone" no longer exists' }, logArgs: false, logResult: true, redactFields: [] })
   })
 
@@ -81,38 +126,68 @@ describe('tool binding', () => {
     const spec = { type: 'mcp', description: 'search', mcpServerRef: { name: 'search', tool: 'web_search' }, inputSchema: { type: 'object' } } as ToolSpec
     const reader = readerOf({ tools: { 'team/find': spec }, servers: { 'team/search': { spec: { endpoint: 'https://search.example.com/' } } } })
     const binding = await bindingFor(entry('find', { kind: 'Tool', name: 'find', namespace: 'team' }), reader)
-    expect(binding.executor).toEqual({ kind: 'mcp', upstreamName: 'web_search', target: { url: 'https://search.example.com/mcp', transport: 'streamable-http', namespace: 'team', authHeaders: [] } })
+    expect(binding.executor).toEqual({
+      kind: 'mcp',
+      upstreamName: 'web_search',
+      target: { url: 'https://search.example.com/mcp', transport: 'streamable-http', namespace: 'team', authHeaders: [] },
+    })
   })
 
   it('reaches a LanguageTool over the transport its discovery found, at the in-cluster address without an endpoint', async () => {
     const reader = readerOf({ servers: { 'tools/files': { spec: { port: 9000 }, detectedTransport: 'stateless-post', detectedUrl: null } } })
     const binding = await bindingFor(entry('files.read', { kind: 'LanguageTool', name: 'files', namespace: 'tools' }), reader)
-    expect(binding.executor).toEqual({ kind: 'mcp', upstreamName: 'read', target: { url: 'http://files.tools.svc.cluster.local:9000/mcp', transport: 'stateless-post', namespace: 'tools', authHeaders: [] } })
+    expect(binding.executor).toEqual({
+      kind: 'mcp',
+      upstreamName: 'read',
+      target: { url: 'http://files.tools.svc.cluster.local:9000/mcp', transport: 'stateless-post', namespace: 'tools', authHeaders: [] },
+    })
   })
 
   it('reaches a connector’s server through its reference, qualified in the connector’s namespace', async () => {
     const reader = readerOf({
       connectors: { github: { namespace: 'integrations', spec: { languageTool: 'github-mcp' } } },
-      servers: { 'integrations/github-mcp': { spec: { endpoint: 'https://gh.example.com/mcp', authHeaders: [{ name: 'Authorization', secretRef: { name: 'gh-token' } }] } } },
+      servers: {
+        'integrations/github-mcp': {
+          spec: { endpoint: 'https://gh.example.com/mcp', authHeaders: [{ name: 'Authorization', secretRef: { name: 'gh-token' } }] },
+        },
+      },
     })
-    const binding = await bindingFor(entry('github.create_issue', { kind: 'Connector', name: 'github', namespace: 'integrations' }, { upstreamName: 'create_issue' }), reader)
-    expect(binding.executor).toMatchObject({ kind: 'mcp', upstreamName: 'create_issue', target: { namespace: 'integrations', authHeaders: [{ name: 'Authorization', secretRef: { name: 'gh-token' } }] } })
+    const binding = await bindingFor(
+      entry('github.create_issue', { kind: 'Connector', name: 'github', namespace: 'integrations' }, { upstreamName: 'create_issue' }),
+      reader,
+    )
+    expect(binding.executor).toMatchObject({
+      kind: 'mcp',
+      upstreamName: 'create_issue',
+      target: { namespace: 'integrations', authHeaders: [{ name: 'Authorization', secretRef: { name: 'gh-token' } }] },
+    })
     expect(reader.asked).toEqual(['integrations/github-mcp'])
   })
 
   it('says which server is missing when a connector or LanguageTool has none', async () => {
     const noServer = readerOf({ connectors: { github: { namespace: 'default', spec: { tools: ['github.x'] } } } })
-    expect((await bindingFor(entry('github.x', { kind: 'Connector', name: 'github', namespace: 'default' }), noServer)).executor).toEqual({ kind: 'none', reason: 'the MCP server of connector "github" does not exist' })
-    expect((await bindingFor(entry('files.read', { kind: 'LanguageTool', name: 'files', namespace: 'tools' }), readerOf({}))).executor).toEqual({ kind: 'none', reason: 'LanguageTool "tools/files" does not exist' })
+    expect((await bindingFor(entry('github.x', { kind: 'Connector', name: 'github', namespace: 'default' }), noServer)).executor).toEqual({
+      kind: 'none',
+      reason: 'the MCP server of connector "github" does not exist',
+    })
+    expect((await bindingFor(entry('files.read', { kind: 'LanguageTool', name: 'files', namespace: 'tools' }), readerOf({}))).executor).toEqual({
+      kind: 'none',
+      reason: 'LanguageTool "tools/files" does not exist',
+    })
   })
 
   it('never runs the agent’s own image and function tools, and runs platform tools itself without reading the registry', async () => {
     const image = await bindingFor(entry('scan', { kind: 'Agent', name: 'bot', namespace: 'default' }), readerOf({}))
     expect(image.executor).toMatchObject({ kind: 'none', reason: expect.stringContaining('POST /api/v1/calls/ingest') })
-    const fn = await bindingFor(entry('calc', { kind: 'Tool', name: 'calc', namespace: 'default' }), readerOf({ tools: { 'default/calc': { type: 'function', description: 'calc', inputSchema: { type: 'object' } } as ToolSpec } }))
+    const fn = await bindingFor(
+      entry('calc', { kind: 'Tool', name: 'calc', namespace: 'default' }),
+      readerOf({ tools: { 'default/calc': { type: 'function', description: 'calc', inputSchema: { type: 'object' } } as ToolSpec } }),
+    )
     expect(fn.executor).toMatchObject({ kind: 'none', reason: expect.stringContaining('function tool') })
     const reader = readerOf({})
-    expect((await bindingFor(entry('toolroom.approval_status', { kind: 'Platform', name: 'toolroom', namespace: null }, { tier: 'platform' }), reader)).executor).toEqual({ kind: 'platform' })
+    expect(
+      (await bindingFor(entry('toolroom.approval_status', { kind: 'Platform', name: 'toolroom', namespace: null }, { tier: 'platform' }), reader)).executor,
+    ).toEqual({ kind: 'platform' })
     expect(reader.asked).toEqual([])
   })
 })

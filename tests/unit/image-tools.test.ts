@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_IMAGE_TOOLS, validateImageTools } from '@/lib/image-tools/validate-image-tools'
 
-const tool = (name: unknown, over: Record<string, unknown> = {}) => ({ name, description: `${String(name)} tool`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, ...over })
+const tool = (name: unknown, over: Record<string, unknown> = {}) => ({
+  name,
+  description: `${String(name)} tool`,
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  ...over,
+})
 const slugs = new Set(['github'])
 const check = (entries: unknown) => validateImageTools(entries, slugs)
 const names = (entries: { name: string }[]) => entries.map((e) => e.name)
@@ -28,7 +33,10 @@ describe('validateImageTools', () => {
   it('refuses a missing or non-string name', () => {
     const verdict = check([{ description: 'x', inputSchema: { type: 'object' } }, tool(42)])
     expect(verdict.tools).toEqual([])
-    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([['tools[0].name', 'required'], ['tools[1].name', 'required']])
+    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([
+      ['tools[0].name', 'required'],
+      ['tools[1].name', 'required'],
+    ])
     expect(verdict.errors[0].name).toBeUndefined()
   })
 
@@ -43,7 +51,10 @@ describe('validateImageTools', () => {
   it('refuses ids under toolroom.* and under a connector slug', () => {
     const verdict = check([tool('toolroom.call_tool'), tool('github.create_issue'), tool('githubx.create_issue')])
     expect(names(verdict.tools)).toEqual(['githubx.create_issue'])
-    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([['tools[0].name', 'reserved-namespace'], ['tools[1].name', 'reserved-namespace']])
+    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([
+      ['tools[0].name', 'reserved-namespace'],
+      ['tools[1].name', 'reserved-namespace'],
+    ])
     expect(verdict.errors[0].message).toContain('toolroom.*')
     expect(verdict.errors[1].message).toContain('connector "github"')
   })
@@ -69,19 +80,33 @@ describe('validateImageTools', () => {
   it('refuses unknown fields, one error per field', () => {
     const verdict = check([tool('acme.echo', { outputSchema: {}, level: 'read_only' })])
     expect(verdict.tools).toEqual([])
-    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([['tools[0].outputSchema', 'unknown-field'], ['tools[0].level', 'unknown-field']])
+    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([
+      ['tools[0].outputSchema', 'unknown-field'],
+      ['tools[0].level', 'unknown-field'],
+    ])
   })
 
   it('refuses a missing or oversize description', () => {
-    const verdict = check([tool('acme.a', { description: undefined }), tool('acme.b', { description: 'x'.repeat(4001) }), tool('acme.c', { description: 'x'.repeat(4000) })])
+    const verdict = check([
+      tool('acme.a', { description: undefined }),
+      tool('acme.b', { description: 'x'.repeat(4001) }),
+      tool('acme.c', { description: 'x'.repeat(4000) }),
+    ])
     expect(names(verdict.tools)).toEqual(['acme.c'])
-    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([['tools[0].description', 'required'], ['tools[1].description', 'max-length']])
+    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([
+      ['tools[0].description', 'required'],
+      ['tools[1].description', 'max-length'],
+    ])
   })
 
   it('refuses entries that are not objects', () => {
     const verdict = check(['acme.echo', null, [tool('acme.x')], tool('acme.ok')])
     expect(names(verdict.tools)).toEqual(['acme.ok'])
-    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([['tools[0]', 'type'], ['tools[1]', 'type'], ['tools[2]', 'type']])
+    expect(verdict.errors.map((e) => [e.field, e.rule])).toEqual([
+      ['tools[0]', 'type'],
+      ['tools[1]', 'type'],
+      ['tools[2]', 'type'],
+    ])
   })
 
   it('reports every broken rule of one entry', () => {
@@ -95,7 +120,14 @@ describe('validateImageTools', () => {
   })
 
   it('keeps valid entries in declaration order around refused ones', () => {
-    const verdict = check([tool('acme.c'), tool('toolroom.x'), tool('acme.a'), tool('acme.c'), tool('acme.b', { inputSchema: { type: 'objekt' } }), tool('acme.d')])
+    const verdict = check([
+      tool('acme.c'),
+      tool('toolroom.x'),
+      tool('acme.a'),
+      tool('acme.c'),
+      tool('acme.b', { inputSchema: { type: 'objekt' } }),
+      tool('acme.d'),
+    ])
     expect(names(verdict.tools)).toEqual(['acme.c', 'acme.a', 'acme.d'])
     expect(verdict.errors.map((e) => e.field)).toEqual(['tools[1].name', 'tools[3].name', 'tools[4].inputSchema'])
   })

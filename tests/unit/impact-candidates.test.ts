@@ -41,7 +41,11 @@ const IMAGE_TOOL_NAMES = ['acme.lookup', 'img.local', 'crm.find', 'mem.search']
 
 const ns = fc.constantFrom(...NAMESPACES)
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined })
-const ref = (names: string[]) => fc.oneof(fc.constantFrom(...names), fc.tuple(ns, fc.constantFrom(...names)).map(([n, x]) => `${n}/${x}`))
+const ref = (names: string[]) =>
+  fc.oneof(
+    fc.constantFrom(...names),
+    fc.tuple(ns, fc.constantFrom(...names)).map(([n, x]) => `${n}/${x}`),
+  )
 const toggles = maybe(fc.dictionary(fc.constantFrom(...TOOL_NAMES, 'img.local'), fc.boolean(), { maxKeys: 2 }))
 
 const toolSpec: fc.Arbitrary<ToolSpec> = fc
@@ -51,13 +55,20 @@ const toolSpec: fc.Arbitrary<ToolSpec> = fc
     allowedAgents: maybe(fc.array(fc.oneof(fc.constantFrom(...AGENTS), fc.constantFrom('a/bot', 'b/*', 'a/*')), { maxLength: 2 })),
     deniedNamespaces: maybe(fc.array(ns, { maxLength: 1 })),
   })
-  .map(({ level, requiresApproval, allowedAgents, deniedNamespaces }) => ({
-    type: 'function',
-    description: 'x',
-    inputSchema: { type: 'object' },
-    ...(level || requiresApproval !== undefined ? { sideEffects: { ...(level ? { level } : {}), ...(requiresApproval !== undefined ? { requiresApproval } : {}) } } : {}),
-    ...(allowedAgents || deniedNamespaces ? { safety: { ...(allowedAgents ? { allowedAgents } : {}), ...(deniedNamespaces ? { deniedNamespaces } : {}) } } : {}),
-  }) as unknown as ToolSpec)
+  .map(
+    ({ level, requiresApproval, allowedAgents, deniedNamespaces }) =>
+      ({
+        type: 'function',
+        description: 'x',
+        inputSchema: { type: 'object' },
+        ...(level || requiresApproval !== undefined
+          ? { sideEffects: { ...(level ? { level } : {}), ...(requiresApproval !== undefined ? { requiresApproval } : {}) } }
+          : {}),
+        ...(allowedAgents || deniedNamespaces
+          ? { safety: { ...(allowedAgents ? { allowedAgents } : {}), ...(deniedNamespaces ? { deniedNamespaces } : {}) } }
+          : {}),
+      }) as unknown as ToolSpec,
+  )
 
 const unitSpec: fc.Arbitrary<UnitSpec> = fc.record(
   { parent: maybe(fc.constantFrom(...UNITS)), connectors: maybe(fc.subarray(SLUGS)), grants: maybe(fc.array(ref(TOOL_NAMES), { maxLength: 2 })), toggles },
@@ -76,15 +87,22 @@ const agentSpec: fc.Arbitrary<AgentSpec> = fc.record(
 ) as fc.Arbitrary<AgentSpec>
 
 const connectorSpec = (slug: string): fc.Arbitrary<ConnectorSpec> =>
-  fc.record({ tools: fc.subarray(TOOL_NAMES.filter((t) => t.startsWith(`${slug}.`))), languageTool: maybe(fc.constantFrom(...SERVERS)) }, { requiredKeys: ['tools'] }) as fc.Arbitrary<ConnectorSpec>
+  fc.record(
+    { tools: fc.subarray(TOOL_NAMES.filter((t) => t.startsWith(`${slug}.`))), languageTool: maybe(fc.constantFrom(...SERVERS)) },
+    { requiredKeys: ['tools'] },
+  ) as fc.Arbitrary<ConnectorSpec>
 
-const surface: fc.Arbitrary<DiscoveredMcpTool[]> = fc.subarray(['search', 'find', 'write']).map((names) => names.map((name) => ({ name, annotations: { readOnlyHint: name !== 'write' } })))
+const surface: fc.Arbitrary<DiscoveredMcpTool[]> = fc
+  .subarray(['search', 'find', 'write'])
+  .map((names) => names.map((name) => ({ name, annotations: { readOnlyHint: name !== 'write' } })))
 
 const policy = (level: SideEffectLevel) => fc.boolean().map((requiresApproval) => ({ level, requiresApproval }) as SideEffectPolicySpec)
 
 /** Some keys, each with a value or absent. */
 function keyed<T>(keys: string[], value: (key: string) => fc.Arbitrary<T>): fc.Arbitrary<Map<string, T>> {
-  return fc.tuple(...keys.map((k) => maybe(value(k)))).map((values) => new Map(keys.flatMap((k, i) => (values[i] === undefined ? [] : [[k, values[i] as T] as const]))))
+  return fc
+    .tuple(...keys.map((k) => maybe(value(k))))
+    .map((values) => new Map(keys.flatMap((k, i) => (values[i] === undefined ? [] : [[k, values[i] as T] as const]))))
 }
 
 const everywhere = (names: string[]) => NAMESPACES.flatMap((n) => names.map((x) => `${n}/${x}`))
@@ -100,13 +118,19 @@ const fleet: fc.Arbitrary<Fleet> = fc.record({
 
 /** A manifest: per key, leave it, set it (create or change) or delete it (prune). */
 function changesTo<T>(stored: Map<string, T>, keys: string[], value: (key: string) => fc.Arbitrary<T>): fc.Arbitrary<Map<string, T | null>> {
-  return fc.tuple(...keys.map((k) => fc.oneof({ weight: 4, arbitrary: fc.constant<'keep'>('keep') }, value(k), fc.constant(null)))).map(
-    (choices) => new Map(keys.flatMap((k, i) => (choices[i] === 'keep' || (choices[i] === null && !stored.has(k)) ? [] : [[k, choices[i] as T | null] as const]))),
-  )
+  return fc
+    .tuple(...keys.map((k) => fc.oneof({ weight: 4, arbitrary: fc.constant<'keep'>('keep') }, value(k), fc.constant(null))))
+    .map(
+      (choices) =>
+        new Map(keys.flatMap((k, i) => (choices[i] === 'keep' || (choices[i] === null && !stored.has(k)) ? [] : [[k, choices[i] as T | null] as const]))),
+    )
 }
 
 const imageTools = new Map<string, ImageToolDefinition[]>(
-  everywhere(AGENTS).map((key, i) => [key, IMAGE_TOOL_NAMES.filter((_, j) => (i + j) % 2 === 0).map((name) => ({ name, description: '', inputSchema: { type: 'object' } }))]),
+  everywhere(AGENTS).map((key, i) => [
+    key,
+    IMAGE_TOOL_NAMES.filter((_, j) => (i + j) % 2 === 0).map((name) => ({ name, description: '', inputSchema: { type: 'object' } })),
+  ]),
 )
 
 const SERVER_SPEC: LanguageToolSpec = { endpoint: 'https://mcp.example.com/mcp', port: 8080, deploymentMode: 'service', transport: 'streamable-http' }
@@ -118,16 +142,54 @@ function memoryReader(f: Fleet): RegistryReader {
     connectors: async () => new Map(f.connectors),
     policies: async () => new Map([...f.policies].map(([level, spec]) => [level, { requiresApproval: spec.requiresApproval, rateLimit: spec.rateLimit }])),
     tools: async (refs: string[]) =>
-      new Map(refs.filter((r) => f.tools.has(r)).map((r) => [r, catalogToolFromRow({ namespace: split(r)[0], name: split(r)[1], spec: f.tools.get(r), totalCalls7d: 0, failureRate7d: null })])),
-    servers: async (refs: string[]) => new Map(refs.filter((r) => f.servers.has(r)).map((r) => [r, { namespace: split(r)[0], name: split(r)[1], toolSchemas: f.servers.get(r)!, phase: 'Ready' as string, lastError: null, spec: SERVER_SPEC, detectedTransport: null, detectedUrl: null }])),
+      new Map(
+        refs
+          .filter((r) => f.tools.has(r))
+          .map((r) => [r, catalogToolFromRow({ namespace: split(r)[0], name: split(r)[1], spec: f.tools.get(r), totalCalls7d: 0, failureRate7d: null })]),
+      ),
+    servers: async (refs: string[]) =>
+      new Map(
+        refs
+          .filter((r) => f.servers.has(r))
+          .map((r) => [
+            r,
+            {
+              namespace: split(r)[0],
+              name: split(r)[1],
+              toolSchemas: f.servers.get(r)!,
+              phase: 'Ready' as string,
+              lastError: null,
+              spec: SERVER_SPEC,
+              detectedTransport: null,
+              detectedUrl: null,
+            },
+          ]),
+      ),
   }
-  return { ...parts, toolSpecs: async (refs: string[]) => new Map(refs.filter((r) => f.tools.has(r)).map((r) => [r, f.tools.get(r)!])), connectorTools: connectorToolsOf(parts) }
+  return {
+    ...parts,
+    toolSpecs: async (refs: string[]) => new Map(refs.filter((r) => f.tools.has(r)).map((r) => [r, f.tools.get(r)!])),
+    connectorTools: connectorToolsOf(parts),
+  }
 }
 
 function row(key: string, spec: AgentSpec): Row {
   const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)]
   const now = new Date(0)
-  return { id: key, apiVersion: 'toolroom.dev/v1alpha1', namespace, name, labels: {}, annotations: {}, generation: 1, spec, createdAt: now, updatedAt: now, imageTools: imageTools.get(key), imageDigest: null }
+  return {
+    id: key,
+    apiVersion: 'toolroom.dev/v1alpha1',
+    namespace,
+    name,
+    labels: {},
+    annotations: {},
+    generation: 1,
+    spec,
+    createdAt: now,
+    updatedAt: now,
+    imageTools: imageTools.get(key),
+    imageDigest: null,
+  }
 }
 
 const resolve = async (reader: RegistryReader, key: string, spec: AgentSpec | undefined, names: ToolNames = 'all') =>
@@ -210,7 +272,10 @@ describe('the would-be registry and the agents it can reach', () => {
           if (impact.length > 0) expect(candidates.has(key), `${key}: ${JSON.stringify(impact)}`).toBe(true)
           if (!candidates.has(key)) continue
           const names = await scopes.forAgent(key)
-          const scoped = compareEffectiveSets(await resolve(baseReader, key, before.agents.get(key), names), await resolve(overlaid, key, after.agents.get(key), names))
+          const scoped = compareEffectiveSets(
+            await resolve(baseReader, key, before.agents.get(key), names),
+            await resolve(overlaid, key, after.agents.get(key), names),
+          )
           expect(scoped, `${key} scoped to ${JSON.stringify(names === 'all' ? 'all' : [...names.names, ...names.levels, ...names.namespaces])}`).toEqual(impact)
         }
       }),

@@ -60,14 +60,17 @@ describe('parseLabelSelector', () => {
 
   it('never throws, whatever the text', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 200, unit: fc.constantFrom('a', 'b', '=', '!', '(', ')', ',', ' ', 'in', 'notin', '/', '.', '-', '\u0000', 'é', '>') }), (text) => {
-        const parsed = parseLabelSelector(text)
-        if (!parsed.ok) {
-          expect(parsed.position).toBeGreaterThanOrEqual(0)
-          expect(parsed.position).toBeLessThanOrEqual(text.length)
-          expect(parsed.message.length).toBeGreaterThan(0)
-        }
-      }),
+      fc.property(
+        fc.string({ maxLength: 200, unit: fc.constantFrom('a', 'b', '=', '!', '(', ')', ',', ' ', 'in', 'notin', '/', '.', '-', '\u0000', 'é', '>') }),
+        (text) => {
+          const parsed = parseLabelSelector(text)
+          if (!parsed.ok) {
+            expect(parsed.position).toBeGreaterThanOrEqual(0)
+            expect(parsed.position).toBeLessThanOrEqual(text.length)
+            expect(parsed.message.length).toBeGreaterThan(0)
+          }
+        },
+      ),
       { numRuns: 2000 },
     )
   })

@@ -27,7 +27,7 @@ describe('manifest completion', () => {
     expect(at('apiVersion: |\nkind: Tool')?.labels).toEqual(['toolroom.dev/v1alpha1', 'joch.dev/v1alpha1'])
   })
 
-  it('offers the spec fields of the document\'s kind, marking the required ones', () => {
+  it("offers the spec fields of the document's kind, marking the required ones", () => {
     const tool = at('apiVersion: joch.dev/v1alpha1\nkind: Tool\nmetadata:\n  name: a.b\nspec:\n  |')
     expect(tool?.labels).toEqual(expect.arrayContaining(['type', 'description', 'endpoint', 'inputSchema', 'sideEffects', 'safety', 'observability']))
     expect(tool?.items.find((i) => i.label === 'type')).toMatchObject({ apply: 'type: ', detail: '"function" | "rest" | "mcp" | "os", required' })
@@ -47,7 +47,15 @@ describe('manifest completion', () => {
 
   it('offers enum and boolean values, in lists too', () => {
     expect(at('kind: Tool\nspec:\n  type: r|')).toEqual(expect.objectContaining({ labels: ['rest'] }))
-    expect(at('kind: Tool\nspec:\n  sideEffects:\n    level: |')?.labels).toEqual(['read_only', 'local_write', 'external_write', 'financial', 'communication', 'code_execution', 'privileged'])
+    expect(at('kind: Tool\nspec:\n  sideEffects:\n    level: |')?.labels).toEqual([
+      'read_only',
+      'local_write',
+      'external_write',
+      'financial',
+      'communication',
+      'code_execution',
+      'privileged',
+    ])
     expect(at('kind: Tool\nspec:\n  sideEffects:\n    requiresApproval: |')?.labels).toEqual(['true', 'false'])
     expect(at('kind: LanguageTool\nspec:\n  transport: |')?.labels).toEqual(['streamable-http', 'sse'])
   })
@@ -66,7 +74,15 @@ describe('manifest completion', () => {
   })
 
   it('never throws, for any text and cursor', () => {
-    const yamlish = fc.array(fc.oneof(fc.constantFrom('kind: Tool', 'spec:', '  endpoint:', '    - name: x', '  - ', '---', '  type: ', '"q": ', '- - - a:', '#x', ''), fc.string({ maxLength: 12 })), { maxLength: 12 }).map((l) => l.join('\n'))
+    const yamlish = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom('kind: Tool', 'spec:', '  endpoint:', '    - name: x', '  - ', '---', '  type: ', '"q": ', '- - - a:', '#x', ''),
+          fc.string({ maxLength: 12 }),
+        ),
+        { maxLength: 12 },
+      )
+      .map((l) => l.join('\n'))
     fc.assert(
       fc.property(yamlish, fc.nat(), (text, n) => {
         const offset = text.length === 0 ? 0 : n % (text.length + 1)

@@ -74,8 +74,16 @@ describe('every problem at once', () => {
     expect(syntax.line).toBeLessThanOrEqual(19)
   })
 
-  it('runs the rules across a spec\'s fields beside its field errors', () => {
-    const { errors } = validateDocument({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'a.b' }, spec: { type: 'rest', description: 5, inputSchema: { type: 'object' }, command: { argv: ['x'] } } }, 0)
+  it("runs the rules across a spec's fields beside its field errors", () => {
+    const { errors } = validateDocument(
+      {
+        apiVersion: 'toolroom.dev/v1alpha1',
+        kind: 'Tool',
+        metadata: { name: 'a.b' },
+        spec: { type: 'rest', description: 5, inputSchema: { type: 'object' }, command: { argv: ['x'] } },
+      },
+      0,
+    )
     expect(errors.map((e) => [e.field, e.rule])).toEqual(
       expect.arrayContaining([
         ['spec.description', 'type'],
@@ -96,12 +104,16 @@ describe('every problem at once', () => {
   })
 
   it('reads fields of the wrong type defensively in those rules', () => {
-    const secret = validateDocument({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Secret', metadata: { name: 's' }, spec: { stringData: 'not a map', data: 7 } }, 0)
+    const secret = validateDocument(
+      { apiVersion: 'toolroom.dev/v1alpha1', kind: 'Secret', metadata: { name: 's' }, spec: { stringData: 'not a map', data: 7 } },
+      0,
+    )
     expect(secret.errors.map((e) => [e.field, e.rule])).toEqual([
       ['spec.stringData', 'type'],
       ['spec.data', 'type'],
     ])
-    for (const spec of [null, 'x', [], 5, { type: ['rest'] }, { type: { toString: 1 } }]) expect(() => validateDocument({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'a.b' }, spec }, 0)).not.toThrow()
+    for (const spec of [null, 'x', [], 5, { type: ['rest'] }, { type: { toString: 1 } }])
+      expect(() => validateDocument({ apiVersion: 'toolroom.dev/v1alpha1', kind: 'Tool', metadata: { name: 'a.b' }, spec }, 0)).not.toThrow()
   })
 
   it('finds duplicates and reserved names among documents whose spec is wrong', () => {
@@ -142,8 +154,20 @@ describe('positions in JSON', () => {
     const lines = text.split('\n')
     const errors = problems(text)
     expect(brief(errors)).toEqual([
-      { document: 0, field: 'spec.grants[1]', rule: 'format', line: lines.findIndex((l) => l.includes('"NOT AN ID"')) + 1, column: lines.find((l) => l.includes('"NOT AN ID"'))!.indexOf('"') + 1 },
-      { document: 1, field: 'spec.colour', rule: 'unknown-field', line: lines.findIndex((l) => l.includes('"colour"')) + 1, column: lines.find((l) => l.includes('"colour"'))!.indexOf('"') + 1 },
+      {
+        document: 0,
+        field: 'spec.grants[1]',
+        rule: 'format',
+        line: lines.findIndex((l) => l.includes('"NOT AN ID"')) + 1,
+        column: lines.find((l) => l.includes('"NOT AN ID"'))!.indexOf('"') + 1,
+      },
+      {
+        document: 1,
+        field: 'spec.colour',
+        rule: 'unknown-field',
+        line: lines.findIndex((l) => l.includes('"colour"')) + 1,
+        column: lines.find((l) => l.includes('"colour"'))!.indexOf('"') + 1,
+      },
     ])
   })
 
@@ -183,7 +207,10 @@ describe('locating, for any text', () => {
     apiVersion: fc.constantFrom('toolroom.dev/v1alpha1', 'v9', 7),
     kind: fc.constantFrom('Agent', 'Tool', 'Unit', 'Nope'),
     metadata: fc.record({ name: fc.oneof(fc.constantFrom('a', 'a.b', 'BAD NAME'), value) }, { requiredKeys: [] }),
-    spec: fc.dictionary(fc.constantFrom('grants', 'type', 'parent', 'toggles', 'x', 'description'), fc.oneof(value, fc.array(value, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), value))),
+    spec: fc.dictionary(
+      fc.constantFrom('grants', 'type', 'parent', 'toggles', 'x', 'description'),
+      fc.oneof(value, fc.array(value, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), value)),
+    ),
   })
   const yamlOf = (d: unknown) => JSON.stringify(d, null, 1).replace(/^\s*[{}],?$/gm, '')
 

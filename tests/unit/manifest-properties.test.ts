@@ -24,7 +24,31 @@ const TOOL = {
 const yamlish = fc
   .array(
     fc.oneof(
-      fc.constantFrom('---\n', 'apiVersion: toolroom.dev/v1alpha1\n', 'kind: Tool\n', 'kind: Unit\n', 'metadata:\n', '  name: x\n', '  namespace: default\n', 'spec:\n', '  type: rest\n', '- a\n', '  - b\n', '&a [1]\n', '*a\n', '!!str x\n', '!!js/function f\n', '{a: 1}\n', '[\n', '"unterminated\n', '\t\n', ': :\n', '? complex\n', '%YAML 1.2\n', '<<: *a\n'),
+      fc.constantFrom(
+        '---\n',
+        'apiVersion: toolroom.dev/v1alpha1\n',
+        'kind: Tool\n',
+        'kind: Unit\n',
+        'metadata:\n',
+        '  name: x\n',
+        '  namespace: default\n',
+        'spec:\n',
+        '  type: rest\n',
+        '- a\n',
+        '  - b\n',
+        '&a [1]\n',
+        '*a\n',
+        '!!str x\n',
+        '!!js/function f\n',
+        '{a: 1}\n',
+        '[\n',
+        '"unterminated\n',
+        '\t\n',
+        ': :\n',
+        '? complex\n',
+        '%YAML 1.2\n',
+        '<<: *a\n',
+      ),
       fc.string({ maxLength: 20 }),
     ),
     { maxLength: 30 },
@@ -89,13 +113,19 @@ describe('manifest properties', { timeout: 60_000 }, () => {
 
   it('validates parsed text end to end without throwing: YAML and JSON that parse are then validated', () => {
     fc.assert(
-      fc.property(fc.oneof(yamlish, mutated.map((d) => JSON.stringify(d) ?? 'null')), (text) => {
-        const parsed = parseManifest(text)
-        parsed.documents.forEach((d, i) => {
-          const { document, errors } = validateDocument(d, i)
-          if (!document) expectProblems(errors)
-        })
-      }),
+      fc.property(
+        fc.oneof(
+          yamlish,
+          mutated.map((d) => JSON.stringify(d) ?? 'null'),
+        ),
+        (text) => {
+          const parsed = parseManifest(text)
+          parsed.documents.forEach((d, i) => {
+            const { document, errors } = validateDocument(d, i)
+            if (!document) expectProblems(errors)
+          })
+        },
+      ),
       { numRuns: 500 },
     )
   })

@@ -92,7 +92,12 @@ const toolDoc = (name: string, spec: Record<string, unknown> = {}, extra: Record
   spec: { type: 'function', description: 'Does a thing', inputSchema: { type: 'object' }, ...spec },
   ...extra,
 })
-const doc = (kind: string, name: string, spec: Record<string, unknown>, namespace?: string) => ({ apiVersion: TR, kind, metadata: { name, ...(namespace ? { namespace } : {}) }, spec })
+const doc = (kind: string, name: string, spec: Record<string, unknown>, namespace?: string) => ({
+  apiVersion: TR,
+  kind,
+  metadata: { name, ...(namespace ? { namespace } : {}) },
+  spec,
+})
 const connector = (name: string, tools: string[], namespace?: string) => doc('Connector', name, { tools }, namespace)
 const unit = (name: string, parent?: string, namespace?: string) => doc('Unit', name, parent ? { parent } : {}, namespace)
 
@@ -116,7 +121,13 @@ const rules = (raws: unknown[], stored = emptyStore()) => checkManifestRules(ind
 describe('parseManifest', () => {
   it('reads multi-document YAML', () => {
     const parsed = parseManifest('kind: A\nn: 1\n---\nkind: B\nlist: [x, y]\n')
-    expect(parsed).toEqual({ documents: [{ kind: 'A', n: 1 }, { kind: 'B', list: ['x', 'y'] }], errors: [] })
+    expect(parsed).toEqual({
+      documents: [
+        { kind: 'A', n: 1 },
+        { kind: 'B', list: ['x', 'y'] },
+      ],
+      errors: [],
+    })
   })
 
   it('ignores a leading document marker', () => {
@@ -152,7 +163,12 @@ describe('parseManifest', () => {
   it('refuses a billion-laughs alias bomb', () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     const keys = 'abcdefghi'
-    for (let i = 1; i < keys.length; i++) lines.push(`${keys[i]}: &${keys[i]} [${Array(9).fill(`*${keys[i - 1]}`).join(',')}]`)
+    for (let i = 1; i < keys.length; i++)
+      lines.push(
+        `${keys[i]}: &${keys[i]} [${Array(9)
+          .fill(`*${keys[i - 1]}`)
+          .join(',')}]`,
+      )
     const parsed = parseManifest(lines.join('\n'))
     expect(parsed.documents).toEqual([])
     expect(brief(parsed.errors)).toEqual([{ document: 0, field: '(document)', rule: 'yaml-syntax' }])
@@ -171,7 +187,10 @@ describe('parseManifest', () => {
     ['an empty JSON array', '[]'],
     ['an empty List', '{"kind":"List","items":[]}'],
   ])('refuses %s as an empty manifest', (_what, text) => {
-    expect(parseManifest(text)).toEqual({ documents: [], errors: [{ field: '(manifest)', rule: 'required', message: 'the manifest holds no documents', line: 1, column: 1 }] })
+    expect(parseManifest(text)).toEqual({
+      documents: [],
+      errors: [{ field: '(manifest)', rule: 'required', message: 'the manifest holds no documents', line: 1, column: 1 }],
+    })
   })
 
   it(`refuses more than ${MAX_DOCUMENTS} documents`, () => {
@@ -221,13 +240,22 @@ describe('validateDocument', () => {
   })
 
   it('accepts the MCPServer alias of LanguageTool', () => {
-    const { document, errors } = validate({ apiVersion: 'joch.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'github' }, spec: { endpoint: 'https://mcp.example.com/mcp' } })
+    const { document, errors } = validate({
+      apiVersion: 'joch.dev/v1alpha1',
+      kind: 'MCPServer',
+      metadata: { name: 'github' },
+      spec: { endpoint: 'https://mcp.example.com/mcp' },
+    })
     expect(errors).toEqual([])
     expect(document).toMatchObject({ kind: 'LanguageTool', spec: { port: 8080, deploymentMode: 'service', transport: 'streamable-http' } })
   })
 
   it('refuses unknown fields at the top level, in metadata and in spec', () => {
-    const raw = { ...toolDoc('acme.echo', { retries: 3, sideEffects: { level: 'read_only', color: 'red' } }), extra: true, metadata: { name: 'acme.echo', selfLink: '/api/x' } }
+    const raw = {
+      ...toolDoc('acme.echo', { retries: 3, sideEffects: { level: 'read_only', color: 'red' } }),
+      extra: true,
+      metadata: { name: 'acme.echo', selfLink: '/api/x' },
+    }
     const errors = validate(raw, 4).errors
     expect(brief(errors)).toEqual(
       expect.arrayContaining([
@@ -246,16 +274,22 @@ describe('validateDocument', () => {
   })
 
   it('names the canonical-id rule for tool ids listed by a connector', () => {
-    expect(brief(validate(doc('Connector', 'github', { tools: ['github.ok', 'GitHub.Bad'] })).errors)).toEqual([{ document: 0, field: 'spec.tools[1]', rule: 'canonical-id' }])
+    expect(brief(validate(doc('Connector', 'github', { tools: ['github.ok', 'GitHub.Bad'] })).errors)).toEqual([
+      { document: 0, field: 'spec.tools[1]', rule: 'canonical-id' },
+    ])
   })
 
   it('names the canonical-id rule for toggle keys', () => {
     // A toggle key is a tool id too (a refusal names the rule: docs/design/resource-model.md#apply-and-storage).
-    expect(brief(validate(doc('Agent', 'bot', { toggles: { 'acme.ok': true, Bad: false } })).errors)).toEqual([{ document: 0, field: 'spec.toggles.Bad', rule: 'canonical-id' }])
+    expect(brief(validate(doc('Agent', 'bot', { toggles: { 'acme.ok': true, Bad: false } })).errors)).toEqual([
+      { document: 0, field: 'spec.toggles.Bad', rule: 'canonical-id' },
+    ])
   })
 
   it('refuses a bad enum value', () => {
-    expect(brief(validate(toolDoc('acme.echo', { sideEffects: { level: 'dangerous' } })).errors)).toEqual([{ document: 0, field: 'spec.sideEffects.level', rule: 'enum' }])
+    expect(brief(validate(toolDoc('acme.echo', { sideEffects: { level: 'dangerous' } })).errors)).toEqual([
+      { document: 0, field: 'spec.sideEffects.level', rule: 'enum' },
+    ])
     expect(brief(validate(toolDoc('acme.echo', { type: 'grpc' })).errors)).toEqual([{ document: 0, field: 'spec.type', rule: 'enum' }])
   })
 
@@ -275,7 +309,9 @@ describe('validateDocument', () => {
       { document: 0, field: 'metadata.name', rule: 'required' },
       { document: 0, field: 'spec.description', rule: 'required' },
     ])
-    expect(brief(validate({ apiVersion: TR, kind: 'Tool', metadata: { name: 'acme.echo' } }).errors)).toEqual([{ document: 0, field: 'spec', rule: 'required' }])
+    expect(brief(validate({ apiVersion: TR, kind: 'Tool', metadata: { name: 'acme.echo' } }).errors)).toEqual([
+      { document: 0, field: 'spec', rule: 'required' },
+    ])
   })
 
   it.each([
@@ -333,7 +369,9 @@ describe('validateDocument', () => {
 
 describe('checkManifestRules', () => {
   it('accepts a consistent manifest', () => {
-    expect(rules([connector('github', ['github.create_issue']), toolDoc('github.create_issue'), unit('org'), unit('team', 'org'), toolDoc('acme.echo')])).toEqual([])
+    expect(
+      rules([connector('github', ['github.create_issue']), toolDoc('github.create_issue'), unit('org'), unit('team', 'org'), toolDoc('acme.echo')]),
+    ).toEqual([])
   })
 
   it('refuses a resource that appears twice, at the second occurrence', () => {
@@ -345,7 +383,9 @@ describe('checkManifestRules', () => {
 
   it('allows the same name in two namespaces, except for connector slugs', () => {
     expect(rules([unit('team', undefined, 'a'), unit('team', undefined, 'b')])).toEqual([])
-    expect(brief(rules([connector('github', ['github.x'], 'a'), connector('github', ['github.x'], 'b')]))).toEqual([{ document: 1, field: 'metadata.name', rule: 'duplicate' }])
+    expect(brief(rules([connector('github', ['github.x'], 'a'), connector('github', ['github.x'], 'b')]))).toEqual([
+      { document: 1, field: 'metadata.name', rule: 'duplicate' },
+    ])
   })
 
   it('refuses Tools under toolroom.*', () => {
@@ -365,17 +405,33 @@ describe('checkManifestRules', () => {
   })
 
   it('checks Tools against stored connectors too', () => {
-    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
-    expect(brief(rules([toolDoc('jira.create'), toolDoc('jira.delete')], stored))).toEqual([{ document: 1, field: 'metadata.name', rule: 'reserved-namespace' }])
+    const stored: StoredRuleContext = {
+      connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]),
+      unitParents: new Map(),
+      toolsUnderSlug: new Map(),
+    }
+    expect(brief(rules([toolDoc('jira.create'), toolDoc('jira.delete')], stored))).toEqual([
+      { document: 1, field: 'metadata.name', rule: 'reserved-namespace' },
+    ])
   })
 
   it('lets a connector in the manifest replace the stored tool list', () => {
-    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
-    expect(brief(rules([connector('jira', ['jira.delete']), toolDoc('jira.create'), toolDoc('jira.delete')], stored))).toEqual([{ document: 1, field: 'metadata.name', rule: 'reserved-namespace' }])
+    const stored: StoredRuleContext = {
+      connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]),
+      unitParents: new Map(),
+      toolsUnderSlug: new Map(),
+    }
+    expect(brief(rules([connector('jira', ['jira.delete']), toolDoc('jira.create'), toolDoc('jira.delete')], stored))).toEqual([
+      { document: 1, field: 'metadata.name', rule: 'reserved-namespace' },
+    ])
   })
 
   it('refuses a Tool under a connector slug in another namespace than the connector', () => {
-    const stored: StoredRuleContext = { connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
+    const stored: StoredRuleContext = {
+      connectors: new Map([['jira', { namespace: 'default', tools: ['jira.create'] }]]),
+      unitParents: new Map(),
+      toolsUnderSlug: new Map(),
+    }
     const errors = rules([{ ...toolDoc('jira.create'), metadata: { name: 'jira.create', namespace: 'sandbox' } }], stored)
     expect(brief(errors)).toEqual([{ document: 0, field: 'metadata.name', rule: 'reserved-namespace' }])
     expect(errors[0].message).toContain('namespace "default"')
@@ -385,7 +441,15 @@ describe('checkManifestRules', () => {
     const stored: StoredRuleContext = {
       connectors: new Map(),
       unitParents: new Map(),
-      toolsUnderSlug: new Map([['ops', [{ namespace: 'default', name: 'ops.query' }, { namespace: 'default', name: 'ops.restart' }]]]),
+      toolsUnderSlug: new Map([
+        [
+          'ops',
+          [
+            { namespace: 'default', name: 'ops.query' },
+            { namespace: 'default', name: 'ops.restart' },
+          ],
+        ],
+      ]),
     }
     const errors = rules([connector('ops', ['ops.query'])], stored)
     expect(brief(errors)).toEqual([{ document: 0, field: 'metadata.name', rule: 'reserved-namespace' }])
@@ -402,7 +466,11 @@ describe('checkManifestRules', () => {
   })
 
   it('refuses a connector slug taken in another namespace, but not an update in its own', () => {
-    const stored: StoredRuleContext = { connectors: new Map([['github', { namespace: 'platform', tools: ['github.x'] }]]), unitParents: new Map(), toolsUnderSlug: new Map() }
+    const stored: StoredRuleContext = {
+      connectors: new Map([['github', { namespace: 'platform', tools: ['github.x'] }]]),
+      unitParents: new Map(),
+      toolsUnderSlug: new Map(),
+    }
     const errors = rules([toolDoc('acme.echo'), connector('github', ['github.x'], 'team-a')], stored)
     expect(brief(errors)).toEqual([{ document: 1, field: 'metadata.name', rule: 'duplicate' }])
     expect(errors[0].message).toContain('"platform"')
@@ -426,7 +494,14 @@ describe('checkManifestRules', () => {
   })
 
   it('refuses a cycle closed through stored units', () => {
-    const stored: StoredRuleContext = { connectors: new Map(), unitParents: new Map([['default/b', 'a'], ['default/c', null]]), toolsUnderSlug: new Map() }
+    const stored: StoredRuleContext = {
+      connectors: new Map(),
+      unitParents: new Map([
+        ['default/b', 'a'],
+        ['default/c', null],
+      ]),
+      toolsUnderSlug: new Map(),
+    }
     expect(brief(rules([unit('c'), unit('a', 'b')], stored))).toEqual([{ document: 1, field: 'spec.parent', rule: 'cycle' }])
   })
 

@@ -6,7 +6,9 @@ import { redirectUriProblem } from '@/lib/oauth/manage-oauth-clients'
 
 describe('authorizeContinuation', () => {
   it('goes back to the authorization endpoint with the request, without the signature or prompt=login', () => {
-    const next = authorizeContinuation(new URLSearchParams('client_id=abc&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&prompt=login+consent&sig=x&exp=1&ba_iat=2&ba_param=a&ba_param=b&state=s'))
+    const next = authorizeContinuation(
+      new URLSearchParams('client_id=abc&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&prompt=login+consent&sig=x&exp=1&ba_iat=2&ba_param=a&ba_param=b&state=s'),
+    )
     expect(next).toBe('/api/auth/oauth2/authorize?client_id=abc&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&prompt=consent&state=s')
   })
 
@@ -24,7 +26,8 @@ describe('authorizeContinuation', () => {
 
 describe('redirectUriProblem', () => {
   it('takes https anywhere and http on loopback hosts only', () => {
-    for (const ok of ['https://app.example.com/cb', 'http://127.0.0.1:53682/callback', 'http://localhost/cb', 'http://[::1]:8080/cb']) expect(redirectUriProblem(ok)).toBeNull()
+    for (const ok of ['https://app.example.com/cb', 'http://127.0.0.1:53682/callback', 'http://localhost/cb', 'http://[::1]:8080/cb'])
+      expect(redirectUriProblem(ok)).toBeNull()
     expect(redirectUriProblem('http://app.example.com/cb')).toMatch(/https/)
     expect(redirectUriProblem('javascript:alert(1)')).toMatch(/https/)
     expect(redirectUriProblem('https://app.example.com/cb#frag')).toMatch(/fragment/)

@@ -10,7 +10,11 @@ describe('metrics server settings', () => {
     expect(settings({})).toBeNull()
     expect(settings({ TOOLROOM_METRICS_PORT: '' })).toBeNull()
     expect(settings({ TOOLROOM_METRICS_PORT: '9464' })).toEqual({ port: 9464, host: '127.0.0.1', token: undefined })
-    expect(settings({ TOOLROOM_METRICS_PORT: '0', TOOLROOM_METRICS_HOST: '0.0.0.0', TOOLROOM_METRICS_TOKEN: 't' })).toEqual({ port: 0, host: '0.0.0.0', token: 't' })
+    expect(settings({ TOOLROOM_METRICS_PORT: '0', TOOLROOM_METRICS_HOST: '0.0.0.0', TOOLROOM_METRICS_TOKEN: 't' })).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      token: 't',
+    })
   })
 
   it('refuse a port that is none, naming the variable', () => {
@@ -33,6 +37,7 @@ describe('trace context carried by jobs', () => {
     expect(jobTraceparent({ id: 'x', _traceparent: good })).toBe(good)
     expect(jobTraceparent({ id: 'x' })).toBeUndefined()
     expect(jobTraceparent(null)).toBeUndefined()
-    for (const bad of [42, '', 'garbage', `${good}\n`, good.toUpperCase(), { nested: good }, '00-' + 'a'.repeat(5000)]) expect(jobTraceparent({ _traceparent: bad })).toBe('')
+    for (const bad of [42, '', 'garbage', `${good}\n`, good.toUpperCase(), { nested: good }, '00-' + 'a'.repeat(5000)])
+      expect(jobTraceparent({ _traceparent: bad })).toBe('')
   })
 })

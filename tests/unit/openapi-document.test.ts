@@ -23,7 +23,11 @@ interface Operation {
   requestBody?: { content: Record<string, { schema?: { $ref?: string; type?: string }; example?: unknown }> }
   responses: Record<string, { content?: Record<string, { example?: unknown }> }>
 }
-const document = openApiDocument() as { info: Record<string, unknown>; tags: { name: string; description: string }[]; paths: Record<string, Record<string, Operation>> }
+const document = openApiDocument() as {
+  info: Record<string, unknown>
+  tags: { name: string; description: string }[]
+  paths: Record<string, Record<string, Operation>>
+}
 const operations = Object.values(document.paths).flatMap((p) => Object.values(p))
 
 describe('the OpenAPI document', () => {
@@ -35,7 +39,10 @@ describe('the OpenAPI document', () => {
     const args = ['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--format', 'json']
     const { stdout } = await promisify(execFile)(process.execPath, args, { env, maxBuffer: 64 * 1024 * 1024 }).catch((e: { stdout: string }) => e)
     fs.rmSync(dir, { recursive: true, force: true })
-    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] }
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number; warnings: number }
+      problems: { ruleId: string; message: string; location: { pointer: string }[] }[]
+    }
     const problems = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)
     expect(problems).toEqual([])
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
@@ -80,8 +87,9 @@ describe('the OpenAPI document', () => {
     expect(components.KubernetesSecretManifest).toBeDefined()
   })
 
-  it("offers YAML answers where GET answers apply again", () => {
-    for (const p of ['/api/v1/tools', '/api/v1/agents/{id}']) expect(Object.keys(document.paths[p].get.responses['200'].content!)).toEqual(['application/json', 'application/yaml'])
+  it('offers YAML answers where GET answers apply again', () => {
+    for (const p of ['/api/v1/tools', '/api/v1/agents/{id}'])
+      expect(Object.keys(document.paths[p].get.responses['200'].content!)).toEqual(['application/json', 'application/yaml'])
   })
 
   it('shows example manifests that Apply accepts', () => {
@@ -91,6 +99,9 @@ describe('the OpenAPI document', () => {
 
 describe('the CLI client types', () => {
   it(`are what the document generates (run npm run openapi:client when this fails)`, async () => {
-    expect(fs.readFileSync(GENERATED_CLIENT_PATH, 'utf8') === (await generatedClientTypes()), `${GENERATED_CLIENT_PATH} is out of date: run npm run openapi:client`).toBe(true)
+    expect(
+      fs.readFileSync(GENERATED_CLIENT_PATH, 'utf8') === (await generatedClientTypes()),
+      `${GENERATED_CLIENT_PATH} is out of date: run npm run openapi:client`,
+    ).toBe(true)
   }, 60_000)
 })

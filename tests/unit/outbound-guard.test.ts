@@ -9,16 +9,20 @@ import { crossOriginHeaders, outboundHeaders } from '@/lib/outbound/request-head
 describe('outbound address policy', () => {
   const policy = parseAddressPolicy('loopback,private,203.0.113.0/24,*.svc.cluster.local')
   it.each(['169.254.169.254', '169.254.0.1', 'fe80::1', 'fd00:ec2::254', '::ffff:169.254.169.254', '100.100.100.200', '0.0.0.0'])('always refuses %s', (a) =>
-    expect(policy.refusal(a)).toMatchObject({ code: 'never-allowed', message: expect.stringMatching(/never allowed/) }))
+    expect(policy.refusal(a)).toMatchObject({ code: 'never-allowed', message: expect.stringMatching(/never allowed/) }),
+  )
   it.each(['127.0.0.1', '::1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '203.0.113.9'])('allows %s', (a) => expect(policy.refusal(a)).toBeNull())
   it.each(['8.8.8.8', '203.0.114.1', '2001:db8::1'])('refuses %s outside the allow-list', (a) =>
-    expect(policy.refusal(a)).toMatchObject({ code: 'not-allowed', message: expect.stringMatching(/allow-list/) }))
+    expect(policy.refusal(a)).toMatchObject({ code: 'not-allowed', message: expect.stringMatching(/allow-list/) }),
+  )
   it('refuses what is not an address', () => expect(policy.refusal('example.com')).toMatchObject({ code: 'not-an-address' }))
   it('allows host names by pattern', () => {
     expect(policy.allowsHostName('github.tools.svc.cluster.local')).toBe(true)
     expect(policy.allowsHostName('evil.example.com')).toBe(false)
   })
-  it.each(['10.0.0.0/99', 'not a host!', '::1/200'])('refuses the malformed allow-list %s', (spec) => expect(() => parseAddressPolicy(spec)).toThrow(/outbound allow-list/))
+  it.each(['10.0.0.0/99', 'not a host!', '::1/200'])('refuses the malformed allow-list %s', (spec) =>
+    expect(() => parseAddressPolicy(spec)).toThrow(/outbound allow-list/),
+  )
 })
 
 describe('checks before a request is sent', () => {
@@ -51,7 +55,11 @@ describe('checks before a request is sent', () => {
 describe('checks after a name is resolved', () => {
   it('refuses a name resolving outside the allow-list, naming the name and the address', () => {
     const refused = resolvedRefusal('upstream.example', ['127.0.0.1', '10.0.0.7'], parseAddressPolicy('loopback'))
-    expect(refused).toMatchObject({ failure: 'refused', refusal: 'not-allowed', message: expect.stringMatching(/^upstream\.example resolves to 10\.0\.0\.7 is not in the outbound allow-list/) })
+    expect(refused).toMatchObject({
+      failure: 'refused',
+      refusal: 'not-allowed',
+      message: expect.stringMatching(/^upstream\.example resolves to 10\.0\.0\.7 is not in the outbound allow-list/),
+    })
   })
   it('lets a name allowed by name resolve outside the allow-list, but never into the denied ranges', () => {
     const policy = parseAddressPolicy('loopback,*.svc.cluster.local')
@@ -79,7 +87,13 @@ describe('outbound request headers', () => {
     })
   })
   it('lets only content headers follow a redirect to another origin, whatever the credential is called', () => {
-    const kept = crossOriginHeaders({ authorization: 'Bearer s', 'x-api-key': 'k', cookie: 'c', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' })
+    const kept = crossOriginHeaders({
+      authorization: 'Bearer s',
+      'x-api-key': 'k',
+      cookie: 'c',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-11-25',
+    })
     expect(Object.fromEntries(kept)).toEqual({ 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' })
   })
 })

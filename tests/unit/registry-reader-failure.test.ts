@@ -20,7 +20,12 @@ describe('batched registry reads', () => {
         asked = refs
         return new Map(refs.map((r) => [r, r.toUpperCase()]))
       })
-      expect(await again(['ns/a', 'ns/b'])).toEqual(new Map([['ns/a', 'NS/A'], ['ns/b', 'NS/B']]))
+      expect(await again(['ns/a', 'ns/b'])).toEqual(
+        new Map([
+          ['ns/a', 'NS/A'],
+          ['ns/b', 'NS/B'],
+        ]),
+      )
       expect(asked).toEqual(['ns/a', 'ns/b'])
     } finally {
       process.off('unhandledRejection', onUnhandled)

@@ -26,10 +26,22 @@ function catalogTool(over: Partial<CatalogTool> & { name: string }): CatalogTool
 }
 
 const imageTool = (name: string) =>
-  catalogTool({ name, type: 'function', level: 'external_write', levelSource: 'default', annotations: annotationsForLevel(undefined, undefined), source: { kind: 'Agent', name: 'bot', namespace: 'default' } })
+  catalogTool({
+    name,
+    type: 'function',
+    level: 'external_write',
+    levelSource: 'default',
+    annotations: annotationsForLevel(undefined, undefined),
+    source: { kind: 'Agent', name: 'bot', namespace: 'default' },
+  })
 
 const mcpTools = (server: string, upstream: string[], namespace = 'default') =>
-  catalogToolsFromMcp(server, { name: server, namespace }, upstream.map((name) => ({ name, description: `${name} upstream` })), { kind: 'LanguageTool', name: server, namespace })
+  catalogToolsFromMcp(
+    server,
+    { name: server, namespace },
+    upstream.map((name) => ({ name, description: `${name} upstream` })),
+    { kind: 'LanguageTool', name: server, namespace },
+  )
 
 interface Setup {
   subject?: Partial<ResolverInput['subject']>
@@ -75,9 +87,23 @@ const github = [catalogTool({ name: 'github.create_issue', level: 'external_writ
 describe('tiers and provenance', () => {
   it('offers the platform tools with provenance "platform"', () => {
     const set = resolve({ platformTools: [...PLATFORM_TOOLS] })
-    expect(set.tools.map((t) => t.name)).toEqual(['toolroom.list_servers', 'toolroom.list_tools', 'toolroom.inspect_tool', 'toolroom.call_tool', 'toolroom.approval_status'])
+    expect(set.tools.map((t) => t.name)).toEqual([
+      'toolroom.list_servers',
+      'toolroom.list_tools',
+      'toolroom.inspect_tool',
+      'toolroom.call_tool',
+      'toolroom.approval_status',
+    ])
     for (const t of set.tools) {
-      expect(t).toMatchObject({ provenance: 'platform', tier: 'platform', inheritedFromUnit: null, namespace: null, toolNamespace: 'toolroom', state: 'enabled', reason: null })
+      expect(t).toMatchObject({
+        provenance: 'platform',
+        tier: 'platform',
+        inheritedFromUnit: null,
+        namespace: null,
+        toolNamespace: 'toolroom',
+        state: 'enabled',
+        reason: null,
+      })
       expect(t.source.kind).toBe('Platform')
     }
     expect(set.excluded).toEqual([])
@@ -97,7 +123,13 @@ describe('tiers and provenance', () => {
   it('offers image tools as image:<digest>', () => {
     const set = resolve({ subject: { imageTools: [imageTool('acme.local_search')], imageDigest: 'sha256:0123abcd' } })
     expect(set.tools).toHaveLength(1)
-    expect(set.tools[0]).toMatchObject({ name: 'acme.local_search', provenance: 'image:sha256:0123abcd', tier: 'image', inheritedFromUnit: null, state: 'enabled' })
+    expect(set.tools[0]).toMatchObject({
+      name: 'acme.local_search',
+      provenance: 'image:sha256:0123abcd',
+      tier: 'image',
+      inheritedFromUnit: null,
+      state: 'enabled',
+    })
   })
 
   it('offers the tools of referenced LanguageTools as mcp:<server>, keeping the upstream name', () => {
@@ -126,11 +158,17 @@ describe('tiers and provenance', () => {
       grantedTools: { 'default/g.a': catalogTool({ name: 'g.a' }), 'default/g.z': catalogTool({ name: 'g.z' }) },
     })
     expect(set.tools.map((t) => `${t.tier}:${t.name}`)).toEqual([
-      'platform:toolroom.b', 'platform:toolroom.a',
-      'connector:zeta.y', 'connector:zeta.b', 'connector:alpha.x',
-      'image:img.z', 'image:img.a',
-      'mcp:srv.b', 'mcp:srv.a',
-      'grant:g.z', 'grant:g.a',
+      'platform:toolroom.b',
+      'platform:toolroom.a',
+      'connector:zeta.y',
+      'connector:zeta.b',
+      'connector:alpha.x',
+      'image:img.z',
+      'image:img.a',
+      'mcp:srv.b',
+      'mcp:srv.a',
+      'grant:g.z',
+      'grant:g.a',
     ])
   })
 })
@@ -151,7 +189,10 @@ describe('precedence on name collisions', () => {
     const set = resolve(everywhere)
     expect(summary(set.tools)).toEqual(['acme.search grant enabled'])
     expect(summary(set.excluded)).toEqual([
-      'acme.search platform shadowed', 'acme.search connector:conn shadowed', 'acme.search image:sha256:abc shadowed', 'acme.search mcp:srv shadowed',
+      'acme.search platform shadowed',
+      'acme.search connector:conn shadowed',
+      'acme.search image:sha256:abc shadowed',
+      'acme.search mcp:srv shadowed',
     ])
     for (const e of set.excluded) {
       expect(e.shadowedBy).toBe('grant')
@@ -185,7 +226,11 @@ describe('precedence on name collisions', () => {
   })
 
   it('names the unit of an inherited winner in the reason', () => {
-    const set = resolve({ ancestors: [{ name: 'team', namespace: 'default', grants: [name] }], subject: { imageTools: [imageTool(name)] }, grantedTools: { [`default/${name}`]: catalogTool({ name }) } })
+    const set = resolve({
+      ancestors: [{ name: 'team', namespace: 'default', grants: [name] }],
+      subject: { imageTools: [imageTool(name)] },
+      grantedTools: { [`default/${name}`]: catalogTool({ name }) },
+    })
     expect(set.excluded[0].reason).toBe('shadowed by grant (inherited from unit "team"), which takes precedence')
   })
 })
@@ -198,7 +243,10 @@ describe('inheritance from ancestor units', () => {
 
   it('inherits connector bindings, naming the unit', () => {
     const set = resolve({ ancestors: [team(), org({ connectors: ['github'] })], connectorTools: { github } })
-    expect(set.tools.map((t) => [t.provenance, t.inheritedFromUnit])).toEqual([['connector:github', 'org'], ['connector:github', 'org']])
+    expect(set.tools.map((t) => [t.provenance, t.inheritedFromUnit])).toEqual([
+      ['connector:github', 'org'],
+      ['connector:github', 'org'],
+    ])
   })
 
   it('reports the nearest binding and collapses duplicates', () => {
@@ -212,19 +260,28 @@ describe('inheritance from ancestor units', () => {
 
   it('inherits grants; the same Tool granted twice is one entry from the nearest grant', () => {
     const grantedTools = { 'default/acme.echo': echo }
-    expect(resolve({ ancestors: [team(), org({ grants: ['acme.echo'] })], grantedTools }).tools).toMatchObject([{ name: 'acme.echo', provenance: 'grant', inheritedFromUnit: 'org' }])
+    expect(resolve({ ancestors: [team(), org({ grants: ['acme.echo'] })], grantedTools }).tools).toMatchObject([
+      { name: 'acme.echo', provenance: 'grant', inheritedFromUnit: 'org' },
+    ])
     const twice = resolve({ subject: { grants: ['acme.echo'] }, ancestors: [team({ grants: ['default/acme.echo'] })], grantedTools })
     expect(twice.tools).toMatchObject([{ name: 'acme.echo', inheritedFromUnit: null }])
     expect(twice.excluded).toEqual([])
   })
 
   it('resolves a unit grant in the unit namespace', () => {
-    const set = resolve({ ancestors: [{ name: 'team', namespace: 'ops', grants: ['acme.echo'] }], grantedTools: { 'ops/acme.echo': catalogTool({ name: 'acme.echo', namespace: 'ops' }) } })
+    const set = resolve({
+      ancestors: [{ name: 'team', namespace: 'ops', grants: ['acme.echo'] }],
+      grantedTools: { 'ops/acme.echo': catalogTool({ name: 'acme.echo', namespace: 'ops' }) },
+    })
     expect(set.tools).toMatchObject([{ name: 'acme.echo', namespace: 'ops', inheritedFromUnit: 'team' }])
   })
 
   it('inherits toggles', () => {
-    const set = resolve({ subject: { grants: ['acme.echo'] }, ancestors: [team({ toggles: { 'acme.echo': false } })], grantedTools: { 'default/acme.echo': echo } })
+    const set = resolve({
+      subject: { grants: ['acme.echo'] },
+      ancestors: [team({ toggles: { 'acme.echo': false } })],
+      grantedTools: { 'default/acme.echo': echo },
+    })
     expect(set.tools).toMatchObject([{ name: 'acme.echo', state: 'disabled', reason: 'disabled by a toggle on unit "team"' }])
   })
 
@@ -244,7 +301,9 @@ describe('safety rules', () => {
 
   it('keeps a tool for an agent listed by name or by namespace/name', () => {
     expect(granted(guarded({ allowedAgents: ['support-triage'] }), { name: 'support-triage' }).tools).toMatchObject([{ state: 'enabled' }])
-    expect(granted(guarded({ allowedAgents: ['support/support-triage'] }), { name: 'support-triage', namespace: 'support' }).tools).toMatchObject([{ state: 'enabled' }])
+    expect(granted(guarded({ allowedAgents: ['support/support-triage'] }), { name: 'support-triage', namespace: 'support' }).tools).toMatchObject([
+      { state: 'enabled' },
+    ])
   })
 
   it('denies an agent not in allowedAgents, with the reason', () => {
@@ -255,7 +314,7 @@ describe('safety rules', () => {
     expect(set.excluded[0].reason).toContain('"default/bot"')
   })
 
-  it('reads a bare name in the tool\'s namespace: an agent of that name elsewhere does not pass', () => {
+  it("reads a bare name in the tool's namespace: an agent of that name elsewhere does not pass", () => {
     const tool = catalogTool({ name: 'zendesk.create_ticket', namespace: 'support-platform', allowedAgents: ['support-triage'] })
     expect(granted(tool, { name: 'support-triage', namespace: 'support-platform' }).tools).toMatchObject([{ state: 'enabled' }])
     for (const namespace of ['support', 'evil', 'default']) {
@@ -306,13 +365,20 @@ describe('reserved namespaces', () => {
   it('denies image tools under toolroom.* or a connector slug, even an unbound one', () => {
     const set = resolve({ subject: { imageTools: [imageTool('toolroom.evil'), imageTool('github.fake'), imageTool('acme.fine')] }, connectorSlugs: ['github'] })
     expect(summary(set.tools)).toEqual(['acme.fine image:sha256:abc enabled'])
-    expect(set.excluded.map((e) => [e.name, e.state])).toEqual([['toolroom.evil', 'denied'], ['github.fake', 'denied']])
+    expect(set.excluded.map((e) => [e.name, e.state])).toEqual([
+      ['toolroom.evil', 'denied'],
+      ['github.fake', 'denied'],
+    ])
     expect(set.excluded[0].reason).toContain('"toolroom.*" is reserved')
     expect(set.excluded[1].reason).toContain('reserved for connector "github"')
   })
 
   it('denies MCP tools under a reserved namespace', () => {
-    const set = resolve({ subject: { languageTools: ['github', 'toolroom'] }, languageToolTools: { github: mcpTools('github', ['create-issue']), toolroom: mcpTools('toolroom', ['list']) }, connectorSlugs: ['github'] })
+    const set = resolve({
+      subject: { languageTools: ['github', 'toolroom'] },
+      languageToolTools: { github: mcpTools('github', ['create-issue']), toolroom: mcpTools('toolroom', ['list']) },
+      connectorSlugs: ['github'],
+    })
     expect(set.tools).toEqual([])
     expect(summary(set.excluded)).toEqual(['github.create_issue mcp:github denied', 'toolroom.list mcp:toolroom denied'])
   })
@@ -343,8 +409,12 @@ describe('toggles', () => {
   })
 
   it("prefers the agent's own toggle over its unit's", () => {
-    expect(setup({ toggles: { 'acme.echo': true } }, [unit('team', false)]).tools).toMatchObject([{ state: 'enabled', reason: 'enabled by a toggle on agent "bot"' }])
-    expect(setup({ toggles: { 'acme.echo': false } }, [unit('team', true)]).tools).toMatchObject([{ state: 'disabled', reason: 'disabled by a toggle on agent "bot"' }])
+    expect(setup({ toggles: { 'acme.echo': true } }, [unit('team', false)]).tools).toMatchObject([
+      { state: 'enabled', reason: 'enabled by a toggle on agent "bot"' },
+    ])
+    expect(setup({ toggles: { 'acme.echo': false } }, [unit('team', true)]).tools).toMatchObject([
+      { state: 'disabled', reason: 'disabled by a toggle on agent "bot"' },
+    ])
   })
 
   it('lets the nearest unit toggle win; true re-enables a tool disabled higher up', () => {
@@ -363,7 +433,10 @@ describe('toggles', () => {
   })
 
   it('never toggles image tools', () => {
-    const set = resolve({ subject: { imageTools: [imageTool('acme.local')], toggles: { 'acme.local': false } }, ancestors: [{ name: 'team', namespace: 'default', toggles: { 'acme.local': false } }] })
+    const set = resolve({
+      subject: { imageTools: [imageTool('acme.local')], toggles: { 'acme.local': false } },
+      ancestors: [{ name: 'team', namespace: 'default', toggles: { 'acme.local': false } }],
+    })
     expect(set.tools).toMatchObject([{ name: 'acme.local', tier: 'image', state: 'enabled', reason: null }])
   })
 
@@ -380,7 +453,10 @@ describe('approval, rate limits and side effects', () => {
   const policies = { external_write: { requiresApproval: true, rateLimit: { callsPerMinute: 60, callsPerDay: 1000 } }, read_only: { requiresApproval: false } }
 
   it("uses the tool's own approval override over the policy", () => {
-    expect(grant(catalogTool({ name: 'acme.write', level: 'external_write', requiresApproval: false }), policies)).toMatchObject({ requiresApproval: false, approvalSource: 'tool' })
+    expect(grant(catalogTool({ name: 'acme.write', level: 'external_write', requiresApproval: false }), policies)).toMatchObject({
+      requiresApproval: false,
+      approvalSource: 'tool',
+    })
     expect(grant(catalogTool({ name: 'acme.read', requiresApproval: true }), policies)).toMatchObject({ requiresApproval: true, approvalSource: 'tool' })
   })
 
@@ -398,14 +474,24 @@ describe('approval, rate limits and side effects', () => {
   })
 
   it('merges rate limits field by field, the tool over the policy', () => {
-    expect(grant(catalogTool({ name: 'acme.write', level: 'external_write', rateLimit: { callsPerMinute: 10 } }), policies).rateLimit).toEqual({ callsPerMinute: 10, callsPerDay: 1000 })
+    expect(grant(catalogTool({ name: 'acme.write', level: 'external_write', rateLimit: { callsPerMinute: 10 } }), policies).rateLimit).toEqual({
+      callsPerMinute: 10,
+      callsPerDay: 1000,
+    })
     expect(grant(catalogTool({ name: 'acme.write', level: 'external_write' }), policies).rateLimit).toEqual({ callsPerMinute: 60, callsPerDay: 1000 })
     expect(grant(catalogTool({ name: 'acme.read', rateLimit: { callsPerDay: 5 } }), policies).rateLimit).toEqual({ callsPerMinute: null, callsPerDay: 5 })
     expect(grant(catalogTool({ name: 'acme.read', rateLimit: { callsPerMinute: 0 } }), policies).rateLimit).toEqual({ callsPerMinute: 0, callsPerDay: null })
   })
 
   it('copies level, annotations, schemas and 7-day stats', () => {
-    const tool = catalogTool({ name: 'acme.write', level: 'external_write', levelSource: 'declared', annotations: annotationsForLevel('external_write', true), outputSchema: { type: 'string' }, stats: { totalCalls7d: 412, failureRate7d: 0.014 } })
+    const tool = catalogTool({
+      name: 'acme.write',
+      level: 'external_write',
+      levelSource: 'declared',
+      annotations: annotationsForLevel('external_write', true),
+      outputSchema: { type: 'string' },
+      stats: { totalCalls7d: 412, failureRate7d: 0.014 },
+    })
     expect(grant(tool)).toMatchObject({
       sideEffects: { level: 'external_write', levelSource: 'declared', idempotent: true },
       annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
@@ -425,13 +511,39 @@ describe('determinism', () => {
     const flip = <T>(xs: T[]) => (order === 'forward' ? xs : [...xs].reverse())
     return {
       platformTools: [...PLATFORM_TOOLS],
-      subject: { connectors: ['github', 'jira'], imageTools: [imageTool('acme.b'), imageTool('acme.a'), imageTool('toolroom.x')], languageTools: ['mem0-memory'], grants: ['acme.echo', 'github.create_issue'], toggles: { 'acme.echo': false } },
+      subject: {
+        connectors: ['github', 'jira'],
+        imageTools: [imageTool('acme.b'), imageTool('acme.a'), imageTool('toolroom.x')],
+        languageTools: ['mem0-memory'],
+        grants: ['acme.echo', 'github.create_issue'],
+        toggles: { 'acme.echo': false },
+      },
       ancestors: [{ name: 'team', namespace: 'default', connectors: ['jira'], grants: ['acme.missing'] }],
-      connectorTools: Object.fromEntries(flip([['github', github], ['jira', [catalogTool({ name: 'jira.create' })]]])),
-      languageToolTools: Object.fromEntries(flip([['mem0-memory', mcpTools('mem0-memory', ['remember', 'recall'])], ['unused', mcpTools('unused', ['x'])]])),
-      grantedTools: Object.fromEntries(flip([['default/acme.echo', echo], ['default/github.create_issue', github[0]]])),
+      connectorTools: Object.fromEntries(
+        flip([
+          ['github', github],
+          ['jira', [catalogTool({ name: 'jira.create' })]],
+        ]),
+      ),
+      languageToolTools: Object.fromEntries(
+        flip([
+          ['mem0-memory', mcpTools('mem0-memory', ['remember', 'recall'])],
+          ['unused', mcpTools('unused', ['x'])],
+        ]),
+      ),
+      grantedTools: Object.fromEntries(
+        flip([
+          ['default/acme.echo', echo],
+          ['default/github.create_issue', github[0]],
+        ]),
+      ),
       connectorSlugs: flip(['github', 'jira']),
-      policies: Object.fromEntries(flip([['read_only', { requiresApproval: false }], ['external_write', { requiresApproval: true }]])),
+      policies: Object.fromEntries(
+        flip([
+          ['read_only', { requiresApproval: false }],
+          ['external_write', { requiresApproval: true }],
+        ]),
+      ),
     }
   }
 
@@ -447,7 +559,10 @@ describe('determinism', () => {
 
   it('does depend on declaration order', () => {
     const set = base('forward')
-    const connectorNames = (s: Setup) => resolve(s).tools.filter((t) => t.tier === 'connector').map((t) => t.name)
+    const connectorNames = (s: Setup) =>
+      resolve(s)
+        .tools.filter((t) => t.tier === 'connector')
+        .map((t) => t.name)
     expect(connectorNames(set)).toEqual(['github.list_repos', 'jira.create'])
     expect(connectorNames({ ...set, subject: { ...set.subject, connectors: ['jira', 'github'] } })).toEqual(['jira.create', 'github.list_repos'])
   })
@@ -457,7 +572,11 @@ describe('determinism', () => {
 
 describe('unresolved references', () => {
   it('reports a missing connector, LanguageTool and grant and keeps the rest', () => {
-    const set = resolve({ subject: { connectors: ['nope', 'github'], languageTools: ['ghost'], grants: ['acme.gone', 'acme.echo'] }, connectorTools: { github }, grantedTools: { 'default/acme.echo': echo } })
+    const set = resolve({
+      subject: { connectors: ['nope', 'github'], languageTools: ['ghost'], grants: ['acme.gone', 'acme.echo'] },
+      connectorTools: { github },
+      grantedTools: { 'default/acme.echo': echo },
+    })
     expect(set.unresolved).toEqual([
       { field: 'spec.connectors', reference: 'nope', inheritedFromUnit: null, message: 'connector "nope" does not exist' },
       { field: 'spec.languageTools', reference: 'ghost', inheritedFromUnit: null, message: 'LanguageTool "ghost" does not exist' },

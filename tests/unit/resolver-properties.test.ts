@@ -14,27 +14,29 @@ const SLUGS = ['crm', 'mail']
 const NAMESPACES = ['default', 'finance', 'ops']
 
 const toolArb = (sourceKind: CatalogTool['source']['kind']) =>
-  fc.record({
-    name: fc.constantFrom(...NAMES),
-    namespace: fc.constantFrom(...NAMESPACES),
-    deniedNamespaces: fc.option(fc.subarray(NAMESPACES, { minLength: 1 }), { nil: undefined }),
-    allowedAgents: fc.option(fc.subarray(['bot', 'other', 'default/bot', 'ops/bot', 'ops/*', 'default/*'], { minLength: 1 }), { nil: undefined }),
-    requiresApproval: fc.option(fc.boolean(), { nil: undefined }),
-  }).map(({ name, namespace, deniedNamespaces, allowedAgents, requiresApproval }): CatalogTool => ({
-    name,
-    namespace,
-    description: `${name} from ${sourceKind}`,
-    inputSchema: { type: 'object' },
-    type: 'function',
-    level: 'read_only',
-    levelSource: 'declared',
-    annotations: annotationsForLevel('read_only', true),
-    source: { kind: sourceKind, name, namespace },
-    stats: { totalCalls7d: 0, failureRate7d: null },
-    ...(deniedNamespaces ? { deniedNamespaces } : {}),
-    ...(allowedAgents ? { allowedAgents } : {}),
-    ...(requiresApproval !== undefined ? { requiresApproval } : {}),
-  }))
+  fc
+    .record({
+      name: fc.constantFrom(...NAMES),
+      namespace: fc.constantFrom(...NAMESPACES),
+      deniedNamespaces: fc.option(fc.subarray(NAMESPACES, { minLength: 1 }), { nil: undefined }),
+      allowedAgents: fc.option(fc.subarray(['bot', 'other', 'default/bot', 'ops/bot', 'ops/*', 'default/*'], { minLength: 1 }), { nil: undefined }),
+      requiresApproval: fc.option(fc.boolean(), { nil: undefined }),
+    })
+    .map(({ name, namespace, deniedNamespaces, allowedAgents, requiresApproval }): CatalogTool => ({
+      name,
+      namespace,
+      description: `${name} from ${sourceKind}`,
+      inputSchema: { type: 'object' },
+      type: 'function',
+      level: 'read_only',
+      levelSource: 'declared',
+      annotations: annotationsForLevel('read_only', true),
+      source: { kind: sourceKind, name, namespace },
+      stats: { totalCalls7d: 0, failureRate7d: null },
+      ...(deniedNamespaces ? { deniedNamespaces } : {}),
+      ...(allowedAgents ? { allowedAgents } : {}),
+      ...(requiresApproval !== undefined ? { requiresApproval } : {}),
+    }))
 
 const bindingsArb = fc.record({
   connectors: fc.subarray([...SLUGS, 'missing']),
@@ -47,7 +49,9 @@ const inputArb: fc.Arbitrary<ResolverInput> = fc
     kind: fc.constantFrom('Agent' as const, 'Unit' as const),
     namespace: fc.constantFrom(...NAMESPACES),
     own: bindingsArb,
-    ancestors: fc.array(fc.record({ name: fc.constantFrom('u1', 'u2', 'u3'), namespace: fc.constantFrom(...NAMESPACES), bindings: bindingsArb }), { maxLength: 3 }),
+    ancestors: fc.array(fc.record({ name: fc.constantFrom('u1', 'u2', 'u3'), namespace: fc.constantFrom(...NAMESPACES), bindings: bindingsArb }), {
+      maxLength: 3,
+    }),
     languageTools: fc.subarray(['srv', 'finance/srv2', 'gone']),
     platform: fc.array(toolArb('Platform'), { maxLength: 3 }),
     image: fc.array(toolArb('Agent'), { maxLength: 4 }),
@@ -58,7 +62,16 @@ const inputArb: fc.Arbitrary<ResolverInput> = fc
   .map((r) => {
     // Unique descriptions let a test find the catalog entry behind each effective entry.
     let n = 0
-    for (const t of [...r.platform, ...r.image, ...r.connectorTools.crm, ...r.connectorTools.mail, ...r.mcp.srv, ...r.mcp['finance/srv2'], ...Object.values(r.granted)]) t.description = `${t.name} #${n++}`
+    for (const t of [
+      ...r.platform,
+      ...r.image,
+      ...r.connectorTools.crm,
+      ...r.connectorTools.mail,
+      ...r.mcp.srv,
+      ...r.mcp['finance/srv2'],
+      ...Object.values(r.granted),
+    ])
+      t.description = `${t.name} #${n++}`
     const grantedTools = new Map<string, CatalogTool>()
     for (const ns of NAMESPACES) for (const [key, tool] of Object.entries(r.granted)) grantedTools.set(`${ns}/${key}`, tool)
     return {
@@ -143,7 +156,10 @@ describe('effective-tools resolver properties', { timeout: 60_000 }, () => {
       fc.property(inputArb, (input) => {
         const set = resolveEffectiveTools(input)
         for (const denied of set.excluded.filter((e) => e.state === 'denied' && !reservedDenial(e))) {
-          expect(set.tools.map((t) => t.name), `${denied.name} is denied (${denied.reason})`).not.toContain(denied.name)
+          expect(
+            set.tools.map((t) => t.name),
+            `${denied.name} is denied (${denied.reason})`,
+          ).not.toContain(denied.name)
           // …and whatever else offered the name is shadowed by the denied winner, not promoted.
           for (const other of competitors(set.excluded, denied.name).filter((e) => e !== denied)) expect(other.state).toBe('shadowed')
         }
@@ -156,7 +172,13 @@ describe('effective-tools resolver properties', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(inputArb, (input) => {
         const { subject } = input
-        const catalog = [...input.platformTools, ...subject.imageTools, ...[...input.connectorTools.values()].flat(), ...[...input.languageToolTools.values()].flat(), ...input.grantedTools.values()]
+        const catalog = [
+          ...input.platformTools,
+          ...subject.imageTools,
+          ...[...input.connectorTools.values()].flat(),
+          ...[...input.languageToolTools.values()].flat(),
+          ...input.grantedTools.values(),
+        ]
         for (const t of resolveEffectiveTools(input).tools) {
           const origin = catalog.find((c) => c.description === t.description)!
           expect(origin.deniedNamespaces ?? []).not.toContain(subject.namespace)
@@ -164,7 +186,10 @@ describe('effective-tools resolver properties', { timeout: 60_000 }, () => {
           if (subject.kind === 'Agent' && origin.allowedAgents?.length)
             expect(
               origin.allowedAgents.some(
-                (a) => a === `${subject.namespace}/${subject.name}` || a === `${subject.namespace}/*` || (a === subject.name && origin.namespace === subject.namespace),
+                (a) =>
+                  a === `${subject.namespace}/${subject.name}` ||
+                  a === `${subject.namespace}/*` ||
+                  (a === subject.name && origin.namespace === subject.namespace),
               ),
             ).toBe(true)
         }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 
 describe('resource references', () => {
-  it('reads a bare name in the referrer\'s namespace, and namespace/name in the one it names', () => {
+  it("reads a bare name in the referrer's namespace, and namespace/name in the one it names", () => {
     expect(parseRef('github', 'platform')).toEqual({ namespace: 'platform', name: 'github' })
     expect(parseRef('tools/github', 'platform')).toEqual({ namespace: 'tools', name: 'github' })
     expect(qualifyRef('github', 'platform')).toBe('platform/github')

@@ -6,7 +6,12 @@ import { mismatchesOf } from '@/lib/http/response-check'
 import { z } from '@/lib/http/zod'
 
 const contract = {
-  method: 'GET', path: '/api/v1/things', operationId: 'listThings', summary: 'Things', tags: [], access: 'read',
+  method: 'GET',
+  path: '/api/v1/things',
+  operationId: 'listThings',
+  summary: 'Things',
+  tags: [],
+  access: 'read',
   response: z.object({ items: z.array(z.object({ id: z.string(), state: z.enum(['on', 'off']) })), nextCursor: z.string().nullable() }),
 } satisfies RouteContract
 
@@ -34,7 +39,9 @@ describe('answers held to their contract', () => {
     expect(await mismatchesOf(contract, json({ message: 'gone' }, 404, 'application/problem+json'))).not.toEqual([])
     expect(await mismatchesOf(contract, json({ message: 'gone' }, 404))).toEqual(['an error answer of type "application/json", not application/problem+json'])
     expect(await mismatchesOf(contract, json({ items: [], nextCursor: null }, 201))).toEqual(['status 201, where the contract says 200'])
-    expect(await mismatchesOf(contract, new Response('items: []', { headers: { 'content-type': 'application/yaml' } }))).toEqual(['content type "application/yaml", where the contract says application/json'])
+    expect(await mismatchesOf(contract, new Response('items: []', { headers: { 'content-type': 'application/yaml' } }))).toEqual([
+      'content type "application/yaml", where the contract says application/json',
+    ])
     expect(await mismatchesOf(contract, new Response('{', { headers: { 'content-type': 'application/json' } }))).toEqual(['a body that is not JSON'])
   })
 

@@ -15,8 +15,17 @@ describe('secretRef namespace rule', () => {
   })
 
   it('finds every reference a spec holds, with its field', () => {
-    expect(secretRefsOf('Tool', { endpoint: { auth: { type: 'bearer', secretRef: { name: 'a/b' } } } })).toEqual([{ field: 'spec.endpoint.auth.secretRef.name', name: 'a/b' }])
-    expect(secretRefsOf('LanguageTool', { authHeaders: [{ name: 'X', secretRef: { name: 'x' } }, { name: 'Y', secretRef: { name: 'n/y' } }] })).toEqual([
+    expect(secretRefsOf('Tool', { endpoint: { auth: { type: 'bearer', secretRef: { name: 'a/b' } } } })).toEqual([
+      { field: 'spec.endpoint.auth.secretRef.name', name: 'a/b' },
+    ])
+    expect(
+      secretRefsOf('LanguageTool', {
+        authHeaders: [
+          { name: 'X', secretRef: { name: 'x' } },
+          { name: 'Y', secretRef: { name: 'n/y' } },
+        ],
+      }),
+    ).toEqual([
       { field: 'spec.authHeaders[0].secretRef.name', name: 'x' },
       { field: 'spec.authHeaders[1].secretRef.name', name: 'n/y' },
     ])

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { addHistogram, emptyHistogram, LATENCY_BUCKET_COUNT, LATENCY_THRESHOLDS, latencyBucketBounds, latencyBucketOf, percentileOf } from '@/lib/stats/latency-buckets'
+import {
+  addHistogram,
+  emptyHistogram,
+  LATENCY_BUCKET_COUNT,
+  LATENCY_THRESHOLDS,
+  latencyBucketBounds,
+  latencyBucketOf,
+  percentileOf,
+} from '@/lib/stats/latency-buckets'
 import { windowDays, windowHours, windowStart } from '@/lib/stats/stats-window'
 
 // A small deterministic generator, so a failure can be reproduced.
 function lcg(seed: number) {
   let s = seed
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
 }
 
 const exactPercentile = (sorted: number[], p: number) => sorted[Math.max(1, Math.ceil(p * sorted.length)) - 1]

@@ -21,7 +21,11 @@ describe('storable text', () => {
   })
 
   const text = fc.string({ unit: 'binary', maxLength: 12 })
-  const json = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(null), fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 3 })), { maxKeys: 4 })
+  const json = fc.dictionary(
+    text,
+    fc.oneof(text, fc.integer(), fc.constant(null), fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 3 })),
+    { maxKeys: 4 },
+  )
 
   it('always gives storable JSON, leaves storable JSON as it is, and is idempotent', () => {
     fc.assert(

@@ -16,10 +16,19 @@ describe('structured logs', () => {
     expect(child.stderr).toBe('')
     expect(child.stdout).not.toContain(value)
     expect(child.stdout).not.toContain(JSON.stringify(value).slice(1, -1))
-    const lines = child.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    const lines = child.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines).toHaveLength(4)
     for (const line of lines) expect(line).toMatchObject({ role: 'gateway', level: expect.any(String), time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) })
-    expect(lines[0]).toMatchObject({ level: 'info', requestId: 'req-1', callId: 'call-1', msg: `calling upstream with ${SECRET_MASK}`, header: `Bearer ${SECRET_MASK}` })
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      requestId: 'req-1',
+      callId: 'call-1',
+      msg: `calling upstream with ${SECRET_MASK}`,
+      header: `Bearer ${SECRET_MASK}`,
+    })
     expect(lines[1]).toMatchObject({ level: 'info', msg: expect.stringContaining(`password: '${SECRET_MASK}'`) })
     expect(lines[2]).toMatchObject({ level: 'error', err: { type: 'Error', stack: expect.stringContaining('structured-log-child') } })
     expect(lines[2].msg).toContain(SECRET_MASK)

@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest'
 import { diffLines, diffWords, stableJson, unifiedRows, type DiffPart } from '@/lib/client/text-diff'
 
-const side = (parts: DiffPart[], op: 'removed' | 'added', join = '') => parts.filter((p) => p.op !== op).map((p) => p.value).join(join)
+const side = (parts: DiffPart[], op: 'removed' | 'added', join = '') =>
+  parts
+    .filter((p) => p.op !== op)
+    .map((p) => p.value)
+    .join(join)
 
 describe('line diffs', () => {
   it('marks the changed lines, one part per line, and keeps both texts', () => {
@@ -18,7 +22,10 @@ describe('line diffs', () => {
   })
 
   it('treats an absent side as no lines', () => {
-    expect(diffLines('', 'a\nb')).toEqual([{ op: 'added', value: 'a' }, { op: 'added', value: 'b' }])
+    expect(diffLines('', 'a\nb')).toEqual([
+      { op: 'added', value: 'a' },
+      { op: 'added', value: 'b' },
+    ])
     expect(diffLines('a', '')).toEqual([{ op: 'removed', value: 'a' }])
     expect(diffLines('', '')).toEqual([])
   })

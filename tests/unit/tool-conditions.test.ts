@@ -31,7 +31,9 @@ describe('Tool conditions', () => {
     })
     const elsewhere = rest({ type: 'bearer', secretRef: { name: 'finance/stripe' } })
     expect(byType(facts(elsewhere, { secret: { found: true, keys: ['token'] } }))).toMatchObject({ SecretAvailable: 'False SecretOutsideNamespace' })
-    expect(byType(facts(rest({ type: 'bearer', secretRef: { name: 'ops/zd' } }), { secret: { found: true, keys: ['a'] } }))).toMatchObject({ SecretAvailable: 'True SecretFound' })
+    expect(byType(facts(rest({ type: 'bearer', secretRef: { name: 'ops/zd' } }), { secret: { found: true, keys: ['a'] } }))).toMatchObject({
+      SecretAvailable: 'True SecretFound',
+    })
     expect(byType(facts(rest({ type: 'bearer' })))).toMatchObject({ SecretAvailable: 'False NoSecretRef' })
     expect(byType(facts(rest({ type: 'none' })))).not.toHaveProperty('SecretAvailable')
     expect(byType(facts(rest()))).not.toHaveProperty('SecretAvailable')
@@ -39,17 +41,23 @@ describe('Tool conditions', () => {
   })
 
   it("a REST tool's endpoint must pass the outbound policy", () => {
-    expect(byType(facts(rest(), { endpoint: { allowed: false, why: '169.254.169.254 is never allowed' } }))).toMatchObject({ EndpointAllowed: 'False RefusedByPolicy' })
+    expect(byType(facts(rest(), { endpoint: { allowed: false, why: '169.254.169.254 is never allowed' } }))).toMatchObject({
+      EndpointAllowed: 'False RefusedByPolicy',
+    })
     expect(byType(facts(rest(), { endpoint: { unresolved: 'api.example does not resolve' } }))).toMatchObject({ EndpointAllowed: 'False HostNotResolved' })
     expect(phase(facts(rest(), { endpoint: { unresolved: 'x' } }))).toBe('Failed')
-    expect(byType(facts(rest(), { endpoint: { unknown: 'api.example could not be looked up just now (ETIMEOUT)' } }))).toMatchObject({ EndpointAllowed: 'Unknown DnsUnavailable' })
+    expect(byType(facts(rest(), { endpoint: { unknown: 'api.example could not be looked up just now (ETIMEOUT)' } }))).toMatchObject({
+      EndpointAllowed: 'Unknown DnsUnavailable',
+    })
     expect(phase(facts(rest(), { endpoint: { unknown: 'x' } }))).toBe('Degraded')
     expect(byType(facts(rest(), { endpoint: undefined }))).toMatchObject({ EndpointAllowed: 'Unknown NotChecked' })
     expect(phase(facts(rest(), { endpoint: undefined }))).toBe('Degraded')
   })
 
   it('an MCP tool needs its server found, Ready and listing the tool', () => {
-    const server = (phase: string, listsTool = true) => ({ server: { found: true as const, phase, lastError: 'connection refused', listsTool, upstreamTool: 'lookup' } })
+    const server = (phase: string, listsTool = true) => ({
+      server: { found: true as const, phase, lastError: 'connection refused', listsTool, upstreamTool: 'lookup' },
+    })
     expect(byType(facts(mcp))).toMatchObject({ ServerReady: 'False ServerNotFound' })
     expect(byType(facts(mcp, server('Failed')))).toMatchObject({ ServerReady: 'False ServerFailed' })
     expect(observeToolConditions(facts(mcp, server('Failed')))[0].message).toContain('connection refused')

@@ -43,7 +43,9 @@ describe('schema patterns', () => {
 
   it('that RE2 cannot run are refused with the place named, at apply and at discovery', () => {
     const backref = { type: 'object', properties: { code: { type: 'string', pattern: '^(a)\\1$' } } }
-    expect(checkToolJsonSchema(backref, { requireObjectRoot: true })).toEqual([expect.stringMatching(/^\/properties\/code\/pattern: pattern "\^\(a\)\\\\1\$" cannot run in linear time/)])
+    expect(checkToolJsonSchema(backref, { requireObjectRoot: true })).toEqual([
+      expect.stringMatching(/^\/properties\/code\/pattern: pattern "\^\(a\)\\\\1\$" cannot run in linear time/),
+    ])
     const lookahead = { type: 'object', patternProperties: { '^(?=x)': {} }, properties: { default: { pattern: '(?!a)' } }, default: { pattern: '(a)\\1' } }
     expect(nonLinearPatterns(lookahead).map((p) => p.path)).toEqual(['/patternProperties/^(?=x)', '/properties/default/pattern'])
     // and validation never falls back to the backtracking engine for a stored schema
@@ -64,7 +66,10 @@ describe('schema patterns', () => {
 
 describe('formats', () => {
   it('check in linear time, url included (its ajv-formats regex backtracks for minutes)', () => {
-    const schema = { type: 'object', properties: { u: { type: 'string', format: 'url' }, e: { type: 'string', format: 'email' }, h: { type: 'string', format: 'hostname' } } }
+    const schema = {
+      type: 'object',
+      properties: { u: { type: 'string', format: 'url' }, e: { type: 'string', format: 'email' }, h: { type: 'string', format: 'hostname' } },
+    }
     expect(validateArguments(schema, { u: 'https://example.org/a?b#c', e: 'a@b.example', h: 'api.example.org' })).toEqual([])
     expect(validateArguments(schema, { u: 'javascript:alert(1)' })[0].rule).toBe('format')
     for (const evil of ['http://' + ':'.repeat(200_000), 'http://' + 'a-'.repeat(100_000) + '!', `${'a.'.repeat(100_000)}@x`]) {

@@ -12,11 +12,17 @@ export default defineJob(executeApprovedCallJob, async ({ approvalId }, { attemp
     // Its span links back to the call that asked for approval (another trace, minutes or hours earlier).
     run: (approval, args, key) =>
       withLogContext({ callId: approval.callId }, () =>
-        withSpan('toolroom.approvals.execute', { links: [approval.traceparent], attributes: { 'toolroom.approval_id': approval.id, 'toolroom.call_id': approval.callId, 'toolroom.tool': approval.toolId } }, () =>
-          runApprovedCall(approval, (args ?? {}) as Record<string, unknown>, key),
+        withSpan(
+          'toolroom.approvals.execute',
+          {
+            links: [approval.traceparent],
+            attributes: { 'toolroom.approval_id': approval.id, 'toolroom.call_id': approval.callId, 'toolroom.tool': approval.toolId },
+          },
+          () => runApprovedCall(approval, (args ?? {}) as Record<string, unknown>, key),
         ),
       ),
     safeToRepeat: (approval) => isSafeToRepeat(approval),
-    abandon: (approval, reason) => updateCallOutcome(approval.callId, { outcome: 'failed', errorCode: 'interrupted', errorMessage: reason, latencyMs: null, attempts: 1, result: null }),
+    abandon: (approval, reason) =>
+      updateCallOutcome(approval.callId, { outcome: 'failed', errorCode: 'interrupted', errorMessage: reason, latencyMs: null, attempts: 1, result: null }),
   })
 })

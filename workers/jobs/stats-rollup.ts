@@ -8,7 +8,9 @@ export default defineJob(statsRollupJob, async () => {
   const result = await rollupCallStats()
   if (!result.ran) console.log('[worker] stats rollup: another worker holds the lock')
   else if (result.hoursRecomputed > 0 || result.totalsChanged)
-    console.log(`[worker] stats rollup: ${result.hoursRecomputed} hours, totals ${result.totalsChanged ? 'changed' : 'unchanged'}, ${result.toolsUpdated} tools updated in ${result.ms} ms`)
+    console.log(
+      `[worker] stats rollup: ${result.hoursRecomputed} hours, totals ${result.totalsChanged ? 'changed' : 'unchanged'}, ${result.toolsUpdated} tools updated in ${result.ms} ms`,
+    )
   // Recent failure rates move with every rollup (and leave the window as hours pass): Tool status follows.
   if (result.ran) {
     const status = await refreshRecentlyCalledTools()

@@ -16,7 +16,11 @@ export default async function ApplyPage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader title="Apply" subtitle="Create or update resources from a manifest, the way CI and GitOps do." />
-      {allowed ? <ApplyForm kinds={manifestKindSchemas()} draft={draft} /> : <NotAllowed role={actor.roles[0]} what="apply manifests" needs="operator or admin" />}
+      {allowed ? (
+        <ApplyForm kinds={manifestKindSchemas()} draft={draft} />
+      ) : (
+        <NotAllowed role={actor.roles[0]} what="apply manifests" needs="operator or admin" />
+      )}
     </>
   )
 }

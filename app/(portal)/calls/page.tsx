@@ -8,7 +8,10 @@ export const metadata: Metadata = { title: 'Calls' }
 export default async function CallsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   return (
     <>
-      <PageHeader title="Calls" subtitle="Every tool call agents made through the gateway, newest first. Arguments and results are shown as stored: redacted as each tool's observability settings say." />
+      <PageHeader
+        title="Calls"
+        subtitle="Every tool call agents made through the gateway, newest first. Arguments and results are shown as stored: redacted as each tool's observability settings say."
+      />
       <CallsExplorer initial={firstParams(await searchParams)} />
     </>
   )

@@ -61,12 +61,20 @@ export async function apply(conn: Connection, options: ApplyOptions): Promise<nu
   const would = dryRun ? 'would be ' : ''
   for (const r of answer.results) {
     const detail = r.action === 'updated' ? ` (${r.changes.length} field${r.changes.length === 1 ? '' : 's'})` : r.action === 'deleted' ? ' (prune)' : ''
-    const action = r.action === 'unchanged' ? paint('dim', 'unchanged') : paint(r.action === 'deleted' ? 'red' : r.action === 'created' ? 'green' : 'yellow', `${would}${r.action}`)
+    const action =
+      r.action === 'unchanged'
+        ? paint('dim', 'unchanged')
+        : paint(r.action === 'deleted' ? 'red' : r.action === 'created' ? 'green' : 'yellow', `${would}${r.action}`)
     out(`${label(r)} ${action}${detail}${where(r, sources)}`)
   }
   const s = answer.summary
-  out(`${answer.results.length} result${answer.results.length === 1 ? '' : 's'}: ${s.created} ${would}created, ${s.updated} ${would}updated, ${s.unchanged} unchanged, ${s.deleted} ${would}deleted${dryRun ? ' (dry run: nothing was written)' : ''}`)
-  if (answer.impact) out(`${answer.impact.agentsAffected} of ${answer.impact.agentsChecked} agents would see their tools change${answer.impact.agentsAffected ? ' (toolroom diff lists them)' : ''}`)
+  out(
+    `${answer.results.length} result${answer.results.length === 1 ? '' : 's'}: ${s.created} ${would}created, ${s.updated} ${would}updated, ${s.unchanged} unchanged, ${s.deleted} ${would}deleted${dryRun ? ' (dry run: nothing was written)' : ''}`,
+  )
+  if (answer.impact)
+    out(
+      `${answer.impact.agentsAffected} of ${answer.impact.agentsChecked} agents would see their tools change${answer.impact.agentsAffected ? ' (toolroom diff lists them)' : ''}`,
+    )
   return EXIT.ok
 }
 
@@ -89,7 +97,9 @@ function printDiff(answer: ApplyResult, sources: SourceDocument[]) {
   if (changed.length === 0) out(`No differences: ${answer.results.length} document${answer.results.length === 1 ? '' : 's'} unchanged.`)
   for (const r of changed) {
     const mark = r.action === 'created' ? paint('green', '+') : r.action === 'deleted' ? paint('red', '-') : paint('yellow', '~')
-    out(`${mark} ${paint('bold', label(r))} would be ${r.action}${r.action === 'deleted' ? ' (prune: labelled, not in the manifests)' : ''}${where(r, sources)}`)
+    out(
+      `${mark} ${paint('bold', label(r))} would be ${r.action}${r.action === 'deleted' ? ' (prune: labelled, not in the manifests)' : ''}${where(r, sources)}`,
+    )
     for (const c of r.changes) {
       if (!('before' in c)) out(`    ${c.path}: ${paint('green', `+ ${show(c.after)}`)}`)
       else if (!('after' in c)) out(`    ${c.path}: ${paint('red', `- ${show(c.before)}`)}`)

@@ -13,7 +13,12 @@ export function view(options: GlobalOptions): number {
 
 export function getContexts(options: GlobalOptions): number {
   const config = readConfig(configPath(options))
-  out(table(['current', 'name', 'server', 'namespace'], config.contexts.map((c) => [c.name === config.currentContext ? '*' : ' ', c.name, c.server, c.namespace])))
+  out(
+    table(
+      ['current', 'name', 'server', 'namespace'],
+      config.contexts.map((c) => [c.name === config.currentContext ? '*' : ' ', c.name, c.server, c.namespace]),
+    ),
+  )
   return EXIT.ok
 }
 
@@ -37,7 +42,15 @@ export function setContext(options: GlobalOptions, name: string, fields: { serve
   const context = {
     name,
     server,
-    ...(fields.token ? { token: fields.token } : fields.tokenFile ? { tokenFile: fields.tokenFile } : existing?.token ? { token: existing.token } : existing?.tokenFile ? { tokenFile: existing.tokenFile } : {}),
+    ...(fields.token
+      ? { token: fields.token }
+      : fields.tokenFile
+        ? { tokenFile: fields.tokenFile }
+        : existing?.token
+          ? { token: existing.token }
+          : existing?.tokenFile
+            ? { tokenFile: existing.tokenFile }
+            : {}),
     ...((fields.namespace ?? existing?.namespace) ? { namespace: fields.namespace ?? existing?.namespace } : {}),
   }
   const contexts = existing ? config.contexts.map((c) => (c.name === name ? context : c)) : [...config.contexts, context]
@@ -50,7 +63,10 @@ export function deleteContext(options: GlobalOptions, name: string): number {
   const file = configPath(options)
   const config = readConfig(file)
   if (!config.contexts.some((c) => c.name === name)) throw new UsageError(`no context "${name}" in ${file}`)
-  writeConfig(file, { ...(config.currentContext === name ? {} : { currentContext: config.currentContext }), contexts: config.contexts.filter((c) => c.name !== name) })
+  writeConfig(file, {
+    ...(config.currentContext === name ? {} : { currentContext: config.currentContext }),
+    contexts: config.contexts.filter((c) => c.name !== name),
+  })
   out(`Context "${name}" deleted.`)
   return EXIT.ok
 }

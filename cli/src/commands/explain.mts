@@ -69,16 +69,29 @@ function printExplanation(e: Explanation): void {
   out(`${e.agent.namespace}/${e.agent.name} → ${e.tool}${through}: ${e.decision}`)
   out(e.summary)
   out()
-  out(table(['step', 'outcome', 'detail'], e.steps.map((s) => [s.step, s.outcome, s.detail])))
+  out(
+    table(
+      ['step', 'outcome', 'detail'],
+      e.steps.map((s) => [s.step, s.outcome, s.detail]),
+    ),
+  )
   if (e.candidates.length > 0) {
     out()
-    out(table(['candidate', 'tier', 'state', 'level', 'approval', 'why'], e.candidates.map((c) => [c.provenance, c.tier, c.state, c.level, c.requiresApproval ? `required (${c.approvalSource})` : 'no', c.why])))
+    out(
+      table(
+        ['candidate', 'tier', 'state', 'level', 'approval', 'why'],
+        e.candidates.map((c) => [c.provenance, c.tier, c.state, c.level, c.requiresApproval ? `required (${c.approvalSource})` : 'no', c.why]),
+      ),
+    )
   }
   for (const v of e.arguments.violations) out(`argument ${v.path}: ${v.message} (${v.rule})`)
-  for (const w of e.rateLimits.windows) out(`rate limit (${w.appliesTo}, per ${w.window}): ${w.used} of ${w.limit} used, ${w.remaining} left, resets in ${w.resetsInSeconds} s`)
-  if (e.idempotency.key !== null) out(`idempotency key (${e.idempotency.source}): ${e.idempotency.key}${e.idempotency.heldBy ? `, held by call ${e.idempotency.heldBy.callId}` : ''}`)
+  for (const w of e.rateLimits.windows)
+    out(`rate limit (${w.appliesTo}, per ${w.window}): ${w.used} of ${w.limit} used, ${w.remaining} left, resets in ${w.resetsInSeconds} s`)
+  if (e.idempotency.key !== null)
+    out(`idempotency key (${e.idempotency.source}): ${e.idempotency.key}${e.idempotency.heldBy ? `, held by call ${e.idempotency.heldBy.callId}` : ''}`)
   if (e.idempotency.problem) out(`idempotency key refused: ${e.idempotency.problem}`)
-  if (e.approval?.required) out(`approval: required by the ${e.approval.source} (level ${e.approval.level}), a request expires after ${e.approval.expirySeconds} s`)
+  if (e.approval?.required)
+    out(`approval: required by the ${e.approval.source} (level ${e.approval.level}), a request expires after ${e.approval.expirySeconds} s`)
   if (e.fixes.length > 0) {
     out()
     out('to let it through (apply one; -o yaml prints the manifests):')

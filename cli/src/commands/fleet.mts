@@ -14,14 +14,25 @@ export async function effectiveTools(conn: Connection, agent: string, options: {
   const set = await unwrap(
     conn.server,
     api.GET('/api/v1/agents/{id}/effective-tools', {
-      params: { path: { id: ref.id }, query: { ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(options.excluded ? { include: 'excluded' as const } : {}) } },
+      params: {
+        path: { id: ref.id },
+        query: { ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(options.excluded ? { include: 'excluded' as const } : {}) },
+      },
     }),
   )
   if (options.output !== 'table') {
     printValue(set, options.output)
     return EXIT.ok
   }
-  const row = (t: EffectiveTool) => [t.name, t.state, t.tier, t.provenance, t.sideEffects.level, t.requiresApproval ? 'required' : 'no', ...(options.excluded ? [t.reason ?? ''] : [])]
+  const row = (t: EffectiveTool) => [
+    t.name,
+    t.state,
+    t.tier,
+    t.provenance,
+    t.sideEffects.level,
+    t.requiresApproval ? 'required' : 'no',
+    ...(options.excluded ? [t.reason ?? ''] : []),
+  ]
   const headers = ['name', 'state', 'tier', 'source', 'level', 'approval', ...(options.excluded ? ['reason'] : [])]
   out(table(headers, [...set.effectiveTools, ...(set.excluded ?? [])].map(row)))
   for (const u of set.unresolved) out(`unresolved: ${u.field} ${u.reference}: ${u.message}`)
@@ -31,7 +42,15 @@ export async function effectiveTools(conn: Connection, agent: string, options: {
 const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const
 const LEVELS = ['read_only', 'local_write', 'external_write', 'financial', 'communication', 'code_execution', 'privileged'] as const
 
-type Approval = { id: string; status: string; agent: { namespace: string; name: string }; tool: { id: string; level: string | null }; requestedAt: string; secondsLeft: number | null; decision: { by: string | null } | null }
+type Approval = {
+  id: string
+  status: string
+  agent: { namespace: string; name: string }
+  tool: { id: string; level: string | null }
+  requestedAt: string
+  secondsLeft: number | null
+  decision: { by: string | null } | null
+}
 
 export async function listApprovals(conn: Connection, options: { status?: string; level?: string; limit?: string; output: Format }): Promise<number> {
   const api = apiClient(conn)
@@ -55,7 +74,16 @@ export async function listApprovals(conn: Connection, options: { status?: string
   out(
     table(
       ['id', 'status', 'agent', 'tool', 'level', 'requested', 'expires in', 'decided by'],
-      items.map((a) => [a.id, a.status, `${a.agent.namespace}/${a.agent.name}`, a.tool.id, a.tool.level, age(a.requestedAt), a.secondsLeft === null ? null : `${Math.ceil(a.secondsLeft / 60)}m`, a.decision?.by]),
+      items.map((a) => [
+        a.id,
+        a.status,
+        `${a.agent.namespace}/${a.agent.name}`,
+        a.tool.id,
+        a.tool.level,
+        age(a.requestedAt),
+        a.secondsLeft === null ? null : `${Math.ceil(a.secondsLeft / 60)}m`,
+        a.decision?.by,
+      ]),
     ),
   )
   if (page.total > items.length) out(`${page.total - items.length} more (use --limit)`)
@@ -65,7 +93,10 @@ export async function listApprovals(conn: Connection, options: { status?: string
 export async function decide(conn: Connection, decision: 'approve' | 'deny', id: string, options: { comment?: string; output?: Format }): Promise<number> {
   const api = apiClient(conn)
   const request = { params: { path: { id } }, body: options.comment ? { comment: options.comment } : {} }
-  const answer = (await unwrap(conn.server, decision === 'approve' ? api.POST('/api/v1/approvals/{id}/approve', request) : api.POST('/api/v1/approvals/{id}/deny', request))) as unknown as Approval
+  const answer = (await unwrap(
+    conn.server,
+    decision === 'approve' ? api.POST('/api/v1/approvals/{id}/approve', request) : api.POST('/api/v1/approvals/{id}/deny', request),
+  )) as unknown as Approval
   if (options.output && options.output !== 'table') printValue(answer, options.output)
   else out(`${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}: ${answer.status}`)
   return EXIT.ok
@@ -73,14 +104,30 @@ export async function decide(conn: Connection, decision: 'approve' | 'deny', id:
 
 type CallOutcome = components['schemas']['ToolCall']['outcome']
 // `satisfies` holds the list to the API's enum: a renamed outcome fails the CLI's build, not its users.
-const OUTCOMES = ['succeeded', 'failed', 'denied', 'invalid_arguments', 'rate_limited', 'deduplicated', 'pending_approval', 'approved', 'rejected', 'expired'] as const satisfies readonly CallOutcome[]
+const OUTCOMES = [
+  'succeeded',
+  'failed',
+  'denied',
+  'invalid_arguments',
+  'rate_limited',
+  'deduplicated',
+  'pending_approval',
+  'approved',
+  'rejected',
+  'expired',
+] as const satisfies readonly CallOutcome[]
 
-export async function calls(conn: Connection, options: { agent?: string; namespace?: string; tool?: string; outcome?: string; limit?: string; output: Format }): Promise<number> {
+export async function calls(
+  conn: Connection,
+  options: { agent?: string; namespace?: string; tool?: string; outcome?: string; limit?: string; output: Format },
+): Promise<number> {
   const api = apiClient(conn)
   let agentId: string | undefined
   if (options.agent) {
     const ref = nameAndNamespace(options.agent, options.namespace ?? conn.namespace)
-    agentId = (await unwrap(conn.server, api.GET('/api/v1/agents/{id}', { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }))).id
+    agentId = (
+      await unwrap(conn.server, api.GET('/api/v1/agents/{id}', { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }))
+    ).id
   }
   const page = await unwrap(
     conn.server,
@@ -102,7 +149,15 @@ export async function calls(conn: Connection, options: { agent?: string; namespa
   out(
     table(
       ['started', 'agent', 'tool', 'outcome', 'latency', 'channel', 'error'],
-      page.items.map((c) => [c.startedAt, `${c.agentNamespace}/${c.agentName}`, c.toolId, c.outcome, c.latencyMs === null ? null : `${c.latencyMs}ms`, c.channel, c.errorMessage?.slice(0, 80)]),
+      page.items.map((c) => [
+        c.startedAt,
+        `${c.agentNamespace}/${c.agentName}`,
+        c.toolId,
+        c.outcome,
+        c.latencyMs === null ? null : `${c.latencyMs}ms`,
+        c.channel,
+        c.errorMessage?.slice(0, 80),
+      ]),
     ),
   )
   return EXIT.ok

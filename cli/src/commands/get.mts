@@ -37,14 +37,20 @@ export async function get(conn: Connection, kindName: string, name: string | und
   if (name) {
     if (options.selector) throw new UsageError('-l selects from a list: leave out the name, or leave out -l')
     const ref = nameAndNamespace(name, options.namespace ?? conn.namespace)
-    const resource = (await unwrap(conn.server, api.GET(onePath(kind), { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }))) as unknown as Resource
+    const resource = (await unwrap(
+      conn.server,
+      api.GET(onePath(kind), { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }),
+    )) as unknown as Resource
     if (options.output === 'table') {
       const { headers, rows } = resourceRows(kind, [resource])
       out(table(headers, rows))
     } else printValue(resource, options.output)
     return EXIT.ok
   }
-  const items = await listAll(api, conn, kind, { ...(options.namespace ? { namespace: options.namespace } : {}), ...(options.selector !== undefined ? { labelSelector: options.selector } : {}) })
+  const items = await listAll(api, conn, kind, {
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(options.selector !== undefined ? { labelSelector: options.selector } : {}),
+  })
   if (options.output !== 'table') printValue({ apiVersion: 'v1', kind: 'List', items }, options.output)
   else if (items.length === 0) err(`No ${kind.plural} found${options.namespace ? ` in namespace ${options.namespace}` : ''}.`)
   else {
@@ -70,7 +76,12 @@ export async function remove(conn: Connection, kindName: string | undefined, nam
       const doc = source.value as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } }
       const kind = typeof doc.kind === 'string' ? KINDS.find((k) => k.kind === doc.kind || k.names.includes(doc.kind!.toString().toLowerCase())) : undefined
       if (!kind || typeof doc.metadata?.name !== 'string') throw new UsageError(`${whereIs(source)}: not a Toolroom resource (kind and metadata.name)`)
-      targets.push({ kind, id: doc.metadata.name, namespace: typeof doc.metadata.namespace === 'string' ? doc.metadata.namespace : 'default', where: whereIs(source) })
+      targets.push({
+        kind,
+        id: doc.metadata.name,
+        namespace: typeof doc.metadata.namespace === 'string' ? doc.metadata.namespace : 'default',
+        where: whereIs(source),
+      })
     }
   } else {
     if (!kindName || !name) throw new UsageError('give KIND NAME (e.g. toolroom delete tool acme.echo -n team) or -f FILE')

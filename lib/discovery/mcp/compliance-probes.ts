@@ -70,7 +70,12 @@ export async function probeComplianceOverPost(mcpUrl: string, options: PostProbe
   try {
     const id = nextId++
     const init = await post(
-      { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'toolroom-compliance', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'toolroom-compliance', version: '1' } },
+      },
       id,
     )
     sessionId = init.headers.get('mcp-session-id') ?? undefined

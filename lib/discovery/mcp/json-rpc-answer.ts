@@ -11,7 +11,6 @@ export interface JsonRpcMessage {
   error?: { code?: unknown; message?: unknown; data?: unknown }
 }
 
-
 /** The JSON-RPC answer to request `id` in a parsed body (one message or a batch), if any. */
 export function findJsonRpcAnswer(parsed: unknown, id: string | number): JsonRpcMessage | undefined {
   const messages = Array.isArray(parsed) ? parsed : [parsed]

@@ -26,7 +26,8 @@ export function describeModernError(e: unknown): string {
 
 export async function listOverModern(url: URL, ctx: AttemptContext): Promise<Listing> {
   const transport = new StreamableHTTPClientTransport(url, {
-    fetch: (input, init) => ctx.fetch(input as string | URL, { ...init, signal: anySignal(init?.signal ?? undefined, ctx.signal) }, { timeoutMs: ctx.requestTimeoutMs }),
+    fetch: (input, init) =>
+      ctx.fetch(input as string | URL, { ...init, signal: anySignal(init?.signal ?? undefined, ctx.signal) }, { timeoutMs: ctx.requestTimeoutMs }),
     requestInit: { headers: ctx.headers },
   })
   const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: MODERN_REVISION }, probe: { timeoutMs: ctx.requestTimeoutMs } } })
@@ -36,7 +37,10 @@ export async function listOverModern(url: URL, ctx: AttemptContext): Promise<Lis
   try {
     await withTimeout(client.connect(transport, requestOptions), 2 * ctx.requestTimeoutMs, `no answer within ${2 * ctx.requestTimeoutMs} ms`)
     step = 'tools/list'
-    const rawTools = await listAllPages((cursor) => client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, requestOptions), ctx)
+    const rawTools = await listAllPages(
+      (cursor) => client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, requestOptions),
+      ctx,
+    )
     const probes = ctx.probeOverSse ? await runComplianceProbes(probeRequester(client, requestOptions)).catch(() => undefined) : undefined
     const info = client.getServerVersion()
     return {

@@ -15,10 +15,25 @@ interface Attempt {
 }
 
 export async function listOverTransports(first: McpTargetTransport, urls: { mcp: URL; sse: URL[] }, ctx: AttemptContext): Promise<Listing> {
-  const modern: Attempt = { transport: 'streamable-http-2026-07-28', url: urls.mcp, label: `streamable-http, MCP 2026-07-28 (POST ${urls.mcp.href})`, run: () => listOverModern(urls.mcp, ctx) }
-  const streamable: Attempt = { transport: 'streamable-http', url: urls.mcp, label: `streamable-http (POST ${urls.mcp.href})`, run: () => listOverSdk('streamable-http', urls.mcp, ctx) }
+  const modern: Attempt = {
+    transport: 'streamable-http-2026-07-28',
+    url: urls.mcp,
+    label: `streamable-http, MCP 2026-07-28 (POST ${urls.mcp.href})`,
+    run: () => listOverModern(urls.mcp, ctx),
+  }
+  const streamable: Attempt = {
+    transport: 'streamable-http',
+    url: urls.mcp,
+    label: `streamable-http (POST ${urls.mcp.href})`,
+    run: () => listOverSdk('streamable-http', urls.mcp, ctx),
+  }
   const sse: Attempt[] = urls.sse.map((url) => ({ transport: 'sse', url, label: `sse (GET ${url.href})`, run: () => listOverSdk('sse', url, ctx) }))
-  const stateless: Attempt = { transport: 'stateless-post', url: urls.mcp, label: `stateless-post (POST ${urls.mcp.href})`, run: () => listOverPlainPosts(urls.mcp, ctx) }
+  const stateless: Attempt = {
+    transport: 'stateless-post',
+    url: urls.mcp,
+    label: `stateless-post (POST ${urls.mcp.href})`,
+    run: () => listOverPlainPosts(urls.mcp, ctx),
+  }
   const attempts = first === 'sse' ? [...sse, modern, streamable, stateless] : [modern, streamable, ...sse, stateless]
 
   const failures: Array<{ attempt: Attempt; error: AttemptError }> = []
@@ -42,5 +57,8 @@ export async function listOverTransports(first: McpTargetTransport, urls: { mcp:
       `tools/list failed over ${listed.attempt.label}: ${listed.error.message}${others.length ? `; other transports: ${others.join('; ')}` : ''}`,
     )
   }
-  throw new McpIntrospectionError('initialize', `initialize failed over all transports: ${failures.map((f) => `${f.attempt.label}: ${f.error.message}`).join('; ')}`)
+  throw new McpIntrospectionError(
+    'initialize',
+    `initialize failed over all transports: ${failures.map((f) => `${f.attempt.label}: ${f.error.message}`).join('; ')}`,
+  )
 }

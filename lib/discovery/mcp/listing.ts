@@ -39,7 +39,8 @@ export async function listAllPages(page: (cursor: string | undefined) => Promise
   for (let n = 1; ; n++) {
     if (n > ctx.maxPages) throw new AttemptError('tools/list', `more than ${ctx.maxPages} pages (maxPages)`)
     const result = await page(cursor)
-    if (!isObject(result) || !Array.isArray(result.tools)) throw new AttemptError('tools/list', `page ${n} has no "tools" array: ${excerptOf(safeJson(result))}`)
+    if (!isObject(result) || !Array.isArray(result.tools))
+      throw new AttemptError('tools/list', `page ${n} has no "tools" array: ${excerptOf(safeJson(result))}`)
     tools.push(...result.tools)
     if (tools.length > ctx.maxTools) throw new AttemptError('tools/list', `more than ${ctx.maxTools} tools (maxTools)`)
     const next = result.nextCursor

@@ -44,18 +44,30 @@ export interface McpSession {
 
 const CLIENT_INFO = { name: 'toolroom-gateway', version: '1.0.0' }
 
-export async function openMcpSession(target: { url: string; transport: McpTransportUsed }, headers: Record<string, string>, fetch: FetchLike, timeoutMs: number): Promise<McpSession> {
+export async function openMcpSession(
+  target: { url: string; transport: McpTransportUsed },
+  headers: Record<string, string>,
+  fetch: FetchLike,
+  timeoutMs: number,
+): Promise<McpSession> {
   if (target.transport === 'stateless-post') return PlainPostSession.open(target.url, headers, fetch, timeoutMs)
   if (target.transport === 'streamable-http-2026-07-28') return openModernSession(target.url, headers, fetch, timeoutMs)
   return openSdkSession(target.transport, target.url, headers, fetch, timeoutMs)
 }
 
-async function openSdkSession(kind: 'streamable-http' | 'sse', url: string, headers: Record<string, string>, fetch: FetchLike, timeoutMs: number): Promise<McpSession> {
+async function openSdkSession(
+  kind: 'streamable-http' | 'sse',
+  url: string,
+  headers: Record<string, string>,
+  fetch: FetchLike,
+  timeoutMs: number,
+): Promise<McpSession> {
   let refused: OutboundError | undefined
   const transportFetch: FetchLike = async (input, init) => {
     const method = (init?.method ?? 'GET').toUpperCase()
     // Over streamable HTTP the gateway never needs the server-initiated stream: "not offered".
-    if (kind === 'streamable-http' && method === 'GET' && /text\/event-stream/i.test(new Headers(init?.headers).get('accept') ?? '')) return new Response(null, { status: 405 })
+    if (kind === 'streamable-http' && method === 'GET' && /text\/event-stream/i.test(new Headers(init?.headers).get('accept') ?? ''))
+      return new Response(null, { status: 405 })
     const response = await fetch(input, init).catch((e: unknown) => {
       if (e instanceof OutboundError) refused = e
       throw e
@@ -129,7 +141,10 @@ async function openModernSession(url: string, headers: Record<string, string>, f
     callTool: async (name, args, options) => {
       try {
         const toolDefinition = options.inputSchema ? { toolDefinition: { name, inputSchema: options.inputSchema as { type: 'object' } } } : {}
-        return (await client.callTool({ name, arguments: args }, { timeout: options.timeout, signal: options.signal, onprogress: options.onprogress, ...toolDefinition })) as CallToolResult
+        return (await client.callTool(
+          { name, arguments: args },
+          { timeout: options.timeout, signal: options.signal, onprogress: options.onprogress, ...toolDefinition },
+        )) as CallToolResult
       } catch (e) {
         if (options.signal?.aborted) throw options.signal.reason
         throw refused ?? asV1Error(e)
@@ -166,7 +181,11 @@ class PlainPostSession implements McpSession {
 
   static async open(url: string, headers: Record<string, string>, fetch: FetchLike, timeoutMs: number): Promise<PlainPostSession> {
     const session = new PlainPostSession(url, headers, fetch)
-    const init = await session.request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO }, { timeout: timeoutMs })
+    const init = await session.request(
+      'initialize',
+      { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+      { timeout: timeoutMs },
+    )
     if (isObject(init) && typeof init.protocolVersion === 'string') session.headers['mcp-protocol-version'] = init.protocolVersion
     const note = await session.post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), AbortSignal.timeout(timeoutMs)).catch(() => null)
     await note?.body?.cancel().catch(() => {})
@@ -194,7 +213,10 @@ class PlainPostSession implements McpSession {
     const deadline = AbortSignal.timeout(options.timeout)
     let answer: { status: number; message?: JsonRpcMessage; excerpt: string }
     try {
-      const response = await this.post(JSON.stringify({ jsonrpc: '2.0', id, method, params }), options.signal ? AbortSignal.any([options.signal, deadline]) : deadline)
+      const response = await this.post(
+        JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
+      )
       // A session server hands out its session with the answer to initialize.
       const session = method === 'initialize' ? response.headers.get('mcp-session-id') : null
       if (session) this.headers['mcp-session-id'] = this.sessionId = session
@@ -209,7 +231,11 @@ class PlainPostSession implements McpSession {
     if (status === 404) throw new StreamableHTTPError(status, answer.excerpt)
     if (message?.error !== undefined) {
       const error = isObject(message.error) ? message.error : {}
-      throw new McpError(typeof error.code === 'number' ? error.code : ErrorCode.InternalError, typeof error.message === 'string' ? error.message : '', error.data)
+      throw new McpError(
+        typeof error.code === 'number' ? error.code : ErrorCode.InternalError,
+        typeof error.message === 'string' ? error.message : '',
+        error.data,
+      )
     }
     if (status < 200 || status >= 300) throw new StreamableHTTPError(status, answer.excerpt)
     if (message && 'result' in message) return message.result
@@ -228,6 +254,10 @@ async function readAnswer(response: Response, id: number): Promise<{ status: num
       return undefined
     }
   }
-  const message = parse(text) ?? sseDataFrames(text).map(parse).find((m) => m !== undefined)
+  const message =
+    parse(text) ??
+    sseDataFrames(text)
+      .map(parse)
+      .find((m) => m !== undefined)
   return { status: response.status, message, excerpt: excerptOf(text) }
 }

@@ -57,7 +57,13 @@ export async function executeMcp(
   const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`
   for (let fresh = false; ; fresh = true) {
     let session = pool.get(key)
-    if (session && (await session.then((s) => s.broken || Date.now() - s.openedAt > sessionTtlMs(), () => true))) {
+    if (
+      session &&
+      (await session.then(
+        (s) => s.broken || Date.now() - s.openedAt > sessionTtlMs(),
+        () => true,
+      ))
+    ) {
       drop(key, session)
       session = undefined
     }
@@ -92,7 +98,13 @@ function classify(e: unknown, dropSession: () => void): Error {
     }
     const message = e.message.replace(/^MCP error -?\d+: /, '')
     const reply = JSON.stringify({ code: e.code, message, ...(e.data !== undefined ? { data: e.data } : {}) })
-    return new ToolFailure(`the MCP server answered an error: ${message}`, 'upstream_error', { upstream: { code: e.code, message, data: e.data } }, e.code === RPC.INVALID_PARAMS ? RPC.INVALID_PARAMS : RPC.INTERNAL_ERROR, reply)
+    return new ToolFailure(
+      `the MCP server answered an error: ${message}`,
+      'upstream_error',
+      { upstream: { code: e.code, message, data: e.data } },
+      e.code === RPC.INVALID_PARAMS ? RPC.INVALID_PARAMS : RPC.INTERNAL_ERROR,
+      reply,
+    )
   }
   dropSession()
   if (e instanceof StreamableHTTPError) {
@@ -103,7 +115,8 @@ function classify(e: unknown, dropSession: () => void): Error {
   }
   const outbound = outboundErrorOf(e)
   if (outbound?.failure === 'refused') return new ToolFailure(outbound.message, 'outbound_refused')
-  if (outbound || e instanceof TypeError) return new TransientError(`the MCP server cannot be reached: ${(outbound ?? (e as Error)).message}`, { failure: 'network' })
+  if (outbound || e instanceof TypeError)
+    return new TransientError(`the MCP server cannot be reached: ${(outbound ?? (e as Error)).message}`, { failure: 'network' })
   return e as Error
 }
 

@@ -47,58 +47,62 @@ export async function executeOs(command: Command, args: Record<string, unknown>,
   const maxBytes = command.maxOutputBytes ?? 1024 * 1024
   const cwd = await mkdtemp(path.join(tmpdir(), 'toolroom-os-'))
   try {
-    const run = await new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; truncated: boolean; timedOut: boolean }>((resolve, reject) => {
-      const child = spawn(argv[0], argv.slice(1), {
-        cwd,
-        shell: false,
-        detached: true, // its own process group, so the timeout kills what it started too
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: SAFE_PATH, HOME: cwd, TMPDIR: cwd, LANG: 'C.UTF-8' } as unknown as NodeJS.ProcessEnv,
-      })
-      const out: Buffer[] = []
-      const err: Buffer[] = []
-      let size = 0
-      let truncated = false
-      let timedOut = false
-      const kill = () => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL')
-        } catch {
-          // already gone
+    const run = await new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; truncated: boolean; timedOut: boolean }>(
+      (resolve, reject) => {
+        const child = spawn(argv[0], argv.slice(1), {
+          cwd,
+          shell: false,
+          detached: true, // its own process group, so the timeout kills what it started too
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { PATH: SAFE_PATH, HOME: cwd, TMPDIR: cwd, LANG: 'C.UTF-8' } as unknown as NodeJS.ProcessEnv,
+        })
+        const out: Buffer[] = []
+        const err: Buffer[] = []
+        let size = 0
+        let truncated = false
+        let timedOut = false
+        const kill = () => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL')
+          } catch {
+            // already gone
+          }
         }
-      }
-      const collect = (into: Buffer[]) => (chunk: Buffer) => {
-        if (truncated) return
-        size += chunk.length
-        if (size > maxBytes) {
-          truncated = true
-          into.push(chunk.subarray(0, chunk.length - (size - maxBytes)))
+        const collect = (into: Buffer[]) => (chunk: Buffer) => {
+          if (truncated) return
+          size += chunk.length
+          if (size > maxBytes) {
+            truncated = true
+            into.push(chunk.subarray(0, chunk.length - (size - maxBytes)))
+            kill()
+          } else into.push(chunk)
+        }
+        child.stdout.on('data', collect(out))
+        child.stderr.on('data', collect(err))
+        const timer = setTimeout(() => {
+          timedOut = true
           kill()
-        } else into.push(chunk)
-      }
-      child.stdout.on('data', collect(out))
-      child.stderr.on('data', collect(err))
-      const timer = setTimeout(() => {
-        timedOut = true
-        kill()
-      }, timeoutMs)
-      const onAbort = () => kill()
-      signal?.addEventListener('abort', onAbort, { once: true })
-      child.on('error', (e) => {
-        clearTimeout(timer)
-        reject(new ToolFailure(`the command cannot be started: ${e.message}`, 'spawn_failed'))
-      })
-      child.on('close', (code, sig) => {
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
-        resolve({ code, signal: sig, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), truncated, timedOut })
-      })
-    })
+        }, timeoutMs)
+        const onAbort = () => kill()
+        signal?.addEventListener('abort', onAbort, { once: true })
+        child.on('error', (e) => {
+          clearTimeout(timer)
+          reject(new ToolFailure(`the command cannot be started: ${e.message}`, 'spawn_failed'))
+        })
+        child.on('close', (code, sig) => {
+          clearTimeout(timer)
+          signal?.removeEventListener('abort', onAbort)
+          resolve({ code, signal: sig, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), truncated, timedOut })
+        })
+      },
+    )
     const structured = { exitCode: run.code, stdout: run.stdout, stderr: run.stderr, truncated: run.truncated }
     // What the command said about its failure is on stderr (or, for some, stdout).
     const said = run.stderr || run.stdout
-    if (run.timedOut) throw new ToolFailure(`the command did not finish within ${timeoutMs / 1000} s and was killed`, 'timeout', structured, RPC.INTERNAL_ERROR, said)
-    if (run.code !== 0 && !run.truncated) throw new ToolFailure(`the command exited with ${run.code ?? run.signal}`, 'exit_status', structured, RPC.INTERNAL_ERROR, said)
+    if (run.timedOut)
+      throw new ToolFailure(`the command did not finish within ${timeoutMs / 1000} s and was killed`, 'timeout', structured, RPC.INTERNAL_ERROR, said)
+    if (run.code !== 0 && !run.truncated)
+      throw new ToolFailure(`the command exited with ${run.code ?? run.signal}`, 'exit_status', structured, RPC.INTERNAL_ERROR, said)
     return { content: [{ type: 'text', text: run.stdout }], structuredContent: structured }
   } finally {
     await rm(cwd, { recursive: true, force: true })

@@ -54,14 +54,24 @@ export function buildRestRequest(endpoint: Endpoint, args: Record<string, unknow
   return { url: url.href, body: JSON.stringify(rest) }
 }
 
-export async function executeRest(endpoint: Endpoint, args: Record<string, unknown>, headers: Record<string, string>, signal?: AbortSignal): Promise<CallToolResult> {
+export async function executeRest(
+  endpoint: Endpoint,
+  args: Record<string, unknown>,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
   const { url, body } = buildRestRequest(endpoint, args)
   let response: Response
   let text: string
   try {
     response = await gatewayFetch()(
       url,
-      { method: endpoint.method, headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body, signal },
+      {
+        method: endpoint.method,
+        headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body,
+        signal,
+      },
       { timeoutMs: endpoint.timeoutMs ?? 30_000 },
     )
     text = await response.text()
@@ -72,7 +82,13 @@ export async function executeRest(endpoint: Endpoint, args: Record<string, unkno
   }
   if (TRANSIENT_STATUSES.has(response.status)) throw new TransientError(`the endpoint answered ${response.status}`, { status: response.status }, text)
   if (!response.ok)
-    throw new ToolFailure(`the endpoint answered ${response.status} ${response.statusText}`.trim(), 'upstream_status', { status: response.status, body: text.slice(0, 2000) }, RPC.INTERNAL_ERROR, text)
+    throw new ToolFailure(
+      `the endpoint answered ${response.status} ${response.statusText}`.trim(),
+      'upstream_status',
+      { status: response.status, body: text.slice(0, 2000) },
+      RPC.INTERNAL_ERROR,
+      text,
+    )
   let json: unknown = undefined
   if (/json/i.test(response.headers.get('content-type') ?? '') && text) {
     try {

@@ -70,7 +70,11 @@ export const rateLimit = z.strictObject({
 export const toggles = z.record(canonicalToolId, z.boolean())
 
 /** From a minute to thirty days: shorter would expire before anyone looks; longer is a forgotten call. */
-export const approvalExpirySeconds = z.number().int().min(60).max(30 * 86400)
+export const approvalExpirySeconds = z
+  .number()
+  .int()
+  .min(60)
+  .max(30 * 86400)
 
 /**
  * The arguments an approver sees in every row of the queue, as paths into the call's arguments
@@ -78,6 +82,11 @@ export const approvalExpirySeconds = z.number().int().min(60).max(30 * 86400)
  * them, so `observability.redactFields` still masks what it names.
  */
 export const approvalSummary = z
-  .array(z.string().max(200).regex(/^args(\.[A-Za-z0-9_-]+){1,8}$/, 'must be a path into the arguments like "args.amount" or "args.customer.id"'))
+  .array(
+    z
+      .string()
+      .max(200)
+      .regex(/^args(\.[A-Za-z0-9_-]+){1,8}$/, 'must be a path into the arguments like "args.amount" or "args.customer.id"'),
+  )
   .min(1)
   .max(8)

@@ -12,7 +12,12 @@ export const connectorSpec = z
   })
   .superRefine((spec, ctx) => {
     if (!spec.languageTool && !(Array.isArray(spec.tools) && spec.tools.length))
-      ctx.addIssue({ code: 'custom', path: ['tools'], message: 'a connector needs spec.languageTool or at least one of spec.tools', params: { rule: 'required' } })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tools'],
+        message: 'a connector needs spec.languageTool or at least one of spec.tools',
+        params: { rule: 'required' },
+      })
   }, evenWithFieldErrors)
 
 export type ConnectorSpec = z.infer<typeof connectorSpec>

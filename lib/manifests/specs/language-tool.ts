@@ -20,7 +20,12 @@ export const languageToolSpec = z
     directAccess: z.boolean().optional(),
     /** Headers sent with every request to the server, their values taken from secrets. */
     authHeaders: z
-      .array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name'), secretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }) }))
+      .array(
+        z.strictObject({
+          name: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name'),
+          secretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }),
+        }),
+      )
       .max(20)
       .optional(),
   })

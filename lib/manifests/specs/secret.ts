@@ -6,7 +6,15 @@ const secretKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key of letter
 /** The values of a Secret: plain in `stringData`, base64 in `data`. */
 export const secretValueFields = {
   stringData: z.record(secretKey, z.string().max(65536)).optional(),
-  data: z.record(secretKey, z.string().max(87384).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')).optional(),
+  data: z
+    .record(
+      secretKey,
+      z
+        .string()
+        .max(87384)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+    )
+    .optional(),
 }
 
 // Kubernetes-style: `stringData` holds plain values, `data` base64 ones. Either way the values are
@@ -25,7 +33,13 @@ export const secretSpec = z
     // The refinement runs even when fields are invalid (evenWithFieldErrors): spec.keys may be anything.
     if (spec.keys !== undefined) {
       if (keys.length > 0)
-        ctx.addIssue({ code: 'custom', path: ['keys'], message: 'spec.keys stands for the stored values and cannot come with new ones: send values in spec.stringData or spec.data, or spec.keys alone to keep the stored values', params: { rule: 'exclusive' } })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['keys'],
+          message:
+            'spec.keys stands for the stored values and cannot come with new ones: send values in spec.stringData or spec.data, or spec.keys alone to keep the stored values',
+          params: { rule: 'exclusive' },
+        })
       else if (Array.isArray(spec.keys) && spec.keys.length === 0)
         ctx.addIssue({ code: 'custom', path: ['keys'], message: 'a secret has at least one key', params: { rule: 'required' } })
       if (Array.isArray(spec.keys) && new Set(spec.keys).size !== spec.keys.length)
@@ -34,7 +48,12 @@ export const secretSpec = z
     }
     // An invalid stringData or data is reported on its own; "needs a value" is for one given none.
     if (keys.length === 0 && [spec.stringData, spec.data].every((v) => v === undefined || isPlainObject(v)))
-      ctx.addIssue({ code: 'custom', path: ['stringData'], message: 'a secret needs at least one value in spec.stringData or spec.data (or spec.keys alone, to keep the values stored under those keys)', params: { rule: 'required' } })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['stringData'],
+        message: 'a secret needs at least one value in spec.stringData or spec.data (or spec.keys alone, to keep the values stored under those keys)',
+        params: { rule: 'required' },
+      })
     if (new Set(keys).size !== keys.length)
       ctx.addIssue({ code: 'custom', path: ['data'], message: 'a key appears in both spec.data and spec.stringData', params: { rule: 'duplicate' } })
   }, evenWithFieldErrors)

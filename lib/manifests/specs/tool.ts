@@ -15,7 +15,11 @@ const toolEndpoint = z.strictObject({
       type: z.enum(['none', 'bearer', 'basic', 'header']),
       secretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }).optional(),
       /** Header name for `type: header`. */
-      header: z.string().max(256).regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
+      header: z
+        .string()
+        .max(256)
+        .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+        .optional(),
     })
     .optional(),
   timeoutMs: z.number().int().min(1).max(300_000).optional(),
@@ -37,7 +41,12 @@ export const toolSpec = z
       .strictObject({
         argv: z.array(z.string().max(4096)).min(1).max(256),
         timeoutSeconds: z.number().int().min(1).max(3600).optional(),
-        maxOutputBytes: z.number().int().min(1).max(16 * 1024 * 1024).optional(),
+        maxOutputBytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(16 * 1024 * 1024)
+          .optional(),
       })
       .optional(),
     inputSchema: toolJsonSchema(true),
@@ -74,12 +83,10 @@ export const toolSpec = z
   })
   .superRefine((spec, ctx) => {
     const need = (field: keyof typeof spec, when: string) => {
-      if (spec[field] === undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: `is required when ${when}`, params: { rule: 'required' } })
+      if (spec[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `is required when ${when}`, params: { rule: 'required' } })
     }
     const forbid = (field: keyof typeof spec, unless: string) => {
-      if (spec[field] !== undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: `is only allowed when ${unless}`, params: { rule: 'not-allowed' } })
+      if (spec[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `is only allowed when ${unless}`, params: { rule: 'not-allowed' } })
     }
     if (spec.type === 'rest') need('endpoint', 'type is "rest"')
     else forbid('endpoint', 'type is "rest"')
