@@ -4,9 +4,9 @@
 // sources (the `@/` alias included) and leaves every npm package external: they are loaded from
 // node_modules at run time, as the web app loads them. `--if-stale` builds only when a source changed
 // since the last build (what `npm start` and `npm test` use).
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { sourceFingerprint } from './source-fingerprint.mjs'
 
 export const SERVER_DIST = 'dist'
 
@@ -28,17 +28,7 @@ export const SERVER_ENTRIES = {
 const INPUTS = ['lib', 'workers', 'scripts', 'prisma/schema.prisma', 'package.json', 'package-lock.json', 'tsconfig.json']
 const FINGERPRINT_FILE = path.join(SERVER_DIST, '.fingerprint')
 
-function fingerprint() {
-  const hash = createHash('sha256')
-  const visit = (p) => {
-    if (!fs.existsSync(p) || p.startsWith(path.join('lib', 'generated'))) return
-    const stat = fs.statSync(p)
-    if (stat.isDirectory()) for (const entry of fs.readdirSync(p).sort()) visit(path.join(p, entry))
-    else if (/\.(ts|mts|mjs|cjs|json|prisma)$/.test(p)) hash.update(`${p}\0${stat.size}\0${stat.mtimeMs}\n`)
-  }
-  for (const input of INPUTS) visit(input)
-  return hash.digest('hex')
-}
+const fingerprint = () => sourceFingerprint(INPUTS, (file) => /\.(ts|mts|mjs|cjs|json|prisma)$/.test(file))
 
 export function serverBuildIsStale() {
   const outputs = Object.keys(SERVER_ENTRIES).map((name) => path.join(SERVER_DIST, `${name}.cjs`))

@@ -8,7 +8,7 @@
 // process served its metrics and probes and wrote JSON log lines; otherwise 1 with what they said.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
+import { freePort } from './free-port.mjs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -38,16 +38,6 @@ export function readDockerfile(text) {
     if (env) for (const [, k, v] of env[1].matchAll(/(\w+)=(\S+)/g)) current.env[k] = v
   }
   return stages
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-    server.once('error', reject)
-  })
 }
 
 function layOut(dir, stage) {

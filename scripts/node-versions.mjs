@@ -5,7 +5,7 @@
 // migrated database.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
+import { freePort } from './free-port.mjs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -37,16 +37,6 @@ export function ensureNode(version, cacheDir, log = () => {}) {
     fs.rmSync(tmp, { recursive: true, force: true })
   }
   return binary
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-    server.once('error', reject)
-  })
 }
 
 /**

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { sourceFingerprint } from './source-fingerprint.mjs'
 
 /**
  * Secrets are encrypted with TOOLROOM_SECRET_KEY. Without one, a key is generated once and kept in
@@ -34,17 +35,7 @@ const BUILD_INPUTS = [
 ]
 const FINGERPRINT_FILE = '.next/toolroom-build-fingerprint'
 
-function fingerprint() {
-  const hash = createHash('sha256')
-  const visit = (p) => {
-    if (!fs.existsSync(p) || p.startsWith(path.join('lib', 'generated'))) return
-    const stat = fs.statSync(p)
-    if (stat.isDirectory()) for (const entry of fs.readdirSync(p).sort()) visit(path.join(p, entry))
-    else hash.update(`${p}\0${stat.size}\0${stat.mtimeMs}\n`)
-  }
-  for (const input of BUILD_INPUTS) visit(input)
-  return hash.digest('hex')
-}
+const fingerprint = () => sourceFingerprint(BUILD_INPUTS)
 
 /** A production build is needed on a fresh clone and whenever a source file changed since the last. */
 export function needsBuild() {

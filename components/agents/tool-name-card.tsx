@@ -13,10 +13,11 @@ import { DefinitionList } from '@/components/ui/definition-list'
 import { IntentLink } from '@/components/ui/intent-link'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { explainCall } from '@/lib/client/explain-api'
-import { count, shortDigest } from '@/lib/client/format'
-import { hasPage, resourceHref } from '@/lib/client/links'
+import { count } from '@/lib/client/format'
+import { resourceHref } from '@/lib/client/links'
 import { queryKeys } from '@/lib/client/query-keys'
 import type { NameGroup, NameVerdict } from '@/lib/client/tool-names'
+import { shortProvenance, ToolSourceLink } from '@/components/effective-tools/tool-source'
 
 const VERDICT: Record<NameVerdict, { label: string; tone: BadgeTone; title: string }> = {
   callable: { label: 'callable', tone: 'green', title: 'the gateway runs calls of this tool' },
@@ -26,21 +27,6 @@ const VERDICT: Record<NameVerdict, { label: string; tone: BadgeTone; title: stri
 }
 
 const STATE_TONE: Record<EffectiveTool['state'], BadgeTone> = { enabled: 'green', disabled: 'gray', shadowed: 'amber', denied: 'red' }
-
-function shortProvenance(provenance: string) {
-  return provenance.startsWith('image:') ? `image:${shortDigest(provenance.slice('image:'.length))}` : provenance
-}
-
-function SourceLink({ tool }: { tool: EffectiveTool }) {
-  const { source } = tool
-  const label = `${source.kind} ${source.namespace ? `${source.namespace}/` : ''}${source.name}`
-  if (!hasPage(source.kind)) return <span>{label}</span>
-  return (
-    <IntentLink href={resourceHref(source.kind, source.name, source.namespace)} className="text-sky-800 hover:underline">
-      {label}
-    </IntentLink>
-  )
-}
 
 /** The explainer's fix for a name the agent cannot call, fetched when the card shows. */
 function FixOf({ agentId, namespace, name }: { agentId: string; namespace?: string; name: string }) {
@@ -178,7 +164,7 @@ export function ToolNameCard({
           <DefinitionList
             columns={1}
             items={[
-              ['Source', <SourceLink key="s" tool={tool} />],
+              ['Source', <ToolSourceLink key="s" source={tool.source} />],
               [
                 'Provenance',
                 <code key="p" className="break-all font-mono text-xs">

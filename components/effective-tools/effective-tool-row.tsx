@@ -7,26 +7,13 @@ import { SchemaView } from '@/components/tools/schema-view'
 import { Badge } from '@/components/ui/badge'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { Td, Tr } from '@/components/ui/table'
-import type { EffectiveTool, SourceRef } from '@/lib/effective-tools/types'
-import { count, shortDigest } from '@/lib/client/format'
+import type { EffectiveTool } from '@/lib/effective-tools/types'
+import { count } from '@/lib/client/format'
 import { CallFigures } from './call-figures'
-import { hasPage, resourceHref } from '@/lib/client/links'
+import { resourceHref } from '@/lib/client/links'
+import { shortProvenance, ToolSourceLink } from './tool-source'
 
 export const EFFECTIVE_TOOL_COLUMNS = 6
-
-function sourceLink(source: SourceRef) {
-  const label = `${source.kind} ${source.namespace ? `${source.namespace}/` : ''}${source.name}`
-  if (!hasPage(source.kind)) return <span>{label}</span>
-  return (
-    <IntentLink href={resourceHref(source.kind, source.name, source.namespace)} className="text-slate-900 underline-offset-2 hover:underline">
-      {label}
-    </IntentLink>
-  )
-}
-
-function shortProvenance(provenance: string) {
-  return provenance.startsWith('image:') ? `image:${shortDigest(provenance.slice('image:'.length))}` : provenance
-}
 
 function rateLimitLines(tool: EffectiveTool): string[] {
   const { callsPerMinute, callsPerDay } = tool.rateLimit
@@ -130,7 +117,7 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
                 columns={1}
                 items={[
                   ['Description', tool.description || '—'],
-                  ['Source', sourceLink(tool.source)],
+                  ['Source', <ToolSourceLink key="source" source={tool.source} className="text-slate-900 underline-offset-2 hover:underline" />],
                   [
                     'Provenance',
                     <code key="p" className="break-all font-mono text-xs">

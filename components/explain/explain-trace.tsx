@@ -1,13 +1,12 @@
 'use client'
 // One explanation, readable: the decision and its sentence first, then the gateway's pipeline step
 // by step, the sources of the name, and the details each step looked at.
-import { IntentLink } from '@/components/ui/intent-link'
 import { ApprovalBadge, LevelBadge } from '@/components/tools/badges'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import type { Explanation } from '@/lib/client/explain-api'
 import { count, shortDigest } from '@/lib/client/format'
-import { hasPage, resourceHref } from '@/lib/client/links'
 import { FixLink } from './fix-link'
+import { ToolSourceLink } from '@/components/effective-tools/tool-source'
 
 const DECISION: Record<Explanation['decision'], { label: string; tone: BadgeTone; box: string }> = {
   allowed: { label: 'Allowed', tone: 'green', box: 'border-emerald-300 bg-emerald-50 text-emerald-950' },
@@ -52,16 +51,6 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 
 function provenanceLabel(provenance: string) {
   return provenance.startsWith('image:') ? `image:${shortDigest(provenance.slice('image:'.length))}` : provenance
-}
-
-function SourceLink({ source }: { source: Explanation['candidates'][number]['source'] }) {
-  const label = `${source.kind} ${source.namespace ? `${source.namespace}/` : ''}${source.name}`
-  if (!hasPage(source.kind)) return <span className="text-slate-600">{label}</span>
-  return (
-    <IntentLink href={resourceHref(source.kind, source.name, source.namespace)} className="text-sky-800 hover:underline">
-      {label}
-    </IntentLink>
-  )
 }
 
 export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
@@ -118,7 +107,7 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
                     {provenanceLabel(c.provenance)}
                   </span>
                   <span className="text-xs">
-                    <SourceLink source={c.source} />
+                    <ToolSourceLink source={c.source} plainClassName="text-slate-600" />
                   </span>
                   <LevelBadge level={c.level} />
                   <ApprovalBadge required={c.requiresApproval} source={c.approvalSource} />

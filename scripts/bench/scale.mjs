@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
+import { freePort } from '../free-port.mjs'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
@@ -40,16 +40,6 @@ const PG_PORT = Number(process.env.TOOLROOM_BENCH_PG_PORT ?? 55650)
 const t0 = Date.now()
 const log = (...args) => console.log(`[scale ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...args)
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-    server.once('error', reject)
-  })
-}
 
 function runNode(args, env) {
   return new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ import { ImageIntrospectionError, introspectImage, joinEndpoint, readinessDelayM
 import { parseAddressPolicy } from '@/lib/outbound/address-policy'
 import { createGuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { MAX_IMAGE_TOOLS } from '@/lib/image-tools/validate-image-tools'
+import { freePort } from '@/scripts/free-port.mjs'
 
 const guardedFetch = createGuardedFetch(parseAddressPolicy('loopback,private'))
 const connectorSlugs: ReadonlySet<string> = new Set(['github'])
@@ -80,15 +81,6 @@ function agent(tools: unknown, toolsHandler?: (req: http.IncomingMessage, res: h
     if (req.url === `${prefix}/a2a/tools`) return toolsHandler ? toolsHandler(req, res) : json(res, tools)
     json(res, { error: 'not found' }, 404)
   }
-}
-
-/** A port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const probe = http.createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
 }
 
 // --- every connection and request the HTTP client makes ------------------------------------------

@@ -3,22 +3,12 @@
 // the OS user postgres, which must pass through that directory but never into the data directory:
 // PostgreSQL refuses one that is not 0700/0750, so a second start used to fail with "undefined".
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEmbeddedPostgresInOwnGroup } from '@/scripts/embedded-postgres.mjs'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-    server.once('error', reject)
-  })
-}
+import { freePort } from '@/scripts/free-port.mjs'
 
 async function selectOne(url: string) {
   const client = new pg.Client({ connectionString: url })
