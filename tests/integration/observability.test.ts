@@ -268,9 +268,9 @@ describe('metrics', () => {
   it('workers report jobs by outcome, the approval queue and queue depths; every process answers its probes', async () => {
     const { text } = await until('the job counted', async () => {
       const m = await metrics(worker.metricsPort)
-      // At least this file's approved call: jobs an earlier file left queued in the shared database run here too.
+      // At least this file's approved call: jobs an earlier file left queued in the shared database may run here too.
       const completed = sample(m.text, 'toolroom_jobs_total', { job: 'approvals.execute', result: 'completed' }) ?? 0
-      return completed >= 1 && sample(m.text, 'toolroom_job_queue_depth', { job: 'approvals.execute' }) === 0 && m
+      return completed >= 1 && m
     })
     expect(sample(text, 'toolroom_approvals_pending', {})).toBe(0)
     expect(sample(text, 'toolroom_job_queue_depth', { job: 'approvals.execute' })).toBe(0)
