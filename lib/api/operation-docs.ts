@@ -41,6 +41,20 @@ const OAUTH_CLIENT = {
   activeTokens: 1,
 }
 
+const PROTECTED_RESOURCE_METADATA = {
+  resource: 'https://toolroom.example.com/mcp',
+  authorization_servers: ['https://toolroom.example.com/api/auth'],
+  scopes_supported: ['mcp'],
+  bearer_methods_supported: ['header'],
+  resource_name: 'Toolroom MCP gateway',
+}
+const AUTHORIZATION_SERVER_METADATA = {
+  issuer: 'https://toolroom.example.com/api/auth',
+  authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize',
+  token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token',
+  code_challenge_methods_supported: ['S256'],
+}
+
 const CALL = {
   id: '7d1e5b3a-2c4f-4e6a-8b9c-0d1e2f3a4b5c',
   startedAt: AT,
@@ -577,42 +591,20 @@ const DOCS: Record<string, OperationDoc> = {
   getOAuthProtectedResource: {
     description:
       "Protected resource metadata (RFC 9728) of the MCP endpoint: MCP clients read it after a 401 from /mcp to find the authorization server. Public; addresses follow TOOLROOM_PUBLIC_URL or the request's forwarded host.",
-    response: {
-      resource: 'https://toolroom.example.com/mcp',
-      authorization_servers: ['https://toolroom.example.com/api/auth'],
-      scopes_supported: ['mcp'],
-      bearer_methods_supported: ['header'],
-      resource_name: 'Toolroom MCP gateway',
-    },
+    response: PROTECTED_RESOURCE_METADATA,
   },
   getOAuthProtectedResourceMcp: {
     description: 'The same metadata at the path RFC 9728 derives from the resource `/mcp` (`WWW-Authenticate: Bearer resource_metadata=…` names this one).',
-    response: {
-      resource: 'https://toolroom.example.com/mcp',
-      authorization_servers: ['https://toolroom.example.com/api/auth'],
-      scopes_supported: ['mcp'],
-      bearer_methods_supported: ['header'],
-      resource_name: 'Toolroom MCP gateway',
-    },
+    response: PROTECTED_RESOURCE_METADATA,
   },
   getOAuthAuthorizationServer: {
     description:
       'Authorization server metadata (RFC 8414) of the OAuth provider MCP clients use: authorization code with PKCE and client credentials. `registration_endpoint` is present only while an admin lets some agent accept dynamically registered clients.',
-    response: {
-      issuer: 'https://toolroom.example.com/api/auth',
-      authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize',
-      token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token',
-      code_challenge_methods_supported: ['S256'],
-    },
+    response: AUTHORIZATION_SERVER_METADATA,
   },
   getOAuthAuthorizationServerAtBasePath: {
     description: 'The same authorization server metadata at the path RFC 8414 derives from the issuer `/api/auth`.',
-    response: {
-      issuer: 'https://toolroom.example.com/api/auth',
-      authorization_endpoint: 'https://toolroom.example.com/api/auth/oauth2/authorize',
-      token_endpoint: 'https://toolroom.example.com/api/auth/oauth2/token',
-      code_challenge_methods_supported: ['S256'],
-    },
+    response: AUTHORIZATION_SERVER_METADATA,
   },
   listOAuthClients: {
     description:
