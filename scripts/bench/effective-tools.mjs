@@ -7,7 +7,7 @@ import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
 import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
-import { FLEET, generateFleet } from './generate-fleet.mjs'
+import { FLEET, generateFleet, insertSideEffectPolicies } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3998'
@@ -44,19 +44,7 @@ try {
   await client.connect()
   const t0 = performance.now()
   const { agentIds } = await generateFleet(client)
-  for (const [level, approval] of [
-    ['read_only', false],
-    ['local_write', false],
-    ['external_write', false],
-    ['financial', true],
-    ['communication', true],
-    ['code_execution', false],
-    ['privileged', true],
-  ])
-    await client.query(
-      `INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`,
-      [level, level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })],
-    )
+  await insertSideEffectPolicies(client)
   await client.query('ANALYZE')
   await client.end()
   log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)

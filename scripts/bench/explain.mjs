@@ -6,7 +6,7 @@ import os from 'node:os'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { BENCH_SECRET_KEY, runNode as node } from './bench-server.mjs'
-import { FLEET, generateFleet } from './generate-fleet.mjs'
+import { FLEET, generateFleet, insertSideEffectPolicies } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
@@ -15,19 +15,7 @@ try {
   const client = new pg.Client({ connectionString: db.url })
   await client.connect()
   await generateFleet(client)
-  for (const [level, approval] of [
-    ['read_only', false],
-    ['local_write', false],
-    ['external_write', false],
-    ['financial', true],
-    ['communication', true],
-    ['code_execution', false],
-    ['privileged', true],
-  ])
-    await client.query(
-      `INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`,
-      [level, level, JSON.stringify({ level, requiresApproval: approval })],
-    )
+  await insertSideEffectPolicies(client)
   await client.query('ANALYZE')
   await client.end()
   log(`fleet generated: ${JSON.stringify(FLEET)}`)

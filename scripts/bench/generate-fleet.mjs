@@ -158,3 +158,20 @@ export async function generateFleet(client) {
   ])
   return { agentIds: agents.map((a) => a.id) }
 }
+
+/** The seven side-effect policies of the demo fleet (approval for financial, communication and privileged). */
+export async function insertSideEffectPolicies(client) {
+  for (const [level, approval] of [
+    ['read_only', false],
+    ['local_write', false],
+    ['external_write', false],
+    ['financial', true],
+    ['communication', true],
+    ['code_execution', false],
+    ['privileged', true],
+  ])
+    await client.query(
+      `INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`,
+      [level, level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })],
+    )
+}
