@@ -325,6 +325,10 @@ async function main() {
     // An approved call whose worker was killed mid-call is taken up again (and, not idempotent, closed
     // as failed) once its job expires: 30 s here instead of 10 minutes, so the run can wait for it.
     TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS: '30',
+    // A repeat of a key whose first call died with its gateway waits for it (30 s by default, as long
+    // as the agents' own timeout) until the key's lease ends: 5 s here, so the repeat is answered
+    // "still in progress" (-32009) and retried, instead of timing out 12 times and stretching the run.
+    TOOLROOM_IDEMPOTENCY_WAIT_MS: '5000',
   }
   const { tokens } = JSON.parse(
     (
