@@ -3,6 +3,7 @@
 // the gateway refuses the others anyway (it joins the agent to authenticate).
 import 'server-only'
 import { prisma } from '@/lib/db'
+import { likeLiteral } from '@/lib/search/like-literal'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 import { credentialView, type CredentialRow, type CredentialState, type CredentialWithAgent } from './credential-view'
@@ -59,7 +60,7 @@ function conditions(f: CredentialListFilters, now: Date): Prisma.Sql {
   if (f.status === 'active') and.push(Prisma.sql`c."revokedAt" IS NULL AND (c."expiresAt" IS NULL OR c."expiresAt" > ${now})`)
   if (f.agent) and.push(agentCondition(f.agent))
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+    const like = `%${likeLiteral(f.q)}%`
     and.push(Prisma.sql`(c.name ILIKE ${like} OR c."createdBy" ILIKE ${like} OR (a.namespace || '/' || a.name) ILIKE ${like})`)
   }
   return Prisma.join(and, ' AND ')

@@ -1,5 +1,6 @@
 // Generic reads and writes of registry resources, for every kind, through the kind adapters.
 import 'server-only'
+import { likeLiteral } from '@/lib/search/like-literal'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'
@@ -45,7 +46,10 @@ async function listRows(kind: Kind, filters: ListFilters, db: Db = prisma): Prom
   const limit = filters.limit ?? DEFAULT_PAGE_SIZE
   const and: object[] = []
   if (filters.namespace) and.push({ namespace: filters.namespace })
-  if (filters.q) and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains: filters.q, mode: 'insensitive' } })) })
+  if (filters.q) {
+    const contains = likeLiteral(filters.q)
+    and.push({ OR: adapter.searchColumns.map((c) => ({ [c]: { contains, mode: 'insensitive' } })) })
+  }
   if (filters.labelSelector) and.push(...labelSelectorWhere(filters.labelSelector))
   for (const [column, value] of Object.entries(filters.columns ?? {})) and.push({ [column]: value })
   const order = listOrder(filters.sort)

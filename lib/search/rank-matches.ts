@@ -36,11 +36,3 @@ export function newestFirst<T extends { id: string; startedAt: Date }>(lists: T[
     .filter((c) => (seen.has(c.id) ? false : (seen.add(c.id), true)))
     .slice(0, limit)
 }
-
-/**
- * The query as literal text for Prisma's `contains`, which hands it to (I)LIKE as it is: `%` and `_`
- * would match anything (a one-key query listing every resource), and a backslash would escape the next character.
- */
-export function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
-}

@@ -184,6 +184,9 @@ describe('tools CRUD', () => {
     expect(await names('label=team=blue')).toEqual(['acme.read'])
     expect(await names('label=team=red&label=missing=x')).toEqual([])
     expect(await names('q=INVOICE')).toEqual(['acme.pay'])
+    // LIKE's wildcards and escape are text: `%` alone would otherwise list every tool, `_` any one character.
+    for (const q of ['%', '_', 'acme_pay', 'acme%', '\\']) expect(await names(`q=${encodeURIComponent(q)}`)).toEqual([])
+    expect(await names(`q=${encodeURIComponent('acme.p')}`)).toEqual(['acme.pay'])
     const badLevel = await call(tools.list, '/api/v1/tools?level=spicy')
     expect(badLevel.status).toBe(400)
     expect(badLevel.json.errors[0]).toMatchObject({ field: 'level', rule: 'enum' })
