@@ -1,6 +1,7 @@
 // Reads of the audit log for the page, the API and the export: filters, newest first, keyset pages.
 import 'server-only'
 import { prisma } from '@/lib/db'
+import { likeLiteral } from '@/lib/search/like-literal'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 
@@ -35,7 +36,7 @@ export interface AuditEventView {
 type Row = Prisma.AuditEventGetPayload<object>
 
 export function auditWhere(f: AuditFilters): Prisma.AuditEventWhereInput {
-  const action = f.action?.endsWith('*') ? { startsWith: f.action.slice(0, -1) } : f.action
+  const action = f.action?.endsWith('*') ? { startsWith: likeLiteral(f.action.slice(0, -1)) } : f.action
   return {
     ...(f.actor ? { actorName: f.actor } : {}),
     ...(f.actorKind ? { actorKind: f.actorKind } : {}),

@@ -10,6 +10,7 @@ import { type ApplyImpact, impactOnAgents, type PlannedChange } from '@/lib/effe
 import { formatLabelSelector, type LabelSelector, selectsByPresence } from '@/lib/labels/label-selector'
 import type { Actor } from '@/lib/auth/access-rules'
 import { type AuditEventInput, recordAuditEvents } from '@/lib/audit/record-audit-event'
+import { likeLiteral } from '@/lib/search/like-literal'
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
@@ -261,7 +262,10 @@ async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { na
     prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } }),
     prisma.unit.findMany({ select: { namespace: true, name: true, parent: true } }),
     connectorSlugs.length
-      ? prisma.tool.findMany({ where: { OR: connectorSlugs.map((slug) => ({ name: { startsWith: `${slug}.` } })) }, select: { namespace: true, name: true } })
+      ? prisma.tool.findMany({
+          where: { OR: connectorSlugs.map((slug) => ({ name: { startsWith: `${likeLiteral(slug)}.` } })) },
+          select: { namespace: true, name: true },
+        })
       : [],
     keptSecrets.length
       ? prisma.secret.findMany({

@@ -185,6 +185,9 @@ describe('GET /api/v1/audit and the JSONL export', () => {
     expect(resourceA.json.items.map((e: { action: string }) => e.action)).toEqual(['resource.updated', 'resource.created'])
     expect((await list(`?action=resource.created&from=${start}`)).json.items).toHaveLength(5)
     expect((await list(`?action=resource.*&actor=integration%20tests&from=${start}`)).json.items).toHaveLength(6)
+    // The prefix is text: `%*` would otherwise be LIKE '%%', every action; `resource_*` any one character.
+    expect((await list(`?action=${encodeURIComponent('%*')}&from=${start}`)).json.items).toHaveLength(0)
+    expect((await list(`?action=${encodeURIComponent('resource_created*')}&from=${start}`)).json.items).toHaveLength(0)
     expect((await list('?actor=nobody')).json.items).toHaveLength(0)
     expect((await list(`?from=${start}&to=${mid}`)).json.items.map((e: { resource: string }) => e.resource)).toEqual(['acme.b', 'acme.a'])
 
