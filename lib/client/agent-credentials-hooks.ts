@@ -1,7 +1,7 @@
 'use client'
 // Queries and mutations of agents' gateway credentials. Issuing or revoking on either page
 // invalidates every credential query, so the other page is never stale.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   type AgentRef,
   type CredentialFilters,
@@ -12,6 +12,7 @@ import {
 } from './agent-credentials-api'
 import type { BodyOf } from './api'
 import type { AGENT_CREDENTIAL_CONTRACTS } from '@/lib/api/agent-credential-routes'
+import { useCursorPages } from './cursor-pages'
 import { queryKeys } from './query-keys'
 
 type C = typeof AGENT_CREDENTIAL_CONTRACTS
@@ -22,13 +23,11 @@ export function useAgentCredentials(agent: AgentRef) {
 
 /** Credentials across agents, newest first, with "Load more". */
 export function useAllAgentCredentials(filters: CredentialFilters, pageSize = 50) {
-  const query = useInfiniteQuery({
+  const pages = useCursorPages({
     queryKey: queryKeys.agentCredentialList({ ...filters, limit: pageSize }),
-    queryFn: ({ pageParam }) => listAllAgentCredentials(filters, pageSize, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
+    fetchPage: (cursor) => listAllAgentCredentials(filters, pageSize, cursor),
   })
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [], total: query.data?.pages[0]?.total ?? 0 }
+  return { ...pages, total: pages.firstPage?.total ?? 0 }
 }
 
 function useInvalidateCredentials() {

@@ -1,24 +1,22 @@
 'use client'
 // Query hooks of the approval queue. The queue asks again every few seconds, so new requests show
 // up without a reload and requests others decided leave.
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { type ApprovalFilters, type ApprovalPage, getApprovalStats, listApprovals } from './approvals-api'
+import { useCursorPages } from './cursor-pages'
 import { queryKeys } from './query-keys'
 
 export const QUEUE_POLL_MS = 3_000
 
 /** `initial`: the first page as the server rendered it and when it read it, so rows are on screen before any fetch. */
 export function useApprovalQueue(filters: ApprovalFilters, pageSize = 50, initial?: { page: ApprovalPage; readAt: number }) {
-  const query = useInfiniteQuery({
+  const pages = useCursorPages({
     queryKey: queryKeys.approvalQueue({ ...filters, pageSize }),
-    queryFn: ({ pageParam }) => listApprovals(filters, pageSize, pageParam),
-    initialPageParam: null as string | null,
-    ...(initial ? { initialData: { pages: [initial.page], pageParams: [null] }, initialDataUpdatedAt: initial.readAt } : {}),
-    getNextPageParam: (last) => last.nextCursor,
+    fetchPage: (cursor) => listApprovals(filters, pageSize, cursor),
     refetchInterval: QUEUE_POLL_MS,
+    initial,
   })
-  const pages = query.data?.pages ?? []
-  return { ...query, items: pages.flatMap((p) => p.items), total: pages[0]?.total ?? 0 }
+  return { ...pages, total: pages.firstPage?.total ?? 0 }
 }
 
 /** Requests waiting for a decision, for the navigation: the list's total, from a page of one. */

@@ -1,18 +1,14 @@
 'use client'
 // Query hooks shared by the portal's pages.
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { getResource, listAll, listDiscoveryRuns, listResources, listSurfaceChanges, type DiscoveryFilters, type ListParams, type Plural } from './api'
+import { useCursorPages } from './cursor-pages'
 import { queryKeys } from './query-keys'
 
 /** A cursor-paged list: `items` of every page loaded so far, and `fetchNextPage` for "Load more". */
 export function useResourceList<T>(plural: Plural, params: ListParams, pageSize = 50) {
-  const query = useInfiniteQuery({
-    queryKey: queryKeys.list(plural, { ...params, limit: pageSize }),
-    queryFn: ({ pageParam }) => listResources<T>(plural, { ...params, limit: pageSize }, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  })
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
+  const query = { ...params, limit: pageSize }
+  return useCursorPages({ queryKey: queryKeys.list(plural, query), fetchPage: (cursor) => listResources<T>(plural, query, cursor) })
 }
 
 export function useAllResources<T>(plural: Plural, params: ListParams = {}, enabled = true) {
@@ -32,24 +28,15 @@ const RUNNING_POLL_MS = 2_000
 /** Discovery runs, newest first, with "Load more"; asked again every 2 s while one of them is running. */
 export function useDiscoveryRuns(filters: DiscoveryFilters, pageSize = 20) {
   const params = { ...filters, limit: pageSize }
-  const query = useInfiniteQuery({
+  return useCursorPages({
     queryKey: queryKeys.discoveryRuns(params),
-    queryFn: ({ pageParam }) => listDiscoveryRuns(params, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((r) => r.status === 'running')) ? RUNNING_POLL_MS : false),
+    fetchPage: (cursor) => listDiscoveryRuns(params, cursor),
+    refetchInterval: (pages) => (pages.some((p) => p.items.some((r) => r.status === 'running')) ? RUNNING_POLL_MS : false),
   })
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
 }
 
 /** Surface changes, newest first, with "Load more". */
 export function useSurfaceChanges(filters: DiscoveryFilters, pageSize = 20) {
   const params = { ...filters, limit: pageSize }
-  const query = useInfiniteQuery({
-    queryKey: queryKeys.surfaceChanges(params),
-    queryFn: ({ pageParam }) => listSurfaceChanges(params, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  })
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
+  return useCursorPages({ queryKey: queryKeys.surfaceChanges(params), fetchPage: (cursor) => listSurfaceChanges(params, cursor) })
 }

@@ -1,7 +1,8 @@
 'use client'
 // Query hooks of the statistics pages. Stats move once a minute (the rollup), so they are kept fresh
 // for 30 s and asked again every minute while shown.
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
+import { useCursorPages } from './cursor-pages'
 import { queryKeys } from './query-keys'
 import { type CallFilters, getCall, getCallStats, getToolFailures, getTopFailingTools, listCalls, type StatsSubject } from './stats-api'
 
@@ -18,13 +19,7 @@ export const useToolFailures = (key: string) =>
   useQuery({ queryKey: queryKeys.toolFailures(key), queryFn: () => getToolFailures(key), staleTime: FRESH_MS, refetchInterval: POLL_MS })
 
 export function useCalls(filters: CallFilters, pageSize = 50) {
-  const query = useInfiniteQuery({
-    queryKey: queryKeys.calls({ ...filters, limit: pageSize }),
-    queryFn: ({ pageParam }) => listCalls(filters, pageSize, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  })
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
+  return useCursorPages({ queryKey: queryKeys.calls({ ...filters, limit: pageSize }), fetchPage: (cursor) => listCalls(filters, pageSize, cursor) })
 }
 
 export const useCall = (id: string | null) => useQuery({ queryKey: queryKeys.call(id ?? ''), queryFn: () => getCall(id!), enabled: Boolean(id) })
