@@ -3,13 +3,9 @@
 // lib/manifests/manifest-json-schemas.ts). Block-style YAML is read line by line, by indentation, so
 // it works on a manifest that is half written and does not parse yet. Pure.
 
-export interface KindSchema {
-  kind: string
-  aliases: string[]
-  apiVersions: readonly string[]
-  metadata: Record<string, unknown>
-  spec: Record<string, unknown>
-}
+import type { KindSchema } from '@/lib/manifests/manifest-json-schemas'
+
+export type { KindSchema }
 
 export interface CompletionItem {
   label: string

@@ -57,42 +57,36 @@ export function toolNameScopes(context: ScopeContext): { forAgent(key: string): 
     return { names, levels: policyLevels, namespaces: slugsAppearingOrGoing }
   })
 
-  /** The names a change of bindings reaches: every name bound in a list that changed, in either version (order decides within a tier). */
-  const bindingNames = async (namespace: string, b: BindingLists, a: BindingLists, names: Set<string>) => {
+  /**
+   * The names a change to a unit or an agent reaches: every name when it appears, goes or moves (`moved`:
+   * another parent or unit), else every name bound in a list that changed, in either version (order
+   * decides within a tier).
+   */
+  const changedNames = async <T extends BindingLists>(ref: string, b: T | undefined, a: T | undefined, moved: (b: T, a: T) => boolean): Promise<ToolNames> => {
+    if (!a || !b || moved(b, a)) return 'all'
+    const namespace = ref.slice(0, ref.indexOf('/'))
+    const names = new Set<string>()
     if (!sameList(b.connectors, a.connectors))
       for (const slug of union(b.connectors, a.connectors)) for (const name of await connectorNames(slug)) names.add(name)
     if (!sameList(b.grants, a.grants))
-      for (const ref of union(b.grants, a.grants)) names.add(qualifyRef(ref, namespace).slice(qualifyRef(ref, namespace).indexOf('/') + 1))
+      for (const grant of union(b.grants, a.grants)) names.add(qualifyRef(grant, namespace).slice(qualifyRef(grant, namespace).indexOf('/') + 1))
     if (!sameList(b.languageTools, a.languageTools))
-      for (const ref of union(b.languageTools, a.languageTools)) for (const name of await serverNames(qualifyRef(ref, namespace))) names.add(name)
+      for (const server of union(b.languageTools, a.languageTools)) for (const name of await serverNames(qualifyRef(server, namespace))) names.add(name)
     for (const key of new Set([...Object.keys(b.toggles ?? {}), ...Object.keys(a.toggles ?? {})])) if (b.toggles?.[key] !== a.toggles?.[key]) names.add(key)
+    return just(names)
   }
 
+  // Many agents share a unit: its scope is worked out once.
   const unitScopes = new Map<string, Promise<ToolNames>>()
   const unitNames = (ref: string) => {
     if (!unitScopes.has(ref))
       unitScopes.set(
         ref,
-        (async () => {
-          const b = before.units.get(ref)
-          const a = after.units.get(ref)
-          if (!a || !b || a.parent !== b.parent) return 'all'
-          const names = new Set<string>()
-          await bindingNames(ref.slice(0, ref.indexOf('/')), b, a, names)
-          return just(names)
-        })(),
+        changedNames(ref, before.units.get(ref), after.units.get(ref), (b, a) => b.parent !== a.parent),
       )
     return unitScopes.get(ref)!
   }
-
-  const agentNames = async (key: string): Promise<ToolNames> => {
-    const b = before.agents.get(key)
-    const a = after.agents.get(key)
-    if (!a || !b || a.unit !== b.unit) return 'all'
-    const names = new Set<string>()
-    await bindingNames(key.slice(0, key.indexOf('/')), b, a, names)
-    return just(names)
-  }
+  const agentNames = (key: string) => changedNames(key, before.agents.get(key), after.agents.get(key), (b, a) => b.unit !== a.unit)
 
   return {
     async forAgent(key) {

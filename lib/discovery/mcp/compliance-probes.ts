@@ -2,7 +2,7 @@
 // JSON-RPC POSTs through the guarded fetch.
 import 'server-only'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
-import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
+import type { GuardedFetch, OutboundLimits } from '@/lib/outbound/guarded-fetch'
 import { COMPLIANCE_PROBE_METHOD, COMPLIANCE_PROBE_TOOL, type ProbeAnswer } from './compliance-report'
 import { type JsonRpcHttpAnswer, probeAnswerFromHttp, readJsonRpcAnswer } from './json-rpc-answer'
 
@@ -34,6 +34,18 @@ export interface PostProbeOptions {
 }
 
 export const MCP_POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const
+
+/** Ends a session opened over plain POSTs, so the server can free it at once; a failure changes nothing. */
+export async function deleteMcpSession(
+  fetch: GuardedFetch,
+  url: string | URL,
+  init: { headers: Record<string, string>; signal?: AbortSignal },
+  limits?: OutboundLimits,
+) {
+  await fetch(url, { method: 'DELETE', ...init }, limits)
+    .then((r) => r.body?.cancel())
+    .catch(() => {})
+}
 
 /**
  * The failure probes over plain JSON-RPC POSTs to `mcpUrl` (streamable HTTP and stateless servers):
@@ -89,11 +101,6 @@ export async function probeComplianceOverPost(mcpUrl: string, options: PostProbe
   try {
     return await runComplianceProbes(request)
   } finally {
-    if (sessionId) {
-      await options
-        .fetch(mcpUrl, { method: 'DELETE', headers, signal: options.signal }, limits)
-        .then((r) => r.body?.cancel())
-        .catch(() => {})
-    }
+    if (sessionId) await deleteMcpSession(options.fetch, mcpUrl, { headers, signal: options.signal }, limits)
   }
 }

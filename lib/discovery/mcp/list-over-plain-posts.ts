@@ -1,7 +1,7 @@
 // The stateless fallback: initialize and tools/list as plain JSON-RPC POSTs.
 import 'server-only'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
-import { MCP_POST_HEADERS } from './compliance-probes'
+import { deleteMcpSession, MCP_POST_HEADERS } from './compliance-probes'
 import { AttemptError, describeError } from './errors'
 import { probeAnswerFromHttp, readJsonRpcAnswer } from './json-rpc-answer'
 import { type AttemptContext, CLIENT_INFO, type Listing, listAllPages } from './listing'
@@ -62,11 +62,6 @@ export async function listOverPlainPosts(url: URL, ctx: AttemptContext): Promise
       rawTools,
     }
   } finally {
-    if (sessionId) {
-      await ctx
-        .fetch(url, { method: 'DELETE', headers, signal: ctx.signal }, limits)
-        .then((r) => r.body?.cancel())
-        .catch(() => {})
-    }
+    if (sessionId) await deleteMcpSession(ctx.fetch, url, { headers, signal: ctx.signal }, limits)
   }
 }
