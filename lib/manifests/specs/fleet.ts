@@ -3,29 +3,35 @@ import { canonicalToolId, dnsLabel, httpUrl, imageReference, rateLimit, resource
 
 const connectorSlug = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a connector slug (lowercase snake_case)')
 
-// Bindings, grants and toggles on a unit flow down to its sub-units and agents (docs/design/effective-tools.md#inheritance).
-export const unitSpec = z.strictObject({
+const label = {
   displayName: z.string().max(200).optional(),
   description: z.string().max(4000).optional(),
-  parent: dnsLabel('spec.parent').optional(),
-  image: imageReference.optional(),
-  endpoint: httpUrl.optional(),
+}
+
+// Bindings, grants and toggles on a unit flow down to its sub-units and agents, nearest first
+// (docs/design/effective-tools.md#inheritance).
+const bindings = {
   connectors: z.array(connectorSlug).max(200).optional(),
   grants: z.array(resourceRef).max(5000).optional(),
   toggles: toggles.optional(),
+}
+
+export const unitSpec = z.strictObject({
+  ...label,
+  parent: dnsLabel('spec.parent').optional(),
+  image: imageReference.optional(),
+  endpoint: httpUrl.optional(),
+  ...bindings,
 })
 
 export const agentSpec = z.strictObject({
-  displayName: z.string().max(200).optional(),
-  description: z.string().max(4000).optional(),
+  ...label,
   unit: dnsLabel('spec.unit').optional(),
   image: imageReference.optional(),
   /** The agent's A2A listener; default `http://<name>.<namespace>.svc.cluster.local:8999`. */
   endpoint: httpUrl.optional(),
   languageTools: z.array(resourceRef).max(200).optional(),
-  connectors: z.array(connectorSlug).max(200).optional(),
-  grants: z.array(resourceRef).max(5000).optional(),
-  toggles: toggles.optional(),
+  ...bindings,
   /** Calls per minute and per day this agent may make through the gateway, over all its tools. */
   rateLimit: rateLimit.optional(),
 })
