@@ -136,58 +136,47 @@ function parseJsonObject(text: string, file: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-function parseImageTools(text: string): ImageToolsEntry[] {
-  const file = DEMO_FLEET_FILES.imageTools
+/** A seed file of `"<key>": entry`, each entry read by `entry` (undefined when it is wrong); every error is reported at once. */
+function parseEntries<T>(file: string, text: string, entry: (key: string, value: unknown, problem: (e: FieldError) => undefined) => T | undefined): T[] {
   const errors: FieldError[] = []
-  const out: ImageToolsEntry[] = []
+  const problem = (e: FieldError) => void errors.push(e)
+  const out: T[] = []
   for (const [key, value] of entriesOf(parseJsonObject(text, file))) {
-    const parts = key.split('/')
-    const kind = parts.length === 3 ? resolveKind(parts[1]) : null
-    if (parts.length !== 3 || (kind !== 'Agent' && kind !== 'Unit')) {
-      errors.push({ field: key, rule: 'key', message: 'keys are "<namespace>/<Agent|Unit>/<name>"' })
-      continue
-    }
-    const tools = (value as { tools?: unknown } | null)?.tools
-    if (!Array.isArray(tools)) {
-      errors.push({ field: `${key}.tools`, rule: 'type', message: 'must be the GET /a2a/tools array' })
-      continue
-    }
-    out.push({ kind, namespace: parts[0], name: parts[2], tools })
+    const parsed = entry(key, value, problem)
+    if (parsed) out.push(parsed)
   }
   if (errors.length > 0) throw seedError(file, errors)
   return out
 }
 
-function parseSurfaces(text: string): SurfaceEntry[] {
-  const file = DEMO_FLEET_FILES.languageToolSurfaces
-  const errors: FieldError[] = []
-  const out: SurfaceEntry[] = []
-  for (const [key, value] of entriesOf(parseJsonObject(text, file))) {
+const parseImageTools = (text: string) =>
+  parseEntries<ImageToolsEntry>(DEMO_FLEET_FILES.imageTools, text, (key, value, problem) => {
     const parts = key.split('/')
-    if (parts.length !== 2) {
-      errors.push({ field: key, rule: 'key', message: 'keys are "<namespace>/<LanguageTool name>"' })
-      continue
-    }
-    if (!Array.isArray(value)) {
-      errors.push({ field: key, rule: 'type', message: 'must be the tools/list "tools" array' })
-      continue
-    }
+    const kind = parts.length === 3 ? resolveKind(parts[1]) : null
+    if (parts.length !== 3 || (kind !== 'Agent' && kind !== 'Unit'))
+      return problem({ field: key, rule: 'key', message: 'keys are "<namespace>/<Agent|Unit>/<name>"' })
+    const tools = (value as { tools?: unknown } | null)?.tools
+    if (!Array.isArray(tools)) return problem({ field: `${key}.tools`, rule: 'type', message: 'must be the GET /a2a/tools array' })
+    return { kind, namespace: parts[0], name: parts[2], tools }
+  })
+
+const parseSurfaces = (text: string) =>
+  parseEntries<SurfaceEntry>(DEMO_FLEET_FILES.languageToolSurfaces, text, (key, value, problem) => {
+    const parts = key.split('/')
+    if (parts.length !== 2) return problem({ field: key, rule: 'key', message: 'keys are "<namespace>/<LanguageTool name>"' })
+    if (!Array.isArray(value)) return problem({ field: key, rule: 'type', message: 'must be the tools/list "tools" array' })
     const seen = new Set<string>()
     value.forEach((tool: DiscoveredMcpTool, i) => {
-      const at = (field: string, rule: string, message: string) => errors.push({ field: `${key}[${i}]${field}`, rule, message })
+      const at = (field: string, rule: string, message: string) => problem({ field: `${key}[${i}]${field}`, rule, message })
       if (typeof tool?.name !== 'string' || tool.name.length === 0) return at('.name', 'required', 'is required')
       if (seen.has(tool.name)) at('.name', 'duplicate', `"${tool.name}" appears more than once`)
       seen.add(tool.name)
       if (!canonicalMcpToolId(parts[1], tool.name)) at('.name', 'canonical-id', `"${tool.name}" has no canonical form under "${parts[1]}"`)
       if (tool.description !== undefined && typeof tool.description !== 'string') at('.description', 'type', 'must be a string')
-      for (const problem of checkToolJsonSchema(tool.inputSchema, { requireObjectRoot: true }))
-        at('.inputSchema', 'json-schema', `invalid JSON Schema: ${problem}`)
+      for (const issue of checkToolJsonSchema(tool.inputSchema, { requireObjectRoot: true })) at('.inputSchema', 'json-schema', `invalid JSON Schema: ${issue}`)
     })
-    out.push({ namespace: parts[0], name: parts[1], tools: value })
-  }
-  if (errors.length > 0) throw seedError(file, errors)
-  return out
-}
+    return { namespace: parts[0], name: parts[1], tools: value }
+  })
 
 /**
  * Cross-file checks before the first write: every image surface belongs to an Agent or Unit of the
