@@ -1,20 +1,13 @@
 // The kinds `get` and `delete` take, by any of their names, and the columns of their tables.
 import { age } from './output.mjs'
 import { UsageError } from './errors.mjs'
+import type { components } from './generated/openapi.mjs'
 
 export interface Resource {
   id: string
   apiVersion: string
   kind: string
-  metadata: {
-    name: string
-    namespace: string
-    labels: Record<string, string>
-    annotations: Record<string, string>
-    generation: number
-    createdAt: string
-    updatedAt: string
-  }
+  metadata: components['schemas']['ResourceMetadata']
   spec: Record<string, unknown>
   status?: Record<string, unknown>
 }
