@@ -14986,3 +14986,12 @@ export interface operations {
         };
     };
 }
+
+/** The values of `outcome` that GET /api/v1/calls takes. */
+export const CALL_OUTCOMES = ["succeeded", "failed", "denied", "invalid_arguments", "rate_limited", "deduplicated", "pending_approval", "approved", "rejected", "expired"] as const;
+
+/** The values of `status` that GET /api/v1/approvals takes. */
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired"] as const;
+
+/** The values of `level` that GET /api/v1/approvals takes. */
+export const SIDE_EFFECT_LEVELS = ["read_only", "local_write", "external_write", "financial", "communication", "code_execution", "privileged"] as const;
