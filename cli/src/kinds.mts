@@ -95,3 +95,8 @@ export function nameAndNamespace(ref: string, namespace?: string): { id: string;
   if (slash > 0 && !namespace) return { id: ref.slice(slash + 1), namespace: ref.slice(0, slash) }
   return { id: ref, namespace }
 }
+
+/** The params of a route that takes one resource as `{id}`: an id, or a name with `?namespace=`. */
+export function resourceParams(ref: { id: string; namespace?: string }) {
+  return { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} }
+}

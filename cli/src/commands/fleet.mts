@@ -3,22 +3,17 @@ import { apiClient, unwrap } from '../client.mjs'
 import type { Connection } from '../config.mjs'
 import { EXIT, UsageError } from '../errors.mjs'
 import { APPROVAL_STATUSES, CALL_OUTCOMES, type components, SIDE_EFFECT_LEVELS } from '../generated/openapi.mjs'
-import { nameAndNamespace } from '../kinds.mjs'
+import { nameAndNamespace, resourceParams } from '../kinds.mjs'
 import { age, type Format, out, printValue, table } from '../output.mjs'
 
 type EffectiveTool = components['schemas']['EffectiveTool']
 
 export async function effectiveTools(conn: Connection, agent: string, options: { namespace?: string; excluded?: boolean; output: Format }): Promise<number> {
-  const ref = nameAndNamespace(agent, options.namespace ?? conn.namespace)
+  const { path, query } = resourceParams(nameAndNamespace(agent, options.namespace ?? conn.namespace))
   const api = apiClient(conn)
   const set = await unwrap(
     conn.server,
-    api.GET('/api/v1/agents/{id}/effective-tools', {
-      params: {
-        path: { id: ref.id },
-        query: { ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(options.excluded ? { include: 'excluded' as const } : {}) },
-      },
-    }),
+    api.GET('/api/v1/agents/{id}/effective-tools', { params: { path, query: { ...query, ...(options.excluded ? { include: 'excluded' as const } : {}) } } }),
   )
   if (options.output !== 'table') {
     printValue(set, options.output)
@@ -96,9 +91,7 @@ export async function calls(
   let agentId: string | undefined
   if (options.agent) {
     const ref = nameAndNamespace(options.agent, options.namespace ?? conn.namespace)
-    agentId = (
-      await unwrap(conn.server, api.GET('/api/v1/agents/{id}', { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }))
-    ).id
+    agentId = (await unwrap(conn.server, api.GET('/api/v1/agents/{id}', { params: resourceParams(ref) }))).id
   }
   const page = await unwrap(
     conn.server,
