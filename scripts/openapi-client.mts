@@ -1,7 +1,8 @@
 // npm run openapi:client — the typed client the CLI talks to the REST API through: TypeScript types of
 // every path, parameter, body and answer, generated with openapi-typescript from the OpenAPI document
-// the server serves (lib/api/openapi.ts). `--check` exits 1 when the committed file is out of date
-// (the unit test tests/unit/openapi-document.test.ts does the same).
+// the server serves (lib/api/openapi.ts), and the values of the query parameters its flags name.
+// `--check` exits 1 when the committed file is out of date (the unit test
+// tests/unit/openapi-document.test.ts does the same).
 import fs from 'node:fs'
 import { generatedClientTypes, GENERATED_CLIENT_PATH } from './openapi-client-types.mjs'
 

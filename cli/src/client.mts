@@ -4,8 +4,8 @@
 import { createRequire } from 'node:module'
 import createClient from 'openapi-fetch'
 import type { Connection } from './config.mjs'
-import { ApiError, type FieldProblem } from './errors.mjs'
-import type { paths } from './generated/openapi.mjs'
+import { ApiError } from './errors.mjs'
+import type { components, paths } from './generated/openapi.mjs'
 
 export type Api = ReturnType<typeof createClient<paths>>
 
@@ -38,7 +38,7 @@ export async function unwrap<T>(server: string, request: Promise<Answer<T>>): Pr
 }
 
 function problemError(response: Response, body: unknown): ApiError {
-  const problem = (typeof body === 'object' && body !== null ? body : {}) as { title?: string; detail?: string; errors?: FieldProblem[] }
+  const problem = (typeof body === 'object' && body !== null ? body : {}) as Partial<components['schemas']['Problem']>
   const title = problem.title ?? response.statusText ?? 'Error'
   const detail = problem.detail ?? (typeof body === 'string' && body.length < 500 ? body : `the server answered ${response.status}`)
   const hint = response.status === 401 ? ' (set TOOLROOM_TOKEN, pass --token, or use a context with a token)' : ''

@@ -1,6 +1,7 @@
 // Failures the CLI reports, and the exit codes they map to. As kubectl: 0 done, 1 failed; `diff`
 // answers 0 (no differences), 1 (differences) or 2 and above (it failed); a command line that is not
 // understood exits 2.
+import type { components } from './generated/openapi.mjs'
 
 export const EXIT = { ok: 0, failed: 1, differences: 1, diffFailed: 2, usage: 2 } as const
 
@@ -8,14 +9,7 @@ export const EXIT = { ok: 0, failed: 1, differences: 1, diffFailed: 2, usage: 2 
 export class UsageError extends Error {}
 
 /** One broken rule of a refused request, as the API names it (problem+json `errors`). */
-export interface FieldProblem {
-  document?: number
-  kind?: string
-  name?: string
-  field: string
-  rule: string
-  message: string
-}
+export type FieldProblem = components['schemas']['FieldError']
 
 /** The API refused or failed a request: its problem+json, or what went wrong reaching it. */
 export class ApiError extends Error {

@@ -1,20 +1,13 @@
 // The kinds `get` and `delete` take, by any of their names, and the columns of their tables.
 import { age } from './output.mjs'
 import { UsageError } from './errors.mjs'
+import type { components } from './generated/openapi.mjs'
 
 export interface Resource {
   id: string
   apiVersion: string
   kind: string
-  metadata: {
-    name: string
-    namespace: string
-    labels: Record<string, string>
-    annotations: Record<string, string>
-    generation: number
-    createdAt: string
-    updatedAt: string
-  }
+  metadata: components['schemas']['ResourceMetadata']
   spec: Record<string, unknown>
   status?: Record<string, unknown>
 }
@@ -101,4 +94,9 @@ export function nameAndNamespace(ref: string, namespace?: string): { id: string;
   const slash = ref.indexOf('/')
   if (slash > 0 && !namespace) return { id: ref.slice(slash + 1), namespace: ref.slice(0, slash) }
   return { id: ref, namespace }
+}
+
+/** The params of a route that takes one resource as `{id}`: an id, or a name with `?namespace=`. */
+export function resourceParams(ref: { id: string; namespace?: string }) {
+  return { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} }
 }

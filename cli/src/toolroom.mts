@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { VERSION } from './client.mjs'
 import { connection, type GlobalOptions } from './config.mjs'
 import { ApiError, EXIT, UsageError } from './errors.mjs'
+import { APPROVAL_STATUSES, CALL_OUTCOMES, SIDE_EFFECT_LEVELS } from './generated/openapi.mjs'
 import { ManifestError } from './manifests.mjs'
 import { err, type Format, painter } from './output.mjs'
 import { apply, diff } from './commands/apply.mjs'
@@ -118,8 +119,8 @@ const approvals = program.command('approvals').description('The approval queue: 
 approvals
   .command('list')
   .description('Pending requests oldest first (--status for decided ones)')
-  .option('--status <status>', 'pending, approved, denied or expired', 'pending')
-  .option('--level <level>', 'only this side-effect level')
+  .option('--status <status>', `one of ${APPROVAL_STATUSES.join(', ')}`, 'pending')
+  .option('--level <level>', `only this side-effect level: ${SIDE_EFFECT_LEVELS.join(', ')}`)
   .option('--limit <n>', 'at most this many (default 50)')
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command) {
@@ -142,7 +143,7 @@ program
   .option('--agent <agent>', 'only this agent: a name (in -n NAMESPACE), namespace/name, or an id')
   .option('-n, --namespace <namespace>', "the agent's namespace")
   .option('--tool <id>', 'only this tool id, e.g. zendesk.create_ticket')
-  .option('--outcome <outcome>', 'succeeded, failed, denied, invalid_arguments, rate_limited, deduplicated, pending_approval, …')
+  .option('--outcome <outcome>', `only this outcome: ${CALL_OUTCOMES.join(', ')}`)
   .option('--limit <n>', 'at most this many (default 50)')
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command) {

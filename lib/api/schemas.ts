@@ -9,15 +9,17 @@ import { CONDITION_TYPES, TOOL_PHASES } from '@/lib/tools/tool-conditions'
 import { MAX_SELECTOR_LENGTH, parseLabelSelector } from '@/lib/labels/label-selector'
 import { RESOURCE_SORTS } from '@/lib/resources/list-order'
 
-export const metadataOut = z.object({
-  name: z.string(),
-  namespace: z.string(),
-  labels: z.record(z.string(), z.string()),
-  annotations: z.record(z.string(), z.string()),
-  generation: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
+export const metadataOut = z
+  .object({
+    name: z.string(),
+    namespace: z.string(),
+    labels: z.record(z.string(), z.string()),
+    annotations: z.record(z.string(), z.string()),
+    generation: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('ResourceMetadata')
 
 export const toolConditionSchema = z
   .object({

@@ -1,5 +1,8 @@
 // The one error type that crosses layers. Each code maps to one HTTP status and problem type; the
 // set is closed so clients can rely on it.
+import type { z } from '@/lib/http/zod'
+import type { fieldErrorSchema } from '@/lib/http/problem-schema'
+
 const APP_ERROR_CODES = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -18,21 +21,8 @@ const APP_ERROR_CODES = {
 
 export type AppErrorCode = keyof typeof APP_ERROR_CODES
 
-/** One broken rule: where (document index, field path) and which rule. */
-export interface FieldError {
-  /** Index of the document in a multi-document manifest; absent for single requests. */
-  document?: number
-  kind?: string
-  name?: string
-  /** Dotted path of the field, e.g. `spec.inputSchema.properties.priority`. */
-  field: string
-  /** Short machine-readable rule id: `canonical-id`, `reserved-namespace`, `json-schema`, ... */
-  rule: string
-  message: string
-  /** Where in a manifest's text the problem is (1-based; Apply answers only). */
-  line?: number
-  column?: number
-}
+/** One broken rule: where (document index, field path) and which rule; an entry of a problem answer's `errors`, as its schema declares it. */
+export type FieldError = z.output<typeof fieldErrorSchema>
 
 export class AppError extends Error {
   readonly code: AppErrorCode

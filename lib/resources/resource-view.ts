@@ -1,4 +1,6 @@
 // The shape every resource has in API answers: the manifest envelope plus Toolroom's status.
+import type { z } from '@/lib/http/zod'
+import type { metadataOut } from '@/lib/api/schemas'
 import type { Kind } from '@/lib/manifests/kinds'
 import { KIND_ADAPTERS, type Row } from './kind-adapters'
 
@@ -6,15 +8,7 @@ export interface ResourceView {
   id: string
   apiVersion: string
   kind: Kind
-  metadata: {
-    name: string
-    namespace: string
-    labels: Record<string, string>
-    annotations: Record<string, string>
-    generation: number
-    createdAt: string
-    updatedAt: string
-  }
+  metadata: z.output<typeof metadataOut>
   spec: unknown
   status?: Record<string, unknown>
 }

@@ -5,7 +5,7 @@ import { apiClient, unwrap } from '../client.mjs'
 import type { Connection } from '../config.mjs'
 import { EXIT, UsageError } from '../errors.mjs'
 import type { components } from '../generated/openapi.mjs'
-import { nameAndNamespace } from '../kinds.mjs'
+import { nameAndNamespace, resourceParams } from '../kinds.mjs'
 import { out, printValue, table } from '../output.mjs'
 
 type Explanation = components['schemas']['Explanation']
@@ -28,10 +28,7 @@ export async function explain(conn: Connection, agent: string, tool: string, opt
   const ref = nameAndNamespace(agent, options.namespace ?? conn.namespace)
   const body = { tool, arguments: argumentsOf(options), ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) }
   const api = apiClient(conn)
-  const answer = await unwrap(
-    conn.server,
-    api.POST('/api/v1/agents/{id}/explain', { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} }, body }),
-  )
+  const answer = await unwrap(conn.server, api.POST('/api/v1/agents/{id}/explain', { params: resourceParams(ref), body }))
   if (options.output === 'text') printExplanation(answer)
   else printValue(answer, options.output)
   return GOES_THROUGH.includes(answer.decision) ? EXIT.ok : EXIT.failed

@@ -2,23 +2,18 @@
 import { apiClient, unwrap } from '../client.mjs'
 import type { Connection } from '../config.mjs'
 import { EXIT, UsageError } from '../errors.mjs'
-import type { components } from '../generated/openapi.mjs'
-import { nameAndNamespace } from '../kinds.mjs'
+import { APPROVAL_STATUSES, CALL_OUTCOMES, type components, SIDE_EFFECT_LEVELS } from '../generated/openapi.mjs'
+import { nameAndNamespace, resourceParams } from '../kinds.mjs'
 import { age, type Format, out, printValue, table } from '../output.mjs'
 
 type EffectiveTool = components['schemas']['EffectiveTool']
 
 export async function effectiveTools(conn: Connection, agent: string, options: { namespace?: string; excluded?: boolean; output: Format }): Promise<number> {
-  const ref = nameAndNamespace(agent, options.namespace ?? conn.namespace)
+  const { path, query } = resourceParams(nameAndNamespace(agent, options.namespace ?? conn.namespace))
   const api = apiClient(conn)
   const set = await unwrap(
     conn.server,
-    api.GET('/api/v1/agents/{id}/effective-tools', {
-      params: {
-        path: { id: ref.id },
-        query: { ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(options.excluded ? { include: 'excluded' as const } : {}) },
-      },
-    }),
+    api.GET('/api/v1/agents/{id}/effective-tools', { params: { path, query: { ...query, ...(options.excluded ? { include: 'excluded' as const } : {}) } } }),
   )
   if (options.output !== 'table') {
     printValue(set, options.output)
@@ -39,19 +34,6 @@ export async function effectiveTools(conn: Connection, agent: string, options: {
   return EXIT.ok
 }
 
-const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const
-const LEVELS = ['read_only', 'local_write', 'external_write', 'financial', 'communication', 'code_execution', 'privileged'] as const
-
-type Approval = {
-  id: string
-  status: string
-  agent: { namespace: string; name: string }
-  tool: { id: string; level: string | null }
-  requestedAt: string
-  secondsLeft: number | null
-  decision: { by: string | null } | null
-}
-
 export async function listApprovals(conn: Connection, options: { status?: string; level?: string; limit?: string; output: Format }): Promise<number> {
   const api = apiClient(conn)
   const page = await unwrap(
@@ -60,7 +42,7 @@ export async function listApprovals(conn: Connection, options: { status?: string
       params: {
         query: {
           ...(options.status ? { status: oneOf(options.status, APPROVAL_STATUSES, '--status') } : {}),
-          ...(options.level ? { level: oneOf(options.level, LEVELS, '--level') } : {}),
+          ...(options.level ? { level: oneOf(options.level, SIDE_EFFECT_LEVELS, '--level') } : {}),
           ...(options.limit ? { limit: positive(options.limit, '--limit') } : {}),
         },
       },
@@ -70,11 +52,10 @@ export async function listApprovals(conn: Connection, options: { status?: string
     printValue(page, options.output)
     return EXIT.ok
   }
-  const items = page.items as unknown as Approval[]
   out(
     table(
       ['id', 'status', 'agent', 'tool', 'level', 'requested', 'expires in', 'decided by'],
-      items.map((a) => [
+      page.items.map((a) => [
         a.id,
         a.status,
         `${a.agent.namespace}/${a.agent.name}`,
@@ -86,36 +67,21 @@ export async function listApprovals(conn: Connection, options: { status?: string
       ]),
     ),
   )
-  if (page.total > items.length) out(`${page.total - items.length} more (use --limit)`)
+  if (page.total > page.items.length) out(`${page.total - page.items.length} more (use --limit)`)
   return EXIT.ok
 }
 
 export async function decide(conn: Connection, decision: 'approve' | 'deny', id: string, options: { comment?: string; output?: Format }): Promise<number> {
   const api = apiClient(conn)
   const request = { params: { path: { id } }, body: options.comment ? { comment: options.comment } : {} }
-  const answer = (await unwrap(
+  const answer = await unwrap(
     conn.server,
     decision === 'approve' ? api.POST('/api/v1/approvals/{id}/approve', request) : api.POST('/api/v1/approvals/{id}/deny', request),
-  )) as unknown as Approval
+  )
   if (options.output && options.output !== 'table') printValue(answer, options.output)
   else out(`${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}: ${answer.status}`)
   return EXIT.ok
 }
-
-type CallOutcome = components['schemas']['ToolCall']['outcome']
-// `satisfies` holds the list to the API's enum: a renamed outcome fails the CLI's build, not its users.
-const OUTCOMES = [
-  'succeeded',
-  'failed',
-  'denied',
-  'invalid_arguments',
-  'rate_limited',
-  'deduplicated',
-  'pending_approval',
-  'approved',
-  'rejected',
-  'expired',
-] as const satisfies readonly CallOutcome[]
 
 export async function calls(
   conn: Connection,
@@ -125,9 +91,7 @@ export async function calls(
   let agentId: string | undefined
   if (options.agent) {
     const ref = nameAndNamespace(options.agent, options.namespace ?? conn.namespace)
-    agentId = (
-      await unwrap(conn.server, api.GET('/api/v1/agents/{id}', { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }))
-    ).id
+    agentId = (await unwrap(conn.server, api.GET('/api/v1/agents/{id}', { params: resourceParams(ref) }))).id
   }
   const page = await unwrap(
     conn.server,
@@ -136,7 +100,7 @@ export async function calls(
         query: {
           ...(agentId ? { agentId } : {}),
           ...(options.tool ? { tool: options.tool } : {}),
-          ...(options.outcome ? { outcome: oneOf(options.outcome, OUTCOMES, '--outcome') } : {}),
+          ...(options.outcome ? { outcome: oneOf(options.outcome, CALL_OUTCOMES, '--outcome') } : {}),
           ...(options.limit ? { limit: positive(options.limit, '--limit') } : {}),
         },
       },

@@ -3,7 +3,7 @@
 import { type Api, apiClient, unwrap } from '../client.mjs'
 import type { Connection } from '../config.mjs'
 import { ApiError, EXIT, UsageError } from '../errors.mjs'
-import { type KindInfo, kindNamed, KINDS, nameAndNamespace, type Resource, resourceRows } from '../kinds.mjs'
+import { type KindInfo, kindNamed, KINDS, nameAndNamespace, type Resource, resourceParams, resourceRows } from '../kinds.mjs'
 import { readManifests, whereIs } from '../manifests.mjs'
 import { err, type Format, out, printValue, table } from '../output.mjs'
 
@@ -37,10 +37,7 @@ export async function get(conn: Connection, kindName: string, name: string | und
   if (name) {
     if (options.selector) throw new UsageError('-l selects from a list: leave out the name, or leave out -l')
     const ref = nameAndNamespace(name, options.namespace ?? conn.namespace)
-    const resource = (await unwrap(
-      conn.server,
-      api.GET(onePath(kind), { params: { path: { id: ref.id }, query: ref.namespace ? { namespace: ref.namespace } : {} } }),
-    )) as unknown as Resource
+    const resource = (await unwrap(conn.server, api.GET(onePath(kind), { params: resourceParams(ref) }))) as unknown as Resource
     if (options.output === 'table') {
       const { headers, rows } = resourceRows(kind, [resource])
       out(table(headers, rows))
@@ -92,7 +89,7 @@ export async function remove(conn: Connection, kindName: string | undefined, nam
   for (const t of targets) {
     const what = `${t.kind.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.id}`
     try {
-      await unwrap(conn.server, api.DELETE(onePath(t.kind), { params: { path: { id: t.id }, query: t.namespace ? { namespace: t.namespace } : {} } }))
+      await unwrap(conn.server, api.DELETE(onePath(t.kind), { params: resourceParams(t) }))
       out(`${what} deleted`)
     } catch (e) {
       if (e instanceof ApiError && e.status === 404 && options.ignoreNotFound) {

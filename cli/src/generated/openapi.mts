@@ -1624,19 +1624,7 @@ export interface components {
             apiVersion: string;
             /** @enum {string} */
             kind: "Tool";
-            metadata: {
-                name: string;
-                namespace: string;
-                labels: {
-                    [key: string]: string;
-                };
-                annotations: {
-                    [key: string]: string;
-                };
-                generation: number;
-                createdAt: string;
-                updatedAt: string;
-            };
+            metadata: components["schemas"]["ResourceMetadata"];
             spec: {
                 /** @enum {string} */
                 type: "function" | "rest" | "mcp" | "os";
@@ -1697,6 +1685,19 @@ export interface components {
             };
             status?: components["schemas"]["ToolStatus"];
         };
+        ResourceMetadata: {
+            name: string;
+            namespace: string;
+            labels: {
+                [key: string]: string;
+            };
+            annotations: {
+                [key: string]: string;
+            };
+            generation: number;
+            createdAt: string;
+            updatedAt: string;
+        };
         ToolStatus: {
             /**
              * @description Failed: a condition a call needs is False; Degraded: one is Unknown, or recent calls mostly fail; Pending: not observed yet
@@ -1728,10 +1729,13 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
         };
         FieldError: {
+            /** @description The index of the document in a multi-document manifest; absent for single requests */
             document?: number;
             kind?: string;
             name?: string;
+            /** @description The dotted path of the field, e.g. `spec.inputSchema.properties.priority` */
             field: string;
+            /** @description A short machine-readable rule id: `canonical-id`, `reserved-namespace`, `json-schema`, … */
             rule: string;
             message: string;
             /** @description Apply: the problem's line in the manifest's text (1-based) */
@@ -1760,19 +1764,7 @@ export interface components {
             apiVersion: string;
             /** @enum {string} */
             kind: "LanguageTool";
-            metadata: {
-                name: string;
-                namespace: string;
-                labels: {
-                    [key: string]: string;
-                };
-                annotations: {
-                    [key: string]: string;
-                };
-                generation: number;
-                createdAt: string;
-                updatedAt: string;
-            };
+            metadata: components["schemas"]["ResourceMetadata"];
             spec: {
                 image?: string;
                 /** @default 8080 */
@@ -1825,19 +1817,7 @@ export interface components {
             apiVersion: string;
             /** @enum {string} */
             kind: "Connector";
-            metadata: {
-                name: string;
-                namespace: string;
-                labels: {
-                    [key: string]: string;
-                };
-                annotations: {
-                    [key: string]: string;
-                };
-                generation: number;
-                createdAt: string;
-                updatedAt: string;
-            };
+            metadata: components["schemas"]["ResourceMetadata"];
             spec: {
                 displayName?: string;
                 description?: string;
@@ -1869,19 +1849,7 @@ export interface components {
             apiVersion: string;
             /** @enum {string} */
             kind: "Unit";
-            metadata: {
-                name: string;
-                namespace: string;
-                labels: {
-                    [key: string]: string;
-                };
-                annotations: {
-                    [key: string]: string;
-                };
-                generation: number;
-                createdAt: string;
-                updatedAt: string;
-            };
+            metadata: components["schemas"]["ResourceMetadata"];
             spec: {
                 displayName?: string;
                 description?: string;
@@ -1990,19 +1958,7 @@ export interface components {
             apiVersion: string;
             /** @enum {string} */
             kind: "Agent";
-            metadata: {
-                name: string;
-                namespace: string;
-                labels: {
-                    [key: string]: string;
-                };
-                annotations: {
-                    [key: string]: string;
-                };
-                generation: number;
-                createdAt: string;
-                updatedAt: string;
-            };
+            metadata: components["schemas"]["ResourceMetadata"];
             spec: {
                 displayName?: string;
                 description?: string;
@@ -2050,19 +2006,7 @@ export interface components {
             apiVersion: string;
             /** @enum {string} */
             kind: "Secret";
-            metadata: {
-                name: string;
-                namespace: string;
-                labels: {
-                    [key: string]: string;
-                };
-                annotations: {
-                    [key: string]: string;
-                };
-                generation: number;
-                createdAt: string;
-                updatedAt: string;
-            };
+            metadata: components["schemas"]["ResourceMetadata"];
             spec: {
                 type: string;
                 keys: string[];
@@ -2092,19 +2036,7 @@ export interface components {
             apiVersion: string;
             /** @enum {string} */
             kind: "SideEffectPolicy";
-            metadata: {
-                name: string;
-                namespace: string;
-                labels: {
-                    [key: string]: string;
-                };
-                annotations: {
-                    [key: string]: string;
-                };
-                generation: number;
-                createdAt: string;
-                updatedAt: string;
-            };
+            metadata: components["schemas"]["ResourceMetadata"];
             spec: {
                 /** @enum {string} */
                 level: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
@@ -2601,10 +2533,13 @@ export interface components {
             details: {
                 endpoint?: string;
                 refused?: {
+                    /** @description The index of the document in a multi-document manifest; absent for single requests */
                     document?: number;
                     kind?: string;
                     name?: string;
+                    /** @description The dotted path of the field, e.g. `spec.inputSchema.properties.priority` */
                     field?: string;
+                    /** @description A short machine-readable rule id: `canonical-id`, `reserved-namespace`, `json-schema`, … */
                     rule?: string;
                     message?: string;
                     /** @description Apply: the problem's line in the manifest's text (1-based) */
@@ -15051,3 +14986,12 @@ export interface operations {
         };
     };
 }
+
+/** The values of `outcome` that GET /api/v1/calls takes. */
+export const CALL_OUTCOMES = ["succeeded", "failed", "denied", "invalid_arguments", "rate_limited", "deduplicated", "pending_approval", "approved", "rejected", "expired"] as const;
+
+/** The values of `status` that GET /api/v1/approvals takes. */
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired"] as const;
+
+/** The values of `level` that GET /api/v1/approvals takes. */
+export const SIDE_EFFECT_LEVELS = ["read_only", "local_write", "external_write", "financial", "communication", "code_execution", "privileged"] as const;
