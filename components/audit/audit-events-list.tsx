@@ -1,6 +1,6 @@
 'use client'
-import { LoadMore } from '@/components/ui/load-more'
-import { EmptyState, QueryView } from '@/components/ui/states'
+import { PagedList } from '@/components/ui/paged-list'
+import { EmptyState } from '@/components/ui/states'
 import type { AuditFilters } from '@/lib/client/audit-api'
 import { useAuditEvents } from '@/lib/client/audit-hooks'
 import { AuditEventsTable } from './audit-events-table'
@@ -21,23 +21,8 @@ export function AuditEventsList({
 }) {
   const list = useAuditEvents(filters, pageSize)
   return (
-    <QueryView
-      query={list}
-      loadingLabel="Loading the audit log…"
-      isEmpty={() => list.items.length === 0}
-      empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}
-    >
-      {() => (
-        <>
-          <AuditEventsTable events={list.items} showTarget={showTarget} />
-          <LoadMore
-            hasNextPage={list.hasNextPage}
-            isFetchingNextPage={list.isFetchingNextPage}
-            onLoadMore={() => void list.fetchNextPage()}
-            shown={list.items.length}
-          />
-        </>
-      )}
-    </QueryView>
+    <PagedList list={list} loadingLabel="Loading the audit log…" empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}>
+      {(events) => <AuditEventsTable events={events} showTarget={showTarget} />}
+    </PagedList>
   )
 }

@@ -6,10 +6,10 @@ import { useCallback, useState } from 'react'
 import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
-import { LoadMore } from '@/components/ui/load-more'
+import { PagedList } from '@/components/ui/paged-list'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
-import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
+import { EmptyState } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { dateTime, duration } from '@/lib/client/format'
 import { resourceHref } from '@/lib/client/links'
@@ -107,78 +107,75 @@ function CallsList({
   const calls = useCalls({ ...query, from })
   // With a call open beside the list, the columns the drawer shows make way for the rest.
   const beside = Boolean(openCall)
-  return calls.isPending ? (
-    <LoadingState label="Loading calls…" />
-  ) : calls.isError ? (
-    <ErrorState error={calls.error} onRetry={() => calls.refetch()} title="These filters cannot be used" />
-  ) : calls.items.length === 0 ? (
-    <EmptyState title={filtered ? 'No calls match these filters' : 'No calls recorded yet'}>
-      {filtered ? null : 'Calls appear here as agents use tools through the gateway.'}
-    </EmptyState>
-  ) : (
-    <>
-      <Table>
-        <THead>
-          <Tr>
-            <Th>Started</Th>
-            <Th>Agent</Th>
-            <Th>Tool</Th>
-            <Th>Outcome</Th>
-            {!beside && <Th>Channel</Th>}
-            {!beside && <Th className="text-right">Latency</Th>}
-            <Th>Error</Th>
-          </Tr>
-        </THead>
-        <TBody>
-          {calls.items.map((c) => (
-            <Tr
-              key={c.id}
-              data-call-id={c.id}
-              aria-current={openCall === c.id ? 'true' : undefined}
-              className={`cursor-pointer hover:bg-slate-50 ${openCall === c.id ? 'bg-sky-50' : ''}`}
-              onClick={() => onOpen(c.id)}
-            >
-              <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">
-                <button
-                  type="button"
-                  className="text-left hover:underline"
-                  aria-label={`Open the call of ${c.toolId} at ${dateTime(c.startedAt)}`}
-                  onClick={(e) => (e.stopPropagation(), onOpen(c.id))}
-                >
-                  {dateTime(c.startedAt)}
-                </button>
-              </Td>
-              <Td className="font-mono text-xs">
-                <IntentLink
-                  href={resourceHref('Agent', c.agentName, c.agentNamespace)}
-                  className="text-sky-800 [overflow-wrap:anywhere] hover:underline"
-                  onClick={(e) => e.stopPropagation()}
-                >
-                  <Breakable text={`${c.agentNamespace}/${c.agentName}`} />
-                </IntentLink>
-              </Td>
-              <Td>
-                <ToolLink toolId={c.toolId} toolKey={c.toolKey} />
-              </Td>
-              <Td>
-                <OutcomeBadge outcome={c.outcome} />
-              </Td>
-              {!beside && <Td className="text-xs">{c.channel}</Td>}
-              {!beside && <Td className="text-right text-xs tabular-nums">{c.latencyMs !== null ? duration(c.latencyMs) : '—'}</Td>}
-              <Td className="max-w-72 text-xs text-red-800" title={c.errorMessage ?? undefined}>
-                <span className="font-mono">{c.errorCode ?? ''}</span>
-                {c.errorMessage && <span className="block truncate text-slate-600">{c.errorMessage}</span>}
-              </Td>
+  return (
+    <PagedList
+      list={calls}
+      loadingLabel="Loading calls…"
+      errorTitle="These filters cannot be used"
+      empty={
+        <EmptyState title={filtered ? 'No calls match these filters' : 'No calls recorded yet'}>
+          {filtered ? null : 'Calls appear here as agents use tools through the gateway.'}
+        </EmptyState>
+      }
+    >
+      {(items) => (
+        <Table>
+          <THead>
+            <Tr>
+              <Th>Started</Th>
+              <Th>Agent</Th>
+              <Th>Tool</Th>
+              <Th>Outcome</Th>
+              {!beside && <Th>Channel</Th>}
+              {!beside && <Th className="text-right">Latency</Th>}
+              <Th>Error</Th>
             </Tr>
-          ))}
-        </TBody>
-      </Table>
-      <LoadMore
-        hasNextPage={calls.hasNextPage}
-        isFetchingNextPage={calls.isFetchingNextPage}
-        onLoadMore={() => calls.fetchNextPage()}
-        shown={calls.items.length}
-      />
-    </>
+          </THead>
+          <TBody>
+            {items.map((c) => (
+              <Tr
+                key={c.id}
+                data-call-id={c.id}
+                aria-current={openCall === c.id ? 'true' : undefined}
+                className={`cursor-pointer hover:bg-slate-50 ${openCall === c.id ? 'bg-sky-50' : ''}`}
+                onClick={() => onOpen(c.id)}
+              >
+                <Td className="whitespace-nowrap text-xs tabular-nums text-slate-600">
+                  <button
+                    type="button"
+                    className="text-left hover:underline"
+                    aria-label={`Open the call of ${c.toolId} at ${dateTime(c.startedAt)}`}
+                    onClick={(e) => (e.stopPropagation(), onOpen(c.id))}
+                  >
+                    {dateTime(c.startedAt)}
+                  </button>
+                </Td>
+                <Td className="font-mono text-xs">
+                  <IntentLink
+                    href={resourceHref('Agent', c.agentName, c.agentNamespace)}
+                    className="text-sky-800 [overflow-wrap:anywhere] hover:underline"
+                    onClick={(e) => e.stopPropagation()}
+                  >
+                    <Breakable text={`${c.agentNamespace}/${c.agentName}`} />
+                  </IntentLink>
+                </Td>
+                <Td>
+                  <ToolLink toolId={c.toolId} toolKey={c.toolKey} />
+                </Td>
+                <Td>
+                  <OutcomeBadge outcome={c.outcome} />
+                </Td>
+                {!beside && <Td className="text-xs">{c.channel}</Td>}
+                {!beside && <Td className="text-right text-xs tabular-nums">{c.latencyMs !== null ? duration(c.latencyMs) : '—'}</Td>}
+                <Td className="max-w-72 text-xs text-red-800" title={c.errorMessage ?? undefined}>
+                  <span className="font-mono">{c.errorCode ?? ''}</span>
+                  {c.errorMessage && <span className="block truncate text-slate-600">{c.errorMessage}</span>}
+                </Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      )}
+    </PagedList>
   )
 }

@@ -1,7 +1,7 @@
 'use client'
 import { Card } from '@/components/ui/card'
-import { LoadMore } from '@/components/ui/load-more'
-import { EmptyState, QueryView } from '@/components/ui/states'
+import { PagedList } from '@/components/ui/paged-list'
+import { EmptyState } from '@/components/ui/states'
 import type { DiscoveryFilters } from '@/lib/client/api'
 import { useDiscoveryRuns } from '@/lib/client/hooks'
 import { DiscoveryRunsTable } from './discovery-runs-table'
@@ -19,24 +19,9 @@ export interface DiscoveryListProps {
 export function DiscoveryRunsList({ filters, showSubject = false, emptyTitle, emptyHint, pageSize = 10 }: DiscoveryListProps) {
   const list = useDiscoveryRuns(filters, pageSize)
   return (
-    <QueryView
-      query={list}
-      loadingLabel="Loading runs…"
-      isEmpty={() => list.items.length === 0}
-      empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}
-    >
-      {() => (
-        <>
-          <DiscoveryRunsTable runs={list.items} showSubject={showSubject} />
-          <LoadMore
-            hasNextPage={list.hasNextPage}
-            isFetchingNextPage={list.isFetchingNextPage}
-            onLoadMore={() => void list.fetchNextPage()}
-            shown={list.items.length}
-          />
-        </>
-      )}
-    </QueryView>
+    <PagedList list={list} loadingLabel="Loading runs…" empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}>
+      {(runs) => <DiscoveryRunsTable runs={runs} showSubject={showSubject} />}
+    </PagedList>
   )
 }
 

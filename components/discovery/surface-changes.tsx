@@ -2,8 +2,8 @@
 import { useState } from 'react'
 import { useCan } from '@/components/access/caller-context'
 import { Card } from '@/components/ui/card'
-import { LoadMore } from '@/components/ui/load-more'
-import { EmptyState, QueryView } from '@/components/ui/states'
+import { PagedList } from '@/components/ui/paged-list'
+import { EmptyState } from '@/components/ui/states'
 import type { DiscoveryFilters, SurfaceChange } from '@/lib/client/api'
 import { dateTime, timeAgo } from '@/lib/client/format'
 import { useSurfaceChanges } from '@/lib/client/hooks'
@@ -117,28 +117,15 @@ export function SurfaceChangesList({ filters, showSubject = false, emptyTitle, e
           </button>
         </div>
       )}
-      <QueryView
-        query={list}
-        loadingLabel="Loading changes…"
-        isEmpty={() => list.items.length === 0}
-        empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}
-      >
-        {() => (
-          <>
-            <ul className="divide-y divide-slate-100">
-              {list.items.map((c) => (
-                <SurfaceChangeRow key={c.id} change={c} showSubject={showSubject} initiallyOpen={c.status === 'pending_review'} onDecided={setNotice} />
-              ))}
-            </ul>
-            <LoadMore
-              hasNextPage={list.hasNextPage}
-              isFetchingNextPage={list.isFetchingNextPage}
-              onLoadMore={() => void list.fetchNextPage()}
-              shown={list.items.length}
-            />
-          </>
+      <PagedList list={list} loadingLabel="Loading changes…" empty={<EmptyState title={emptyTitle}>{emptyHint}</EmptyState>}>
+        {(changes) => (
+          <ul className="divide-y divide-slate-100">
+            {changes.map((c) => (
+              <SurfaceChangeRow key={c.id} change={c} showSubject={showSubject} initiallyOpen={c.status === 'pending_review'} onDecided={setNotice} />
+            ))}
+          </ul>
         )}
-      </QueryView>
+      </PagedList>
     </>
   )
 }

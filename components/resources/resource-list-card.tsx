@@ -5,9 +5,9 @@ import { IntentLink } from '@/components/ui/intent-link'
 import { NamespaceSelect } from '@/components/resources/namespace-select'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
-import { LoadMore } from '@/components/ui/load-more'
+import { PagedList } from '@/components/ui/paged-list'
 import { SearchInput } from '@/components/ui/search-input'
-import { EmptyState, QueryView } from '@/components/ui/states'
+import { EmptyState } from '@/components/ui/states'
 import { type SortDirection, Table, TBody, Th, THead, Tr } from '@/components/ui/table'
 import type { Plural } from '@/lib/client/api'
 import { useResourceList, type ResourceList } from '@/lib/client/hooks'
@@ -75,45 +75,36 @@ export function ResourceListCard<T extends { id: string }>({
   return (
     <Card bodyClassName="">
       <FilterBar onReset={filtered ? filterState.reset : undefined}>{filters}</FilterBar>
-      <QueryView
-        query={list}
+      <PagedList
+        list={list}
         loadingLabel={loadingLabel}
-        isEmpty={() => list.items.length === 0}
         empty={<EmptyState title={filtered ? empty.filtered : empty.unfiltered}>{!filtered && empty.hint}</EmptyState>}
       >
-        {() => (
-          <>
-            <Table>
-              <THead>
-                <tr>
-                  {columns.map((c) =>
-                    typeof c === 'string' ? (
-                      <Th key={c}>{c}</Th>
-                    ) : (
-                      <Th key={c.label} className={c.className} sort={c.sort && sort ? sortControl(c.sort, c.label, sort) : undefined}>
-                        {c.label}
-                      </Th>
-                    ),
-                  )}
-                </tr>
-              </THead>
-              <TBody>
-                {list.items.map((item) => (
-                  <Tr key={item.id} {...rowAttributes?.(item)} className="hover:bg-slate-50">
-                    {renderRow(item)}
-                  </Tr>
-                ))}
-              </TBody>
-            </Table>
-            <LoadMore
-              hasNextPage={list.hasNextPage}
-              isFetchingNextPage={list.isFetchingNextPage}
-              onLoadMore={() => void list.fetchNextPage()}
-              shown={list.items.length}
-            />
-          </>
+        {(items) => (
+          <Table>
+            <THead>
+              <tr>
+                {columns.map((c) =>
+                  typeof c === 'string' ? (
+                    <Th key={c}>{c}</Th>
+                  ) : (
+                    <Th key={c.label} className={c.className} sort={c.sort && sort ? sortControl(c.sort, c.label, sort) : undefined}>
+                      {c.label}
+                    </Th>
+                  ),
+                )}
+              </tr>
+            </THead>
+            <TBody>
+              {items.map((item) => (
+                <Tr key={item.id} {...rowAttributes?.(item)} className="hover:bg-slate-50">
+                  {renderRow(item)}
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
         )}
-      </QueryView>
+      </PagedList>
     </Card>
   )
 }

@@ -7,7 +7,7 @@ import { useState } from 'react'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { IntentLink } from '@/components/ui/intent-link'
-import { ErrorState, LoadingState } from '@/components/ui/states'
+import { PagedList } from '@/components/ui/paged-list'
 import type { ToolState } from '@/lib/effective-tools/types'
 import { listAgentsWithTool } from '@/lib/client/explain-api'
 import { resourceHref } from '@/lib/client/links'
@@ -32,7 +32,7 @@ export function AgentsWithTool({ toolId, namespace }: { toolId: string; namespac
   })
   const counts = query.data?.pages[0]?.counts
   const total = counts ? counts.enabled + counts.disabled + counts.denied + counts.shadowed : null
-  const items = query.data?.pages.flatMap((p) => p.items) ?? []
+  const list = { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
   return (
     <Card
       id="agents-with-tool"
@@ -64,55 +64,44 @@ export function AgentsWithTool({ toolId, namespace }: { toolId: string; namespac
           ))}
         </div>
       )}
-      {query.isPending ? (
-        <LoadingState label="Working out which agents have it…" />
-      ) : query.isError ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : items.length === 0 ? (
-        <p className="px-4 py-4 text-sm text-slate-500">No agent has this tool: nothing grants it and no bound connector lists it.</p>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {items.map((item) => (
-            <li
-              key={item.agent.id}
-              className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-2 text-sm"
-              data-testid="agent-with-tool"
-              data-state={item.state}
-            >
-              <IntentLink href={resourceHref('Agent', item.agent.id)} className="min-w-0 break-all font-medium text-sky-800 hover:underline">
-                {item.agent.name}
-              </IntentLink>
-              <span className="font-mono text-xs text-slate-600">{item.agent.namespace}</span>
-              <Badge tone={TONE[item.state]}>{item.state}</Badge>
-              <span className="text-xs text-slate-600">
-                via <span className="font-mono">{item.provenance}</span>
-                {item.inheritedFromUnit && (
-                  <>
-                    {' '}
-                    from unit{' '}
-                    <IntentLink href={resourceHref('Unit', item.inheritedFromUnit, item.agent.namespace)} className="text-sky-800 hover:underline">
-                      {item.inheritedFromUnit}
-                    </IntentLink>
-                  </>
-                )}
-              </span>
-              {item.reason && item.state !== 'enabled' && <span className="basis-full break-words text-xs text-slate-600">{item.reason}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-      {query.hasNextPage && (
-        <div className="border-t border-slate-200 px-4 py-2">
-          <button
-            type="button"
-            onClick={() => void query.fetchNextPage()}
-            disabled={query.isFetchingNextPage}
-            className="text-sm font-medium text-sky-800 hover:underline disabled:text-slate-500"
-          >
-            {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      <PagedList
+        list={list}
+        loadingLabel="Working out which agents have it…"
+        empty={<p className="px-4 py-4 text-sm text-slate-500">No agent has this tool: nothing grants it and no bound connector lists it.</p>}
+        footerWhenComplete={false}
+      >
+        {(items) => (
+          <ul className="divide-y divide-slate-100">
+            {items.map((item) => (
+              <li
+                key={item.agent.id}
+                className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-2 text-sm"
+                data-testid="agent-with-tool"
+                data-state={item.state}
+              >
+                <IntentLink href={resourceHref('Agent', item.agent.id)} className="min-w-0 break-all font-medium text-sky-800 hover:underline">
+                  {item.agent.name}
+                </IntentLink>
+                <span className="font-mono text-xs text-slate-600">{item.agent.namespace}</span>
+                <Badge tone={TONE[item.state]}>{item.state}</Badge>
+                <span className="text-xs text-slate-600">
+                  via <span className="font-mono">{item.provenance}</span>
+                  {item.inheritedFromUnit && (
+                    <>
+                      {' '}
+                      from unit{' '}
+                      <IntentLink href={resourceHref('Unit', item.inheritedFromUnit, item.agent.namespace)} className="text-sky-800 hover:underline">
+                        {item.inheritedFromUnit}
+                      </IntentLink>
+                    </>
+                  )}
+                </span>
+                {item.reason && item.state !== 'enabled' && <span className="basis-full break-words text-xs text-slate-600">{item.reason}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </PagedList>
     </Card>
   )
 }

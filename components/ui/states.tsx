@@ -52,6 +52,7 @@ export function QueryView<T>({
   empty,
   loadingLabel,
   errorHeader,
+  errorTitle,
   children,
 }: {
   query: Pick<UseQueryResult<T>, 'data' | 'error' | 'isPending' | 'isError' | 'refetch'>
@@ -60,6 +61,8 @@ export function QueryView<T>({
   loadingLabel?: string
   /** Shown above the error, so a page that failed to load still says where the user is. */
   errorHeader?: React.ReactNode
+  /** The error's heading, where the likely cause is known (e.g. filters the API refused). */
+  errorTitle?: string
   children: (data: T) => React.ReactNode
 }) {
   if (query.isPending) return <LoadingState label={loadingLabel} />
@@ -67,7 +70,7 @@ export function QueryView<T>({
     return (
       <>
         {errorHeader}
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} title={errorTitle} />
       </>
     )
   const data = query.data as T

@@ -1,8 +1,7 @@
 'use client'
 import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
-import { LoadMore } from '@/components/ui/load-more'
-import { ErrorState, LoadingState } from '@/components/ui/states'
+import { PagedList } from '@/components/ui/paged-list'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { Resource } from '@/lib/client/api'
 import { shortImage } from '@/lib/client/format'
@@ -36,16 +35,10 @@ function MemberList<S extends AgentSpec | UnitSpec>({
       }
       bodyClassName=""
     >
-      {list.isPending ? (
-        <LoadingState />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.items.length === 0 ? (
-        <p className="px-4 py-3 text-sm text-slate-500">{empty}</p>
-      ) : (
-        <>
+      <PagedList list={list} empty={<p className="px-4 py-3 text-sm text-slate-500">{empty}</p>} footerWhenComplete={false}>
+        {(members) => (
           <ul className="divide-y divide-slate-100">
-            {list.items.map((r) => (
+            {members.map((r) => (
               <li key={r.id} className="flex items-baseline justify-between gap-3 px-4 py-2 text-sm">
                 <IntentLink href={resourceHref(plural === 'agents' ? 'Agent' : 'Unit', r.id)} className="font-medium text-slate-900 hover:underline">
                   {r.metadata.name}
@@ -56,16 +49,8 @@ function MemberList<S extends AgentSpec | UnitSpec>({
               </li>
             ))}
           </ul>
-          {list.hasNextPage && (
-            <LoadMore
-              hasNextPage={list.hasNextPage}
-              isFetchingNextPage={list.isFetchingNextPage}
-              onLoadMore={() => void list.fetchNextPage()}
-              shown={list.items.length}
-            />
-          )}
-        </>
-      )}
+        )}
+      </PagedList>
     </Card>
   )
 }
