@@ -9,8 +9,8 @@ import { QueryView } from '@/components/ui/states'
 import { count, duration, percent } from '@/lib/client/format'
 import type { CallStats, StatsSubject } from '@/lib/client/stats-api'
 import { useCallStats } from '@/lib/client/stats-hooks'
-
-type Grain = 'day' | 'hour'
+import { Figure } from './figure'
+import { dayLabel, type Grain, GrainToggle, hourLabel } from './grain'
 
 const CALL_SERIES = [
   { key: 'ok', name: 'succeeded or refused', color: '#64748b' },
@@ -21,45 +21,14 @@ const LATENCY_SERIES = [
   { key: 'p95Ms', name: 'p95', color: '#7c3aed' },
 ]
 
-const dayLabel = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
-const hourLabel = (hour: string) => {
-  const d = new Date(hour)
-  return d.getUTCHours() === 0 ? dayLabel(hour.slice(0, 10)) : `${String(d.getUTCHours()).padStart(2, '0')}:00`
-}
-
 function points(stats: CallStats, grain: Grain): ChartPoint[] {
   const rows = grain === 'day' ? stats.byDay.map((d) => ({ ...d, label: dayLabel(d.day) })) : stats.byHour.map((h) => ({ ...h, label: hourLabel(h.hour) }))
   return rows.map((r) => ({ label: r.label, ok: r.calls - r.failures, failures: r.failures, p50Ms: r.p50Ms, p95Ms: r.p95Ms }))
 }
 
-function Figure({ label, value, tone }: { label: string; value: React.ReactNode; tone?: 'bad' }) {
-  return (
-    <div>
-      <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
-      <p className={`mt-0.5 text-lg font-semibold tabular-nums ${tone === 'bad' ? 'text-red-700' : 'text-slate-900'}`}>{value}</p>
-    </div>
-  )
-}
-
 export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHref }: { subject: StatsSubject; title?: string; callsHref?: string }) {
   const query = useCallStats(subject)
   const [grain, setGrain] = useState<Grain>('day')
-  const toggle = (
-    <div role="group" aria-label="Bucket size" className="inline-flex overflow-hidden rounded-md border border-slate-300 text-xs">
-      {(['day', 'hour'] as const).map((g) => (
-        <button
-          key={g}
-          type="button"
-          aria-pressed={grain === g}
-          onClick={() => setGrain(g)}
-          className={`px-2.5 py-1 ${grain === g ? 'bg-slate-800 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`}
-        >
-          by {g}
-        </button>
-      ))}
-    </div>
-  )
   return (
     <Card
       title={title}
@@ -71,7 +40,7 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
               Browse calls
             </IntentLink>
           )}
-          {toggle}
+          <GrainToggle grain={grain} onChange={setGrain} label="Bucket size" />
         </>
       }
       className="call-stats"
@@ -84,12 +53,12 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
             <div className="space-y-4">
               <div className="grid grid-cols-3 gap-3 sm:grid-cols-6">
                 <Figure label="Calls" value={count(t.calls)} />
-                <Figure label="Failures" value={count(t.failures)} tone={t.failures > 0 ? 'bad' : undefined} />
+                <Figure label="Failures" value={count(t.failures)} bad={t.failures > 0} />
                 {/* Calls that were all refused never ran: that is no failure rate, not 0 %. */}
                 <Figure
                   label="Failure rate"
                   value={t.calls > 0 && t.refused === t.calls ? 'none ran' : percent(t.failureRate)}
-                  tone={(t.failureRate ?? 0) > 0.05 ? 'bad' : undefined}
+                  bad={(t.failureRate ?? 0) > 0.05}
                 />
                 <Figure label="Refused" value={count(t.refused)} />
                 <Figure label="p50 latency" value={duration(t.p50Ms)} />

@@ -14,19 +14,13 @@ import { count, dateTime, percent, timeAgo } from '@/lib/client/format'
 import { resourceHref } from '@/lib/client/links'
 import type { ToolFailures } from '@/lib/client/stats-api'
 import { useToolFailures } from '@/lib/client/stats-hooks'
-
-type Grain = 'day' | 'hour'
+import { Figure } from './figure'
+import { dayLabel, type Grain, GrainToggle, hourLabel } from './grain'
 
 // Bars, not a line: a day or hour without calls has no rate, and a lone point draws no line.
 const RATE_SERIES = [{ key: 'failurePercent', name: 'failure rate', color: '#dc2626' }]
 const asPercent = (v: number) => `${v}%`
 const percentOf = (rate: number | null) => (rate === null ? null : Math.round(rate * 1000) / 10)
-const dayLabel = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
-const hourLabel = (hour: string) => {
-  const d = new Date(hour)
-  return d.getUTCHours() === 0 ? dayLabel(hour.slice(0, 10)) : `${String(d.getUTCHours()).padStart(2, '0')}:00`
-}
 
 function trend(stats: ToolFailures['stats'], grain: Grain): ChartPoint[] {
   return grain === 'day'
@@ -36,15 +30,6 @@ function trend(stats: ToolFailures['stats'], grain: Grain): ChartPoint[] {
 
 /** The first line of what the upstream answered, for a row; the drawer shows all of it. */
 const firstLine = (excerpt: string | null) => (excerpt ? excerpt.split('\n', 1)[0].slice(0, 160) : null)
-
-function Figure({ label, value, bad }: { label: string; value: React.ReactNode; bad?: boolean }) {
-  return (
-    <div>
-      <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
-      <p className={`mt-0.5 text-lg font-semibold tabular-nums ${bad ? 'text-red-700' : 'text-slate-900'}`}>{value}</p>
-    </div>
-  )
-}
 
 function ShareBar({ share }: { share: number }) {
   return (
@@ -177,19 +162,7 @@ export function ToolFailureView({ toolKey }: { toolKey: string }) {
           <IntentLink href={failedCalls} className="text-xs font-medium text-sky-800 hover:underline">
             All failed calls
           </IntentLink>
-          <div role="group" aria-label="Failure rate per" className="inline-flex overflow-hidden rounded-md border border-slate-300 text-xs">
-            {(['day', 'hour'] as const).map((g) => (
-              <button
-                key={g}
-                type="button"
-                aria-pressed={grain === g}
-                onClick={() => setGrain(g)}
-                className={`px-2.5 py-1 ${grain === g ? 'bg-slate-800 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`}
-              >
-                by {g}
-              </button>
-            ))}
-          </div>
+          <GrainToggle grain={grain} onChange={setGrain} label="Failure rate per" />
         </>
       }
       className="tool-failures"
