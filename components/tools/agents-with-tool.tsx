@@ -2,13 +2,13 @@
 // "Agents with this tool" on a Tool's page, as connectors show what they are bound to: every agent the
 // Tool reaches (by a grant or a connector, on itself or a unit above it) and what its effective set
 // makes of it there: enabled, disabled by a toggle, denied by safety, or shadowed by another source.
-import { useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { IntentLink } from '@/components/ui/intent-link'
 import { PagedList } from '@/components/ui/paged-list'
 import type { ToolState } from '@/lib/effective-tools/types'
+import { useCursorPages } from '@/lib/client/cursor-pages'
 import { listAgentsWithTool } from '@/lib/client/explain-api'
 import { resourceHref } from '@/lib/client/links'
 import { queryKeys } from '@/lib/client/query-keys'
@@ -24,15 +24,12 @@ const TONE = Object.fromEntries(STATES.map((s) => [s.state, s.tone])) as Record<
 export function AgentsWithTool({ toolId, namespace }: { toolId: string; namespace: string }) {
   const [state, setState] = useState<ToolState | undefined>(undefined)
   const params = { state, limit: 50 }
-  const query = useInfiniteQuery({
+  const list = useCursorPages({
     queryKey: queryKeys.agentsWithTool(toolId, namespace, params),
-    queryFn: ({ pageParam }) => listAgentsWithTool(toolId, namespace, params, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
+    fetchPage: (cursor) => listAgentsWithTool(toolId, namespace, params, cursor),
   })
-  const counts = query.data?.pages[0]?.counts
+  const counts = list.firstPage?.counts
   const total = counts ? counts.enabled + counts.disabled + counts.denied + counts.shadowed : null
-  const list = { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] }
   return (
     <Card
       id="agents-with-tool"
