@@ -1,10 +1,10 @@
 'use client'
 import { IntentLink } from '@/components/ui/intent-link'
-import { Fragment, useState } from 'react'
 import { JsonDiff } from '@/components/discovery/value-diff'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { ExpandableRows, ExpandToggle } from '@/components/ui/expandable-rows'
+import { Table, TBody, Td, Th, THead } from '@/components/ui/table'
 import { type AuditEvent, changedPaths } from '@/lib/client/audit-api'
 import { dateTime, timeAgo } from '@/lib/client/format'
 import { hasPage, resourceHref } from '@/lib/client/links'
@@ -86,8 +86,6 @@ function EventDetails({ event }: { event: AuditEvent }) {
 
 /** Audit events, newest first; a row opens to its detail and the before/after diff. */
 export function AuditEventsTable({ events, showTarget = true }: { events: AuditEvent[]; showTarget?: boolean }) {
-  const [open, setOpen] = useState<string | null>(null)
-  const columns = showTarget ? 5 : 4
   return (
     <Table>
       <THead>
@@ -100,56 +98,39 @@ export function AuditEventsTable({ events, showTarget = true }: { events: AuditE
         </tr>
       </THead>
       <TBody>
-        {events.map((event) => {
-          const expanded = open === event.id
-          return (
-            <Fragment key={event.id}>
-              <Tr
-                data-testid="audit-event-row"
-                data-action={event.action}
-                className="cursor-pointer hover:bg-slate-50"
-                onClick={() => setOpen(expanded ? null : event.id)}
-              >
-                <Td className="whitespace-nowrap text-xs text-slate-700">
-                  <button
-                    type="button"
-                    aria-expanded={expanded}
-                    aria-label={`${expanded ? 'Hide' : 'Show'} details of ${event.action} ${timeAgo(event.at)}`}
-                    className="inline-flex items-center gap-1.5"
-                  >
-                    <span aria-hidden className="w-3 text-xs text-slate-400">
-                      {expanded ? '▾' : '▸'}
-                    </span>
-                    <span title={dateTime(event.at)}>{timeAgo(event.at)}</span>
-                  </button>
+        <ExpandableRows
+          items={events}
+          rowKey={(event) => event.id}
+          rowAttributes={(event) => ({ 'data-testid': 'audit-event-row', 'data-action': event.action })}
+          columnCount={showTarget ? 5 : 4}
+          details={(event) => <EventDetails event={event} />}
+        >
+          {(event, expanded) => (
+            <>
+              <Td className="whitespace-nowrap text-xs text-slate-700">
+                <ExpandToggle expanded={expanded} label={`${expanded ? 'Hide' : 'Show'} details of ${event.action} ${timeAgo(event.at)}`}>
+                  <span title={dateTime(event.at)}>{timeAgo(event.at)}</span>
+                </ExpandToggle>
+              </Td>
+              <Td className="text-xs">
+                <span className="font-medium text-slate-900">{event.actor.name}</span> <span className="text-slate-500">{event.actor.kind}</span>
+              </Td>
+              <Td>
+                <Badge tone={actionTone(event.action)} className="font-mono font-normal">
+                  {event.action}
+                </Badge>
+              </Td>
+              {showTarget && (
+                <Td className="max-w-72">
+                  <Target event={event} />
                 </Td>
-                <Td className="text-xs">
-                  <span className="font-medium text-slate-900">{event.actor.name}</span> <span className="text-slate-500">{event.actor.kind}</span>
-                </Td>
-                <Td>
-                  <Badge tone={actionTone(event.action)} className="font-mono font-normal">
-                    {event.action}
-                  </Badge>
-                </Td>
-                {showTarget && (
-                  <Td className="max-w-72">
-                    <Target event={event} />
-                  </Td>
-                )}
-                <Td>
-                  <Summary event={event} />
-                </Td>
-              </Tr>
-              {expanded && (
-                <tr className="bg-slate-50">
-                  <td colSpan={columns} className="px-3 pb-3 pt-1">
-                    <EventDetails event={event} />
-                  </td>
-                </tr>
               )}
-            </Fragment>
-          )
-        })}
+              <Td>
+                <Summary event={event} />
+              </Td>
+            </>
+          )}
+        </ExpandableRows>
       </TBody>
     </Table>
   )

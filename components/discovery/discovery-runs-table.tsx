@@ -1,8 +1,8 @@
 'use client'
-import { Fragment, useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
+import { ExpandableRows, ExpandToggle } from '@/components/ui/expandable-rows'
+import { Table, TBody, Td, Th, THead } from '@/components/ui/table'
 import type { DiscoveryRun } from '@/lib/client/api'
 import { between, dateTime, duration, shortDigest, timeAgo } from '@/lib/client/format'
 import { RefusedEntries } from './refused-entries'
@@ -104,8 +104,6 @@ function RunDetails({ run }: { run: DiscoveryRun }) {
 
 /** Discovery runs, newest first; a row opens to everything the run recorded. */
 export function DiscoveryRunsTable({ runs, showSubject = false }: { runs: DiscoveryRun[]; showSubject?: boolean }) {
-  const [open, setOpen] = useState<string | null>(null)
-  const columns = showSubject ? 7 : 6
   return (
     <Table>
       <THead>
@@ -120,63 +118,52 @@ export function DiscoveryRunsTable({ runs, showSubject = false }: { runs: Discov
         </tr>
       </THead>
       <TBody>
-        {runs.map((run) => {
-          const expanded = open === run.id
-          return (
-            <Fragment key={run.id}>
-              <Tr
-                data-testid="discovery-run-row"
-                data-run-id={run.id}
-                data-status={run.status}
-                data-subject-kind={run.subjectKind}
-                className="cursor-pointer hover:bg-slate-50"
-                onClick={() => setOpen(expanded ? null : run.id)}
-              >
-                {showSubject && (
-                  <Td className="max-w-64" onClick={(e) => e.stopPropagation()}>
-                    <SubjectLink kind={run.subjectKind} id={run.subjectId} namespace={run.namespace} name={run.name} />
-                  </Td>
-                )}
-                <Td className="whitespace-nowrap">
-                  <button
-                    type="button"
-                    aria-expanded={expanded}
-                    aria-label={`${expanded ? 'Hide' : 'Show'} details of the ${run.status} run of ${run.name} started ${timeAgo(run.startedAt)}`}
-                    className="inline-flex items-center gap-1.5"
-                  >
-                    <span aria-hidden className="w-3 text-xs text-slate-400">
-                      {expanded ? '▾' : '▸'}
-                    </span>
-                    <RunStatusBadge status={run.status} />
-                  </button>
+        <ExpandableRows
+          items={runs}
+          rowKey={(run) => run.id}
+          rowAttributes={(run) => ({
+            'data-testid': 'discovery-run-row',
+            'data-run-id': run.id,
+            'data-status': run.status,
+            'data-subject-kind': run.subjectKind,
+          })}
+          columnCount={showSubject ? 7 : 6}
+          details={(run) => <RunDetails run={run} />}
+        >
+          {(run, expanded) => (
+            <>
+              {showSubject && (
+                <Td className="max-w-64" onClick={(e) => e.stopPropagation()}>
+                  <SubjectLink kind={run.subjectKind} id={run.subjectId} namespace={run.namespace} name={run.name} />
                 </Td>
-                <Td>
-                  <TriggerLabel trigger={run.trigger} />
-                </Td>
-                <Td className="text-right tabular-nums text-xs text-slate-700">{run.attempt}</Td>
-                <Td className="whitespace-nowrap text-xs text-slate-700">
-                  <span title={dateTime(run.startedAt)}>{timeAgo(run.startedAt)}</span>
-                  {run.digest && (
-                    <div className="font-mono text-[11px] text-slate-500" title={run.digest}>
-                      {shortDigest(run.digest)}
-                    </div>
-                  )}
-                </Td>
-                <Td className="whitespace-nowrap text-right tabular-nums text-xs text-slate-700">{between(run.startedAt, run.finishedAt)}</Td>
-                <Td>
-                  <Outcome run={run} />
-                </Td>
-              </Tr>
-              {expanded && (
-                <tr className="bg-slate-50">
-                  <td colSpan={columns} className="px-3 pb-3 pt-1">
-                    <RunDetails run={run} />
-                  </td>
-                </tr>
               )}
-            </Fragment>
-          )
-        })}
+              <Td className="whitespace-nowrap">
+                <ExpandToggle
+                  expanded={expanded}
+                  label={`${expanded ? 'Hide' : 'Show'} details of the ${run.status} run of ${run.name} started ${timeAgo(run.startedAt)}`}
+                >
+                  <RunStatusBadge status={run.status} />
+                </ExpandToggle>
+              </Td>
+              <Td>
+                <TriggerLabel trigger={run.trigger} />
+              </Td>
+              <Td className="text-right tabular-nums text-xs text-slate-700">{run.attempt}</Td>
+              <Td className="whitespace-nowrap text-xs text-slate-700">
+                <span title={dateTime(run.startedAt)}>{timeAgo(run.startedAt)}</span>
+                {run.digest && (
+                  <div className="font-mono text-[11px] text-slate-500" title={run.digest}>
+                    {shortDigest(run.digest)}
+                  </div>
+                )}
+              </Td>
+              <Td className="whitespace-nowrap text-right tabular-nums text-xs text-slate-700">{between(run.startedAt, run.finishedAt)}</Td>
+              <Td>
+                <Outcome run={run} />
+              </Td>
+            </>
+          )}
+        </ExpandableRows>
       </TBody>
     </Table>
   )

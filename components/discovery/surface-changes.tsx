@@ -2,6 +2,7 @@
 import { useState } from 'react'
 import { useCan } from '@/components/access/caller-context'
 import { Card } from '@/components/ui/card'
+import { DisclosureCaret } from '@/components/ui/expandable-rows'
 import { PagedList } from '@/components/ui/paged-list'
 import { EmptyState } from '@/components/ui/states'
 import type { DiscoveryFilters, SurfaceChange } from '@/lib/client/api'
@@ -65,9 +66,7 @@ function SurfaceChangeRow({
           onClick={() => setOpen(!open)}
           className="inline-flex items-center gap-1.5 text-left text-sm font-medium text-slate-900 hover:underline"
         >
-          <span aria-hidden className="w-3 text-xs text-slate-400">
-            {open ? '▾' : '▸'}
-          </span>
+          <DisclosureCaret open={open} />
           {open ? 'Hide diff' : 'Show diff'}
         </button>
         <ChangeStatusBadge status={change.status} />
