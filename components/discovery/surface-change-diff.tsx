@@ -29,15 +29,31 @@ export function DiffCounts({ diff }: { diff: SurfaceDiff }) {
   )
 }
 
-/** One line naming what changed: "+ a, − b, ~ c (description)". */
-export function diffSummary(diff: SurfaceDiff): string {
-  const parts = [
-    ...diff.added.map((t) => `+ ${t.name}`),
-    ...diff.removed.map((t) => `− ${t.name}`),
-    ...diff.changed.map((c) => `~ ${c.name} (${c.fields.join(', ')})`),
-    ...(diff.reordered ? ['order changed'] : []),
-  ]
-  return parts.length ? parts.join(', ') : 'no change'
+const HEADING_COLOR = { Added: 'text-emerald-800', Removed: 'text-red-800', Changed: 'text-amber-800' }
+
+/** Tools added, removed or changed: a heading with their count over their list, or nothing when there are none. */
+function ToolGroup({ change, count, children }: { change: 'Added' | 'Removed' | 'Changed'; count: number; children: React.ReactNode }) {
+  if (count === 0) return null
+  return (
+    <section aria-label={`${change} tools`}>
+      <h4 className={`mb-1 text-xs font-semibold uppercase tracking-wide ${HEADING_COLOR[change]}`}>
+        {change} ({count})
+      </h4>
+      {children}
+    </section>
+  )
+}
+
+function ToolLines({ tools, tone }: { tools: SurfaceTool[]; tone: 'added' | 'removed' }) {
+  return (
+    <ToolGroup change={tone === 'added' ? 'Added' : 'Removed'} count={tools.length}>
+      <ul className="space-y-1">
+        {tools.map((t) => (
+          <ToolLine key={t.name} tool={t} tone={tone} />
+        ))}
+      </ul>
+    </ToolGroup>
+  )
 }
 
 function ToolLine({ tool, tone }: { tool: SurfaceTool; tone: 'added' | 'removed' }) {
@@ -62,56 +78,35 @@ function ToolLine({ tool, tone }: { tool: SurfaceTool; tone: 'added' | 'removed'
 export function SurfaceChangeDiff({ diff }: { diff: SurfaceDiff }) {
   return (
     <div className="space-y-3">
-      {diff.added.length > 0 && (
-        <section aria-label="Added tools">
-          <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-emerald-800">Added ({diff.added.length})</h4>
-          <ul className="space-y-1">
-            {diff.added.map((t) => (
-              <ToolLine key={t.name} tool={t} tone="added" />
-            ))}
-          </ul>
-        </section>
-      )}
-      {diff.removed.length > 0 && (
-        <section aria-label="Removed tools">
-          <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-red-800">Removed ({diff.removed.length})</h4>
-          <ul className="space-y-1">
-            {diff.removed.map((t) => (
-              <ToolLine key={t.name} tool={t} tone="removed" />
-            ))}
-          </ul>
-        </section>
-      )}
-      {diff.changed.length > 0 && (
-        <section aria-label="Changed tools">
-          <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-amber-800">Changed ({diff.changed.length})</h4>
-          <ul className="space-y-2">
-            {diff.changed.map((c) => (
-              <li key={c.name} className="rounded-md border border-amber-200 bg-amber-50/40 px-3 py-2" data-tool-name={c.name}>
-                <div className="flex flex-wrap items-center gap-2">
-                  <span aria-hidden className="font-mono text-sm font-bold text-amber-700">
-                    ~
-                  </span>
-                  <span className="font-mono text-[13px] font-medium text-slate-900">{c.name}</span>
-                  {c.fields.map((f) => (
-                    <Badge key={f} tone="amber" className="font-mono font-normal">
-                      {f}
-                    </Badge>
-                  ))}
-                </div>
-                <div className="mt-2 space-y-2">
-                  {c.fields.map((f) => (
-                    <div key={f}>
-                      <p className="mb-1 font-mono text-[11px] font-medium text-slate-600">{f}</p>
-                      <FieldDiff before={c.before[f]} after={c.after[f]} />
-                    </div>
-                  ))}
-                </div>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <ToolLines tools={diff.added} tone="added" />
+      <ToolLines tools={diff.removed} tone="removed" />
+      <ToolGroup change="Changed" count={diff.changed.length}>
+        <ul className="space-y-2">
+          {diff.changed.map((c) => (
+            <li key={c.name} className="rounded-md border border-amber-200 bg-amber-50/40 px-3 py-2" data-tool-name={c.name}>
+              <div className="flex flex-wrap items-center gap-2">
+                <span aria-hidden className="font-mono text-sm font-bold text-amber-700">
+                  ~
+                </span>
+                <span className="font-mono text-[13px] font-medium text-slate-900">{c.name}</span>
+                {c.fields.map((f) => (
+                  <Badge key={f} tone="amber" className="font-mono font-normal">
+                    {f}
+                  </Badge>
+                ))}
+              </div>
+              <div className="mt-2 space-y-2">
+                {c.fields.map((f) => (
+                  <div key={f}>
+                    <p className="mb-1 font-mono text-[11px] font-medium text-slate-600">{f}</p>
+                    <FieldDiff before={c.before[f]} after={c.after[f]} />
+                  </div>
+                ))}
+              </div>
+            </li>
+          ))}
+        </ul>
+      </ToolGroup>
       {diff.reordered && (
         <p className="text-xs text-slate-600">
           The order of the tools changed{diff.added.length + diff.removed.length + diff.changed.length === 0 ? ' (nothing else did)' : ''}.

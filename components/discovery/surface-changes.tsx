@@ -8,9 +8,10 @@ import { EmptyState } from '@/components/ui/states'
 import type { DiscoveryFilters, SurfaceChange } from '@/lib/client/api'
 import { dateTime, timeAgo } from '@/lib/client/format'
 import { useSurfaceChanges } from '@/lib/client/hooks'
+import { summarizeDiff } from '@/lib/discovery/diff-surface'
 import { ChangeStatusBadge, SubjectLink } from './discovery-badges'
 import { DecisionForm, type DecisionNotice } from './decision-form'
-import { DiffCounts, diffSummary, SurfaceChangeDiff } from './surface-change-diff'
+import { DiffCounts, SurfaceChangeDiff } from './surface-change-diff'
 import type { DiscoveryListProps } from './discovery-runs-card'
 
 type OnDecided = (notice: DecisionNotice) => void
@@ -76,8 +77,8 @@ function SurfaceChangeRow({
           detected {timeAgo(change.detectedAt)}
         </span>
       </div>
-      <p className="mt-1 line-clamp-2 break-words pl-[18px] font-mono text-[11px] text-slate-600" title={diffSummary(change.diff)}>
-        {diffSummary(change.diff)}
+      <p className="mt-1 line-clamp-2 break-words pl-[18px] font-mono text-[11px] text-slate-600" title={summarizeDiff(change.diff)}>
+        {summarizeDiff(change.diff)}
       </p>
       {(change.status === 'accepted' || change.status === 'rejected') && !open && (
         <p className="mt-1 pl-[18px] text-xs text-slate-500">
