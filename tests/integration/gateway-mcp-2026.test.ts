@@ -5,7 +5,7 @@
 import { Client as ModernClient, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { agentClient, modernAgentClient, startGatewayWorld } from '../support/gateway-fixtures'
+import { agentClient, modernAgentClient, startGatewayWorld, waitForRoomInRateMinute } from '../support/gateway-fixtures'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
@@ -109,6 +109,7 @@ describe('MCP 2026-07-28 with SDK v2', () => {
 
   it('answers rate limits with a code outside the range the revision reserves for itself', async () => {
     const codes: number[] = []
+    await waitForRoomInRateMinute()
     for (let i = 0; i < 4; i++) {
       try {
         await client.callTool({ name: 'limited.ping', arguments: {} })

@@ -5,7 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
+import { agentClient, startGatewayWorld, waitForRoomInRateMinute } from '../support/gateway-fixtures'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
@@ -136,6 +136,7 @@ describe('MCP gateway with the official SDK client', () => {
   })
 
   it('enforces the per-minute rate limit of a tool with -32029 and records rate_limited', async () => {
+    await waitForRoomInRateMinute()
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'limited.ping', arguments: {} })
     const e = await rpcError(client.callTool({ name: 'limited.ping', arguments: {} }))
     expect(e.code).toBe(-32029)

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { agentClient, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
+import { agentClient, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp, waitForRoomInRateMinute } from '../support/gateway-fixtures'
 
 let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
 let rest: Awaited<ReturnType<typeof startRestUpstream>>
@@ -29,6 +29,7 @@ afterAll(async () => {
 
 describe('two gateway processes, one database', () => {
   it('hold a per-minute rate limit together', async () => {
+    await waitForRoomInRateMinute()
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         clients[i % 2].callTool({ name: 'limited.ping', arguments: {} }).then(

@@ -10,7 +10,7 @@ import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import { prisma } from '@/lib/db'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { type Listening, listen, setUpGatewayRegistry } from '../support/gateway-fixtures'
+import { type Listening, listen, setUpGatewayRegistry, waitForRoomInRateMinute } from '../support/gateway-fixtures'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { call } from './helpers'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
@@ -244,6 +244,7 @@ describe('metrics', () => {
   })
 
   it('the gateway counts calls by tool, agent namespace and outcome, times them (its own share apart), and counts rate-limit refusals', async () => {
+    await waitForRoomInRateMinute()
     for (let i = 0; i < 4; i++) await mcpCall('limited.ping', {})
     const { text } = await metrics(gateway.metricsPort)
     expect(

@@ -394,6 +394,18 @@ spec:
 `
 }
 
+/**
+ * Waits for the next minute when fewer than `seconds` are left of this one. The gateway counts
+ * per-minute rate limits in fixed windows on the clock's minutes (lib/gateway/rate-limit.ts): calls
+ * that straddle a window's end are counted in two windows, and more of them pass than the limit.
+ */
+export async function waitForRoomInRateMinute(seconds = 15): Promise<void> {
+  const { rateWindows } = await import('@/lib/gateway/rate-limit')
+  const none = { callsPerMinute: null, callsPerDay: null }
+  const [minute] = rateWindows('tool', { callsPerMinute: 1, callsPerDay: null }, 'agent', none, Date.now())
+  if (minute.retryAfterSeconds < seconds) await new Promise((resolve) => setTimeout(resolve, minute.retryAfterSeconds * 1000))
+}
+
 /** Applies the gateway manifest, stores the upstream's tool surface as discovery would, and issues one credential per agent. */
 export async function setUpGatewayRegistry(
   mcpUrl: string,
