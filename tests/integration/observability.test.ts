@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import { prisma } from '@/lib/db'
+import { getBoss } from '@/lib/jobs/boss'
+import { executeApprovedCallJob } from '@/lib/jobs/job-contracts'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { type Listening, listen, setUpGatewayRegistry, waitForRoomInRateMinute } from '../support/gateway-fixtures'
@@ -157,6 +159,11 @@ beforeAll(async () => {
   const tokens = await setUpGatewayRegistry(mcpUpstream.url, upstream.url, 'sk-observability-secret-0001')
   tokenA = tokens.tokenA
   await prisma.$executeRawUnsafe('TRUNCATE "ApprovalRequest"')
+  // Jobs an earlier file left unfinished in the shared database (approved without a worker running,
+  // waiting for a retry, or held by a worker it killed) would run in this file's worker and be counted
+  // with this file's one approved call.
+  await getBoss()
+  await prisma.$executeRawUnsafe(`DELETE FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`, executeApprovedCallJob.name)
   const common = { ...TRACING_ENV(receiver.url), TOOLROOM_METRICS_PORT: '0', TOOLROOM_METRICS_TOKEN: METRICS_TOKEN }
   ;[gateway, worker] = await Promise.all([
     start('scripts/gateway.ts', /listening on/, { ...common, GATEWAY_PORT: '0', HOST: '127.0.0.1' }),
@@ -269,10 +276,11 @@ describe('metrics', () => {
   it('workers report jobs by outcome, the approval queue and queue depths; every process answers its probes', async () => {
     const { text } = await until('the job counted', async () => {
       const m = await metrics(worker.metricsPort)
-      // At least this file's approved call: jobs an earlier file left queued in the shared database may run here too.
-      const completed = sample(m.text, 'toolroom_jobs_total', { job: 'approvals.execute', result: 'completed' }) ?? 0
-      return completed >= 1 && m
+      return sample(m.text, 'toolroom_jobs_total', { job: 'approvals.execute', result: 'completed' }) !== null && m
     })
+    // This file's approved call, and no other: the queue held no job of an earlier file when the worker started.
+    expect(sample(text, 'toolroom_jobs_total', { job: 'approvals.execute', result: 'completed' })).toBe(1)
+    expect(sample(text, 'toolroom_jobs_total', { job: 'approvals.execute', result: 'failed' }) ?? 0).toBe(0)
     expect(sample(text, 'toolroom_approvals_pending', {})).toBe(0)
     expect(sample(text, 'toolroom_job_queue_depth', { job: 'approvals.execute' })).toBe(0)
     for (const port of [gateway.metricsPort, worker.metricsPort]) {
