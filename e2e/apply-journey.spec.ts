@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
+import { manifestFixed, manifestWithProblems, problemsOfManifest } from '../tests/support/manifest-with-problems'
 
 // Apply as an editor: a manifest with several problems in several documents is validated once and
 // every problem is marked at its line (each listed one jumps there); completion offers the kind's
@@ -9,54 +10,7 @@ const suffix = Date.now().toString(36)
 const SCREENSHOTS = '.data/test-reports/screenshots'
 const ns = `e2e-apply-${suffix}`
 const tool = `weather_${suffix}.forecast`
-
-// Five problems in four documents: a missing endpoint and a wrong type, an unknown field, a syntax
-// error, a duplicate and a toggle that is not a boolean. Before, Apply answered only the syntax error.
-const broken = () => `apiVersion: toolroom.dev/v1alpha1
-kind: Tool
-metadata:
-  name: ${tool}
-  namespace: ${ns}
-spec:
-  type: rest
-  description: 42
-  inputSchema: { type: object }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster, namespace: ${ns} }
-spec:
-  grants: [${tool}]
-  colour: blue
----
-kind: Agent
-metadata: { name: broken
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster, namespace: ${ns} }
-spec:
-  toggles: { ${tool}: maybe }
-`
-
-const fixed = (description = 'The forecast for a city.') => `apiVersion: toolroom.dev/v1alpha1
-kind: Tool
-metadata:
-  name: ${tool}
-  namespace: ${ns}
-spec:
-  type: rest
-  description: ${description}
-  endpoint: { method: GET, url: "https://weather.example.com/forecast" }
-  inputSchema: { type: object }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster, namespace: ${ns} }
-spec:
-  grants: [${tool}]
-  toggles: { ${tool}: true }
-`
+const names = { namespace: ns, tool, agent: 'forecaster' }
 
 const editor = (page: Page) => page.getByLabel('Manifest')
 /** Accepts the selected completion. The editor ignores Enter for its first 75 ms (interactionDelay), so a quick typist's Enter is a newline. */
@@ -85,9 +39,10 @@ for (const viewport of [
 ]) {
   test(`paste a manifest with several problems → all marked at their lines → fix → dry run → apply (${viewport.name})`, async ({ page }) => {
     await page.setViewportSize(viewport)
+    const agent = viewport.name === 'desktop' ? 'forecaster' : 'forecaster-m'
     const errors = watchErrors(page)
     await page.goto('/apply')
-    await editor(page).fill(viewport.name === 'desktop' ? broken() : broken().replaceAll('forecaster', 'forecaster-m'))
+    await editor(page).fill(manifestWithProblems({ ...names, agent }))
     await expect(page.locator('.cm-lineNumbers .cm-gutterElement').filter({ hasText: /^25$/ })).toBeVisible()
     await page.getByRole('button', { name: 'Validate' }).click()
 
@@ -95,8 +50,7 @@ for (const viewport of [
     const problems = page.getByTestId('apply-errors').getByTestId('field-error')
     await expect(problems).toHaveCount(6)
     const lines = await problems.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-line'))))
-    expect(lines.slice(0, 3)).toEqual([6, 8, 16])
-    expect(lines.slice(4)).toEqual([23, 25])
+    expect(lines).toEqual(problemsOfManifest(expect.any(Number)).map((p) => p.line))
     await expect(problems.nth(1)).toContainText('spec.description')
     await expect(page.getByText('6 problems marked')).toBeVisible()
     // The editor marks them: a marker in the gutter beside each line, an underline on each place.
@@ -137,13 +91,11 @@ for (const viewport of [
     await expect(page.locator('.cm-line').last()).toHaveText('    level: financial')
 
     // Fixed: the dry run says what would happen and writes nothing; the apply writes it.
-    const manifest = viewport.name === 'desktop' ? fixed() : fixed().replaceAll('forecaster', 'forecaster-m')
-    await editor(page).fill(manifest)
+    await editor(page).fill(manifestFixed({ ...names, agent }))
     await page.getByRole('button', { name: 'Validate' }).click()
     const results = page.getByTestId('apply-results')
     await expect(results).toContainText('Valid. Dry run: nothing was written.')
     await expect(page.locator('.cm-lintRange-error')).toHaveCount(0)
-    const agent = viewport.name === 'desktop' ? 'forecaster' : 'forecaster-m'
     expect((await page.request.get(`/api/v1/agents/${agent}?namespace=${ns}`)).status()).toBe(404)
     await page.getByRole('button', { name: 'Apply', exact: true }).click()
     await expect(results).toContainText('Applied.')
@@ -160,14 +112,14 @@ test("a dry run of a change shows each document's field diff and the impact on a
   const answer = await (
     await page.request.post('/api/v1/apply?dryRun=true', {
       headers: { origin: process.env.E2E_BASE_URL!, 'content-type': 'application/yaml' },
-      data: fixed('A changed forecast.'),
+      data: manifestFixed(names, 'A changed forecast.'),
     })
   ).json()
   test.skip(!Array.isArray(answer.results?.[0]?.changes), 'the Apply answer carries no field changes yet')
   const errors = watchErrors(page)
   await page.setViewportSize({ width: 1440, height: 900 })
   await page.goto('/apply')
-  await editor(page).fill(fixed('A changed forecast.'))
+  await editor(page).fill(manifestFixed(names, 'A changed forecast.'))
   await page.getByRole('button', { name: 'Validate' }).click()
   const row = page.locator('[data-testid="apply-result-row"][data-action="updated"]')
   await expect(row).toHaveCount(1)

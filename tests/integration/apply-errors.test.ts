@@ -6,52 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { call, type Caller, countRows, resetDatabase } from './helpers'
 import { sessionCookie } from './access-fixtures'
-
-const BROKEN = `apiVersion: toolroom.dev/v1alpha1
-kind: Tool
-metadata:
-  name: weather.forecast
-  namespace: errs
-spec:
-  type: rest
-  description: 42
-  inputSchema: { type: object }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster, namespace: errs }
-spec:
-  grants: [weather.forecast]
-  colour: blue
----
-kind: Agent
-metadata: { name: broken
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster, namespace: errs }
-spec:
-  toggles: { weather.forecast: maybe }
-`
-
-const FIXED = `apiVersion: toolroom.dev/v1alpha1
-kind: Tool
-metadata:
-  name: weather.forecast
-  namespace: errs
-spec:
-  type: rest
-  description: The forecast for a city.
-  endpoint: { method: GET, url: "https://weather.example.com/forecast" }
-  inputSchema: { type: object }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster, namespace: errs }
-spec:
-  grants: [weather.forecast]
-  toggles: { weather.forecast: true }
-`
+import { manifestFixed, manifestWithProblems, problemsOfManifest } from '../support/manifest-with-problems'
 
 const apply = (body: string, dryRun = true, as?: Caller) =>
   call(applyRoute, `/api/v1/apply${dryRun ? '?dryRun=true' : ''}`, {
@@ -68,31 +23,16 @@ beforeAll(async () => {
 describe('Apply answers every problem at once', () => {
   it('lists the problems of every document, each at its line and column, in text order', async () => {
     const before = await countRows()
-    const res = await apply(BROKEN, false)
+    const res = await apply(manifestWithProblems(), false)
     expect(res.status).toBe(422)
     expect(res.contentType).toMatch(/problem\+json/)
     expect(res.json.detail).toBe('6 validation errors in 4 documents; nothing was written')
-    expect(
-      res.json.errors.map((e: { document: number; field: string; rule: string; line: number; column: number }) => [
-        e.document,
-        e.field,
-        e.rule,
-        e.line,
-        e.column,
-      ]),
-    ).toEqual([
-      [0, 'spec.endpoint', 'required', 6, 1],
-      [0, 'spec.description', 'type', 8, 16],
-      [1, 'spec.colour', 'unknown-field', 16, 3],
-      [2, '(document)', 'yaml-syntax', expect.any(Number), expect.any(Number)],
-      [3, 'metadata.name', 'duplicate', 23, 19],
-      [3, 'spec.toggles.weather.forecast', 'type', 25, 32],
-    ])
+    expect(res.json.errors).toMatchObject(problemsOfManifest(expect.any(Number)))
     expect(await countRows()).toEqual(before)
   })
 
   it('accepts the manifest once those are fixed, in one round', async () => {
-    const res = await apply(FIXED)
+    const res = await apply(manifestFixed())
     expect(res.status, res.text).toBe(200)
     expect(res.json.summary).toEqual({ created: 2, updated: 0, unchanged: 0, deleted: 0 })
   })

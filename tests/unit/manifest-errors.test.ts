@@ -8,6 +8,7 @@ import { checkManifestRules, type IdentifiedDocument, type IndexedDocument, type
 import { fieldSegments } from '@/lib/manifests/locate-fields'
 import { readManifest } from '@/lib/manifests/parse-manifest'
 import { validateDocument } from '@/lib/manifests/validate-document'
+import { manifestWithProblems, problemsOfManifest } from '../support/manifest-with-problems'
 
 const emptyStore = (): StoredRuleContext => ({ connectors: new Map(), unitParents: new Map(), toolsUnderSlug: new Map() })
 
@@ -29,49 +30,14 @@ function problems(text: string): FieldError[] {
 
 const brief = (errors: FieldError[]) => errors.map(({ document, field, rule, line, column }) => ({ document, field, rule, line, column }))
 
-// Five problems in four documents, one of them a syntax error; before, Apply answered only that one.
-const BROKEN = `apiVersion: toolroom.dev/v1alpha1
-kind: Tool
-metadata:
-  name: weather.forecast
-spec:
-  type: rest
-  description: 42
-  inputSchema: { type: object }
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster }
-spec:
-  grants: [weather.forecast]
-  colour: blue
----
-kind: Agent
-metadata: { name: broken
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: forecaster }
-spec:
-  toggles: { weather.forecast: maybe }
-`
-
 describe('every problem at once', () => {
   it('reads the documents around a syntax error and reports every problem of every document, in text order, at its line and column', () => {
-    const read = readManifest(BROKEN)
-    expect(read.documents.map((d) => d.index)).toEqual([0, 1, 3])
-    expect(brief(problems(BROKEN))).toEqual([
-      // A missing field points at its parent's key; a wrong value at the value; an unknown key at the key.
-      { document: 0, field: 'spec.endpoint', rule: 'required', line: 5, column: 1 },
-      { document: 0, field: 'spec.description', rule: 'type', line: 7, column: 16 },
-      { document: 1, field: 'spec.colour', rule: 'unknown-field', line: 15, column: 3 },
-      { document: 2, field: '(document)', rule: 'yaml-syntax', line: expect.any(Number), column: expect.any(Number) },
-      { document: 3, field: 'metadata.name', rule: 'duplicate', line: 22, column: 19 },
-      { document: 3, field: 'spec.toggles.weather.forecast', rule: 'type', line: 24, column: 32 },
-    ])
-    const syntax = problems(BROKEN).find((e) => e.rule === 'yaml-syntax')!
-    expect(syntax.line).toBeGreaterThanOrEqual(17)
-    expect(syntax.line).toBeLessThanOrEqual(19)
+    const text = manifestWithProblems()
+    expect(readManifest(text).documents.map((d) => d.index)).toEqual([0, 1, 3])
+    expect(brief(problems(text))).toEqual(problemsOfManifest(expect.any(Number)))
+    const syntax = problems(text).find((e) => e.rule === 'yaml-syntax')!
+    expect(syntax.line).toBeGreaterThanOrEqual(18)
+    expect(syntax.line).toBeLessThanOrEqual(20)
   })
 
   it("runs the rules across a spec's fields beside its field errors", () => {
