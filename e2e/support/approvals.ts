@@ -4,14 +4,13 @@
 // server's /mcp, and a worker process that runs approved calls and nothing else.
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { type APIRequestContext, expect } from '@playwright/test'
 import { z } from 'zod'
+import { listen } from '../../tests/support/listen'
 import { answerStatelessMcp } from '../../tests/support/stateless-mcp'
 import { TSX_NODE_ARGS } from '../../scripts/tsx-node-args.mjs'
 
@@ -42,20 +41,11 @@ export async function startPaymentsUpstream(): Promise<PaymentsUpstream> {
     )
     return server
   }
-  const server = http.createServer(async (req, res) => {
+  const server = await listen(async (req, res) => {
     if (req.method !== 'POST') return void res.writeHead(405).end()
     await answerStatelessMcp(build, req, res)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    paid,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return { ...server, paid }
 }
 
 export interface ApprovalWorld {

@@ -13,7 +13,7 @@ import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { createGatewayServer } from '@/lib/gateway/server'
-import { listen, type Listening } from '../support/gateway-fixtures'
+import { listen, type Listening } from '../support/listen'
 import { call } from './helpers'
 
 const ENV = ['TOOLROOM_PUBLIC_URL', 'TOOLROOM_TRUSTED_PROXIES'] as const

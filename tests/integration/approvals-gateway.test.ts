@@ -2,7 +2,6 @@
 // through the gateway, an approver decides through the API, a real worker process runs the approved
 // call against a real upstream exactly once, and the agent gets the result in each of its ways.
 import { type ChildProcess, spawn } from 'node:child_process'
-import type { AddressInfo } from 'node:net'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
@@ -13,12 +12,12 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
+import { type Listening, listenOn } from '../support/listen'
 import { call } from './helpers'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 let rest: Awaited<ReturnType<typeof startRestUpstream>>
-let gatewayUrl: string
-let stopGateway: () => Promise<void>
+let gateway: Listening
 let client: Client
 let worker: ChildProcess | null = null
 
@@ -64,15 +63,8 @@ beforeAll(async () => {
   // The MCP upstream is not needed here; a closed port stands in for its URL.
   const tokens = await setUpGatewayRegistry('http://127.0.0.1:9', rest.url, 'sk-approvals-test-secret-0001')
   await prisma.$executeRawUnsafe('TRUNCATE "ApprovalRequest"')
-  const server = createGatewayServer({ port: 0 })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  stopGateway = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
-  client = await agentClient(gatewayUrl, tokens.tokenA)
+  gateway = await listenOn(createGatewayServer({ port: 0 }))
+  client = await agentClient(gateway.url, tokens.tokenA)
   worker = startWorker()
 })
 
@@ -80,7 +72,7 @@ afterAll(async () => {
   await stopWorker()
   await client?.close()
   await closeMcpSessions()
-  await stopGateway?.()
+  await gateway?.close()
   await rest?.close()
 })
 

@@ -13,12 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestApproval } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
 import { seedDemoFleet } from '@/lib/seed/seed-demo-fleet'
-import { type ApiServer, startApiServer } from '../support/api-server'
+import { startApiServer } from '../support/api-server'
+import type { Listening } from '../support/listen'
 import { resetDatabase, testAdminToken } from './helpers'
 import { insertCalls } from './stats-fixtures'
 
 const BIN = path.resolve('cli/dist/toolroom.mjs')
-let server: ApiServer
+let server: Listening
 let token: string
 let home: string
 

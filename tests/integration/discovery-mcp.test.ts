@@ -3,7 +3,6 @@
 // 127.0.0.1 random ports, through the SSRF-guarded fetch. No database needed.
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -17,6 +16,7 @@ import { introspectMcpServer, McpIntrospectionError } from '@/lib/discovery/intr
 import { buildComplianceReport, COMPLIANCE_PROBE_TOOL } from '@/lib/discovery/mcp-compliance'
 import { parseAddressPolicy } from '@/lib/outbound/address-policy'
 import { createGuardedFetch, type GuardedFetch } from '@/lib/outbound/guarded-fetch'
+import { listen, type Listening } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 
 const guarded = createGuardedFetch(parseAddressPolicy('loopback,private'))
@@ -25,29 +25,15 @@ const FAST = { fetch: guarded, readinessTimeoutMs: 5_000, requestTimeoutMs: 3_00
 // ---------------------------------------------------------------------------------------------
 // Test servers
 
-interface Running {
-  url: string
-  close: () => Promise<void>
-}
+const running: Listening[] = []
 
-const running: Running[] = []
-
-async function listen(handler: http.RequestListener): Promise<Running> {
-  const server = http.createServer((req, res) => {
+/** A server this file closes after its tests; a handler's failure is a 500. */
+async function serve(handler: http.RequestListener): Promise<Listening> {
+  const handle = await listen((req, res) => {
     Promise.resolve(handler(req, res)).catch((e: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(e))
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  const handle = {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
   running.push(handle)
   return handle
 }
@@ -96,7 +82,7 @@ function annotatedServer(name = 'github') {
 async function startSessionServer() {
   const sessions = new Map<string, StreamableHTTPServerTransport>()
   const seen = { deletes: 0, sessionsOpened: 0 }
-  const handle = await listen(async (req, res) => {
+  const handle = await serve(async (req, res) => {
     const path = pathOf(req)
     if (path === '/health') return json(res, 200, { status: 'ok' })
     if (path !== '/mcp') return json(res, 404, { error: 'not found' })
@@ -131,7 +117,7 @@ async function startSessionServer() {
 
 /** Stateless streamable HTTP: a fresh server and transport per POST; GET and DELETE are 405. */
 async function startStatelessServer(build: () => McpServer | Server, opts: { health: boolean; json: boolean }) {
-  return listen(async (req, res) => {
+  return serve(async (req, res) => {
     const path = pathOf(req)
     if (path === '/health') return opts.health ? json(res, 200, { status: 'ok' }) : json(res, 404, { error: 'no such route' })
     if (path !== '/mcp') return json(res, 404, { error: 'not found' })
@@ -143,7 +129,7 @@ async function startStatelessServer(build: () => McpServer | Server, opts: { hea
 /** (c) SSE only: GET /sse opens the stream, POST /messages?sessionId= carries the requests. */
 async function startSseServer() {
   const transports = new Map<string, SSEServerTransport>()
-  return listen(async (req, res) => {
+  return serve(async (req, res) => {
     const path = pathOf(req)
     if (path === '/health') return json(res, 200, { status: 'ok' })
     if (path === '/sse' && req.method === 'GET') {
@@ -208,7 +194,7 @@ async function startHandWrittenServer(opts: {
 }) {
   const contentType = opts.contentType ?? 'application/json'
   const reply = (res: http.ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': contentType }).end(JSON.stringify(body))
-  return listen(async (req, res) => {
+  return serve(async (req, res) => {
     const path = pathOf(req)
     if (path === '/health') return opts.health(res)
     if (path !== '/mcp' || req.method !== 'POST') return res.writeHead(405).end()
@@ -362,7 +348,7 @@ describe('MCP introspection over streamable HTTP', () => {
 })
 
 describe('MCP introspection over SSE', () => {
-  let c: Running
+  let c: Listening
   beforeAll(async () => {
     c = await startSseServer()
   })
@@ -390,7 +376,7 @@ describe('readiness', () => {
   it('(e) waits while /health answers 503, then goes on', async () => {
     const readyAt = Date.now() + 700
     const e = await startStatelessServer(() => annotatedServer('slow'), { health: true, json: true })
-    const slow = await listen((req, res) => {
+    const slow = await serve((req, res) => {
       if (pathOf(req) === '/health') return Date.now() < readyAt ? json(res, 503, { status: 'starting' }) : json(res, 200, { status: 'ok' })
       // Everything else goes to the stateless server.
       const proxied = http.request(`${e.url}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
@@ -407,7 +393,7 @@ describe('readiness', () => {
   })
 
   it('(f) fails with the last answer when /health never becomes ok', async () => {
-    const f = await listen((req, res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('warming up'))
+    const f = await serve((req, res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('warming up'))
     const started = Date.now()
     const error = await introspectMcpServer({ endpoint: `${f.url}/mcp`, transport: 'streamable-http' }, { ...FAST, readinessTimeoutMs: 600 }).catch(
       (e: unknown) => e,
@@ -421,7 +407,7 @@ describe('readiness', () => {
   })
 
   it('(f) a 200 that is not {"status":"ok"} is not ready either', async () => {
-    const f = await listen((req, res) => json(res, 200, { status: 'degraded' }))
+    const f = await serve((req, res) => json(res, 200, { status: 'degraded' }))
     await expect(introspectMcpServer({ endpoint: f.url, transport: 'streamable-http' }, { ...FAST, readinessTimeoutMs: 300 })).rejects.toThrow(
       /last answer: HTTP 200 \{"status":"degraded"\}$/,
     )
@@ -430,7 +416,7 @@ describe('readiness', () => {
 
 describe('failures', () => {
   it('(g) an endpoint that is not MCP fails with what each transport saw', async () => {
-    const g = await listen((req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not Found</h1></body></html>'))
+    const g = await serve((req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not Found</h1></body></html>'))
     const started = Date.now()
     const error = await introspectMcpServer({ endpoint: `${g.url}/mcp`, transport: 'streamable-http' }, FAST).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(McpIntrospectionError)
@@ -469,7 +455,7 @@ describe('failures', () => {
   })
 
   it('a server that accepts connections but never answers: every transport is bounded in time', async () => {
-    const hanging = await listen((req, res) => {
+    const hanging = await serve((req, res) => {
       if (pathOf(req) === '/health') return json(res, 200, { status: 'ok' })
       // never answers anything else
     })
@@ -493,7 +479,7 @@ describe('failures', () => {
   })
 
   it('an aborted signal stops the wait', async () => {
-    const never = await listen((req, res) => res.writeHead(503).end())
+    const never = await serve((req, res) => res.writeHead(503).end())
     const controller = new AbortController()
     setTimeout(() => controller.abort(new Error('worker shutting down')), 300)
     await expect(introspectMcpServer({ endpoint: never.url, transport: 'streamable-http' }, { ...FAST, signal: controller.signal })).rejects.toThrow(

@@ -11,7 +11,7 @@ import { discoveryRoutes } from '@/lib/api/discovery-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
-import { listen, type Listening } from '../support/gateway-fixtures'
+import { listen, type Listening } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { call, resetDatabase, yaml } from './helpers'
 

@@ -6,7 +6,7 @@ import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGatewayServer } from '@/lib/gateway/server'
-import { listen, type Listening } from '../support/gateway-fixtures'
+import { listen, type Listening } from '../support/listen'
 
 let web: Listening
 let front: http.Server

@@ -5,14 +5,14 @@ import http from 'node:http'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { prisma } from '@/lib/db'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
-import { agentClient, listen, type Listening } from '../support/gateway-fixtures'
+import { agentClient } from '../support/gateway-fixtures'
+import { listen, type Listening, listenOn } from '../support/listen'
 import { call } from './helpers'
 
 const json = (res: http.ServerResponse, status: number, body: unknown, type = 'application/json') =>
@@ -106,7 +106,7 @@ async function startPlainPostServer() {
 
 let sse: Awaited<ReturnType<typeof startSseServer>>
 let plain: Awaited<ReturnType<typeof startPlainPostServer>>
-let gateway: http.Server
+let gateway: Listening
 let client: Client
 const upstreams: Listening[] = []
 
@@ -155,19 +155,14 @@ spec: { languageTools: [legacy, plain] }
     params: { id: agent.id },
   })
   expect(credential.status, credential.text).toBe(201)
-  gateway = createGatewayServer({ port: 0 })
-  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))
-  const gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`
-  client = await agentClient(gatewayUrl, credential.json.token)
+  gateway = await listenOn(createGatewayServer({ port: 0 }))
+  client = await agentClient(gateway.url, credential.json.token)
 })
 
 afterAll(async () => {
   await client?.close()
   await closeMcpSessions()
-  await new Promise<void>((resolve) => {
-    gateway?.closeAllConnections()
-    gateway?.close(() => resolve())
-  })
+  await gateway?.close()
   for (const u of upstreams) await u.close()
 })
 

@@ -11,7 +11,7 @@ import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
-import { listen, type Listening } from '../support/gateway-fixtures'
+import { listen, type Listening } from '../support/listen'
 import { call, resetDatabase, yaml } from './helpers'
 
 const STRIPE = `sk_live_${randomBytes(16).toString('hex')}`

@@ -1,12 +1,11 @@
 // A real HTTP server in front of the app's own route modules (app/api/v1/**/route.ts), dispatched by
 // the contracts' paths as Next.js's router would: for clients that must talk HTTP (the toolroom CLI,
 // run as a child process) without building the web app.
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { ALL_CONTRACTS } from '@/lib/api/contracts'
 import { notFoundRoute } from '@/lib/http/not-found-route'
+import { listen, type Listening } from './listen'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
 
@@ -18,12 +17,7 @@ interface Route {
   fixed: number
 }
 
-export interface ApiServer {
-  url: string
-  close(): Promise<void>
-}
-
-export async function startApiServer(): Promise<ApiServer> {
+export async function startApiServer(): Promise<Listening> {
   const templates = [...new Set(ALL_CONTRACTS.map((c) => c.path))]
   const routes: Route[] = await Promise.all(
     templates.map(async (template) => {
@@ -40,7 +34,7 @@ export async function startApiServer(): Promise<ApiServer> {
   )
   routes.sort((a, b) => b.fixed - a.fixed)
 
-  const server = http.createServer(async (req, res) => {
+  return listen(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1')
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
@@ -66,14 +60,4 @@ export async function startApiServer(): Promise<ApiServer> {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error))
     }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
 }

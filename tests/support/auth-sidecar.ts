@@ -2,12 +2,11 @@
 // proxy that adds the agent's `Authorization` header to every request and passes it to the gateway,
 // as an agent's sidecar would. Bodies and answers (event streams included) are passed through as they are.
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import type { Listening } from './gateway-fixtures'
+import { listen, type Listening } from './listen'
 
-export async function startAuthSidecar(target: string, token: string): Promise<Listening> {
+export function startAuthSidecar(target: string, token: string): Promise<Listening> {
   const upstream = new URL(target)
-  const server = http.createServer((req, res) => {
+  return listen((req, res) => {
     const out = http.request(
       {
         hostname: upstream.hostname,
@@ -28,13 +27,4 @@ export async function startAuthSidecar(target: string, token: string): Promise<L
     res.on('close', () => out.destroy())
     req.pipe(out)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
 }

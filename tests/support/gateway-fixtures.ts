@@ -3,7 +3,6 @@
 // processes (in this process, or spawned from scripts/gateway.ts: the code that serves /mcp).
 import { spawn, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -13,27 +12,9 @@ import { Readable } from 'node:stream'
 import { z } from 'zod'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
+import { listen, type Listening, listenOn } from './listen'
 import { answerStatelessMcp } from './stateless-mcp'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
-
-export interface Listening {
-  url: string
-  close(): Promise<void>
-}
-
-export async function listen(handler: http.RequestListener): Promise<Listening> {
-  const server = http.createServer(handler)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = []
@@ -448,19 +429,15 @@ export async function startGatewayWorld(secretValue: string) {
   const mcp = await startUpstreamMcp()
   const rest = await startRestUpstream()
   const tokens = await setUpGatewayRegistry(mcp.url, rest.url, secretValue)
-  const server = createGatewayServer({ port: 0 })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const gateway = await listenOn(createGatewayServer({ port: 0 }))
   return {
     mcp,
     rest,
     tokens,
-    gatewayUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    gatewayUrl: gateway.url,
     async stop() {
       await closeMcpSessions()
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+      await gateway.close()
       await mcp.close()
       await rest.close()
     },

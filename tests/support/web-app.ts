@@ -3,12 +3,11 @@
 // front of it as `npm start` runs them: the front answers /mcp and passes the rest here. Route modules
 // are the app/ files themselves, found by path as Next.js would ([param] segments included).
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { authHandler } from '@/lib/auth/auth-handler'
 import { createGatewayServer } from '@/lib/gateway/server'
+import { listen, listenOn } from './listen'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
 
@@ -38,7 +37,7 @@ export interface WebApp {
 }
 
 export async function startWebApp(): Promise<WebApp> {
-  const web = http.createServer(async (req, res) => {
+  const web = await listen(async (req, res) => {
     try {
       const chunks: Buffer[] = []
       for await (const chunk of req) chunks.push(chunk as Buffer)
@@ -69,19 +68,12 @@ export async function startWebApp(): Promise<WebApp> {
       res.end(String((e as Error).stack ?? e))
     }
   })
-  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
-  const front = createGatewayServer({ port: 0, upstream: `http://127.0.0.1:${(web.address() as AddressInfo).port}` })
-  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
-  const close = (server: http.Server) =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+  const front = await listenOn(createGatewayServer({ port: 0, upstream: web.url }))
   return {
-    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    url: front.url,
     close: async () => {
-      await close(front)
-      await close(web)
+      await front.close()
+      await web.close()
     },
   }
 }
