@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import { freePort } from './free-port.mjs'
 import os from 'node:os'
 import path from 'node:path'
+import { stopChild } from './stop-child.mjs'
 
 const ROOT = process.cwd()
 const log = (...args) => console.log('[image]', ...args)
@@ -158,17 +159,7 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
   } catch (error) {
     return `${error.message}\n${output}`
   } finally {
-    await Promise.all(
-      children.map(
-        ({ child }) =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve()
-            child.once('exit', resolve)
-            child.kill('SIGTERM')
-            setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
-          }),
-      ),
-    )
+    await Promise.all(children.map(({ child }) => stopChild(child)))
     fs.rmSync(home, { recursive: true, force: true })
     // A gigabyte of node_modules: removed in the background, so the caller need not wait for the disk.
     if (!keep) spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref()

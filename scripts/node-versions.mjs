@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import { freePort } from './free-port.mjs'
 import os from 'node:os'
 import path from 'node:path'
+import { stopChild } from './stop-child.mjs'
 
 /** Exact versions, so every run tests the same binaries; TOOLROOM_TEST_NODE_VERSIONS overrides (empty: none). */
 export const NODE_VERSIONS = (process.env.TOOLROOM_TEST_NODE_VERSIONS ?? '22.23.3,24.21.0')
@@ -84,16 +85,6 @@ export async function checkProcesses(node, env, { timeoutMs = 120_000 } = {}) {
   } catch (error) {
     failure = `${error.message}\n${output}`
   }
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve()
-          child.once('exit', resolve)
-          child.kill('SIGTERM')
-          setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
-        }),
-    ),
-  )
+  await Promise.all(children.map(({ child }) => stopChild(child)))
   return failure
 }

@@ -3,6 +3,7 @@
 // groups of their own, so a Ctrl-C in the terminal reaches only us, and we stop them in order: the
 // workers first, while what their jobs use is still up, then the web server, then the rest.
 import { spawn } from 'node:child_process'
+import { stopChild } from './stop-child.mjs'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
@@ -21,21 +22,12 @@ export function createSupervisor({ log, onStop }) {
     return child
   }
 
-  function stopChild(child) {
-    return new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      child.once('exit', resolve)
-      child.kill('SIGTERM')
-      setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
-    })
-  }
-
   async function shutdown(code = 0) {
     if (shuttingDown) return
     shuttingDown = true
     log('stopping…')
     const orders = [...new Set(children.values())].sort((a, b) => a - b)
-    for (const order of orders) await Promise.all([...children].filter(([, o]) => o === order).map(([child]) => stopChild(child)))
+    for (const order of orders) await Promise.all([...children].filter(([, o]) => o === order).map(([child]) => stopChild(child, 10_000)))
     await onStop()
     log('stopped')
     process.exit(code)

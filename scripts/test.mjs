@@ -13,6 +13,7 @@ import { freshDatabase, migrateDatabase, withDatabase } from './fresh-database.m
 import { checkImage } from './check-image.mjs'
 import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
 import { needsBuild, recordBuild } from './start-helpers.mjs'
+import { stopChild } from './stop-child.mjs'
 import { TSX_NODE_ARGS } from './tsx-node-args.mjs'
 
 const log = (...args) => console.log('[test]', ...args)
@@ -260,17 +261,7 @@ function countPlaywright(report, code) {
 }
 
 async function stopAll() {
-  await Promise.all(
-    [...children].map(
-      (c) =>
-        new Promise((resolve) => {
-          if (c.exitCode !== null || c.signalCode !== null) return resolve()
-          c.once('exit', resolve)
-          c.kill('SIGTERM')
-          setTimeout(() => c.kill('SIGKILL'), 5000).unref()
-        }),
-    ),
-  )
+  await Promise.all([...children].map((c) => stopChild(c, 5000)))
   await embedded?.stop()
 }
 

@@ -12,6 +12,7 @@ import { type APIRequestContext, expect } from '@playwright/test'
 import { z } from 'zod'
 import { listen } from '../../tests/support/listen'
 import { answerStatelessMcp } from '../../tests/support/stateless-mcp'
+import { stopChild } from '../../scripts/stop-child.mjs'
 import { TSX_NODE_ARGS } from '../../scripts/tsx-node-args.mjs'
 
 export interface PaymentsUpstream {
@@ -149,15 +150,6 @@ export async function startApprovalsWorker(): Promise<Worker> {
     })
   })
   return {
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve()
-        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
-        child.once('exit', () => {
-          clearTimeout(kill)
-          resolve()
-        })
-        child.kill('SIGTERM')
-      }),
+    stop: () => stopChild(child),
   }
 }

@@ -17,6 +17,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { stopChild } from '../stop-child.mjs'
 import { BENCH_SECRET_KEY as SECRET_KEY } from './bench-server.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
@@ -262,15 +263,6 @@ try {
       `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`,
   )
 } finally {
-  await Promise.all(
-    children.map(
-      (child) =>
-        child.exitCode === null &&
-        new Promise((resolve) => {
-          child.once('exit', resolve)
-          child.kill('SIGTERM')
-        }),
-    ),
-  )
+  await Promise.all(children.map((child) => stopChild(child)))
   await db.stop()
 }

@@ -23,6 +23,7 @@ import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { buildServer, serverBuildIsStale } from '../build-server.mjs'
+import { stopChild } from '../stop-child.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const SMOKE = process.argv.includes('--smoke')
@@ -537,17 +538,7 @@ async function main() {
   await db.end()
   stopping = true
   await lb.close()
-  await Promise.all(
-    processes.map(
-      (p) =>
-        new Promise((resolve) => {
-          if (!p.child || p.child.exitCode !== null || p.child.signalCode !== null) return resolve()
-          p.child.once('exit', resolve)
-          p.child.kill('SIGTERM')
-          setTimeout(() => p.child.kill('SIGKILL'), 15_000).unref()
-        }),
-    ),
-  )
+  await Promise.all(processes.map((p) => p.child && stopChild(p.child)))
   await up.close()
   await postgres.stop()
   console.log(

@@ -19,6 +19,7 @@ import { runNode } from '../bench/bench-server.mjs'
 import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { stopChild } from '../stop-child.mjs'
 import { CASE_TAGS, assertLoopback, formatSummary, generateCase, prepareFuzz, runFuzz, send, serverMemory } from './fuzz.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
@@ -47,14 +48,7 @@ const children = []
 let embedded = null
 
 async function stop() {
-  for (const child of children.reverse()) {
-    if (child.exitCode !== null) continue
-    child.kill('SIGTERM')
-    await new Promise((r) => {
-      child.once('exit', r)
-      setTimeout(() => (child.kill('SIGKILL'), r()), 5000).unref()
-    })
-  }
+  for (const child of children.reverse()) await stopChild(child, 5000)
   await embedded?.stop()
 }
 

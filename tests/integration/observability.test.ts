@@ -16,6 +16,7 @@ import { setUpGatewayRegistry, waitForRoomInRateMinute } from '../support/gatewa
 import { type Listening, listen } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { call } from './helpers'
+import { stopChild } from '@/scripts/stop-child.mjs'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 interface OtlpSpan {
@@ -72,12 +73,7 @@ async function start(entry: string, ready: RegExp, env: Record<string, string>):
     output: () => out,
     metricsPort: Number(line.metricsPort),
     url: /listening on (http:\/\/[^/\s]+)\/mcp/.exec(msg)?.[1],
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
+    stop: () => stopChild(child),
   }
 }
 

@@ -14,6 +14,7 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { listen, type Listening, listenOn } from './listen'
 import { answerStatelessMcp } from './stateless-mcp'
+import { stopChild } from '@/scripts/stop-child.mjs'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
@@ -252,12 +253,7 @@ export async function spawnGateway(env: Record<string, string> = {}): Promise<{ 
   return {
     url,
     child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
+    stop: () => stopChild(child),
   }
 }
 
