@@ -57,13 +57,8 @@ async function main() {
   }
 
   if (!only || only === 'e2e') {
-    if (needsBuild()) {
-      log('building the web app for the end-to-end tests…')
-      if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
-      recordBuild()
-    }
     // The server runs as production runs it: the compiled gateway (dist/) in front of Next.js.
-    if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
+    await buildForProduction('the end-to-end tests')
     await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb })
     const server = startServer(e2eDb)
     await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
@@ -102,15 +97,20 @@ async function lint() {
   }
 }
 
-// The Dockerfile's commands from a production-only install in a clean directory, as the image runs
-// them (scripts/check-image.mjs): no container engine runs on these machines.
-async function imageCommands(adminUrl) {
+/** The web app's production build (when a source changed since the last) and the compiled gateway, worker and scripts (dist/). */
+async function buildForProduction(purpose) {
   if (needsBuild()) {
-    log('building the web app for the image check…')
+    log(`building the web app for ${purpose}…`)
     if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
     recordBuild()
   }
   if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
+}
+
+// The Dockerfile's commands from a production-only install in a clean directory, as the image runs
+// them (scripts/check-image.mjs): no container engine runs on these machines.
+async function imageCommands(adminUrl) {
+  await buildForProduction('the image check')
   const db = await freshDatabase(adminUrl, 'toolroom_image')
   const failure = await checkImage({ databaseUrl: db, secretKey: process.env.TOOLROOM_SECRET_KEY })
   if (failure) console.error(failure)
@@ -129,12 +129,7 @@ async function otherNodeVersions(adminUrl) {
     totals.skipped++
     return
   }
-  if (needsBuild()) {
-    log('building the web app for the process checks…')
-    if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
-    recordBuild()
-  }
-  if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
+  await buildForProduction('the process checks')
   const db = await freshDatabase(adminUrl, 'toolroom_node_versions')
   await migrateDatabase(db)
   for (const version of NODE_VERSIONS) {
