@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { prisma } from '@/lib/db'
 import { hashToken } from '@/lib/auth/secret-token'
+import { getOverview } from '@/lib/resources/get-overview'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
 
@@ -69,17 +70,10 @@ export async function resetDatabase() {
   await prisma.$executeRawUnsafe('TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy"')
 }
 
+/** Rows of every resource kind: the overview's counts, and the SideEffectPolicies it does not show. */
 export async function countRows() {
-  const [tools, languageTools, connectors, units, agents, secrets, policies] = await Promise.all([
-    prisma.tool.count(),
-    prisma.languageTool.count(),
-    prisma.connector.count(),
-    prisma.unit.count(),
-    prisma.agent.count(),
-    prisma.secret.count(),
-    prisma.sideEffectPolicy.count(),
-  ])
-  return { tools, languageTools, connectors, units, agents, secrets, policies }
+  const [{ counts }, policies] = await Promise.all([getOverview(), prisma.sideEffectPolicy.count()])
+  return { ...counts, policies }
 }
 
 export const yaml = (strings: TemplateStringsArray, ...values: unknown[]) => String.raw(strings, ...values).replace(/^\n/, '')
