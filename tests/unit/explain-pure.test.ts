@@ -5,7 +5,6 @@ import fc from 'fast-check'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { catalogToolsFromMcp } from '@/lib/effective-tools/catalog-tools'
-import { annotationsForLevel } from '@/lib/effective-tools/derive-side-effects'
 import { agentAllowed } from '@/lib/effective-tools/allowed-agents'
 import { reservedDenialOf, resolveEffectiveTools, safetyDenialOf } from '@/lib/effective-tools/resolve-effective-tools'
 import type { CatalogTool, ResolverInput } from '@/lib/effective-tools/types'
@@ -13,22 +12,7 @@ import { fixDraftHref, bindConnectorDraft, draftOf, enableToggleDraft, grantDraf
 import { traceCandidates } from '@/lib/explain/trace-candidates'
 import { behindDoor, callKeyOf, executorRefusal, keyRefusal, unavailableRefusal, unknownToolRefusal } from '@/lib/gateway/call-checks'
 import { validateDocument } from '@/lib/manifests/validate-document'
-
-function catalogTool(over: Partial<CatalogTool> & { name: string }): CatalogTool {
-  const namespace = over.namespace === undefined ? 'default' : over.namespace
-  return {
-    namespace,
-    description: `${over.name} does things`,
-    inputSchema: { type: 'object' },
-    type: 'function',
-    level: 'read_only',
-    levelSource: 'declared',
-    annotations: annotationsForLevel('read_only', true),
-    source: { kind: 'Tool', name: over.name, namespace },
-    stats: { totalCalls7d: 0, failureRate7d: null },
-    ...over,
-  }
-}
+import { catalogTool } from '../support/catalog-tool'
 
 function input(over: Partial<ResolverInput> & { connectorSlugs?: Set<string> } = {}): ResolverInput {
   return {

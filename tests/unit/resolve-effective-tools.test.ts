@@ -5,25 +5,9 @@ import { PLATFORM_TOOLS } from '@/lib/effective-tools/platform-tools'
 import { resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
 import type { CatalogTool, EffectiveTool, EffectiveToolSet, PolicyDefaults, ResolverInput, SubjectNode } from '@/lib/effective-tools/types'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
+import { catalogTool } from '../support/catalog-tool'
 
 // ---------- helpers ----------
-
-/** A Tool-backed catalog entry: read-only, no overrides, unless told otherwise. */
-function catalogTool(over: Partial<CatalogTool> & { name: string }): CatalogTool {
-  const namespace = over.namespace === undefined ? 'default' : over.namespace
-  return {
-    namespace,
-    description: `${over.name} does things`,
-    inputSchema: { type: 'object' },
-    type: 'function',
-    level: 'read_only',
-    levelSource: 'declared',
-    annotations: annotationsForLevel(over.level ?? 'read_only', true),
-    source: { kind: 'Tool', name: over.name, namespace },
-    stats: { totalCalls7d: 0, failureRate7d: null },
-    ...over,
-  }
-}
 
 const imageTool = (name: string) =>
   catalogTool({

@@ -4,9 +4,9 @@
 // > mcp > image, and a winner that safety denies is never replaced by a less governed source.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { annotationsForLevel } from '@/lib/effective-tools/derive-side-effects'
 import { inputForName, resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
 import type { CatalogTool, EffectiveTool, ResolverInput, Tier } from '@/lib/effective-tools/types'
+import { catalogTool } from '../support/catalog-tool'
 
 // Few names, so sources collide often; `toolroom.*` and the connector slugs are reserved namespaces.
 const NAMES = ['toolroom.list_tools', 'crm.find', 'crm.update', 'mail.send', 'acme.echo', 'acme.search']
@@ -22,21 +22,17 @@ const toolArb = (sourceKind: CatalogTool['source']['kind']) =>
       allowedAgents: fc.option(fc.subarray(['bot', 'other', 'default/bot', 'ops/bot', 'ops/*', 'default/*'], { minLength: 1 }), { nil: undefined }),
       requiresApproval: fc.option(fc.boolean(), { nil: undefined }),
     })
-    .map(({ name, namespace, deniedNamespaces, allowedAgents, requiresApproval }): CatalogTool => ({
-      name,
-      namespace,
-      description: `${name} from ${sourceKind}`,
-      inputSchema: { type: 'object' },
-      type: 'function',
-      level: 'read_only',
-      levelSource: 'declared',
-      annotations: annotationsForLevel('read_only', true),
-      source: { kind: sourceKind, name, namespace },
-      stats: { totalCalls7d: 0, failureRate7d: null },
-      ...(deniedNamespaces ? { deniedNamespaces } : {}),
-      ...(allowedAgents ? { allowedAgents } : {}),
-      ...(requiresApproval !== undefined ? { requiresApproval } : {}),
-    }))
+    .map(({ name, namespace, deniedNamespaces, allowedAgents, requiresApproval }) =>
+      catalogTool({
+        name,
+        namespace,
+        description: `${name} from ${sourceKind}`,
+        source: { kind: sourceKind, name, namespace },
+        ...(deniedNamespaces ? { deniedNamespaces } : {}),
+        ...(allowedAgents ? { allowedAgents } : {}),
+        ...(requiresApproval !== undefined ? { requiresApproval } : {}),
+      }),
+    )
 
 const bindingsArb = fc.record({
   connectors: fc.subarray([...SLUGS, 'missing']),
