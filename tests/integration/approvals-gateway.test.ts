@@ -13,6 +13,7 @@ import { applyRoute } from '@/lib/api/registry-routes'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
 import { type Listening, listenOn } from '../support/listen'
+import { until } from '../support/until'
 import { call } from './helpers'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
@@ -36,16 +37,6 @@ async function stopWorker() {
   worker.kill('SIGKILL')
   await exited
   worker = null
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 const charges = () => rest.hits.get('/charge') ?? 0

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { call, resetDatabase, yaml } from './helpers'
+import { until } from '../support/until'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 // Short queue timings so a dead worker's job comes back within the test.
@@ -77,16 +78,6 @@ function startWorker(): ChildProcess {
   return child
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
-
 const runsOf = (subjectId: string) => prisma.discoveryRun.findMany({ where: { subjectId }, orderBy: { startedAt: 'asc' } })
 const apply = async (text: string) => {
   const { applyRoute } = await import('@/lib/api/registry-routes')
@@ -135,7 +126,7 @@ describe('discovery workers', () => {
       `${agentDoc('scout', 1)}---\napiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: gh, namespace: disco }\nspec: { endpoint: "${mcpUrl}" }\n`,
     )
 
-    const server = await waitFor('MCP discovery', async () => {
+    const server = await until('MCP discovery', async () => {
       const s = await prisma.languageTool.findFirst({ where: { name: 'gh' } })
       return s?.phase === 'Ready' && s
     })
@@ -150,7 +141,7 @@ describe('discovery workers', () => {
       items: expect.arrayContaining([expect.objectContaining({ id: 'health', status: 'pass' }), expect.objectContaining({ id: 'tools-call', status: 'fail' })]),
     })
 
-    const agent = await waitFor('image discovery', async () => {
+    const agent = await until('image discovery', async () => {
       const a = await prisma.agent.findFirst({ where: { name: 'scout' } })
       return a?.imageToolsSource === 'introspection' && a
     })
@@ -166,7 +157,7 @@ describe('discovery workers', () => {
     images.set('scout', { tools: [tool('acme.echo', 'Echo, now louder'), tool('acme.reverse')], delayMs: 0 })
     await apply(agentDoc('scout', 2))
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'scout' } })
-    const rotation = await waitFor('the rotation run', () =>
+    const rotation = await until('the rotation run', () =>
       prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, trigger: 'rotation', status: 'succeeded' } }),
     )
     const change = await prisma.surfaceChange.findFirstOrThrow({ where: { runId: rotation.id } })
@@ -185,11 +176,9 @@ describe('discovery workers', () => {
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'scout' } })
     const res = await call(discoveryRoutes.refreshAgent, `/api/v1/agents/${agent.id}/refresh`, { method: 'POST', params: { id: agent.id } })
     expect(res.status).toBe(202)
-    const failed = await waitFor(
-      'a failed run',
-      () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'failed', trigger: 'manual' } }),
-      30_000,
-    )
+    const failed = await until('a failed run', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'failed', trigger: 'manual' } }), {
+      timeoutMs: 30_000,
+    })
     expect(failed.error).toBeTruthy()
     expect(((await prisma.agent.findFirstOrThrow({ where: { id: agent.id } })).imageTools as object[]).length).toBe(2)
   }, 90_000)
@@ -206,7 +195,7 @@ describe('discovery workers', () => {
     ]
     const { discoveryRoutes } = await import('@/lib/api/discovery-routes')
     await call(discoveryRoutes.refreshLanguageTool, `/api/v1/languagetools/${server.id}/refresh`, { method: 'POST', params: { id: server.id } })
-    const held = await waitFor('a held change', () => prisma.surfaceChange.findFirst({ where: { subjectId: server.id, status: 'pending_review' } }))
+    const held = await until('a held change', () => prisma.surfaceChange.findFirst({ where: { subjectId: server.id, status: 'pending_review' } }))
     const kept = await prisma.languageTool.findUniqueOrThrow({ where: { id: server.id } })
     const byName = new Map((kept.toolSchemas as { name: string; description: string }[]).map((t) => [t.name, t]))
     expect(byName.get('create-issue')!.description).toBe('Open an issue') // agents keep the accepted version
@@ -234,11 +223,13 @@ describe('discovery workers', () => {
     const doomed = startWorker()
     await apply(agentDoc('slowpoke', 7))
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'slowpoke' } })
-    await waitFor('the first attempt to start', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'running' } }))
+    await until('the first attempt to start', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'running' } }))
     doomed.kill('SIGKILL')
     images.set('slowpoke', { tools: [tool('slow.one')], delayMs: 0 })
     startWorker()
-    const done = await waitFor('the retried job', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'succeeded' } }), 60_000)
+    const done = await until('the retried job', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'succeeded' } }), {
+      timeoutMs: 60_000,
+    })
     expect(done.attempt).toBeGreaterThanOrEqual(2)
     expect(((await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } })).imageTools as { name: string }[]).map((t) => t.name)).toEqual(['slow.one'])
   }, 90_000)
@@ -249,11 +240,9 @@ describe('discovery workers', () => {
     for (const name of names) images.set(name, { tools: [tool(`pair.t${name.split('-')[1]}`)], delayMs: 100 })
     await apply(names.map((n, i) => agentDoc(n, 100 + i)).join('---\n'))
     const ids = (await prisma.agent.findMany({ where: { name: { in: names } }, select: { id: true } })).map((a) => a.id)
-    await waitFor(
-      'all twelve',
-      async () => (await prisma.discoveryRun.count({ where: { subjectId: { in: ids }, status: 'succeeded' } })) === 12 || null,
-      60_000,
-    )
+    await until('all twelve', async () => (await prisma.discoveryRun.count({ where: { subjectId: { in: ids }, status: 'succeeded' } })) === 12, {
+      timeoutMs: 60_000,
+    })
     await new Promise((r) => setTimeout(r, 1500))
     expect(await prisma.discoveryRun.count({ where: { subjectId: { in: ids } } })).toBe(12)
   }, 90_000)

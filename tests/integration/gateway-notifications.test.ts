@@ -9,6 +9,7 @@ import type { Client as ModernClient } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { agentClient, modernAgentClient, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
+import { until } from '../support/until'
 import { call } from './helpers'
 
 let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
@@ -19,14 +20,6 @@ let legacyA: Client
 let legacyB: Client
 let modernA: ModernClient
 let modernB: ModernClient
-
-const until = async (check: () => boolean, ms: number) => {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 const agentA = (toggles: string) => `apiVersion: toolroom.dev/v1alpha1
 kind: Agent
@@ -70,7 +63,7 @@ describe('tool list changes reach connected agents', () => {
     const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false, flaky.read: false') })
     expect(applied.status).toBe(200)
     const committed = Date.now()
-    await until(() => heard.legacyA.length > 0 && heard.modernA.length > 0, 10_000)
+    await until('list_changed on both revisions', () => heard.legacyA.length > 0 && heard.modernA.length > 0, { timeoutMs: 10_000, everyMs: 10 })
     console.log(`list_changed after the change: 2025-11-25 ${heard.legacyA[0] - committed} ms, 2026-07-28 ${heard.modernA[0] - committed} ms`)
     expect((await legacyA.listTools()).tools.map((t) => t.name)).not.toContain('flaky.read')
     expect((await modernA.listTools()).tools.map((t) => t.name)).not.toContain('flaky.read')
@@ -88,7 +81,10 @@ describe('tool list changes reach connected agents', () => {
     expect(heard.legacyA.length).toBe(before.legacy)
     expect(heard.modernA.length).toBe(before.modern)
     await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false') })
-    await until(() => heard.legacyA.length > before.legacy && heard.modernA.length > before.modern, 10_000)
+    await until('list_changed on both revisions', () => heard.legacyA.length > before.legacy && heard.modernA.length > before.modern, {
+      timeoutMs: 10_000,
+      everyMs: 10,
+    })
     expect((await modernA.listTools()).tools.map((t) => t.name)).toContain('flaky.read')
   })
 })

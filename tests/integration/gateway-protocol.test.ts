@@ -9,6 +9,7 @@ import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { prisma } from '@/lib/db'
 import { mcpTransport } from '@/lib/gateway/mcp-handler'
 import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
+import { until } from '../support/until'
 import { call } from './helpers'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
@@ -26,14 +27,6 @@ async function post(body: unknown, token = world.tokens.tokenA, timeoutMs = 10_0
   })
   const text = await res.text()
   return { status: res.status, json: text ? JSON.parse(text) : undefined }
-}
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 const slowSeen = () => world.rest.seen.filter((s) => s.path === '/slow').length
@@ -54,7 +47,7 @@ describe('agents are isolated inside the gateway', () => {
   it("a cancellation with guessed ids from one agent never reaches another agent's call", async () => {
     const seen = slowSeen()
     const call = b.callTool({ name: 'slow.read', arguments: { ms: 1200 } }, undefined, { timeout: 8000 })
-    await until(() => slowSeen() > seen)
+    await until('the upstream to receive the call', () => slowSeen() > seen)
     // Agent A guesses: every small id, as numbers and strings, in the gateway's sequence and in B's client's.
     const guesses = Array.from({ length: 50 }, (_, i) => [i, String(i)]).flat()
     for (let i = 0; i < guesses.length; i += 100) {
@@ -73,13 +66,19 @@ describe('agents are isolated inside the gateway', () => {
     const seen = slowSeen()
     const controller = new AbortController()
     const call = a.callTool({ name: 'slow.read', arguments: { ms: 5000 } }, undefined, { signal: controller.signal })
-    await until(() => slowSeen() > seen)
+    await until('the upstream to receive the call', () => slowSeen() > seen)
     const started = Date.now()
     controller.abort('no longer needed')
     await expect(call).rejects.toThrow()
-    await until(async () => (await prisma.toolCall.count({ where: { toolId: 'slow.read', agentName: 'agent-a', outcome: 'failed' } })) === 1, 4000)
+    await until(
+      'the call recorded as failed',
+      async () => (await prisma.toolCall.count({ where: { toolId: 'slow.read', agentName: 'agent-a', outcome: 'failed' } })) === 1,
+      {
+        timeoutMs: 4000,
+      },
+    )
     expect(Date.now() - started).toBeLessThan(4000)
-    await until(() => mcpTransport().inFlight === 0)
+    await until('no upstream request in flight', () => mcpTransport().inFlight === 0)
   })
 })
 
@@ -189,16 +188,15 @@ describe('the gateway lists only what it can execute', () => {
     expect(effective.json.effectiveTools.find((t: { name: string }) => t.name === 'acme.clock')).toMatchObject({ state: 'enabled', tier: 'image' })
 
     // the refusal names the image (and waits for the gateway to see the new surface)
-    let refusal: McpError | null = null
-    await until(async () => {
-      refusal = await a.callTool({ name: 'acme.clock', arguments: {} }).then(
+    const refusal = await until('a refusal naming the image', async () => {
+      const error = await a.callTool({ name: 'acme.clock', arguments: {} }).then(
         () => null,
         (e: McpError) => e,
       )
-      return refusal !== null && /image/.test(refusal.message)
+      return error !== null && /image/.test(error.message) && error
     })
-    expect(refusal!.code).toBe(-32602)
-    expect((refusal!.data as { reason: string }).reason).toMatch(/agent runs it and reports the call to POST \/api\/v1\/calls\/ingest/)
+    expect(refusal.code).toBe(-32602)
+    expect((refusal.data as { reason: string }).reason).toMatch(/agent runs it and reports the call to POST \/api\/v1\/calls\/ingest/)
     expect((await a.listTools()).tools.map((t) => t.name)).not.toContain('acme.clock')
     const listed = await a.callTool({ name: 'toolroom.list_tools', arguments: {} })
     expect((listed.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).not.toContain('acme.clock')

@@ -15,6 +15,7 @@ import { z } from 'zod'
 import { setUpGatewayRegistry, waitForRoomInRateMinute } from '../support/gateway-fixtures'
 import { type Listening, listen } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
+import { until } from '../support/until'
 import { call } from './helpers'
 import { stopChild } from '@/scripts/stop-child.mjs'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
@@ -78,16 +79,6 @@ async function start(entry: string, ready: RegExp, env: Record<string, string>):
 }
 
 const TRACING_ENV = (endpoint: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'toolroom-test' })
-
-async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 const metrics = async (port: number, token: string | null = METRICS_TOKEN) => {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} })

@@ -12,6 +12,7 @@ import { readCallStats } from '@/lib/stats/read-call-stats'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { call, resetDatabase, yaml } from './helpers'
 import { insertCalls, resetCalls } from './stats-fixtures'
+import { until } from '../support/until'
 
 const refused = REFUSED_OUTCOMES.map((o) => `'${o}'`).join(',')
 
@@ -191,11 +192,16 @@ spec: { grants: [acme.lookup, acme.unused] }
     process.env.TOOLROOM_STATS_CACHE_SECONDS = '0'
     reloadConfig()
     try {
-      const warm = await waitFor(async () => {
-        const res = await call(agents.get, `/api/v1/agents/${agent.id}`, { params: { id: agent.id } })
-        const entry = res.json.effectiveTools.find((t: { name: string }) => t.name === 'acme.lookup')
-        return entry.totalCalls7d === 10 ? entry : null
-      })
+      // The stats cache re-checks on its own clock.
+      const warm = await until(
+        'the new figures in the effective set',
+        async () => {
+          const res = await call(agents.get, `/api/v1/agents/${agent.id}`, { params: { id: agent.id } })
+          const entry = res.json.effectiveTools.find((t: { name: string }) => t.name === 'acme.lookup')
+          return entry.totalCalls7d === 10 && entry
+        },
+        { timeoutMs: 40_000, everyMs: 250 },
+      )
       expect(warm).toMatchObject({ totalCalls7d: 10, failureRate7d: 0.2 })
     } finally {
       if (ttl === undefined) delete process.env.TOOLROOM_STATS_CACHE_SECONDS
@@ -204,14 +210,3 @@ spec: { grants: [acme.lookup, acme.unused] }
     }
   })
 })
-
-/** Polls until `check` returns something (the stats cache re-checks on its own clock). */
-async function waitFor<T>(check: () => Promise<T | null>, ms = 40_000): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== null) return value
-    if (Date.now() > until) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}

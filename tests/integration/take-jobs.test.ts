@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import PgBoss from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { takeJobs } from '@/workers/take-jobs'
+import { until } from '../support/until'
 
 let boss: PgBoss
 
@@ -20,13 +21,6 @@ async function queue(retryLimit = 0) {
   const name = `test.take-jobs.${randomUUID()}`
   await boss.createQueue(name, { name, policy: 'standard', retryLimit, retryDelay: 0, expireInSeconds: 60 })
   return name
-}
-
-const until = async (what: string, done: () => boolean | Promise<boolean>) => {
-  for (const deadline = Date.now() + 20_000; !(await done());) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 describe('takeJobs', () => {

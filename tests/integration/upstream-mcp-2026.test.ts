@@ -13,6 +13,7 @@ import { createGuardedFetch } from '@/lib/outbound/guarded-fetch'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { mcpTransport } from '@/lib/gateway/mcp-handler'
 import { agentClient, modernAgentClient, startGatewayWorld, startModernUpstreamMcp } from '../support/gateway-fixtures'
+import { until } from '../support/until'
 import { call } from './helpers'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
@@ -21,14 +22,6 @@ let world: World
 let modern: Awaited<ReturnType<typeof startModernUpstreamMcp>>
 let legacyAgent: Client
 let modernAgent: ModernClient
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 8000) => {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 beforeAll(async () => {
   world = await startGatewayWorld('sk-upstream2026-1a2b3c')
@@ -117,12 +110,12 @@ describe('the gateway calls it', () => {
     const seen = modern.counts.wait
     const controller = new AbortController()
     const pending = legacyAgent.callTool({ name: 'modern.wait', arguments: { ms: 20_000 } }, undefined, { signal: controller.signal })
-    await until(() => modern.counts.wait > seen)
+    await until('the upstream to start the call', () => modern.counts.wait > seen)
     controller.abort('changed my mind')
     await expect(pending).rejects.toThrow()
-    await until(() => modern.counts.cancelled > before)
-    await until(async () => (await prisma.toolCall.count({ where: { toolId: 'modern.wait', outcome: 'failed' } })) === 1)
-    await until(() => mcpTransport().inFlight === 0)
+    await until('the upstream to hear the cancellation', () => modern.counts.cancelled > before)
+    await until('the call recorded as failed', async () => (await prisma.toolCall.count({ where: { toolId: 'modern.wait', outcome: 'failed' } })) === 1)
+    await until('no upstream request in flight', () => mcpTransport().inFlight === 0)
   })
 
   it('cancels the upstream call when the agent closes its request (2026-07-28: the stream is the request)', async () => {
@@ -130,11 +123,11 @@ describe('the gateway calls it', () => {
     const seen = modern.counts.wait
     const controller = new AbortController()
     const pending = modernAgent.callTool({ name: 'modern.wait', arguments: { ms: 20_000 } }, { signal: controller.signal })
-    await until(() => modern.counts.wait > seen)
+    await until('the upstream to start the call', () => modern.counts.wait > seen)
     controller.abort('changed my mind')
     await expect(pending).rejects.toThrow()
-    await until(() => modern.counts.cancelled > before)
-    await until(async () => (await prisma.toolCall.count({ where: { toolId: 'modern.wait', outcome: 'failed' } })) === 2)
+    await until('the upstream to hear the cancellation', () => modern.counts.cancelled > before)
+    await until('the call recorded as failed', async () => (await prisma.toolCall.count({ where: { toolId: 'modern.wait', outcome: 'failed' } })) === 2)
   })
 })
 
