@@ -6,6 +6,7 @@ import { Client as ModernClient, ProtocolError, StreamableHTTPClientTransport } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
 import { agentClient, modernAgentClient, startGatewayWorld, waitForRoomInRateMinute } from '../support/gateway-fixtures'
+import { rejectionOf } from '../support/rejection-of'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
@@ -42,16 +43,6 @@ async function post(body: unknown, headers: Record<string, string> = {}, token =
     json = {} as RpcAnswer
   }
   return { status: res.status, json, contentType: res.headers.get('content-type') }
-}
-
-async function protocolError(p: Promise<unknown>): Promise<ProtocolError> {
-  try {
-    await p
-  } catch (e) {
-    if (e instanceof ProtocolError) return e
-    throw e
-  }
-  throw new Error('expected a JSON-RPC error')
 }
 
 beforeAll(async () => {
@@ -99,7 +90,7 @@ describe('MCP 2026-07-28 with SDK v2', () => {
   })
 
   it('answers the same refusals: unknown tools -32602 with the reason, invalid arguments as a tool error', async () => {
-    const unknown = await protocolError(client.callTool({ name: 'nope.nothing', arguments: {} }))
+    const unknown = await rejectionOf(client.callTool({ name: 'nope.nothing', arguments: {} }), ProtocolError)
     expect(unknown.code).toBe(-32602)
     expect((unknown.data as { reason: string }).reason).toMatch(/effective set/)
     const invalid = await client.callTool({ name: 'tickets.create', arguments: { subject: 7 } })

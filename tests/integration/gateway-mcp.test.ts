@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { agentClient, startGatewayWorld, waitForRoomInRateMinute } from '../support/gateway-fixtures'
+import { rejectionOf } from '../support/rejection-of'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
@@ -16,16 +17,6 @@ let gatewayUrl: string
 let world: World
 let tokens: World['tokens']
 let client: Client
-
-async function rpcError(p: Promise<unknown>): Promise<McpError> {
-  try {
-    await p
-  } catch (e) {
-    if (e instanceof McpError) return e
-    throw e
-  }
-  throw new Error('expected a JSON-RPC error')
-}
 
 const lastCall = (toolId: string) => prisma.toolCall.findFirstOrThrow({ where: { toolId }, orderBy: { startedAt: 'desc' } })
 
@@ -86,20 +77,20 @@ describe('MCP gateway with the official SDK client', () => {
   })
 
   it('refuses unknown tools with -32602 (an unknown tool, not an unknown method), the reason in data, and records them as denied', async () => {
-    const e = await rpcError(client.callTool({ name: 'nope.nothing', arguments: {} }))
+    const e = await rejectionOf(client.callTool({ name: 'nope.nothing', arguments: {} }), McpError)
     expect(e.code).toBe(-32602)
     expect((e.data as { reason: string }).reason).toMatch(/effective set/)
     expect((await lastCall('nope.nothing')).errorCode).toBe('unknown_tool')
   })
 
   it('refuses tools safety denies (allowedAgents, deniedNamespaces) and disabled ones, with the reason', async () => {
-    const onlyB = await rpcError(client.callTool({ name: 'secret.only_b', arguments: {} }))
+    const onlyB = await rejectionOf(client.callTool({ name: 'secret.only_b', arguments: {} }), McpError)
     expect(onlyB.code).toBe(-32602)
     expect(onlyB.message).toMatch(/allowedAgents/)
     expect((onlyB.data as { reason: string }).reason).toMatch(/allowedAgents/)
-    const ns = await rpcError(client.callTool({ name: 'denied.here', arguments: {} }))
+    const ns = await rejectionOf(client.callTool({ name: 'denied.here', arguments: {} }), McpError)
     expect(ns.message).toMatch(/deniedNamespaces/)
-    const off = await rpcError(client.callTool({ name: 'toggled.off', arguments: {} }))
+    const off = await rejectionOf(client.callTool({ name: 'toggled.off', arguments: {} }), McpError)
     expect(off.code).toBe(-32602)
     expect(off.message).toMatch(/toggle/)
     expect(await lastCall('secret.only_b')).toMatchObject({ outcome: 'denied', errorCode: 'safety' })
@@ -138,7 +129,7 @@ describe('MCP gateway with the official SDK client', () => {
   it('enforces the per-minute rate limit of a tool with -32029 and records rate_limited', async () => {
     await waitForRoomInRateMinute()
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'limited.ping', arguments: {} })
-    const e = await rpcError(client.callTool({ name: 'limited.ping', arguments: {} }))
+    const e = await rejectionOf(client.callTool({ name: 'limited.ping', arguments: {} }), McpError)
     expect(e.code).toBe(-32029)
     expect(e.data).toMatchObject({ outcome: 'rate_limited', window: 'minute', limit: 3 })
     expect(rest.hits.get('/ping')).toBe(3)
@@ -157,7 +148,7 @@ describe('MCP gateway with the official SDK client', () => {
     expect(status.structuredContent).toMatchObject({ callId: s.callId, status: 'pending', outcome: 'pending_approval', tool: 'pay.charge' })
     // another agent cannot see it
     const b = await agentClient(gatewayUrl, tokens.tokenB)
-    expect((await rpcError(b.callTool({ name: 'toolroom.approval_status', arguments: { callId: s.callId } }))).code).toBe(-32602)
+    expect((await rejectionOf(b.callTool({ name: 'toolroom.approval_status', arguments: { callId: s.callId } }), McpError)).code).toBe(-32602)
     await b.close()
   })
 
@@ -189,14 +180,14 @@ describe('MCP gateway with the official SDK client', () => {
     expect(inspected.structuredContent).toMatchObject({ name: 'tickets.create', level: 'external_write' })
     const viaDoor = await client.callTool({ name: 'toolroom.call_tool', arguments: { name: 'upstream.echo', arguments: { text: 'door' } } })
     expect(viaDoor.structuredContent).toEqual({ echo: 'door' })
-    const e = await rpcError(client.callTool({ name: 'toolroom.call_tool', arguments: { name: 'secret.only_b', arguments: {} } }))
+    const e = await rejectionOf(client.callTool({ name: 'toolroom.call_tool', arguments: { name: 'secret.only_b', arguments: {} } }), McpError)
     expect(e.code).toBe(-32602)
   })
 
   it('runs os tools as an argument vector without a shell, with a timeout', async () => {
     const result = await client.callTool({ name: 'shell.echo', arguments: { text: '$(id); echo pwned > /tmp/x' } })
     expect((result.structuredContent as { stdout: string }).stdout).toBe('$(id); echo pwned > /tmp/x\n')
-    const slow = await rpcError(client.callTool({ name: 'shell.sleep', arguments: { seconds: '5' } }))
+    const slow = await rejectionOf(client.callTool({ name: 'shell.sleep', arguments: { seconds: '5' } }), McpError)
     expect(slow.code).toBe(-32603)
     expect(slow.message).toMatch(/did not finish within 1 s/)
     expect(await lastCall('shell.sleep')).toMatchObject({ outcome: 'failed', errorCode: 'timeout' })
@@ -206,7 +197,7 @@ describe('MCP gateway with the official SDK client', () => {
     delete process.env.TOOLROOM_ENABLE_OS_TOOLS
     reloadConfig()
     try {
-      const e = await rpcError(client.callTool({ name: 'shell.echo', arguments: { text: 'x' } }))
+      const e = await rejectionOf(client.callTool({ name: 'shell.echo', arguments: { text: 'x' } }), McpError)
       expect(e.message).toMatch(/TOOLROOM_ENABLE_OS_TOOLS/)
       expect(await lastCall('shell.echo')).toMatchObject({ outcome: 'denied', errorCode: 'os_tools_disabled' })
     } finally {
