@@ -1,16 +1,14 @@
-import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { expect, test } from '@playwright/test'
 import { ADMIN_STATE } from './global-setup'
+import { buildCli, type CliUser, runCli } from '../tests/support/toolroom-cli'
 
 // The toolroom CLI (its compiled binary, as `npx toolroom` runs it) against the server as `npm start`
 // runs it: the gateway front with the production Next.js build behind it. An operator diffs a
 // manifest (what it creates and which agent gains which tool), applies it, finds nothing left to
 // change, gets a resource as YAML and applies that back unchanged, then deletes it all by manifest.
-const BIN = path.resolve('cli/dist/toolroom.mjs')
 const suffix = Date.now().toString(36)
 const ns = `e2e-cli-${suffix}`
 const manifest = `apiVersion: toolroom.dev/v1alpha1
@@ -33,44 +31,24 @@ metadata: { name: refunder, namespace: ${ns}, labels: { owner: e2e-cli } }
 spec: { unit: payments }
 `
 
-let home: string
-let env: Record<string, string>
-
-function toolroom(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, cwd: home })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d))
-    child.stderr.on('data', (d: Buffer) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
-    child.stdin.end(input)
-  })
-}
+let user: CliUser
+const toolroom = (args: string[], input = '') => runCli(args, user, { input })
 
 test.beforeAll(async ({ browser, baseURL }) => {
-  await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'cli/tsconfig.json'])
+  await buildCli()
   const context = await browser.newContext({ baseURL, storageState: ADMIN_STATE })
   const made = await context.request.post('/api/v1/tokens', {
     headers: { origin: baseURL! },
     data: { name: `e2e-cli-${suffix}`, scopes: ['read', 'write'], expiresInDays: 1 },
   })
   expect(made.status(), await made.text()).toBe(201)
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-e2e-cli-'))
-  env = {
-    PATH: process.env.PATH!,
-    HOME: home,
-    TOOLROOM_CONFIG: path.join(home, 'config.yaml'),
-    TOOLROOM_URL: baseURL!,
-    TOOLROOM_TOKEN: ((await made.json()) as { token: string }).token,
-  }
+  user = { home: fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-e2e-cli-')), url: baseURL!, token: ((await made.json()) as { token: string }).token }
   await context.close()
-  fs.writeFileSync(path.join(home, 'fleet.yaml'), manifest)
+  fs.writeFileSync(path.join(user.home, 'fleet.yaml'), manifest)
 })
 
 test.afterAll(() => {
-  if (home) fs.rmSync(home, { recursive: true, force: true })
+  if (user) fs.rmSync(user.home, { recursive: true, force: true })
 })
 
 test('diff, apply, get -o yaml and delete against the production server', async () => {

@@ -8,21 +8,12 @@ import { applyRoute } from '@/lib/api/registry-routes'
 import { prisma } from '@/lib/db'
 import { call, type Caller, countRows, resetDatabase, yaml } from './helpers'
 import { sessionCookie, tokenFor } from './access-fixtures'
+import { labelledTool, type LabelledToolOptions } from '../support/labelled-tool'
 
 const apply = (body: string, query = '', as: Caller = 'admin') => call(applyRoute, `/api/v1/apply${query}`, { method: 'POST', body, as })
 
-const tool = (name: string, { labels = 'app: gitops', description = 'Echo', extra = '' } = {}) => yaml`
-apiVersion: toolroom.dev/v1alpha1
-kind: Tool
-metadata:
-  name: ${name}
-  namespace: team
-  labels: { ${labels} }
-spec:
-  type: function
-  description: ${description}
-  inputSchema: { type: object }
-${extra}`
+const tool = (name: string, options: Partial<LabelledToolOptions> = {}) =>
+  labelledTool(name, { namespace: 'team', labels: 'app: gitops', description: 'Echo', ...options })
 
 beforeEach(resetDatabase)
 

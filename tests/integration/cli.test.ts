@@ -3,46 +3,26 @@
 // as kubectl diff), get -o yaml|json that applies again unchanged, delete, prune, effective-tools,
 // approvals, calls, contexts, --help everywhere, readable errors at their file and line, colour
 // only on a terminal, and hostile input.
-import { execFile, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestApproval } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
 import { seedDemoFleet } from '@/lib/seed/seed-demo-fleet'
 import { startApiServer } from '../support/api-server'
+import { labelledTool, type LabelledToolOptions } from '../support/labelled-tool'
 import type { Listening } from '../support/listen'
+import { buildCli, type CliOptions, runCli } from '../support/toolroom-cli'
 import { resetDatabase, testAdminToken } from './helpers'
 import { insertCalls } from './stats-fixtures'
 
-const BIN = path.resolve('cli/dist/toolroom.mjs')
 let server: Listening
 let token: string
 let home: string
 
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function toolroom(args: string[], { input, env = {} }: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const base = { PATH: process.env.PATH!, HOME: home, TOOLROOM_CONFIG: path.join(home, 'config.yaml'), TOOLROOM_URL: server.url, TOOLROOM_TOKEN: token }
-    const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv
-    const child = spawn(process.execPath, [BIN, ...args], { env: merged, cwd: home })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d))
-    child.stderr.on('data', (d: Buffer) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
-    child.stdin.end(input ?? '')
-  })
-}
+const toolroom = (args: string[], options?: CliOptions) => runCli(args, { home, url: server.url, token }, options)
 
 const write = (name: string, text: string) => {
   const file = path.join(home, name)
@@ -51,20 +31,11 @@ const write = (name: string, text: string) => {
   return file
 }
 
-const tool = (name: string, { labels = 'app: cli-test', description = 'A tool', extra = '' } = {}) => `apiVersion: toolroom.dev/v1alpha1
-kind: Tool
-metadata:
-  name: ${name}
-  namespace: cli
-  labels: { ${labels} }
-spec:
-  type: function
-  description: ${description}
-  inputSchema: { type: object }
-${extra}`
+const tool = (name: string, options: Partial<LabelledToolOptions> = {}) =>
+  labelledTool(name, { namespace: 'cli', labels: 'app: cli-test', description: 'A tool', ...options })
 
 beforeAll(async () => {
-  await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'cli/tsconfig.json'])
+  await buildCli()
   await resetDatabase()
   expect((await seedDemoFleet()).seeded).toBe(true)
   token = await testAdminToken()
