@@ -14,7 +14,7 @@ import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { listen, type Listening } from '../support/listen'
-import { call } from './helpers'
+import { applyManifest, call } from './helpers'
 
 const ENV = ['TOOLROOM_PUBLIC_URL', 'TOOLROOM_TRUSTED_PROXIES'] as const
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]))
@@ -28,9 +28,7 @@ const gatewayOf = (yaml: string) => (parse(yaml) as { tools: Record<string, { en
 
 beforeAll(async () => {
   await prisma.$executeRawUnsafe('TRUNCATE "LanguageTool", "Agent", "AgentCredential"')
-  const applied = await call(applyRoute, '/api/v1/apply', {
-    method: 'POST',
-    body: `apiVersion: toolroom.dev/v1alpha1
+  await applyManifest(`apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: gh, namespace: cfg }
 spec: { endpoint: "http://127.0.0.1:4801/mcp" }
@@ -54,9 +52,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: b, namespace: cfg }
 spec: { languageTools: [gh] }
-`,
-  })
-  expect(applied.status, applied.text).toBe(200)
+`)
   const idOf = async (name: string) => (await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'cfg', name } } })).id
   ids = { a: await idOf('a'), b: await idOf('b') }
   const issue = async (agent: 'a' | 'b') => {

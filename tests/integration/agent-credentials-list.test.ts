@@ -2,9 +2,8 @@
 // text, keyset pages, who may read and who may issue or revoke, and never a token or hash in an answer.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { prisma } from '@/lib/db'
-import { call, type Caller, yaml } from './helpers'
+import { applyManifest, bareAgents, call, type Caller } from './helpers'
 import { ROLE_LIST, sessionCookie } from './access-fixtures'
 
 const R = agentCredentialRoutes
@@ -33,26 +32,7 @@ const tokens: string[] = []
 let adminCookie: string
 
 beforeAll(async () => {
-  const applied = await call(applyRoute, '/api/v1/apply', {
-    method: 'POST',
-    body: yaml`
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: alpha, namespace: ${NS} }
-spec: {}
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: beta, namespace: ${NS} }
-spec: {}
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: alpha, namespace: ${NS2} }
-spec: {}
-`,
-  })
-  expect(applied.status, applied.text).toBe(200)
+  const applied = await applyManifest(bareAgents(`${NS}/alpha`, `${NS}/beta`, `${NS2}/alpha`))
   for (const r of applied.json.results) agents[`${r.namespace}/${r.name}`] = r.id
   // A rerun against the same database starts from no credentials for these agents.
   await prisma.agentCredential.deleteMany({ where: { agentId: { in: Object.values(agents) } } })

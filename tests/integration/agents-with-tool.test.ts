@@ -4,13 +4,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { explainRoutes } from '@/lib/api/explain-routes'
 import { fleetRoutes } from '@/lib/api/fleet-routes'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { prisma } from '@/lib/db'
 import { loadResolverInput } from '@/lib/effective-tools/load-resolver-input'
 import { registryReader } from '@/lib/effective-tools/registry-reader'
 import { resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
 import type { Row } from '@/lib/resources/kind-adapters'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 
 const MANIFEST = yaml`
 apiVersion: toolroom.dev/v1alpha1
@@ -88,8 +87,7 @@ const agentsOf = (tool: string, query = '', namespace = 'awt') =>
 
 beforeAll(async () => {
   await resetDatabase()
-  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: MANIFEST })
-  expect(applied.status, applied.text).toBe(200)
+  await applyManifest(MANIFEST)
   // As discovery stores a surface: a server whose name is not canonical (its tools are x_srv.*).
   await prisma.languageTool.update({
     where: { namespace_name: { namespace: 'awt', name: 'x-srv' } },

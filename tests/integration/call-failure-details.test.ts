@@ -8,7 +8,6 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { statsRoutes, toolCallDetail } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
@@ -16,7 +15,7 @@ import { MAX_UPSTREAM_EXCERPT } from '@/lib/gateway/redact'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { type Listening, listen } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
-import { call, resetDatabase } from './helpers'
+import { applyManifest, call, resetDatabase } from './helpers'
 import { resetCalls } from './stats-fixtures'
 
 const BEARER = 'sk-live-ECHOED-bearer-5f1e2d3c4b'
@@ -162,8 +161,7 @@ beforeAll(async () => {
     if (req.method !== 'POST') return void res.writeHead(405).end()
     await answerStatelessMcp(echoingMcpServer, req, res)
   })
-  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest(rest.url, mcp.url) })
-  expect(applied.status, applied.text).toBe(200)
+  await applyManifest(manifest(rest.url, mcp.url))
   agentId = (await prisma.agent.findFirstOrThrow({ where: { name: 'caller', namespace: 'fx' } })).id
   const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, {
     method: 'POST',

@@ -6,14 +6,13 @@ import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { discoveryRoutes } from '@/lib/api/discovery-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { listen, type Listening } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 
 const KEY = `key-${randomBytes(16).toString('hex')}`
 const servers: Listening[] = []
@@ -30,9 +29,7 @@ afterAll(async () => {
 beforeEach(resetDatabase)
 
 async function registered(endpoint: string): Promise<string> {
-  const res = await call(applyRoute, '/api/v1/apply', {
-    method: 'POST',
-    body: yaml`
+  await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Secret
 metadata: { name: upstream-key, namespace: ops }
@@ -42,9 +39,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: echoer, namespace: ops }
 spec: { endpoint: "${endpoint}", authHeaders: [{ name: X-Api-Key, secretRef: { name: upstream-key } }] }
-`,
-  })
-  expect(res.status).toBe(200)
+`)
   return (await prisma.languageTool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'ops', name: 'echoer' } } })).id
 }
 

@@ -11,7 +11,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 import { until } from '../support/until'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
@@ -79,12 +79,6 @@ function startWorker(): ChildProcess {
 }
 
 const runsOf = (subjectId: string) => prisma.discoveryRun.findMany({ where: { subjectId }, orderBy: { startedAt: 'asc' } })
-const apply = async (text: string) => {
-  const { applyRoute } = await import('@/lib/api/registry-routes')
-  const res = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: text })
-  expect(res.status, JSON.stringify(res.json)).toBe(200)
-  return res.json
-}
 const agentDoc = (name: string, n: number) => yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent
@@ -122,7 +116,7 @@ describe('discovery workers', () => {
       { name: 'listRepos', description: 'List repositories', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
     ]
     images.set('scout', { tools: [tool('acme.timestamp'), tool('acme.echo'), tool('Bad.Name'), tool('toolroom.sneaky')], delayMs: 0 })
-    await apply(
+    await applyManifest(
       `${agentDoc('scout', 1)}---\napiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: gh, namespace: disco }\nspec: { endpoint: "${mcpUrl}" }\n`,
     )
 
@@ -155,7 +149,7 @@ describe('discovery workers', () => {
 
   it('re-introspects on digest rotation and records the change with a diff', async () => {
     images.set('scout', { tools: [tool('acme.echo', 'Echo, now louder'), tool('acme.reverse')], delayMs: 0 })
-    await apply(agentDoc('scout', 2))
+    await applyManifest(agentDoc('scout', 2))
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'scout' } })
     const rotation = await until('the rotation run', () =>
       prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, trigger: 'rotation', status: 'succeeded' } }),
@@ -184,7 +178,7 @@ describe('discovery workers', () => {
   }, 90_000)
 
   it('holds a changed definition for review when the server is pinned, until it is accepted', async () => {
-    await apply(
+    await applyManifest(
       `apiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: gh, namespace: disco }\nspec: { endpoint: "${mcpUrl}", pinning: true }\n`,
     )
     const server = await prisma.languageTool.findFirstOrThrow({ where: { name: 'gh' } })
@@ -221,7 +215,7 @@ describe('discovery workers', () => {
     for (const w of workers) w.kill('SIGKILL')
     images.set('slowpoke', { tools: [tool('slow.one')], delayMs: 2500 })
     const doomed = startWorker()
-    await apply(agentDoc('slowpoke', 7))
+    await applyManifest(agentDoc('slowpoke', 7))
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'slowpoke' } })
     await until('the first attempt to start', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'running' } }))
     doomed.kill('SIGKILL')
@@ -238,7 +232,7 @@ describe('discovery workers', () => {
     startWorker() // now two
     const names = Array.from({ length: 12 }, (_, i) => `pair-${i}`)
     for (const name of names) images.set(name, { tools: [tool(`pair.t${name.split('-')[1]}`)], delayMs: 100 })
-    await apply(names.map((n, i) => agentDoc(n, 100 + i)).join('---\n'))
+    await applyManifest(names.map((n, i) => agentDoc(n, 100 + i)).join('---\n'))
     const ids = (await prisma.agent.findMany({ where: { name: { in: names } }, select: { id: true } })).map((a) => a.id)
     await until('all twelve', async () => (await prisma.discoveryRun.count({ where: { subjectId: { in: ids }, status: 'succeeded' } })) === 12, {
       timeoutMs: 60_000,

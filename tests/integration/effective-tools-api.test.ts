@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { agentConfigRoute, fleetRoutes } from '@/lib/api/fleet-routes'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 
 const DIGEST = `sha256:${'ab'.repeat(32)}`
 const UNIT_DIGEST = `sha256:${'cd'.repeat(32)}`
@@ -91,8 +90,7 @@ let triageId: string
 
 beforeAll(async () => {
   await resetDatabase()
-  const res = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest })
-  expect(res.status, JSON.stringify(res.json)).toBe(200)
+  await applyManifest(manifest)
   // What MCP discovery would have stored (tools/list entries with annotations).
   await prisma.languageTool.update({
     where: { namespace_name: { namespace: 'support', name: 'github-mcp' } },
@@ -280,9 +278,8 @@ describe('reverse lookups', () => {
 
 describe('safety.allowedAgents across namespaces', () => {
   it('reads a bare name in the tool’s namespace: an agent of that name elsewhere is denied, namespace/* lets a namespace in', async () => {
-    const applied = await call(applyRoute, '/api/v1/apply', {
-      method: 'POST',
-      body: [
+    await applyManifest(
+      [
         tool('vault.open', '  safety: { allowedAgents: [opener, trusted/*] }\n', 'vault'),
         ...[
           ['vault', 'opener'],
@@ -298,8 +295,7 @@ spec: { grants: [vault/vault.open] }
 `,
         ),
       ].join('---\n'),
-    })
-    expect(applied.status).toBe(200)
+    )
     const stateFor = async (namespace: string, name: string) => {
       const { id } = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace, name } } })
       const res = await call(agentFleet.effectiveTools, `/api/v1/agents/${id}/effective-tools?include=excluded`, { params: { id } })

@@ -10,13 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { explainRoutes } from '@/lib/api/explain-routes'
 import { fleetRoutes } from '@/lib/api/fleet-routes'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { prisma } from '@/lib/db'
 import { renderIdempotencyKey } from '@/lib/gateway/idempotency-key'
 import type { Explanation } from '@/lib/explain/explanation-schema'
 import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
-import { call, type Caller } from './helpers'
+import { applyManifest, call, type Caller } from './helpers'
 import { sessionCookie } from './access-fixtures'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
@@ -380,8 +379,7 @@ describe('hostile and malformed input', () => {
 
 describe('fixes', () => {
   const applyDraft = async (yaml: string) => {
-    const res = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: yaml })
-    expect(res.status, res.text).toBe(200)
+    await applyManifest(yaml)
   }
 
   it('are drafts that, applied, let the agent call the tool: allowedAgents, deniedNamespaces, a toggle, a grant', async () => {

@@ -7,7 +7,7 @@ import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { prisma } from '@/lib/db'
 import { startGatewayWorld } from '../support/gateway-fixtures'
-import { call } from './helpers'
+import { applyManifest, call } from './helpers'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
@@ -64,8 +64,7 @@ spec:
 
 beforeAll(async () => {
   world = await startGatewayWorld(SECRET)
-  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: hostileManifest(world.rest.url) })
-  expect(applied.status, applied.text).toBe(200)
+  await applyManifest(hostileManifest(world.rest.url))
   const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'agent-hostile' } } })
   const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
     method: 'POST',

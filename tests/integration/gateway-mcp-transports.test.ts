@@ -13,7 +13,7 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient } from '../support/gateway-fixtures'
 import { listen, type Listening, listenOn } from '../support/listen'
-import { call } from './helpers'
+import { applyManifest, call } from './helpers'
 
 const json = (res: http.ServerResponse, status: number, body: unknown, type = 'application/json') =>
   void res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body))
@@ -127,10 +127,7 @@ beforeAll(async () => {
   plain = await startPlainPostServer()
   upstreams.push(sse, plain)
   await prisma.$executeRawUnsafe('TRUNCATE "LanguageTool", "Agent", "ToolCall", "AgentCredential", "GatewayRateCounter", "GatewayIdempotency"')
-  const { applyRoute } = await import('@/lib/api/registry-routes')
-  const applied = await call(applyRoute, '/api/v1/apply', {
-    method: 'POST',
-    body: `apiVersion: toolroom.dev/v1alpha1
+  await applyManifest(`apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: legacy, namespace: tx }
 spec: { endpoint: "${sse.url}" }
@@ -144,9 +141,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: caller, namespace: tx }
 spec: { languageTools: [legacy, plain] }
-`,
-  })
-  expect(applied.status, applied.text).toBe(200)
+`)
   const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'tx', name: 'caller' } } })
   const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
   const credential = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {

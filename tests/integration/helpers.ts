@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { expect } from 'vitest'
 import { prisma } from '@/lib/db'
 import { hashToken } from '@/lib/auth/secret-token'
 import { getOverview } from '@/lib/resources/get-overview'
@@ -65,6 +66,23 @@ export async function testAdminToken(): Promise<string> {
   adminToken = token
   return token
 }
+
+/** Applies a manifest as the admin, failing the test unless Apply accepts all of it; Apply's answer. */
+export async function applyManifest(manifest: string) {
+  const { applyRoute } = await import('@/lib/api/registry-routes')
+  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest })
+  expect(applied.status, applied.text).toBe(200)
+  return applied
+}
+
+/** Agents with nothing but a name, each `namespace/name`: enough to list, search for or issue credentials to. */
+export const bareAgents = (...refs: string[]) =>
+  refs
+    .map((ref) => {
+      const [namespace, name] = ref.split('/')
+      return `apiVersion: toolroom.dev/v1alpha1\nkind: Agent\nmetadata: { name: ${name}, namespace: ${namespace} }\nspec: {}\n`
+    })
+    .join('---\n')
 
 export async function resetDatabase() {
   await prisma.$executeRawUnsafe('TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy"')

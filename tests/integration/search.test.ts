@@ -3,10 +3,9 @@
 // or one call by its id. Hostile queries (wildcards, oversized, unknown parameters) and who may ask.
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { searchRoutes } from '@/lib/api/search-routes'
 import { prisma } from '@/lib/db'
-import { call, type Caller, yaml } from './helpers'
+import { applyManifest, bareAgents, call, type Caller } from './helpers'
 import { insertCalls } from './stats-fixtures'
 
 // Names no other test file uses, so the hits are this file's.
@@ -24,31 +23,7 @@ let agentId: string
 let callIds: string[]
 
 beforeAll(async () => {
-  const applied = await call(applyRoute, '/api/v1/apply', {
-    method: 'POST',
-    body: yaml`
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: zqxrefund, namespace: ${NS} }
-spec: {}
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: billing-zqxrefund-helper, namespace: ${NS} }
-spec: {}
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: zqxrefunder, namespace: ${NS} }
-spec: {}
----
-apiVersion: toolroom.dev/v1alpha1
-kind: Agent
-metadata: { name: azqxrefund, namespace: ${NS} }
-spec: {}
-`,
-  })
-  expect(applied.status, applied.text).toBe(200)
+  const applied = await applyManifest(bareAgents(...['zqxrefund', 'billing-zqxrefund-helper', 'zqxrefunder', 'azqxrefund'].map((name) => `${NS}/${name}`)))
   agentId = applied.json.results.find((r: Hit) => r.name === 'zqxrefund').id
   await prisma.toolCall.deleteMany({ where: { agentId } })
   callIds = await insertCalls({ count: 3, tool: 'zqxpay.refund', agentId, outcome: 'succeeded' })

@@ -12,7 +12,7 @@ import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { listen, type Listening } from '../support/listen'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 
 const STRIPE = `sk_live_${randomBytes(16).toString('hex')}`
 const OWN = `own-${randomBytes(16).toString('hex')}`
@@ -63,8 +63,7 @@ afterAll(async () => {
 async function freshRegistry() {
   await resetDatabase()
   received.length = 0
-  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: secrets })
-  expect(applied.status).toBe(200)
+  await applyManifest(secrets)
 }
 
 const refusal = (json: { errors?: { field: string; rule: string }[] }) => json.errors?.map(({ field, rule }) => ({ field, rule }))
@@ -162,9 +161,7 @@ describe('a stored secretRef into another namespace (written before the rule)', 
   })
 
   it('is not opened by the gateway: the call fails as secret_unavailable and the upstream never sees the value', async () => {
-    const applied = await call(applyRoute, '/api/v1/apply', {
-      method: 'POST',
-      body: yaml`
+    await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
 metadata: { name: ops.lookup, namespace: ops }
@@ -179,9 +176,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: caller, namespace: ops }
 spec: { grants: [ops.lookup] }
-`,
-    })
-    expect(applied.status).toBe(200)
+`)
     await prisma.tool.update({
       where: { namespace_name: { namespace: 'ops', name: 'ops.lookup' } },
       data: { spec: restTool('finance/stripe-secret-key').spec },

@@ -1,11 +1,10 @@
 // The statistics API and the calls explorer API over real rows: answers, filters, keyset pages,
 // and hostile query input answered with problem+json.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { statsRoutes, toolCallDetail, toolCallRow } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 import { FIXTURE_AGENTS, insertCalls, resetCalls } from './stats-fixtures'
 
 let agentId: string
@@ -13,9 +12,7 @@ let agentId: string
 beforeAll(async () => {
   await resetDatabase()
   await resetCalls()
-  const applied = await call(applyRoute, '/api/v1/apply', {
-    method: 'POST',
-    body: yaml`
+  await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Unit
 metadata: { name: unit1, namespace: ops }
@@ -30,9 +27,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: agent-1, namespace: ops }
 spec: { unit: unit1 }
-`,
-  })
-  expect(applied.status, JSON.stringify(applied.json)).toBe(200)
+`)
   agentId = (await prisma.agent.findFirstOrThrow({ where: { name: 'agent-1' } })).id
   await insertCalls({ count: 3000, withinHours: 120 })
   await insertCalls({ count: 40, withinHours: 30, agentId, tool: 'gena.t1' })

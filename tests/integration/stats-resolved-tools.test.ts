@@ -6,12 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 import { resetCalls } from './stats-fixtures'
 
 const MANIFEST = ['red', 'blue']
@@ -74,8 +73,7 @@ beforeAll(async () => {
   reloadConfig()
   await resetDatabase()
   await resetCalls()
-  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: MANIFEST })
-  expect(applied.status, applied.text).toBe(200)
+  await applyManifest(MANIFEST)
   for (const ns of ['red', 'blue']) {
     // As discovery stores them: the same upstream tool name on both servers, an image tool on each worker.
     await prisma.languageTool.update({

@@ -3,14 +3,13 @@
 // status fields and the stats cache behind effective tool sets.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { REFUSED_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { latencyBucketOf } from '@/lib/stats/latency-buckets'
 import { readCallStats } from '@/lib/stats/read-call-stats'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 import { insertCalls, resetCalls } from './stats-fixtures'
 import { until } from '../support/until'
 
@@ -165,8 +164,7 @@ metadata: { name: looker, namespace: ops }
 spec: { grants: [acme.lookup, acme.unused] }
 `,
     ].join('')
-    const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest })
-    expect(applied.status, JSON.stringify(applied.json)).toBe(200)
+    await applyManifest(manifest)
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'looker' } })
     const agents = resourceRoutes('Agent')
     const tools = resourceRoutes('Tool')

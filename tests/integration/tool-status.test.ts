@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { secretRoutes } from '@/lib/api/secret-routes'
 import { prisma } from '@/lib/db'
@@ -15,7 +14,7 @@ import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { refreshRecentlyCalledTools, refreshToolStatus } from '@/lib/tools/refresh-tool-status'
 import { answerStatelessMcp } from '../support/stateless-mcp'
-import { call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, yaml } from './helpers'
 
 const tools = resourceRoutes('Tool')
 const secrets = resourceRoutes('Secret')
@@ -35,12 +34,6 @@ async function toolStatus(name: string) {
     conditions,
     raw: res.json.status.conditions as { type: string; lastTransitionTime: string; message: string }[],
   }
-}
-
-const apply = async (manifest: string) => {
-  const res = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: manifest })
-  expect(res.status, res.text).toBe(200)
-  return res
 }
 
 beforeAll(async () => {
@@ -71,7 +64,7 @@ afterAll(async () => {
 
 describe('Tool status', () => {
   it('a REST tool is Failed while its secret is missing, Ready once it exists, Failed again when a rotation drops its key or it is deleted', async () => {
-    await apply(yaml`
+    await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
 metadata: { name: st.lookup, namespace: st }
@@ -123,7 +116,7 @@ spec:
   })
 
   it('a REST tool whose endpoint the outbound policy refuses is Failed, saying why', async () => {
-    await apply(yaml`
+    await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
 metadata: { name: st.metadata, namespace: st }
@@ -151,7 +144,7 @@ spec:
   })
 
   it('an MCP tool follows its server: missing, not yet discovered, Ready, not listing the tool, failed', async () => {
-    await apply(yaml`
+    await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
 metadata: { name: probe.lookup, namespace: st }
@@ -164,7 +157,7 @@ spec:
 `)
     expect(await toolStatus('probe.lookup')).toMatchObject({ phase: 'Failed', conditions: { ServerReady: 'False ServerNotFound' } })
 
-    await apply(yaml`
+    await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: probe, namespace: st }
@@ -184,7 +177,7 @@ spec: { endpoint: "${upstreamUrl}/mcp" }
     await runMcpDiscovery({ id: server.id, trigger: 'manual' })
     expect((await toolStatus('probe.lookup')).phase).toBe('Ready')
     // The server goes away: discovery fails, and so does the tool.
-    await apply(yaml`
+    await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: probe, namespace: st }
@@ -204,7 +197,7 @@ spec: { endpoint: "http://127.0.0.1:9/mcp" }
   })
 
   it('recent calls that mostly fail make a tool Degraded after the rollup, and the agent sees it in its effective set', async () => {
-    await apply(yaml`
+    await applyManifest(yaml`
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
 metadata: { name: st.flaky, namespace: st }

@@ -5,7 +5,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Client as ModernClient } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { applyRoute } from '@/lib/api/registry-routes'
 import { prisma } from '@/lib/db'
 import { introspectMcpServer } from '@/lib/discovery/introspect-mcp-server'
 import { parseAddressPolicy } from '@/lib/outbound/address-policy'
@@ -14,7 +13,7 @@ import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { mcpTransport } from '@/lib/gateway/mcp-handler'
 import { agentClient, modernAgentClient, startGatewayWorld, startModernUpstreamMcp } from '../support/gateway-fixtures'
 import { until } from '../support/until'
-import { call } from './helpers'
+import { applyManifest } from './helpers'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 
@@ -26,9 +25,7 @@ let modernAgent: ModernClient
 beforeAll(async () => {
   world = await startGatewayWorld('sk-upstream2026-1a2b3c')
   modern = await startModernUpstreamMcp()
-  const applied = await call(applyRoute, '/api/v1/apply', {
-    method: 'POST',
-    body: `apiVersion: toolroom.dev/v1alpha1
+  await applyManifest(`apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: modern, namespace: gw }
 spec: { endpoint: "${modern.url}/mcp" }
@@ -39,9 +36,7 @@ metadata: { name: agent-a, namespace: gw }
 spec:
   languageTools: [upstream, modern]
   grants: [things.create, tickets.create, flaky.read, pay.charge, slow.read]
-`,
-  })
-  expect(applied.status).toBe(200)
+`)
   const id = (await prisma.languageTool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'modern' } } })).id
   const run = await runMcpDiscovery({ id, trigger: 'manual' })
   expect(run).toMatchObject({ status: 'succeeded' })

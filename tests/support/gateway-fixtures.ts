@@ -390,14 +390,12 @@ export async function setUpGatewayRegistry(
   secretValue: string,
 ): Promise<{ tokenA: string; tokenB: string; agentA: string; agentB: string }> {
   const { prisma } = await import('@/lib/db')
-  const { applyRoute } = await import('@/lib/api/registry-routes')
   const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
-  const { call } = await import('../integration/helpers')
+  const { applyManifest, call } = await import('../integration/helpers')
   await prisma.$executeRawUnsafe(
     'TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy", "ToolCall", "AgentCredential", "GatewayRateCounter", "GatewayIdempotency"',
   )
-  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: gatewayManifest(mcpUrl, restUrl, secretValue) })
-  if (applied.status !== 200) throw new Error(`apply failed: ${applied.text}`)
+  await applyManifest(gatewayManifest(mcpUrl, restUrl, secretValue))
   await prisma.languageTool.update({
     where: { namespace_name: { namespace: 'gw', name: 'upstream' } },
     data: { toolSchemas: UPSTREAM_TOOL_SCHEMAS, phase: 'Ready', lastIntrospectedAt: new Date() },
