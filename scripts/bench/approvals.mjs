@@ -4,12 +4,12 @@
 // BENCHMARKS.md. Targets: page interactive ≤ 1 s; approve-to-execution p50 ≤ 500 ms.
 import { spawn } from 'node:child_process'
 import os from 'node:os'
-import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { fillApprovalQueue } from './approvals-fill.mjs'
 import { APPROVER_TIME_ZONE, queuePageLoads } from './approvals-page.mjs'
-import { AUTH_HEADERS, BENCH_TOKEN, ensureBenchToken } from './bench-auth.mjs'
+import { BENCH_TOKEN, ensureBenchToken } from './bench-auth.mjs'
+import { oneClientLoad } from './one-client-load.mjs'
 import { BENCH_SECRET_KEY as SECRET_KEY, startBenchServer } from './bench-server.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
@@ -36,12 +36,7 @@ const pct = (values, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
 }
 
-async function apiLatency(title, path) {
-  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION, headers: AUTH_HEADERS })
-  const bad = result.non2xx + result.errors + result.timeouts
-  if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
-}
+const apiLatency = (title, path) => oneClientLoad(base, title, [path], DURATION)
 
 const db = await benchDatabase('toolroom_bench_approvals')
 let failed = false

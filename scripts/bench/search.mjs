@@ -5,10 +5,10 @@
 // would otherwise send per keystroke: one list request per kind with ?q=. Record the figures in
 // BENCHMARKS.md ("Global search").
 import os from 'node:os'
-import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
+import { oneClientLoad } from './one-client-load.mjs'
 import { BENCH_SECRET_KEY, startBenchServer } from './bench-server.mjs'
 import { generateFleet } from './generate-fleet.mjs'
 import { fillCalls } from './stats-fill.mjs'
@@ -20,14 +20,7 @@ const base = `http://127.0.0.1:${PORT}`
 const log = (...a) => console.log('[bench]', ...a)
 const LIST_KINDS = ['agents', 'tools', 'units', 'languagetools', 'connectors', 'secrets']
 
-async function load(title, paths) {
-  // Several paths: sent one after the other; answers/s counts the whole set, p50/p99 one HTTP request.
-  const requests = paths.map((path) => ({ method: 'GET', path }))
-  const result = await autocannon({ url: base, connections: 1, duration: DURATION, headers: AUTH_HEADERS, requests, pipelining: 1 })
-  const bad = result.non2xx + result.errors + result.timeouts
-  if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
-  return { title, rps: result.requests.average / paths.length, p50: result.latency.p50, p99: result.latency.p99, requests: paths.length }
-}
+const load = (title, paths) => oneClientLoad(base, title, paths, DURATION)
 
 const db = await benchDatabase('toolroom_bench_search')
 let server

@@ -5,10 +5,10 @@
 // each), plus top failing tools, a filtered calls page, and the failure view of the tool failing most
 // (its breakdowns and its failed calls). Prints the figures; record them in BENCHMARKS.md.
 import os from 'node:os'
-import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
+import { oneClientLoad } from './one-client-load.mjs'
 import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
 import { generateFleet } from './generate-fleet.mjs'
 import { fillCalls } from './stats-fill.mjs'
@@ -24,12 +24,7 @@ const children = []
 
 const rollup = async (url, ...args) => JSON.parse(await node([...TSX_NODE_ARGS, 'scripts/stats-rollup.ts', ...args], { DATABASE_URL: url }, { capture: true }))
 
-async function load(title, path) {
-  const result = await autocannon({ url: `${base}${path}`, connections: 1, duration: DURATION, headers: AUTH_HEADERS })
-  const bad = result.non2xx + result.errors + result.timeouts
-  if (bad > 0) throw new Error(`${title}: ${bad} failed requests`)
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
-}
+const load = (title, path) => oneClientLoad(base, title, [path], DURATION)
 
 const db = await benchDatabase('toolroom_bench_stats')
 let server
