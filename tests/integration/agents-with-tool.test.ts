@@ -9,7 +9,7 @@ import { loadResolverInput } from '@/lib/effective-tools/load-resolver-input'
 import { registryReader } from '@/lib/effective-tools/registry-reader'
 import { resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
 import type { Row } from '@/lib/resources/kind-adapters'
-import { applyManifest, call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, storeDiscoveredTools, yaml } from './helpers'
 
 const MANIFEST = yaml`
 apiVersion: toolroom.dev/v1alpha1
@@ -89,10 +89,7 @@ beforeAll(async () => {
   await resetDatabase()
   await applyManifest(MANIFEST)
   // As discovery stores a surface: a server whose name is not canonical (its tools are x_srv.*).
-  await prisma.languageTool.update({
-    where: { namespace_name: { namespace: 'awt', name: 'x-srv' } },
-    data: { toolSchemas: [{ name: 'search', description: 'Searches upstream' }, { name: 'fetch' }], phase: 'Ready', lastIntrospectedAt: new Date() },
-  })
+  await storeDiscoveredTools('awt', 'x-srv', [{ name: 'search', description: 'Searches upstream' }, { name: 'fetch' }])
 })
 
 describe('agents with a Tool', () => {

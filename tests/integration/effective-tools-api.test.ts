@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { agentConfigRoute, fleetRoutes } from '@/lib/api/fleet-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
-import { applyManifest, call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, storeDiscoveredTools, yaml } from './helpers'
 
 const DIGEST = `sha256:${'ab'.repeat(32)}`
 const UNIT_DIGEST = `sha256:${'cd'.repeat(32)}`
@@ -92,27 +92,17 @@ beforeAll(async () => {
   await resetDatabase()
   await applyManifest(manifest)
   // What MCP discovery would have stored (tools/list entries with annotations).
-  await prisma.languageTool.update({
-    where: { namespace_name: { namespace: 'support', name: 'github-mcp' } },
-    data: {
-      phase: 'Ready',
-      toolSchemas: [
-        {
-          name: 'create-issue',
-          description: 'Open an issue',
-          inputSchema: { type: 'object' },
-          annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
-        },
-      ],
+  await storeDiscoveredTools('support', 'github-mcp', [
+    {
+      name: 'create-issue',
+      description: 'Open an issue',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },
-  })
-  await prisma.languageTool.update({
-    where: { namespace_name: { namespace: 'support', name: 'docs' } },
-    data: {
-      phase: 'Ready',
-      toolSchemas: [{ name: 'searchDocs', description: 'Search the docs', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
-    },
-  })
+  ])
+  await storeDiscoveredTools('support', 'docs', [
+    { name: 'searchDocs', description: 'Search the docs', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  ])
   triageId = (await prisma.agent.findFirstOrThrow({ where: { name: 'triage' } })).id
 })
 

@@ -84,6 +84,11 @@ export const bareAgents = (...refs: string[]) =>
     })
     .join('---\n')
 
+/** Stores a LanguageTool's tools (tools/list entries) as a successful discovery run would, without running one. */
+export async function storeDiscoveredTools(namespace: string, name: string, toolSchemas: object[]) {
+  await prisma.languageTool.update({ where: { namespace_name: { namespace, name } }, data: { toolSchemas, phase: 'Ready', lastIntrospectedAt: new Date() } })
+}
+
 export async function resetDatabase() {
   await prisma.$executeRawUnsafe('TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy"')
 }

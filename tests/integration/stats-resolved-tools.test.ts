@@ -10,7 +10,7 @@ import { resourceRoutes } from '@/lib/api/resource-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
-import { applyManifest, call, resetDatabase, yaml } from './helpers'
+import { applyManifest, call, resetDatabase, storeDiscoveredTools, yaml } from './helpers'
 import { resetCalls } from './stats-fixtures'
 
 const MANIFEST = ['red', 'blue']
@@ -76,14 +76,7 @@ beforeAll(async () => {
   await applyManifest(MANIFEST)
   for (const ns of ['red', 'blue']) {
     // As discovery stores them: the same upstream tool name on both servers, an image tool on each worker.
-    await prisma.languageTool.update({
-      where: { namespace_name: { namespace: ns, name: 'mem0' } },
-      data: {
-        toolSchemas: [{ name: 'search', description: 'Search memories', inputSchema: { type: 'object' } }],
-        phase: 'Ready',
-        lastIntrospectedAt: new Date(),
-      },
-    })
+    await storeDiscoveredTools(ns, 'mem0', [{ name: 'search', description: 'Search memories', inputSchema: { type: 'object' } }])
     await prisma.agent.update({
       where: { namespace_name: { namespace: ns, name: 'worker' } },
       data: { imageTools: [{ name: 'local.run', description: 'Runs inside the agent', inputSchema: { type: 'object' } }], imageDigest: `sha256:${ns}` },

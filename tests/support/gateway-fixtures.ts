@@ -391,15 +391,12 @@ export async function setUpGatewayRegistry(
 ): Promise<{ tokenA: string; tokenB: string; agentA: string; agentB: string }> {
   const { prisma } = await import('@/lib/db')
   const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
-  const { applyManifest, call } = await import('../integration/helpers')
+  const { applyManifest, call, storeDiscoveredTools } = await import('../integration/helpers')
   await prisma.$executeRawUnsafe(
     'TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy", "ToolCall", "AgentCredential", "GatewayRateCounter", "GatewayIdempotency"',
   )
   await applyManifest(gatewayManifest(mcpUrl, restUrl, secretValue))
-  await prisma.languageTool.update({
-    where: { namespace_name: { namespace: 'gw', name: 'upstream' } },
-    data: { toolSchemas: UPSTREAM_TOOL_SCHEMAS, phase: 'Ready', lastIntrospectedAt: new Date() },
-  })
+  await storeDiscoveredTools('gw', 'upstream', UPSTREAM_TOOL_SCHEMAS)
   const issue = async (name: string) => {
     const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name } } })
     const res = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
