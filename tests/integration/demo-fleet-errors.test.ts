@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { seedDemoFleet } from '@/lib/seed/seed-demo-fleet'
+import { rejectionOf } from '../support/rejection-of'
 import { resetDatabase } from './helpers'
 
 const roots: string[] = []
@@ -23,14 +24,7 @@ function seedRoot(file: 'image-tools.json' | 'language-tool-surfaces.json', edit
   return root
 }
 
-async function seedErrors(root: string) {
-  const error = await seedDemoFleet({ root }).then(
-    () => null,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(AppError)
-  return error as AppError
-}
+const seedErrors = (root: string) => rejectionOf(seedDemoFleet({ root }), AppError)
 
 beforeEach(resetDatabase)
 afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })))
