@@ -10,8 +10,11 @@
 export function stopChild(child, graceMs = 15_000) {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', () => resolve())
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs).unref()
+    child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
     child.kill('SIGTERM')
-    setTimeout(() => child.kill('SIGKILL'), graceMs).unref()
   })
 }
