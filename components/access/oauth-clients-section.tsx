@@ -6,22 +6,21 @@ import { AgentPicker } from '@/components/agents/agent-picker'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { PageSection } from '@/components/ui/page-section'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { type OAuthClientView, useOAuthClients, useRegisterOAuthClient, useRevokeOAuthClient, useSetDynamicRegistration } from '@/lib/client/oauth-clients'
 import { useCan } from './caller-context'
 import { FIELD, LABEL } from './form-styles'
 import { ErrorLine } from './people-manager'
+import { RevokeButton } from './revoke-button'
 import { ShownOnce } from './shown-once'
 
 export function OAuthClientsSection() {
   const isAdmin = useCan('admin')
   if (!isAdmin) return null
   return (
-    <section aria-labelledby="oauth-clients-heading" className="space-y-4">
-      <h2 id="oauth-clients-heading" className="text-base font-semibold text-slate-900">
-        OAuth clients (MCP authorization)
-      </h2>
+    <PageSection title="OAuth clients (MCP authorization)">
       <Card
         title="Register an OAuth client"
         description="For MCP clients that sign in the OAuth way instead of holding an agent credential. Every token the client gets acts as the agent you pick, for 10 minutes."
@@ -29,7 +28,7 @@ export function OAuthClientsSection() {
         <RegisterForm />
       </Card>
       <ClientList />
-    </section>
+    </PageSection>
   )
 }
 
@@ -171,9 +170,11 @@ function ClientList() {
                   <Td className="text-xs">{c.disabled ? <Badge tone="gray">revoked</Badge> : `${c.activeTokens} active`}</Td>
                   <Td className="text-right">
                     {!c.disabled && (
-                      <Button onClick={() => revoke.mutate(c.clientId)} disabled={revoke.isPending}>
-                        Revoke
-                      </Button>
+                      <RevokeButton
+                        confirmText={`Revoke “${c.name}”? Every token it holds stops working at once.`}
+                        pending={revoke.isPending}
+                        onRevoke={() => revoke.mutate(c.clientId)}
+                      />
                     )}
                   </Td>
                 </Tr>

@@ -8,6 +8,7 @@ import { ResourceDetail } from '@/components/resources/resource-detail'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
+import { PageSection } from '@/components/ui/page-section'
 import type { UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { FleetStatus, Resource } from '@/lib/client/api'
 import { digestOfImage } from '@/lib/client/format'
@@ -43,10 +44,7 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
             </Card>
             <UnitMembers name={name} namespace={ns} />
             <CallStatsPanel subject={{ dimension: 'unit', id: unit.id }} title="Calls of this unit's agents and of its sub-units' agents, last 7 days" />
-            <section aria-labelledby="effective-tools-heading">
-              <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
-                Effective tools
-              </h2>
+            <PageSection title="Effective tools">
               <EffectiveToolsPanel
                 plural="units"
                 id={id}
@@ -60,7 +58,7 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
                   spec.image && spec.endpoint ? <IntrospectionSection plural="units" kind="Unit" subjectId={unit.id} endpoint={spec.endpoint} /> : undefined
                 }
               />
-            </section>
+            </PageSection>
             <ManifestCard resource={unit} />
           </>
         )
