@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { Field, Form, TextInput } from '@/components/ui/form'
 import { PageSection } from '@/components/ui/page-section'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
@@ -13,8 +14,7 @@ import { queryKeys } from '@/lib/client/query-keys'
 import { useCaller } from './caller-context'
 import { CredentialLifeCells, CredentialLifeHeaders } from './credential-life-cells'
 import { ExpirySelect } from './expiry-select'
-import { FIELD, LABEL } from './form-styles'
-import { ErrorLine } from './people-manager'
+import { ErrorLine } from './error-line'
 import { RevokeButton } from './revoke-button'
 import { ShownOnce } from './shown-once'
 
@@ -62,12 +62,9 @@ function NewToken() {
   })
   return (
     <Card title="Create an API token" description={`Scopes up to your role (${caller?.role ?? 'unknown'}): ${allowed.join(', ')}.`}>
-      <form
-        method="post"
+      <Form
         className="flex flex-wrap items-end gap-4"
-        onSubmit={(e) => {
-          e.preventDefault()
-          const form = e.currentTarget
+        onSubmit={(form) => {
           const data = new FormData(form)
           const expiry = String(data.get('expiry'))
           create.mutate(
@@ -76,10 +73,9 @@ function NewToken() {
           )
         }}
       >
-        <label className={LABEL}>
-          Name
-          <input name="name" required maxLength={100} placeholder="e.g. ci-deploy" className={`${FIELD} w-56`} />
-        </label>
+        <Field label="Name">
+          <TextInput name="name" required maxLength={100} placeholder="e.g. ci-deploy" className="w-56" />
+        </Field>
         <fieldset className="flex flex-col gap-0.5">
           <legend className="text-xs font-medium text-slate-600">Scopes</legend>
           <div className="flex h-8 items-center gap-3">
@@ -94,7 +90,7 @@ function NewToken() {
         <Button type="submit" variant="primary" disabled={create.isPending}>
           Create token
         </Button>
-      </form>
+      </Form>
       {create.error && <ErrorLine error={create.error} />}
       {created && (
         <div className="mt-3">

@@ -1,6 +1,7 @@
 'use client'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
+import { Form } from '@/components/ui/form'
 import type { OidcButton } from '@/lib/auth/oidc-config'
 import { STANDALONE_FIELD, STANDALONE_LABEL, StandalonePage } from './standalone-page'
 
@@ -45,14 +46,7 @@ export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButt
     <StandalonePage footer="The system of record for the tools AI agents may call.">
       <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
       {continueTo && <p className="mt-1 text-sm text-slate-600">An MCP client asks to connect to Toolroom; sign in to decide.</p>}
-      <form
-        method="post"
-        className="mt-4 space-y-3"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void submit(e.currentTarget)
-        }}
-      >
+      <Form className="mt-4 space-y-3" onSubmit={(form) => void submit(form)}>
         <label className={STANDALONE_LABEL}>
           Email
           <input name="email" type="email" autoComplete="username" required maxLength={254} className={STANDALONE_FIELD} />
@@ -69,7 +63,7 @@ export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButt
         <Button type="submit" variant="primary" disabled={busy} className="h-9 w-full">
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
-      </form>
+      </Form>
       {oidc && (
         <>
           <div className="my-4 flex items-center gap-2 text-xs text-slate-400">

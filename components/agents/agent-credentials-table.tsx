@@ -3,7 +3,7 @@
 // agent, with the agent column). Tokens are never listed: the server keeps only their hash.
 import { IntentLink } from '@/components/ui/intent-link'
 import { useCan } from '@/components/access/caller-context'
-import { ErrorLine } from '@/components/access/people-manager'
+import { ErrorLine } from '@/components/access/error-line'
 import { CredentialLifeCells, CredentialLifeHeaders } from '@/components/access/credential-life-cells'
 import { RevokeButton } from '@/components/access/revoke-button'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
