@@ -179,11 +179,11 @@ function PeopleTable({ people }: { people: UserView[] }) {
                 <Td className="text-xs text-slate-600">{p.signIn.map((s) => (s === 'credential' ? 'password' : s)).join(', ') || '–'}</Td>
                 <Td>{p.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">active</Badge>}</Td>
                 <Td className="text-xs text-slate-600">{dateTime(p.createdAt)}</Td>
-                <Td className="whitespace-nowrap text-right">
+                <Td className="text-right">
                   {self ? (
                     <span className="text-xs text-slate-400">you</span>
                   ) : (
-                    <span className="inline-flex gap-1">
+                    <span className="inline-flex flex-wrap justify-end gap-1 md:flex-nowrap">
                       {p.signIn.includes('credential') && (
                         <Button
                           variant="ghost"

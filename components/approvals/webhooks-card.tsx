@@ -120,21 +120,23 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
         <Td className="break-all font-mono text-xs">{webhook.url}</Td>
         <Td className="text-xs">{webhook.events.join(', ')}</Td>
         <Td>{webhook.enabled ? <Badge tone="green">enabled</Badge> : <Badge>disabled</Badge>}</Td>
-        <Td className="whitespace-nowrap text-right">
-          <Button variant="ghost" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
-            Deliveries
-          </Button>
-          <Button variant="ghost" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
-            {webhook.enabled ? 'Disable' : 'Enable'}
-          </Button>
-          <Button
-            variant="ghost"
-            className="text-red-700"
-            onClick={() => confirm(`Remove the webhook “${webhook.name}”?`) && remove.mutate()}
-            disabled={remove.isPending}
-          >
-            Remove
-          </Button>
+        <Td className="text-right">
+          <span className="inline-flex flex-wrap justify-end gap-1 md:flex-nowrap">
+            <Button variant="ghost" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+              Deliveries
+            </Button>
+            <Button variant="ghost" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
+              {webhook.enabled ? 'Disable' : 'Enable'}
+            </Button>
+            <Button
+              variant="ghost"
+              className="text-red-700"
+              onClick={() => confirm(`Remove the webhook “${webhook.name}”?`) && remove.mutate()}
+              disabled={remove.isPending}
+            >
+              Remove
+            </Button>
+          </span>
         </Td>
       </Tr>
       {open && (
