@@ -7,6 +7,7 @@ import { IssueCredentialForm } from '@/components/agents/issue-credential-form'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
 import { LoadMore } from '@/components/ui/load-more'
+import { PageSection } from '@/components/ui/page-section'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
@@ -25,10 +26,7 @@ export function AgentCredentialsSection({ initial }: { initial: AgentCredentialF
   const status = (CREDENTIAL_STATES as readonly string[]).includes(filters.status) ? (filters.status as CredentialState) : undefined
   const list = useAllAgentCredentials({ status, agent: filters.agent, q: filters.q })
   return (
-    <section aria-labelledby="agent-credentials-heading" className="space-y-4">
-      <h2 id="agent-credentials-heading" className="text-base font-semibold text-slate-900">
-        Agent credentials
-      </h2>
+    <PageSection title="Agent credentials">
       {canIssue && (
         <Card title="Issue an agent credential" description="A bearer token (tra_…) an agent presents to the gateway at /mcp, for that agent only.">
           <IssueCredentialForm />
@@ -74,6 +72,6 @@ export function AgentCredentialsSection({ initial }: { initial: AgentCredentialF
           </>
         )}
       </Card>
-    </section>
+    </PageSection>
   )
 }

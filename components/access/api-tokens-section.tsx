@@ -4,16 +4,17 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { Field, Form, TextInput } from '@/components/ui/form'
+import { PageSection } from '@/components/ui/page-section'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { type Scope, scopesAllowedFor } from '@/lib/auth/access-rules'
 import { type ApiTokenView, createToken, listTokens, revokeToken } from '@/lib/client/access-api'
 import { queryKeys } from '@/lib/client/query-keys'
-import { dateTime, timeAgo } from '@/lib/client/format'
 import { useCaller } from './caller-context'
+import { CredentialLifeCells, CredentialLifeHeaders } from './credential-life-cells'
 import { ExpirySelect } from './expiry-select'
-import { FIELD, LABEL } from './form-styles'
-import { ErrorLine } from './people-manager'
+import { ErrorLine } from './error-line'
 import { RevokeButton } from './revoke-button'
 import { ShownOnce } from './shown-once'
 
@@ -25,7 +26,6 @@ const EXPIRY = [
   { label: '1 year', days: 365 },
   { label: 'never', days: null },
 ]
-const STATUS_TONE = { active: 'green', expired: 'amber', revoked: 'gray' } as const
 
 /** API tokens for REST consumers (CI, scripts). Admins see and revoke everyone's. */
 export function ApiTokensSection() {
@@ -33,10 +33,7 @@ export function ApiTokensSection() {
   const query = useQuery({ queryKey: queryKeys.tokens(), queryFn: listTokens })
   const isAdmin = caller?.role === 'admin'
   return (
-    <section aria-labelledby="api-tokens-heading" className="space-y-4">
-      <h2 id="api-tokens-heading" className="text-base font-semibold text-slate-900">
-        API tokens
-      </h2>
+    <PageSection title="API tokens">
       <NewToken />
       <Card
         title={isAdmin ? 'All API tokens' : 'Your API tokens'}
@@ -47,7 +44,7 @@ export function ApiTokensSection() {
           {(data) => <TokensTable tokens={data.items} showOwner={isAdmin} />}
         </QueryView>
       </Card>
-    </section>
+    </PageSection>
   )
 }
 
@@ -65,12 +62,9 @@ function NewToken() {
   })
   return (
     <Card title="Create an API token" description={`Scopes up to your role (${caller?.role ?? 'unknown'}): ${allowed.join(', ')}.`}>
-      <form
-        method="post"
+      <Form
         className="flex flex-wrap items-end gap-4"
-        onSubmit={(e) => {
-          e.preventDefault()
-          const form = e.currentTarget
+        onSubmit={(form) => {
           const data = new FormData(form)
           const expiry = String(data.get('expiry'))
           create.mutate(
@@ -79,10 +73,9 @@ function NewToken() {
           )
         }}
       >
-        <label className={LABEL}>
-          Name
-          <input name="name" required maxLength={100} placeholder="e.g. ci-deploy" className={`${FIELD} w-56`} />
-        </label>
+        <Field label="Name">
+          <TextInput name="name" required maxLength={100} placeholder="e.g. ci-deploy" className="w-56" />
+        </Field>
         <fieldset className="flex flex-col gap-0.5">
           <legend className="text-xs font-medium text-slate-600">Scopes</legend>
           <div className="flex h-8 items-center gap-3">
@@ -97,7 +90,7 @@ function NewToken() {
         <Button type="submit" variant="primary" disabled={create.isPending}>
           Create token
         </Button>
-      </form>
+      </Form>
       {create.error && <ErrorLine error={create.error} />}
       {created && (
         <div className="mt-3">
@@ -125,10 +118,7 @@ function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner:
             <Th>Token</Th>
             <Th>Scopes</Th>
             {showOwner && <Th>Owner</Th>}
-            <Th>Created</Th>
-            <Th>Expires</Th>
-            <Th>Last used</Th>
-            <Th>State</Th>
+            <CredentialLifeHeaders />
             <Th className="text-right">Actions</Th>
           </tr>
         </THead>
@@ -147,16 +137,7 @@ function TokensTable({ tokens, showOwner }: { tokens: ApiTokenView[]; showOwner:
                 </span>
               </Td>
               {showOwner && <Td className="text-xs text-slate-600">{t.owner ?? (t.origin === 'env' ? 'TOOLROOM_ADMIN_TOKEN' : 'system')}</Td>}
-              <Td className="text-xs text-slate-600" title={dateTime(t.createdAt)}>
-                {timeAgo(t.createdAt)}
-              </Td>
-              <Td className="text-xs text-slate-600">{t.expiresAt ? dateTime(t.expiresAt) : 'never'}</Td>
-              <Td className="text-xs text-slate-600" title={t.lastUsedAt ? dateTime(t.lastUsedAt) : undefined}>
-                {t.lastUsedAt ? timeAgo(t.lastUsedAt) : 'never'}
-              </Td>
-              <Td>
-                <Badge tone={STATUS_TONE[t.status]}>{t.status}</Badge>
-              </Td>
+              <CredentialLifeCells credential={t} state={t.status} />
               <Td className="text-right">
                 {t.status === 'active' && (
                   <RevokeButton

@@ -5,9 +5,9 @@ import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { Field, Form, TextInput } from '@/components/ui/form'
 import { changeOwnPassword } from '@/lib/client/access-api'
-import { FIELD, LABEL } from './form-styles'
-import { ErrorLine } from './people-manager'
+import { ErrorLine } from './error-line'
 
 const MIN_LENGTH = 12
 
@@ -16,13 +16,10 @@ export function ChangePasswordForm() {
   const change = useMutation({ mutationFn: changeOwnPassword })
   return (
     <Card title="Password" description={`At least ${MIN_LENGTH} characters. Changing it signs you out everywhere else.`}>
-      <form
-        method="post"
+      <Form
         className="max-w-sm space-y-3"
         aria-label="Change your password"
-        onSubmit={(e) => {
-          e.preventDefault()
-          const form = e.currentTarget
+        onSubmit={(form) => {
           const data = new FormData(form)
           const newPassword = String(data.get('newPassword'))
           const same = newPassword === String(data.get('confirmPassword'))
@@ -30,27 +27,20 @@ export function ChangePasswordForm() {
           if (same) change.mutate({ currentPassword: String(data.get('currentPassword')), newPassword }, { onSuccess: () => form.reset() })
         }}
       >
-        <label className={LABEL}>
-          Current password
-          <input name="currentPassword" type="password" required maxLength={256} autoComplete="current-password" className={FIELD} />
-        </label>
-        <label className={LABEL}>
-          New password
-          <input name="newPassword" type="password" required minLength={MIN_LENGTH} maxLength={256} autoComplete="new-password" className={FIELD} />
-        </label>
-        <label className={LABEL}>
-          New password again
-          <input name="confirmPassword" type="password" required minLength={MIN_LENGTH} maxLength={256} autoComplete="new-password" className={FIELD} />
-        </label>
+        <Field label="Current password">
+          <TextInput name="currentPassword" type="password" required maxLength={256} autoComplete="current-password" />
+        </Field>
+        <Field label="New password">
+          <TextInput name="newPassword" type="password" required minLength={MIN_LENGTH} maxLength={256} autoComplete="new-password" />
+        </Field>
+        <Field label="New password again">
+          <TextInput name="confirmPassword" type="password" required minLength={MIN_LENGTH} maxLength={256} autoComplete="new-password" />
+        </Field>
         <Button type="submit" variant="primary" disabled={change.isPending}>
           Change password
         </Button>
-      </form>
-      {mismatch && (
-        <p role="alert" className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-900">
-          The two new passwords differ.
-        </p>
-      )}
+      </Form>
+      {mismatch && <ErrorLine error="The two new passwords differ." />}
       {change.error && <ErrorLine error={change.error} />}
       {change.isSuccess && (
         <p role="status" className="mt-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-xs text-emerald-900">

@@ -1,5 +1,5 @@
 'use client'
-import { FIELD, LABEL } from './form-styles'
+import { CONTROL, Field } from '@/components/ui/form'
 
 export interface ExpiryOption {
   label: string
@@ -9,15 +9,14 @@ export interface ExpiryOption {
 /** "Expires after" for a new credential; the value is a number of days or "never". */
 export function ExpirySelect({ options, ...select }: { options: ExpiryOption[] } & React.SelectHTMLAttributes<HTMLSelectElement>) {
   return (
-    <label className={LABEL}>
-      Expires after
-      <select {...select} className={FIELD}>
+    <Field label="Expires after">
+      <select {...select} className={CONTROL}>
         {options.map((o) => (
           <option key={o.label} value={o.days ?? 'never'}>
             {o.label}
           </option>
         ))}
       </select>
-    </label>
+    </Field>
   )
 }

@@ -6,22 +6,21 @@ import { AgentPicker } from '@/components/agents/agent-picker'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { CONTROL, Field, FieldActions, Form, TextArea, TextInput } from '@/components/ui/form'
+import { PageSection } from '@/components/ui/page-section'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { type OAuthClientView, useOAuthClients, useRegisterOAuthClient, useRevokeOAuthClient, useSetDynamicRegistration } from '@/lib/client/oauth-clients'
 import { useCan } from './caller-context'
-import { FIELD, LABEL } from './form-styles'
-import { ErrorLine } from './people-manager'
+import { ErrorLine } from './error-line'
+import { RevokeButton } from './revoke-button'
 import { ShownOnce } from './shown-once'
 
 export function OAuthClientsSection() {
   const isAdmin = useCan('admin')
   if (!isAdmin) return null
   return (
-    <section aria-labelledby="oauth-clients-heading" className="space-y-4">
-      <h2 id="oauth-clients-heading" className="text-base font-semibold text-slate-900">
-        OAuth clients (MCP authorization)
-      </h2>
+    <PageSection title="OAuth clients (MCP authorization)">
       <Card
         title="Register an OAuth client"
         description="For MCP clients that sign in the OAuth way instead of holding an agent credential. Every token the client gets acts as the agent you pick, for 10 minutes."
@@ -29,7 +28,7 @@ export function OAuthClientsSection() {
         <RegisterForm />
       </Card>
       <ClientList />
-    </section>
+    </PageSection>
   )
 }
 
@@ -48,11 +47,9 @@ function RegisterForm() {
   const ready = agent.includes('/') && name.trim() && (kind === 'client_credentials' || redirectUris.length > 0)
   return (
     <div className="space-y-3">
-      <form
-        method="post"
+      <Form
         className="flex flex-wrap items-start gap-4"
-        onSubmit={(e) => {
-          e.preventDefault()
+        onSubmit={() => {
           if (!ready) return
           register.mutate(
             { agent, name: name.trim(), kind, ...(kind === 'authorization_code' ? { redirectUris } : {}) },
@@ -68,45 +65,33 @@ function RegisterForm() {
         }}
       >
         <AgentPicker value={agent} onChange={setAgent} className="w-full sm:w-64" />
-        <label className={LABEL}>
-          Name
-          <input
+        <Field label="Name">
+          <TextInput
             value={name}
             onChange={(e) => setName(e.target.value)}
             maxLength={100}
             required
             placeholder="e.g. Claude on Ana's laptop"
-            className={`${FIELD} w-full sm:w-56`}
+            className="w-full sm:w-56"
           />
-        </label>
-        <label className={LABEL}>
-          Used by
-          <select value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} className={`${FIELD} w-full sm:w-56`}>
+        </Field>
+        <Field label="Used by">
+          <select value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} className={`${CONTROL} w-full sm:w-56`}>
             <option value="authorization_code">a person (code + PKCE)</option>
             <option value="client_credentials">a workload (client credentials)</option>
           </select>
-        </label>
+        </Field>
         {kind === 'authorization_code' && (
-          <label className={`${LABEL} w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-64`}>
-            Redirect URIs (one per line)
-            <textarea
-              value={redirects}
-              onChange={(e) => setRedirects(e.target.value)}
-              rows={2}
-              placeholder="http://127.0.0.1:33418/callback"
-              className="rounded-md border border-slate-300 bg-white px-2 py-1 font-mono text-xs text-slate-900 focus:border-slate-500 focus:outline-none"
-            />
-          </label>
+          <Field label="Redirect URIs (one per line)" className="w-full min-w-0 sm:w-auto sm:flex-1 sm:basis-64">
+            <TextArea code value={redirects} onChange={(e) => setRedirects(e.target.value)} rows={2} placeholder="http://127.0.0.1:33418/callback" />
+          </Field>
         )}
-        <div className="flex flex-col gap-0.5">
-          <span className="text-xs" aria-hidden>
-            &nbsp;
-          </span>
+        <FieldActions>
           <Button type="submit" variant="primary" disabled={register.isPending || !ready}>
             {register.isPending ? 'Registering…' : 'Register client'}
           </Button>
-        </div>
-      </form>
+        </FieldActions>
+      </Form>
       {register.error && <ErrorLine error={register.error} />}
       {registered && !shown && (
         <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-xs text-emerald-900">
@@ -171,9 +156,11 @@ function ClientList() {
                   <Td className="text-xs">{c.disabled ? <Badge tone="gray">revoked</Badge> : `${c.activeTokens} active`}</Td>
                   <Td className="text-right">
                     {!c.disabled && (
-                      <Button onClick={() => revoke.mutate(c.clientId)} disabled={revoke.isPending}>
-                        Revoke
-                      </Button>
+                      <RevokeButton
+                        confirmText={`Revoke “${c.name}”? Every token it holds stops working at once.`}
+                        pending={revoke.isPending}
+                        onRevoke={() => revoke.mutate(c.clientId)}
+                      />
                     )}
                   </Td>
                 </Tr>
@@ -205,11 +192,9 @@ function ClientList() {
           ) : (
             <p className="text-xs text-slate-500">Closed: no agent accepts dynamically registered clients.</p>
           )}
-          <form
-            method="post"
+          <Form
             className="flex flex-wrap items-end gap-4"
-            onSubmit={(e) => {
-              e.preventDefault()
+            onSubmit={() => {
               if (allowAgent.includes('/')) dynamic.mutate({ agent: allowAgent, allowed: true }, { onSuccess: () => setAllowAgent('') })
             }}
           >
@@ -217,7 +202,7 @@ function ClientList() {
             <Button type="submit" disabled={dynamic.isPending || !allowAgent.includes('/')}>
               Allow
             </Button>
-          </form>
+          </Form>
           {dynamic.error && <ErrorLine error={dynamic.error} />}
         </div>
       </Card>

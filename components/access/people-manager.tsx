@@ -5,15 +5,15 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { CONTROL, Field, Form, TextInput } from '@/components/ui/form'
 import { QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { ROLES, type Role } from '@/lib/auth/access-rules'
 import { changeUser, createUser, listUsers, removeUser, resetUserPassword, type UserView } from '@/lib/client/access-api'
 import { queryKeys } from '@/lib/client/query-keys'
-import { ApiError } from '@/lib/client/api'
 import { dateTime } from '@/lib/client/format'
 import { useCaller } from './caller-context'
-import { FIELD, LABEL } from './form-styles'
+import { ErrorLine } from './error-line'
 import { ShownOnce } from './shown-once'
 
 const ROLE_HELP: Record<Role, string> = {
@@ -52,12 +52,9 @@ function AddPerson() {
       title="Add a person"
       description={`Leave the password empty to have one generated; it is shown once. Roles: ${ROLES.map((r) => `${r} ${ROLE_HELP[r]}`).join('; ')}.`}
     >
-      <form
-        method="post"
+      <Form
         className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault()
-          const form = e.currentTarget
+        onSubmit={(form) => {
           const data = new FormData(form)
           const password = String(data.get('password') ?? '')
           create.mutate(
@@ -71,32 +68,40 @@ function AddPerson() {
           )
         }}
       >
-        <label className={LABEL}>
-          Email
-          <input name="email" type="email" required maxLength={254} className={`${FIELD} w-64`} />
-        </label>
-        <label className={LABEL}>
-          Name <span className="font-normal text-slate-400">(optional)</span>
-          <input name="name" maxLength={200} className={`${FIELD} w-44`} />
-        </label>
-        <label className={LABEL}>
-          Role
-          <select name="role" defaultValue="viewer" className={FIELD}>
+        <Field label="Email">
+          <TextInput name="email" type="email" required maxLength={254} className="w-64" />
+        </Field>
+        <Field
+          label={
+            <span>
+              Name <span className="font-normal text-slate-400">(optional)</span>
+            </span>
+          }
+        >
+          <TextInput name="name" maxLength={200} className="w-44" />
+        </Field>
+        <Field label="Role">
+          <select name="role" defaultValue="viewer" className={CONTROL}>
             {ROLES.map((r) => (
               <option key={r} value={r} title={ROLE_HELP[r]}>
                 {r}
               </option>
             ))}
           </select>
-        </label>
-        <label className={LABEL}>
-          Password <span className="font-normal text-slate-400">(optional, 12+ characters)</span>
-          <input name="password" type="password" minLength={12} maxLength={256} autoComplete="new-password" className={`${FIELD} w-48`} />
-        </label>
+        </Field>
+        <Field
+          label={
+            <span>
+              Password <span className="font-normal text-slate-400">(optional, 12+ characters)</span>
+            </span>
+          }
+        >
+          <TextInput name="password" type="password" minLength={12} maxLength={256} autoComplete="new-password" className="w-48" />
+        </Field>
         <Button type="submit" variant="primary" disabled={create.isPending}>
           Add person
         </Button>
-      </form>
+      </Form>
       {create.error && <ErrorLine error={create.error} />}
       {generated && (
         <div className="mt-3">
@@ -162,7 +167,7 @@ function PeopleTable({ people }: { people: UserView[] }) {
                     value={p.role}
                     disabled={change.isPending}
                     onChange={(e) => setRoleChange({ person: p, role: e.target.value as Role })}
-                    className={FIELD}
+                    className={CONTROL}
                   >
                     {ROLES.map((r) => (
                       <option key={r} value={r}>
@@ -174,11 +179,11 @@ function PeopleTable({ people }: { people: UserView[] }) {
                 <Td className="text-xs text-slate-600">{p.signIn.map((s) => (s === 'credential' ? 'password' : s)).join(', ') || '–'}</Td>
                 <Td>{p.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">active</Badge>}</Td>
                 <Td className="text-xs text-slate-600">{dateTime(p.createdAt)}</Td>
-                <Td className="whitespace-nowrap text-right">
+                <Td className="text-right">
                   {self ? (
                     <span className="text-xs text-slate-400">you</span>
                   ) : (
-                    <span className="inline-flex gap-1">
+                    <span className="inline-flex flex-wrap justify-end gap-1 md:flex-nowrap">
                       {p.signIn.includes('credential') && (
                         <Button
                           variant="ghost"
@@ -232,14 +237,5 @@ function PeopleTable({ people }: { people: UserView[] }) {
         </ConfirmDialog>
       )}
     </>
-  )
-}
-
-export function ErrorLine({ error }: { error: unknown }) {
-  const message = error instanceof ApiError ? error.message : (error as Error)?.message
-  return (
-    <p role="alert" className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-900">
-      {message}
-    </p>
   )
 }

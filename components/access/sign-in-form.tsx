@@ -1,10 +1,9 @@
 'use client'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
+import { Form } from '@/components/ui/form'
 import type { OidcButton } from '@/lib/auth/oidc-config'
-
-const INPUT =
-  'mt-1 block h-9 w-full rounded-md border border-slate-300 px-2.5 text-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500'
+import { STANDALONE_FIELD, STANDALONE_LABEL, StandalonePage } from './standalone-page'
 
 export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButton | null; providerError: string | null; continueTo?: string | null }) {
   const [error, setError] = useState<string | null>(providerError ? `Single sign-on failed: ${providerError}` : null)
@@ -44,57 +43,39 @@ export function SignInForm({ oidc, providerError, continueTo }: { oidc: OidcButt
   }
 
   return (
-    <main className="grid min-h-screen place-items-center bg-slate-900 px-4" data-surface="dark">
-      <div className="w-full max-w-sm">
-        <div className="mb-6 flex items-center justify-center gap-2 text-white">
-          <span aria-hidden className="grid h-8 w-8 place-items-center rounded bg-amber-400 font-mono text-base font-bold text-slate-900">
-            T
-          </span>
-          <span className="text-xl font-semibold tracking-tight">Toolroom</span>
-        </div>
-        <div className="rounded-lg bg-white p-6 shadow-lg">
-          <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
-          {continueTo && <p className="mt-1 text-sm text-slate-600">An MCP client asks to connect to Toolroom; sign in to decide.</p>}
-          <form
-            method="post"
-            className="mt-4 space-y-3"
-            onSubmit={(e) => {
-              e.preventDefault()
-              void submit(e.currentTarget)
-            }}
-          >
-            <label className="block text-sm font-medium text-slate-700">
-              Email
-              <input name="email" type="email" autoComplete="username" required maxLength={254} className={INPUT} />
-            </label>
-            <label className="block text-sm font-medium text-slate-700">
-              Password
-              <input name="password" type="password" autoComplete="current-password" required maxLength={256} className={INPUT} />
-            </label>
-            {error && (
-              <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-                {error}
-              </p>
-            )}
-            <Button type="submit" variant="primary" disabled={busy} className="h-9 w-full">
-              {busy ? 'Signing in…' : 'Sign in'}
-            </Button>
-          </form>
-          {oidc && (
-            <>
-              <div className="my-4 flex items-center gap-2 text-xs text-slate-400">
-                <span className="h-px flex-1 bg-slate-200" />
-                or
-                <span className="h-px flex-1 bg-slate-200" />
-              </div>
-              <Button onClick={() => void singleSignOn()} disabled={busy} className="h-9 w-full" data-testid="oidc-sign-in">
-                Sign in with {oidc.name}
-              </Button>
-            </>
-          )}
-        </div>
-        <p className="mt-4 text-center text-xs text-slate-300">The system of record for the tools AI agents may call.</p>
-      </div>
-    </main>
+    <StandalonePage footer="The system of record for the tools AI agents may call.">
+      <h1 className="text-base font-semibold text-slate-900">Sign in</h1>
+      {continueTo && <p className="mt-1 text-sm text-slate-600">An MCP client asks to connect to Toolroom; sign in to decide.</p>}
+      <Form className="mt-4 space-y-3" onSubmit={(form) => void submit(form)}>
+        <label className={STANDALONE_LABEL}>
+          Email
+          <input name="email" type="email" autoComplete="username" required maxLength={254} className={STANDALONE_FIELD} />
+        </label>
+        <label className={STANDALONE_LABEL}>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required maxLength={256} className={STANDALONE_FIELD} />
+        </label>
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            {error}
+          </p>
+        )}
+        <Button type="submit" variant="primary" disabled={busy} className="h-9 w-full">
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </Form>
+      {oidc && (
+        <>
+          <div className="my-4 flex items-center gap-2 text-xs text-slate-400">
+            <span className="h-px flex-1 bg-slate-200" />
+            or
+            <span className="h-px flex-1 bg-slate-200" />
+          </div>
+          <Button onClick={() => void singleSignOn()} disabled={busy} className="h-9 w-full" data-testid="oidc-sign-in">
+            Sign in with {oidc.name}
+          </Button>
+        </>
+      )}
+    </StandalonePage>
   )
 }

@@ -3,16 +3,13 @@
 // agent, with the agent column). Tokens are never listed: the server keeps only their hash.
 import { IntentLink } from '@/components/ui/intent-link'
 import { useCan } from '@/components/access/caller-context'
-import { ErrorLine } from '@/components/access/people-manager'
+import { ErrorLine } from '@/components/access/error-line'
+import { CredentialLifeCells, CredentialLifeHeaders } from '@/components/access/credential-life-cells'
 import { RevokeButton } from '@/components/access/revoke-button'
-import { Badge } from '@/components/ui/badge'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import type { CredentialView, CredentialWithAgent } from '@/lib/client/agent-credentials-api'
 import { useRevokeAgentCredential } from '@/lib/client/agent-credentials-hooks'
-import { dateTime, timeAgo } from '@/lib/client/format'
 import { resourceHref } from '@/lib/client/links'
-
-const STATE_TONE = { active: 'green', expired: 'amber', revoked: 'gray' } as const
 
 type Props = { credentials: CredentialView[]; showAgent?: false } | { credentials: CredentialWithAgent[]; showAgent: true }
 
@@ -32,10 +29,7 @@ export function AgentCredentialsTable({ credentials, showAgent }: Props) {
             {showAgent && <Th>Agent</Th>}
             <Th>Name</Th>
             <Th>Token</Th>
-            <Th>Created</Th>
-            <Th>Expires</Th>
-            <Th>Last used</Th>
-            <Th>Status</Th>
+            <CredentialLifeHeaders />
             <Th className="text-right">{canRevoke ? 'Actions' : ''}</Th>
           </Tr>
         </THead>
@@ -53,19 +47,7 @@ export function AgentCredentialsTable({ credentials, showAgent }: Props) {
                 )}
                 <Td className="font-medium text-slate-900">{c.name}</Td>
                 <Td className="font-mono text-xs text-slate-600">{c.hint}…</Td>
-                <Td className="text-xs text-slate-600" title={dateTime(c.createdAt)}>
-                  {timeAgo(c.createdAt)}
-                  {c.createdBy ? <span className="block text-slate-500">by {c.createdBy}</span> : null}
-                </Td>
-                <Td className="text-xs text-slate-600">{c.expiresAt ? dateTime(c.expiresAt) : 'never'}</Td>
-                <Td className="text-xs text-slate-600" title={c.lastUsedAt ? dateTime(c.lastUsedAt) : undefined}>
-                  {c.lastUsedAt ? timeAgo(c.lastUsedAt) : 'never'}
-                </Td>
-                <Td>
-                  <Badge tone={STATE_TONE[c.state]} title={c.revokedAt ? `revoked ${dateTime(c.revokedAt)}` : undefined}>
-                    {c.state}
-                  </Badge>
-                </Td>
+                <CredentialLifeCells credential={c} state={c.state} />
                 <Td className="text-right">
                   {canRevoke && c.state === 'active' && (
                     <RevokeButton

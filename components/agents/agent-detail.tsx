@@ -3,13 +3,13 @@ import { IntrospectionSection } from '@/components/discovery/introspection-secti
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { LanguageToolLinks, UnitLink } from '@/components/resources/bindings'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { imageDefinitions, labelsDefinition, namespaceDefinition, updatedDefinition } from '@/components/resources/resource-definitions'
 import { ResourceDetail } from '@/components/resources/resource-detail'
-import { LabelBadges } from '@/components/resources/status-badges'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
 import type { AgentSpec } from '@/lib/manifests/specs/fleet'
 import type { FleetStatus, Resource } from '@/lib/client/api'
-import { dateTime, digestOfImage, shortDigest } from '@/lib/client/format'
+import { digestOfImage } from '@/lib/client/format'
 import { AgentImageSection } from './agent-image-section'
 import { AgentToolsArea } from './agent-tools-area'
 import { ConfigYamlCard } from './config-yaml-card'
@@ -32,12 +32,7 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
               <DefinitionList
                 columns={3}
                 items={[
-                  [
-                    'Namespace',
-                    <span className="font-mono" key="ns">
-                      {ns}
-                    </span>,
-                  ],
+                  namespaceDefinition(agent.metadata),
                   ['Unit', <UnitLink key="u" name={spec.unit} namespace={ns} />],
                   [
                     'Endpoint (A2A)',
@@ -45,28 +40,13 @@ export function AgentDetail({ id, namespace }: { id: string; namespace?: string 
                       {agent.status?.endpoint ?? spec.endpoint ?? '—'}
                     </span>,
                   ],
-                  [
-                    'Image',
-                    spec.image ? (
-                      <span className="break-all font-mono text-xs" title={spec.image}>
-                        {spec.image.split('@')[0]}
-                      </span>
-                    ) : (
-                      <span className="text-slate-400">none</span>
-                    ),
-                  ],
-                  [
-                    'Image digest',
-                    <span className="font-mono text-xs" title={pinned ?? undefined} key="d">
-                      {pinned ? shortDigest(pinned, 16) : 'not pinned'}
-                    </span>,
-                  ],
+                  ...imageDefinitions(spec.image),
                   ['LanguageTools', <LanguageToolLinks key="lt" refs={spec.languageTools} namespace={ns} />],
                   ['Connectors', <InheritedBindings key="c" field="connectors" own={spec} unit={spec.unit} namespace={ns} />],
                   ['Grants', <InheritedBindings key="g" field="grants" own={spec} unit={spec.unit} namespace={ns} />],
                   ['Toggles', <InheritedBindings key="t" field="toggles" own={spec} unit={spec.unit} namespace={ns} />],
-                  ['Labels', Object.keys(agent.metadata.labels).length ? <LabelBadges labels={agent.metadata.labels} /> : null],
-                  ['Updated', `${dateTime(agent.metadata.updatedAt)} (generation ${agent.metadata.generation})`],
+                  labelsDefinition(agent.metadata),
+                  updatedDefinition(agent.metadata),
                 ]}
               />
             </Card>

@@ -3,6 +3,7 @@
 // were introspected. Its tools are in the tool set above too; here is where the surface comes from.
 import { useQuery } from '@tanstack/react-query'
 import { ImageToolsSection } from '@/components/effective-tools/image-tools-section'
+import { PageSection } from '@/components/ui/page-section'
 import type { ImageToolsStatus } from '@/lib/client/api'
 import { getEffectiveTools } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
@@ -25,10 +26,7 @@ export function AgentImageSection({
   const query = useQuery({ queryKey: queryKeys.effectiveTools('agents', id, namespace), queryFn: () => getEffectiveTools('agents', id, namespace) })
   const tools = (query.data?.effectiveTools ?? []).filter((t) => t.tier === 'image')
   return (
-    <section aria-labelledby="image-heading" className="space-y-4">
-      <h2 id="image-heading" className="text-base font-semibold text-slate-900">
-        Image and introspection
-      </h2>
+    <PageSection title="Image and introspection">
       <ImageToolsSection
         plural="agents"
         id={id}
@@ -39,6 +37,6 @@ export function AgentImageSection({
         unitNamespace={subjectNamespace}
       />
       {introspection}
-    </section>
+    </PageSection>
   )
 }

@@ -4,7 +4,7 @@
 // agent route takes (the name, with ?namespace=) and the credential list filters on.
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useEffectEvent, useId, useRef, useState } from 'react'
-import { FIELD, LABEL } from '@/components/access/form-styles'
+import { Field, TextInput } from '@/components/ui/form'
 import { listResources, type Resource } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
 
@@ -73,9 +73,8 @@ export function AgentPicker({
   useEffect(() => typedChanged(typed, matches), [typed, matches])
 
   return (
-    <label className={LABEL}>
-      {label}
-      <input
+    <Field label={label}>
+      <TextInput
         type="search"
         list={listId}
         value={text}
@@ -83,7 +82,7 @@ export function AgentPicker({
         placeholder="namespace/name"
         autoComplete="off"
         aria-invalid={typed !== '' && settled && !matches ? true : undefined}
-        className={`${FIELD} ${className} aria-[invalid]:border-amber-400`}
+        className={`${className} aria-[invalid]:border-amber-400`}
       />
       <datalist id={listId}>
         {options.map((o) => (
@@ -91,6 +90,6 @@ export function AgentPicker({
         ))}
       </datalist>
       {typed !== '' && settled && !matches && <span className="text-[11px] font-normal text-amber-800">pick an agent from the suggestions</span>}
-    </label>
+    </Field>
   )
 }

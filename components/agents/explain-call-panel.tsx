@@ -6,6 +6,7 @@ import { type Ref, useId, useImperativeHandle, useState } from 'react'
 import { ExplainTrace } from '@/components/explain/explain-trace'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { Field, Form, TextArea, TextInput } from '@/components/ui/form'
 import { ErrorState } from '@/components/ui/states'
 import { ApiError } from '@/lib/client/api'
 import { type ExplainBody, explainCall } from '@/lib/client/explain-api'
@@ -76,19 +77,11 @@ export function ExplainCallPanel({
       className="scroll-mt-4"
     >
       <div className="space-y-4">
-        <form
-          method="post"
-          className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
-          onSubmit={(e) => {
-            e.preventDefault()
-            run(tool)
-          }}
-        >
+        <Form className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]" onSubmit={() => run(tool)}>
           <div className="space-y-3">
-            <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600" htmlFor={`${ids}-tool`}>
-              Tool
-              <input
-                id={`${ids}-tool`}
+            <Field label="Tool">
+              <TextInput
+                monospace
                 list={`${ids}-names`}
                 value={tool}
                 onChange={(e) => setTool(e.target.value)}
@@ -97,40 +90,33 @@ export function ExplainCallPanel({
                 maxLength={256}
                 autoComplete="off"
                 spellCheck={false}
-                className="h-8 w-full rounded-md border border-slate-300 bg-white px-2 font-mono text-sm text-slate-900 placeholder:text-slate-400 focus:border-slate-500 focus:outline-none"
+                className="w-full"
               />
               <datalist id={`${ids}-names`}>
                 {toolNames.map((n) => (
                   <option key={n} value={n} />
                 ))}
               </datalist>
-            </label>
-            <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-              Idempotency key (optional)
-              <input
+            </Field>
+            <Field label="Idempotency key (optional)">
+              <TextInput
+                monospace
                 value={key}
                 onChange={(e) => setKey(e.target.value)}
                 maxLength={512}
                 placeholder="as the caller would send it"
                 spellCheck={false}
-                className="h-8 w-full rounded-md border border-slate-300 bg-white px-2 font-mono text-sm text-slate-900 placeholder:text-slate-400 focus:border-slate-500 focus:outline-none"
+                className="w-full"
               />
-            </label>
+            </Field>
             <Button type="submit" variant="primary" disabled={!tool.trim() || explain.isPending}>
               {explain.isPending ? 'Explaining…' : 'Explain'}
             </Button>
           </div>
-          <label className="flex min-w-0 flex-col gap-0.5 text-xs font-medium text-slate-600">
-            Arguments (JSON)
-            <textarea
-              value={args}
-              onChange={(e) => setArgs(e.target.value)}
-              rows={6}
-              spellCheck={false}
-              className="w-full rounded-md border border-slate-300 bg-white p-2 font-mono text-xs text-slate-900 focus:border-slate-500 focus:outline-none"
-            />
-          </label>
-        </form>
+          <Field label="Arguments (JSON)" className="min-w-0">
+            <TextArea code value={args} onChange={(e) => setArgs(e.target.value)} rows={6} spellCheck={false} />
+          </Field>
+        </Form>
         {error ? (
           <ErrorState error={error} title={(error as ApiError).title ?? 'Could not explain'} />
         ) : (

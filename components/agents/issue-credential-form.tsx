@@ -3,10 +3,10 @@
 // tokens page). The token is in the answer only, so it is shown once, here.
 import { useState } from 'react'
 import { ExpirySelect } from '@/components/access/expiry-select'
-import { FIELD, LABEL } from '@/components/access/form-styles'
-import { ErrorLine } from '@/components/access/people-manager'
+import { ErrorLine } from '@/components/access/error-line'
 import { ShownOnce } from '@/components/access/shown-once'
 import { Button } from '@/components/ui/button'
+import { Field, FieldActions, Form, TextInput } from '@/components/ui/form'
 import type { AgentRef } from '@/lib/client/agent-credentials-api'
 import { useIssueAgentCredential } from '@/lib/client/agent-credentials-hooks'
 import { AgentPicker } from './agent-picker'
@@ -32,11 +32,9 @@ export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
 
   return (
     <div className="space-y-3">
-      <form
-        method="post"
+      <Form
         className="flex flex-wrap items-start gap-4"
-        onSubmit={(e) => {
-          e.preventDefault()
+        onSubmit={() => {
           if (!target || !name.trim()) return
           const input = { name: name.trim(), expiresInDays: expiry === 'never' ? null : Number(expiry) }
           issue.mutate(
@@ -53,21 +51,16 @@ export function IssueCredentialForm({ agent }: { agent?: AgentRef }) {
         }}
       >
         {!agent && <AgentPicker value={picked} onChange={setPicked} />}
-        <label className={LABEL}>
-          Name
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="e.g. production" className={`${FIELD} w-48`} />
-        </label>
+        <Field label="Name">
+          <TextInput value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="e.g. production" className="w-48" />
+        </Field>
         <ExpirySelect value={expiry} onChange={(e) => setExpiry(e.target.value)} options={EXPIRY} />
-        {/* Aligned with the fields, under their labels. */}
-        <div className="flex flex-col gap-0.5">
-          <span className="text-xs" aria-hidden>
-            &nbsp;
-          </span>
+        <FieldActions>
           <Button type="submit" variant="primary" disabled={issue.isPending || !target || !name.trim()}>
             {issue.isPending ? 'Issuing…' : 'Issue credential'}
           </Button>
-        </div>
-      </form>
+        </FieldActions>
+      </Form>
       {issue.error && <ErrorLine error={issue.error} />}
       {issued && <ShownOnce label={issued.label} value={issued.token} onDone={() => setIssued(null)} />}
     </div>

@@ -6,18 +6,16 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { CallFigures } from '@/components/effective-tools/call-figures'
 import { FixLink } from '@/components/explain/fix-link'
-import { ApprovalBadge, LevelBadge, TypeBadge } from '@/components/tools/badges'
-import { SchemaView } from '@/components/tools/schema-view'
+import { EffectiveToolDetails } from '@/components/effective-tools/effective-tool-details'
+import { StateBadge } from '@/components/effective-tools/effective-tool-row'
+import { ApprovalBadge, LevelBadge } from '@/components/tools/badges'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
-import { DefinitionList } from '@/components/ui/definition-list'
 import { IntentLink } from '@/components/ui/intent-link'
-import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { explainCall } from '@/lib/client/explain-api'
-import { count } from '@/lib/client/format'
 import { resourceHref } from '@/lib/client/links'
 import { queryKeys } from '@/lib/client/query-keys'
 import type { NameGroup, NameVerdict } from '@/lib/client/tool-names'
-import { shortProvenance, ToolSourceLink } from '@/components/effective-tools/tool-source'
+import { shortProvenance } from '@/components/effective-tools/tool-source'
 
 const VERDICT: Record<NameVerdict, { label: string; tone: BadgeTone; title: string }> = {
   callable: { label: 'callable', tone: 'green', title: 'the gateway runs calls of this tool' },
@@ -25,8 +23,6 @@ const VERDICT: Record<NameVerdict, { label: string; tone: BadgeTone; title: stri
   disabled: { label: 'disabled', tone: 'gray', title: 'turned off by a toggle' },
   denied: { label: 'denied', tone: 'red', title: 'a safety rule or a reserved namespace keeps it out' },
 }
-
-const STATE_TONE: Record<EffectiveTool['state'], BadgeTone> = { enabled: 'green', disabled: 'gray', shadowed: 'amber', denied: 'red' }
 
 /** The explainer's fix for a name the agent cannot call, fetched when the card shows. */
 function FixOf({ agentId, namespace, name }: { agentId: string; namespace?: string; name: string }) {
@@ -145,9 +141,7 @@ export function ToolNameCard({
                 <span className="break-all font-mono text-slate-700" title={other.provenance}>
                   {shortProvenance(other.provenance)}
                 </span>
-                <Badge tone={STATE_TONE[other.state]} className="font-normal">
-                  {other.state}
-                </Badge>
+                <StateBadge tool={other} className="font-normal" />
                 <span className="min-w-0 break-words">{other.reason}</span>
               </li>
             ))}
@@ -155,44 +149,7 @@ export function ToolNameCard({
         )}
       </div>
 
-      {open && (
-        <div className="ml-4 mt-2 grid min-w-0 gap-4 rounded-md border border-slate-200 bg-slate-50 p-3 lg:grid-cols-[3fr_2fr]">
-          <div className="min-w-0">
-            <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Input schema</h4>
-            <SchemaView schema={tool.inputSchema} />
-          </div>
-          <DefinitionList
-            columns={1}
-            items={[
-              ['Source', <ToolSourceLink key="s" source={tool.source} />],
-              [
-                'Provenance',
-                <code key="p" className="break-all font-mono text-xs">
-                  {tool.provenance}
-                </code>,
-              ],
-              ['Type', tool.type ? <TypeBadge type={tool.type} /> : null],
-              ['Upstream name', tool.upstreamName ? <code className="font-mono text-xs">{tool.upstreamName}</code> : null],
-              [
-                'Side-effect level',
-                `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`,
-              ],
-              ['Approval', tool.requiresApproval ? `required (by ${tool.approvalSource})` : `not required (by ${tool.approvalSource})`],
-              [
-                'Rate limit',
-                tool.rateLimit.callsPerMinute === null && tool.rateLimit.callsPerDay === null
-                  ? 'none'
-                  : [
-                      tool.rateLimit.callsPerMinute !== null && `${count(tool.rateLimit.callsPerMinute)}/min`,
-                      tool.rateLimit.callsPerDay !== null && `${count(tool.rateLimit.callsPerDay)}/day`,
-                    ]
-                      .filter(Boolean)
-                      .join(', '),
-              ],
-            ]}
-          />
-        </div>
-      )}
+      {open && <EffectiveToolDetails tool={tool} className="ml-4 mt-2 bg-slate-50" />}
     </li>
   )
 }

@@ -9,7 +9,9 @@ import { useCallback, useMemo, useRef, useState } from 'react'
 import { LEVELS } from '@/components/tools/badges'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { DecisionComment } from '@/components/ui/decision-comment'
 import { FilterBar } from '@/components/ui/filter-bar'
+import { Form } from '@/components/ui/form'
 import { LoadMore } from '@/components/ui/load-more'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
@@ -291,19 +293,8 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
               {selectedIds.length === 0 && focused && <ApprovalDetail approval={focused} />}
               {selectedIds.length > 0 && <BulkPanel selected={selectedItems} onUnselect={toggle} onClear={() => setSelected(new Set())} />}
               {deciding && (
-                <form method="post" className="space-y-2 border-t border-slate-200 pt-3" onSubmit={(e) => e.preventDefault()} aria-label="Decision">
-                  <label htmlFor="approval-comment" className="block text-xs font-medium text-slate-700">
-                    Comment <span className="font-normal text-slate-600">(optional, kept with the decision in the call&apos;s record and the audit log)</span>
-                  </label>
-                  <textarea
-                    id="approval-comment"
-                    value={comment}
-                    onChange={(e) => setComment(e.target.value)}
-                    rows={2}
-                    maxLength={2000}
-                    placeholder="Why, for the record…"
-                    className="w-full rounded-md border border-slate-300 bg-white p-2 text-sm"
-                  />
+                <Form className="space-y-2 border-t border-slate-200 pt-3" aria-label="Decision">
+                  <DecisionComment value={comment} onChange={setComment} keptWith="with the decision in the call's record and the audit log" />
                   <div className="flex gap-2">
                     <Button variant="primary" onClick={() => decide('approve')} disabled={busy}>
                       {approveLabel}
@@ -312,7 +303,7 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
                       {denyLabel}
                     </Button>
                   </div>
-                </form>
+                </Form>
               )}
               {pendingView && !canDecide && <p className="text-xs text-slate-600">Deciding needs the approver role.</p>}
             </div>

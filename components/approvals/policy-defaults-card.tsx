@@ -10,6 +10,7 @@ import { LEVELS } from '@/components/tools/badges'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { TextInput } from '@/components/ui/form'
 import { QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { applyManifest, type Resource } from '@/lib/client/api'
@@ -116,7 +117,7 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
         />
       </Td>
       <Td>
-        <input
+        <TextInput
           type="number"
           min={1}
           max={43200}
@@ -124,7 +125,7 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
           value={draft.minutes}
           disabled={!canEdit}
           onChange={(e) => setDraft((d) => ({ ...d, minutes: e.target.value }))}
-          className="h-8 w-24 rounded-md border border-slate-300 px-2 text-sm disabled:border-slate-200 disabled:bg-slate-50 disabled:text-slate-500"
+          className="w-24"
         />
       </Td>
       <Td>
@@ -137,15 +138,15 @@ function PolicyRow({ level, policy, canEdit }: { level: string; policy?: Resourc
         />
       </Td>
       <Td>
-        <input
-          type="text"
+        <TextInput
+          monospace
           aria-label={`Arguments the queue shows for ${humanize(level)} calls`}
           placeholder="first four"
           value={draft.summary}
           disabled={!canEdit}
           maxLength={2000}
           onChange={(e) => setDraft((d) => ({ ...d, summary: e.target.value }))}
-          className="h-8 w-56 rounded-md border border-slate-300 px-2 font-mono text-xs disabled:border-slate-200 disabled:bg-slate-50 disabled:text-slate-500"
+          className="w-56"
         />
       </Td>
       <Td>

@@ -7,6 +7,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { CodeBlock } from '@/components/ui/code-block'
+import { Field, Form, TextInput } from '@/components/ui/form'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { createWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks, updateWebhook, type Webhook } from '@/lib/client/approvals-api'
@@ -68,36 +69,14 @@ function NewWebhookForm() {
     },
   })
   return (
-    <form
-      method="post"
-      className="space-y-2 border-b border-slate-200 p-3"
-      aria-label="Add a webhook"
-      onSubmit={(e) => {
-        e.preventDefault()
-        create.mutate()
-      }}
-    >
+    <Form className="space-y-2 border-b border-slate-200 p-3" aria-label="Add a webhook" onSubmit={() => create.mutate()}>
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-          Name
-          <input
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="pager"
-            className="h-8 w-36 rounded-md border border-slate-300 px-2 text-sm"
-            required
-          />
-        </label>
-        <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-          URL
-          <input
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://hooks.example.com/toolroom"
-            className="h-8 w-80 rounded-md border border-slate-300 px-2 text-sm"
-            required
-          />
-        </label>
+        <Field label="Name">
+          <TextInput value={name} onChange={(e) => setName(e.target.value)} placeholder="pager" className="w-36" required />
+        </Field>
+        <Field label="URL">
+          <TextInput value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://hooks.example.com/toolroom" className="w-80" required />
+        </Field>
         {EVENTS.map((ev) => (
           <label key={ev} className="flex h-8 items-center gap-1 text-xs text-slate-700">
             <input
@@ -123,7 +102,7 @@ function NewWebhookForm() {
           <CodeBlock code={create.data.secret} maxHeight="4rem" />
         </div>
       )}
-    </form>
+    </Form>
   )
 }
 
@@ -141,21 +120,23 @@ function WebhookRow({ webhook }: { webhook: Webhook }) {
         <Td className="break-all font-mono text-xs">{webhook.url}</Td>
         <Td className="text-xs">{webhook.events.join(', ')}</Td>
         <Td>{webhook.enabled ? <Badge tone="green">enabled</Badge> : <Badge>disabled</Badge>}</Td>
-        <Td className="whitespace-nowrap text-right">
-          <Button variant="ghost" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
-            Deliveries
-          </Button>
-          <Button variant="ghost" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
-            {webhook.enabled ? 'Disable' : 'Enable'}
-          </Button>
-          <Button
-            variant="ghost"
-            className="text-red-700"
-            onClick={() => confirm(`Remove the webhook “${webhook.name}”?`) && remove.mutate()}
-            disabled={remove.isPending}
-          >
-            Remove
-          </Button>
+        <Td className="text-right">
+          <span className="inline-flex flex-wrap justify-end gap-1 md:flex-nowrap">
+            <Button variant="ghost" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+              Deliveries
+            </Button>
+            <Button variant="ghost" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
+              {webhook.enabled ? 'Disable' : 'Enable'}
+            </Button>
+            <Button
+              variant="ghost"
+              className="text-red-700"
+              onClick={() => confirm(`Remove the webhook “${webhook.name}”?`) && remove.mutate()}
+              disabled={remove.isPending}
+            >
+              Remove
+            </Button>
+          </span>
         </Td>
       </Tr>
       {open && (

@@ -1,11 +1,11 @@
 'use client'
+import { Code } from '@/components/ui/code'
 import { IntentLink } from '@/components/ui/intent-link'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { labelsDefinition, namespaceDefinition, updatedDefinition } from '@/components/resources/resource-definitions'
 import { ResourceDetail } from '@/components/resources/resource-detail'
-import { LabelBadges } from '@/components/resources/status-badges'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { dateTime } from '@/lib/client/format'
 import { refHref } from '@/lib/client/links'
 import { ConnectorBindings } from './connector-bindings'
 import { ConnectorServerTools, ConnectorToolList } from './connector-tools'
@@ -34,18 +34,8 @@ export function ConnectorDetail({ id, namespace }: { id: string; namespace?: str
               <DefinitionList
                 columns={3}
                 items={[
-                  [
-                    'Reserved tool namespace',
-                    <code key="s" className="font-mono text-xs">
-                      {slug}.*
-                    </code>,
-                  ],
-                  [
-                    'Namespace',
-                    <code key="n" className="font-mono text-xs">
-                      {ns}
-                    </code>,
-                  ],
+                  ['Reserved tool namespace', <Code key="s">{slug}.*</Code>],
+                  namespaceDefinition(connector.metadata),
                   [
                     'MCP server',
                     spec.languageTool ? (
@@ -56,8 +46,8 @@ export function ConnectorDetail({ id, namespace }: { id: string; namespace?: str
                       'none'
                     ),
                   ],
-                  ['Labels', Object.keys(connector.metadata.labels).length ? <LabelBadges labels={connector.metadata.labels} /> : null],
-                  ['Updated', `${dateTime(connector.metadata.updatedAt)} (generation ${connector.metadata.generation})`],
+                  labelsDefinition(connector.metadata),
+                  updatedDefinition(connector.metadata),
                 ]}
               />
             </Card>

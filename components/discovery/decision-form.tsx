@@ -1,7 +1,9 @@
 'use client'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { Button } from '@/components/ui/button'
+import { DecisionComment } from '@/components/ui/decision-comment'
+import { Form } from '@/components/ui/form'
 import { ApiError, decideSurfaceChange, type SurfaceChange } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
 
@@ -16,7 +18,6 @@ export interface DecisionNotice {
  */
 export function DecisionForm({ change, onDecided }: { change: SurfaceChange; onDecided?: (notice: DecisionNotice) => void }) {
   const client = useQueryClient()
-  const commentId = useId()
   const [comment, setComment] = useState('')
   const decide = useMutation({
     mutationFn: (decision: 'accept' | 'reject') => decideSurfaceChange(change.id, decision, comment.trim() || undefined),
@@ -45,28 +46,12 @@ export function DecisionForm({ change, onDecided }: { change: SurfaceChange; onD
   const error = decide.error as ApiError | null
   const pending = decide.isPending ? decide.variables : null
   return (
-    <form
-      method="post"
-      className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3"
-      onSubmit={(e) => e.preventDefault()}
-      aria-label={`Review the change to ${change.namespace}/${change.name}`}
-    >
+    <Form className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3" aria-label={`Review the change to ${change.namespace}/${change.name}`}>
       <p className="text-xs text-amber-900">
         Held by pinning: agents keep the accepted definitions of the changed tools until this change is accepted. Rejecting keeps them for good; the same change
         is not raised again.
       </p>
-      <label htmlFor={commentId} className="block text-xs font-medium text-slate-700">
-        Comment <span className="font-normal text-slate-500">(optional, kept with the decision)</span>
-      </label>
-      <textarea
-        id={commentId}
-        value={comment}
-        onChange={(e) => setComment(e.target.value)}
-        rows={2}
-        maxLength={2000}
-        placeholder="Why, for the record…"
-        className="w-full rounded-md border border-slate-300 bg-white p-2 text-sm"
-      />
+      <DecisionComment value={comment} onChange={setComment} keptWith="with the decision" />
       {error && (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-900">
           <p className="font-semibold">{error.status === 409 ? 'Already decided' : 'The decision was not recorded'}</p>
@@ -83,6 +68,6 @@ export function DecisionForm({ change, onDecided }: { change: SurfaceChange; onD
           Reject
         </Button>
       </div>
-    </form>
+    </Form>
   )
 }

@@ -2,30 +2,22 @@
 import { IntentLink } from '@/components/ui/intent-link'
 import { useState } from 'react'
 import { PhaseBadge } from '@/components/resources/status-badges'
-import { AnnotationBadges, ApprovalBadge, LevelBadge, TypeBadge } from '@/components/tools/badges'
-import { SchemaView } from '@/components/tools/schema-view'
-import { Badge } from '@/components/ui/badge'
-import { DefinitionList } from '@/components/ui/definition-list'
+import { AnnotationBadges, ApprovalBadge, LevelBadge } from '@/components/tools/badges'
+import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Td, Tr } from '@/components/ui/table'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
-import { count } from '@/lib/client/format'
 import { CallFigures } from './call-figures'
 import { resourceHref } from '@/lib/client/links'
-import { shortProvenance, ToolSourceLink } from './tool-source'
+import { EffectiveToolDetails, rateLimitLines } from './effective-tool-details'
+import { shortProvenance } from './tool-source'
 
 export const EFFECTIVE_TOOL_COLUMNS = 6
 
-function rateLimitLines(tool: EffectiveTool): string[] {
-  const { callsPerMinute, callsPerDay } = tool.rateLimit
-  return [callsPerMinute !== null ? `${count(callsPerMinute)}/min` : null, callsPerDay !== null ? `${count(callsPerDay)}/day` : null].filter(
-    (l): l is string => l !== null,
-  )
-}
+const STATE_TONE: Record<EffectiveTool['state'], BadgeTone> = { enabled: 'green', disabled: 'gray', shadowed: 'amber', denied: 'red' }
 
-export function StateBadge({ tool }: { tool: EffectiveTool }) {
-  const tone = tool.state === 'enabled' ? 'green' : tool.state === 'disabled' ? 'gray' : tool.state === 'shadowed' ? 'amber' : 'red'
+export function StateBadge({ tool, className }: { tool: Pick<EffectiveTool, 'state' | 'reason'>; className?: string }) {
   return (
-    <Badge tone={tone} title={tool.reason ?? undefined}>
+    <Badge tone={STATE_TONE[tool.state]} title={tool.reason ?? undefined} className={className}>
       {tool.state}
     </Badge>
   )
@@ -108,46 +100,7 @@ export function EffectiveToolRow({ tool, unitNamespace, showProvenance = false }
       {open && (
         <tr className="bg-slate-50">
           <td colSpan={EFFECTIVE_TOOL_COLUMNS} className="px-3 pb-4 pt-1">
-            <div className="grid gap-4 rounded-md border border-slate-200 bg-white p-3 lg:grid-cols-[3fr_2fr]">
-              <div>
-                <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Input schema</h4>
-                <SchemaView schema={tool.inputSchema} />
-              </div>
-              <DefinitionList
-                columns={1}
-                items={[
-                  ['Description', tool.description || '—'],
-                  ['Source', <ToolSourceLink key="source" source={tool.source} className="text-slate-900 underline-offset-2 hover:underline" />],
-                  [
-                    'Provenance',
-                    <code key="p" className="break-all font-mono text-xs">
-                      {tool.provenance}
-                    </code>,
-                  ],
-                  ['Type', tool.type ? <TypeBadge type={tool.type} /> : null],
-                  ['Upstream name', tool.upstreamName ? <code className="font-mono text-xs">{tool.upstreamName}</code> : null],
-                  [
-                    'Side-effect level',
-                    `${tool.sideEffects.level.replace(/_/g, ' ')} (${tool.sideEffects.levelSource}); ${tool.sideEffects.idempotent ? 'idempotent' : 'not idempotent'}`,
-                  ],
-                  ['Approval', tool.requiresApproval ? `required (by ${tool.approvalSource})` : `not required (by ${tool.approvalSource})`],
-                  ['Shadowed by', tool.shadowedBy ?? null],
-                  [
-                    'Status now',
-                    tool.health ? (
-                      <span key="h">
-                        <PhaseBadge phase={tool.health.phase} />
-                        {tool.health.problems.map((p) => (
-                          <span key={p.type} className="mt-0.5 block text-xs text-slate-700">
-                            {p.message} <span className="font-mono text-slate-500">({p.reason})</span>
-                          </span>
-                        ))}
-                      </span>
-                    ) : null,
-                  ],
-                ]}
-              />
-            </div>
+            <EffectiveToolDetails tool={tool} className="bg-white" />
           </td>
         </tr>
       )}

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { ApiError, putImageTools, type FieldError } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
 import { FieldErrorsTable } from '@/components/ui/field-errors-table'
+import { Field, Form, TextArea, TextInput } from '@/components/ui/form'
 
 /** Reads a tools manifest: the `GET /a2a/tools` array itself, or `{digest?, tools}`. */
 function parseManifest(text: string): { digest?: string; tools: unknown[] } {
@@ -59,21 +60,13 @@ export function ImageToolsUpload({
   const fieldErrors: FieldError[] = error?.errors ?? []
 
   return (
-    <form
-      method="post"
-      className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-3"
-      onSubmit={(e) => {
-        e.preventDefault()
-        upload.mutate()
-      }}
-    >
+    <Form className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-3" onSubmit={() => upload.mutate()}>
       <p className="text-xs text-slate-600">
         For images without an <code className="font-mono">/a2a/tools</code> listener: upload the array the image would serve. It replaces the cached surface for
         the digest; nothing is stored if any entry is invalid.
       </p>
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-          Manifest file
+        <Field label="Manifest file">
           <input
             type="file"
             accept=".json,application/json"
@@ -83,25 +76,19 @@ export function ImageToolsUpload({
               if (file) setText(await file.text())
             }}
           />
-        </label>
-        <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-          Digest {pinnedDigest ? '(optional)' : '(required: the image is not pinned)'}
-          <input
-            value={digest}
-            onChange={(e) => setDigest(e.target.value)}
-            placeholder={pinnedDigest ?? 'sha256:<64 hex digits>'}
-            className="h-8 w-[28rem] rounded-md border border-slate-300 bg-white px-2 font-mono text-xs"
-          />
-        </label>
+        </Field>
+        <Field label={`Digest ${pinnedDigest ? '(optional)' : '(required: the image is not pinned)'}`} className="w-full min-w-0 sm:w-[28rem]">
+          <TextInput monospace value={digest} onChange={(e) => setDigest(e.target.value)} placeholder={pinnedDigest ?? 'sha256:<64 hex digits>'} />
+        </Field>
       </div>
-      <textarea
+      <TextArea
+        code
         aria-label="Image tools manifest"
         value={text}
         onChange={(e) => setText(e.target.value)}
         rows={8}
         spellCheck={false}
         placeholder={'[\n  { "name": "myagent.do_thing", "description": "…", "inputSchema": { "type": "object" } }\n]'}
-        className="w-full rounded-md border border-slate-300 bg-white p-2 font-mono text-xs"
       />
       {error && (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
@@ -117,6 +104,6 @@ export function ImageToolsUpload({
           Cancel
         </Button>
       </div>
-    </form>
+    </Form>
   )
 }

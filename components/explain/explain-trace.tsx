@@ -4,9 +4,9 @@
 import { ApprovalBadge, LevelBadge } from '@/components/tools/badges'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import type { Explanation } from '@/lib/client/explain-api'
-import { count, shortDigest } from '@/lib/client/format'
+import { count } from '@/lib/client/format'
 import { FixLink } from './fix-link'
-import { ToolSourceLink } from '@/components/effective-tools/tool-source'
+import { shortProvenance, ToolSourceLink } from '@/components/effective-tools/tool-source'
 
 const DECISION: Record<Explanation['decision'], { label: string; tone: BadgeTone; box: string }> = {
   allowed: { label: 'Allowed', tone: 'green', box: 'border-emerald-300 bg-emerald-50 text-emerald-950' },
@@ -47,10 +47,6 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       {children}
     </section>
   )
-}
-
-function provenanceLabel(provenance: string) {
-  return provenance.startsWith('image:') ? `image:${shortDigest(provenance.slice('image:'.length))}` : provenance
 }
 
 export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
@@ -104,7 +100,7 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
                 <p className="flex flex-wrap items-center gap-1.5">
                   <Badge tone={ROLE[c.role].tone}>{ROLE[c.role].label}</Badge>
                   <span className="font-mono text-xs" title={c.provenance}>
-                    {provenanceLabel(c.provenance)}
+                    {shortProvenance(c.provenance)}
                   </span>
                   <span className="text-xs">
                     <ToolSourceLink source={c.source} plainClassName="text-slate-600" />

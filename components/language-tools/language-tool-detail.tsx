@@ -7,6 +7,7 @@ import { ResourceDetail } from '@/components/resources/resource-detail'
 import { HealthBadge, LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
+import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { dateTime, timeAgo } from '@/lib/client/format'
 import { useSurfaceChanges } from '@/lib/client/hooks'
@@ -15,8 +16,6 @@ import { DirectAccessNotice, UNGOVERNED } from './direct-access-notice'
 import { DiscoveredToolsTable } from './discovered-tools-table'
 import { LanguageToolReferencedBy } from './referenced-by'
 import type { LanguageTool } from './types'
-
-const mono = (text: string) => <code className="break-all font-mono text-xs">{text}</code>
 
 const TRANSPORT_LABEL: Record<string, string> = {
   'streamable-http': 'streamable HTTP',
@@ -124,7 +123,7 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                         )}
                       </span>,
                     ],
-                    ['Endpoint', status?.endpoint ? mono(status.endpoint) : '—'],
+                    ['Endpoint', status?.endpoint ? <Code>{status.endpoint}</Code> : '—'],
                     ['Detected transport', <DetectedTransport key="t" detected={status?.detectedTransport} declared={spec.transport} />],
                     [
                       'Server info',
@@ -152,8 +151,8 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
               <Card title="Spec">
                 <DefinitionList
                   items={[
-                    ['Image', spec.image ? mono(spec.image) : null],
-                    ['Explicit endpoint', spec.endpoint ? mono(spec.endpoint) : 'none (in-cluster service address)'],
+                    ['Image', spec.image ? <Code>{spec.image}</Code> : null],
+                    ['Explicit endpoint', spec.endpoint ? <Code>{spec.endpoint}</Code> : 'none (in-cluster service address)'],
                     ['Port', String(spec.port)],
                     ['Transport', spec.transport],
                     ['Deployment mode', spec.deploymentMode],
@@ -170,9 +169,13 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                     ],
                     [
                       'Auth headers',
-                      spec.authHeaders?.length
-                        ? mono(spec.authHeaders.map((h) => `${h.name} ← secret ${h.secretRef.name}${h.secretRef.key ? `/${h.secretRef.key}` : ''}`).join(', '))
-                        : 'none',
+                      spec.authHeaders?.length ? (
+                        <Code>
+                          {spec.authHeaders.map((h) => `${h.name} ← secret ${h.secretRef.name}${h.secretRef.key ? `/${h.secretRef.key}` : ''}`).join(', ')}
+                        </Code>
+                      ) : (
+                        'none'
+                      ),
                     ],
                   ]}
                 />

@@ -198,9 +198,6 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
             })}
           </div>
         ))}
-        {q && result.data?.query === q && groups.length === 1 && groups[0].label === 'Pages' && groups[0].options.length === 0 && (
-          <p className="px-2 py-6 text-center text-sm text-slate-600">Nothing matches “{q}”.</p>
-        )}
         {q && result.data?.query === q && groups.length === 0 && <p className="px-2 py-6 text-center text-sm text-slate-600">Nothing matches “{q}”.</p>}
       </div>
     </dialog>

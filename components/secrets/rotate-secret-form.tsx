@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
+import { Field, Form, TextInput } from '@/components/ui/form'
 import { ErrorState } from '@/components/ui/states'
 import { apiFetch } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
@@ -35,11 +36,9 @@ export function RotateSecretForm({ secret }: { secret: Secret }) {
     },
   })
   return (
-    <form
-      method="post"
+    <Form
       className="space-y-3"
-      onSubmit={(e) => {
-        e.preventDefault()
+      onSubmit={() => {
         setDone(null)
         rotate.mutate()
       }}
@@ -49,26 +48,19 @@ export function RotateSecretForm({ secret }: { secret: Secret }) {
       </p>
       <div className="grid gap-3 sm:grid-cols-2">
         {keys.map((key) => (
-          <label key={key} className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-            <span className="font-mono">{key}</span>
-            <input
+          <Field key={key} label={<span className="font-mono">{key}</span>}>
+            <TextInput
+              monospace
               type="password"
               autoComplete="new-password"
               value={values[key] ?? ''}
               onChange={(e) => setValues({ ...values, [key]: e.target.value })}
-              className="h-8 rounded-md border border-slate-300 bg-white px-2 font-mono text-sm font-normal text-slate-900 focus:border-slate-500 focus:outline-none"
             />
-          </label>
+          </Field>
         ))}
-        <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-          Add a key
-          <input
-            value={extraKey}
-            onChange={(e) => setExtraKey(e.target.value.trim())}
-            placeholder="letters, digits, . _ -"
-            className="h-8 rounded-md border border-slate-300 bg-white px-2 font-mono text-sm font-normal text-slate-900 placeholder:text-slate-400 focus:border-slate-500 focus:outline-none"
-          />
-        </label>
+        <Field label="Add a key">
+          <TextInput monospace value={extraKey} onChange={(e) => setExtraKey(e.target.value.trim())} placeholder="letters, digits, . _ -" />
+        </Field>
       </div>
       <div className="flex items-center gap-3">
         <Button type="submit" variant="primary" disabled={rotate.isPending || Object.keys(filled).length === 0}>
@@ -81,6 +73,6 @@ export function RotateSecretForm({ secret }: { secret: Secret }) {
         )}
       </div>
       {rotate.isError && <ErrorState error={rotate.error} title="The values were not rotated" />}
-    </form>
+    </Form>
   )
 }

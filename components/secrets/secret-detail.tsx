@@ -1,9 +1,11 @@
 'use client'
 import { useMayChangeKind } from '@/components/access/caller-context'
+import { namespaceDefinition, updatedDefinition } from '@/components/resources/resource-definitions'
 import { ResourceDetail } from '@/components/resources/resource-detail'
 import { LabelBadges } from '@/components/resources/status-badges'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
+import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { dateTime } from '@/lib/client/format'
 import { RotateSecretForm } from './rotate-secret-form'
@@ -30,27 +32,11 @@ export function SecretDetail({ id, namespace }: { id: string; namespace?: string
             <DefinitionList
               columns={3}
               items={[
-                [
-                  'Keys',
-                  <span key="k" className="font-mono text-xs">
-                    {secret.spec.keys.join(', ')}
-                  </span>,
-                ],
-                [
-                  'Namespace',
-                  <code key="n" className="font-mono text-xs">
-                    {secret.metadata.namespace}
-                  </code>,
-                ],
-                ['Generation', String(secret.metadata.generation)],
+                ['Keys', <Code key="k">{secret.spec.keys.join(', ')}</Code>],
+                namespaceDefinition(secret.metadata),
                 ['Created', dateTime(secret.metadata.createdAt)],
-                ['Updated', dateTime(secret.metadata.updatedAt)],
-                [
-                  'Id',
-                  <code key="i" className="font-mono text-xs">
-                    {secret.id}
-                  </code>,
-                ],
+                updatedDefinition(secret.metadata),
+                ['Id', <Code key="i">{secret.id}</Code>],
               ]}
             />
           </Card>

@@ -1,10 +1,12 @@
 'use client'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { namespaceDefinition, updatedDefinition } from '@/components/resources/resource-definitions'
 import { ResourceDetail } from '@/components/resources/resource-detail'
 import { LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { ToolFailureView } from '@/components/stats/tool-failure-view'
 import { Card } from '@/components/ui/card'
+import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
@@ -87,27 +89,12 @@ export function ToolDetail({ id, namespace }: { id: string; namespace?: string }
                 <DefinitionList
                   columns={1}
                   items={[
-                    [
-                      'apiVersion',
-                      <code key="a" className="font-mono text-xs">
-                        {tool.apiVersion}
-                      </code>,
-                    ],
-                    [
-                      'Namespace',
-                      <code key="n" className="font-mono text-xs">
-                        {ns}
-                      </code>,
-                    ],
+                    ['apiVersion', <Code key="a">{tool.apiVersion}</Code>],
+                    namespaceDefinition(tool.metadata),
                     ['Annotations', Object.keys(annotations).length ? <LabelBadges labels={annotations} /> : null],
                     ['Created', dateTime(tool.metadata.createdAt)],
-                    ['Updated', `${dateTime(tool.metadata.updatedAt)} (generation ${tool.metadata.generation})`],
-                    [
-                      'Id',
-                      <code key="i" className="font-mono text-xs">
-                        {tool.id}
-                      </code>,
-                    ],
+                    updatedDefinition(tool.metadata),
+                    ['Id', <Code key="i">{tool.id}</Code>],
                   ]}
                 />
               </Card>

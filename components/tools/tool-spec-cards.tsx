@@ -1,3 +1,4 @@
+import { Code } from '@/components/ui/code'
 import { IntentLink } from '@/components/ui/intent-link'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
@@ -9,7 +10,6 @@ import { refHref } from '@/lib/client/links'
 import { LevelBadge, TypeBadge } from './badges'
 
 const yesNo = (v: boolean | undefined, unset = 'not set') => (v === undefined ? <span className="text-slate-400">{unset}</span> : v ? 'yes' : 'no')
-const mono = (text: string) => <code className="break-all font-mono text-xs">{text}</code>
 
 function Invocation({ spec, namespace }: { spec: ToolSpec; namespace: string }) {
   if (spec.type === 'rest' && spec.endpoint) {
@@ -22,11 +22,11 @@ function Invocation({ spec, namespace }: { spec: ToolSpec; namespace: string }) 
             'Endpoint',
             <span key="e" className="flex flex-wrap items-baseline gap-2">
               <Badge tone="dark">{spec.endpoint.method}</Badge>
-              {mono(spec.endpoint.url)}
+              <Code>{spec.endpoint.url}</Code>
             </span>,
           ],
           ['Auth', auth ? `${auth.type}${auth.header ? ` (header ${auth.header})` : ''}` : 'none'],
-          ['Secret', auth?.secretRef ? mono(`${auth.secretRef.name}${auth.secretRef.key ? ` · key ${auth.secretRef.key}` : ''}`) : null],
+          ['Secret', auth?.secretRef ? <Code>{`${auth.secretRef.name}${auth.secretRef.key ? ` · key ${auth.secretRef.key}` : ''}`}</Code> : null],
           ['Timeout', spec.endpoint.timeoutMs ? `${spec.endpoint.timeoutMs} ms` : null],
         ]}
       />
@@ -42,7 +42,7 @@ function Invocation({ spec, namespace }: { spec: ToolSpec; namespace: string }) 
               {spec.mcpServerRef.name}
             </IntentLink>,
           ],
-          ['Upstream tool', spec.mcpServerRef.tool ? mono(spec.mcpServerRef.tool) : 'the last segment of the tool id'],
+          ['Upstream tool', spec.mcpServerRef.tool ? <Code>{spec.mcpServerRef.tool}</Code> : 'the last segment of the tool id'],
         ]}
       />
     )
@@ -99,7 +99,7 @@ export function ToolSpecCards({ spec, namespace }: { spec: ToolSpec; namespace: 
                 yesNo(se.requiresApproval)
               ),
             ],
-            ['Idempotency key', se?.idempotencyKeyTemplate ? mono(se.idempotencyKeyTemplate) : null],
+            ['Idempotency key', se?.idempotencyKeyTemplate ? <Code>{se.idempotencyKeyTemplate}</Code> : null],
           ]}
         />
       </Card>
@@ -120,7 +120,7 @@ export function ToolSpecCards({ spec, namespace }: { spec: ToolSpec; namespace: 
                 'any agent'
               ),
             ],
-            ['Denied namespaces', safety?.deniedNamespaces?.length ? mono(safety.deniedNamespaces.join(', ')) : 'none'],
+            ['Denied namespaces', safety?.deniedNamespaces?.length ? <Code>{safety.deniedNamespaces.join(', ')}</Code> : 'none'],
             ['Rate limit / minute', rate?.callsPerMinute !== undefined ? String(rate.callsPerMinute) : 'policy default'],
             ['Rate limit / day', rate?.callsPerDay !== undefined ? String(rate.callsPerDay) : 'policy default'],
           ]}
@@ -131,7 +131,7 @@ export function ToolSpecCards({ spec, namespace }: { spec: ToolSpec; namespace: 
           items={[
             ['Log arguments', yesNo(obs?.logArgs, 'policy default')],
             ['Log results', yesNo(obs?.logResult, 'policy default')],
-            ['Redacted fields', obs?.redactFields?.length ? mono(obs.redactFields.join(', ')) : 'none'],
+            ['Redacted fields', obs?.redactFields?.length ? <Code>{obs.redactFields.join(', ')}</Code> : 'none'],
           ]}
         />
       </Card>

@@ -14,7 +14,7 @@ export function Button({
   return (
     <button
       type={type}
-      className={`inline-flex h-8 items-center justify-center gap-1.5 rounded-md px-3 text-sm font-medium disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
+      className={`inline-flex h-8 items-center justify-center gap-1.5 whitespace-nowrap rounded-md px-3 text-sm font-medium disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
       {...rest}
     />
   )

@@ -1,5 +1,6 @@
 'use client'
 import { useEffect, useRef, useState } from 'react'
+import { Field, TextInput } from './form'
 
 /** A text filter that reports its value after typing pauses, so each keystroke is not a request. */
 export function SearchInput({
@@ -36,15 +37,8 @@ export function SearchInput({
   }, [text, value, delayMs])
 
   return (
-    <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-      {label}
-      <input
-        type="search"
-        value={text}
-        placeholder={placeholder}
-        onChange={(e) => setText(e.target.value)}
-        className={`h-8 rounded-md border border-slate-300 bg-white px-2 text-sm font-normal text-slate-900 placeholder:text-slate-400 focus:border-slate-500 focus:outline-none ${className}`}
-      />
-    </label>
+    <Field label={label}>
+      <TextInput type="search" value={text} placeholder={placeholder} onChange={(e) => setText(e.target.value)} className={className} />
+    </Field>
   )
 }

@@ -1,3 +1,5 @@
+import { CONTROL, Field } from './form'
+
 export interface SelectOption {
   value: string
   label: string
@@ -17,13 +19,8 @@ export function Select({
   allLabel?: string
 }) {
   return (
-    <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600">
-      {label}
-      <select
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="h-8 min-w-36 rounded-md border border-slate-300 bg-white px-2 text-sm font-normal text-slate-900 focus:border-slate-500 focus:outline-none"
-      >
+    <Field label={label}>
+      <select value={value} onChange={(e) => onChange(e.target.value)} className={`${CONTROL} min-w-36`}>
         <option value="">{allLabel}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -31,6 +28,6 @@ export function Select({
           </option>
         ))}
       </select>
-    </label>
+    </Field>
   )
 }

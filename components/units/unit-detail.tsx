@@ -3,14 +3,15 @@ import { IntrospectionSection } from '@/components/discovery/introspection-secti
 import { EffectiveToolsPanel } from '@/components/effective-tools/effective-tools-panel'
 import { ConnectorLinks, GrantLinks, Toggles, UnitLink } from '@/components/resources/bindings'
 import { ManifestCard } from '@/components/resources/manifest-card'
+import { imageDefinitions, labelsDefinition, namespaceDefinition, updatedDefinition } from '@/components/resources/resource-definitions'
 import { ResourceDetail } from '@/components/resources/resource-detail'
-import { LabelBadges } from '@/components/resources/status-badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
+import { PageSection } from '@/components/ui/page-section'
 import type { UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { FleetStatus, Resource } from '@/lib/client/api'
-import { dateTime, digestOfImage, shortDigest } from '@/lib/client/format'
+import { digestOfImage } from '@/lib/client/format'
 import { UnitMembers } from './unit-members'
 
 type Unit = Resource<UnitSpec, FleetStatus>
@@ -28,41 +29,22 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
               <DefinitionList
                 columns={3}
                 items={[
-                  [
-                    'Namespace',
-                    <span className="font-mono" key="ns">
-                      {ns}
-                    </span>,
-                  ],
+                  namespaceDefinition(unit.metadata),
                   ['Parent', <UnitLink key="p" name={spec.parent} namespace={ns} none="none (top level)" />],
-                  [
-                    'Image',
-                    spec.image ? <span className="break-all font-mono text-xs">{spec.image.split('@')[0]}</span> : <span className="text-slate-400">none</span>,
-                  ],
-                  [
-                    'Image digest',
-                    spec.image ? (
-                      <span className="font-mono text-xs" title={pinned ?? undefined}>
-                        {pinned ? shortDigest(pinned, 16) : 'not pinned'}
-                      </span>
-                    ) : null,
-                  ],
+                  ...imageDefinitions(spec.image),
                   ['Endpoint', spec.endpoint ? <span className="break-all font-mono text-xs">{spec.endpoint}</span> : null],
                   ['Connectors', <ConnectorLinks key="c" slugs={spec.connectors} />],
                   ['Grants', <GrantLinks key="g" grants={spec.grants} namespace={ns} />],
                   ['Toggles', <Toggles key="t" toggles={spec.toggles} />],
-                  ['Labels', Object.keys(unit.metadata.labels).length ? <LabelBadges labels={unit.metadata.labels} /> : null],
-                  ['Updated', `${dateTime(unit.metadata.updatedAt)} (generation ${unit.metadata.generation})`],
+                  labelsDefinition(unit.metadata),
+                  updatedDefinition(unit.metadata),
                 ]}
               />
               <p className="mt-3 text-xs text-slate-500">Connectors, grants and toggles set here apply to every sub-unit and agent below this unit.</p>
             </Card>
             <UnitMembers name={name} namespace={ns} />
             <CallStatsPanel subject={{ dimension: 'unit', id: unit.id }} title="Calls of this unit's agents and of its sub-units' agents, last 7 days" />
-            <section aria-labelledby="effective-tools-heading">
-              <h2 id="effective-tools-heading" className="mb-2 text-base font-semibold text-slate-900">
-                Effective tools
-              </h2>
+            <PageSection title="Effective tools">
               <EffectiveToolsPanel
                 plural="units"
                 id={id}
@@ -76,7 +58,7 @@ export function UnitDetail({ id, namespace }: { id: string; namespace?: string }
                   spec.image && spec.endpoint ? <IntrospectionSection plural="units" kind="Unit" subjectId={unit.id} endpoint={spec.endpoint} /> : undefined
                 }
               />
-            </section>
+            </PageSection>
             <ManifestCard resource={unit} />
           </>
         )
