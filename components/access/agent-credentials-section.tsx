@@ -6,11 +6,11 @@ import { AgentPicker } from '@/components/agents/agent-picker'
 import { IssueCredentialForm } from '@/components/agents/issue-credential-form'
 import { Card } from '@/components/ui/card'
 import { FilterBar } from '@/components/ui/filter-bar'
-import { LoadMore } from '@/components/ui/load-more'
+import { PagedList } from '@/components/ui/paged-list'
 import { PageSection } from '@/components/ui/page-section'
 import { SearchInput } from '@/components/ui/search-input'
 import { Select } from '@/components/ui/select'
-import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
+import { EmptyState } from '@/components/ui/states'
 import { CREDENTIAL_STATES } from '@/lib/agent-credentials/credential-view'
 import type { CredentialState } from '@/lib/client/agent-credentials-api'
 import { useAllAgentCredentials } from '@/lib/client/agent-credentials-hooks'
@@ -52,25 +52,18 @@ export function AgentCredentialsSection({ initial }: { initial: AgentCredentialF
           <AgentPicker label="Agent" value={filters.agent} onChange={(v) => set('agent', v)} className="w-56" />
           <SearchInput label="Search" value={filters.q} onChange={(v) => set('q', v.trim())} placeholder="name, creator or agent" />
         </FilterBar>
-        {list.isPending ? (
-          <LoadingState label="Loading agent credentials…" />
-        ) : list.isError ? (
-          <ErrorState error={list.error} onRetry={() => list.refetch()} title="These filters cannot be used" />
-        ) : list.items.length === 0 ? (
-          <EmptyState title={active ? 'No agent credentials match these filters' : 'No agent credentials yet'}>
-            {active ? null : 'Without one, an agent cannot call the gateway.'}
-          </EmptyState>
-        ) : (
-          <>
-            <AgentCredentialsTable credentials={list.items} showAgent />
-            <LoadMore
-              hasNextPage={list.hasNextPage}
-              isFetchingNextPage={list.isFetchingNextPage}
-              onLoadMore={() => list.fetchNextPage()}
-              shown={list.items.length}
-            />
-          </>
-        )}
+        <PagedList
+          list={list}
+          loadingLabel="Loading agent credentials…"
+          errorTitle="These filters cannot be used"
+          empty={
+            <EmptyState title={active ? 'No agent credentials match these filters' : 'No agent credentials yet'}>
+              {active ? null : 'Without one, an agent cannot call the gateway.'}
+            </EmptyState>
+          }
+        >
+          {(credentials) => <AgentCredentialsTable credentials={credentials} showAgent />}
+        </PagedList>
       </Card>
     </PageSection>
   )

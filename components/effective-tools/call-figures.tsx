@@ -1,5 +1,5 @@
 import type { EffectiveTool } from '@/lib/effective-tools/types'
-import { count, percent } from '@/lib/client/format'
+import { count, isHighFailureRate, percent } from '@/lib/client/format'
 import { callFigures } from '@/lib/client/tool-names'
 
 /** An entry's 7-day calls: refusals (calls Toolroom stopped before the tool ran) are never shown as a 0 % failure rate. */
@@ -12,7 +12,7 @@ export function CallFigures({ tool, stacked = false }: { tool: Pick<EffectiveToo
         {count(f.refused)} refused{stacked ? '' : ', none ran'}
       </span>
     )
-  const failed = <span className={tool.failureRate7d && tool.failureRate7d > 0.05 ? 'font-medium text-red-700' : ''}>{percent(tool.failureRate7d)} failed</span>
+  const failed = <span className={isHighFailureRate(tool.failureRate7d) ? 'font-medium text-red-700' : ''}>{percent(tool.failureRate7d)} failed</span>
   if (stacked)
     return (
       <>

@@ -6,7 +6,7 @@ import { useState } from 'react'
 import { type ChartPoint, StackedBarChart, TimeLineChart } from '@/components/ui/charts'
 import { Card } from '@/components/ui/card'
 import { QueryView } from '@/components/ui/states'
-import { count, duration, percent } from '@/lib/client/format'
+import { count, duration, isHighFailureRate, percent } from '@/lib/client/format'
 import type { CallStats, StatsSubject } from '@/lib/client/stats-api'
 import { useCallStats } from '@/lib/client/stats-hooks'
 import { Figure } from './figure'
@@ -58,7 +58,7 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
                 <Figure
                   label="Failure rate"
                   value={t.calls > 0 && t.refused === t.calls ? 'none ran' : percent(t.failureRate)}
-                  bad={(t.failureRate ?? 0) > 0.05}
+                  bad={isHighFailureRate(t.failureRate)}
                 />
                 <Figure label="Refused" value={count(t.refused)} />
                 <Figure label="p50 latency" value={duration(t.p50Ms)} />

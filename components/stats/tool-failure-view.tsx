@@ -10,7 +10,7 @@ import { type ChartPoint, StackedBarChart } from '@/components/ui/charts'
 import { IntentLink } from '@/components/ui/intent-link'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
-import { count, dateTime, percent, timeAgo } from '@/lib/client/format'
+import { count, dateTime, isHighFailureRate, percent, timeAgo } from '@/lib/client/format'
 import { resourceHref } from '@/lib/client/links'
 import type { ToolFailures } from '@/lib/client/stats-api'
 import { useToolFailures } from '@/lib/client/stats-hooks'
@@ -95,7 +95,9 @@ function ByAgent({ agents, total }: { agents: ToolFailures['agents']; total: num
               </Td>
               <Td className="text-right text-xs tabular-nums">{count(a.calls)}</Td>
               <Td className={`text-right text-xs tabular-nums ${a.failures > 0 ? 'text-red-700' : ''}`}>{count(a.failures)}</Td>
-              <Td className={`text-right text-xs tabular-nums ${(a.failureRate ?? 0) > 0.05 ? 'font-medium text-red-700' : ''}`}>{percent(a.failureRate)}</Td>
+              <Td className={`text-right text-xs tabular-nums ${isHighFailureRate(a.failureRate) ? 'font-medium text-red-700' : ''}`}>
+                {percent(a.failureRate)}
+              </Td>
             </Tr>
           ))}
         </TBody>
@@ -183,7 +185,7 @@ export function ToolFailureView({ toolKey }: { toolKey: string }) {
             <div className="space-y-5">
               <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
                 <Figure label="Failures" value={count(t.failures)} bad={t.failures > 0} />
-                <Figure label="Failure rate" value={percent(t.failureRate)} bad={(t.failureRate ?? 0) > 0.05} />
+                <Figure label="Failure rate" value={percent(t.failureRate)} bad={isHighFailureRate(t.failureRate)} />
                 <Figure label="Calls" value={count(t.calls)} />
                 <Figure label="Agents" value={count(f.agentsTotal)} />
               </div>

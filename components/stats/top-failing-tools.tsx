@@ -5,7 +5,7 @@ import { IntentLink } from '@/components/ui/intent-link'
 import { Card } from '@/components/ui/card'
 import { EmptyState, QueryView } from '@/components/ui/states'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
-import { count, percent } from '@/lib/client/format'
+import { count, isHighFailureRate, percent } from '@/lib/client/format'
 import { resolvedToolHref } from '@/lib/client/links'
 import type { FailingTool } from '@/lib/client/stats-api'
 import { useTopFailingTools } from '@/lib/client/stats-hooks'
@@ -59,7 +59,9 @@ export function TopFailingTools({ limit = 10 }: { limit?: number }) {
                     </Td>
                     <Td className="text-right tabular-nums">{count(t.calls)}</Td>
                     <Td className="text-right tabular-nums text-red-700">{count(t.failures)}</Td>
-                    <Td className={`text-right tabular-nums ${t.failureRate > 0.05 ? 'font-medium text-red-700' : ''}`}>{percent(t.failureRate)}</Td>
+                    <Td className={`text-right tabular-nums ${isHighFailureRate(t.failureRate) ? 'font-medium text-red-700' : ''}`}>
+                      {percent(t.failureRate)}
+                    </Td>
                   </Tr>
                 ))}
               </TBody>

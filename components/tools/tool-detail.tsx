@@ -10,7 +10,7 @@ import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
-import { count, dateTime, percent } from '@/lib/client/format'
+import { count, dateTime, isHighFailureRate, percent } from '@/lib/client/format'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { AgentsWithTool } from './agents-with-tool'
 import { ApprovalBadge, LevelBadge, TypeBadge } from './badges'
@@ -33,7 +33,7 @@ function StatusCard({ status }: { status: ToolStatus | undefined }) {
           [
             'Failure rate (7 days)',
             calls > 0 && status?.failureRate7d !== null && status?.failureRate7d !== undefined ? (
-              <span className={status.failureRate7d > 0.05 ? 'font-medium text-red-700' : ''}>{percent(status.failureRate7d)}</span>
+              <span className={isHighFailureRate(status.failureRate7d) ? 'font-medium text-red-700' : ''}>{percent(status.failureRate7d)}</span>
             ) : (
               <span className="text-slate-500">no calls recorded</span>
             ),

@@ -71,6 +71,11 @@ export function zoneName(date: Date, timeZone?: string): string {
   return format.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? 'local time'
 }
 
+/** Above this a failure rate is shown in red wherever it appears: one call in twenty failing is worth a look. */
+const HIGH_FAILURE_RATE = 0.05
+
+export const isHighFailureRate = (rate: number | null | undefined): boolean => (rate ?? 0) > HIGH_FAILURE_RATE
+
 export function percent(rate: number | null | undefined): string {
   if (rate === null || rate === undefined) return '—'
   return `${(rate * 100).toFixed(rate < 0.01 && rate > 0 ? 2 : 1)}%`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { count, dateTime, timeAgo, zoneName } from '@/lib/client/format'
+import { count, dateTime, isHighFailureRate, percent, timeAgo, zoneName } from '@/lib/client/format'
 
 describe('display formatting', () => {
   const iso = '2026-11-23T14:05:09Z'
@@ -42,5 +42,11 @@ describe('display formatting', () => {
     expect(timeAgo('2026-11-23T14:00:09Z', now)).toBe('5 minutes ago')
     expect(timeAgo('2026-11-23T14:05:09Z', now)).toBe('now')
     expect(timeAgo(null, now)).toBe('never')
+  })
+
+  it('marks a failure rate above one in twenty, and none when there were no calls', () => {
+    expect([null, undefined, 0, 0.05].map(isHighFailureRate)).toEqual([false, false, false, false])
+    expect([0.0501, 1].map(isHighFailureRate)).toEqual([true, true])
+    expect([null, 0, 0.004, 0.05].map(percent)).toEqual(['—', '0.0%', '0.40%', '5.0%'])
   })
 })
