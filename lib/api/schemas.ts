@@ -8,18 +8,7 @@ import { type EffectiveTool, SOURCE_KINDS, TIERS } from '@/lib/effective-tools/t
 import { CONDITION_TYPES, TOOL_PHASES } from '@/lib/tools/tool-conditions'
 import { MAX_SELECTOR_LENGTH, parseLabelSelector } from '@/lib/labels/label-selector'
 import { RESOURCE_SORTS } from '@/lib/resources/list-order'
-
-export const metadataOut = z
-  .object({
-    name: z.string(),
-    namespace: z.string(),
-    labels: z.record(z.string(), z.string()),
-    annotations: z.record(z.string(), z.string()),
-    generation: z.number().int(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi('ResourceMetadata')
+import { resourceMetadataSchema } from '@/lib/resources/resource-metadata'
 
 export const toolConditionSchema = z
   .object({
@@ -48,7 +37,7 @@ export function resourceSchema(kind: Kind) {
       id: z.string().uuid(),
       apiVersion: z.string(),
       kind: z.literal(kind),
-      metadata: metadataOut,
+      metadata: resourceMetadataSchema,
       spec: kind === 'Secret' ? z.object({ type: z.string(), keys: z.array(z.string()) }) : (KIND_DEFINITIONS[kind].spec as z.ZodType),
       status: (kind === 'Tool' ? toolStatusSchema : z.record(z.string(), z.unknown())).optional(),
     })

@@ -1,6 +1,6 @@
 // The shape every resource has in API answers: the manifest envelope plus Toolroom's status.
 import type { z } from '@/lib/http/zod'
-import type { metadataOut } from '@/lib/api/schemas'
+import type { resourceMetadataSchema } from './resource-metadata'
 import type { Kind } from '@/lib/manifests/kinds'
 import { KIND_ADAPTERS, type Row } from './kind-adapters'
 
@@ -8,7 +8,7 @@ export interface ResourceView {
   id: string
   apiVersion: string
   kind: Kind
-  metadata: z.output<typeof metadataOut>
+  metadata: z.output<typeof resourceMetadataSchema>
   spec: unknown
   status?: Record<string, unknown>
 }
