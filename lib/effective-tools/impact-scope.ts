@@ -12,7 +12,7 @@ import { toolNamespaceOf } from '@/lib/tools/naming'
 import { catalogToolsFromMcp } from './catalog-tools'
 import type { RegistryState, TouchedResources } from './impact-candidates'
 import type { RegistryReader } from './registry-reader'
-import { qualifyRef } from '@/lib/manifests/resource-ref'
+import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import type { CatalogTool, ResolverInput } from './types'
 
 /** Names, plus every name that has a candidate of one of `levels` or lies under one of `namespaces`. */
@@ -68,8 +68,7 @@ export function toolNameScopes(context: ScopeContext): { forAgent(key: string): 
     const names = new Set<string>()
     if (!sameList(b.connectors, a.connectors))
       for (const slug of union(b.connectors, a.connectors)) for (const name of await connectorNames(slug)) names.add(name)
-    if (!sameList(b.grants, a.grants))
-      for (const grant of union(b.grants, a.grants)) names.add(qualifyRef(grant, namespace).slice(qualifyRef(grant, namespace).indexOf('/') + 1))
+    if (!sameList(b.grants, a.grants)) for (const grant of union(b.grants, a.grants)) names.add(parseRef(grant, namespace).name)
     if (!sameList(b.languageTools, a.languageTools))
       for (const server of union(b.languageTools, a.languageTools)) for (const name of await serverNames(qualifyRef(server, namespace))) names.add(name)
     for (const key of new Set([...Object.keys(b.toggles ?? {}), ...Object.keys(a.toggles ?? {})])) if (b.toggles?.[key] !== a.toggles?.[key]) names.add(key)
