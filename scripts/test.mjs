@@ -59,7 +59,7 @@ async function main() {
   if (!only || only === 'e2e') {
     // The server runs as production runs it: the compiled gateway (dist/) in front of Next.js.
     await buildForProduction('the end-to-end tests')
-    await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb })
+    if ((await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb })) !== 0) throw new Error('seeding the demo fleet for the end-to-end tests failed')
     const server = startServer(e2eDb)
     await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
     const report = path.join(REPORTS, 'playwright.json')
@@ -83,10 +83,12 @@ async function main() {
   if (!only || only === 'image') await imageCommands(adminUrl)
 }
 
-// `npm run lint` (ESLint, no warnings allowed) and `npm run format:check` (Prettier), as package.json
-// defines them: each counts as one test, and a finding fails it.
+// `npm run lint` (ESLint, no warnings allowed), `npm run format:check` (Prettier) and `npm run
+// typecheck` (tsc over the whole tree: tests, e2e, scripts and the CLI's sources too, which
+// `next build` never reads), as package.json defines them: each counts as one test, and a finding
+// fails it.
 async function lint() {
-  for (const script of ['lint', 'format:check']) {
+  for (const script of ['lint', 'format:check', 'typecheck']) {
     const code = await run(script, ['run', '--silent', script], {}, 'npm')
     log(`${script}: ${code === 0 ? 'passed' : 'FAILED'}`)
     if (code === 0) totals.passed++
@@ -237,6 +239,9 @@ function countVitest(report, code, suite) {
   // A file that failed to load has no tests to count but must still fail the run.
   const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length
   totals.failed += brokenFiles
+  // Vitest can exit non-zero with every test passed (an unhandled error, a failing hook, a timeout
+  // while closing): that is a failure too, counted once so the summary never reads "0 failed".
+  if (code !== 0 && r.numFailedTests === 0 && brokenFiles === 0) totals.failed++
   if (code !== 0 || r.numFailedTests > 0 || brokenFiles > 0) failedSuites.push(suite)
 }
 
