@@ -1,27 +1,26 @@
-// Tools that tests run but the project does not depend on (the MCP conformance suite, the MCP
-// Inspector): each is installed once from the npm registry, at an exact version, into
-// .data/tools/<name>@<version>, as scripts/node-versions.mjs fetches other Node.js versions. Both want
-// Node.js >= 22, which they are then run with.
-import { execFileSync } from 'node:child_process'
+// Tools that tests run beside the project (the MCP conformance suite, the MCP Inspector) are
+// devDependencies pinned in package.json, so a run installs nothing from the registry and the lockfile
+// says exactly what ran. Both want Node.js >= 22, which the tests run them with
+// (scripts/node-versions.mjs).
+import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import path from 'node:path'
 
-/** The installed package's directory (with its own node_modules), installing it on first use. */
-export function ensureNpmTool(name, version, cacheDir, log = () => {}) {
-  const dir = path.join(cacheDir, `${name.replace('/', '+')}@${version}`)
-  const installed = path.join(dir, 'node_modules', name)
-  if (fs.existsSync(path.join(dir, '.complete'))) return installed
-  log(`installing ${name}@${version} from the npm registry into ${dir}, once`)
-  fs.rmSync(dir, { recursive: true, force: true })
-  fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'toolroom-test-tool', private: true }))
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', '--loglevel=error', `${name}@${version}`], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  // Marked complete last, so an interrupted install is redone rather than half used.
-  fs.writeFileSync(path.join(dir, '.complete'), '')
-  return installed
+const require = createRequire(import.meta.url)
+
+/** The installed package's directory; fails loudly when it is missing or not the version package.json pins. */
+export function installedTool(name) {
+  let manifest
+  try {
+    manifest = require.resolve(`${name}/package.json`)
+  } catch {
+    throw new Error(`${name} is not installed: it is a devDependency, run \`npm install\``)
+  }
+  const pinned = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')).devDependencies?.[name]
+  const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8'))
+  if (!pinned) throw new Error(`${name} is not a devDependency in package.json`)
+  if (pinned !== version) throw new Error(`${name} ${version} is installed, package.json pins ${pinned}: run \`npm install\``)
+  return path.dirname(manifest)
 }
 
 /** The `bin` entry of an installed package, as a path to run with node. */

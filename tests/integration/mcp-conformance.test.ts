@@ -10,14 +10,13 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureNode } from '@/scripts/node-versions.mjs'
-import { binOf, ensureNpmTool } from '@/scripts/npm-tools.mjs'
+import { binOf, installedTool } from '@/scripts/npm-tools.mjs'
 import { startAuthSidecar } from '../support/auth-sidecar'
 import { startGatewayWorld } from '../support/gateway-fixtures'
 
 const run = promisify(execFile)
 const DATA = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
 const REPORTS = path.join(DATA, 'test-reports', 'conformance')
-const CONFORMANCE_VERSION = '0.2.0-alpha.12'
 const NODE = '22.23.3'
 const REVISIONS = ['2025-11-25', '2026-07-28'] as const
 
@@ -64,7 +63,7 @@ const results = new Map<string, ScenarioResult[]>()
 
 beforeAll(async () => {
   node = ensureNode(NODE, path.join(DATA, 'node'))
-  cli = binOf(ensureNpmTool('@modelcontextprotocol/conformance', CONFORMANCE_VERSION, path.join(DATA, 'tools')), 'conformance')
+  cli = binOf(installedTool('@modelcontextprotocol/conformance'), 'conformance')
   world = await startGatewayWorld('sk-conformance-1122')
   // The suite sends no credential: the agent's sidecar adds its header, as it would for the agent.
   sidecar = await startAuthSidecar(world.gatewayUrl, world.tokens.tokenA)
@@ -102,7 +101,8 @@ function readResults(dir: string): ScenarioResult[] {
 }
 
 function summary(): string {
-  const lines = [`Conformance suite ${CONFORMANCE_VERSION} on Node.js ${NODE}, server scenarios each revision requires.`, '']
+  const { version } = JSON.parse(fs.readFileSync(path.join(installedTool('@modelcontextprotocol/conformance'), 'package.json'), 'utf8'))
+  const lines = [`Conformance suite ${version} on Node.js ${NODE}, server scenarios each revision requires.`, '']
   for (const revision of REVISIONS) {
     const all = results.get(revision) ?? []
     const applicable = all.filter((r) => !notOffered(r.scenario))

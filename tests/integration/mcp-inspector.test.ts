@@ -9,12 +9,11 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureNode } from '@/scripts/node-versions.mjs'
-import { binOf, ensureNpmTool } from '@/scripts/npm-tools.mjs'
+import { binOf, installedTool } from '@/scripts/npm-tools.mjs'
 import { startGatewayWorld } from '../support/gateway-fixtures'
 
 const run = promisify(execFile)
 const DATA = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
-const INSPECTOR_VERSION = '2.12.0'
 const NODE = '22.23.3'
 
 let world: Awaited<ReturnType<typeof startGatewayWorld>>
@@ -24,7 +23,7 @@ let home: string
 
 beforeAll(async () => {
   node = ensureNode(NODE, path.join(DATA, 'node'))
-  cli = binOf(ensureNpmTool('@modelcontextprotocol/inspector', INSPECTOR_VERSION, path.join(DATA, 'tools')), 'mcp-inspector')
+  cli = binOf(installedTool('@modelcontextprotocol/inspector'), 'mcp-inspector')
   world = await startGatewayWorld('sk-inspector-3344')
   // The Inspector keeps a catalog and OAuth state under the home directory: a fresh one per run.
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-inspector-'))
