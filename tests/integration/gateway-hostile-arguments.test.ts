@@ -155,7 +155,7 @@ describe('URL templates', () => {
       errorCode: 'url_template',
     })
     const overMcp = await mcpCall('users.profile', { id: '.' })
-    expect(overMcp.json.error?.code ?? overMcp.json.result?.isError).toBeTruthy()
+    expect(overMcp.json.error, JSON.stringify(overMcp.json)).toMatchObject({ code: -32602, message: expect.stringMatching(/"id" fills a path segment/) })
     const ok = await restCall('users.profile', { arguments: { id: 'alice' } })
     expect(ok.status).toBe(200)
     expect(ok.json.result.structuredContent).toEqual({ ok: true, path: '/api/users/alice/profile' })
@@ -191,7 +191,10 @@ describe('text PostgreSQL cannot store', () => {
   it('in a tool name or an idempotency key is refused (-32602 / 422) and still recorded', async () => {
     const before = await prisma.toolCall.count()
     const unknown = await mcpCall('no\u0000such.tool', {}, 'unknown')
-    expect(unknown.json.error).toBeDefined()
+    expect(unknown.json.error, JSON.stringify(unknown.json)).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/no\u0000such\.tool|unknown tool|not found/i),
+    })
     const key = await mcpCall('users.profile', { id: 'k' }, 'key', { idempotencyKey: 'key\u0000with-nul' })
     expect(key.json.error?.code, JSON.stringify(key.json)).toBe(-32602)
     expect(key.json.error.message).toMatch(/idempotency key must not contain NUL/)

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { formatLabelSelector, type LabelRequirement, type LabelSelector, matchesLabelSelector } from '@/lib/labels/label-selector'
-import { KINDS } from '@/lib/manifests/kinds'
+import { type Kind, KINDS } from '@/lib/manifests/kinds'
 import { call, resetDatabase } from './helpers'
 
 const tools = resourceRoutes('Tool')
@@ -61,9 +61,38 @@ describe('labelSelector on the list routes', () => {
   })
 
   it('is taken by the list route of every kind', async () => {
+    // Two of each kind in a namespace of their own: only the first matches the selector.
+    const ns = 'sel-kinds'
+    const specs: Record<Kind, (i: number) => Record<string, unknown>> = {
+      Tool: () => ({ type: 'function', description: 'x', inputSchema: { type: 'object' } }),
+      LanguageTool: (i) => ({ endpoint: `http://127.0.0.1:9/mcp${i}` }),
+      Connector: (i) => ({ tools: [`selkind${i}.list`] }),
+      Unit: () => ({}),
+      Agent: () => ({}),
+      Secret: () => ({ type: 'bearer', stringData: { token: 'label-selector-test-token' } }),
+      SideEffectPolicy: (i) => ({ level: i === 0 ? 'financial' : 'privileged', requiresApproval: true }),
+    }
+    const nameOf = (kind: Kind, i: number) =>
+      kind === 'SideEffectPolicy' ? String(specs[kind](i).level) : kind === 'Tool' ? `sel.kind_${i}` : kind === 'Connector' ? `selkind${i}` : `sel-kind-${i}`
+    const labelsOf = (i: number) => (i === 0 ? { team: 'a' } : { team: 'a', env: 'prod' })
+    const docs = KINDS.flatMap((kind) =>
+      [0, 1].map((i) => ({
+        apiVersion: 'toolroom.dev/v1alpha1',
+        kind,
+        metadata: { name: nameOf(kind, i), namespace: ns, labels: labelsOf(i) },
+        spec: specs[kind](i),
+      })),
+    )
+    const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: JSON.stringify(docs), contentType: 'application/json' })
+    expect(applied.status, applied.text).toBe(200)
     for (const kind of KINDS) {
-      const res = await call(resourceRoutes(kind).list, `/api/v1/x?labelSelector=${encodeURIComponent('team in (a,b),!env')}`)
+      const query = `namespace=${ns}&labelSelector=${encodeURIComponent('team in (a,b),!env')}`
+      const res = await call(resourceRoutes(kind).list, `/api/v1/x?${query}`)
       expect(res.status, `${kind}: ${res.text}`).toBe(200)
+      expect(
+        (res.json.items as { metadata: { name: string } }[]).map((r) => r.metadata.name),
+        kind,
+      ).toEqual([nameOf(kind, 0)])
     }
   })
 
