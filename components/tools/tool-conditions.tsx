@@ -44,8 +44,3 @@ export function ToolConditionsList({ conditions }: { conditions: ToolConditionVi
     </ul>
   )
 }
-
-/** The first thing that stops a tool, for one line in lists and effective sets. */
-export function firstProblem(problems: { reason: string; message: string }[] | undefined): string | null {
-  return problems && problems.length > 0 ? problems[0].message : null
-}

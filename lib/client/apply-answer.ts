@@ -16,8 +16,6 @@ export type ImpactEntry = NonNullable<ApplyImpact['agents'][number]['changes'][n
 export type ApplyDocumentResult = Omit<ContractResult, 'changes'> & { changes?: FieldChange[] }
 export type ApplyAnswer = Omit<ContractAnswer, 'results'> & { results: ApplyDocumentResult[] }
 
-export const APPLY_ACTIONS: readonly ApplyAction[] = ['created', 'updated', 'unchanged', 'deleted']
-
 export function countActions(results: readonly ApplyDocumentResult[]): Record<ApplyAction, number> {
   const counts = { created: 0, updated: 0, unchanged: 0, deleted: 0 }
   for (const r of results) counts[r.action]++

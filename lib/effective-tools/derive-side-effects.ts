@@ -46,13 +46,3 @@ export function levelFromAnnotations(a: ToolAnnotations, hints: McpToolAnnotatio
   return { level: UNDECLARED_LEVEL, levelSource: explicit ? 'annotations' : 'default' }
 }
 
-export function describeLevelSource(source: LevelSource): string {
-  switch (source) {
-    case 'declared':
-      return 'declared in spec.sideEffects.level'
-    case 'annotations':
-      return 'derived from the MCP annotations (readOnlyHint, destructiveHint, openWorldHint)'
-    case 'default':
-      return `no level or hints declared: treated conservatively as ${UNDECLARED_LEVEL} (not read-only, destructive, open-world)`
-  }
-}

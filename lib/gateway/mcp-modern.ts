@@ -161,8 +161,3 @@ export async function answerModern(req: ModernRequest): Promise<McpAnswer> {
   response.headers.forEach((value, name) => (answerHeaders[name] = value))
   return { status: response.status, headers: answerHeaders, body: response.body ?? '' }
 }
-
-/** Open subscription streams in this process, by agent (tests, health). */
-export function openSubscriptions(agentId: string): number {
-  return state.handlers.get(agentId)?.bus.open ?? 0
-}

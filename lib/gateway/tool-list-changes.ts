@@ -68,11 +68,6 @@ export function watchToolList(agentId: string, listener: () => void): () => void
   }
 }
 
-/** Agents watched in this process (tests, health). */
-export function watchedAgents(): number {
-  return state.watches.size
-}
-
 function changed() {
   if (state.timer) return
   state.timer = setTimeout(() => {

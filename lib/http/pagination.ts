@@ -98,10 +98,3 @@ export function keysetPage<T>(rows: T[], limit: number, cursorAfter: (last: T) =
   const last = items[items.length - 1]
   return { items, nextCursor: rows.length > limit && last !== undefined ? cursorAfter(last) : null }
 }
-
-/** Prisma `where` for rows strictly after the cursor in (namespace, name, id) order. */
-export function afterCursor(c: Cursor) {
-  return {
-    OR: [{ namespace: { gt: c.namespace } }, { namespace: c.namespace, name: { gt: c.name } }, { namespace: c.namespace, name: c.name, id: { gt: c.id } }],
-  }
-}

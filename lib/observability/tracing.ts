@@ -46,11 +46,6 @@ const state = (globals[STATE] ??= { impl: null })
 
 const NOOP_SPAN: SpanHandle = { setAttributes() {}, fail() {} }
 
-/** Whether this process traces (OTEL_EXPORTER_OTLP_ENDPOINT was set when it started). */
-export function tracingEnabled(): boolean {
-  return state.impl !== null
-}
-
 /** Runs `fn` inside a span named `name` (a child of the active span unless `options.parent` says otherwise). */
 export function withSpan<T>(name: string, options: SpanOptions, fn: (span: SpanHandle) => T): T {
   return state.impl ? state.impl.withSpan(name, options, fn) : fn(NOOP_SPAN)

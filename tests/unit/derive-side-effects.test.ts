@@ -3,7 +3,6 @@ import { catalogToolFromRow, catalogToolsFromImage, catalogToolsFromMcp, type Di
 import {
   annotationsForLevel,
   annotationsFromMcpHints,
-  describeLevelSource,
   levelFromAnnotations,
   type McpToolAnnotations,
   UNDECLARED_LEVEL,
@@ -86,12 +85,6 @@ describe('annotations implied by a declared level', () => {
     ['privileged', undefined, { readOnly: false, destructive: true, idempotent: false, openWorld: true }],
   ] as const)('%s (idempotent %s)', (level, idempotent, expected) => {
     expect(annotationsForLevel(level, idempotent)).toEqual(expected)
-  })
-
-  it('explains each level source', () => {
-    expect(describeLevelSource('declared')).toBe('declared in spec.sideEffects.level')
-    expect(describeLevelSource('annotations')).toMatch(/readOnlyHint, destructiveHint, openWorldHint/)
-    expect(describeLevelSource('default')).toMatch(/external_write \(not read-only, destructive, open-world\)/)
   })
 })
 
