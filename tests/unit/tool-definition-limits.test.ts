@@ -1,6 +1,7 @@
 // The limits of tool definitions, one rule for apply, image tools and MCP discovery, and the gateway's
 // guard for schemas stored before them: deep nesting (through $refs too), $ref cycles that never
 // descend into the value, size, long descriptions and names, text PostgreSQL cannot hold.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normalizeTools } from '@/lib/discovery/mcp/normalize-tools'
 import { validateArguments } from '@/lib/gateway/validate-args'
@@ -73,6 +74,42 @@ describe('schema limits', () => {
     expect(validateArguments(loop, { x: 1 })).toEqual([
       { path: '(schema)', rule: 'schema', message: expect.stringContaining('$ref cycle that never descends') },
     ])
+  })
+})
+
+/** Schemas made of the keywords that refer and apply in place, with refs into a few definitions, anchors and the root. */
+const REFS = ['#', '#/$defs/a', '#/$defs/b', '#/$defs/c', '#here', '#/properties/x', '#/$defs/a/allOf/0']
+const schemaArb = fc.letrec((tie) => ({
+  schema: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom({ type: 'string' }, { type: 'object' }, {}, { type: 'integer', minimum: 0 }),
+    fc.record({ $ref: fc.constantFrom(...REFS) }),
+    fc.record({ allOf: fc.array(tie('schema'), { maxLength: 2 }) }),
+    fc.record({ anyOf: fc.array(tie('schema'), { maxLength: 2 }) }),
+    fc.record({ not: tie('schema') }),
+    fc.record({ if: tie('schema'), then: tie('schema') }),
+    fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.constantFrom('x', 'y'), tie('schema'), { maxKeys: 2 }) }),
+    fc.record({ type: fc.constant('array'), items: tie('schema') }),
+    fc.record({ $anchor: fc.constant('here'), anyOf: fc.array(tie('schema'), { maxLength: 2 }) }),
+  ),
+}))
+const rootArb = fc.record({
+  type: fc.constant('object'),
+  properties: fc.record({ x: schemaArb.schema }),
+  $defs: fc.record({ a: schemaArb.schema, b: schemaArb.schema, c: schemaArb.schema }),
+})
+
+describe('schema limits (properties)', () => {
+  it('a schema they accept validates any arguments without throwing; one they refuse is refused by name at the gateway', () => {
+    fc.assert(
+      fc.property(rootArb, fc.jsonValue({ maxDepth: 6 }), (schema, x) => {
+        const problems = check(schema)
+        const violations = validateArguments(schema, { x })
+        if (problems.length > 0) expect(violations).toEqual([expect.objectContaining({ path: '(schema)', rule: 'schema' })])
+        for (const v of violations) expect(v.message).not.toMatch(/call stack/i)
+      }),
+      { numRuns: 300 },
+    )
   })
 })
 
