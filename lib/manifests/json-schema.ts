@@ -42,7 +42,13 @@ function judgeToolJsonSchema(schema: unknown, text: string, { requireObjectRoot 
   }
   const nonLinear = nonLinearPatternProblems(root)
   if (nonLinear.length > 0) return nonLinear
-  const valid = ajv.validateSchema(root)
+  let valid: boolean
+  try {
+    valid = ajv.validateSchema(root) as boolean
+  } catch {
+    // Ajv throws for a `$schema` it has no meta-schema of: the gateway could not compile it either.
+    return [`"$schema" ${JSON.stringify(String(root.$schema).slice(0, 200))} is not a draft this gateway validates with (2020-12, or draft-07)`]
+  }
   if (!valid) {
     return (ajv.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`.trim())
   }

@@ -55,6 +55,20 @@ describe('schema limits', () => {
     expect(validateArguments(tree, { name: 'a', children: [{ name: 'b', children: [] }] })).toEqual([])
   })
 
+  it('refuse a $schema the gateway has no meta-schema of by its name, without throwing', () => {
+    expect(check({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })).toEqual([])
+    for (const $schema of ['http://json-schema.org/draft-04/schema#', 'https://json-schema.org/draft/2019-09/schema', 'nonsense'])
+      expect(check({ $schema, type: 'object' })).toEqual([
+        `"$schema" ${JSON.stringify($schema)} is not a draft this gateway validates with (2020-12, or draft-07)`,
+      ])
+    const { tools, refused } = normalizeTools([
+      { name: 'old_draft', inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } },
+      { name: 'fine', inputSchema: { type: 'object' } },
+    ])
+    expect(tools.map((t) => t.name)).toEqual(['fine'])
+    expect(refused).toEqual([{ name: 'old_draft', reason: expect.stringContaining('is not a draft this gateway validates with') }])
+  })
+
   it(`refuse schemas over ${MAX_SCHEMA_BYTES} bytes as JSON`, () => {
     expect(check(manyProperties(100))).toEqual([])
     expect(check(manyProperties(100_000))).toEqual([expect.stringMatching(new RegExp(`^is \\d+ bytes as JSON, over the limit of ${MAX_SCHEMA_BYTES} bytes`))])
