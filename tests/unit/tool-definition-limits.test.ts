@@ -125,6 +125,17 @@ describe('schema limits (properties)', () => {
       { numRuns: 300 },
     )
   })
+
+  it('judge any tools/list or /a2a/tools answer entry by entry without throwing', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.anything(), fc.record({ name: fc.string(), inputSchema: fc.anything(), description: fc.anything() }))), (raw) => {
+        const mcp = normalizeTools(raw)
+        expect(mcp.tools.length + mcp.refused.length).toBe(raw.length)
+        validateImageTools(raw, new Set())
+      }),
+      { numRuns: 300 },
+    )
+  })
 })
 
 describe('discovered tools keep the limits of applied ones', () => {

@@ -61,7 +61,7 @@ export function normalizeTools(raw: unknown[]): { tools: DiscoveredMcpTool[]; re
     if (isObject(entry.annotations)) tool.annotations = entry.annotations as McpToolAnnotations
     // Beyond the limits, what is stored could overflow the gateway's stack, freeze it on a pattern or
     // cost seconds per compile; the object root MCP asks of inputSchema is the compliance report's.
-    const problems = toolDefinitionProblems(tool as unknown as Record<string, unknown>, { requireObjectRoot: false })
+    const problems = judged(tool as unknown as Record<string, unknown>)
     if (problems.length > 0) {
       refused.push({ name: shown, reason: problems.map((p) => `${p.field} ${p.message} (rule ${p.rule})`).join('; ') })
       return
@@ -70,4 +70,13 @@ export function normalizeTools(raw: unknown[]): { tools: DiscoveredMcpTool[]; re
     tools.push(tool)
   })
   return { tools, refused }
+}
+
+/** The entry's problems; a check that throws on it refuses that entry alone, never the server's run. */
+function judged(entry: Record<string, unknown>): Array<{ field: string; rule: string; message: string }> {
+  try {
+    return toolDefinitionProblems(entry, { requireObjectRoot: false })
+  } catch (e) {
+    return [{ field: '(entry)', rule: 'limits', message: `could not be checked against the limits: ${String((e as Error)?.message).slice(0, 200)}` }]
+  }
 }
