@@ -3,6 +3,7 @@ import { McpHintBadges } from '@/components/language-tools/mcp-hint-badges'
 import type { McpHints } from '@/components/language-tools/types'
 import { Badge } from '@/components/ui/badge'
 import type { SurfaceDiff, SurfaceTool } from '@/lib/client/api'
+import { RefusedEntries } from './refused-entries'
 import { FieldDiff } from './value-diff'
 
 /** "+2 −1 ~1": the size of a change at a glance. */
@@ -25,6 +26,11 @@ export function DiffCounts({ diff }: { diff: SurfaceDiff }) {
         </span>
       )}
       {diff.reordered && <span className="font-sans text-slate-500">order changed</span>}
+      {(diff.refused?.length ?? 0) > 0 && (
+        <span className="font-sans text-red-700" title={`${diff.refused!.length} entr${diff.refused!.length === 1 ? 'y' : 'ies'} refused`}>
+          {diff.refused!.length} refused
+        </span>
+      )}
     </span>
   )
 }
@@ -74,7 +80,7 @@ function ToolLine({ tool, tone }: { tool: SurfaceTool; tone: 'added' | 'removed'
   )
 }
 
-/** A readable surface diff: tools added and removed, and for changed tools each field before and after. */
+/** A readable surface diff: tools added and removed, for changed tools each field before and after, and the entries refused. */
 export function SurfaceChangeDiff({ diff }: { diff: SurfaceDiff }) {
   return (
     <div className="space-y-3">
@@ -112,6 +118,7 @@ export function SurfaceChangeDiff({ diff }: { diff: SurfaceDiff }) {
           The order of the tools changed{diff.added.length + diff.removed.length + diff.changed.length === 0 ? ' (nothing else did)' : ''}.
         </p>
       )}
+      {(diff.refused?.length ?? 0) > 0 && <RefusedEntries refused={diff.refused!} title="Refused and left out of the surface" />}
     </div>
   )
 }

@@ -80,6 +80,10 @@ export const surfaceDiffSchema = z
     removed: z.array(surfaceToolSchema),
     changed: z.array(z.object({ name: z.string(), fields: z.array(z.string()), before: surfaceToolSchema, after: surfaceToolSchema })),
     reordered: z.boolean(),
+    refused: z
+      .array(refusedEntry)
+      .optional()
+      .openapi({ description: 'The entries the run left out of the surface (beyond the limits of tool definitions, unusable names, duplicates), with why' }),
   })
   .openapi('SurfaceDiff')
 

@@ -43,6 +43,19 @@ export function diffSurface(before: SurfaceTool[], after: SurfaceTool[]): Surfac
   return { added, removed, changed, reordered: kept(before, now) !== kept(after, old) }
 }
 
+/** An entry a run left out of the surface: an image tool's broken rule, or an MCP tool's name and reason. */
+export type RefusedEntry = { name?: string; reason?: string; field?: string; rule?: string; message?: string }
+
+/**
+ * The refusals of this run that the last successful run did not make (by name and reason): a tool
+ * the source started to offer and Toolroom refused is a change of the surface worth an event, even
+ * when the accepted tools stayed the same. `before` is read from a stored run: anything may be there.
+ */
+export function newRefusals(now: readonly RefusedEntry[], before: unknown): RefusedEntry[] {
+  const known = new Set(Array.isArray(before) ? before.map((r) => JSON.stringify(r)) : [])
+  return now.filter((r) => !known.has(JSON.stringify(r)))
+}
+
 export function isEmptyDiff(d: SurfaceDiff): boolean {
   return d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0 && !d.reordered
 }

@@ -10,6 +10,13 @@ import { prisma } from '@/lib/db'
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value))
 
+/** The refusals of the subject's last successful run, as a column of a query whose subject is `subject`. */
+const lastRefused = (kind: string) => Prisma.sql`(
+  SELECT previous.details->'refused' FROM "DiscoveryRun" previous
+  WHERE previous."subjectKind" = ${kind} AND previous."subjectId" = subject.id AND previous.status = 'succeeded'
+  ORDER BY previous."startedAt" DESC LIMIT 1
+) AS "lastRefused"`
+
 export interface McpSubjectRow {
   id: string
   namespace: string
@@ -18,6 +25,8 @@ export interface McpSubjectRow {
   toolSchemas: unknown
   compliance: unknown
   runId: string
+  /** The entries the last successful run refused (details.refused), if any. */
+  lastRefused: unknown
 }
 
 /** Reads the server and opens its run ('running') in one statement; null when the server is gone. */
@@ -30,7 +39,7 @@ export async function startMcpRun(id: string, trigger: DiscoveryTrigger, attempt
       SELECT ${randomUUID()}::uuid, 'LanguageTool', id, namespace, name, ${trigger}, 'running', ${attempt} FROM subject
       RETURNING id
     )
-    SELECT subject.*, run.id AS "runId" FROM subject, run`
+    SELECT subject.*, run.id AS "runId", ${lastRefused('LanguageTool')} FROM subject, run`
   return rows[0] ?? null
 }
 
@@ -40,12 +49,15 @@ export interface ImageSubjectRow {
   name: string
   spec: unknown
   imageTools: unknown
+  /** The entries the last successful run refused (details.refused), if any. */
+  lastRefused: unknown
 }
 
 const imageTable = (kind: 'Agent' | 'Unit') => Prisma.raw(kind === 'Agent' ? '"Agent"' : '"Unit"')
 
 export async function readImageSubject(kind: 'Agent' | 'Unit', id: string): Promise<ImageSubjectRow | null> {
-  const rows = await prisma.$queryRaw<ImageSubjectRow[]>`SELECT id, namespace, name, spec, "imageTools" FROM ${imageTable(kind)} WHERE id = ${id}::uuid`
+  const rows = await prisma.$queryRaw<ImageSubjectRow[]>`
+    SELECT id, namespace, name, spec, "imageTools", ${lastRefused(kind)} FROM ${imageTable(kind)} subject WHERE id = ${id}::uuid`
   return rows[0] ?? null
 }
 

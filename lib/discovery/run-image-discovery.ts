@@ -5,10 +5,11 @@ import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
 import { agentEndpoint, type AgentSpec, imageDigestOf, type UnitSpec } from '@/lib/manifests/specs/fleet'
-import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceTool } from './diff-surface'
+import { diffSurface, isEmptyDiff, newRefusals, summarizeDiff, type SurfaceTool } from './diff-surface'
 import { introspectImage } from './introspect-image'
 import { finishImageRun, readImageSubject, startImageRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
+import { storableJson } from '@/lib/storage/storable-text'
 import type { DiscoveryTrigger } from './discovery-states'
 
 // Reserved namespaces for validating entries, read at most every 30 s per worker: a connector made
@@ -52,9 +53,12 @@ export async function runImageDiscovery({
     const result = await introspectImage(endpoint, { fetch: discoveryFetch(), connectorSlugs: slugs, readinessTimeoutMs: readiness * 1000 })
     const before = row.imageTools as unknown as ImageToolDefinition[]
     const diff = diffSurface(before as unknown as SurfaceTool[], result.tools as unknown as SurfaceTool[])
+    // Refusals are recorded with the run and, when the surface moved or an entry is newly refused, with its change.
+    const refused = storableJson(result.refused)
+    const moved = !isEmptyDiff(diff) || newRefusals(refused, row.lastRefused).length > 0
     const details = {
       endpoint,
-      refused: result.refused,
+      refused,
       attempts: result.attempts,
       timings: result.timings,
       agentCard: result.agentCard,
@@ -72,7 +76,7 @@ export async function runImageDiscovery({
         finishedAt: now,
         toolCount: result.tools.length,
         details,
-        change: isEmptyDiff(diff) ? null : { diff, status: 'applied' },
+        change: moved ? { diff: refused.length > 0 ? { ...diff, refused } : diff, status: 'applied' } : null,
       },
     )
     return { status: 'succeeded', runId: run.id }

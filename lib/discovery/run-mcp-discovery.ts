@@ -9,8 +9,9 @@ import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/spe
 import { sameJson } from '@/lib/resources/kind-adapters'
 import { scrubText, scrubTree } from '@/lib/gateway/redact'
 import { maskSecretValues } from '@/lib/secrets/mask-secret-values'
+import { storableJson } from '@/lib/storage/storable-text'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
-import { diffSurface, isEmptyDiff, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
+import { diffSurface, isEmptyDiff, newRefusals, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
 import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
@@ -63,6 +64,9 @@ export async function runMcpDiscovery({
       )
     // Held: additions and removals go through, changed definitions keep their accepted version.
     const applied = held ? withAcceptedDefinitions(result.tools, accepted, diff) : result.tools
+    // Refusals are recorded with the run and, when the surface moved or a tool is newly refused, with its change.
+    const refused = storableJson(result.refused)
+    const moved = !isEmptyDiff(diff) || newRefusals(refused, server.lastRefused).length > 0
     const now = new Date()
     await finishMcpRun(
       {
@@ -85,12 +89,19 @@ export async function runMcpDiscovery({
           endpoint,
           transport: result.transport,
           health: result.health,
-          refused: result.refused,
+          refused,
           timings: result.timings,
           diff: summarizeDiff(diff),
           held,
         },
-        change: isEmptyDiff(diff) || alreadyRaised ? null : { diff, status: held ? 'pending_review' : 'applied', proposed: held ? result.tools : undefined },
+        change:
+          !moved || alreadyRaised
+            ? null
+            : {
+                diff: refused.length > 0 ? { ...diff, refused } : diff,
+                status: held ? 'pending_review' : 'applied',
+                proposed: held ? result.tools : undefined,
+              },
       },
     )
     await refreshToolStatusAfter([{ kind: 'LanguageTool', namespace: server.namespace, name: server.name }])

@@ -1,10 +1,14 @@
 // Arguments checked against the tool's inputSchema (Ajv, compiled once per schema text), with every
 // violation named by its path, for the -32602 answer.
 import type { ValidateFunction } from 'ajv'
+import { isObject } from '@/lib/json/unknown-values'
+import { schemaLimitProblems } from '@/lib/manifests/json-schema'
 import { createUntrustedAjv } from '@/lib/manifests/untrusted-ajv'
 
 // Patterns run in linear time: a schema stored before that rule that RE2 cannot run fails to
-// compile and its calls are refused, rather than validated with a backtracking engine.
+// compile and its calls are refused, rather than validated with a backtracking engine. Likewise a
+// schema stored before the size and nesting limits (docs/design/discovery.md#limits) is refused by
+// name rather than compiled: Ajv recurses through it and would overflow the stack.
 const ajv = createUntrustedAjv()
 
 const compiled = new Map<string, ValidateFunction | Error>()
@@ -22,7 +26,12 @@ export function validateArguments(schema: unknown, args: unknown): Violation[] {
   if (depthOver(args, MAX_ARGUMENT_DEPTH)) return [{ path: '(root)', rule: 'depth', message: `arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels` }]
   const validate = validatorFor(schema)
   if (validate instanceof Error) return [{ path: '(schema)', rule: 'schema', message: `the tool's inputSchema cannot be used: ${validate.message}` }]
-  if (validate(args)) return []
+  try {
+    if (validate(args)) return []
+  } catch (e) {
+    // A schema whose validation recurses without end (a `$ref` loop the limits did not recognise).
+    return [{ path: '(schema)', rule: 'schema', message: `the tool's inputSchema cannot be used: validating against it failed (${(e as Error).message})` }]
+  }
   return (validate.errors ?? []).slice(0, 50).map((e) => {
     const missing = e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` : ''
     const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : ''
@@ -46,14 +55,22 @@ function validatorFor(schema: unknown): ValidateFunction | Error {
 }
 
 function validatorByText(schema: unknown): ValidateFunction | Error {
-  const key = JSON.stringify(schema ?? {})
+  let key: string
+  try {
+    key = JSON.stringify(schema ?? {})
+  } catch {
+    return new Error(schemaLimitProblems(schema, null).join('; ') || 'cannot be read as JSON')
+  }
   let hit = compiled.get(key)
   if (!hit) {
-    try {
-      hit = ajv.compile({ ...(schema as object), $id: undefined })
-    } catch (e) {
-      hit = e as Error
-    }
+    const beyondLimits = isObject(schema) ? schemaLimitProblems(schema, key) : []
+    if (beyondLimits.length > 0) hit = new Error(beyondLimits.join('; '))
+    else
+      try {
+        hit = ajv.compile({ ...(schema as object), $id: undefined })
+      } catch (e) {
+        hit = e as Error
+      }
     if (compiled.size >= KEPT) compiled.delete(compiled.keys().next().value!)
     compiled.set(key, hit)
   }

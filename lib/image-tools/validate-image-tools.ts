@@ -1,9 +1,11 @@
 // The rules an image's tool surface must keep (Spring Voyage seed): canonical ids, no duplicates, no
-// reserved namespace, a usable input schema. Each entry is judged on its own so that discovery can
+// reserved namespace, a usable input schema, and the limits of every tool definition
+// (tool-definition-limits.ts). Each entry is judged on its own so that discovery can
 // refuse bad entries one by one; an upload refuses the whole manifest if any entry is bad.
 import type { FieldError } from '@/lib/errors/app-error'
 import type { ImageToolDefinition } from '@/lib/effective-tools/catalog-tools'
 import { checkToolJsonSchema } from '@/lib/manifests/json-schema'
+import { toolDefinitionProblems } from '@/lib/manifests/tool-definition-limits'
 import { isCanonicalToolId, reservedNamespaceOf } from '@/lib/tools/naming'
 
 export const MAX_IMAGE_TOOLS = 2000
@@ -49,9 +51,10 @@ export function validateImageTools(entries: unknown, connectorSlugs: ReadonlySet
       else if (seen.has(name)) at('.name', 'duplicate', `"${name}" is declared more than once`)
     }
     if (typeof entry.description !== 'string') at('.description', 'required', 'is required and must be a string')
-    else if (entry.description.length > 4000) at('.description', 'max-length', 'must be at most 4000 characters')
-    for (const problem of checkToolJsonSchema(entry.inputSchema, { requireObjectRoot: true }))
-      at('.inputSchema', 'json-schema', `invalid JSON Schema: ${problem}`)
+    if (entry.inputSchema === undefined)
+      for (const problem of checkToolJsonSchema(entry.inputSchema, { requireObjectRoot: true }))
+        at('.inputSchema', 'json-schema', `invalid JSON Schema: ${problem}`)
+    for (const problem of toolDefinitionProblems(entry, { requireObjectRoot: true })) at(`.${problem.field}`, problem.rule, problem.message)
     if (errors.length === before) {
       seen.add(name as string)
       tools.push({ name: name as string, description: entry.description as string, inputSchema: entry.inputSchema })

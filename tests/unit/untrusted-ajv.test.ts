@@ -58,8 +58,13 @@ describe('schema patterns', () => {
     ])
     expect(tools.map((t) => t.name)).toEqual(['ok'])
     expect(refused).toEqual([
-      { name: 'evil', reason: expect.stringMatching(/^inputSchema \/properties\/s\/pattern: pattern .* cannot run in linear time/) },
-      { name: 'evil_out', reason: expect.stringMatching(/^outputSchema \/properties\/s\/pattern/) },
+      {
+        name: 'evil',
+        reason: expect.stringMatching(
+          /^inputSchema invalid JSON Schema: \/properties\/s\/pattern: pattern .* cannot run in linear time.*\(rule json-schema\)$/,
+        ),
+      },
+      { name: 'evil_out', reason: expect.stringMatching(/^outputSchema invalid JSON Schema: \/properties\/s\/pattern/) },
     ])
   })
 })

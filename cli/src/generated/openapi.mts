@@ -2616,6 +2616,23 @@ export interface components {
                 after: components["schemas"]["SurfaceTool"];
             }[];
             reordered: boolean;
+            /** @description The entries the run left out of the surface (beyond the limits of tool definitions, unusable names, duplicates), with why */
+            refused?: {
+                /** @description The index of the document in a multi-document manifest; absent for single requests */
+                document?: number;
+                kind?: string;
+                name?: string;
+                /** @description The dotted path of the field, e.g. `spec.inputSchema.properties.priority` */
+                field?: string;
+                /** @description A short machine-readable rule id: `canonical-id`, `reserved-namespace`, `json-schema`, … */
+                rule?: string;
+                message?: string;
+                /** @description Apply: the problem's line in the manifest's text (1-based) */
+                line?: number;
+                /** @description Apply: the problem's column in that line (1-based, in UTF-16 code units) */
+                column?: number;
+                reason?: string;
+            }[];
         };
         SurfaceTool: {
             name: string;

@@ -1,6 +1,7 @@
 import { z } from '@/lib/http/zod'
 import { ALLOWED_AGENT_FORMS, ALLOWED_AGENT_PATTERN } from '@/lib/effective-tools/allowed-agents'
 import { urlTemplateProblems } from '@/lib/gateway/url-template'
+import { MAX_DESCRIPTION_LENGTH, MAX_UPSTREAM_TOOL_NAME_LENGTH } from '@/lib/manifests/tool-definition-limits'
 import { approvalExpirySeconds, approvalSummary, evenWithFieldErrors, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
@@ -28,13 +29,13 @@ const toolEndpoint = z.strictObject({
 export const toolSpec = z
   .strictObject({
     type: z.enum(['function', 'rest', 'mcp', 'os']),
-    description: z.string().min(1, 'is required').max(4000),
+    description: z.string().min(1, 'is required').max(MAX_DESCRIPTION_LENGTH),
     endpoint: toolEndpoint.optional(),
     mcpServerRef: z
       .strictObject({
         name: resourceRef,
         /** Upstream tool name on the server when it differs from the last segment of the id. */
-        tool: z.string().min(1).max(256).optional(),
+        tool: z.string().min(1).max(MAX_UPSTREAM_TOOL_NAME_LENGTH).optional(),
       })
       .optional(),
     command: z
