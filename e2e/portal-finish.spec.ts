@@ -58,6 +58,28 @@ test('a skip link leads past the navigation, and every control shows where the f
   expect(rings.filter((r) => !/:solid:([2-9]|\d\d)/.test(r) && !r.startsWith('BODY'))).toEqual([])
 })
 
+test('Ctrl-K pressed before the page has hydrated opens the palette once it has', async ({ page }) => {
+  // The page's scripts are held back, so the server-rendered page shows and takes the key while React
+  // is not there yet: the moment a person (or a test) presses it first.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  // Scripts only: the stylesheets (beside them under /_next/static) must load for the page to paint.
+  await page.route(
+    ({ pathname }) => pathname.startsWith('/_next/static/') && pathname.endsWith('.js'),
+    async (route) => {
+      await held
+      await route.continue()
+    },
+  )
+  await page.goto('/', { waitUntil: 'commit' })
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+  await page.keyboard.press('Control+k')
+  await expect(page.getByTestId('search-palette')).toHaveCount(0)
+  release()
+  await expect(page.getByTestId('search-palette')).toBeVisible()
+  await expect(page.getByRole('combobox', { name: 'Search resources, approvals and calls' })).toBeFocused()
+})
+
 test('Ctrl-K searches resources, approvals and calls, and Enter opens the one chosen', async ({ page }) => {
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()

@@ -1,4 +1,5 @@
 import { CallerProvider } from '@/components/access/caller-context'
+import { EarlyShortcuts } from '@/components/layout/early-shortcuts'
 import { PortalShell } from '@/components/layout/portal-shell'
 import { requirePageCaller } from '@/lib/auth/page-caller'
 
@@ -6,6 +7,7 @@ export default async function PortalLayout({ children }: { children: React.React
   const actor = await requirePageCaller()
   return (
     <CallerProvider caller={{ id: actor.id, name: actor.name, role: actor.roles[0] }}>
+      <EarlyShortcuts />
       <PortalShell>{children}</PortalShell>
     </CallerProvider>
   )

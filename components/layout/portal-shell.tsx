@@ -4,6 +4,7 @@
 import { usePathname } from 'next/navigation'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { SearchPalette } from '@/components/search/search-palette'
+import { replayEarlyShortcuts } from './early-shortcut-note'
 import { Sidebar } from './sidebar'
 import { TopBar } from './top-bar'
 
@@ -29,6 +30,7 @@ export function PortalShell({ children }: { children: React.ReactNode }) {
       }
     }
     window.addEventListener('keydown', onKey)
+    replayEarlyShortcuts()
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
