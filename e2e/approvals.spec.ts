@@ -111,8 +111,8 @@ async function executed(approval: Approval) {
     .toBe('succeeded')
 }
 
-/** Gives a wrongly queued execution time to happen (the worker polls every 0.5 s), for checks that nothing ran. */
-const settle = () => new Promise((r) => setTimeout(r, 2000))
+/** Waits until the worker has run everything queued, for checks that nothing ran twice (or at all). */
+const settle = () => worker.drained()
 
 async function openQueue(page: Page) {
   await page.goto(queueUrl())

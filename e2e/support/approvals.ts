@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { type APIRequestContext, expect } from '@playwright/test'
+import pg from 'pg'
 import { z } from 'zod'
 import { listen } from '../../tests/support/listen'
 import { answerStatelessMcp } from '../../tests/support/stateless-mcp'
@@ -111,6 +112,12 @@ export async function agentClient(baseURL: string, token: string): Promise<Clien
 
 export interface Worker {
   stop(): Promise<void>
+  /**
+   * Resolves once no approved call is waiting for the worker or running in it. A decision enqueues
+   * its execution before it answers, so after this, nothing more of what was decided can still run:
+   * the checks that nothing ran twice (or at all) look at a finished state, not at a pause.
+   */
+  drained(): Promise<void>
 }
 
 const WORKER_LOG = path.resolve('.data/test-reports/e2e-approvals-worker.log')
@@ -149,7 +156,24 @@ export async function startApprovalsWorker(): Promise<Worker> {
       reject(new Error(`the worker exited with ${code} before it was ready:\n${output}`))
     })
   })
+  const db = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await db.connect()
   return {
-    stop: () => stopChild(child),
+    stop: async () => {
+      await db.end()
+      await stopChild(child)
+    },
+    drained: () =>
+      expect
+        .poll(
+          async () =>
+            (
+              await db.query<{ n: number }>(
+                "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'approvals.execute' AND state IN ('created', 'retry', 'active')",
+              )
+            ).rows[0].n,
+          { message: 'the approved calls in the queue to have run', timeout: 30_000, intervals: [100] },
+        )
+        .toBe(0),
   }
 }

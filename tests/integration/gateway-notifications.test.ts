@@ -30,6 +30,23 @@ spec:
   toggles: { ${toggles} }
 `
 
+const agentB = (toggles: string) => `apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: agent-b, namespace: gw }
+spec:
+  languageTools: [upstream]
+  grants: [secret.only_b, slow.read]
+  rateLimit: { callsPerMinute: 4 }
+  toggles: { ${toggles} }
+`
+
+async function apply(body: string) {
+  const applied = await call(applyRoute, '/api/v1/apply', { method: 'POST', body })
+  expect(applied.status, applied.text).toBe(200)
+}
+
+const everyoneHeard = (count: number) => Object.values(heard).every((h) => h.length >= count)
+
 beforeAll(async () => {
   mcp = await startUpstreamMcp()
   rest = await startRestUpstream()
@@ -46,8 +63,28 @@ beforeAll(async () => {
   modernB.setNotificationHandler('notifications/tools/list_changed', async () => void heard.modernB.push(Date.now()))
   const subscriptions = await Promise.all([modernA.listen({ toolsListChanged: true }), modernB.listen({ toolsListChanged: true })])
   for (const s of subscriptions) expect(s.honoredFilter).toMatchObject({ toolsListChanged: true })
-  // The 2025-era clients open their GET streams after initialize, in the background.
-  await new Promise((r) => setTimeout(r, 500))
+  // The 2025-era clients open their GET streams after initialize, in the background: changes to both
+  // agents are made until all four clients have heard one, so every stream is open. Then both agents
+  // are as the fixtures made them again, that is heard too, and the record starts empty.
+  let flipped = false
+  await until(
+    'every agent stream to be open',
+    async () => {
+      if (everyoneHeard(1)) return true
+      flipped = !flipped
+      await apply(agentA(flipped ? 'toggled.off: false, quiet.ping: false' : 'toggled.off: false'))
+      await apply(agentB(flipped ? 'slow.read: false' : ''))
+      return false
+    },
+    { timeoutMs: 30_000, everyMs: 200 },
+  )
+  const heardSoFar = Math.max(...Object.values(heard).map((h) => h.length))
+  if (flipped) {
+    await apply(agentA('toggled.off: false'))
+    await apply(agentB(''))
+    await until('every agent to hear its list restored', () => everyoneHeard(heardSoFar + 1), { timeoutMs: 10_000, everyMs: 10 })
+  }
+  for (const h of Object.values(heard)) h.length = 0
 }, 90_000)
 
 afterAll(async () => {
@@ -67,24 +104,31 @@ describe('tool list changes reach connected agents', () => {
     console.log(`list_changed after the change: 2025-11-25 ${heard.legacyA[0] - committed} ms, 2026-07-28 ${heard.modernA[0] - committed} ms`)
     expect((await legacyA.listTools()).tools.map((t) => t.name)).not.toContain('flaky.read')
     expect((await modernA.listTools()).tools.map((t) => t.name)).not.toContain('flaky.read')
-    // Agent B's list did not change: it hears nothing (given time to, had it been told).
-    await new Promise((r) => setTimeout(r, 1500))
-    expect(heard.legacyB).toEqual([])
-    expect(heard.modernB).toEqual([])
+    // Agent B's list did not change: it hears nothing. A later change of B's own is heard on the same
+    // streams after anything sent before it, so once B hears that one, B heard exactly one.
+    await apply(agentB('slow.read: false'))
+    await until('list_changed for agent B', () => heard.legacyB.length > 0 && heard.modernB.length > 0, { timeoutMs: 10_000, everyMs: 10 })
+    expect(heard.legacyB).toHaveLength(1)
+    expect(heard.modernB).toHaveLength(1)
+    await apply(agentB(''))
   })
 
   it('stays quiet for a change that leaves the list as it was, and tells again when it changes back', async () => {
-    const before = { legacy: heard.legacyA.length, modern: heard.modernA.length }
-    // The same document again: stored unchanged, nothing to hear.
-    await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false, flaky.read: false') })
-    await new Promise((r) => setTimeout(r, 1500))
+    const before = { legacy: heard.legacyA.length, modern: heard.modernA.length, b: heard.legacyB.length }
+    // The same document again: stored unchanged, nothing to hear. A change of agent B's after it is
+    // compared in the same pass or a later one, so once B hears it, A would have heard by then too.
+    await apply(agentA('toggled.off: false, flaky.read: false'))
+    await apply(agentB('slow.read: false'))
+    await until('list_changed for agent B', () => heard.legacyB.length > before.b, { timeoutMs: 10_000, everyMs: 10 })
     expect(heard.legacyA.length).toBe(before.legacy)
     expect(heard.modernA.length).toBe(before.modern)
-    await call(applyRoute, '/api/v1/apply', { method: 'POST', body: agentA('toggled.off: false') })
+    await apply(agentA('toggled.off: false'))
     await until('list_changed on both revisions', () => heard.legacyA.length > before.legacy && heard.modernA.length > before.modern, {
       timeoutMs: 10_000,
       everyMs: 10,
     })
+    expect(heard.legacyA.length).toBe(before.legacy + 1)
+    expect(heard.modernA.length).toBe(before.modern + 1)
     expect((await modernA.listTools()).tools.map((t) => t.name)).toContain('flaky.read')
   })
 })
