@@ -44,15 +44,13 @@ export async function startHostileUpstreams() {
       const echo = /^\/echo\/(\w+)(?:\/([\w-]+))?/.exec(url.pathname)
       if (echo) {
         const headers = JSON.stringify(req.headers)
+        const token = String(req.headers.authorization).replace(/^Bearer /, '')
         const mode = echo[1]
         const body =
           mode === 'b64'
-            ? JSON.stringify({
-                headers: Buffer.from(headers).toString('base64'),
-                auth: Buffer.from(String(req.headers.authorization).replace(/^Bearer /, '')).toString('base64'),
-              })
+            ? JSON.stringify({ headers: Buffer.from(headers).toString('base64'), auth: Buffer.from(token).toString('base64') })
             : mode === 'url'
-              ? JSON.stringify({ headers: encodeURIComponent(headers) })
+              ? JSON.stringify({ headers: encodeURIComponent(headers), auth: encodeURIComponent(token) })
               : mode === 'json'
                 ? JSON.stringify({ headers: JSON.stringify(headers) })
                 : mode === 'text'
@@ -109,7 +107,7 @@ function answerMcp(text, res) {
   reply('"error":{"code":-32601,"message":"Method not found"}')
 }
 
-/** The registry the families call: a Secret, the echo and drip REST tools, the deep MCP server, one agent. */
+/** The registry the families call: a Secret, the echo and drip REST tools (read-only), the deep MCP server, one agent. */
 export function hostileManifest(upstreamUrl, secret) {
   const rest = (name, path, extra = '') => `---
 apiVersion: toolroom.dev/v1alpha1
@@ -122,12 +120,8 @@ spec:
   inputSchema: { type: object, properties: { mode: { type: string }, m: { type: string } } }
   sideEffects: { level: read_only }
 `
+  // No SideEffectPolicy: there is one per level in a whole registry, and the server's own decides.
   return `apiVersion: toolroom.dev/v1alpha1
-kind: SideEffectPolicy
-metadata: { name: read_only, namespace: ${NAMESPACE} }
-spec: { level: read_only, requiresApproval: false }
----
-apiVersion: toolroom.dev/v1alpha1
 kind: Secret
 metadata: { name: echo-token, namespace: ${NAMESPACE} }
 spec: { type: bearer, stringData: { token: ${JSON.stringify(secret)} } }
@@ -163,7 +157,16 @@ async function api(baseUrl, token, method, path, body, contentType = 'applicatio
  * its server runs them); without it the deep-schema family is reported as not run.
  */
 export async function prepareFamilies({ baseUrl, adminToken, upstreamUrl, secret, discover }) {
-  await api(baseUrl, adminToken, 'POST', '/api/v1/apply', hostileManifest(upstreamUrl, secret), 'application/yaml')
+  // Apply answers 409 "retry" when a write of the random run's raced it on a name.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await api(baseUrl, adminToken, 'POST', '/api/v1/apply', hostileManifest(upstreamUrl, secret), 'application/yaml')
+      break
+    } catch (e) {
+      if (attempt >= 3 || !/: 409 /.test(e.message)) throw e
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
+    }
+  }
   const agents = (await api(baseUrl, adminToken, 'GET', `/api/v1/agents?namespace=${NAMESPACE}&limit=10`)).items
   const agent = agents.find((a) => a.metadata.name === 'hostile-agent')
   const credential = await api(baseUrl, adminToken, 'POST', `/api/v1/agents/${agent.id}/credentials`, { name: `fuzz-hostile-${Date.now()}`, expiresInDays: 1 })
