@@ -10,6 +10,7 @@ export interface FamilyWorld {
   agentToken: string
   secret: string
   discovered: boolean
+  deepServerId: string
 }
 
 export interface FamilyReport {

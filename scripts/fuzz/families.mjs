@@ -171,11 +171,10 @@ export async function prepareFamilies({ baseUrl, adminToken, upstreamUrl, secret
   const agent = agents.find((a) => a.metadata.name === 'hostile-agent')
   const credential = await api(baseUrl, adminToken, 'POST', `/api/v1/agents/${agent.id}/credentials`, { name: `fuzz-hostile-${Date.now()}`, expiresInDays: 1 })
   let discovered = false
-  if (discover) {
-    const servers = (await api(baseUrl, adminToken, 'GET', `/api/v1/languagetools?namespace=${NAMESPACE}&limit=10`)).items
-    discovered = (await discover(servers.find((s) => s.metadata.name === 'deep').id)) !== false
-  }
-  return { baseUrl, adminToken, upstreamUrl, agentToken: credential.token, secret, discovered }
+  const servers = (await api(baseUrl, adminToken, 'GET', `/api/v1/languagetools?namespace=${NAMESPACE}&limit=10`)).items
+  const deepServerId = servers.find((s) => s.metadata.name === 'deep').id
+  if (discover) discovered = (await discover(deepServerId)) !== false
+  return { baseUrl, adminToken, upstreamUrl, agentToken: credential.token, secret, discovered, deepServerId }
 }
 
 /**
@@ -323,6 +322,21 @@ export async function runFamilies(world, { seed, count = 8, databaseUrl, only = 
       if (!names.some((n) => /(^|[./])shallow$/.test(n))) defects.push(`the plain tool beside the deep one is not listed (${names.join(', ')})`)
       if (deep) defects.push(`the 1,500-deep tool was stored and listed as ${deep}`)
       note('deep-schema', { index: 'tools/list' }, defects, answer)
+      // The refusal is said where operators look: the run names the tool it left out, with the reason.
+      const [run] = (
+        await api(world.baseUrl, world.adminToken, 'GET', `/api/v1/discovery/runs?subjectKind=LanguageTool&subjectId=${world.deepServerId}&limit=1`)
+      ).items
+      const refused = run?.details?.refused ?? []
+      const named = refused.some((r) => JSON.stringify(r).includes('deep') && (r.reason || r.message))
+      note(
+        'deep-schema',
+        { index: 'discovery run' },
+        named ? [] : [`the last discovery run does not name the deep tool as refused (${JSON.stringify(refused).slice(0, 200)})`],
+        {
+          status: 200,
+          body: JSON.stringify(run ?? null),
+        },
+      )
       for (let i = 0; i < Math.max(1, Math.floor(count / 4)); i++) {
         const name = deep ?? `deep.deep`
         const r = i % 2 ? await rest(world, name, {}) : await mcp(world, { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name, arguments: {} } })
