@@ -64,6 +64,8 @@ export function openApiDocument(): object {
         .join(' '),
       tags: c.tags,
       ...(c.access === 'public' ? { security: [] } : {}),
+      // Who may call it, from the contract: the fuzzer's access oracle reads it (scripts/fuzz/oracles.mjs).
+      'x-toolroom-access': c.access,
       request: {
         ...(c.params ? { params: c.params } : {}),
         ...(c.query ? { query: c.query } : {}),

@@ -39,7 +39,7 @@ import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
 import { TransientError, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
-import { RPC, ToolFailure } from './tool-errors'
+import { executionFailure, RPC, ToolFailure } from './tool-errors'
 
 export interface CallContext {
   agent: AgentIdentity
@@ -163,13 +163,11 @@ class PipelineRun {
       await this.finish(entry, args, outcome, { result }, result.isError ? { code: 'tool_error', message: firstText(result), reply: allText(result) } : null)
       return { callId: this.callId, result }
     } catch (e) {
-      const failure =
-        e instanceof ToolFailure
-          ? { errorCode: e.errorCode, message: e.message, rpc: e.rpcCode, data: e.detail }
-          : e instanceof TransientError
-            ? { errorCode: 'transient', message: e.message, rpc: RPC.INTERNAL_ERROR as number, data: { ...e.detail, retried: this.attempts > 1 } }
-            : { errorCode: 'internal', message: `the gateway failed to run the tool: ${(e as Error).message}`, rpc: RPC.INTERNAL_ERROR as number, data: {} }
-      const data = scrubTree({ outcome: 'failed', callId: this.callId, attempts: this.attempts, ...failure.data }, this.sensitive) as Record<string, unknown>
+      const failure = executionFailure(e, this.attempts)
+      const data = scrubTree(
+        { outcome: 'failed', callId: this.callId, attempts: this.attempts, ...failure.data, errorCode: failure.errorCode },
+        this.sensitive,
+      ) as Record<string, unknown>
       const message = scrubText(failure.message, this.sensitive)
       const error = { code: failure.rpc, message, data }
       await this.finish(entry, args, 'failed', { error }, { code: failure.errorCode, message, reply: upstreamReplyOf(e) })
@@ -225,14 +223,13 @@ class PipelineRun {
       }
     } catch (e) {
       reply = upstreamReplyOf(e)
-      const message = scrubText(
-        e instanceof ToolFailure || e instanceof TransientError ? e.message : `the gateway failed to run the tool: ${(e as Error).message}`,
-        this.sensitive,
-      )
-      const code = e instanceof ToolFailure ? e.rpcCode : RPC.INTERNAL_ERROR
-      answer = { error: { code, message, data: { outcome: 'failed', callId: this.callId, attempts: this.attempts } } }
+      const failure = executionFailure(e, this.attempts)
+      const message = scrubText(failure.message, this.sensitive)
+      answer = {
+        error: { code: failure.rpc, message, data: { outcome: 'failed', callId: this.callId, attempts: this.attempts, errorCode: failure.errorCode } },
+      }
       outcome = 'failed'
-      error = { code: e instanceof ToolFailure ? e.errorCode : e instanceof TransientError ? 'transient' : 'internal', message }
+      error = { code: failure.errorCode, message }
     }
     this.collectMaskedArgs(binding, args)
     await updateCallOutcome(this.callId, {

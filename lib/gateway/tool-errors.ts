@@ -2,6 +2,8 @@
 // refusals JSON-RPC has no code for use the server-defined range (-32000 to -32099), documented in
 // the README: -32029 rate limited, -32009 still in progress (a concurrent call with the same
 // idempotency key has not finished).
+import { TransientError } from './retry'
+
 export const RPC = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
@@ -11,6 +13,9 @@ export const RPC = {
   RATE_LIMITED: -32029,
   IN_PROGRESS: -32009,
 } as const
+
+/** `data.errorCode` of a failure that is Toolroom's own defect, not the tool's: the one code a client or the fuzzer must never see. */
+export const INTERNAL_FAILURE = 'internal'
 
 /** An executor's failure that a retry will not cure (an upstream refusal, a bad answer, a command that failed). */
 export class ToolFailure extends Error {
@@ -24,5 +29,22 @@ export class ToolFailure extends Error {
   ) {
     super(message)
     this.name = 'ToolFailure'
+  }
+}
+
+/**
+ * What an execution's exception tells the caller. The tool's own failures (an upstream refusal, a
+ * timeout, a command that failed) and Toolroom's own (an exception nobody expected) share JSON-RPC's
+ * -32603, so `data.errorCode` tells them apart: `internal` is a defect of Toolroom's, said so in the
+ * message too, never an upstream's answer (docs/design/gateway.md, "The pipeline").
+ */
+export function executionFailure(e: unknown, attempts: number): { errorCode: string; message: string; rpc: number; data: Record<string, unknown> } {
+  if (e instanceof ToolFailure) return { errorCode: e.errorCode, message: e.message, rpc: e.rpcCode, data: e.detail }
+  if (e instanceof TransientError) return { errorCode: 'transient', message: e.message, rpc: RPC.INTERNAL_ERROR, data: { ...e.detail, retried: attempts > 1 } }
+  return {
+    errorCode: INTERNAL_FAILURE,
+    message: `Toolroom's own error while running the tool (not the tool's failure): ${(e as Error)?.message ?? String(e)}`,
+    rpc: RPC.INTERNAL_ERROR,
+    data: {},
   }
 }

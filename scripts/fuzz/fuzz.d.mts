@@ -27,6 +27,9 @@ export interface FuzzStats {
   serverErrors: number
   timeouts: number
   connectionErrors: number
+  droppedConnections: number
+  oracleFindings: number
+  cutShort: boolean
   toolFailures: number
   byChannel: { rest: number; mcp: number }
   byIdentity: Record<string, number>
@@ -44,3 +47,6 @@ export function runFuzz(
   options: { seed: number; count: number; seconds?: number; concurrency?: number; timeoutMs?: number; exclude?: Set<string>; maxFindings?: number },
 ): Promise<FuzzStats>
 export function formatSummary(stats: FuzzStats, memory?: { before: Record<string, number>; after: Record<string, number> }): string
+export function failuresOf(stats: FuzzStats): string[]
+export function countStateRows(databaseUrl: string | undefined): Promise<Record<string, number> | null>
+export function stateGrowth(before: Record<string, number> | null, after: Record<string, number> | null): string[]

@@ -1,10 +1,13 @@
 // The fuzzer's core, shared by `npm run fuzz` (scripts/fuzz/run.mjs) and the seeded sample in the
 // end-to-end suite (e2e/fuzz.spec.ts): prepares identities and known ids on a running Toolroom,
 // generates seeded cases (REST from the OpenAPI document, JSON-RPC for /mcp from the MCP schema),
-// sends them over loopback and counts what came back. A 5xx or a timeout is a defect.
+// sends them over loopback and judges what came back (scripts/fuzz/oracles.mjs): a 5xx, a timeout,
+// a dropped connection, Toolroom's own -32603 dressed as a tool failure (over REST or in a JSON-RPC
+// body), a success for a caller the route's contract does not admit, an internal origin in an answer.
 import fs from 'node:fs'
 import http from 'node:http'
 import { mcpCase } from './mcp-cases.mjs'
+import { accessViolation, internalErrorInRest, internalErrorsInMcp, internalOrigin, originsOfHost } from './oracles.mjs'
 import { operationsOf, restCase } from './rest-cases.mjs'
 import { rngFor } from './rng.mjs'
 
@@ -30,6 +33,7 @@ export const CASE_TAGS = {
   huge: 'huge strings and path segments',
   unicode: 'lone surrogates, bidi controls, astral characters',
   text: 'injection-looking text',
+  'host-header': 'made-up and malformed Host headers on the OAuth discovery routes (issue 25)',
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
@@ -141,6 +145,9 @@ export function generateCase(setup, seed, index, exclude = new Set()) {
   return { index, ...c }
 }
 
+/** How much of an answer the oracles read (a finding keeps less). */
+const READ_BYTES = 256 * 1024
+
 /** Sends one case over `agent` (keep-alive, as clients do); resolves with what happened, never rejects. */
 export function send(setup, c, { agent, timeoutMs }) {
   const url = new URL(setup.baseUrl)
@@ -169,17 +176,22 @@ export function send(setup, c, { agent, timeoutMs }) {
       // GET /mcp with an agent's credential is the 2025-11-25 stream of list_changed notifications,
       // open for as long as the agent listens: answering it promptly is all there is to check.
       if (c.method === 'GET' && String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-        done({ status: res.statusCode, body: '', contentType: res.headers['content-type'] })
+        done({ status: res.statusCode, body: '', contentType: res.headers['content-type'], headers: res.headers })
         return void res.destroy()
       }
       const chunks = []
       let size = 0
       res.on('data', (d) => {
-        if (size < 4096) chunks.push(d)
+        if (size < READ_BYTES) chunks.push(d)
         size += d.length
       })
       res.on('end', () =>
-        done({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, 4096), contentType: res.headers['content-type'] ?? '' }),
+        done({
+          status: res.statusCode,
+          body: Buffer.concat(chunks).toString('utf8').slice(0, READ_BYTES),
+          contentType: res.headers['content-type'] ?? '',
+          headers: res.headers,
+        }),
       )
       res.on('error', (e) => done({ error: e.code ?? e.message }))
     }
@@ -192,9 +204,32 @@ export function send(setup, c, { agent, timeoutMs }) {
   })
 }
 
-/** The tool itself failed (REST equivalent of -32603): a documented 502, not a defect of Toolroom's. */
-function isToolFailure(c, r) {
-  return r.status === 502 && c.path.startsWith('/api/v1/gateway/tools/') && /"rpcCode":\s*-32603/.test(r.body)
+const isRestCall = (c) => c.channel === 'rest' && /^\/api\/v1\/gateway\/tools\//.test(c.path)
+
+/**
+ * What is wrong with an answer that arrived, by the oracles; null when nothing is. A 502 of the REST
+ * call endpoint is the tool's failure (counted, not a defect) only when it says which failure and
+ * that is not Toolroom's own.
+ */
+export function judge(setup, c, r) {
+  if (r.status >= 500 && !(r.status === 502 && isRestCall(c))) return `HTTP ${r.status}`
+  if (r.status === 502) {
+    const internal = internalErrorInRest(r.status, r.body)
+    if (internal) return internal
+  }
+  if (c.path === '/mcp' || c.path.startsWith('/mcp?')) {
+    if (c.identity === 'anonymous' && r.status >= 200 && r.status < 300) return `anonymous got ${r.status} on /mcp`
+    const [internal] = internalErrorsInMcp(r.body ?? '', r.contentType)
+    if (internal) return internal
+  } else {
+    const denied = accessViolation(c.identity, c.access, r.status)
+    if (denied) return denied
+  }
+  const headerText = Object.entries(r.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')
+  // Only the Host-header cases: elsewhere an answer may name a tool's own loopback upstream.
+  return c.tags.has('host-header') ? internalOrigin(`${headerText}\n${r.body ?? ''}`, setup.baseUrl, originsOfHost(c.headers?.host)) : null
 }
 
 /**
@@ -213,6 +248,9 @@ export async function runFuzz(
     byStatus: {},
     serverErrors: 0,
     timeouts: 0,
+    oracleFindings: 0,
+    droppedConnections: 0,
+    cutShort: false,
     connectionErrors: 0,
     connectionErrorsByCause: {},
     connectionErrorCases: [],
@@ -256,6 +294,12 @@ export async function runFuzz(
         // Said by cause, so a connection the server dropped can be told from a request Node would not send.
         stats.connectionErrors++
         stats.connectionErrorsByCause[r.error] = (stats.connectionErrorsByCause[r.error] ?? 0) + 1
+        // A request Node would not put on the wire never reached the server; anything else (a reset, a
+        // connection closed before the answer) is the server's doing.
+        if (!r.error.startsWith('not sent')) {
+          stats.droppedConnections++
+          defect = `connection error ${r.error}`
+        }
         if (stats.connectionErrorCases.length < 20)
           stats.connectionErrorCases.push({
             case: index,
@@ -268,13 +312,10 @@ export async function runFuzz(
       } else {
         const klass = `${Math.floor(r.status / 100)}xx`
         stats.byStatus[klass] = (stats.byStatus[klass] ?? 0) + 1
-        if (r.status >= 500) {
-          if (isToolFailure(c, r)) stats.toolFailures++
-          else {
-            stats.serverErrors++
-            defect = `HTTP ${r.status}`
-          }
-        }
+        defect = judge(setup, c, r)
+        if (defect?.startsWith('HTTP 5')) stats.serverErrors++
+        else if (defect) stats.oracleFindings++
+        else if (r.status === 502) stats.toolFailures++
       }
       if (defect) {
         const key = `${defect} ${c.operation}`
@@ -288,7 +329,50 @@ export async function runFuzz(
   agent.destroy()
   stats.seconds = (performance.now() - t0) / 1000
   stats.operations = stats.operations.size
+  // A run that stopped early (its time ran out) tested less than it was asked to: said, and a failure.
+  stats.cutShort = only === undefined && stats.sent + stats.generatorErrors.length < count
   return stats
+}
+
+/** Why a run failed, or an empty list: every defect counts, and so does a run that did less than it was asked. */
+export function failuresOf(stats) {
+  const out = []
+  if (stats.serverErrors) out.push(`${stats.serverErrors} × 5xx`)
+  if (stats.timeouts) out.push(`${stats.timeouts} timeouts`)
+  if (stats.droppedConnections) out.push(`${stats.droppedConnections} dropped connections`)
+  if (stats.oracleFindings) out.push(`${stats.oracleFindings} oracle findings`)
+  if (stats.cutShort) out.push(`cut short: ${stats.sent} of ${stats.requested} requests sent`)
+  if (stats.generatorErrors.length) out.push(`${stats.generatorErrors.length} generator errors`)
+  return out
+}
+
+/**
+ * Rows of the tables an anonymous request must never add to, by table: counted before and after a
+ * run with a database to read (DATABASE_URL); the fuzzer's Host-header cases are its only requests
+ * that could.
+ */
+export const ANONYMOUS_STATE_TABLES = ['OauthResource']
+
+export async function countStateRows(databaseUrl) {
+  if (!databaseUrl) return null
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const out = {}
+    for (const table of ANONYMOUS_STATE_TABLES) out[table] = Number((await client.query(`SELECT count(*)::int AS n FROM "${table}"`)).rows[0].n)
+    return out
+  } finally {
+    await client.end()
+  }
+}
+
+/** Tables that grew between two counts (countStateRows), as defects. */
+export function stateGrowth(before, after) {
+  if (!before || !after) return []
+  return Object.keys(before)
+    .filter((t) => after[t] > before[t])
+    .map((t) => `${after[t] - before[t]} new ${t} rows after anonymous requests only`)
 }
 
 function finding(c, r, defect) {
@@ -373,7 +457,7 @@ export function formatSummary(stats, memory) {
             .join(', ')})`
         : ''
     }`,
-    `  5xx: ${stats.serverErrors}, timeouts: ${stats.timeouts}`,
+    `  5xx: ${stats.serverErrors}, timeouts: ${stats.timeouts}, dropped connections: ${stats.droppedConnections}, oracle findings (internal errors, access, internal origins): ${stats.oracleFindings}${stats.cutShort ? `; CUT SHORT: ${stats.sent} of ${stats.requested} sent` : ''}`,
   ]
   if (stats.generatorErrors.length)
     lines.push(

@@ -18,6 +18,7 @@ export function operationsOf(doc) {
         path,
         operationId: op.operationId,
         public: Array.isArray(op.security) && op.security.length === 0,
+        access: op['x-toolroom-access'] ?? (Array.isArray(op.security) && op.security.length === 0 ? 'public' : undefined),
         pathParams: parameters.filter((p) => p.in === 'path'),
         queryParams: parameters.filter((p) => p.in === 'query'),
         bodySchema: json ?? null,
@@ -77,6 +78,7 @@ export function restCase(ctx) {
   const { rng, doc, ops, known, exclude, safe } = ctx
   const tags = new Set()
   const identity = rng.weighted({ admin: 5, agent: 2.5, anonymous: 2.5 })
+  if (!exclude.has('host-header') && rng.chance(0.04)) return { channel: 'rest', identity: 'anonymous', tags, ...hostHeaderCase(rng, tags) }
   const special = rng.chance(0.04) ? specialCase(rng, ops, exclude, tags) : null
   if (special) return { channel: 'rest', identity, tags, ...special }
 
@@ -137,7 +139,7 @@ export function restCase(ctx) {
     headers['content-type'] = 'application/json'
     body = '{"unexpected": "body"}'
   }
-  return { channel: 'rest', identity, tags, operation: `${op.method} ${op.path}`, method: op.method, path: path + search, headers, body }
+  return { channel: 'rest', identity, tags, operation: `${op.method} ${op.path}`, access: op.access, method: op.method, path: path + search, headers, body }
 }
 
 function hostileValueFor(rng, exclude, tags) {
@@ -253,4 +255,56 @@ function specialCase(rng, ops, exclude, tags) {
     () => ({ operation: 'OPTIONS / HEAD', method: rng.pick(['OPTIONS', 'HEAD']), path: rng.pick(ops).path.replace(/\{[^}]+\}/g, 'x') }),
   ].filter(Boolean)
   return rng.pick(choices)()
+}
+
+/** Where OAuth clients discover this server: the documents (and /mcp's challenge) name origins taken from the request. */
+const DISCOVERY_PATHS = [
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/oauth-authorization-server/api/auth',
+  '/mcp',
+]
+
+/**
+ * An anonymous request to an OAuth discovery route with a made-up or malformed Host (and sometimes
+ * X-Forwarded-Host/-Proto, which no trusted proxy sent). Oracles: no state is created (the run counts
+ * OauthResource rows before and after), and no answer shows an origin of the server's inside.
+ */
+function hostHeaderCase(rng, tags) {
+  tags.add('host-header')
+  const n = rng.int(0, 99_999)
+  const host = rng.pick([
+    `fuzz-${n}.example`,
+    `fuzz-${n}.example:8443`,
+    `FUZZ-${n}.Example.`,
+    `${rng.int(1, 254)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+    `[2001:db8::${n.toString(16)}]`,
+    'localhost',
+    'a b',
+    'host:99999',
+    'host:-1',
+    '[::1',
+    'x'.repeat(300),
+    'evil.example@127.0.0.1',
+    'evil.example/path?q',
+    '%65vil.example',
+    'ünïcödé.example',
+    '',
+    ':80',
+    '.',
+  ])
+  const path = rng.pick(DISCOVERY_PATHS)
+  const headers = { host }
+  if (rng.chance(0.3)) headers['x-forwarded-host'] = rng.pick([`fwd-${n}.example`, 'a b', ''])
+  if (rng.chance(0.2)) headers['x-forwarded-proto'] = rng.pick(['https', 'gopher', ''])
+  if (path === '/mcp')
+    return {
+      operation: 'Host header /mcp',
+      method: 'POST',
+      path,
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    }
+  return { operation: `Host header GET ${path}`, method: 'GET', path, headers }
 }

@@ -1,10 +1,17 @@
 // `npm run fuzz`: the fuzzer against a running Toolroom (TOOLROOM_URL, loopback only), or against one
 // it starts itself (embedded PostgreSQL in .data/pg17-fuzz, a fresh demo database, the production
-// build, the lean gateway in front of Next.js, as `npm start` runs them). Prints a summary and exits 1
-// on any 5xx or timeout (or when the server stopped answering).
+// build, the lean gateway in front of Next.js and a worker, as `npm start` runs them). Prints a summary
+// and exits 1 on any defect an oracle sees (scripts/fuzz/oracles.mjs: 5xx, timeouts, dropped
+// connections, Toolroom's own -32603, a success the route's contract does not admit, an internal
+// origin), a run cut short, a row an anonymous request added, a finding of the scenario families
+// (scripts/fuzz/families.mjs), or when the server stopped answering.
 //
-//   npm run fuzz -- [--requests 10000] [--seed 13] [--seconds 1200] [--concurrency 4] [--timeout-ms 15000]
-//                   [--exclude nul,bad-cursor] [--case N] [--json report.json]
+//   npm run fuzz -- [--requests 10000] [--seed N] [--seconds 1200] [--concurrency 4] [--timeout-ms 15000]
+//                   [--exclude nul,bad-cursor] [--families auto|all|none|echo,drip,…] [--case N] [--json report.json]
+//
+// Without --seed (or FUZZ_SEED) every run draws a new seed and prints it: replay with --seed.
+// The families change the registry (namespace fuzz-hostile): `auto` runs them on the fuzzer's own
+// server only; `all` on yours too.
 //
 // Against your own `npm start`: TOOLROOM_URL=http://127.0.0.1:3000 and TOOLROOM_ADMIN_TOKEN (the one
 // npm start was given; without it the fuzzer signs in as the demo admin and makes a token).
@@ -20,18 +27,32 @@ import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase } from '../fresh-database.mjs'
 import { needsBuild, recordBuild } from '../start-helpers.mjs'
 import { stopChild } from '../stop-child.mjs'
-import { CASE_TAGS, assertLoopback, formatSummary, generateCase, prepareFuzz, runFuzz, send, serverMemory } from './fuzz.mjs'
+import { discoverViaApi, familyFindings, FAMILIES, formatFamilies, prepareFamilies, runFamilies, startHostileUpstreams } from './families.mjs'
+import {
+  CASE_TAGS,
+  assertLoopback,
+  countStateRows,
+  failuresOf,
+  formatSummary,
+  generateCase,
+  prepareFuzz,
+  runFuzz,
+  send,
+  serverMemory,
+  stateGrowth,
+} from './fuzz.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[fuzz]', ...a)
 const { values: args } = parseArgs({
   options: {
     requests: { type: 'string', default: process.env.FUZZ_REQUESTS ?? '10000' },
-    seed: { type: 'string', default: process.env.FUZZ_SEED ?? '13' },
+    seed: { type: 'string', default: process.env.FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31)) },
     seconds: { type: 'string', default: process.env.FUZZ_SECONDS ?? '1800' },
     concurrency: { type: 'string', default: process.env.FUZZ_CONCURRENCY ?? '4' },
     'timeout-ms': { type: 'string', default: process.env.FUZZ_TIMEOUT_MS ?? '15000' },
     exclude: { type: 'string', default: process.env.FUZZ_EXCLUDE ?? '' },
+    families: { type: 'string', default: process.env.FUZZ_FAMILIES ?? 'auto' },
     case: { type: 'string' },
     json: { type: 'string' },
   },
@@ -102,10 +123,12 @@ async function startOwnServer(port) {
     TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${port + 1}`,
   })
   await waitHealthy(`http://127.0.0.1:${port}`, gateway)
+  // The worker runs discovery, which the deep-schema family needs.
+  spawnLogged([...TSX_NODE_ARGS, 'workers/main.ts'], {})
   log(
     `own server at http://127.0.0.1:${port} (gateway) → :${port + 1} (Next.js); output in ${path.relative(process.cwd(), path.join(dataDir, 'fuzz-server.log'))}`,
   )
-  return { base: `http://127.0.0.1:${port}`, adminToken }
+  return { base: `http://127.0.0.1:${port}`, adminToken, databaseUrl }
 }
 
 /** An admin API token for a server someone else started: TOOLROOM_ADMIN_TOKEN, else one made by signing in. */
@@ -137,12 +160,24 @@ try {
   const port = Number(process.env.PORT ?? 3000)
   let base = process.env.TOOLROOM_URL?.replace(/\/$/, '')
   let adminToken
+  let databaseUrl = process.env.DATABASE_URL
+  let own = false
   if (!base && (await healthy(`http://127.0.0.1:${port}`))) base = `http://127.0.0.1:${port}`
   if (base) {
     assertLoopback(base)
     adminToken = await adminTokenFor(base)
     log(`target: ${base}`)
-  } else ({ base, adminToken } = await startOwnServer(port))
+  } else {
+    ;({ base, adminToken, databaseUrl } = await startOwnServer(port))
+    own = true
+  }
+  const families =
+    args.families === 'none' || (args.families === 'auto' && !own)
+      ? []
+      : args.families === 'all' || args.families === 'auto'
+        ? FAMILIES
+        : args.families.split(',')
+  for (const f of families) if (!FAMILIES.includes(f)) throw new Error(`--families: "${f}" is not a family (${FAMILIES.join(', ')})`)
 
   const setup = await prepareFuzz({ baseUrl: base, adminToken, agentName: process.env.FUZZ_AGENT })
   const seed = Number(args.seed)
@@ -161,9 +196,10 @@ try {
     const ports = [Number(url.port || 80), Number(url.port || 80) + 1]
     const before = serverMemory(ports)
     log(
-      `seed ${seed}, ${args.requests} requests, concurrency ${args.concurrency}, agent "${setup.agent.name}" with ${Object.keys(setup.tools).length} tools, ${setup.ops.length} operations${exclude.size ? `, excluding ${[...exclude].join(', ')}` : ''}`,
+      `seed ${seed} (replay: npm run fuzz -- --seed ${seed}), ${args.requests} requests, concurrency ${args.concurrency}, agent "${setup.agent.name}" with ${Object.keys(setup.tools).length} tools, ${setup.ops.length} operations${exclude.size ? `, excluding ${[...exclude].join(', ')}` : ''}`,
     )
     let lastLog = Date.now()
+    const rowsBefore = await countStateRows(databaseUrl)
     const stats = await runFuzz(setup, {
       seed,
       count: Number(args.requests),
@@ -177,16 +213,41 @@ try {
         log(`${s.sent} sent, ${s.serverErrors} × 5xx, ${s.timeouts} timeouts`)
       },
     })
+    const grown = stateGrowth(rowsBefore, await countStateRows(databaseUrl))
+    let familiesReport = {}
+    if (families.length) {
+      const upstreams = await startHostileUpstreams()
+      try {
+        const world = await prepareFamilies({
+          baseUrl: base,
+          adminToken,
+          upstreamUrl: upstreams.url,
+          secret: `fz/${crypto.randomUUID()}+"q\\z=`,
+          discover: discoverViaApi(base, adminToken),
+        })
+        familiesReport = await runFamilies(world, { seed, count: 8, databaseUrl, only: families })
+      } finally {
+        await upstreams.close()
+      }
+    }
     await new Promise((r) => setTimeout(r, 2000))
     const after = serverMemory(ports)
     const alive = await healthy(base, 10_000)
     console.log(formatSummary(stats, { before, after }))
+    if (!rowsBefore) console.log('  rows anonymous requests add: not counted (no DATABASE_URL)')
+    for (const g of grown) console.log(`  ${g}`)
+    if (families.length) console.log(formatFamilies(familiesReport))
     console.log(
       `  machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}; ${new Date().toISOString()}`,
     )
     if (!alive) console.log('  the server no longer answers /api/health')
-    if (args.json) fs.writeFileSync(args.json, JSON.stringify({ ...stats, memory: { before, after }, alive }, null, 2))
-    if (stats.serverErrors > 0 || stats.timeouts > 0 || stats.generatorErrors.length > 0 || !alive) code = 1
+    if (args.json) fs.writeFileSync(args.json, JSON.stringify({ ...stats, memory: { before, after }, alive, grown, families: familiesReport }, null, 2))
+    const failures = [...failuresOf(stats), ...grown, ...familyFindings(familiesReport).map((f) => `${f.family}: ${f.defect}`)]
+    if (!alive) failures.push('the server no longer answers /api/health')
+    if (failures.length) {
+      console.log(`  FAILED (seed ${seed}): ${failures.slice(0, 10).join('; ')}`)
+      code = 1
+    }
   }
 } catch (e) {
   console.error('[fuzz] error:', e.message ?? e)

@@ -111,6 +111,9 @@ describe('REST call endpoint and ingest', () => {
     const failing = await restCall('broken.lookup', { arguments: {} })
     expect(failing.status).toBe(502)
     expect(failing.json.data.status).toBe(400)
+    // -32603 is the tool's failure or Toolroom's own: data.errorCode says which, and this one is the upstream's.
+    expect(failing.json.rpcCode).toBe(-32603)
+    expect(failing.json.data.errorCode).toBe('upstream_status')
   })
 
   it("ingests a batch all or nothing, skips re-sent records, and applies the tool's redaction", async () => {
