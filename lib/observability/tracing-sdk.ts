@@ -9,7 +9,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { PrismaInstrumentation } from '@prisma/instrumentation'
-import type { SpanAttributes, SpanHandle, TracingImpl } from './tracing'
+import type { SpanAttributes, SpanHandle, TracingImpl } from './tracing-types'
 
 const KINDS = { internal: SpanKind.INTERNAL, server: SpanKind.SERVER, client: SpanKind.CLIENT, consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER }
 

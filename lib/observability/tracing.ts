@@ -11,34 +11,11 @@
 // requests carry the W3C `traceparent` of their attempt (withTraceContext).
 import 'server-only'
 import { type Config, config } from '@/lib/config'
+import type { SpanHandle, SpanOptions, TracingImpl } from './tracing-types'
 
 type TracingConfig = Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' | 'OTEL_SDK_DISABLED' | 'OTEL_SERVICE_NAME'>
 
-export type SpanAttributes = Record<string, string | number | boolean | undefined>
-
-/** What a traced function may do with its span; a no-op object when tracing is off. */
-export interface SpanHandle {
-  setAttributes(attributes: SpanAttributes): void
-  /** Marks the span failed, with the error's message. */
-  fail(error: unknown): void
-}
-
-export interface SpanOptions {
-  attributes?: SpanAttributes
-  /** `server` for a request received, `client` for one sent, `consumer` for a job; `internal` otherwise. */
-  kind?: 'internal' | 'server' | 'client' | 'consumer' | 'producer'
-  /** Continue this trace (a W3C traceparent, and its tracestate) instead of the active one. */
-  parent?: { traceparent?: string | null; tracestate?: string | null }
-  /** Other spans this one follows from (W3C traceparents), e.g. the call an approved execution runs. */
-  links?: Array<string | null | undefined>
-}
-
-export interface TracingImpl {
-  withSpan<T>(name: string, options: SpanOptions, fn: (span: SpanHandle) => T): T
-  traceHeaders(): Record<string, string>
-  activeTraceIds(): { traceId: string; spanId: string } | null
-  shutdown(): Promise<void>
-}
+export type { SpanAttributes, SpanHandle, SpanOptions, TracingImpl } from './tracing-types'
 
 const STATE = Symbol.for('toolroom.tracing')
 const globals = globalThis as unknown as Record<symbol, { impl: TracingImpl | null } | undefined>
