@@ -1,0 +1,139 @@
+// The secret values one call injected into its upstream request (a REST tool's auth, an MCP server's
+// authHeaders), and the one rule that keeps them out of everything the upstream answers: its result
+// (content, structuredContent, isError or not), its error (message, data, reply), its progress
+// reports. An upstream that echoes its request must not hand the agent a credential it could use
+// outside the gateway's levels, approvals, limits and log (docs/design/gateway.md, "What an upstream
+// echoes"). The pipeline passes every upstream outcome through `scrub`/`scrubError` before anything
+// else sees it, so the agent's answer, the stored call, the idempotency replay and an approved call's
+// sealed answer all hold the scrubbed form. A call that injected nothing costs nothing.
+import 'server-only'
+import { REDACTED } from './redact'
+import { TransientError } from './retry'
+import { ToolFailure } from './tool-errors'
+
+/**
+ * Shorter values are not injected at all: they cannot be told apart from ordinary words and numbers
+ * in an answer (scrubbing "abc1" would wreck it), and a credential that short is guessable anyway.
+ */
+export const MIN_INJECTED_SECRET_LENGTH = 8
+
+const B64_CHAR = '[A-Za-z0-9+/_-]'
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Regular-expression sources for every form in which `value` can appear in an answer: as sent,
+ * JSON-escaped (up to three levels deep, also with `\/`), URL- and form-encoded, and base64
+ * (standard and url-safe, of the value as sent and as JSON-escaped) at each of the three alignments
+ * it can have inside a longer encoded text (`Bearer <secret>` or a whole header dump, base64-encoded,
+ * puts it at any offset). At an offset, the characters that mix the secret's bits with its
+ * neighbours' are matched as any base64 character, so no piece of it is left behind.
+ */
+function formsOf(value: string): string[] {
+  const literal = new Set<string>([value])
+  // A header dump is JSON before it is base64: the secret is encoded as it reads there, too.
+  const beforeBase64 = new Set<string>([value])
+  // JSON inside JSON (a body quoted in an error, itself quoted) escapes again at each level.
+  for (let level = 1, json = value; level <= 3; level++) {
+    json = JSON.stringify(json).slice(1, -1)
+    literal.add(json)
+    literal.add(json.replace(/\//g, '\\/'))
+    if (level === 1) beforeBase64.add(json).add(json.replace(/\//g, '\\/'))
+  }
+  const uri = encodeURIComponent(value)
+  literal.add(uri)
+  literal.add(uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()))
+  literal.add(new URLSearchParams({ v: value }).toString().slice(2))
+  return [...[...literal].map(escapeRegExp), ...[...beforeBase64].flatMap(base64Forms)]
+}
+
+function base64Forms(value: string): string[] {
+  const forms: string[] = []
+  const bytes = Buffer.from(value, 'utf8')
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .replace(/=+$/, '')
+    const total = offset + bytes.length
+    // Characters before `start` carry filler bits; after `end` the next byte's.
+    const start = offset === 0 ? 0 : offset + 1
+    const end = Math.floor(total / 3) * 4 + (total % 3)
+    const core = encoded.slice(start, end)
+    const lead = offset === 0 ? '' : `${B64_CHAR}?`
+    const trail = total % 3 === 0 ? '' : `${B64_CHAR}?`
+    for (const variant of new Set([core, core.replace(/\+/g, '-').replace(/\//g, '_')])) forms.push(`${lead}${escapeRegExp(variant)}${trail}`)
+  }
+  return forms
+}
+
+export class InjectedSecrets {
+  private readonly values = new Set<string>()
+  private pattern: RegExp | null = null
+
+  /**
+   * Notes a value about to be sent upstream (`source` names it for the refusal). For a `basic`
+   * credential (`user:password`) the password alone is a secret too: an upstream may echo it parsed.
+   * A secret too short to be scrubbed reliably is refused: the call fails, nothing is sent.
+   */
+  add(value: string, source: string, kind: 'plain' | 'basic' = 'plain'): void {
+    const colon = kind === 'basic' ? value.indexOf(':') : -1
+    // A basic credential's secret part is its password; a bare API key may sit in the user name instead.
+    const secretPart = colon >= 0 ? value.slice(colon + 1) || value.slice(0, colon) : value
+    if (secretPart.length < MIN_INJECTED_SECRET_LENGTH)
+      throw new ToolFailure(
+        `${source} is ${secretPart.length} characters long; the gateway injects only credentials of at least ${MIN_INJECTED_SECRET_LENGTH} characters, because it must be able to scrub them from what the upstream answers`,
+        'secret_too_short',
+      )
+    for (const v of new Set([value, secretPart])) {
+      if (this.values.has(v)) continue
+      this.values.add(v)
+      this.pattern = null
+    }
+  }
+
+  /** The raw values noted, for the call record's own scrubbing (arguments and idempotency keys an agent sent). */
+  get noted(): ReadonlySet<string> {
+    return this.values
+  }
+
+  scrubText(text: string): string {
+    if (this.values.size === 0 || !text) return text
+    this.pattern ??= new RegExp(
+      [...this.values]
+        .flatMap(formsOf)
+        .sort((a, b) => b.length - a.length)
+        .join('|'),
+      'g',
+    )
+    return text.replace(this.pattern, REDACTED)
+  }
+
+  /** A copy of a JSON-like answer (a tool result, error data, a progress report) with every string and key scrubbed. */
+  scrub<T>(value: T): T {
+    if (this.values.size === 0) return value
+    return this.walk(value) as T
+  }
+
+  /** The same failure with its message, detail and upstream reply scrubbed (the class, which decides retries and codes, is kept). */
+  scrubError(e: unknown): unknown {
+    if (this.values.size === 0 || !(e instanceof Error)) return e
+    const reply = (r: string | undefined) => (r === undefined ? undefined : this.scrubText(r))
+    if (e instanceof ToolFailure) return new ToolFailure(this.scrubText(e.message), e.errorCode, this.scrub(e.detail), e.rpcCode, reply(e.upstreamReply))
+    if (e instanceof TransientError) return new TransientError(this.scrubText(e.message), this.scrub(e.detail), reply(e.upstreamReply))
+    const message = this.scrubText(e.message)
+    if (message === e.message) return e
+    const copy = new Error(message)
+    copy.name = e.name
+    return copy
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.scrubText(value)
+    if (Array.isArray(value)) return value.map((v) => this.walk(v))
+    if (typeof value === 'object' && value !== null) {
+      const out: Record<string, unknown> = {}
+      for (const [k, v] of Object.entries(value)) out[this.scrubText(k)] = this.walk(v)
+      return out
+    }
+    return value
+  }
+}
