@@ -65,25 +65,51 @@ function base64Forms(value: string): string[] {
   return forms
 }
 
+/** `user:password` → [user:password, password]; a bare API key may sit in the user name, with no password. */
+function loginParts(login: string): string[] {
+  const colon = login.indexOf(':')
+  if (colon < 0) return [login]
+  return [login, login.slice(colon + 1) || login.slice(0, colon)]
+}
+
+const AUTH_SCHEMES = /^(bearer|basic|token|dpop|apikey|api-key|bot|mac|negotiate)$/i
+
+/**
+ * `Bearer <token>` → [token]; `Basic <base64>` → [token, ...its login's parts]; a value without a
+ * scheme → [value]. The secret part comes last. Two words that only look like a scheme and a token
+ * ("correct horse") count as one value unless the second is long enough to be scrubbed on its own.
+ */
+function headerParts(value: string): string[] {
+  const withScheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*) +(\S+)$/.exec(value)
+  if (!withScheme) return [value]
+  const [, scheme, credentials] = withScheme
+  if (scheme.toLowerCase() === 'basic' && /^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) {
+    const login = Buffer.from(credentials, 'base64').toString('utf8')
+    if (login.includes(':') && !login.includes('\ufffd')) return [credentials, ...loginParts(login)]
+  }
+  return AUTH_SCHEMES.test(scheme) || credentials.length >= MIN_INJECTED_SECRET_LENGTH ? [credentials] : [value]
+}
+
 export class InjectedSecrets {
   private readonly values = new Set<string>()
   private pattern: RegExp | null = null
 
   /**
-   * Notes a value about to be sent upstream (`source` names it for the refusal). For a `basic`
-   * credential (`user:password`) the password alone is a secret too: an upstream may echo it parsed.
-   * A secret too short to be scrubbed reliably is refused: the call fails, nothing is sent.
+   * Notes a value about to be sent upstream (`source` names it for the refusal), with the parts an
+   * upstream may echo on their own once it parsed the header: a `basic` credential's password
+   * (`user:password`), and the credentials of a header value that carries its scheme (`Bearer <token>`,
+   * `Basic <base64 of user:password>`). The part that is the secret must be long enough to be scrubbed
+   * reliably, or the call fails and nothing is sent.
    */
   add(value: string, source: string, kind: 'plain' | 'basic' = 'plain'): void {
-    const colon = kind === 'basic' ? value.indexOf(':') : -1
-    // A basic credential's secret part is its password; a bare API key may sit in the user name instead.
-    const secretPart = colon >= 0 ? value.slice(colon + 1) || value.slice(0, colon) : value
-    if (secretPart.length < MIN_INJECTED_SECRET_LENGTH)
+    const parts = kind === 'basic' ? loginParts(value) : headerParts(value)
+    const secret = parts.at(-1) ?? value
+    if (secret.length < MIN_INJECTED_SECRET_LENGTH)
       throw new ToolFailure(
-        `${source} is ${secretPart.length} characters long; the gateway injects only credentials of at least ${MIN_INJECTED_SECRET_LENGTH} characters, because it must be able to scrub them from what the upstream answers`,
+        `${source} is ${secret.length} characters long; the gateway injects only credentials of at least ${MIN_INJECTED_SECRET_LENGTH} characters, because it must be able to scrub them from what the upstream answers`,
         'secret_too_short',
       )
-    for (const v of new Set([value, secretPart])) {
+    for (const v of [value, ...parts]) {
       if (this.values.has(v)) continue
       this.values.add(v)
       this.pattern = null

@@ -29,7 +29,9 @@ const BEARER = 'sk-live-ECHO/bearer+"q"-7f3a9c1d'
 const PASSWORD = 'pa55/word+"ECHO"-3c9e1b'
 const BASIC = `svc-robot:${PASSWORD}`
 const MCP_KEY = 'mcp-KEY/echo+"x"-5d2b9a77'
-const SECRETS = [BEARER, PASSWORD, MCP_KEY]
+// Sent as a whole header value with its scheme; the server echoes the token it parsed out of it.
+const MCP_TOKEN = 'mcp-TOKEN-parsed-1e8f4c2b'
+const SECRETS = [BEARER, PASSWORD, MCP_KEY, MCP_TOKEN]
 
 let rest: Listening
 let mcp: Listening
@@ -101,7 +103,8 @@ function echoingMcpServer(): Server {
   const server = new Server({ name: 'echoing', version: '1.0.0' }, { capabilities: { tools: {} } })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const key = String(extra.requestInfo?.headers['x-upstream-key'] ?? 'none')
+    const headers = extra.requestInfo?.headers ?? {}
+    const key = `${String(headers['x-upstream-key'] ?? 'none')} (token ${String(headers.authorization ?? '').replace(/^Bearer /, '')})`
     const name = request.params.name
     if (name === 'refuse')
       throw new McpError(ErrorCode.InvalidRequest, `key ${key} is not allowed here`, { keySeen: key, encoded: Buffer.from(key).toString('base64') })
@@ -109,7 +112,7 @@ function echoingMcpServer(): Server {
     const progressToken = request.params._meta?.progressToken
     if (progressToken !== undefined)
       await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 2, message: `working with ${key}` } })
-    return { content: [{ type: 'text', text: `your key is ${key}` }], structuredContent: { key, headers: extra.requestInfo?.headers } }
+    return { content: [{ type: 'text', text: `your key is ${key}` }], structuredContent: { key, headers } }
   })
   return server
 }
@@ -158,6 +161,11 @@ spec: { stringData: { key: ${JSON.stringify(MCP_KEY)} } }
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: Secret
+metadata: { name: mcp-authorization, namespace: scrub }
+spec: { stringData: { value: "Bearer ${MCP_TOKEN}" } }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Secret
 metadata: { name: short-token, namespace: scrub }
 spec: { type: bearer, stringData: { token: "abc1234" } }
 ---
@@ -171,14 +179,14 @@ kind: LanguageTool
 metadata: { name: echoing, namespace: scrub }
 spec:
   endpoint: "${mcp.url}/json"
-  authHeaders: [{ name: x-upstream-key, secretRef: { name: mcp-key } }]
+  authHeaders: [{ name: x-upstream-key, secretRef: { name: mcp-key } }, { name: authorization, secretRef: { name: mcp-authorization } }]
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: echoing-sse, namespace: scrub }
 spec:
   endpoint: "${mcp.url}/sse"
-  authHeaders: [{ name: x-upstream-key, secretRef: { name: mcp-key } }]
+  authHeaders: [{ name: x-upstream-key, secretRef: { name: mcp-key } }, { name: authorization, secretRef: { name: mcp-authorization } }]
 ${restTool('echo.headers', '/headers', 'bearer', 'bearer-token')}${restTool('echo.basic', '/headers', 'basic', 'basic-login')}${restTool(
   'echo.refused',
   '/refused',
@@ -282,7 +290,7 @@ describe('what an upstream echoes of an injected secret', () => {
         const { answer, progress } = await overMcp(callTool, tool)
         leaks.push(...leaksIn(answer, `${tool} over MCP ${revision}`), ...leaksIn(progress.join('\n'), `${tool}'s progress over MCP ${revision}`))
         if (tool !== 'echo.busy') expect(answer, `${tool} over MCP ${revision}`).toContain('[REDACTED]')
-        if (tool === 'mcp.sse_result') expect(progress, revision).toEqual(['working with [REDACTED]'])
+        if (tool === 'mcp.sse_result') expect(progress, revision).toEqual(['working with [REDACTED] (token [REDACTED])'])
       }
     }
     expect(leaks).toEqual([])

@@ -93,4 +93,17 @@ describe('InjectedSecrets', () => {
     secrets.add('sk_live_0123456789:', 'the login', 'basic')
     expect(secrets.scrubText('key sk_live_0123456789')).toBe('key [REDACTED]')
   })
+
+  it('scrubs the credentials of a header value sent with its scheme on their own, and judges their length', () => {
+    const secrets = new InjectedSecrets()
+    secrets.add('Bearer tok-0123456789', 'the authorization header')
+    secrets.add(`Basic ${Buffer.from('svc:pass-0123456789').toString('base64')}`, 'the proxy header')
+    expect(secrets.scrubText('token tok-0123456789; password pass-0123456789')).toBe('token [REDACTED]; password [REDACTED]')
+    expect(() => new InjectedSecrets().add('Bearer abc', 'the authorization header')).toThrow(/3 characters long/)
+    expect(() => new InjectedSecrets().add(`Basic ${Buffer.from('admin:hunter2').toString('base64')}`, 'the header')).toThrow(/7 characters long/)
+    // Two words are a passphrase, not a scheme and a token, when the second is too short to stand alone.
+    const phrase = new InjectedSecrets()
+    phrase.add('correct horse', 'the passphrase')
+    expect(phrase.scrubText('a horse, a correct horse')).toBe('a horse, a [REDACTED]')
+  })
 })
