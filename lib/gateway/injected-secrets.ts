@@ -90,6 +90,30 @@ function headerParts(value: string): string[] {
   return AUTH_SCHEMES.test(scheme) || credentials.length >= MIN_INJECTED_SECRET_LENGTH ? [credentials] : [value]
 }
 
+/** Compiled patterns by secret set: calls of the same tools inject the same secrets, and compiling is most of the cost. */
+const patterns = new Map<string, RegExp>()
+const MAX_PATTERNS = 256
+
+function patternFor(values: ReadonlySet<string>): RegExp {
+  const key = [...values].sort().join('\u0000')
+  let pattern = patterns.get(key)
+  if (pattern) {
+    // Most recently used last, so the oldest goes first when the map is full.
+    patterns.delete(key)
+  } else {
+    pattern = new RegExp(
+      [...values]
+        .flatMap(formsOf)
+        .sort((a, b) => b.length - a.length)
+        .join('|'),
+      'g',
+    )
+    if (patterns.size >= MAX_PATTERNS) patterns.delete(patterns.keys().next().value as string)
+  }
+  patterns.set(key, pattern)
+  return pattern
+}
+
 export class InjectedSecrets {
   private readonly values = new Set<string>()
   private pattern: RegExp | null = null
@@ -123,14 +147,9 @@ export class InjectedSecrets {
 
   scrubText(text: string): string {
     if (this.values.size === 0 || !text) return text
-    this.pattern ??= new RegExp(
-      [...this.values]
-        .flatMap(formsOf)
-        .sort((a, b) => b.length - a.length)
-        .join('|'),
-      'g',
-    )
-    return text.replace(this.pattern, REDACTED)
+    const pattern = (this.pattern ??= patternFor(this.values))
+    pattern.lastIndex = 0
+    return pattern.test(text) ? text.replace(pattern, REDACTED) : text
   }
 
   /** A copy of a JSON-like answer (a tool result, error data, a progress report) with every string and key scrubbed. */
@@ -152,13 +171,28 @@ export class InjectedSecrets {
     return copy
   }
 
+  /** Copies only what changes: an answer without a secret in it comes back as it was, without allocating. */
   private walk(value: unknown): unknown {
     if (typeof value === 'string') return this.scrubText(value)
-    if (Array.isArray(value)) return value.map((v) => this.walk(v))
+    if (Array.isArray(value)) {
+      let out: unknown[] | null = null
+      for (let i = 0; i < value.length; i++) {
+        const scrubbed = this.walk(value[i])
+        if (scrubbed !== value[i]) (out ??= value.slice())[i] = scrubbed
+      }
+      return out ?? value
+    }
     if (typeof value === 'object' && value !== null) {
+      let changed = false
       const out: Record<string, unknown> = {}
-      for (const [k, v] of Object.entries(value)) out[this.scrubText(k)] = this.walk(v)
-      return out
+      for (const key of Object.keys(value)) {
+        const child = (value as Record<string, unknown>)[key]
+        const scrubbed = this.walk(child)
+        const scrubbedKey = this.scrubText(key)
+        if (scrubbed !== child || scrubbedKey !== key) changed = true
+        out[scrubbedKey] = scrubbed
+      }
+      return changed ? out : value
     }
     return value
   }
