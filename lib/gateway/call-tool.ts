@@ -35,6 +35,7 @@ import { callerKeyScope, claimKey, completeKey, type KeyScope, templateKeyScope 
 import { storableKey } from './idempotency-key'
 import { runPlatformTool } from './platform-calls'
 import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
+import { InjectedSecrets } from './injected-secrets'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
 import { TransientError, withRetries } from './retry'
@@ -103,7 +104,10 @@ class PipelineRun {
   private upstreamMs = 0
   private readonly started = new Date()
   private readonly t0 = performance.now()
+  /** Values the call record must not hold: the injected secrets, and what `redactFields` masks. */
   private readonly sensitive = new Set<string>()
+  /** The secrets this call sends upstream: nothing the upstream answers reaches anyone before they are scrubbed out. */
+  private readonly secrets = new InjectedSecrets()
   private attempts = 0
   private key: string | null = null
   private keyScope: KeyScope | null = null
@@ -253,7 +257,21 @@ class PipelineRun {
     return { ok: outcome === 'succeeded', ...(error ? { error: error.message } : {}), answer }
   }
 
+  /**
+   * The only door through which what an upstream answered enters the pipeline: the result, or the
+   * failure, with the secrets this call injected scrubbed out (lib/gateway/injected-secrets.ts).
+   */
   private async execute(entry: EffectiveTool, binding: Binding, args: Record<string, unknown>): Promise<CallToolResult> {
+    try {
+      return this.secrets.scrub(await this.executeUnscrubbed(entry, binding, args))
+    } catch (e) {
+      throw this.secrets.scrubError(e)
+    } finally {
+      for (const value of this.secrets.noted) this.sensitive.add(value)
+    }
+  }
+
+  private async executeUnscrubbed(entry: EffectiveTool, binding: Binding, args: Record<string, unknown>): Promise<CallToolResult> {
     const retryable = entry.annotations.readOnly || entry.annotations.idempotent
     const exec = binding.executor
     switch (exec.kind) {
@@ -261,22 +279,23 @@ class PipelineRun {
         this.attempts = 1
         return runPlatformTool(entry.name, args, this.tools)
       case 'rest': {
-        const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.sensitive)
+        const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.secrets)
         return withRetries(
           retryable,
           (n) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal)),
           (n) => (this.attempts = n),
         )
       }
-      case 'mcp':
+      case 'mcp': {
+        const progress = this.ctx.progress
+        const scrubbedProgress = progress && ((report: ProgressReport) => progress(this.secrets.scrub(report)))
         return withRetries(
           retryable,
           (n) =>
-            this.upstream('mcp', n, () =>
-              executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress, entry.inputSchema),
-            ),
+            this.upstream('mcp', n, () => executeMcp(exec.target, exec.upstreamName, args, this.secrets, this.ctx.signal, scrubbedProgress, entry.inputSchema)),
           (n) => (this.attempts = n),
         )
+      }
       case 'os':
         this.attempts = 1
         return executeOs(exec.command, args, this.ctx.signal)
@@ -298,7 +317,8 @@ class PipelineRun {
           ok = !result.isError
           return result
         } catch (e) {
-          span.fail(e)
+          // The span leaves the process too (an OpenTelemetry exporter).
+          span.fail(this.secrets.scrubError(e))
           throw e
         } finally {
           const ms = performance.now() - t0

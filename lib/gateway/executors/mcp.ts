@@ -9,6 +9,7 @@ import { config } from '@/lib/config'
 import { mcpSessionFetch } from '@/lib/outbound/outbound-clients'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import type { InjectedSecrets } from '../injected-secrets'
 import { TransientError } from '../retry'
 import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure } from '../tool-errors'
@@ -18,11 +19,11 @@ const sessionTtlMs = () => config().TOOLROOM_GATEWAY_MCP_SESSION_TTL_S * 1000
 const callTimeoutMs = () => config().TOOLROOM_GATEWAY_MCP_TIMEOUT_MS
 const pool = new Map<string, Promise<McpSession>>()
 
-async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Record<string, string>> {
+async function headersOf(target: McpTarget, secrets: InjectedSecrets): Promise<Record<string, string>> {
   const headers: Record<string, string> = {}
   for (const h of target.authHeaders) {
     const value = await readSecretValue(h.secretRef, target.namespace)
-    sensitive.add(value)
+    secrets.add(value, `the ${h.name} header's value (Secret "${h.secretRef.name}")`)
     headers[h.name] = value
   }
   return headers
@@ -42,7 +43,7 @@ export async function executeMcp(
   target: McpTarget,
   upstreamName: string,
   args: Record<string, unknown>,
-  sensitive: Set<string>,
+  secrets: InjectedSecrets,
   signal?: AbortSignal,
   progress?: (report: { progress: number; total?: number; message?: string }) => void,
   /** The tool's inputSchema as discovered: a 2026-07-28 client mirrors its `x-mcp-header` parameters into headers. */
@@ -50,8 +51,9 @@ export async function executeMcp(
 ): Promise<CallToolResult> {
   let headers: Record<string, string>
   try {
-    headers = await headersOf(target, sensitive)
+    headers = await headersOf(target, secrets)
   } catch (e) {
+    if (e instanceof ToolFailure) throw e
     throw new ToolFailure(`the server's credentials cannot be read: ${(e as Error).message}`, 'secret_unavailable')
   }
   const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`

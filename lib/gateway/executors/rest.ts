@@ -9,6 +9,7 @@ import { OutboundError } from '@/lib/outbound/outbound-error'
 import { isObject } from '@/lib/json/unknown-values'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import type { InjectedSecrets } from '../injected-secrets'
 import { TransientError } from '../retry'
 import { RPC, ToolFailure } from '../tool-errors'
 import { expandUrlTemplate, UrlTemplateError } from '../url-template'
@@ -16,8 +17,8 @@ import { expandUrlTemplate, UrlTemplateError } from '../url-template'
 type Endpoint = NonNullable<ToolSpec['endpoint']>
 const TRANSIENT_STATUSES = new Set([502, 503, 504])
 
-/** Resolves the auth header once per call (not per attempt); the secret joins `sensitive`. */
-export async function restAuthHeaders(endpoint: Endpoint, namespace: string, sensitive: Set<string>): Promise<Record<string, string>> {
+/** Resolves the auth header once per call (not per attempt); the secret joins the call's injected secrets. */
+export async function restAuthHeaders(endpoint: Endpoint, namespace: string, secrets: InjectedSecrets): Promise<Record<string, string>> {
   const auth = endpoint.auth
   if (!auth || auth.type === 'none' || !auth.secretRef) return {}
   let value: string
@@ -26,13 +27,9 @@ export async function restAuthHeaders(endpoint: Endpoint, namespace: string, sen
   } catch (e) {
     throw new ToolFailure(`the tool's credential cannot be read: ${(e as Error).message}`, 'secret_unavailable')
   }
-  sensitive.add(value)
+  secrets.add(value, `the credential in Secret "${auth.secretRef.name}"`, auth.type === 'basic' ? 'basic' : 'plain')
   if (auth.type === 'bearer') return { authorization: `Bearer ${value}` }
-  if (auth.type === 'basic') {
-    const encoded = Buffer.from(value).toString('base64')
-    sensitive.add(encoded)
-    return { authorization: `Basic ${encoded}` }
-  }
+  if (auth.type === 'basic') return { authorization: `Basic ${Buffer.from(value).toString('base64')}` }
   return { [auth.header ?? 'x-api-key']: value }
 }
 
