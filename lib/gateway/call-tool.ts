@@ -37,7 +37,7 @@ import { runPlatformTool } from './platform-calls'
 import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
-import { TransientError, withRetries } from './retry'
+import { mcpBudget, restBudget, TransientError, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
 import { RPC, ToolFailure } from './tool-errors'
 
@@ -267,16 +267,18 @@ class PipelineRun {
         const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.sensitive)
         return withRetries(
           retryable,
-          (n) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal)),
+          restBudget(exec.endpoint.timeoutMs),
+          (n, attemptMs) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal, attemptMs)),
           (n) => (this.attempts = n),
         )
       }
       case 'mcp':
         return withRetries(
           retryable,
-          (n) =>
+          mcpBudget(),
+          (n, attemptMs) =>
             this.upstream('mcp', n, () =>
-              executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress, entry.inputSchema),
+              executeMcp(exec.target, exec.upstreamName, args, this.sensitive, this.ctx.signal, this.ctx.progress, entry.inputSchema, attemptMs),
             ),
           (n) => (this.attempts = n),
         )
