@@ -123,6 +123,8 @@ function classify(e: unknown, attemptMs: number, dropSession: () => void): Error
   }
   const outbound = outboundErrorOf(e)
   if (outbound?.failure === 'refused') return new ToolFailure(outbound.message, 'outbound_refused')
+  // An answer over the size limit is no network trouble, and would be as large again.
+  if (outbound?.failure === 'too_large') return new ToolFailure(outbound.message, 'outbound_too_large')
   if (outbound || e instanceof TypeError)
     return new TransientError(`the MCP server cannot be reached: ${(outbound ?? (e as Error)).message}`, { failure: 'network' })
   return e as Error
