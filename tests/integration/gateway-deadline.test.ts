@@ -13,6 +13,7 @@ import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { config, reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { Explanation } from '@/lib/explain/explanation-schema'
+import { runApprovedCall } from '@/lib/gateway/call-tool'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { type Listening, listen } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
@@ -37,7 +38,7 @@ function slowRest(req: http.IncomingMessage, res: http.ServerResponse) {
   const path = new URL(req.url ?? '/', 'http://x').pathname
   bump(hits, path)
   res.on('close', () => bump(ended, path))
-  if (path === '/drip') {
+  if (path === '/drip' || path === '/drip-approved') {
     // Headers at once, then one byte a second, never the end: each attempt only ends by a timeout.
     res.writeHead(200, { 'content-type': 'application/json' })
     res.write('[')
@@ -62,7 +63,7 @@ function hangingMcpServer(): Server {
   return server
 }
 
-const restTool = (name: string, path: string, level: string) => `---
+const restTool = (name: string, path: string, level: string, approval = false) => `---
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
 metadata: { name: ${name}, namespace: dl }
@@ -71,11 +72,11 @@ spec:
   description: ${name}
   endpoint: { method: GET, url: "${rest.url}${path}", timeoutMs: ${BUDGET_MS} }
   inputSchema: { type: object }
-  sideEffects: { level: ${level} }
+  sideEffects: { level: ${level}${approval ? ', requiresApproval: true' : ''} }
 `
 
 const manifest =
-  () => `${restTool('slow.drip', '/drip', 'read_only')}${restTool('slow.busy', '/busy', 'read_only')}${restTool('slow.write', '/busy-write', 'local_write')}---
+  () => `${restTool('slow.drip', '/drip', 'read_only')}${restTool('slow.busy', '/busy', 'read_only')}${restTool('slow.write', '/busy-write', 'local_write')}${restTool('slow.approved', '/drip-approved', 'read_only', true)}---
 apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: hanging, namespace: dl }
@@ -96,7 +97,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: caller, namespace: dl }
 spec:
-  grants: [slow.drip, slow.busy, slow.write, slow.hang]
+  grants: [slow.drip, slow.busy, slow.write, slow.hang, slow.approved]
 `
 
 const callTool = (toolId: string) =>
@@ -178,6 +179,22 @@ describe('one deadline per call', () => {
     expect(row).toMatchObject({ errorCode: 'deadline_exceeded', attempts: 1 })
     expect(row.errorMessage).toContain(`deadline of ${BUDGET_MS} ms (TOOLROOM_GATEWAY_MCP_TIMEOUT_MS, retries included) was hit after 1 attempt`)
     expect(row.latencyMs!).toBeLessThan(BUDGET_MS * config().TOOLROOM_GATEWAY_MAX_ATTEMPTS)
+  })
+
+  it('holds an approved call, run by the worker through the same executors, to the same deadline', async () => {
+    const held = await call(gatewayRoutes.callTool, '/api/v1/gateway/tools/slow.approved/call', {
+      method: 'POST',
+      body: { arguments: {}, waitForApprovalSeconds: 0 },
+      params: { toolId: 'slow.approved' },
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(held.json.result.structuredContent).toMatchObject({ status: 'approval_required' })
+    const outcome = await runApprovedCall({ callId: held.json.callId, agentId, toolId: 'slow.approved' }, {}, null)
+    expect(outcome).toMatchObject({ ok: false, answer: { error: { data: { attempts: 1 } } } })
+    expect(outcome.error).toContain(`deadline of ${BUDGET_MS} ms (timeoutMs, retries included) was hit after 1 attempt`)
+    await until('the approved attempt to end', () => ended.get('/drip-approved') === 1)
+    expect(hits.get('/drip-approved')).toBe(1)
+    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: held.json.callId } })).toMatchObject({ errorCode: 'deadline_exceeded', attempts: 1 })
   })
 
   it("states the budget rule in the explainer's trace", async () => {
