@@ -90,6 +90,12 @@ function capBody(
   // The HTTP parser holds a response to its declared length, so a small declared body needs no counting.
   if (!response.body || declared <= maxBytes) return response
   let seen = 0
+  // An event stream is counted over its whole life, not per message: say so, or many small messages read as one huge one.
+  const stream = /text\/event-stream/i.test(response.headers.get('content-type') ?? '')
+  const over = () =>
+    stream
+      ? `${url.origin}'s event stream carried more than ${answerLimit(maxBytes, maxBytesSetting)}, counted over the whole stream`
+      : `${url.origin} sent more than ${answerLimit(maxBytes, maxBytesSetting)}`
   const counted = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       // A body that stalls must still end when the deadline passes, whatever the source stream does.
@@ -98,7 +104,7 @@ function capBody(
       },
       transform(chunk, controller) {
         seen += chunk.byteLength
-        if (seen > maxBytes) controller.error(new OutboundError('too_large', `${url.origin} sent more than ${answerLimit(maxBytes, maxBytesSetting)}`))
+        if (seen > maxBytes) controller.error(new OutboundError('too_large', over()))
         else controller.enqueue(chunk)
       },
     }),

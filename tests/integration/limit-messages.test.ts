@@ -39,10 +39,10 @@ async function restUpstream(req: http.IncomingMessage, res: http.ServerResponse)
   for await (const chunk of req) body += chunk
   const path = new URL(req.url ?? '/', 'http://x').pathname
   received.push({ path, body })
-  if (path === '/big') {
-    // Streamed without a length, so only counting can stop it.
-    res.writeHead(200, { 'content-type': 'text/plain' })
-    for (let i = 0; i < 300; i++) res.write('x'.repeat(1024))
+  if (path === '/big' || path === '/events') {
+    // Streamed without a length, so only counting can stop it; as events, 300 messages of 1 KB each.
+    res.writeHead(200, { 'content-type': path === '/big' ? 'text/plain' : 'text/event-stream' })
+    for (let i = 0; i < 300; i++) res.write(path === '/big' ? 'x'.repeat(1024) : `data: ${'x'.repeat(1016)}\n\n`)
     return void res.end()
   }
   if (path === '/numbers') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"numbers":${HUGE_NUMBERS}}`)
@@ -82,6 +82,16 @@ spec:
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
+metadata: { name: events.rest, namespace: lm }
+spec:
+  type: rest
+  description: Answers 300 small events
+  endpoint: { method: GET, url: "${rest.url}/events" }
+  inputSchema: { type: object }
+  sideEffects: { level: read_only }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
 metadata: { name: numbers.rest, namespace: lm }
 spec:
   type: rest
@@ -110,7 +120,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: caller, namespace: lm }
 spec:
-  grants: [pay.quote, big.rest, numbers.rest, big.mcp]
+  grants: [pay.quote, big.rest, events.rest, numbers.rest, big.mcp]
 `
 
 /** The REST call endpoint, with the body as raw JSON text (so literals like 1e400 reach the server as written). */
@@ -227,5 +237,13 @@ describe('size limits', () => {
     expect(overMcp.json.detail).toContain(`sent more than the limit of ${ANSWER_LIMIT} bytes for its answers (TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES)`)
     // Not "cannot be reached", and not retried: the same answer would be as large again.
     expect(overMcp.json.detail).not.toContain('cannot be reached')
+  })
+
+  it('say that an event stream is counted over its whole life, so small messages are not mistaken for one huge answer', async () => {
+    const res = await restCall('events.rest', '{}')
+    expect(res.status).toBe(502)
+    expect(res.json.detail).toContain(
+      `'s event stream carried more than the limit of ${ANSWER_LIMIT} bytes for its answers (TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES), counted over the whole stream`,
+    )
   })
 })
