@@ -440,7 +440,7 @@ const DECLARATIONS = {
   }),
   TOOLROOM_GATEWAY_MAX_ATTEMPTS: variable(integer(1, 10), {
     group: 'gateway',
-    meaning: 'attempts per call of a read-only or idempotent tool on transient failures (jittered exponential backoff)',
+    meaning: "attempts per call of a read-only or idempotent tool on transient failures (jittered exponential backoff), all within the call's one deadline",
     default: 3,
   }),
   TOOLROOM_GATEWAY_RETRY_BASE_MS: variable(integer(0, 60_000), {
@@ -455,7 +455,7 @@ const DECLARATIONS = {
   }),
   TOOLROOM_GATEWAY_MCP_TIMEOUT_MS: variable(integer(1000, 3_600_000), {
     group: 'gateway',
-    meaning: 'how long a call forwarded to an MCP server may take',
+    meaning: 'how long a call forwarded to an MCP server may take, retries and backoff included',
     default: 60_000,
   }),
   TOOLROOM_GATEWAY_SSE_KEEPALIVE_MS: variable(integer(1000, 600_000), {

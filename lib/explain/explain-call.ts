@@ -32,7 +32,8 @@ import { heldKey } from '@/lib/gateway/idempotency'
 import { storableKey } from '@/lib/gateway/idempotency-key'
 import { agentRateLimit, peekRate, rateWindows } from '@/lib/gateway/rate-limit'
 import { parseRedactFields, redactTree } from '@/lib/gateway/redact'
-import { bindingFor } from '@/lib/gateway/tool-binding'
+import { deadlineRule, mcpBudget, restBudget } from '@/lib/gateway/retry'
+import { type Binding, bindingFor } from '@/lib/gateway/tool-binding'
 import { RPC } from '@/lib/gateway/tool-errors'
 import type { Violation } from '@/lib/gateway/validate-args'
 import { notFound } from '@/lib/errors/app-error'
@@ -113,7 +114,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   if (target) {
     const binding = await bindingFor(target, registryReader())
     executor = { kind: binding.executor.kind, reason: binding.executor.kind === 'none' ? binding.executor.reason : null }
-    note('executor', executorRefusal(binding.executor, osToolsEnabled()), executorText(binding.executor.kind, target))
+    note('executor', executorRefusal(binding.executor, osToolsEnabled()), executorText(binding.executor, target))
 
     const invalid = argumentsRefusal(target, rawArgs)
     violations = invalid?.violations ?? []
@@ -238,16 +239,18 @@ function doorMisused(base: Pick<Explanation, 'agent' | 'tool' | 'checkedAt'>, me
   }
 }
 
-function executorText(kind: string, tool: EffectiveTool): string {
-  switch (kind) {
+/** How the gateway would run it, and the deadline the call gets (lib/gateway/retry.ts, the rule it applies). */
+function executorText(executor: Binding['executor'], tool: EffectiveTool): string {
+  const retryable = tool.annotations.readOnly || tool.annotations.idempotent
+  switch (executor.kind) {
     case 'platform':
       return 'answered by the gateway itself (platform tool)'
     case 'rest':
-      return 'the gateway calls its REST endpoint'
+      return `the gateway calls its REST endpoint; ${deadlineRule(restBudget(executor.endpoint.timeoutMs), retryable)}`
     case 'mcp':
-      return `the gateway forwards it to its MCP server (${tool.provenance})`
+      return `the gateway forwards it to its MCP server (${tool.provenance}); ${deadlineRule(mcpBudget(), retryable)}`
     case 'os':
-      return 'the gateway runs its command (os tools are turned on)'
+      return `the gateway runs its command (os tools are turned on); one attempt, killed after ${executor.command.timeoutSeconds ?? 30} s (timeoutSeconds), never retried`
     default:
       return 'the gateway runs it'
   }

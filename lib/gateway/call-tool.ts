@@ -38,7 +38,7 @@ import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './ra
 import { InjectedSecrets } from './injected-secrets'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
-import { TransientError, withRetries } from './retry'
+import { mcpBudget, restBudget, TransientError, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
 import { executionFailure, RPC, ToolFailure } from './tool-errors'
 
@@ -282,7 +282,8 @@ class PipelineRun {
         const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.secrets)
         return withRetries(
           retryable,
-          (n) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal)),
+          restBudget(exec.endpoint.timeoutMs),
+          (n, attemptMs) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal, attemptMs)),
           (n) => (this.attempts = n),
         )
       }
@@ -291,8 +292,11 @@ class PipelineRun {
         const scrubbedProgress = progress && ((report: ProgressReport) => progress(this.secrets.scrub(report)))
         return withRetries(
           retryable,
-          (n) =>
-            this.upstream('mcp', n, () => executeMcp(exec.target, exec.upstreamName, args, this.secrets, this.ctx.signal, scrubbedProgress, entry.inputSchema)),
+          mcpBudget(),
+          (n, attemptMs) =>
+            this.upstream('mcp', n, () =>
+              executeMcp(exec.target, exec.upstreamName, args, this.secrets, this.ctx.signal, scrubbedProgress, entry.inputSchema, attemptMs),
+            ),
           (n) => (this.attempts = n),
         )
       }

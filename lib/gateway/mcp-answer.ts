@@ -27,7 +27,10 @@ export function rpcError(status: number, code: number, message: string, extraHea
 
 export const maxMcpBodyBytes = () => config().TOOLROOM_GATEWAY_MAX_BODY_BYTES
 
-export const tooLarge = () => rpcError(413, RPC.INVALID_REQUEST, `the request body is larger than ${maxMcpBodyBytes()} bytes`, { connection: 'close' })
+export const tooLarge = () =>
+  rpcError(413, RPC.INVALID_REQUEST, `the request body is larger than the limit of ${maxMcpBodyBytes()} bytes for /mcp (TOOLROOM_GATEWAY_MAX_BODY_BYTES)`, {
+    connection: 'close',
+  })
 export const notAllowed = (method: string) =>
   rpcError(
     405,

@@ -15,6 +15,7 @@ import { classifyInboundRequest } from '@modelcontextprotocol/server'
 import { type AgentIdentity, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
 import { config } from '@/lib/config'
 import { publicOrigin } from '@/lib/http/public-origin'
+import { fieldOf, findInexactNumber } from '@/lib/json/exact-numbers'
 import { readBounded } from '@/lib/http/read-bounded'
 import { mcpResourceOf, resourceMetadataUrlOf } from '@/lib/oauth/protected-resource'
 import { maxMcpBodyBytes, type McpAnswer, notAllowed, rpcError, tooLarge } from './mcp-answer'
@@ -108,6 +109,13 @@ export async function answerMcp(req: McpHttpRequest): Promise<McpAnswer> {
     parsed = JSON.parse(req.body)
   } catch (e) {
     return rpcError(400, RPC.PARSE_ERROR, `Parse error: ${(e as Error).message}`)
+  }
+  // A number JSON.parse changed (1e400 became Infinity, a 20-digit id was rounded) would be checked as
+  // one value and forwarded as another: refused, naming where and the limit (lib/json/exact-numbers.ts).
+  const inexact = findInexactNumber(req.body)
+  if (inexact) {
+    const field = fieldOf(inexact.path)
+    return rpcError(400, RPC.INVALID_REQUEST, `Invalid Request: ${field}: ${inexact.message}`, {}, { field, rule: inexact.rule })
   }
   const protocolVersion = req.header('mcp-protocol-version')
   const route = classifyInboundRequest({

@@ -12,6 +12,7 @@ import { AppError } from '@/lib/errors/app-error'
 import { withLogContext } from '@/lib/observability/logger'
 import { observeHttpRequest } from '@/lib/observability/metrics'
 import { withSpan } from '@/lib/observability/tracing'
+import { fieldOf, findInexactNumber } from '@/lib/json/exact-numbers'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
 import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/lib/storage/storable-text'
 import { readBounded } from './read-bounded'
@@ -150,6 +151,15 @@ function refuseUnstorable(value: unknown, where: string, safeTextFields?: readon
   throw new AppError('VALIDATION_FAILED', `invalid ${where}: ${fields.join(', ')} ${STORABLE_TEXT_MESSAGE}`, errors)
 }
 
+// A number JSON.parse would change (1e400 to null, 1e-400 to 0, a 20-digit integer rounded) is refused
+// for every JSON body, naming where it is and the limit it is past (lib/json/exact-numbers.ts).
+function refuseInexactNumber(text: string) {
+  const inexact = findInexactNumber(text)
+  if (!inexact) return
+  const field = fieldOf(inexact.path)
+  throw new AppError('VALIDATION_FAILED', `invalid body: ${field}: ${inexact.message}`, [{ field, rule: inexact.rule, message: inexact.message }])
+}
+
 function parseWith(schema: z.ZodObject | undefined, value: unknown, code: 'BAD_REQUEST' | 'VALIDATION_FAILED', where: string) {
   if (!schema) return undefined
   const parsed = schema.safeParse(value)
@@ -198,6 +208,7 @@ async function readBody(request: Request, contract: RouteContract): Promise<unkn
     ])
   }
   refuseUnstorable(json, 'body', contract.safeTextFields)
+  refuseInexactNumber(text)
   const parsed = (contract.body as z.ZodType).safeParse(json)
   if (parsed.success) return parsed.data
   const errors = fieldErrorsFromZod(parsed.error, json)

@@ -6,7 +6,7 @@ import { Agent } from 'undici'
 import type { AddressPolicy } from './address-policy'
 import { dispatchResponse } from './dispatch-response'
 import { checkTarget, guardedLookup } from './guard'
-import { OutboundError } from './outbound-error'
+import { answerLimit, OutboundError } from './outbound-error'
 import { crossOriginHeaders } from './request-headers'
 
 export interface OutboundLimits {
@@ -14,19 +14,21 @@ export interface OutboundLimits {
   timeoutMs?: number
   /** Largest body read; a larger one fails with `too_large`. */
   maxBytes?: number
+  /** The setting `maxBytes` comes from, named when an answer is over it. */
+  maxBytesSetting?: string
   maxRedirects?: number
 }
 
 export type GuardedFetch = (url: string | URL, init?: RequestInit, limits?: OutboundLimits) => Promise<Response>
 
-const DEFAULTS = { timeoutMs: 10_000, maxBytes: 4 * 1024 * 1024, maxRedirects: 5 }
+const DEFAULTS = { timeoutMs: 10_000, maxBytes: 4 * 1024 * 1024, maxRedirects: 5, maxBytesSetting: undefined as string | undefined }
 
 export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimits = {}): GuardedFetch {
   const limitsFor = (limits?: OutboundLimits) => ({ ...DEFAULTS, ...defaults, ...limits })
   const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) } })
 
   return async function guardedFetch(input, init = {}, limits) {
-    const { timeoutMs, maxBytes, maxRedirects } = limitsFor(limits)
+    const { timeoutMs, maxBytes, maxRedirects, maxBytesSetting } = limitsFor(limits)
     const signals = [init.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s)
     const signal = signals.length ? AbortSignal.any(signals) : undefined
     let url = new URL(String(input))
@@ -50,7 +52,7 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
         if (response.status !== 307 && response.status !== 308) requestInit = { ...requestInit, method: 'GET', body: undefined }
         continue
       }
-      return capBody(response, maxBytes, url, signal, timeoutMs)
+      return capBody(response, { maxBytes, maxBytesSetting }, url, signal, timeoutMs)
     }
   }
 }
@@ -73,15 +75,27 @@ function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {
 }
 
 /** The same response, whose body fails with `too_large` past `maxBytes`. */
-function capBody(response: Response, maxBytes: number, url: URL, signal: AbortSignal | undefined, timeoutMs: number): Response {
+function capBody(
+  response: Response,
+  { maxBytes, maxBytesSetting }: { maxBytes: number; maxBytesSetting?: string },
+  url: URL,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Response {
   const declared = Number(response.headers.get('content-length') ?? NaN)
   if (declared > maxBytes) {
     void response.body?.cancel()
-    throw new OutboundError('too_large', `${url.origin} answered ${declared} bytes, over the limit of ${maxBytes}`)
+    throw new OutboundError('too_large', `${url.origin} answered ${declared} bytes, over ${answerLimit(maxBytes, maxBytesSetting)}`)
   }
   // The HTTP parser holds a response to its declared length, so a small declared body needs no counting.
   if (!response.body || declared <= maxBytes) return response
   let seen = 0
+  // An event stream is counted over its whole life, not per message: say so, or many small messages read as one huge one.
+  const stream = /text\/event-stream/i.test(response.headers.get('content-type') ?? '')
+  const over = () =>
+    stream
+      ? `${url.origin}'s event stream carried more than ${answerLimit(maxBytes, maxBytesSetting)}, counted over the whole stream`
+      : `${url.origin} sent more than ${answerLimit(maxBytes, maxBytesSetting)}`
   const counted = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       // A body that stalls must still end when the deadline passes, whatever the source stream does.
@@ -90,7 +104,7 @@ function capBody(response: Response, maxBytes: number, url: URL, signal: AbortSi
       },
       transform(chunk, controller) {
         seen += chunk.byteLength
-        if (seen > maxBytes) controller.error(new OutboundError('too_large', `${url.origin} sent more than ${maxBytes} bytes`))
+        if (seen > maxBytes) controller.error(new OutboundError('too_large', over()))
         else controller.enqueue(chunk)
       },
     }),

@@ -17,12 +17,17 @@ const once = <T>(make: () => T): (() => T) => {
 export const outboundPolicy = (): AddressPolicy => config().TOOLROOM_OUTBOUND_ALLOW
 
 const gatewayMaxBytes = () => config().TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES
+const GATEWAY_MAX_BYTES_SETTING = 'TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES'
 
 /** Agent listeners and MCP servers under discovery: up to 5 redirects, each hop checked. */
-export const discoveryFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: config().TOOLROOM_OUTBOUND_MAX_BYTES }))
+export const discoveryFetch = once((): GuardedFetch =>
+  createGuardedFetch(outboundPolicy(), { maxBytes: config().TOOLROOM_OUTBOUND_MAX_BYTES, maxBytesSetting: 'TOOLROOM_OUTBOUND_MAX_BYTES' }),
+)
 
 /** REST tools: no redirects (a tool's declared origin and path are all it may reach). */
-export const gatewayFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: gatewayMaxBytes(), maxRedirects: 0 }))
+export const gatewayFetch = once((): GuardedFetch =>
+  createGuardedFetch(outboundPolicy(), { maxBytes: gatewayMaxBytes(), maxBytesSetting: GATEWAY_MAX_BYTES_SETTING, maxRedirects: 0 }),
+)
 
 /** Webhook receivers: no redirects (a signed delivery goes to the registered URL or nowhere), small answers. */
 export const webhookFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: 64 * 1024, maxRedirects: 0 }))
@@ -30,6 +35,6 @@ export const webhookFetch = once((): GuardedFetch => createGuardedFetch(outbound
 let sessionFetch: FetchLike | null = null
 /** The gateway's pooled MCP sessions (keep-alive node:http agents); `timeoutMs` is fixed by the first caller. */
 export function mcpSessionFetch(timeoutMs: number): FetchLike {
-  sessionFetch ??= createSessionFetch(outboundPolicy(), { timeoutMs, maxBytes: gatewayMaxBytes() })
+  sessionFetch ??= createSessionFetch(outboundPolicy(), { timeoutMs, maxBytes: gatewayMaxBytes(), maxBytesSetting: GATEWAY_MAX_BYTES_SETTING })
   return sessionFetch
 }

@@ -24,3 +24,8 @@ export function outboundErrorOf(e: unknown): OutboundError | null {
     if (current instanceof OutboundError) return current
   return null
 }
+
+/** The size limit of answers, as refusals name it: the bytes, and the setting they come from. */
+export function answerLimit(maxBytes: number, setting: string | undefined): string {
+  return `the limit of ${maxBytes} bytes for its answers${setting ? ` (${setting})` : ''}`
+}

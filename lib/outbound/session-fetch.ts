@@ -11,10 +11,10 @@ import { Readable } from 'node:stream'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { AddressPolicy } from './address-policy'
 import { checkTarget, guardedLookup } from './guard'
-import { OutboundError } from './outbound-error'
+import { answerLimit, OutboundError } from './outbound-error'
 import { outboundHeaders } from './request-headers'
 
-export function createSessionFetch(policy: AddressPolicy, limits: { timeoutMs: number; maxBytes: number }): FetchLike {
+export function createSessionFetch(policy: AddressPolicy, limits: { timeoutMs: number; maxBytes: number; maxBytesSetting?: string }): FetchLike {
   const lookup = guardedLookup(policy)
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 256, lookup } as http.AgentOptions),
@@ -63,7 +63,8 @@ export function createSessionFetch(policy: AddressPolicy, limits: { timeoutMs: n
         let size = 0
         res.on('data', (c: Buffer) => {
           size += c.length
-          if (size > limits.maxBytes) return res.destroy(new OutboundError('too_large', `${url.origin} sent more than ${limits.maxBytes} bytes`))
+          if (size > limits.maxBytes)
+            return res.destroy(new OutboundError('too_large', `${url.origin} sent more than ${answerLimit(limits.maxBytes, limits.maxBytesSetting)}`))
           chunks.push(c)
         })
         res.on('error', (e) => {

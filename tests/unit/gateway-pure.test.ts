@@ -4,7 +4,8 @@ import { buildRestRequest } from '@/lib/gateway/executors/rest'
 import { renderIdempotencyKey, storableKey } from '@/lib/gateway/idempotency-key'
 import { rateWindows } from '@/lib/gateway/rate-limit'
 import { parseRedactFields, REDACTED, redactTree, scrubText, scrubTree } from '@/lib/gateway/redact'
-import { backoffMs, defaultRetry } from '@/lib/gateway/retry'
+import { backoffMs, defaultRetry, minAttemptMs, TransientError, withRetries } from '@/lib/gateway/retry'
+import { ToolFailure } from '@/lib/gateway/tool-errors'
 import { validateArguments } from '@/lib/gateway/validate-args'
 
 describe('redaction', () => {
@@ -52,6 +53,67 @@ describe('retries', () => {
     expect(backoffMs(3, policy, () => 1)).toBe(policy.baseMs * 4)
     expect(backoffMs(30, policy, () => 1)).toBe(policy.maxMs)
     expect(backoffMs(3, policy, () => 0)).toBe(0)
+  })
+
+  it('share one deadline: each attempt gets what is left, and the deadline, not the last failure, ends a call that ran out', async () => {
+    let clock = 0
+    const given: number[] = []
+    const failing = (attempt: number, attemptMs: number): Promise<never> => {
+      given.push(attemptMs)
+      clock += attempt === 1 ? 600 : attemptMs
+      return Promise.reject(new TransientError('the endpoint answered 503', { status: 503 }, 'busy'))
+    }
+    const noPause = { maxAttempts: 5, baseMs: 0, maxMs: 0 }
+    const e = await withRetries(
+      true,
+      { totalMs: 1000, source: 'timeoutMs' },
+      failing,
+      () => {},
+      noPause,
+      () => clock,
+    ).catch((x: unknown) => x)
+    expect(given).toEqual([1000, 400])
+    expect(e).toBeInstanceOf(ToolFailure)
+    expect(e).toMatchObject({
+      errorCode: 'deadline_exceeded',
+      upstreamReply: 'busy',
+      detail: { failure: 'deadline', budgetMs: 1000, status: 503, retried: true },
+    })
+    expect((e as Error).message).toBe(
+      "the call's deadline of 1000 ms (timeoutMs, retries included) was hit after 2 attempts; the last: the endpoint answered 503",
+    )
+  })
+
+  it('start no retry with less than the least an attempt needs left', async () => {
+    let clock = 0
+    let attempts = 0
+    const run = () => {
+      attempts++
+      clock += 1000 - minAttemptMs(1000) + 1
+      return Promise.reject(new TransientError('the endpoint answered 502'))
+    }
+    const e = await withRetries(
+      true,
+      { totalMs: 1000, source: 'timeoutMs' },
+      run,
+      () => {},
+      { maxAttempts: 3, baseMs: 0, maxMs: 0 },
+      () => clock,
+    ).catch((x: unknown) => x)
+    expect(attempts).toBe(1)
+    expect(e).toMatchObject({ errorCode: 'deadline_exceeded' })
+    // With time to spare, the attempts run out first and the failure is the upstream's own.
+    clock = 0
+    const quick = () => Promise.reject(new TransientError('the endpoint answered 502'))
+    const last = await withRetries(
+      true,
+      { totalMs: 1000, source: 'timeoutMs' },
+      quick,
+      () => {},
+      { maxAttempts: 3, baseMs: 0, maxMs: 0 },
+      () => clock,
+    ).catch((x: unknown) => x)
+    expect(last).toBeInstanceOf(TransientError)
   })
 })
 

@@ -48,7 +48,11 @@ export async function executeMcp(
   progress?: (report: { progress: number; total?: number; message?: string }) => void,
   /** The tool's inputSchema as discovered: a 2026-07-28 client mirrors its `x-mcp-header` parameters into headers. */
   inputSchema?: unknown,
+  /** This attempt's share of the call's deadline (what is left of it: lib/gateway/retry.ts); opening a session counts. */
+  attemptMs: number = callTimeoutMs(),
 ): Promise<CallToolResult> {
+  const attemptEnds = performance.now() + attemptMs
+  const left = () => Math.max(1, Math.floor(attemptEnds - performance.now()))
   let headers: Record<string, string>
   try {
     headers = await headersOf(target, secrets)
@@ -75,25 +79,29 @@ export async function executeMcp(
     }
     const current = session
     try {
-      const s = await current.catch((e) => {
-        drop(key, current)
-        throw e
-      })
-      return await s.callTool(upstreamName, args, { timeout: callTimeoutMs(), signal, onprogress: progress, inputSchema })
+      // A pooled session opening for another call may take longer than this attempt has: it keeps opening for them.
+      const s = await within(
+        current.catch((e) => {
+          drop(key, current)
+          throw e
+        }),
+        left(),
+      )
+      return await s.callTool(upstreamName, args, { timeout: left(), signal, onprogress: progress, inputSchema })
     } catch (e) {
       // A server that forgot the session (restart, expiry) never saw the call: one fresh session may retry it.
       if (e instanceof StreamableHTTPError && e.code === 404 && !fresh) {
         drop(key, current)
         continue
       }
-      throw classify(e, () => drop(key, current))
+      throw classify(e, attemptMs, () => drop(key, current))
     }
   }
 }
 
-function classify(e: unknown, dropSession: () => void): Error {
+function classify(e: unknown, attemptMs: number, dropSession: () => void): Error {
   if (e instanceof McpError) {
-    if (e.code === ErrorCode.RequestTimeout) return new TransientError(`the MCP server did not answer within ${callTimeoutMs()} ms`, { failure: 'timeout' })
+    if (e.code === ErrorCode.RequestTimeout) return new TransientError(`the MCP server did not answer within ${attemptMs} ms`, { failure: 'timeout' })
     if (e.code === ErrorCode.ConnectionClosed) {
       dropSession()
       return new TransientError('the connection to the MCP server closed', { failure: 'network' })
@@ -117,9 +125,24 @@ function classify(e: unknown, dropSession: () => void): Error {
   }
   const outbound = outboundErrorOf(e)
   if (outbound?.failure === 'refused') return new ToolFailure(outbound.message, 'outbound_refused')
+  // An answer over the size limit is no network trouble, and would be as large again.
+  if (outbound?.failure === 'too_large') return new ToolFailure(outbound.message, 'outbound_too_large')
   if (outbound || e instanceof TypeError)
     return new TransientError(`the MCP server cannot be reached: ${(outbound ?? (e as Error)).message}`, { failure: 'network' })
   return e as Error
+}
+
+/** `promise`, or a timeout (as the SDK raises it) once `ms` have passed. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, `no session within ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** Closes every pooled session (tests, shutdown). */

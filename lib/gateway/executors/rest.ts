@@ -55,7 +55,9 @@ export async function executeRest(
   endpoint: Endpoint,
   args: Record<string, unknown>,
   headers: Record<string, string>,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  /** This attempt's share of the call's deadline (what is left of it: lib/gateway/retry.ts). */
+  attemptMs: number,
 ): Promise<CallToolResult> {
   const { url, body } = buildRestRequest(endpoint, args)
   let response: Response
@@ -69,7 +71,7 @@ export async function executeRest(
         body,
         signal,
       },
-      { timeoutMs: endpoint.timeoutMs ?? 30_000 },
+      { timeoutMs: attemptMs },
     )
     text = await response.text()
   } catch (e) {
