@@ -16,7 +16,7 @@ import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { agentTools } from '@/lib/gateway/agent-tools'
 import {
   argumentsRefusal,
-  behindDoor,
+  unwrapCallTool,
   CALL_TOOL_DOOR,
   callKeyOf,
   executorRefusal,
@@ -68,7 +68,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   const agent = { id: tools.agent.id, namespace: tools.agent.namespace, name: tools.agent.name, unit: tools.agent.unit }
   const base = { agent, tool: request.tool, checkedAt: new Date().toISOString() }
 
-  const door = behindDoor(tools.enabled.get(request.tool), request.arguments, request.idempotencyKey)
+  const door = unwrapCallTool(tools.enabled.get(request.tool), request.arguments, request.idempotencyKey)
   if (door && 'error' in door) return doorMisused(base, door.error)
   const name = door ? door.name : request.tool
   const rawArgs = door ? door.args : request.arguments

@@ -29,7 +29,7 @@ export const CALL_TOOL_DOOR = 'toolroom.call_tool'
  * toolroom.call_tool is a door, not a call: the named tool's pipeline runs and is what gets recorded.
  * Answers the call behind the door, a message when the door was used wrongly, or null for any other tool.
  */
-export function behindDoor(
+export function unwrapCallTool(
   entry: EffectiveTool | undefined,
   rawArgs: unknown,
   callerKey: string | undefined,

@@ -3,7 +3,7 @@
 // problem+json whose status follows what happened (the JSON-RPC code is kept as `rpcCode`, with its
 // `data`): a tool that is unknown, not available to the agent or not run by the gateway → 404,
 // invalid arguments → 422, -32029 → 429 (Retry-After), -32009 → 409, a failed tool → 502. (Over MCP
-// invalid arguments are a tool result with isError instead: lib/gateway/mcp-answers.ts.)
+// invalid arguments are a tool result with isError instead: lib/gateway/mcp-call-answer.ts.)
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
 import { callTool } from './call-tool'

@@ -16,7 +16,7 @@ import { announceApprovalRequest, requestApproval } from '@/lib/approvals/reques
 import { registryReader } from '@/lib/effective-tools/registry-reader'
 import {
   argumentsRefusal,
-  behindDoor,
+  unwrapCallTool,
   callKeyOf,
   executorRefusal,
   keyRefusal,
@@ -73,7 +73,7 @@ export function callTool(ctx: CallContext, name: string, rawArgs: unknown, calle
     const tools = await step('resolve', () => agentTools(ctx.agent.agentId))
     if (!tools) return { callId: null, error: { code: RPC.INVALID_REQUEST, message: 'the calling agent no longer exists', data: {} } }
     const entry = tools.enabled.get(name)
-    const door = behindDoor(entry, rawArgs, callerKey)
+    const door = unwrapCallTool(entry, rawArgs, callerKey)
     if (door && 'error' in door) return { callId: null, error: { code: RPC.INVALID_PARAMS, message: door.error, data: {} } }
     if (door) return callTool(ctx, door.name, door.args, door.callerKey)
     const run = new PipelineRun(ctx, tools, name, rawArgs, callerKey)

@@ -18,12 +18,12 @@ import { publicOrigin } from '@/lib/http/public-origin'
 import { fieldOf, findInexactNumber } from '@/lib/json/exact-numbers'
 import { readBounded } from '@/lib/http/read-bounded'
 import { mcpResourceOf, resourceMetadataUrlOf } from '@/lib/oauth/protected-resource'
-import { maxMcpBodyBytes, type McpAnswer, notAllowed, rpcError, tooLarge } from './mcp-answer'
+import { maxMcpBodyBytes, type McpAnswer, notAllowed, rpcError, tooLarge } from './mcp-http-answer'
 import { answerLegacy, openListChangedStream } from './mcp-legacy'
 import { answerModern } from './mcp-modern'
 import { RPC } from './tool-errors'
 
-export { maxMcpBodyBytes, type McpAnswer, notAllowed, tooLarge } from './mcp-answer'
+export { maxMcpBodyBytes, type McpAnswer, notAllowed, tooLarge } from './mcp-http-answer'
 export { mcpTransport } from './mcp-legacy'
 
 /** One HTTP request to /mcp, as either server sees it. */

@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/server'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { config } from '@/lib/config'
-import { GATEWAY_INSTRUCTIONS, GATEWAY_SERVER_INFO, JSON_HEADERS, maxMcpBodyBytes, type McpAnswer } from './mcp-answer'
+import { GATEWAY_INSTRUCTIONS, GATEWAY_SERVER_INFO, JSON_HEADERS, maxMcpBodyBytes, type McpAnswer } from './mcp-http-answer'
 import { checkMessage } from './mcp-messages'
 import { callToolFor, listToolsFor } from './mcp-tool-handlers'
 import { RPC } from './tool-errors'

@@ -5,7 +5,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { agentTools } from './agent-tools'
 import { callTool, type ProgressReport } from './call-tool'
-import { toMcpAnswer } from './mcp-answers'
+import { toMcpAnswer } from './mcp-call-answer'
 
 /** A refusal with the reason kept apart from the message, so the SDK sends code, message and data as they are. */
 export class Refusal extends Error {

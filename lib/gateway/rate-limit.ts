@@ -13,7 +13,9 @@ export interface RateWindow {
   start: Date
   expires: Date
   limit: number
-  describe: string
+  /** Whose calls the window counts: the tool's or the agent's. */
+  applies: 'tool' | 'agent'
+  length: 'minute' | 'day'
   retryAfterSeconds: number
 }
 
@@ -39,22 +41,24 @@ export function agentRateLimit(spec: Record<string, unknown>): RateLimit {
 /** The windows a call counts against, in a fixed order (so concurrent calls lock rows in the same order). Pure. */
 export function rateWindows(toolId: string, toolLimit: RateLimit, agentId: string, agentLimit: RateLimit, now: number): RateWindow[] {
   const out: RateWindow[] = []
-  const add = (scope: string, limit: number | null, length: number, describe: string) => {
+  const add = (scope: string, limit: number | null, applies: RateWindow['applies'], length: RateWindow['length']) => {
     if (limit === null) return
-    const start = Math.floor(now / length) * length
+    const ms = length === 'day' ? DAY : MINUTE
+    const start = Math.floor(now / ms) * ms
     out.push({
       scope,
       start: new Date(start),
-      expires: new Date(start + length + MINUTE),
+      expires: new Date(start + ms + MINUTE),
       limit,
-      describe,
-      retryAfterSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)),
+      applies,
+      length,
+      retryAfterSeconds: Math.max(1, Math.ceil((start + ms - now) / 1000)),
     })
   }
-  add(`a:${agentId}:d`, agentLimit.callsPerDay, DAY, 'agent day')
-  add(`a:${agentId}:m`, agentLimit.callsPerMinute, MINUTE, 'agent minute')
-  add(`t:${toolId}:d`, toolLimit.callsPerDay, DAY, 'tool day')
-  add(`t:${toolId}:m`, toolLimit.callsPerMinute, MINUTE, 'tool minute')
+  add(`a:${agentId}:d`, agentLimit.callsPerDay, 'agent', 'day')
+  add(`a:${agentId}:m`, agentLimit.callsPerMinute, 'agent', 'minute')
+  add(`t:${toolId}:d`, toolLimit.callsPerDay, 'tool', 'day')
+  add(`t:${toolId}:m`, toolLimit.callsPerMinute, 'tool', 'minute')
   return out
 }
 
@@ -92,23 +96,19 @@ export async function peekRate(windows: RateWindow[]): Promise<{ usage: WindowUs
     ORDER BY u.i`
   const usage = rows.map((r) => {
     const window = windows[r.i - 1]
-    const [applies, length] = describeParts(window)
-    return { window, applies, length, used: r.used, full: r.full }
+    return { window, applies: window.applies, length: window.length, used: r.used, full: r.full }
   })
   const first = usage.find((u) => u.full)
   return { usage, refusal: first ? refusalOf(first.window) : null }
 }
 
-const describeParts = (w: RateWindow) => w.describe.split(' ') as ['tool' | 'agent', 'minute' | 'day']
-
 function refusalOf(w: RateWindow): RateRefusal {
-  const [applies, window] = describeParts(w)
   return {
     limit: w.limit,
-    window,
-    applies,
+    window: w.length,
+    applies: w.applies,
     retryAfterSeconds: w.retryAfterSeconds,
-    message: `rate limit reached: ${w.limit} calls per ${window} for this ${applies}; retry in ${w.retryAfterSeconds} s`,
+    message: `rate limit reached: ${w.limit} calls per ${w.length} for this ${w.applies}; retry in ${w.retryAfterSeconds} s`,
   }
 }
 

@@ -10,7 +10,7 @@ import { reservedDenialOf, resolveEffectiveTools, safetyDenialOf } from '@/lib/e
 import type { CatalogTool, ResolverInput } from '@/lib/effective-tools/types'
 import { fixDraftHref, bindConnectorDraft, draftOf, enableToggleDraft, grantDraft, withAgentAllowed, withoutDeniedNamespace } from '@/lib/explain/fix-drafts'
 import { traceCandidates } from '@/lib/explain/trace-candidates'
-import { behindDoor, callKeyOf, executorRefusal, keyRefusal, unavailableRefusal, unknownToolRefusal } from '@/lib/gateway/call-checks'
+import { unwrapCallTool, callKeyOf, executorRefusal, keyRefusal, unavailableRefusal, unknownToolRefusal } from '@/lib/gateway/call-checks'
 import { validateDocument } from '@/lib/manifests/validate-document'
 import { catalogTool } from '../support/catalog-tool'
 
@@ -142,11 +142,11 @@ describe('candidates of a name', () => {
 describe('the gateway checks the explainer shares', () => {
   it('open toolroom.call_tool as a door to the named tool, and refuse it without a name', () => {
     const door = { name: 'toolroom.call_tool' } as never
-    expect(behindDoor(door, { name: 'a.b', arguments: { x: 1 }, idempotencyKey: 'k' }, undefined)).toEqual({ name: 'a.b', args: { x: 1 }, callerKey: 'k' })
-    expect(behindDoor(door, { name: 'a.b' }, 'outer')).toEqual({ name: 'a.b', args: {}, callerKey: 'outer' })
-    expect(behindDoor(door, { name: 'toolroom.call_tool' }, undefined)).toEqual({ error: expect.stringMatching(/needs "name"/) })
-    expect(behindDoor(door, {}, undefined)).toEqual({ error: expect.any(String) })
-    expect(behindDoor({ name: 'a.b' } as never, {}, undefined)).toBeNull()
+    expect(unwrapCallTool(door, { name: 'a.b', arguments: { x: 1 }, idempotencyKey: 'k' }, undefined)).toEqual({ name: 'a.b', args: { x: 1 }, callerKey: 'k' })
+    expect(unwrapCallTool(door, { name: 'a.b' }, 'outer')).toEqual({ name: 'a.b', args: {}, callerKey: 'outer' })
+    expect(unwrapCallTool(door, { name: 'toolroom.call_tool' }, undefined)).toEqual({ error: expect.stringMatching(/needs "name"/) })
+    expect(unwrapCallTool(door, {}, undefined)).toEqual({ error: expect.any(String) })
+    expect(unwrapCallTool({ name: 'a.b' } as never, {}, undefined)).toBeNull()
   })
 
   it('name the reason and code of each refusal', () => {
