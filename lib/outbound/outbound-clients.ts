@@ -24,6 +24,12 @@ export const discoveryFetch = once((): GuardedFetch => createGuardedFetch(outbou
 /** REST tools: no redirects (a tool's declared origin and path are all it may reach). */
 export const gatewayFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: gatewayMaxBytes(), maxRedirects: 0 }))
 
+/**
+ * Upstreams' authorization servers (metadata and token requests): no redirects (a request carrying a
+ * client secret goes to the URL the manifest or the metadata names, or nowhere), small answers.
+ */
+export const idpFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: 256 * 1024, maxRedirects: 0 }))
+
 /** Webhook receivers: no redirects (a signed delivery goes to the registered URL or nowhere), small answers. */
 export const webhookFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: 64 * 1024, maxRedirects: 0 }))
 

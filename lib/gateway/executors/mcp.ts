@@ -1,5 +1,5 @@
 // `mcp` tools: forwarded as `tools/call` to their server over pooled sessions (one session per
-// server and credential set, reused by every call; dropped when it fails, and at most
+// server and credential set, an `oauth2` credential's current access token included, reused by every call; dropped when it fails, and at most
 // TOOLROOM_GATEWAY_MCP_SESSION_TTL_S old so rotated header secrets are picked up), over the
 // transport discovery reached the server by (./mcp-sessions.ts).
 import 'server-only'
@@ -12,6 +12,7 @@ import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { TransientError } from '../retry'
 import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure } from '../tool-errors'
+import { upstreamBearerToken } from '../upstream-credential'
 import { type McpSession, openMcpSession } from './mcp-sessions'
 
 const sessionTtlMs = () => config().TOOLROOM_GATEWAY_MCP_SESSION_TTL_S * 1000
@@ -24,6 +25,11 @@ async function headersOf(target: McpTarget, sensitive: Set<string>): Promise<Rec
     const value = await readSecretValue(h.secretRef, target.namespace)
     sensitive.add(value)
     headers[h.name] = value
+  }
+  if (target.oauth2) {
+    const token = await upstreamBearerToken(target.oauth2, target.namespace)
+    sensitive.add(token)
+    headers.authorization = `Bearer ${token}`
   }
   return headers
 }
@@ -52,6 +58,7 @@ export async function executeMcp(
   try {
     headers = await headersOf(target, sensitive)
   } catch (e) {
+    if (e instanceof ToolFailure) throw e
     throw new ToolFailure(`the server's credentials cannot be read: ${(e as Error).message}`, 'secret_unavailable')
   }
   const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`
