@@ -1,4 +1,5 @@
 // Which credential an upstream access token belongs to (docs/design/gateway.md, "Upstream credentials").
+import 'server-only'
 import { createHash } from 'node:crypto'
 import type { OAuth2Client } from '@/lib/manifests/specs/upstream-auth'
 
