@@ -49,6 +49,8 @@ async function startRestUpstream(): Promise<Listening & { seen: string[] }> {
     const known = token ? await idp.verify(token) : null
     const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value))
     if (!known || known.resource !== RESOURCE || !known.scopes.includes('tickets.write')) return send(401, { error: 'invalid_token' })
+    // A careless upstream that echoes the credential it was sent in its error answer.
+    if (req.url?.startsWith('/echoing')) return send(400, { error: 'no such ticket', youSent: req.headers.authorization })
     send(200, { ok: true, client: known.clientId })
   })
   return { ...running, seen }
@@ -100,7 +102,7 @@ async function startMcpUpstream(): Promise<Listening & { seen: string[] }> {
   return { ...running, seen }
 }
 
-const oauthTool = (name: string, opts: { issuer?: string; secret?: string; scopes?: string[]; tokenUrl?: string } = {}) => `
+const oauthTool = (name: string, opts: { issuer?: string; secret?: string; scopes?: string[]; tokenUrl?: string; path?: string } = {}) => `
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: Tool
@@ -110,7 +112,7 @@ spec:
   description: ${name} with an OAuth credential
   endpoint:
     method: POST
-    url: "${restUpstream.url}/tickets"
+    url: "${restUpstream.url}${opts.path ?? '/tickets'}"
     auth:
       type: oauth2
       oauth2:
@@ -131,7 +133,16 @@ const restCall = (toolId: string, token = agentToken) =>
     headers: { authorization: `Bearer ${token}` },
   })
 
-const TOOLS = ['tickets.create', 'tickets.expiring', 'tickets.concurrent', 'tickets.replicas', 'tickets.down', 'tickets.wrong', 'tickets.direct']
+const TOOLS = [
+  'tickets.create',
+  'tickets.echoing',
+  'tickets.expiring',
+  'tickets.concurrent',
+  'tickets.replicas',
+  'tickets.down',
+  'tickets.wrong',
+  'tickets.direct',
+]
 
 async function toolStatus(name: string) {
   const res = await call(resourceRoutes('Tool').get, `/api/v1/tools/${name}?namespace=oa`, { params: { id: name } })
@@ -161,6 +172,7 @@ kind: Secret
 metadata: { name: wrong-client, namespace: oa }
 spec: { stringData: { secret: "not-the-secret" } }
 ${oauthTool('tickets.create')}
+${oauthTool('tickets.echoing', { path: '/echoing' })}
 ${oauthTool('tickets.expiring', { scopes: ['tickets.write', 'tickets.read'] })}
 ${oauthTool('tickets.concurrent', { scopes: ['tickets.read', 'tickets.write', 'openid'] })}
 ${oauthTool('tickets.replicas', { scopes: ['openid', 'tickets.write'] })}
@@ -243,6 +255,17 @@ describe('a REST tool with an OAuth credential', () => {
     ])
       expect(text).not.toContain(token)
     expect(one.status).toBe(200)
+  })
+
+  it('scrubs the token from what an upstream that echoes it answered, as every injected secret', async () => {
+    const res = await restCall('tickets.echoing')
+    expect(res.status).toBe(502)
+    const token = restUpstream.seen.at(-1)!
+    expect(await idp.verify(token)).not.toBeNull()
+    const stored = await prisma.toolCall.findUniqueOrThrow({ where: { id: res.json.callId } })
+    expect(stored.upstreamExcerpt).toContain('[REDACTED]')
+    const one = await call(statsRoutes.call, `/api/v1/calls/${res.json.callId}`, { params: { id: res.json.callId } })
+    for (const text of [res.text, JSON.stringify(stored), one.text]) expect(text).not.toContain(token)
   })
 
   it('fetches a new token once the one it has is about to expire', async () => {
