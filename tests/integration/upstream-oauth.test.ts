@@ -294,15 +294,16 @@ describe('a REST tool with an OAuth credential', () => {
   it('asks once when two gateway processes need the same token at the same moment', async () => {
     const gateways = await Promise.all([spawnGateway(), spawnGateway()])
     const clients: Client[] = []
+    let gate: ReturnType<TestIdp['hold']> | undefined
     try {
       clients.push(...(await Promise.all(gateways.map((g) => agentClient(g.url, agentToken)))))
       const before = idp.tokenRequests()
-      const gate = idp.hold()
+      gate = idp.hold()
       const calls = clients.map((c) => c.callTool({ name: 'tickets.replicas', arguments: { subject: 'x' } }))
       // The first process's token request is held at the server; the second waits on the credential's lock.
       await until('one token request held and the other process waiting for the lock', async () => {
         const waiting = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`
-        return gate.held() === 1 && waiting[0].n >= 1
+        return gate!.held() === 1 && waiting[0].n >= 1
       })
       gate.release()
       const results = await Promise.all(calls)
@@ -310,6 +311,7 @@ describe('a REST tool with an OAuth credential', () => {
       expect(idp.tokenRequests()).toBe(before + 1)
       expect(new Set(restUpstream.seen.slice(-2)).size).toBe(1)
     } finally {
+      gate?.release()
       await Promise.all(clients.map((c) => c.close().catch(() => {})))
       await Promise.all(gateways.map((g) => g.stop()))
     }

@@ -68,7 +68,7 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
       gate = current
       return {
         release: () => {
-          gate = null
+          if (gate === current) gate = null
           current.release()
         },
         held: () => current.waiting,
