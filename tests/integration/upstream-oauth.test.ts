@@ -6,7 +6,7 @@
 // gateway processes at once, never shown by any API or stored in plain text; a refusing or absent
 // server is a Tool condition and a call error that names it.
 import http from 'node:http'
-import express from 'express'
+import { createRequire } from 'node:module'
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js'
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -28,6 +28,14 @@ import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { until } from '../support/until'
 import { applyManifest, call, resetDatabase } from './helpers'
+
+// express (the SDK's bearer-auth middleware is an Express middleware) ships no types, and
+// @types/express is not installed: the little of it this test uses.
+type ExpressApp = http.RequestListener & {
+  use(path: string, handler: unknown): void
+  post(path: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => unknown): void
+}
+const express = createRequire(import.meta.url)('express') as () => ExpressApp
 
 const CLIENT_SECRET = 'idp-client-secret-UNMISTAKABLE-41f7'
 const RESOURCE = 'https://api.example.com'
