@@ -333,6 +333,7 @@ describe('a REST tool with an OAuth credential', () => {
   it('fails a call with the server unreachable named, and the Tool says so', async () => {
     const res = await restCall('tickets.down')
     expect(res.status).toBe(502)
+    expect(res.json).toMatchObject({ type: 'https://toolroom.dev/problems/upstream-token-unavailable', title: 'No access token for the upstream' })
     expect(res.json.detail).toContain(`the authorization server ${deadIssuer}`)
     expect(res.json.detail).toContain('could not be reached')
     expect(res.json.data.authorizationServer).toMatchObject({ error: 'unreachable', server: deadIssuer })
