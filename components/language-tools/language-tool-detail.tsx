@@ -9,7 +9,7 @@ import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
-import { dateTime, timeAgo } from '@/lib/client/format'
+import { dateTime, describeOAuth2Client, timeAgo } from '@/lib/client/format'
 import { useSurfaceChanges } from '@/lib/client/hooks'
 import { ComplianceReportCard } from './compliance-report'
 import { DirectAccessNotice, UNGOVERNED } from './direct-access-notice'
@@ -176,6 +176,12 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                       ) : (
                         'none'
                       ),
+                    ],
+                    [
+                      'OAuth client',
+                      spec.auth ? (
+                        <Code>{`${describeOAuth2Client(spec.auth.oauth2)} · secret ${spec.auth.oauth2.clientSecretRef.name}${spec.auth.oauth2.clientSecretRef.key ? `/${spec.auth.oauth2.clientSecretRef.key}` : ''}`}</Code>
+                      ) : null,
                     ],
                   ]}
                 />

@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card'
 import { CodeBlock } from '@/components/ui/code-block'
 import { DefinitionList } from '@/components/ui/definition-list'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
-import { count, humanize } from '@/lib/client/format'
+import { count, describeOAuth2Client, humanize } from '@/lib/client/format'
 import { refHref } from '@/lib/client/links'
 import { LevelBadge, TypeBadge } from './badges'
 
@@ -27,6 +27,13 @@ function Invocation({ spec, namespace }: { spec: ToolSpec; namespace: string }) 
           ],
           ['Auth', auth ? `${auth.type}${auth.header ? ` (header ${auth.header})` : ''}` : 'none'],
           ['Secret', auth?.secretRef ? <Code>{`${auth.secretRef.name}${auth.secretRef.key ? ` · key ${auth.secretRef.key}` : ''}`}</Code> : null],
+          ['OAuth client', auth?.oauth2 ? <Code>{describeOAuth2Client(auth.oauth2)}</Code> : null],
+          [
+            'Client secret',
+            auth?.oauth2 ? (
+              <Code>{`${auth.oauth2.clientSecretRef.name}${auth.oauth2.clientSecretRef.key ? ` · key ${auth.oauth2.clientSecretRef.key}` : ''}`}</Code>
+            ) : null,
+          ],
           ['Timeout', spec.endpoint.timeoutMs ? `${spec.endpoint.timeoutMs} ms` : null],
         ]}
       />

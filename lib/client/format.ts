@@ -106,3 +106,21 @@ export function between(startIso: string | null | undefined, endIso: string | nu
   if (!startIso || !endIso) return '—'
   return duration(new Date(endIso).getTime() - new Date(startIso).getTime())
 }
+
+/** An upstream OAuth client (`auth.oauth2`) in one line: grant, client, server, scopes, resource. Never a secret. */
+export function describeOAuth2Client(oauth2: {
+  grantType: string
+  clientId: string
+  issuer?: string
+  tokenUrl?: string
+  scopes?: string[]
+  resource?: string
+}): string {
+  return [
+    `${oauth2.grantType} as ${oauth2.clientId} at ${oauth2.issuer ?? oauth2.tokenUrl}`,
+    oauth2.scopes?.length ? `scopes ${oauth2.scopes.join(' ')}` : null,
+    oauth2.resource ? `resource ${oauth2.resource}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ')
+}

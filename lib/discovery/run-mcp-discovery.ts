@@ -11,6 +11,7 @@ import { scrubText, scrubTree } from '@/lib/gateway/redact'
 import { maskSecretValues } from '@/lib/secrets/mask-secret-values'
 import { storableJson } from '@/lib/storage/storable-text'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import { getUpstreamToken } from '@/lib/upstream-auth/get-upstream-token'
 import { diffSurface, isEmptyDiff, newRefusals, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
 import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
@@ -41,6 +42,12 @@ export async function runMcpDiscovery({
       const value = await readSecretValue(h.secretRef, server.namespace)
       headers[h.name] = value
       for (const form of secretForms(value)) sensitive.add(form)
+    }
+    // The same access token the gateway's calls carry: a refusal fails the run with the server's error.
+    if (spec.auth) {
+      const token = await getUpstreamToken(spec.auth.oauth2, server.namespace)
+      headers.authorization = `Bearer ${token}`
+      for (const form of secretForms(token)) sensitive.add(form)
     }
     const readiness = config().TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 15
     const previous = server.compliance as { checkedAt?: string } | null

@@ -2,7 +2,8 @@
 // record (channel `rest`). A result answers 200 `{callId, result}`; a refusal or failure answers
 // problem+json whose status follows what happened (the JSON-RPC code is kept as `rpcCode`, with its
 // `data`): a tool that is unknown, not available to the agent or not run by the gateway → 404,
-// invalid arguments → 422, -32029 → 429 (Retry-After), -32009 → 409, a failed tool → 502. (Over MCP
+// invalid arguments → 422, -32029 → 429 (Retry-After), -32009 → 409, a failed tool → 502 (type
+// upstream-token-unavailable when the upstream's authorization server refused a token). (Over MCP
 // invalid arguments are a tool result with isError instead: lib/gateway/mcp-call-answer.ts.)
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
@@ -10,6 +11,8 @@ import { callTool } from './call-tool'
 import { RPC } from './tool-errors'
 
 const NOT_AVAILABLE = { status: 404, title: 'Tool not available', type: 'tool-not-available' }
+// The upstream was never called: its authorization server would not issue a token (lib/gateway/upstream-credential.ts).
+const NO_UPSTREAM_TOKEN = { status: 502, title: 'No access token for the upstream', type: 'upstream-token-unavailable' }
 const STATUS: Record<number, { status: number; title: string; type: string }> = {
   [RPC.METHOD_NOT_FOUND]: NOT_AVAILABLE,
   [RPC.INVALID_PARAMS]: { status: 422, title: 'Invalid arguments', type: 'invalid-arguments' },
@@ -34,7 +37,9 @@ export async function callOverRest(
   const kind =
     data.outcome === 'denied' && code === RPC.INVALID_PARAMS
       ? NOT_AVAILABLE
-      : (STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' })
+      : data.authorizationServer !== undefined
+        ? NO_UPSTREAM_TOKEN
+        : (STATUS[code] ?? { status: 502, title: 'Tool call failed', type: 'tool-call-failed' })
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE }
   if (code === RPC.RATE_LIMITED && typeof data.retryAfterSeconds === 'number') headers['retry-after'] = String(data.retryAfterSeconds)
   const body = {

@@ -8,6 +8,7 @@ import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { qualifyRef } from '@/lib/manifests/resource-ref'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
+import type { OAuth2Client } from '@/lib/manifests/specs/upstream-auth'
 import { mcpTargetOf } from './mcp-target'
 
 export interface McpTarget {
@@ -17,6 +18,8 @@ export interface McpTarget {
   transport: McpTransportUsed
   namespace: string
   authHeaders: NonNullable<LanguageToolSpec['authHeaders']>
+  /** The server's OAuth client (`spec.auth.oauth2`): its access token goes in Authorization. */
+  oauth2?: OAuth2Client
 }
 
 export type Executor =
@@ -41,7 +44,12 @@ async function mcpTargetAt(reader: BindingReader, ref: string): Promise<McpTarge
   const server = (await reader.servers([ref])).get(ref)
   if (!server) return null
   const endpoint = languageToolEndpoint(server.name, server.namespace, server.spec)
-  return { ...mcpTargetOf(endpoint, server), namespace: server.namespace, authHeaders: server.spec.authHeaders ?? [] }
+  return {
+    ...mcpTargetOf(endpoint, server),
+    namespace: server.namespace,
+    authHeaders: server.spec.authHeaders ?? [],
+    ...(server.spec.auth ? { oauth2: server.spec.auth.oauth2 } : {}),
+  }
 }
 
 const lastSegment = (id: string) => id.slice(id.lastIndexOf('.') + 1)

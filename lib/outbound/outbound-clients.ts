@@ -29,6 +29,12 @@ export const gatewayFetch = once((): GuardedFetch =>
   createGuardedFetch(outboundPolicy(), { maxBytes: gatewayMaxBytes(), maxBytesSetting: GATEWAY_MAX_BYTES_SETTING, maxRedirects: 0 }),
 )
 
+/**
+ * Upstreams' authorization servers (metadata and token requests): no redirects (a request carrying a
+ * client secret goes to the URL the manifest or the metadata names, or nowhere), small answers.
+ */
+export const idpFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: 256 * 1024, maxRedirects: 0 }))
+
 /** Webhook receivers: no redirects (a signed delivery goes to the registered URL or nowhere), small answers. */
 export const webhookFetch = once((): GuardedFetch => createGuardedFetch(outboundPolicy(), { maxBytes: 64 * 1024, maxRedirects: 0 }))
 

@@ -30,16 +30,27 @@ export function resolveSecretRef(ref: string, referrerNamespace: string): Secret
   return parseRef(ref, referrerNamespace)
 }
 
-/** Every `secretRef` a spec holds, with the field path that holds it. Kinds without references give none. */
+/** Every `secretRef` a spec holds (an OAuth client's `clientSecretRef` too), with the field path that holds it. Kinds without references give none. */
 export function secretRefsOf(kind: string, spec: unknown): { field: string; name: string }[] {
   const s = spec as {
-    endpoint?: { auth?: { secretRef?: { name: string } } }
+    endpoint?: { auth?: { secretRef?: { name: string }; oauth2?: { clientSecretRef?: { name: string } } } }
     authHeaders?: { secretRef: { name: string } }[]
+    auth?: { oauth2?: { clientSecretRef?: { name: string } } }
   }
   if (kind === 'Tool') {
     const ref = s.endpoint?.auth?.secretRef
-    return ref ? [{ field: 'spec.endpoint.auth.secretRef.name', name: ref.name }] : []
+    const client = s.endpoint?.auth?.oauth2?.clientSecretRef
+    return [
+      ...(ref ? [{ field: 'spec.endpoint.auth.secretRef.name', name: ref.name }] : []),
+      ...(client ? [{ field: 'spec.endpoint.auth.oauth2.clientSecretRef.name', name: client.name }] : []),
+    ]
   }
-  if (kind === 'LanguageTool') return (s.authHeaders ?? []).map((h, i) => ({ field: `spec.authHeaders[${i}].secretRef.name`, name: h.secretRef.name }))
+  if (kind === 'LanguageTool') {
+    const client = s.auth?.oauth2?.clientSecretRef
+    return [
+      ...(s.authHeaders ?? []).map((h, i) => ({ field: `spec.authHeaders[${i}].secretRef.name`, name: h.secretRef.name })),
+      ...(client ? [{ field: 'spec.auth.oauth2.clientSecretRef.name', name: client.name }] : []),
+    ]
+  }
   return []
 }

@@ -1,5 +1,5 @@
 // Keeps every Tool's observed status current (README, "Tool status"): gathers what its conditions
-// depend on (its Secret, its MCP server, the outbound policy's verdict on its endpoint, its recent
+// depend on (its Secret, its OAuth credential's last token request, its MCP server, the outbound policy's verdict on its endpoint, its recent
 // calls), works them out (lib/tools/tool-conditions.ts) and writes the phase and conditions of the
 // tools whose status changed, in one statement. Called after whatever a status depends on changes:
 // apply and REST writes of Tools, Secrets and LanguageTools, secret rotation, discovery runs, the
@@ -16,6 +16,8 @@ import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { scopeOf } from '@/lib/gateway/url-template'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
+import { upstreamTokenKey } from '@/lib/upstream-auth/upstream-token-key'
+import { Prisma } from '@/lib/generated/prisma/client'
 import {
   type EndpointFact,
   observeToolConditions,
@@ -24,6 +26,7 @@ import {
   sameConditions,
   type SecretFact,
   type ServerFact,
+  type TokenFact,
   type ToolCondition,
   upstreamToolName,
   withTransitionTimes,
@@ -35,7 +38,17 @@ interface Ref {
 }
 
 /** Which tools to look at: all of them, or those that are, or depend on, the named resources. */
-export type ToolStatusScope = { all: true } | { tools?: Ref[]; secrets?: Ref[]; languageTools?: Ref[]; toolStatKeys?: string[]; degraded?: boolean }
+export type ToolStatusScope =
+  | { all: true }
+  | {
+      tools?: Ref[]
+      secrets?: Ref[]
+      languageTools?: Ref[]
+      toolStatKeys?: string[]
+      degraded?: boolean
+      /** Every REST tool with an `oauth2` credential: after a token request's outcome changed. */
+      oauth2?: boolean
+    }
 
 interface ToolRow {
   id: string
@@ -62,7 +75,12 @@ export async function refreshToolStatus(scope: ToolStatusScope, now: Date = new 
     if (tools.length === 0) return { checked: 0, changed: 0 }
     const late = tools.filter((t) => t.spec.type === 'rest' && !endpoints.has(t.spec.endpoint!.url))
     for (const [url, verdict] of await endpointVerdicts(late)) endpoints.set(url, verdict)
-    const [secrets, servers, recent] = await Promise.all([secretFacts(tx, tools), serverFacts(tx, tools), recentCalls(tx, tools, now)])
+    const [secrets, servers, tokens, recent] = await Promise.all([
+      secretFacts(tx, tools),
+      serverFacts(tx, tools),
+      tokenFacts(tx, tools),
+      recentCalls(tx, tools, now),
+    ])
     const osToolsEnabled = config().TOOLROOM_ENABLE_OS_TOOLS
     const updates: { id: string; phase: string; conditions: ToolCondition[] }[] = []
     for (const tool of tools) {
@@ -71,6 +89,7 @@ export async function refreshToolStatus(scope: ToolStatusScope, now: Date = new 
         name: tool.name,
         spec: tool.spec,
         secret: secrets.get(tool.id),
+        token: tokens.get(tool.id),
         server: servers.get(tool.id),
         endpoint: tool.spec.type === 'rest' ? endpoints.get(tool.spec.endpoint!.url) : undefined,
         osToolsEnabled,
@@ -124,19 +143,23 @@ export async function refreshToolStatusAfter(written: { kind: string; namespace:
   }
 }
 
+// A REST tool's Secret: its secretRef, or its OAuth client's secret.
+const SECRET_REF_NAME = Prisma.sql`coalesce(t.spec->'endpoint'->'auth'->'secretRef'->>'name', t.spec->'endpoint'->'auth'->'oauth2'->'clientSecretRef'->>'name')`
+
 async function selectTools(db: Db, scope: ToolStatusScope): Promise<ToolRow[]> {
   if ('all' in scope) return db.$queryRaw<ToolRow[]>`SELECT t.id, t.namespace, t.name, t.spec, t.phase, t.conditions FROM "Tool" t`
   const tools = scope.tools ?? []
   const secrets = scope.secrets ?? []
   const servers = scope.languageTools ?? []
   const keys = scope.toolStatKeys ?? []
-  if (!tools.length && !secrets.length && !servers.length && !keys.length && !scope.degraded) return []
+  if (!tools.length && !secrets.length && !servers.length && !keys.length && !scope.degraded && !scope.oauth2) return []
   // A reference is `name` (the Tool's namespace) or `namespace/name`; both forms are matched.
   return db.$queryRaw<ToolRow[]>`
     SELECT t.id, t.namespace, t.name, t.spec, t.phase, t.conditions FROM "Tool" t
     WHERE (t.namespace, t.name) IN (SELECT * FROM unnest(${tools.map((r) => r.namespace)}::text[], ${tools.map((r) => r.name)}::text[]))
-       OR (t.type = 'rest' AND (t.namespace, coalesce(nullif(split_part(t.spec->'endpoint'->'auth'->'secretRef'->>'name', '/', 2), ''), t.spec->'endpoint'->'auth'->'secretRef'->>'name'))
+       OR (t.type = 'rest' AND (t.namespace, coalesce(nullif(split_part(${SECRET_REF_NAME}, '/', 2), ''), ${SECRET_REF_NAME}))
             IN (SELECT * FROM unnest(${secrets.map((r) => r.namespace)}::text[], ${secrets.map((r) => r.name)}::text[])))
+       OR (${scope.oauth2 ?? false} AND t.type = 'rest' AND t.spec->'endpoint'->'auth'->>'type' = 'oauth2')
        OR (t.type = 'mcp' AND (CASE WHEN strpos(t.spec->'mcpServerRef'->>'name', '/') > 0 THEN t.spec->'mcpServerRef'->>'name' ELSE t.namespace || '/' || (t.spec->'mcpServerRef'->>'name') END)
             = ANY(${servers.map((r) => `${r.namespace}/${r.name}`)}::text[]))
        OR ('Tool/' || t.namespace || '/' || t.name) = ANY(${keys}::text[])
@@ -146,7 +169,8 @@ async function selectTools(db: Db, scope: ToolStatusScope): Promise<ToolRow[]> {
 async function secretFacts(db: Db, tools: ToolRow[]): Promise<Map<string, SecretFact>> {
   const wanted = new Map<string, Ref>()
   for (const tool of tools) {
-    const ref = tool.spec.type === 'rest' ? tool.spec.endpoint?.auth?.secretRef?.name : undefined
+    const auth = tool.spec.type === 'rest' ? tool.spec.endpoint?.auth : undefined
+    const ref = auth?.type === 'oauth2' ? auth.oauth2?.clientSecretRef.name : auth?.secretRef?.name
     // Only the Tool's own namespace is looked in: a reference elsewhere is a condition of its own.
     if (ref && (!ref.includes('/') || ref.startsWith(`${tool.namespace}/`)))
       wanted.set(tool.id, { namespace: tool.namespace, name: ref.slice(ref.indexOf('/') + 1) })
@@ -163,6 +187,24 @@ async function secretFacts(db: Db, tools: ToolRow[]): Promise<Map<string, Secret
       return [id, keys ? { found: true, keys } : { found: false }]
     }),
   )
+}
+
+async function tokenFacts(db: Db, tools: ToolRow[]): Promise<Map<string, TokenFact>> {
+  const keyOf = new Map<string, string>()
+  for (const tool of tools) {
+    const auth = tool.spec.type === 'rest' ? tool.spec.endpoint?.auth : undefined
+    if (auth?.type === 'oauth2' && auth.oauth2) keyOf.set(tool.id, upstreamTokenKey(tool.namespace, auth.oauth2))
+  }
+  if (keyOf.size === 0) return new Map()
+  const rows = await db.$queryRaw<{ key: string; error: string | null; errorDescription: string | null }[]>`
+    SELECT key, error, "errorDescription" FROM "UpstreamToken" WHERE key = ANY(${[...new Set(keyOf.values())]}::text[])`
+  const byKey = new Map(rows.map((r) => [r.key, r]))
+  const facts = new Map<string, TokenFact>()
+  for (const [id, key] of keyOf) {
+    const row = byKey.get(key)
+    if (row) facts.set(id, row.error ? { issued: false, error: row.error, description: row.errorDescription } : { issued: true })
+  }
+  return facts
 }
 
 async function serverFacts(db: Db, tools: ToolRow[]): Promise<Map<string, ServerFact>> {

@@ -3,6 +3,7 @@
 // Pure: the facts come from lib/tools/refresh-tool-status.ts.
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { secretRefProblem } from '@/lib/secrets/secret-ref'
+import { describeTokenFailure } from '@/lib/upstream-auth/upstream-token-rules'
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown'
 
@@ -25,7 +26,7 @@ export type ToolPhase = Exclude<(typeof TOOL_PHASES)[number], 'Pending'>
  * What a call needs (a False one means calls cannot work: phase Failed) and how calls have gone
  * (a False one means they mostly fail: phase Degraded). Unknown needs make the phase Degraded.
  */
-export const BLOCKING_CONDITIONS = ['SecretAvailable', 'ServerReady', 'EndpointAllowed', 'Runnable'] as const
+export const BLOCKING_CONDITIONS = ['SecretAvailable', 'TokenIssued', 'ServerReady', 'EndpointAllowed', 'Runnable'] as const
 export const CONDITION_TYPES = [...BLOCKING_CONDITIONS, 'CallsSucceeding'] as const
 export type ConditionType = (typeof CONDITION_TYPES)[number]
 
@@ -37,6 +38,8 @@ export const MIN_RECENT_CALLS = 10
 export const DEGRADED_FAILURE_RATE = 0.5
 
 export type SecretFact = { found: false } | { found: true; keys: string[] }
+/** How the last access-token request of an `oauth2` credential went (none yet: no fact). */
+export type TokenFact = { issued: true } | { issued: false; error: string; description: string | null }
 export type ServerFact = { found: false } | { found: true; phase: string; lastError: string | null; listsTool: boolean; upstreamTool: string }
 /** The outbound policy's verdict on a REST endpoint's host (after DNS for names it does not allow by name). */
 export type EndpointFact = { allowed: true; how: string } | { allowed: false; why: string } | { unresolved: string } | { unknown: string }
@@ -47,6 +50,8 @@ export interface ToolFacts {
   spec: ToolSpec
   /** The Secret `spec.endpoint.auth.secretRef` names, looked up in the Tool's own namespace. */
   secret?: SecretFact
+  /** The last token request of `spec.endpoint.auth.oauth2`'s credential. */
+  token?: TokenFact
   /** The LanguageTool `spec.mcpServerRef` names. */
   server?: ServerFact
   endpoint?: EndpointFact
@@ -63,6 +68,7 @@ export function observeToolConditions(facts: ToolFacts): Observed[] {
   if (spec.type === 'rest') {
     const auth = spec.endpoint?.auth
     if (auth && auth.type !== 'none') out.push(secretCondition(auth, facts))
+    if (auth?.type === 'oauth2' && auth.oauth2 && facts.token) out.push(tokenCondition(auth.oauth2, facts.token))
   }
   if (spec.type === 'mcp') out.push(serverCondition(facts))
   if (spec.type === 'rest') out.push(endpointCondition(facts))
@@ -78,16 +84,17 @@ export function observeToolConditions(facts: ToolFacts): Observed[] {
 
 function secretCondition(auth: NonNullable<NonNullable<ToolSpec['endpoint']>['auth']>, facts: ToolFacts): Observed {
   const type = 'SecretAvailable'
-  if (!auth.secretRef)
+  const secretRef = auth.type === 'oauth2' ? auth.oauth2?.clientSecretRef : auth.secretRef
+  if (!secretRef)
     return { type, status: 'False', reason: 'NoSecretRef', message: `auth type "${auth.type}" names no secretRef, so calls would carry no credential` }
-  const ref = auth.secretRef.name
+  const ref = secretRef.name
   const outside = secretRefProblem(ref, facts.namespace)
   if (outside) return { type, status: 'False', reason: 'SecretOutsideNamespace', message: outside }
   const name = ref.slice(ref.indexOf('/') + 1)
   const secret = facts.secret ?? { found: false }
   if (!secret.found) return { type, status: 'False', reason: 'SecretNotFound', message: `Secret "${facts.namespace}/${name}" does not exist` }
   if (secret.keys.length === 0) return { type, status: 'False', reason: 'SecretEmpty', message: `Secret "${facts.namespace}/${name}" holds no value` }
-  const key = auth.secretRef.key
+  const key = secretRef.key
   if (key !== undefined && !secret.keys.includes(key))
     return {
       type,
@@ -96,6 +103,28 @@ function secretCondition(auth: NonNullable<NonNullable<ToolSpec['endpoint']>['au
       message: `Secret "${facts.namespace}/${name}" has no key "${key}" (it has ${secret.keys.map((k) => `"${k}"`).join(', ')})`,
     }
   return { type, status: 'True', reason: 'SecretFound', message: `Secret "${facts.namespace}/${name}" holds ${key ? `the key "${key}"` : 'a value'}` }
+}
+
+const TOKEN_FAILURE_REASONS: Record<string, string> = {
+  unreachable: 'ServerUnreachable',
+  refused_by_policy: 'RefusedByPolicy',
+  no_metadata: 'NoMetadata',
+  invalid_response: 'InvalidTokenResponse',
+  secret_unavailable: 'SecretUnavailable',
+}
+
+function tokenCondition(oauth2: NonNullable<NonNullable<NonNullable<ToolSpec['endpoint']>['auth']>['oauth2']>, token: TokenFact): Observed {
+  const type = 'TokenIssued'
+  const server = oauth2.issuer ?? oauth2.tokenUrl!
+  if (token.issued)
+    return { type, status: 'True', reason: 'TokenIssued', message: `the authorization server ${server} issues client "${oauth2.clientId}" its tokens` }
+  // The server's own error code (invalid_client, invalid_scope, ...) is in the message; the reason says who refused.
+  return {
+    type,
+    status: 'False',
+    reason: TOKEN_FAILURE_REASONS[token.error] ?? 'TokenRefused',
+    message: clip(describeTokenFailure(token.error, token.description, server), 500),
+  }
 }
 
 function serverCondition(facts: ToolFacts): Observed {

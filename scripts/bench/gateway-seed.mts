@@ -1,13 +1,28 @@
 // Registry for bench:gateway: a LanguageTool pointing at the bench upstream (its surface stored as
-// discovery would), an agent referencing it, and a credential. Prints {token}.
+// discovery would), an agent referencing it, and a credential. Prints {token}. With
+// BENCH_UPSTREAM_AUTH the LanguageTool authenticates: `bearer` a static Authorization header from a
+// Secret, `oauth2` the client credentials grant at BENCH_ISSUER.
 import { prisma } from '@/lib/db'
 import { systemContext } from '@/lib/audit/audit-actor'
 import { applyManifestText } from '@/lib/manifests/apply-documents'
 import { createAgentCredential } from '@/lib/agent-credentials/agent-credentials'
 
 const upstream = process.env.UPSTREAM_URL!
+const mode = process.env.BENCH_UPSTREAM_AUTH ?? 'none'
+const secret = (value: string) => `apiVersion: toolroom.dev/v1alpha1
+kind: Secret
+metadata: { name: bench-upstream, namespace: default }
+spec: { stringData: { value: "${value}" } }
+---
+`
+const auth =
+  mode === 'bearer'
+    ? `, authHeaders: [{ name: Authorization, secretRef: { name: bench-upstream } }]`
+    : mode === 'oauth2'
+      ? `, auth: { type: oauth2, oauth2: { grantType: client_credentials, issuer: "${process.env.BENCH_ISSUER}", clientId: bench, clientSecretRef: { name: bench-upstream }, scopes: [lookup], resource: "https://bench.example.com" } }`
+      : ''
 await applyManifestText(
-  `apiVersion: toolroom.dev/v1alpha1
+  `${mode === 'bearer' ? secret('Bearer bench-static-token') : mode === 'oauth2' ? secret('bench-client-secret') : ''}apiVersion: toolroom.dev/v1alpha1
 kind: SideEffectPolicy
 metadata: { name: read_only }
 spec: { level: read_only, requiresApproval: false }
@@ -15,7 +30,7 @@ spec: { level: read_only, requiresApproval: false }
 apiVersion: toolroom.dev/v1alpha1
 kind: LanguageTool
 metadata: { name: bench, namespace: default }
-spec: { endpoint: "${upstream}" }
+spec: { endpoint: "${upstream}"${auth} }
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent

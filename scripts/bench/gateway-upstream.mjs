@@ -1,5 +1,8 @@
 // The benchmark's upstream: a local SDK MCP server (streamable HTTP, stateless, JSON answers) with
-// one read-only tool. Prints its URL.
+// one read-only tool. Prints its URL. BENCH_UPSTREAM_AUTH=bearer takes only `Bearer bench-static-token`;
+// =oauth2 also runs an authorization server (oidc-provider, client credentials) and takes only the
+// tokens it issued (a map lookup once a token was seen, so the upstream's own cost stays flat), and
+// prints the issuer.
 import http from 'node:http'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
@@ -18,9 +21,46 @@ function build() {
   return server
 }
 
+const AUTH = process.env.BENCH_UPSTREAM_AUTH ?? 'none'
+let provider = null
+if (AUTH === 'oauth2') {
+  const { default: Provider } = await import('oidc-provider')
+  const idp = http.createServer()
+  await new Promise((resolve) => idp.listen(0, '127.0.0.1', resolve))
+  const issuer = `http://127.0.0.1:${idp.address().port}`
+  provider = new Provider(issuer, {
+    clients: [{ client_id: 'bench', client_secret: 'bench-client-secret', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
+    scopes: ['lookup'],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: { enabled: true, getResourceServerInfo: () => ({ scope: 'lookup', accessTokenFormat: 'opaque', accessTokenTTL: 3600 }) },
+    },
+    ttl: { ClientCredentials: () => 3600 },
+  })
+  idp.on('request', provider.callback())
+  console.log(`issuer ${issuer}`)
+}
+const known = new Map()
+async function authorized(header) {
+  if (AUTH === 'none') return true
+  // The static token is also how the benchmark calls the upstream directly, whatever the mode.
+  if (header === 'Bearer bench-static-token') return true
+  if (AUTH === 'bearer') return false
+  const token = /^Bearer (.+)$/.exec(header ?? '')?.[1]
+  if (!token) return false
+  const seen = known.get(token)
+  if (seen) return seen > Date.now()
+  const found = await provider.ClientCredentials.find(token)
+  if (!found || found.isExpired) return false
+  known.set(token, found.exp * 1000)
+  return true
+}
+
 const server = http.createServer(async (req, res) => {
   if (req.url === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')
   if (req.method !== 'POST') return void res.writeHead(405).end()
+  if (!(await authorized(req.headers.authorization))) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_token"}')
   const chunks = []
   for await (const c of req) chunks.push(c)
   const mcp = build()

@@ -8,7 +8,10 @@
 //   BENCH_TRACING=on exports the gateway's spans to a local OTLP/HTTP sink (counted, then dropped):
 //   tracing's cost; off (the default) the OpenTelemetry SDK is never loaded. BENCH_GATEWAY_DIR=<dir>
 //   runs the lean gateway of another checkout (its sources, with this one's node_modules linked in),
-//   for an A/B of two commits in one run's conditions.
+//   for an A/B of two commits in one run's conditions. BENCH_UPSTREAM_AUTH=bearer (a static
+//   Authorization header from a Secret) or oauth2 (a token from a local oidc-provider by the client
+//   credentials grant, cached) makes the upstream take only authenticated calls: compare the
+//   gateway's CPU per call of the two runs.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -169,9 +172,13 @@ function startSpanSink() {
 const db = await benchDatabase('toolroom_bench_gateway')
 try {
   const env = { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: SECRET_KEY, NODE_ENV: 'production' }
-  const [, upstream] = await start(['scripts/bench/gateway-upstream.mjs'], { UPSTREAM_PORT }, /upstream (\S+)/)
+  const upstreamAuth = process.env.BENCH_UPSTREAM_AUTH ?? 'none'
+  const started = await start(['scripts/bench/gateway-upstream.mjs'], { UPSTREAM_PORT }, /upstream (\S+)/)
+  const upstream = started[1]
+  const issuer = /issuer (\S+)/.exec(started.input)?.[1]
   const upstreamPid = start.last.pid
-  const { token } = JSON.parse(await run([...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], { ...env, UPSTREAM_URL: upstream }))
+  const { token } = JSON.parse(await run([...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], { ...env, UPSTREAM_URL: upstream, BENCH_ISSUER: issuer ?? '' }))
+  const upstreamHeaders = upstreamAuth === 'none' ? {} : { authorization: 'Bearer bench-static-token' }
 
   let gateway
   if (TARGET === 'next') {
@@ -196,11 +203,11 @@ try {
   }
   const gatewayPid = start.last.pid
   const auth = { authorization: `Bearer ${token}` }
-  await check(upstream, {}, body)
+  await check(upstream, upstreamHeaders, body)
   await check(gateway, auth, gatewayBody)
 
   log(
-    `gateway sources: ${process.env.BENCH_GATEWAY_DIR ?? 'this checkout'}; tracing ${spanSink ? `on (OTLP/HTTP to a local sink)` : 'off'}; load average ${os
+    `gateway sources: ${process.env.BENCH_GATEWAY_DIR ?? 'this checkout'}; upstream auth ${upstreamAuth}; tracing ${spanSink ? `on (OTLP/HTTP to a local sink)` : 'off'}; load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
@@ -211,9 +218,9 @@ try {
   const rows = []
   for (const connections of [1, 20]) {
     // warm-up, then the two side by side
-    await load(upstream, {}, body, connections).catch(() => {})
+    await load(upstream, upstreamHeaders, body, connections).catch(() => {})
     const u0 = cpuSeconds(upstreamPid)
-    const direct = await load(upstream, {}, body, connections)
+    const direct = await load(upstream, upstreamHeaders, body, connections)
     direct.upstreamCpuMs = ((cpuSeconds(upstreamPid) - u0) * 1000) / direct.total
     await load(gateway, auth, gatewayBody, Math.max(1, connections / 4)).catch(() => {})
     const g0 = cpuSeconds(gatewayPid)
@@ -224,7 +231,7 @@ try {
     through.upstreamCpuMs = ((cpuSeconds(upstreamPid) - u1) * 1000) / through.total
     through.postgresCpuMs = p0 === null ? null : ((postgresCpuSeconds() - p0) * 1000) / through.total
     if (connections === 1) {
-      direct.precise = await sequentialLatency(upstream, {}, body, DURATION / 2)
+      direct.precise = await sequentialLatency(upstream, upstreamHeaders, body, DURATION / 2)
       through.precise = await sequentialLatency(gateway, auth, gatewayBody, DURATION / 2)
     }
     rows.push({ connections, direct, through })

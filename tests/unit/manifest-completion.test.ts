@@ -38,7 +38,7 @@ describe('manifest completion', () => {
   it('leaves out keys already written above or below, and follows nesting and lists of objects', () => {
     expect(at('kind: Tool\nspec:\n  type: rest\n  |\n  description: d\n')?.labels).not.toEqual(expect.arrayContaining(['type', 'description']))
     expect(at('kind: Tool\nspec:\n  endpoint:\n    method: GET\n    |')?.labels).toEqual(['url', 'auth', 'timeoutMs'])
-    expect(at('kind: Tool\nspec:\n  endpoint:\n    auth:\n      |')?.labels).toEqual(['type', 'secretRef', 'header'])
+    expect(at('kind: Tool\nspec:\n  endpoint:\n    auth:\n      |')?.labels).toEqual(['type', 'secretRef', 'header', 'oauth2'])
     const headers = 'kind: LanguageTool\nspec:\n  authHeaders:\n    - name: x-key\n      |'
     expect(at(headers)?.labels).toEqual(['secretRef'])
     expect(at('kind: LanguageTool\nspec:\n  authHeaders:\n  - |')?.labels).toEqual(['name', 'secretRef'])

@@ -1636,12 +1636,28 @@ export interface components {
                     url: string;
                     auth?: {
                         /** @enum {string} */
-                        type: "none" | "bearer" | "basic" | "header";
+                        type: "none" | "bearer" | "basic" | "header" | "oauth2";
                         secretRef?: {
                             name: string;
                             key?: string;
                         };
                         header?: string;
+                        oauth2?: {
+                            /** @enum {string} */
+                            grantType: "client_credentials";
+                            /** Format: uri */
+                            issuer?: string;
+                            /** Format: uri */
+                            tokenUrl?: string;
+                            clientId: string;
+                            clientSecretRef: {
+                                name: string;
+                                key?: string;
+                            };
+                            scopes?: string[];
+                            /** Format: uri */
+                            resource?: string;
+                        };
                     };
                     timeoutMs?: number;
                 };
@@ -1710,7 +1726,7 @@ export interface components {
         };
         ToolCondition: {
             /** @enum {string} */
-            type: "SecretAvailable" | "ServerReady" | "EndpointAllowed" | "Runnable" | "CallsSucceeding";
+            type: "SecretAvailable" | "TokenIssued" | "ServerReady" | "EndpointAllowed" | "Runnable" | "CallsSucceeding";
             /** @enum {string} */
             status: "True" | "False" | "Unknown";
             /** @description One CamelCase word, e.g. `SecretNotFound`, `ServerFailed`, `RefusedByPolicy`, `HighFailureRate` */
@@ -1791,6 +1807,26 @@ export interface components {
                         key?: string;
                     };
                 }[];
+                auth?: {
+                    /** @enum {string} */
+                    type: "oauth2";
+                    oauth2: {
+                        /** @enum {string} */
+                        grantType: "client_credentials";
+                        /** Format: uri */
+                        issuer?: string;
+                        /** Format: uri */
+                        tokenUrl?: string;
+                        clientId: string;
+                        clientSecretRef: {
+                            name: string;
+                            key?: string;
+                        };
+                        scopes?: string[];
+                        /** Format: uri */
+                        resource?: string;
+                    };
+                };
             };
             status?: {
                 [key: string]: unknown;
@@ -2191,12 +2227,28 @@ export interface components {
                     url: string;
                     auth?: {
                         /** @enum {string} */
-                        type: "none" | "bearer" | "basic" | "header";
+                        type: "none" | "bearer" | "basic" | "header" | "oauth2";
                         secretRef?: {
                             name: string;
                             key?: string;
                         };
                         header?: string;
+                        oauth2?: {
+                            /** @enum {string} */
+                            grantType: "client_credentials";
+                            /** Format: uri */
+                            issuer?: string;
+                            /** Format: uri */
+                            tokenUrl?: string;
+                            clientId: string;
+                            clientSecretRef: {
+                                name: string;
+                                key?: string;
+                            };
+                            scopes?: string[];
+                            /** Format: uri */
+                            resource?: string;
+                        };
                     };
                     timeoutMs?: number;
                 };
@@ -2281,6 +2333,26 @@ export interface components {
                         key?: string;
                     };
                 }[];
+                auth?: {
+                    /** @enum {string} */
+                    type: "oauth2";
+                    oauth2: {
+                        /** @enum {string} */
+                        grantType: "client_credentials";
+                        /** Format: uri */
+                        issuer?: string;
+                        /** Format: uri */
+                        tokenUrl?: string;
+                        clientId: string;
+                        clientSecretRef: {
+                            name: string;
+                            key?: string;
+                        };
+                        scopes?: string[];
+                        /** Format: uri */
+                        resource?: string;
+                    };
+                };
             };
         };
         ConnectorManifest: {

@@ -1,5 +1,5 @@
 // `mcp` tools: forwarded as `tools/call` to their server over pooled sessions (one session per
-// server and credential set, reused by every call; dropped when it fails, and at most
+// server and credential set, an `oauth2` credential's current access token included, reused by every call; dropped when it fails, and at most
 // TOOLROOM_GATEWAY_MCP_SESSION_TTL_S old so rotated header secrets are picked up), over the
 // transport discovery reached the server by (./mcp-sessions.ts).
 import 'server-only'
@@ -13,6 +13,7 @@ import type { InjectedSecrets } from '../injected-secrets'
 import { TransientError } from '../retry'
 import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure } from '../tool-errors'
+import { upstreamBearerToken } from '../upstream-credential'
 import { type McpSession, openMcpSession } from './mcp-sessions'
 
 const sessionTtlMs = () => config().TOOLROOM_GATEWAY_MCP_SESSION_TTL_S * 1000
@@ -26,11 +27,32 @@ async function headersOf(target: McpTarget, secrets: InjectedSecrets): Promise<R
     secrets.add(value, `the ${h.name} header's value (Secret "${h.secretRef.name}")`)
     headers[h.name] = value
   }
+  if (target.oauth2) {
+    const token = await upstreamBearerToken(target.oauth2, target.namespace)
+    secrets.add(token, `the access token of OAuth client "${target.oauth2.clientId}"`)
+    headers.authorization = `Bearer ${token}`
+  }
   return headers
 }
 
 function open(target: McpTarget, headers: Record<string, string>): Promise<McpSession> {
   return openMcpSession(target, headers, mcpSessionFetch(callTimeoutMs()), callTimeoutMs())
+}
+
+/** The pool key each configured server was last called with: a refreshed OAuth token (or a rotated Secret's value) makes a new one. */
+const latestKey = new Map<string, string>()
+
+/**
+ * A server's session opened with credentials that have since changed is never looked up again: it
+ * is closed once every call that may still be on it has had its whole timeout.
+ */
+function retireSuperseded(server: string, key: string) {
+  const previous = latestKey.get(server)
+  if (previous === key) return
+  latestKey.set(server, key)
+  const session = previous === undefined ? undefined : pool.get(previous)
+  if (previous === undefined || !session) return
+  setTimeout(() => drop(previous, session), callTimeoutMs()).unref?.()
 }
 
 function drop(key: string, session: Promise<McpSession>) {
@@ -61,6 +83,8 @@ export async function executeMcp(
     throw new ToolFailure(`the server's credentials cannot be read: ${(e as Error).message}`, 'secret_unavailable')
   }
   const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`
+  // The server with the credentials it is configured with (references, not their values).
+  retireSuperseded(JSON.stringify([target.transport, target.url, target.namespace, target.authHeaders, target.oauth2 ?? null]), key)
   for (let fresh = false; ; fresh = true) {
     let session = pool.get(key)
     if (

@@ -1,5 +1,5 @@
 // `rest` tools: one HTTP request to the declared endpoint with the referenced secret injected
-// (bearer, basic or a named header). `{name}` in the URL takes that argument as one path segment or
+// (bearer, basic or a named header), or the access token an `oauth2` credential gets. `{name}` in the URL takes that argument as one path segment or
 // query value (url-template.ts: it cannot leave the declared origin and path prefix); the other
 // arguments go in the query string (GET, DELETE) or as the JSON body. 502/503/504, timeouts and
 // connection errors are transient; any other non-2xx answer is a failure of the tool.
@@ -12,6 +12,7 @@ import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import type { InjectedSecrets } from '../injected-secrets'
 import { TransientError } from '../retry'
 import { RPC, ToolFailure } from '../tool-errors'
+import { upstreamBearerToken } from '../upstream-credential'
 import { expandUrlTemplate, UrlTemplateError } from '../url-template'
 
 type Endpoint = NonNullable<ToolSpec['endpoint']>
@@ -20,6 +21,11 @@ const TRANSIENT_STATUSES = new Set([502, 503, 504])
 /** Resolves the auth header once per call (not per attempt); the secret joins the call's injected secrets. */
 export async function restAuthHeaders(endpoint: Endpoint, namespace: string, secrets: InjectedSecrets): Promise<Record<string, string>> {
   const auth = endpoint.auth
+  if (auth?.type === 'oauth2' && auth.oauth2) {
+    const token = await upstreamBearerToken(auth.oauth2, namespace)
+    secrets.add(token, `the access token of OAuth client "${auth.oauth2.clientId}"`)
+    return { authorization: `Bearer ${token}` }
+  }
   if (!auth || auth.type === 'none' || !auth.secretRef) return {}
   let value: string
   try {

@@ -1,5 +1,6 @@
 import { z } from '@/lib/http/zod'
 import { evenWithFieldErrors, httpUrl, imageReference, resourceRef } from './common'
+import { oauth2Client } from './upstream-auth'
 
 // The langop.io `LanguageTool` (seeds/000): an MCP tool server Toolroom discovers and forwards to.
 export const languageToolSpec = z
@@ -28,8 +29,20 @@ export const languageToolSpec = z
       )
       .max(20)
       .optional(),
+    /** OAuth 2.1 as a service: discovery and every call send the token the client credentials grant gets. */
+    auth: z.strictObject({ type: z.enum(['oauth2']), oauth2: oauth2Client }).optional(),
   })
   .superRefine((spec, ctx) => {
+    if (spec.auth)
+      (spec.authHeaders ?? []).forEach((h, i) => {
+        if (h.name.toLowerCase() === 'authorization')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['authHeaders', i, 'name'],
+            message: 'must not be Authorization when spec.auth is set (the OAuth token is sent there)',
+            params: { rule: 'not-allowed' },
+          })
+      })
     if (!spec.image && !spec.endpoint)
       ctx.addIssue({ code: 'custom', path: ['image'], message: 'is required unless spec.endpoint is set', params: { rule: 'required' } })
   }, evenWithFieldErrors)

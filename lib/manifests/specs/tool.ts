@@ -3,6 +3,7 @@ import { ALLOWED_AGENT_FORMS, ALLOWED_AGENT_PATTERN } from '@/lib/effective-tool
 import { urlTemplateProblems } from '@/lib/gateway/url-template'
 import { MAX_DESCRIPTION_LENGTH, MAX_UPSTREAM_TOOL_NAME_LENGTH } from '@/lib/manifests/tool-definition-limits'
 import { approvalExpirySeconds, approvalSummary, evenWithFieldErrors, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
+import { oauth2Client } from './upstream-auth'
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
 // the runtime: a declared argument vector, never a shell line.
@@ -13,7 +14,7 @@ const toolEndpoint = z.strictObject({
   }),
   auth: z
     .strictObject({
-      type: z.enum(['none', 'bearer', 'basic', 'header']),
+      type: z.enum(['none', 'bearer', 'basic', 'header', 'oauth2']),
       secretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }).optional(),
       /** Header name for `type: header`. */
       header: z
@@ -21,7 +22,24 @@ const toolEndpoint = z.strictObject({
         .max(256)
         .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
         .optional(),
+      /** The OAuth client for `type: oauth2`: the token it gets is sent as a bearer token. */
+      oauth2: oauth2Client.optional(),
     })
+    .superRefine((auth, ctx) => {
+      if (auth.type === 'oauth2') {
+        if (auth.oauth2 === undefined)
+          ctx.addIssue({ code: 'custom', path: ['oauth2'], message: 'is required when type is "oauth2"', params: { rule: 'required' } })
+        for (const field of ['secretRef', 'header'] as const)
+          if (auth[field] !== undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: [field],
+              message: 'is not allowed when type is "oauth2" (the client secret is oauth2.clientSecretRef)',
+              params: { rule: 'not-allowed' },
+            })
+      } else if (auth.oauth2 !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['oauth2'], message: 'is only allowed when type is "oauth2"', params: { rule: 'not-allowed' } })
+    }, evenWithFieldErrors)
     .optional(),
   timeoutMs: z.number().int().min(1).max(300_000).optional(),
 })

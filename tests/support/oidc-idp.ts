@@ -1,0 +1,93 @@
+// A real authorization server for tests: oidc-provider (npm), on a free loopback port, issuing opaque
+// access tokens by the client credentials grant, with RFC 8707 resource indicators. It counts the
+// token requests it receives, can hold them at a gate (to line up concurrent refreshes), and
+// verifies the tokens it issued for the test's upstreams (no mock of OAuth: its own token store).
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Provider from 'oidc-provider'
+
+export interface TestIdp {
+  issuer: string
+  /** Token requests received (all clients, success or not). */
+  tokenRequests(): number
+  /** Lifetime of the tokens issued from now on. */
+  setTokenTtl(seconds: number): void
+  /** Holds token requests until `release()`; `held()` counts those waiting. */
+  hold(): { release(): void; held(): number }
+  /** What the server knows of a token it issued, or null (unknown or expired). */
+  verify(token: string): Promise<{ clientId: string; scopes: string[]; resource: string | undefined; expiresAt: number } | null>
+  close(): Promise<void>
+}
+
+export async function startTestIdp(clients: { clientId: string; clientSecret: string }[], scopes: string[]): Promise<TestIdp> {
+  const server = http.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  let ttl = 600
+  let requests = 0
+  let gate: { promise: Promise<void>; release(): void; waiting: number } | null = null
+  const provider = new Provider(issuer, {
+    clients: clients.map((c) => ({
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+    })),
+    scopes: ['openid', ...scopes],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        getResourceServerInfo: () => ({ scope: scopes.join(' '), accessTokenFormat: 'opaque', accessTokenTTL: ttl }),
+      },
+    },
+    ttl: { ClientCredentials: () => ttl },
+  })
+  const callback = provider.callback()
+  server.on('request', async (req, res) => {
+    if (req.method === 'POST' && req.url?.startsWith('/token')) {
+      requests++
+      const held = gate
+      if (held) {
+        held.waiting++
+        await held.promise
+      }
+    }
+    callback(req, res)
+  })
+  return {
+    issuer,
+    tokenRequests: () => requests,
+    setTokenTtl: (seconds) => void (ttl = seconds),
+    hold() {
+      let release!: () => void
+      const promise = new Promise<void>((resolve) => (release = resolve))
+      const current = { promise, release, waiting: 0 }
+      gate = current
+      return {
+        release: () => {
+          if (gate === current) gate = null
+          current.release()
+        },
+        held: () => current.waiting,
+      }
+    },
+    async verify(token) {
+      const found = await provider.ClientCredentials.find(token)
+      if (!found || found.isExpired) return null
+      return {
+        clientId: found.clientId!,
+        scopes: [...(found.scopes ?? [])],
+        resource: typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined,
+        expiresAt: found.exp! * 1000,
+      }
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
