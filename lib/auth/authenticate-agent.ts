@@ -6,15 +6,10 @@ import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { identifyOAuthAccessToken } from '@/lib/oauth/identify-oauth-token'
 import { countCacheLookup } from '@/lib/observability/metrics'
+import type { AgentIdentity } from './agent-identity'
 import { bearerToken, hashToken } from './secret-token'
 
-export interface AgentIdentity {
-  kind: 'agent'
-  agentId: string
-  name: string
-  namespace: string
-  credentialId: string
-}
+export type { AgentIdentity } from './agent-identity'
 
 interface CacheEntry {
   identity: AgentIdentity | null

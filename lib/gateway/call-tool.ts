@@ -38,7 +38,7 @@ import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './ra
 import { InjectedSecrets } from './injected-secrets'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
-import { mcpBudget, restBudget, TransientError, withRetries } from './retry'
+import { mcpBudget, restBudget, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
 import { executionFailure, RPC, ToolFailure } from './tool-errors'
 

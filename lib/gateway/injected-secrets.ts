@@ -8,7 +8,7 @@
 // sealed answer all hold the scrubbed form. A call that injected nothing costs nothing.
 import 'server-only'
 import { REDACTED } from './redact'
-import { TransientError } from './retry'
+import { TransientError } from './tool-errors'
 import { ToolFailure } from './tool-errors'
 
 /**

@@ -4,7 +4,7 @@
 // come out of the same budget, so an upstream that stalls cannot stretch a call to attempts × timeout.
 import 'server-only'
 import { config } from '@/lib/config'
-import { ToolFailure } from './tool-errors'
+import { ToolFailure, TransientError } from './tool-errors'
 
 export interface RetryPolicy {
   maxAttempts: number
@@ -42,19 +42,6 @@ export function deadlineRule(budget: CallBudget, retryable: boolean, policy: Ret
     `${whole}, retries and backoff included: up to ${policy.maxAttempts} attempts on transient failures, each given the time still left, ` +
     `and no retry starts with less than ${minAttemptMs(budget.totalMs)} ms left`
   )
-}
-
-/** Thrown by executors for failures a retry may cure. */
-export class TransientError extends Error {
-  constructor(
-    message: string,
-    readonly detail?: Record<string, unknown>,
-    /** What the upstream answered, raw (see ToolFailure.upstreamReply). */
-    readonly upstreamReply?: string,
-  ) {
-    super(message)
-    this.name = 'TransientError'
-  }
 }
 
 /** Delay before attempt `attempt + 1` (attempt counts from 1): uniform in [0, min(max, base·2^(attempt-1))]. */

@@ -2,8 +2,6 @@
 // refusals JSON-RPC has no code for use the server-defined range (-32000 to -32099), documented in
 // the README: -32029 rate limited, -32009 still in progress (a concurrent call with the same
 // idempotency key has not finished).
-import { TransientError } from './retry'
-
 export const RPC = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
@@ -16,6 +14,19 @@ export const RPC = {
 
 /** `data.errorCode` of a failure that is Toolroom's own defect, not the tool's: the one code a client or the fuzzer must never see. */
 export const INTERNAL_FAILURE = 'internal'
+
+/** Thrown by executors for failures a retry may cure. */
+export class TransientError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: Record<string, unknown>,
+    /** What the upstream answered, raw (see ToolFailure.upstreamReply). */
+    readonly upstreamReply?: string,
+  ) {
+    super(message)
+    this.name = 'TransientError'
+  }
+}
 
 /** An executor's failure that a retry will not cure (an upstream refusal, a bad answer, a command that failed). */
 export class ToolFailure extends Error {

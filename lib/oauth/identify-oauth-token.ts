@@ -2,7 +2,7 @@
 // if the token is unexpired, unrevoked, carries the `mcp` scope and was issued for this very resource
 // (its audience, RFC 8707), and its client is enabled. Anything else is no identity at all.
 import 'server-only'
-import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
+import type { AgentIdentity } from '@/lib/auth/agent-identity'
 import { prisma } from '@/lib/db'
 import { hashOAuthToken } from './oauth-secrets'
 import { MCP_SCOPE, OAUTH_PREFIXES } from './oauth-settings'

@@ -4,7 +4,7 @@
 // a route's contract decides who may get a 2xx; an internal origin is found wherever an answer has it.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { TransientError } from '@/lib/gateway/retry'
+import { TransientError } from '@/lib/gateway/tool-errors'
 import { executionFailure, INTERNAL_FAILURE, ToolFailure } from '@/lib/gateway/tool-errors'
 import {
   accessViolation,
