@@ -17,6 +17,12 @@ describe('authorizeContinuation', () => {
     expect(authorizeContinuation(new URLSearchParams('client_id=abc'))).toBeNull()
   })
 
+  it('also carries on an unsigned authorization request (sent to sign in before its resource was served)', () => {
+    expect(authorizeContinuation(new URLSearchParams('client_id=abc&response_type=code&resource=http%3A%2F%2Fh%2Fmcp'))).toBe(
+      '/api/auth/oauth2/authorize?client_id=abc&response_type=code&resource=http%3A%2F%2Fh%2Fmcp',
+    )
+  })
+
   it('never leaves its own path, whatever the parameters say', () => {
     const next = authorizeContinuation(new URLSearchParams('client_id=//evil.example&sig=x&redirect_uri=https://evil.example'))!
     expect(new URL(next, 'http://toolroom.test').origin).toBe('http://toolroom.test')
