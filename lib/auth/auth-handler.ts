@@ -11,6 +11,7 @@ import { admitAuthorizeResource } from '@/lib/oauth/admit-authorize-resource'
 import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 import { problemResponse, toAppError } from '@/lib/http/problem'
 import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
+import { limitTokenFailures } from '@/lib/oauth/limit-token-failures'
 import { getAuth } from './better-auth'
 import { withClientAddress } from './client-address-header'
 import { openAuthEndpoint } from './open-auth-endpoints'
@@ -19,6 +20,7 @@ import { checkSameOrigin } from './same-origin'
 const REGISTER = '/api/auth/oauth2/register'
 const AUTHORIZE = '/api/auth/oauth2/authorize'
 const METADATA = '/api/auth/.well-known/oauth-authorization-server'
+const TOKEN = '/api/auth/oauth2/token'
 
 export async function authHandler(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
@@ -42,7 +44,9 @@ export async function authHandler(request: Request): Promise<Response> {
     }
     // The client address better-auth records with a session is ours, never a header the client sent.
     const headers = withClientAddress(new Headers(request.headers), request)
-    return await getAuth().handler(new Request(request, { headers }))
+    const forward = (toForward: Request) => getAuth().handler(new Request(toForward, { headers }))
+    if (path === TOKEN) return await limitTokenFailures(request, forward)
+    return await forward(request)
   } catch (error) {
     const appError = toAppError(error)
     if (!appError) throw error

@@ -41,11 +41,13 @@ export function createAuth() {
     rateLimit: {
       enabled: true,
       storage: 'database',
-      // Guessing a password through a stolen session is limited like guessing it at sign-in.
-      // Per client address, when it is known (lib/http/client-address.ts); attempts per account are
-      // limited beside this (lib/auth/account-attempts.ts), so an unknown address is not one shared
-      // bucket that anybody could fill for everyone.
-      customRules: { '/sign-in/*': perKnownAddress, '/change-password': perKnownAddress },
+      // Guesses are limited by failures, per account or per client and address, in one place
+      // (lib/auth/failed-attempts.ts: sign-in, lib/oauth/limit-token-failures.ts: the token
+      // endpoint), never per address alone: behind a shared address that counted everyone's
+      // successful sign-ins and token requests, and anybody's 20 bogus ones stopped every client.
+      // Starting single sign-on is no guess. A password change through a stolen session is limited
+      // per person there too, and per client address here as before.
+      customRules: { '/sign-in/*': false, '/oauth2/token': false, '/change-password': perKnownAddress },
     },
     advanced: { cookiePrefix: 'toolroom', database: { generateId: 'uuid' }, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     databaseHooks: {

@@ -13,6 +13,8 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
+import { authHandler } from '@/lib/auth/auth-handler'
+import { frontPeerHeaders } from '@/lib/http/client-address'
 import { prisma } from '@/lib/db'
 import { authorizeContinuation } from '@/lib/oauth/authorize-continuation'
 import { setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
@@ -407,6 +409,49 @@ describe('a workload (client credentials) on 2026-07-28', () => {
     expect(hostile.status).toBe(422)
     expect(hostile.json.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['name']))
   })
+})
+
+describe('the token endpoint, behind one shared address', () => {
+  /** A client credentials token request; through the front (this test's address), or in-process from `address`. */
+  async function tokenRequest(clientId: string, secret: string, address?: string) {
+    const init = {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        ...(address ? frontPeerHeaders(address) : {}),
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'mcp', resource: `${app.url}/mcp` }).toString(),
+    }
+    const res = address ? await authHandler(new Request(`${app.url}/api/auth/oauth2/token`, init)) : await fetch(`${app.url}/api/auth/oauth2/token`, init)
+    await res.body?.cancel()
+    return res
+  }
+  const workload = async (name: string) => {
+    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name, agent: 'gw/agent-b', kind: 'client_credentials' },
+    })
+    expect(created.status).toBe(201)
+    return { id: created.json.clientId as string, secret: created.json.clientSecret as string }
+  }
+
+  it("counts failures per client and address: a stranger's bogus requests stop neither other clients nor this one elsewhere", async () => {
+    const x = await workload('x, under attack')
+    const y = await workload('y, behind the same address')
+    // Successes use up nothing: more than the limit, all issued.
+    for (let i = 0; i < 25; i++) expect((await tokenRequest(y.id, y.secret)).status).toBe(200)
+    const bogus: number[] = []
+    for (let i = 0; i < 25; i++) bogus.push((await tokenRequest(x.id, `trc_guess${i}`)).status)
+    // Guessing one client's secret is still limited...
+    expect(bogus.slice(0, 20)).toEqual(Array(20).fill(401))
+    expect(bogus.slice(20)).toEqual(Array(5).fill(429))
+    const limited = await tokenRequest(x.id, 'trc_guess')
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+    // ...but another client behind the same address gets its tokens, and so does this one from elsewhere.
+    expect((await tokenRequest(y.id, y.secret)).status).toBe(200)
+    expect((await tokenRequest(x.id, x.secret, '198.51.100.7')).status).toBe(200)
+  }, 60_000)
 })
 
 describe('dynamic registration, where an admin allows it', () => {

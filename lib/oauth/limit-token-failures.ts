@@ -1,0 +1,48 @@
+// The token endpoint's limit: failed requests per client id and client address (the rule and why:
+// lib/auth/failed-attempts.ts). A request is counted before better-auth checks it and given back when
+// it gets a token, so a client that knows its credentials is never held back, and nobody's bogus
+// requests stop another client, or this one from another address.
+import 'server-only'
+import { clientAttemptSubject, countAttempt, releaseAttempt } from '@/lib/auth/failed-attempts'
+import { clientAddress } from '@/lib/http/client-address'
+import { readBounded } from '@/lib/http/read-bounded'
+
+/** Token requests are a few form fields; an assertion or a long refresh token still fits well within this. */
+const MAX_TOKEN_REQUEST_BYTES = 64 * 1024
+
+export async function limitTokenFailures(request: Request, issue: (request: Request) => Promise<Response>): Promise<Response> {
+  const body = await readBounded(request, MAX_TOKEN_REQUEST_BYTES)
+  if (body === null) return tokenError(413, `a token request is at most ${MAX_TOKEN_REQUEST_BYTES} bytes`)
+  const subject = clientAttemptSubject(clientIdOf(request.headers, body), clientAddress(request))
+  const verdict = await countAttempt('oauth-token', subject)
+  if (!verdict.allowed)
+    return tokenError(429, `too many failed token requests for this client from this address; try again in ${verdict.retryAfterSeconds} seconds`, {
+      'retry-after': String(verdict.retryAfterSeconds),
+    })
+  const answer = await issue(new Request(request, { body }))
+  if (answer.ok) await releaseAttempt('oauth-token', subject)
+  return answer
+}
+
+/** The client a token request speaks for: HTTP Basic's user (form-encoded, RFC 6749 §2.3.1), else the body's `client_id`. */
+export function clientIdOf(headers: Headers, body: string): string {
+  const basic = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(headers.get('authorization') ?? '')?.[1]
+  if (basic) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8')
+    const user = decoded.slice(0, Math.max(0, decoded.indexOf(':')))
+    if (user) return formDecoded(user)
+  }
+  return new URLSearchParams(body).get('client_id') ?? ''
+}
+
+function formDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '))
+  } catch {
+    return value
+  }
+}
+
+function tokenError(status: number, description: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: 'invalid_request', error_description: description }, { status, headers: { 'cache-control': 'no-store', ...headers } })
+}
