@@ -1,4 +1,4 @@
-// better-auth does the password hashing, sessions and sign-in attempt counting; we give it our one
+// better-auth does the password hashing and sessions (attempts are limited in lib/auth/failed-attempts.ts); we give it our one
 // Prisma client and the tables in prisma/schema.prisma. Built lazily: `next build` imports route
 // modules without TOOLROOM_SECRET_KEY or a database.
 import 'server-only'
