@@ -10,6 +10,7 @@ import { AppError } from '@/lib/errors/app-error'
 import { admitAuthorizeResource } from '@/lib/oauth/admit-authorize-resource'
 import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 import { problemResponse, toAppError } from '@/lib/http/problem'
+import { publicOrigin } from '@/lib/http/public-origin'
 import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
 import { limitTokenFailures } from '@/lib/oauth/limit-token-failures'
 import { getAuth } from './better-auth'
@@ -27,6 +28,8 @@ export async function authHandler(request: Request): Promise<Response> {
   try {
     const rule = openAuthEndpoint(request.method, path)
     if (!rule) throw new AppError('NOT_FOUND', `${request.method} ${path.slice(0, 200)} is not an endpoint here`)
+    // better-auth builds its addresses from the Host; one that names no host would get its fallback, our own address.
+    publicOrigin(request)
     if (request.method !== 'GET' && !rule.crossSite) checkSameOrigin(request)
     if (path === REGISTER && !(await dynamicRegistrationOpen()))
       return Response.json(

@@ -1,6 +1,7 @@
-// better-auth does the password hashing and sessions (attempts are limited in lib/auth/failed-attempts.ts); we give it our one
-// Prisma client and the tables in prisma/schema.prisma. Built lazily: `next build` imports route
-// modules without TOOLROOM_SECRET_KEY or a database.
+// better-auth does the password hashing and sessions (guesses are limited in
+// lib/auth/failed-attempts.ts); we give it our one Prisma client and the tables in
+// prisma/schema.prisma. Built lazily: `next build` imports route modules without TOOLROOM_SECRET_KEY
+// or a database.
 import 'server-only'
 import { createHash, hkdfSync } from 'node:crypto'
 import { betterAuth } from 'better-auth'

@@ -6,6 +6,7 @@
 import 'server-only'
 import { getAuth } from '@/lib/auth/better-auth'
 import { openAuthEndpoint } from '@/lib/auth/open-auth-endpoints'
+import { publicOrigin } from '@/lib/http/public-origin'
 import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider'
 import { dynamicRegistrationOpen } from './manage-oauth-clients'
 
@@ -24,6 +25,8 @@ const ENDPOINT_METHODS: Record<string, string> = {
 }
 
 export async function authServerMetadata(request: Request): Promise<Response> {
+  // A Host that names no host is refused (400) rather than answered with better-auth's fallback address.
+  publicOrigin(request)
   const answer = await oauthProviderAuthServerMetadata(getAuth())(request)
   if (!answer.ok) return answer
   const metadata = (await answer.json()) as Record<string, unknown>

@@ -5,8 +5,9 @@
 // The authorization server issues tokens only for resources in its table (RFC 8707), and what puts a
 // row there is never an anonymous request, whose Host header is the client's to choose (SECURITY.md,
 // "MCP authorization: which origins"):
-//  - configuration: TOOLROOM_PUBLIC_URL's origin, or without it the default local address
-//    `http://localhost:<PORT>` (seeded by the authorization server itself, lib/oauth/oauth-provider.ts);
+//  - configuration: TOOLROOM_PUBLIC_URL's origin (seeded by the authorization server itself,
+//    lib/oauth/oauth-provider.ts). Not `localhost:<PORT>` without it: behind the front, Next.js's
+//    PORT is its internal one, and an admin registering the client has acted at the real origin anyway;
 //  - an authenticated moment at an origin: a signed-in operator or admin sent there by an MCP
 //    client's authorization request (before the authorization server checks the resource), an admin
 //    registering an OAuth client or letting an agent accept dynamically registered ones.
@@ -22,10 +23,9 @@ export const authorizationServerOf = (origin: string) => `${origin}/api/auth`
 /** Where a client finds the metadata of `<origin>/mcp` (RFC 9728 §3.1: the well-known path, then the resource's path). */
 export const resourceMetadataUrlOf = (origin: string) => `${origin}/.well-known/oauth-protected-resource/mcp`
 
-/** The resource rows configuration alone makes, for the authorization server to seed. */
+/** The resource row configuration alone makes (TOOLROOM_PUBLIC_URL's), for the authorization server to seed. */
 export function configuredMcpResources(from = config()) {
-  const origin = from.TOOLROOM_PUBLIC_URL ? new URL(from.TOOLROOM_PUBLIC_URL).origin : `http://localhost:${from.PORT}`
-  return [mcpResourceRow(origin)]
+  return from.TOOLROOM_PUBLIC_URL ? [mcpResourceRow(new URL(from.TOOLROOM_PUBLIC_URL).origin)] : []
 }
 
 const mcpResourceRow = (origin: string) => ({

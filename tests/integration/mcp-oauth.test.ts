@@ -231,6 +231,23 @@ describe('discovery documents and the challenge', () => {
       expect(mcpAnswer.status).toBe(401)
       expect(mcpAnswer.headers['www-authenticate']).not.toMatch(/localhost|127\.0\.0\.1|resource_metadata/)
       expect(mcpAnswer.body).not.toMatch(/localhost|127\.0\.0\.1/)
+      // Nor does the authorization server fall back to an address of its own.
+      for (const [method, path] of [
+        ['GET', '/.well-known/oauth-authorization-server/api/auth'],
+        ['GET', '/api/auth/.well-known/oauth-authorization-server'],
+        ['GET', `/api/auth/oauth2/authorize?client_id=x&response_type=code&resource=${encodeURIComponent(`http://${host}/mcp`)}`],
+        ['POST', '/api/auth/oauth2/token'],
+      ]) {
+        const answer = await withHost(
+          method,
+          path,
+          host,
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          method === 'POST' ? 'grant_type=client_credentials' : undefined,
+        )
+        expect(answer.status, `${method} ${path}`).toBe(400)
+        expect(`${answer.body} ${answer.headers.location ?? ''}`).not.toMatch(/localhost|127\.0\.0\.1/)
+      }
     }
     // An agent credential is not bound to an origin: it still works.
     const ping = await withHost(
@@ -419,7 +436,8 @@ describe('the token endpoint, behind one shared address', () => {
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
         authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
-        ...(address ? frontPeerHeaders(address) : {}),
+        // In-process, as the front passes it on: the peer, and the Host it was reached at.
+        ...(address ? { ...frontPeerHeaders(address), 'x-forwarded-host': new URL(app.url).host } : {}),
       },
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'mcp', resource: `${app.url}/mcp` }).toString(),
     }
