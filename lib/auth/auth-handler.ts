@@ -21,7 +21,8 @@ import { checkSameOrigin } from './same-origin'
 const REGISTER = '/api/auth/oauth2/register'
 const AUTHORIZE = '/api/auth/oauth2/authorize'
 const METADATA = '/api/auth/.well-known/oauth-authorization-server'
-const TOKEN = '/api/auth/oauth2/token'
+// Both check a client's credentials: guesses at them are limited together.
+const CLIENT_AUTHENTICATED = new Set(['/api/auth/oauth2/token', '/api/auth/oauth2/revoke'])
 
 export async function authHandler(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
@@ -48,7 +49,7 @@ export async function authHandler(request: Request): Promise<Response> {
     // The client address better-auth records with a session is ours, never a header the client sent.
     const headers = withClientAddress(new Headers(request.headers), request)
     const forward = (toForward: Request) => getAuth().handler(new Request(toForward, { headers }))
-    if (path === TOKEN) return await limitTokenFailures(request, forward)
+    if (CLIENT_AUTHENTICATED.has(path)) return await limitTokenFailures(request, forward)
     return await forward(request)
   } catch (error) {
     const appError = toAppError(error)

@@ -43,12 +43,19 @@ export function createAuth() {
       enabled: true,
       storage: 'database',
       // Guesses are limited by failures, per account or per client and address, in one place
-      // (lib/auth/failed-attempts.ts: sign-in, lib/oauth/limit-token-failures.ts: the token
-      // endpoint), never per address alone: behind a shared address that counted everyone's
-      // successful sign-ins and token requests, and anybody's 20 bogus ones stopped every client.
-      // Starting single sign-on is no guess. A password change through a stolen session is limited
-      // per person there too, and per client address here as before.
-      customRules: { '/sign-in/*': false, '/oauth2/token': false, '/change-password': perKnownAddress },
+      // (lib/auth/failed-attempts.ts: sign-in; lib/oauth/limit-token-failures.ts: the token and
+      // revocation endpoints, which check a client's credentials), never per address alone: behind a
+      // shared address that counted everyone's successful sign-ins and token requests, and anybody's
+      // 20 bogus ones stopped every client. Starting single sign-on and an authorization request are
+      // no guesses (the person signs in, or is signed in, to go on). A password change through a
+      // stolen session is limited per person there too, and per client address here as before.
+      customRules: {
+        '/sign-in/*': false,
+        '/oauth2/token': false,
+        '/oauth2/revoke': false,
+        '/oauth2/authorize': false,
+        '/change-password': perKnownAddress,
+      },
     },
     advanced: { cookiePrefix: 'toolroom', database: { generateId: 'uuid' }, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     databaseHooks: {

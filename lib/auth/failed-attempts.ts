@@ -1,5 +1,5 @@
 // The one limit on guessing, wherever a secret is checked: sign-in, password changes, and OAuth
-// clients at the token endpoint. Every attempt is counted before the secret is checked (so parallel
+// clients at the token and revocation endpoints. Every attempt is counted before the secret is checked (so parallel
 // guesses cannot all slip through), and a successful one is given back: only failures use the
 // allowance up, so people and clients that know their secret are never held back by their own
 // traffic, however many share an address. Each is keyed by what is being guessed:

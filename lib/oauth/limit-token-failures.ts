@@ -1,6 +1,7 @@
-// The token endpoint's limit: failed requests per client id and client address (the rule and why:
+// The limit at the endpoints that check a client's credentials (token, revocation): failed requests
+// per client id and client address, one allowance for both (the rule and why:
 // lib/auth/failed-attempts.ts). A request is counted before better-auth checks it and given back when
-// it gets a token, so a client that knows its credentials is never held back, and nobody's bogus
+// it succeeds, so a client that knows its credentials is never held back, and nobody's bogus
 // requests stop another client, or this one from another address.
 import 'server-only'
 import { clientAttemptSubject, countAttempt, releaseAttempt } from '@/lib/auth/failed-attempts'
@@ -12,7 +13,7 @@ const MAX_TOKEN_REQUEST_BYTES = 64 * 1024
 
 export async function limitTokenFailures(request: Request, issue: (request: Request) => Promise<Response>): Promise<Response> {
   const body = await readBounded(request, MAX_TOKEN_REQUEST_BYTES)
-  if (body === null) return tokenError(413, `a token request is at most ${MAX_TOKEN_REQUEST_BYTES} bytes`)
+  if (body === null) return tokenError(413, `a request here is at most ${MAX_TOKEN_REQUEST_BYTES} bytes`)
   const subject = clientAttemptSubject(clientIdOf(request.headers, body), clientAddress(request))
   const verdict = await countAttempt('oauth-token', subject)
   if (!verdict.allowed)

@@ -466,10 +466,24 @@ describe('the token endpoint, behind one shared address', () => {
     expect(bogus.slice(20)).toEqual(Array(5).fill(429))
     const limited = await tokenRequest(x.id, 'trc_guess')
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+    // Revocation checks the same secret: its guesses share the allowance.
+    const revoke = await fetch(`${app.url}/api/auth/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${x.id}:trc_guess`).toString('base64')}` },
+      body: 'token=tro_nothing',
+    })
+    expect(revoke.status).toBe(429)
     // ...but another client behind the same address gets its tokens, and so does this one from elsewhere.
     expect((await tokenRequest(y.id, y.secret)).status).toBe(200)
     expect((await tokenRequest(x.id, x.secret, '198.51.100.7')).status).toBe(200)
   }, 60_000)
+
+  it('does not limit authorization requests per address: they guess nothing (the person signs in, or is signed in)', async () => {
+    const query = new URLSearchParams({ client_id: 'any', response_type: 'code', redirect_uri: REDIRECT, resource: `${app.url}/mcp` })
+    const statuses: number[] = []
+    for (let i = 0; i < 40; i++) statuses.push((await navigate(new URL(`/api/auth/oauth2/authorize?${query}&state=${i}`, app.url))).status)
+    expect(statuses).toEqual(Array(40).fill(302))
+  })
 })
 
 describe('dynamic registration, where an admin allows it', () => {
