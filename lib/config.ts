@@ -330,13 +330,14 @@ const DECLARATIONS = {
   TOOLROOM_SESSION_HOURS: variable(decimal(0.01, 8760), { group: 'access', meaning: 'how long a sign-in lasts', default: 12 }),
   TOOLROOM_SIGNIN_ATTEMPTS: variable(integer(1, 1_000_000), {
     group: 'access',
-    meaning: 'sign-in attempts allowed per client address and window, and per account and window',
+    meaning: 'failed sign-in attempts allowed per account and window, from any address (successful ones use up nothing)',
     default: 10,
   }),
   TOOLROOM_SIGNIN_WINDOW_SECONDS: variable(integer(1, 2_592_000), { group: 'access', meaning: 'that window', default: 300 }),
   TOOLROOM_TRUSTED_PROXIES: variable(trustedProxies, {
     group: 'access',
-    meaning: 'proxies whose `X-Forwarded-For` (and `X-Forwarded-Host`/`-Proto`, for `config.yaml`) is believed',
+    meaning:
+      "proxies whose `X-Forwarded-For` (the client address: the token endpoint's failure limit, the audit log) and `X-Forwarded-Host`/`-Proto` (`config.yaml`, the MCP resource) are believed; set it behind an ingress",
     shownDefault: 'none',
   }),
   TOOLROOM_API_TOKEN_CACHE_MS: variable(integer(0, 600_000), {

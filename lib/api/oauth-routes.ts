@@ -6,21 +6,13 @@
 import 'server-only'
 import { z } from '@/lib/http/zod'
 import { auditActorOf } from '@/lib/audit/audit-actor'
-import { getAuth } from '@/lib/auth/better-auth'
 import type { RouteContract } from '@/lib/http/contract'
 import { publicOrigin } from '@/lib/http/public-origin'
 import { route } from '@/lib/http/route'
-import {
-  createOAuthClient,
-  dynamicRegistrationOpen,
-  listOAuthClients,
-  type OAuthClientView,
-  revokeOAuthClient,
-  setDynamicRegistration,
-} from '@/lib/oauth/manage-oauth-clients'
+import { createOAuthClient, listOAuthClients, type OAuthClientView, revokeOAuthClient, setDynamicRegistration } from '@/lib/oauth/manage-oauth-clients'
 import { decideConsent } from '@/lib/oauth/oauth-consent'
-import { protectedResourceMetadata } from '@/lib/oauth/protected-resource'
-import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider'
+import { protectedResourceMetadata, registerMcpResourceWhereAdminActs } from '@/lib/oauth/protected-resource'
+import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
 
 const agentRef = z.object({ id: z.string(), namespace: z.string(), name: z.string() })
 const oauthClient = z
@@ -149,25 +141,21 @@ export const OAUTH_CONTRACTS = {
 
 const C = OAUTH_CONTRACTS
 
-/** better-auth's metadata, without a registration endpoint while no agent accepts dynamically registered clients. */
-async function authServerMetadata(request: Request): Promise<Response> {
-  const answer = await oauthProviderAuthServerMetadata(getAuth())(request)
-  if (!answer.ok || (await dynamicRegistrationOpen())) return answer
-  const metadata = (await answer.json()) as Record<string, unknown>
-  delete metadata.registration_endpoint
-  return Response.json(metadata, { headers: { 'cache-control': answer.headers.get('cache-control') ?? 'no-store' } })
-}
-
 export const oauthRoutes = {
   protectedResource: route(C.protectedResource, async ({ request }) => protectedResourceMetadata(publicOrigin(request))),
   protectedResourceMcp: route(C.protectedResourceMcp, async ({ request }) => protectedResourceMetadata(publicOrigin(request))),
   authServer: route(C.authServer, async ({ request }) => authServerMetadata(request)),
   authServerAtBasePath: route(C.authServerAtBasePath, async ({ request }) => authServerMetadata(request)),
   listClients: route(C.listClients, async () => listOAuthClients()),
-  createClient: route(C.createClient, async ({ body, actor, requestId }) => createOAuthClient(body, auditActorOf(actor), requestId)),
+  // An admin acting at an origin makes it serve /mcp as a protected resource (lib/oauth/protected-resource.ts).
+  createClient: route(C.createClient, async ({ request, body, actor, requestId }) => {
+    await registerMcpResourceWhereAdminActs(request)
+    return createOAuthClient(body, auditActorOf(actor), requestId)
+  }),
   revokeClient: route(C.revokeClient, async ({ params, actor, requestId }) => revokeOAuthClient(params.clientId, auditActorOf(actor), requestId)),
-  setDynamicRegistration: route(C.setDynamicRegistration, async ({ params, body, actor, requestId }) =>
-    setDynamicRegistration(params.agent, body.allowed, auditActorOf(actor), requestId),
-  ),
+  setDynamicRegistration: route(C.setDynamicRegistration, async ({ request, params, body, actor, requestId }) => {
+    if (body.allowed) await registerMcpResourceWhereAdminActs(request)
+    return setDynamicRegistration(params.agent, body.allowed, auditActorOf(actor), requestId)
+  }),
   consent: route(C.consent, async ({ request, body, actor, requestId }) => decideConsent(request, actor, body, requestId)),
 }

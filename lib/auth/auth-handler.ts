@@ -7,33 +7,30 @@
 // registration only while an admin lets some agent accept such clients. Consent goes through
 // POST /api/v1/oauth/consent; clients are managed through /api/v1/oauth/clients.
 import { AppError } from '@/lib/errors/app-error'
+import { admitAuthorizeResource } from '@/lib/oauth/admit-authorize-resource'
 import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 import { problemResponse, toAppError } from '@/lib/http/problem'
+import { publicOrigin } from '@/lib/http/public-origin'
+import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
+import { limitTokenFailures } from '@/lib/oauth/limit-token-failures'
 import { getAuth } from './better-auth'
 import { withClientAddress } from './client-address-header'
+import { openAuthEndpoint } from './open-auth-endpoints'
 import { checkSameOrigin } from './same-origin'
 
-const OPEN: { method: string; path: RegExp; crossSite?: true }[] = [
-  { method: 'GET', path: /^\/api\/auth\/(get-session|ok|error)$/ },
-  { method: 'POST', path: /^\/api\/auth\/(sign-in\/social|sign-out)$/ },
-  { method: 'GET', path: /^\/api\/auth\/callback\/[\w-]+$/ },
-  // An identity provider's form_post answer comes from the provider's own site; the OAuth state
-  // (bound to a cookie set when sign-on started) protects it, not Origin.
-  { method: 'POST', path: /^\/api\/auth\/callback\/[\w-]+$/, crossSite: true },
-  { method: 'GET', path: /^\/api\/auth\/oauth2\/authorize$/ },
-  { method: 'GET', path: /^\/api\/auth\/\.well-known\/oauth-authorization-server$/ },
-  // OAuth clients are programs, not pages: what protects these is the client's own credentials or code verifier.
-  { method: 'POST', path: /^\/api\/auth\/oauth2\/(token|revoke)$/, crossSite: true },
-  { method: 'POST', path: /^\/api\/auth\/oauth2\/register$/, crossSite: true },
-]
-
 const REGISTER = '/api/auth/oauth2/register'
+const AUTHORIZE = '/api/auth/oauth2/authorize'
+const METADATA = '/api/auth/.well-known/oauth-authorization-server'
+// Both check a client's credentials: guesses at them are limited together.
+const CLIENT_AUTHENTICATED = new Set(['/api/auth/oauth2/token', '/api/auth/oauth2/revoke'])
 
 export async function authHandler(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
   try {
-    const rule = OPEN.find((r) => r.method === request.method && r.path.test(path))
+    const rule = openAuthEndpoint(request.method, path)
     if (!rule) throw new AppError('NOT_FOUND', `${request.method} ${path.slice(0, 200)} is not an endpoint here`)
+    // better-auth builds its addresses from the Host; one that names no host would get its fallback, our own address.
+    publicOrigin(request)
     if (request.method !== 'GET' && !rule.crossSite) checkSameOrigin(request)
     if (path === REGISTER && !(await dynamicRegistrationOpen()))
       return Response.json(
@@ -44,9 +41,16 @@ export async function authHandler(request: Request): Promise<Response> {
         },
         { status: 403, headers: { 'cache-control': 'no-store' } },
       )
+    if (path === METADATA) return await authServerMetadata(request)
+    if (path === AUTHORIZE) {
+      const signInFirst = await admitAuthorizeResource(request)
+      if (signInFirst) return signInFirst
+    }
     // The client address better-auth records with a session is ours, never a header the client sent.
     const headers = withClientAddress(new Headers(request.headers), request)
-    return await getAuth().handler(new Request(request, { headers }))
+    const forward = (toForward: Request) => getAuth().handler(new Request(toForward, { headers }))
+    if (CLIENT_AUTHENTICATED.has(path)) return await limitTokenFailures(request, forward)
+    return await forward(request)
   } catch (error) {
     const appError = toAppError(error)
     if (!appError) throw error

@@ -1,6 +1,7 @@
-// better-auth does the password hashing, sessions and sign-in attempt counting; we give it our one
-// Prisma client and the tables in prisma/schema.prisma. Built lazily: `next build` imports route
-// modules without TOOLROOM_SECRET_KEY or a database.
+// better-auth does the password hashing and sessions (guesses are limited in
+// lib/auth/failed-attempts.ts); we give it our one Prisma client and the tables in
+// prisma/schema.prisma. Built lazily: `next build` imports route modules without TOOLROOM_SECRET_KEY
+// or a database.
 import 'server-only'
 import { createHash, hkdfSync } from 'node:crypto'
 import { betterAuth } from 'better-auth'
@@ -41,11 +42,20 @@ export function createAuth() {
     rateLimit: {
       enabled: true,
       storage: 'database',
-      // Guessing a password through a stolen session is limited like guessing it at sign-in.
-      // Per client address, when it is known (lib/http/client-address.ts); attempts per account are
-      // limited beside this (lib/auth/account-attempts.ts), so an unknown address is not one shared
-      // bucket that anybody could fill for everyone.
-      customRules: { '/sign-in/*': perKnownAddress, '/change-password': perKnownAddress },
+      // Guesses are limited by failures, per account or per client and address, in one place
+      // (lib/auth/failed-attempts.ts: sign-in; lib/oauth/limit-token-failures.ts: the token and
+      // revocation endpoints, which check a client's credentials), never per address alone: behind a
+      // shared address that counted everyone's successful sign-ins and token requests, and anybody's
+      // 20 bogus ones stopped every client. Starting single sign-on and an authorization request are
+      // no guesses (the person signs in, or is signed in, to go on). A password change through a
+      // stolen session is limited per person there too, and per client address here as before.
+      customRules: {
+        '/sign-in/*': false,
+        '/oauth2/token': false,
+        '/oauth2/revoke': false,
+        '/oauth2/authorize': false,
+        '/change-password': perKnownAddress,
+      },
     },
     advanced: { cookiePrefix: 'toolroom', database: { generateId: 'uuid' }, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     databaseHooks: {

@@ -7,7 +7,7 @@ import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { AppError } from '@/lib/errors/app-error'
 import type { Actor } from './authenticate'
 import { clientAddress } from '@/lib/http/client-address'
-import { countAccountAttempt, releaseAccountAttempt } from './account-attempts'
+import { countAttempt, releaseAttempt } from './failed-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 
 export async function changeOwnPassword(
@@ -21,7 +21,7 @@ export async function changeOwnPassword(
       { field: 'authorization', rule: 'session-only', message: 'sign in with email and password' },
     ])
   const by = auditActorOf(actor)
-  const perAccount = await countAccountAttempt('password-change', actor.id)
+  const perAccount = await countAttempt('password-change', actor.id)
   if (!perAccount.allowed) {
     await recordAuditEvent({
       actor: by,
@@ -50,7 +50,7 @@ export async function changeOwnPassword(
       throw new AppError('FORBIDDEN', 'the current password is wrong', [{ field: 'currentPassword', rule: 'matches', message: 'is not your current password' }])
     throw new AppError('BAD_REQUEST', `the password was not changed: ${body.message ?? `status ${answer.status}`}`)
   }
-  await releaseAccountAttempt('password-change', actor.id)
+  await releaseAttempt('password-change', actor.id)
   await recordAuditEvent({
     actor: by,
     action: 'user.password_changed',

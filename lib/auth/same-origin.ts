@@ -6,7 +6,7 @@
 import 'server-only'
 import { config } from '@/lib/config'
 import { AppError } from '@/lib/errors/app-error'
-import { publicOrigin } from '@/lib/http/public-origin'
+import { requestOrigin } from '@/lib/http/public-origin'
 
 export function checkSameOrigin(request: Request): void {
   const origin = request.headers.get('origin')
@@ -22,7 +22,7 @@ export function checkSameOrigin(request: Request): void {
   }
   if (request.headers.get('sec-fetch-site') === 'same-origin') return
   throw refused(
-    `the request names no Origin; browsers send one. Scripts send \`Origin: ${publicOrigin(request)}\` to sign in (and with the session cookie after), or use an API token (Authorization: Bearer trk_…), which needs no Origin`,
+    `the request names no Origin; browsers send one. Scripts send \`Origin: ${requestOrigin(request) ?? 'https://<the address you reach Toolroom at>'}\` to sign in (and with the session cookie after), or use an API token (Authorization: Bearer trk_…), which needs no Origin`,
   )
 }
 

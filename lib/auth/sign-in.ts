@@ -1,11 +1,12 @@
-// Email-and-password sign-in through better-auth's own endpoint, so its password check, session
-// creation and database-backed attempt limit all apply; we add problem+json answers and the audit record.
+// Email-and-password sign-in through better-auth's own endpoint, so its password check and session
+// creation apply; we add the limit on failed attempts (lib/auth/failed-attempts.ts), problem+json
+// answers and the audit record.
 import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { clientAddress } from '@/lib/http/client-address'
-import { countAccountAttempt, releaseAccountAttempt } from './account-attempts'
+import { countAttempt, releaseAttempt } from './failed-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 
 export interface SignedIn {
@@ -17,7 +18,7 @@ export interface SignedIn {
 export async function signInWithPassword(email: string, password: string, request: Request, requestId?: string): Promise<SignedIn> {
   const ip = clientAddress(request)
   const normalizedEmail = email.trim().toLowerCase()
-  const perAccount = await countAccountAttempt('sign-in', normalizedEmail)
+  const perAccount = await countAttempt('sign-in', normalizedEmail)
   if (!perAccount.allowed) {
     await recordAuditEvent({
       actor: { kind: 'user', name: normalizedEmail.slice(0, 254) },
@@ -30,7 +31,7 @@ export async function signInWithPassword(email: string, password: string, reques
   }
   const response = await callAuthEndpoint(request, '/sign-in/email', { email, password, rememberMe: true })
   if (response.ok) {
-    await releaseAccountAttempt('sign-in', normalizedEmail)
+    await releaseAttempt('sign-in', normalizedEmail)
     const body = (await response.json()) as { user: { id: string; email: string; name: string; role?: string } }
     await recordAuditEvent({
       actor: { kind: 'user', id: body.user.id, name: body.user.email },
@@ -46,18 +47,13 @@ export async function signInWithPassword(email: string, password: string, reques
     }
   }
 
-  const limited = response.status === 429
-  const disabled = !limited && (await prisma.user.findUnique({ where: { email: normalizedEmail }, select: { disabledAt: true } }))?.disabledAt
+  const disabled = (await prisma.user.findUnique({ where: { email: normalizedEmail }, select: { disabledAt: true } }))?.disabledAt
   await recordAuditEvent({
     actor: { kind: 'user', name: normalizedEmail.slice(0, 254) },
     action: 'auth.sign_in_failed',
     kind: 'User',
-    detail: { method: 'password', ip, reason: limited ? 'too_many_attempts' : disabled ? 'disabled' : `http_${response.status}` },
+    detail: { method: 'password', ip, reason: disabled ? 'disabled' : `http_${response.status}` },
     requestId,
   })
-  if (limited) {
-    const retryAfter = response.headers.get('x-retry-after')
-    throw new AppError('TOO_MANY_REQUESTS', `too many sign-in attempts; try again in ${retryAfter ?? 'a few'} seconds`)
-  }
   throw new AppError('UNAUTHORIZED', 'wrong email or password, or the account is disabled')
 }

@@ -12,9 +12,9 @@
 // process directly; `handleMcpRequest` wraps it for web-standard Request/Response (Next.js).
 import 'server-only'
 import { classifyInboundRequest } from '@modelcontextprotocol/server'
-import { type AgentIdentity, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
+import { type AgentIdentity, identifyAgentToken, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
 import { config } from '@/lib/config'
-import { publicOrigin } from '@/lib/http/public-origin'
+import { requestOrigin } from '@/lib/http/public-origin'
 import { fieldOf, findInexactNumber } from '@/lib/json/exact-numbers'
 import { readBounded } from '@/lib/http/read-bounded'
 import { mcpResourceOf, resourceMetadataUrlOf } from '@/lib/oauth/protected-resource'
@@ -37,21 +37,27 @@ export interface McpHttpRequest {
   body: string
   /** Aborts when the client went away. */
   gone?: AbortSignal
-  /** The origin the client reached Toolroom at (lib/http/public-origin.ts): `/mcp` there is the protected resource. */
-  origin: string
+  /** The origin the client reached Toolroom at (lib/http/public-origin.ts): `/mcp` there is the protected resource. Null when the request named no usable host: no OAuth token is for it then. */
+  origin: string | null
 }
 
 /** An agent credential (`tra_…`), or an OAuth access token (`tro_…`) issued for this `/mcp`. */
 async function authenticate(req: McpHttpRequest): Promise<AgentIdentity | null> {
   const token = /^Bearer\s+((?:tra|tro)_\S{1,500})\s*$/i.exec(req.header('authorization') ?? '')?.[1]
-  return token ? identifyGatewayBearer(token, mcpResourceOf(req.origin)) : null
+  if (!token) return null
+  // An agent credential is not bound to an origin; an OAuth token is for `<origin>/mcp`, so it needs one.
+  if (!req.origin) return token.startsWith('tra_') ? identifyAgentToken(token) : null
+  return identifyGatewayBearer(token, mcpResourceOf(req.origin))
 }
 
 // RFC 9728 §5.1: the challenge names where the resource's metadata is, so an MCP client can find the
 // authorization server; RFC 6750 §3: a token that was sent but is not good is `invalid_token`.
 const unauthorized = (req: McpHttpRequest) => {
   const sent = /^Bearer\s+\S/i.test(req.header('authorization') ?? '')
-  const challenge = `Bearer resource_metadata="${resourceMetadataUrlOf(req.origin)}", scope="mcp"${sent ? ', error="invalid_token"' : ''}`
+  // Without a usable Host there is no resource to name, and no address of ours to fall back on.
+  const challenge = req.origin
+    ? `Bearer resource_metadata="${resourceMetadataUrlOf(req.origin)}", scope="mcp"${sent ? ', error="invalid_token"' : ''}`
+    : `Bearer error="invalid_request", error_description="the Host header names no host"`
   return rpcError(
     401,
     RPC.INVALID_REQUEST,
@@ -148,7 +154,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     headers: () => request.headers.entries(),
     body,
     gone: request.signal,
-    origin: publicOrigin(request),
+    origin: requestOrigin(request),
   })
   return toResponse(answer)
 }

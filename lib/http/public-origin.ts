@@ -8,21 +8,38 @@
 //    TOOLROOM_TRUSTED_PROXIES, else with the Host it was sent and plain http;
 //  - without the front, when TOOLROOM_TRUSTED_PROXIES is set: Next.js must then only be reachable
 //    through those proxies (as for client addresses, README "Web security").
+// A request that names no usable host gets no origin at all, never the address the server itself
+// listens on (behind the front that is Next.js's internal port, which no client should learn).
 import 'server-only'
 import type { IncomingHttpHeaders } from 'node:http'
 import { type Config, config } from '@/lib/config'
+import { AppError } from '@/lib/errors/app-error'
 import { cameThroughFront, hasTrustedProxies, isTrustedProxy } from './client-address'
 
 type OriginConfig = Pick<Config, 'TOOLROOM_PUBLIC_URL' | 'TOOLROOM_TRUSTED_PROXIES'>
 
-/** The origin (`https://toolroom.example.com`) the request reached Toolroom at. */
+/** The origin (`https://toolroom.example.com`) the request reached Toolroom at; a 400 when it names no usable host. */
 export function publicOrigin(request: Request, from: OriginConfig = config()): string {
+  const origin = requestOrigin(request, from)
+  if (!origin) throw new AppError('BAD_REQUEST', HOST_UNUSABLE)
+  return origin
+}
+
+export const HOST_UNUSABLE =
+  'the Host header names no host name or address (name[:port]); send the address you reached Toolroom at, or the operator sets TOOLROOM_PUBLIC_URL'
+
+/** Like publicOrigin, but null where that answers 400. */
+export function requestOrigin(request: Request, from: OriginConfig = config()): string | null {
   const configured = configuredOrigin(from.TOOLROOM_PUBLIC_URL)
   if (configured) return configured
   const headers = request.headers
   const url = new URL(request.url)
-  const believed = cameThroughFront(headers) || hasTrustedProxies(from)
-  const host = (believed && hostOf(headers.get('x-forwarded-host'))) || hostOf(headers.get('host')) || url.host
+  const throughFront = cameThroughFront(headers)
+  const believed = throughFront || hasTrustedProxies(from)
+  // Only a request built in this process (no Host header at all, and not from the front) is taken at its URL's word.
+  const ownUrl = !throughFront && !headers.has('host') ? url.host : null
+  const host = (believed && hostOf(headers.get('x-forwarded-host'))) || hostOf(headers.get('host')) || ownUrl
+  if (!host) return null
   const proto = (believed && protoOf(headers.get('x-forwarded-proto'))) || url.protocol.slice(0, -1)
   return `${proto}://${host}`
 }
@@ -44,12 +61,12 @@ export function frontForwardedHeaders(
   }
 }
 
-/** For the front itself (node:http): the origin the client reached it at, by the same rules. */
-export function frontPublicOrigin(headers: IncomingHttpHeaders, peer: string | undefined, from: OriginConfig = config()): string {
+/** For the front itself (node:http): the origin the client reached it at, by the same rules; null when it names no usable host. */
+export function frontPublicOrigin(headers: IncomingHttpHeaders, peer: string | undefined, from: OriginConfig = config()): string | null {
   const configured = configuredOrigin(from.TOOLROOM_PUBLIC_URL)
   if (configured) return configured
   const forwarded = frontForwardedHeaders(headers, peer, from)
-  return `${forwarded['x-forwarded-proto']}://${forwarded['x-forwarded-host'] || 'localhost'}`
+  return forwarded['x-forwarded-host'] ? `${forwarded['x-forwarded-proto']}://${forwarded['x-forwarded-host']}` : null
 }
 
 // lib/config.ts has made sure it is an http(s) URL.

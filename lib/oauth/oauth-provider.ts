@@ -11,6 +11,7 @@ import 'server-only'
 import { oauthProvider } from '@better-auth/oauth-provider'
 import { hashOAuthToken, openClientSecret, sealClientSecret } from './oauth-secrets'
 import { OAUTH_PREFIXES, OAUTH_SCOPES, oauthSettings } from './oauth-settings'
+import { configuredMcpResources } from './protected-resource'
 
 export const OAUTH_LOGIN_PAGE = '/sign-in'
 export const OAUTH_CONSENT_PAGE = '/oauth/consent'
@@ -34,7 +35,9 @@ export function toolroomOAuthProvider() {
     allowDynamicClientRegistration: true,
     allowUnauthenticatedClientRegistration: true,
     clientRegistrationDefaultScopes: [...OAUTH_SCOPES],
-    // Every resource this server issues tokens for is one of Toolroom's own `/mcp` identifiers.
+    // Every resource this server issues tokens for is one of Toolroom's own `/mcp` identifiers: the
+    // configured one, seeded here, and those of origins people acted at (lib/oauth/protected-resource.ts).
+    resources: configuredMcpResources(),
     enforcePerClientResources: false,
     // Clients and resources are managed through Toolroom's API (admins), never the plugin's endpoints.
     clientPrivileges: async () => false,

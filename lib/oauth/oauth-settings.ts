@@ -27,6 +27,3 @@ export const OAUTH_PREFIXES = { opaqueAccessToken: 'tro_', refreshToken: 'trr_',
 /** The scope that opens `/mcp`; `offline_access` asks for a refresh token. */
 export const MCP_SCOPE = 'mcp'
 export const OAUTH_SCOPES = [MCP_SCOPE, 'offline_access'] as const
-
-/** Most MCP resource identifiers made for origins seen without TOOLROOM_PUBLIC_URL (a Host header is the client's to choose). */
-export const MAX_DERIVED_RESOURCES = 16

@@ -4,6 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
+import { authHandler } from '@/lib/auth/auth-handler'
 import { parseConfig, reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { createGatewayServer } from '@/lib/gateway/server'
@@ -27,7 +28,12 @@ beforeAll(async () => {
       headers,
       body: chunks.length ? Buffer.concat(chunks) : undefined,
     })
-    const answer = req.url === '/api/v1/session' && req.method === 'POST' ? await accessRoutes.signIn(request) : new Response('{}', { status: 404 })
+    const answer =
+      req.url === '/api/v1/session' && req.method === 'POST'
+        ? await accessRoutes.signIn(request)
+        : req.url?.startsWith('/api/auth/')
+          ? await authHandler(request)
+          : new Response('{}', { status: 404 })
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(await answer.text())
   })
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
@@ -56,24 +62,34 @@ function signInThroughFront(email: string, password: string, headers: Record<str
 }
 
 describe('the client address', () => {
-  it('ignores X-Forwarded-For from untrusted peers: 15 spoofed addresses are one address, and the audit log records the real one', async () => {
+  it('ignores X-Forwarded-For from untrusted peers: 25 spoofed addresses are one address, and the audit log records the real one', async () => {
     delete process.env.TOOLROOM_TRUSTED_PROXIES
     reloadConfig()
-    const statuses: number[] = []
-    for (let i = 0; i < 15; i++) {
+    // The private headers are forged too, even with the real proof (which no client has).
+    const spoofing = (i: number) => {
       const spoofed = `203.0.113.${i + 1}`
-      // A different account each time, so only the per-address limit can stop it; the private
-      // headers are forged too, even with the real proof (which no client has).
-      const res = await signInThroughFront(`nobody${i}@spoof.test`, 'wrong password', {
-        'x-forwarded-for': spoofed,
-        [PEER_ADDRESS_HEADER]: spoofed,
-        [PEER_PROOF_HEADER]: frontPeerHeaders('192.0.2.1')[PEER_PROOF_HEADER],
+      return { 'x-forwarded-for': spoofed, [PEER_ADDRESS_HEADER]: spoofed, [PEER_PROOF_HEADER]: frontPeerHeaders('192.0.2.1')[PEER_PROOF_HEADER] }
+    }
+    // Failed token requests are limited per client and address: only a believed spoofed address would buy more.
+    const statuses: number[] = []
+    for (let i = 0; i < 25; i++) {
+      const res = await fetch(`${base}/api/auth/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('spoofed-client:trc_guess').toString('base64')}`,
+          ...spoofing(i),
+        },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'mcp' }),
       })
       statuses.push(res.status)
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true)
+    expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429])
+    for (let i = 0; i < 15; i++) {
+      const res = await signInThroughFront(`nobody${i}@spoof.test`, 'wrong password', spoofing(i))
       expect(res.headers.get('content-type')).toBe('application/problem+json')
     }
-    expect(statuses.filter((s) => s === 401)).toHaveLength(10)
-    expect(statuses.slice(10)).toEqual([429, 429, 429, 429, 429])
     const recorded = await prisma.auditEvent.findMany({ where: { action: 'auth.sign_in_failed', actorName: { endsWith: '@spoof.test' } } })
     expect(recorded).toHaveLength(15)
     for (const event of recorded) expect((event.detail as { ip: string }).ip).toBe('127.0.0.1')

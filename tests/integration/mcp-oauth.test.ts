@@ -13,6 +13,8 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
+import { authHandler } from '@/lib/auth/auth-handler'
+import { frontPeerHeaders } from '@/lib/http/client-address'
 import { prisma } from '@/lib/db'
 import { authorizeContinuation } from '@/lib/oauth/authorize-continuation'
 import { setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
@@ -90,6 +92,61 @@ function navigate(url: URL, cookie?: string): Promise<{ status: number; location
   })
 }
 
+/** A request with a Host header of the test's choosing (fetch always sends the URL's own). */
+function withHost(method: string, path: string, host: string, headers: Record<string, string> = {}, body?: string) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = http.request(`${app.url}${path}`, { method, headers: { ...headers, host } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** How each endpoint an authorization server's metadata can name is called. */
+const ENDPOINT_METHODS: Record<string, 'GET' | 'POST'> = {
+  authorization_endpoint: 'GET',
+  token_endpoint: 'POST',
+  registration_endpoint: 'POST',
+  revocation_endpoint: 'POST',
+  introspection_endpoint: 'POST',
+  userinfo_endpoint: 'GET',
+  jwks_uri: 'GET',
+  end_session_endpoint: 'GET',
+  device_authorization_endpoint: 'POST',
+  pushed_authorization_request_endpoint: 'POST',
+}
+
+/** Every endpoint the metadata (at every place it is published) advertises is there: none answers 404 or 405. */
+async function expectEveryAdvertisedEndpointAnswers(): Promise<string[]> {
+  const documents = [
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/oauth-authorization-server/api/auth',
+    '/api/auth/.well-known/oauth-authorization-server',
+  ]
+  const seen = new Set<string>()
+  for (const document of documents) {
+    const metadata = (await (await fetch(`${app.url}${document}`)).json()) as Record<string, unknown>
+    for (const [key, value] of Object.entries(metadata)) {
+      if (!key.endsWith('_endpoint') && key !== 'jwks_uri') continue
+      seen.add(key)
+      expect(ENDPOINT_METHODS[key], `${document} names ${key}, which this test does not know how to call`).toBeDefined()
+      const method = ENDPOINT_METHODS[key]
+      const answer = await fetch(String(value), {
+        method,
+        redirect: 'manual',
+        ...(method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=tro_nothing' } : {}),
+      })
+      await answer.body?.cancel()
+      expect([404, 405], `${document}: ${key} ${method} ${value} answered ${answer.status}`).not.toContain(answer.status)
+    }
+    expect(metadata.dpop_signing_alg_values_supported).toBeUndefined()
+  }
+  return [...seen].sort()
+}
+
 /** The browser's part: follow the authorization URL signed in, consent (picking `agent` if asked), and return the code. */
 async function consent(provider: MemoryProvider, cookie: string, body: { accept?: boolean; agent?: string } = {}) {
   const signedOut = await navigate(provider.authorizationUrl!)
@@ -142,6 +199,67 @@ describe('discovery documents and the challenge', () => {
     expect(forged.headers.get('www-authenticate')).toMatch(/error="invalid_token"/)
   })
 
+  it('stores nothing for made-up Host headers, however many (the whole dance at the real origin follows)', async () => {
+    const resources = () => prisma.oauthResource.findMany({ select: { identifier: true }, orderBy: { identifier: 'asc' } })
+    const before = await resources()
+    const hosts = Array.from({ length: 20 }, (_, i) => `made-up-${i}.example:${8000 + i}`)
+    const answers = []
+    for (const host of hosts) answers.push(await withHost('GET', '/.well-known/oauth-protected-resource/mcp', host))
+    expect(await resources()).toEqual(before)
+    expect(answers.map((a) => a.status)).toEqual(hosts.map(() => 200))
+    expect(JSON.parse(answers[19].body).resource).toBe(`http://${hosts[19]}/mcp`)
+    expect((await fetch(`${app.url}/.well-known/oauth-protected-resource/mcp`)).status).toBe(200)
+    // Nor does an authorization request there: a signed-out one is sent to sign in first, and a
+    // viewer (who may not consent) gets the authorization server's own refusal.
+    for (const host of hosts.slice(0, 3)) {
+      const query = new URLSearchParams({ client_id: 'any', response_type: 'code', redirect_uri: REDIRECT, resource: `http://${host}/mcp` })
+      const authorize = await withHost('GET', `/api/auth/oauth2/authorize?${query}`, host, { 'sec-fetch-mode': 'navigate' })
+      expect(authorize.status).toBe(302)
+      expect(authorize.headers.location).toMatch(/^\/sign-in\?/)
+      await withHost('GET', `/api/auth/oauth2/authorize?${query}`, host, { cookie: viewer, 'sec-fetch-mode': 'navigate' })
+    }
+    expect(await resources()).toEqual(before)
+  })
+
+  it('answers a Host that names no host without any address of its own', async () => {
+    for (const host of ['under_score.example', 'a..b', 'x:99999999']) {
+      const metadata = await withHost('GET', '/.well-known/oauth-protected-resource/mcp', host)
+      expect(metadata.status).toBe(400)
+      expect(JSON.parse(metadata.body).detail).toMatch(/Host header/)
+      expect(metadata.body).not.toMatch(/localhost|127\.0\.0\.1/)
+      const mcpAnswer = await withHost('POST', '/mcp', host, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{}')
+      expect(mcpAnswer.status).toBe(401)
+      expect(mcpAnswer.headers['www-authenticate']).not.toMatch(/localhost|127\.0\.0\.1|resource_metadata/)
+      expect(mcpAnswer.body).not.toMatch(/localhost|127\.0\.0\.1/)
+      // Nor does the authorization server fall back to an address of its own.
+      for (const [method, path] of [
+        ['GET', '/.well-known/oauth-authorization-server/api/auth'],
+        ['GET', '/api/auth/.well-known/oauth-authorization-server'],
+        ['GET', `/api/auth/oauth2/authorize?client_id=x&response_type=code&resource=${encodeURIComponent(`http://${host}/mcp`)}`],
+        ['POST', '/api/auth/oauth2/token'],
+      ]) {
+        const answer = await withHost(
+          method,
+          path,
+          host,
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          method === 'POST' ? 'grant_type=client_credentials' : undefined,
+        )
+        expect(answer.status, `${method} ${path}`).toBe(400)
+        expect(`${answer.body} ${answer.headers.location ?? ''}`).not.toMatch(/localhost|127\.0\.0\.1/)
+      }
+    }
+    // An agent credential is not bound to an origin: it still works.
+    const ping = await withHost(
+      'POST',
+      '/mcp',
+      'under_score.example',
+      { authorization: `Bearer ${tokens.tokenA}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    )
+    expect(ping.status).toBe(200)
+  })
+
   it('publishes the protected resource and authorization server metadata', async () => {
     const resource = await (await fetch(`${app.url}/.well-known/oauth-protected-resource/mcp`)).json()
     expect(resource).toEqual({
@@ -167,6 +285,10 @@ describe('discovery documents and the challenge', () => {
     })
     expect(register.status).toBe(403)
     expect((await register.json()).error).toBe('access_denied')
+  })
+
+  it('advertises only endpoints that answer', async () => {
+    expect(await expectEveryAdvertisedEndpointAnswers()).toEqual(['authorization_endpoint', 'revocation_endpoint', 'token_endpoint'])
   })
 })
 
@@ -306,6 +428,64 @@ describe('a workload (client credentials) on 2026-07-28', () => {
   })
 })
 
+describe('the token endpoint, behind one shared address', () => {
+  /** A client credentials token request; through the front (this test's address), or in-process from `address`. */
+  async function tokenRequest(clientId: string, secret: string, address?: string) {
+    const init = {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        // In-process, as the front passes it on: the peer, and the Host it was reached at.
+        ...(address ? { ...frontPeerHeaders(address), 'x-forwarded-host': new URL(app.url).host } : {}),
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'mcp', resource: `${app.url}/mcp` }).toString(),
+    }
+    const res = address ? await authHandler(new Request(`${app.url}/api/auth/oauth2/token`, init)) : await fetch(`${app.url}/api/auth/oauth2/token`, init)
+    await res.body?.cancel()
+    return res
+  }
+  const workload = async (name: string) => {
+    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name, agent: 'gw/agent-b', kind: 'client_credentials' },
+    })
+    expect(created.status).toBe(201)
+    return { id: created.json.clientId as string, secret: created.json.clientSecret as string }
+  }
+
+  it("counts failures per client and address: a stranger's bogus requests stop neither other clients nor this one elsewhere", async () => {
+    const x = await workload('x, under attack')
+    const y = await workload('y, behind the same address')
+    // Successes use up nothing: more than the limit, all issued.
+    for (let i = 0; i < 25; i++) expect((await tokenRequest(y.id, y.secret)).status).toBe(200)
+    const bogus: number[] = []
+    for (let i = 0; i < 25; i++) bogus.push((await tokenRequest(x.id, `trc_guess${i}`)).status)
+    // Guessing one client's secret is still limited...
+    expect(bogus.slice(0, 20)).toEqual(Array(20).fill(401))
+    expect(bogus.slice(20)).toEqual(Array(5).fill(429))
+    const limited = await tokenRequest(x.id, 'trc_guess')
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+    // Revocation checks the same secret: its guesses share the allowance.
+    const revoke = await fetch(`${app.url}/api/auth/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${x.id}:trc_guess`).toString('base64')}` },
+      body: 'token=tro_nothing',
+    })
+    expect(revoke.status).toBe(429)
+    // ...but another client behind the same address gets its tokens, and so does this one from elsewhere.
+    expect((await tokenRequest(y.id, y.secret)).status).toBe(200)
+    expect((await tokenRequest(x.id, x.secret, '198.51.100.7')).status).toBe(200)
+  }, 60_000)
+
+  it('does not limit authorization requests per address: they guess nothing (the person signs in, or is signed in)', async () => {
+    const query = new URLSearchParams({ client_id: 'any', response_type: 'code', redirect_uri: REDIRECT, resource: `${app.url}/mcp` })
+    const statuses: number[] = []
+    for (let i = 0; i < 40; i++) statuses.push((await navigate(new URL(`/api/auth/oauth2/authorize?${query}&state=${i}`, app.url))).status)
+    expect(statuses).toEqual(Array(40).fill(302))
+  })
+})
+
 describe('dynamic registration, where an admin allows it', () => {
   it('lets an SDK client register itself once an agent accepts such clients; the person picks that agent', async () => {
     const allowed = await call(oauthRoutes.setDynamicRegistration, '/api/v1/oauth/dynamic-registration/gw%2Fagent-b', {
@@ -316,6 +496,7 @@ describe('dynamic registration, where an admin allows it', () => {
     expect(allowed.status).toBe(200)
     const server = await (await fetch(`${app.url}/.well-known/oauth-authorization-server/api/auth`)).json()
     expect(server.registration_endpoint).toBe(`${app.url}/api/auth/oauth2/register`)
+    expect(await expectEveryAdvertisedEndpointAnswers()).toContain('registration_endpoint')
 
     const provider = new MemoryProvider()
     const first = new Client({ name: 'self-registered', version: '1' })

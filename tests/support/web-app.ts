@@ -37,13 +37,15 @@ export interface WebApp {
 }
 
 export async function startWebApp(): Promise<WebApp> {
+  // Next.js gives a route the URL of its own address (behind the front, the internal port), whatever Host the client sent.
+  let ownOrigin = ''
   const web = await listen(async (req, res) => {
     try {
       const chunks: Buffer[] = []
       for await (const chunk of req) chunks.push(chunk as Buffer)
       const headers = new Headers()
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v)
-      const url = `http://${req.headers.host}${req.url}`
+      const url = `${ownOrigin}${req.url}`
       const body = chunks.length && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined
       let request: Request
       try {
@@ -75,6 +77,7 @@ export async function startWebApp(): Promise<WebApp> {
       res.end(String((e as Error).stack ?? e))
     }
   })
+  ownOrigin = web.url.replace('127.0.0.1', 'localhost')
   const front = await listenOn(createGatewayServer({ port: 0, upstream: web.url }))
   return {
     url: front.url,
