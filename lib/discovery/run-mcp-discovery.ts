@@ -16,7 +16,7 @@ import { diffSurface, isEmptyDiff, newRefusals, summarizeDiff, type SurfaceDiff,
 import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
-import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import { refreshOAuthToolStatus, refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 import type { DiscoveryTrigger } from './discovery-states'
 
 export async function runMcpDiscovery({
@@ -45,7 +45,7 @@ export async function runMcpDiscovery({
     }
     // The same access token the gateway's calls carry: a refusal fails the run with the server's error.
     if (spec.auth) {
-      const token = await getUpstreamToken(spec.auth.oauth2, server.namespace)
+      const token = await getUpstreamToken(spec.auth.oauth2, server.namespace, refreshOAuthToolStatus)
       headers.authorization = `Bearer ${token}`
       for (const form of secretForms(token)) sensitive.add(form)
     }

@@ -63,6 +63,15 @@ const DNS_TIMEOUT_MS = 2_000
 // Refreshes take turns, so the last to write read the latest state.
 const LOCK = 'toolroom.tool-status'
 
+/** After an upstream token's outcome changed (lib/upstream-auth): the `TokenIssued` conditions follow it; a failure here waits for the next sweep. */
+export async function refreshOAuthToolStatus(): Promise<void> {
+  try {
+    await refreshToolStatus({ oauth2: true })
+  } catch (e) {
+    console.error('[upstream-token] tool status refresh failed; the next sweep retries:', (e as Error).message)
+  }
+}
+
 export async function refreshToolStatus(scope: ToolStatusScope, now: Date = new Date()): Promise<{ checked: number; changed: number }> {
   const first = await selectTools(prisma, scope)
   // Nothing depends on what changed (most discovery runs): no transaction, no lock.

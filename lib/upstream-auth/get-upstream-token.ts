@@ -35,14 +35,18 @@ const inFlight = new Map<string, Promise<string>>()
 
 type Tx = Pick<typeof prisma, 'upstreamToken' | '$executeRaw'>
 
-/** The bearer token for this credential: cached, or fetched (single-flight across processes). Throws UpstreamTokenError. */
-export async function getUpstreamToken(oauth2: OAuth2Client, namespace: string): Promise<string> {
+/**
+ * The bearer token for this credential: cached, or fetched (single-flight across processes). Throws
+ * UpstreamTokenError. `outcomeChanged` runs when a fetch's outcome differs from the last one stored
+ * (a token after a failure, or another failure): the caller's tools show it as their condition.
+ */
+export async function getUpstreamToken(oauth2: OAuth2Client, namespace: string, outcomeChanged: () => Promise<void>): Promise<string> {
   const key = upstreamTokenKey(namespace, oauth2)
   const held = memory.get(key)
   if (held && Date.now() < held.refreshAt) return held.token
   let pending = inFlight.get(key)
   if (!pending) {
-    pending = obtain(key, oauth2, namespace).finally(() => inFlight.delete(key))
+    pending = obtain(key, oauth2, namespace, outcomeChanged).finally(() => inFlight.delete(key))
     inFlight.set(key, pending)
   }
   return pending
@@ -53,7 +57,7 @@ export function forgetUpstreamTokens(): void {
   memory.clear()
 }
 
-async function obtain(key: string, oauth2: OAuth2Client, namespace: string): Promise<string> {
+async function obtain(key: string, oauth2: OAuth2Client, namespace: string, outcomeChanged: () => Promise<void>): Promise<string> {
   const stored = await storedToken(prisma, key)
   if (stored) return remember(key, stored)
   const outcome = await prisma.$transaction(
@@ -99,7 +103,7 @@ async function obtain(key: string, oauth2: OAuth2Client, namespace: string): Pro
     },
     { maxWait: IDP_TIMEOUT_MS, timeout: 4 * IDP_TIMEOUT_MS },
   )
-  if ('changed' in outcome && outcome.changed) await refreshOAuthToolStatus()
+  if ('changed' in outcome && outcome.changed) await outcomeChanged()
   if ('failure' in outcome) throw outcome.failure
   return remember(key, outcome)
 }
@@ -117,15 +121,6 @@ async function storedToken(db: Tx, key: string): Promise<Held | null> {
   } catch {
     // Sealed under a key this process no longer has (a rotated TOOLROOM_SECRET_KEY): fetched anew.
     return null
-  }
-}
-
-async function refreshOAuthToolStatus(): Promise<void> {
-  const { refreshToolStatus } = await import('@/lib/tools/refresh-tool-status')
-  try {
-    await refreshToolStatus({ oauth2: true })
-  } catch (e) {
-    console.error('[upstream-token] tool status refresh failed; the next sweep retries:', (e as Error).message)
   }
 }
 

@@ -18,6 +18,8 @@ export interface ModuleFacts {
   file: string
   /** Files of ours it imports at run time (project-relative). */
   localImports: string[]
+  /** Files of ours it imports for their types only (erased at build, but still a dependency of the reader). */
+  typeImports: string[]
   /** What else it imports at run time: npm packages, `node:` built-ins, lib/generated paths. */
   externalImports: string[]
   /** The file starts with the 'use client' directive. */
@@ -69,12 +71,13 @@ function readModule(file: string): ModuleFacts {
   const text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
   const specifiers: string[] = []
+  const typeSpecifiers: string[] = []
   let touchesProcess = false
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node)) {
-      if (!isErasedImport(node)) specifiers.push((node.moduleSpecifier as ts.StringLiteral).text)
+      ;(isErasedImport(node) ? typeSpecifiers : specifiers).push((node.moduleSpecifier as ts.StringLiteral).text)
     } else if (ts.isExportDeclaration(node)) {
-      if (node.moduleSpecifier && !node.isTypeOnly) specifiers.push((node.moduleSpecifier as ts.StringLiteral).text)
+      if (node.moduleSpecifier) (node.isTypeOnly ? typeSpecifiers : specifiers).push((node.moduleSpecifier as ts.StringLiteral).text)
     } else if (ts.isCallExpression(node)) {
       const [first] = node.arguments
       const loads = node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require')
@@ -92,13 +95,14 @@ function readModule(file: string): ModuleFacts {
     if (local) localImports.push(local)
     else externalImports.push(specifier.startsWith('@/') ? specifier.slice(2) : specifier)
   }
+  const typeImports = typeSpecifiers.flatMap((specifier) => resolveLocal(file, specifier) ?? [])
   const firstStatement = source.statements[0]
   const usesClient =
     firstStatement !== undefined &&
     ts.isExpressionStatement(firstStatement) &&
     ts.isStringLiteral(firstStatement.expression) &&
     firstStatement.expression.text === 'use client'
-  return { file, localImports, externalImports, usesClient, serverOnly: externalImports.includes('server-only'), touchesProcess }
+  return { file, localImports, typeImports, externalImports, usesClient, serverOnly: externalImports.includes('server-only'), touchesProcess }
 }
 
 /** Every source file of app/, components/ and lib/, read once. */
