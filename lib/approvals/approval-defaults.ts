@@ -27,7 +27,7 @@ export function approvalExpirySeconds({ tool, policy, fallback }: ApprovalExpiry
 }
 
 /**
- * Levels whose approval the portal confirms before sending it (issue 18, item 3): a refund or a
+ * Levels whose approval the portal confirms before sending it: a refund or a
  * privilege grant cannot be undone by the approver afterwards. A SideEffectPolicy's `highRisk` changes
  * it per level.
  */

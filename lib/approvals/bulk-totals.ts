@@ -1,4 +1,4 @@
-// What a bulk decision covers, pure (issue 18, item 3): how many requests, how many are high-risk,
+// What a bulk decision covers, pure: how many requests, how many are high-risk,
 // per level and per tool, and the sum of every summary field that is a number in all requests that
 // show it (a month-end run of refunds says how much money it moves). Amounts in different
 // currencies are never added up: a `currency` shown beside a field splits its sums.

@@ -1,4 +1,4 @@
-// The few arguments an approval row shows (issue 18, item 3), pure. Arguments come from agents and
+// The few arguments an approval row shows, pure. Arguments come from agents and
 // are as hostile as anything else: every value is previewed within a fixed budget, however large or
 // deep it is, and only own properties are read (`__proto__`, `constructor` are just names).
 

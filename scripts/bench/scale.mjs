@@ -1,4 +1,4 @@
-// `npm run bench:scale`: the scale-out proof (issue 15, item 7). One PostgreSQL; 2 web, 3 gateway and
+// `npm run bench:scale`: the scale-out proof (docs/operations.md, "The processes"; BENCHMARKS.md, "Scale-out"). One PostgreSQL; 2 web, 3 gateway and
 // 2 worker processes (the compiled production entries) behind a local load balancer (a small Node
 // proxy: /mcp round-robin over the ready gateways, the rest over the web processes); agents calling
 // through it with idempotency keys (some ops sent twice at once, every failed attempt retried with

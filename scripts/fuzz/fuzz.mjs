@@ -13,27 +13,27 @@ import { rngFor } from './rng.mjs'
 
 /**
  * Classes of hostile input, by the tag the generators put on a case; a run can leave some out
- * (`exclude`) while the defect they find is open. Each names the issue-13 item that owns it.
+ * (`exclude`) while a defect they find is open.
  */
 export const CASE_TAGS = {
-  nul: 'NUL characters in text, ids and keys (issue 13 item 8)',
-  'bad-cursor': 'forged pagination cursors (item 13)',
-  'pct-path': 'broken percent-escapes in paths (item 13)',
-  trace: 'TRACE requests (item 13)',
-  'patch-collection': 'PATCH on collections (item 13)',
-  'deep-nesting': 'deeply nested JSON and YAML (item 13)',
-  'duplicate-keys': 'duplicate keys in JSON (item 13)',
-  'yaml-separators': 'megabytes of YAML document separators (item 13)',
-  oversized: 'bodies over the size limits (item 4)',
-  'mcp-bad-params': 'JSON-RPC params of the wrong type (item 3)',
-  'mcp-meta': 'abused _meta and progress tokens (item 3)',
-  'mcp-cancel': 'cancellations of guessed request ids (item 2)',
-  'mcp-2026': 'MCP 2026-07-28 requests: per-request _meta envelope and mirrored headers (issue 17)',
-  'mcp-2026-headers': 'MCP 2026-07-28 mirrored headers that disagree with the body (issue 17)',
+  nul: 'NUL characters in text, ids and keys',
+  'bad-cursor': 'forged pagination cursors',
+  'pct-path': 'broken percent-escapes in paths',
+  trace: 'TRACE requests',
+  'patch-collection': 'PATCH on collections',
+  'deep-nesting': 'deeply nested JSON and YAML',
+  'duplicate-keys': 'duplicate keys in JSON',
+  'yaml-separators': 'megabytes of YAML document separators',
+  oversized: 'bodies over the size limits',
+  'mcp-bad-params': 'JSON-RPC params of the wrong type',
+  'mcp-meta': 'abused _meta and progress tokens',
+  'mcp-cancel': 'cancellations of guessed request ids',
+  'mcp-2026': 'MCP 2026-07-28 requests: per-request _meta envelope and mirrored headers',
+  'mcp-2026-headers': 'MCP 2026-07-28 mirrored headers that disagree with the body',
   huge: 'huge strings and path segments',
   unicode: 'lone surrogates, bidi controls, astral characters',
   text: 'injection-looking text',
-  'host-header': 'made-up and malformed Host headers on the OAuth discovery routes (issue 25)',
+  'host-header': 'made-up and malformed Host headers on the OAuth discovery routes',
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])

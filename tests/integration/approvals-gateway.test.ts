@@ -161,7 +161,7 @@ describe('an approved call', () => {
   }, 40_000)
 })
 
-describe('what approvers see of a request (issue 18, item 3)', () => {
+describe('what approvers see of a request', () => {
   const pendingView = async (callId: string) => {
     const queue = await call(approvalsApi.GET, '/api/v1/approvals?status=pending&tool=pay.charge&limit=500')
     expect(queue.status).toBe(200)

@@ -123,7 +123,7 @@ describe('tools CRUD', () => {
     expect(unknown.json.errors[0]).toMatchObject({ field: 'colour', rule: 'unknown-field' })
   })
 
-  it('sorts by name, namespace or last change, either way, across pages (issue 18: sortable columns)', async () => {
+  it('sorts by name, namespace or last change, either way, across pages', async () => {
     // Names and namespaces in different orders, so each sort tells itself apart from the others.
     const made = [
       ['zz.alpha', 'ns-a'],
