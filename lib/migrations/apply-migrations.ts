@@ -2,6 +2,7 @@
 // pending one in its own transaction together with its row in toolroom_migrations, after every
 // applied one has been checked against its file. A database that Prisma migrated (_prisma_migrations)
 // has what Prisma applied adopted first, by name and checksum, so nothing is run twice.
+import 'server-only'
 import pg from 'pg'
 import { lineAt, type MigrationFile, readMigrations, sameMigration } from './migration-files'
 

@@ -1,5 +1,6 @@
 // The committed migrations as the runner sees them (docs/operations.md, "Migrations"): one directory
 // per migration under prisma/migrations, `<timestamp>_<name>/migration.sql`, applied in name order.
+import 'server-only'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'

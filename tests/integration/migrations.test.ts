@@ -154,6 +154,19 @@ describe('a failing migration', () => {
     expect(await recorded(db)).toEqual(before)
   })
 
+  it('is undone when its row cannot be written: the two commit together', async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_atomic')
+    await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })
+    // The migration writes its own row first, so the runner's row for it breaks the primary key.
+    const name = '29990101000000_records_itself'
+    const dir = migrationsDir(NAMES, {
+      [name]: `CREATE TABLE "Orphan" (id int);\nINSERT INTO ${MIGRATIONS_TABLE} (name, checksum) VALUES ('${name}', 'not its checksum');\n`,
+    })
+    await expect(applyMigrations({ databaseUrl: db, directory: dir })).rejects.toThrow(/duplicate key value violates unique constraint/)
+    expect(await query(db, `SELECT to_regclass('"Orphan"') AS t`)).toEqual([{ t: null }])
+    expect((await recorded(db)).map((r) => r.name)).toEqual(NAMES)
+  })
+
   it('marked to run outside a transaction runs so (CREATE INDEX CONCURRENTLY refuses a transaction)', async () => {
     const db = await freshDatabase(ADMIN, 'toolroom_migrate_concurrently')
     const dir = migrationsDir(NAMES, {
