@@ -11,9 +11,9 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
-COPY package.json package-lock.json .npmrc prisma.config.ts prisma.migrate.config.ts ./
+COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY prisma ./prisma
-COPY scripts/embedded-db-url.mjs scripts/unref-timers.cjs ./scripts/
+COPY scripts/embedded-db-url.mjs ./scripts/
 # `npm ci` refuses this lockfile (it lists no other platforms' optional packages); install keeps it as it is.
 RUN npm install --no-audit --no-fund
 COPY . .
@@ -38,10 +38,11 @@ ENV NODE_ENV=production \
     TOOLROOM_METRICS_PORT=9464
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
-COPY --from=build /app/package.json /app/next.config.ts /app/prisma.config.ts /app/prisma.migrate.config.ts ./
+COPY --from=build /app/package.json /app/next.config.ts /app/prisma.config.ts ./
 COPY --from=build /app/lib/http/security-headers.ts ./lib/http/security-headers.ts
+# The migrations (dist/migrate.cjs applies prisma/migrations/*/migration.sql, docs/operations.md).
 COPY --from=build /app/prisma ./prisma
-COPY --from=build /app/scripts/embedded-db-url.mjs /app/scripts/unref-timers.cjs /app/scripts/toolroom-entrypoint.sh ./scripts/
+COPY --from=build /app/scripts/embedded-db-url.mjs /app/scripts/toolroom-entrypoint.sh ./scripts/
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/.next ./.next
 # The image's files belong to root and cannot be changed by the process, which runs as `node`.

@@ -19,6 +19,7 @@ export const SERVER_ENTRIES = {
   'create-admin': 'scripts/create-admin.ts',
   'reencrypt-secrets': 'scripts/reencrypt-secrets.ts',
   'stats-rollup': 'scripts/stats-rollup.ts',
+  migrate: 'scripts/migrate.ts',
   // Preloaded into Next.js (`node -r ./dist/web-preload.cjs …/next start`): JSON logs and masking from its first line.
   'web-preload': 'scripts/web-preload.ts',
   // The configuration, for `npm start` (plain JavaScript, which cannot load lib/config.ts itself).

@@ -100,9 +100,13 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
       children.push({ name, child, lines })
       return { child, lines }
     }
-    const migrate = start('migrate', 'migrate', {})
-    const code = await new Promise((resolve) => migrate.child.once('exit', resolve))
-    if (code !== 0) throw new Error(`migrate exited ${code}`)
+    // Twice, as a second release's Job (or a retried one) would run it: the second finds nothing to do.
+    for (const expected of [/migrations: (\d+ applied|none to apply)/, /migrations: none to apply/]) {
+      const migrate = start('migrate', 'migrate', {})
+      const code = await new Promise((resolve) => migrate.child.once('exit', resolve))
+      if (code !== 0) throw new Error(`migrate exited ${code}`)
+      if (!migrate.lines.some((line) => expected.test(line))) throw new Error(`migrate did not say ${expected}: ${migrate.lines.join(' | ')}`)
+    }
     start('web', 'web', { PORT: String(webPort), TOOLROOM_METRICS_PORT: String(webMetrics) })
     start('gateway', 'gateway', {
       GATEWAY_PORT: String(gatewayPort),
@@ -152,9 +156,9 @@ export async function checkImage({ databaseUrl = process.env.DATABASE_URL, secre
           return true
         }
       })
-      if (name !== 'migrate' && notJson.length) throw new Error(`${name} wrote lines that are not JSON: ${notJson.slice(0, 3).join(' | ')}`)
+      if (notJson.length) throw new Error(`${name} wrote lines that are not JSON: ${notJson.slice(0, 3).join(' | ')}`)
     }
-    log('ok: every line web, gateway and worker wrote is JSON')
+    log('ok: every line migrate, web, gateway and worker wrote is JSON')
     return null
   } catch (error) {
     return `${error.message}\n${output}`

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import pg from 'pg'
 import { startEmbeddedPostgres } from './embedded-postgres.mjs'
+import { TSX_NODE_ARGS } from './tsx-node-args.mjs'
 
 export function withDatabase(url, database) {
   const u = new URL(url)
@@ -21,15 +22,17 @@ export async function freshDatabase(adminUrl, name) {
   return withDatabase(adminUrl, name)
 }
 
-/** Applies the committed migrations; rejects with the migrate output when it fails. */
+/** Applies the committed migrations (scripts/migrate.ts, from source); rejects with its output when it fails. */
 export function migrateDatabase(url) {
   return new Promise((resolve, reject) => {
-    const args = ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts']
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: url } })
+    const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'scripts/migrate.ts'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATABASE_URL: url, LOG_FORMAT: 'text' },
+    })
     let output = ''
     child.stdout.on('data', (d) => (output += d))
     child.stderr.on('data', (d) => (output += d))
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`migrate deploy failed (${code}):\n${output.trim()}`))))
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`migrations failed (${code}):\n${output.trim()}`))))
   })
 }
 

@@ -1,3 +1,3 @@
 #!/bin/sh
-echo "Prisma's native schema engine is not available offline; migrations run through 'npm run db:deploy' (Wasm engine)." >&2
+echo "Prisma's native schema engine is not available offline; migrations run through 'npm run db:deploy' (scripts/migrate.ts)." >&2
 exit 1

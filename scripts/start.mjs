@@ -48,11 +48,7 @@ try {
   }
   ensureSecretKey(DATA_DIR, { configured: settings.TOOLROOM_SECRET_KEY, shared: !useEmbedded, log })
 
-  await supervisor.runOnce(
-    'migrate',
-    ['-r', './scripts/unref-timers.cjs', 'node_modules/prisma-migrate/build/index.js', 'migrate', 'deploy', '--config', 'prisma.migrate.config.ts'],
-    { quiet: true },
-  )
+  await supervisor.runOnce('migrate', ['dist/migrate.cjs'], { quiet: true })
   log(`migrations applied (${elapsed()})`)
   // The automation token (README, "Access"): created, replaced or revoked to match the environment.
   await supervisor.runOnce('admin token', ['dist/ensure-admin-token.cjs'])

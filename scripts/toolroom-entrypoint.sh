@@ -15,7 +15,7 @@ case "$command" in
   web) exec node -r ./dist/web-preload.cjs node_modules/next/dist/bin/next start -p "${PORT:-3000}" -H "${HOST:-0.0.0.0}" "$@" ;;
   gateway) GATEWAY_PORT="${GATEWAY_PORT:-${PORT:-3000}}" exec node dist/gateway.cjs "$@" ;;
   worker) exec node dist/worker.cjs "$@" ;;
-  migrate) exec node -r ./scripts/unref-timers.cjs node_modules/prisma-migrate/build/index.js migrate deploy --config prisma.migrate.config.ts "$@" ;;
+  migrate) exec node dist/migrate.cjs "$@" ;;
   seed-demo|ensure-admin-token|create-admin|reencrypt-secrets|stats-rollup) exec node "dist/$command.cjs" "$@" ;;
   *) exec "$command" "$@" ;;
 esac

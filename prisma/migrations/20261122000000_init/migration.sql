@@ -195,10 +195,8 @@ CREATE INDEX "Unit_connectors_idx" ON "Unit" USING GIN ("connectors");
 -- data (effective tool sets) in any number of web processes know when they are stale, whoever wrote.
 CREATE SEQUENCE "registry_revision";
 
--- The migration runner (Prisma's Wasm engine through the pg adapter) splits a script on every
--- semicolon, even inside quotes, so the body spells its semicolons as the escape \073.
 CREATE FUNCTION toolroom_registry_changed() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN PERFORM pg_notify(''toolroom_registry'', nextval(''registry_revision'')::text)\073 RETURN NULL\073 END';
+  E'BEGIN PERFORM pg_notify(''toolroom_registry'', nextval(''registry_revision'')::text); RETURN NULL; END';
 
 CREATE TRIGGER "Tool_registry_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Tool" FOR EACH STATEMENT EXECUTE FUNCTION toolroom_registry_changed();
 CREATE TRIGGER "LanguageTool_registry_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "LanguageTool" FOR EACH STATEMENT EXECUTE FUNCTION toolroom_registry_changed();

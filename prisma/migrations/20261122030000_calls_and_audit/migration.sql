@@ -74,10 +74,9 @@ CREATE INDEX "AuditEvent_action_at_idx" ON "AuditEvent"("action", "at" DESC);
 
 
 -- The audit log is append-only, and the database says so: whatever code runs, an UPDATE, DELETE or
--- TRUNCATE of AuditEvent fails. (Semicolons in the body are spelled \073: the migration runner
--- splits scripts on every semicolon.)
+-- TRUNCATE of AuditEvent fails.
 CREATE FUNCTION toolroom_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN RAISE EXCEPTION ''the audit log is append-only: % on "AuditEvent" is refused'', TG_OP USING ERRCODE = ''insufficient_privilege''\073 END';
+  E'BEGIN RAISE EXCEPTION ''the audit log is append-only: % on "AuditEvent" is refused'', TG_OP USING ERRCODE = ''insufficient_privilege''; END';
 
 CREATE TRIGGER "AuditEvent_append_only" BEFORE UPDATE OR DELETE ON "AuditEvent" FOR EACH ROW EXECUTE FUNCTION toolroom_audit_append_only();
 CREATE TRIGGER "AuditEvent_no_truncate" BEFORE TRUNCATE ON "AuditEvent" FOR EACH STATEMENT EXECUTE FUNCTION toolroom_audit_append_only();

@@ -57,7 +57,7 @@ CREATE INDEX "GatewayIdempotency_expiresAt_idx" ON "GatewayIdempotency"("expires
 -- (test resets, demo reseeding) keeps working, and a credential whose agent is gone never authenticates
 -- anyway (the lookup joins "Agent").
 CREATE FUNCTION toolroom_agent_credentials_cleanup() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN DELETE FROM "AgentCredential" WHERE "agentId" = OLD.id\073 RETURN OLD\073 END';
+  E'BEGIN DELETE FROM "AgentCredential" WHERE "agentId" = OLD.id; RETURN OLD; END';
 CREATE TRIGGER "Agent_credentials_cleanup" AFTER DELETE ON "Agent" FOR EACH ROW EXECUTE FUNCTION toolroom_agent_credentials_cleanup();
 
 -- Rate-limit windows are UNLOGGED: counting needs no WAL flush on the hot path of every call, and
@@ -69,15 +69,15 @@ CREATE TRIGGER "Agent_credentials_cleanup" AFTER DELETE ON "Agent" FOR EACH ROW 
 -- and if any is already at its limit nothing is counted and its 1-based position is returned, and 0 means
 -- the call was counted everywhere. One statement, so it holds across any number of gateway processes.
 CREATE FUNCTION toolroom_take_rate(scopes text[], windows timestamptz[], expires timestamptz[], limits int[]) RETURNS int LANGUAGE plpgsql AS
-  E'DECLARE i int\073 c int\073
+  E'DECLARE i int; c int;
   BEGIN
     FOR i IN 1..coalesce(array_length(scopes, 1), 0) LOOP
       INSERT INTO "GatewayRateCounter" (scope, "windowStart", count, "expiresAt") VALUES (scopes[i], windows[i], 0, expires[i])
         ON CONFLICT (scope, "windowStart") DO UPDATE SET count = "GatewayRateCounter".count
-        RETURNING count INTO c\073
-      IF c >= limits[i] THEN RETURN i\073 END IF\073
-    END LOOP\073
+        RETURNING count INTO c;
+      IF c >= limits[i] THEN RETURN i; END IF;
+    END LOOP;
     UPDATE "GatewayRateCounter" g SET count = g.count + 1 FROM unnest(scopes, windows) AS u(scope, w)
-      WHERE g.scope = u.scope AND g."windowStart" = u.w\073
-    RETURN 0\073
+      WHERE g.scope = u.scope AND g."windowStart" = u.w;
+    RETURN 0;
   END';

@@ -59,15 +59,14 @@ CREATE INDEX "ToolCall_channel_startedAt_idx" ON "ToolCall"("channel", "startedA
 -- ingested call with an old startedAt), changed (an approval outcome) or removed is noticed
 -- whoever wrote it. Statement-level triggers log each touched UTC hour once per statement, and the log
 -- is append-only (no unique key), so the gateway's inserts never wait on a running rollup.
--- (Semicolons in the bodies are spelled \073: the migration runner splits scripts on every semicolon.)
 CREATE FUNCTION toolroom_call_hours_inserted() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT date_trunc(''hour'', "startedAt", ''UTC'') FROM new_calls\073 RETURN NULL\073 END';
+  E'BEGIN INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT date_trunc(''hour'', "startedAt", ''UTC'') FROM new_calls; RETURN NULL; END';
 
 CREATE FUNCTION toolroom_call_hours_updated() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN INSERT INTO "CallStatDirtyHour"(hour) SELECT date_trunc(''hour'', "startedAt", ''UTC'') FROM new_calls UNION SELECT date_trunc(''hour'', "startedAt", ''UTC'') FROM old_calls\073 RETURN NULL\073 END';
+  E'BEGIN INSERT INTO "CallStatDirtyHour"(hour) SELECT date_trunc(''hour'', "startedAt", ''UTC'') FROM new_calls UNION SELECT date_trunc(''hour'', "startedAt", ''UTC'') FROM old_calls; RETURN NULL; END';
 
 CREATE FUNCTION toolroom_call_hours_deleted() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT date_trunc(''hour'', "startedAt", ''UTC'') FROM old_calls\073 RETURN NULL\073 END';
+  E'BEGIN INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT date_trunc(''hour'', "startedAt", ''UTC'') FROM old_calls; RETURN NULL; END';
 
 CREATE TRIGGER "ToolCall_hours_inserted" AFTER INSERT ON "ToolCall" REFERENCING NEW TABLE AS new_calls FOR EACH STATEMENT EXECUTE FUNCTION toolroom_call_hours_inserted();
 CREATE TRIGGER "ToolCall_hours_updated" AFTER UPDATE ON "ToolCall" REFERENCING NEW TABLE AS new_calls OLD TABLE AS old_calls FOR EACH STATEMENT EXECUTE FUNCTION toolroom_call_hours_updated();
@@ -83,4 +82,4 @@ INSERT INTO "CallStatState"(id, version) VALUES (1, 0);
 -- answers take their stats from the stats cache instead), so the rollup's transaction sets
 -- toolroom.stats_write and the announcement skips it.
 CREATE OR REPLACE FUNCTION toolroom_registry_changed() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN IF TG_TABLE_NAME = ''Tool'' AND current_setting(''toolroom.stats_write'', true) = ''on'' THEN RETURN NULL\073 END IF\073 PERFORM pg_notify(''toolroom_registry'', nextval(''registry_revision'')::text)\073 RETURN NULL\073 END';
+  E'BEGIN IF TG_TABLE_NAME = ''Tool'' AND current_setting(''toolroom.stats_write'', true) = ''on'' THEN RETURN NULL; END IF; PERFORM pg_notify(''toolroom_registry'', nextval(''registry_revision'')::text); RETURN NULL; END';

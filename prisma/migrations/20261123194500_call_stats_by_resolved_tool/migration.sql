@@ -14,10 +14,9 @@ CREATE TABLE "CallStatInsertLog" (
 -- Inserted calls are rolled up add-only: the insert trigger logs, per statement and UTC hour, the ids
 -- it inserted (one row per statement and hour, append-only, so the gateway never waits on a running
 -- rollup), and the rollup adds exactly those calls to the hourly rows. Updates and deletes keep
--- marking their hours for a full recompute. (Semicolons in the bodies are spelled \073: the
--- migration runner splits scripts on every semicolon.)
+-- marking their hours for a full recompute.
 CREATE OR REPLACE FUNCTION toolroom_call_hours_inserted() RETURNS trigger LANGUAGE plpgsql AS
-  E'BEGIN INSERT INTO "CallStatInsertLog"(hour, "callIds") SELECT date_trunc(''hour'', "startedAt", ''UTC''), array_agg(id) FROM new_calls GROUP BY 1\073 RETURN NULL\073 END';
+  E'BEGIN INSERT INTO "CallStatInsertLog"(hour, "callIds") SELECT date_trunc(''hour'', "startedAt", ''UTC''), array_agg(id) FROM new_calls GROUP BY 1; RETURN NULL; END';
 
 -- Calls recorded before this migration name only a tool id. Within the kept window (8 days) their
 -- resolved tool is derived as well as the registry allows: Toolroom's own tools by id, a grant as the

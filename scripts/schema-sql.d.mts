@@ -1,0 +1,1 @@
+export function schemaSql(options: { from: string | null; to: string; databaseUrl: string }): string

@@ -1,0 +1,254 @@
+// The migration runner (lib/migrations, docs/operations.md "Migrations") on scratch databases of its
+// own: an upgrade with data from the first migration to the last, two processes at once, a failing
+// migration, an edited applied migration, and a database that Prisma migrated.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { afterAll, describe, expect, it } from 'vitest'
+import { applyMigrations, MIGRATION_LOCK_KEY, MigrationFailed, MIGRATIONS_TABLE } from '@/lib/migrations/apply-migrations'
+import { NO_TRANSACTION_MARK, readMigrations } from '@/lib/migrations/migration-files'
+import { freshDatabase, withDatabase } from '../../scripts/fresh-database.mjs'
+import { TSX_NODE_ARGS } from '../../scripts/tsx-node-args.mjs'
+import prismaHistory from '../fixtures/prisma-6.19.3-migrations.json'
+import { schemaSnapshot } from '../support/schema-snapshot'
+import { until } from '../support/until'
+
+const MIGRATIONS = path.resolve('prisma/migrations')
+const NAMES = readMigrations(MIGRATIONS).map((m) => m.name)
+const ADMIN = withDatabase(process.env.DATABASE_URL!, 'postgres')
+const scratchDirs: string[] = []
+
+afterAll(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/** A migrations directory holding copies of `names` and the extra migrations given as name → SQL. */
+function migrationsDir(names: string[], extra: Record<string, string> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-migrations-'))
+  scratchDirs.push(dir)
+  for (const name of names) fs.cpSync(path.join(MIGRATIONS, name), path.join(dir, name), { recursive: true })
+  for (const [name, sql] of Object.entries(extra)) {
+    fs.mkdirSync(path.join(dir, name))
+    fs.writeFileSync(path.join(dir, name, 'migration.sql'), sql)
+  }
+  return dir
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<T>(sql, values)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+const recorded = (url: string) => query<{ name: string; checksum: string }>(url, `SELECT name, checksum FROM ${MIGRATIONS_TABLE} ORDER BY name`)
+
+describe('an upgrade', () => {
+  it('from the first migration to the last keeps the rows and ends with the schema a fresh install has', { timeout: 60_000 }, async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_upgrade')
+    expect(await applyMigrations({ databaseUrl: db, directory: migrationsDir(NAMES.slice(0, 1)) })).toEqual({
+      applied: NAMES.slice(0, 1),
+      adopted: [],
+      unknown: [],
+    })
+
+    // One row in every table of the first migration, as the release that had only it wrote them.
+    const spec = '{"description":"kept"}'
+    const rows: Record<string, Record<string, unknown>> = {
+      Tool: { id: '00000000-0000-4000-8000-000000000001', type: 'rest', level: 'external_write', description: 'Creates a ticket', failureRate7d: 0.25 },
+      LanguageTool: { id: '00000000-0000-4000-8000-000000000002', toolSchemas: '[{"name":"search"}]', health: 'ok' },
+      Connector: { id: '00000000-0000-4000-8000-000000000003' },
+      Unit: { id: '00000000-0000-4000-8000-000000000004', parent: 'root', connectors: ['crm'] },
+      Agent: { id: '00000000-0000-4000-8000-000000000005', unit: 'support', connectors: ['crm', 'mail'] },
+      Secret: { id: '00000000-0000-4000-8000-000000000006', ciphertext: Buffer.from([1, 2, 3]), keyId: 'k1' },
+      SideEffectPolicy: { id: '00000000-0000-4000-8000-000000000007', level: 'financial' },
+    }
+    for (const [table, own] of Object.entries(rows)) {
+      const row = { apiVersion: 'toolroom.dev/v1', namespace: 'default', name: `kept-${table.toLowerCase()}`, labels: '{"team":"a"}', spec, ...own }
+      rows[table] = row
+      const columns = Object.keys(row)
+      await query(
+        db,
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+        Object.values(row),
+      )
+    }
+
+    const run = await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })
+    expect(run.applied).toEqual(NAMES.slice(1))
+    expect((await recorded(db)).map((r) => r.name)).toEqual(NAMES)
+
+    for (const [table, row] of Object.entries(rows)) {
+      const [found] = await query<Record<string, unknown>>(db, `SELECT * FROM "${table}" WHERE id = $1`, [row.id])
+      expect(found, table).toBeDefined()
+      for (const [column, value] of Object.entries(row)) {
+        const expected =
+          typeof value === 'string' && value.startsWith('{"')
+            ? JSON.parse(value)
+            : typeof value === 'string' && value.startsWith('[')
+              ? JSON.parse(value)
+              : value
+        expect(found[column], `${table}.${column}`).toEqual(expected)
+      }
+    }
+
+    const fresh = await freshDatabase(ADMIN, 'toolroom_migrate_fresh')
+    await applyMigrations({ databaseUrl: fresh, directory: MIGRATIONS })
+    expect(await schemaSnapshot(db)).toEqual(await schemaSnapshot(fresh))
+  })
+})
+
+describe('two processes migrating at once', () => {
+  it('one applies every migration while the other waits on the lock, then finds nothing to do', { timeout: 60_000 }, async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_race')
+    // Both start while the lock is taken, so both are waiting on it before either can begin.
+    const holder = new pg.Client({ connectionString: db })
+    await holder.connect()
+    await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    const migrate = () =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'scripts/migrate.ts'], { env: { ...process.env, DATABASE_URL: db, LOG_FORMAT: 'text' } })
+        let output = ''
+        child.stdout.on('data', (d) => (output += d))
+        child.stderr.on('data', (d) => (output += d))
+        child.once('exit', (code) => resolve({ code, output }))
+      })
+    const runs = [migrate(), migrate()]
+    await until('both processes waiting on the migration lock', async () => {
+      const { rows } = await holder.query<{ waiting: number }>(
+        "SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      )
+      return rows[0].waiting === 2
+    })
+    await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    await holder.end()
+
+    const outputs = await Promise.all(runs)
+    for (const { code, output } of outputs) expect(code, output).toBe(0)
+    const said = outputs.map((o) => o.output)
+    expect(said.filter((o) => o.includes(`migrations: ${NAMES.length} applied`))).toHaveLength(1)
+    expect(said.filter((o) => o.includes('migrations: none to apply'))).toHaveLength(1)
+    for (const output of said) expect(output).toContain('another process is applying migrations: waiting for it')
+    expect((await recorded(db)).map((r) => r.name)).toEqual(NAMES)
+  })
+})
+
+describe('a failing migration', () => {
+  it('is rolled back whole, named with its line, and leaves the table of applied migrations as it was', async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_failing')
+    await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })
+    const before = await recorded(db)
+    const broken = migrationsDir(NAMES, {
+      '29990101000000_broken': 'CREATE TABLE "HalfDone" (id int);\nALTER TABLE "Tool" ADD COLUMN "halfDone" int;\nINSERT INTO "NoSuchTable" VALUES (1);\n',
+    })
+    const failure = await applyMigrations({ databaseUrl: db, directory: broken }).catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(MigrationFailed)
+    expect((failure as Error).message).toMatch(/^migration 29990101000000_broken failed at line 3 of its migration.sql: relation "NoSuchTable" does not exist/)
+    expect(await query(db, `SELECT to_regclass('"HalfDone"') AS t`)).toEqual([{ t: null }])
+    expect(await query(db, `SELECT column_name FROM information_schema.columns WHERE table_name = 'Tool' AND column_name = 'halfDone'`)).toEqual([])
+    expect(await recorded(db)).toEqual(before)
+  })
+
+  it('is undone when its row cannot be written: the two commit together', async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_atomic')
+    await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })
+    // The migration writes its own row first, so the runner's row for it breaks the primary key.
+    const name = '29990101000000_records_itself'
+    const dir = migrationsDir(NAMES, {
+      [name]: `CREATE TABLE "Orphan" (id int);\nINSERT INTO ${MIGRATIONS_TABLE} (name, checksum) VALUES ('${name}', 'not its checksum');\n`,
+    })
+    await expect(applyMigrations({ databaseUrl: db, directory: dir })).rejects.toThrow(/duplicate key value violates unique constraint/)
+    expect(await query(db, `SELECT to_regclass('"Orphan"') AS t`)).toEqual([{ t: null }])
+    expect((await recorded(db)).map((r) => r.name)).toEqual(NAMES)
+  })
+
+  it('marked to run outside a transaction runs so (CREATE INDEX CONCURRENTLY refuses a transaction)', async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_concurrently')
+    const dir = migrationsDir(NAMES, {
+      '29990101000000_concurrent_index': `${NO_TRANSACTION_MARK}\nCREATE INDEX CONCURRENTLY IF NOT EXISTS "Tool_description_idx" ON "Tool" ("description");\n`,
+    })
+    const run = await applyMigrations({ databaseUrl: db, directory: dir })
+    expect(run.applied.at(-1)).toBe('29990101000000_concurrent_index')
+    expect(await query(db, `SELECT indexname FROM pg_indexes WHERE indexname = 'Tool_description_idx'`)).toHaveLength(1)
+  })
+})
+
+describe('an applied migration edited afterwards', () => {
+  it('is refused before anything else is applied', async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_edited')
+    await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })
+    const dir = migrationsDir(NAMES, { '29990101000000_after_the_edit': 'CREATE TABLE "AfterTheEdit" (id int);' })
+    fs.appendFileSync(path.join(dir, NAMES[2], 'migration.sql'), '\nALTER TABLE "Tool" ADD COLUMN "sneaked" int;\n')
+
+    await expect(applyMigrations({ databaseUrl: db, directory: dir })).rejects.toThrow(
+      new RegExp(
+        `^migration ${NAMES[2]} was applied with checksum [0-9a-f]{64}, but its migration.sql now has [0-9a-f]{64}: an applied migration must not change`,
+      ),
+    )
+    expect(await query(db, `SELECT to_regclass('"AfterTheEdit"') AS t`)).toEqual([{ t: null }])
+    expect((await recorded(db)).map((r) => r.name)).toEqual(NAMES)
+  })
+})
+
+describe('a database that Prisma migrated', () => {
+  // What Prisma 6.19.3's `migrate deploy` recorded for the migrations as they were then (the table's
+  // DDL is Prisma's own), on a database whose schema those migrations built.
+  async function prismaMigrated(name: string, count: number, rows = prismaHistory.slice(0, count)) {
+    const db = await freshDatabase(ADMIN, name)
+    await applyMigrations({ databaseUrl: db, directory: migrationsDir(NAMES.slice(0, count)) })
+    await query(db, `DROP TABLE ${MIGRATIONS_TABLE}`)
+    await query(
+      db,
+      `CREATE TABLE "_prisma_migrations" (
+        "id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ, "migration_name" VARCHAR(255) NOT NULL,
+        "logs" TEXT, "rolled_back_at" TIMESTAMPTZ, "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`,
+    )
+    for (const [i, row] of rows.entries())
+      await query(
+        db,
+        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, rolled_back_at, started_at, applied_steps_count)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, timestamptz '2026-11-25 10:00:00+00' + make_interval(secs => $5), 1)`,
+        [row.checksum, 'finished' in row && row.finished === false ? null : `2026-11-25T10:00:${String(i).padStart(2, '0')}.500Z`, row.migration_name, null, i],
+      )
+    return db
+  }
+
+  it('has what Prisma applied adopted by name and checksum, never run again, and the rest applied', { timeout: 60_000 }, async () => {
+    const db = await prismaMigrated('toolroom_migrate_prisma', 10)
+    const run = await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })
+    expect(run.adopted).toEqual(NAMES.slice(0, 10))
+    expect(run.applied).toEqual(NAMES.slice(10))
+    const [first] = await query<{ applied_at: Date; adopted_from: string }>(db, `SELECT applied_at, adopted_from FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [
+      NAMES[0],
+    ])
+    expect(first).toEqual({ applied_at: new Date('2026-11-25T10:00:00.500Z'), adopted_from: '_prisma_migrations' })
+    expect(await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })).toEqual({ applied: [], adopted: [], unknown: [] })
+
+    const fresh = await freshDatabase(ADMIN, 'toolroom_migrate_prisma_fresh')
+    await applyMigrations({ databaseUrl: fresh, directory: MIGRATIONS })
+    expect(await schemaSnapshot(db, { except: ['_prisma_migrations'] })).toEqual(await schemaSnapshot(fresh))
+  })
+
+  it('is refused when Prisma applied a migration from another text', async () => {
+    const rows = prismaHistory.slice(0, 3).map((row, i) => (i === 1 ? { ...row, checksum: 'f'.repeat(64) } : row))
+    const db = await prismaMigrated('toolroom_migrate_prisma_edited', 3, rows)
+    await expect(applyMigrations({ databaseUrl: db, directory: MIGRATIONS })).rejects.toThrow(
+      `migration ${NAMES[1]} was applied with checksum ${'f'.repeat(64)}, but its migration.sql now has`,
+    )
+    expect(await recorded(db)).toEqual([])
+  })
+
+  it('is refused while Prisma has a migration started and never finished', async () => {
+    const rows = [...prismaHistory.slice(0, 2), { ...prismaHistory[2], finished: false }]
+    const db = await prismaMigrated('toolroom_migrate_prisma_failed', 2, rows)
+    await expect(applyMigrations({ databaseUrl: db, directory: MIGRATIONS })).rejects.toThrow(
+      `Prisma recorded migration ${NAMES[2]} as started but never finished`,
+    )
+    expect(await recorded(db)).toEqual([])
+  })
+})
