@@ -40,7 +40,7 @@ import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
 import { mcpBudget, restBudget, withRetries } from './retry'
 import { type Binding, bindingFor } from './tool-binding'
-import { executionFailure, RPC, ToolFailure } from './tool-errors'
+import { executionFailure, RPC, ToolFailure, TransientError } from './tool-errors'
 
 export interface CallContext {
   agent: AgentIdentity

@@ -124,7 +124,7 @@ describe('a sign-in through a real OpenID provider', () => {
       // Its built-in login and consent pages: whoever signs in is who they say (login = account id).
       features: { devInteractions: { enabled: true } },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-      findAccount: (_ctx, sub) => ({
+      findAccount: (_ctx: unknown, sub: string) => ({
         accountId: sub,
         claims: () => ({ sub, email: sub, email_verified: true, name: 'Jane Doe' }),
       }),
