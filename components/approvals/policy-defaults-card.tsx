@@ -39,7 +39,7 @@ export function PolicyDefaultsCard() {
   return (
     <Card
       title="Approval by side-effect level"
-      description={`Toolroom ships with financial, privileged and communication calls waiting for approval, and asks again before approving a financial or privileged one (high risk). A level's policy changes that for every tool of the level; a tool's own sideEffects.requiresApproval and approvalSummary win over both. The queue shows the arguments listed here (paths like args.amount), else the first four.${canEdit ? '' : ' Only admins change these policies.'}`}
+      description={`Toolroom ships with financial, privileged and communication calls waiting for approval, and asks again before approving a financial, privileged or code-execution one (high risk). A level's policy changes that for every tool of the level; a tool's own sideEffects.requiresApproval and approvalSummary win over both. The queue shows the arguments listed here (paths like args.amount), else the first four.${canEdit ? '' : ' Only admins change these policies.'}`}
       bodyClassName=""
     >
       <QueryView query={policies}>

@@ -27,11 +27,11 @@ export function approvalExpirySeconds({ tool, policy, fallback }: ApprovalExpiry
 }
 
 /**
- * Levels whose approval the portal confirms before sending it: a refund or a
- * privilege grant cannot be undone by the approver afterwards. A SideEffectPolicy's `highRisk` changes
- * it per level.
+ * Levels whose approval the portal confirms before sending it: a refund, a privilege grant or code
+ * run on a machine (`rm -rf` in a pod) cannot be undone by the approver afterwards. A
+ * SideEffectPolicy's `highRisk` changes it per level.
  */
-export const HIGH_RISK_LEVELS: ReadonlySet<SideEffectLevel> = new Set(['financial', 'privileged'])
+export const HIGH_RISK_LEVELS: ReadonlySet<SideEffectLevel> = new Set(['financial', 'privileged', 'code_execution'])
 
 export interface ApprovalPresentationInput {
   level: SideEffectLevel | null

@@ -6,8 +6,9 @@ import { approvalSummary } from '@/lib/manifests/specs/common'
 import { sideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
 
 describe('what approvers see of a request: tool over policy over the default', () => {
-  it('marks financial and privileged calls high-risk by default, and nothing else', () => {
-    expect([...HIGH_RISK_LEVELS].sort()).toEqual(['financial', 'privileged'])
+  it('marks financial, privileged and code-execution calls high-risk by default, and nothing else', () => {
+    expect([...HIGH_RISK_LEVELS].sort()).toEqual(['code_execution', 'financial', 'privileged'])
+    expect(approvalPresentation({ level: 'code_execution' }).highRisk).toBe(true)
     expect(approvalPresentation({ level: 'financial' })).toEqual({ summaryFields: null, summarySource: 'default', highRisk: true, highRiskSource: 'default' })
     expect(approvalPresentation({ level: 'communication' }).highRisk).toBe(false)
     expect(approvalPresentation({ level: null }).highRisk).toBe(false)
