@@ -140,6 +140,18 @@ test('an address that leads nowhere gets a 404 page with the way back', async ({
   await expect(nav(page)).toBeVisible()
   await page.getByTestId('not-found').getByRole('link', { name: 'Tools' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Tools' })).toBeVisible()
+  // A resource that does not exist is the same 404, not a page titled with the address's id.
+  for (const path of [
+    '/agents/no-such-agent',
+    '/tools/00000000-0000-4000-8000-000000000000',
+    '/units/nope?namespace=x',
+    '/language-tools/gone',
+    '/connectors/none',
+    '/secrets/none',
+  ]) {
+    expect((await page.goto(path))?.status(), path).toBe(404)
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' }), path).toBeVisible()
+  }
   // Signed out, it offers the sign-in page.
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } })
   const anonymous = await context.newPage()

@@ -86,6 +86,13 @@ export async function getRow(kind: Kind, idOrName: string, namespace?: string, d
   return row
 }
 
+/** Whether the portal's page for this resource has anything to show (else it is the 404 page). */
+export async function resourceExists(kind: Kind, idOrName: string, namespace?: string): Promise<boolean> {
+  // Text PostgreSQL cannot compare is no name of anything.
+  if (/[\u0000\ud800-\udfff]/.test(idOrName + (namespace ?? ''))) return false
+  return (await findRow(kind, idOrName, namespace)) !== null
+}
+
 export async function getResource(kind: Kind, idOrName: string, namespace?: string): Promise<ResourceView> {
   return toResourceView(kind, await getRow(kind, idOrName, namespace))
 }
