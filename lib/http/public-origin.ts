@@ -78,7 +78,10 @@ function configuredOrigin(value: string | undefined): string | null {
 function hostOf(value: string | null): string | null {
   const host = value?.split(',')[0].trim().toLowerCase() ?? ''
   if (host.length > 261) return null
-  return /^([a-z0-9]([a-z0-9-]*[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host) || /^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host) ? host : null
+  const shaped = /^([a-z0-9]([a-z0-9-]*[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host) || /^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)
+  // The shape lets through what no URL can hold (a port over 65535, a bracketed non-address): the URL
+  // parser has the last word, so an origin built from the host always parses.
+  return shaped && URL.canParse(`http://${host}`) ? host : null
 }
 
 function protoOf(value: string | null): 'http' | 'https' | null {

@@ -48,5 +48,5 @@ export function runFuzz(
 ): Promise<FuzzStats>
 export function formatSummary(stats: FuzzStats, memory?: { before: Record<string, number>; after: Record<string, number> }): string
 export function failuresOf(stats: FuzzStats): string[]
-export function countStateRows(databaseUrl: string | undefined): Promise<Record<string, number> | null>
-export function stateGrowth(before: Record<string, number> | null, after: Record<string, number> | null): string[]
+export function countStateRows(databaseUrl: string | undefined): Promise<Record<string, string[]> | null>
+export function stateGrowth(before: Record<string, string[]> | null, after: Record<string, string[]> | null, legitimateOrigins?: string[]): string[]

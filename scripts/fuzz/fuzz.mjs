@@ -347,11 +347,13 @@ export function failuresOf(stats) {
 }
 
 /**
- * Rows of the tables an anonymous request must never add to, by table: counted before and after a
- * run with a database to read (DATABASE_URL); the fuzzer's Host-header cases are its only requests
- * that could.
+ * Rows of the tables an anonymous request must never add to, by table and the column that names a
+ * row: read before and after a run with a database to read (DATABASE_URL). The fuzzer's Host-header
+ * cases are its only requests that could; an admin's own requests may add a row legitimately (an
+ * OAuth client registered at the origin the admin reached: lib/oauth/protected-resource.ts), so a new
+ * row is a finding unless it names one of the origins the run's authenticated requests used.
  */
-export const ANONYMOUS_STATE_TABLES = ['OauthResource']
+export const ANONYMOUS_STATE_TABLES = { OauthResource: 'identifier' }
 
 export async function countStateRows(databaseUrl) {
   if (!databaseUrl) return null
@@ -360,19 +362,22 @@ export async function countStateRows(databaseUrl) {
   await client.connect()
   try {
     const out = {}
-    for (const table of ANONYMOUS_STATE_TABLES) out[table] = Number((await client.query(`SELECT count(*)::int AS n FROM "${table}"`)).rows[0].n)
+    for (const [table, column] of Object.entries(ANONYMOUS_STATE_TABLES))
+      out[table] = (await client.query(`SELECT "${column}" AS name FROM "${table}"`)).rows.map((r) => String(r.name))
     return out
   } finally {
     await client.end()
   }
 }
 
-/** Tables that grew between two counts (countStateRows), as defects. */
-export function stateGrowth(before, after) {
+/** Rows that appeared between two reads (countStateRows) and name none of `legitimateOrigins`, as defects. */
+export function stateGrowth(before, after, legitimateOrigins = []) {
   if (!before || !after) return []
-  return Object.keys(before)
-    .filter((t) => after[t] > before[t])
-    .map((t) => `${after[t] - before[t]} new ${t} rows after anonymous requests only`)
+  const legitimate = (name) => legitimateOrigins.some((origin) => name === origin || name.startsWith(`${origin}/`))
+  return Object.keys(before).flatMap((table) => {
+    const added = after[table].filter((name) => !before[table].includes(name) && !legitimate(name))
+    return added.length ? [`${added.length} new ${table} rows no authenticated request explains: ${added.slice(0, 5).join(', ')}`] : []
+  })
 }
 
 function finding(c, r, defect) {

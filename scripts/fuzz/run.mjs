@@ -213,7 +213,8 @@ try {
         log(`${s.sent} sent, ${s.serverErrors} × 5xx, ${s.timeouts} timeouts`)
       },
     })
-    const grown = stateGrowth(rowsBefore, await countStateRows(databaseUrl))
+    // The admin's requests of the run act at the origin the fuzzer reaches the server at.
+    const grown = stateGrowth(rowsBefore, await countStateRows(databaseUrl), [new URL(base).origin])
     let familiesReport = {}
     if (families.length) {
       const upstreams = await startHostileUpstreams()

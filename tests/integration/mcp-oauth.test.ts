@@ -222,7 +222,8 @@ describe('discovery documents and the challenge', () => {
   })
 
   it('answers a Host that names no host without any address of its own', async () => {
-    for (const host of ['under_score.example', 'a..b', 'x:99999999']) {
+    // host:99999 and [zz] have the shape of a host but no URL can hold them (the fuzzer found a 500).
+    for (const host of ['under_score.example', 'a..b', 'x:99999999', 'host:99999', '[zz]']) {
       const metadata = await withHost('GET', '/.well-known/oauth-protected-resource/mcp', host)
       expect(metadata.status).toBe(400)
       expect(JSON.parse(metadata.body).detail).toMatch(/Host header/)
@@ -233,6 +234,7 @@ describe('discovery documents and the challenge', () => {
       expect(mcpAnswer.body).not.toMatch(/localhost|127\.0\.0\.1/)
       // Nor does the authorization server fall back to an address of its own.
       for (const [method, path] of [
+        ['GET', '/.well-known/oauth-authorization-server'],
         ['GET', '/.well-known/oauth-authorization-server/api/auth'],
         ['GET', '/api/auth/.well-known/oauth-authorization-server'],
         ['GET', `/api/auth/oauth2/authorize?client_id=x&response_type=code&resource=${encodeURIComponent(`http://${host}/mcp`)}`],
