@@ -1,39 +1,12 @@
 // Schemas nobody here wrote run in linear time: RE2 for patterns, linear format checks, and patterns
 // RE2 cannot express refused with their place named.
 import { fullFormats } from 'ajv-formats/dist/formats'
-import { RE2JS } from 're2js'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { normalizeTools } from '@/lib/discovery/mcp/normalize-tools'
 import { validateArguments } from '@/lib/gateway/validate-args'
 import { checkToolJsonSchema } from '@/lib/manifests/json-schema'
 import { createUntrustedAjv, nonLinearPatterns } from '@/lib/manifests/untrusted-ajv'
-
-// Linear time is a property of the engine, not of how fast this machine is today: the tests watch
-// which engine each pattern was searched with. JavaScript's RegExp backtracks (exponentially on
-// `^(a+)+$`); RE2 runs in time linear in the input. Timing lives in scripts/bench/.
-type Search = { engine: 'backtracking' | 'RE2'; source: string }
-function searchesDuring<T>(f: () => T): { value: T; searches: Search[] } {
-  const searches: Search[] = []
-  const spies = [
-    vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, ...args: [string]) {
-      searches.push({ engine: 'backtracking', source: this.source })
-      return RegExp.prototype.exec.apply(this, args) !== null
-    }),
-    vi.spyOn(RE2JS.prototype, 'test').mockImplementation(function (this: RE2JS, input: string) {
-      searches.push({ engine: 'RE2', source: this.pattern() })
-      return this.matcher(input).find()
-    }),
-  ]
-  try {
-    return { value: f(), searches }
-  } finally {
-    for (const spy of spies) spy.mockRestore()
-  }
-}
-// RE2 is given the pattern translated from ECMA-262 syntax: either spelling names the same pattern.
-const searchedWith = (searches: Search[], source: string) => [
-  ...new Set(searches.filter((s) => s.source === source || s.source === RE2JS.translateRegExp(source)).map((s) => s.engine)),
-]
+import { searchesDuring } from '../support/pattern-engines'
 
 describe('schema patterns', () => {
   it('are searched by RE2, never by the backtracking engine, so the ReDoS case answers at once', () => {
@@ -42,14 +15,14 @@ describe('schema patterns', () => {
     // Observed on a short input first, so a backtracking build fails here instead of hanging below.
     const short = searchesDuring(() => validateArguments(schema, { name: 'aaaa!' }))
     expect(short.value).toEqual([expect.objectContaining({ path: '/name', rule: 'pattern' })])
-    expect(searchedWith(short.searches, '^(a+)+$')).toEqual(['RE2'])
+    expect(short.searchedWith('^(a+)+$')).toEqual(['RE2'])
     // 2^34 backtracking steps, then 200,000 characters: answered only because the engine is linear.
     const exact = searchesDuring(() => validateArguments(schema, { name: `${'a'.repeat(34)}!` }))
     expect(exact.value).toEqual([expect.objectContaining({ path: '/name', rule: 'pattern' })])
-    expect(searchedWith(exact.searches, '^(a+)+$')).toEqual(['RE2'])
+    expect(exact.searchedWith('^(a+)+$')).toEqual(['RE2'])
     const long = searchesDuring(() => validateArguments(schema, { name: `${'a'.repeat(200_000)}!` }))
     expect(long.value[0].rule).toBe('pattern')
-    expect(searchedWith(long.searches, '^(a+)+$')).toEqual(['RE2'])
+    expect(long.searchedWith('^(a+)+$')).toEqual(['RE2'])
   })
 
   it('keep their meaning: search anywhere, anchors, classes, flags, named groups, patternProperties', () => {
@@ -108,16 +81,16 @@ describe('formats', () => {
     // ajv-formats' own url and email expressions backtrack: they must never be the ones that run.
     const short = searchesDuring(() => validateArguments(schema, { u: 'http://::', e: 'a.@x', h: 'a-!' }))
     expect(short.value.map((v) => v.rule)).toEqual(['format', 'format', 'format'])
-    expect(searchedWith(short.searches, fullFormats.url.source)).toEqual([])
-    expect(searchedWith(short.searches, fullFormats.email.source)).toEqual(['RE2'])
+    expect(short.searchedWith(fullFormats.url.source)).toEqual([])
+    expect(short.searchedWith(fullFormats.email.source)).toEqual(['RE2'])
     for (const evil of ['http://' + ':'.repeat(200_000), 'http://' + 'a-'.repeat(100_000) + '!', `${'a.'.repeat(100_000)}@x`]) {
       const run = searchesDuring(() => validateArguments(schema, { u: evil, e: evil, h: evil }))
       expect(
         run.value.map((v) => v.rule),
         evil.slice(0, 20),
       ).toContain('format')
-      expect(searchedWith(run.searches, fullFormats.url.source), evil.slice(0, 20)).toEqual([])
-      expect(searchedWith(run.searches, fullFormats.email.source), evil.slice(0, 20)).toEqual(['RE2'])
+      expect(run.searchedWith(fullFormats.url.source), evil.slice(0, 20)).toEqual([])
+      expect(run.searchedWith(fullFormats.email.source), evil.slice(0, 20)).toEqual(['RE2'])
     }
   })
 })
