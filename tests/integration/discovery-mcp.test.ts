@@ -418,12 +418,16 @@ describe('readiness', () => {
     )
     expect(error).toBeInstanceOf(McpIntrospectionError)
     expect((error as McpIntrospectionError).step).toBe('readiness')
-    expect((error as Error).message).toMatch(
-      /^readiness timed out after 600 ms: GET http:\/\/127\.0\.0\.1:\d+\/health never answered 200 \{"status":"ok"\} \(3 attempts\); last answer: HTTP 503 warming up$/,
-    )
-    // The deadline ended the backoff (250 ms, then 500 ms): the server saw the three attempts the
-    // message counts and nothing after, no MCP request either.
-    expect(f.requests()).toEqual(['GET /health', 'GET /health', 'GET /health'])
+    const [, attempts] =
+      /^readiness timed out after 600 ms: GET http:\/\/127\.0\.0\.1:\d+\/health never answered 200 \{"status":"ok"\} \((\d+) attempts\); last answer: HTTP 503 warming up$/.exec(
+        (error as Error).message,
+      ) ?? []
+    // The deadline ended the backoff (250 ms, then 500 ms shortened to fit): three attempts, or two on a
+    // machine too busy for the third to fit. The server saw the attempts the message counts and nothing
+    // after, no MCP request either.
+    expect(Number(attempts)).toBeGreaterThanOrEqual(2)
+    expect(Number(attempts)).toBeLessThanOrEqual(3)
+    expect(f.requests()).toEqual(Array.from({ length: Number(attempts) }, () => 'GET /health'))
   })
 
   it('(f) a 200 that is not {"status":"ok"} is not ready either', async () => {
