@@ -21,7 +21,7 @@ export function watchPatternSearches(): PatternWatch {
       searches.push({ engine: 'backtracking', source: this.source })
       return RegExp.prototype.exec.call(this, input) !== null
     }),
-    vi.spyOn(RE2JS.prototype, 'test').mockImplementation(function (this: RE2JS, input: string) {
+    vi.spyOn(RE2JS.prototype, 'test').mockImplementation(function (this: RE2JS, input: Parameters<RE2JS['test']>[0]) {
       searches.push({ engine: 'RE2', source: this.pattern() })
       return this.matcher(input).find()
     }),

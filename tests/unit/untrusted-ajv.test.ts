@@ -70,6 +70,15 @@ describe('schema patterns', () => {
   })
 })
 
+// ajv-formats' own expressions for these two backtrack on the inputs below.
+const ajvFormatsExpression = (name: 'url' | 'email') => {
+  const format = fullFormats[name]
+  if (!(format instanceof RegExp)) throw new Error(`ajv-formats no longer checks ${name} with an expression: revisit this test`)
+  return format.source
+}
+const AJV_FORMATS_URL = ajvFormatsExpression('url')
+const AJV_FORMATS_EMAIL = ajvFormatsExpression('email')
+
 describe('formats', () => {
   it('check in linear time, url included (its ajv-formats regex backtracks for minutes)', () => {
     const schema = {
@@ -81,16 +90,16 @@ describe('formats', () => {
     // ajv-formats' own url and email expressions backtrack: they must never be the ones that run.
     const short = searchesDuring(() => validateArguments(schema, { u: 'http://::', e: 'a.@x', h: 'a-!' }))
     expect(short.value.map((v) => v.rule)).toEqual(['format', 'format', 'format'])
-    expect(short.searchedWith(fullFormats.url.source)).toEqual([])
-    expect(short.searchedWith(fullFormats.email.source)).toEqual(['RE2'])
+    expect(short.searchedWith(AJV_FORMATS_URL)).toEqual([])
+    expect(short.searchedWith(AJV_FORMATS_EMAIL)).toEqual(['RE2'])
     for (const evil of ['http://' + ':'.repeat(200_000), 'http://' + 'a-'.repeat(100_000) + '!', `${'a.'.repeat(100_000)}@x`]) {
       const run = searchesDuring(() => validateArguments(schema, { u: evil, e: evil, h: evil }))
       expect(
         run.value.map((v) => v.rule),
         evil.slice(0, 20),
       ).toContain('format')
-      expect(run.searchedWith(fullFormats.url.source), evil.slice(0, 20)).toEqual([])
-      expect(run.searchedWith(fullFormats.email.source), evil.slice(0, 20)).toEqual(['RE2'])
+      expect(run.searchedWith(AJV_FORMATS_URL), evil.slice(0, 20)).toEqual([])
+      expect(run.searchedWith(AJV_FORMATS_EMAIL), evil.slice(0, 20)).toEqual(['RE2'])
     }
   })
 })
