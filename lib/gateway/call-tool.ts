@@ -285,6 +285,7 @@ class PipelineRun {
           restBudget(exec.endpoint.timeoutMs),
           (n, attemptMs) => this.upstream('rest', n, () => executeRest(exec.endpoint, args, headers, this.ctx.signal, attemptMs)),
           (n) => (this.attempts = n),
+          { signal: this.ctx.signal },
         )
       }
       case 'mcp': {
@@ -298,6 +299,7 @@ class PipelineRun {
               executeMcp(exec.target, exec.upstreamName, args, this.secrets, this.ctx.signal, scrubbedProgress, entry.inputSchema, attemptMs),
             ),
           (n) => (this.attempts = n),
+          { signal: this.ctx.signal },
         )
       }
       case 'os':

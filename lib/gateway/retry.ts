@@ -78,8 +78,16 @@ export async function withRetries<T>(
   budget: CallBudget,
   run: (attempt: number, attemptMs: number) => Promise<T>,
   onAttempt: (attempts: number) => void,
-  policy: RetryPolicy = defaultRetry(),
-  now: () => number = () => performance.now(),
+  {
+    policy = defaultRetry(),
+    now = () => performance.now(),
+    signal,
+  }: {
+    policy?: RetryPolicy
+    now?: () => number
+    /** The caller's cancellation: an attempt it cut short is not retried. */
+    signal?: AbortSignal
+  } = {},
 ): Promise<T> {
   const deadline = now() + budget.totalMs
   for (let attempt = 1; ; attempt++) {
@@ -87,7 +95,7 @@ export async function withRetries<T>(
     try {
       return await run(attempt, Math.max(1, Math.floor(deadline - now())))
     } catch (e) {
-      if (!(e instanceof TransientError)) throw e
+      if (!(e instanceof TransientError) || signal?.aborted) throw e
       // Too little left for any further attempt: the deadline, not this failure, is what ended the call.
       const spare = deadline - now() - minAttemptMs(budget.totalMs)
       if (spare < 0) throw deadlineFailure(budget, attempt, e)

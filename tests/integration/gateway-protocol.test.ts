@@ -81,8 +81,9 @@ describe('agents are isolated inside the gateway', () => {
     // would show at least that), whatever the load on this machine.
     expect(failed[0].errorMessage).toMatch(/: cancelled by the client: no longer needed$/)
     expect(failed[0].latencyMs).toBeLessThan(upstreamWaitMs)
-    // and a cancelled call is not sent again
+    // and a cancelled call is not sent again, nor recorded as tried again
     expect(slowSeen()).toBe(seen + 1)
+    expect(failed[0].attempts).toBe(1)
     await until('no upstream request in flight', () => mcpTransport().inFlight === 0)
   })
 })

@@ -65,14 +65,7 @@ describe('retries', () => {
       return Promise.reject(new TransientError('the endpoint answered 503', { status: 503 }, 'busy'))
     }
     const noPause = { maxAttempts: 5, baseMs: 0, maxMs: 0 }
-    const e = await withRetries(
-      true,
-      { totalMs: 1000, source: 'timeoutMs' },
-      failing,
-      () => {},
-      noPause,
-      () => clock,
-    ).catch((x: unknown) => x)
+    const e = await withRetries(true, { totalMs: 1000, source: 'timeoutMs' }, failing, () => {}, { policy: noPause, now: () => clock }).catch((x: unknown) => x)
     expect(given).toEqual([1000, 400])
     expect(e).toBeInstanceOf(ToolFailure)
     expect(e).toMatchObject({
@@ -93,28 +86,36 @@ describe('retries', () => {
       clock += 1000 - minAttemptMs(1000) + 1
       return Promise.reject(new TransientError('the endpoint answered 502'))
     }
-    const e = await withRetries(
-      true,
-      { totalMs: 1000, source: 'timeoutMs' },
-      run,
-      () => {},
-      { maxAttempts: 3, baseMs: 0, maxMs: 0 },
-      () => clock,
-    ).catch((x: unknown) => x)
+    const e = await withRetries(true, { totalMs: 1000, source: 'timeoutMs' }, run, () => {}, {
+      policy: { maxAttempts: 3, baseMs: 0, maxMs: 0 },
+      now: () => clock,
+    }).catch((x: unknown) => x)
     expect(attempts).toBe(1)
     expect(e).toMatchObject({ errorCode: 'deadline_exceeded' })
     // With time to spare, the attempts run out first and the failure is the upstream's own.
     clock = 0
     const quick = () => Promise.reject(new TransientError('the endpoint answered 502'))
-    const last = await withRetries(
-      true,
-      { totalMs: 1000, source: 'timeoutMs' },
-      quick,
-      () => {},
-      { maxAttempts: 3, baseMs: 0, maxMs: 0 },
-      () => clock,
-    ).catch((x: unknown) => x)
+    const last = await withRetries(true, { totalMs: 1000, source: 'timeoutMs' }, quick, () => {}, {
+      policy: { maxAttempts: 3, baseMs: 0, maxMs: 0 },
+      now: () => clock,
+    }).catch((x: unknown) => x)
     expect(last).toBeInstanceOf(TransientError)
+  })
+
+  it('retry nothing the caller cancelled', async () => {
+    const cancel = new AbortController()
+    let attempts = 0
+    const run = () => {
+      attempts++
+      cancel.abort(new Error('cancelled by the client'))
+      return Promise.reject(new TransientError('the request was aborted'))
+    }
+    const e = await withRetries(true, { totalMs: 60_000, source: 'timeoutMs' }, run, () => {}, {
+      policy: { maxAttempts: 3, baseMs: 0, maxMs: 0 },
+      signal: cancel.signal,
+    }).catch((x: unknown) => x)
+    expect(attempts).toBe(1)
+    expect(e).toBeInstanceOf(TransientError)
   })
 })
 
