@@ -237,7 +237,12 @@ describe('discovery workers', () => {
     await until('all twelve', async () => (await prisma.discoveryRun.count({ where: { subjectId: { in: ids }, status: 'succeeded' } })) === 12, {
       timeoutMs: 60_000,
     })
-    await new Promise((r) => setTimeout(r, 1500))
+    // Once no discovery job is waiting or running, nothing can still add a thirteenth run.
+    await until('the discovery queue to be empty', async () => {
+      const [{ n }] = await prisma.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pgboss.job WHERE name LIKE 'discovery.introspect-%' AND state IN ('created', 'retry', 'active')`
+      return n === 0
+    })
     expect(await prisma.discoveryRun.count({ where: { subjectId: { in: ids } } })).toBe(12)
   }, 90_000)
 })

@@ -90,7 +90,9 @@ describe('hostile manifests', () => {
     expect(yamlDup.status).toBe(422)
   })
 
-  it('answer a megabyte of separators and deep nesting in milliseconds', async () => {
+  // How fast is the benchmarks' business; what is checked here is that the reader stops at the limit
+  // it hit and says which, instead of reading on (every document, every level) and erring later.
+  it('stop a megabyte of separators and deep nesting at the limit they hit, with one error naming it', async () => {
     const bodies: [string, string][] = [
       ['---\n'.repeat(262_144), 'max-documents'],
       ['---\na: 1\n'.repeat(5000), 'max-documents'],
@@ -100,13 +102,10 @@ describe('hostile manifests', () => {
       [Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n') + ' 1', 'max-depth'],
     ]
     for (const [body, rule] of bodies) {
-      const started = performance.now()
       const res = await apply(body)
-      const ms = performance.now() - started
       expect(res.status, rule).toBe(422)
       expect(res.contentType).toBe('application/problem+json')
-      expect(res.json.errors[0].rule).toBe(rule)
-      expect(ms, `${rule} took ${ms} ms`).toBeLessThan(500)
+      expect(res.json.errors, rule).toEqual([expect.objectContaining({ rule, field: '(manifest)', message: expect.stringMatching(/at most \d+/) })])
     }
   })
 })
