@@ -6,8 +6,8 @@ import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { buildToolIndex, type SearchableTool, type ToolIndex } from '@/lib/tool-search/rank-tools'
 import { type AgentTools, runsInGateway } from './agent-tools'
 
-/** Indexes kept, least recently used out first: about 0.5 MB each for 322 tools (BENCHMARKS.md). */
-const MAX_INDEXES = 500
+/** Indexes kept, least recently used out first: about 0.8 MiB each for 322 tools (BENCHMARKS.md, "Tool search"). */
+const MAX_INDEXES = 200
 
 const indexes = new Map<string, { tools: AgentTools; index: ToolIndex }>()
 

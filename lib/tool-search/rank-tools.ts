@@ -2,7 +2,7 @@
 // BM25 (MiniSearch) over the tool's name, server, description, parameters and side effects, with the
 // words of search-terms.ts. Pure: the index holds only the tools it was built from.
 import MiniSearch from 'minisearch'
-import { splitWords, termsOf } from './search-terms'
+import { SYNONYM_MARK, splitWords, termsOf } from './search-terms'
 
 /** What the search reads of a tool. */
 export interface SearchableTool {
@@ -28,6 +28,9 @@ const FIELD_CHARS = 4_000
 /** Parameters read per schema level, and levels read. */
 const PARAMS_PER_LEVEL = 50
 const PARAM_DEPTH = 2
+
+/** A word met only through a synonym counts half the word itself. */
+const SYNONYM_WEIGHT = 0.5
 
 export const QUERY_CHARS = 1_000
 export const MAX_RESULTS = 50
@@ -74,9 +77,7 @@ export function buildToolIndex(tools: readonly SearchableTool[]): ToolIndex {
       const hits = index.search(query.slice(0, QUERY_CHARS), {
         boost: BOOST,
         combineWith: 'OR',
-        // A word cut short ("notif", "kube") still finds its tool, but counts less than a whole one.
-        prefix: (term) => term.length >= 4,
-        weights: { prefix: 0.3, fuzzy: 0 },
+        boostTerm: (term) => (term.startsWith(SYNONYM_MARK) ? SYNONYM_WEIGHT : 1),
         ...(only ? { filter: (r) => only(names[r.id as number]) } : {}),
       })
       return hits.slice(0, limit).map((h) => ({ name: names[h.id as number], score: Math.round(h.score * 1000) / 1000 }))

@@ -44,7 +44,25 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['schedule', 'calendar', 'book'],
   ['meeting', 'event', 'appointment'],
   ['document', 'doc'],
+  ['issue', 'bug', 'ticket', 'defect'],
+  ['password', 'credential', 'secret'],
+  ['instance', 'vm', 'machine'],
+  ['email', 'mail'],
+  ['inventory', 'stock'],
+  ['cost', 'spend', 'spending'],
+  ['label', 'tag'],
+  ['folder', 'directory'],
+  ['image', 'picture', 'photo'],
+  ['link', 'url'],
+  ['rollback', 'revert', 'undo'],
+  ['disable', 'deactivate', 'suspend'],
+  ['enable', 'activate'],
+  ['mute', 'silence', 'snooze'],
+  ['acknowledge', 'ack'],
 ]
+
+/** Marks a synonym group's term, so it never equals a word's stem. */
+export const SYNONYM_MARK = '~'
 
 const VOWEL = /[aeiouy]/
 const KEEP_DOUBLE = /[lsz]/
@@ -80,7 +98,7 @@ function undouble(w: string): string {
 const GROUPS_OF_STEM: ReadonlyMap<string, readonly string[]> = (() => {
   const groups = new Map<string, string[]>()
   for (const group of SYNONYM_GROUPS) {
-    const name = `~${stem(group[0])}`
+    const name = `${SYNONYM_MARK}${stem(group[0])}`
     for (const word of group) {
       const s = stem(word)
       groups.set(s, [...(groups.get(s) ?? []), name])

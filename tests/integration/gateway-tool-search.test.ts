@@ -2,7 +2,9 @@
 // agent's own tools and never answers with one outside its set (docs/design/effective-tools.md#tool-search).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
+import { agentClient, startGatewayWorld, UPSTREAM_TOOL_SCHEMAS } from '../support/gateway-fixtures'
+import { until } from '../support/until'
+import { storeDiscoveredTools } from './helpers'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
 interface Found {
@@ -79,5 +81,15 @@ describe('tool search in the gateway', () => {
       expect(result.isError).toBe(true)
       expect(JSON.stringify(result.structuredContent)).toMatch(/\/(limit|query)/)
     }
+  })
+
+  it('searches the registry as it is now: a tool the server starts offering is found, one it stops offering is not', async () => {
+    const query = 'refund an order'
+    expect(names(await search(a, { query })).some((n) => n.startsWith('upstream.'))).toBe(false)
+    const refund = { name: 'issue_refund', description: 'Refunds an order to the original payment method', inputSchema: { type: 'object' } }
+    await storeDiscoveredTools('gw', 'upstream', [...UPSTREAM_TOOL_SCHEMAS, refund])
+    await until('the new tool in search', async () => names(await search(a, { query }))[0] === 'upstream.issue_refund')
+    await storeDiscoveredTools('gw', 'upstream', UPSTREAM_TOOL_SCHEMAS)
+    await until('the tool gone from search', async () => !names(await search(a, { query, limit: 50 })).includes('upstream.issue_refund'))
   })
 })
