@@ -7,7 +7,7 @@ import { buildToolIndex, type SearchableTool, type ToolIndex } from '@/lib/tool-
 import { type AgentTools, runsInGateway } from './agent-tools'
 
 /** Indexes kept, least recently used out first: about 0.8 MiB each for 322 tools (BENCHMARKS.md, "Tool search"). */
-const MAX_INDEXES = 200
+export const MAX_INDEXES = 200
 
 const indexes = new Map<string, { tools: AgentTools; index: ToolIndex }>()
 

@@ -3,6 +3,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentClient, startGatewayWorld, UPSTREAM_TOOL_SCHEMAS } from '../support/gateway-fixtures'
+import { agentTools } from '@/lib/gateway/agent-tools'
+import { MAX_INDEXES, toolSearchIndex } from '@/lib/gateway/tool-search-index'
 import { until } from '../support/until'
 import { storeDiscoveredTools } from './helpers'
 
@@ -91,5 +93,16 @@ describe('tool search in the gateway', () => {
     await until('the new tool in search', async () => names(await search(a, { query }))[0] === 'upstream.issue_refund')
     await storeDiscoveredTools('gw', 'upstream', UPSTREAM_TOOL_SCHEMAS)
     await until('the tool gone from search', async () => !names(await search(a, { query, limit: 50 })).includes('upstream.issue_refund'))
+  })
+
+  it('keeps one index per agent while its tool set stands, and no more than MAX_INDEXES agents', async () => {
+    const tools = (await agentTools(world.tokens.agentA))!
+    const index = toolSearchIndex(tools)
+    expect(toolSearchIndex(tools)).toBe(index)
+    // The same agent with another epoch's tool set gets a new index.
+    expect(toolSearchIndex({ ...tools })).not.toBe(index)
+    const kept = toolSearchIndex(tools)
+    for (let i = 0; i < MAX_INDEXES; i++) toolSearchIndex({ ...tools, agent: { ...tools.agent, id: `other-${i}` } })
+    expect(toolSearchIndex(tools)).not.toBe(kept)
   })
 })
