@@ -1,5 +1,6 @@
 // Toolroom's own `toolroom.*` tools, offered to every agent (the first tier: docs/design/effective-tools.md#tiers): progressive discovery
 // of what the agent may call, and the status of calls waiting for approval.
+import { MAX_RESULTS, QUERY_CHARS } from '@/lib/tool-search/rank-tools'
 import { annotationsForLevel } from './derive-side-effects'
 import type { CatalogTool } from './types'
 
@@ -31,11 +32,20 @@ export const PLATFORM_TOOLS: readonly CatalogTool[] = [
     properties: {},
     additionalProperties: false,
   }),
-  platformTool('toolroom.list_tools', 'List the tools this agent may call, optionally only those of one server or namespace.', {
-    type: 'object',
-    properties: { server: { type: 'string' }, namespace: { type: 'string' }, query: { type: 'string' } },
-    additionalProperties: false,
-  }),
+  platformTool(
+    'toolroom.list_tools',
+    'List the tools this agent may call, optionally only those of one server or namespace. With a query (a task in words, e.g. "refund an order"), the best matches first.',
+    {
+      type: 'object',
+      properties: {
+        server: { type: 'string' },
+        namespace: { type: 'string' },
+        query: { type: 'string', maxLength: QUERY_CHARS, description: 'What the tool should do, in words; ranks the tools, best first.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_RESULTS, description: 'How many ranked tools a query returns (default 10).' },
+      },
+      additionalProperties: false,
+    },
+  ),
   platformTool('toolroom.inspect_tool', 'Show the input schema, side-effect level and limits of one tool.', {
     type: 'object',
     required: ['name'],

@@ -7,6 +7,7 @@ import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { type AgentTools, runsInGateway } from './agent-tools'
 import { ToolFailure } from './tool-errors'
+import { toolSearchIndex } from './tool-search-index'
 
 export function structured(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value }
@@ -47,15 +48,21 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
     case 'toolroom.list_tools': {
       const server = args.server as string | undefined
       const namespace = args.namespace as string | undefined
-      const query = (args.query as string | undefined)?.toLowerCase()
-      const matches = enabled.filter(
-        (t) =>
-          runsInGateway(t) &&
-          (!server || t.provenance === `mcp:${server}` || t.provenance === `connector:${server}`) &&
-          (!namespace || t.toolNamespace === namespace) &&
-          (!query || t.name.toLowerCase().includes(query) || t.description.toLowerCase().includes(query)),
-      )
-      return structured({ tools: matches.map(summary) })
+      const query = args.query as string | undefined
+      const chosen = (t: EffectiveTool) =>
+        runsInGateway(t) &&
+        (!server || t.provenance === `mcp:${server}` || t.provenance === `connector:${server}`) &&
+        (!namespace || t.toolNamespace === namespace)
+      if (!query?.trim()) return structured({ tools: enabled.filter(chosen).map(summary) })
+      // A query ranks the agent's own tools, best first (docs/design/effective-tools.md#tool-search).
+      const matches = toolSearchIndex(tools).search(query, {
+        limit: args.limit as number | undefined,
+        only: (name) => {
+          const t = tools.enabled.get(name)
+          return t !== undefined && chosen(t)
+        },
+      })
+      return structured({ tools: matches.map((m) => ({ ...summary(tools.enabled.get(m.name)!), score: m.score })) })
     }
     case 'toolroom.inspect_tool': {
       const tool = tools.enabled.get(String(args.name))
