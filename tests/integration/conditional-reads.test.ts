@@ -8,8 +8,11 @@ import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { metricsRegistry } from '@/lib/observability/metrics'
 import { registryEpoch } from '@/lib/registry/registry-changes'
+import { reloadConfig } from '@/lib/config'
+import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { until } from '../support/until'
 import { applyManifest, call, resetDatabase, storeDiscoveredTools, yaml } from './helpers'
+import { insertCalls, resetCalls } from './stats-fixtures'
 
 const agents = resourceRoutes('Agent')
 const tools = resourceRoutes('Tool')
@@ -179,5 +182,29 @@ describe('the tag moves with what the answer is made of', () => {
     })
     expect(after.headers.get('etag')).not.toBe(old)
     expect(after.json.effectiveTools.map((t: { name: string }) => t.name)).toContain('docs.search_docs')
+  })
+
+  it('a statistics rollup, which announces no registry change, gives a Tool its new totals under a new tag', async () => {
+    const previous = process.env.TOOLROOM_STATS_CACHE_SECONDS
+    process.env.TOOLROOM_STATS_CACHE_SECONDS = '0' // re-read the statistics version on every request
+    reloadConfig()
+    try {
+      await resetCalls()
+      const tool = await prisma.tool.findFirstOrThrow({ where: { namespace: 'etags', name: 'acme.lookup' } })
+      const get = (headers: Record<string, string> = {}) => call(tools.get, `/api/v1/tools/${tool.id}`, { params: { id: tool.id }, headers })
+      const before = await get()
+      expect(before.json.status.totalCalls7d).toBe(0)
+      await insertCalls({ count: 3, tool: 'acme.lookup', toolKey: 'Tool/etags/acme.lookup', outcome: 'succeeded' })
+      await rollupCallStats()
+      const after = await get({ 'if-none-match': before.headers.get('etag')! })
+      expect(after.status).toBe(200)
+      expect(after.json.status.totalCalls7d).toBe(3)
+      expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'))
+    } finally {
+      if (previous === undefined) delete process.env.TOOLROOM_STATS_CACHE_SECONDS
+      else process.env.TOOLROOM_STATS_CACHE_SECONDS = previous
+      reloadConfig()
+      await resetCalls()
+    }
   })
 })
