@@ -30,6 +30,7 @@ function fleetContracts(kind: 'Agent' | 'Unit') {
       params: idParams,
       query: effectiveQuery,
       response: effectiveToolsAnswer,
+      etag: { from: 'registry' },
     },
     getImageTools: {
       method: 'GET',
@@ -41,6 +42,7 @@ function fleetContracts(kind: 'Agent' | 'Unit') {
       params: idParams,
       query: z.strictObject({ namespace: z.string().max(63).optional() }),
       response: imageToolsAnswer,
+      etag: { from: 'registry' },
     },
     putImageTools: {
       method: 'PUT',
@@ -70,6 +72,8 @@ export const agentConfigContract = {
   query: z.strictObject({ namespace: z.string().max(63).optional() }),
   response: z.string().openapi({ description: 'YAML' }),
   responseContentType: 'application/yaml',
+  // An agent's credential reads only its own: tags are the caller's, so none is shared across callers.
+  etag: { from: 'registry', varies: ['caller', 'origin'] },
 } satisfies RouteContract
 
 export const FLEET_CONTRACTS = { Agent: fleetContracts('Agent'), Unit: fleetContracts('Unit') }

@@ -6,6 +6,7 @@ import { isTextBody, type RouteContract } from '@/lib/http/contract'
 import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
 import { problemSchema } from '@/lib/http/problem-schema'
 import { YAML_CONTENT_TYPE } from '@/lib/http/yaml-answer'
+import { z } from '@/lib/http/zod'
 import { ALL_CONTRACTS } from './contracts'
 import { operationDoc } from './operation-docs'
 
@@ -41,6 +42,18 @@ const CONTACT = { name: 'Toolroom maintainers (see SECURITY.md to report a vulne
 
 let cached: object | null = null
 
+// Conditional reads (contract `etag`; docs/design/resource-model.md#conditional-reads).
+const IF_NONE_MATCH = z.object({
+  'If-None-Match': z.string().optional().openapi({
+    description: 'ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored.',
+    example: 'W/"5J0bYkq3n8cX1gYb1m2Hc9Qe0aZ"',
+  }),
+})
+const VALIDATOR_HEADERS = {
+  ETag: { description: 'Weak validator of this answer, derived from the registry state; send it back as If-None-Match.', schema: { type: 'string' as const } },
+  'Cache-Control': { description: '`private, no-cache`: keep it, but revalidate before each use.', schema: { type: 'string' as const } },
+}
+
 function requestBody(body: NonNullable<RouteContract['body']>) {
   if (!isTextBody(body)) return { required: true, content: { 'application/json': { schema: body } } }
   const schemaOf = (type: string) => (type === 'application/json' && body.jsonSchema ? body.jsonSchema : { type: 'string' as const })
@@ -70,6 +83,7 @@ export function openApiDocument(): object {
         ...(c.params ? { params: c.params } : {}),
         ...(c.query ? { query: c.query } : {}),
         ...(c.body ? { body: requestBody(c.body) } : {}),
+        ...(c.etag ? { headers: IF_NONE_MATCH } : {}),
       },
       responses: {
         [success]:
@@ -77,11 +91,13 @@ export function openApiDocument(): object {
             ? { description: 'Done' }
             : {
                 description: 'OK',
+                ...(c.etag ? { headers: VALIDATOR_HEADERS } : {}),
                 content: {
                   [c.responseContentType ?? 'application/json']: { schema: c.response },
                   ...(c.yamlAnswer ? { [YAML_CONTENT_TYPE]: { schema: c.response } } : {}),
                 },
               },
+        ...(c.etag ? { 304: { description: 'Not Modified: the tag sent in If-None-Match is still current (no body)', headers: VALIDATOR_HEADERS } } : {}),
         400: problem,
         ...(c.access === 'public' ? {} : { 401: problem, 403: problem }),
         ...(c.params ? { 404: problem } : {}),

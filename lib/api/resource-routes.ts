@@ -29,6 +29,12 @@ const LIST_QUERIES: Partial<Record<Kind, typeof listQuery>> = { Tool: toolListQu
 /** Query parameters that filter on a promoted column of the kind's table. */
 const COLUMN_FILTERS: Partial<Record<Kind, string[]>> = { Tool: ['type', 'level'], Agent: ['unit'], Unit: ['parent'] }
 
+/**
+ * Kinds whose answers come from tables that announce their changes (the registry epoch), so they carry
+ * an ETag. Secret rows announce nothing (a rotation must not drop every cached effective set).
+ */
+const REGISTRY_DERIVED: ReadonlySet<Kind> = new Set(['Tool', 'LanguageTool', 'Connector', 'Unit', 'Agent', 'SideEffectPolicy'])
+
 /** Who may create, replace and delete resources of the kind: operators, or admins only for admin-only kinds. */
 function changeAccess(kind: Kind): { access: Access; accessRule?: ReturnType<typeof adminOnlyError> } {
   return isAdminOnlyKind(kind) ? { access: 'admin', accessRule: adminOnlyError(kind) } : { access: 'write' }
@@ -40,6 +46,7 @@ export function resourceContracts(kind: Kind) {
   const base = `/api/v1/${plural}`
   const tags = [kind]
   const one = kind === 'Agent' || kind === 'Unit' ? withEffectiveTools(kind) : resourceSchema(kind)
+  const conditional = REGISTRY_DERIVED.has(kind) ? { etag: { from: 'registry' } as const } : {}
   return {
     list: {
       method: 'GET',
@@ -51,6 +58,7 @@ export function resourceContracts(kind: Kind) {
       query: LIST_QUERIES[kind] ?? listQuery,
       response: pageSchema(resourceSchema(kind), `${kind}Page`),
       yamlAnswer: true,
+      ...conditional,
     },
     create: {
       method: 'POST',
@@ -74,6 +82,7 @@ export function resourceContracts(kind: Kind) {
       query: namespaceQuery,
       response: one,
       yamlAnswer: true,
+      ...conditional,
     },
     replace: {
       method: 'PUT',

@@ -15,6 +15,22 @@ export interface TextBody {
   jsonSchema?: z.ZodType
 }
 
+/**
+ * How a GET answer's validator (its `ETag`) is derived, cheaply and before the answer is computed, so
+ * that a matching `If-None-Match` is answered 304 without computing it
+ * (docs/design/resource-model.md#conditional-reads).
+ */
+export interface ConditionalReads {
+  /**
+   * What the answer is made of, so the tag moves whenever it may have. `registry`: the registry's
+   * tables that announce their changes (Tool, LanguageTool, Connector, Unit, Agent, SideEffectPolicy:
+   * the registry epoch) and the 7-day call statistics answers carry (the statistics version).
+   */
+  from: 'registry'
+  /** What else makes two answers at the same address differ: the caller's identity, the public origin (addresses in the answer). */
+  varies?: ReadonlyArray<'caller' | 'origin'>
+}
+
 export interface RouteContract {
   method: HttpMethod
   /** OpenAPI path, e.g. `/api/v1/tools/{id}`. */
@@ -51,6 +67,8 @@ export interface RouteContract {
   /** The JSON answer is also given as YAML to a client whose `Accept` prefers `application/yaml`. */
   yamlAnswer?: true
   successStatus?: 200 | 201 | 202 | 204
+  /** GET answers with an `ETag`, and 304 Not Modified to a matching `If-None-Match`. */
+  etag?: ConditionalReads
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024

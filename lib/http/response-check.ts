@@ -26,6 +26,7 @@ export async function mismatchesOf(contract: RouteContract, response: Response):
     return type === PROBLEM_CONTENT_TYPE
       ? schemaMismatches(contract.problem ?? problemSchema, parseJson(text))
       : [`an error answer of type "${type}", not ${PROBLEM_CONTENT_TYPE}`]
+  if (response.status === 304 && contract.etag) return text === '' && response.headers.get('etag') ? [] : ['a 304 with a body or without its ETag']
   const expected = contract.successStatus ?? 200
   if (response.status !== expected) return [`status ${response.status}, where the contract says ${expected}`]
   if (expected === 204 || !contract.response) return text === '' ? [] : ['a body, where the contract declares none']

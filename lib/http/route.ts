@@ -10,7 +10,7 @@ import { bearerToken } from '@/lib/auth/secret-token'
 import { checkSameOrigin } from '@/lib/auth/same-origin'
 import { AppError } from '@/lib/errors/app-error'
 import { withLogContext } from '@/lib/observability/logger'
-import { observeHttpRequest } from '@/lib/observability/metrics'
+import { countCacheLookup, observeHttpRequest } from '@/lib/observability/metrics'
 import { withSpan } from '@/lib/observability/tracing'
 import { fieldOf, findInexactNumber } from '@/lib/json/exact-numbers'
 import { fieldErrorsFromZod } from '@/lib/manifests/zod-issues'
@@ -20,6 +20,9 @@ import { DEFAULT_MAX_BODY_BYTES, isTextBody, type RouteContract } from './contra
 import { problemResponse, toAppError } from './problem'
 import { mismatchesOf, responseChecks, responseMismatches } from './response-check'
 import { prefersYaml, yamlResponse } from './yaml-answer'
+import { validatorHeaders, validatorOf } from './conditional-read'
+import { matchesAny, parseIfNoneMatch } from './if-none-match'
+import { publicOrigin } from './public-origin'
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined
 
@@ -96,13 +99,31 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
       const query = parseWith(contract.query, rawQuery, 'BAD_REQUEST', 'query')
       const body = contract.body ? await readBody(request, contract) : undefined
 
+      // After access is checked and the address parsed, before any work: a client holding the current
+      // answer is told so without it being computed again.
+      const yaml = contract.yamlAnswer === true && prefersYaml(request)
+      const etag =
+        contract.etag && SAFE_METHODS.has(request.method)
+          ? await validatorOf(contract.etag, {
+              operationId: contract.operationId,
+              params,
+              query,
+              representation: yaml ? 'yaml' : 'json',
+              actor,
+              origin: contract.etag.varies?.includes('origin') ? publicOrigin(request) : '',
+            })
+          : null
+      const condition = etag ? parseIfNoneMatch(request.headers.get('if-none-match')) : null
+      // `*` holds when the answer exists, which only computing it tells.
+      if (etag && condition && !condition.any && matchesAny(condition, etag)) return notModified(etag, yaml, requestId)
+
       const result = await handler({ params, query, body, actor: actor!, request, requestId } as RouteContext<C>)
-      const response =
-        contract.yamlAnswer && prefersYaml(request)
-          ? await yamlResponse(result, contract.successStatus ?? 200)
-          : result instanceof Response
-            ? result
-            : respond(contract, result)
+      const response = yaml ? await yamlResponse(result, contract.successStatus ?? 200) : result instanceof Response ? result : respond(contract, result)
+      if (etag && response.ok) {
+        if (condition?.any) return notModified(etag, yaml, requestId)
+        if (condition) countCacheLookup('conditional_read', false)
+        for (const [name, value] of Object.entries(validatorHeaders(etag, contract.yamlAnswer === true))) response.headers.set(name, value)
+      }
       response.headers.set('x-request-id', requestId)
       return response
     } catch (error) {
@@ -117,6 +138,11 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+function notModified(etag: string, negotiated: boolean, requestId: string): Response {
+  countCacheLookup('conditional_read', true)
+  return new Response(null, { status: 304, headers: { ...validatorHeaders(etag, negotiated), 'x-request-id': requestId } })
+}
 
 function forbidden(contract: RouteContract): AppError {
   const needs = `this needs the "${contract.access}" permission`

@@ -248,7 +248,7 @@ export function countDiscoveryRun(subject: 'image' | 'mcp', outcome: string): vo
   metrics().discoveryRuns.inc({ subject, outcome })
 }
 
-export function countCacheLookup(cache: 'effective_tools_answer' | 'agent_tools' | 'agent_credential' | 'api_token', hit: boolean): void {
+export function countCacheLookup(cache: 'effective_tools_answer' | 'agent_tools' | 'agent_credential' | 'api_token' | 'conditional_read', hit: boolean): void {
   metrics().cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' })
 }
 

@@ -50,4 +50,12 @@ describe('answers held to their contract', () => {
     expect(await mismatchesOf(remove, new Response(null, { status: 204 }))).toEqual([])
     expect(await mismatchesOf({ ...remove, successStatus: 200 }, json({ deleted: true }))).toEqual(['a body, where the contract declares none'])
   })
+
+  it('takes a 304 with its ETag and no body only from a route that declares conditional reads', async () => {
+    const tagged = { ...contract, etag: { from: 'registry' } } satisfies RouteContract
+    const notModified = (body: string | null, headers: Record<string, string> = { etag: 'W/"a"' }) => new Response(body, { status: 304, headers })
+    expect(await mismatchesOf(tagged, notModified(null))).toEqual([])
+    expect(await mismatchesOf(tagged, notModified(null, {}))).toEqual(['a 304 with a body or without its ETag'])
+    expect(await mismatchesOf(contract, notModified(null))).toEqual(['status 304, where the contract says 200'])
+  })
 })

@@ -3370,7 +3370,10 @@ export interface operations {
                 type?: "function" | "rest" | "mcp" | "os";
                 level?: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3379,6 +3382,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3491,6 +3498,17 @@ export interface operations {
                     "application/json": components["schemas"]["ToolPage"];
                     "application/yaml": components["schemas"]["ToolPage"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -3790,7 +3808,10 @@ export interface operations {
                 /** @example finance */
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example stripe.create_refund */
                 id: string;
@@ -3802,6 +3823,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,6 +3934,17 @@ export interface operations {
                     "application/json": components["schemas"]["ToolResource"];
                     "application/yaml": components["schemas"]["ToolResource"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -4312,7 +4348,10 @@ export interface operations {
                 /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
                 sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4321,6 +4360,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4363,6 +4406,17 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageToolPage"];
                     "application/yaml": components["schemas"]["LanguageToolPage"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -4541,7 +4595,10 @@ export interface operations {
                 /** @example platform */
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example github */
                 id: string;
@@ -4553,6 +4610,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4590,6 +4651,17 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageToolResource"];
                     "application/yaml": components["schemas"]["LanguageToolResource"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -4872,7 +4944,10 @@ export interface operations {
                 /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
                 sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4881,6 +4956,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4917,6 +4996,17 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorPage"];
                     "application/yaml": components["schemas"]["ConnectorPage"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -5091,7 +5181,10 @@ export interface operations {
                 /** @example finance */
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example stripe */
                 id: string;
@@ -5103,6 +5196,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5134,6 +5231,17 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorResource"];
                     "application/yaml": components["schemas"]["ConnectorResource"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -5415,7 +5523,10 @@ export interface operations {
                 /** @description Only those bound (on themselves) to this connector slug. */
                 connector?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5424,6 +5535,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5464,6 +5579,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnitPage"];
                     "application/yaml": components["schemas"]["UnitPage"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -5647,7 +5773,10 @@ export interface operations {
                 /** @example finance */
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example payables */
                 id: string;
@@ -5659,6 +5788,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5758,6 +5891,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnitWithEffectiveTools"];
                     "application/yaml": components["schemas"]["UnitWithEffectiveTools"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -6048,7 +6192,10 @@ export interface operations {
                 /** @description Only those bound (on themselves) to this connector slug. */
                 connector?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6057,6 +6204,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6097,6 +6248,17 @@ export interface operations {
                     "application/json": components["schemas"]["AgentPage"];
                     "application/yaml": components["schemas"]["AgentPage"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -6280,7 +6442,10 @@ export interface operations {
                 /** @example finance */
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example ap-clerk */
                 id: string;
@@ -6292,6 +6457,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +6560,17 @@ export interface operations {
                     "application/json": components["schemas"]["AgentWithEffectiveTools"];
                     "application/yaml": components["schemas"]["AgentWithEffectiveTools"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -7200,7 +7380,10 @@ export interface operations {
                 /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
                 sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7209,6 +7392,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,6 +7434,17 @@ export interface operations {
                     "application/json": components["schemas"]["SideEffectPolicyPage"];
                     "application/yaml": components["schemas"]["SideEffectPolicyPage"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -7425,7 +7623,10 @@ export interface operations {
                 /** @example default */
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example financial */
                 id: string;
@@ -7437,6 +7638,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7470,6 +7675,17 @@ export interface operations {
                     "application/json": components["schemas"]["SideEffectPolicyResource"];
                     "application/yaml": components["schemas"]["SideEffectPolicyResource"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -7744,7 +7960,10 @@ export interface operations {
                  */
                 include?: "excluded";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example ap-clerk */
                 id: string;
@@ -7756,6 +7975,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,6 +8054,17 @@ export interface operations {
                     "application/json": components["schemas"]["EffectiveToolSet"];
                 };
             };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details (RFC 9457) */
             400: {
                 headers: {
@@ -7883,7 +8117,10 @@ export interface operations {
             query?: {
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example ap-clerk */
                 id: string;
@@ -7895,6 +8132,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7924,6 +8165,17 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ImageTools"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -8128,7 +8380,10 @@ export interface operations {
                  */
                 include?: "excluded";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example payables */
                 id: string;
@@ -8140,6 +8395,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8215,6 +8474,17 @@ export interface operations {
                     "application/json": components["schemas"]["EffectiveToolSet"];
                 };
             };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details (RFC 9457) */
             400: {
                 headers: {
@@ -8267,7 +8537,10 @@ export interface operations {
             query?: {
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example payables */
                 id: string;
@@ -8279,6 +8552,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8308,6 +8585,17 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ImageTools"];
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
@@ -8508,7 +8796,10 @@ export interface operations {
                 /** @example finance */
                 namespace?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example ap-clerk */
                 id: string;
@@ -8520,6 +8811,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8530,6 +8825,17 @@ export interface operations {
                      */
                     "application/yaml": string;
                 };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
