@@ -45,4 +45,3 @@ export function levelFromAnnotations(a: ToolAnnotations, hints: McpToolAnnotatio
   if (!a.openWorld) return { level: 'local_write', levelSource: 'annotations' }
   return { level: UNDECLARED_LEVEL, levelSource: explicit ? 'annotations' : 'default' }
 }
-
