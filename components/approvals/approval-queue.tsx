@@ -9,7 +9,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCan } from '@/components/access/caller-context'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { LEVELS } from '@/components/tools/badges'
+import { LEVELS, LevelBadge } from '@/components/tools/badges'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { DecisionComment } from '@/components/ui/decision-comment'
@@ -41,7 +41,7 @@ import { queryKeys } from '@/lib/client/query-keys'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { ApprovalDetail } from './approval-detail'
 import { ApprovalRow } from './approval-row'
-import { ArgumentSummary } from './argument-summary'
+import { ArgumentSummary, HighRiskTag } from './argument-summary'
 import { BulkPanel } from './bulk-panel'
 import { useQueueKeyboard } from './use-queue-keyboard'
 
@@ -404,7 +404,11 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
             <p className="text-sm font-medium text-slate-900">One decision for {selectedIds.length} requests</p>
           ) : focused ? (
             <>
-              <p className="truncate font-mono text-sm font-medium text-slate-900">{focused.tool.id}</p>
+              <div className="flex items-center gap-1.5">
+                <p className="min-w-0 truncate font-mono text-sm font-medium text-slate-900">{focused.tool.id}</p>
+                <LevelBadge level={focused.tool.level} />
+                {focused.highRisk && <HighRiskTag />}
+              </div>
               <ArgumentSummary summary={focused.summary} />
             </>
           ) : null}
@@ -450,7 +454,7 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
                 ? `Its level (${humanize(confirming.covered[0].tool.level ?? 'undeclared')}) is marked high-risk: once approved and past the few seconds to undo, a worker runs it and it cannot be called back.`
                 : `${confirming.covered.filter((a) => a.highRisk).length} of them are at levels marked high-risk: once approved and past the few seconds to undo, workers run them and they cannot be called back.`}
           </p>
-          <p className="mt-1 hidden text-xs text-slate-600 pointer-coarse:block">Hold the button to {confirming.decision}.</p>
+          <p className="mt-1 hidden text-xs text-slate-600 pointer-coarse:block">Hold the button until it says “Release to confirm”, then let go.</p>
           {confirming.decision === 'deny' && (
             <Field label="Reason (required)" className="mt-3">
               <TextArea

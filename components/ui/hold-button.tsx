@@ -1,7 +1,9 @@
 'use client'
 // A button that acts only when held, for touch and pen: a tap, such as the second tap of a double
-// tap that opened its dialog, does nothing (docs/design/approvals.md#deciding-on-purpose). With a
-// mouse or the keyboard it is an ordinary button: reaching it there is already deliberate.
+// tap that opened its dialog, does nothing (docs/design/approvals.md#deciding-on-purpose). It acts
+// when the finger lifts after the hold, and swallows that lift's click: were the dialog closed while
+// the finger was still down, the browser's tap would land on whatever lies under it (the next request).
+// With a mouse or the keyboard it is an ordinary button: reaching it there is already deliberate.
 import { useEffect, useRef, useState } from 'react'
 import { Button } from './button'
 
@@ -23,10 +25,14 @@ export function HoldButton({
   testId?: string
 }) {
   const [holding, setHolding] = useState(false)
+  const [armed, setArmed] = useState(false)
+  const armedRef = useRef(false)
   const timer = useRef<number | undefined>(undefined)
   const pointer = useRef('mouse')
-  const release = () => {
+  const reset = () => {
     window.clearTimeout(timer.current)
+    armedRef.current = false
+    setArmed(false)
     setHolding(false)
   }
   useEffect(() => () => window.clearTimeout(timer.current), [])
@@ -36,19 +42,35 @@ export function HoldButton({
       disabled={disabled}
       data-testid={testId}
       data-holding={holding || undefined}
-      className={`relative overflow-hidden ${className}`}
+      data-armed={armed || undefined}
+      className={`relative touch-none select-none overflow-hidden ${className}`}
       onPointerDown={(e) => {
         pointer.current = e.pointerType
         if (e.pointerType === 'mouse' || disabled) return
         setHolding(true)
         timer.current = window.setTimeout(() => {
-          setHolding(false)
-          onConfirm()
+          armedRef.current = true
+          setArmed(true)
         }, holdMs)
       }}
-      onPointerUp={release}
-      onPointerLeave={release}
-      onPointerCancel={release}
+      onPointerUp={(e) => {
+        window.clearTimeout(timer.current)
+        if (!armedRef.current) return reset()
+        // A pen has no touchend: it acts here.
+        if (e.pointerType === 'pen') {
+          reset()
+          onConfirm()
+        }
+      }}
+      onPointerCancel={reset}
+      onPointerLeave={() => !armedRef.current && reset()}
+      onTouchEnd={(e) => {
+        if (!armedRef.current) return
+        // No click from this lift, here or under the finger once the dialog is gone.
+        e.preventDefault()
+        reset()
+        onConfirm()
+      }}
       // A long press would otherwise open the phone's own menu.
       onContextMenu={(e) => e.preventDefault()}
       onClick={(e) => {
@@ -62,7 +84,7 @@ export function HoldButton({
         className="absolute inset-y-0 left-0 bg-white/25 ease-linear"
         style={{ width: holding ? '100%' : '0%', transitionProperty: 'width', transitionDuration: holding ? `${holdMs}ms` : '0ms' }}
       />
-      <span className="relative">{children}</span>
+      <span className="relative">{armed ? 'Release to confirm' : children}</span>
     </Button>
   )
 }
