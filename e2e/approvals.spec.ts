@@ -685,5 +685,7 @@ test('the upstream ran exactly the approved calls, each once', async () => {
     'INV-4002': 1,
     'INV-4003': 1,
     'INV-6201': 1,
+    'INV-6302': 1,
+    'INV-6401': 1,
   })
 })
