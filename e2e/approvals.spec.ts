@@ -35,7 +35,7 @@ interface Approval {
   status: string
   requestedAt: string
   args: { invoice?: string }
-  decision: { by: string | null; at: string | null; comment: string | null } | null
+  decision: { by: string | null; at: string | null; comment: string | null; effectiveAt: string | null } | null
   execution: { status: string } | null
 }
 
@@ -64,6 +64,14 @@ const button = (page: Page, name: string) => page.getByRole('button', { name, ex
 const confirmation = (page: Page) => page.getByTestId('approval-confirm')
 async function confirmApproval(page: Page, label = 'Yes, approve') {
   await expect(confirmation(page)).toBeVisible()
+  await confirmation(page).getByRole('button', { name: label, exact: true }).click()
+  await expect(confirmation(page)).toHaveCount(0)
+}
+// Denying a high-risk call asks too, for the reason (prefilled from the comment).
+async function confirmDenial(page: Page, reason: string, label = 'Yes, deny') {
+  await expect(confirmation(page)).toBeVisible()
+  await expect(confirmation(page).getByRole('button', { name: label, exact: true })).toBeDisabled()
+  await confirmation(page).getByTestId('deny-reason').fill(reason)
   await confirmation(page).getByRole('button', { name: label, exact: true }).click()
   await expect(confirmation(page)).toHaveCount(0)
 }
@@ -216,6 +224,10 @@ test('an agent that does not wait polls approval_status; the approver decides fr
   await page.keyboard.press('Enter')
   await expect(succeeded(page, `Approved ${world.toolId}`)).toBeVisible()
   await expect(rowOf(page, approval)).toHaveCount(0)
+  // A second a, out of habit, decides nothing: no request is in focus until one is chosen.
+  await page.keyboard.press('a')
+  await expect(page.getByText('Decided — choose the next request')).toBeVisible()
+  await expect(confirmation(page)).toHaveCount(0)
 
   await expect
     .poll(
@@ -244,6 +256,9 @@ test('a denied call never runs; the agent is told why, and the queue shows who d
   await page.getByLabel('Comment').fill('Duplicate of INV-1001; the supplier was paid already')
   const before = Date.now()
   await button(page, 'Deny').click()
+  await expect(confirmation(page)).toContainText(`Deny ${world.toolId}?`)
+  await expect(confirmation(page).getByTestId('deny-reason')).toHaveValue('Duplicate of INV-1001; the supplier was paid already')
+  await confirmation(page).getByRole('button', { name: 'Yes, deny', exact: true }).click()
   await expect(succeeded(page, `Denied ${world.toolId} for ${world.agentName}`)).toBeVisible()
 
   const { result, error } = await answer
@@ -376,6 +391,7 @@ test('several waiting calls are approved in bulk with the mouse, and denied in b
   await expect(page.getByText('2 selected')).toBeVisible()
   await expect(button(page, 'Deny 2')).toBeVisible()
   await page.keyboard.press('d')
+  await confirmDenial(page, 'Not this month', 'Yes, deny 2')
   await expect(succeeded(page, 'Denied 2 of 2.')).toBeVisible()
   for (const a of toDeny) await expect(rowOf(page, a)).toHaveCount(0)
 
@@ -444,12 +460,13 @@ test('a cancelled high-risk approval stays pending; the keys work from the list,
   expect(await approvalById(first.id)).toMatchObject({ status: 'pending', decision: null })
   expect(paid('INV-6001')).toBe(0)
 
-  // Denying never asks: both go at once.
+  // Denying them asks for the reason; both go at once.
   await list.focus()
   await page.keyboard.press('x')
   await page.keyboard.press('j')
   await page.keyboard.press('x')
   await page.keyboard.press('d')
+  await confirmDenial(page, 'Test payments', 'Yes, deny 2')
   await expect(succeeded(page, 'Denied 2 of 2.')).toBeVisible()
   expect(approver.cspViolations).toEqual([])
   await approver.close()
@@ -513,8 +530,110 @@ test('on a phone, the arguments and Approve/Deny of the request in focus stay on
   await bar.getByRole('button', { name: 'Approve', exact: true }).click()
   await confirmApproval(page)
   await expect(succeeded(page, `Approved ${world.toolId}`)).toBeVisible()
+  // Nothing to decide takes the place of the buttons (the bar leaves when the queue is empty).
+  await expect(bar.getByRole('button')).toHaveCount(0)
   await executed(approval)
   expect(paid('INV-6201')).toBe(1)
+  await approver.close()
+})
+
+test('on a touch phone, a double tap decides nothing twice, a high-risk decision is held, a deny says why, and a decision can be undone', async ({
+  browser,
+}) => {
+  await pay('INV-6301', 5100)
+  await pay('INV-6302', 9900)
+  const [first, second] = [await approvalOf('INV-6301'), await approvalOf('INV-6302')]
+  const approver = await signInAs(browser, 'approver', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+  const page = approver.page
+  await openQueue(page)
+  // Requests first: the filters wait behind a button.
+  await expect(page.getByLabel('Side-effect level')).toBeHidden()
+  await page.getByTestId('approval-filters-toggle').tap()
+  await expect(page.getByLabel('Side-effect level')).toBeVisible()
+  await page.getByTestId('approval-filters-toggle').tap()
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-phone-queue.png` })
+
+  await rowOf(page, first).tap()
+  const bar = page.getByTestId('approval-action-bar')
+  await expect(bar.getByTestId('argument-summary')).toHaveText('invoiceINV-6301amount5100')
+  const deny = (await bar.getByRole('button', { name: 'Deny', exact: true }).boundingBox())!
+  // Every button a thumb uses is at least 44 px high.
+  expect(deny.height).toBeGreaterThanOrEqual(44)
+  const at = { x: deny.x + deny.width / 2, y: deny.y + deny.height / 2 }
+  // A double tap on Deny: the first asks why; the second decides nothing.
+  await page.touchscreen.tap(at.x, at.y)
+  await page.touchscreen.tap(at.x, at.y)
+  await expect(confirmation(page)).toContainText(`Deny ${world.toolId}?`)
+  await expect(confirmation(page)).toContainText('INV-6301')
+  await confirmation(page).getByTestId('deny-reason').fill('Wrong supplier')
+  // A tap on the confirming button is not enough on a touch screen: it is held.
+  const yes = confirmation(page).getByTestId('confirm-hold')
+  const yesBox = (await yes.boundingBox())!
+  expect(yesBox.height).toBeGreaterThanOrEqual(44)
+  await yes.tap()
+  await expect(confirmation(page)).toBeVisible()
+  expect((await approvalById(first.id)).status).toBe('pending')
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-phone-deny.png` })
+  const cdp = await page.context().newCDPSession(page)
+  const touch = { x: yesBox.x + yesBox.width / 2, y: yesBox.y + yesBox.height / 2 }
+  // Held until it says so, then let go: the lift decides, and taps nothing under the finger.
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [touch] })
+  await expect(yes).toHaveText('Release to confirm')
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+  await expect(succeeded(page, `Denied ${world.toolId} for ${world.agentName}`)).toBeVisible()
+  expect(await approvalById(first.id)).toMatchObject({ status: 'denied', decision: { comment: 'Wrong supplier' } })
+
+  // Where Deny was, nothing can be tapped until the next request is chosen.
+  await expect(bar).toContainText('Decided — choose the next request')
+  await expect(bar.getByRole('button')).toHaveCount(0)
+  await page.touchscreen.tap(at.x, at.y)
+  await expect(confirmation(page)).toHaveCount(0)
+  expect((await approvalById(second.id)).status).toBe('pending')
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-phone-decided.png` })
+
+  // Undo, within the few seconds before the decision takes effect: the request is waiting again.
+  await page.getByTestId('approval-undo').tap()
+  await expect(succeeded(page, `Undone: ${world.toolId} for ${world.agentName} is waiting again.`)).toBeVisible()
+  expect(await approvalById(first.id)).toMatchObject({ status: 'pending', decision: null })
+  await expect(rowOf(page, first)).toBeVisible()
+
+  // The second request, approved by holding.
+  await rowOf(page, second).tap()
+  await expect(bar.getByTestId('argument-summary')).toHaveText('invoiceINV-6302amount9900')
+  await bar.getByRole('button', { name: 'Approve', exact: true }).tap()
+  const hold = (await confirmation(page).getByTestId('confirm-hold').boundingBox())!
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: hold.x + hold.width / 2, y: hold.y + hold.height / 2 }] })
+  await expect(confirmation(page).getByTestId('confirm-hold')).toHaveText('Release to confirm')
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+  await expect(succeeded(page, `Approved ${world.toolId}`)).toBeVisible()
+  await executed(second)
+  await settle()
+  expect([paid('INV-6301'), paid('INV-6302')]).toEqual([0, 1])
+  expect((await admin.post(`/api/v1/approvals/${first.id}/deny`, { data: { comment: 'phone check only' } })).status()).toBe(200)
+  await approver.close()
+})
+
+test('on the desktop, an approval undone in time never runs, and approved again runs once', async ({ browser }) => {
+  await pay('INV-6401', 640)
+  const approval = await approvalOf('INV-6401')
+  const approver = await signInAs(browser, 'approver', { viewport: { width: 1440, height: 900 } })
+  const page = approver.page
+  await openQueue(page)
+  await rowOf(page, approval).click()
+  await button(page, 'Approve').click()
+  await confirmApproval(page)
+  await expect(succeeded(page, `Approved ${world.toolId}`)).toContainText(/takes effect in \d+ s unless you undo it/)
+  await page.screenshot({ path: `${SCREENSHOTS}/approvals-undo.png` })
+  await page.getByTestId('approval-undo').click()
+  await expect(succeeded(page, 'is waiting again')).toBeVisible()
+  expect(await approvalById(approval.id)).toMatchObject({ status: 'pending', execution: null })
+  await rowOf(page, approval).click()
+  await button(page, 'Approve').click()
+  await confirmApproval(page)
+  await expect(succeeded(page, `Approved ${world.toolId}`)).toBeVisible()
+  await executed(approval)
+  await settle()
+  expect(paid('INV-6401')).toBe(1)
   await approver.close()
 })
 
@@ -566,5 +685,7 @@ test('the upstream ran exactly the approved calls, each once', async () => {
     'INV-4002': 1,
     'INV-4003': 1,
     'INV-6201': 1,
+    'INV-6302': 1,
+    'INV-6401': 1,
   })
 })

@@ -542,6 +542,11 @@ const DECLARATIONS = {
       'how long a call needing approval waits for the decision before answering `approval_required` (per call: `_meta["toolroom/waitForApprovalSeconds"]`)',
     default: 0,
   }),
+  TOOLROOM_APPROVAL_UNDO_SECONDS: variable(integer(0, 60), {
+    group: 'approvals',
+    meaning: 'a decision can be undone for this long; a worker runs an approved call only after it (0: decisions are final at once)',
+    default: 5,
+  }),
   TOOLROOM_APPROVED_CALL_EXPIRY_SECONDS: variable(integer(1, 86_400), {
     group: 'approvals',
     meaning: 'an approved call whose worker died is handed to another after this long',

@@ -35,7 +35,8 @@ export const ApprovalRow = memo(function ApprovalRow({ approval: a, focused, sel
       className={`flex cursor-pointer items-start gap-2 px-3 py-2 ${focused ? 'bg-sky-50 ring-1 ring-inset ring-sky-300' : 'hover:bg-slate-50'}`}
     >
       {selectable && (
-        // Not a focusable checkbox: the row is the control (x or Space marks it); this is its mouse target.
+        // Not a focusable checkbox: the row is the control (x or Space marks it); this is its mouse
+        // target, 44 px square below 1024 px for a thumb.
         <span
           aria-hidden
           data-testid="approval-select"
@@ -43,9 +44,13 @@ export const ApprovalRow = memo(function ApprovalRow({ approval: a, focused, sel
             e.stopPropagation()
             onToggle(a.id)
           }}
-          className={`mt-0.5 grid h-5 w-5 shrink-0 place-items-center rounded border text-xs font-bold ${selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-400 bg-white text-transparent hover:border-slate-700'}`}
+          className="-my-2.5 -ml-3 grid h-11 w-11 shrink-0 place-items-center lg:my-0 lg:ml-0 lg:mt-0.5 lg:h-5 lg:w-5"
         >
-          ✓
+          <span
+            className={`grid h-5 w-5 place-items-center rounded border text-xs font-bold ${selected ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-400 bg-white text-transparent hover:border-slate-700'}`}
+          >
+            ✓
+          </span>
         </span>
       )}
       <div className="min-w-0 flex-1">

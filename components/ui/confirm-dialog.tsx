@@ -1,8 +1,10 @@
 'use client'
 // A modal question with two answers, on the browser's own <dialog>: it traps focus, Escape cancels,
 // and it sits above everything. Focus starts on Cancel, so a key pressed out of habit never confirms.
+// With `holdOnTouch`, a finger must hold the confirming button: a stray tap never confirms.
 import { useEffect, useRef } from 'react'
 import { Button } from './button'
+import { HoldButton } from './hold-button'
 
 export function ConfirmDialog({
   title,
@@ -11,6 +13,8 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   tone = 'primary',
   busy = false,
+  confirmDisabled = false,
+  holdOnTouch = false,
   onConfirm,
   onCancel,
   testId,
@@ -21,6 +25,9 @@ export function ConfirmDialog({
   cancelLabel?: string
   tone?: 'primary' | 'danger'
   busy?: boolean
+  /** The answer is not complete yet (a reason still missing). */
+  confirmDisabled?: boolean
+  holdOnTouch?: boolean
   onConfirm: () => void
   onCancel: () => void
   testId?: string
@@ -52,12 +59,18 @@ export function ConfirmDialog({
         {children && <div className="mt-2 text-sm text-slate-700">{children}</div>}
       </div>
       <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-4 py-3">
-        <Button ref={cancel} onClick={onCancel} disabled={busy}>
+        <Button ref={cancel} onClick={onCancel} disabled={busy} className={holdOnTouch ? 'h-11 lg:h-8' : ''}>
           {cancelLabel}
         </Button>
-        <Button variant={tone} onClick={onConfirm} disabled={busy}>
-          {confirmLabel}
-        </Button>
+        {holdOnTouch ? (
+          <HoldButton variant={tone} onConfirm={onConfirm} disabled={busy || confirmDisabled} className="h-11 lg:h-8" testId="confirm-hold">
+            {confirmLabel}
+          </HoldButton>
+        ) : (
+          <Button variant={tone} onClick={onConfirm} disabled={busy || confirmDisabled}>
+            {confirmLabel}
+          </Button>
+        )}
       </div>
     </dialog>
   )

@@ -5,6 +5,7 @@ import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { auditActorOf as auditActor } from '@/lib/audit/audit-actor'
 import { decideApproval, decideApprovals } from '@/lib/approvals/decide-approval'
+import { undoDecision } from '@/lib/approvals/undo-decision'
 import { type ApprovalQueueStats, approvalQueueStats, getApproval, listApprovals } from '@/lib/approvals/list-approvals'
 import { APPROVAL_EXECUTIONS, APPROVAL_STATUSES, type ApprovalView } from '@/lib/approvals/approval-view'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
@@ -37,7 +38,18 @@ export const approvalSchema = z
     requestedAt: z.string().openapi({ format: 'date-time' }),
     expiresAt: z.string().openapi({ format: 'date-time' }),
     secondsLeft: z.number().int().nullable().openapi({ description: 'Seconds until expiry while pending; 0 once past it' }),
-    decision: z.object({ by: z.string().nullable(), byId: z.string().nullable(), at: z.string().nullable(), comment: z.string().nullable() }).nullable(),
+    decision: z
+      .object({
+        by: z.string().nullable(),
+        byId: z.string().nullable(),
+        at: z.string().nullable(),
+        comment: z.string().nullable(),
+        effectiveAt: z
+          .string()
+          .nullable()
+          .openapi({ format: 'date-time', description: 'Until then the decision can be undone (POST …/undo) and an approved call does not run' }),
+      })
+      .nullable(),
     execution: z.object({ status: z.enum(APPROVAL_EXECUTIONS), at: z.string().nullable(), error: z.string().nullable() }).nullable(),
   })
   .openapi('Approval') satisfies z.ZodType<ApprovalView>
@@ -161,6 +173,17 @@ export const APPROVAL_CONTRACTS = {
     body: decisionBody,
     response: approval,
   },
+  undo: {
+    method: 'POST',
+    path: '/api/v1/approvals/{id}/undo',
+    operationId: 'undoDecision',
+    tags: ['Approvals'],
+    access: 'approve',
+    summary:
+      'Take back a decision before it takes effect (`decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it): the request is pending again and an approved call does not run. 409 once it took effect or the call started.',
+    params: id,
+    response: approval,
+  },
   bulk: {
     method: 'POST',
     path: '/api/v1/approvals/decide',
@@ -237,6 +260,7 @@ export const approvalRoutes = {
   deny: route(C.deny, async ({ params, body, actor, requestId }) =>
     decideApproval({ id: params.id, decision: 'deny', comment: body?.comment, actor: auditActor(actor), requestId }),
   ),
+  undo: route(C.undo, async ({ params, actor, requestId }) => undoDecision({ id: params.id, actor: auditActor(actor), requestId })),
   bulk: route(C.bulk, async ({ body, actor, requestId }) => ({
     results: await decideApprovals(body.ids, body.decision, auditActor(actor), body.comment, requestId),
   })),

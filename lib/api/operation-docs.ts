@@ -422,7 +422,7 @@ const DOCS: Record<string, OperationDoc> = {
       ...APPROVAL,
       status: 'approved',
       secondsLeft: null,
-      decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Refund agreed with the customer on ticket 48211.' },
+      decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Refund agreed with the customer on ticket 48211.', effectiveAt: AT },
     },
   },
   denyCall: {
@@ -433,8 +433,13 @@ const DOCS: Record<string, OperationDoc> = {
       ...APPROVAL,
       status: 'denied',
       secondsLeft: null,
-      decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Duplicate of an earlier refund.' },
+      decision: { by: 'approver@toolroom.local', byId: ID, at: AT, comment: 'Duplicate of an earlier refund.', effectiveAt: AT },
     },
+  },
+  undoDecision: {
+    description:
+      'Takes back a decision while it can still be undone (until `decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it was made): the request is pending again, the call is not run, and a job queued for the decision runs nothing. Once the decision took effect, or the call started, it answers 409 saying so.',
+    response: { ...APPROVAL, status: 'pending', decision: null, execution: null },
   },
   decideApprovals: {
     description:

@@ -37,7 +37,8 @@ export interface ApprovalView {
   expiresAt: string
   /** Seconds until expiry while pending; 0 once past it. */
   secondsLeft: number | null
-  decision: { by: string | null; byId: string | null; at: string | null; comment: string | null } | null
+  /** `effectiveAt`: until then the decision can be undone and the call does not run. */
+  decision: { by: string | null; byId: string | null; at: string | null; comment: string | null; effectiveAt: string | null } | null
   execution: { status: ApprovalExecution; at: string | null; error: string | null } | null
 }
 
@@ -65,7 +66,15 @@ export function toApprovalView(row: ApprovalRequest, now = Date.now()): Approval
     requestedAt: row.requestedAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
     secondsLeft: row.status === 'pending' ? Math.max(0, Math.round((row.expiresAt.getTime() - now) / 1000)) : null,
-    decision: row.decidedAt ? { by: row.decidedByName, byId: row.decidedById, at: row.decidedAt.toISOString(), comment: row.comment } : null,
+    decision: row.decidedAt
+      ? {
+          by: row.decidedByName,
+          byId: row.decidedById,
+          at: row.decidedAt.toISOString(),
+          comment: row.comment,
+          effectiveAt: row.effectiveAt?.toISOString() ?? null,
+        }
+      : null,
     execution: row.execution ? { status: row.execution as ApprovalExecution, at: row.executedAt?.toISOString() ?? null, error: row.executionError } : null,
   }
 }

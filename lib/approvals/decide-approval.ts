@@ -2,7 +2,10 @@
 // approved/denied), so two approvers at the same moment get one winner and the other is told who
 // won. The call's record and the audit log change in the same transaction; an approved call is then
 // handed to a worker, and a sweeper re-queues any approval whose hand-off was lost in a crash.
+// A decision takes effect TOOLROOM_APPROVAL_UNDO_SECONDS later (`effectiveAt`): until then the
+// approver may undo it, and the worker's job starts no earlier (docs/design/approvals.md#undo).
 import 'server-only'
+import { config } from '@/lib/config'
 import { type AuditActor, recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
@@ -30,7 +33,9 @@ export async function decideApproval(input: DecideInput): Promise<ApprovalView> 
       UPDATE "ApprovalRequest"
          SET status = ${status}, "decidedAt" = now(), "decidedById" = ${input.actor.id ?? null},
              "decidedByName" = ${input.actor.name}, comment = ${input.comment ?? null},
-             execution = ${input.decision === 'approve' ? 'queued' : null}
+             execution = ${input.decision === 'approve' ? 'queued' : null},
+             "effectiveAt" = now() + make_interval(secs => ${config().TOOLROOM_APPROVAL_UNDO_SECONDS}),
+             "decisionVersion" = "decisionVersion" + 1
        WHERE id = ${input.id}::uuid AND status = 'pending' AND "expiresAt" > now()
        RETURNING *`
     if (!won) throw await whyNot(input.id)
@@ -51,7 +56,14 @@ export async function decideApproval(input: DecideInput): Promise<ApprovalView> 
         resourceId: won.callId,
         before: { status: 'pending' },
         after: { status },
-        detail: { comment: input.comment ?? null, policy: won.policy, agent: won.agentName, approvalId: won.id },
+        detail: {
+          comment: input.comment ?? null,
+          policy: won.policy,
+          agent: won.agentName,
+          approvalId: won.id,
+          effectiveAt: won.effectiveAt,
+          decisionVersion: won.decisionVersion,
+        },
         requestId: input.requestId,
       },
       tx,
@@ -86,10 +98,15 @@ export async function decideApprovals(ids: string[], decision: Decision, actor: 
 
 /** Hand-offs after commit. A crash here loses nothing: the sweeper re-queues approved, unexecuted calls. */
 async function afterDecision(row: ApprovalRequest): Promise<void> {
-  if (row.status === 'approved') await enqueue(executeApprovedCallJob, { approvalId: row.id })
+  if (row.status === 'approved') await enqueueExecution(row)
   await publishWebhookEvent('approval.decided', { approval: toApprovalView(row) }).catch((e) =>
     console.error(`[approvals] webhook for approval ${row.id} not queued: ${(e as Error).message}`),
   )
+}
+
+/** The worker's job for this decision, starting when the decision takes effect (not before: it could still be undone). */
+export async function enqueueExecution(row: Pick<ApprovalRequest, 'id' | 'decisionVersion' | 'effectiveAt'>): Promise<void> {
+  await enqueue(executeApprovedCallJob, { approvalId: row.id, decisionVersion: row.decisionVersion }, { startAfter: row.effectiveAt ?? undefined })
 }
 
 async function whyNot(id: string): Promise<AppError> {

@@ -24,17 +24,28 @@ export interface ApprovedCallRunner {
   abandon: (approval: ApprovalRequest, reason: string) => Promise<void>
 }
 
-export type ExecutionResult = 'executed' | 'already-done' | 'abandoned' | 'not-approved'
+/** `not-yet`: the decision can still be undone (the job started early); `superseded`: the job was queued for a decision since undone. */
+export type ExecutionResult = 'executed' | 'already-done' | 'abandoned' | 'not-approved' | 'not-yet' | 'superseded'
 
-export async function executeApprovedCall(approvalId: string, attempt: number, runner: ApprovedCallRunner): Promise<ExecutionResult> {
+/**
+ * `decisionVersion` is the decision the job was queued for (absent in jobs queued before versions
+ * existed). The claim re-checks, in the same UPDATE, that this decision still stands and has taken
+ * effect, so an undo (lib/approvals/undo-decision.ts) and this claim never both succeed.
+ */
+export async function executeApprovedCall(approvalId: string, attempt: number, runner: ApprovedCallRunner, decisionVersion?: number): Promise<ExecutionResult> {
+  const version = decisionVersion ?? null
   const [claimed] = await prisma.$queryRaw<ApprovalRequest[]>`
     UPDATE "ApprovalRequest" SET execution = 'running', "executedAt" = now()
      WHERE id = ${approvalId}::uuid AND status = 'approved' AND execution = 'queued'
+       AND ("effectiveAt" IS NULL OR "effectiveAt" <= now())
+       AND (${version}::int IS NULL OR "decisionVersion" = ${version}::int)
      RETURNING *`
   let approval = claimed
   if (!approval) {
     const row = await prisma.approvalRequest.findUnique({ where: { id: approvalId } })
+    if (version !== null && row && row.decisionVersion !== version) return 'superseded'
     if (!row || row.status !== 'approved') return 'not-approved'
+    if (row.execution === 'queued') return 'not-yet'
     if (row.execution !== 'running' || attempt <= 1) return 'already-done'
     // A previous attempt died mid-call.
     if (!(await runner.safeToRepeat(row))) {

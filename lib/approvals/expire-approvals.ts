@@ -43,16 +43,24 @@ export async function expireApprovals(now = new Date()): Promise<ApprovalRequest
   return expired
 }
 
-/** Approved calls still waiting for execution after `graceSeconds`: their job was lost; queue it again (the job is a singleton per approval). */
+/**
+ * Approved calls still waiting for execution `graceSeconds` after their decision took effect: their
+ * job was lost; queue it again (the job is a singleton per decision).
+ */
 export async function requeueStrandedApprovals(graceSeconds = 30): Promise<number> {
+  const before = new Date(Date.now() - graceSeconds * 1000)
   const stranded = await prisma.approvalRequest.findMany({
-    where: { status: 'approved', execution: 'queued', decidedAt: { lt: new Date(Date.now() - graceSeconds * 1000) } },
-    select: { id: true },
+    where: {
+      status: 'approved',
+      execution: 'queued',
+      OR: [{ effectiveAt: { lt: before } }, { effectiveAt: null, decidedAt: { lt: before } }],
+    },
+    select: { id: true, decisionVersion: true },
     take: 1000,
   })
   await enqueueMany(
     executeApprovedCallJob,
-    stranded.map((r) => ({ approvalId: r.id })),
+    stranded.map((r) => ({ approvalId: r.id, decisionVersion: r.decisionVersion })),
   )
   return stranded.length
 }

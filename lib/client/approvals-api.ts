@@ -43,6 +43,11 @@ export function decideApproval(id: string, decision: Decision, comment?: string)
   return apiFetch<ApprovalView>(`/api/v1/approvals/${encodeURIComponent(id)}/${decision}`, json(comment ? { comment } : {}))
 }
 
+/** 409 once the decision took effect (or the call started); its message says which. */
+export function undoApproval(id: string) {
+  return apiFetch<ApprovalView>(`/api/v1/approvals/${encodeURIComponent(id)}/undo`, { method: 'POST' })
+}
+
 export function decideApprovals(ids: string[], decision: Decision, comment?: string) {
   return apiFetch<AnswerOf<C['bulk']>>('/api/v1/approvals/decide', json({ ids, decision, ...(comment ? { comment } : {}) }))
 }

@@ -45,6 +45,9 @@ export function approvalRequired(callId: string, tool: Pick<EffectiveTool, 'name
 export async function currentApprovalAnswer(callId: string, tool: Pick<EffectiveTool, 'name' | 'sideEffects'>): Promise<ApprovalAnswer | null> {
   const approval = await prisma.approvalRequest.findUnique({ where: { callId } })
   if (!approval) return null
+  // A denial the approver may still undo is not yet the agent's answer (docs/design/approvals.md#undo).
+  const undoable = approval.effectiveAt !== null && approval.effectiveAt.getTime() > Date.now()
+  if (approval.status === 'denied' && undoable) return { result: approvalRequired(callId, tool, 'pending', approval.expiresAt) }
   if (approval.status === 'denied' || approval.status === 'expired') {
     const by = approval.status === 'denied' ? ` by ${approval.decidedByName ?? 'an approver'}${approval.comment ? `: ${approval.comment}` : ''}` : ''
     return {

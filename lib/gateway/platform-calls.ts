@@ -101,7 +101,15 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
         ...(approval
           ? {
               expiresAt: approval.expiresAt.toISOString(),
-              decision: approval.decidedAt ? { by: approval.decidedByName, at: approval.decidedAt.toISOString(), comment: approval.comment } : null,
+              decision: approval.decidedAt
+                ? {
+                    by: approval.decidedByName,
+                    at: approval.decidedAt.toISOString(),
+                    comment: approval.comment,
+                    // Until then the approver may still undo it.
+                    effectiveAt: approval.effectiveAt?.toISOString() ?? null,
+                  }
+                : null,
               execution: approval.execution,
             }
           : {}),

@@ -21,10 +21,13 @@ export function jobTraceparent(data: unknown): string | undefined {
 }
 
 /** Queues a job; with a singleton key, a job already waiting for the same key absorbs this one. */
-export async function enqueue<S extends z.ZodType>(contract: JobContract<S>, payload: z.input<S>): Promise<string | null> {
+export async function enqueue<S extends z.ZodType>(contract: JobContract<S>, payload: z.input<S>, when: { startAfter?: Date } = {}): Promise<string | null> {
   const data = contract.schema.parse(payload) as object
   const boss = await getBoss()
-  return boss.send(contract.name, traced(data), contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {})
+  return boss.send(contract.name, traced(data), {
+    ...(contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {}),
+    ...(when.startAfter ? { startAfter: when.startAfter } : {}),
+  })
 }
 
 /** Queues many jobs of one kind in a single statement; those whose key is already waiting are skipped. */

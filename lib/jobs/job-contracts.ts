@@ -58,11 +58,15 @@ export const discoverySweepJob = defineContract({
   },
 })
 
-/** Runs one approved call; a singleton per approval, so a re-queued hand-off cannot run it twice. */
+/**
+ * Runs one approved call; a singleton per decision, so a re-queued hand-off cannot run it twice. The
+ * decision's version tells a job queued before an undo that it is stale; jobs queued before versions
+ * existed carry none.
+ */
 export const executeApprovedCallJob = defineContract({
   name: 'approvals.execute',
-  schema: z.strictObject({ approvalId: z.string().uuid() }),
-  singletonKey: (p) => p.approvalId,
+  schema: z.strictObject({ approvalId: z.string().uuid(), decisionVersion: z.number().int().min(0).optional() }),
+  singletonKey: (p) => (p.decisionVersion === undefined ? p.approvalId : `${p.approvalId}:${p.decisionVersion}`),
   // An approver (and perhaps the agent) waits to see the call run: ask often.
   pollSeconds: 0.2,
   retryLimit: 3,

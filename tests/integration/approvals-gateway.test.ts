@@ -6,7 +6,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import * as denyApi from '@/app/api/v1/approvals/[id]/deny/route'
+import * as undoApi from '@/app/api/v1/approvals/[id]/undo/route'
 import * as approvalsApi from '@/app/api/v1/approvals/route'
+import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { applyRoute } from '@/lib/api/registry-routes'
@@ -16,6 +18,10 @@ import { type Listening, listenOn } from '../support/listen'
 import { until } from '../support/until'
 import { call } from './helpers'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
+
+// Decisions take effect at once here, but where a test opens an undo window of its own.
+process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
+reloadConfig()
 
 let rest: Awaited<ReturnType<typeof startRestUpstream>>
 let gateway: Listening
@@ -143,6 +149,34 @@ describe('an approved call', () => {
     await expect(charge(13, { idempotencyKey: 'charge-13' })).rejects.toThrow(/denied by .*not this customer/)
     await new Promise((r) => setTimeout(r, 1500))
     expect(charges()).toBe(before)
+  }, 40_000)
+
+  it('runs a call once when its approval was undone and given again, the worker waiting out each window', async () => {
+    process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '1'
+    reloadConfig()
+    try {
+      const before = charges()
+      const first = await charge(55)
+      const callId = first.structuredContent!.callId as string
+      const approval = await approvalOf(callId)
+      await approve(approval.id)
+      const undone = await call(undoApi.POST, `/api/v1/approvals/${approval.id}/undo`, { method: 'POST', params: { id: approval.id } })
+      expect(undone.json).toMatchObject({ status: 'pending', execution: null })
+      expect((await approve(approval.id)).status).toBe(200)
+      await until('the approved call to run', async () => (await approvalOf(callId)).execution === 'succeeded')
+      // The first decision's job came due first and ran nothing; the second ran the call once.
+      await until('both jobs to finish', async () => {
+        const [{ n }] = await prisma.$queryRawUnsafe<{ n: bigint }[]>(
+          `SELECT count(*) AS n FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1 AND state = 'completed'`,
+          approval.id,
+        )
+        return Number(n) === 2
+      })
+      expect(charges()).toBe(before + 1)
+    } finally {
+      process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
+      reloadConfig()
+    }
   }, 40_000)
 
   it('loses nothing when the worker dies between the decision and the execution', async () => {

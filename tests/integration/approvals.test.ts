@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import * as approvalsApi from '@/app/api/v1/approvals/route'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import * as denyApi from '@/app/api/v1/approvals/[id]/deny/route'
+import * as undoApi from '@/app/api/v1/approvals/[id]/undo/route'
 import * as oneApi from '@/app/api/v1/approvals/[id]/route'
 import * as bulkApi from '@/app/api/v1/approvals/decide/route'
 import * as statsApi from '@/app/api/v1/approvals/stats/route'
@@ -18,6 +19,7 @@ import * as deliveriesApi from '@/app/api/v1/webhooks/[id]/deliveries/route'
 import { executeApprovedCall, type ApprovedCallRunner } from '@/lib/approvals/execute-approved-call'
 import { expireApprovals, requeueStrandedApprovals } from '@/lib/approvals/expire-approvals'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
+import { currentApprovalAnswer } from '@/lib/gateway/approval-answers'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { sealSecretValues } from '@/lib/secrets/encryption'
@@ -26,6 +28,8 @@ import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS = '1'
 process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
+// Decisions take effect at once here, but in the undo tests, which open a window of their own.
+process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
 reloadConfig()
 
 const AGENT = { id: randomUUID(), namespace: 'default', name: 'billing-bot', unit: 'finance' }
@@ -294,6 +298,143 @@ describe('execution after approval', () => {
     expect(await requeueStrandedApprovals(30)).toBe(1)
     const jobs = await prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id)
     expect(jobs).toHaveLength(1)
+  })
+})
+
+describe('undo', () => {
+  const approve = (id: string) => call(approveApi.POST, `/api/v1/approvals/${id}/approve`, { method: 'POST', params: { id }, body: {} })
+  const undo = (id: string) => call(undoApi.POST, `/api/v1/approvals/${id}/undo`, { method: 'POST', params: { id } })
+  const takeEffectNow = (id: string) => prisma.$executeRaw`UPDATE "ApprovalRequest" SET "effectiveAt" = now() - interval '1 second' WHERE id = ${id}::uuid`
+  const jobsOf = (id: string) =>
+    prisma.$queryRawUnsafe<{ version: number | null; startAfter: Date }[]>(
+      `SELECT (data->>'decisionVersion')::int AS version, start_after AS "startAfter" FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1 ORDER BY created_on`,
+      id,
+    )
+  function countingRunner() {
+    const runs: string[] = []
+    const runner: ApprovedCallRunner = {
+      run: async (approval) => {
+        runs.push(approval.id)
+        return { ok: true }
+      },
+      safeToRepeat: async () => false,
+      abandon: async () => {},
+    }
+    return { runs, runner }
+  }
+
+  beforeEach(() => {
+    process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '30'
+    reloadConfig()
+  })
+  afterAll(() => {
+    process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
+    reloadConfig()
+  })
+
+  it('queues the execution for when the decision takes effect, and runs nothing before', async () => {
+    const a = await pendingCall()
+    const res = await approve(a.id)
+    expect(res.status).toBe(200)
+    const effectiveAt = new Date(res.json.decision.effectiveAt).getTime()
+    expect(effectiveAt - new Date(res.json.decision.at).getTime()).toBe(30_000)
+    const [job] = await jobsOf(a.id)
+    expect(job.version).toBe(1)
+    expect(job.startAfter.getTime()).toBe(effectiveAt)
+    const { runs, runner } = countingRunner()
+    expect(await executeApprovedCall(a.id, 1, runner, 1)).toBe('not-yet')
+    expect(runs).toHaveLength(0)
+  })
+
+  it('returns an approval to pending: the call is waiting again, the job queued for it runs nothing, and the undo is audited', async () => {
+    const a = await pendingCall()
+    await approve(a.id)
+    const res = await undo(a.id)
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({ status: 'pending', decision: null, execution: null })
+    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })).outcome).toBe('pending_approval')
+    await takeEffectNow(a.id)
+    const { runs, runner } = countingRunner()
+    expect(await executeApprovedCall(a.id, 1, runner, 1)).toBe('superseded')
+    expect(runs).toHaveLength(0)
+    const audit = await prisma.auditEvent.findFirstOrThrow({ where: { action: 'approval.undone', resourceId: a.callId } })
+    expect(audit).toMatchObject({ before: { status: 'approved' }, after: { status: 'pending' } })
+  })
+
+  it('undoes a denial before the agent is told: the call is waiting again, not refused', async () => {
+    const a = await pendingCall()
+    await call(denyApi.POST, `/api/v1/approvals/${a.id}/deny`, { method: 'POST', params: { id: a.id }, body: { comment: 'wrong row' } })
+    const tool = { name: 'payments.refund', sideEffects: { level: 'financial' } } as Parameters<typeof currentApprovalAnswer>[1]
+    expect(await currentApprovalAnswer(a.callId, tool)).toMatchObject({
+      result: { structuredContent: { status: 'approval_required', approvalStatus: 'pending' } },
+    })
+    expect((await undo(a.id)).json.status).toBe('pending')
+    const callRow = await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })
+    expect(callRow).toMatchObject({ outcome: 'pending_approval', errorCode: null, finishedAt: null })
+    expect((await approve(a.id)).json.status).toBe('approved')
+  })
+
+  it('runs the call once after an undo and a second approval', async () => {
+    const a = await pendingCall()
+    await approve(a.id)
+    await undo(a.id)
+    await approve(a.id)
+    expect((await jobsOf(a.id)).map((j) => j.version)).toEqual([1, 3])
+    await takeEffectNow(a.id)
+    const { runs, runner } = countingRunner()
+    const results = await Promise.all([1, 3, 1, 3, 3].map((v) => executeApprovedCall(a.id, 1, runner, v)))
+    expect(results.sort()).toEqual(['already-done', 'already-done', 'executed', 'superseded', 'superseded'])
+    expect(runs).toEqual([a.id])
+  })
+
+  it('refuses an undo once the decision took effect or the call started, saying why', async () => {
+    const a = await pendingCall()
+    await approve(a.id)
+    await takeEffectNow(a.id)
+    const late = await undo(a.id)
+    expect(late.status).toBe(409)
+    expect(late.contentType).toContain('application/problem+json')
+    expect(late.json.detail).toMatch(/can no longer be undone: the decision \(approved\) took effect at/)
+
+    const b = await pendingCall()
+    await approve(b.id)
+    await prisma.approvalRequest.update({ where: { id: b.id }, data: { execution: 'running' } })
+    expect((await undo(b.id)).json.detail).toMatch(/the approved call is running/)
+
+    const c = await pendingCall()
+    expect((await undo(c.id)).json.detail).toMatch(/no decision to undo/)
+    expect((await undo(randomUUID())).status).toBe(404)
+    expect((await call(undoApi.POST, '/api/v1/approvals/x/undo', { method: 'POST', params: { id: 'x' } })).status).toBe(400)
+    expect(await prisma.auditEvent.count({ where: { action: 'approval.undone', resourceId: { in: [a.callId, b.callId, c.callId] } } })).toBe(0)
+  })
+
+  it('never both undoes and runs a call when the undo races the worker at the end of the window', async () => {
+    const { runs, runner } = countingRunner()
+    for (let round = 0; round < 12; round++) {
+      const a = await pendingCall()
+      await approve(a.id)
+      // The window closes a few milliseconds from now, while both sides keep trying.
+      await prisma.$executeRaw`UPDATE "ApprovalRequest" SET "effectiveAt" = now() + make_interval(secs => ${(round % 4) * 0.01}) WHERE id = ${a.id}::uuid`
+      const undoing = undo(a.id).then((res) => res.status)
+      const executing = (async () => {
+        for (;;) {
+          const result = await executeApprovedCall(a.id, 1, runner, 1)
+          if (result !== 'not-yet') return result
+        }
+      })()
+      const [undone, executed] = await Promise.all([undoing, executing])
+      const row = await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })
+      const ran = runs.filter((id) => id === a.id).length
+      if (undone === 200) expect({ executed, ran, status: row.status }).toEqual({ executed: 'superseded', ran: 0, status: 'pending' })
+      else
+        expect({ undone, executed, ran, status: row.status, execution: row.execution }).toEqual({
+          undone: 409,
+          executed: 'executed',
+          ran: 1,
+          status: 'approved',
+          execution: 'succeeded',
+        })
+    }
   })
 })
 

@@ -14,6 +14,7 @@ import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { executeApprovedCall, openApprovedAnswer } from '@/lib/approvals/execute-approved-call'
+import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { isSafeToRepeat, runApprovedCall } from '@/lib/gateway/call-tool'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
@@ -25,6 +26,10 @@ import { answerStatelessMcp } from '../support/stateless-mcp'
 import { applyManifest, call, resetDatabase } from './helpers'
 
 // Characters that JSON, URLs and the two base64 alphabets each encode differently.
+// The approved call runs here at once: no undo window.
+process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
+reloadConfig()
+
 const BEARER = 'sk-live-ECHO/bearer+"q"-7f3a9c1d'
 const PASSWORD = 'pa55/word+"ECHO"-3c9e1b'
 const BASIC = `svc-robot:${PASSWORD}`

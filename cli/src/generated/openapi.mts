@@ -774,6 +774,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back a decision before it takes effect (`decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it): the request is pending again and an approved call does not run. 409 once it took effect or the call started.
+         * @description Takes back a decision while it can still be undone (until `decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it was made): the request is pending again, the call is not run, and a job queued for the decision runs nothing. Once the decision took effect, or the call started, it answers 409 saying so.
+         */
+        post: operations["undoDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/approvals/decide": {
         parameters: {
             query?: never;
@@ -2776,6 +2796,11 @@ export interface components {
                 byId: string | null;
                 at: string | null;
                 comment: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until then the decision can be undone (POST …/undo) and an approved call does not run
+                 */
+                effectiveAt: string | null;
             } | null;
             execution: {
                 /** @enum {string} */
@@ -10489,7 +10514,8 @@ export interface operations {
                      *         "by": "approver@toolroom.local",
                      *         "byId": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *         "at": "2026-11-24T09:30:00.000Z",
-                     *         "comment": "Refund agreed with the customer on ticket 48211."
+                     *         "comment": "Refund agreed with the customer on ticket 48211.",
+                     *         "effectiveAt": "2026-11-24T09:30:00.000Z"
                      *       },
                      *       "execution": null
                      *     }
@@ -10644,7 +10670,8 @@ export interface operations {
                      *         "by": "approver@toolroom.local",
                      *         "byId": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
                      *         "at": "2026-11-24T09:30:00.000Z",
-                     *         "comment": "Duplicate of an earlier refund."
+                     *         "comment": "Duplicate of an earlier refund.",
+                     *         "effectiveAt": "2026-11-24T09:30:00.000Z"
                      *       },
                      *       "execution": null
                      *     }
@@ -10708,6 +10735,118 @@ export interface operations {
             };
             /** @description Problem details (RFC 9457) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    undoDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+                     *       "callId": "7d1e5b3a-2c4f-4e6a-8b9c-0d1e2f3a4b5c",
+                     *       "status": "pending",
+                     *       "agent": {
+                     *         "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *         "namespace": "support",
+                     *         "name": "support-escalation",
+                     *         "unit": "support-escalations"
+                     *       },
+                     *       "tool": {
+                     *         "id": "stripe.create_refund",
+                     *         "namespace": "stripe",
+                     *         "level": "financial"
+                     *       },
+                     *       "args": {
+                     *         "charge": "ch_3PqX9a",
+                     *         "amount": 4200,
+                     *         "reason": "requested_by_customer"
+                     *       },
+                     *       "summary": [
+                     *         {
+                     *           "field": "amount",
+                     *           "value": "4200"
+                     *         },
+                     *         {
+                     *           "field": "charge",
+                     *           "value": "ch_3PqX9a"
+                     *         }
+                     *       ],
+                     *       "highRisk": true,
+                     *       "idempotencyKey": "refund-ch_3PqX9a-4200",
+                     *       "policy": {
+                     *         "source": "tool",
+                     *         "level": "financial"
+                     *       },
+                     *       "rateLimit": null,
+                     *       "requestedAt": "2026-11-24T09:30:00.000Z",
+                     *       "expiresAt": "2026-11-24T13:30:00.000Z",
+                     *       "secondsLeft": 13780,
+                     *       "decision": null,
+                     *       "execution": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
