@@ -54,8 +54,20 @@ export function executionFailure(e: unknown, attempts: number): { errorCode: str
   if (e instanceof TransientError) return { errorCode: 'transient', message: e.message, rpc: RPC.INTERNAL_ERROR, data: { ...e.detail, retried: attempts > 1 } }
   return {
     errorCode: INTERNAL_FAILURE,
-    message: `Toolroom's own error while running the tool (not the tool's failure): ${(e as Error)?.message ?? String(e)}`,
+    message: `Toolroom's own error while running the tool (not the tool's failure): ${describeThrown(e)}`,
     rpc: RPC.INTERNAL_ERROR,
     data: {},
+  }
+}
+
+/** What was thrown, as text, whatever it is: an object whose toString throws or is not a function too. */
+function describeThrown(e: unknown): string {
+  if (e instanceof Error) return e.message
+  const message = (e as { message?: unknown } | null | undefined)?.message
+  if (typeof message === 'string') return message
+  try {
+    return String(e)
+  } catch {
+    return Object.prototype.toString.call(e)
   }
 }

@@ -69,8 +69,10 @@ export function numberProblem(literal: string): { rule: NumberRule; message: str
       rule: 'number-range',
       message: `the number ${shown} is out of range: JSON numbers are carried as doubles, at least about 5e-324 in size unless 0 (it would become 0)`,
     }
-  // An integer written out in full must come back as itself (1e20 written as 100000000000000000000 does).
-  if (!/[.eE]/.test(literal) && !Number.isSafeInteger(value) && BigInt(literal) !== BigInt(value))
+  // An integer written out in full must come back as itself: sent on, the double is written as its
+  // shortest form, which is the literal again for 100000000000000000000 (1e20) and for every other
+  // integer that is a double's shortest form, but 12345678901234567168 for 12345678901234567890.
+  if (!/[.eE]/.test(literal) && !Number.isSafeInteger(value) && String(value) !== literal)
     return {
       rule: 'number-precision',
       message: `the integer ${shown} is not carried exactly: JSON numbers are doubles, exact for every integer only up to ${Number.MAX_SAFE_INTEGER} (2^53 - 1) (it would become ${value}; send it as a string)`,

@@ -27,6 +27,11 @@ const unexpected = fc.oneof(
 const errorCodes = fc.stringMatching(/^[a-z][a-z_]{1,30}$/).filter((c) => c !== INTERNAL_FAILURE)
 
 describe('internal errors against the tool’s failures', () => {
+  it('names what was thrown even when it cannot be turned into text (an object whose toString is not a function)', () => {
+    expect(executionFailure({ toString: [] }, 1)).toMatchObject({ errorCode: 'internal', message: expect.stringContaining('[object Object]') })
+    expect(executionFailure(null, 1).message).toMatch(/: null$/)
+  })
+
   it("the pipeline marks every unexpected exception as Toolroom's own, and the oracle sees it over MCP and REST", () => {
     fc.assert(
       fc.property(unexpected, fc.integer({ min: 1, max: 10 }), (e, attempts) => {
