@@ -6,7 +6,6 @@ import type http from 'node:http'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { statsRoutes, toolCallDetail } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
@@ -15,7 +14,7 @@ import { MAX_UPSTREAM_EXCERPT } from '@/lib/gateway/redact'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { type Listening, listen } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
-import { applyManifest, call, resetDatabase } from './helpers'
+import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
 import { resetCalls } from './stats-fixtures'
 
 const BEARER = 'sk-live-ECHOED-bearer-5f1e2d3c4b'
@@ -163,13 +162,7 @@ beforeAll(async () => {
   })
   await applyManifest(manifest(rest.url, mcp.url))
   agentId = (await prisma.agent.findFirstOrThrow({ where: { name: 'caller', namespace: 'fx' } })).id
-  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, {
-    method: 'POST',
-    body: { name: 'fx' },
-    params: { id: agentId },
-  })
-  expect(issued.status).toBe(201)
-  token = issued.json.token
+  token = await issueAgentCredential(agentId, 'fx')
 })
 
 afterAll(async () => {

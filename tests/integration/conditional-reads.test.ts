@@ -2,7 +2,6 @@
 // derived from the registry state, a matching If-None-Match is answered 304 with no body and without
 // computing the answer, and the tag moves when anything the answer is made of does.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { agentConfigRoute, fleetRoutes } from '@/lib/api/fleet-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
@@ -11,7 +10,7 @@ import { registryEpoch } from '@/lib/registry/registry-changes'
 import { reloadConfig } from '@/lib/config'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { until } from '../support/until'
-import { applyManifest, call, resetDatabase, storeDiscoveredTools, yaml } from './helpers'
+import { applyManifest, call, issueAgentCredential, resetDatabase, storeDiscoveredTools, yaml } from './helpers'
 import { insertCalls, resetCalls } from './stats-fixtures'
 
 const agents = resourceRoutes('Agent')
@@ -90,20 +89,15 @@ describe('ETag on every registry answer', () => {
   })
 
   it("gives an agent's own credential another config.yaml tag than a person's", async () => {
-    const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${triageId}/credentials`, {
-      method: 'POST',
-      body: { name: 'etags' },
-      params: { id: triageId },
-    })
-    expect(issued.status, issued.text).toBe(201)
+    const agentToken = await issueAgentCredential(triageId, 'etags')
     const url = `/api/v1/agents/${triageId}/config.yaml`
     const byAdmin = await call(agentConfigRoute, url, { params: { id: triageId } })
-    const byAgent = await call(agentConfigRoute, url, { params: { id: triageId }, as: { token: issued.json.token } })
+    const byAgent = await call(agentConfigRoute, url, { params: { id: triageId }, as: { token: agentToken } })
     expect(byAgent.status, byAgent.text).toBe(200)
     expect(byAgent.headers.get('etag')).not.toBe(byAdmin.headers.get('etag'))
     const crossed = await call(agentConfigRoute, url, {
       params: { id: triageId },
-      as: { token: issued.json.token },
+      as: { token: agentToken },
       headers: { 'if-none-match': byAdmin.headers.get('etag')! },
     })
     expect(crossed.status).toBe(200)

@@ -10,7 +10,6 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { discoveryRoutes } from '@/lib/api/discovery-routes'
 import { explainRoutes } from '@/lib/api/explain-routes'
 import { fleetRoutes } from '@/lib/api/fleet-routes'
@@ -23,7 +22,7 @@ import { agentClient } from '../support/gateway-fixtures'
 import { listen, type Listening, listenOn } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { until } from '../support/until'
-import { applyManifest, call, yaml } from './helpers'
+import { applyManifest, call, issueAgentCredential, yaml } from './helpers'
 
 const DIGEST = `sha256:${'ef'.repeat(32)}`
 const TOO_DEEP = 'nests deeper than the limit of 32 levels'
@@ -128,14 +127,9 @@ metadata: { name: caller, namespace: lim }
 spec: { languageTools: [hostile, upgraded] }
 `)
   agentId = (await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'lim', name: 'caller' } } })).id
-  const credential = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, {
-    method: 'POST',
-    body: { name: 'test' },
-    params: { id: agentId },
-  })
-  expect(credential.status, credential.text).toBe(201)
+  const agentToken = await issueAgentCredential(agentId)
   gateway = await listenOn(createGatewayServer({ port: 0 }))
-  client = await agentClient(gateway.url, credential.json.token)
+  client = await agentClient(gateway.url, agentToken)
 })
 
 afterAll(async () => {

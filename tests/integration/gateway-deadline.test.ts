@@ -7,7 +7,6 @@ import type http from 'node:http'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { explainRoutes } from '@/lib/api/explain-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { config, reloadConfig } from '@/lib/config'
@@ -18,7 +17,7 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { type Listening, listen } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { until } from '../support/until'
-import { applyManifest, call, resetDatabase } from './helpers'
+import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
 
 const BUDGET_MS = 1500
 const savedMcpTimeout = process.env.TOOLROOM_GATEWAY_MCP_TIMEOUT_MS
@@ -126,13 +125,7 @@ beforeAll(async () => {
   })
   await applyManifest(manifest())
   agentId = (await prisma.agent.findFirstOrThrow({ where: { name: 'caller', namespace: 'dl' } })).id
-  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, {
-    method: 'POST',
-    body: { name: 'dl' },
-    params: { id: agentId },
-  })
-  expect(issued.status).toBe(201)
-  token = issued.json.token
+  token = await issueAgentCredential(agentId, 'dl')
 })
 
 afterAll(async () => {

@@ -11,7 +11,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, CallToolResultSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
-import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { executeApprovedCall, openApprovedAnswer } from '@/lib/approvals/execute-approved-call'
 import { reloadConfig } from '@/lib/config'
@@ -23,7 +22,7 @@ import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient, modernAgentClient } from '../support/gateway-fixtures'
 import { type Listening, listen, listenOn } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
-import { applyManifest, call, resetDatabase } from './helpers'
+import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
 
 // Characters that JSON, URLs and the two base64 alphabets each encode differently.
 // The approved call runs here at once: no undo window.
@@ -246,13 +245,7 @@ beforeAll(async () => {
   })
   await applyManifest(manifest())
   const agentId = (await prisma.agent.findFirstOrThrow({ where: { name: 'caller', namespace: 'scrub' } })).id
-  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, {
-    method: 'POST',
-    body: { name: 'scrub' },
-    params: { id: agentId },
-  })
-  expect(issued.status).toBe(201)
-  token = issued.json.token
+  token = await issueAgentCredential(agentId, 'scrub')
   gateway = await listenOn(createGatewayServer({ port: 0 }))
   legacyClient = await agentClient(gateway.url, token)
   modernClient = await modernAgentClient(gateway.url, token)

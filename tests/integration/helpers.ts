@@ -75,6 +75,18 @@ export async function applyManifest(manifest: string) {
   return applied
 }
 
+/** A new credential of the agent, issued by the admin through the API, failing the test unless it was; its token. */
+export async function issueAgentCredential(agentId: string, name = 'test'): Promise<string> {
+  const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
+  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agentId}/credentials`, {
+    method: 'POST',
+    body: { name },
+    params: { id: agentId },
+  })
+  expect(issued.status, issued.text).toBe(201)
+  return issued.json.token as string
+}
+
 /** Agents with nothing but a name, each `namespace/name`: enough to list, search for or issue credentials to. */
 export const bareAgents = (...refs: string[]) =>
   refs

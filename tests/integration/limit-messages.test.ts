@@ -7,7 +7,6 @@ import type http from 'node:http'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { config, reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
@@ -15,7 +14,7 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { type Listening, listen, listenOn } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
-import { applyManifest, call, resetDatabase } from './helpers'
+import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
 
 const ANSWER_LIMIT = 256 * 1024
 const savedAnswerLimit = process.env.TOOLROOM_GATEWAY_MAX_RESPONSE_BYTES
@@ -154,12 +153,7 @@ beforeAll(async () => {
   gateway = await listenOn(createGatewayServer({ port: 0 }))
   await applyManifest(manifest())
   const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'caller', namespace: 'lm' } })
-  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
-    method: 'POST',
-    body: { name: 'lm' },
-    params: { id: agent.id },
-  })
-  token = issued.json.token
+  token = await issueAgentCredential(agent.id, 'lm')
 })
 
 afterAll(async () => {

@@ -13,7 +13,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { agentCredentialRoutes } from '@/lib/api/agent-credential-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
@@ -27,7 +26,7 @@ import { listen, type Listening, listenOn } from '../support/listen'
 import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { until } from '../support/until'
-import { applyManifest, call, resetDatabase } from './helpers'
+import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
 
 // express (the SDK's bearer-auth middleware is an Express middleware) ships no types, and
 // @types/express is not installed: the little of it this test uses.
@@ -205,12 +204,7 @@ spec:
   grants: [${TOOLS.join(', ')}]
 `)
   const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'oa', name: 'caller' } } })
-  const issued = await call(agentCredentialRoutes.createCredential, `/api/v1/agents/${agent.id}/credentials`, {
-    method: 'POST',
-    body: { name: 'test' },
-    params: { id: agent.id },
-  })
-  agentToken = issued.json.token
+  agentToken = await issueAgentCredential(agent.id)
   gateway = await listenOn(createGatewayServer({ port: 0 }))
 }, 60_000)
 
