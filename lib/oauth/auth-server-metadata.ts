@@ -11,7 +11,7 @@ import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider'
 import { dynamicRegistrationOpen } from './manage-oauth-clients'
 
 /** How each endpoint RFC 8414 (and OpenID Connect discovery) can name is called; any other is left out. */
-const ENDPOINT_METHODS: Record<string, string> = {
+export const ENDPOINT_METHODS: Record<string, 'GET' | 'POST'> = {
   authorization_endpoint: 'GET',
   token_endpoint: 'POST',
   registration_endpoint: 'POST',

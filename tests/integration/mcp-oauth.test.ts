@@ -16,6 +16,7 @@ import { oauthRoutes } from '@/lib/api/oauth-routes'
 import { authHandler } from '@/lib/auth/auth-handler'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { prisma } from '@/lib/db'
+import { ENDPOINT_METHODS } from '@/lib/oauth/auth-server-metadata'
 import { authorizeContinuation } from '@/lib/oauth/authorize-continuation'
 import { setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
 import { startWebApp, type WebApp } from '../support/web-app'
@@ -105,20 +106,6 @@ function withHost(method: string, path: string, host: string, headers: Record<st
   })
 }
 
-/** How each endpoint an authorization server's metadata can name is called. */
-const ENDPOINT_METHODS: Record<string, 'GET' | 'POST'> = {
-  authorization_endpoint: 'GET',
-  token_endpoint: 'POST',
-  registration_endpoint: 'POST',
-  revocation_endpoint: 'POST',
-  introspection_endpoint: 'POST',
-  userinfo_endpoint: 'GET',
-  jwks_uri: 'GET',
-  end_session_endpoint: 'GET',
-  device_authorization_endpoint: 'POST',
-  pushed_authorization_request_endpoint: 'POST',
-}
-
 /** Every endpoint the metadata (at every place it is published) advertises is there: none answers 404 or 405. */
 async function expectEveryAdvertisedEndpointAnswers(): Promise<string[]> {
   const documents = [
@@ -132,7 +119,7 @@ async function expectEveryAdvertisedEndpointAnswers(): Promise<string[]> {
     for (const [key, value] of Object.entries(metadata)) {
       if (!key.endsWith('_endpoint') && key !== 'jwks_uri') continue
       seen.add(key)
-      expect(ENDPOINT_METHODS[key], `${document} names ${key}, which this test does not know how to call`).toBeDefined()
+      expect(ENDPOINT_METHODS[key], `${document} names ${key}, which Toolroom does not know how to call`).toBeDefined()
       const method = ENDPOINT_METHODS[key]
       const answer = await fetch(String(value), {
         method,
