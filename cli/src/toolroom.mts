@@ -10,7 +10,7 @@ import { err, type Format, painter } from './output.mjs'
 import { apply, diff } from './commands/apply.mjs'
 import * as contexts from './commands/config.mjs'
 import { explain } from './commands/explain.mjs'
-import { calls, decide, effectiveTools, listApprovals } from './commands/fleet.mjs'
+import { calls, decide, effectiveTools, listApprovals, undo } from './commands/fleet.mjs'
 import { get, remove } from './commands/get.mjs'
 
 /** What a failure exits with while the current command runs (`diff` answers 1 for differences, so its failures are 2). */
@@ -115,7 +115,7 @@ program
     return run(() => explain(connection(globals()), agent, tool, this.opts()))()
   })
 
-const approvals = program.command('approvals').description('The approval queue: list requests, approve or deny one')
+const approvals = program.command('approvals').description('The approval queue: list requests, approve or deny one, undo a decision')
 approvals
   .command('list')
   .description('Pending requests oldest first (--status for decided ones)')
@@ -136,6 +136,14 @@ for (const decision of ['approve', 'deny'] as const)
     .action(function (this: Command, id: string) {
       return run(() => decide(connection(globals()), decision, id, this.opts()))()
     })
+approvals
+  .command('undo')
+  .description('Take back your decision before it takes effect (a few seconds after it): the request is pending again and the call does not run')
+  .argument('<id>', 'the approval request id')
+  .addOption(output(['table', 'yaml', 'json'], 'table'))
+  .action(function (this: Command, id: string) {
+    return run(() => undo(connection(globals()), id, this.opts()))()
+  })
 
 program
   .command('calls')

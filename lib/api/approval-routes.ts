@@ -180,7 +180,7 @@ export const APPROVAL_CONTRACTS = {
     tags: ['Approvals'],
     access: 'approve',
     summary:
-      'Take back a decision before it takes effect (`decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it): the request is pending again and an approved call does not run. 409 once it took effect or the call started.',
+      'Take back a decision before it takes effect (`decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it): the request is pending again and an approved call does not run. Only whoever decided, or an admin; 403 for anyone else, 409 once it took effect or the call started.',
     params: id,
     response: approval,
   },
@@ -260,7 +260,7 @@ export const approvalRoutes = {
   deny: route(C.deny, async ({ params, body, actor, requestId }) =>
     decideApproval({ id: params.id, decision: 'deny', comment: body?.comment, actor: auditActor(actor), requestId }),
   ),
-  undo: route(C.undo, async ({ params, actor, requestId }) => undoDecision({ id: params.id, actor: auditActor(actor), requestId })),
+  undo: route(C.undo, async ({ params, actor, requestId }) => undoDecision({ id: params.id, actor, requestId })),
   bulk: route(C.bulk, async ({ body, actor, requestId }) => ({
     results: await decideApprovals(body.ids, body.decision, auditActor(actor), body.comment, requestId),
   })),

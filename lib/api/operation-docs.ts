@@ -438,7 +438,7 @@ const DOCS: Record<string, OperationDoc> = {
   },
   undoDecision: {
     description:
-      'Takes back a decision while it can still be undone (until `decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it was made): the request is pending again, the call is not run, and a job queued for the decision runs nothing. Once the decision took effect, or the call started, it answers 409 saying so.',
+      'Takes back a decision while it can still be undone (until `decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it was made): the request is pending again, the call is not run, and a job queued for the decision runs nothing. Only whoever made the decision (signed in or with one of their own tokens) or an admin can undo it; anyone else gets 403 naming the decider. Once the decision took effect, or the call started, it answers 409 saying so.',
     response: { ...APPROVAL, status: 'pending', decision: null, execution: null },
   },
   decideApprovals: {

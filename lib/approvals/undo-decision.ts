@@ -4,8 +4,14 @@
 // decision to have taken effect and to be the one its job was queued for. Both are row updates on
 // the same request, so PostgreSQL orders them: an undo and an execution never both happen
 // (docs/design/approvals.md#undo).
+//
+// Only whoever made the decision (signed in, or with one of their own tokens) or an admin takes it
+// back: another approver undoing it would silently turn a colleague's deny into a pending request
+// they can then approve themselves.
 import 'server-only'
-import { type AuditActor, recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { type Actor, isAllowed } from '@/lib/auth/access-rules'
+import { auditActorOf } from '@/lib/audit/audit-actor'
+import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
@@ -14,14 +20,27 @@ import { type ApprovalView, toApprovalView } from './approval-view'
 
 export interface UndoInput {
   id: string
-  actor: AuditActor
+  actor: Actor
   requestId?: string
 }
 
+/**
+ * Whose decisions `actor` may undo: null for an admin (anyone's); otherwise the person behind the
+ * actor, and a decision counts as theirs when it was made signed in as them or with one of their tokens.
+ */
+export function undoingPerson(actor: Actor): { actorId: string; userId: string | null } | null {
+  if (isAllowed(actor, 'admin')) return null
+  return { actorId: actor.id, userId: actor.kind === 'user' ? actor.id : (actor.userId ?? null) }
+}
+
 export async function undoDecision(input: UndoInput): Promise<ApprovalView> {
+  const person = undoingPerson(input.actor)
   const row = await prisma.$transaction(async (tx) => {
-    const [before] = await tx.$queryRaw<ApprovalRequest[]>`SELECT * FROM "ApprovalRequest" WHERE id = ${input.id}::uuid`
+    // Locked, so the decision checked against the person is the one the UPDATE takes back.
+    const [before] = await tx.$queryRaw<ApprovalRequest[]>`SELECT * FROM "ApprovalRequest" WHERE id = ${input.id}::uuid FOR UPDATE`
     if (!before) throw notFound(`approval "${input.id}"`)
+    if (person && before.decidedById && !(await decidedBy(tx, before.decidedById, person)))
+      throw new AppError('FORBIDDEN', `approval "${input.id}" was decided by ${before.decidedByName ?? 'someone else'}: only they or an admin can undo it`)
     const [undone] = await tx.$queryRaw<ApprovalRequest[]>`
       UPDATE "ApprovalRequest"
          SET status = 'pending', "decidedAt" = NULL, "decidedById" = NULL, "decidedByName" = NULL, comment = NULL,
@@ -36,7 +55,7 @@ export async function undoDecision(input: UndoInput): Promise<ApprovalView> {
     })
     await recordAuditEvent(
       {
-        actor: input.actor,
+        actor: auditActorOf(input.actor),
         action: 'approval.undone',
         kind: 'ToolCall',
         namespace: undone.agentNamespace,
@@ -66,4 +85,13 @@ async function whyNot(id: string): Promise<AppError> {
     return new AppError('CONFLICT', `approval "${id}" can no longer be undone: the approved call is ${row.execution}`)
   const when = row.effectiveAt ? ` at ${row.effectiveAt.toISOString()}` : ''
   return new AppError('CONFLICT', `approval "${id}" can no longer be undone: the decision (${row.status}) took effect${when}`)
+}
+
+type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
+
+async function decidedBy(tx: Tx, deciderId: string, person: { actorId: string; userId: string | null }): Promise<boolean> {
+  if (deciderId === person.actorId || deciderId === person.userId) return true
+  if (!person.userId) return false
+  const ownToken = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "ApiToken" WHERE id::text = ${deciderId} AND "userId" = ${person.userId}`
+  return ownToken.length > 0
 }

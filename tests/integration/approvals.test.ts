@@ -23,6 +23,7 @@ import { currentApprovalAnswer } from '@/lib/gateway/approval-answers'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { sealSecretValues } from '@/lib/secrets/encryption'
+import { hashToken } from '@/lib/auth/secret-token'
 import { call } from './helpers'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
@@ -385,6 +386,40 @@ describe('undo', () => {
     const results = await Promise.all([1, 3, 1, 3, 3].map((v) => executeApprovedCall(a.id, 1, runner, v)))
     expect(results.sort()).toEqual(['already-done', 'already-done', 'executed', 'superseded', 'superseded'])
     expect(runs).toEqual([a.id])
+  })
+
+  it("lets only the decider or an admin undo: another approver's undo is refused and changes nothing", async () => {
+    const tokenOf = async (userId: string) => {
+      const token = `trk_${randomUUID().replaceAll('-', '')}`
+      await prisma.apiToken.create({ data: { name: 'cli', hash: hashToken(token), hint: token.slice(0, 10), scopes: ['approve'], userId } })
+      return { token }
+    }
+    const approverToken = async (name: string) => {
+      const user = await prisma.user.create({ data: { name, email: `${name}-${randomUUID()}@toolroom.test`, role: 'approver' } })
+      return { ...(await tokenOf(user.id)), userId: user.id }
+    }
+    const alice = await approverToken('alice')
+    const bob = await approverToken('bob')
+    const a = await pendingCall()
+    const decided = await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: {}, as: alice })
+    expect(decided.status).toBe(200)
+    const byBob = await call(undoApi.POST, `/api/v1/approvals/${a.id}/undo`, { method: 'POST', params: { id: a.id }, as: bob })
+    expect(byBob.status).toBe(403)
+    expect(byBob.json.detail).toMatch(new RegExp(`^approval "${a.id}" was decided by cli \\(alice-[^)]+\\): only they or an admin can undo it$`))
+    const row = await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })
+    expect({ status: row.status, version: row.decisionVersion }).toEqual({ status: 'approved', version: 1 })
+    expect(await prisma.auditEvent.count({ where: { action: 'approval.undone', resourceId: a.callId } })).toBe(0)
+    const byAlice = await call(undoApi.POST, `/api/v1/approvals/${a.id}/undo`, { method: 'POST', params: { id: a.id }, as: alice })
+    expect(byAlice.json.status).toBe('pending')
+    const b = await pendingCall()
+    await call(approveApi.POST, `/api/v1/approvals/${b.id}/approve`, { method: 'POST', params: { id: b.id }, body: {}, as: bob })
+    expect((await undo(b.id)).json.status).toBe('pending')
+    const c = await pendingCall()
+    await call(approveApi.POST, `/api/v1/approvals/${c.id}/approve`, { method: 'POST', params: { id: c.id }, body: {}, as: bob })
+    const bobsOtherToken = await tokenOf(bob.userId)
+    expect((await call(undoApi.POST, `/api/v1/approvals/${c.id}/undo`, { method: 'POST', params: { id: c.id }, as: bobsOtherToken })).json.status).toBe(
+      'pending',
+    )
   })
 
   it('refuses an undo once the decision took effect or the call started, saying why', async () => {

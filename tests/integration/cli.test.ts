@@ -10,6 +10,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestApproval } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
+import { reloadConfig } from '@/lib/config'
 import { seedDemoFleet } from '@/lib/seed/seed-demo-fleet'
 import { startApiServer } from '../support/api-server'
 import { labelledTool, type LabelledToolOptions } from '../support/labelled-tool'
@@ -369,6 +370,22 @@ describe('effective-tools, approvals, calls', () => {
     expect((await toolroom(['approvals', 'list', '--status', 'denied', '-o', 'yaml'])).stdout).toContain(`id: ${second.id}`)
     expect((await toolroom(['approvals', 'list', '--status', 'maybe'])).code).toBe(2)
     expect((await toolroom(['approvals', 'approve', 'not-a-uuid'])).code).toBe(1)
+    // A window long enough that a CLI process started on a busy machine still finds it open.
+    process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '60'
+    reloadConfig()
+    try {
+      const third = await pending()
+      expect((await toolroom(['approvals', 'approve', third.id])).code).toBe(0)
+      const undone = await toolroom(['approvals', 'undo', third.id])
+      expect(undone.code, undone.stderr).toBe(0)
+      expect(undone.stdout).toBe('stripe.create_refund for support/support-escalation: pending again (decision undone)\n')
+      const again = await toolroom(['approvals', 'undo', third.id])
+      expect(again.code).toBe(1)
+      expect(again.stderr).toMatch(/no decision to undo/)
+    } finally {
+      delete process.env.TOOLROOM_APPROVAL_UNDO_SECONDS
+      reloadConfig()
+    }
   })
 
   it('calls lists recorded calls, by agent name', async () => {

@@ -83,6 +83,13 @@ export async function decide(conn: Connection, decision: 'approve' | 'deny', id:
   return EXIT.ok
 }
 
+export async function undo(conn: Connection, id: string, options: { output?: Format }): Promise<number> {
+  const answer = await unwrap(conn.server, apiClient(conn).POST('/api/v1/approvals/{id}/undo', { params: { path: { id } } }))
+  if (options.output && options.output !== 'table') printValue(answer, options.output)
+  else out(`${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}: ${answer.status} again (decision undone)`)
+  return EXIT.ok
+}
+
 export async function calls(
   conn: Connection,
   options: { agent?: string; namespace?: string; tool?: string; outcome?: string; limit?: string; output: Format },
