@@ -314,6 +314,11 @@ const DECLARATIONS = {
     meaning: 'memory for cached effective-tool answers, per web process (0: none cached)',
     default: 2048,
   }),
+  TOOLROOM_WATCH_STREAMS: variable(integer(0, 1_000_000), {
+    group: 'core',
+    meaning: 'open `?watch=1` streams per web process; more are answered 429 (each holds a connection and is compared after every registry change)',
+    default: 10_000,
+  }),
   TOOLROOM_CHECK_RESPONSES: variable(flag, {
     group: 'core',
     meaning:

@@ -94,6 +94,7 @@ program
   .argument('<agent>', 'a name (in -n NAMESPACE), namespace/name, or an id')
   .option('-n, --namespace <namespace>', "the agent's namespace")
   .option('--excluded', 'add the shadowed and denied entries')
+  .option('-w, --watch', 'after the set, print each change as it happens (json: one event per line) until Ctrl-C')
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command, agent: string) {
     return run(() => effectiveTools(connection(globals()), agent, this.opts()))()

@@ -7,6 +7,7 @@ import { route } from '@/lib/http/route'
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import { effectiveSetAnswer } from '@/lib/effective-tools/subject-answers'
 import { agentConfigYaml } from '@/lib/effective-tools/agent-config'
+import { watchEffectiveSet } from '@/lib/effective-tools/watch-effective-set'
 import { imageToolsOf, setImageTools } from '@/lib/image-tools/set-image-tools'
 import { getRow } from '@/lib/resources/resource-store'
 import { effectiveToolsAnswer, idParams, imageToolsAnswer, imageToolsUpload } from './schemas'
@@ -14,6 +15,13 @@ import { effectiveToolsAnswer, idParams, imageToolsAnswer, imageToolsUpload } fr
 const effectiveQuery = z.strictObject({
   namespace: z.string().max(63).optional(),
   include: z.enum(['excluded']).optional().openapi({ description: '`excluded` adds the shadowed and denied entries with their reasons.' }),
+  watch: z.enum(['1', 'true']).optional().openapi({
+    description:
+      'Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the subject is removed. Each event has `{type, resourceVersion, object}`, `object` shaped as this answer, and the event id is the `resourceVersion`.',
+  }),
+  resourceVersion: z.string().max(64).optional().openapi({
+    description: 'With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same).',
+  }),
 })
 
 function fleetContracts(kind: 'Agent' | 'Unit') {
@@ -30,7 +38,7 @@ function fleetContracts(kind: 'Agent' | 'Unit') {
       params: idParams,
       query: effectiveQuery,
       response: effectiveToolsAnswer,
-      etag: { from: 'registry' },
+      etag: { from: 'registry', exceptWith: 'watch' },
     },
     getImageTools: {
       method: 'GET',
@@ -81,7 +89,18 @@ export const FLEET_CONTRACTS = { Agent: fleetContracts('Agent'), Unit: fleetCont
 export function fleetRoutes(kind: 'Agent' | 'Unit') {
   const c = FLEET_CONTRACTS[kind]
   return {
-    effectiveTools: route(c.effectiveTools, async ({ params, query }) => effectiveSetAnswer(kind, params.id, query.namespace, query.include === 'excluded')),
+    effectiveTools: route(c.effectiveTools, async ({ params, query, request }) =>
+      query.watch
+        ? watchEffectiveSet({
+            kind,
+            idOrName: params.id,
+            namespace: query.namespace,
+            includeExcluded: query.include === 'excluded',
+            resumeFrom: query.resourceVersion ?? request.headers.get('last-event-id') ?? undefined,
+            signal: request.signal,
+          })
+        : effectiveSetAnswer(kind, params.id, query.namespace, query.include === 'excluded'),
+    ),
     getImageTools: route(c.getImageTools, async ({ params, query }) => imageToolsOf((await getRow(kind, params.id, query.namespace)) as never)),
     putImageTools: route(c.putImageTools, async (ctx) => setImageTools(kind, ctx.params.id, ctx.query.namespace, ctx.body, auditContextOf(ctx))),
   }

@@ -16,7 +16,7 @@ import { GATEWAY_INSTRUCTIONS, GATEWAY_SERVER_INFO, JSON_HEADERS, rpcError } fro
 import { type Checked, checkMessage } from './mcp-messages'
 import { callToolFor, listToolsFor } from './mcp-tool-handlers'
 import { MultiplexTransport, type RequestScope } from './mcp-transport'
-import { SSE_HEADERS, SseStream } from './sse-stream'
+import { SSE_HEADERS, SseStream } from '@/lib/http/sse-stream'
 import { RPC } from './tool-errors'
 import { watchToolList } from './tool-list-changes'
 

@@ -29,6 +29,8 @@ export interface ConditionalReads {
   from: 'registry'
   /** What else makes two answers at the same address differ: the caller's identity, the public origin (addresses in the answer). */
   varies?: ReadonlyArray<'caller' | 'origin'>
+  /** A query parameter that turns the read into a watch (a stream that never is "not modified"): no tag when it is set. */
+  exceptWith?: string
 }
 
 export interface RouteContract {

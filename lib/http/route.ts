@@ -103,7 +103,7 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
       // answer is told so without it being computed again.
       const yaml = contract.yamlAnswer === true && prefersYaml(request)
       const etag =
-        contract.etag && SAFE_METHODS.has(request.method)
+        contract.etag && SAFE_METHODS.has(request.method) && !(contract.etag.exceptWith && (query as Record<string, unknown>)?.[contract.etag.exceptWith])
           ? await validatorOf(contract.etag, {
               operationId: contract.operationId,
               params,

@@ -15,7 +15,8 @@ import { seedDemoFleet } from '@/lib/seed/seed-demo-fleet'
 import { startApiServer } from '../support/api-server'
 import { labelledTool, type LabelledToolOptions } from '../support/labelled-tool'
 import type { Listening } from '../support/listen'
-import { buildCli, type CliOptions, runCli } from '../support/toolroom-cli'
+import { buildCli, type CliOptions, runCli, startCli } from '../support/toolroom-cli'
+import { until } from '../support/until'
 import { resetDatabase, testAdminToken } from './helpers'
 import { insertCalls } from './stats-fixtures'
 
@@ -280,6 +281,33 @@ describe('effective-tools, approvals, calls', () => {
     expect(json.effectiveTools.length).toBeGreaterThan(10)
     expect((await toolroom(['effective-tools', 'support/nobody'])).code).toBe(1)
   })
+
+  it('effective-tools --watch prints the set, then a line for each change, until Ctrl-C', async () => {
+    await toolroom([
+      'apply',
+      '-f',
+      write(
+        'watch.yaml',
+        `${tool('cli.watch_probe', { labels: 'app: cli-watch' })}---\nkind: Agent\napiVersion: toolroom.dev/v1alpha1\nmetadata: {name: watcher, namespace: cli}\nspec: {}\n`,
+      ),
+    ])
+    const watching = startCli(['effective-tools', 'cli/watcher', '--watch'], { home, url: server.url, token })
+    try {
+      await until('the set', () => /^NAME\s+STATE/m.test(watching.stdout()), { timeoutMs: 30_000 })
+      const agentDoc = `kind: Agent\napiVersion: toolroom.dev/v1alpha1\nmetadata: {name: watcher, namespace: cli}\nspec: {grants: [cli.watch_probe]}\n`
+      expect((await toolroom(['apply', '-f', write('watch-grant.yaml', agentDoc)])).code).toBe(0)
+      await until('the change line', () => / MODIFIED \+cli\.watch_probe$/m.test(watching.stdout()), { timeoutMs: 30_000 })
+    } finally {
+      const ended = await watching.stop()
+      expect(ended.stderr).toBe('')
+    }
+    const json = startCli(['effective-tools', 'cli/watcher', '--watch', '-o', 'json'], { home, url: server.url, token })
+    await until('the first event', () => json.stdout().includes('\n'), { timeoutMs: 30_000 })
+    const first = JSON.parse(json.stdout().split('\n')[0])
+    expect(first).toMatchObject({ type: 'ADDED', resourceVersion: expect.any(String) })
+    expect(first.object.effectiveTools.map((t: { name: string }) => t.name)).toContain('cli.watch_probe')
+    await json.stop()
+  }, 120_000)
 
   it('explain says whether the agent may call the tool and why, and exits 0 only when the call would go through', async () => {
     const payment = ['--arg', 'invoiceId=AP-2026-000123', '--arg', 'amount=482000', '--arg', 'currency=EUR', '--arg', 'paymentDate=2026-12-01']

@@ -38,10 +38,13 @@ export async function startApiServer(): Promise<Listening> {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1')
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+      const left = new AbortController()
+      res.on('close', () => left.abort())
       const request = new Request(url, {
         method: req.method,
         headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
         ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+        signal: left.signal,
       } as RequestInit)
       let answer: Response | null = null
       for (const route of routes) {
@@ -55,7 +58,9 @@ export async function startApiServer(): Promise<Listening> {
       }
       answer ??= await notFoundRoute(request)
       res.writeHead(answer.status, Object.fromEntries(answer.headers))
-      res.end(Buffer.from(await answer.arrayBuffer()))
+      // Streamed, as Next.js does: a watch's body never ends, and ends for the server when the client leaves.
+      if (answer.body) Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream).pipe(res)
+      else res.end()
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error))
     }

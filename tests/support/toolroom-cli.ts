@@ -31,8 +31,7 @@ export interface CliOptions {
   env?: Record<string, string | undefined>
 }
 
-/** Runs the CLI as `user`. */
-export function runCli(args: string[], user: CliUser, { input = '', env = {} }: CliOptions = {}): Promise<CliRun> {
+function cliEnvironment(user: CliUser, env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const base = {
     PATH: process.env.PATH!,
     HOME: user.home,
@@ -40,9 +39,13 @@ export function runCli(args: string[], user: CliUser, { input = '', env = {} }: 
     TOOLROOM_URL: user.url,
     TOOLROOM_TOKEN: user.token,
   }
-  const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv
+  return Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv
+}
+
+/** Runs the CLI as `user`. */
+export function runCli(args: string[], user: CliUser, { input = '', env = {} }: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: merged, cwd: user.home })
+    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnvironment(user, env), cwd: user.home })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d))
@@ -51,4 +54,30 @@ export function runCli(args: string[], user: CliUser, { input = '', env = {} }: 
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }))
     child.stdin.end(input)
   })
+}
+
+export interface RunningCli {
+  /** Its standard output so far. */
+  stdout: () => string
+  stderr: () => string
+  /** Sends SIGINT (Ctrl-C) and waits for it to end. */
+  stop: () => Promise<CliRun>
+}
+
+/** Starts the CLI as `user` for a command that runs until stopped (`--watch`). */
+export function startCli(args: string[], user: CliUser): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnvironment(user, {}), cwd: user.home })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d))
+  child.stderr.on('data', (d: Buffer) => (stderr += d))
+  const ended = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 130 : -1), stdout, stderr })))
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGINT')
+      return ended
+    },
+  }
 }

@@ -216,7 +216,8 @@ describe('numeric variables, against random text', () => {
       }),
       { numRuns: 5000 },
     )
-  })
+    // 5,000 whole-config parses: seconds of CPU on a busy machine, which is no defect.
+  }, 60_000)
 
   it('take every value within their bounds', () => {
     fc.assert(

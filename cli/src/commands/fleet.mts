@@ -8,7 +8,14 @@ import { age, type Format, out, printValue, table } from '../output.mjs'
 
 type EffectiveTool = components['schemas']['EffectiveTool']
 
-export async function effectiveTools(conn: Connection, agent: string, options: { namespace?: string; excluded?: boolean; output: Format }): Promise<number> {
+type EffectiveSet = components['schemas']['EffectiveToolSet']
+
+export async function effectiveTools(
+  conn: Connection,
+  agent: string,
+  options: { namespace?: string; excluded?: boolean; watch?: boolean; output: Format },
+): Promise<number> {
+  if (options.watch) return watchEffectiveTools(conn, agent, options)
   const { path, query } = resourceParams(nameAndNamespace(agent, options.namespace ?? conn.namespace))
   const api = apiClient(conn)
   const set = await unwrap(
@@ -19,19 +26,101 @@ export async function effectiveTools(conn: Connection, agent: string, options: {
     printValue(set, options.output)
     return EXIT.ok
   }
-  const row = (t: EffectiveTool) => [
-    t.name,
-    t.state,
-    t.tier,
-    t.provenance,
-    t.sideEffects.level,
-    t.requiresApproval ? 'required' : 'no',
-    ...(options.excluded ? [t.reason ?? ''] : []),
-  ]
-  const headers = ['name', 'state', 'tier', 'source', 'level', 'approval', ...(options.excluded ? ['reason'] : [])]
-  out(table(headers, [...set.effectiveTools, ...(set.excluded ?? [])].map(row)))
-  for (const u of set.unresolved) out(`unresolved: ${u.field} ${u.reference}: ${u.message}`)
+  printSetTable(set, options.excluded === true)
   return EXIT.ok
+}
+
+function printSetTable(set: EffectiveSet, excluded: boolean) {
+  const headers = ['name', 'state', 'tier', 'source', 'level', 'approval', ...(excluded ? ['reason'] : [])]
+  out(
+    table(
+      headers,
+      [...set.effectiveTools, ...(set.excluded ?? [])].map((t) => rowOf(t, excluded)),
+    ),
+  )
+  for (const u of set.unresolved) out(`unresolved: ${u.field} ${u.reference}: ${u.message}`)
+}
+
+function rowOf(t: EffectiveTool, excluded: boolean): (string | null | undefined)[] {
+  return [t.name, t.state, t.tier, t.provenance, t.sideEffects.level, t.requiresApproval ? 'required' : 'no', ...(excluded ? [t.reason ?? ''] : [])]
+}
+
+interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED'
+  resourceVersion: string
+  object?: EffectiveSet
+}
+
+/**
+ * `--watch`: the set, then each change as it happens (the API's `?watch=1` stream), until Ctrl-C or
+ * the agent is deleted. A dropped stream is resumed from the last resourceVersion, so nothing is
+ * missed and nothing repeated. Tables print the set once and then one line per change; json prints
+ * one event per line, yaml one document per event.
+ */
+async function watchEffectiveTools(conn: Connection, agent: string, options: { namespace?: string; excluded?: boolean; output: Format }): Promise<number> {
+  const { path, query } = resourceParams(nameAndNamespace(agent, options.namespace ?? conn.namespace))
+  let resourceVersion: string | undefined
+  let shown: Map<string, string> | null = null
+  for (;;) {
+    const body = await unwrap(
+      conn.server,
+      apiClient(conn).GET('/api/v1/agents/{id}/effective-tools', {
+        params: {
+          path,
+          query: {
+            ...query,
+            watch: '1' as const,
+            ...(options.excluded ? { include: 'excluded' as const } : {}),
+            ...(resourceVersion ? { resourceVersion } : {}),
+          },
+        },
+        parseAs: 'stream',
+      }),
+    )
+    for await (const event of serverEvents(body as ReadableStream<Uint8Array>)) {
+      resourceVersion = event.resourceVersion
+      if (options.output === 'json') out(JSON.stringify(event))
+      else if (options.output === 'yaml') printValue(event, 'yaml')
+      else if (event.type === 'DELETED') out(`${agent}: deleted`)
+      else if (event.object) shown = printChange(event, shown, options.excluded === true)
+      if (event.type === 'DELETED') return EXIT.ok
+    }
+  }
+}
+
+function printChange(event: WatchEvent, shown: Map<string, string> | null, excluded: boolean): Map<string, string> {
+  const set = event.object!
+  const now = new Map([...set.effectiveTools, ...(set.excluded ?? [])].map((t) => [t.name, rowOf(t, excluded).join(' ')]))
+  if (shown === null) printSetTable(set, excluded)
+  else {
+    const changes = [
+      ...[...now.keys()].filter((n) => !shown.has(n)).map((n) => `+${n}`),
+      ...[...shown.keys()].filter((n) => !now.has(n)).map((n) => `-${n}`),
+      ...[...now.entries()].filter(([n, row]) => shown.has(n) && shown.get(n) !== row).map(([n]) => `~${n}`),
+    ]
+    out(`${new Date().toISOString()} ${event.type} ${changes.length ? changes.join(' ') : '(entries unchanged)'}`)
+  }
+  return now
+}
+
+/** The `data:` of each named event of a text/event-stream body. */
+async function* serverEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<WatchEvent> {
+  const decoder = new TextDecoder()
+  let buffer = ''
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true })
+    let end: number
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n')
+      if (data) yield JSON.parse(data) as WatchEvent
+    }
+  }
 }
 
 export async function listApprovals(conn: Connection, options: { status?: string; level?: string; limit?: string; output: Format }): Promise<number> {

@@ -784,8 +784,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Take back a decision before it takes effect (`decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it): the request is pending again and an approved call does not run. 409 once it took effect or the call started.
-         * @description Takes back a decision while it can still be undone (until `decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it was made): the request is pending again, the call is not run, and a job queued for the decision runs nothing. Once the decision took effect, or the call started, it answers 409 saying so.
+         * Take back a decision before it takes effect (`decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it): the request is pending again and an approved call does not run. Only whoever decided, or an admin; 403 for anyone else, 409 once it took effect or the call started.
+         * @description Takes back a decision while it can still be undone (until `decision.effectiveAt`, TOOLROOM_APPROVAL_UNDO_SECONDS after it was made): the request is pending again, the call is not run, and a job queued for the decision runs nothing. Only whoever made the decision (signed in or with one of their own tokens) or an admin can undo it; anyone else gets 403 naming the decider. Once the decision took effect, or the call started, it answers 409 saying so.
          */
         post: operations["undoDecision"];
         delete?: never;
@@ -7984,6 +7984,10 @@ export interface operations {
                  * @example excluded
                  */
                 include?: "excluded";
+                /** @description Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the subject is removed. Each event has `{type, resourceVersion, object}`, `object` shaped as this answer, and the event id is the `resourceVersion`. */
+                watch?: "1" | "true";
+                /** @description With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same). */
+                resourceVersion?: string;
             };
             header?: {
                 /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
@@ -8404,6 +8408,10 @@ export interface operations {
                  * @example excluded
                  */
                 include?: "excluded";
+                /** @description Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the subject is removed. Each event has `{type, resourceVersion, object}`, `object` shaped as this answer, and the event id is the `resourceVersion`. */
+                watch?: "1" | "true";
+                /** @description With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same). */
+                resourceVersion?: string;
             };
             header?: {
                 /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */

@@ -1,6 +1,7 @@
-// A server-sent event stream of JSON-RPC messages, as MCP's streamable HTTP frames them
-// (`event: message`, one JSON message per `data:` line). Writes after the end, or after the reader
-// went away, are dropped; `closed` fires once either happens.
+// A server-sent event stream: JSON-RPC messages as MCP's streamable HTTP frames them (`event:
+// message`, one JSON message per `data:` line), or named events with an id a client resumes from
+// (watches). Writes after the end, or after the reader went away, are dropped; `closed` fires once
+// either happens.
 
 const encoder = new TextEncoder()
 
@@ -33,6 +34,11 @@ export class SseStream {
 
   send(message: unknown): boolean {
     return this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`)
+  }
+
+  /** A named event; `id` is what an EventSource sends back as Last-Event-ID when it reconnects. */
+  event(name: string, data: unknown, id?: string): boolean {
+    return this.write(`event: ${name}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`)
   }
 
   /** A comment line: keeps idle connections (and the proxies between) from timing out. */

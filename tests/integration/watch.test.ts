@@ -1,0 +1,192 @@
+// Watching an effective set (docs/design/resource-model.md#watch): `?watch=1` streams the current set,
+// then one event per change of that set; a change elsewhere sends nothing; a reconnect with the last
+// resourceVersion resumes without a repeat; a removed agent ends its watches; each event's object is
+// the GET answer's shape.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { fleetRoutes } from '@/lib/api/fleet-routes'
+import { resourceRoutes } from '@/lib/api/resource-routes'
+import { effectiveToolsAnswer } from '@/lib/api/schemas'
+import { reloadConfig } from '@/lib/config'
+import { prisma } from '@/lib/db'
+import { registryEpoch } from '@/lib/registry/registry-changes'
+import { until } from '../support/until'
+import { applyManifest, call, resetDatabase, testAdminToken, yaml } from './helpers'
+
+const agentFleet = fleetRoutes('Agent')
+
+interface WatchEvent {
+  event: string
+  id?: string
+  data: { type: string; resourceVersion: string; object?: { effectiveTools: { name: string }[] } }
+}
+
+/** An open watch: its events as they arrive, read by a parser of the event-stream format. */
+interface Watching {
+  status: number
+  events: WatchEvent[]
+  ended: Promise<void>
+  stop: () => void
+}
+
+const openWatches: Watching[] = []
+
+async function watch(agentId: string, { query = '', headers = {} }: { query?: string; headers?: Record<string, string> } = {}): Promise<Watching> {
+  const abort = new AbortController()
+  const request = new Request(`http://toolroom.test/api/v1/agents/${agentId}/effective-tools?watch=1${query}`, {
+    headers: { authorization: `Bearer ${await testAdminToken()}`, ...headers },
+    signal: abort.signal,
+  })
+  const response = await agentFleet.effectiveTools(request, { params: Promise.resolve({ id: agentId }) })
+  const events: WatchEvent[] = []
+  const reading = async () => {
+    if (!response.body) return
+    const decoder = new TextDecoder()
+    let buffer = ''
+    const reader = response.body.getReader()
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return
+        buffer += decoder.decode(value, { stream: true })
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const fields = Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]))
+          if (fields.event) events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data) })
+        }
+      }
+    } catch {
+      // aborted by stop()
+    }
+  }
+  const watching: Watching = { status: response.status, events, ended: reading(), stop: () => abort.abort() }
+  openWatches.push(watching)
+  return watching
+}
+
+/** The tools of this file's manifests (platform tools, which every agent has, left out). */
+const toolNames = (e: WatchEvent) =>
+  e.data.object?.effectiveTools
+    .map((t) => t.name)
+    .filter((n) => n.startsWith('acme.'))
+    .sort()
+
+const tool = (name: string) => yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: ${name}, namespace: watch }
+spec: { type: function, description: Does ${name}, inputSchema: { type: object }, sideEffects: { level: read_only } }
+`
+const agent = (name: string, grants: string[]) => yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: ${name}, namespace: watch }
+spec: { grants: [${grants.join(', ')}] }
+`
+
+let triageId: string
+let bystanderId: string
+
+beforeAll(async () => {
+  await resetDatabase()
+  await until('the registry change listener', () => registryEpoch() !== null)
+  await applyManifest(
+    [tool('acme.lookup'), tool('acme.update'), tool('acme.other'), agent('triage', ['acme.lookup']), agent('bystander', ['acme.other'])].join('---\n'),
+  )
+  triageId = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'triage' } })).id
+  bystanderId = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'bystander' } })).id
+})
+
+afterEach(async () => {
+  for (const w of openWatches.splice(0)) {
+    w.stop()
+    await w.ended
+  }
+})
+
+describe('watching an effective set', () => {
+  it('sends the current set, then an event for each change of that set and none for changes elsewhere', async () => {
+    const triage = await watch(triageId)
+    const bystander = await watch(bystanderId)
+    expect(triage.status).toBe(200)
+    await until('the first events', () => triage.events.length === 1 && bystander.events.length === 1)
+    expect(triage.events[0].event).toBe('ADDED')
+    expect(toolNames(triage.events[0])).toEqual(['acme.lookup'])
+    expect(triage.events[0].id).toBe(triage.events[0].data.resourceVersion)
+
+    await applyManifest(agent('triage', ['acme.lookup', 'acme.update']))
+    await until('the change of triage', () => triage.events.length === 2)
+    expect(triage.events[1].event).toBe('MODIFIED')
+    expect(toolNames(triage.events[1])).toEqual(['acme.lookup', 'acme.update'])
+    expect(triage.events[1].data.resourceVersion).not.toBe(triage.events[0].data.resourceVersion)
+
+    // The bystander's first event after its ADDED is its own change: triage's change sent it nothing.
+    await applyManifest(agent('bystander', ['acme.other', 'acme.update']))
+    await until('the change of bystander', () => bystander.events.length === 2)
+    expect(bystander.events.map((e) => e.event)).toEqual(['ADDED', 'MODIFIED'])
+    expect(toolNames(bystander.events[1])).toEqual(['acme.other', 'acme.update'])
+    expect(triage.events).toHaveLength(2)
+
+    for (const e of [...triage.events, ...bystander.events]) expect(effectiveToolsAnswer.safeParse(e.data.object).success).toBe(true)
+  })
+
+  it('resumes from the last resourceVersion without repeating it, and sends the set at once to a client that missed a change', async () => {
+    const first = await watch(triageId)
+    await until('the first event', () => first.events.length === 1)
+    const seen = first.events[0].data.resourceVersion
+    first.stop()
+    await first.ended
+
+    const resumed = await watch(triageId, { headers: { 'last-event-id': seen } })
+    const missed = await watch(triageId, { query: '&resourceVersion=an-older-version' })
+    await until('the set for the client that missed a change', () => missed.events.length === 1)
+    expect(missed.events[0]).toMatchObject({ event: 'ADDED', data: { resourceVersion: seen } })
+    await applyManifest(agent('triage', ['acme.update']))
+    await until('the change', () => resumed.events.length === 1 && missed.events.length === 2)
+    expect(resumed.events[0].event).toBe('MODIFIED')
+    expect(toolNames(resumed.events[0])).toEqual(['acme.update'])
+  })
+
+  it('ends with DELETED when the agent is removed', async () => {
+    await applyManifest(agent('short-lived', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'short-lived' } })).id
+    const w = await watch(id)
+    await until('the first event', () => w.events.length === 1)
+    await call(resourceRoutes('Agent').remove, `/api/v1/agents/${id}`, { method: 'DELETE', params: { id } })
+    await w.ended
+    expect(w.events.map((e) => e.event)).toEqual(['ADDED', 'DELETED'])
+  })
+
+  it('refuses what it cannot watch with a problem, before any stream opens', async () => {
+    const unknown = await call(agentFleet.effectiveTools, '/api/v1/agents/watch%2Fnobody/effective-tools?watch=1', { params: { id: 'nobody' } })
+    expect(unknown.status).toBe(404)
+    const bad = await call(agentFleet.effectiveTools, `/api/v1/agents/${triageId}/effective-tools?watch=yes`, { params: { id: triageId } })
+    expect(bad.status).toBe(400)
+    expect(bad.json.errors[0]).toMatchObject({ field: 'watch' })
+    const long = await call(agentFleet.effectiveTools, `/api/v1/agents/${triageId}/effective-tools?watch=1&resourceVersion=${'x'.repeat(65)}`, {
+      params: { id: triageId },
+    })
+    expect(long.status).toBe(400)
+
+    process.env.TOOLROOM_WATCH_STREAMS = '1'
+    reloadConfig()
+    try {
+      await watch(triageId)
+      const over = await call(agentFleet.effectiveTools, `/api/v1/agents/${triageId}/effective-tools?watch=1`, { params: { id: triageId } })
+      expect(over.status).toBe(429)
+      expect(over.json.detail).toMatch(/limit of 1 watches \(TOOLROOM_WATCH_STREAMS\)/)
+    } finally {
+      delete process.env.TOOLROOM_WATCH_STREAMS
+      reloadConfig()
+    }
+  })
+
+  it('answers a plain GET with its ETag as before, and a watch with none', async () => {
+    const plain = await call(agentFleet.effectiveTools, `/api/v1/agents/${triageId}/effective-tools`, { params: { id: triageId } })
+    expect(plain.headers.get('etag')).toMatch(/^W\//)
+    const w = await watch(triageId)
+    expect(w.status).toBe(200)
+    await until('the first event', () => w.events.length === 1)
+  })
+})
