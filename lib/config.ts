@@ -312,7 +312,7 @@ const DECLARATIONS = {
   TOOLROOM_ANSWER_CACHE_MB: variable(integer(0, 1_048_576), {
     group: 'core',
     meaning: 'memory for cached effective-tool answers, per web process (0: none cached)',
-    default: 2048,
+    shownDefault: "a quarter of the process's memory limit (its container's, else the machine's), at most 2048",
   }),
   TOOLROOM_WATCH_STREAMS: variable(integer(0, 1_000_000), {
     group: 'core',

@@ -4,8 +4,9 @@ import 'server-only'
 import { config } from '@/lib/config'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import { registryEpoch } from '@/lib/registry/registry-changes'
+import { defaultAnswerCacheMb, processMemoryLimitBytes } from './answer-cache-size'
 
-const maxBytes = () => config().TOOLROOM_ANSWER_CACHE_MB * 1024 * 1024
+const maxBytes = () => (config().TOOLROOM_ANSWER_CACHE_MB ?? defaultAnswerCacheMb(processMemoryLimitBytes())) * 1024 * 1024
 
 interface Entry {
   epoch: number

@@ -1,0 +1,26 @@
+// How much memory the effective-tools answer cache may hold when TOOLROOM_ANSWER_CACHE_MB is unset:
+// a quarter of what the process may use (its cgroup's memory limit in a container, else the
+// machine's memory), at most 2 GiB. The cache's Buffers live outside the JS heap, beside the heap
+// itself, the other caches, open streams and the runtime: a pod with a 1 GiB limit gets 256 MB, so a
+// full cache no longer gets the pod killed for memory (docs/operations.md#sizing).
+import os from 'node:os'
+
+const MAX_DEFAULT_MB = 2048
+/** Below this, answers are not worth caching at all: one large agent's answer is about 300 KB. */
+const MIN_USEFUL_MB = 16
+
+export function defaultAnswerCacheMb(limitBytes: number): number {
+  const quarter = Math.floor(limitBytes / 4 / (1024 * 1024))
+  if (quarter < MIN_USEFUL_MB) return 0
+  return Math.min(MAX_DEFAULT_MB, quarter)
+}
+
+/**
+ * The memory this process may use: its cgroup's limit where there is one (Node reports an
+ * unconstrained process as 2^64 or 0), else the machine's memory.
+ */
+export function processMemoryLimitBytes(): number {
+  const constrained = (process as { constrainedMemory?: () => number | undefined }).constrainedMemory?.() ?? 0
+  const total = os.totalmem()
+  return constrained > 0 && constrained < total ? constrained : total
+}
