@@ -7,21 +7,34 @@ import { route } from '@/lib/http/route'
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import { effectiveSetAnswer } from '@/lib/effective-tools/subject-answers'
 import { agentConfigYaml } from '@/lib/effective-tools/agent-config'
-import { watchEffectiveSet } from '@/lib/effective-tools/watch-effective-set'
+import { watchAgentConfig, watchEffectiveSet } from '@/lib/effective-tools/watch-effective-set'
 import { imageToolsOf, setImageTools } from '@/lib/image-tools/set-image-tools'
 import { getRow } from '@/lib/resources/resource-store'
 import { effectiveToolsAnswer, idParams, imageToolsAnswer, imageToolsUpload } from './schemas'
 
+/** `?watch=1` turns a read into a stream of its changes (docs/design/resource-model.md#watch). */
+function watchQuery(what: string) {
+  return {
+    watch: z
+      .enum(['1', 'true'])
+      .optional()
+      .openapi({
+        description: `Stream the ${what} instead (\`text/event-stream\`): an \`ADDED\` event with the current ${what}, then a \`MODIFIED\` event each time it changes, \`DELETED\` when the agent or unit is removed. Each event's data is \`{type, resourceVersion, object}\`, \`object\` being what this address answers, and the event id is the \`resourceVersion\`.`,
+      }),
+    resourceVersion: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({
+        description: `With \`watch\`: the last \`resourceVersion\` seen; the current ${what} is sent first only if it differs (the Last-Event-ID header does the same).`,
+      }),
+  }
+}
+
 const effectiveQuery = z.strictObject({
   namespace: z.string().max(63).optional(),
   include: z.enum(['excluded']).optional().openapi({ description: '`excluded` adds the shadowed and denied entries with their reasons.' }),
-  watch: z.enum(['1', 'true']).optional().openapi({
-    description:
-      'Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the subject is removed. Each event has `{type, resourceVersion, object}`, `object` shaped as this answer, and the event id is the `resourceVersion`.',
-  }),
-  resourceVersion: z.string().max(64).optional().openapi({
-    description: 'With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same).',
-  }),
+  ...watchQuery('set'),
 })
 
 function fleetContracts(kind: 'Agent' | 'Unit') {
@@ -77,11 +90,11 @@ export const agentConfigContract = {
   summary:
     "The agent's runtime config.yaml `tools:` block (language-operator format): the gateway, and servers marked for direct access; the agent itself may fetch its own with its credential",
   params: idParams,
-  query: z.strictObject({ namespace: z.string().max(63).optional() }),
+  query: z.strictObject({ namespace: z.string().max(63).optional(), ...watchQuery('config.yaml') }),
   response: z.string().openapi({ description: 'YAML' }),
   responseContentType: 'application/yaml',
   // An agent's credential reads only its own: tags are the caller's, so none is shared across callers.
-  etag: { from: 'registry', varies: ['caller', 'origin'] },
+  etag: { from: 'registry', varies: ['caller', 'origin'], exceptWith: 'watch' },
 } satisfies RouteContract
 
 export const FLEET_CONTRACTS = { Agent: fleetContracts('Agent'), Unit: fleetContracts('Unit') }
@@ -107,5 +120,14 @@ export function fleetRoutes(kind: 'Agent' | 'Unit') {
 }
 
 export const agentConfigRoute = route(agentConfigContract, async ({ params, query, request, actor }) =>
-  agentConfigYaml(await getRow('Agent', params.id, query.namespace), actor, publicOrigin(request)),
+  query.watch
+    ? watchAgentConfig({
+        idOrName: params.id,
+        namespace: query.namespace,
+        caller: actor,
+        publicOrigin: publicOrigin(request),
+        resumeFrom: query.resourceVersion ?? request.headers.get('last-event-id') ?? undefined,
+        signal: request.signal,
+      })
+    : agentConfigYaml(await getRow('Agent', params.id, query.namespace), actor, publicOrigin(request)),
 )

@@ -3,21 +3,21 @@
 // resourceVersion resumes without a repeat; a removed agent ends its watches; each event's object is
 // the GET answer's shape.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { fleetRoutes } from '@/lib/api/fleet-routes'
+import { agentConfigRoute, fleetRoutes } from '@/lib/api/fleet-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { effectiveToolsAnswer } from '@/lib/api/schemas'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 import { until } from '../support/until'
-import { applyManifest, call, resetDatabase, testAdminToken, yaml } from './helpers'
+import { applyManifest, call, issueAgentCredential, resetDatabase, testAdminToken, yaml } from './helpers'
 
 const agentFleet = fleetRoutes('Agent')
 
 interface WatchEvent {
   event: string
   id?: string
-  data: { type: string; resourceVersion: string; object?: { effectiveTools: { name: string }[] } }
+  data: { type: string; resourceVersion: string; object?: { effectiveTools: { name: string }[] } | string }
 }
 
 /** An open watch: its events as they arrive, read by a parser of the event-stream format. */
@@ -30,13 +30,17 @@ interface Watching {
 
 const openWatches: Watching[] = []
 
-async function watch(agentId: string, { query = '', headers = {} }: { query?: string; headers?: Record<string, string> } = {}): Promise<Watching> {
+async function watch(
+  agentId: string,
+  { query = '', headers = {}, what = 'effective-tools' }: { query?: string; headers?: Record<string, string>; what?: 'effective-tools' | 'config.yaml' } = {},
+): Promise<Watching> {
   const abort = new AbortController()
-  const request = new Request(`http://toolroom.test/api/v1/agents/${agentId}/effective-tools?watch=1${query}`, {
+  const request = new Request(`http://toolroom.test/api/v1/agents/${agentId}/${what}?watch=1${query}`, {
     headers: { authorization: `Bearer ${await testAdminToken()}`, ...headers },
     signal: abort.signal,
   })
-  const response = await agentFleet.effectiveTools(request, { params: Promise.resolve({ id: agentId }) })
+  const handler = what === 'config.yaml' ? agentConfigRoute : agentFleet.effectiveTools
+  const response = await handler(request, { params: Promise.resolve({ id: agentId }) })
   const events: WatchEvent[] = []
   const reading = async () => {
     if (!response.body) return
@@ -67,7 +71,7 @@ async function watch(agentId: string, { query = '', headers = {} }: { query?: st
 
 /** The tools of this file's manifests (platform tools, which every agent has, left out). */
 const toolNames = (e: WatchEvent) =>
-  e.data.object?.effectiveTools
+  (e.data.object as { effectiveTools: { name: string }[] } | undefined)?.effectiveTools
     .map((t) => t.name)
     .filter((n) => n.startsWith('acme.'))
     .sort()
@@ -188,5 +192,39 @@ describe('watching an effective set', () => {
     const w = await watch(triageId)
     expect(w.status).toBe(200)
     await until('the first event', () => w.events.length === 1)
+  })
+
+  it("watches an agent's config.yaml: a server marked for direct access appears in the next event's text", async () => {
+    await applyManifest(agent('configured', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'configured' } })).id
+    const w = await watch(id, { what: 'config.yaml' })
+    expect(w.status).toBe(200)
+    await until('the first event', () => w.events.length === 1)
+    expect(w.events[0].data.object).toMatch(/^tools:/m)
+    expect(w.events[0].data.object).not.toContain('docs-direct')
+    await applyManifest(
+      [
+        yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: LanguageTool
+metadata: { name: docs-direct, namespace: watch }
+spec: { endpoint: "http://127.0.0.1:4801/mcp", directAccess: true }
+`,
+        yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: configured, namespace: watch }
+spec: { grants: [acme.lookup], languageTools: [docs-direct] }
+`,
+      ].join('---\n'),
+    )
+    await until('the change', () => w.events.length === 2)
+    expect(w.events[1].event).toBe('MODIFIED')
+    expect(w.events[1].data.object).toContain('docs-direct')
+
+    // An agent's credential watches its own config.yaml, never another's.
+    const other = await issueAgentCredential(triageId)
+    const refused = await call(agentConfigRoute, `/api/v1/agents/${id}/config.yaml?watch=1`, { params: { id }, as: { token: other } })
+    expect(refused.status).toBe(403)
   })
 })

@@ -7984,7 +7984,7 @@ export interface operations {
                  * @example excluded
                  */
                 include?: "excluded";
-                /** @description Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the subject is removed. Each event has `{type, resourceVersion, object}`, `object` shaped as this answer, and the event id is the `resourceVersion`. */
+                /** @description Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the agent or unit is removed. Each event's data is `{type, resourceVersion, object}`, `object` being what this address answers, and the event id is the `resourceVersion`. */
                 watch?: "1" | "true";
                 /** @description With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same). */
                 resourceVersion?: string;
@@ -8408,7 +8408,7 @@ export interface operations {
                  * @example excluded
                  */
                 include?: "excluded";
-                /** @description Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the subject is removed. Each event has `{type, resourceVersion, object}`, `object` shaped as this answer, and the event id is the `resourceVersion`. */
+                /** @description Stream the set instead (`text/event-stream`): an `ADDED` event with the current set, then a `MODIFIED` event each time it changes, `DELETED` when the agent or unit is removed. Each event's data is `{type, resourceVersion, object}`, `object` being what this address answers, and the event id is the `resourceVersion`. */
                 watch?: "1" | "true";
                 /** @description With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same). */
                 resourceVersion?: string;
@@ -8828,6 +8828,10 @@ export interface operations {
             query?: {
                 /** @example finance */
                 namespace?: string;
+                /** @description Stream the config.yaml instead (`text/event-stream`): an `ADDED` event with the current config.yaml, then a `MODIFIED` event each time it changes, `DELETED` when the agent or unit is removed. Each event's data is `{type, resourceVersion, object}`, `object` being what this address answers, and the event id is the `resourceVersion`. */
+                watch?: "1" | "true";
+                /** @description With `watch`: the last `resourceVersion` seen; the current config.yaml is sent first only if it differs (the Last-Event-ID header does the same). */
+                resourceVersion?: string;
             };
             header?: {
                 /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */

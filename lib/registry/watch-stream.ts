@@ -1,0 +1,89 @@
+// A watch of one answer derived from the registry, as a server-sent event stream (the Kubernetes
+// watch convention): `ADDED` with the current answer, `MODIFIED` each time it changes, `DELETED` (and
+// the end of the stream) when its subject is gone. Every event carries a `resourceVersion`, a
+// fingerprint of the answer's content, which is also the event id: a client that reconnects with the
+// last one it saw (`resourceVersion=` or the Last-Event-ID header an EventSource sends) is sent the
+// current answer only if it differs, on any process. Changes come from the shared change feed
+// (change-feed.ts). Design: docs/design/resource-model.md#watch.
+import 'server-only'
+import { createHash } from 'node:crypto'
+import { config } from '@/lib/config'
+import { AppError } from '@/lib/errors/app-error'
+import { SSE_HEADERS, SseStream } from '@/lib/http/sse-stream'
+import { watchedCounts, watchSubject } from './change-feed'
+
+/** Idle connections (and proxies between) are kept open with a comment this often. */
+const KEEP_ALIVE_MS = 25_000
+
+/** The answer now, or null once its subject is gone. */
+export type ReadAnswer<T> = () => Promise<{ version: string; object: T } | null>
+
+export interface WatchedAnswer<T> {
+  /** Names the answer for the change feed: watchers of one key share one fingerprint. */
+  key: string
+  read: ReadAnswer<T>
+  /** The version alone, cheaper where it can be (the feed asks after every registry change). */
+  version?: () => Promise<string | null>
+  /** The version the client last saw; the current answer is sent first unless it is still this one. */
+  resumeFrom?: string
+  /** Aborts when the client goes away. */
+  signal: AbortSignal
+}
+
+/** A resourceVersion: short, opaque, and the same for the same content on every process. */
+export function contentVersion(content: string): string {
+  return createHash('sha256').update(content).digest('base64url').slice(0, 22)
+}
+
+/** Refuses a watch beyond this process's bound before anything is opened or read. */
+export function admitWatch(): void {
+  const limit = config().TOOLROOM_WATCH_STREAMS
+  if (watchedCounts().watchers >= limit)
+    throw new AppError('TOO_MANY_REQUESTS', `this process holds its limit of ${limit} watches (TOOLROOM_WATCH_STREAMS); try again later or on another replica`)
+}
+
+export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
+  const stream = new SseStream()
+  let lastSent = watched.resumeFrom ?? null
+  let pending: Promise<void> = Promise.resolve()
+
+  const sendCurrent = async (type: 'ADDED' | 'MODIFIED') => {
+    const current = await watched.read()
+    if (current === null) {
+      stream.event('DELETED', { type: 'DELETED', resourceVersion: 'deleted' }, 'deleted')
+      stream.close()
+      return
+    }
+    if (current.version === lastSent) return
+    lastSent = current.version
+    stream.event(type, { type, resourceVersion: current.version, object: current.object }, current.version)
+  }
+  // One read at a time, in order: a stream never sends an older answer after a newer one.
+  const refresh = (type: 'ADDED' | 'MODIFIED') => {
+    pending = pending
+      .then(() => sendCurrent(type))
+      .catch((error) => {
+        console.error(`[watch] ${watched.key}: ${(error as Error).message}`)
+        stream.close()
+      })
+  }
+
+  const version = watched.version ?? (async () => (await watched.read())?.version ?? 'deleted')
+  // Watch first, then read: a change committed in between is seen by one or the other.
+  const stop = watchSubject(
+    watched.key,
+    async () => (await version()) ?? 'deleted',
+    () => refresh('MODIFIED'),
+  )
+  refresh('ADDED')
+  const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS)
+  keepAlive.unref?.()
+  const end = () => {
+    clearInterval(keepAlive)
+    stop()
+    stream.close()
+  }
+  stream.closed.addEventListener('abort', end, { once: true })
+  watched.signal.addEventListener('abort', end, { once: true })
+  return new Response(stream.body, { headers: SSE_HEADERS })
+}
