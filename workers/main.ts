@@ -80,7 +80,13 @@ async function main() {
       }
     }
     const concurrency = contract.cron ? 1 : CONCURRENCY
-    takers.push(takeJobs(boss, contract.name, work, { concurrency, pollingIntervalMs: (contract.pollSeconds ?? config().TOOLROOM_WORKER_POLL_SECONDS) * 1000 }))
+    takers.push(
+      takeJobs(boss, contract.name, work, {
+        concurrency,
+        pollingIntervalMs: (contract.pollSeconds ?? config().TOOLROOM_WORKER_POLL_SECONDS) * 1000,
+        releaseOnStop: contract.releaseOnStop === true,
+      }),
+    )
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
   queueStarted = true

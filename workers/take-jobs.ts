@@ -17,16 +17,28 @@ export interface TakeJobsOptions {
   concurrency: number
   pollingIntervalMs: number
   onError?: (error: Error) => void
+  /**
+   * On stop, hand running jobs straight back to the queue instead of waiting for them: for jobs that
+   * are safe to run again from the start (discovery, rollups), so a stop is not held up by a job
+   * waiting on an unreachable host. Released jobs keep their retry count.
+   */
+  releaseOnStop?: boolean
 }
 
 export interface JobTaker {
-  /** Stops fetching and waits up to `timeoutMs` for the running jobs; those still running are failed. */
+  /**
+   * Stops fetching; then releases the running jobs (`releaseOnStop`) or waits up to `timeoutMs` for
+   * them, failing those still running.
+   */
   stop(timeoutMs: number): Promise<void>
 }
 
 export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) => Promise<void>, options: TakeJobsOptions): JobTaker {
   const onError = options.onError ?? ((e: Error) => console.error(`[worker] ${queue}: ${e.message}`))
   const running = new Map<string, Promise<void>>()
+  // Jobs handed back on stop: whatever their handler does later is no longer theirs to report, since
+  // another worker may hold the job by then.
+  const released = new Set<string>()
   const settling = new Set<Promise<unknown>>()
   let stopping = false
   let wake: (() => void) | null = null
@@ -73,8 +85,8 @@ export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) =>
         : handle(job)
     const done = bounded
       .then(
-        () => complete(job.id),
-        (error: unknown) => settle(boss.fail(queue, job.id, error as object)),
+        () => void (released.has(job.id) || complete(job.id)),
+        (error: unknown) => void (released.has(job.id) || settle(boss.fail(queue, job.id, error as object))),
       )
       .finally(() => {
         clearTimeout(timer)
@@ -117,6 +129,15 @@ export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) =>
       stopping = true
       wake?.()
       await looping
+      if (options.releaseOnStop && running.size > 0) {
+        const ids = [...running.keys()]
+        for (const id of ids) released.add(id)
+        // pg-boss has no "give back": cancelled, then resumed, is active → created with nothing else changed.
+        await boss.cancel(queue, ids)
+        await boss.resume(queue, ids).catch((e: Error) => onError(new Error(`released jobs not requeued (${ids.join(', ')}): ${e.message}`)))
+        await Promise.allSettled([...settling])
+        return
+      }
       let deadline: ReturnType<typeof setTimeout> | undefined
       await Promise.race([
         Promise.allSettled([...running.values()]),

@@ -30,10 +30,23 @@ export interface McpSubjectRow {
 }
 
 /** Reads the server and opens its run ('running') in one statement; null when the server is gone. */
+/**
+ * A subject's discovery jobs run one at a time (their queue's singleton key), so a run still
+ * `running` when the next starts was abandoned: its worker stopped (and handed the job back,
+ * workers/take-jobs.ts) or died before it finished. It is closed as failed, saying so.
+ */
+function closeAbandonedRuns(subjectId: string): Prisma.Sql {
+  return Prisma.sql`
+      UPDATE "DiscoveryRun" SET status = 'failed', "finishedAt" = now(),
+        error = 'abandoned: the worker stopped before this run finished; the next run replaced it'
+      WHERE "subjectId" = ${subjectId}::uuid AND status = 'running'`
+}
+
 export async function startMcpRun(id: string, trigger: DiscoveryTrigger, attempt: number): Promise<McpSubjectRow | null> {
   const rows = await prisma.$queryRaw<McpSubjectRow[]>`
     WITH subject AS (
       SELECT id, namespace, name, spec, "toolSchemas", compliance FROM "LanguageTool" WHERE id = ${id}::uuid
+    ), abandoned AS (${closeAbandonedRuns(id)}
     ), run AS (
       INSERT INTO "DiscoveryRun" (id, "subjectKind", "subjectId", namespace, name, trigger, status, attempt)
       SELECT ${randomUUID()}::uuid, 'LanguageTool', id, namespace, name, ${trigger}, 'running', ${attempt} FROM subject
@@ -70,6 +83,7 @@ export async function startImageRun(
 ): Promise<string> {
   const runId = randomUUID()
   await prisma.$executeRaw`
+    WITH abandoned AS (${closeAbandonedRuns(row.id)})
     INSERT INTO "DiscoveryRun" (id, "subjectKind", "subjectId", namespace, name, trigger, status, attempt, digest)
     VALUES (${runId}::uuid, ${kind}, ${row.id}::uuid, ${row.namespace}, ${row.name}, ${trigger}, 'running', ${attempt}, ${digest})`
   return runId

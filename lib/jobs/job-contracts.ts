@@ -19,6 +19,11 @@ export interface JobContract<S extends z.ZodType = z.ZodType> {
   cron?: string
   /** How often an idle worker asks for this job; default TOOLROOM_WORKER_POLL_SECONDS. */
   pollSeconds?: number
+  /**
+   * Safe to run again from the start: a stopping worker hands a running job of this kind back to the
+   * queue at once (workers/take-jobs.ts) instead of waiting for it.
+   */
+  releaseOnStop?: boolean
 }
 
 const defineContract = <S extends z.ZodType>(contract: JobContract<S>) => contract
@@ -29,6 +34,8 @@ export const introspectImageJob = defineContract({
   name: 'discovery.introspect-image',
   schema: z.strictObject({ kind: z.enum(['Agent', 'Unit']), id: z.string().uuid(), trigger }),
   singletonKey: (p) => `${p.kind}:${p.id}`,
+  // Discovery reads and then writes its result in one transaction: starting over loses nothing.
+  releaseOnStop: true,
   retryLimit: 2,
   retryDelaySeconds: 10,
   get expireInSeconds() {
@@ -40,6 +47,7 @@ export const introspectMcpServerJob = defineContract({
   name: 'discovery.introspect-mcp-server',
   schema: z.strictObject({ id: z.string().uuid(), trigger }),
   singletonKey: (p) => p.id,
+  releaseOnStop: true,
   retryLimit: 2,
   retryDelaySeconds: 10,
   get expireInSeconds() {
@@ -50,6 +58,7 @@ export const introspectMcpServerJob = defineContract({
 export const discoverySweepJob = defineContract({
   name: 'discovery.sweep',
   schema: z.strictObject({}),
+  releaseOnStop: true,
   retryLimit: 0,
   retryDelaySeconds: 0,
   expireInSeconds: 300,
@@ -108,6 +117,7 @@ export const statsRollupJob = defineContract({
   name: 'stats.rollup',
   schema: z.strictObject({}),
   singletonKey: () => 'stats.rollup',
+  releaseOnStop: true,
   retryLimit: 0,
   retryDelaySeconds: 0,
   get expireInSeconds() {

@@ -1,5 +1,6 @@
 // The worker's job taker on a real pg-boss queue: bounded concurrency, every job once, failures
-// handed back to pg-boss (and so retried or failed by its policy), shutdown waits for running jobs.
+// handed back to pg-boss (and so retried or failed by its policy), shutdown waits for running jobs
+// or, for jobs safe to run again, hands them back to the queue at once.
 import { randomUUID } from 'node:crypto'
 import PgBoss from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -87,5 +88,34 @@ describe('takeJobs', () => {
     await taker.stop(5_000)
     expect(finished).toBe(true)
     expect((await boss.getJobById(name, id!))?.state).toBe('completed')
+  })
+
+  it('with releaseOnStop, hands a running job straight back to the queue without waiting for it, its retries untouched, for another worker to run', async () => {
+    const name = await queue(2)
+    const id = await boss.send(name, { subject: 'unreachable.example' })
+    let started = false
+    let finishHandler: () => void = () => {}
+    const taker = takeJobs(
+      boss,
+      name,
+      () =>
+        new Promise<void>((resolve) => {
+          started = true
+          finishHandler = resolve
+        }),
+      { concurrency: 1, pollingIntervalMs: 500, releaseOnStop: true },
+    )
+    await until('the job to start', () => started)
+    // The handler only ends when told: a stop that waited for it would never return.
+    await taker.stop(600_000)
+    const released = await boss.getJobById(name, id!)
+    expect({ state: released?.state, retryCount: released?.retryCount }).toEqual({ state: 'created', retryCount: 0 })
+    // Its old handler ending later reports nothing: the job is no longer this worker's.
+    finishHandler()
+    const ran: unknown[] = []
+    const next = takeJobs(boss, name, async (job) => void ran.push(job.data), { concurrency: 1, pollingIntervalMs: 100 })
+    await until('another worker to run it', async () => (await boss.getJobById(name, id!))?.state === 'completed')
+    await next.stop(1_000)
+    expect(ran).toEqual([{ subject: 'unreachable.example' }])
   })
 })
