@@ -3,6 +3,7 @@ import approvalsMaintain from './jobs/approvals-maintain'
 import deliverWebhook from './jobs/deliver-webhook'
 import discoverySweep from './jobs/discovery-sweep'
 import executeApprovedCall from './jobs/execute-approved-call'
+import forgetAttempts from './jobs/forget-attempts'
 import introspectImage from './jobs/introspect-image'
 import introspectMcpServer from './jobs/introspect-mcp-server'
 import statsRollup from './jobs/stats-rollup'
@@ -16,4 +17,5 @@ export const JOBS: JobDefinition[] = [
   approvalsMaintain,
   deliverWebhook,
   executeApprovedCall,
+  forgetAttempts,
 ] as JobDefinition[]

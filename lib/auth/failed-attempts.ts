@@ -47,6 +47,17 @@ export async function countAttempt(purpose: AttemptPurpose, subject: string): Pr
   return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((Number(row.lastRequest) + windowMs - now) / 1000)) }
 }
 
+/**
+ * Deletes the windows no check reads any more: a check finding an expired window starts a new one, so
+ * a row whose window closed holds nothing but its key. Without this, every bogus client id and
+ * address ever tried would stay a row. better-auth's own rows (its change-password limit) use the
+ * sign-in window too, so the longest window covers them. Returns how many were deleted.
+ */
+export async function forgetExpiredAttempts(now = Date.now()): Promise<number> {
+  const longestWindowMs = Math.max(OAUTH_TOKEN_FAILURES.windowSeconds, authSettings().signInWindowSeconds) * 1000
+  return prisma.$executeRaw`DELETE FROM "RateLimit" WHERE "lastRequest" < ${now - longestWindowMs}`
+}
+
 /** A successful attempt was no guess: it gives its count back. */
 export async function releaseAttempt(purpose: AttemptPurpose, subject: string): Promise<void> {
   await prisma.$executeRaw`UPDATE "RateLimit" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = ${keyOf(purpose, subject)}`

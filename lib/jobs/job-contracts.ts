@@ -128,6 +128,18 @@ export const statsRollupJob = defineContract({
   },
 })
 
+/** Deletes closed windows of the failed-attempt limits (lib/auth/failed-attempts.ts). */
+export const forgetAttemptsJob = defineContract({
+  name: 'auth.forget-attempts',
+  schema: z.strictObject({}),
+  singletonKey: () => 'auth.forget-attempts',
+  releaseOnStop: true,
+  retryLimit: 0,
+  retryDelaySeconds: 0,
+  expireInSeconds: 300,
+  cron: '*/10 * * * *',
+})
+
 export const JOB_CONTRACTS: JobContract[] = [
   introspectImageJob,
   introspectMcpServerJob,
@@ -136,4 +148,5 @@ export const JOB_CONTRACTS: JobContract[] = [
   executeApprovedCallJob,
   approvalsMaintenanceJob,
   deliverWebhookJob,
+  forgetAttemptsJob,
 ]
