@@ -10,6 +10,7 @@ import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { EXPLAIN_CONTRACTS } from './explain-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
+import { MCP_REGISTRY_CONTRACTS } from './mcp-registry-routes'
 import { OAUTH_CONTRACTS } from './oauth-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
@@ -36,4 +37,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(OAUTH_CONTRACTS),
   ...Object.values(EXPLAIN_CONTRACTS),
   ...Object.values(SEARCH_CONTRACTS),
+  ...Object.values(MCP_REGISTRY_CONTRACTS),
 ]
