@@ -211,6 +211,33 @@ describe('errors a person can act on', () => {
     expect(await prisma.tool.count({ where: { name: 'cli.fine' } })).toBe(0)
   })
 
+  it('applies a server.json as the LanguageTool of its remote, and names why a stdio-only one cannot be at its file and line', async () => {
+    const server = (fields: object) =>
+      JSON.stringify(
+        {
+          $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+          name: 'io.github.acme/cli-weather',
+          description: 'Weather',
+          version: '1.0.0',
+          _meta: { 'dev.toolroom/registry': { namespace: 'cli' } },
+          ...fields,
+        },
+        null,
+        2,
+      )
+    const remote = write('registry/server.json', server({ remotes: [{ type: 'streamable-http', url: 'https://weather.example.com/mcp' }] }))
+    const applied = await toolroom(['apply', '-f', remote])
+    expect(applied.code, applied.stderr).toBe(0)
+    expect(applied.stdout).toContain('LanguageTool cli/cli-weather created')
+    const stdio = write(
+      'registry/stdio.json',
+      server({ packages: [{ registryType: 'npm', identifier: '@acme/weather', version: '1.0.0', transport: { type: 'stdio' } }] }),
+    )
+    const refused = await toolroom(['apply', '-f', stdio])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/registry\/stdio\.json:\d+ .*remotes: is required: Toolroom reaches MCP servers over HTTP only .* \(http-remote-required\)/)
+  })
+
   it('a file that is not YAML, a duplicate key, a missing file and an empty one fail before anything is sent', async () => {
     const cases: [string, RegExp][] = [
       [write('bad/syntax.yaml', 'kind: Tool\nmetadata: [unclosed\n'), /syntax\.yaml:\d+: /],
