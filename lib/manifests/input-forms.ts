@@ -2,9 +2,9 @@
 // applies again unchanged: the fields the server sets are dropped by name, here and nowhere else;
 // any other field is still refused as unknown (validate-document.ts). And a Kubernetes Secret
 // (`apiVersion: v1`, top-level `type`, `stringData`, `data`) is read as Toolroom's own form, and an MCP
-// Registry server.json as the LanguageTool of its remote (lib/mcp-registry/server-json-import.ts). Pure.
+// Registry server.json as the LanguageTool of its remote (server-json-form.ts). Pure.
 import type { FieldError } from '@/lib/errors/app-error'
-import { isServerJson, languageToolFromServerJson, serverJsonField } from '@/lib/mcp-registry/server-json-import'
+import { isServerJson, languageToolFromServerJson, serverJsonField } from './server-json-form'
 import { TOOLROOM_API_VERSION } from './kinds'
 
 /**

@@ -7,7 +7,7 @@ import { catalogToolsFromMcp, type DiscoveredMcpTool } from '@/lib/effective-too
 import { isObject } from '@/lib/json/unknown-values'
 import { OFFICIAL_META_KEY, type RegistryServerResponse, type RegistryTool, TOOLROOM_META_KEY } from './registry-schemas'
 
-/** The server.json schema the answers follow (lib/mcp-registry/vendor/README.md). */
+/** The server.json schema the answers follow (vendor/mcp-registry/README.md). */
 export const SERVER_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json'
 
 const NAME_PREFIX = 'dev.toolroom.'

@@ -1,5 +1,5 @@
 // The MCP Registry API's answers as Toolroom gives them (docs/design/registry-api.md): the official
-// ServerList / ServerResponse / ServerDetail (lib/mcp-registry/vendor/, held to them in the tests)
+// ServerList / ServerResponse / ServerDetail (vendor/mcp-registry/, held to them in the tests)
 // narrowed to what Toolroom fills in, plus Toolroom's own `_meta` entry.
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { z } from '@/lib/http/zod'

@@ -1,6 +1,6 @@
 // The MCP Registry API over the LanguageTools (GET /v0.1/servers…, docs/design/registry-api.md): the
 // answers held to the official server.json schema and ServerList envelope (vendored in
-// lib/mcp-registry/vendor/), the remote always the gateway, the live tools under _meta, pagination,
+// vendor/mcp-registry/), the remote always the gateway, the live tools under _meta, pagination,
 // search, updated_since and versions as the spec has them, and hostile input.
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,7 +12,7 @@ import { mcpRegistryRoutes } from '@/lib/api/mcp-registry-routes'
 import { prisma } from '@/lib/db'
 import { applyManifest, call, storeDiscoveredTools, TEST_ORIGIN, type Caller } from './helpers'
 
-const VENDOR = path.resolve(__dirname, '../../lib/mcp-registry/vendor')
+const VENDOR = path.resolve(__dirname, '../../vendor/mcp-registry')
 const serverSchema = JSON.parse(fs.readFileSync(path.join(VENDOR, 'server.schema.json'), 'utf8'))
 const excerpt = parse(fs.readFileSync(path.join(VENDOR, 'server-list.openapi-excerpt.yaml'), 'utf8'))
 // The OpenAPI excerpt's refs point into its components; ServerDetail there is the server.json schema.

@@ -1,12 +1,12 @@
-// A `server.json` (the MCP Registry's format, lib/mcp-registry/vendor/) read as a LanguageTool: Apply
-// and the CLI take it as one more form of document (lib/manifests/input-forms.ts). Toolroom reaches a
+// A `server.json` (the MCP Registry's format, vendor/mcp-registry/) read as a LanguageTool: Apply
+// and the CLI take it as one more form of document (input-forms.ts). Toolroom reaches a
 // server over HTTP, so only its `remotes` can become one; a server that only ships packages (run by
 // the client itself, mostly over stdio) is refused, naming the field. Pure. docs/design/registry-api.md
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { FieldError } from '@/lib/errors/app-error'
 import { isObject } from '@/lib/json/unknown-values'
-import { createUntrustedAjv } from '@/lib/manifests/untrusted-ajv'
-import serverSchema from './vendor/server.schema.json'
+import { createUntrustedAjv } from './untrusted-ajv'
+import serverSchema from '@/vendor/mcp-registry/server.schema.json'
 
 /** Where a server.json may say which LanguageTool it becomes: `_meta["dev.toolroom/registry"]: { namespace?, name? }`. */
 const IMPORT_META_KEY = 'dev.toolroom/registry'
