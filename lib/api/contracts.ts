@@ -6,6 +6,7 @@ import { APPROVAL_CONTRACTS } from './approval-routes'
 import { AUDIT_CONTRACTS } from './audit-routes'
 import { ACCESS_CONTRACTS } from './access-routes'
 import { AGENT_CREDENTIAL_CONTRACTS } from './agent-credential-routes'
+import { DEPLOYMENT_CONTRACTS } from './deployment-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { EXPLAIN_CONTRACTS } from './explain-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
@@ -38,4 +39,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(EXPLAIN_CONTRACTS),
   ...Object.values(SEARCH_CONTRACTS),
   ...Object.values(MCP_REGISTRY_CONTRACTS),
+  ...Object.values(DEPLOYMENT_CONTRACTS),
 ]

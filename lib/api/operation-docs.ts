@@ -694,6 +694,27 @@ const DOCS: Record<string, OperationDoc> = {
       'Agents whose effective set holds this Tool, with its state for each (enabled, disabled, denied, shadowed) and the reason; filter by `state`, keyset pages.',
     parameters: { id: ID, state: 'denied' },
   },
+  renderLanguageTool: {
+    description:
+      "Toolroom runs no workloads; this writes the one a LanguageTool's `deploymentMode` asks for, from `spec.image` and `spec.port`. `service`: a Deployment and a Service as a Kubernetes List (`kubectl apply -f`), the Service's address being exactly the endpoint Toolroom and config.yaml use. `sidecar`: the container to add to the agent's pod, reached on localhost. Send `Accept: application/yaml` for YAML. 409 naming `spec.image` when there is no image, or `spec.endpoint` when it points elsewhere than the Service.",
+    parameters: { id: 'github' },
+    response: {
+      mode: 'sidecar',
+      endpoint: 'http://localhost:8080',
+      container: {
+        name: 'mcp-github',
+        image: 'ghcr.io/acme/github-mcp:1.4.2',
+        ports: [{ name: 'mcp', containerPort: 8080, protocol: 'TCP' }],
+        securityContext: {
+          runAsNonRoot: true,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: { type: 'RuntimeDefault' },
+        },
+      },
+    },
+  },
   listRegistryServers: {
     description:
       "The MCP Registry API (v0.1, server.json 2025-12-11) over the LanguageTools: each as a server whose only remote is Toolroom's gateway (`<origin>/mcp`, an agent credential as the bearer token), never the server's own address; under `_meta[\"dev.toolroom/registry\"]` its live tools with their side-effect levels, the surface's revision, digest and when it last changed. `search` is a substring of the name, `updated_since` keeps servers whose spec or tools changed after it, `version=latest` keeps all (each has one version). Pages by `cursor` (metadata.nextCursor).",

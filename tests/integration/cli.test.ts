@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestApproval } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
@@ -57,6 +58,7 @@ describe('--help', () => {
     ['delete'],
     ['effective-tools'],
     ['explain'],
+    ['render'],
     ['approvals'],
     ['approvals', 'list'],
     ['approvals', 'approve'],
@@ -236,6 +238,19 @@ describe('errors a person can act on', () => {
     const refused = await toolroom(['apply', '-f', stdio])
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/registry\/stdio\.json:\d+ .*remotes: is required: Toolroom reaches MCP servers over HTTP only .* \(http-remote-required\)/)
+  })
+
+  it("render writes a LanguageTool's Deployment and Service for kubectl (stdout), saying where it is reached (stderr)", async () => {
+    const file = write(
+      'render/languagetool.yaml',
+      'apiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: rendered, namespace: cli }\nspec: { image: "ghcr.io/acme/rendered:1.0.0", port: 9000 }\n',
+    )
+    expect((await toolroom(['apply', '-f', file])).code).toBe(0)
+    const run = await toolroom(['render', 'cli/rendered'])
+    expect(run.code, run.stderr).toBe(0)
+    const list = parse(run.stdout) as { kind: string; items: { kind: string }[] }
+    expect([list.kind, ...list.items.map((i) => i.kind)]).toEqual(['List', 'Deployment', 'Service'])
+    expect(run.stderr).toContain('reached at http://rendered.cli.svc.cluster.local:9000')
   })
 
   it('a file that is not YAML, a duplicate key, a missing file and an empty one fail before anything is sent', async () => {

@@ -1690,6 +1690,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/languagetools/{id}/deployment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Kubernetes workload of a LanguageTool's deploymentMode: Deployment and Service (service), or the agent pod's container (sidecar)
+         * @description Toolroom runs no workloads; this writes the one a LanguageTool's `deploymentMode` asks for, from `spec.image` and `spec.port`. `service`: a Deployment and a Service as a Kubernetes List (`kubectl apply -f`), the Service's address being exactly the endpoint Toolroom and config.yaml use. `sidecar`: the container to add to the agent's pod, reached on localhost. Send `Accept: application/yaml` for YAML. 409 naming `spec.image` when there is no image, or `spec.endpoint` when it points elsewhere than the Service.
+         */
+        get: operations["renderLanguageTool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3496,6 +3516,26 @@ export interface components {
                 /** @enum {string} */
                 levelSource: "declared" | "annotations" | "default";
             }[];
+        };
+        RenderedLanguageTool: {
+            /** @enum {string} */
+            mode: "service" | "sidecar";
+            /** @description Where the rendered server is reached: the Service's address (service), localhost in the agent's pod (sidecar) */
+            endpoint: string;
+            /** @description service: the Deployment and the Service, for kubectl apply -f */
+            manifest?: {
+                /** @enum {string} */
+                apiVersion: "v1";
+                /** @enum {string} */
+                kind: "List";
+                items: {
+                    [key: string]: unknown;
+                }[];
+            };
+            /** @description sidecar: the entry to add to the agent pod's spec.containers */
+            container?: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -16064,6 +16104,125 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RegistryServerResponse"];
+                };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renderLanguageTool: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example github */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "sidecar",
+                     *       "endpoint": "http://localhost:8080",
+                     *       "container": {
+                     *         "name": "mcp-github",
+                     *         "image": "ghcr.io/acme/github-mcp:1.4.2",
+                     *         "ports": [
+                     *           {
+                     *             "name": "mcp",
+                     *             "containerPort": 8080,
+                     *             "protocol": "TCP"
+                     *           }
+                     *         ],
+                     *         "securityContext": {
+                     *           "runAsNonRoot": true,
+                     *           "allowPrivilegeEscalation": false,
+                     *           "readOnlyRootFilesystem": true,
+                     *           "capabilities": {
+                     *             "drop": [
+                     *               "ALL"
+                     *             ]
+                     *           },
+                     *           "seccompProfile": {
+                     *             "type": "RuntimeDefault"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RenderedLanguageTool"];
+                    "application/yaml": components["schemas"]["RenderedLanguageTool"];
                 };
             };
             /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
