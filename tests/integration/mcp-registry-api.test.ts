@@ -10,7 +10,8 @@ import { parse } from 'yaml'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { mcpRegistryRoutes } from '@/lib/api/mcp-registry-routes'
 import { prisma } from '@/lib/db'
-import { applyManifest, call, storeDiscoveredTools, TEST_ORIGIN, type Caller } from './helpers'
+import { startApiServer } from '../support/api-server'
+import { applyManifest, call, storeDiscoveredTools, TEST_ORIGIN, testAdminToken, type Caller } from './helpers'
 
 const VENDOR = path.resolve(__dirname, '../../vendor/mcp-registry')
 const serverSchema = JSON.parse(fs.readFileSync(path.join(VENDOR, 'server.schema.json'), 'utf8'))
@@ -256,6 +257,29 @@ describe('GET /v0.1/servers/{serverName}/versions[/{version}]', () => {
       const res = await versions(name)
       expect(res.status, `${name}: ${res.text}`).toBe(404)
       expect(res.contentType).toContain('application/problem+json')
+    }
+  })
+})
+
+describe('over HTTP, as a registry client calls it', () => {
+  it('answers the encoded paths a client sends, and 304 to the ETag it was given', async () => {
+    const server = await startApiServer()
+    try {
+      const headers = { authorization: `Bearer ${await testAdminToken()}` }
+      const get = (pathAndQuery: string, extra: Record<string, string> = {}) => fetch(`${server.url}${pathAndQuery}`, { headers: { ...headers, ...extra } })
+      const one = await get(`/v0.1/servers/${encodeURIComponent(`dev.toolroom.${NS}/github`)}/versions/latest`)
+      expect(one.status).toBe(200)
+      const body = await one.json()
+      expectOfficial(body, validServerResponse)
+      // The gateway of the origin the client reached, as the client reached it.
+      expect(body.server.remotes[0].url).toBe(`${server.url}/mcp`)
+      const page = await get(`/v0.1/servers?search=${NS}&limit=2`)
+      expect(page.status).toBe(200)
+      const etag = page.headers.get('etag')
+      expect(etag).toBeTruthy()
+      expect((await get(`/v0.1/servers?search=${NS}&limit=2`, { 'if-none-match': etag! })).status).toBe(304)
+    } finally {
+      await server.close()
     }
   })
 })
