@@ -12,6 +12,7 @@ import * as contexts from './commands/config.mjs'
 import { explain } from './commands/explain.mjs'
 import { calls, decide, effectiveTools, listApprovals, undo } from './commands/fleet.mjs'
 import { get, remove } from './commands/get.mjs'
+import { render } from './commands/render.mjs'
 
 /** What a failure exits with while the current command runs (`diff` answers 1 for differences, so its failures are 2). */
 let failureCode: number = EXIT.failed
@@ -114,6 +115,19 @@ program
   .addOption(output(['text', 'yaml', 'json'], 'text'))
   .action(function (this: Command, agent: string, tool: string) {
     return run(() => explain(connection(globals()), agent, tool, this.opts()))()
+  })
+
+program
+  .command('render')
+  .description(
+    "The Kubernetes workload of a LanguageTool's deploymentMode (Toolroom runs none itself): the Deployment and Service (service) or the agent pod's container (sidecar), for kubectl apply",
+  )
+  .argument('<languagetool>', 'a name (in -n NAMESPACE), namespace/name, or an id')
+  .option('-n, --namespace <namespace>', "the LanguageTool's namespace")
+  .option('--full', 'the whole answer: mode, endpoint and the objects')
+  .addOption(output(['yaml', 'json'], 'yaml'))
+  .action(function (this: Command, languageTool: string) {
+    return run(() => render(connection(globals()), languageTool, this.opts()))()
   })
 
 const approvals = program.command('approvals').description('The approval queue: list requests, approve or deny one, undo a decision')

@@ -6,10 +6,12 @@ import { APPROVAL_CONTRACTS } from './approval-routes'
 import { AUDIT_CONTRACTS } from './audit-routes'
 import { ACCESS_CONTRACTS } from './access-routes'
 import { AGENT_CREDENTIAL_CONTRACTS } from './agent-credential-routes'
+import { DEPLOYMENT_CONTRACTS } from './deployment-routes'
 import { DISCOVERY_CONTRACTS } from './discovery-routes'
 import { EXPLAIN_CONTRACTS } from './explain-routes'
 import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
+import { MCP_REGISTRY_CONTRACTS } from './mcp-registry-routes'
 import { OAUTH_CONTRACTS } from './oauth-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
@@ -36,4 +38,6 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(OAUTH_CONTRACTS),
   ...Object.values(EXPLAIN_CONTRACTS),
   ...Object.values(SEARCH_CONTRACTS),
+  ...Object.values(MCP_REGISTRY_CONTRACTS),
+  ...Object.values(DEPLOYMENT_CONTRACTS),
 ]

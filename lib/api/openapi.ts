@@ -31,6 +31,11 @@ export const TAGS: { name: string; description: string }[] = [
     description:
       'OAuth 2.1 for MCP clients: protected-resource and authorization-server metadata, clients bound to one agent each, dynamic registration where an admin allows it, consent.',
   },
+  {
+    name: 'MCP Registry',
+    description:
+      "The MCP Registry API's reads (/v0.1, server.json): every LanguageTool with the gateway as its remote and its live tools, their levels and surface version under _meta.",
+  },
   { name: 'Search', description: "The portal's global search across resources, waiting approvals and recent calls." },
   { name: 'Overview', description: 'Fleet counts for the dashboard.' },
   { name: 'Meta', description: 'This document.' },

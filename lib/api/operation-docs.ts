@@ -27,6 +27,44 @@ const callStats = (dimension: string, key: string) => ({
   byHour: [{ hour: '2026-11-24T09:00:00.000Z', ...STAT_POINT }],
 })
 
+const REGISTRY_SERVER = {
+  server: {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+    name: 'dev.toolroom.support/github',
+    description: 'GitHub issues and pull requests for the support team',
+    title: 'github',
+    version: '1.4.2',
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: 'https://toolroom.example.com/mcp',
+        headers: [
+          {
+            name: 'Authorization',
+            description: "Bearer and an agent credential of Toolroom (tra_…): the gateway serves the agent's tools, this server's named github.*",
+            isRequired: true,
+            isSecret: true,
+          },
+        ],
+      },
+    ],
+  },
+  _meta: {
+    'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: AT, updatedAt: AT, isLatest: true },
+    'dev.toolroom/registry': {
+      namespace: 'support',
+      name: 'github',
+      phase: 'Ready',
+      gateway: 'https://toolroom.example.com/mcp',
+      surface: { revision: 3, digest: 'sha256:9f2c4e1a7b3d5f6e8a0c2b4d6f8e0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f', changedAt: AT },
+      tools: [
+        { name: 'github.search_issues', upstreamName: 'search_issues', description: 'Search issues', level: 'read_only', levelSource: 'annotations' },
+        { name: 'github.create_issue', upstreamName: 'create_issue', description: 'Open an issue', level: 'external_write', levelSource: 'default' },
+      ],
+    },
+  },
+}
+
 const OAUTH_CLIENT = {
   clientId: 'tcl_8f2a6c1e9b3d4f7a',
   name: 'Claude Desktop (support)',
@@ -655,6 +693,47 @@ const DOCS: Record<string, OperationDoc> = {
     description:
       'Agents whose effective set holds this Tool, with its state for each (enabled, disabled, denied, shadowed) and the reason; filter by `state`, keyset pages.',
     parameters: { id: ID, state: 'denied' },
+  },
+  renderLanguageTool: {
+    description:
+      "Toolroom runs no workloads; this writes the one a LanguageTool's `deploymentMode` asks for, from `spec.image` and `spec.port`. `service`: a Deployment and a Service as a Kubernetes List (`kubectl apply -f`), the Service's address being exactly the endpoint Toolroom and config.yaml use. `sidecar`: the container to add to the agent's pod, reached on localhost. Send `Accept: application/yaml` for YAML. 409 naming `spec.image` when there is no image, or `spec.endpoint` when it points elsewhere than the Service.",
+    parameters: { id: 'github' },
+    response: {
+      mode: 'sidecar',
+      endpoint: 'http://localhost:8080',
+      container: {
+        name: 'mcp-github',
+        image: 'ghcr.io/acme/github-mcp:1.4.2',
+        ports: [{ name: 'mcp', containerPort: 8080, protocol: 'TCP' }],
+        securityContext: {
+          runAsNonRoot: true,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: { type: 'RuntimeDefault' },
+        },
+      },
+    },
+  },
+  listRegistryServers: {
+    description:
+      "The MCP Registry API (v0.1, server.json 2025-12-11) over the LanguageTools: each as a server whose only remote is Toolroom's gateway (`<origin>/mcp`, an agent credential as the bearer token), never the server's own address; under `_meta[\"dev.toolroom/registry\"]` its live tools with their side-effect levels, the surface's revision, digest and when it last changed. `search` is a substring of the name, `updated_since` keeps servers whose spec or tools changed after it, `version=latest` keeps all (each has one version). Pages by `cursor` (metadata.nextCursor).",
+    parameters: { search: 'github', updated_since: AT, limit: 30 },
+    response: {
+      servers: [REGISTRY_SERVER],
+      metadata: { count: 1, nextCursor: 'WyJzdXBwb3J0IiwiZ2l0aHViIiwiMGY4YzJkNmUiXQ' },
+    },
+  },
+  listRegistryServerVersions: {
+    description: "A server's versions: Toolroom keeps its current surface only, so the list holds one entry, the latest. 404 for a name it does not serve.",
+    parameters: { serverName: 'dev.toolroom.support%2Fgithub' },
+    response: { servers: [REGISTRY_SERVER], metadata: { count: 1 } },
+  },
+  getRegistryServerVersion: {
+    description:
+      'One version of a server: `latest`, or its version (what the server reports as serverInfo.version, 0.0.0 when it gave none usable). 404 otherwise.',
+    parameters: { serverName: 'dev.toolroom.support%2Fgithub', version: 'latest' },
+    response: REGISTRY_SERVER,
   },
   search: {
     description:

@@ -7,7 +7,8 @@ import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import type { AgentSpec } from '@/lib/manifests/specs/fleet'
-import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
+import { agentSideEndpoint } from '@/lib/deployment/render-language-tool'
+import type { LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import { type ConfigServer, GATEWAY_ENTRY, renderConfigYaml } from './render-config-yaml'
 
 export interface ConfigAgent {
@@ -41,7 +42,8 @@ async function directServersOf(agent: ConfigAgent): Promise<ConfigServer[]> {
     // Never in place of the gateway's entry, nor of another server's.
     const name = taken.has(row.name) ? ref : row.name
     taken.add(name)
-    servers.push({ name, endpoint: languageToolEndpoint(row.name, row.namespace, spec) })
+    // A sidecar runs in the agent's own pod: the agent reaches it there, as rendered (lib/deployment/).
+    servers.push({ name, endpoint: agentSideEndpoint(row.name, row.namespace, spec) })
   }
   return servers
 }

@@ -1,7 +1,10 @@
 // What a document may carry besides what it asks for, so that what GET returns (or kubectl emits)
 // applies again unchanged: the fields the server sets are dropped by name, here and nowhere else;
 // any other field is still refused as unknown (validate-document.ts). And a Kubernetes Secret
-// (`apiVersion: v1`, top-level `type`, `stringData`, `data`) is read as Toolroom's own form. Pure.
+// (`apiVersion: v1`, top-level `type`, `stringData`, `data`) is read as Toolroom's own form, and an MCP
+// Registry server.json as the LanguageTool of its remote (server-json-form.ts). Pure.
+import type { FieldError } from '@/lib/errors/app-error'
+import { isServerJson, languageToolFromServerJson, serverJsonField } from './server-json-form'
 import { TOOLROOM_API_VERSION } from './kinds'
 
 /**
@@ -22,10 +25,16 @@ export interface InputDocument {
   document: unknown
   /** Written as a Kubernetes Secret: its `type`, `stringData` and `data` are top-level fields, not `spec.*`. */
   kubernetesSecret: boolean
+  /** Written as an MCP Registry server.json: why it cannot be a LanguageTool, and where its fields came from. */
+  serverJson?: { errors: Omit<FieldError, 'document'>[]; origins: Array<[string, string]> }
 }
 
 export function readInputDocument(raw: unknown): InputDocument {
   if (!isObject(raw)) return { document: raw, kubernetesSecret: false }
+  if (isServerJson(raw)) {
+    const { document, errors, origins } = languageToolFromServerJson(raw)
+    return { document: document ?? raw, kubernetesSecret: false, serverJson: { errors, origins } }
+  }
   const document: Record<string, unknown> = { ...raw }
   for (const field of SERVER_SET_FIELDS.topLevel) delete document[field]
   if (isObject(document.metadata)) {
@@ -47,6 +56,7 @@ export function readInputDocument(raw: unknown): InputDocument {
 
 /** A field path of the converted document as the author wrote it (`spec.stringData.x` → `stringData.x`). */
 export function authoredField(field: string, input: InputDocument): string {
+  if (input.serverJson) return serverJsonField(field, input.serverJson.origins)
   if (!input.kubernetesSecret) return field
   return field.startsWith('spec.') ? field.slice('spec.'.length) : field === 'spec' ? '(document)' : field
 }

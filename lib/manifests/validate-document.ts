@@ -44,6 +44,7 @@ export function validateDocument(authored: unknown, index?: number): { document?
     const located = { ...e, field: authoredField(e.field, input) }
     return index === undefined ? located : { document: index, ...located }
   }
+  if (input.serverJson && input.serverJson.errors.length > 0) return { errors: input.serverJson.errors.map(at) }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { errors: [at({ field: '(document)', rule: 'type', message: 'a document must be an object with apiVersion, kind, metadata and spec' })] }
   const doc = raw as Record<string, unknown>

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestApproval } from '@/lib/approvals/request-approval'
 import { prisma } from '@/lib/db'
@@ -59,6 +60,7 @@ describe('--help', () => {
     ['delete'],
     ['effective-tools'],
     ['explain'],
+    ['render'],
     ['approvals'],
     ['approvals', 'list'],
     ['approvals', 'approve'],
@@ -211,6 +213,46 @@ describe('errors a person can act on', () => {
     expect(run.stderr).toMatch(/broken\/tools\.yaml:28 Tool Bad\.Name: spec\.colour: unknown field "colour" \(unknown-field\)/)
     expect((await toolroom(['diff', '-f', file])).code).toBe(2)
     expect(await prisma.tool.count({ where: { name: 'cli.fine' } })).toBe(0)
+  })
+
+  it('applies a server.json as the LanguageTool of its remote, and names why a stdio-only one cannot be at its file and line', async () => {
+    const server = (fields: object) =>
+      JSON.stringify(
+        {
+          $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+          name: 'io.github.acme/cli-weather',
+          description: 'Weather',
+          version: '1.0.0',
+          _meta: { 'dev.toolroom/registry': { namespace: 'cli' } },
+          ...fields,
+        },
+        null,
+        2,
+      )
+    const remote = write('registry/server.json', server({ remotes: [{ type: 'streamable-http', url: 'https://weather.example.com/mcp' }] }))
+    const applied = await toolroom(['apply', '-f', remote])
+    expect(applied.code, applied.stderr).toBe(0)
+    expect(applied.stdout).toContain('LanguageTool cli/cli-weather created')
+    const stdio = write(
+      'registry/stdio.json',
+      server({ packages: [{ registryType: 'npm', identifier: '@acme/weather', version: '1.0.0', transport: { type: 'stdio' } }] }),
+    )
+    const refused = await toolroom(['apply', '-f', stdio])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/registry\/stdio\.json:\d+ .*remotes: is required: Toolroom reaches MCP servers over HTTP only .* \(http-remote-required\)/)
+  })
+
+  it("render writes a LanguageTool's Deployment and Service for kubectl (stdout), saying where it is reached (stderr)", async () => {
+    const file = write(
+      'render/languagetool.yaml',
+      'apiVersion: toolroom.dev/v1alpha1\nkind: LanguageTool\nmetadata: { name: rendered, namespace: cli }\nspec: { image: "ghcr.io/acme/rendered:1.0.0", port: 9000 }\n',
+    )
+    expect((await toolroom(['apply', '-f', file])).code).toBe(0)
+    const run = await toolroom(['render', 'cli/rendered'])
+    expect(run.code, run.stderr).toBe(0)
+    const list = parse(run.stdout) as { kind: string; items: { kind: string }[] }
+    expect([list.kind, ...list.items.map((i) => i.kind)]).toEqual(['List', 'Deployment', 'Service'])
+    expect(run.stderr).toContain('reached at http://rendered.cli.svc.cluster.local:9000')
   })
 
   it('a file that is not YAML, a duplicate key, a missing file and an empty one fail before anything is sent', async () => {

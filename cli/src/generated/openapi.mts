@@ -1630,6 +1630,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0.1/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP Registry API: every LanguageTool as a server.json entry whose remote is the gateway, with its live tools under _meta
+         * @description The MCP Registry API (v0.1, server.json 2025-12-11) over the LanguageTools: each as a server whose only remote is Toolroom's gateway (`<origin>/mcp`, an agent credential as the bearer token), never the server's own address; under `_meta["dev.toolroom/registry"]` its live tools with their side-effect levels, the surface's revision, digest and when it last changed. `search` is a substring of the name, `updated_since` keeps servers whose spec or tools changed after it, `version=latest` keeps all (each has one version). Pages by `cursor` (metadata.nextCursor).
+         */
+        get: operations["listRegistryServers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{serverName}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP Registry API: a server's versions (Toolroom keeps one, the current)
+         * @description A server's versions: Toolroom keeps its current surface only, so the list holds one entry, the latest. 404 for a name it does not serve.
+         */
+        get: operations["listRegistryServerVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{serverName}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP Registry API: one version of a server, `latest` for the current one
+         * @description One version of a server: `latest`, or its version (what the server reports as serverInfo.version, 0.0.0 when it gave none usable). 404 otherwise.
+         */
+        get: operations["getRegistryServerVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/languagetools/{id}/deployment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Kubernetes workload of a LanguageTool's deploymentMode: Deployment and Service (service), or the agent pod's container (sidecar)
+         * @description Toolroom runs no workloads; this writes the one a LanguageTool's `deploymentMode` asks for, from `spec.image` and `spec.port`. `service`: a Deployment and a Service as a Kubernetes List (`kubectl apply -f`), the Service's address being exactly the endpoint Toolroom and config.yaml use. `sidecar`: the container to add to the agent's pod, reached on localhost. Send `Accept: application/yaml` for YAML. 409 naming `spec.image` when there is no image, or `spec.endpoint` when it points elsewhere than the Service.
+         */
+        get: operations["renderLanguageTool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3365,6 +3445,97 @@ export interface components {
                 };
                 startedAt: string;
             }[];
+        };
+        RegistryServerList: {
+            servers: components["schemas"]["RegistryServerResponse"][];
+            metadata: {
+                count: number;
+                /** @description Absent on the last page */
+                nextCursor?: string;
+            };
+        };
+        RegistryServerResponse: {
+            server: components["schemas"]["RegistryServerDetail"];
+            _meta: {
+                "io.modelcontextprotocol.registry/official": {
+                    /** @enum {string} */
+                    status: "active";
+                    publishedAt: string;
+                    updatedAt: string;
+                    isLatest: boolean;
+                };
+                "dev.toolroom/registry": components["schemas"]["ToolroomRegistryMeta"];
+            };
+        };
+        RegistryServerDetail: {
+            $schema: string;
+            /**
+             * @description dev.toolroom.<namespace>/<name> of the LanguageTool
+             * @example dev.toolroom.support/github
+             */
+            name: string;
+            description: string;
+            title: string;
+            /** @description The server's own version (MCP serverInfo.version) when it gave a plain one, else 0.0.0 */
+            version: string;
+            remotes: {
+                /** @enum {string} */
+                type: "streamable-http";
+                /** @description Toolroom's gateway, never the server's own address */
+                url: string;
+                headers: {
+                    name: string;
+                    description: string;
+                    isRequired: boolean;
+                    isSecret: boolean;
+                }[];
+            }[];
+        };
+        ToolroomRegistryMeta: {
+            namespace: string;
+            name: string;
+            /** @description Pending, Ready or Failed: the state of its last discovery */
+            phase: string;
+            gateway: string;
+            surface: {
+                /** @description How many times discovery or a review changed the tools agents see (0: never discovered) */
+                revision: number;
+                /** @description sha256 of the tool definitions served now */
+                digest: string;
+                /** @description When they last changed (null: never discovered) */
+                changedAt: string | null;
+            };
+            tools: {
+                /** @description The canonical tool id agents call it by through the gateway */
+                name: string;
+                upstreamName: string;
+                title?: string;
+                description: string;
+                /** @enum {string} */
+                level: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
+                /** @enum {string} */
+                levelSource: "declared" | "annotations" | "default";
+            }[];
+        };
+        RenderedLanguageTool: {
+            /** @enum {string} */
+            mode: "service" | "sidecar";
+            /** @description Where the rendered server is reached: the Service's address (service), localhost in the agent's pod (sidecar) */
+            endpoint: string;
+            /** @description service: the Deployment and the Service, for kubectl apply -f */
+            manifest?: {
+                /** @enum {string} */
+                apiVersion: "v1";
+                /** @enum {string} */
+                kind: "List";
+                items: {
+                    [key: string]: unknown;
+                }[];
+            };
+            /** @description sidecar: the entry to add to the agent pod's spec.containers */
+            container?: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -15513,6 +15684,599 @@ export interface operations {
             };
             /** @description Problem details (RFC 9457) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRegistryServers: {
+        parameters: {
+            query?: {
+                /** @description metadata.nextCursor of the previous page */
+                cursor?: string;
+                /** @example 30 */
+                limit?: number;
+                /**
+                 * @description Substring of the server name, any case
+                 * @example github
+                 */
+                search?: string;
+                /**
+                 * @description Servers whose spec or tools changed after this time
+                 * @example 2026-11-24T09:30:00.000Z
+                 */
+                updated_since?: string;
+                /** @description `latest`, or an exact version */
+                version?: string;
+                /** @description Accepted for the API; Toolroom keeps no deleted servers */
+                include_deleted?: "true" | "false";
+            };
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "servers": [
+                     *         {
+                     *           "server": {
+                     *             "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+                     *             "name": "dev.toolroom.support/github",
+                     *             "description": "GitHub issues and pull requests for the support team",
+                     *             "title": "github",
+                     *             "version": "1.4.2",
+                     *             "remotes": [
+                     *               {
+                     *                 "type": "streamable-http",
+                     *                 "url": "https://toolroom.example.com/mcp",
+                     *                 "headers": [
+                     *                   {
+                     *                     "name": "Authorization",
+                     *                     "description": "Bearer and an agent credential of Toolroom (tra_…): the gateway serves the agent's tools, this server's named github.*",
+                     *                     "isRequired": true,
+                     *                     "isSecret": true
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "_meta": {
+                     *             "io.modelcontextprotocol.registry/official": {
+                     *               "status": "active",
+                     *               "publishedAt": "2026-11-24T09:30:00.000Z",
+                     *               "updatedAt": "2026-11-24T09:30:00.000Z",
+                     *               "isLatest": true
+                     *             },
+                     *             "dev.toolroom/registry": {
+                     *               "namespace": "support",
+                     *               "name": "github",
+                     *               "phase": "Ready",
+                     *               "gateway": "https://toolroom.example.com/mcp",
+                     *               "surface": {
+                     *                 "revision": 3,
+                     *                 "digest": "sha256:9f2c4e1a7b3d5f6e8a0c2b4d6f8e0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f",
+                     *                 "changedAt": "2026-11-24T09:30:00.000Z"
+                     *               },
+                     *               "tools": [
+                     *                 {
+                     *                   "name": "github.search_issues",
+                     *                   "upstreamName": "search_issues",
+                     *                   "description": "Search issues",
+                     *                   "level": "read_only",
+                     *                   "levelSource": "annotations"
+                     *                 },
+                     *                 {
+                     *                   "name": "github.create_issue",
+                     *                   "upstreamName": "create_issue",
+                     *                   "description": "Open an issue",
+                     *                   "level": "external_write",
+                     *                   "levelSource": "default"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "count": 1,
+                     *         "nextCursor": "WyJzdXBwb3J0IiwiZ2l0aHViIiwiMGY4YzJkNmUiXQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRegistryServerVersions: {
+        parameters: {
+            query?: {
+                /** @description Accepted for the API; Toolroom keeps no deleted servers */
+                include_deleted?: "true" | "false";
+            };
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description dev.toolroom.<namespace>/<name>, its slash URL-encoded (%2F)
+                 * @example dev.toolroom.support%2Fgithub
+                 */
+                serverName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "servers": [
+                     *         {
+                     *           "server": {
+                     *             "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+                     *             "name": "dev.toolroom.support/github",
+                     *             "description": "GitHub issues and pull requests for the support team",
+                     *             "title": "github",
+                     *             "version": "1.4.2",
+                     *             "remotes": [
+                     *               {
+                     *                 "type": "streamable-http",
+                     *                 "url": "https://toolroom.example.com/mcp",
+                     *                 "headers": [
+                     *                   {
+                     *                     "name": "Authorization",
+                     *                     "description": "Bearer and an agent credential of Toolroom (tra_…): the gateway serves the agent's tools, this server's named github.*",
+                     *                     "isRequired": true,
+                     *                     "isSecret": true
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "_meta": {
+                     *             "io.modelcontextprotocol.registry/official": {
+                     *               "status": "active",
+                     *               "publishedAt": "2026-11-24T09:30:00.000Z",
+                     *               "updatedAt": "2026-11-24T09:30:00.000Z",
+                     *               "isLatest": true
+                     *             },
+                     *             "dev.toolroom/registry": {
+                     *               "namespace": "support",
+                     *               "name": "github",
+                     *               "phase": "Ready",
+                     *               "gateway": "https://toolroom.example.com/mcp",
+                     *               "surface": {
+                     *                 "revision": 3,
+                     *                 "digest": "sha256:9f2c4e1a7b3d5f6e8a0c2b4d6f8e0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f",
+                     *                 "changedAt": "2026-11-24T09:30:00.000Z"
+                     *               },
+                     *               "tools": [
+                     *                 {
+                     *                   "name": "github.search_issues",
+                     *                   "upstreamName": "search_issues",
+                     *                   "description": "Search issues",
+                     *                   "level": "read_only",
+                     *                   "levelSource": "annotations"
+                     *                 },
+                     *                 {
+                     *                   "name": "github.create_issue",
+                     *                   "upstreamName": "create_issue",
+                     *                   "description": "Open an issue",
+                     *                   "level": "external_write",
+                     *                   "levelSource": "default"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRegistryServerVersion: {
+        parameters: {
+            query?: {
+                /** @description Accepted for the API; Toolroom keeps no deleted servers */
+                include_deleted?: "true" | "false";
+            };
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description dev.toolroom.<namespace>/<name>, its slash URL-encoded (%2F)
+                 * @example dev.toolroom.support%2Fgithub
+                 */
+                serverName: string;
+                /** @example latest */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "server": {
+                     *         "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+                     *         "name": "dev.toolroom.support/github",
+                     *         "description": "GitHub issues and pull requests for the support team",
+                     *         "title": "github",
+                     *         "version": "1.4.2",
+                     *         "remotes": [
+                     *           {
+                     *             "type": "streamable-http",
+                     *             "url": "https://toolroom.example.com/mcp",
+                     *             "headers": [
+                     *               {
+                     *                 "name": "Authorization",
+                     *                 "description": "Bearer and an agent credential of Toolroom (tra_…): the gateway serves the agent's tools, this server's named github.*",
+                     *                 "isRequired": true,
+                     *                 "isSecret": true
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_meta": {
+                     *         "io.modelcontextprotocol.registry/official": {
+                     *           "status": "active",
+                     *           "publishedAt": "2026-11-24T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-24T09:30:00.000Z",
+                     *           "isLatest": true
+                     *         },
+                     *         "dev.toolroom/registry": {
+                     *           "namespace": "support",
+                     *           "name": "github",
+                     *           "phase": "Ready",
+                     *           "gateway": "https://toolroom.example.com/mcp",
+                     *           "surface": {
+                     *             "revision": 3,
+                     *             "digest": "sha256:9f2c4e1a7b3d5f6e8a0c2b4d6f8e0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f",
+                     *             "changedAt": "2026-11-24T09:30:00.000Z"
+                     *           },
+                     *           "tools": [
+                     *             {
+                     *               "name": "github.search_issues",
+                     *               "upstreamName": "search_issues",
+                     *               "description": "Search issues",
+                     *               "level": "read_only",
+                     *               "levelSource": "annotations"
+                     *             },
+                     *             {
+                     *               "name": "github.create_issue",
+                     *               "upstreamName": "create_issue",
+                     *               "description": "Open an issue",
+                     *               "level": "external_write",
+                     *               "levelSource": "default"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegistryServerResponse"];
+                };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renderLanguageTool: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example github */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "sidecar",
+                     *       "endpoint": "http://localhost:8080",
+                     *       "container": {
+                     *         "name": "mcp-github",
+                     *         "image": "ghcr.io/acme/github-mcp:1.4.2",
+                     *         "ports": [
+                     *           {
+                     *             "name": "mcp",
+                     *             "containerPort": 8080,
+                     *             "protocol": "TCP"
+                     *           }
+                     *         ],
+                     *         "securityContext": {
+                     *           "runAsNonRoot": true,
+                     *           "allowPrivilegeEscalation": false,
+                     *           "readOnlyRootFilesystem": true,
+                     *           "capabilities": {
+                     *             "drop": [
+                     *               "ALL"
+                     *             ]
+                     *           },
+                     *           "seccompProfile": {
+                     *             "type": "RuntimeDefault"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RenderedLanguageTool"];
+                    "application/yaml": components["schemas"]["RenderedLanguageTool"];
+                };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,6 @@
+import { mcpRegistryRoutes } from '@/lib/api/mcp-registry-routes'
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed'
+
+export const dynamic = 'force-dynamic'
+export const GET = mcpRegistryRoutes.getServerVersion
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET'])
