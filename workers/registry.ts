@@ -1,5 +1,6 @@
 // Every job this worker process runs.
 import approvalsMaintain from './jobs/approvals-maintain'
+import callPartitions from './jobs/call-partitions'
 import deliverWebhook from './jobs/deliver-webhook'
 import discoverySweep from './jobs/discovery-sweep'
 import executeApprovedCall from './jobs/execute-approved-call'
@@ -16,4 +17,5 @@ export const JOBS: JobDefinition[] = [
   approvalsMaintain,
   deliverWebhook,
   executeApprovedCall,
+  callPartitions,
 ] as JobDefinition[]

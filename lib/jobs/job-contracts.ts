@@ -118,6 +118,19 @@ export const statsRollupJob = defineContract({
   },
 })
 
+/** Creates the call log's partitions ahead and drops the days past retention (docs/design/call-log.md). */
+export const callPartitionsJob = defineContract({
+  name: 'calls.partitions',
+  schema: z.strictObject({}),
+  singletonKey: () => 'calls.partitions',
+  retryLimit: 0,
+  retryDelaySeconds: 0,
+  expireInSeconds: 3600,
+  get cron() {
+    return config().TOOLROOM_CALL_PARTITIONS_CRON
+  },
+})
+
 export const JOB_CONTRACTS: JobContract[] = [
   introspectImageJob,
   introspectMcpServerJob,
@@ -126,4 +139,5 @@ export const JOB_CONTRACTS: JobContract[] = [
   executeApprovedCallJob,
   approvalsMaintenanceJob,
   deliverWebhookJob,
+  callPartitionsJob,
 ]
