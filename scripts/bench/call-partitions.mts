@@ -85,11 +85,22 @@ try {
 
   // The worker's upkeep with the retention set so that only the 41-day-old day is past it.
   const dropped = await whileWriting(db.url, () => maintainCallPartitions({ now: new Date(), retentionDays: 40, databaseUrl: db.url }))
-  log(`DETACH CONCURRENTLY + DROP of the day: ${dropped.seconds.toFixed(2)} s; the writer's slowest call record meanwhile ${dropped.slowestWriteMs.toFixed(1)} ms (${dropped.writes} writes)`)
-  const gone = (await client.query(`SELECT to_regclass('public."ToolCall_p${droppedDay.toISOString().slice(0, 10).replaceAll('-', '')}"') IS NULL AS gone`)).rows[0]
+  log(
+    `DETACH CONCURRENTLY + DROP of the day: ${dropped.seconds.toFixed(2)} s; the writer's slowest call record meanwhile ${dropped.slowestWriteMs.toFixed(1)} ms (${dropped.writes} writes)`,
+  )
+  const gone = (await client.query(`SELECT to_regclass('public."ToolCall_p${droppedDay.toISOString().slice(0, 10).replaceAll('-', '')}"') IS NULL AS gone`))
+    .rows[0]
   log(`dropped: ${gone.gone}`)
   log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os.loadavg()[0].toFixed(1)}`)
-  console.log(JSON.stringify({ calls: CALLS, deleteSeconds: deleted.seconds, deleteSlowestWriteMs: deleted.slowestWriteMs, dropSeconds: dropped.seconds, dropSlowestWriteMs: dropped.slowestWriteMs }))
+  console.log(
+    JSON.stringify({
+      calls: CALLS,
+      deleteSeconds: deleted.seconds,
+      deleteSlowestWriteMs: deleted.slowestWriteMs,
+      dropSeconds: dropped.seconds,
+      dropSlowestWriteMs: dropped.slowestWriteMs,
+    }),
+  )
   await client.end()
 } finally {
   await db.stop()
