@@ -221,6 +221,18 @@ describe('across a UTC midnight', () => {
   })
 })
 
+describe('the failure view across days', () => {
+  it("lists a tool's latest failures newest first whichever day (partition) they are in", async () => {
+    const key = 'Tool/default/ledger.reconcile'
+    const failed = (at: number) => callAt(at, { toolId: 'ledger.reconcile', toolKey: key, outcome: 'failed', errorCode: 'upstream_status', errorMessage: 'no' })
+    const calls = [failed(today() - 2 * DAY_MS + 1000), failed(today() - 1), failed(today() + 1), failed(Date.now() - 1000)]
+    await insertCalls(calls)
+    const res = await call(statsRoutes.toolFailures, `/api/v1/stats/tool-failures?key=${encodeURIComponent(key)}`)
+    expect(res.status, res.text).toBe(200)
+    expect(res.json.recent.map((r: { id: string }) => r.id)).toEqual(calls.map((c) => c.id).reverse())
+  })
+})
+
 describe('the export', () => {
   it('streams every call of the range as NDJSON, oldest first, as redacted as stored', async () => {
     const since = new Date(Date.now() - 60_000)
