@@ -15,6 +15,7 @@ import type { BlockList } from 'node:net'
 import { z } from 'zod'
 import { parseTrustedProxies } from '@/lib/http/trusted-proxies'
 import { type AddressPolicy, parseAddressPolicy } from '@/lib/outbound/address-policy'
+import { WINDOW_DAYS } from '@/lib/stats/stats-window'
 import { DEFAULT_EMBEDDED_PG_PORT } from '@/scripts/embedded-db-url.mjs'
 
 /** Where a variable's row goes in README.md: one table per group, in the section about that part. */
@@ -602,6 +603,23 @@ const DECLARATIONS = {
     group: 'statistics',
     meaning: 'a rollup whose worker died is run again after this long',
     default: 900,
+  }),
+  // The call log (docs/design/call-log.md). Never shorter than the statistics window: the 7-day
+  // figures are recomputed from the calls, and a day dropped under them would change them.
+  TOOLROOM_CALL_RETENTION_DAYS: variable(
+    { ...integer(WINDOW_DAYS, 3650), rule: `a number of days from ${WINDOW_DAYS} (the statistics window) to 3650` },
+    {
+      group: 'statistics',
+      meaning:
+        'recorded calls are kept this many whole UTC days before today; older days are dropped whole by the worker (a day holding a call that waits for approval is kept until it is decided)',
+      default: 30,
+    },
+  ),
+  TOOLROOM_CALL_PARTITIONS_CRON: variable(cron, {
+    group: 'statistics',
+    meaning: "when the worker creates the call log's partitions a week ahead and drops the days past TOOLROOM_CALL_RETENTION_DAYS",
+    default: '7 * * * *',
+    shownDefault: '`7 * * * *` (hourly)',
   }),
 
   // MCP authorization (OAuth)

@@ -1,5 +1,6 @@
 // Every job this worker process runs.
 import approvalsMaintain from './jobs/approvals-maintain'
+import callPartitions from './jobs/call-partitions'
 import deliverWebhook from './jobs/deliver-webhook'
 import discoverySweep from './jobs/discovery-sweep'
 import executeApprovedCall from './jobs/execute-approved-call'
@@ -18,4 +19,5 @@ export const JOBS: JobDefinition[] = [
   deliverWebhook,
   executeApprovedCall,
   forgetAttempts,
+  callPartitions,
 ] as JobDefinition[]

@@ -10,6 +10,7 @@ import { err, type Format, painter } from './output.mjs'
 import { apply, diff } from './commands/apply.mjs'
 import * as contexts from './commands/config.mjs'
 import { explain } from './commands/explain.mjs'
+import { exportCalls } from './commands/calls-export.mjs'
 import { calls, decide, effectiveTools, listApprovals, undo } from './commands/fleet.mjs'
 import { get, remove } from './commands/get.mjs'
 import { render } from './commands/render.mjs'
@@ -160,9 +161,9 @@ approvals
     return run(() => undo(connection(globals()), id, this.opts()))()
   })
 
-program
+const callsCommand = program
   .command('calls')
-  .description('Recorded tool calls, newest first')
+  .description('Recorded tool calls, newest first; `calls export` writes a time range of them as NDJSON')
   .option('--agent <agent>', 'only this agent: a name (in -n NAMESPACE), namespace/name, or an id')
   .option('-n, --namespace <namespace>', "the agent's namespace")
   .option('--tool <id>', 'only this tool id, e.g. zendesk.create_ticket')
@@ -171,6 +172,15 @@ program
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command) {
     return run(() => calls(connection(globals()), this.opts()))()
+  })
+callsCommand
+  .command('export')
+  .description('The calls started from --since until --until (default now) as NDJSON, one call per line, oldest first, as stored (redacted as the call log is)')
+  .option('--since <time>', 'start: 2026-11-01T09:00:00Z, a UTC day (2026-11-01), or a span back from now (90m, 24h, 7d)')
+  .option('--until <time>', 'end (not included), in the same forms; default now')
+  .option('--file <path>', 'write to this file (mode 0600) instead of stdout')
+  .action(function (this: Command) {
+    return run(() => exportCalls(connection(globals()), this.opts()))()
   })
 
 const config = program.command('config').description('Named contexts (server, token, namespace) in the config file')

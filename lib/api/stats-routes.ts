@@ -6,6 +6,7 @@ import { route } from '@/lib/http/route'
 import { getRow } from '@/lib/resources/resource-store'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { getCall, listCalls } from '@/lib/stats/list-calls'
+import { exportCalls } from '@/lib/call-log/export-calls'
 import { SOURCE_KINDS } from '@/lib/effective-tools/types'
 import { type CallStats, type FailingTool, readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
 import { readToolFailures } from '@/lib/stats/read-tool-failures'
@@ -145,6 +146,13 @@ const callsQuery = z.strictObject({
   cursor: z.string().max(1000).optional(),
 })
 
+const exportRange = z
+  .strictObject({
+    since: isoDate.openapi({ description: 'Calls started at or after this time (ISO 8601 with offset)' }),
+    until: isoDate.optional().openapi({ description: 'Calls started before this time; default now' }),
+  })
+  .refine((q) => q.until === undefined || q.until > q.since, { path: ['until'], message: 'must be after since' })
+
 export const failingToolSchema = z
   .object({
     key: z.string(),
@@ -251,6 +259,18 @@ export const STATS_CONTRACTS = {
     query: callsQuery,
     response: z.object({ items: z.array(toolCallRow), nextCursor: z.string().nullable() }),
   },
+  exportCalls: {
+    method: 'GET',
+    path: '/api/v1/calls/export',
+    operationId: 'exportCalls',
+    tags,
+    access: 'read',
+    summary:
+      'Recorded calls started in [since, until) as NDJSON, one ToolCallDetail per line (arguments and results as stored, redacted as the tool says), oldest first, streamed: for a log store or SIEM before the days pass TOOLROOM_CALL_RETENTION_DAYS',
+    query: exportRange,
+    response: z.string().openapi({ description: 'NDJSON: one ToolCallDetail per line' }),
+    responseContentType: 'application/x-ndjson',
+  },
   call: {
     method: 'GET',
     path: '/api/v1/calls/{id}',
@@ -279,5 +299,15 @@ export const statsRoutes = {
   topFailing: route(STATS_CONTRACTS.topFailing, async ({ query }) => ({ items: await topFailingTools(query.limit) })),
   toolFailures: route(STATS_CONTRACTS.toolFailures, async ({ query }) => readToolFailures(query.key)),
   calls: route(STATS_CONTRACTS.calls, async ({ query }) => listCalls(query)),
+  exportCalls: route(STATS_CONTRACTS.exportCalls, async ({ query }) => {
+    const until = query.until ?? new Date()
+    const stamp = (d: Date) => d.toISOString().replace(/[:.]/g, '-')
+    return new Response(await exportCalls({ since: query.since, until }), {
+      headers: {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+        'content-disposition': `attachment; filename="toolroom-calls-${stamp(query.since)}-${stamp(until)}.ndjson"`,
+      },
+    })
+  }),
   call: route(STATS_CONTRACTS.call, async ({ params }) => getCall(params.id)),
 }

@@ -92,9 +92,9 @@ function pump() {
   while (inFlight < MAX_IN_FLIGHT && queue.length > 0) {
     const batch = queue.splice(0, MAX_BATCH)
     inFlight++
-    callPool()
-      // Named, so each connection parses and plans the statement once.
-      .query({ name: 'toolroom_record_calls', text: INSERT_SQL, values: [JSON.stringify(batch.map((b) => b.record))] })
+    const records = batch.map((b) => b.record)
+    // Named, so each connection parses and plans the statement once.
+    withDayPartitions(records, (sql, values) => callPool().query({ name: sql === INSERT_SQL ? 'toolroom_record_calls' : undefined, text: sql, values }))
       .then(
         () => batch.forEach((b) => b.done()),
         (e) => batch.forEach((b) => b.done(e)),
@@ -113,12 +113,32 @@ const INSERT_SQL = `
   SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
     provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
   FROM json_populate_recordset(NULL::"ToolCall", $1::json)
-  ON CONFLICT (id) DO NOTHING`
+  ON CONFLICT (id, "startedAt") DO NOTHING`
+
+// A call whose day has no partition yet (the worker creates them a week ahead: a worker down longer,
+// an ingested call of a day already dropped) fails with "no partition of relation … found for row".
+// The call is still recorded: its days' partitions are created and the batch written again. A default
+// partition would take such rows without this, but it forbids DETACH … CONCURRENTLY, so dropping a day
+// would stall every writer (docs/design/call-log.md, "A call without a partition").
+// Matched by its text: Prisma wraps the SQLSTATE (23514, shared with every CHECK) in errors of its own.
+const NO_PARTITION = (e: unknown) => e instanceof Error && /no partition of relation "ToolCall" found for row/.test(e.message)
+
+async function withDayPartitions<T>(records: CallRecord[], run: (sql: string, values: unknown[]) => Promise<T>): Promise<T> {
+  const values = [JSON.stringify(records)]
+  try {
+    return await run(INSERT_SQL, values)
+  } catch (e) {
+    if (!NO_PARTITION(e)) throw e
+    const days = [...new Set(records.map((r) => new Date(r.startedAt).toISOString().slice(0, 10)))]
+    await run('SELECT toolroom_call_partition(day) FROM unnest($1::date[]) AS day', [days])
+    return run(INSERT_SQL, values)
+  }
+}
 
 /** One INSERT for many rows (the same statement as the gateway's batches); a row whose id is already recorded is skipped. Returns how many were written. */
 export async function insertCalls(records: CallRecord[]): Promise<number> {
   if (records.length === 0) return 0
-  return prisma.$executeRawUnsafe(INSERT_SQL, JSON.stringify(records.map(storable)))
+  return withDayPartitions(records.map(storable), (sql, values) => prisma.$executeRawUnsafe(sql, ...values))
 }
 
 /** Closes a call recorded earlier as pending_approval, once it ran (or will not run) after the decision. */

@@ -140,6 +140,21 @@ export const forgetAttemptsJob = defineContract({
   cron: '*/10 * * * *',
 })
 
+/** Creates the call log's partitions ahead and drops the days past retention (docs/design/call-log.md). */
+export const callPartitionsJob = defineContract({
+  name: 'calls.partitions',
+  schema: z.strictObject({}),
+  singletonKey: () => 'calls.partitions',
+  // Creating and dropping days can start over: a detach cut short is finished by the next run.
+  releaseOnStop: true,
+  retryLimit: 0,
+  retryDelaySeconds: 0,
+  expireInSeconds: 3600,
+  get cron() {
+    return config().TOOLROOM_CALL_PARTITIONS_CRON
+  },
+})
+
 export const JOB_CONTRACTS: JobContract[] = [
   introspectImageJob,
   introspectMcpServerJob,
@@ -149,4 +164,5 @@ export const JOB_CONTRACTS: JobContract[] = [
   approvalsMaintenanceJob,
   deliverWebhookJob,
   forgetAttemptsJob,
+  callPartitionsJob,
 ]

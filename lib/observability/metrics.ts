@@ -150,6 +150,21 @@ function createMetrics(registry: client.Registry) {
       buckets: LATENCY_BUCKETS,
       registers: r,
     }),
+    callPartitions: new client.Gauge({
+      name: 'toolroom_call_partitions',
+      help: "Days (partitions) the call log holds, as the worker's last upkeep left it",
+      registers: r,
+    }),
+    callPartitionsKept: new client.Gauge({
+      name: 'toolroom_call_partitions_kept',
+      help: 'Days past TOOLROOM_CALL_RETENTION_DAYS the last upkeep kept because they hold calls waiting for approval',
+      registers: r,
+    }),
+    callPartitionsDropped: new client.Counter({
+      name: 'toolroom_call_partitions_dropped_total',
+      help: 'Days of the call log dropped whole past TOOLROOM_CALL_RETENTION_DAYS',
+      registers: r,
+    }),
     dbPoolConnections: new client.Gauge({
       name: 'toolroom_db_pool_connections',
       help: 'Database pool connections of this process, by pool and state (total, idle, waiting: requests waiting for one; max)',
@@ -242,6 +257,13 @@ export function observeJob(job: string, result: 'completed' | 'failed', seconds:
   m.jobs.inc({ job, result })
   m.jobSeconds.observe({ job }, seconds)
   if (attempt > 1) m.jobRetries.inc({ job })
+}
+
+export function observeCallPartitions(upkeep: { partitions: number; kept: number; dropped: number }): void {
+  const m = metrics()
+  m.callPartitions.set(upkeep.partitions)
+  m.callPartitionsKept.set(upkeep.kept)
+  m.callPartitionsDropped.inc(upkeep.dropped)
 }
 
 export function countDiscoveryRun(subject: 'image' | 'mcp', outcome: string): void {

@@ -108,7 +108,7 @@ type CallRow = { id: string; toolId: string; outcome: string; agentId: string; a
  */
 async function searchCalls(q: string, resources: ResourceHit[], limit: number): Promise<CallHit[]> {
   if (isUuid(q)) {
-    const call = await prisma.toolCall.findUnique({ where: { id: q }, select: CALL_COLUMNS })
+    const call = await prisma.toolCall.findFirst({ where: { id: q }, select: CALL_COLUMNS })
     return call ? [toCallHit(call)] : []
   }
   const toolIds = new Set(

@@ -94,7 +94,7 @@ async function agentIdsOf(ref: string, agentId?: string): Promise<string[]> {
 
 /** One call with its stored (already redacted by the gateway) arguments and result. */
 export async function getCall(id: string) {
-  const call = await prisma.toolCall.findUnique({ where: { id } })
+  const call = await prisma.toolCall.findFirst({ where: { id } })
   if (!call) throw new AppError('NOT_FOUND', `no call with id "${id}"`)
   return call
 }

@@ -137,14 +137,16 @@ const ADD_INSERTED_SQL = hourlyRowsSql(
         SELECT id, sum(cardinality("callIds")) OVER (ORDER BY id) - cardinality("callIds") AS before
         FROM (SELECT id, "callIds" FROM "CallStatInsertLog" ORDER BY id LIMIT $1) AS oldest
       ) AS l WHERE before < $1)
-    RETURNING "callIds"
+    RETURNING hour, "callIds"
   ), ids AS (
-    SELECT DISTINCT unnest("callIds") AS id FROM claimed
+    SELECT DISTINCT unnest("callIds") AS id, hour FROM claimed
   ), recomputed AS (
     SELECT unnest($4::timestamptz[]) AS hour UNION SELECT DISTINCT hour FROM "CallStatDirtyHour"
   ), added AS (
+    -- By id within its logged hour: the call log is partitioned by day (docs/design/call-log.md), and
+    -- the hour names the one partition to look in instead of every day's.
     SELECT c.*, date_trunc('hour', c."startedAt", 'UTC') AS hour
-    FROM ids JOIN "ToolCall" c ON c.id = ids.id
+    FROM ids JOIN "ToolCall" c ON c.id = ids.id AND c."startedAt" >= ids.hour AND c."startedAt" < ids.hour + interval '1 hour'
     WHERE date_trunc('hour', c."startedAt", 'UTC') BETWEEN $2 AND $3
       AND date_trunc('hour', c."startedAt", 'UTC') NOT IN (SELECT hour FROM recomputed)
   )`,

@@ -1,6 +1,6 @@
 // The statistics window: "the last 7 days" is today and the six previous days, in UTC, so daily
 // buckets are whole calendar days and the hourly series covers exactly the same span.
-const WINDOW_DAYS = 7
+export const WINDOW_DAYS = 7
 /** Hourly rollups are kept a day longer than the window reaches back. */
 export const RETENTION_HOURS = (WINDOW_DAYS + 1) * 24
 

@@ -41,7 +41,7 @@ try {
   } = await client.query(`SELECT id FROM "ToolCall" ORDER BY "startedAt" DESC LIMIT 1`)
   const {
     rows: [size],
-  } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
+  } = await client.query(`SELECT pg_size_pretty(sum(pg_total_relation_size(inhrelid))) AS size FROM pg_inherits WHERE inhparent = '"ToolCall"'::regclass`)
   await client.end()
 
   await ensureBenchToken(db.url, BENCH_SECRET_KEY)

@@ -39,7 +39,7 @@ try {
   log(`${ROWS.toLocaleString('en')} calls written in ${seconds(t0)} s (${fill.insertSeconds.toFixed(1)} s rows, ${fill.indexSeconds.toFixed(1)} s indexes)`)
   const {
     rows: [size],
-  } = await client.query(`SELECT pg_size_pretty(pg_total_relation_size('"ToolCall"')) AS size`)
+  } = await client.query(`SELECT pg_size_pretty(sum(pg_total_relation_size(inhrelid))) AS size FROM pg_inherits WHERE inhparent = '"ToolCall"'::regclass`)
 
   t0 = performance.now()
   const first = await rollup(db.url)

@@ -100,7 +100,7 @@ describe('an approved call', () => {
     expect(decided.status).toBe(200)
     await until('the approved call to run', async () => (await approvalOf(callId)).execution === 'succeeded')
     expect(charges()).toBe(before + 1)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ outcome: 'succeeded', attempts: 1 })
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id: callId } })).toMatchObject({ outcome: 'succeeded', attempts: 1 })
 
     const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId } })
     expect(status.structuredContent).toMatchObject({

@@ -154,7 +154,7 @@ describe('deciding', () => {
     })
     expect(res.status).toBe(200)
     expect(res.json).toMatchObject({ status: 'approved', decision: { comment: 'refund agreed with customer' }, execution: { status: 'queued' } })
-    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })).outcome).toBe('approved')
+    expect((await prisma.toolCall.findFirstOrThrow({ where: { id: a.callId } })).outcome).toBe('approved')
     const jobs = await prisma.$queryRawUnsafe<{ n: bigint }[]>(
       `SELECT count(*) AS n FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`,
       a.id,
@@ -169,7 +169,7 @@ describe('deciding', () => {
     const res = await call(denyApi.POST, `/api/v1/approvals/${a.id}/deny`, { method: 'POST', params: { id: a.id } })
     expect(res.status).toBe(200)
     expect(res.json.status).toBe('denied')
-    const callRow = await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })
+    const callRow = await prisma.toolCall.findFirstOrThrow({ where: { id: a.callId } })
     expect(callRow).toMatchObject({ outcome: 'rejected', errorCode: 'approval_denied' })
     expect(
       await prisma.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1`, a.id),
@@ -201,7 +201,7 @@ describe('deciding', () => {
     const expired = await expireApprovals()
     expect(expired.map((r) => r.id)).toEqual([a.id])
     expect((await prisma.approvalRequest.findUniqueOrThrow({ where: { id: a.id } })).status).toBe('expired')
-    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })).outcome).toBe('expired')
+    expect((await prisma.toolCall.findFirstOrThrow({ where: { id: a.callId } })).outcome).toBe('expired')
     expect(await prisma.auditEvent.count({ where: { action: 'approval.expired', resourceId: a.callId } })).toBe(1)
     expect(await expireApprovals()).toHaveLength(0)
   })
@@ -353,7 +353,7 @@ describe('undo', () => {
     const res = await undo(a.id)
     expect(res.status).toBe(200)
     expect(res.json).toMatchObject({ status: 'pending', decision: null, execution: null })
-    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })).outcome).toBe('pending_approval')
+    expect((await prisma.toolCall.findFirstOrThrow({ where: { id: a.callId } })).outcome).toBe('pending_approval')
     await takeEffectNow(a.id)
     const { runs, runner } = countingRunner()
     expect(await executeApprovedCall(a.id, 1, runner, 1)).toBe('superseded')
@@ -370,7 +370,7 @@ describe('undo', () => {
       result: { structuredContent: { status: 'approval_required', approvalStatus: 'pending' } },
     })
     expect((await undo(a.id)).json.status).toBe('pending')
-    const callRow = await prisma.toolCall.findUniqueOrThrow({ where: { id: a.callId } })
+    const callRow = await prisma.toolCall.findFirstOrThrow({ where: { id: a.callId } })
     expect(callRow).toMatchObject({ outcome: 'pending_approval', errorCode: null, finishedAt: null })
     expect((await approve(a.id)).json.status).toBe('approved')
   })

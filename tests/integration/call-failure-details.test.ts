@@ -146,7 +146,7 @@ function strings(value: unknown): string[] {
 
 /** The stored row of a failed call, and every text in it (columns, and keys and values of its JSON), one per line. */
 async function storedRow(callId: string) {
-  const row = await prisma.toolCall.findUniqueOrThrow({ where: { id: callId } })
+  const row = await prisma.toolCall.findFirstOrThrow({ where: { id: callId } })
   return { row, text: strings(row).join('\n') }
 }
 

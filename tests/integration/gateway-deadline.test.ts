@@ -111,7 +111,7 @@ const callTool = (toolId: string) =>
 async function failedCall(toolId: string, counted: string) {
   const res = await callTool(toolId)
   expect(res.status).toBe(502)
-  const row = await prisma.toolCall.findUniqueOrThrow({ where: { id: res.json.data.callId } })
+  const row = await prisma.toolCall.findFirstOrThrow({ where: { id: res.json.data.callId } })
   if (counted.startsWith('/')) await until(`every attempt at ${counted} to end`, () => ended.get(counted) === hits.get(counted))
   return { res, row }
 }
@@ -187,7 +187,7 @@ describe('one deadline per call', () => {
     expect(outcome.error).toContain(`deadline of ${BUDGET_MS} ms (timeoutMs, retries included) was hit after 1 attempt`)
     await until('the approved attempt to end', () => ended.get('/drip-approved') === 1)
     expect(hits.get('/drip-approved')).toBe(1)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: held.json.callId } })).toMatchObject({ errorCode: 'deadline_exceeded', attempts: 1 })
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id: held.json.callId } })).toMatchObject({ errorCode: 'deadline_exceeded', attempts: 1 })
   })
 
   it("states the budget rule in the explainer's trace", async () => {

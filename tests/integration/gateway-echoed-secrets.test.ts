@@ -326,7 +326,7 @@ describe('what an upstream echoes of an injected secret', () => {
     expect(res.json.data).toMatchObject({ outcome: 'failed' })
     expect(res.json.detail).toMatch(/Secret "short-token".* 7 characters long; .* at least 8/)
     expect(res.text).not.toContain('abc1234')
-    const row = await prisma.toolCall.findUniqueOrThrow({ where: { id: res.json.callId } })
+    const row = await prisma.toolCall.findFirstOrThrow({ where: { id: res.json.callId } })
     expect(row).toMatchObject({ outcome: 'failed', errorCode: 'secret_too_short' })
   })
 })

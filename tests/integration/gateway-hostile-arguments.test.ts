@@ -159,7 +159,7 @@ describe('URL templates', () => {
     expect(refused.status).toBe(422)
     expect(refused.json.rpcCode).toBe(-32602)
     expect(refused.json.detail).toMatch(/"id" fills a path segment/)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: refused.json.callId } })).toMatchObject({
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id: refused.json.callId } })).toMatchObject({
       toolId: 'users.profile',
       errorCode: 'url_template',
     })
@@ -194,7 +194,7 @@ describe('text PostgreSQL cannot store', () => {
 
     const overRest = await restCall('users.profile', { arguments: { id: 'rest\u0000nul' } })
     expect(overRest.status, overRest.text).toBe(200)
-    expect((await prisma.toolCall.findUniqueOrThrow({ where: { id: overRest.json.callId } })).args).toEqual({ id: 'rest\u2400nul' })
+    expect((await prisma.toolCall.findFirstOrThrow({ where: { id: overRest.json.callId } })).args).toEqual({ id: 'rest\u2400nul' })
   })
 
   it('in a tool name or an idempotency key is refused (-32602 / 422) and still recorded', async () => {
@@ -232,7 +232,7 @@ describe('text PostgreSQL cannot store', () => {
     const id = crypto.randomUUID()
     const ok = await ingest([{ id, toolId: 'users.profile', outcome: 'succeeded', startedAt, args: { q: 'a\u0000b' }, result: { text: '\udc00' } }])
     expect(ok.status, ok.text).toBe(202)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id } })).toMatchObject({ args: { q: 'a\u2400b' }, result: { text: '\ufffd' } })
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id } })).toMatchObject({ args: { q: 'a\u2400b' }, result: { text: '\ufffd' } })
   })
 })
 

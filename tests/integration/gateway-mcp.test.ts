@@ -142,7 +142,7 @@ describe('MCP gateway with the official SDK client', () => {
     const s = result.structuredContent as { status: string; callId: string }
     expect(s.status).toBe('approval_required')
     expect(rest.hits.get('/charge')).toBeUndefined()
-    const row = await prisma.toolCall.findUniqueOrThrow({ where: { id: s.callId } })
+    const row = await prisma.toolCall.findFirstOrThrow({ where: { id: s.callId } })
     expect(row.outcome).toBe('pending_approval')
     const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId: s.callId } })
     expect(status.structuredContent).toMatchObject({ callId: s.callId, status: 'pending', outcome: 'pending_approval', tool: 'pay.charge' })

@@ -96,7 +96,7 @@ describe('REST call endpoint and ingest', () => {
     const ok = await restCall('upstream.echo', { arguments: { text: 'over rest' } })
     expect(ok.status).toBe(200)
     expect(ok.json.result.structuredContent).toEqual({ echo: 'over rest' })
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: ok.json.callId } })).toMatchObject({
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id: ok.json.callId } })).toMatchObject({
       channel: 'rest',
       outcome: 'succeeded',
       toolKey: 'LanguageTool/gw/upstream/upstream.echo',
@@ -147,7 +147,7 @@ describe('REST call endpoint and ingest', () => {
       headers: { authorization: `Bearer ${tokens.tokenA}` },
     })
     expect(again.json).toEqual({ accepted: 0, duplicates: 1 })
-    const row = await prisma.toolCall.findUniqueOrThrow({ where: { id } })
+    const row = await prisma.toolCall.findFirstOrThrow({ where: { id } })
     expect(row).toMatchObject({ channel: 'ingest', agentName: 'agent-a', provenance: 'grant', toolKey: 'Tool/gw/tickets.create' })
     expect(row.args).toEqual({ subject: 's', body: '[REDACTED]' })
   })
@@ -158,14 +158,14 @@ describe('retries', () => {
     const read = await restCall('flaky.read', { arguments: {} })
     expect(read.status).toBe(200)
     expect(rest.hits.get('/flaky-read')).toBe(3)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: read.json.callId } })).toMatchObject({ outcome: 'succeeded', attempts: 3 })
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id: read.json.callId } })).toMatchObject({ outcome: 'succeeded', attempts: 3 })
     const put = await restCall('flaky.put', { arguments: {} })
     expect(put.status).toBe(200)
     expect(rest.hits.get('/flaky-put')).toBe(3)
     const write = await restCall('flaky.write', { arguments: {} })
     expect(write.status).toBe(502)
     expect(rest.hits.get('/flaky-write')).toBe(1)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: write.json.callId } })).toMatchObject({
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id: write.json.callId } })).toMatchObject({
       outcome: 'failed',
       attempts: 1,
       errorCode: 'transient',
@@ -190,7 +190,7 @@ describe('redaction', () => {
     // a failure that echoes arguments is scrubbed too
     await restCall('tickets.create', { arguments: { subject: 'x'.repeat(300), body: BODY_VALUE } })
 
-    const row = await prisma.toolCall.findUniqueOrThrow({ where: { id: res.json.callId } })
+    const row = await prisma.toolCall.findFirstOrThrow({ where: { id: res.json.callId } })
     expect(row.args).toEqual({ subject: 'Printer on fire', body: '[REDACTED]', customer_email: '[REDACTED]' })
     expect((row.result as { structuredContent: { token: string } }).structuredContent.token).toBe('[REDACTED]')
 

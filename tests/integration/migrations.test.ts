@@ -252,3 +252,78 @@ describe('a database that Prisma migrated', () => {
     expect(await recorded(db)).toEqual([])
   })
 })
+
+describe('the call log becoming day partitions (20261127141000_call_partitions)', () => {
+  const PARTITIONING = '20261127141000_call_partitions'
+  const DAY_MS = 86_400_000
+  const column = 'id, "startedAt", "agentId", "agentNamespace", "agentName", "toolId", "toolNamespace", provenance, channel, outcome, "idempotencyKey", args'
+
+  it(
+    'keeps every call of every day, and reads by id, approval updates, repeated writes and the statistics triggers work on them',
+    { timeout: 60_000 },
+    async () => {
+      const db = await freshDatabase(ADMIN, 'toolroom_migrate_call_partitions')
+      const before = NAMES.slice(0, NAMES.indexOf(PARTITIONING))
+      await applyMigrations({ databaseUrl: db, directory: migrationsDir(before) })
+
+      // 50 calls over five days (one of them 40 days back, one just before a UTC midnight), as the
+      // release before wrote them; one waits for approval.
+      const today = Math.floor(Date.now() / DAY_MS) * DAY_MS
+      const starts = [today - 40 * DAY_MS + 3_600_000, today - 3 * DAY_MS + 3_600_000, today - 2 * DAY_MS + 3_600_000, today - 10_000, today]
+      const agentId = '00000000-0000-4000-8000-0000000000a1'
+      const calls = Array.from({ length: 50 }, (_, i) => ({
+        id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+        startedAt: new Date(starts[i % starts.length] + Math.floor(i / starts.length) * 1000).toISOString(),
+        outcome: i === 7 ? 'pending_approval' : i % 3 === 0 ? 'failed' : 'succeeded',
+        idempotencyKey: `key-${i}`,
+      }))
+      for (const c of calls)
+        await query(
+          db,
+          `INSERT INTO "ToolCall" (${column}) VALUES ($1, $2, $3, 'default', 'bot', 'github.create_issue', 'github', 'grant', 'mcp', $4, $5, '{"title":"kept"}')`,
+          [c.id, c.startedAt, agentId, c.outcome, c.idempotencyKey],
+        )
+      const held = calls[7]
+      await query(
+        db,
+        `INSERT INTO "ApprovalRequest" ("callId", "agentId", "agentNamespace", "agentName", "toolId", "toolNamespace", "expiresAt")
+       VALUES ($1, $2, 'default', 'bot', 'github.create_issue', 'github', now() + interval '1 day')`,
+        [held.id, agentId],
+      )
+      const rowsBefore = await query(db, `SELECT * FROM "ToolCall" ORDER BY id`)
+
+      expect((await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })).applied).toEqual(NAMES.slice(before.length))
+
+      // Every row, every column, as it was; each in the partition of its UTC day.
+      expect(await query(db, `SELECT * FROM "ToolCall" ORDER BY id`)).toEqual(rowsBefore)
+      const placed = await query<{ partition: string; id: string; startedAt: Date }>(
+        db,
+        `SELECT tableoid::regclass::text AS partition, id, "startedAt" FROM "ToolCall"`,
+      )
+      for (const row of placed) expect(row.partition, row.id).toBe(`"ToolCall_p${row.startedAt.toISOString().slice(0, 10).replaceAll('-', '')}"`)
+      expect(new Set(placed.map((p) => p.partition)).size).toBe(starts.length)
+      expect(await query(db, `SELECT relkind FROM pg_class WHERE relname = 'ToolCall'`)).toEqual([{ relkind: 'p' }])
+
+      // A read by id (as the calls explorer and approval_status do), an approval's outcome update by
+      // id, a repeated write of the same call (ON CONFLICT on the key), all across the days.
+      expect(await query(db, `SELECT id FROM "ToolCall" WHERE id = $1`, [calls[0].id])).toEqual([{ id: calls[0].id }])
+      const [{ callId }] = await query<{ callId: string }>(db, `SELECT "callId" FROM "ApprovalRequest" WHERE status = 'pending'`)
+      await query(db, `UPDATE "ToolCall" SET outcome = 'approved' WHERE id = $1`, [callId])
+      expect(await query(db, `SELECT outcome FROM "ToolCall" WHERE id = $1`, [held.id])).toEqual([{ outcome: 'approved' }])
+      const again = `INSERT INTO "ToolCall" (${column}) VALUES ($1, $2, $3, 'default', 'bot', 'github.create_issue', 'github', 'grant', 'mcp', 'succeeded', NULL, NULL) ON CONFLICT (id, "startedAt") DO NOTHING`
+      await query(db, again, [calls[1].id, calls[1].startedAt, agentId])
+      expect(await query(db, `SELECT count(*)::int AS n FROM "ToolCall"`)).toEqual([{ n: 50 }])
+
+      // New calls: counted by the statistics triggers; a day with no partition yet is refused until
+      // toolroom_call_partition creates it (what the gateway's writer does).
+      const fresh = '00000000-0000-4000-8000-0000000000f1'
+      await query(db, again, [fresh, new Date().toISOString(), agentId])
+      expect(await query(db, `SELECT count(*)::int AS n FROM "CallStatInsertLog" WHERE $1 = ANY("callIds")`, [fresh])).toEqual([{ n: 1 }])
+      const farAhead = new Date(today + 60 * DAY_MS).toISOString()
+      await expect(query(db, again, ['00000000-0000-4000-8000-0000000000f2', farAhead, agentId])).rejects.toThrow(/no partition of relation "ToolCall" found/)
+      await query(db, `SELECT toolroom_call_partition($1::date)`, [farAhead.slice(0, 10)])
+      await query(db, again, ['00000000-0000-4000-8000-0000000000f2', farAhead, agentId])
+      expect(await query(db, `SELECT count(*)::int AS n FROM "ToolCall"`)).toEqual([{ n: 52 }])
+    },
+  )
+})

@@ -96,8 +96,8 @@ describe('hourly rollup', () => {
     expect(stats.totals).toMatchObject({ calls: 4, failures: 0 })
     expect(stats.byDay.find((d) => d.day === threeDaysAgo.toISOString().slice(0, 10))!.calls).toBe(4)
 
-    await prisma.toolCall.update({ where: { id: ids[0] }, data: { outcome: 'failed' } })
-    await prisma.toolCall.delete({ where: { id: ids[1] } })
+    await prisma.toolCall.updateMany({ where: { id: ids[0] }, data: { outcome: 'failed' } })
+    await prisma.toolCall.deleteMany({ where: { id: ids[1] } })
     await rollupCallStats()
     stats = await readCallStats('tool', 'Tool/ops/late.tool')
     expect(stats.totals).toMatchObject({ calls: 3, failures: 1, failureRate: 1 / 3 })

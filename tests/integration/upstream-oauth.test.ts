@@ -244,7 +244,7 @@ describe('a REST tool with an OAuth credential', () => {
     const listed = await call(statsRoutes.calls, '/api/v1/calls?limit=50')
     const one = await call(statsRoutes.call, `/api/v1/calls/${callId}`, { params: { id: callId } })
     const tool = await toolStatus('tickets.create')
-    const stored = await prisma.toolCall.findUniqueOrThrow({ where: { id: callId } })
+    const stored = await prisma.toolCall.findFirstOrThrow({ where: { id: callId } })
     const rows = await prisma.upstreamToken.findMany()
     for (const text of [
       answer.text,
@@ -264,7 +264,7 @@ describe('a REST tool with an OAuth credential', () => {
     expect(res.status).toBe(502)
     const token = restUpstream.seen.at(-1)!
     expect(await idp.verify(token)).not.toBeNull()
-    const stored = await prisma.toolCall.findUniqueOrThrow({ where: { id: res.json.callId } })
+    const stored = await prisma.toolCall.findFirstOrThrow({ where: { id: res.json.callId } })
     expect(stored.upstreamExcerpt).toContain('[REDACTED]')
     const one = await call(statsRoutes.call, `/api/v1/calls/${res.json.callId}`, { params: { id: res.json.callId } })
     for (const text of [res.text, JSON.stringify(stored), one.text]) expect(text).not.toContain(token)
@@ -331,7 +331,7 @@ describe('a REST tool with an OAuth credential', () => {
     expect(res.json.detail).toContain(`the authorization server ${deadIssuer}`)
     expect(res.json.detail).toContain('could not be reached')
     expect(res.json.data.authorizationServer).toMatchObject({ error: 'unreachable', server: deadIssuer })
-    const stored = await prisma.toolCall.findUniqueOrThrow({ where: { id: res.json.callId } })
+    const stored = await prisma.toolCall.findFirstOrThrow({ where: { id: res.json.callId } })
     expect(stored).toMatchObject({ outcome: 'failed', errorCode: 'upstream_auth' })
     expect(await toolStatus('tickets.down')).toMatchObject({ phase: 'Failed', token: { status: 'False', reason: 'ServerUnreachable' } })
   })

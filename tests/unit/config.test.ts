@@ -86,6 +86,17 @@ describe('defaults', () => {
   })
 })
 
+describe('the call retention', () => {
+  it('defaults to 30 days and is never shorter than the 7-day statistics window', () => {
+    expect(parseConfig({}).TOOLROOM_CALL_RETENTION_DAYS).toBe(30)
+    expect(parseConfig({ TOOLROOM_CALL_RETENTION_DAYS: '7' }).TOOLROOM_CALL_RETENTION_DAYS).toBe(7)
+    for (const value of ['6', '0', '-30', '7.5', 'a month'])
+      expect(problem({ TOOLROOM_CALL_RETENTION_DAYS: value })).toContain(
+        `TOOLROOM_CALL_RETENTION_DAYS must be a number of days from 7 (the statistics window) to 3650, got "${value}"`,
+      )
+  })
+})
+
 describe('a value that breaks its rule', () => {
   it('is named with the rule and the value', () => {
     expect(problem({ GATEWAY_PORT: 'abc' })).toContain('GATEWAY_PORT must be an integer from 0 to 65535 (0: any free port), got "abc"')
