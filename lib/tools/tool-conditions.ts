@@ -163,11 +163,15 @@ function endpointCondition(facts: ToolFacts): Observed {
 function callsCondition({ calls, failures }: { calls: number; failures: number }): Observed {
   const type = 'CallsSucceeding'
   const window = `in the last ${RECENT_HOURS} hours`
-  if (calls === 0) return { type, status: 'True', reason: 'NoRecentCalls', message: `no calls ${window}` }
+  // No calls, or too few to judge that mostly fail, say nothing either way: "yes" would vouch for a tool
+  // whose every call could fail (a Failed tool nobody called yet). Unknown here leaves the phase alone.
+  if (calls === 0) return { type, status: 'Unknown', reason: 'NoRecentCalls', message: `no calls ${window}` }
   const said = `${failures} of ${calls} call${calls === 1 ? '' : 's'} failed ${window}`
-  if (calls >= MIN_RECENT_CALLS && failures / calls >= DEGRADED_FAILURE_RATE)
-    return { type, status: 'False', reason: 'HighFailureRate', message: `${said} (${Math.round((100 * failures) / calls)} %)` }
-  return { type, status: 'True', reason: calls < MIN_RECENT_CALLS ? 'FewRecentCalls' : 'FailureRateLow', message: said }
+  const high = failures / calls >= DEGRADED_FAILURE_RATE
+  if (calls < MIN_RECENT_CALLS)
+    return { type, status: high ? 'Unknown' : 'True', reason: 'FewRecentCalls', message: high ? `${said}: too few calls to judge` : said }
+  if (high) return { type, status: 'False', reason: 'HighFailureRate', message: `${said} (${Math.round((100 * failures) / calls)} %)` }
+  return { type, status: 'True', reason: 'FailureRateLow', message: said }
 }
 
 /** Stamps transition times: a condition whose status did not change keeps the time it had. */
