@@ -245,7 +245,9 @@ describe('validateDocument', () => {
     expect(error.message).toBe(
       'Unit is served as toolroom.dev/v1alpha1, not "joch.dev/v1alpha1" (joch.dev/v1alpha1 defines Tool and LanguageTool; use toolroom.dev/v1alpha1 for the other kinds)',
     )
-    expect(validate({ ...doc('Tool', 'x.y', { type: 'function', description: 'd', inputSchema: { type: 'object' } }), apiVersion: 'joch.dev/v1alpha1' }).errors).toEqual([])
+    expect(
+      validate({ ...doc('Tool', 'x.y', { type: 'function', description: 'd', inputSchema: { type: 'object' } }), apiVersion: 'joch.dev/v1alpha1' }).errors,
+    ).toEqual([])
   })
 
   it('accepts the MCPServer alias of LanguageTool', () => {
