@@ -2,13 +2,24 @@
 // What a newcomer does first, as a checklist that follows what is there (the overview's firstRun facts,
 // lib/resources/get-overview.ts): a step is done when the registry or the call log says so, not when
 // someone ticks it. Hidden for good with "Hide" (this browser only).
-import { useEffect, useState } from 'react'
+import { useSyncExternalStore } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { IntentLink } from '@/components/ui/intent-link'
 import type { Overview } from '@/lib/client/api'
 
 const HIDDEN_KEY = 'toolroom.gettingStarted.hidden'
+const HIDDEN_EVENT = 'toolroom:getting-started-hidden'
+
+function onHiddenChange(notify: () => void) {
+  window.addEventListener('storage', notify)
+  window.addEventListener(HIDDEN_EVENT, notify)
+  return () => {
+    window.removeEventListener('storage', notify)
+    window.removeEventListener(HIDDEN_EVENT, notify)
+  }
+}
+const hiddenHere = () => window.localStorage.getItem(HIDDEN_KEY) === '1'
 
 const STEPS: { fact: keyof Overview['firstRun']; title: string; how: string; href: string; link: string }[] = [
   {
@@ -25,10 +36,9 @@ const STEPS: { fact: keyof Overview['firstRun']; title: string; how: string; hre
 ]
 
 export function GettingStarted({ facts }: { facts: Overview['firstRun'] }) {
-  const [hidden, setHidden] = useState<boolean | null>(null)
-  // Read after hydration: the server cannot know what this browser hid.
-  useEffect(() => setHidden(window.localStorage.getItem(HIDDEN_KEY) === '1'), [])
-  if (hidden !== false) return null
+  // The server cannot know what this browser hid: it renders nothing, the browser decides after hydration.
+  const hidden = useSyncExternalStore(onHiddenChange, hiddenHere, () => true)
+  if (hidden) return null
   const done = STEPS.filter((s) => facts[s.fact]).length
   const next = STEPS.find((s) => !facts[s.fact])
   return (
@@ -39,7 +49,7 @@ export function GettingStarted({ facts }: { facts: Overview['firstRun'] }) {
         <Button
           onClick={() => {
             window.localStorage.setItem(HIDDEN_KEY, '1')
-            setHidden(true)
+            window.dispatchEvent(new Event(HIDDEN_EVENT))
           }}
         >
           Hide
