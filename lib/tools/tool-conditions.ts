@@ -190,6 +190,10 @@ export function phaseOf(conditions: readonly Pick<ToolCondition, 'type' | 'statu
   return 'Ready'
 }
 
+/** The conditions that count against the phase: a False one, or an Unknown need (an Unknown CallsSucceeding, with nothing to judge by, is none). */
+export const phaseProblems = <C extends { type: string; status: string }>(conditions: readonly C[]): C[] =>
+  conditions.filter((c) => c.status === 'False' || (c.status === 'Unknown' && (BLOCKING_CONDITIONS as readonly string[]).includes(c.type)))
+
 /** Whether two condition lists say the same thing (times aside, since those follow from the rest). */
 export function sameConditions(a: readonly ToolCondition[], b: readonly ToolCondition[]): boolean {
   return a.length === b.length && a.every((c, i) => c.type === b[i].type && c.status === b[i].status && c.reason === b[i].reason && c.message === b[i].message)
