@@ -132,6 +132,9 @@ test('npm start from nothing: within a minute of ready, the demo’s dashboard s
         await page.reload()
         expect(Number((await waiting.textContent())?.replace(/\D/g, '') || '0')).toBeGreaterThan(0)
       }).toPass({ timeout: 60_000, intervals: [3_000] })
+      // The figures are back after the last reload before the picture is taken.
+      await expect(page.locator('.call-stats').getByText('Calls', { exact: true })).toBeVisible()
+      await expect(page.getByText('zendesk.search_tickets').first()).toBeVisible()
       await page.screenshot({ path: `${SCREENSHOTS}/living-demo-${size.width}.png`, fullPage: size.name === 'desktop' })
       expect(await seriousViolations(page)).toEqual([])
       await context.close()
