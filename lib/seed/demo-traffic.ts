@@ -12,7 +12,7 @@ import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { agentTools, runsInGateway } from '@/lib/gateway/agent-tools'
 import type { Row } from '@/lib/resources/kind-adapters'
-import { DEMO_FAILING_TOOL, demoRandom } from './seed-demo-history'
+import { DEMO_AGENTS, DEMO_FAILING_TOOL, demoRandom } from './seed-demo-history'
 
 /** The credential name the demo's agents call with; replaced on every start (tokens are shown only once). */
 export const DEMO_TRAFFIC_CREDENTIAL = 'demo-traffic'
@@ -97,10 +97,10 @@ export interface DemoTraffic {
 export async function connectDemoTraffic(gatewayUrl: string, options: { seed?: number } = {}): Promise<DemoTraffic> {
   const random = demoRandom(options.seed ?? Date.now() % 2 ** 31)
   const { actor } = systemContext('demo-traffic')
+  const agents = (await prisma.agent.findMany({ where: DEMO_AGENTS, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })) as Row[]
   // Tokens are shown once: the last start's credentials can no longer be used, so they go.
-  await prisma.agentCredential.deleteMany({ where: { name: DEMO_TRAFFIC_CREDENTIAL } })
+  await prisma.agentCredential.deleteMany({ where: { name: DEMO_TRAFFIC_CREDENTIAL, agentId: { in: agents.map((a) => a.id) } } })
   const callers: Caller[] = []
-  const agents = (await prisma.agent.findMany({ orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })) as Row[]
   for (const agent of agents) {
     const tools = await agentTools(agent.id)
     const runnable = [...(tools?.enabled.values() ?? [])].filter(runsInGateway).filter((t) => t.tier !== 'platform')

@@ -13,6 +13,13 @@ import { type CallRecord, insertCalls } from '@/lib/gateway/record-call'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { windowStart } from '@/lib/stats/stats-window'
 
+/**
+ * The demo fleet's own agents (prisma/seed/demo-fleet.yaml labels each): history and traffic are only
+ * ever theirs, so a database that holds other agents too (TOOLROOM_DEMO=1 on a shared DATABASE_URL)
+ * never sees credentials issued to, or calls made as, agents that are not the demo's.
+ */
+export const DEMO_AGENTS = { labels: { path: ['app.kubernetes.io/part-of'], equals: 'northwind-demo' } }
+
 /** The demo's one badly failing tool: its history (and the live traffic) show a failure worth explaining. */
 export const DEMO_FAILING_TOOL = 'zendesk.search_tickets'
 const TOOLS_PER_AGENT = 6
@@ -81,7 +88,7 @@ export async function seedDemoHistory(options: { now?: Date; seed?: number } = {
   const random = demoRandom(options.seed ?? 29)
   // The statistics' window, whole: today and the six days before (UTC); nothing lies in the future.
   const firstHour = windowStart(now).getTime()
-  const agents = await prisma.agent.findMany({ select: { id: true }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })
+  const agents = await prisma.agent.findMany({ where: DEMO_AGENTS, select: { id: true }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })
   const records: CallRecord[] = []
   const toolKeys = new Set<string>()
   let callers = 0

@@ -18,7 +18,7 @@ import { stopChild } from '@/scripts/stop-child.mjs'
 import { listenOn, type Listening } from '../support/listen'
 import { until } from '../support/until'
 import { resetCalls } from './stats-fixtures'
-import { resetDatabase } from './helpers'
+import { applyManifest, resetDatabase, yaml } from './helpers'
 
 let base: number
 let endpoints: ReturnType<typeof spawn> | undefined
@@ -141,9 +141,19 @@ describe('the demo’s agents at work', () => {
     expect(pending).toBeGreaterThan(0)
     expect(pending).toBeLessThanOrEqual(DEMO_PENDING_APPROVALS)
 
+    // Only the demo's own agents call: one applied beside them, in the same namespace, gets no credential.
+    await applyManifest(yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: not-the-demos, namespace: support }
+spec: { unit: support-tier1 }
+`)
     // A restart issues fresh credentials and drops the old ones (their tokens were shown once).
     await traffic.stop()
     traffic = await connectDemoTraffic(gateway.url, { seed: 8 })
     expect(await prisma.agentCredential.count({ where: { name: 'demo-traffic' } })).toBe(traffic.callers.length)
+    expect(traffic.callers).not.toContain('support/not-the-demos')
+    const outsider = await prisma.agent.findFirstOrThrow({ where: { name: 'not-the-demos' } })
+    expect(await prisma.agentCredential.count({ where: { agentId: outsider.id } })).toBe(0)
   }, 150_000)
 })
