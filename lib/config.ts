@@ -302,6 +302,18 @@ const DECLARATIONS = {
     meaning: '`1`: `npm start` seeds the demo fleet into `DATABASE_URL` too (always into the embedded database)',
     default: false,
   }),
+  TOOLROOM_DEMO_TRAFFIC: variable(flag, {
+    group: 'core',
+    meaning:
+      '`0`: the demo fleet stays quiet: no week of call history when it is first seeded, and no demo agents calling through the gateway while `npm start` runs (lib/seed/demo-traffic.ts)',
+    default: true,
+  }),
+  TOOLROOM_DEMO_PORT: variable(port(0), {
+    group: 'core',
+    meaning:
+      "the first port of the demo fleet's local MCP servers and agent listener (they take consecutive ports from here, read when the fleet is first seeded); `0`: free ports, so a second checkout can run beside the first",
+    default: 4801,
+  }),
   TOOLROOM_DEV: variable(flag, { group: 'core', meaning: '`1`: `npm start` runs `next dev` (what `npm run dev` sets)', default: false }),
   TOOLROOM_GATEWAY_FRONT: variable(flag, {
     group: 'core',

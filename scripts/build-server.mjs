@@ -15,6 +15,7 @@ export const SERVER_ENTRIES = {
   gateway: 'scripts/gateway.ts',
   worker: 'workers/main.ts',
   'seed-demo': 'scripts/seed-demo.ts',
+  'demo-traffic': 'scripts/demo-traffic.ts',
   'ensure-admin-token': 'scripts/ensure-admin-token.ts',
   'create-admin': 'scripts/create-admin.ts',
   'reencrypt-secrets': 'scripts/reencrypt-secrets.ts',

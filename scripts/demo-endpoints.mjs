@@ -1,38 +1,78 @@
 // Real local endpoints for the demo fleet, so discovery happens for real on a fresh `npm start`:
-// MCP tool servers built with the official SDK (streamable HTTP with sessions, a /health route,
-// annotated tools) for the LanguageTools that point at 127.0.0.1, and an A2A agent listener serving
-// `/.well-known/agent.json` and `/a2a/tools` for the agents that point at it.
+// MCP tool servers built with the official SDK (streamable HTTP with sessions, or SSE for the
+// LanguageTools that speak it; a /health route; annotated tools) for the LanguageTools that point at
+// 127.0.0.1, and an A2A agent listener serving `/.well-known/agent.json` and `/a2a/tools` for the
+// agents that point at it. They listen on the ports `npm start` chose (TOOLROOM_DEMO_PORT, see
+// scripts/demo-ports.mjs), where the seeded endpoints point. The demo's failing tool is not here: it
+// is a REST Tool whose host does not exist (lib/seed/seed-demo-history.ts, DEMO_FAILING_TOOL).
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import YAML from 'yaml'
+import { DEMO_MANIFEST_PORT, withDemoPorts } from './demo-ports.mjs'
 
 const log = (...a) => console.log('[demo]', ...a)
 const surfaces = JSON.parse(fs.readFileSync('prisma/seed/language-tool-surfaces.json', 'utf8'))
 const imageTools = JSON.parse(fs.readFileSync('prisma/seed/image-tools.json', 'utf8'))
-const documents = YAML.parseAllDocuments(fs.readFileSync('prisma/seed/demo-fleet.yaml', 'utf8')).map((d) => d.toJS())
+const portBase = Number(process.env.TOOLROOM_DEMO_PORT) || DEMO_MANIFEST_PORT
+const documents = YAML.parseAllDocuments(withDemoPorts(fs.readFileSync('prisma/seed/demo-fleet.yaml', 'utf8'), portBase)).map((d) => d.toJS())
 const servers = []
 
 function listen(server, port) {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
+  return new Promise((resolve) => {
+    server.once('error', (e) => {
+      // Said in one line (start.mjs chose free ports, so only a race or a hand-run copy gets here).
+      console.error(
+        `[demo] ${e.code === 'EADDRINUSE' ? `port ${port} is in use (another Toolroom's demo?): stop it, or use another TOOLROOM_DATA_DIR` : e.message}`,
+      )
+      process.exit(1)
+    })
     server.listen(port, '127.0.0.1', () => resolve())
+  })
+}
+
+function toolServer(name, tools) {
+  const server = new Server({ name, version: '1.0.0-demo' }, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const tool = tools.find((t) => t.name === req.params.name)
+    if (!tool) return { content: [{ type: 'text', text: `unknown tool ${req.params.name}` }], isError: true }
+    return { content: [{ type: 'text', text: JSON.stringify({ demo: true, tool: tool.name, arguments: req.params.arguments ?? {} }) }] }
+  })
+  return server
+}
+
+/** An older server that speaks SSE: GET /sse opens the stream, POST /messages?sessionId= carries the requests. */
+function sseServer(name, tools) {
+  const transports = new Map()
+  return http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url, 'http://localhost')
+      if (url.pathname === '/health') return json(res, 200, { status: 'ok' })
+      if (url.pathname === '/sse' && req.method === 'GET') {
+        const transport = new SSEServerTransport('/messages', res)
+        transports.set(transport.sessionId, transport)
+        res.on('close', () => transports.delete(transport.sessionId))
+        await toolServer(name, tools).connect(transport)
+        return
+      }
+      const transport = url.pathname === '/messages' && req.method === 'POST' ? transports.get(url.searchParams.get('sessionId')) : undefined
+      if (!transport) return json(res, 404, { error: 'not found' })
+      await transport.handlePostMessage(req, res)
+    } catch (e) {
+      if (!res.headersSent) json(res, 500, { error: e.message })
+    }
   })
 }
 
 function mcpServer(name, tools) {
   const sessions = new Map()
   const newSession = async () => {
-    const server = new Server({ name, version: '1.0.0-demo' }, { capabilities: { tools: {} } })
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
-    server.setRequestHandler(CallToolRequestSchema, async (req) => {
-      const tool = tools.find((t) => t.name === req.params.name)
-      if (!tool) return { content: [{ type: 'text', text: `unknown tool ${req.params.name}` }], isError: true }
-      return { content: [{ type: 'text', text: JSON.stringify({ demo: true, tool: tool.name, arguments: req.params.arguments ?? {} }) }] }
-    })
+    const server = toolServer(name, tools)
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => sessions.set(id, transport),
@@ -80,10 +120,10 @@ function json(res, status, body) {
 
 for (const doc of documents) {
   const endpoint = doc?.kind === 'LanguageTool' ? doc.spec?.endpoint : undefined
-  const local = endpoint && /^http:\/\/127\.0\.0\.1:(\d+)\/mcp$/.exec(endpoint)
+  const local = endpoint && /^http:\/\/127\.0\.0\.1:(\d+)\/(mcp|sse)$/.exec(endpoint)
   if (!local) continue
   const tools = surfaces[`${doc.metadata.namespace}/${doc.metadata.name}`] ?? []
-  const server = mcpServer(doc.metadata.name, tools)
+  const server = doc.spec.transport === 'sse' ? sseServer(doc.metadata.name, tools) : mcpServer(doc.metadata.name, tools)
   await listen(server, Number(local[1]))
   servers.push(server)
   log(`MCP server ${doc.metadata.namespace}/${doc.metadata.name} on ${endpoint} (${tools.length} tools)`)

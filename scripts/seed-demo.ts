@@ -1,7 +1,11 @@
 // Seeds the Northwind demo fleet into an empty database: `node --conditions=react-server --import tsx scripts/seed-demo.ts`
 // from the project root, with DATABASE_URL and TOOLROOM_SECRET_KEY set. Prints one line; exits 1 on error.
 import '@/lib/check-config'
+import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
+import { seedDemoHistory } from '@/lib/seed/seed-demo-history'
+import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
+import { DEMO_MANIFEST_PORT } from './demo-ports.mjs'
 import { seedDemoFleet } from '../lib/seed/seed-demo-fleet'
 import { seedDemoUsers } from '../lib/seed/seed-demo-users'
 
@@ -13,7 +17,7 @@ async function main(): Promise<number> {
       console.log('demo users (sign in at /sign-in; these are for the demo database only):')
       for (const u of users) console.log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} password: ${u.password}`)
     }
-    const result = await seedDemoFleet()
+    const result = await seedDemoFleet({ portBase: config().TOOLROOM_DEMO_PORT || DEMO_MANIFEST_PORT })
     if (!result.seeded) {
       console.log(`demo fleet: skipped (${result.reason ?? 'the database is not empty'})`)
       return 0
@@ -26,6 +30,12 @@ async function main(): Promise<number> {
       `demo fleet: seeded ${resources}; image tools ${s.imageTools} on ${s.imageToolSubjects} subjects; ` +
         `MCP surfaces ${s.languageToolSurfaceTools} tools on ${s.languageToolSurfaces} LanguageTools`,
     )
+    if (config().TOOLROOM_DEMO_TRAFFIC) {
+      // A week of calls, counted by the same rollup the workers run each minute, so the first page has figures.
+      const history = await seedDemoHistory()
+      await rollupCallStats()
+      console.log(`demo fleet: a week of history, ${history.calls} calls by ${history.agents} agents of ${history.tools} tools`)
+    }
     return 0
   } catch (e) {
     const err = e as Error & { errors?: { document?: number; kind?: string; name?: string; field: string; rule: string; message: string }[] }

@@ -1,8 +1,9 @@
 // `npm start`: compiled gateway, worker and scripts (dist/, rebuilt when the sources changed) → the
 // configuration, checked (lib/config.ts, compiled as dist/config.cjs) → [embedded PostgreSQL when
 // DATABASE_URL is unset] → migrations → demo fleet and its
-// local endpoints (embedded database only) → production build if the sources changed → web server
-// (behind the lean gateway process, which serves /mcp) and discovery workers → ready.
+// local endpoints on ports of their own (embedded database only) → production build if the sources changed → web server
+// (behind the lean gateway process, which serves /mcp) and discovery workers → ready → the demo's agents
+// calling through the gateway (unless TOOLROOM_DEMO_TRAFFIC=0).
 // Ctrl-C or SIGTERM stops the workers, then the web server, then the demo endpoints, then PostgreSQL,
 // each after the one before has finished. `npm run dev` runs `next dev` instead.
 import 'dotenv/config'
@@ -10,6 +11,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { startEmbeddedPostgresInOwnGroup } from './embedded-postgres.mjs'
+import { chooseDemoPorts } from './demo-ports.mjs'
 import { ensureSecretKey, needsBuild, recordBuild } from './start-helpers.mjs'
 import { createSupervisor } from './supervisor.mjs'
 
@@ -55,6 +57,8 @@ try {
 
   const demo = useEmbedded || settings.TOOLROOM_DEMO
   if (demo) {
+    // Ports of this data directory's own (scripts/demo-ports.mjs): a second checkout beside this one gets others.
+    process.env.TOOLROOM_DEMO_PORT = String(await chooseDemoPorts(DATA_DIR, settings.TOOLROOM_DEMO_PORT, log))
     await supervisor.runOnce('seed', ['dist/seed-demo.cjs'])
     // The demo fleet's local MCP servers and agent listener, which the workers discover for real.
     supervisor.keepRunning('demo endpoints', ['scripts/demo-endpoints.mjs'], { stopOrder: STOP.endpoints })
@@ -89,6 +93,12 @@ try {
     supervisor.keepRunning(`worker ${i + 1}`, ['dist/worker.cjs'], { stopOrder: STOP.workers, env: metricsPort(2 + i) })
 
   await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
+  // The demo's agents at work, through the gateway as any agent reaches it (lib/seed/demo-traffic.ts).
+  if (demo && settings.TOOLROOM_DEMO_TRAFFIC)
+    supervisor.keepRunning('demo traffic', ['dist/demo-traffic.cjs'], {
+      stopOrder: STOP.workers,
+      env: { DEMO_GATEWAY_URL: `http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}` },
+    })
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)
   if (fs.existsSync(path.join(DATA_DIR, 'pg17')) && embedded)
     log(`data: ${path.relative(process.cwd(), DATA_DIR)}/ (delete it to start over with a fresh demo fleet)`)

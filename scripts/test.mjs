@@ -59,7 +59,10 @@ async function main() {
   if (!only || only === 'e2e') {
     // The server runs as production runs it: the compiled gateway (dist/) in front of Next.js.
     await buildForProduction('the end-to-end tests')
-    if ((await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb })) !== 0) throw new Error('seeding the demo fleet for the end-to-end tests failed')
+    // The shared e2e world is the demo fleet without its history and traffic, so specs count on what they do themselves
+    // (e2e/living-demo.spec.ts starts its own `npm start` to see the living demo).
+    if ((await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb, TOOLROOM_DEMO_TRAFFIC: '0' })) !== 0)
+      throw new Error('seeding the demo fleet for the end-to-end tests failed')
     const server = startServer(e2eDb)
     await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
     const report = path.join(REPORTS, 'playwright.json')

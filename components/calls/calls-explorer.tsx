@@ -16,7 +16,7 @@ import { resourceHref } from '@/lib/client/links'
 import type { CallFilters } from '@/lib/client/stats-api'
 import { useCalls } from '@/lib/client/stats-hooks'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
-import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
+import { CALL_CHANNELS, CALL_OUTCOMES, OUTCOME_LABELS } from '@/lib/stats/call-outcomes'
 import { CallDrawer, DRAWER_ROOM } from './call-drawer'
 import { OutcomeBadge } from './outcome-badge'
 import { Breakable, ToolLink } from './tool-link'
@@ -71,7 +71,7 @@ export function CallsExplorer({ initial }: { initial: CallsPageFilters }) {
             label="Outcome"
             value={filters.outcome}
             onChange={(v) => set('outcome', v)}
-            options={CALL_OUTCOMES.map((o) => ({ value: o, label: o.replace(/_/g, ' ') }))}
+            options={CALL_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }))}
           />
           <Select label="Channel" value={filters.channel} onChange={(v) => set('channel', v)} options={CALL_CHANNELS.map((c) => ({ value: c, label: c }))} />
           <Select

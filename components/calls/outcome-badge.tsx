@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from '@/components/ui/badge'
-import { humanize } from '@/lib/client/format'
+import { outcomeLabel } from '@/lib/stats/call-outcomes'
 
 const TONE: Record<string, BadgeTone> = {
   succeeded: 'green',
@@ -15,5 +15,5 @@ const TONE: Record<string, BadgeTone> = {
 }
 
 export function OutcomeBadge({ outcome }: { outcome: string }) {
-  return <Badge tone={TONE[outcome] ?? 'gray'}>{humanize(outcome)}</Badge>
+  return <Badge tone={TONE[outcome] ?? 'gray'}>{outcomeLabel(outcome).replace(/^./, (c) => c.toUpperCase())}</Badge>
 }

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { levelBarClass, LEVELS } from '@/components/tools/badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { TopFailingTools } from '@/components/stats/top-failing-tools'
+import { GettingStarted } from './getting-started'
 import { BarList } from '@/components/ui/bar-list'
 import { Card } from '@/components/ui/card'
 import { QueryView } from '@/components/ui/states'
@@ -70,6 +71,7 @@ export function OverviewDashboard() {
     <QueryView query={query}>
       {(data) => (
         <div className="space-y-5">
+          <GettingStarted facts={data.firstRun} />
           <div className="grid grid-cols-3 gap-3 lg:grid-cols-6">
             {COUNT_CARDS.map((c) => (
               <CountCard key={c.key} label={c.label} value={data.counts[c.key] ?? 0} href={c.href} />

@@ -151,6 +151,8 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
               <Card title="Spec">
                 <DefinitionList
                   items={[
+                    // As applied: langop.io, joch.dev (an MCPServer) or Toolroom's own.
+                    ['apiVersion', <Code key="a">{server.apiVersion}</Code>],
                     ['Image', spec.image ? <Code>{spec.image}</Code> : null],
                     ['Explicit endpoint', spec.endpoint ? <Code>{spec.endpoint}</Code> : 'none (in-cluster service address)'],
                     ['Port', String(spec.port)],

@@ -11,6 +11,7 @@ import type { Resource } from '@/lib/client/api'
 import { useAllResources } from '@/lib/client/hooks'
 import { resourceHref } from '@/lib/client/links'
 import { parseRef } from '@/lib/manifests/resource-ref'
+import { phaseProblems } from '@/lib/tools/tool-conditions'
 
 /** Does a reference ("name" or "namespace/name") written in `fromNamespace` point at this server? */
 function pointsAt(ref: string, fromNamespace: string, name: string, namespace: string) {
@@ -57,7 +58,7 @@ export function LanguageToolReferencedBy({ name, namespace }: { name: string; na
             </li>
           ))}
           {toolsOnIt.map((t) => {
-            const problem = t.status?.conditions?.find((c) => c.status !== 'True')
+            const problem = phaseProblems(t.status?.conditions ?? [])[0]
             return (
               <li key={t.id} data-testid="server-tool">
                 Tool{' '}

@@ -1,10 +1,12 @@
 'use client'
 // The frame of every signed-in page: a skip link, the navigation (a sidebar from 1024 px, a menu
-// behind a button below), the page, and the global search (Ctrl-K) over all of it.
+// behind a button below), the page, the global search (Ctrl-K) over all of it, and `?` for the
+// keyboard shortcuts.
 import { usePathname } from 'next/navigation'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { SearchPalette } from '@/components/search/search-palette'
 import { replayEarlyShortcuts } from './early-shortcut-note'
+import { KeyboardShortcutsDialog, typesText } from './keyboard-shortcuts'
 import { Sidebar } from './sidebar'
 import { TopBar } from './top-bar'
 
@@ -13,6 +15,7 @@ export function PortalShell({ children }: { children: React.ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false)
   const [menuPathname, setMenuPathname] = useState(pathname)
   const [searchOpen, setSearchOpen] = useState(false)
+  const [shortcutsOpen, setShortcutsOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
 
   // Following a link closes the menu; the page that opens is what the reader asked for. Set while
@@ -27,6 +30,9 @@ export function PortalShell({ children }: { children: React.ReactNode }) {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault()
         setSearchOpen(true)
+      } else if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !typesText(e.target) && !document.querySelector('dialog[open]')) {
+        e.preventDefault()
+        setShortcutsOpen(true)
       }
     }
     window.addEventListener('keydown', onKey)
@@ -58,6 +64,7 @@ export function PortalShell({ children }: { children: React.ReactNode }) {
         </main>
       </div>
       {searchOpen && <SearchPalette onClose={() => setSearchOpen(false)} />}
+      {shortcutsOpen && <KeyboardShortcutsDialog onClose={() => setShortcutsOpen(false)} />}
     </>
   )
 }

@@ -32,7 +32,7 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
   return (
     <Card
       title={title}
-      description="Today and the six previous days (UTC), from the hourly rollups; updated every minute. Failures are calls that failed; refusals (denied, rate limited, invalid arguments, rejected, expired) count as calls."
+      description="Today and the six previous days (UTC), from the hourly rollups; updated every minute. Failures are calls that failed; refusals (denied by policy or by an approver, rate limited, invalid arguments, expired) count as calls."
       actions={
         <>
           {callsHref && (

@@ -14,6 +14,7 @@ import { resourceHref } from '@/lib/client/links'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { ApprovalBadge, LevelBadge, LEVELS, TypeBadge } from './badges'
 import type { ToolConditionView } from './tool-conditions'
+import { phaseProblems } from '@/lib/tools/tool-conditions'
 
 export type ToolStatus = { phase?: string; conditions?: ToolConditionView[]; totalCalls7d?: number; failureRate7d?: number | null }
 type Tool = Resource<ToolSpec, ToolStatus>
@@ -108,7 +109,7 @@ export function ToolsList({ initial }: { initial: Partial<Record<(typeof KEYS)[n
             </span>
           </Td>
           <Td>
-            <PhaseBadge phase={t.status?.phase} why={t.status?.conditions?.find((c) => c.status !== 'True')?.message} />
+            <PhaseBadge phase={t.status?.phase} why={phaseProblems(t.status?.conditions ?? [])[0]?.message} />
           </Td>
           <Td className="text-right tabular-nums text-slate-700">
             {t.status?.totalCalls7d ? count(t.status.totalCalls7d) : <span className="text-slate-400">0</span>}

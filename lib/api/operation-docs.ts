@@ -397,6 +397,7 @@ const DOCS: Record<string, OperationDoc> = {
       toolsByType: [{ type: 'rest', count: 30 }],
       namespaces: ['finance', 'platform', 'sandbox', 'support', 'support-platform'],
       languageToolsByPhase: [{ phase: 'Ready', count: 7 }],
+      firstRun: { serverReady: true, toolApplied: true, agentCredential: true, callMade: true, callCounted: false },
     },
   },
   getOpenApiDocument: {

@@ -338,5 +338,14 @@ export const overviewSchema = z
     toolsByType: z.array(z.object({ type: z.string(), count: z.number().int() })),
     namespaces: z.array(z.string()),
     languageToolsByPhase: z.array(z.object({ phase: z.string(), count: z.number().int() })),
+    firstRun: z
+      .object({
+        serverReady: z.boolean().openapi({ description: 'an MCP server (LanguageTool) was discovered: phase Ready' }),
+        toolApplied: z.boolean().openapi({ description: 'a Tool resource exists' }),
+        agentCredential: z.boolean().openapi({ description: 'an agent holds a credential that is neither revoked nor expired' }),
+        callMade: z.boolean().openapi({ description: 'a tool call was recorded' }),
+        callCounted: z.boolean().openapi({ description: "the statistics (this dashboard's figures) count a call" }),
+      })
+      .openapi({ description: 'What the first-run checklist shows as done, read from the registry and the call log' }),
   })
   .openapi('Overview')

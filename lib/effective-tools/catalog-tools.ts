@@ -1,6 +1,7 @@
 // Stored rows and cached surfaces turned into CatalogTools, the resolver's common currency.
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
+import { phaseProblems } from '@/lib/tools/tool-conditions'
 import { annotationsForLevel, annotationsFromMcpHints, levelFromAnnotations, type McpToolAnnotations, UNDECLARED_LEVEL } from './derive-side-effects'
 import type { CatalogTool, ToolHealth } from './types'
 
@@ -16,7 +17,7 @@ export interface ToolRowLike {
 
 function healthOfToolRow(row: ToolRowLike): ToolHealth | undefined {
   if (row.phase === undefined) return undefined
-  const problems = (row.conditions ?? []).filter((c) => c.status !== 'True').map(({ type, reason, message }) => ({ type, reason, message }))
+  const problems = phaseProblems(row.conditions ?? []).map(({ type, reason, message }) => ({ type, reason, message }))
   return { phase: row.phase, problems }
 }
 

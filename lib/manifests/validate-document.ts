@@ -1,7 +1,7 @@
 // One raw document in, a typed document or the list of what is wrong with it out. Pure.
 import type { FieldError } from '@/lib/errors/app-error'
 import { z } from '@/lib/http/zod'
-import { KIND_DEFINITIONS, type Kind, type Metadata, metadataSchema, resolveKind } from './kinds'
+import { KIND_DEFINITIONS, type Kind, type Metadata, metadataSchema, resolveKind, TOOLROOM_API_VERSION } from './kinds'
 import type { AgentSpec, UnitSpec } from './specs/fleet'
 import type { ConnectorSpec } from './specs/connector'
 import type { LanguageToolSpec } from './specs/language-tool'
@@ -75,7 +75,7 @@ export function validateDocument(authored: unknown, index?: number): { document?
       at({
         field: 'apiVersion',
         rule: 'api-version',
-        message: `${kindName} is served as ${KIND_DEFINITIONS[kind].apiVersions.join(' or ')}, not ${JSON.stringify(apiVersion)}`,
+        message: `${kindName} is served as ${KIND_DEFINITIONS[kind].apiVersions.join(' or ')}, not ${JSON.stringify(apiVersion)}${ecosystemNote(apiVersion)}`,
       }),
     )
 
@@ -100,4 +100,17 @@ export function validateDocument(authored: unknown, index?: number): { document?
   if (errors.length > 0 || !metadata.success || !spec.success)
     return { errors: errors.map(withIdentity), ...(metadata.success ? { identity: { kind, metadata: metadata.data } } : {}) }
   return { document: { kind, apiVersion: apiVersion as string, metadata: metadata.data, spec: spec.data } as ValidDocument, errors: [] }
+}
+
+/**
+ * Which kinds an apiVersion of another ecosystem defines (its own names, such as MCPServer): each is
+ * accepted for exactly the kinds its documents define, so a joch.dev Unit is refused, and the refusal
+ * says what joch.dev does define instead of leaving the operator to guess.
+ */
+function ecosystemNote(apiVersion: unknown): string {
+  if (typeof apiVersion !== 'string' || apiVersion === TOOLROOM_API_VERSION) return ''
+  const kinds = Object.entries(KIND_DEFINITIONS)
+    .filter(([, definition]) => (definition.apiVersions as readonly string[]).includes(apiVersion))
+    .map(([kind]) => kind)
+  return kinds.length > 0 ? ` (${apiVersion} defines ${kinds.join(' and ')}; use ${TOOLROOM_API_VERSION} for the other kinds)` : ''
 }

@@ -20,6 +20,7 @@ import { imageDigestOf } from '@/lib/manifests/specs/fleet'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { canonicalMcpToolId } from '@/lib/tools/naming'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import { DEMO_MANIFEST_PORT, withDemoPorts } from '@/scripts/demo-ports.mjs'
 
 const DEMO_FLEET_FILES = {
   manifest: 'prisma/seed/demo-fleet.yaml',
@@ -58,14 +59,15 @@ interface SurfaceEntry {
   tools: DiscoveredMcpTool[]
 }
 
-export async function seedDemoFleet(options: { root?: string } = {}): Promise<SeedDemoFleetResult> {
+/** `portBase`: where the fleet's local endpoints start (scripts/demo-ports.mjs); the manifest's own ports by default. */
+export async function seedDemoFleet(options: { root?: string; portBase?: number } = {}): Promise<SeedDemoFleetResult> {
   const [agents, tools] = await Promise.all([prisma.agent.count(), prisma.tool.count()])
   if (agents > 0 || tools > 0) return { seeded: false, reason: `the database already has ${agents} agent(s) and ${tools} tool(s)` }
 
   const root = options.root ?? process.cwd()
   const read = (file: string) => readFile(path.join(root, file), 'utf8')
   const [manifestText, imageToolsText, surfacesText] = await Promise.all([
-    read(DEMO_FLEET_FILES.manifest),
+    read(DEMO_FLEET_FILES.manifest).then((text) => withDemoPorts(text, options.portBase ?? DEMO_MANIFEST_PORT)),
     read(DEMO_FLEET_FILES.imageTools),
     read(DEMO_FLEET_FILES.languageToolSurfaces),
   ])

@@ -27,5 +27,25 @@ export const TIMED_OUTCOMES: readonly CallOutcome[] = ['succeeded', 'failed', 'a
 
 export const CALL_CHANNELS = ['mcp', 'rest', 'ingest'] as const
 
+/**
+ * How each outcome reads to people. An approver's "Deny" is stored as `rejected` (the API's word, kept
+ * for its clients) but reads as the queue says it, "denied by approver"; a policy's refusal reads
+ * "denied by policy", so the one word never names two decisions.
+ */
+export const OUTCOME_LABELS: Record<CallOutcome, string> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  denied: 'denied by policy',
+  invalid_arguments: 'invalid arguments',
+  rate_limited: 'rate limited',
+  deduplicated: 'deduplicated',
+  pending_approval: 'pending approval',
+  approved: 'approved',
+  rejected: 'denied by approver',
+  expired: 'expired',
+}
+
+export const outcomeLabel = (outcome: string): string => OUTCOME_LABELS[outcome as CallOutcome] ?? outcome.replace(/_/g, ' ')
+
 /** Failure rate as a fraction (0..1), or null when there were no calls. */
 export const failureRate = (calls: number, failures: number): number | null => (calls > 0 ? failures / calls : null)

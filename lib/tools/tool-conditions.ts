@@ -163,11 +163,15 @@ function endpointCondition(facts: ToolFacts): Observed {
 function callsCondition({ calls, failures }: { calls: number; failures: number }): Observed {
   const type = 'CallsSucceeding'
   const window = `in the last ${RECENT_HOURS} hours`
-  if (calls === 0) return { type, status: 'True', reason: 'NoRecentCalls', message: `no calls ${window}` }
+  // No calls, or too few to judge that mostly fail, say nothing either way: "yes" would vouch for a tool
+  // whose every call could fail (a Failed tool nobody called yet). Unknown here leaves the phase alone.
+  if (calls === 0) return { type, status: 'Unknown', reason: 'NoRecentCalls', message: `no calls ${window}` }
   const said = `${failures} of ${calls} call${calls === 1 ? '' : 's'} failed ${window}`
-  if (calls >= MIN_RECENT_CALLS && failures / calls >= DEGRADED_FAILURE_RATE)
-    return { type, status: 'False', reason: 'HighFailureRate', message: `${said} (${Math.round((100 * failures) / calls)} %)` }
-  return { type, status: 'True', reason: calls < MIN_RECENT_CALLS ? 'FewRecentCalls' : 'FailureRateLow', message: said }
+  const high = failures / calls >= DEGRADED_FAILURE_RATE
+  if (calls < MIN_RECENT_CALLS)
+    return { type, status: high ? 'Unknown' : 'True', reason: 'FewRecentCalls', message: high ? `${said}: too few calls to judge` : said }
+  if (high) return { type, status: 'False', reason: 'HighFailureRate', message: `${said} (${Math.round((100 * failures) / calls)} %)` }
+  return { type, status: 'True', reason: 'FailureRateLow', message: said }
 }
 
 /** Stamps transition times: a condition whose status did not change keeps the time it had. */
@@ -185,6 +189,10 @@ export function phaseOf(conditions: readonly Pick<ToolCondition, 'type' | 'statu
   if (blocking.some((c) => c.status === 'Unknown') || conditions.some((c) => c.status === 'False')) return 'Degraded'
   return 'Ready'
 }
+
+/** The conditions that count against the phase: a False one, or an Unknown need (an Unknown CallsSucceeding, with nothing to judge by, is none). */
+export const phaseProblems = <C extends { type: string; status: string }>(conditions: readonly C[]): C[] =>
+  conditions.filter((c) => c.status === 'False' || (c.status === 'Unknown' && (BLOCKING_CONDITIONS as readonly string[]).includes(c.type)))
 
 /** Whether two condition lists say the same thing (times aside, since those follow from the rest). */
 export function sameConditions(a: readonly ToolCondition[], b: readonly ToolCondition[]): boolean {

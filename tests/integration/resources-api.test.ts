@@ -31,7 +31,13 @@ describe('tools CRUD', () => {
     expect(created.status).toEqual({
       phase: 'Ready',
       conditions: [
-        { type: 'CallsSucceeding', status: 'True', reason: 'NoRecentCalls', message: 'no calls in the last 2 hours', lastTransitionTime: expect.any(String) },
+        {
+          type: 'CallsSucceeding',
+          status: 'Unknown',
+          reason: 'NoRecentCalls',
+          message: 'no calls in the last 2 hours',
+          lastTransitionTime: expect.any(String),
+        },
       ],
       totalCalls7d: 0,
       failureRate7d: null,

@@ -80,7 +80,7 @@ spec:
     expect(missing.conditions).toEqual({
       SecretAvailable: 'False SecretNotFound',
       EndpointAllowed: 'True AllowedByPolicy',
-      CallsSucceeding: 'True NoRecentCalls',
+      CallsSucceeding: 'Unknown NoRecentCalls',
     })
     const endpointSince = missing.raw.find((c) => c.type === 'EndpointAllowed')!.lastTransitionTime
 

@@ -27,7 +27,7 @@ describe('Tool conditions', () => {
     expect(byType(facts(bearer, { secret: { found: true, keys: ['token'] } }))).toEqual({
       SecretAvailable: 'True SecretFound',
       EndpointAllowed: 'True AllowedByPolicy',
-      CallsSucceeding: 'True NoRecentCalls',
+      CallsSucceeding: 'Unknown NoRecentCalls',
     })
     const elsewhere = rest({ type: 'bearer', secretRef: { name: 'finance/stripe' } })
     expect(byType(facts(elsewhere, { secret: { found: true, keys: ['token'] } }))).toMatchObject({ SecretAvailable: 'False SecretOutsideNamespace' })
@@ -64,7 +64,7 @@ describe('Tool conditions', () => {
     expect(byType(facts(mcp, server('Pending')))).toMatchObject({ ServerReady: 'Unknown ServerPending' })
     expect(phase(facts(mcp, server('Pending')))).toBe('Degraded')
     expect(byType(facts(mcp, server('Ready', false)))).toMatchObject({ ServerReady: 'False ToolNotListed' })
-    expect(byType(facts(mcp, server('Ready')))).toEqual({ ServerReady: 'True ServerReady', CallsSucceeding: 'True NoRecentCalls' })
+    expect(byType(facts(mcp, server('Ready')))).toEqual({ ServerReady: 'True ServerReady', CallsSucceeding: 'Unknown NoRecentCalls' })
     expect(phase(facts(mcp, server('Ready')))).toBe('Ready')
   })
 
@@ -76,13 +76,22 @@ describe('Tool conditions', () => {
 
   it('recent calls that mostly fail degrade a tool; a few failures say too little', () => {
     const fn = { ...base, type: 'function' } as ToolSpec
-    expect(byType(facts(fn, { recent: { calls: 9, failures: 9 } }))).toEqual({ CallsSucceeding: 'True FewRecentCalls' })
+    expect(byType(facts(fn, { recent: { calls: 9, failures: 9 } }))).toEqual({ CallsSucceeding: 'Unknown FewRecentCalls' })
+    expect(byType(facts(fn, { recent: { calls: 9, failures: 1 } }))).toEqual({ CallsSucceeding: 'True FewRecentCalls' })
     expect(byType(facts(fn, { recent: { calls: 10, failures: 4 } }))).toEqual({ CallsSucceeding: 'True FailureRateLow' })
     expect(byType(facts(fn, { recent: { calls: 10, failures: 5 } }))).toEqual({ CallsSucceeding: 'False HighFailureRate' })
     expect(observeToolConditions(facts(fn, { recent: { calls: 20, failures: 15 } }))[0].message).toBe('15 of 20 calls failed in the last 2 hours (75 %)')
     expect(phase(facts(fn, { recent: { calls: 10, failures: 5 } }))).toBe('Degraded')
     // A tool that cannot be called at all is Failed, however its calls went.
     expect(phase(facts(rest({ type: 'bearer' }), { recent: { calls: 10, failures: 10 } }))).toBe('Failed')
+  })
+
+  it('a tool nobody called lately does not claim its calls succeed (a Failed one least of all)', () => {
+    const failed = facts(rest({ type: 'bearer' }))
+    expect(phase(failed)).toBe('Failed')
+    expect(byType(failed).CallsSucceeding).toBe('Unknown NoRecentCalls')
+    // Unknown here says nothing about the phase: an uncalled tool whose needs hold is Ready.
+    expect(phase(facts(rest()))).toBe('Ready')
   })
 
   it('keeps a condition’s transition time while its status holds, and moves it when it flips', () => {

@@ -2685,6 +2685,19 @@ export interface components {
                 phase: string;
                 count: number;
             }[];
+            /** @description What the first-run checklist shows as done, read from the registry and the call log */
+            firstRun: {
+                /** @description an MCP server (LanguageTool) was discovered: phase Ready */
+                serverReady: boolean;
+                /** @description a Tool resource exists */
+                toolApplied: boolean;
+                /** @description an agent holds a credential that is neither revoked nor expired */
+                agentCredential: boolean;
+                /** @description a tool call was recorded */
+                callMade: boolean;
+                /** @description the statistics (this dashboard's figures) count a call */
+                callCounted: boolean;
+            };
         };
         DiscoveryQueued: {
             queued: boolean;
@@ -9414,7 +9427,14 @@ export interface operations {
                      *           "phase": "Ready",
                      *           "count": 7
                      *         }
-                     *       ]
+                     *       ],
+                     *       "firstRun": {
+                     *         "serverReady": true,
+                     *         "toolApplied": true,
+                     *         "agentCredential": true,
+                     *         "callMade": true,
+                     *         "callCounted": false
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Overview"];
