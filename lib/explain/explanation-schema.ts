@@ -90,7 +90,7 @@ export const explanationSchema = z
     rateLimits: z.object({
       windows: z.array(
         z.object({
-          appliesTo: z.enum(['tool', 'agent']),
+          appliesTo: z.enum(['tool', 'agent', 'policy']),
           window: z.enum(['minute', 'day']),
           limit: z.number().int(),
           used: z.number().int(),

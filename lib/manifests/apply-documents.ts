@@ -125,7 +125,8 @@ async function checkDocuments(documents: Array<{ index: number; value: unknown }
   }
   const slugs = valid.filter(({ document: d }) => d.kind === 'Connector').map(({ document: d }) => d.metadata.name)
   const keptSecrets = valid.flatMap(({ document: d }) => (d.kind === 'Secret' && keptSecretKeys(d.spec) ? [d.metadata] : []))
-  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets), identified))
+  const withPolicies = valid.some(({ document: d }) => d.kind === 'Policy')
+  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets, withPolicies), identified))
   if (options.prune && !selectsByPresence(options.prune))
     errors.push({
       field: 'prune',
@@ -257,8 +258,12 @@ function validationFailed(errors: FieldError[]): AppError {
   return new AppError('VALIDATION_FAILED', `${errors.length} validation error${errors.length === 1 ? '' : 's'}${where}; nothing was written`, errors)
 }
 
-async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { namespace: string; name: string }[]): Promise<StoredRuleContext> {
-  const [connectors, units, toolsUnder, secrets] = await Promise.all([
+async function loadStoredRuleContext(
+  connectorSlugs: string[],
+  keptSecrets: { namespace: string; name: string }[],
+  withPolicies: boolean,
+): Promise<StoredRuleContext> {
+  const [connectors, units, toolsUnder, secrets, tools] = await Promise.all([
     prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } }),
     prisma.unit.findMany({ select: { namespace: true, name: true, parent: true } }),
     connectorSlugs.length
@@ -273,6 +278,7 @@ async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { na
           select: { namespace: true, name: true, spec: true },
         })
       : [],
+    withPolicies ? prisma.tool.findMany({ select: { name: true, spec: true } }) : [],
   ])
   const toolsUnderSlug = new Map<string, { namespace: string; name: string }[]>()
   for (const tool of toolsUnder) {
@@ -284,5 +290,6 @@ async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { na
     connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: (c.spec as { tools?: string[] }).tools ?? [] }])),
     unitParents: new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.parent])),
     secretKeys: new Map(secrets.map((s) => [`${s.namespace}/${s.name}`, (s.spec as { keys: string[] }).keys])),
+    toolInputSchemas: new Map(tools.map((t) => [t.name, (t.spec as { inputSchema?: unknown }).inputSchema])),
   }
 }

@@ -1,0 +1,58 @@
+// The stored Policies, compiled once per registry epoch (lib/gateway/epoch-memo.ts), and the facts a
+// call is judged on: the agent's labels and unit chain, the tool's labels. The gateway, the approved
+// call's worker, ingest and the explainer all read them here.
+import 'server-only'
+import { prisma } from '@/lib/db'
+import type { EffectiveTool } from '@/lib/effective-tools/types'
+import { epochMemo } from '@/lib/gateway/epoch-memo'
+import type { PolicySpec } from '@/lib/manifests/specs/policy'
+import { type CompiledPolicy, compilePolicy, evaluatePolicies, type PolicyDecision, type PolicyPerson } from './evaluate-policies'
+
+interface PolicyRegistry {
+  policies: CompiledPolicy[]
+  /** Labels of the Tool resources that policies may read as `tool.labels`, by `namespace/name`. */
+  toolLabels: Map<string, Record<string, string>>
+}
+
+const loadRegistry = epochMemo(async (): Promise<PolicyRegistry> => {
+  const rows = await prisma.policy.findMany({ select: { namespace: true, name: true, spec: true }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })
+  const policies = rows.map((r) => compilePolicy(r.namespace, r.name, r.spec as PolicySpec))
+  // Tool labels are read only when some policy could use them.
+  const tools = policies.length ? await prisma.tool.findMany({ select: { namespace: true, name: true, labels: true } }) : []
+  return { policies, toolLabels: new Map(tools.map((t) => [`${t.namespace}/${t.name}`, (t.labels ?? {}) as Record<string, string>])) }
+}, 1)
+
+export const policyRegistry = () => loadRegistry('all')
+
+/** Who calls, as a policy sees them. */
+export interface PolicyAgent {
+  namespace: string
+  name: string
+  labels: Record<string, string>
+  /** The agent's unit and the units above it, nearest first. */
+  units: string[]
+}
+
+/** What the policies that reach this call decide, with the trace of every rule. */
+export async function decidePolicies(
+  agent: PolicyAgent,
+  entry: EffectiveTool,
+  args: Record<string, unknown>,
+  person: PolicyPerson | null = null,
+  now = new Date(),
+): Promise<PolicyDecision> {
+  const { policies, toolLabels } = await policyRegistry()
+  const source = entry.source
+  return evaluatePolicies(policies, {
+    agent,
+    tool: {
+      id: entry.name,
+      level: entry.sideEffects.level,
+      labels: source.kind === 'Tool' ? (toolLabels.get(`${source.namespace}/${source.name}`) ?? {}) : {},
+      source: { kind: source.kind, namespace: source.namespace, name: source.name },
+    },
+    args,
+    person,
+    now,
+  })
+}
