@@ -31,6 +31,7 @@ import { keptSecretKeys } from './specs/secret'
 import { readManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import { type PolicyReach, policyReach } from '@/lib/policy/policy-reach'
 
 export type ApplyAction = WriteAction | 'deleted'
 
@@ -53,6 +54,8 @@ export interface ApplyResult {
   summary: Record<ApplyAction, number>
   /** Dry runs only: the agents whose effective tool sets would change. */
   impact?: ApplyImpact
+  /** Dry runs only, for the Policies of the manifest: the agents and tools each would reach. */
+  policyReach?: PolicyReach[]
 }
 
 export interface ApplyOptions {
@@ -227,7 +230,9 @@ async function writeDocuments({ valid, prunable }: CheckedDocuments, options: Ap
   }
   // REST creates and replaces answer with the resource, not an apply result: no impact to compute.
   const impact = dryRun && options.expect === undefined ? await impactOnAgents(planned) : undefined
-  return { dryRun, results, summary, ...(impact ? { impact } : {}) }
+  const policies = valid.flatMap(({ document: d }) => (d.kind === 'Policy' ? [{ namespace: d.metadata.namespace, name: d.metadata.name, spec: d.spec }] : []))
+  const reach = dryRun && options.expect === undefined && policies.length > 0 ? await policyReach(policies) : undefined
+  return { dryRun, results, summary, ...(impact ? { impact } : {}), ...(reach ? { policyReach: reach } : {}) }
 }
 
 /** The refusal of one document, when its kind is one the caller may not change (whether or not it is valid). */

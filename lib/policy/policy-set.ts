@@ -6,7 +6,7 @@ import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { epochMemo } from '@/lib/gateway/epoch-memo'
 import type { PolicySpec } from '@/lib/manifests/specs/policy'
-import { type CompiledPolicy, compilePolicy, evaluatePolicies, type PolicyDecision, type PolicyPerson } from './evaluate-policies'
+import { type CompiledPolicy, compilePolicy, evaluatePolicies, type PolicyDecision, type PolicyPerson, policyId, policyReaches } from './evaluate-policies'
 
 interface PolicyRegistry {
   policies: CompiledPolicy[]
@@ -55,4 +55,15 @@ export async function decidePolicies(
     person,
     now,
   })
+}
+
+/** Names on each entry of an agent's set the Policies whose selector reaches it (left unset where none does). */
+export async function policiesOnTools(agent: { namespace: string; name: string; labels: unknown }, entries: EffectiveTool[]): Promise<void> {
+  const { policies } = await policyRegistry()
+  if (policies.length === 0) return
+  const who = { namespace: agent.namespace, name: agent.name, labels: (agent.labels ?? {}) as Record<string, string>, units: [] }
+  for (const entry of entries) {
+    const names = policies.filter((p) => policyReaches(p, who, entry.name)).map(policyId)
+    if (names.length > 0) entry.policies = names
+  }
 }
