@@ -128,6 +128,8 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     const { agent: a } = tools
     policy = await decidePolicies({ namespace: a.namespace, name: a.name, labels: a.labels, units: a.units }, target, args)
     note('policies', policy.deny ? policyRefusal(target.name, policy.deny) : null, policiesText(policy))
+    // A refusal's detail is the gateway's message; the trace of every rule follows it.
+    if (policy.deny) steps[steps.length - 1].detail += `. Rules: ${policiesText(policy)}`
 
     const now = Date.now()
     const peek = await peekRate(

@@ -7,6 +7,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { applyRoute } from '@/lib/api/registry-routes'
+import { explainRoutes } from '@/lib/api/explain-routes'
+import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { callTool, runApprovedCall } from '@/lib/gateway/call-tool'
@@ -204,6 +206,68 @@ describe('the five examples of docs/design/policy.md, through the gateway', () =
     // Same labels, another namespace the Policy does not name (the allowedAgents rule).
     expect(((await mcpCall(elsewhere, 'mail.send_email', { to: 'someone@gmail.example', subject: 'x' })) as ToolResult).isError).toBeFalsy()
     expect(hits('/mail')).toBe(before + 2)
+  })
+})
+
+describe('explained and previewed', () => {
+  it('the explainer names each policy and rule with the values it compared, and the effective set names the policies on each tool', async () => {
+    const id = agents['ops-bot'].id
+    const res = await call(explainRoutes.explain, `/api/v1/agents/${id}/explain`, {
+      method: 'POST',
+      body: { tool: 'kube.delete_pod', arguments: { namespace: 'prod', name: 'x' } },
+      params: { id },
+    })
+    expect(res.status, res.text).toBe(200)
+    expect(res.json).toMatchObject({ decision: 'denied', refusal: { step: 'policies', errorCode: 'policy' } })
+    expect(res.json.policies).toEqual([
+      {
+        policy: 'northwind/no-pod-deletes-in-prod',
+        rule: 0,
+        effect: 'deny',
+        when: 'args.namespace == "prod"',
+        reason: 'Pods in prod are restarted with a rollout, not deleted',
+        outcome: 'matched',
+        values: { 'args.namespace': 'prod' },
+      },
+    ])
+    const step = (res.json.steps as Array<{ step: string; detail: string }>).find((s) => s.step === 'policies')!
+    expect(step.detail).toContain('args.namespace = "prod"')
+
+    const refund = await call(explainRoutes.explain, `/api/v1/agents/${agents['ap-bot'].id}/explain`, {
+      method: 'POST',
+      body: { tool: 'stripe.create_refund', arguments: { amount: 70000 } },
+      params: { id: agents['ap-bot'].id },
+    })
+    expect(refund.json).toMatchObject({ decision: 'approval_required', approval: { required: true } })
+
+    const agent = await call(resourceRoutes('Agent').get, `/api/v1/agents/${id}`, { params: { id } })
+    const entries = agent.json.effectiveTools as Array<{ name: string; policies?: string[] }>
+    expect(entries.find((e) => e.name === 'kube.delete_pod')!.policies).toEqual(['northwind/no-pod-deletes-in-prod'])
+    expect(entries.find((e) => e.name === 'stripe.create_refund')!.policies).toBeUndefined()
+  })
+
+  it("Apply's dry run of a Policy lists the agents and tools it reaches", async () => {
+    const res = await call(applyRoute, '/api/v1/apply?dryRun=true', {
+      method: 'POST',
+      contentType: 'application/yaml',
+      body: `apiVersion: toolroom.dev/v1alpha1
+kind: Policy
+metadata: { name: ap-writes, namespace: northwind }
+spec:
+  selector: { tools: ["stripe.*", "mail.*"], agents: { matchLabels: { team: ap } } }
+  rules: [{ when: "true", effect: require_approval, reason: preview }]
+`,
+    })
+    expect(res.status, res.text).toBe(200)
+    expect(res.json.policyReach).toEqual([
+      {
+        namespace: 'northwind',
+        name: 'ap-writes',
+        agents: [{ namespace: 'northwind', name: 'ap-bot', tools: ['mail.send_email', 'stripe.create_refund'] }],
+        truncated: false,
+      },
+    ])
+    expect(await prisma.policy.count({ where: { name: 'ap-writes' } })).toBe(0)
   })
 })
 
