@@ -31,7 +31,7 @@ import { keptSecretKeys } from './specs/secret'
 import { readManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
-import { type PolicyReach, policyReach } from '@/lib/policy/policy-reach'
+import { type PolicyReach, policyReach } from './policy-reach'
 
 export type ApplyAction = WriteAction | 'deleted'
 

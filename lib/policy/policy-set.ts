@@ -1,10 +1,10 @@
-// The stored Policies, compiled once per registry epoch (lib/gateway/epoch-memo.ts), and the facts a
+// The stored Policies, compiled once per registry epoch (lib/registry/registry-changes.ts), and the facts a
 // call is judged on: the agent's labels and unit chain, the tool's labels. The gateway, the approved
 // call's worker, ingest and the explainer all read them here.
 import 'server-only'
 import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
-import { epochMemo } from '@/lib/gateway/epoch-memo'
+import { registryEpoch } from '@/lib/registry/registry-changes'
 import type { PolicySpec } from '@/lib/manifests/specs/policy'
 import { type CompiledPolicy, compilePolicy, evaluatePolicies, type PolicyDecision, type PolicyPerson, policyId, policyReaches } from './evaluate-policies'
 
@@ -14,15 +14,28 @@ interface PolicyRegistry {
   toolLabels: Map<string, Record<string, string>>
 }
 
-const loadRegistry = epochMemo(async (): Promise<PolicyRegistry> => {
+async function loadRegistry(): Promise<PolicyRegistry> {
   const rows = await prisma.policy.findMany({ select: { namespace: true, name: true, spec: true }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })
   const policies = rows.map((r) => compilePolicy(r.namespace, r.name, r.spec as PolicySpec))
   // Tool labels are read only when some policy could use them.
   const tools = policies.length ? await prisma.tool.findMany({ select: { namespace: true, name: true, labels: true } }) : []
   return { policies, toolLabels: new Map(tools.map((t) => [`${t.namespace}/${t.name}`, (t.labels ?? {}) as Record<string, string>])) }
-}, 1)
+}
 
-export const policyRegistry = () => loadRegistry('all')
+// Kept while the registry epoch does not move, as lib/gateway/epoch-memo.ts keeps its values; while the
+// change listener is down nothing is kept (a change could go unnoticed).
+let memo: { epoch: number; value: Promise<PolicyRegistry> } | null = null
+
+export function policyRegistry(): Promise<PolicyRegistry> {
+  const epoch = registryEpoch()
+  if (epoch === null) return loadRegistry()
+  if (memo?.epoch !== epoch) {
+    const value = loadRegistry()
+    memo = { epoch, value }
+    value.catch(() => memo?.value === value && (memo = null))
+  }
+  return memo.value
+}
 
 /** Who calls, as a policy sees them. */
 export interface PolicyAgent {

@@ -5,7 +5,7 @@ import 'server-only'
 import { prisma } from '@/lib/db'
 import { agentTools } from '@/lib/gateway/agent-tools'
 import type { PolicySpec } from '@/lib/manifests/specs/policy'
-import { compilePolicy, policyReaches } from './evaluate-policies'
+import { compilePolicy, policyReaches } from '@/lib/policy/evaluate-policies'
 
 export interface PolicyReach {
   namespace: string
