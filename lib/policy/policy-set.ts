@@ -10,6 +10,8 @@ import { type CompiledPolicy, compilePolicy, evaluatePolicies, type PolicyDecisi
 
 interface PolicyRegistry {
   policies: CompiledPolicy[]
+  /** The Policies whose tool globs match a tool id, filled as ids are called: a Policy that names other tools costs a call nothing. */
+  byTool: Map<string, CompiledPolicy[]>
   /** Labels of the Tool resources that policies may read as `tool.labels`, by `namespace/name`. */
   toolLabels: Map<string, Record<string, string>>
 }
@@ -19,7 +21,7 @@ async function loadRegistry(): Promise<PolicyRegistry> {
   const policies = rows.map((r) => compilePolicy(r.namespace, r.name, r.spec as PolicySpec))
   // Tool labels are read only when some policy could use them.
   const tools = policies.length ? await prisma.tool.findMany({ select: { namespace: true, name: true, labels: true } }) : []
-  return { policies, toolLabels: new Map(tools.map((t) => [`${t.namespace}/${t.name}`, (t.labels ?? {}) as Record<string, string>])) }
+  return { policies, byTool: new Map(), toolLabels: new Map(tools.map((t) => [`${t.namespace}/${t.name}`, (t.labels ?? {}) as Record<string, string>])) }
 }
 
 // Kept while the registry epoch does not move, as lib/gateway/epoch-memo.ts keeps its values; while the
@@ -54,20 +56,32 @@ export async function decidePolicies(
   person: PolicyPerson | null = null,
   now = new Date(),
 ): Promise<PolicyDecision> {
-  const { policies, toolLabels } = await policyRegistry()
+  const registry = await policyRegistry()
   const source = entry.source
-  return evaluatePolicies(policies, {
+  return evaluatePolicies(selectingTool(registry, entry.name), {
     agent,
     tool: {
       id: entry.name,
       level: entry.sideEffects.level,
-      labels: source.kind === 'Tool' ? (toolLabels.get(`${source.namespace}/${source.name}`) ?? {}) : {},
+      labels: source.kind === 'Tool' ? (registry.toolLabels.get(`${source.namespace}/${source.name}`) ?? {}) : {},
       source: { kind: source.kind, namespace: source.namespace, name: source.name },
     },
     args,
     person,
     now,
   })
+}
+
+const MAX_INDEXED_TOOLS = 10_000
+
+function selectingTool(registry: PolicyRegistry, toolId: string): CompiledPolicy[] {
+  let selecting = registry.byTool.get(toolId)
+  if (!selecting) {
+    selecting = registry.policies.filter((p) => p.tools.some((glob) => glob.test(toolId)))
+    if (registry.byTool.size >= MAX_INDEXED_TOOLS) registry.byTool.clear()
+    registry.byTool.set(toolId, selecting)
+  }
+  return selecting
 }
 
 /** Names on each entry of an agent's set the Policies whose selector reaches it (left unset where none does). */
