@@ -123,7 +123,7 @@ test("explain a call: the gateway's trace for invalid arguments, a call that wou
   await panel.getByLabel('Arguments (JSON)').fill('{"owner": "northwind", "repo": "toolroom", "title": "Flaky test"}')
   await panel.getByRole('button', { name: 'Explain', exact: true }).click()
   await expect(trace).toHaveAttribute('data-decision', 'allowed')
-  for (const step of ['effective-set', 'executor', 'arguments', 'rate-limits', 'idempotency', 'approval'])
+  for (const step of ['effective-set', 'executor', 'arguments', 'policies', 'rate-limits', 'idempotency', 'approval'])
     await expect(trace.locator(`[data-step="${step}"]`)).toHaveAttribute('data-outcome', 'passed')
   await expect(trace).toContainText(/headroom now: .*\d+ of \d+ per minute \(tool\)/)
 

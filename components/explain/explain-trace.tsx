@@ -21,6 +21,7 @@ const STEP_LABEL: Record<Explanation['steps'][number]['step'], string> = {
   'effective-set': 'Effective set and safety',
   executor: 'Run by the gateway',
   arguments: 'Arguments',
+  policies: 'Policies',
   'rate-limits': 'Rate limits',
   idempotency: 'Idempotency key',
   approval: 'Approval',

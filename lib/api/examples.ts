@@ -91,6 +91,15 @@ export const EXAMPLE_MANIFESTS: Record<Kind, { apiVersion: string; kind: Kind; m
       approvalExpirySeconds: 14400,
     },
   },
+  Policy: {
+    apiVersion: API_VERSION,
+    kind: 'Policy',
+    metadata: { name: 'large-refunds', namespace: 'finance' },
+    spec: {
+      selector: { tools: ['stripe.create_refund', 'payments.*'], agents: { matchLabels: { team: 'ap' } } },
+      rules: [{ when: 'has(args.amount) && args.amount > 50000', effect: 'require_approval', reason: 'Refunds above 500.00 need a second person' }],
+    },
+  },
 }
 
 const STATUS: Partial<Record<Kind, Record<string, unknown>>> = {

@@ -539,7 +539,7 @@ const DOCS: Record<string, OperationDoc> = {
   },
   callToolOverRest: {
     description:
-      "Runs the agent's tool through the gateway pipeline (effective set, argument check, rate limits, idempotency, approval, execution, call log), as MCP `tools/call` does. Problems carry the JSON-RPC code as `rpcCode`: 404 not available, 422 invalid arguments (with `data.violations`), 429 rate limited (with Retry-After), 409 still in progress, 502 the tool failed. Agent credentials only.",
+      "Runs the agent's tool through the gateway pipeline (effective set, argument check, rate limits, idempotency, approval, execution, call log), as MCP `tools/call` does. Problems carry the JSON-RPC code as `rpcCode`: 404 not available, 403 refused by a Policy (`data.policy`, `data.rule`, `data.reason`), 422 invalid arguments (with `data.violations`), 429 rate limited (with Retry-After), 409 still in progress, 502 the tool failed. Agent credentials only.",
     request: { arguments: { subject: 'Order 1042 arrived damaged', body: 'Customer sent photos.' }, idempotencyKey: 'ticket-1042-damaged' },
     response: { callId: CALL.id, result: { content: [{ type: 'text', text: 'Created ticket 48211' }], structuredContent: { id: 48211 } } },
     parameters: { toolId: 'zendesk.create_ticket' },

@@ -33,7 +33,7 @@ const COLUMN_FILTERS: Partial<Record<Kind, string[]>> = { Tool: ['type', 'level'
  * Kinds whose answers come from tables that announce their changes (the registry epoch), so they carry
  * an ETag. Secret rows announce nothing (a rotation must not drop every cached effective set).
  */
-const REGISTRY_DERIVED: ReadonlySet<Kind> = new Set(['Tool', 'LanguageTool', 'Connector', 'Unit', 'Agent', 'SideEffectPolicy'])
+const REGISTRY_DERIVED: ReadonlySet<Kind> = new Set(['Tool', 'LanguageTool', 'Connector', 'Unit', 'Agent', 'SideEffectPolicy', 'Policy'])
 
 /** Who may create, replace and delete resources of the kind: operators, or admins only for admin-only kinds. */
 function changeAccess(kind: Kind): { access: Access; accessRule?: ReturnType<typeof adminOnlyError> } {

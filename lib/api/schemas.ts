@@ -144,6 +144,10 @@ export const effectiveToolSchema = z
       .int()
       .optional()
       .openapi({ description: 'Of totalCalls7d, the calls Toolroom refused before the tool ran; they are calls, never failures.' }),
+    policies: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'Agents only: the Policies (`namespace/name`) whose selector reaches this agent and tool; their rules decide per call' }),
   })
   .openapi('EffectiveTool') satisfies z.ZodType<EffectiveTool>
 
@@ -300,6 +304,19 @@ export const applyResultSchema = z
     ),
     summary: z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), deleted: z.number().int() }),
     impact: applyImpactSchema.optional().openapi({ description: 'Dry runs only.' }),
+    policyReach: z
+      .array(
+        z.object({
+          namespace: z.string(),
+          name: z.string(),
+          agents: z.array(z.object({ namespace: z.string(), name: z.string(), tools: z.array(z.string()) })),
+          truncated: z.boolean(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description: 'Dry runs with Policies only: the agents each Policy would reach, with the tools of theirs it selects (docs/design/policy.md#reach).',
+      }),
   })
   .openapi('ApplyResult')
 

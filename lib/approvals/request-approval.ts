@@ -16,8 +16,10 @@ export interface ApprovalRequestInput {
   agent: { id: string; namespace: string; name: string; unit: string | null }
   /** `resourceNamespace`: the Tool resource's namespace when the tool is a registered Tool. */
   tool: { id: string; namespace: string; level: SideEffectLevel | null; resourceNamespace?: string | null }
-  /** Why approval is needed, as the effective entry says: tool override, level policy, or default. */
-  approvalSource: 'tool' | 'policy' | 'default'
+  /** Why approval is needed, as the effective entry says (tool override, level policy, or default), or only because a Policy rule asked. */
+  approvalSource: 'tool' | 'policy' | 'default' | 'policy_rule'
+  /** The Policy rules that asked for approval, with their reasons: the queue shows them (docs/design/policy.md#approval). */
+  policyRules?: Array<{ policy: string; rule: number; reason: string }>
   /** As called (sealed until execution). */
   args: unknown
   /** With `redactFields` masked (shown to approvers). */
@@ -50,7 +52,14 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
       argsSealed: new Uint8Array(sealed.ciphertext),
       argsKeyId: sealed.keyId,
       idempotencyKey: input.idempotencyKey,
-      policy: { source: input.approvalSource, level: input.tool.level, expirySeconds: expiry.seconds, expirySource: expiry.source, ...presentation },
+      policy: {
+        source: input.approvalSource,
+        level: input.tool.level,
+        expirySeconds: expiry.seconds,
+        expirySource: expiry.source,
+        ...presentation,
+        ...(input.policyRules?.length ? { rules: input.policyRules } : {}),
+      },
       ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as unknown as Prisma.InputJsonValue } : {}),
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
       traceparent: input.traceparent ?? null,

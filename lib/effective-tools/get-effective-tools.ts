@@ -7,10 +7,12 @@ import { statsOfTool, toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { loadResolverInput } from './load-resolver-input'
 import { resolveEffectiveTools } from './resolve-effective-tools'
 import type { EffectiveToolSet } from './types'
+import { policiesOnTools } from '@/lib/policy/policy-set'
 
 export async function getEffectiveTools(kind: 'Agent' | 'Unit', row: Row): Promise<EffectiveToolSet> {
   const [set, stats] = await Promise.all([loadResolverInput(kind, row).then(resolveEffectiveTools), toolStatsSnapshot()])
   // Entries are fresh objects per resolve: filled in place.
   for (const entry of [...set.tools, ...set.excluded]) Object.assign(entry, statsOfTool(stats, toolStatKey(entry.source, entry.name)))
+  if (kind === 'Agent') await policiesOnTools(row, set.tools)
   return set
 }

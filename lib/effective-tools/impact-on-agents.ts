@@ -105,6 +105,8 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
         break
       case 'Secret':
         break // values reach no effective set
+      case 'Policy':
+        break // decides per call, never what is in a set: the dry run lists whom it reaches apart (lib/manifests/policy-reach.ts)
     }
   }
   const after = overlayReader(base, overlay)

@@ -128,6 +128,8 @@ export interface EffectiveTool {
   health?: ToolHealth
   /** Of totalCalls7d, those Toolroom refused before the tool ran (denied, invalid, rate limited, rejected, expired); set once statistics are attached. */
   refusedCalls7d?: number
+  /** Agents only: the Policies (`namespace/name`) whose selector reaches this agent and tool (docs/design/policy.md). */
+  policies?: string[]
 }
 
 export interface UnresolvedReference {

@@ -22,6 +22,7 @@ import {
   executorRefusal,
   keyRefusal,
   keyScopeOf,
+  policyRefusal,
   rateLimitRefusal,
   type Refusal,
   unavailableRefusal,
@@ -30,7 +31,9 @@ import {
 import { osToolsEnabled } from '@/lib/gateway/executors/os'
 import { heldKey } from '@/lib/gateway/idempotency'
 import { storableKey } from '@/lib/gateway/idempotency-key'
-import { agentRateLimit, peekRate, rateWindows } from '@/lib/gateway/rate-limit'
+import { agentRateLimit, peekRate, rateWindows, withPolicyWindows } from '@/lib/gateway/rate-limit'
+import type { PolicyDecision } from '@/lib/policy/evaluate-policies'
+import { decidePolicies } from '@/lib/policy/policy-set'
 import { parseRedactFields, redactTree } from '@/lib/gateway/redact'
 import { deadlineRule, mcpBudget, restBudget } from '@/lib/gateway/retry'
 import { type Binding, bindingFor } from '@/lib/gateway/tool-binding'
@@ -58,6 +61,7 @@ const DECISION_OF_STEP: Record<Exclude<StepName, 'approval'>, (r: Refusal) => De
   'effective-set': (r) => (r.errorCode === 'unknown_tool' ? 'unknown_tool' : 'denied'),
   executor: () => 'denied',
   arguments: () => 'invalid_arguments',
+  policies: () => 'denied',
   'rate-limits': () => 'rate_limited',
   idempotency: () => 'invalid_arguments',
 }
@@ -111,6 +115,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   let idempotency: Explanation['idempotency'] = { key: null, source: 'none', template: null, scope: null, problem: null, withheld: null, heldBy: null }
   let approval: Explanation['approval'] = null
   let safety: Explanation['safety'] = null
+  let policy: PolicyDecision | null = null
   if (target) {
     const binding = await bindingFor(target, registryReader())
     executor = { kind: binding.executor.kind, reason: binding.executor.kind === 'none' ? binding.executor.reason : null }
@@ -120,8 +125,16 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     violations = invalid?.violations ?? []
     note('arguments', invalid, 'the arguments match the inputSchema')
 
+    const { agent: a } = tools
+    policy = await decidePolicies({ namespace: a.namespace, name: a.name, labels: a.labels, units: a.units }, target, args)
+    note('policies', policy.deny ? policyRefusal(target.name, policy.deny) : null, policiesText(policy))
+    // A refusal's detail is the gateway's message; the trace of every rule follows it.
+    if (policy.deny) steps[steps.length - 1].detail += `. Rules: ${policiesText(policy)}`
+
     const now = Date.now()
-    const peek = await peekRate(rateWindows(target.name, target.rateLimit, tools.agent.id, agentRateLimit(tools.agent.spec), now))
+    const peek = await peekRate(
+      withPolicyWindows(rateWindows(target.name, target.rateLimit, tools.agent.id, agentRateLimit(tools.agent.spec), now), policy.limits, tools.agent.id, now),
+    )
     windows = peek.usage.map((u) => ({
       appliesTo: u.applies,
       window: u.length,
@@ -146,7 +159,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     const redacted = new Set<string>()
     redactTree('args', args, parseRedactFields(binding.redactFields), redacted)
     const carriesRedacted = key !== null && storableKey(key, redacted) !== key
-    const held = key !== null && !badKey && !carriesRedacted ? await heldKey(scope, key) : null
+    const heldKeyBy = key !== null && !badKey && !carriesRedacted ? await heldKey(scope, key) : null
     idempotency = {
       key: key === null ? null : key.slice(0, 600),
       source: callerKey !== undefined ? 'caller' : key !== null ? 'template' : 'none',
@@ -154,7 +167,9 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
       scope: key === null ? null : callerKey !== undefined ? 'agent' : 'tool',
       problem: badKey?.message ?? null,
       withheld: carriesRedacted ? 'the key carries a redacted argument (observability.redactFields), so whether it is held is not shown' : null,
-      heldBy: held ? { callId: held.callId, state: held.state, outcome: held.outcome, expiresAt: new Date(held.expiresAt).toISOString() } : null,
+      heldBy: heldKeyBy
+        ? { callId: heldKeyBy.callId, state: heldKeyBy.state, outcome: heldKeyBy.outcome, expiresAt: new Date(heldKeyBy.expiresAt).toISOString() }
+        : null,
     }
     note('idempotency', badKey, keyText(idempotency))
 
@@ -171,13 +186,17 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
       expirySeconds: expiry.seconds,
       expirySource: expiry.source,
     }
-    const rule = target.requiresApproval
-      ? `each call waits for a person's approval (rule: ${approvalRuleText(target)}); a request nobody decides expires after ${duration(expiry.seconds)} (${expiry.source})`
-      : `no approval needed (rule: ${approvalRuleText(target)})`
-    const skipped = refusals.length > 0 ? 'not reached' : held ? 'not reached: the call repeats the one holding its key' : null
+    const byPolicy = policy.approvals.map((r) => `policy ${r.policy} (rule ${r.rule}): ${r.reason}`)
+    const held = target.requiresApproval || byPolicy.length > 0
+    approval.required = held
+    const ruleText = [...(target.requiresApproval ? [approvalRuleText(target)] : []), ...byPolicy].join('; ') || approvalRuleText(target)
+    const rule = held
+      ? `each call waits for a person's approval (rule: ${ruleText}); a request nobody decides expires after ${duration(expiry.seconds)} (${expiry.source})`
+      : `no approval needed (rule: ${ruleText})`
+    const skipped = refusals.length > 0 ? 'not reached' : heldKeyBy ? 'not reached: the call repeats the one holding its key' : null
     steps.push({
       step: 'approval',
-      outcome: skipped ? 'not-reached' : target.requiresApproval ? 'held' : 'passed',
+      outcome: skipped ? 'not-reached' : held ? 'held' : 'passed',
       detail: skipped ? `${skipped}; ${rule}` : rule,
     })
     safety = await safetyOf(winner ?? target, input)
@@ -186,7 +205,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   const first = refusals[0] ?? null
   const decision: Decision = first
     ? DECISION_OF_STEP[first.step as Exclude<StepName, 'approval'>](first.refusal)
-    : target!.requiresApproval
+    : target!.requiresApproval || (policy?.approvals.length ?? 0) > 0
       ? 'approval_required'
       : 'allowed'
   const fixes = await fixesFor({ row, name, decision, winner, candidates, input })
@@ -213,6 +232,16 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     safety,
     executor,
     arguments: { checked: target !== null, violations },
+    policies: (policy?.trace ?? []).map(({ policy: p, rule, effect, when, reason, outcome, values, error }) => ({
+      policy: p,
+      rule,
+      effect,
+      when,
+      reason,
+      outcome,
+      values,
+      ...(error ? { error } : {}),
+    })),
     rateLimits: { windows },
     idempotency,
     approval,
@@ -232,11 +261,28 @@ function doorMisused(base: Pick<Explanation, 'agent' | 'tool' | 'checkedAt'>, me
     safety: null,
     executor: null,
     arguments: { checked: false, violations: [{ path: '/name', rule: 'required', message }] },
+    policies: [],
     rateLimits: { windows: [] },
     idempotency: { key: null, source: 'none', template: null, scope: null, problem: null, withheld: null, heldBy: null },
     approval: null,
     fixes: [],
   }
+}
+
+/** What the Policies that reach the call decided, rule by rule, with the values each compared. */
+function policiesText(decision: PolicyDecision): string {
+  if (decision.trace.length === 0) return 'no Policy reaches this agent and tool'
+  const shown = (values: Record<string, unknown>) => {
+    const entries = Object.entries(values)
+    return entries.length ? ` with ${entries.map(([k, v]) => `${k} = ${JSON.stringify(v)?.slice(0, 100)}`).join(', ')}` : ''
+  }
+  return decision.trace
+    .map((t) => {
+      const result =
+        t.outcome === 'error' ? `could not be evaluated (${t.error}); fails closed` : t.outcome === 'matched' ? `matched → ${t.effect}` : 'did not match'
+      return `${t.policy} rule ${t.rule} (${t.when})${shown(t.values)}: ${result}`
+    })
+    .join('; ')
 }
 
 /** How the gateway would run it, and the deadline the call gets (lib/gateway/retry.ts, the rule it applies). */

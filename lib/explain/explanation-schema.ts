@@ -6,7 +6,7 @@ import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { TIERS } from '@/lib/effective-tools/types'
 
 export const DECISIONS = ['allowed', 'approval_required', 'denied', 'unknown_tool', 'invalid_arguments', 'rate_limited'] as const
-export const STEPS = ['effective-set', 'executor', 'arguments', 'rate-limits', 'idempotency', 'approval'] as const
+export const STEPS = ['effective-set', 'executor', 'arguments', 'policies', 'rate-limits', 'idempotency', 'approval'] as const
 /** `held`: the call would wait for a person's approval. */
 export const STEP_OUTCOMES = ['passed', 'refused', 'held', 'not-reached', 'skipped'] as const
 const STATES = ['enabled', 'disabled', 'shadowed', 'denied'] as const
@@ -87,10 +87,24 @@ export const explanationSchema = z
       .nullable(),
     executor: z.object({ kind: z.string(), reason: z.string().nullable() }).nullable(),
     arguments: z.object({ checked: z.boolean(), violations: z.array(z.object({ path: z.string(), rule: z.string(), message: z.string() })) }),
+    policies: z
+      .array(
+        z.object({
+          policy: z.string().openapi({ description: '`namespace/name` of the Policy' }),
+          rule: z.number().int(),
+          effect: z.enum(['deny', 'require_approval', 'limit', 'redact']),
+          when: z.string(),
+          reason: z.string(),
+          outcome: z.enum(['matched', 'not_matched', 'error']),
+          values: z.record(z.string(), z.unknown()).openapi({ description: 'The argument values the condition read, by path (`args.amount`)' }),
+          error: z.string().optional(),
+        }),
+      )
+      .openapi({ description: 'Every rule of every Policy that reaches the call (docs/design/policy.md), whether it matched, and the values it compared.' }),
     rateLimits: z.object({
       windows: z.array(
         z.object({
-          appliesTo: z.enum(['tool', 'agent']),
+          appliesTo: z.enum(['tool', 'agent', 'policy']),
           window: z.enum(['minute', 'day']),
           limit: z.number().int(),
           used: z.number().int(),

@@ -9,7 +9,16 @@ import type { Row } from '@/lib/resources/kind-adapters'
 import { epochMemo } from './epoch-memo'
 
 export interface AgentTools {
-  agent: { id: string; name: string; namespace: string; unit: string | null; spec: Record<string, unknown> }
+  agent: {
+    id: string
+    name: string
+    namespace: string
+    unit: string | null
+    spec: Record<string, unknown>
+    labels: Record<string, string>
+    /** The agent's unit and those above it, nearest first (what Policies read as `agent.units`). */
+    units: string[]
+  }
   enabled: Map<string, EffectiveTool>
   /** Disabled, denied and shadowed entries by name (the first listed), for the refusal's reason. */
   unavailable: Map<string, EffectiveTool>
@@ -30,7 +39,15 @@ export const agentTools = epochMemo(
     }
     for (const tool of set.excluded) if (!enabled.has(tool.name) && !unavailable.has(tool.name)) unavailable.set(tool.name, tool)
     return {
-      agent: { id: row.id, name: row.name, namespace: row.namespace, unit: (row.unit as string | null) ?? null, spec: row.spec as Record<string, unknown> },
+      agent: {
+        id: row.id,
+        name: row.name,
+        namespace: row.namespace,
+        unit: (row.unit as string | null) ?? null,
+        spec: row.spec as Record<string, unknown>,
+        labels: (row.labels ?? {}) as Record<string, string>,
+        units: await unitChain(row.namespace, (row.unit as string | null) ?? null),
+      },
       enabled,
       unavailable,
       list: [...enabled.values()].filter(runsInGateway).map(toMcpTool),
@@ -39,6 +56,16 @@ export const agentTools = epochMemo(
   10_000,
   'agent_tools',
 )
+
+/** The unit and its ancestors, nearest first; a cycle or a missing parent ends the chain. */
+async function unitChain(namespace: string, unit: string | null): Promise<string[]> {
+  if (!unit) return []
+  const rows = await prisma.unit.findMany({ where: { namespace }, select: { name: true, parent: true } })
+  const parents = new Map(rows.map((r) => [r.name, r.parent]))
+  const chain: string[] = []
+  for (let current: string | null | undefined = unit; current && !chain.includes(current); current = parents.get(current)) chain.push(current)
+  return chain
+}
 
 /** Image and function tools run inside the agent (which reports their calls to ingest): the gateway lists only what it executes. */
 export const runsInGateway = (tool: EffectiveTool) =>

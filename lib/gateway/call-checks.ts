@@ -2,6 +2,7 @@
 // (lib/explain/explain-call.ts) reports them without acting, so a rule changed here changes both.
 // Each check answers null when the call passes it, else the refusal the gateway records and answers.
 import type { EffectiveTool } from '@/lib/effective-tools/types'
+import { denialMessage, type PolicyDecision } from '@/lib/policy/evaluate-policies'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { isStorableText, STORABLE_TEXT_MESSAGE } from '@/lib/storage/storable-text'
 import { callerKeyScope, type KeyScope, templateKeyScope } from './idempotency'
@@ -98,6 +99,18 @@ export function argumentsRefusal(entry: EffectiveTool, rawArgs: unknown): (Refus
     data: { tool: entry.name, violations },
     logArgs: false,
     violations,
+  }
+}
+
+/** A Policy denied the call, or one of its rules could not be evaluated (policies fail closed). */
+export function policyRefusal(toolId: string, deny: NonNullable<PolicyDecision['deny']>): Refusal {
+  return {
+    outcome: 'denied',
+    errorCode: deny.error ? 'policy_error' : 'policy',
+    message: denialMessage(toolId, deny),
+    rpcCode: RPC.INVALID_PARAMS,
+    data: { policy: deny.policy, rule: deny.rule, reason: deny.reason, ...(deny.error ? { error: deny.error } : {}) },
+    logArgs: true,
   }
 }
 

@@ -21,6 +21,7 @@ import {
   executorRefusal,
   keyRefusal,
   keyScopeOf,
+  policyRefusal,
   rateLimitRefusal,
   type Refusal,
   unavailableRefusal,
@@ -34,7 +35,9 @@ import { executeRest, restAuthHeaders } from './executors/rest'
 import { callerKeyScope, claimKey, completeKey, type KeyScope, templateKeyScope } from './idempotency'
 import { storableKey } from './idempotency-key'
 import { runPlatformTool } from './platform-calls'
-import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate } from './rate-limit'
+import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate, withPolicyWindows } from './rate-limit'
+import type { PolicyDecision, PolicyPerson, RuleRef } from '@/lib/policy/evaluate-policies'
+import { decidePolicies } from '@/lib/policy/policy-set'
 import { InjectedSecrets } from './injected-secrets'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
 import { parseRedactFields, redactTree, scrubText, scrubTree, upstreamExcerpt } from './redact'
@@ -51,6 +54,10 @@ export interface CallContext {
   waitForApprovalMs?: number
   /** Where progress goes while the call runs (an upstream's own reports, or the wait for approval); absent when the caller asked for none. */
   progress?: (report: ProgressReport) => void
+  /** The person the call is made for, when the caller acts for one: what Policies read as `person` (null or absent: none). */
+  person?: PolicyPerson | null
+  /** The time Policies read as `now` (the clock when absent). */
+  now?: Date
 }
 
 /** One progress report, as MCP's `notifications/progress` carries it. */
@@ -139,10 +146,20 @@ class PipelineRun {
     const invalid = step('validate', () => argumentsRefusal(entry, this.rawArgs))
     if (invalid) return this.refuse(entry, invalid)
 
-    // 4. Rate limits, per tool and per agent, counted in the database.
-    const refusal = await step('rate_limit', () =>
-      takeRate(rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), Date.now())),
+    // Policies (docs/design/policy.md): they only tighten what the steps below do.
+    const policy = await step('policy', () => this.decidePolicies(entry, args))
+    if (policy.redactFields.length > 0) this.binding = { ...binding, redactFields: [...binding.redactFields, ...policy.redactFields] }
+    if (policy.deny) return this.refuse(entry, policyRefusal(entry.name, policy.deny))
+
+    // 4. Rate limits, per tool and per agent (and a Policy's lower limits), counted in the database.
+    const now = Date.now()
+    const windows = withPolicyWindows(
+      rateWindows(entry.name, entry.rateLimit, this.tools.agent.id, agentRateLimit(this.tools.agent.spec), now),
+      policy.limits,
+      this.tools.agent.id,
+      now,
     )
+    const refusal = await step('rate_limit', () => takeRate(windows))
     if (refusal) return this.refuse(entry, rateLimitRefusal(refusal))
 
     // 5. Idempotency.
@@ -158,11 +175,12 @@ class PipelineRun {
     }
 
     // 6. Approval: held for a person; a worker runs it once approved (lib/approvals).
-    if (entry.requiresApproval) return step('approval', () => this.holdForApproval(entry, binding, args))
+    const bound = this.binding
+    if (entry.requiresApproval || policy.approvals.length > 0) return step('approval', () => this.holdForApproval(entry, bound, args, policy.approvals))
 
     // 7. Execute.
     try {
-      const result = await step('execute', () => this.execute(entry, binding, args))
+      const result = await step('execute', () => this.execute(entry, bound, args))
       const outcome = result.isError ? 'failed' : 'succeeded'
       await this.finish(entry, args, outcome, { result }, result.isError ? { code: 'tool_error', message: firstText(result), reply: allText(result) } : null)
       return { callId: this.callId, result }
@@ -179,8 +197,21 @@ class PipelineRun {
     }
   }
 
-  private async holdForApproval(entry: EffectiveTool, binding: Binding, args: Record<string, unknown>): Promise<CallAnswer> {
+  private decidePolicies(entry: EffectiveTool, args: Record<string, unknown>): Promise<PolicyDecision> {
+    const { agent } = this.tools
+    return decidePolicies(
+      { namespace: agent.namespace, name: agent.name, labels: agent.labels, units: agent.units },
+      entry,
+      args,
+      this.ctx.person ?? null,
+      this.ctx.now,
+    )
+  }
+
+  private async holdForApproval(entry: EffectiveTool, binding: Binding, args: Record<string, unknown>, policyRules: RuleRef[]): Promise<CallAnswer> {
     const result = approvalRequired(this.callId, entry)
+    // The agent learns why it waits: each Policy rule that asked for the approval, with its reason.
+    if (policyRules.length > 0) result.structuredContent = { ...result.structuredContent, policyRules }
     await this.finish(entry, args, 'pending_approval', { result }, null)
     const approval = await requestApproval({
       callId: this.callId,
@@ -191,7 +222,8 @@ class PipelineRun {
         level: entry.sideEffects.level,
         resourceNamespace: entry.source.kind === 'Tool' ? entry.source.namespace : null,
       },
-      approvalSource: entry.approvalSource,
+      approvalSource: entry.requiresApproval ? entry.approvalSource : 'policy_rule',
+      policyRules,
       args,
       // Approvers always see the arguments, with redactFields masked, whatever logArgs says for the call log.
       redactedArgs: this.loggedArgs(binding, args),
@@ -499,7 +531,31 @@ export async function runApprovedCall(
     channel: 'mcp',
   }
   const run = new PipelineRun(ctx, tools, entry.name, args, idempotencyKey ?? undefined, approval.callId)
-  return run.runApproved(await bindingFor(entry, registryReader()), entry, args)
+  const binding = await bindingFor(entry, registryReader())
+  // The Policies as they are now: one that denies the call since it was approved still stops it
+  // (an approval is not an exemption), and what they redact now is masked in the outcome.
+  const policy = await decidePolicies(
+    { namespace: tools.agent.namespace, name: tools.agent.name, labels: tools.agent.labels, units: tools.agent.units },
+    entry,
+    args,
+  )
+  if (policy.deny) {
+    const refusal = policyRefusal(entry.name, policy.deny)
+    await updateCallOutcome(approval.callId, {
+      outcome: 'denied',
+      errorCode: refusal.errorCode,
+      errorMessage: refusal.message,
+      latencyMs: null,
+      attempts: 0,
+      result: null,
+    })
+    return {
+      ok: false,
+      error: refusal.message,
+      answer: { error: { code: refusal.rpcCode, message: refusal.message, data: { outcome: 'denied', callId: approval.callId, ...refusal.data } } },
+    }
+  }
+  return run.runApproved({ ...binding, redactFields: [...binding.redactFields, ...policy.redactFields] }, entry, args)
 }
 
 /** Whether running the call a second time is harmless: the tool is read-only or idempotent. */

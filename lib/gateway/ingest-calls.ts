@@ -17,6 +17,8 @@ import { agentTools } from './agent-tools'
 import { type CallRecord, insertCalls } from './record-call'
 import { parseRedactFields, redactTree, scrubTree } from './redact'
 import { bindingFor } from './tool-binding'
+import { decidePolicies } from '@/lib/policy/policy-set'
+import { violationOf } from '@/lib/policy/evaluate-policies'
 
 export const INGEST_MAX_RECORDS = 1000
 export const INGEST_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -85,7 +87,21 @@ export async function ingestCalls(agent: AgentIdentity, calls: IngestRecord[], r
   const records: CallRecord[] = []
   for (const c of calls) {
     const entry = tools.enabled.get(c.toolId) ?? tools.unavailable.get(c.toolId) ?? null
-    const binding = entry ? await bindingFor(entry, registryReader()) : { logArgs: true, logResult: true, redactFields: [] as string[] }
+    const bound = entry ? await bindingFor(entry, registryReader()) : { logArgs: true, logResult: true, redactFields: [] as string[] }
+    // The agent ran the call itself, so a Policy cannot stop it: a call a Policy would have refused
+    // or held for approval is recorded as a violation of it (docs/design/policy.md#ingest).
+    const policy =
+      entry && (c.outcome === 'succeeded' || c.outcome === 'failed')
+        ? await decidePolicies(
+            { namespace: tools.agent.namespace, name: tools.agent.name, labels: tools.agent.labels, units: tools.agent.units },
+            entry,
+            c.args ?? {},
+            null,
+            new Date(c.startedAt),
+          )
+        : null
+    const violation = policy ? violationOf(c.toolId, policy) : null
+    const binding = policy?.redactFields.length ? { ...bound, redactFields: [...bound.redactFields, ...policy.redactFields] } : bound
     const redaction = parseRedactFields(binding.redactFields)
     const sensitive = new Set<string>()
     const args = c.args !== undefined && binding.logArgs ? redactTree('args', c.args, redaction, sensitive) : null
@@ -105,8 +121,8 @@ export async function ingestCalls(agent: AgentIdentity, calls: IngestRecord[], r
       level: entry?.sideEffects.level ?? null,
       channel: 'ingest',
       outcome: c.outcome,
-      errorCode: c.errorCode ?? null,
-      errorMessage: c.errorMessage ?? null,
+      errorCode: violation ? 'policy_violation' : (c.errorCode ?? null),
+      errorMessage: violation ? [violation, c.errorMessage].filter(Boolean).join('; ') : (c.errorMessage ?? null),
       latencyMs: c.latencyMs ?? (c.finishedAt ? Math.max(0, Date.parse(c.finishedAt) - Date.parse(c.startedAt)) : null),
       attempts: c.attempts,
       idempotencyKey: c.idempotencyKey ?? null,

@@ -13,8 +13,8 @@ export interface RateWindow {
   start: Date
   expires: Date
   limit: number
-  /** Whose calls the window counts: the tool's or the agent's. */
-  applies: 'tool' | 'agent'
+  /** Whose calls the window counts: the tool's, the agent's, or those a Policy's limit rule matched. */
+  applies: 'tool' | 'agent' | 'policy'
   length: 'minute' | 'day'
   retryAfterSeconds: number
 }
@@ -22,7 +22,7 @@ export interface RateWindow {
 export interface RateRefusal {
   limit: number
   window: 'minute' | 'day'
-  applies: 'tool' | 'agent'
+  applies: 'tool' | 'agent' | 'policy'
   message: string
   retryAfterSeconds: number
 }
@@ -62,6 +62,39 @@ export function rateWindows(toolId: string, toolLimit: RateLimit, agentId: strin
   return out
 }
 
+function windowOf(scope: string, limit: number, applies: RateWindow['applies'], length: RateWindow['length'], now: number): RateWindow {
+  const ms = length === 'day' ? DAY : MINUTE
+  const start = Math.floor(now / ms) * ms
+  return {
+    scope,
+    start: new Date(start),
+    expires: new Date(start + ms + MINUTE),
+    limit,
+    applies,
+    length,
+    retryAfterSeconds: Math.max(1, Math.ceil((start + ms - now) / 1000)),
+  }
+}
+
+/**
+ * The windows of the Policy `limit` rules a call matched, each counting that agent's calls the rule
+ * matched, added to the call's other windows. Sorted by scope, as the others already are, so
+ * concurrent calls lock shared rows in the same order. Pure.
+ */
+export function withPolicyWindows(
+  windows: RateWindow[],
+  limits: ReadonlyArray<{ policy: string; rule: number; perMinute?: number; perDay?: number }>,
+  agentId: string,
+  now: number,
+): RateWindow[] {
+  if (limits.length === 0) return windows
+  const extra = limits.flatMap((l) => [
+    ...(l.perDay !== undefined ? [windowOf(`p:${l.policy}:${l.rule}:${agentId}:d`, l.perDay, 'policy', 'day', now)] : []),
+    ...(l.perMinute !== undefined ? [windowOf(`p:${l.policy}:${l.rule}:${agentId}:m`, l.perMinute, 'policy', 'minute', now)] : []),
+  ])
+  return [...windows, ...extra].sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0))
+}
+
 /** Counts the call in every window, or returns which limit it would break. */
 export async function takeRate(windows: RateWindow[]): Promise<RateRefusal | null> {
   if (windows.length === 0) return null
@@ -74,7 +107,7 @@ export async function takeRate(windows: RateWindow[]): Promise<RateRefusal | nul
 
 export interface WindowUsage {
   window: RateWindow
-  applies: 'tool' | 'agent'
+  applies: RateWindow['applies']
   length: 'minute' | 'day'
   /** Calls counted in the window so far. */
   used: number
@@ -108,7 +141,10 @@ function refusalOf(w: RateWindow): RateRefusal {
     window: w.length,
     applies: w.applies,
     retryAfterSeconds: w.retryAfterSeconds,
-    message: `rate limit reached: ${w.limit} calls per ${w.length} for this ${w.applies}; retry in ${w.retryAfterSeconds} s`,
+    message:
+      w.applies === 'policy'
+        ? `rate limit reached: ${w.limit} calls per ${w.length} by policy ${w.scope.split(':')[1]} for this agent; retry in ${w.retryAfterSeconds} s`
+        : `rate limit reached: ${w.limit} calls per ${w.length} for this ${w.applies}; retry in ${w.retryAfterSeconds} s`,
   }
 }
 

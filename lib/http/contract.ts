@@ -23,7 +23,7 @@ export interface TextBody {
 export interface ConditionalReads {
   /**
    * What the answer is made of, so the tag moves whenever it may have. `registry`: the registry's
-   * tables that announce their changes (Tool, LanguageTool, Connector, Unit, Agent, SideEffectPolicy:
+   * tables that announce their changes (Tool, LanguageTool, Connector, Unit, Agent, SideEffectPolicy, Policy:
    * the registry epoch) and the 7-day call statistics answers carry (the statistics version).
    */
   from: 'registry'

@@ -31,6 +31,7 @@ import { keptSecretKeys } from './specs/secret'
 import { readManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import { type PolicyReach, policyReach } from './policy-reach'
 
 export type ApplyAction = WriteAction | 'deleted'
 
@@ -53,6 +54,8 @@ export interface ApplyResult {
   summary: Record<ApplyAction, number>
   /** Dry runs only: the agents whose effective tool sets would change. */
   impact?: ApplyImpact
+  /** Dry runs only, for the Policies of the manifest: the agents and tools each would reach. */
+  policyReach?: PolicyReach[]
 }
 
 export interface ApplyOptions {
@@ -125,7 +128,8 @@ async function checkDocuments(documents: Array<{ index: number; value: unknown }
   }
   const slugs = valid.filter(({ document: d }) => d.kind === 'Connector').map(({ document: d }) => d.metadata.name)
   const keptSecrets = valid.flatMap(({ document: d }) => (d.kind === 'Secret' && keptSecretKeys(d.spec) ? [d.metadata] : []))
-  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets), identified))
+  const withPolicies = valid.some(({ document: d }) => d.kind === 'Policy')
+  errors.push(...checkManifestRules(valid, await loadStoredRuleContext(slugs, keptSecrets, withPolicies), identified))
   if (options.prune && !selectsByPresence(options.prune))
     errors.push({
       field: 'prune',
@@ -226,7 +230,9 @@ async function writeDocuments({ valid, prunable }: CheckedDocuments, options: Ap
   }
   // REST creates and replaces answer with the resource, not an apply result: no impact to compute.
   const impact = dryRun && options.expect === undefined ? await impactOnAgents(planned) : undefined
-  return { dryRun, results, summary, ...(impact ? { impact } : {}) }
+  const policies = valid.flatMap(({ document: d }) => (d.kind === 'Policy' ? [{ namespace: d.metadata.namespace, name: d.metadata.name, spec: d.spec }] : []))
+  const reach = dryRun && options.expect === undefined && policies.length > 0 ? await policyReach(policies) : undefined
+  return { dryRun, results, summary, ...(impact ? { impact } : {}), ...(reach ? { policyReach: reach } : {}) }
 }
 
 /** The refusal of one document, when its kind is one the caller may not change (whether or not it is valid). */
@@ -257,8 +263,12 @@ function validationFailed(errors: FieldError[]): AppError {
   return new AppError('VALIDATION_FAILED', `${errors.length} validation error${errors.length === 1 ? '' : 's'}${where}; nothing was written`, errors)
 }
 
-async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { namespace: string; name: string }[]): Promise<StoredRuleContext> {
-  const [connectors, units, toolsUnder, secrets] = await Promise.all([
+async function loadStoredRuleContext(
+  connectorSlugs: string[],
+  keptSecrets: { namespace: string; name: string }[],
+  withPolicies: boolean,
+): Promise<StoredRuleContext> {
+  const [connectors, units, toolsUnder, secrets, tools] = await Promise.all([
     prisma.connector.findMany({ select: { name: true, namespace: true, spec: true } }),
     prisma.unit.findMany({ select: { namespace: true, name: true, parent: true } }),
     connectorSlugs.length
@@ -273,6 +283,7 @@ async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { na
           select: { namespace: true, name: true, spec: true },
         })
       : [],
+    withPolicies ? prisma.tool.findMany({ select: { name: true, spec: true } }) : [],
   ])
   const toolsUnderSlug = new Map<string, { namespace: string; name: string }[]>()
   for (const tool of toolsUnder) {
@@ -284,5 +295,6 @@ async function loadStoredRuleContext(connectorSlugs: string[], keptSecrets: { na
     connectors: new Map(connectors.map((c) => [c.name, { namespace: c.namespace, tools: (c.spec as { tools?: string[] }).tools ?? [] }])),
     unitParents: new Map(units.map((u) => [`${u.namespace}/${u.name}`, u.parent])),
     secretKeys: new Map(secrets.map((s) => [`${s.namespace}/${s.name}`, (s.spec as { keys: string[] }).keys])),
+    toolInputSchemas: new Map(tools.map((t) => [t.name, (t.spec as { inputSchema?: unknown }).inputSchema])),
   }
 }

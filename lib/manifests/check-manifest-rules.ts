@@ -3,6 +3,7 @@
 // invalid but whose kind and metadata are not (`identified`) still take part in the rules that need
 // only their names, so those problems are not left for the next round.
 import type { FieldError } from '@/lib/errors/app-error'
+import { policyArgumentProblems } from '@/lib/policy/check-policy-arguments'
 import { PLATFORM_NAMESPACE, toolNamespaceOf } from '@/lib/tools/naming'
 import { keptSecretKeys } from './specs/secret'
 import type { DocumentIdentity, ValidDocument } from './validate-document'
@@ -16,6 +17,8 @@ export interface StoredRuleContext {
   toolsUnderSlug: Map<string, { namespace: string; name: string }[]>
   /** Key names of the stored Secrets that documents of the manifest keep (`spec.keys` alone), by `namespace/name`. */
   secretKeys?: Map<string, string[]>
+  /** Input schemas of the stored Tools by id (loaded when the manifest holds a Policy). */
+  toolInputSchemas?: Map<string, unknown>
 }
 
 export interface IndexedDocument {
@@ -134,6 +137,18 @@ export function checkManifestRules(docs: IndexedDocument[], stored: StoredRuleCo
         'secret-values',
         `spec.keys alone keeps the stored values, so it must name the stored keys (${storedKeys.join(', ')}); to add, remove or change values, give them in spec.stringData or spec.data`,
       )
+  }
+
+  // A Policy's conditions read arguments the tools it selects have, as this apply leaves them.
+  const policies = docs.filter(({ document: d }) => d.kind === 'Policy')
+  if (policies.length > 0) {
+    const schemas = new Map(stored.toolInputSchemas)
+    for (const { document: d } of docs) if (d.kind === 'Tool') schemas.set(d.metadata.name, d.spec.inputSchema)
+    for (const item of policies) {
+      const d = item.document
+      if (d.kind !== 'Policy') continue
+      for (const problem of policyArgumentProblems(d.spec, schemas)) fail(item, problem.field, problem.rule, problem.message)
+    }
   }
 
   // Unit trees must stay trees.

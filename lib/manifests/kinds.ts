@@ -4,6 +4,7 @@ import { canonicalToolId, dnsLabel } from './specs/common'
 import { connectorSpec } from './specs/connector'
 import { agentSpec, unitSpec } from './specs/fleet'
 import { languageToolSpec } from './specs/language-tool'
+import { policySpec } from './specs/policy'
 import { secretSpec } from './specs/secret'
 import { sideEffectPolicySpec } from './specs/side-effect-policy'
 import { toolSpec } from './specs/tool'
@@ -38,6 +39,7 @@ export const KIND_DEFINITIONS = {
     name: z.enum(sideEffectPolicySpec.shape.level.options, 'the name of a SideEffectPolicy must be its level'),
     spec: sideEffectPolicySpec,
   },
+  Policy: { plural: 'policies', apiVersions: [TOOLROOM_API_VERSION, 'joch.dev/v1alpha1'], name: dnsLabel('metadata.name'), spec: policySpec },
 } as const
 
 export type Kind = keyof typeof KIND_DEFINITIONS

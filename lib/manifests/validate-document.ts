@@ -5,6 +5,7 @@ import { KIND_DEFINITIONS, type Kind, type Metadata, metadataSchema, resolveKind
 import type { AgentSpec, UnitSpec } from './specs/fleet'
 import type { ConnectorSpec } from './specs/connector'
 import type { LanguageToolSpec } from './specs/language-tool'
+import type { PolicySpec } from './specs/policy'
 import type { SecretSpec } from './specs/secret'
 import type { SideEffectPolicySpec } from './specs/side-effect-policy'
 import type { ToolSpec } from './specs/tool'
@@ -21,6 +22,7 @@ export interface SpecByKind {
   Agent: AgentSpec
   Secret: SecretSpec
   SideEffectPolicy: SideEffectPolicySpec
+  Policy: PolicySpec
 }
 
 export type ValidDocument<K extends Kind = Kind> = {

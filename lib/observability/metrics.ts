@@ -71,7 +71,7 @@ function createMetrics(registry: client.Registry) {
     }),
     rateLimited: new client.Counter({
       name: 'toolroom_gateway_rate_limited_total',
-      help: 'Calls refused by a rate limit, by what the limit applies to (tool or agent) and its window',
+      help: 'Calls refused by a rate limit, by what the limit applies to (tool, agent or a policy rule) and its window',
       labelNames: ['applies_to', 'window'],
       registers: r,
     }),

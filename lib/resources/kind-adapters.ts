@@ -124,6 +124,7 @@ export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
     }),
   }),
   Connector: plain('Connector', 'connector'),
+  Policy: plain('Policy', 'policy'),
   Unit: plain('Unit', 'unit', {
     columns: (doc) => {
       const spec = (doc as ValidDocument<'Unit'>).spec

@@ -1,7 +1,8 @@
 // Registry for bench:gateway: a LanguageTool pointing at the bench upstream (its surface stored as
 // discovery would), an agent referencing it, and a credential. Prints {token}. With
 // BENCH_UPSTREAM_AUTH the LanguageTool authenticates: `bearer` a static Authorization header from a
-// Secret, `oauth2` the client credentials grant at BENCH_ISSUER.
+// Secret, `oauth2` the client credentials grant at BENCH_ISSUER. BENCH_POLICIES=<n> adds n Policies
+// reaching the bench agent's `bench.lookup`, none of whose rules match the bench's arguments.
 import { prisma } from '@/lib/db'
 import { systemContext } from '@/lib/audit/audit-actor'
 import { applyManifestText } from '@/lib/manifests/apply-documents'
@@ -15,6 +16,20 @@ metadata: { name: bench-upstream, namespace: default }
 spec: { stringData: { value: "${value}" } }
 ---
 `
+const policies = Array.from(
+  { length: Number(process.env.BENCH_POLICIES ?? 0) },
+  (_, i) => `---
+apiVersion: toolroom.dev/v1alpha1
+kind: Policy
+metadata: { name: bench-${i}, namespace: default }
+spec:
+  selector: { tools: ["bench.*"] }
+  rules:
+    - when: has(args.key) && args.key.startsWith("blocked-${i}-") && agent.labels.tier == "none"
+      effect: deny
+      reason: bench policy ${i}
+`,
+).join('')
 const auth =
   mode === 'bearer'
     ? `, authHeaders: [{ name: Authorization, secretRef: { name: bench-upstream } }]`
@@ -36,7 +51,7 @@ apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: bench-agent, namespace: default }
 spec: { languageTools: [bench] }
-`,
+${policies}`,
   { audit: systemContext('bench'), caller: 'system' },
 )
 await prisma.languageTool.update({

@@ -11,7 +11,9 @@
 //   for an A/B of two commits in one run's conditions. BENCH_UPSTREAM_AUTH=bearer (a static
 //   Authorization header from a Secret) or oauth2 (a token from a local oidc-provider by the client
 //   credentials grant, cached) makes the upstream take only authenticated calls: compare the
-//   gateway's CPU per call of the two runs.
+//   gateway's CPU per call of the two runs. BENCH_POLICIES=<n> applies n Policies that all reach the
+//   bench agent and tool, each with a condition over the arguments that does not match (every rule
+//   of every one is evaluated on every call): compare with a run without.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -177,7 +179,14 @@ try {
   const upstream = started[1]
   const issuer = /issuer (\S+)/.exec(started.input)?.[1]
   const upstreamPid = start.last.pid
-  const { token } = JSON.parse(await run([...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], { ...env, UPSTREAM_URL: upstream, BENCH_ISSUER: issuer ?? '' }))
+  const { token } = JSON.parse(
+    await run([...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], {
+      ...env,
+      UPSTREAM_URL: upstream,
+      BENCH_ISSUER: issuer ?? '',
+      BENCH_POLICIES: process.env.BENCH_POLICIES ?? '0',
+    }),
+  )
   const upstreamHeaders = upstreamAuth === 'none' ? {} : { authorization: 'Bearer bench-static-token' }
 
   let gateway

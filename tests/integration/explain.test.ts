@@ -199,6 +199,7 @@ describe('the trace', () => {
       ['effective-set', 'refused'],
       ['executor', 'not-reached'],
       ['arguments', 'not-reached'],
+      ['policies', 'not-reached'],
       ['rate-limits', 'not-reached'],
       ['idempotency', 'not-reached'],
       ['approval', 'not-reached'],

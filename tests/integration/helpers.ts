@@ -102,7 +102,7 @@ export async function storeDiscoveredTools(namespace: string, name: string, tool
 }
 
 export async function resetDatabase() {
-  await prisma.$executeRawUnsafe('TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy"')
+  await prisma.$executeRawUnsafe('TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy", "Policy"')
 }
 
 /** Rows of every resource kind: the overview's counts, and the SideEffectPolicies it does not show. */

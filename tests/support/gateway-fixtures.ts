@@ -393,7 +393,7 @@ export async function setUpGatewayRegistry(
   const { agentCredentialRoutes } = await import('@/lib/api/agent-credential-routes')
   const { applyManifest, call, storeDiscoveredTools } = await import('../integration/helpers')
   await prisma.$executeRawUnsafe(
-    'TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy", "ToolCall", "AgentCredential", "GatewayRateCounter", "GatewayIdempotency"',
+    'TRUNCATE "Tool", "LanguageTool", "Connector", "Unit", "Agent", "Secret", "SideEffectPolicy", "Policy", "ToolCall", "AgentCredential", "GatewayRateCounter", "GatewayIdempotency"',
   )
   await applyManifest(gatewayManifest(mcpUrl, restUrl, secretValue))
   await storeDiscoveredTools('gw', 'upstream', UPSTREAM_TOOL_SCHEMAS)

@@ -366,6 +366,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Policy resources
+         * @description Policy resources by namespace and name, a page at a time (pass `nextCursor` as `cursor`). Filter with `namespace`, `q` and a Kubernetes label selector (`labelSelector=team=payments,tier in (gold,silver)`). Send `Accept: application/yaml` for the same page as YAML; either form applies again unchanged.
+         */
+        get: operations["listPolicys"];
+        put?: never;
+        /**
+         * Create a Policy
+         * @description Creates a Policy from a manifest document (apiVersion and kind may be left out), validated as Apply validates it; 409 if it exists.
+         */
+        post: operations["createPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a Policy by id, or by name with ?namespace=
+         * @description One Policy by id, or by name with `?namespace=` (default `default`). Send `Accept: application/yaml` for YAML; the answer applies again unchanged (the fields the server sets are ignored on input).
+         */
+        get: operations["getPolicy"];
+        /**
+         * Replace a Policy's labels and spec
+         * @description Replaces the Policy's labels, annotations and spec; its name and namespace stay. An unchanged document changes nothing; a change raises the generation and is audited.
+         */
+        put: operations["replacePolicy"];
+        post?: never;
+        /**
+         * Delete a Policy
+         * @description Deletes the Policy (audited with the document it had). Whatever referred to it shows the reference as unresolved.
+         */
+        delete: operations["deletePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{id}/effective-tools": {
         parameters: {
             query?: never;
@@ -953,7 +1005,7 @@ export interface paths {
         put?: never;
         /**
          * Call a tool as the authenticated agent (the REST equivalent of MCP tools/call; same pipeline and record)
-         * @description Runs the agent's tool through the gateway pipeline (effective set, argument check, rate limits, idempotency, approval, execution, call log), as MCP `tools/call` does. Problems carry the JSON-RPC code as `rpcCode`: 404 not available, 422 invalid arguments (with `data.violations`), 429 rate limited (with Retry-After), 409 still in progress, 502 the tool failed. Agent credentials only.
+         * @description Runs the agent's tool through the gateway pipeline (effective set, argument check, rate limits, idempotency, approval, execution, call log), as MCP `tools/call` does. Problems carry the JSON-RPC code as `rpcCode`: 404 not available, 403 refused by a Policy (`data.policy`, `data.rule`, `data.reason`), 422 invalid arguments (with `data.violations`), 429 rate limited (with Retry-After), 409 still in progress, 502 the tool failed. Agent credentials only.
          */
         post: operations["callToolOverRest"];
         delete?: never;
@@ -2094,6 +2146,8 @@ export interface components {
             };
             /** @description Of totalCalls7d, the calls Toolroom refused before the tool ran; they are calls, never failures. */
             refusedCalls7d?: number;
+            /** @description Agents only: the Policies (`namespace/name`) whose selector reaches this agent and tool; their rules decide per call */
+            policies?: string[];
         };
         UnresolvedReference: {
             field: string;
@@ -2222,6 +2276,57 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PolicyPage: {
+            items: components["schemas"]["PolicyResource"][];
+            nextCursor: string | null;
+        };
+        PolicyResource: {
+            /** Format: uuid */
+            id: string;
+            apiVersion: string;
+            /** @enum {string} */
+            kind: "Policy";
+            metadata: components["schemas"]["ResourceMetadata"];
+            spec: {
+                description?: string;
+                selector: {
+                    tools: string[];
+                    agents?: {
+                        matchLabels?: {
+                            [key: string]: string;
+                        };
+                        namespaces?: string[];
+                    };
+                };
+                rules: {
+                    when: string;
+                    /** @enum {string} */
+                    effect: "deny" | "require_approval" | "limit" | "redact";
+                    reason: string;
+                    limit?: {
+                        perMinute?: number;
+                        perDay?: number;
+                    };
+                    redact?: {
+                        fields: string[];
+                    };
+                }[];
+            };
+            status?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A Policy manifest document; see the PolicyResource spec for its fields. */
+        PolicyInput: {
+            apiVersion?: string;
+            kind?: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            spec?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
         EffectiveToolSet: {
             effectiveTools: components["schemas"]["EffectiveTool"][];
             excluded?: components["schemas"]["EffectiveTool"][];
@@ -2264,6 +2369,17 @@ export interface components {
                 deleted: number;
             };
             impact?: components["schemas"]["ApplyImpact"];
+            /** @description Dry runs with Policies only: the agents each Policy would reach, with the tools of theirs it selects (docs/design/policy.md#reach). */
+            policyReach?: {
+                namespace: string;
+                name: string;
+                agents: {
+                    namespace: string;
+                    name: string;
+                    tools: string[];
+                }[];
+                truncated: boolean;
+            }[];
         };
         FieldChange: {
             /**
@@ -2316,7 +2432,7 @@ export interface components {
             /** @description Whether `agents` was cut (at 20,000 tool changes in all) short of `agentsAffected`. */
             truncated: boolean;
         };
-        ApplyBody: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["KubernetesSecretManifest"] | components["schemas"]["Manifest"][] | components["schemas"]["ManifestList"];
+        ApplyBody: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["PolicyManifest"] | components["schemas"]["KubernetesSecretManifest"] | components["schemas"]["Manifest"][] | components["schemas"]["ManifestList"];
         ToolManifest: {
             /** @enum {string} */
             apiVersion: "toolroom.dev/v1alpha1" | "joch.dev/v1alpha1";
@@ -2625,6 +2741,48 @@ export interface components {
                 description?: string;
             };
         };
+        PolicyManifest: {
+            /** @enum {string} */
+            apiVersion: "toolroom.dev/v1alpha1" | "joch.dev/v1alpha1";
+            /** @enum {string} */
+            kind: "Policy";
+            metadata: {
+                name: string;
+                /** @description Default `default`. */
+                namespace?: string;
+                labels?: {
+                    [key: string]: string;
+                };
+                annotations?: {
+                    [key: string]: string;
+                };
+            };
+            spec: {
+                description?: string;
+                selector: {
+                    tools: string[];
+                    agents?: {
+                        matchLabels?: {
+                            [key: string]: string;
+                        };
+                        namespaces?: string[];
+                    };
+                };
+                rules: {
+                    when: string;
+                    /** @enum {string} */
+                    effect: "deny" | "require_approval" | "limit" | "redact";
+                    reason: string;
+                    limit?: {
+                        perMinute?: number;
+                        perDay?: number;
+                    };
+                    redact?: {
+                        fields: string[];
+                    };
+                }[];
+            };
+        };
         /** @description A Kubernetes-style Secret, read as a Toolroom Secret. */
         KubernetesSecretManifest: {
             /** @enum {string} */
@@ -2653,7 +2811,7 @@ export interface components {
             };
         };
         /** @description A manifest document. Fields the server sets are ignored, so a resource as GET answers it applies again: `id`, `status`, `effectiveTools`, `unresolved`, and `metadata.generation`, `createdAt`, `updatedAt`, `uid`, `resourceVersion`, `creationTimestamp`, `managedFields`. Any other unknown field is refused. */
-        Manifest: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["KubernetesSecretManifest"];
+        Manifest: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["PolicyManifest"] | components["schemas"]["KubernetesSecretManifest"];
         ManifestList: {
             apiVersion?: string;
             /** @enum {string} */
@@ -3290,7 +3448,7 @@ export interface components {
             /** @description What the gateway would answer instead of running the tool (its JSON-RPC code and the call record's errorCode); null when it would run it or hold it for approval. */
             refusal: {
                 /** @enum {string} */
-                step: "effective-set" | "executor" | "arguments" | "rate-limits" | "idempotency" | "approval";
+                step: "effective-set" | "executor" | "arguments" | "policies" | "rate-limits" | "idempotency" | "approval";
                 errorCode: string;
                 message: string;
                 rpcCode: number;
@@ -3298,7 +3456,7 @@ export interface components {
             /** @description The gateway's pipeline in its order; steps after the deciding one are `not-reached` and say what they would have said. */
             steps: {
                 /** @enum {string} */
-                step: "effective-set" | "executor" | "arguments" | "rate-limits" | "idempotency" | "approval";
+                step: "effective-set" | "executor" | "arguments" | "policies" | "rate-limits" | "idempotency" | "approval";
                 /** @enum {string} */
                 outcome: "passed" | "refused" | "held" | "not-reached" | "skipped";
                 detail: string;
@@ -3346,10 +3504,27 @@ export interface components {
                     message: string;
                 }[];
             };
+            /** @description Every rule of every Policy that reaches the call (docs/design/policy.md), whether it matched, and the values it compared. */
+            policies: {
+                /** @description `namespace/name` of the Policy */
+                policy: string;
+                rule: number;
+                /** @enum {string} */
+                effect: "deny" | "require_approval" | "limit" | "redact";
+                when: string;
+                reason: string;
+                /** @enum {string} */
+                outcome: "matched" | "not_matched" | "error";
+                /** @description The argument values the condition read, by path (`args.amount`) */
+                values: {
+                    [key: string]: unknown;
+                };
+                error?: string;
+            }[];
             rateLimits: {
                 windows: {
                     /** @enum {string} */
-                    appliesTo: "tool" | "agent";
+                    appliesTo: "tool" | "agent" | "policy";
                     /** @enum {string} */
                     window: "minute" | "day";
                     limit: number;
@@ -8111,6 +8286,648 @@ export interface operations {
         parameters: {
             query?: {
                 /** @example default */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPolicys: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                /** @description Case-insensitive text search in names (and tool descriptions). */
+                q?: string;
+                /** @description Label filter `key=value`; repeat for several (all must match). `labelSelector` says more. */
+                label?: string[];
+                /**
+                 * @description Kubernetes label selector: comma-separated requirements that must all hold, `key=value` (or `==`), `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key` (has the label), `!key` (has not). `!=` and `notin` also match resources without the key.
+                 * @example northwind.example/department=finance
+                 */
+                labelSelector?: string;
+                limit?: number;
+                cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
+            };
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *           "apiVersion": "toolroom.dev/v1alpha1",
+                     *           "kind": "Policy",
+                     *           "metadata": {
+                     *             "labels": {},
+                     *             "annotations": {},
+                     *             "name": "large-refunds",
+                     *             "namespace": "finance",
+                     *             "generation": 3,
+                     *             "createdAt": "2026-11-20T08:12:30.000Z",
+                     *             "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *           },
+                     *           "spec": {
+                     *             "selector": {
+                     *               "tools": [
+                     *                 "stripe.create_refund",
+                     *                 "payments.*"
+                     *               ],
+                     *               "agents": {
+                     *                 "matchLabels": {
+                     *                   "team": "ap"
+                     *                 }
+                     *               }
+                     *             },
+                     *             "rules": [
+                     *               {
+                     *                 "when": "has(args.amount) && args.amount > 50000",
+                     *                 "effect": "require_approval",
+                     *                 "reason": "Refunds above 500.00 need a second person"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyPage"];
+                    "application/yaml": components["schemas"]["PolicyPage"];
+                };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "name": "large-refunds",
+                 *         "namespace": "finance"
+                 *       },
+                 *       "spec": {
+                 *         "selector": {
+                 *           "tools": [
+                 *             "stripe.create_refund",
+                 *             "payments.*"
+                 *           ],
+                 *           "agents": {
+                 *             "matchLabels": {
+                 *               "team": "ap"
+                 *             }
+                 *           }
+                 *         },
+                 *         "rules": [
+                 *           {
+                 *             "when": "has(args.amount) && args.amount > 50000",
+                 *             "effect": "require_approval",
+                 *             "reason": "Refunds above 500.00 need a second person"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PolicyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *       "apiVersion": "toolroom.dev/v1alpha1",
+                     *       "kind": "Policy",
+                     *       "metadata": {
+                     *         "labels": {},
+                     *         "annotations": {},
+                     *         "name": "large-refunds",
+                     *         "namespace": "finance",
+                     *         "generation": 3,
+                     *         "createdAt": "2026-11-20T08:12:30.000Z",
+                     *         "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *       },
+                     *       "spec": {
+                     *         "selector": {
+                     *           "tools": [
+                     *             "stripe.create_refund",
+                     *             "payments.*"
+                     *           ],
+                     *           "agents": {
+                     *             "matchLabels": {
+                     *               "team": "ap"
+                     *             }
+                     *           }
+                     *         },
+                     *         "rules": [
+                     *           {
+                     *             "when": "has(args.amount) && args.amount > 50000",
+                     *             "effect": "require_approval",
+                     *             "reason": "Refunds above 500.00 need a second person"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyResource"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPolicy: {
+        parameters: {
+            query?: {
+                /** @example finance */
+                namespace?: string;
+            };
+            header?: {
+                /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @example large-refunds */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *       "apiVersion": "toolroom.dev/v1alpha1",
+                     *       "kind": "Policy",
+                     *       "metadata": {
+                     *         "labels": {},
+                     *         "annotations": {},
+                     *         "name": "large-refunds",
+                     *         "namespace": "finance",
+                     *         "generation": 3,
+                     *         "createdAt": "2026-11-20T08:12:30.000Z",
+                     *         "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *       },
+                     *       "spec": {
+                     *         "selector": {
+                     *           "tools": [
+                     *             "stripe.create_refund",
+                     *             "payments.*"
+                     *           ],
+                     *           "agents": {
+                     *             "matchLabels": {
+                     *               "team": "ap"
+                     *             }
+                     *           }
+                     *         },
+                     *         "rules": [
+                     *           {
+                     *             "when": "has(args.amount) && args.amount > 50000",
+                     *             "effect": "require_approval",
+                     *             "reason": "Refunds above 500.00 need a second person"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyResource"];
+                    "application/yaml": components["schemas"]["PolicyResource"];
+                };
+            };
+            /** @description Not Modified: the tag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description Weak validator of this answer, derived from the registry state; send it back as If-None-Match. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it, but revalidate before each use. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replacePolicy: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example large-refunds */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "name": "large-refunds",
+                 *         "namespace": "finance"
+                 *       },
+                 *       "spec": {
+                 *         "selector": {
+                 *           "tools": [
+                 *             "stripe.create_refund",
+                 *             "payments.*"
+                 *           ],
+                 *           "agents": {
+                 *             "matchLabels": {
+                 *               "team": "ap"
+                 *             }
+                 *           }
+                 *         },
+                 *         "rules": [
+                 *           {
+                 *             "when": "has(args.amount) && args.amount > 50000",
+                 *             "effect": "require_approval",
+                 *             "reason": "Refunds above 500.00 need a second person"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PolicyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *       "apiVersion": "toolroom.dev/v1alpha1",
+                     *       "kind": "Policy",
+                     *       "metadata": {
+                     *         "labels": {},
+                     *         "annotations": {},
+                     *         "name": "large-refunds",
+                     *         "namespace": "finance",
+                     *         "generation": 4,
+                     *         "createdAt": "2026-11-20T08:12:30.000Z",
+                     *         "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *       },
+                     *       "spec": {
+                     *         "selector": {
+                     *           "tools": [
+                     *             "stripe.create_refund",
+                     *             "payments.*"
+                     *           ],
+                     *           "agents": {
+                     *             "matchLabels": {
+                     *               "team": "ap"
+                     *             }
+                     *           }
+                     *         },
+                     *         "rules": [
+                     *           {
+                     *             "when": "has(args.amount) && args.amount > 50000",
+                     *             "effect": "require_approval",
+                     *             "reason": "Refunds above 500.00 need a second person"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyResource"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePolicy: {
+        parameters: {
+            query?: {
+                /** @example finance */
                 namespace?: string;
             };
             header?: never;

@@ -1,0 +1,185 @@
+// Which Policies reach a call and what their rules decide (docs/design/policy.md): one function for
+// the gateway, which acts on the decision, and the explainer, which reports its trace. Policies only
+// tighten: every matching rule adds a denial, an approval, a lower limit or more redaction, and a
+// rule that cannot be evaluated denies the call (fail closed) naming its policy. Pure.
+import { isCelError } from '@bufbuild/cel'
+import { timestampFromDate } from '@bufbuild/protobuf/wkt'
+import type { PolicyEffect, PolicySpec } from '@/lib/manifests/specs/policy'
+import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings } from './policy-condition'
+
+export interface CompiledRule {
+  index: number
+  when: string
+  effect: PolicyEffect
+  reason: string
+  limit?: { perMinute?: number; perDay?: number }
+  redact?: { fields: string[] }
+  /** The argument paths the condition reads, so a trace can show the values it compared. */
+  reads: string[][]
+  condition: CompiledCondition | null
+  /** Why the condition could not be planned (it then denies every call it reaches). */
+  compileError?: string
+}
+
+export interface CompiledPolicy {
+  namespace: string
+  name: string
+  tools: RegExp[]
+  /** Namespaces whose agents it reaches: its own and those it names. */
+  reach: ReadonlySet<string>
+  matchLabels: Record<string, string>
+  rules: CompiledRule[]
+}
+
+/** A person a call is made for, when the caller acts for one (null otherwise). */
+export interface PolicyPerson {
+  id: string
+  email: string | null
+  groups: string[]
+}
+
+export interface PolicyCall {
+  agent: { namespace: string; name: string; labels: Record<string, string>; units: string[] }
+  tool: ConditionBindings['tool']
+  args: Record<string, unknown>
+  person: PolicyPerson | null
+  now: Date
+}
+
+export interface RuleRef {
+  policy: string
+  rule: number
+  reason: string
+}
+
+export type RuleOutcome = 'matched' | 'not_matched' | 'error'
+
+export interface RuleTrace extends RuleRef {
+  effect: PolicyEffect
+  when: string
+  outcome: RuleOutcome
+  /** The argument values the condition read, by path (`args.amount`); absent ones are left out. */
+  values: Record<string, unknown>
+  error?: string
+}
+
+export interface PolicyDecision {
+  /** The first rule that denies: a deny rule that matched, or one that failed to evaluate. */
+  deny: (RuleRef & { error?: string }) | null
+  approvals: RuleRef[]
+  limits: Array<RuleRef & { perMinute?: number; perDay?: number }>
+  redactFields: string[]
+  /** Every rule of every policy that reaches the call, in policy then rule order. */
+  trace: RuleTrace[]
+}
+
+export function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map(escapeRegExp).join('.*')}$`)
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+export function compilePolicy(namespace: string, name: string, spec: PolicySpec): CompiledPolicy {
+  return {
+    namespace,
+    name,
+    tools: spec.selector.tools.map(globToRegExp),
+    reach: new Set([namespace, ...(spec.selector.agents?.namespaces ?? [])]),
+    matchLabels: spec.selector.agents?.matchLabels ?? {},
+    rules: spec.rules.map((rule, index) => {
+      let condition: CompiledCondition | null = null
+      let compileError: string | undefined
+      try {
+        condition = compileCondition(rule.when)
+      } catch (e) {
+        compileError = e instanceof Error ? e.message : String(e)
+      }
+      return {
+        index,
+        when: rule.when,
+        effect: rule.effect,
+        reason: rule.reason,
+        ...(rule.limit ? { limit: rule.limit } : {}),
+        ...(rule.redact ? { redact: rule.redact } : {}),
+        reads: argumentPaths(rule.when).map((p) => p.path),
+        condition,
+        ...(compileError ? { compileError } : {}),
+      }
+    }),
+  }
+}
+
+/** Whether the policy's selector takes in this agent and tool. */
+export function policyReaches(policy: CompiledPolicy, agent: PolicyCall['agent'], toolId: string): boolean {
+  return (
+    policy.reach.has(agent.namespace) &&
+    Object.entries(policy.matchLabels).every(([k, v]) => agent.labels[k] === v) &&
+    policy.tools.some((glob) => glob.test(toolId))
+  )
+}
+
+export function policyId(policy: Pick<CompiledPolicy, 'namespace' | 'name'>): string {
+  return `${policy.namespace}/${policy.name}`
+}
+
+export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall): PolicyDecision {
+  const decision: PolicyDecision = { deny: null, approvals: [], limits: [], redactFields: [], trace: [] }
+  const reaching = policies.filter((p) => policyReaches(p, call.agent, call.tool.id))
+  if (reaching.length === 0) return decision
+  const bindings: ConditionBindings = { args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: timestampFromDate(call.now) }
+  for (const policy of reaching) {
+    for (const rule of policy.rules) {
+      const ref: RuleRef = { policy: policyId(policy), rule: rule.index, reason: rule.reason }
+      const { outcome, error } = runRule(rule, bindings)
+      decision.trace.push({ ...ref, effect: rule.effect, when: rule.when, outcome, values: valuesRead(rule.reads, call.args), ...(error ? { error } : {}) })
+      if (outcome === 'error') {
+        decision.deny ??= { ...ref, error: error! }
+        continue
+      }
+      if (outcome !== 'matched') continue
+      if (rule.effect === 'deny') decision.deny ??= ref
+      else if (rule.effect === 'require_approval') decision.approvals.push(ref)
+      else if (rule.effect === 'limit') decision.limits.push({ ...ref, ...rule.limit })
+      else for (const field of rule.redact?.fields ?? []) if (!decision.redactFields.includes(field)) decision.redactFields.push(field)
+    }
+  }
+  return decision
+}
+
+function runRule(rule: CompiledRule, bindings: ConditionBindings): { outcome: RuleOutcome; error?: string } {
+  if (!rule.condition) return { outcome: 'error', error: `the condition could not be compiled: ${rule.compileError}` }
+  let result: unknown
+  try {
+    result = rule.condition(bindings)
+  } catch (e) {
+    return { outcome: 'error', error: e instanceof Error ? e.message : String(e) }
+  }
+  if (isCelError(result)) return { outcome: 'error', error: result.message }
+  if (typeof result !== 'boolean') return { outcome: 'error', error: `the condition gave ${typeof result === 'bigint' ? 'an int' : typeof result}, not a bool` }
+  return { outcome: result ? 'matched' : 'not_matched' }
+}
+
+function valuesRead(reads: string[][], args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const path of reads) {
+    let value: unknown = args
+    for (const segment of path)
+      value = value !== null && typeof value === 'object' && Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined
+    if (value !== undefined) out[`args.${path.join('.')}`] = value
+  }
+  return out
+}
+
+/** The message a call refused by a policy carries: the policy, the rule and its reason, or why it failed. */
+export function denialMessage(toolId: string, deny: NonNullable<PolicyDecision['deny']>): string {
+  return deny.error
+    ? `${toolId} is refused: rule ${deny.rule} of policy ${deny.policy} could not be evaluated (${deny.error}), and policies fail closed`
+    : `${toolId} is refused by policy ${deny.policy} (rule ${deny.rule}): ${deny.reason}`
+}
+
+/** What a call that ran outside the gateway broke: the denial, else the approvals it went without; null when it broke none. */
+export function violationOf(toolId: string, decision: PolicyDecision): string | null {
+  if (decision.deny) return `policy violation: ${denialMessage(toolId, decision.deny)}`
+  if (decision.approvals.length === 0) return null
+  return `policy violation: ${toolId} ran without the approval ${decision.approvals.map((a) => `policy ${a.policy} (rule ${a.rule}) requires: ${a.reason}`).join('; ')}`
+}

@@ -1,0 +1,99 @@
+// Policy conditions and their evaluation, pure: what a condition may say (names, cost), that `matches`
+// runs on RE2, which Policies reach a call, and that every outcome only tightens and an error denies.
+import { RE2JS } from '@bufbuild/re2'
+import { describe, expect, it, vi } from 'vitest'
+import { policySpec } from '@/lib/manifests/specs/policy'
+import { compilePolicy, evaluatePolicies, type PolicyCall } from '@/lib/policy/evaluate-policies'
+import { conditionProblems } from '@/lib/policy/policy-condition'
+
+const call = (over: Partial<PolicyCall> = {}): PolicyCall => ({
+  agent: { namespace: 'finance', name: 'ap-bot', labels: { team: 'ap' }, units: ['ap', 'finance'] },
+  tool: { id: 'stripe.create_refund', level: 'financial', labels: {}, source: { kind: 'Tool', namespace: 'finance', name: 'stripe.create_refund' } },
+  args: { amount: 60000 },
+  person: null,
+  now: new Date('2026-11-30T10:00:00Z'),
+  ...over,
+})
+
+const policy = (spec: unknown, namespace = 'finance', name = 'p') => compilePolicy(namespace, name, policySpec.parse(spec))
+
+describe('conditions', () => {
+  it('refuse unknown names, unbounded string functions and nested list macros; accept the variables', () => {
+    expect(conditionProblems('agent.labels.team == "ap" && tool.level == "financial" && person == null && now < now + duration("1s")')).toEqual([])
+    expect(conditionProblems('request.user == "x"').map((p) => p.rule)).toEqual(['cel-unknown-variable'])
+    expect(conditionProblems('args.to.replace("a", args.to) == ""').map((p) => p.rule)).toEqual(['cel-unknown-function'])
+    expect(conditionProblems('args.xs.all(x, args.xs.exists(y, x == y))').map((p) => p.rule)).toEqual(['cel-cost'])
+    expect(conditionProblems('args.a ==').map((p) => p.rule)).toEqual(['cel-syntax'])
+  })
+
+  it('run `matches` on RE2, never on a backtracking engine, whatever the pattern', () => {
+    const re2 = vi.spyOn(RE2JS.prototype, 'test')
+    const backtracking = vi.spyOn(RegExp.prototype, 'exec')
+    try {
+      const p = policy({ selector: { tools: ['stripe.*'] }, rules: [{ when: 'args.memo.matches("^(a+)+$")', effect: 'deny', reason: 'x' }] })
+      const decision = evaluatePolicies([p], call({ args: { memo: `${'a'.repeat(5000)}!` } }))
+      expect(decision.trace[0].outcome).toBe('not_matched')
+      expect(re2).toHaveBeenCalled()
+      expect(backtracking.mock.contexts.map((r) => (r as RegExp).source)).not.toContain('^(a+)+$')
+    } finally {
+      re2.mockRestore()
+      backtracking.mockRestore()
+    }
+  })
+})
+
+describe('evaluation', () => {
+  it('reaches by tool glob, agent labels and namespace (its own and those it names)', () => {
+    const spec = { selector: { tools: ['stripe.*'], agents: { matchLabels: { team: 'ap' } } }, rules: [{ when: 'true', effect: 'deny', reason: 'no' }] }
+    expect(evaluatePolicies([policy(spec)], call()).deny).toMatchObject({ policy: 'finance/p', rule: 0 })
+    expect(evaluatePolicies([policy(spec)], call({ tool: { ...call().tool, id: 'github.create_issue' } })).trace).toEqual([])
+    expect(evaluatePolicies([policy(spec)], call({ agent: { ...call().agent, labels: {} } })).trace).toEqual([])
+    expect(evaluatePolicies([policy(spec, 'ops')], call()).trace).toEqual([])
+    const named = { ...spec, selector: { ...spec.selector, agents: { ...spec.selector.agents, namespaces: ['finance'] } } }
+    expect(evaluatePolicies([policy(named, 'ops')], call()).deny).toMatchObject({ policy: 'ops/p' })
+  })
+
+  it('collects every tightening, with the values each rule compared', () => {
+    const p = policy({
+      selector: { tools: ['stripe.create_refund'] },
+      rules: [
+        { when: 'has(args.amount) && args.amount > 50000', effect: 'require_approval', reason: 'big' },
+        { when: 'args.amount > 10', effect: 'limit', limit: { perMinute: 2 }, reason: 'slow' },
+        { when: 'true', effect: 'redact', redact: { fields: ['args.memo'] }, reason: 'private' },
+        { when: 'args.amount > 90000', effect: 'deny', reason: 'huge' },
+      ],
+    })
+    const decision = evaluatePolicies([p], call())
+    expect(decision).toMatchObject({
+      deny: null,
+      approvals: [{ policy: 'finance/p', rule: 0, reason: 'big' }],
+      limits: [{ rule: 1, perMinute: 2 }],
+      redactFields: ['args.memo'],
+    })
+    expect(decision.trace.map((t) => [t.rule, t.outcome, t.values])).toEqual([
+      [0, 'matched', { 'args.amount': 60000 }],
+      [1, 'matched', { 'args.amount': 60000 }],
+      [2, 'matched', {}],
+      [3, 'not_matched', { 'args.amount': 60000 }],
+    ])
+  })
+
+  it('fails closed: a missing field or a result that is not a bool denies, naming the policy and rule', () => {
+    const p = policy({
+      selector: { tools: ['stripe.*'] },
+      rules: [
+        { when: 'args.currency == "eur"', effect: 'require_approval', reason: 'euro' },
+        { when: 'args.amount', effect: 'deny', reason: 'not a bool' },
+      ],
+    })
+    const decision = evaluatePolicies([p], call())
+    expect(decision.deny).toMatchObject({ policy: 'finance/p', rule: 0, error: expect.stringContaining('currency') })
+    expect(decision.trace.map((t) => t.outcome)).toEqual(['error', 'error'])
+  })
+
+  it('reads `now` in a time zone', () => {
+    const p = policy({ selector: { tools: ['stripe.*'] }, rules: [{ when: 'now.getDayOfWeek("Europe/Berlin") in [0, 6]', effect: 'deny', reason: 'weekend' }] })
+    expect(evaluatePolicies([p], call({ now: new Date('2026-11-29T22:59:00Z') })).deny).not.toBeNull() // Sunday 23:59 in Berlin
+    expect(evaluatePolicies([p], call({ now: new Date('2026-11-29T23:00:00Z') })).deny).toBeNull() // Monday 00:00 in Berlin
+  })
+})
