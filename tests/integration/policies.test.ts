@@ -161,7 +161,7 @@ describe('the five examples of docs/design/policy.md, through the gateway', () =
     expect(overRest.status).toBe(403)
     expect(overRest.json.type).toBe('https://toolroom.dev/problems/policy-denied')
     expect(overRest.json.detail).toContain('policy northwind/no-pod-deletes-in-prod')
-    const record = await prisma.toolCall.findUniqueOrThrow({ where: { id: overRest.json.callId } })
+    const record = await prisma.toolCall.findFirstOrThrow({ where: { id: overRest.json.callId } })
     expect(record).toMatchObject({ outcome: 'denied', errorCode: 'policy', channel: 'rest' })
     expect(hits('/delete-pod')).toBe(before)
 
@@ -330,7 +330,7 @@ spec:
     const outcome = await runApprovedCall({ callId, agentId: agents['ap-bot'].id, toolId: 'stripe.create_refund' }, { amount: 90000 }, null)
     expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('refused by policy northwind/refund-freeze') })
     expect(hits('/refund')).toBe(before)
-    expect(await prisma.toolCall.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ outcome: 'denied', errorCode: 'policy' })
+    expect(await prisma.toolCall.findFirstOrThrow({ where: { id: callId } })).toMatchObject({ outcome: 'denied', errorCode: 'policy' })
   })
 
   it('ingest records a call an agent ran against a policy as a violation', async () => {
