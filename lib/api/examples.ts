@@ -91,6 +91,12 @@ export const EXAMPLE_MANIFESTS: Record<Kind, { apiVersion: string; kind: Kind; m
       approvalExpirySeconds: 14400,
     },
   },
+  IdentityProvider: {
+    apiVersion: API_VERSION,
+    kind: 'IdentityProvider',
+    metadata: { name: 'corp-sso', namespace: 'default' },
+    spec: { issuer: 'https://login.example.com', audiences: ['toolroom'], subjectClaim: 'sub', displayNameClaim: 'name', emailClaim: 'email' },
+  },
 }
 
 const STATUS: Partial<Record<Kind, Record<string, unknown>>> = {

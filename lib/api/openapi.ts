@@ -20,6 +20,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Agent', description: 'Agents: their bindings, image, effective tool set with provenance and runtime config.yaml.' },
   { name: 'Secret', description: 'Secrets, sealed at rest and never returned: answers show the type and key names only. Admins change them.' },
   { name: 'SideEffectPolicy', description: 'Defaults per side-effect level: approval, logging, rate limits and approval expiry. Admins change them.' },
+  {
+    name: 'IdentityProvider',
+    description:
+      "Identity providers whose people agents may act for (RFC 8693 token exchange at Toolroom's token endpoint): issuer, JWKS, audiences and claims. Admins change them.",
+  },
   { name: 'Discovery', description: 'What agent images and MCP servers expose: runs on demand and on schedule, surface changes and their review.' },
   { name: 'Approvals', description: 'The approval queue for risky calls, decisions one by one or in bulk, and the signed webhooks that announce them.' },
   { name: 'Gateway', description: "Agents' side outside /mcp: the REST form of tools/call, ingest of calls agents ran themselves, and their credentials." },

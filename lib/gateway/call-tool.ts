@@ -6,6 +6,7 @@ import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
+import { onBehalfOfColumns, onBehalfOfOf, type OnBehalfOfColumns } from '@/lib/identity/person'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { observeCall, observeUpstreamAttempt } from '@/lib/observability/metrics'
 import { currentTraceparent, type SpanHandle, withSpan } from '@/lib/observability/tracing'
@@ -198,6 +199,7 @@ class PipelineRun {
       idempotencyKey: this.key === null ? null : storableKey(this.key, this.sensitive),
       rawIdempotencyKey: this.key,
       rateLimit: { tool: entry.rateLimit, agent: agentRateLimit(this.tools.agent.spec) },
+      person: this.ctx.agent.person,
       // The execution, later and elsewhere, links its trace to this call's.
       traceparent: currentTraceparent(),
     })
@@ -465,6 +467,7 @@ class PipelineRun {
       args: args ?? null,
       result: result ?? null,
       requestId: this.ctx.requestId ?? null,
+      ...onBehalfOfColumns(this.ctx.agent.person),
     }
   }
 
@@ -483,7 +486,7 @@ class PipelineRun {
  * since the request does not run), executed through the same executors, retries and redaction.
  */
 export async function runApprovedCall(
-  approval: { callId: string; agentId: string; toolId: string },
+  approval: { callId: string; agentId: string; toolId: string } & Partial<OnBehalfOfColumns>,
   args: Record<string, unknown>,
   idempotencyKey: string | null,
 ): Promise<ApprovedCallOutcome> {
@@ -495,11 +498,24 @@ export async function runApprovedCall(
     return { ok: false, error: message, answer: { error: { code: RPC.INVALID_PARAMS, message, data: { outcome: 'failed', callId: approval.callId } } } }
   }
   const ctx: CallContext = {
-    agent: { kind: 'agent', agentId: tools.agent.id, name: tools.agent.name, namespace: tools.agent.namespace, credentialId: '' },
+    agent: {
+      kind: 'agent',
+      agentId: tools.agent.id,
+      name: tools.agent.name,
+      namespace: tools.agent.namespace,
+      credentialId: '',
+      person: approvedFor(approval),
+    },
     channel: 'mcp',
   }
   const run = new PipelineRun(ctx, tools, entry.name, args, idempotencyKey ?? undefined, approval.callId)
   return run.runApproved(await bindingFor(entry, registryReader()), entry, args)
+}
+
+/** The person an approved call runs for: whom the request was made for (no claims: they were not kept). */
+function approvedFor(approval: Partial<OnBehalfOfColumns>): AgentIdentity['person'] {
+  const person = onBehalfOfOf(approval)
+  return person ? { ...person, email: null, via: 'approval', claims: {} } : null
 }
 
 /** Whether running the call a second time is harmless: the tool is read-only or idempotent. */

@@ -3,6 +3,7 @@ import { z } from '@/lib/http/zod'
 import { canonicalToolId, dnsLabel } from './specs/common'
 import { connectorSpec } from './specs/connector'
 import { agentSpec, unitSpec } from './specs/fleet'
+import { identityProviderSpec } from './specs/identity-provider'
 import { languageToolSpec } from './specs/language-tool'
 import { secretSpec } from './specs/secret'
 import { sideEffectPolicySpec } from './specs/side-effect-policy'
@@ -38,6 +39,7 @@ export const KIND_DEFINITIONS = {
     name: z.enum(sideEffectPolicySpec.shape.level.options, 'the name of a SideEffectPolicy must be its level'),
     spec: sideEffectPolicySpec,
   },
+  IdentityProvider: { plural: 'identityproviders', apiVersions: [TOOLROOM_API_VERSION], name: dnsLabel('metadata.name'), spec: identityProviderSpec },
 } as const
 
 export type Kind = keyof typeof KIND_DEFINITIONS

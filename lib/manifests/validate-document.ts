@@ -4,6 +4,7 @@ import { z } from '@/lib/http/zod'
 import { KIND_DEFINITIONS, type Kind, type Metadata, metadataSchema, resolveKind } from './kinds'
 import type { AgentSpec, UnitSpec } from './specs/fleet'
 import type { ConnectorSpec } from './specs/connector'
+import type { IdentityProviderSpec } from './specs/identity-provider'
 import type { LanguageToolSpec } from './specs/language-tool'
 import type { SecretSpec } from './specs/secret'
 import type { SideEffectPolicySpec } from './specs/side-effect-policy'
@@ -21,6 +22,7 @@ export interface SpecByKind {
   Agent: AgentSpec
   Secret: SecretSpec
   SideEffectPolicy: SideEffectPolicySpec
+  IdentityProvider: IdentityProviderSpec
 }
 
 export type ValidDocument<K extends Kind = Kind> = {

@@ -71,6 +71,7 @@ describe('labelSelector on the list routes', () => {
       Agent: () => ({}),
       Secret: () => ({ type: 'bearer', stringData: { token: 'label-selector-test-token' } }),
       SideEffectPolicy: (i) => ({ level: i === 0 ? 'financial' : 'privileged', requiresApproval: true }),
+      IdentityProvider: (i) => ({ issuer: `https://idp${i}.example.com`, audiences: ['toolroom'] }),
     }
     const nameOf = (kind: Kind, i: number) =>
       kind === 'SideEffectPolicy' ? String(specs[kind](i).level) : kind === 'Tool' ? `sel.kind_${i}` : kind === 'Connector' ? `selkind${i}` : `sel-kind-${i}`
