@@ -80,7 +80,8 @@ async function exchange(request: Request, form: URLSearchParams, requestId?: str
     throw new ExchangeRefusal('invalid_request', `actor_token_type must be ${TOKEN_TYPE.accessToken} (the agent's tra_… credential)`)
   if (requestedType && requestedType !== TOKEN_TYPE.accessToken)
     throw new ExchangeRefusal('invalid_request', `requested_token_type can only be ${TOKEN_TYPE.accessToken} here`)
-  if (scope && scope.split(' ').some((s) => s && s !== MCP_SCOPE)) throw new ExchangeRefusal('invalid_scope', `the only scope an exchanged token has is "${MCP_SCOPE}"`)
+  if (scope && scope.split(' ').some((s) => s && s !== MCP_SCOPE))
+    throw new ExchangeRefusal('invalid_scope', `the only scope an exchanged token has is "${MCP_SCOPE}"`)
 
   const resource = await targetOf(request, resources, audience)
 
@@ -176,7 +177,8 @@ async function targetOf(request: Request, resources: string[], audience: string 
     throw new ExchangeRefusal('invalid_target', 'resource must be an absolute URL: this gateway’s <origin>/mcp')
   }
   const ours = resource === mcpResourceOf(url.origin) && (url.origin === requestOrigin(request) || (await isMcpResource(url.origin)))
-  if (!ours) throw new ExchangeRefusal('invalid_target', `${resource.slice(0, 200)} is not this gateway's /mcp; exchanged tokens are for Toolroom's gateway only`)
+  if (!ours)
+    throw new ExchangeRefusal('invalid_target', `${resource.slice(0, 200)} is not this gateway's /mcp; exchanged tokens are for Toolroom's gateway only`)
   if (audience !== null && audience !== resource) throw new ExchangeRefusal('invalid_target', 'audience, when given, must be the resource')
   return resource
 }

@@ -65,5 +65,12 @@ export function toolroomIssuer(mcpResource: string): string {
 
 /** The person who consented to an OAuth client (a Toolroom account), for the gateway at `mcpResource`. */
 export function consentingPerson(user: { id: string; name: string; email: string | null }, mcpResource: string): Person {
-  return { issuer: toolroomIssuer(mcpResource), subject: user.id, displayName: user.name || user.email || user.id, email: user.email, via: 'oauth_consent', claims: {} }
+  return {
+    issuer: toolroomIssuer(mcpResource),
+    subject: user.id,
+    displayName: user.name || user.email || user.id,
+    email: user.email,
+    via: 'oauth_consent',
+    claims: {},
+  }
 }

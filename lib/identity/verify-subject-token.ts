@@ -71,7 +71,8 @@ function refusal(e: unknown, provider: TrustedProvider): Error {
     if (e.claim === 'aud') return new SubjectTokenError(`subject_token is not for this audience: ${idp} accepts ${provider.spec.audiences.join(', ')}`)
     return new SubjectTokenError(`subject_token's "${e.claim}" claim is unacceptable: ${e.reason === 'missing' ? 'missing' : e.message}`)
   }
-  if (e instanceof errors.JOSEAlgNotAllowed) return new SubjectTokenError(`subject_token is signed with an algorithm ${idp} does not allow (${provider.spec.algorithms.join(', ')})`)
+  if (e instanceof errors.JOSEAlgNotAllowed)
+    return new SubjectTokenError(`subject_token is signed with an algorithm ${idp} does not allow (${provider.spec.algorithms.join(', ')})`)
   if (e instanceof errors.JWSSignatureVerificationFailed) return new SubjectTokenError(`subject_token's signature does not verify with ${idp}'s keys`)
   if (e instanceof errors.JWKSNoMatchingKey || e instanceof errors.JWKSMultipleMatchingKeys)
     return new SubjectTokenError(`subject_token is signed with a key ${idp}'s JWKS does not hold`)
