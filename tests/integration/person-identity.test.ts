@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
 import { approvalRoutes } from '@/lib/api/approval-routes'
+import { explainRoutes } from '@/lib/api/explain-routes'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
@@ -229,6 +230,25 @@ describe('token exchange: an agent acting for a person', () => {
     const refused = await call(applyRoute, '/api/v1/apply', { method: 'POST', body: identityProvider('rogue', 'https://rogue.example'), as: { token } })
     expect(refused.status).toBe(403)
     expect(refused.json.errors[0]).toMatchObject({ kind: 'IdentityProvider', rule: 'admin-only-kind' })
+  })
+})
+
+describe('the explainer', () => {
+  it('shows the identity chain, person → agent → tool → upstream credential, as one line', async () => {
+    const explain = (body: object) =>
+      call(explainRoutes.explain, `/api/v1/agents/${tokens.agentA}/explain`, { method: 'POST', params: { id: tokens.agentA }, body })
+    const forJane = await explain({
+      tool: 'tickets.create',
+      arguments: { subject: 's', body: 'b' },
+      person: { issuer: idp.issuer, subject: 'jane-0042', displayName: 'Jane Doe' },
+    })
+    expect(forJane.status, forJane.text).toBe(200)
+    expect(forJane.json.identity).toEqual({
+      onBehalfOf: { issuer: idp.issuer, subject: 'jane-0042', displayName: 'Jane Doe' },
+      chain: `Jane Doe (jane-0042 at ${idp.issuer}) → agent gw/agent-a → tickets.create → bearer from Secret gw/rest-token (a service credential)`,
+    })
+    const alone = await explain({ tool: 'upstream.echo', arguments: { text: 'x' } })
+    expect(alone.json.identity).toEqual({ onBehalfOf: null, chain: 'nobody (the agent acts on its own) → agent gw/agent-a → upstream.echo → no credential' })
   })
 })
 

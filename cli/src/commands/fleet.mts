@@ -54,11 +54,12 @@ export async function listApprovals(conn: Connection, options: { status?: string
   }
   out(
     table(
-      ['id', 'status', 'agent', 'tool', 'level', 'requested', 'expires in', 'decided by'],
+      ['id', 'status', 'agent', 'for', 'tool', 'level', 'requested', 'expires in', 'decided by'],
       page.items.map((a) => [
         a.id,
         a.status,
         `${a.agent.namespace}/${a.agent.name}`,
+        a.onBehalfOf?.displayName,
         a.tool.id,
         a.tool.level,
         age(a.requestedAt),
@@ -79,7 +80,10 @@ export async function decide(conn: Connection, decision: 'approve' | 'deny', id:
     decision === 'approve' ? api.POST('/api/v1/approvals/{id}/approve', request) : api.POST('/api/v1/approvals/{id}/deny', request),
   )
   if (options.output && options.output !== 'table') printValue(answer, options.output)
-  else out(`${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}: ${answer.status}`)
+  else
+    out(
+      `${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}${answer.onBehalfOf ? ` acting for ${answer.onBehalfOf.displayName}` : ''}: ${answer.status}`,
+    )
   return EXIT.ok
 }
 
@@ -112,10 +116,11 @@ export async function calls(
   }
   out(
     table(
-      ['started', 'agent', 'tool', 'outcome', 'latency', 'channel', 'error'],
+      ['started', 'agent', 'for', 'tool', 'outcome', 'latency', 'channel', 'error'],
       page.items.map((c) => [
         c.startedAt,
         `${c.agentNamespace}/${c.agentName}`,
+        c.onBehalfOf?.displayName,
         c.toolId,
         c.outcome,
         c.latencyMs === null ? null : `${c.latencyMs}ms`,
