@@ -133,6 +133,11 @@ describe('token exchange: an agent acting for a person', () => {
     expect(mine).toMatchObject({ agent: { name: 'agent-a' }, onBehalfOf: { issuer: idp.issuer, subject: 'jane-0042', displayName: 'Jane Doe' } })
     const record = await prisma.toolCall.findUniqueOrThrow({ where: { id: mine.callId } })
     expect(record.onBehalfOfDisplayName).toBe('Jane Doe')
+    const approved = await call(approvalRoutes.approve, `/api/v1/approvals/${mine.id}/approve`, { method: 'POST', params: { id: mine.id }, body: {} })
+    expect(approved.status, approved.text).toBe(200)
+    expect(approved.json.onBehalfOf.displayName).toBe('Jane Doe')
+    const decision = await prisma.auditEvent.findFirstOrThrow({ where: { action: 'approval.approved', resourceId: mine.callId } })
+    expect(decision.detail).toMatchObject({ agent: 'agent-a', onBehalfOf: { subject: 'jane-0042', displayName: 'Jane Doe' } })
   })
 
   it('refuses a subject token for another audience', async () => {
