@@ -90,6 +90,11 @@ afterAll(async () => {
 })
 
 describe('token exchange: an agent acting for a person', () => {
+  it('is advertised in the authorization server metadata', async () => {
+    const metadata = await (await fetch(`${app.url}/.well-known/oauth-authorization-server/api/auth`)).json()
+    expect(metadata.grant_types_supported).toContain(EXCHANGE)
+  })
+
   it('issues a short-lived tro_ token for agent-a acting for Jane, and her calls say so everywhere', async () => {
     const answer = await exchange({ subject_token: await personToken() })
     expect(answer.status, JSON.stringify(answer.json)).toBe(200)
