@@ -54,12 +54,11 @@ export async function listApprovals(conn: Connection, options: { status?: string
   }
   out(
     table(
-      ['id', 'status', 'agent', 'for', 'tool', 'level', 'requested', 'expires in', 'decided by'],
+      ['id', 'status', 'agent', 'tool', 'level', 'requested', 'expires in', 'decided by'],
       page.items.map((a) => [
         a.id,
         a.status,
-        `${a.agent.namespace}/${a.agent.name}`,
-        a.onBehalfOf?.displayName,
+        actingFor(`${a.agent.namespace}/${a.agent.name}`, a.onBehalfOf),
         a.tool.id,
         a.tool.level,
         age(a.requestedAt),
@@ -116,11 +115,10 @@ export async function calls(
   }
   out(
     table(
-      ['started', 'agent', 'for', 'tool', 'outcome', 'latency', 'channel', 'error'],
+      ['started', 'agent', 'tool', 'outcome', 'latency', 'channel', 'error'],
       page.items.map((c) => [
         c.startedAt,
-        `${c.agentNamespace}/${c.agentName}`,
-        c.onBehalfOf?.displayName,
+        actingFor(`${c.agentNamespace}/${c.agentName}`, c.onBehalfOf),
         c.toolId,
         c.outcome,
         c.latencyMs === null ? null : `${c.latencyMs}ms`,
@@ -130,6 +128,11 @@ export async function calls(
     ),
   )
   return EXIT.ok
+}
+
+/** "finance/ap-clerk for Jane Doe": the agent, and the person it acted for if any. */
+function actingFor(agent: string, person: { displayName: string } | null | undefined): string {
+  return person ? `${agent} for ${person.displayName}` : agent
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
