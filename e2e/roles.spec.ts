@@ -63,7 +63,7 @@ test('operator applies and refreshes, but does not manage people, policies or se
   await expect(nav(page).getByRole('link', { name: 'People' })).toHaveCount(0)
   await page.goto('/apply')
   await expect(page.getByLabel('Manifest')).toBeVisible()
-  await expect(page.getByText('SideEffectPolicy and Secret documents need an admin.')).toBeVisible()
+  await expect(page.getByText('SideEffectPolicy, Secret, and IdentityProvider documents need an admin.')).toBeVisible()
   // A manifest with an admin-only document is refused as a whole, naming the document and the rule.
   const tool = `e2e.operator_${Date.now().toString(36)}`
   await page

@@ -113,6 +113,9 @@ program
   .option('--args <json>', 'the arguments as a JSON object')
   .option('--arg <key=value>', 'one argument (repeatable); a value that is JSON is taken as such', collect, [])
   .option('--idempotency-key <key>', 'the key the caller would send')
+  .option('--person <subject>', 'the person the agent would act for: their subject at --person-issuer')
+  .option('--person-issuer <url>', "the person's issuer: a trusted IdentityProvider's, or Toolroom's own <origin>/api/auth")
+  .option('--person-name <name>', "the person's display name, for the identity chain")
   .addOption(output(['text', 'yaml', 'json'], 'text'))
   .action(function (this: Command, agent: string, tool: string) {
     return run(() => explain(connection(globals()), agent, tool, this.opts()))()

@@ -57,7 +57,7 @@ export function ApplyForm({ kinds, draft }: { kinds: readonly KindSchema[]; draf
       )}
       <Card
         title="Manifest"
-        description={`One or more YAML documents separated by ---, or JSON (an object, an array, or a List). Everything is validated first; nothing is written unless every document is valid. Ctrl+Space completes keys and values.${isAdmin ? '' : ` ${ADMIN_ONLY_KINDS.join(' and ')} documents need an admin.`}`}
+        description={`One or more YAML documents separated by ---, or JSON (an object, an array, or a List). Everything is validated first; nothing is written unless every document is valid. Ctrl+Space completes keys and values.${isAdmin ? '' : ` ${new Intl.ListFormat('en', { type: 'conjunction' }).format(ADMIN_ONLY_KINDS)} documents need an admin.`}`}
         actions={
           <>
             <input

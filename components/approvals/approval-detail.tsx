@@ -43,6 +43,16 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
               {approval.agent.namespace}/{approval.agent.name}
             </IntentLink>,
           ],
+          [
+            'On behalf of',
+            approval.onBehalfOf ? (
+              <span title={`${approval.onBehalfOf.subject} at ${approval.onBehalfOf.issuer}`}>
+                {approval.onBehalfOf.displayName} <span className="text-xs text-slate-500">({approval.onBehalfOf.issuer})</span>
+              </span>
+            ) : (
+              'nobody: the agent acts on its own'
+            ),
+          ],
           ['Unit', approval.agent.unit ?? '—'],
           [
             'Asked',

@@ -64,6 +64,12 @@ export const ApprovalRow = memo(function ApprovalRow({ approval: a, focused, sel
         <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-600">
           <span className="min-w-0 break-all">
             {a.agent.name}
+            {a.onBehalfOf && (
+              <span data-testid="on-behalf-of" title={`${a.onBehalfOf.subject} at ${a.onBehalfOf.issuer}`}>
+                {' '}
+                for <span className="font-medium text-slate-800">{a.onBehalfOf.displayName}</span>
+              </span>
+            )}
             {a.agent.unit ? ` · ${a.agent.unit}` : ''}
           </span>
           <span title={a.requestedAt}>

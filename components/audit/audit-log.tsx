@@ -27,7 +27,10 @@ const ACTIONS = [
   'token.*',
 ].map((value) => ({ value, label: value.endsWith('*') ? `${value.slice(0, -2)} (all)` : value }))
 
-const KINDS = ['Tool', 'LanguageTool', 'Connector', 'Unit', 'Agent', 'Secret', 'SideEffectPolicy', 'User', 'ApiToken'].map((value) => ({ value, label: value }))
+const KINDS = ['Tool', 'LanguageTool', 'Connector', 'Unit', 'Agent', 'Secret', 'SideEffectPolicy', 'IdentityProvider', 'User', 'ApiToken'].map((value) => ({
+  value,
+  label: value,
+}))
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 

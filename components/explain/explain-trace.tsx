@@ -63,6 +63,9 @@ export function ExplainTrace({ explanation: x }: { explanation: Explanation }) {
           <span className="font-mono text-sm font-medium break-all">{x.through ? `${x.tool} → ${x.through.tool}` : x.tool}</span>
         </p>
         <p className="mt-1 text-sm [overflow-wrap:anywhere]">{x.summary}</p>
+        <p className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]" data-testid="identity-chain">
+          <span className="font-medium text-slate-700">On whose behalf:</span> {x.identity.chain}
+        </p>
         {x.fixes.length > 0 && (
           <ul className="mt-2 space-y-1 text-sm">
             {x.fixes.map((f, i) => (

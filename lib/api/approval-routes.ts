@@ -3,6 +3,7 @@
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
+import { onBehalfOfSchema } from './schemas'
 import { auditActorOf as auditActor } from '@/lib/audit/audit-actor'
 import { decideApproval, decideApprovals } from '@/lib/approvals/decide-approval'
 import { undoDecision } from '@/lib/approvals/undo-decision'
@@ -21,6 +22,7 @@ export const approvalSchema = z
     callId: z.string().uuid(),
     status: z.enum(APPROVAL_STATUSES),
     agent: z.object({ id: z.string(), namespace: z.string(), name: z.string(), unit: z.string().nullable() }),
+    onBehalfOf: onBehalfOfSchema,
     tool: z.object({ id: z.string(), namespace: z.string(), level: z.string().nullable() }),
     args: z.unknown().openapi({ description: 'The arguments as recorded for approvers: redactFields masked' }),
     summary: z

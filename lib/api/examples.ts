@@ -100,6 +100,12 @@ export const EXAMPLE_MANIFESTS: Record<Kind, { apiVersion: string; kind: Kind; m
       rules: [{ when: 'has(args.amount) && args.amount > 50000', effect: 'require_approval', reason: 'Refunds above 500.00 need a second person' }],
     },
   },
+  IdentityProvider: {
+    apiVersion: API_VERSION,
+    kind: 'IdentityProvider',
+    metadata: { name: 'corp-sso', namespace: 'default' },
+    spec: { issuer: 'https://login.example.com', audiences: ['toolroom'], subjectClaim: 'sub', displayNameClaim: 'name', emailClaim: 'email' },
+  },
 }
 
 const STATUS: Partial<Record<Kind, Record<string, unknown>>> = {

@@ -25,6 +25,11 @@ export const TAGS: { name: string; description: string }[] = [
     description:
       'Rules on the arguments, the agent and the person (CEL conditions) layered on Tool safety: they deny, require approval, lower a rate limit or redact more, never the reverse.',
   },
+  {
+    name: 'IdentityProvider',
+    description:
+      "Identity providers whose people agents may act for (RFC 8693 token exchange at Toolroom's token endpoint): issuer, JWKS, audiences and claims. Admins change them.",
+  },
   { name: 'Discovery', description: 'What agent images and MCP servers expose: runs on demand and on schedule, surface changes and their review.' },
   { name: 'Approvals', description: 'The approval queue for risky calls, decisions one by one or in bulk, and the signed webhooks that announce them.' },
   { name: 'Gateway', description: "Agents' side outside /mcp: the REST form of tools/call, ingest of calls agents ran themselves, and their credentials." },

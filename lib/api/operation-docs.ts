@@ -1,6 +1,7 @@
 // What the OpenAPI document says about each operation beyond its summary: a description and an
 // example (of the request body, the answer, or a parameter). Kept apart from the route contracts so
 // the contracts stay one line of intent each; the OpenAPI test fails for an operation left out here.
+import { isAdminOnlyKind } from '@/lib/auth/admin-only-kinds'
 import { type Kind, KINDS } from '@/lib/manifests/kinds'
 import { EXAMPLE_EFFECTIVE_TOOL, EXAMPLE_MANIFESTS, exampleResource } from './examples'
 
@@ -308,7 +309,7 @@ function resourceDocs(kind: Kind): Record<string, OperationDoc> {
   const manifest = EXAMPLE_MANIFESTS[kind]
   const { apiVersion: _apiVersion, kind: _kind, ...body } = manifest
   const resource = exampleResource(kind)
-  const adminOnly = kind === 'Secret' || kind === 'SideEffectPolicy' ? ' Admins only (rule `admin-only-kind`).' : ''
+  const adminOnly = isAdminOnlyKind(kind) ? ' Admins only (rule `admin-only-kind`).' : ''
   const withSet = kind === 'Agent' || kind === 'Unit'
   const secretNote = kind === 'Secret' ? ' Values are sealed and never returned: answers show the type and key names.' : ''
   return {

@@ -366,3 +366,13 @@ export const overviewSchema = z
       .openapi({ description: 'What the first-run checklist shows as done, read from the registry and the call log' }),
   })
   .openapi('Overview')
+
+/** The person a call or approval request was made for (docs/design/access.md#on-whose-behalf). */
+export const onBehalfOfSchema = z
+  .object({
+    issuer: z.string().openapi({ description: "Who vouches for the person: a trusted IdentityProvider's issuer, or Toolroom's own `<origin>/api/auth`" }),
+    subject: z.string().openapi({ description: 'Who they are at that issuer' }),
+    displayName: z.string(),
+  })
+  .nullable()
+  .openapi('OnBehalfOf', { description: 'The person the agent acted for; null when it acted on its own' })

@@ -13,7 +13,7 @@ import { readToolFailures } from '@/lib/stats/read-tool-failures'
 import { MAX_TOOL_STAT_KEY_LENGTH, parseToolStatKey, toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { unitStatKeys } from '@/lib/stats/unit-stat-keys'
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
-import { idParams } from './schemas'
+import { idParams, onBehalfOfSchema } from './schemas'
 
 const tags = ['Statistics']
 const namespaceQuery = z.strictObject({ namespace: z.string().max(63).optional() })
@@ -82,6 +82,7 @@ export const toolCallRow = z
     attempts: z.number().int(),
     idempotencyKey: nullableString.openapi({ description: 'As stored: keys that carried a secret are stored as a hash' }),
     requestId: nullableString,
+    onBehalfOf: onBehalfOfSchema,
   })
   .openapi('ToolCall')
 export const toolCallDetail = toolCallRow

@@ -2,6 +2,7 @@
 // long is left.
 import type { RateLimit } from '@/lib/effective-tools/types'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
+import { onBehalfOfOf, type OnBehalfOf } from '@/lib/identity/person'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { approvalPresentation } from './approval-defaults'
 import { type ArgumentSummaryEntry, summarizeArguments } from './summarize-arguments'
@@ -24,6 +25,8 @@ export interface ApprovalView {
   callId: string
   status: ApprovalStatus
   agent: { id: string; namespace: string; name: string; unit: string | null }
+  /** The person the agent asked for ("ap-clerk for Jane Doe"); null when it acted on its own. */
+  onBehalfOf: OnBehalfOf | null
   tool: { id: string; namespace: string; level: string | null }
   args: unknown
   /** The arguments the queue shows in the request's row (the tool's or level's `approvalSummary`, else the first few). */
@@ -56,6 +59,7 @@ export function toApprovalView(row: ApprovalRequest, now = Date.now()): Approval
     callId: row.callId,
     status: row.status as ApprovalStatus,
     agent: { id: row.agentId, namespace: row.agentNamespace, name: row.agentName, unit: row.unit },
+    onBehalfOf: onBehalfOfOf(row),
     tool: { id: row.toolId, namespace: row.toolNamespace, level: row.level },
     args: row.args,
     summary: summarizeArguments(row.args, Array.isArray(stored.summaryFields) ? stored.summaryFields : null),

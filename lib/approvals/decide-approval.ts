@@ -7,6 +7,7 @@
 import 'server-only'
 import { config } from '@/lib/config'
 import { type AuditActor, recordAuditEvent } from '@/lib/audit/record-audit-event'
+import { onBehalfOfOf } from '@/lib/identity/person'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
@@ -60,6 +61,7 @@ export async function decideApproval(input: DecideInput): Promise<ApprovalView> 
           comment: input.comment ?? null,
           policy: won.policy,
           agent: won.agentName,
+          onBehalfOf: onBehalfOfOf(won),
           approvalId: won.id,
           effectiveAt: won.effectiveAt,
           decisionVersion: won.decisionVersion,

@@ -4,6 +4,7 @@ import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest, Prisma } from '@/lib/generated/prisma/client'
+import { onBehalfOfColumns, type Person } from '@/lib/identity/person'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { storableJson } from '@/lib/storage/storable-text'
@@ -31,6 +32,8 @@ export interface ApprovalRequestInput {
   rateLimit?: ApprovalRateLimits
   /** The W3C traceparent of the call (tracing on): the approved execution's span links to it. */
   traceparent?: string | null
+  /** The person the call is made for, if any: approvers see "agent for person". */
+  person?: Person | null
 }
 
 type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
@@ -63,6 +66,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
       ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as unknown as Prisma.InputJsonValue } : {}),
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
       traceparent: input.traceparent ?? null,
+      ...onBehalfOfColumns(input.person),
     },
   })
   return row

@@ -1,11 +1,12 @@
 // Kinds whose resources only admins may change: approval policies decide which calls wait for a
-// person, and Secrets hold the credentials tools run with. Everyone may still read them (Secrets
+// person, Secrets hold the credentials tools run with, and an IdentityProvider decides whose people
+// agents may act for. Everyone may still read them (Secrets
 // without values). Shared by the server (apply, the resource routes, secret rotation) and the browser
 // (which write controls to show).
 import type { FieldError } from '@/lib/errors/app-error'
 import { type Actor, isAllowed } from './access-rules'
 
-export const ADMIN_ONLY_KINDS = ['SideEffectPolicy', 'Secret'] as const
+export const ADMIN_ONLY_KINDS = ['SideEffectPolicy', 'Secret', 'IdentityProvider'] as const
 export type AdminOnlyKind = (typeof ADMIN_ONLY_KINDS)[number]
 
 /** The rule id a refusal names in problem+json `errors`. */

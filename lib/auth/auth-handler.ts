@@ -3,7 +3,8 @@
 // (audited, problem+json); people, passwords and roles are managed through /api/v1/users by admins,
 // so better-auth's self-service endpoints (sign-up, update-user, change-password, …) stay closed.
 // Its OAuth provider (MCP authorization, lib/oauth/oauth-provider.ts) answers the protocol's own
-// endpoints: authorize (browsers), token and revoke (clients, from anywhere), and dynamic client
+// endpoints: authorize (browsers), token and revoke (clients, from anywhere; the token endpoint also
+// takes RFC 8693 token exchange, answered by lib/identity/exchange-token.ts), and dynamic client
 // registration only while an admin lets some agent accept such clients. Consent goes through
 // POST /api/v1/oauth/consent; clients are managed through /api/v1/oauth/clients.
 import { AppError } from '@/lib/errors/app-error'
@@ -12,6 +13,7 @@ import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 import { problemResponse, toAppError } from '@/lib/http/problem'
 import { publicOrigin } from '@/lib/http/public-origin'
 import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
+import { exchangeToken, isTokenExchange } from '@/lib/identity/exchange-token'
 import { limitTokenFailures } from '@/lib/oauth/limit-token-failures'
 import { getAuth } from './better-auth'
 import { withClientAddress } from './client-address-header'
@@ -21,6 +23,7 @@ import { checkSameOrigin } from './same-origin'
 const REGISTER = '/api/auth/oauth2/register'
 const AUTHORIZE = '/api/auth/oauth2/authorize'
 const METADATA = '/api/auth/.well-known/oauth-authorization-server'
+const TOKEN = '/api/auth/oauth2/token'
 // Both check a client's credentials: guesses at them are limited together.
 const CLIENT_AUTHENTICATED = new Set(['/api/auth/oauth2/token', '/api/auth/oauth2/revoke'])
 
@@ -49,6 +52,13 @@ export async function authHandler(request: Request): Promise<Response> {
     // The client address better-auth records with a session is ours, never a header the client sent.
     const headers = withClientAddress(new Headers(request.headers), request)
     const forward = (toForward: Request) => getAuth().handler(new Request(toForward, { headers }))
+    // RFC 8693 token exchange is Toolroom's own grant (an agent acting for a person), not better-auth's.
+    if (path === TOKEN && request.method === 'POST')
+      return await limitTokenFailures(request, async (bounded) => {
+        const body = await bounded.text()
+        const again = new Request(bounded, { body })
+        return isTokenExchange(body) ? exchangeToken(again) : forward(again)
+      })
     if (CLIENT_AUTHENTICATED.has(path)) return await limitTokenFailures(request, forward)
     return await forward(request)
   } catch (error) {

@@ -4,6 +4,7 @@
 import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
+import { identifyPersonToken } from '@/lib/identity/identify-person-token'
 import { identifyOAuthAccessToken } from '@/lib/oauth/identify-oauth-token'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import type { AgentIdentity } from './agent-identity'
@@ -33,8 +34,10 @@ export async function authenticateAgent(request: Request): Promise<AgentIdentity
 }
 
 /**
- * The agent a bearer token at `/mcp` speaks for: an agent credential (`tra_…`), or an OAuth access
- * token (`tro_…`) issued for `resource` (this gateway's `<origin>/mcp`) to a client bound to the agent.
+ * The agent a bearer token at `/mcp` speaks for, and the person it acts for: an agent credential
+ * (`tra_…`, nobody), or an OAuth access token (`tro_…`) issued for `resource` (this gateway's
+ * `<origin>/mcp`) to a client bound to the agent (the person who consented, if any) or by token
+ * exchange (the person of the subject token).
  */
 export async function identifyGatewayBearer(token: string, resource: string): Promise<AgentIdentity | null> {
   if (token.startsWith('tra_')) return identifyAgentToken(token)
@@ -42,7 +45,9 @@ export async function identifyGatewayBearer(token: string, resource: string): Pr
   const key = `${token}\n${resource}`
   const hit = state.cache.get(key)
   if (hit && hit.until > now) return hit.identity
-  const { identity, expiresAt } = await identifyOAuthAccessToken(token, resource)
+  // A `tro_…` token is better-auth's (a client's, maybe with a person's consent) or token exchange's.
+  const consented = await identifyOAuthAccessToken(token, resource)
+  const { identity, expiresAt } = consented.found ? consented : await identifyPersonToken(token, resource)
   if (state.cache.size >= MAX_ENTRIES) state.cache.delete(state.cache.keys().next().value!)
   state.cache.set(key, { identity, until: Math.min(now + config().TOOLROOM_AGENT_AUTH_CACHE_MS, expiresAt?.getTime() ?? Infinity) })
   return identity
@@ -61,7 +66,9 @@ export async function identifyAgentToken(token: string): Promise<AgentIdentity |
     FROM "AgentCredential" c JOIN "Agent" a ON a.id = c."agentId" WHERE c.hash = ${hash}`
   const row = rows[0]
   const valid = row && !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > now)
-  const identity: AgentIdentity | null = valid ? { kind: 'agent', agentId: row.agentId, name: row.name, namespace: row.namespace, credentialId: row.id } : null
+  const identity: AgentIdentity | null = valid
+    ? { kind: 'agent', agentId: row.agentId, name: row.name, namespace: row.namespace, credentialId: row.id, person: null }
+    : null
   // An expiring credential is never cached past its expiry.
   const until = Math.min(now + config().TOOLROOM_AGENT_AUTH_CACHE_MS, row?.expiresAt?.getTime() ?? Infinity)
   if (state.cache.size >= MAX_ENTRIES) state.cache.delete(state.cache.keys().next().value!)
@@ -76,7 +83,7 @@ function touch(credentialId: string, now: number) {
   prisma.agentCredential.update({ where: { id: credentialId }, data: { lastUsedAt: new Date(now) } }).catch(() => {})
 }
 
-/** Forget cached answers (after a revocation in this process, so it takes effect here at once). */
+/** Forget cached answers (after a revocation, or a person disabled, in this process, so it takes effect here at once). */
 export function forgetAgentCredentials(): void {
   state.cache.clear()
 }

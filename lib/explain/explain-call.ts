@@ -40,6 +40,7 @@ import { type Binding, bindingFor } from '@/lib/gateway/tool-binding'
 import { RPC } from '@/lib/gateway/tool-errors'
 import type { Violation } from '@/lib/gateway/validate-args'
 import { notFound } from '@/lib/errors/app-error'
+import { identityChain } from '@/lib/identity/identity-chain'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { type ResourceView, toResourceView } from '@/lib/resources/resource-view'
@@ -70,10 +71,12 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   const tools = await agentTools(row.id)
   if (!tools) throw notFound(`Agent "${row.namespace}/${row.name}"`)
   const agent = { id: tools.agent.id, namespace: tools.agent.namespace, name: tools.agent.name, unit: tools.agent.unit }
+  const onBehalfOf = request.person ? { ...request.person, displayName: request.person.displayName ?? request.person.subject } : null
   const base = { agent, tool: request.tool, checkedAt: new Date().toISOString() }
 
   const door = unwrapCallTool(tools.enabled.get(request.tool), request.arguments, request.idempotencyKey)
-  if (door && 'error' in door) return doorMisused(base, door.error)
+  if (door && 'error' in door)
+    return doorMisused({ ...base, identity: { onBehalfOf, chain: identityChain(onBehalfOf, agent, request.tool, null) } }, door.error)
   const name = door ? door.name : request.tool
   const rawArgs = door ? door.args : request.arguments
   const callerKey = door ? door.callerKey : request.idempotencyKey
@@ -116,8 +119,9 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   let approval: Explanation['approval'] = null
   let safety: Explanation['safety'] = null
   let policy: PolicyDecision | null = null
+  let binding: Binding | null = null
   if (target) {
-    const binding = await bindingFor(target, registryReader())
+    binding = await bindingFor(target, registryReader())
     executor = { kind: binding.executor.kind, reason: binding.executor.kind === 'none' ? binding.executor.reason : null }
     note('executor', executorRefusal(binding.executor, osToolsEnabled()), executorText(binding.executor, target))
 
@@ -126,7 +130,11 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     note('arguments', invalid, 'the arguments match the inputSchema')
 
     const { agent: a } = tools
-    policy = await decidePolicies({ namespace: a.namespace, name: a.name, labels: a.labels, units: a.units }, target, args)
+    // The person asked about, as far as the request names them: no email, groups or claims to read.
+    const person = onBehalfOf
+      ? { id: onBehalfOf.subject, issuer: onBehalfOf.issuer, displayName: onBehalfOf.displayName, email: null, groups: [], claims: {} }
+      : null
+    policy = await decidePolicies({ namespace: a.namespace, name: a.name, labels: a.labels, units: a.units }, target, args, person)
     note('policies', policy.deny ? policyRefusal(target.name, policy.deny) : null, policiesText(policy))
     // A refusal's detail is the gateway's message; the trace of every rule follows it.
     if (policy.deny) steps[steps.length - 1].detail += `. Rules: ${policiesText(policy)}`
@@ -214,6 +222,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     through: door ? { door: CALL_TOOL_DOOR, tool: name } : null,
     decision,
     summary: summaryOf(decision, agent, name, first?.refusal ?? null, approval, idempotency),
+    identity: { onBehalfOf, chain: identityChain(onBehalfOf, agent, name, binding?.executor ?? null) },
     refusal: first ? { step: first.step, errorCode: first.refusal.errorCode, message: first.refusal.message, rpcCode: first.refusal.rpcCode } : null,
     steps,
     candidates: candidates.map(({ role, why, entry: e }) => ({
@@ -249,7 +258,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
   }
 }
 
-function doorMisused(base: Pick<Explanation, 'agent' | 'tool' | 'checkedAt'>, message: string): Explanation {
+function doorMisused(base: Pick<Explanation, 'agent' | 'tool' | 'checkedAt' | 'identity'>, message: string): Explanation {
   return {
     ...base,
     through: null,

@@ -25,6 +25,16 @@ export const explainRequestSchema = z
       .max(512)
       .optional()
       .openapi({ description: "A key the caller would send; without one, the tool's idempotencyKeyTemplate renders it." }),
+    person: z
+      .strictObject({
+        issuer: z.string().min(1).max(2048),
+        subject: z.string().min(1).max(255),
+        displayName: z.string().min(1).max(200).optional(),
+      })
+      .optional()
+      .openapi({
+        description: 'The person the agent would act for (token exchange or consent); shown in the identity chain. Without it, the agent acts on its own.',
+      }),
   })
   .openapi('ExplainRequest')
 
@@ -49,6 +59,12 @@ export const explanationSchema = z
       .openapi({ description: 'Set when the call goes through toolroom.call_tool: the tool whose pipeline runs.' }),
     decision: z.enum(DECISIONS),
     summary: z.string(),
+    identity: z
+      .object({
+        onBehalfOf: z.object({ issuer: z.string(), subject: z.string(), displayName: z.string() }).nullable(),
+        chain: z.string().openapi({ description: 'person → agent → tool → upstream credential, as one line' }),
+      })
+      .openapi({ description: 'On whose behalf the call would be made, and with whose credentials the upstream would see it.' }),
     refusal: z
       .object({ step: z.enum(STEPS), errorCode: z.string(), message: z.string(), rpcCode: z.number().int() })
       .nullable()

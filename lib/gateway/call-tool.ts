@@ -6,6 +6,7 @@ import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
+import { onBehalfOfColumns, onBehalfOfOf, type OnBehalfOfColumns } from '@/lib/identity/person'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { observeCall, observeUpstreamAttempt } from '@/lib/observability/metrics'
 import { currentTraceparent, type SpanHandle, withSpan } from '@/lib/observability/tracing'
@@ -36,7 +37,7 @@ import { callerKeyScope, claimKey, completeKey, type KeyScope, templateKeyScope 
 import { storableKey } from './idempotency-key'
 import { runPlatformTool } from './platform-calls'
 import { agentRateLimit, rateWindows, sweepExpiredWindows, takeRate, withPolicyWindows } from './rate-limit'
-import type { PolicyDecision, PolicyPerson, RuleRef } from '@/lib/policy/evaluate-policies'
+import { type PolicyDecision, policyPersonOf, type RuleRef } from '@/lib/policy/evaluate-policies'
 import { decidePolicies } from '@/lib/policy/policy-set'
 import { InjectedSecrets } from './injected-secrets'
 import { type CallRecord, recordCall, updateCallOutcome } from './record-call'
@@ -54,8 +55,6 @@ export interface CallContext {
   waitForApprovalMs?: number
   /** Where progress goes while the call runs (an upstream's own reports, or the wait for approval); absent when the caller asked for none. */
   progress?: (report: ProgressReport) => void
-  /** The person the call is made for, when the caller acts for one: what Policies read as `person` (null or absent: none). */
-  person?: PolicyPerson | null
   /** The time Policies read as `now` (the clock when absent). */
   now?: Date
 }
@@ -203,7 +202,7 @@ class PipelineRun {
       { namespace: agent.namespace, name: agent.name, labels: agent.labels, units: agent.units },
       entry,
       args,
-      this.ctx.person ?? null,
+      policyPersonOf(this.ctx.agent.person),
       this.ctx.now,
     )
   }
@@ -230,6 +229,7 @@ class PipelineRun {
       idempotencyKey: this.key === null ? null : storableKey(this.key, this.sensitive),
       rawIdempotencyKey: this.key,
       rateLimit: { tool: entry.rateLimit, agent: agentRateLimit(this.tools.agent.spec) },
+      person: this.ctx.agent.person,
       // The execution, later and elsewhere, links its trace to this call's.
       traceparent: currentTraceparent(),
     })
@@ -497,6 +497,7 @@ class PipelineRun {
       args: args ?? null,
       result: result ?? null,
       requestId: this.ctx.requestId ?? null,
+      ...onBehalfOfColumns(this.ctx.agent.person),
     }
   }
 
@@ -515,7 +516,7 @@ class PipelineRun {
  * since the request does not run), executed through the same executors, retries and redaction.
  */
 export async function runApprovedCall(
-  approval: { callId: string; agentId: string; toolId: string },
+  approval: { callId: string; agentId: string; toolId: string } & Partial<OnBehalfOfColumns>,
   args: Record<string, unknown>,
   idempotencyKey: string | null,
 ): Promise<ApprovedCallOutcome> {
@@ -527,7 +528,14 @@ export async function runApprovedCall(
     return { ok: false, error: message, answer: { error: { code: RPC.INVALID_PARAMS, message, data: { outcome: 'failed', callId: approval.callId } } } }
   }
   const ctx: CallContext = {
-    agent: { kind: 'agent', agentId: tools.agent.id, name: tools.agent.name, namespace: tools.agent.namespace, credentialId: '' },
+    agent: {
+      kind: 'agent',
+      agentId: tools.agent.id,
+      name: tools.agent.name,
+      namespace: tools.agent.namespace,
+      credentialId: '',
+      person: approvedFor(approval),
+    },
     channel: 'mcp',
   }
   const run = new PipelineRun(ctx, tools, entry.name, args, idempotencyKey ?? undefined, approval.callId)
@@ -556,6 +564,12 @@ export async function runApprovedCall(
     }
   }
   return run.runApproved({ ...binding, redactFields: [...binding.redactFields, ...policy.redactFields] }, entry, args)
+}
+
+/** The person an approved call runs for: whom the request was made for (no claims: they were not kept). */
+function approvedFor(approval: Partial<OnBehalfOfColumns>): AgentIdentity['person'] {
+  const person = onBehalfOfOf(approval)
+  return person ? { ...person, email: null, via: 'approval', claims: {} } : null
 }
 
 /** Whether running the call a second time is harmless: the tool is read-only or idempotent. */

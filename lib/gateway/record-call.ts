@@ -39,6 +39,10 @@ export interface CallRecord {
   args: unknown
   result: unknown
   requestId: string | null
+  /** The person the call was made for (lib/identity/person.ts onBehalfOfColumns); absent or null for nobody. */
+  onBehalfOfIssuer?: string | null
+  onBehalfOfSubject?: string | null
+  onBehalfOfDisplayName?: string | null
 }
 
 const MAX_BATCH = 500
@@ -58,6 +62,9 @@ function storable(record: CallRecord): CallRecord {
     upstreamExcerpt: text(record.upstreamExcerpt ?? null),
     idempotencyKey: text(record.idempotencyKey),
     requestId: text(record.requestId),
+    onBehalfOfIssuer: text(record.onBehalfOfIssuer ?? null),
+    onBehalfOfSubject: text(record.onBehalfOfSubject ?? null),
+    onBehalfOfDisplayName: text(record.onBehalfOfDisplayName ?? null),
     args: storableJson(record.args),
     result: storableJson(record.result),
   }
@@ -109,9 +116,11 @@ function pump() {
 // Rows as one JSON array, expanded by the table's own row type: one statement however many rows.
 const INSERT_SQL = `
   INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId")
+    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId",
+    "onBehalfOfIssuer", "onBehalfOfSubject", "onBehalfOfDisplayName")
   SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId"
+    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId",
+    "onBehalfOfIssuer", "onBehalfOfSubject", "onBehalfOfDisplayName"
   FROM json_populate_recordset(NULL::"ToolCall", $1::json)
   ON CONFLICT (id, "startedAt") DO NOTHING`
 

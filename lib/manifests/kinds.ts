@@ -3,6 +3,7 @@ import { z } from '@/lib/http/zod'
 import { canonicalToolId, dnsLabel } from './specs/common'
 import { connectorSpec } from './specs/connector'
 import { agentSpec, unitSpec } from './specs/fleet'
+import { identityProviderSpec } from './specs/identity-provider'
 import { languageToolSpec } from './specs/language-tool'
 import { policySpec } from './specs/policy'
 import { secretSpec } from './specs/secret'
@@ -40,6 +41,7 @@ export const KIND_DEFINITIONS = {
     spec: sideEffectPolicySpec,
   },
   Policy: { plural: 'policies', apiVersions: [TOOLROOM_API_VERSION, 'joch.dev/v1alpha1'], name: dnsLabel('metadata.name'), spec: policySpec },
+  IdentityProvider: { plural: 'identityproviders', apiVersions: [TOOLROOM_API_VERSION], name: dnsLabel('metadata.name'), spec: identityProviderSpec },
 } as const
 
 export type Kind = keyof typeof KIND_DEFINITIONS

@@ -4,6 +4,7 @@ import { z } from '@/lib/http/zod'
 import { KIND_DEFINITIONS, type Kind, type Metadata, metadataSchema, resolveKind, TOOLROOM_API_VERSION } from './kinds'
 import type { AgentSpec, UnitSpec } from './specs/fleet'
 import type { ConnectorSpec } from './specs/connector'
+import type { IdentityProviderSpec } from './specs/identity-provider'
 import type { LanguageToolSpec } from './specs/language-tool'
 import type { PolicySpec } from './specs/policy'
 import type { SecretSpec } from './specs/secret'
@@ -23,6 +24,7 @@ export interface SpecByKind {
   Secret: SecretSpec
   SideEffectPolicy: SideEffectPolicySpec
   Policy: PolicySpec
+  IdentityProvider: IdentityProviderSpec
 }
 
 export type ValidDocument<K extends Kind = Kind> = {

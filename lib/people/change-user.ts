@@ -4,6 +4,7 @@ import 'server-only'
 import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-event'
 import type { Role } from '@/lib/auth/authenticate'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
+import { forgetAgentCredentials } from '@/lib/auth/authenticate-agent'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
@@ -35,7 +36,11 @@ export async function changeUser(id: string, change: UserChange, by: AuditActor,
       )
       return toUserView(after)
     })
-    .finally(forgetTokenActors) // their API tokens carry the role too
+    .finally(() => {
+      forgetTokenActors() // their API tokens carry the role too
+      // Agents acting for them (consent or token exchange) must stop at once in this process.
+      if (change.disabled) forgetAgentCredentials()
+    })
 }
 
 export async function removeUser(id: string, by: AuditActor, requestId?: string): Promise<void> {
@@ -50,7 +55,10 @@ export async function removeUser(id: string, by: AuditActor, requestId?: string)
         tx,
       )
     })
-    .finally(forgetTokenActors)
+    .finally(() => {
+      forgetTokenActors()
+      forgetAgentCredentials()
+    })
 }
 
 async function lockUser(tx: Prisma.TransactionClient, id: string) {

@@ -6,6 +6,7 @@ import { isCelError } from '@bufbuild/cel'
 import { timestampFromDate } from '@bufbuild/protobuf/wkt'
 import type { PolicyEffect, PolicySpec } from '@/lib/manifests/specs/policy'
 import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings } from './policy-condition'
+import type { Person } from '@/lib/identity/person'
 
 export interface CompiledRule {
   index: number
@@ -31,11 +32,24 @@ export interface CompiledPolicy {
   rules: CompiledRule[]
 }
 
-/** A person a call is made for, when the caller acts for one (null otherwise). */
+/**
+ * The person a call is made for, as conditions read it (null when the caller acts for nobody):
+ * `id` is their subject at `issuer`; `groups` a `groups` claim of strings, when their token had one.
+ */
 export interface PolicyPerson {
   id: string
+  issuer: string
+  displayName: string
   email: string | null
   groups: string[]
+  claims: Readonly<Record<string, unknown>>
+}
+
+/** What Policies see of the person an agent acts for (lib/identity/person.ts). */
+export function policyPersonOf(person: Person | null | undefined): PolicyPerson | null {
+  if (!person) return null
+  const groups = Array.isArray(person.claims.groups) ? person.claims.groups.filter((g): g is string => typeof g === 'string') : []
+  return { id: person.subject, issuer: person.issuer, displayName: person.displayName, email: person.email, groups, claims: person.claims }
 }
 
 export interface PolicyCall {

@@ -188,8 +188,18 @@ export interface ConditionBindings {
   args: Record<string, unknown>
   agent: { namespace: string; name: string; labels: Record<string, string>; units: string[] }
   tool: { id: string; level: string; labels: Record<string, string>; source: { kind: string; namespace: string | null; name: string } }
-  person: { id: string; email: string | null; groups: string[] } | null
+  person: PolicyPersonBinding | null
   now: unknown
+}
+
+/** `person` as conditions read it (the same shape as PolicyPerson in evaluate-policies.ts). */
+export interface PolicyPersonBinding {
+  id: string
+  issuer: string
+  displayName: string
+  email: string | null
+  groups: string[]
+  claims: Readonly<Record<string, unknown>>
 }
 
 export type CompiledCondition = (bindings: ConditionBindings) => CelResult

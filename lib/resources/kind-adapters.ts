@@ -193,6 +193,12 @@ export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
       return { spec, level: spec.level }
     },
   }),
+  IdentityProvider: plain('IdentityProvider', 'identityProvider', {
+    columns: (doc) => {
+      const spec = (doc as ValidDocument<'IdentityProvider'>).spec
+      return { spec, issuer: spec.issuer }
+    },
+  }),
 }
 
 /** Columns never selected for API answers: secret material. */

@@ -6,6 +6,7 @@ import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
+import { onBehalfOfOf, type OnBehalfOfColumns } from '@/lib/identity/person'
 import { parseAgentRef } from '@/lib/resources/parse-agent-ref'
 import { parseToolStatKey } from './tool-stat-key'
 
@@ -47,7 +48,16 @@ export const LIST_COLUMNS = {
   attempts: true,
   idempotencyKey: true,
   requestId: true,
+  onBehalfOfIssuer: true,
+  onBehalfOfSubject: true,
+  onBehalfOfDisplayName: true,
 } satisfies Prisma.ToolCallSelect
+
+/** A call row as answers show it: the person it was made for as one `onBehalfOf` (or null). */
+export function toCallView<T extends OnBehalfOfColumns>(row: T) {
+  const { onBehalfOfIssuer: _issuer, onBehalfOfSubject: _subject, onBehalfOfDisplayName: _name, ...rest } = row
+  return { ...rest, onBehalfOf: onBehalfOfOf(row) }
+}
 
 function unresolved(key: string): boolean {
   const parsed = parseToolStatKey(key)
@@ -82,7 +92,8 @@ export async function listCalls(f: CallFilters) {
     ...(after ? { OR: [{ startedAt: { lt: afterTime! } }, { id: { lt: after.id } }] } : {}),
   }
   const rows = await prisma.toolCall.findMany({ where, select: LIST_COLUMNS, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 })
-  return keysetPage(rows, f.limit, (last) => encodeTimeCursor(last.startedAt, last.id))
+  const page = keysetPage(rows, f.limit, (last) => encodeTimeCursor(last.startedAt, last.id))
+  return { ...page, items: page.items.map(toCallView) }
 }
 
 /** The ids of the registered agents a reference names (at most 100 of a bare name), within `agentId` if both are given. */
@@ -96,5 +107,5 @@ async function agentIdsOf(ref: string, agentId?: string): Promise<string[]> {
 export async function getCall(id: string) {
   const call = await prisma.toolCall.findFirst({ where: { id } })
   if (!call) throw new AppError('NOT_FOUND', `no call with id "${id}"`)
-  return call
+  return toCallView(call)
 }

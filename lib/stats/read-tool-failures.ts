@@ -6,7 +6,7 @@ import 'server-only'
 import { prisma } from '@/lib/db'
 import type { SourceRef } from '@/lib/effective-tools/types'
 import { failureRate } from './call-outcomes'
-import { LIST_COLUMNS } from './list-calls'
+import { LIST_COLUMNS, toCallView } from './list-calls'
 import { type CallStats, readCallStats } from './read-call-stats'
 import { windowStart } from './stats-window'
 import { parseToolStatKey } from './tool-stat-key'
@@ -79,7 +79,7 @@ export async function readToolFailures(key: string, now = new Date()) {
     })),
     agents: agents.map(({ total: _total, ...a }): ToolAgentCount => ({ ...a, failureRate: failureRate(a.calls, a.failures) })),
     agentsTotal: agents[0]?.total ?? 0,
-    recent,
+    recent: recent.map(toCallView),
   }
 }
 

@@ -72,6 +72,7 @@ describe('labelSelector on the list routes', () => {
       Secret: () => ({ type: 'bearer', stringData: { token: 'label-selector-test-token' } }),
       SideEffectPolicy: (i) => ({ level: i === 0 ? 'financial' : 'privileged', requiresApproval: true }),
       Policy: () => ({ selector: { tools: ['sel.*'] }, rules: [{ when: 'true', effect: 'deny', reason: 'x' }] }),
+      IdentityProvider: (i) => ({ issuer: `https://idp${i}.example.com`, audiences: ['toolroom'] }),
     }
     const nameOf = (kind: Kind, i: number) =>
       kind === 'SideEffectPolicy' ? String(specs[kind](i).level) : kind === 'Tool' ? `sel.kind_${i}` : kind === 'Connector' ? `selkind${i}` : `sel-kind-${i}`

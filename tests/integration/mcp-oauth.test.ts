@@ -5,11 +5,9 @@
 // does too. Dynamic registration is closed until an admin lets an agent accept such clients, and the
 // person then picks the agent. Tokens are audience-bound, short-lived, and end with their client.
 import http from 'node:http'
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
@@ -17,56 +15,11 @@ import { authHandler } from '@/lib/auth/auth-handler'
 import { frontPeerHeaders } from '@/lib/http/client-address'
 import { prisma } from '@/lib/db'
 import { ENDPOINT_METHODS } from '@/lib/oauth/auth-server-metadata'
-import { authorizeContinuation } from '@/lib/oauth/authorize-continuation'
 import { setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
+import { consentAt, MemoryProvider, navigate, REDIRECT } from '../support/oauth-browser'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { sessionCookie } from './access-fixtures'
 import { call } from './helpers'
-
-const REDIRECT = 'http://127.0.0.1:53682/callback'
-
-/** What an MCP client keeps between runs; the "browser" part is done by the test. */
-class MemoryProvider implements OAuthClientProvider {
-  authorizationUrl: URL | null = null
-  private verifier = ''
-  private saved: OAuthTokens | undefined
-  constructor(private info?: OAuthClientInformationMixed) {}
-  get redirectUrl() {
-    return REDIRECT
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    // A native client's loopback redirect; 2026-07-28 has clients name their application_type when they register.
-    return {
-      client_name: 'a dynamically registered MCP client',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      application_type: 'native',
-    } as OAuthClientMetadata
-  }
-  clientInformation() {
-    return this.info
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info
-  }
-  tokens() {
-    return this.saved
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier
-  }
-  codeVerifier() {
-    return this.verifier
-  }
-}
 
 let app: WebApp
 let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
@@ -74,24 +27,6 @@ let rest: Awaited<ReturnType<typeof startRestUpstream>>
 let tokens: Awaited<ReturnType<typeof setUpGatewayRegistry>>
 let operator: string
 let viewer: string
-
-/**
- * A browser following a link: better-auth answers a script's fetch (Sec-Fetch-Mode: cors, which
- * Node's fetch always sends) with JSON instead of a redirect, so this goes through node:http.
- */
-function navigate(url: URL, cookie?: string): Promise<{ status: number; location: string | null }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(
-      url,
-      { headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html', ...(cookie ? { cookie } : {}) } },
-      (res) => {
-        res.resume()
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null })
-      },
-    )
-    req.on('error', reject)
-  })
-}
 
 /** A request with a Host header of the test's choosing (fetch always sends the URL's own). */
 function withHost(method: string, path: string, host: string, headers: Record<string, string> = {}, body?: string) {
@@ -134,24 +69,7 @@ async function expectEveryAdvertisedEndpointAnswers(): Promise<string[]> {
   return [...seen].sort()
 }
 
-/** The browser's part: follow the authorization URL signed in, consent (picking `agent` if asked), and return the code. */
-async function consent(provider: MemoryProvider, cookie: string, body: { accept?: boolean; agent?: string } = {}) {
-  const signedOut = await navigate(provider.authorizationUrl!)
-  expect(signedOut.status).toBe(302)
-  const signIn = new URL(signedOut.location!, app.url)
-  expect(signIn.pathname).toBe('/sign-in')
-  expect(authorizeContinuation(signIn.searchParams)).toMatch(/^\/api\/auth\/oauth2\/authorize\?/)
-  const signedIn = await navigate(provider.authorizationUrl!, cookie)
-  expect(signedIn.status).toBe(302)
-  const consentPage = new URL(signedIn.location!, app.url)
-  expect(consentPage.pathname).toBe('/oauth/consent')
-  const decided = await fetch(`${app.url}/api/v1/oauth/consent`, {
-    method: 'POST',
-    headers: { cookie, origin: app.url, 'content-type': 'application/json' },
-    body: JSON.stringify({ oauthQuery: consentPage.search.slice(1), accept: body.accept ?? true, ...(body.agent ? { agent: body.agent } : {}) }),
-  })
-  return { status: decided.status, json: (await decided.json()) as { redirectTo?: string; detail?: string } }
-}
+const consent = (provider: MemoryProvider, cookie: string, body: { accept?: boolean; agent?: string } = {}) => consentAt(app.url, provider, cookie, body)
 
 beforeAll(async () => {
   mcp = await startUpstreamMcp()

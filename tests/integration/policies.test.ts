@@ -89,6 +89,7 @@ const identity = (name: string) => ({
   name,
   namespace: name === 'elsewhere-bot' ? 'other-team' : 'northwind',
   credentialId: '',
+  person: null,
 })
 
 let ap: Client
@@ -181,6 +182,39 @@ describe('the five examples of docs/design/policy.md, through the gateway', () =
     })
     expect(((await mcpCall(ops, 'github.create_issue', { repo: 'northwind/app', title: 'hi' })) as ToolResult).isError).toBeFalsy()
     expect(hits('/issue')).toBe(before + 1)
+  })
+
+  it('reads the person a call is made for: issues are filed only for people of our own company, and not for nobody', async () => {
+    await applyManifest(`apiVersion: toolroom.dev/v1alpha1
+kind: Policy
+metadata: { name: issues-for-our-people, namespace: northwind }
+spec:
+  selector: { tools: [github.create_issue] }
+  rules:
+    - when: "person == null || !person.email.endsWith('@northwind.example') || !('engineering' in person.groups)"
+      effect: deny
+      reason: Issues are filed only for Northwind engineers
+`)
+    try {
+      const jane = {
+        issuer: 'https://idp.northwind.example',
+        subject: 'jane',
+        displayName: 'Jane Doe',
+        email: 'jane@northwind.example',
+        via: 'token_exchange' as const,
+      }
+      const asJane = (claims: Record<string, unknown>, email = jane.email) => ({ ...identity('ops-bot'), person: { ...jane, email, claims } })
+      const args = { repo: 'northwind/portal', title: 'Fix the thing' }
+      const before = hits('/issue')
+      expect(await callTool({ agent: asJane({ groups: ['engineering', 7] }), channel: 'rest' }, 'github.create_issue', args)).toHaveProperty('result')
+      for (const agent of [identity('ops-bot'), asJane({ groups: ['sales'] }), asJane({ groups: ['engineering'] }, 'jane@evil.example')])
+        expect(await callTool({ agent, channel: 'rest' }, 'github.create_issue', args)).toMatchObject({
+          error: { data: { outcome: 'denied', policy: 'northwind/issues-for-our-people' } },
+        })
+      expect(hits('/issue')).toBe(before + 1)
+    } finally {
+      await prisma.policy.deleteMany({ where: { name: 'issues-for-our-people' } })
+    }
   })
 
   it('payments only on working days in Berlin, judged on the clock the call is given', async () => {

@@ -1,5 +1,7 @@
 // A real authorization server for tests: oidc-provider (npm), on a free loopback port, issuing opaque
-// access tokens by the client credentials grant, with RFC 8707 resource indicators. It counts the
+// access tokens by the client credentials grant, with RFC 8707 resource indicators, and (as an
+// organisation's IdP) people's JWT access tokens, signed with its own keys and published at its
+// JWKS, for token exchange (`personToken`). It counts the
 // token requests it receives, can hold them at a gate (to line up concurrent refreshes), and
 // verifies the tokens it issued for the test's upstreams (no mock of OAuth: its own token store).
 import http from 'node:http'
@@ -16,8 +18,20 @@ export interface TestIdp {
   hold(): { release(): void; held(): number }
   /** What the server knows of a token it issued, or null (unknown or expired). */
   verify(token: string): Promise<{ clientId: string; scopes: string[]; resource: string | undefined; expiresAt: number } | null>
+  /**
+   * A person's access token as this IdP issues it for `audience`: a JWT (`at+jwt`) with `sub`, `jti`,
+   * `exp` and the given claims, signed with the IdP's own key. `expiredSecondsAgo` issues one whose
+   * lifetime already ended that long ago.
+   */
+  personToken(person: { subject: string; claims?: Record<string, unknown> }, opts: { audience: string; expiredSecondsAgo?: number }): Promise<string>
   close(): Promise<void>
 }
+
+/** The client people's tokens are issued to (an application of the organisation's, not Toolroom). */
+const PERSON_TOKEN_CLIENT = { clientId: 'people-app', clientSecret: 'people-app-secret' }
+const PERSON_TOKEN_TTL_SECONDS = 600
+/** What a person token carries besides the provider's own claims, handed to the JWT customizer (the provider replaces `extra` on save). */
+const personClaims = new WeakMap<object, { claims: Record<string, unknown>; backdate: number }>()
 
 export async function startTestIdp(clients: { clientId: string; clientSecret: string }[], scopes: string[]): Promise<TestIdp> {
   const server = http.createServer()
@@ -27,7 +41,7 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
   let requests = 0
   let gate: { promise: Promise<void>; release(): void; waiting: number } | null = null
   const provider = new Provider(issuer, {
-    clients: clients.map((c) => ({
+    clients: [...clients, PERSON_TOKEN_CLIENT].map((c) => ({
       client_id: c.clientId,
       client_secret: c.clientSecret,
       grant_types: ['client_credentials'],
@@ -44,6 +58,20 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
       },
     },
     ttl: { ClientCredentials: () => ttl },
+    formats: {
+      customizers: {
+        jwt: async (_ctx: unknown, token: object, jwt: { payload: Record<string, unknown> }) => {
+          const extra = personClaims.get(token)
+          if (!extra) return
+          Object.assign(jwt.payload, extra.claims)
+          const back = extra.backdate
+          if (back > 0) {
+            jwt.payload.iat = (jwt.payload.iat as number) - back - PERSON_TOKEN_TTL_SECONDS
+            jwt.payload.exp = (jwt.payload.exp as number) - back - PERSON_TOKEN_TTL_SECONDS
+          }
+        },
+      },
+    },
   })
   const callback = provider.callback()
   server.on('request', async (req, res) => {
@@ -83,6 +111,19 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
         resource: typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined,
         expiresAt: found.exp! * 1000,
       }
+    },
+    async personToken(person, { audience, expiredSecondsAgo }) {
+      const client = await provider.Client.find(PERSON_TOKEN_CLIENT.clientId)
+      const resourceServer = { audience, identifier: () => audience, scope: '', accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }
+      const token = new provider.AccessToken({
+        accountId: person.subject,
+        client,
+        resourceServer,
+        expiresIn: PERSON_TOKEN_TTL_SECONDS,
+        gty: 'authorization_code',
+      })
+      personClaims.set(token, { claims: person.claims ?? {}, backdate: expiredSecondsAgo ?? 0 })
+      return token.save()
     },
     close: () =>
       new Promise((resolve) => {

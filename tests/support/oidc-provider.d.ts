@@ -12,5 +12,7 @@ declare module 'oidc-provider' {
     constructor(issuer: string, configuration: Record<string, unknown>)
     callback(): (req: http.IncomingMessage, res: http.ServerResponse) => void
     ClientCredentials: { find(token: string): Promise<IssuedToken | undefined> }
+    Client: { find(clientId: string): Promise<unknown> }
+    AccessToken: new (fields: Record<string, unknown>) => { save(): Promise<string> }
   }
 }

@@ -21,17 +21,35 @@ export interface ExplainOptions {
   /** `key=value` pairs; a value that parses as JSON is that value, else a string. */
   arg: string[]
   idempotencyKey?: string
+  /** The person the agent would act for: subject, issuer and (optional) display name. */
+  person?: string
+  personIssuer?: string
+  personName?: string
   output: 'text' | 'yaml' | 'json'
 }
 
 export async function explain(conn: Connection, agent: string, tool: string, options: ExplainOptions): Promise<number> {
   const ref = nameAndNamespace(agent, options.namespace ?? conn.namespace)
-  const body = { tool, arguments: argumentsOf(options), ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) }
+  const body = {
+    tool,
+    arguments: argumentsOf(options),
+    ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    ...personOf(options),
+  }
   const api = apiClient(conn)
   const answer = await unwrap(conn.server, api.POST('/api/v1/agents/{id}/explain', { params: resourceParams(ref), body }))
   if (options.output === 'text') printExplanation(answer)
   else printValue(answer, options.output)
   return GOES_THROUGH.includes(answer.decision) ? EXIT.ok : EXIT.failed
+}
+
+function personOf({ person, personIssuer, personName }: ExplainOptions) {
+  if (person === undefined && personIssuer === undefined) {
+    if (personName !== undefined) throw new UsageError('--person-name goes with --person and --person-issuer')
+    return {}
+  }
+  if (!person || !personIssuer) throw new UsageError('--person and --person-issuer go together: the subject and the issuer that vouches for it')
+  return { person: { subject: person, issuer: personIssuer, ...(personName ? { displayName: personName } : {}) } }
 }
 
 function argumentsOf({ args, arg }: ExplainOptions): Record<string, unknown> {
@@ -65,6 +83,7 @@ function printExplanation(e: Explanation): void {
   const through = e.through ? ` (through ${e.through.door})` : ''
   out(`${e.agent.namespace}/${e.agent.name} → ${e.tool}${through}: ${e.decision}`)
   out(e.summary)
+  out(`identity: ${e.identity.chain}`)
   out()
   out(
     table(

@@ -147,7 +147,7 @@ export async function listApprovals(conn: Connection, options: { status?: string
       page.items.map((a) => [
         a.id,
         a.status,
-        `${a.agent.namespace}/${a.agent.name}`,
+        actingFor(`${a.agent.namespace}/${a.agent.name}`, a.onBehalfOf),
         a.tool.id,
         a.tool.level,
         age(a.requestedAt),
@@ -168,7 +168,10 @@ export async function decide(conn: Connection, decision: 'approve' | 'deny', id:
     decision === 'approve' ? api.POST('/api/v1/approvals/{id}/approve', request) : api.POST('/api/v1/approvals/{id}/deny', request),
   )
   if (options.output && options.output !== 'table') printValue(answer, options.output)
-  else out(`${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}: ${answer.status}`)
+  else
+    out(
+      `${answer.tool.id} for ${answer.agent.namespace}/${answer.agent.name}${answer.onBehalfOf ? ` acting for ${answer.onBehalfOf.displayName}` : ''}: ${answer.status}`,
+    )
   return EXIT.ok
 }
 
@@ -211,7 +214,7 @@ export async function calls(
       ['started', 'agent', 'tool', 'outcome', 'latency', 'channel', 'error'],
       page.items.map((c) => [
         c.startedAt,
-        `${c.agentNamespace}/${c.agentName}`,
+        actingFor(`${c.agentNamespace}/${c.agentName}`, c.onBehalfOf),
         c.toolId,
         c.outcome,
         c.latencyMs === null ? null : `${c.latencyMs}ms`,
@@ -221,6 +224,11 @@ export async function calls(
     ),
   )
   return EXIT.ok
+}
+
+/** "finance/ap-clerk for Jane Doe": the agent, and the person it acted for if any. */
+function actingFor(agent: string, person: { displayName: string } | null | undefined): string {
+  return person ? `${agent} for ${person.displayName}` : agent
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {

@@ -418,6 +418,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/identityproviders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List IdentityProvider resources
+         * @description IdentityProvider resources by namespace and name, a page at a time (pass `nextCursor` as `cursor`). Filter with `namespace`, `q` and a Kubernetes label selector (`labelSelector=team=payments,tier in (gold,silver)`). Send `Accept: application/yaml` for the same page as YAML; either form applies again unchanged.
+         */
+        get: operations["listIdentityProviders"];
+        put?: never;
+        /**
+         * Create a IdentityProvider
+         * @description Creates a IdentityProvider from a manifest document (apiVersion and kind may be left out), validated as Apply validates it; 409 if it exists. Admins only (rule `admin-only-kind`). IdentityProvider resources can be changed by admins only (403 names the rule `admin-only-kind`).
+         */
+        post: operations["createIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/identityproviders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a IdentityProvider by id, or by name with ?namespace=
+         * @description One IdentityProvider by id, or by name with `?namespace=` (default `default`). Send `Accept: application/yaml` for YAML; the answer applies again unchanged (the fields the server sets are ignored on input).
+         */
+        get: operations["getIdentityProvider"];
+        /**
+         * Replace a IdentityProvider's labels and spec
+         * @description Replaces the IdentityProvider's labels, annotations and spec; its name and namespace stay. An unchanged document changes nothing; a change raises the generation and is audited. Admins only (rule `admin-only-kind`). IdentityProvider resources can be changed by admins only (403 names the rule `admin-only-kind`).
+         */
+        put: operations["replaceIdentityProvider"];
+        post?: never;
+        /**
+         * Delete a IdentityProvider
+         * @description Deletes the IdentityProvider (audited with the document it had). Whatever referred to it shows the reference as unresolved. Admins only (rule `admin-only-kind`). IdentityProvider resources can be changed by admins only (403 names the rule `admin-only-kind`).
+         */
+        delete: operations["deleteIdentityProvider"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{id}/effective-tools": {
         parameters: {
             query?: never;
@@ -2327,6 +2379,52 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        IdentityProviderPage: {
+            items: components["schemas"]["IdentityProviderResource"][];
+            nextCursor: string | null;
+        };
+        IdentityProviderResource: {
+            /** Format: uuid */
+            id: string;
+            apiVersion: string;
+            /** @enum {string} */
+            kind: "IdentityProvider";
+            metadata: components["schemas"]["ResourceMetadata"];
+            spec: {
+                /** Format: uri */
+                issuer: string;
+                /** Format: uri */
+                jwksUri?: string;
+                audiences: string[];
+                /** @default sub */
+                subjectClaim: string;
+                /** @default name */
+                displayNameClaim: string;
+                emailClaim?: string;
+                /**
+                 * @default [
+                 *       "RS256",
+                 *       "ES256",
+                 *       "EdDSA"
+                 *     ]
+                 */
+                algorithms: ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA")[];
+            };
+            status?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A IdentityProvider manifest document; see the IdentityProviderResource spec for its fields. */
+        IdentityProviderInput: {
+            apiVersion?: string;
+            kind?: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            spec?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
         EffectiveToolSet: {
             effectiveTools: components["schemas"]["EffectiveTool"][];
             excluded?: components["schemas"]["EffectiveTool"][];
@@ -2432,7 +2530,7 @@ export interface components {
             /** @description Whether `agents` was cut (at 20,000 tool changes in all) short of `agentsAffected`. */
             truncated: boolean;
         };
-        ApplyBody: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["PolicyManifest"] | components["schemas"]["KubernetesSecretManifest"] | components["schemas"]["Manifest"][] | components["schemas"]["ManifestList"];
+        ApplyBody: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["PolicyManifest"] | components["schemas"]["IdentityProviderManifest"] | components["schemas"]["KubernetesSecretManifest"] | components["schemas"]["Manifest"][] | components["schemas"]["ManifestList"];
         ToolManifest: {
             /** @enum {string} */
             apiVersion: "toolroom.dev/v1alpha1" | "joch.dev/v1alpha1";
@@ -2783,6 +2881,43 @@ export interface components {
                 }[];
             };
         };
+        IdentityProviderManifest: {
+            /** @enum {string} */
+            apiVersion: "toolroom.dev/v1alpha1";
+            /** @enum {string} */
+            kind: "IdentityProvider";
+            metadata: {
+                name: string;
+                /** @description Default `default`. */
+                namespace?: string;
+                labels?: {
+                    [key: string]: string;
+                };
+                annotations?: {
+                    [key: string]: string;
+                };
+            };
+            spec: {
+                /** Format: uri */
+                issuer: string;
+                /** Format: uri */
+                jwksUri?: string;
+                audiences: string[];
+                /** @default sub */
+                subjectClaim: string;
+                /** @default name */
+                displayNameClaim: string;
+                emailClaim?: string;
+                /**
+                 * @default [
+                 *       "RS256",
+                 *       "ES256",
+                 *       "EdDSA"
+                 *     ]
+                 */
+                algorithms: ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA")[];
+            };
+        };
         /** @description A Kubernetes-style Secret, read as a Toolroom Secret. */
         KubernetesSecretManifest: {
             /** @enum {string} */
@@ -2811,7 +2946,7 @@ export interface components {
             };
         };
         /** @description A manifest document. Fields the server sets are ignored, so a resource as GET answers it applies again: `id`, `status`, `effectiveTools`, `unresolved`, and `metadata.generation`, `createdAt`, `updatedAt`, `uid`, `resourceVersion`, `creationTimestamp`, `managedFields`. Any other unknown field is refused. */
-        Manifest: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["PolicyManifest"] | components["schemas"]["KubernetesSecretManifest"];
+        Manifest: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["PolicyManifest"] | components["schemas"]["IdentityProviderManifest"] | components["schemas"]["KubernetesSecretManifest"];
         ManifestList: {
             apiVersion?: string;
             /** @enum {string} */
@@ -3023,6 +3158,7 @@ export interface components {
                 name: string;
                 unit: string | null;
             };
+            onBehalfOf: components["schemas"]["OnBehalfOf"];
             tool: {
                 id: string;
                 namespace: string;
@@ -3077,6 +3213,14 @@ export interface components {
                 error: string | null;
             } | null;
         };
+        /** @description The person the agent acted for; null when it acted on its own */
+        OnBehalfOf: {
+            /** @description Who vouches for the person: a trusted IdentityProvider's issuer, or Toolroom's own `<origin>/api/auth` */
+            issuer: string;
+            /** @description Who they are at that issuer */
+            subject: string;
+            displayName: string;
+        } | null;
         ApprovalStats: {
             pending: number;
             oldestPendingAt: string | null;
@@ -3358,6 +3502,7 @@ export interface components {
             /** @description As stored: keys that carried a secret are stored as a hash */
             idempotencyKey: string | null;
             requestId: string | null;
+            onBehalfOf: components["schemas"]["OnBehalfOf"];
         };
         ToolCallDetail: components["schemas"]["ToolCall"] & {
             /** @description Stored only where observability.logArgs allows, redactFields masked */
@@ -3445,6 +3590,16 @@ export interface components {
             /** @enum {string} */
             decision: "allowed" | "approval_required" | "denied" | "unknown_tool" | "invalid_arguments" | "rate_limited";
             summary: string;
+            /** @description On whose behalf the call would be made, and with whose credentials the upstream would see it. */
+            identity: {
+                onBehalfOf: {
+                    issuer: string;
+                    subject: string;
+                    displayName: string;
+                } | null;
+                /** @description person → agent → tool → upstream credential, as one line */
+                chain: string;
+            };
             /** @description What the gateway would answer instead of running the tool (its JSON-RPC code and the call record's errorCode); null when it would run it or hold it for approval. */
             refusal: {
                 /** @enum {string} */
@@ -3590,6 +3745,12 @@ export interface components {
             };
             /** @description A key the caller would send; without one, the tool's idempotencyKeyTemplate renders it. */
             idempotencyKey?: string;
+            /** @description The person the agent would act for (token exchange or consent); shown in the identity chain. Without it, the agent acts on its own. */
+            person?: {
+                issuer: string;
+                subject: string;
+                displayName?: string;
+            };
         };
         AgentsWithTool: {
             items: {
@@ -8928,6 +9089,546 @@ export interface operations {
         parameters: {
             query?: {
                 /** @example finance */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listIdentityProviders: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                /** @description Case-insensitive text search in names (and tool descriptions). */
+                q?: string;
+                /** @description Label filter `key=value`; repeat for several (all must match). `labelSelector` says more. */
+                label?: string[];
+                /**
+                 * @description Kubernetes label selector: comma-separated requirements that must all hold, `key=value` (or `==`), `key!=value`, `key in (a,b)`, `key notin (a,b)`, `key` (has the label), `!key` (has not). `!=` and `notin` also match resources without the key.
+                 * @example northwind.example/department=finance
+                 */
+                labelSelector?: string;
+                limit?: number;
+                cursor?: string;
+                /** @description Order: `namespace` (then name; the default), `name` (then namespace), `updated` (least recently changed first); a leading `-` reverses each (`-updated`: last changed first). A cursor continues the order it came from. */
+                sort?: "namespace" | "-namespace" | "name" | "-name" | "updated" | "-updated";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *           "apiVersion": "toolroom.dev/v1alpha1",
+                     *           "kind": "IdentityProvider",
+                     *           "metadata": {
+                     *             "labels": {},
+                     *             "annotations": {},
+                     *             "name": "corp-sso",
+                     *             "namespace": "default",
+                     *             "generation": 3,
+                     *             "createdAt": "2026-11-20T08:12:30.000Z",
+                     *             "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *           },
+                     *           "spec": {
+                     *             "issuer": "https://login.example.com",
+                     *             "audiences": [
+                     *               "toolroom"
+                     *             ],
+                     *             "subjectClaim": "sub",
+                     *             "displayNameClaim": "name",
+                     *             "emailClaim": "email"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityProviderPage"];
+                    "application/yaml": components["schemas"]["IdentityProviderPage"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "name": "corp-sso",
+                 *         "namespace": "default"
+                 *       },
+                 *       "spec": {
+                 *         "issuer": "https://login.example.com",
+                 *         "audiences": [
+                 *           "toolroom"
+                 *         ],
+                 *         "subjectClaim": "sub",
+                 *         "displayNameClaim": "name",
+                 *         "emailClaim": "email"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IdentityProviderInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *       "apiVersion": "toolroom.dev/v1alpha1",
+                     *       "kind": "IdentityProvider",
+                     *       "metadata": {
+                     *         "labels": {},
+                     *         "annotations": {},
+                     *         "name": "corp-sso",
+                     *         "namespace": "default",
+                     *         "generation": 3,
+                     *         "createdAt": "2026-11-20T08:12:30.000Z",
+                     *         "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *       },
+                     *       "spec": {
+                     *         "issuer": "https://login.example.com",
+                     *         "audiences": [
+                     *           "toolroom"
+                     *         ],
+                     *         "subjectClaim": "sub",
+                     *         "displayNameClaim": "name",
+                     *         "emailClaim": "email"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityProviderResource"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getIdentityProvider: {
+        parameters: {
+            query?: {
+                /** @example default */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example corp-sso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *       "apiVersion": "toolroom.dev/v1alpha1",
+                     *       "kind": "IdentityProvider",
+                     *       "metadata": {
+                     *         "labels": {},
+                     *         "annotations": {},
+                     *         "name": "corp-sso",
+                     *         "namespace": "default",
+                     *         "generation": 3,
+                     *         "createdAt": "2026-11-20T08:12:30.000Z",
+                     *         "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *       },
+                     *       "spec": {
+                     *         "issuer": "https://login.example.com",
+                     *         "audiences": [
+                     *           "toolroom"
+                     *         ],
+                     *         "subjectClaim": "sub",
+                     *         "displayNameClaim": "name",
+                     *         "emailClaim": "email"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityProviderResource"];
+                    "application/yaml": components["schemas"]["IdentityProviderResource"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceIdentityProvider: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example corp-sso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "name": "corp-sso",
+                 *         "namespace": "default"
+                 *       },
+                 *       "spec": {
+                 *         "issuer": "https://login.example.com",
+                 *         "audiences": [
+                 *           "toolroom"
+                 *         ],
+                 *         "subjectClaim": "sub",
+                 *         "displayNameClaim": "name",
+                 *         "emailClaim": "email"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IdentityProviderInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f",
+                     *       "apiVersion": "toolroom.dev/v1alpha1",
+                     *       "kind": "IdentityProvider",
+                     *       "metadata": {
+                     *         "labels": {},
+                     *         "annotations": {},
+                     *         "name": "corp-sso",
+                     *         "namespace": "default",
+                     *         "generation": 4,
+                     *         "createdAt": "2026-11-20T08:12:30.000Z",
+                     *         "updatedAt": "2026-11-23T16:40:02.000Z"
+                     *       },
+                     *       "spec": {
+                     *         "issuer": "https://login.example.com",
+                     *         "audiences": [
+                     *           "toolroom"
+                     *         ],
+                     *         "subjectClaim": "sub",
+                     *         "displayNameClaim": "name",
+                     *         "emailClaim": "email"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityProviderResource"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteIdentityProvider: {
+        parameters: {
+            query?: {
+                /** @example default */
                 namespace?: string;
             };
             header?: never;

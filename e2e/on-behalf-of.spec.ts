@@ -1,0 +1,82 @@
+// On whose behalf, in the portal: an agent exchanges a person's token from the organisation's IdP (a
+// real oidc-provider) for a token that acts for her (RFC 8693 at Toolroom's token endpoint), its
+// payment waits for approval, and the queue and the request's detail say "… for Jane Doe", on a
+// desktop and on a phone.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test'
+import { startTestIdp, type TestIdp } from '../tests/support/oidc-idp'
+import { ADMIN_STATE } from './global-setup'
+import { agentClient, type ApprovalWorld, type PaymentsUpstream, registerApprovalWorld, startPaymentsUpstream } from './support/approvals'
+
+test.describe.configure({ mode: 'serial' })
+
+const BASE_URL = process.env.E2E_BASE_URL!
+const suffix = `obo-${Date.now().toString(36)}`
+const SCREENSHOTS = '.data/test-reports/screenshots'
+
+let upstream: PaymentsUpstream
+let idp: TestIdp
+let admin: APIRequestContext
+let world: ApprovalWorld
+let agent: Client
+
+test.beforeAll(async () => {
+  upstream = await startPaymentsUpstream()
+  idp = await startTestIdp([], [])
+  admin = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: ADMIN_STATE, extraHTTPHeaders: { origin: BASE_URL } })
+  world = await registerApprovalWorld(admin, upstream.url, suffix)
+  const trusted = await admin.post('/api/v1/apply', {
+    headers: { 'content-type': 'application/yaml' },
+    data: `apiVersion: toolroom.dev/v1alpha1\nkind: IdentityProvider\nmetadata: { name: e2e-sso-${suffix} }\nspec: { issuer: "${idp.issuer}", audiences: [toolroom] }\n`,
+  })
+  expect(trusted.status(), await trusted.text()).toBe(200)
+  const subjectToken = await idp.personToken({ subject: 'jane-0042', claims: { name: 'Jane Doe' } }, { audience: 'toolroom' })
+  const exchanged = await fetch(`${BASE_URL}/api/auth/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      subject_token: subjectToken,
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      actor_token: world.token,
+      actor_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      resource: `${BASE_URL}/mcp`,
+    }),
+  })
+  const answer = (await exchanged.json()) as { access_token?: string }
+  expect(exchanged.status, JSON.stringify(answer)).toBe(200)
+  agent = await agentClient(BASE_URL, answer.access_token!)
+})
+
+test.afterAll(async () => {
+  await agent?.close()
+  await idp?.close()
+  await upstream?.close()
+  await admin?.dispose()
+})
+
+test('the queue and the request say which person the agent asked for', async ({ browser }) => {
+  const held = (await agent.callTool({ name: world.toolId, arguments: { invoice: `INV-${suffix}`, amount: 120 } })) as {
+    structuredContent?: { status?: string }
+  }
+  expect(JSON.stringify(held)).toMatch(/approval/)
+  for (const [name, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    const context = await browser.newContext({ storageState: ADMIN_STATE, viewport })
+    const page = await context.newPage()
+    await page.goto(`/approvals?tool=${encodeURIComponent(world.toolId)}`)
+    const row = page.getByTestId('approval-row').first()
+    await expect(row.getByTestId('on-behalf-of')).toHaveText(' for Jane Doe')
+    await expect(row).toContainText(`${world.agentName} for Jane Doe`)
+    await page.screenshot({ path: `${SCREENSHOTS}/on-behalf-of-queue-${name}.png`, fullPage: true })
+    if (name === 'desktop') {
+      await row.click()
+      await expect(page.getByTestId('approval-detail')).toContainText('On behalf of')
+      await expect(page.getByTestId('approval-detail')).toContainText('Jane Doe')
+      await page.screenshot({ path: `${SCREENSHOTS}/on-behalf-of-detail-${name}.png`, fullPage: true })
+    }
+    await context.close()
+  }
+})
