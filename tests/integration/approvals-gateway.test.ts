@@ -46,6 +46,14 @@ async function stopWorker() {
 }
 
 const charges = () => rest.hits.get('/charge') ?? 0
+/** The states of the execution jobs queued for an approval (pg-boss's table: the worker's only source of calls to run). */
+const executionJobs = async (approvalId: string) =>
+  (
+    await prisma.$queryRawUnsafe<{ state: string }[]>(
+      `SELECT state::text FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1 ORDER BY created_on`,
+      approvalId,
+    )
+  ).map((j) => j.state)
 const approvalOf = (callId: string) => prisma.approvalRequest.findUniqueOrThrow({ where: { callId } })
 const approve = (id: string, comment?: string) =>
   call(approveApi.POST, `/api/v1/approvals/${id}/approve`, { method: 'POST', params: { id }, body: comment ? { comment } : {} })
@@ -147,7 +155,8 @@ describe('an approved call', () => {
     const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId } })
     expect(status.structuredContent).toMatchObject({ status: 'denied', outcome: 'rejected', decision: { comment: 'not this customer' } })
     await expect(charge(13, { idempotencyKey: 'charge-13' })).rejects.toThrow(/denied by .*not this customer/)
-    await new Promise((r) => setTimeout(r, 1500))
+    // Only a queued execution job runs a call: a denial queues none, so none can ever charge.
+    expect(await executionJobs(approval.id)).toEqual([])
     expect(charges()).toBe(before)
   }, 40_000)
 
@@ -186,7 +195,8 @@ describe('an approved call', () => {
     const callId = first.structuredContent!.callId as string
     const approval = await approvalOf(callId)
     await approve(approval.id)
-    await new Promise((r) => setTimeout(r, 1500))
+    // The hand-off is in the queue, and nothing runs it while no worker is up.
+    await until('the approved call to be queued', async () => (await executionJobs(approval.id)).includes('created'))
     expect((await approvalOf(callId)).execution).toBe('queued')
     expect(charges()).toBe(before)
     worker = startWorker()

@@ -23,6 +23,7 @@ import { currentApprovalAnswer } from '@/lib/gateway/approval-answers'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { sealSecretValues } from '@/lib/secrets/encryption'
+import { until } from '../support/until'
 import { call } from './helpers'
 import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
@@ -503,8 +504,7 @@ describe('webhooks, delivered by a worker', () => {
     await announceApprovalRequest(a)
     await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'fine' } })
 
-    const deadline = Date.now() + 30_000
-    while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+    await until('both deliveries (requested, then decided after two failed attempts)', () => received.length >= 2, { timeoutMs: 30_000 })
     expect(received.map((r) => r.headers['toolroom-event']).sort()).toEqual(['approval.decided', 'approval.requested'])
     // Verified as receivers do, with the Standard Webhooks library as it comes.
     const deliveryIds = new Set<string>()
@@ -542,9 +542,10 @@ describe('webhooks, delivered by a worker', () => {
         body: { name: 'moved', url: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks`, events: ['approval.requested'] },
       })
       await announceApprovalRequest(await pendingCall())
-      let delivery: { attempts: number; lastError: string | null } | undefined
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline && !(delivery?.attempts ?? 0); await new Promise((r) => setTimeout(r, 200)))
-        delivery = (await call(deliveriesApi.GET, `/api/v1/webhooks/${created.json.id}/deliveries`, { params: { id: created.json.id } })).json.items[0]
+      const delivery = await until('a first delivery attempt to the redirecting endpoint', async () => {
+        const first = (await call(deliveriesApi.GET, `/api/v1/webhooks/${created.json.id}/deliveries`, { params: { id: created.json.id } })).json.items[0]
+        return first?.attempts ? (first as { attempts: number; lastError: string | null }) : null
+      })
       expect(delivery?.lastError).toMatch(/more than 0 redirects/)
       expect(received).toEqual([])
     } finally {
@@ -561,7 +562,7 @@ describe('webhooks, delivered by a worker', () => {
       data: { name: 'legacy', url, events: ['approval.requested'], enabled: true, secretCiphertext: new Uint8Array(sealed.ciphertext), keyId: sealed.keyId },
     })
     await announceApprovalRequest(await pendingCall())
-    for (const deadline = Date.now() + 20_000; received.length < 1 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200))
+    await until('the delivery to the endpoint with the old-format secret', () => received.length >= 1)
     const headers = received[0].headers as Record<string, string>
     expect(new Webhook(legacy, { format: 'raw' }).verify(received[0].body, headers)).toMatchObject({ event: 'approval.requested' })
   }, 30_000)
