@@ -1,7 +1,7 @@
 // The approval queue against a real database: requests, decisions (one winner under a race),
 // expiry, bulk decisions, exactly-once execution hand-off, the queue's figures, and signed webhooks
 // delivered by a real worker process to a real HTTP receiver, with retries.
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -24,8 +24,8 @@ import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { until } from '../support/until'
+import { startWorkerProcess } from '../support/worker-process'
 import { call } from './helpers'
-import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS = '1'
 process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
@@ -476,11 +476,7 @@ describe('webhooks, delivered by a worker', () => {
     })
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
     url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
-    worker = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
-      env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    worker.stderr!.on('data', (d) => process.stderr.write(`[worker] ${d}`))
+    worker = await startWorkerProcess({ TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' })
   })
 
   afterAll(async () => {
