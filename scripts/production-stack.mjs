@@ -26,13 +26,15 @@ export const PRODUCTION_ARGS = {
 /**
  * The web app's production build when a source changed since the last, then the compiled gateway,
  * worker and scripts (dist/) when theirs did. Rejects naming the step that failed. `output`: where
- * the builds write (a file descriptor, or 'inherit').
+ * the builds write (a file descriptor, or 'inherit'); `track` is given each build process (so a
+ * caller that is stopped can stop it too).
  */
-export async function buildForProduction({ log = () => {}, output = 'inherit', env = {} } = {}) {
+export async function buildForProduction({ log = () => {}, output = 'inherit', env = {}, track = () => {} } = {}) {
   const step = (name, args, extra = {}) =>
     new Promise((resolve, reject) => {
       const stdio = output === 'inherit' ? 'inherit' : ['ignore', output, output]
       const child = spawn(process.execPath, args, { stdio, env: { ...process.env, ...extra } })
+      track(child)
       child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} failed (exit ${code})`))))
     })
   if (needsBuild()) {

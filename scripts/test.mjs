@@ -34,6 +34,7 @@ process.env.TOOLROOM_SECRET_KEY ??= randomBytes(32).toString('base64')
 let embedded = null
 const children = new Set()
 const stacks = new Set()
+let stopping = false
 const totals = { passed: 0, failed: 0, skipped: 0 }
 let failedSuites = []
 /** How long each step took, printed at the end and kept in the reports (BENCHMARKS.md, "Test suite"). */
@@ -141,7 +142,7 @@ function productionBuild() {
     const output = fs.openSync(file, 'w')
     try {
       // `npm run typecheck` checks the whole tree (a superset of what next build checks) in this run.
-      await buildForProduction({ log, output, env: only ? {} : { TOOLROOM_BUILD_TYPECHECKED: '1' } })
+      await buildForProduction({ log, output, env: only ? {} : { TOOLROOM_BUILD_TYPECHECKED: '1' }, track })
     } catch (error) {
       process.stdout.write(fs.readFileSync(file, 'utf8'))
       throw new Error(`${error.message} (its output is above and in ${path.relative(process.cwd(), file)})`)
@@ -219,13 +220,14 @@ async function startEmbedded() {
 /** Runs a child to its end; its output goes to ours, or to the file `outputFile` (appended). */
 function run(name, args, env, node = process.execPath, outputFile = null) {
   return new Promise((resolve) => {
+    // Once stopping (Ctrl-C), the steps still under way start nothing new: they fail.
+    if (stopping) return resolve(1)
     const output = outputFile ? fs.openSync(outputFile, 'a') : null
     const stdio = output === null ? 'inherit' : ['ignore', output, output]
     const child = spawn(node, args, { stdio, env: { ...process.env, ...env } })
-    children.add(child)
+    track(child)
     child.once('exit', (code) => {
       if (output !== null) fs.closeSync(output)
-      children.delete(child)
       if (code !== 0) log(`${name} exited with ${code}`)
       resolve(code ?? 1)
     })
@@ -236,6 +238,7 @@ function run(name, args, env, node = process.execPath, outputFile = null) {
 // Next.js behind it on the next port. Without the web preload, which masks secret values in the log:
 // the log is searched for them afterwards, and a value that reaches it at all must be found.
 async function startServer(databaseUrl) {
+  if (stopping) throw new Error('stopped before the e2e server started')
   const output = fs.openSync(SERVER_LOG, 'w')
   log(`web server output: ${path.relative(process.cwd(), SERVER_LOG)}`)
   // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
@@ -287,7 +290,15 @@ function countPlaywright(report, code) {
   if (code !== 0 || stats.unexpected > 0) failedSuites.push('playwright')
 }
 
+/** Every child is stopped with the run, however it ends. */
+function track(child) {
+  if (stopping) child.kill('SIGTERM')
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+}
+
 async function stopAll() {
+  stopping = true
   await Promise.all([...children].map((c) => stopChild(c, 5000)))
   await Promise.all([...stacks].map((stack) => stack.stop(5000)))
   await embedded?.stop()
