@@ -7,9 +7,10 @@ import { defineConfig } from 'vitest/config'
 // scripts/test.mjs points at a freshly migrated database) and run several files at a time, each on a
 // copy of that database of its own (tests/integration/setup.ts).
 const root = path.dirname(fileURLToPath(import.meta.url))
-// Integration files mostly wait (on PostgreSQL, their own servers, child processes), so more of them
-// run at once than there are cores; TOOLROOM_TEST_WORKERS sets how many (README, "Tests").
-const integrationWorkers = Number(process.env.TOOLROOM_TEST_WORKERS ?? Math.max(2, Math.min(4, os.availableParallelism() * 2)))
+// Integration files mostly wait (on PostgreSQL, their own servers, child processes), so one runs per
+// core even on 2 (Vitest's default leaves one core free); more at once overran their hooks' limits on
+// a saturated machine (BENCHMARKS.md, "Test suite"). TOOLROOM_TEST_WORKERS sets how many.
+const integrationWorkers = Number(process.env.TOOLROOM_TEST_WORKERS ?? Math.max(2, Math.min(4, os.availableParallelism())))
 
 export default defineConfig({
   resolve: {
