@@ -244,7 +244,7 @@ async function startServer(databaseUrl) {
   // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
   // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
   const stack = await startProductionStack({
-    env: { DATABASE_URL: databaseUrl, TOOLROOM_SIGNIN_ATTEMPTS: '1000' },
+    env: { DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' },
     port: Number(E2E_PORT),
     webPort: Number(E2E_PORT) + 1,
     output,
