@@ -1,10 +1,16 @@
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // Unit tests are pure; integration tests talk to a real PostgreSQL (DATABASE_URL, which
-// scripts/test.mjs points at a fresh database) and run one file at a time against it.
+// scripts/test.mjs points at a freshly migrated database) and run several files at a time, each on a
+// copy of that database of its own (tests/integration/setup.ts).
 const root = path.dirname(fileURLToPath(import.meta.url))
+// Integration files mostly wait (on PostgreSQL, their own servers, child processes), so one runs per
+// core even on 2 (Vitest's default leaves one core free); more at once overran their hooks' limits on
+// a saturated machine (BENCHMARKS.md, "Test suite"). TOOLROOM_TEST_WORKERS sets how many.
+const integrationWorkers = Number(process.env.TOOLROOM_TEST_WORKERS ?? Math.max(2, Math.min(4, os.availableParallelism())))
 
 export default defineConfig({
   resolve: {
@@ -25,7 +31,7 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['tests/integration/setup.ts'],
-          fileParallelism: false,
+          maxWorkers: integrationWorkers,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

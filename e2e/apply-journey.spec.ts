@@ -13,10 +13,15 @@ const tool = `weather_${suffix}.forecast`
 const names = { namespace: ns, tool, agent: 'forecaster' }
 
 const editor = (page: Page) => page.getByLabel('Manifest')
-/** Accepts the selected completion. The editor ignores Enter for its first 75 ms (interactionDelay), so a quick typist's Enter is a newline. */
+/**
+ * Accepts the selected completion. The editor ignores Enter until its list has been open 75 ms
+ * (CodeMirror's interactionDelay), so a quick typist's Enter is a newline: the list is open at least
+ * since this test saw it, and the page's own clock says when that delay has passed.
+ */
 async function accept(page: Page) {
   await expect(page.locator('.cm-tooltip-autocomplete li[aria-selected]')).toHaveCount(1)
-  await page.waitForTimeout(200)
+  const seenAt = await page.evaluate(() => Date.now())
+  await page.waitForFunction((since) => Date.now() - since > 75, seenAt)
   await page.keyboard.press('Enter')
 }
 

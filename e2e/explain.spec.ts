@@ -20,7 +20,8 @@ async function shoot(page: Page, name: string) {
     [390, 844],
   ]) {
     await page.setViewportSize({ width, height })
-    await page.waitForTimeout(300)
+    // The new width's layout is painted once two frames have been drawn after the resize.
+    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))))
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: false })
   }
   await page.setViewportSize({ width: 1366, height: 768 })

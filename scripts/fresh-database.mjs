@@ -22,6 +22,23 @@ export async function freshDatabase(adminUrl, name) {
   return withDatabase(adminUrl, name)
 }
 
+/**
+ * Drops and creates `name` as a copy of the database `templateUrl` names (which nothing may be
+ * connected to); returns the copy's URL.
+ */
+export async function copyOfDatabase(templateUrl, name) {
+  const template = new URL(templateUrl).pathname.slice(1)
+  const client = new pg.Client({ connectionString: withDatabase(templateUrl, 'postgres') })
+  await client.connect()
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`)
+  } finally {
+    await client.end()
+  }
+  return withDatabase(templateUrl, name)
+}
+
 /** Applies the committed migrations (scripts/migrate.ts, from source); rejects with its output when it fails. */
 export function migrateDatabase(url) {
   return new Promise((resolve, reject) => {

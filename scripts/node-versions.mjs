@@ -3,12 +3,11 @@
 // itself installs) into .data/node/<version>, then runs the unit suite and a real start of the web
 // server, the lean gateway in front of it and a worker (compiled, as production runs them) against a
 // migrated database.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import { freePort } from './free-port.mjs'
 import os from 'node:os'
 import path from 'node:path'
-import { stopChild } from './stop-child.mjs'
+import { portalAnswers, startProductionStack, waitForStack } from './production-stack.mjs'
 
 /** Exact versions, so every run tests the same binaries; TOOLROOM_TEST_NODE_VERSIONS overrides (empty: none). */
 export const NODE_VERSIONS = (process.env.TOOLROOM_TEST_NODE_VERSIONS ?? '22.23.3,24.21.0')
@@ -41,50 +40,32 @@ export function ensureNode(version, cacheDir, log = () => {}) {
 }
 
 /**
- * Starts `next start`, the gateway in front of it and a worker with `node`, waits until the portal
- * answers through the gateway, the gateway answers /mcp itself and the worker has taken its queues,
- * then stops them. Resolves with null, or with what went wrong (and what the processes said).
+ * Starts the production stack (scripts/production-stack.mjs: web, the gateway in front of it, a
+ * worker) with `node`, waits until the portal answers through the gateway, the gateway answers /mcp
+ * itself and the worker has taken its queues, then stops them. Resolves with null, or with what went
+ * wrong (and what the processes said).
  */
 export async function checkProcesses(node, env, { timeoutMs = 120_000 } = {}) {
-  const [webPort, gatewayPort] = [await freePort(), await freePort()]
-  const children = []
-  let output = ''
-  const start = (name, args, extra = {}) => {
-    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, ...extra } })
-    for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => (output += `${d}`.replace(/^(?=.)/gm, `[${name}] `)))
-    children.push({ name, child })
-  }
-  start('web', ['node_modules/next/dist/bin/next', 'start', '-p', String(webPort), '-H', '127.0.0.1'], { NODE_ENV: 'production' })
-  start('gateway', ['dist/gateway.cjs'], { GATEWAY_PORT: String(gatewayPort), TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` })
-  start('worker', ['dist/worker.cjs'])
-  const base = `http://127.0.0.1:${gatewayPort}`
+  const stack = await startProductionStack({ node, env, workers: 1 })
   const checks = {
-    'the portal answers through the gateway': async () => (await fetch(`${base}/api/health`)).status === 200,
+    ...portalAnswers(stack),
     // No credential: refused with 401, as the README says.
     'the gateway answers /mcp': async () => {
-      const res = await fetch(`${base}/mcp`, {
+      const res = await fetch(`${stack.base}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
       })
       return res.status === 401
     },
-    'the worker takes its queues': async () => /(\[worker\] |"msg":")ready: /.test(output),
+    'the worker takes its queues': async () => /(\[worker\] |"msg":")ready: /.test(stack.output()),
   }
   let failure = null
   try {
-    const pending = new Set(Object.keys(checks))
-    const deadline = Date.now() + timeoutMs
-    while (pending.size > 0) {
-      const dead = children.find(({ child }) => child.exitCode !== null || child.signalCode !== null)
-      if (dead) throw new Error(`${dead.name} exited (${dead.child.exitCode ?? dead.child.signalCode}) before everything was up`)
-      if (Date.now() > deadline) throw new Error(`not within ${timeoutMs / 1000} s: ${[...pending].join('; ')}`)
-      for (const name of [...pending]) if (await checks[name]().catch(() => false)) pending.delete(name)
-      if (pending.size > 0) await new Promise((r) => setTimeout(r, 250))
-    }
+    await waitForStack(stack, checks, { timeoutMs, everyMs: 250 })
   } catch (error) {
-    failure = `${error.message}\n${output}`
+    failure = error.message
   }
-  await Promise.all(children.map(({ child }) => stopChild(child)))
+  await stack.stop()
   return failure
 }

@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { startEmbeddedPostgres } from './embedded-postgres.mjs'
-import { freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
+import { copyOfDatabase, freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
 import { checkImage } from './check-image.mjs'
 import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
-import { needsBuild, recordBuild } from './start-helpers.mjs'
+import { buildForProduction, portalAnswers, startProductionStack, waitForStack } from './production-stack.mjs'
 import { stopChild } from './stop-child.mjs'
 import { TSX_NODE_ARGS } from './tsx-node-args.mjs'
 
@@ -33,46 +33,62 @@ process.env.TOOLROOM_SECRET_KEY ??= randomBytes(32).toString('base64')
 
 let embedded = null
 const children = new Set()
+const stacks = new Set()
+let stopping = false
 const totals = { passed: 0, failed: 0, skipped: 0 }
 let failedSuites = []
+/** How long each step took, printed at the end and kept in the reports (BENCHMARKS.md, "Test suite"). */
+const phases = []
 
 async function main() {
-  if (!only || only === 'lint') await lint()
-  if (only === 'lint') return
-  const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : await startEmbedded()
-  const testDb = await freshDatabase(adminUrl, 'toolroom_test')
-  const e2eDb = await freshDatabase(adminUrl, 'toolroom_e2e')
-  for (const url of [testDb, e2eDb]) await migrateDatabase(url)
+  if (only === 'lint') return await lint()
+  // What does not need another step's result runs beside it: lint, type-check and the production
+  // build (CPU) overlap the database's start and the Vitest suites (mostly waiting on PostgreSQL and
+  // their own servers). The build is made once and used by every suite that runs the built app.
+  const linted = only ? null : lint()
+  const built = !only || ['e2e', 'node', 'image'].includes(only) ? productionBuild() : null
+  // A failed build fails the suites that need it; until then nobody waits on it (no unhandled rejection).
+  built?.catch(() => {})
+  const adminUrl = await timed('database', async () => (process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : await startEmbedded()))
+  // Migrated once: every other database of the run is a copy of it (CREATE DATABASE … TEMPLATE).
+  const template = await timed('migrations', async () => {
+    const url = await freshDatabase(adminUrl, 'toolroom_test')
+    await migrateDatabase(url)
+    return url
+  })
+  const e2eDb = !only || only === 'e2e' ? await copyOfDatabase(template, 'toolroom_e2e') : null
 
   if (!only || only === 'unit' || only === 'integration') {
     const projects = only ? ['--project', only] : []
     const report = path.join(REPORTS, 'vitest.json')
     fs.rmSync(report, { force: true })
-    const code = await run(
-      'vitest',
-      ['node_modules/vitest/vitest.mjs', 'run', ...projects, ...extra, '--reporter=default', '--reporter=json', `--outputFile=${report}`],
-      { DATABASE_URL: testDb },
+    const code = await timed('vitest', () =>
+      run('vitest', ['node_modules/vitest/vitest.mjs', 'run', ...projects, ...extra, '--reporter=default', '--reporter=json', `--outputFile=${report}`], {
+        DATABASE_URL: template,
+      }),
     )
     countVitest(report, code, 'vitest')
   }
+  await linted
 
   if (!only || only === 'e2e') {
     // The server runs as production runs it: the compiled gateway (dist/) in front of Next.js.
-    await buildForProduction('the end-to-end tests')
+    await timed('waiting for the build', () => built)
     // The shared e2e world is the demo fleet without its history and traffic, so specs count on what they do themselves
     // (e2e/living-demo.spec.ts starts its own `npm start` to see the living demo).
     if ((await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb, TOOLROOM_DEMO_TRAFFIC: '0' })) !== 0)
       throw new Error('seeding the demo fleet for the end-to-end tests failed')
-    const server = startServer(e2eDb)
-    await waitHealthy(`http://127.0.0.1:${E2E_PORT}/api/health`, server)
+    await startServer(e2eDb)
     const report = path.join(REPORTS, 'playwright.json')
     fs.rmSync(report, { force: true })
-    const code = await run('playwright', ['node_modules/@playwright/test/cli.js', 'test', ...extra], {
-      DATABASE_URL: e2eDb,
-      E2E_BASE_URL: `http://127.0.0.1:${E2E_PORT}`,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      E2E_SERVER_LOG: SERVER_LOG,
-    })
+    const code = await timed('playwright', () =>
+      run('playwright', ['node_modules/@playwright/test/cli.js', 'test', ...extra], {
+        DATABASE_URL: e2eDb,
+        E2E_BASE_URL: `http://127.0.0.1:${E2E_PORT}`,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+        E2E_SERVER_LOG: SERVER_LOG,
+      }),
+    )
     countPlaywright(report, code)
     const leakCheck = await run('log-check', [...TSX_NODE_ARGS, 'scripts/check-log-for-secrets.ts', SERVER_LOG], { DATABASE_URL: e2eDb })
     if (leakCheck === 0) totals.passed++
@@ -82,8 +98,18 @@ async function main() {
     }
   }
 
-  if (!only || only === 'node') await otherNodeVersions(adminUrl)
-  if (!only || only === 'image') await imageCommands(adminUrl)
+  if (!only || only === 'node') await timed('other Node.js versions', () => otherNodeVersions(template, built))
+  if (!only || only === 'image') await timed('image check', () => imageCommands(adminUrl, built))
+}
+
+/** Runs `step`, recording how long it took for the closing summary (BENCHMARKS.md, "Test suite"). */
+async function timed(name, step) {
+  const started = performance.now()
+  try {
+    return await step()
+  } finally {
+    phases.push({ name, seconds: Math.round((performance.now() - started) / 100) / 10 })
+  }
 }
 
 // `npm run lint` (ESLint, no warnings allowed), `npm run format:check` (Prettier) and `npm run
@@ -91,31 +117,48 @@ async function main() {
 // `next build` never reads), as package.json defines them: each counts as one test, and a finding
 // fails it.
 async function lint() {
-  for (const script of ['lint', 'format:check', 'typecheck']) {
-    const code = await run(script, ['run', '--silent', script], {}, 'npm')
-    log(`${script}: ${code === 0 ? 'passed' : 'FAILED'}`)
-    if (code === 0) totals.passed++
-    else {
-      totals.failed++
-      failedSuites.push(script)
-    }
-  }
+  await timed('lint, format and type check', () =>
+    Promise.all(
+      ['lint', 'format:check', 'typecheck'].map(async (script) => {
+        // Beside the database and Vitest: each writes to its own file, shown when it fails.
+        const output = path.join(REPORTS, `${script.replace(':', '-')}.log`)
+        const code = await run(script, ['run', '--silent', script], {}, 'npm', output)
+        log(`${script}: ${code === 0 ? 'passed' : 'FAILED'}`)
+        if (code === 0) totals.passed++
+        else {
+          process.stdout.write(fs.readFileSync(output, 'utf8'))
+          totals.failed++
+          failedSuites.push(script)
+        }
+      }),
+    ),
+  )
 }
 
-/** The web app's production build (when a source changed since the last) and the compiled gateway, worker and scripts (dist/). */
-async function buildForProduction(purpose) {
-  if (needsBuild()) {
-    log(`building the web app for ${purpose}…`)
-    if ((await run('build', ['node_modules/next/dist/bin/next', 'build'], {})) !== 0) throw new Error('next build failed')
-    recordBuild()
-  }
-  if ((await run('build:server', ['scripts/build-server.mjs', '--if-stale'], {})) !== 0) throw new Error('the server build failed')
+/**
+ * The production build (scripts/production-stack.mjs): started once, shared by every suite that runs
+ * the built app. Its output goes to a file, shown when it fails.
+ */
+function productionBuild() {
+  return timed('production build', async () => {
+    const file = path.join(REPORTS, 'build.log')
+    const output = fs.openSync(file, 'w')
+    try {
+      // `npm run typecheck` checks the whole tree (a superset of what next build checks) in this run.
+      await buildForProduction({ log, output, env: only ? {} : { TOOLROOM_BUILD_TYPECHECKED: '1' }, track })
+    } catch (error) {
+      process.stdout.write(fs.readFileSync(file, 'utf8'))
+      throw new Error(`${error.message} (its output is above and in ${path.relative(process.cwd(), file)})`)
+    } finally {
+      fs.closeSync(output)
+    }
+  })
 }
 
 // The Dockerfile's commands from a production-only install in a clean directory, as the image runs
 // them (scripts/check-image.mjs): no container engine runs on these machines.
-async function imageCommands(adminUrl) {
-  await buildForProduction('the image check')
+async function imageCommands(adminUrl, built) {
+  await built
   const db = await freshDatabase(adminUrl, 'toolroom_image')
   const failure = await checkImage({ databaseUrl: db, secretKey: process.env.TOOLROOM_SECRET_KEY })
   if (failure) console.error(failure)
@@ -128,15 +171,13 @@ async function imageCommands(adminUrl) {
 
 // The unit suite and a real start of web, gateway and worker on each other supported Node.js version
 // (README, "Supported Node.js"); the binaries are fetched once into the data directory.
-async function otherNodeVersions(adminUrl) {
+async function otherNodeVersions(template, built) {
   if (NODE_VERSIONS.length === 0) {
     log('other Node.js versions: none asked for (TOOLROOM_TEST_NODE_VERSIONS is empty)')
     totals.skipped++
     return
   }
-  await buildForProduction('the process checks')
-  const db = await freshDatabase(adminUrl, 'toolroom_node_versions')
-  await migrateDatabase(db)
+  const db = await copyOfDatabase(template, 'toolroom_node_versions')
   for (const version of NODE_VERSIONS) {
     const outcome = (name, ok) => {
       log(`Node.js ${version}: ${name} ${ok ? 'passed' : 'FAILED'}`)
@@ -162,6 +203,7 @@ async function otherNodeVersions(adminUrl) {
       node,
     )
     outcome('unit tests', unit === 0)
+    await built
     const failure = await checkProcesses(node, { DATABASE_URL: db })
     if (failure) console.error(failure)
     outcome('web, gateway and worker start', failure === null)
@@ -178,55 +220,43 @@ async function startEmbedded() {
   return embedded.url
 }
 
-function run(name, args, env, node = process.execPath) {
+/** Runs a child to its end; its output goes to ours, or to the file `outputFile` (appended). */
+function run(name, args, env, node = process.execPath, outputFile = null) {
   return new Promise((resolve) => {
-    const child = spawn(node, args, { stdio: 'inherit', env: { ...process.env, ...env } })
-    children.add(child)
+    // Once stopping (Ctrl-C), the steps still under way start nothing new: they fail.
+    if (stopping) return resolve(1)
+    const output = outputFile ? fs.openSync(outputFile, 'a') : null
+    const stdio = output === null ? 'inherit' : ['ignore', output, output]
+    const child = spawn(node, args, { stdio, env: { ...process.env, ...env } })
+    track(child)
     child.once('exit', (code) => {
-      children.delete(child)
+      if (output !== null) fs.closeSync(output)
       if (code !== 0) log(`${name} exited with ${code}`)
       resolve(code ?? 1)
     })
   })
 }
 
-// As `npm start` runs it: the lean gateway front on the e2e port, Next.js behind it on the next port.
-function startServer(databaseUrl) {
+// As `npm start` runs it (scripts/production-stack.mjs): the lean gateway front on the e2e port,
+// Next.js behind it on the next port. Without the web preload, which masks secret values in the log:
+// the log is searched for them afterwards, and a value that reaches it at all must be found.
+async function startServer(databaseUrl) {
+  if (stopping) throw new Error('stopped before the e2e server started')
   const output = fs.openSync(SERVER_LOG, 'w')
   log(`web server output: ${path.relative(process.cwd(), SERVER_LOG)}`)
-  const webPort = String(Number(E2E_PORT) + 1)
   // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
   // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
-  const env = { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' }
-  const web = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', '127.0.0.1'], {
-    stdio: ['ignore', output, output],
-    env,
+  const stack = await startProductionStack({
+    env: { DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' },
+    port: Number(E2E_PORT),
+    webPort: Number(E2E_PORT) + 1,
+    output,
+    webPreload: false,
   })
-  const front = spawn(process.execPath, ['dist/gateway.cjs'], {
-    stdio: ['ignore', output, output],
-    env: { ...env, GATEWAY_PORT: E2E_PORT, HOST: '127.0.0.1', TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${webPort}` },
+  stacks.add(stack)
+  await waitForStack(stack, portalAnswers(stack), { timeoutMs: 60_000 }).catch((error) => {
+    throw new Error(`the e2e server: ${error.message} (its output: ${path.relative(process.cwd(), SERVER_LOG)})`)
   })
-  children.add(web)
-  children.add(front)
-  return {
-    get exitCode() {
-      return web.exitCode ?? front.exitCode
-    },
-  }
-}
-
-async function waitHealthy(url, server) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error('the web server exited before it was ready')
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`${url} did not answer within 60 s`)
 }
 
 function countVitest(report, code, suite) {
@@ -263,8 +293,17 @@ function countPlaywright(report, code) {
   if (code !== 0 || stats.unexpected > 0) failedSuites.push('playwright')
 }
 
+/** Every child is stopped with the run, however it ends. */
+function track(child) {
+  if (stopping) child.kill('SIGTERM')
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+}
+
 async function stopAll() {
+  stopping = true
   await Promise.all([...children].map((c) => stopChild(c, 5000)))
+  await Promise.all([...stacks].map((stack) => stack.stop(5000)))
   await embedded?.stop()
 }
 
@@ -283,6 +322,8 @@ try {
   failedSuites.push('harness')
 }
 await stopAll()
+fs.writeFileSync(path.join(REPORTS, 'phases.json'), JSON.stringify(phases, null, 2))
+log(`steps: ${phases.map((p) => `${p.name} ${p.seconds} s`).join('; ')}`)
 if (failedSuites.length > 0) {
   log(`failed: ${failedSuites.join(', ')}`)
   exitCode = 1

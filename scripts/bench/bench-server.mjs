@@ -1,7 +1,7 @@
-// The production web server for benchmarks: built when a source changed since the last build,
-// started with `next start` on the benchmark's database, and ready once /api/health answers.
+// The production server for benchmarks: built when a source changed since the last build, started
+// as npm start runs it on the benchmark's database, and ready once /api/health answers.
 import { spawn } from 'node:child_process'
-import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { buildForProduction, portalAnswers, startProductionStack, waitForStack } from '../production-stack.mjs'
 
 /** The benchmarks' fixed secret key (their databases are thrown away). */
 export const BENCH_SECRET_KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
@@ -16,27 +16,19 @@ export function runNode(args, env = {}, { capture = false } = {}) {
   })
 }
 
-/** Starts the portal on 127.0.0.1:`port`; returns its base URL and the child process (the caller stops it). */
+/**
+ * Starts the web app as production runs it (scripts/production-stack.mjs) on 127.0.0.1:`port`, the
+ * benchmark's database, without the gateway in front (the portal's own figures, one hop as before);
+ * returns its base URL and the web process (the caller stops it).
+ */
 export async function startBenchServer({ port, databaseUrl, log, env = {} }) {
-  if (needsBuild()) {
-    log('building…')
-    await runNode(['node_modules/next/dist/bin/next', 'build'])
-    recordBuild()
+  await buildForProduction({ log })
+  const stack = await startProductionStack({ port, front: false, env: { DATABASE_URL: databaseUrl, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY, ...env } })
+  try {
+    await waitForStack(stack, portalAnswers(stack), { timeoutMs: 60_000 })
+  } catch (error) {
+    await stack.stop()
+    throw error
   }
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY, ...env },
-  })
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode} before answering ${base}/api/health`)
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return { base, child }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  child.kill('SIGTERM')
-  throw new Error(`next start did not answer ${base}/api/health within 60 s`)
+  return { base: stack.base, child: stack.children[0].child }
 }

@@ -21,7 +21,7 @@ import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
-import { needsBuild, recordBuild } from '../start-helpers.mjs'
+import { buildForProduction, PRODUCTION_ARGS } from '../production-stack.mjs'
 import { stopChild } from '../stop-child.mjs'
 import { BENCH_SECRET_KEY as SECRET_KEY } from './bench-server.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
@@ -191,14 +191,12 @@ try {
 
   let gateway
   if (TARGET === 'next') {
-    if (needsBuild()) {
-      log('building…')
-      await run(['node_modules/next/dist/bin/next', 'build'], {})
-      recordBuild()
-    }
-    await start(['node_modules/next/dist/bin/next', 'start', '-p', GATEWAY_PORT, '-H', '127.0.0.1'], env, /Ready|started server|Local:/)
+    await buildForProduction({ log })
+    await start(PRODUCTION_ARGS.web({ port: GATEWAY_PORT, preload: false }), env, /Ready|started server|Local:/)
     gateway = `http://127.0.0.1:${GATEWAY_PORT}/mcp`
   } else {
+    // From source, not dist/: BENCH_GATEWAY_DIR measures another checkout's sources side by side
+    // with these, with no build of its own (tsx compiles once at start; the calls run the same code).
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
     const tracing = process.env.BENCH_TRACING === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: (spanSink = await startSpanSink()).url } : {}
     const dir = process.env.BENCH_GATEWAY_DIR ?? process.cwd()

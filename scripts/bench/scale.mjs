@@ -21,8 +21,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase } from '../fresh-database.mjs'
-import { needsBuild, recordBuild } from '../start-helpers.mjs'
-import { buildServer, serverBuildIsStale } from '../build-server.mjs'
+import { buildForProduction, PRODUCTION_ARGS } from '../production-stack.mjs'
 import { stopChild } from '../stop-child.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
@@ -303,12 +302,7 @@ async function main() {
     .join(' ')
   fs.rmSync(OUT, { recursive: true, force: true })
   fs.mkdirSync(OUT, { recursive: true })
-  if (needsBuild()) {
-    log('building the web app (next build)…')
-    await runNode(['node_modules/next/dist/bin/next', 'build'], { NEXT_TELEMETRY_DISABLED: '1' })
-    recordBuild()
-  }
-  if (serverBuildIsStale()) await buildServer()
+  await buildForProduction({ log })
 
   let postgres = await startEmbeddedPostgres({ dataDir: PG_DIR, port: PG_PORT, database: 'postgres' })
   const databaseUrl = await freshDatabase(postgres.url, 'toolroom_scale')
@@ -350,12 +344,7 @@ async function main() {
   const webs = []
   for (let i = 1; i <= 2; i++) {
     const port = await freePort()
-    const p = startProcess(
-      `web-${i}`,
-      ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'],
-      { ...common, NEXT_TELEMETRY_DISABLED: '1' },
-      `http://127.0.0.1:${port}/api/health`,
-    )
+    const p = startProcess(`web-${i}`, PRODUCTION_ARGS.web({ port }), { ...common, NEXT_TELEMETRY_DISABLED: '1' }, `http://127.0.0.1:${port}/api/health`)
     p.port = port
     webs.push(p)
   }
@@ -364,7 +353,7 @@ async function main() {
     const [port, metrics] = [await freePort(), await freePort()]
     const p = startProcess(
       `gateway-${i}`,
-      ['dist/gateway.cjs'],
+      PRODUCTION_ARGS.gateway(),
       { ...common, GATEWAY_PORT: String(port), HOST: '127.0.0.1', TOOLROOM_METRICS_PORT: String(metrics) },
       `http://127.0.0.1:${metrics}/readyz`,
     )
@@ -374,7 +363,9 @@ async function main() {
   const workers = []
   for (let i = 1; i <= 2; i++) {
     const metrics = await freePort()
-    workers.push(startProcess(`worker-${i}`, ['dist/worker.cjs'], { ...common, TOOLROOM_METRICS_PORT: String(metrics) }, `http://127.0.0.1:${metrics}/readyz`))
+    workers.push(
+      startProcess(`worker-${i}`, PRODUCTION_ARGS.worker(), { ...common, TOOLROOM_METRICS_PORT: String(metrics) }, `http://127.0.0.1:${metrics}/readyz`),
+    )
   }
   const notReady = await waitReady(processes, 180_000)
   if (notReady !== true) throw new Error(`not ready: ${notReady.join(', ')}`)

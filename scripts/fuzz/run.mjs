@@ -17,7 +17,6 @@
 // npm start was given; without it the fuzzer signs in as the demo admin and makes a token).
 // `--case N` replays one case of a seed and prints it with its answer.
 import 'dotenv/config'
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -25,8 +24,7 @@ import { parseArgs } from 'node:util'
 import { runNode } from '../bench/bench-server.mjs'
 import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import { freshDatabase, migrateDatabase } from '../fresh-database.mjs'
-import { needsBuild, recordBuild } from '../start-helpers.mjs'
-import { stopChild } from '../stop-child.mjs'
+import { buildForProduction, portalAnswers, startProductionStack, waitForStack } from '../production-stack.mjs'
 import { discoverViaApi, familyFindings, FAMILIES, formatFamilies, prepareFamilies, runFamilies, startHostileUpstreams } from './families.mjs'
 import {
   CASE_TAGS,
@@ -41,7 +39,6 @@ import {
   serverMemory,
   stateGrowth,
 } from './fuzz.mjs'
-import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[fuzz]', ...a)
 const { values: args } = parseArgs({
@@ -65,11 +62,11 @@ const exclude = new Set(
 )
 for (const tag of exclude) if (!(tag in CASE_TAGS)) throw new Error(`--exclude: "${tag}" is not a case tag (${Object.keys(CASE_TAGS).join(', ')})`)
 
-const children = []
+const stacks = []
 let embedded = null
 
 async function stop() {
-  for (const child of children.reverse()) await stopChild(child, 5000)
+  for (const stack of stacks) await stack.stop(5000)
   await embedded?.stop()
 }
 
@@ -79,15 +76,6 @@ async function healthy(base, ms = 500) {
   } catch {
     return false
   }
-}
-
-async function waitHealthy(base, child) {
-  for (let i = 0; i < 600; i++) {
-    if (child && child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before ${base}/api/health answered`)
-    if (await healthy(base)) return
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`${base}/api/health did not answer within 2 minutes`)
 }
 
 /** A server of the fuzzer's own, like `npm start` (gateway in front of Next.js) on a fresh demo database. */
@@ -103,28 +91,15 @@ async function startOwnServer(port) {
   await migrateDatabase(databaseUrl)
   const adminToken = `trk_fuzz${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('hex')}`
   const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_ADMIN_TOKEN: adminToken }
-  await runNode([...TSX_NODE_ARGS, 'scripts/seed-demo.ts'], env, { capture: true })
-  await runNode([...TSX_NODE_ARGS, 'scripts/ensure-admin-token.ts'], env, { capture: true })
-  if (needsBuild()) {
-    log('building the web app (the sources changed since the last build)…')
-    await runNode(['node_modules/next/dist/bin/next', 'build'], {}, { capture: true })
-    recordBuild()
-  }
+  await buildForProduction({ log })
+  // The seed and the admin token as npm start makes them: compiled, from dist/.
+  await runNode(['dist/seed-demo.cjs'], env, { capture: true })
+  await runNode(['dist/ensure-admin-token.cjs'], env, { capture: true })
   const logFile = fs.openSync(path.join(dataDir, 'fuzz-server.log'), 'w')
-  const spawnLogged = (argv, extra) => {
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', logFile, logFile], env: { ...process.env, ...env, ...extra } })
-    children.push(child)
-    return child
-  }
-  const web = spawnLogged(['node_modules/next/dist/bin/next', 'start', '-p', String(port + 1), '-H', '127.0.0.1'], {})
-  await waitHealthy(`http://127.0.0.1:${port + 1}`, web)
-  const gateway = spawnLogged([...TSX_NODE_ARGS, 'scripts/gateway.ts'], {
-    GATEWAY_PORT: String(port),
-    TOOLROOM_GATEWAY_UPSTREAM: `http://127.0.0.1:${port + 1}`,
-  })
-  await waitHealthy(`http://127.0.0.1:${port}`, gateway)
   // The worker runs discovery, which the deep-schema family needs.
-  spawnLogged([...TSX_NODE_ARGS, 'workers/main.ts'], {})
+  const stack = await startProductionStack({ env, port, webPort: port + 1, workers: 1, output: logFile })
+  stacks.push(stack)
+  await waitForStack(stack, portalAnswers(stack), { timeoutMs: 120_000 })
   log(
     `own server at http://127.0.0.1:${port} (gateway) → :${port + 1} (Next.js); output in ${path.relative(process.cwd(), path.join(dataDir, 'fuzz-server.log'))}`,
   )

@@ -1,7 +1,7 @@
 // Approvals end to end with real parts: an agent on the official SDK client calls a financial tool
 // through the gateway, an approver decides through the API, a real worker process runs the approved
 // call against a real upstream exactly once, and the agent gets the result in each of its ways.
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
@@ -16,8 +16,8 @@ import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient, setUpGatewayRegistry, startRestUpstream } from '../support/gateway-fixtures'
 import { type Listening, listenOn } from '../support/listen'
 import { until } from '../support/until'
+import { startWorkerProcess } from '../support/worker-process'
 import { call } from './helpers'
-import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 // Decisions take effect at once here, but where a test opens an undo window of its own.
 process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
@@ -28,14 +28,7 @@ let gateway: Listening
 let client: Client
 let worker: ChildProcess | null = null
 
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
-    env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  child.stderr!.on('data', (d) => process.stderr.write(`[worker] ${d}`))
-  return child
-}
+const startWorker = () => startWorkerProcess({ TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' })
 
 async function stopWorker() {
   if (!worker || worker.exitCode !== null) return
@@ -46,6 +39,14 @@ async function stopWorker() {
 }
 
 const charges = () => rest.hits.get('/charge') ?? 0
+/** The states of the execution jobs queued for an approval (pg-boss's table: the worker's only source of calls to run). */
+const executionJobs = async (approvalId: string) =>
+  (
+    await prisma.$queryRawUnsafe<{ state: string }[]>(
+      `SELECT state::text FROM pgboss.job WHERE name = 'approvals.execute' AND data->>'approvalId' = $1 ORDER BY created_on`,
+      approvalId,
+    )
+  ).map((j) => j.state)
 const approvalOf = (callId: string) => prisma.approvalRequest.findUniqueOrThrow({ where: { callId } })
 const approve = (id: string, comment?: string) =>
   call(approveApi.POST, `/api/v1/approvals/${id}/approve`, { method: 'POST', params: { id }, body: comment ? { comment } : {} })
@@ -62,7 +63,7 @@ beforeAll(async () => {
   await prisma.$executeRawUnsafe('TRUNCATE "ApprovalRequest"')
   gateway = await listenOn(createGatewayServer({ port: 0 }))
   client = await agentClient(gateway.url, tokens.tokenA)
-  worker = startWorker()
+  worker = await startWorker()
 })
 
 afterAll(async () => {
@@ -147,7 +148,8 @@ describe('an approved call', () => {
     const status = await client.callTool({ name: 'toolroom.approval_status', arguments: { callId } })
     expect(status.structuredContent).toMatchObject({ status: 'denied', outcome: 'rejected', decision: { comment: 'not this customer' } })
     await expect(charge(13, { idempotencyKey: 'charge-13' })).rejects.toThrow(/denied by .*not this customer/)
-    await new Promise((r) => setTimeout(r, 1500))
+    // Only a queued execution job runs a call: a denial queues none, so none can ever charge.
+    expect(await executionJobs(approval.id)).toEqual([])
     expect(charges()).toBe(before)
   }, 40_000)
 
@@ -186,13 +188,14 @@ describe('an approved call', () => {
     const callId = first.structuredContent!.callId as string
     const approval = await approvalOf(callId)
     await approve(approval.id)
-    await new Promise((r) => setTimeout(r, 1500))
+    // The hand-off is in the queue, and nothing runs it while no worker is up.
+    await until('the approved call to be queued', async () => (await executionJobs(approval.id)).includes('created'))
     expect((await approvalOf(callId)).execution).toBe('queued')
     expect(charges()).toBe(before)
-    worker = startWorker()
+    worker = await startWorker()
     await until('the approved call to run on the new worker', async () => (await approvalOf(callId)).execution === 'succeeded')
     expect(charges()).toBe(before + 1)
-  }, 40_000)
+  }, 120_000)
 })
 
 describe('what approvers see of a request', () => {

@@ -1,7 +1,7 @@
 // The approval queue against a real database: requests, decisions (one winner under a race),
 // expiry, bulk decisions, exactly-once execution hand-off, the queue's figures, and signed webhooks
 // delivered by a real worker process to a real HTTP receiver, with retries.
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -24,8 +24,9 @@ import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { hashToken } from '@/lib/auth/secret-token'
+import { until } from '../support/until'
+import { startWorkerProcess } from '../support/worker-process'
 import { call } from './helpers'
-import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
 
 process.env.TOOLROOM_WEBHOOK_RETRY_DELAY_SECONDS = '1'
 process.env.TOOLROOM_QUEUE_MAINTENANCE_SECONDS = '1'
@@ -510,11 +511,7 @@ describe('webhooks, delivered by a worker', () => {
     })
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
     url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
-    worker = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
-      env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    worker.stderr!.on('data', (d) => process.stderr.write(`[worker] ${d}`))
+    worker = await startWorkerProcess({ TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '2' })
   })
 
   afterAll(async () => {
@@ -538,8 +535,7 @@ describe('webhooks, delivered by a worker', () => {
     await announceApprovalRequest(a)
     await call(approveApi.POST, `/api/v1/approvals/${a.id}/approve`, { method: 'POST', params: { id: a.id }, body: { comment: 'fine' } })
 
-    const deadline = Date.now() + 30_000
-    while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+    await until('both deliveries (requested, then decided after two failed attempts)', () => received.length >= 2, { timeoutMs: 30_000 })
     expect(received.map((r) => r.headers['toolroom-event']).sort()).toEqual(['approval.decided', 'approval.requested'])
     // Verified as receivers do, with the Standard Webhooks library as it comes.
     const deliveryIds = new Set<string>()
@@ -577,9 +573,10 @@ describe('webhooks, delivered by a worker', () => {
         body: { name: 'moved', url: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hooks`, events: ['approval.requested'] },
       })
       await announceApprovalRequest(await pendingCall())
-      let delivery: { attempts: number; lastError: string | null } | undefined
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline && !(delivery?.attempts ?? 0); await new Promise((r) => setTimeout(r, 200)))
-        delivery = (await call(deliveriesApi.GET, `/api/v1/webhooks/${created.json.id}/deliveries`, { params: { id: created.json.id } })).json.items[0]
+      const delivery = await until('a first delivery attempt to the redirecting endpoint', async () => {
+        const first = (await call(deliveriesApi.GET, `/api/v1/webhooks/${created.json.id}/deliveries`, { params: { id: created.json.id } })).json.items[0]
+        return first?.attempts ? (first as { attempts: number; lastError: string | null }) : null
+      })
       expect(delivery?.lastError).toMatch(/more than 0 redirects/)
       expect(received).toEqual([])
     } finally {
@@ -596,7 +593,7 @@ describe('webhooks, delivered by a worker', () => {
       data: { name: 'legacy', url, events: ['approval.requested'], enabled: true, secretCiphertext: new Uint8Array(sealed.ciphertext), keyId: sealed.keyId },
     })
     await announceApprovalRequest(await pendingCall())
-    for (const deadline = Date.now() + 20_000; received.length < 1 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200))
+    await until('the delivery to the endpoint with the old-format secret', () => received.length >= 1)
     const headers = received[0].headers as Record<string, string>
     expect(new Webhook(legacy, { format: 'raw' }).verify(received[0].body, headers)).toMatchObject({ event: 'approval.requested' })
   }, 30_000)

@@ -1,7 +1,7 @@
 // Discovery end to end: real worker processes on the real queue, a real SDK MCP server and a real
 // /a2a/tools listener, a real database. Covers creation, rotation, pinning, a killed worker and two
 // workers sharing the queue.
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -13,7 +13,7 @@ import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { applyManifest, call, resetDatabase, yaml } from './helpers'
 import { until } from '../support/until'
-import { TSX_NODE_ARGS } from '@/scripts/tsx-node-args.mjs'
+import { startWorkerProcess } from '../support/worker-process'
 
 // Short queue timings so a dead worker's job comes back within the test.
 process.env.TOOLROOM_DISCOVERY_JOB_EXPIRY_SECONDS = '4'
@@ -66,13 +66,9 @@ async function listen(server: http.Server) {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
-    env: { ...process.env, TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '4' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout!.on('data', () => {})
-  child.stderr!.on('data', (d) => process.stderr.write(`[worker ${child.pid}] ${d}`))
+/** A worker, once it has taken its queues: a test's waits then measure discovery, not the worker's start. */
+async function startWorker(): Promise<ChildProcess> {
+  const child = await startWorkerProcess({ TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '4' })
   workers.add(child)
   child.once('exit', () => workers.delete(child))
   return child
@@ -94,7 +90,7 @@ beforeAll(async () => {
   await prisma.$executeRawUnsafe('TRUNCATE "DiscoveryRun", "SurfaceChange"')
   mcpUrl = `${await listen(mcpServer())}/mcp`
   agentBase = await listen(agentListener())
-  startWorker()
+  await startWorker()
 })
 
 afterAll(async () => {
@@ -214,13 +210,13 @@ describe('discovery workers', () => {
   it('loses nothing when a worker is killed in the middle of a job', async () => {
     for (const w of workers) w.kill('SIGKILL')
     images.set('slowpoke', { tools: [tool('slow.one')], delayMs: 2500 })
-    const doomed = startWorker()
+    const doomed = await startWorker()
     await applyManifest(agentDoc('slowpoke', 7))
     const agent = await prisma.agent.findFirstOrThrow({ where: { name: 'slowpoke' } })
     await until('the first attempt to start', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'running' } }))
     doomed.kill('SIGKILL')
     images.set('slowpoke', { tools: [tool('slow.one')], delayMs: 0 })
-    startWorker()
+    await startWorker()
     const done = await until('the retried job', () => prisma.discoveryRun.findFirst({ where: { subjectId: agent.id, status: 'succeeded' } }), {
       timeoutMs: 60_000,
     })
@@ -229,7 +225,7 @@ describe('discovery workers', () => {
   }, 90_000)
 
   it('runs each job once with two workers on one queue', async () => {
-    startWorker() // now two
+    await startWorker() // now two
     const names = Array.from({ length: 12 }, (_, i) => `pair-${i}`)
     for (const name of names) images.set(name, { tools: [tool(`pair.t${name.split('-')[1]}`)], delayMs: 100 })
     await applyManifest(names.map((n, i) => agentDoc(n, 100 + i)).join('---\n'))

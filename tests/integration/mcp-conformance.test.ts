@@ -3,7 +3,9 @@
 // gateway serves tools, so scenarios of features it does not offer fail for that reason alone; each
 // such scenario is listed below with the reason, and every other check must pass. The results, per
 // revision and scenario, are written to .data/test-reports/conformance/summary.md (the README's
-// table is copied from it).
+// table is copied from it). The tools the `tools-call-*` and `json-schema-2020-12` scenarios call are
+// served by an upstream of the suite's fixture tools (tests/support/conformance-upstream.ts) behind the
+// gateway, reached by their bare names through the agent's sidecar (tests/support/auth-sidecar.ts).
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -11,8 +13,12 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureNode } from '@/scripts/node-versions.mjs'
 import { binOf, installedTool } from '@/scripts/npm-tools.mjs'
+import { prisma } from '@/lib/db'
 import { startAuthSidecar } from '../support/auth-sidecar'
+import { CONFORMANCE_TOOLS, startConformanceUpstream } from '../support/conformance-upstream'
 import { startGatewayWorld } from '../support/gateway-fixtures'
+import type { Listening } from '../support/listen'
+import { applyManifest, issueAgentCredential, storeDiscoveredTools, yaml } from './helpers'
 
 const run = promisify(execFile)
 const DATA = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
@@ -29,11 +35,17 @@ const NOT_OFFERED: Array<[RegExp, string]> = [
   [/sampling|elicitation/, 'server-to-client requests (sampling, elicitation): not offered'],
   [/^tasks-/, 'the tasks extension: not offered (task augmentation is ignored, the call runs)'],
   [/^input-required-result-/, "multi round-trip requests: the suite's reference tools; the gateway asks nothing of its clients"],
-  [
-    /^tools-call-|^json-schema-2020-12$/,
-    "the suite's reference tools (test_simple_text, …) by their bare names: a gateway serves its upstreams' tools, namespaced",
-  ],
   [/^http-custom-header-server-validation$/, 'no tool of the test fleet declares x-mcp-header (untestable, as the suite says)'],
+]
+/** The `tools-call-*` scenarios that apply to a gateway: each calls one of the fixture tools. */
+const TOOLS_CALL_SCENARIOS = [
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-error',
+  'tools-call-image',
+  'tools-call-mixed-content',
+  'tools-call-simple-text',
+  'tools-call-with-progress',
 ]
 /** Checks of an otherwise applicable scenario that exercise a feature the gateway does not offer. */
 const NOT_OFFERED_CHECKS = /(prompts|resources)-/
@@ -57,6 +69,7 @@ interface ScenarioResult {
 
 let world: Awaited<ReturnType<typeof startGatewayWorld>>
 let sidecar: Awaited<ReturnType<typeof startAuthSidecar>>
+let fixtures: Listening
 let node: string
 let cli: string
 const results = new Map<string, ScenarioResult[]>()
@@ -65,8 +78,23 @@ beforeAll(async () => {
   node = ensureNode(NODE, path.join(DATA, 'node'))
   cli = binOf(installedTool('@modelcontextprotocol/conformance'), 'conformance')
   world = await startGatewayWorld('sk-conformance-1122')
+  fixtures = await startConformanceUpstream()
+  // An agent of the test fleet's upstream and of the suite's fixture tools (`conformance.<tool>`).
+  await applyManifest(yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: LanguageTool
+metadata: { name: conformance, namespace: gw }
+spec: { endpoint: "${fixtures.url}/mcp" }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: conformance-agent, namespace: gw }
+spec: { languageTools: [upstream, conformance] }
+`)
+  await storeDiscoveredTools('gw', 'conformance', CONFORMANCE_TOOLS)
+  const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'gw', name: 'conformance-agent' } } })
   // The suite sends no credential: the agent's sidecar adds its header, as it would for the agent.
-  sidecar = await startAuthSidecar(world.gatewayUrl, world.tokens.tokenA)
+  sidecar = await startAuthSidecar(world.gatewayUrl, await issueAgentCredential(agent.id), { toolPrefix: 'conformance.' })
   for (const revision of REVISIONS) {
     const out = path.join(REPORTS, revision)
     fs.rmSync(out, { recursive: true, force: true })
@@ -83,6 +111,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sidecar?.close()
+  await fixtures?.close()
   await world?.stop()
 })
 
@@ -141,6 +170,18 @@ describe.each(REVISIONS)('the conformance suite, MCP %s', (revision) => {
       .filter((r) => !notOffered(r.scenario))
       .flatMap((r) => r.failures.filter((c) => !excused(c)).map((c) => `${r.scenario} / ${c.id}: ${c.errorMessage ?? ''}`))
     expect(failing).toEqual([])
+  })
+
+  it("calls the suite's fixture tools through the gateway: every content type, an error result, progress, a 2020-12 schema", () => {
+    const byName = new Map((results.get(revision) ?? []).map((r) => [r.scenario, r]))
+    const called = [...byName.keys()].filter((name) => /^tools-call-/.test(name) && !notOffered(name))
+    expect(called.sort()).toEqual(TOOLS_CALL_SCENARIOS)
+    for (const name of [...called, 'json-schema-2020-12']) {
+      const result = byName.get(name)
+      expect(result, name).toBeDefined()
+      expect(result!.failures, name).toEqual([])
+      expect(result!.passed, name).toBeGreaterThan(0)
+    }
   })
 
   it('passes the scenarios that test the revision itself', () => {

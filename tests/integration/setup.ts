@@ -1,12 +1,18 @@
 // Integration tests need a real PostgreSQL: `npm test` provides one. Run alone, they fail loudly
 // rather than skip when there is none.
 import { afterAll, afterEach, expect } from 'vitest'
+import { copyOfDatabase } from '../../scripts/fresh-database.mjs'
 
 // Every answer a route gives in these tests is parsed against its contract (lib/http/response-check.ts).
 process.env.TOOLROOM_CHECK_RESPONSES = '1'
 
 if (!process.env.DATABASE_URL) throw new Error('integration tests need DATABASE_URL (run them with `npm test`, which starts a database)')
 if (!process.env.TOOLROOM_SECRET_KEY) throw new Error('integration tests need TOOLROOM_SECRET_KEY (set by `npm test`)')
+
+// Files run in parallel, each on a database of its own: a copy of the migrated one DATABASE_URL names
+// (CREATE DATABASE … TEMPLATE copies it in a moment; migrating each copy would take seconds). Set
+// before any module reads DATABASE_URL, so this file's processes and children all use the copy.
+process.env.DATABASE_URL = await databaseOfThisFile(process.env.DATABASE_URL)
 
 afterAll(async () => {
   const { prisma } = await import('@/lib/db')
@@ -18,3 +24,9 @@ afterEach(async () => {
   const found = responseMismatches.splice(0)
   expect(found, 'answers that do not match their route contract').toEqual([])
 })
+
+async function databaseOfThisFile(template: string) {
+  // One name per worker: files of a worker run one after another, so the next file's copy replaces it.
+  const worker = process.env.VITEST_POOL_ID ?? '1'
+  return copyOfDatabase(template, `${new URL(template).pathname.slice(1)}_w${worker}`)
+}
