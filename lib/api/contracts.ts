@@ -16,6 +16,7 @@ import { resourceContracts } from './resource-routes'
 import { SEARCH_CONTRACTS } from './search-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
 import { STATS_CONTRACTS } from './stats-routes'
+import { UPSTREAM_CONNECTION_CONTRACTS } from './upstream-connection-routes'
 
 export const ALL_CONTRACTS: RouteContract[] = [
   ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
@@ -36,4 +37,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(OAUTH_CONTRACTS),
   ...Object.values(EXPLAIN_CONTRACTS),
   ...Object.values(SEARCH_CONTRACTS),
+  ...Object.values(UPSTREAM_CONNECTION_CONTRACTS),
 ]

@@ -66,7 +66,8 @@ export interface RouteContract {
   responseContentType?: string
   /** The JSON answer is also given as YAML to a client whose `Accept` prefers `application/yaml`. */
   yamlAnswer?: true
-  successStatus?: 200 | 201 | 202 | 204
+  /** 303: a redirect for a browser (an OAuth callback), `Location` naming the page it goes on to. */
+  successStatus?: 200 | 201 | 202 | 204 | 303
   /** GET answers with an `ETag`, and 304 Not Modified to a matching `If-None-Match`. */
   etag?: ConditionalReads
 }
