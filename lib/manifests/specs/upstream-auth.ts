@@ -14,7 +14,7 @@ const scopeToken = z
 
 export const oauth2Client = z
   .strictObject({
-    /** Only the service's own credentials so far; people's tokens come later (docs/design/access.md). */
+    /** The service's own credentials; an MCP server may be connected instead (oauth2Connection below). */
     grantType: z.enum(['client_credentials']),
     /** The authorization server: its token endpoint is read from its metadata (RFC 8414, then OpenID discovery). */
     issuer: httpUrl.optional(),
