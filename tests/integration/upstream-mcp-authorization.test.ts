@@ -15,7 +15,7 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { openSecretValues } from '@/lib/secrets/encryption'
 import { CALLBACK_PATH } from '@/lib/upstream-auth/start-upstream-connection'
-import { agentClient } from '../support/gateway-fixtures'
+import { agentClient, spawnGateway } from '../support/gateway-fixtures'
 import { type Listening, listenOn } from '../support/listen'
 import {
   type AuthorizationServer,
@@ -102,16 +102,17 @@ beforeAll(async () => {
 ${connectedServer('linked', upstream.endpoint)}
 ${connectedServer('expiring', upstream.endpoint)}
 ${connectedServer('revoked', upstream.endpoint)}
+${connectedServer('replicas', upstream.endpoint)}
 ${connectedServer('hostile', upstream.hostileEndpoint)}
 ---
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: caller, namespace: ${NS} }
 spec:
-  languageTools: [linked, expiring, revoked]
+  languageTools: [linked, expiring, revoked, replicas]
 `)
   // The tools the agent calls, as discovery would have found them: a call needs only the connection.
-  for (const name of ['expiring', 'revoked'])
+  for (const name of ['expiring', 'revoked', 'replicas'])
     await prisma.languageTool.update({
       where: { namespace_name: { namespace: NS, name } },
       data: { toolSchemas: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }], phase: 'Ready' },
@@ -222,6 +223,38 @@ describe('a LanguageTool whose server follows MCP authorization', () => {
     expect(after.values!.refreshToken, 'the rotated refresh token is the one kept').not.toBe(before.values!.refreshToken)
     expect(after.row.refreshedAt).not.toBeNull()
   })
+
+  it('refreshes once when two gateway processes need a new access token at the same moment', async () => {
+    as.setTokenTtl(3)
+    await connect('replicas')
+    as.setTokenTtl(600)
+    const gateways = await Promise.all([spawnGateway(), spawnGateway()])
+    const clients: Client[] = []
+    let gate: ReturnType<AuthorizationServer['hold']> | undefined
+    try {
+      clients.push(...(await Promise.all(gateways.map((g) => agentClient(g.url, agentToken)))))
+      await until('the access token is due for a refresh', async () => (await sealedRow('replicas')).row.refreshAt!.getTime() <= Date.now())
+      const refreshes = as.tokenRequests('refresh_token')
+      gate = as.hold()
+      const calls = clients.map((c) => c.callTool({ name: 'replicas.echo', arguments: { text: 'both' } }))
+      // The first process's refresh is held at the server; the second waits on the connection's lock.
+      await until('one refresh held and the other process waiting for the lock', async () => {
+        const waiting = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`
+        return gate!.held() === 1 && waiting[0].n >= 1
+      })
+      gate.release()
+      const results = await Promise.all(calls)
+      expect(results.map((r) => r.isError ?? false)).toEqual([false, false])
+      // A second refresh would have sent the rotated-away refresh token, which the server refuses (and revokes the grant for).
+      expect(as.tokenRequests('refresh_token')).toBe(refreshes + 1)
+      expect(new Set(upstream.seen.slice(-2)).size).toBe(1)
+      expect((await getConnection('replicas')).json).toMatchObject({ state: 'connected' })
+    } finally {
+      gate?.release()
+      await Promise.all(clients.map((c) => c.close().catch(() => {})))
+      await Promise.all(gateways.map((g) => g.stop()))
+    }
+  }, 120_000)
 
   it('says reconnect once the authorization server no longer accepts the refresh token', async () => {
     as.setTokenTtl(3)

@@ -31,6 +31,8 @@ export interface AuthorizationServer {
   tokenRequests(grantType: string): number
   /** What the server knows of an access token it issued, or null (unknown or expired). */
   verify(token: string): Promise<{ clientId: string; scopes: string[]; resource: string | undefined; expiresAt: number } | null>
+  /** Holds token requests until `release()`; `held()` counts those waiting. */
+  hold(): { release(): void; held(): number }
   /** Revokes every grant it made: their refresh tokens stop working. */
   revokeGrants(): Promise<void>
   close(): Promise<void>
@@ -69,7 +71,16 @@ export async function startAuthorizationServer(scopes: string[]): Promise<Author
   }
   provider.on('grant.success', counted)
   provider.on('grant.error', counted)
-  server.on('request', provider.callback())
+  let gate: { promise: Promise<void>; release(): void; waiting: number } | null = null
+  const callback = provider.callback()
+  server.on('request', async (req, res) => {
+    const held = gate
+    if (held && req.method === 'POST' && req.url?.startsWith('/token')) {
+      held.waiting++
+      await held.promise
+    }
+    callback(req, res)
+  })
   return {
     issuer,
     setTokenTtl: (seconds) => void (ttl = seconds),
@@ -82,6 +93,19 @@ export async function startAuthorizationServer(scopes: string[]): Promise<Author
         scopes: [...(found.scopes ?? [])],
         resource: typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined,
         expiresAt: found.exp! * 1000,
+      }
+    },
+    hold() {
+      let release!: () => void
+      const promise = new Promise<void>((resolve) => (release = resolve))
+      const current = { promise, release, waiting: 0 }
+      gate = current
+      return {
+        release: () => {
+          if (gate === current) gate = null
+          current.release()
+        },
+        held: () => current.waiting,
       }
     },
     async revokeGrants() {
