@@ -50,6 +50,7 @@ export function ConnectionCard({ name, namespace }: { name: string; namespace: s
   const error = (connect.error ?? disconnect.error ?? connection.error) as Error | null
   return (
     <Card
+      id="connection"
       title="Connection"
       description="This server follows MCP authorization: an operator signs in at its authorization server once, and Toolroom keeps the refresh token, sealed, for discovery and every call."
       actions={
