@@ -65,7 +65,8 @@ export async function finishUpstreamConnection(query: CallbackQuery, actor: Acto
       authorizationCode: query.code,
       codeVerifier: sealed.codeVerifier,
       redirectUri: pending.redirectUri,
-      ...(pending.resource ? { resource: new URL(pending.resource) } : {}),
+      // As the authorization request sent it: the metadata's string, not a URL's href (which adds a slash).
+      ...(pending.resource ? { resource: pending.resource } : {}),
       fetchFn: authFetch,
     })
   } catch (e) {

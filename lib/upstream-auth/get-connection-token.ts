@@ -108,7 +108,7 @@ async function refresh(server: ConnectedServer, key: string, outcomeChanged: () 
           metadata: row.metadata as unknown as AuthorizationServerMetadata,
           clientInformation: { client_id: held.clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) },
           refreshToken: held.refreshToken,
-          ...(row.resource ? { resource: new URL(row.resource) } : {}),
+          ...(row.resource ? { resource: row.resource } : {}),
           fetchFn: authFetch,
         })
         if (tokens.token_type.toLowerCase() !== 'bearer')

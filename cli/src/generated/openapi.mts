@@ -1630,6 +1630,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/languagetools/{id}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an operator has connected this LanguageTool's MCP server (auth.oauth2.grantType: authorization_code): since when, by whom, the scopes granted */
+        get: operations["getLanguageToolConnection"];
+        put?: never;
+        /** Start connecting this LanguageTool: discovers its authorization server, registers a client unless one is configured, and answers the authorization URL for the operator's browser (valid 10 minutes, once, for this operator only) */
+        post: operations["connectLanguageTool"];
+        /** Forget this LanguageTool's tokens: calls and discovery need it connected again */
+        delete: operations["disconnectLanguageTool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upstream-connections/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the authorization server sends the operator's browser back: checks the state (unused, unexpired, started by the same operator), exchanges the code and stores the tokens sealed; redirects to the LanguageTool's page */
+        get: operations["finishLanguageToolConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1845,6 +1881,15 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                    } | {
+                        /** @enum {string} */
+                        grantType: "authorization_code";
+                        clientId?: string;
+                        clientSecretRef?: {
+                            name: string;
+                            key?: string;
+                        };
+                        scopes?: string[];
                     };
                 };
             };
@@ -2371,6 +2416,15 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                    } | {
+                        /** @enum {string} */
+                        grantType: "authorization_code";
+                        clientId?: string;
+                        clientSecretRef?: {
+                            name: string;
+                            key?: string;
+                        };
+                        scopes?: string[];
                     };
                 };
             };
@@ -3365,6 +3419,22 @@ export interface components {
                 };
                 startedAt: string;
             }[];
+        };
+        UpstreamConnection: {
+            /** @enum {string} */
+            state: "not_connected" | "connected" | "reconnect";
+            message: string | null;
+            authorizationServer: string | null;
+            scopes: string[];
+            connectedAt: string | null;
+            connectedBy: string | null;
+            refreshedAt: string | null;
+            /** @description When the current access token expires (it is replaced shortly before) */
+            expiresAt: string | null;
+        };
+        UpstreamConnectionStart: {
+            authorizationUrl: string;
+            expiresAt: string;
         };
     };
     responses: never;
@@ -15480,6 +15550,271 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SearchResult"];
                 };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLanguageToolConnection: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpstreamConnection"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    connectLanguageTool: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpstreamConnectionStart"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disconnectLanguageTool: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    finishLanguageToolConnection: {
+        parameters: {
+            query: {
+                state: string;
+                code?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description See Other: the browser goes on to the page in Location */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details (RFC 9457) */
             400: {
