@@ -50,9 +50,9 @@ test('the connection card: not connected, Connect failing with the reason, conne
 
   const identity = { endpoint: ENDPOINT, clientId: null, secret: null, scopes: ['tickets.write', 'tools.read'] }
   await db.query(
-    `INSERT INTO "UpstreamConnection" (id, namespace, name, "configKey", "authorizationServer", metadata, resource, scopes, ciphertext, "keyId",
+    `INSERT INTO "UpstreamConnection" (id, namespace, name, "configKey", "authorizationServer", metadata, resource, scopes, "clientId", ciphertext, "keyId",
        "expiresAt", "refreshAt", "connectedAt", "connectedBy", "refreshedAt")
-     VALUES (gen_random_uuid(), $1, $2, $3, 'https://auth.example.com', '{}', $4, $5, '\\x00', 'e2e',
+     VALUES (gen_random_uuid(), $1, $2, $3, 'https://auth.example.com', '{}', $4, $5, 'toolroom-e2e', '\\x00', 'e2e',
        now() + interval '50 minutes', now() + interval '45 minutes', now() - interval '2 hours', 'admin@toolroom.test', now() - interval '10 minutes')`,
     [NS, NAME, createHash('sha256').update(JSON.stringify(identity)).digest('hex'), ENDPOINT, ['tools.read', 'tickets.write']],
   )

@@ -55,7 +55,7 @@ export async function finishUpstreamConnection(query: CallbackQuery, actor: Acto
       `LanguageTool "${server.namespace}/${server.name}" changed its endpoint or OAuth client while it was being connected: connect it again`,
     )
   const sealed = openSecretValues(pending.ciphertext, pending.keyId)
-  const client = { clientId: sealed.clientId, ...(sealed.clientSecret ? { clientSecret: sealed.clientSecret } : {}) }
+  const client = { clientId: pending.clientId, ...(sealed.clientSecret ? { clientSecret: sealed.clientSecret } : {}) }
   const issuedAt = Date.now()
   let tokens
   try {
@@ -86,7 +86,8 @@ export async function finishUpstreamConnection(query: CallbackQuery, actor: Acto
     metadata: pending.metadata as object,
     resource: pending.resource,
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : [],
-    ...sealedTokens(tokens, client, issuedAt),
+    clientId: client.clientId,
+    ...sealedTokens(tokens, client.clientSecret, issuedAt),
     connectedAt: now,
     connectedBy: actor.name,
     refreshedAt: null,

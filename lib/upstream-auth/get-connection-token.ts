@@ -62,7 +62,7 @@ async function usableRow(db: Tx, server: ConnectedServer): Promise<Row> {
 interface Sealed {
   accessToken: string
   refreshToken?: string
-  clientId: string
+  /** A dynamically registered client's; a pre-registered client's stays in its Secret. */
   clientSecret?: string
 }
 
@@ -76,12 +76,11 @@ function openRow(row: Row): Sealed | null {
 }
 
 /** The row's sealed part and times for tokens just issued. */
-export function sealedTokens(tokens: OAuthTokens, client: { clientId: string; clientSecret?: string }, issuedAt: number) {
+export function sealedTokens(tokens: OAuthTokens, clientSecret: string | undefined, issuedAt: number) {
   const sealed = sealSecretValues({
     accessToken: tokens.access_token,
     ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
-    clientId: client.clientId,
-    ...(client.clientSecret ? { clientSecret: client.clientSecret } : {}),
+    ...(clientSecret ? { clientSecret } : {}),
   })
   return { ciphertext: sealed.ciphertext, keyId: sealed.keyId, ...tokenTimes(issuedAt, tokens.expires_in) }
 }
@@ -106,7 +105,7 @@ async function refresh(server: ConnectedServer, key: string, outcomeChanged: () 
       try {
         const tokens = await refreshAuthorization(row.authorizationServer, {
           metadata: row.metadata as unknown as AuthorizationServerMetadata,
-          clientInformation: { client_id: held.clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) },
+          clientInformation: { client_id: row.clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) },
           refreshToken: held.refreshToken,
           ...(row.resource ? { resource: row.resource } : {}),
           fetchFn: authFetch,
@@ -116,7 +115,7 @@ async function refresh(server: ConnectedServer, key: string, outcomeChanged: () 
         await tx.upstreamConnection.update({
           where: { id: row.id },
           data: {
-            ...sealedTokens(tokens, { clientId: held.clientId, clientSecret: held.clientSecret }, issuedAt),
+            ...sealedTokens(tokens, held.clientSecret, issuedAt),
             ...(tokens.scope ? { scopes: tokens.scope.split(' ').filter(Boolean) } : {}),
             refreshedAt: new Date(),
             error: null,

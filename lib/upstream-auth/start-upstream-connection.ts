@@ -72,11 +72,8 @@ export async function startUpstreamConnection(
       { field: 'authorizationServerMetadata', rule: 'pkce-s256', message: clip(e.message) },
     ])
   })
-  const sealed = sealSecretValues({
-    codeVerifier,
-    clientId: client.client_id,
-    ...(client.client_secret ? { clientSecret: client.client_secret } : {}),
-  })
+  // The client id is no secret (the URL carries it): sealed values are masked in every log and error answer.
+  const sealed = sealSecretValues({ codeVerifier, ...(client.client_secret ? { clientSecret: client.client_secret } : {}) })
   const expiresAt = new Date(Date.now() + AUTHORIZATION_TTL_MS)
   await prisma.$transaction([
     // What was never finished is of no use to anyone.
@@ -92,6 +89,7 @@ export async function startUpstreamConnection(
         metadata: found.metadata as object,
         resource: found.resource,
         redirectUri,
+        clientId: client.client_id,
         ciphertext: sealed.ciphertext,
         keyId: sealed.keyId,
         expiresAt,
