@@ -87,18 +87,16 @@ export function openApiDocument(): object {
       },
       responses: {
         [success]:
-          success === 303
-            ? { description: 'See Other: the browser goes on to the page in Location' }
-            : success === 204 || !c.response
-              ? { description: 'Done' }
-              : {
-                  description: 'OK',
-                  ...(c.etag ? { headers: VALIDATOR_HEADERS } : {}),
-                  content: {
-                    [c.responseContentType ?? 'application/json']: { schema: c.response },
-                    ...(c.yamlAnswer ? { [YAML_CONTENT_TYPE]: { schema: c.response } } : {}),
-                  },
+          success === 204 || !c.response
+            ? { description: 'Done' }
+            : {
+                description: 'OK',
+                ...(c.etag ? { headers: VALIDATOR_HEADERS } : {}),
+                content: {
+                  [c.responseContentType ?? 'application/json']: { schema: c.response },
+                  ...(c.yamlAnswer ? { [YAML_CONTENT_TYPE]: { schema: c.response } } : {}),
                 },
+              },
         ...(c.etag ? { 304: { description: 'Not Modified: the tag sent in If-None-Match is still current (no body)', headers: VALIDATOR_HEADERS } } : {}),
         400: problem,
         ...(c.access === 'public' ? {} : { 401: problem, 403: problem }),

@@ -79,9 +79,10 @@ export const UPSTREAM_CONNECTION_CONTRACTS = {
     tags: ['LanguageTool'],
     access: 'write',
     summary:
-      "Where the authorization server sends the operator's browser back: checks the state (unused, unexpired, started by the same operator), exchanges the code and stores the tokens sealed; redirects to the LanguageTool's page",
+      "Where the authorization server sends the operator's browser back: checks the state (unused, unexpired, started by the same operator), exchanges the code and stores the tokens sealed; the answer is a page that sends the browser on to the LanguageTool's page",
     query: callbackQuery,
-    successStatus: 303,
+    responseContentType: 'text/html',
+    response: z.string().openapi({ description: "An HTML page that sends the browser on to the LanguageTool's page" }),
   },
 } satisfies Record<string, RouteContract>
 
@@ -97,6 +98,13 @@ export const upstreamConnectionRoutes = {
   callback: route(UPSTREAM_CONNECTION_CONTRACTS.callback, async (ctx) => {
     const server = await finishUpstreamConnection(ctx.query, ctx.actor, auditContextOf(ctx))
     const page = `/language-tools/${encodeURIComponent(server.name)}?namespace=${encodeURIComponent(server.namespace)}&connected=1`
-    return new Response(null, { status: 303, headers: { location: new URL(page, publicOrigin(ctx.request)).href } })
+    return new Response(connectedPage(`${server.namespace}/${server.name}`, page), { headers: { 'content-type': 'text/html; charset=utf-8' } })
   }),
+}
+
+// A page, not a redirect: an API answer is a document of its own (OpenAPI wants a 2xx), and the
+// browser goes on by itself (no script: the portal's content security policy allows none inline).
+function connectedPage(server: string, page: string): string {
+  const html = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${html(page)}"><title>Connected</title></head><body><p>${html(server)} is connected. <a href="${html(page)}">Back to its page</a></p></body></html>`
 }

@@ -66,8 +66,7 @@ export interface RouteContract {
   responseContentType?: string
   /** The JSON answer is also given as YAML to a client whose `Accept` prefers `application/yaml`. */
   yamlAnswer?: true
-  /** 303: a redirect for a browser (an OAuth callback), `Location` naming the page it goes on to. */
-  successStatus?: 200 | 201 | 202 | 204 | 303
+  successStatus?: 200 | 201 | 202 | 204
   /** GET answers with an `ETag`, and 304 Not Modified to a matching `If-None-Match`. */
   etag?: ConditionalReads
 }

@@ -1637,12 +1637,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether an operator has connected this LanguageTool's MCP server (auth.oauth2.grantType: authorization_code): since when, by whom, the scopes granted */
+        /**
+         * Whether an operator has connected this LanguageTool's MCP server (auth.oauth2.grantType: authorization_code): since when, by whom, the scopes granted
+         * @description For a LanguageTool with `auth.oauth2.grantType: authorization_code`: whether an operator has connected it (`not_connected`, `connected`, `reconnect` when the authorization server refused the refresh token or the server's configuration changed), the authorization server, the scopes it granted, who connected it when and the last refresh. Never a token.
+         */
         get: operations["getLanguageToolConnection"];
         put?: never;
-        /** Start connecting this LanguageTool: discovers its authorization server, registers a client unless one is configured, and answers the authorization URL for the operator's browser (valid 10 minutes, once, for this operator only) */
+        /**
+         * Start connecting this LanguageTool: discovers its authorization server, registers a client unless one is configured, and answers the authorization URL for the operator's browser (valid 10 minutes, once, for this operator only)
+         * @description Reads the server's protected-resource metadata (its `resource` must be the server's URL) and its authorization server's metadata (https only), registers Toolroom as a client unless `clientId` is configured, and answers the authorization URL (PKCE, resource indicator). Open it in the operator's browser within 10 minutes; the authorization server sends the browser back to the callback. Metadata that is refused is a 422 naming the field and rule.
+         */
         post: operations["connectLanguageTool"];
-        /** Forget this LanguageTool's tokens: calls and discovery need it connected again */
+        /**
+         * Forget this LanguageTool's tokens: calls and discovery need it connected again
+         * @description Deletes the connection's tokens. Discovery and calls then fail with "needs connecting" until an operator connects it again. Audited.
+         */
         delete: operations["disconnectLanguageTool"];
         options?: never;
         head?: never;
@@ -1656,7 +1665,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where the authorization server sends the operator's browser back: checks the state (unused, unexpired, started by the same operator), exchanges the code and stores the tokens sealed; redirects to the LanguageTool's page */
+        /**
+         * Where the authorization server sends the operator's browser back: checks the state (unused, unexpired, started by the same operator), exchanges the code and stores the tokens sealed; the answer is a page that sends the browser on to the LanguageTool's page
+         * @description The redirect URI Toolroom registers (`{public origin}/api/v1/upstream-connections/callback`). The state must be pending, unexpired and started by the caller (403 otherwise, and it stays for its owner); it is spent before the code is exchanged (400 when replayed). An `iss` other than the authorization server is refused (RFC 9207). Discovery of the server is queued.
+         */
         get: operations["finishLanguageToolConnection"];
         put?: never;
         post?: never;
@@ -15592,10 +15604,12 @@ export interface operations {
     getLanguageToolConnection: {
         parameters: {
             query?: {
+                /** @example platform */
                 namespace?: string;
             };
             header?: never;
             path: {
+                /** @example github */
                 id: string;
             };
             cookie?: never;
@@ -15608,6 +15622,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "state": "connected",
+                     *       "message": null,
+                     *       "authorizationServer": "https://auth.github.example.com",
+                     *       "scopes": [
+                     *         "repo.read"
+                     *       ],
+                     *       "connectedAt": "2026-11-27T12:30:00.000Z",
+                     *       "connectedBy": "jane@example.com",
+                     *       "refreshedAt": "2026-11-27T14:20:00.000Z",
+                     *       "expiresAt": "2026-11-27T15:20:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UpstreamConnection"];
                 };
             };
@@ -15661,10 +15689,12 @@ export interface operations {
     connectLanguageTool: {
         parameters: {
             query?: {
+                /** @example platform */
                 namespace?: string;
             };
             header?: never;
             path: {
+                /** @example github */
                 id: string;
             };
             cookie?: never;
@@ -15677,6 +15707,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "authorizationUrl": "https://auth.github.example.com/authorize?response_type=code&client_id=…&code_challenge=…&code_challenge_method=S256&state=…",
+                     *       "expiresAt": "2026-11-27T14:40:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UpstreamConnectionStart"];
                 };
             };
@@ -15730,10 +15766,12 @@ export interface operations {
     disconnectLanguageTool: {
         parameters: {
             query?: {
+                /** @example platform */
                 namespace?: string;
             };
             header?: never;
             path: {
+                /** @example github */
                 id: string;
             };
             cookie?: never;
@@ -15797,7 +15835,9 @@ export interface operations {
     finishLanguageToolConnection: {
         parameters: {
             query: {
+                /** @example mJ1n… */
                 state: string;
+                /** @example x7Qp… */
                 code?: string;
                 iss?: string;
                 error?: string;
@@ -15809,12 +15849,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description See Other: the browser goes on to the page in Location */
-            303: {
+            /** @description OK */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description Problem details (RFC 9457) */
             400: {
