@@ -12,6 +12,7 @@ import { DefinitionList } from '@/components/ui/definition-list'
 import { dateTime, describeOAuth2Client, timeAgo } from '@/lib/client/format'
 import { useSurfaceChanges } from '@/lib/client/hooks'
 import { ComplianceReportCard } from './compliance-report'
+import { ConnectionCard } from './connection-card'
 import { DirectAccessNotice, UNGOVERNED } from './direct-access-notice'
 import { DiscoveredToolsTable } from './discovered-tools-table'
 import { LanguageToolReferencedBy } from './referenced-by'
@@ -76,6 +77,18 @@ function HeldChangesBanner({ subjectId }: { subjectId: string }) {
       </a>
     </div>
   )
+}
+
+function describeMcpServerAuth(oauth2: NonNullable<LanguageTool['spec']['auth']>['oauth2']): string {
+  const secret = (ref: { name: string; key?: string } | undefined) => (ref ? ` · secret ${ref.name}${ref.key ? `/${ref.key}` : ''}` : '')
+  if (oauth2.grantType === 'client_credentials') return `${describeOAuth2Client(oauth2)}${secret(oauth2.clientSecretRef)}`
+  return [
+    `authorization_code, connected by an operator, as ${oauth2.clientId ?? 'a dynamically registered client'}`,
+    oauth2.scopes?.length ? `scopes ${oauth2.scopes.join(' ')}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ')
+    .concat(secret(oauth2.clientSecretRef))
 }
 
 export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: string }) {
@@ -179,16 +192,12 @@ export function LanguageToolDetail({ id, namespace }: { id: string; namespace?: 
                         'none'
                       ),
                     ],
-                    [
-                      'OAuth client',
-                      spec.auth ? (
-                        <Code>{`${describeOAuth2Client(spec.auth.oauth2)} · secret ${spec.auth.oauth2.clientSecretRef.name}${spec.auth.oauth2.clientSecretRef.key ? `/${spec.auth.oauth2.clientSecretRef.key}` : ''}`}</Code>
-                      ) : null,
-                    ],
+                    ['OAuth client', spec.auth ? <Code>{describeMcpServerAuth(spec.auth.oauth2)}</Code> : null],
                   ]}
                 />
               </Card>
             </div>
+            {spec.auth?.oauth2.grantType === 'authorization_code' && <ConnectionCard name={name} namespace={ns} />}
             <Card
               title={
                 <span>

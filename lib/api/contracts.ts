@@ -18,6 +18,7 @@ import { resourceContracts } from './resource-routes'
 import { SEARCH_CONTRACTS } from './search-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
 import { STATS_CONTRACTS } from './stats-routes'
+import { UPSTREAM_CONNECTION_CONTRACTS } from './upstream-connection-routes'
 
 export const ALL_CONTRACTS: RouteContract[] = [
   ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
@@ -40,4 +41,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(SEARCH_CONTRACTS),
   ...Object.values(MCP_REGISTRY_CONTRACTS),
   ...Object.values(DEPLOYMENT_CONTRACTS),
+  ...Object.values(UPSTREAM_CONNECTION_CONTRACTS),
 ]

@@ -378,6 +378,39 @@ const DOCS: Record<string, OperationDoc> = {
     response: 'tools:\n  toolroom:\n    endpoint: https://toolroom.example.com/mcp\n',
     parameters: { id: 'ap-clerk', namespace: 'finance' },
   },
+  getLanguageToolConnection: {
+    description:
+      "For a LanguageTool with `auth.oauth2.grantType: authorization_code`: whether an operator has connected it (`not_connected`, `connected`, `reconnect` when the authorization server refused the refresh token or the server's configuration changed), the authorization server, the scopes it granted, who connected it when and the last refresh. Never a token.",
+    response: {
+      state: 'connected',
+      message: null,
+      authorizationServer: 'https://auth.github.example.com',
+      scopes: ['repo.read'],
+      connectedAt: '2026-11-27T12:30:00.000Z',
+      connectedBy: 'jane@example.com',
+      refreshedAt: '2026-11-27T14:20:00.000Z',
+      expiresAt: '2026-11-27T15:20:00.000Z',
+    },
+    parameters: { id: 'github', namespace: 'platform' },
+  },
+  connectLanguageTool: {
+    description:
+      "Reads the server's protected-resource metadata (its `resource` must be the server's URL) and its authorization server's metadata (https only), registers Toolroom as a client unless `clientId` is configured, and answers the authorization URL (PKCE, resource indicator). Open it in the operator's browser within 10 minutes; the authorization server sends the browser back to the callback. Metadata that is refused is a 422 naming the field and rule.",
+    response: {
+      authorizationUrl: 'https://auth.github.example.com/authorize?response_type=code&client_id=…&code_challenge=…&code_challenge_method=S256&state=…',
+      expiresAt: '2026-11-27T14:40:00.000Z',
+    },
+    parameters: { id: 'github', namespace: 'platform' },
+  },
+  disconnectLanguageTool: {
+    description: 'Deletes the connection\'s tokens. Discovery and calls then fail with "needs connecting" until an operator connects it again. Audited.',
+    parameters: { id: 'github', namespace: 'platform' },
+  },
+  finishLanguageToolConnection: {
+    description:
+      'The redirect URI Toolroom registers (`{public origin}/api/v1/upstream-connections/callback`). The state must be pending, unexpired and started by the caller (403 otherwise, and it stays for its owner); it is spent before the code is exchanged (400 when replayed). An `iss` other than the authorization server is refused (RFC 9207). Discovery of the server is queued.',
+    parameters: { state: 'mJ1n…', code: 'x7Qp…' },
+  },
   refreshLanguageTool: {
     description: 'Queues a discovery run of the MCP server now (202): health, initialize, every page of tools/list, and a compliance report.',
     response: { queued: true, subject: { kind: 'LanguageTool', id: ID, name: 'github', namespace: 'platform' } },

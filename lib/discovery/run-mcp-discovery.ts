@@ -11,6 +11,8 @@ import { scrubText, scrubTree } from '@/lib/gateway/redact'
 import { maskSecretValues } from '@/lib/secrets/mask-secret-values'
 import { storableJson } from '@/lib/storage/storable-text'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import { isConnection } from '@/lib/manifests/specs/upstream-auth'
+import { getConnectionToken } from '@/lib/upstream-auth/get-connection-token'
 import { getUpstreamToken } from '@/lib/upstream-auth/get-upstream-token'
 import { diffSurface, isEmptyDiff, newRefusals, summarizeDiff, type SurfaceDiff, type SurfaceTool } from './diff-surface'
 import { introspectMcpServer } from './introspect-mcp-server'
@@ -44,8 +46,12 @@ export async function runMcpDiscovery({
       for (const form of secretForms(value)) sensitive.add(form)
     }
     // The same access token the gateway's calls carry: a refusal fails the run with the server's error.
+    // A connected server's is its connection's: without one the run fails saying it needs connecting.
     if (spec.auth) {
-      const token = await getUpstreamToken(spec.auth.oauth2, server.namespace, refreshOAuthToolStatus)
+      const oauth2 = spec.auth.oauth2
+      const token = isConnection(oauth2)
+        ? await getConnectionToken({ namespace: server.namespace, name: server.name, endpoint, oauth2 })
+        : await getUpstreamToken(oauth2, server.namespace, refreshOAuthToolStatus)
       headers.authorization = `Bearer ${token}`
       for (const form of secretForms(token)) sensitive.add(form)
     }

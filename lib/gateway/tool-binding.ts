@@ -8,7 +8,7 @@ import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { qualifyRef } from '@/lib/manifests/resource-ref'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
-import type { OAuth2Client } from '@/lib/manifests/specs/upstream-auth'
+import type { OAuth2Client, OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
 import { mcpTargetOf } from './mcp-target'
 
 export interface McpTarget {
@@ -18,8 +18,12 @@ export interface McpTarget {
   transport: McpTransportUsed
   namespace: string
   authHeaders: NonNullable<LanguageToolSpec['authHeaders']>
-  /** The server's OAuth client (`spec.auth.oauth2`): its access token goes in Authorization. */
-  oauth2?: OAuth2Client
+  /** The LanguageTool's name: a connected server's tokens are its connection's. */
+  name: string
+  /** The endpoint as configured (what a connection was made for; `url` is where discovery found the server). */
+  endpoint: string
+  /** The server's OAuth client or connection (`spec.auth.oauth2`): its access token goes in Authorization. */
+  oauth2?: OAuth2Client | OAuth2Connection
 }
 
 export type Executor =
@@ -47,6 +51,8 @@ async function mcpTargetAt(reader: BindingReader, ref: string): Promise<McpTarge
   return {
     ...mcpTargetOf(endpoint, server),
     namespace: server.namespace,
+    name: server.name,
+    endpoint,
     authHeaders: server.spec.authHeaders ?? [],
     ...(server.spec.auth ? { oauth2: server.spec.auth.oauth2 } : {}),
   }

@@ -1,9 +1,13 @@
 // The access token an `oauth2` upstream credential gets (lib/upstream-auth), as the executors inject
-// it: a refusal by the authorization server is the call's failure, named for what it is.
+// it: a refusal by the authorization server, or a connected server nobody has connected, is the
+// call's failure, named for what it is.
 import 'server-only'
-import type { OAuth2Client } from '@/lib/manifests/specs/upstream-auth'
-import { refreshOAuthToolStatus } from '@/lib/tools/refresh-tool-status'
+import type { OAuth2Client, OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
+import { isConnection } from '@/lib/manifests/specs/upstream-auth'
+import { refreshOAuthToolStatus, refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import { getConnectionToken } from '@/lib/upstream-auth/get-connection-token'
 import { getUpstreamToken } from '@/lib/upstream-auth/get-upstream-token'
+import { UpstreamConnectionNeeded } from '@/lib/upstream-auth/upstream-connection-rules'
 import { UpstreamTokenError } from '@/lib/upstream-auth/upstream-token-rules'
 import { ToolFailure } from './tool-errors'
 
@@ -12,9 +16,32 @@ export async function upstreamBearerToken(oauth2: OAuth2Client, namespace: strin
   try {
     return await getUpstreamToken(oauth2, namespace, refreshOAuthToolStatus)
   } catch (e) {
-    if (!(e instanceof UpstreamTokenError)) throw e
-    throw new ToolFailure(`no access token for the upstream: ${e.message}`, 'upstream_auth', {
-      authorizationServer: { server: e.server, error: e.error, ...(e.description ? { description: e.description } : {}) },
-    })
+    throw asToolFailure(e)
   }
+}
+
+/** The same for an MCP server: its service credential, or the connection an operator made (docs/design/gateway.md, "Connected upstreams"). */
+export async function mcpServerBearerToken(
+  server: { namespace: string; name: string; endpoint: string },
+  oauth2: OAuth2Client | OAuth2Connection,
+): Promise<string> {
+  if (!isConnection(oauth2)) return upstreamBearerToken(oauth2, server.namespace)
+  try {
+    return await getConnectionToken({ ...server, oauth2 }, () =>
+      refreshToolStatusAfter([{ kind: 'LanguageTool', namespace: server.namespace, name: server.name }]),
+    )
+  } catch (e) {
+    if (e instanceof UpstreamConnectionNeeded)
+      throw new ToolFailure(`the MCP server "${server.namespace}/${server.name}": ${e.message}`, 'upstream_auth', {
+        connection: { need: e.need, ...(e.error ? { error: e.error } : {}), ...(e.description ? { description: e.description } : {}) },
+      })
+    throw asToolFailure(e)
+  }
+}
+
+function asToolFailure(e: unknown): unknown {
+  if (!(e instanceof UpstreamTokenError)) return e
+  return new ToolFailure(`no access token for the upstream: ${e.message}`, 'upstream_auth', {
+    authorizationServer: { server: e.server, error: e.error, ...(e.description ? { description: e.description } : {}) },
+  })
 }

@@ -2,7 +2,7 @@
 // who makes it, what it calls, and with whose credentials the upstream sees it. The explainer's trace
 // shows it (docs/design/access.md#on-whose-behalf). Pure.
 import type { Executor } from '@/lib/gateway/tool-binding'
-import type { OAuth2Client } from '@/lib/manifests/specs/upstream-auth'
+import { isConnection, type OAuth2Client, type OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
 import type { OnBehalfOf } from './person'
 
 export function identityChain(person: OnBehalfOf | null, agent: { namespace: string; name: string }, tool: string, executor: Executor | null): string {
@@ -36,5 +36,7 @@ export function upstreamCredential(executor: Executor | null): string {
   }
 }
 
-const oauth2Text = (client: OAuth2Client) =>
-  `OAuth ${client.grantType} token of client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (a service credential)`
+const oauth2Text = (client: OAuth2Client | OAuth2Connection) =>
+  isConnection(client)
+    ? "OAuth token of the connection an operator made at the server's authorization server (a service credential)"
+    : `OAuth ${client.grantType} token of client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (a service credential)`

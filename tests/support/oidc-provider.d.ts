@@ -7,12 +7,19 @@ declare module 'oidc-provider' {
     aud?: string | string[]
     exp?: number
     isExpired: boolean
+    grantId?: string
   }
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>)
     callback(): (req: http.IncomingMessage, res: http.ServerResponse) => void
     ClientCredentials: { find(token: string): Promise<IssuedToken | undefined> }
     Client: { find(clientId: string): Promise<unknown> }
-    AccessToken: new (fields: Record<string, unknown>) => { save(): Promise<string> }
+    AccessToken: {
+      new (fields: Record<string, unknown>): { save(): Promise<string> }
+      find(token: string): Promise<IssuedToken | undefined>
+    }
+    Grant: { find(id: string): Promise<{ destroy(): Promise<void> } | undefined> }
+    on(event: 'refresh_token.saved', listener: (token: IssuedToken) => void): this
+    on(event: 'grant.success' | 'grant.error', listener: (ctx: { oidc?: { params?: { grant_type?: unknown } } }) => void): this
   }
 }

@@ -129,7 +129,14 @@ describe('tool binding', () => {
     expect(binding.executor).toEqual({
       kind: 'mcp',
       upstreamName: 'web_search',
-      target: { url: 'https://search.example.com/mcp', transport: 'streamable-http', namespace: 'team', authHeaders: [] },
+      target: {
+        url: 'https://search.example.com/mcp',
+        transport: 'streamable-http',
+        namespace: 'team',
+        name: 'search',
+        endpoint: 'https://search.example.com/',
+        authHeaders: [],
+      },
     })
   })
 
@@ -139,7 +146,14 @@ describe('tool binding', () => {
     expect(binding.executor).toEqual({
       kind: 'mcp',
       upstreamName: 'read',
-      target: { url: 'http://files.tools.svc.cluster.local:9000/mcp', transport: 'stateless-post', namespace: 'tools', authHeaders: [] },
+      target: {
+        url: 'http://files.tools.svc.cluster.local:9000/mcp',
+        transport: 'stateless-post',
+        namespace: 'tools',
+        name: 'files',
+        endpoint: 'http://files.tools.svc.cluster.local:9000',
+        authHeaders: [],
+      },
     })
   })
 

@@ -1831,6 +1831,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/languagetools/{id}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether an operator has connected this LanguageTool's MCP server (auth.oauth2.grantType: authorization_code): since when, by whom, the scopes granted
+         * @description For a LanguageTool with `auth.oauth2.grantType: authorization_code`: whether an operator has connected it (`not_connected`, `connected`, `reconnect` when the authorization server refused the refresh token or the server's configuration changed), the authorization server, the scopes it granted, who connected it when and the last refresh. Never a token.
+         */
+        get: operations["getLanguageToolConnection"];
+        put?: never;
+        /**
+         * Start connecting this LanguageTool: discovers its authorization server, registers a client unless one is configured, and answers the authorization URL for the operator's browser (valid 10 minutes, once, for this operator only)
+         * @description Reads the server's protected-resource metadata (its `resource` must be the server's URL) and its authorization server's metadata (https only), registers Toolroom as a client unless `clientId` is configured, and answers the authorization URL (PKCE, resource indicator). Open it in the operator's browser within 10 minutes; the authorization server sends the browser back to the callback. Metadata that is refused is a 422 naming the field and rule.
+         */
+        post: operations["connectLanguageTool"];
+        /**
+         * Forget this LanguageTool's tokens: calls and discovery need it connected again
+         * @description Deletes the connection's tokens. Discovery and calls then fail with "needs connecting" until an operator connects it again. Audited.
+         */
+        delete: operations["disconnectLanguageTool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upstream-connections/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the authorization server sends the operator's browser back: checks the state (unused, unexpired, started by the same operator), exchanges the code and stores the tokens sealed; the answer is a page that sends the browser on to the LanguageTool's page
+         * @description The redirect URI Toolroom registers (`{public origin}/api/v1/upstream-connections/callback`). The state must be pending, unexpired and started by the caller (403 otherwise, and it stays for its owner); it is spent before the code is exchanged (400 when replayed). An `iss` other than the authorization server is refused (RFC 9207). Discovery of the server is queued.
+         */
+        get: operations["finishLanguageToolConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2046,6 +2094,15 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                    } | {
+                        /** @enum {string} */
+                        grantType: "authorization_code";
+                        clientId?: string;
+                        clientSecretRef?: {
+                            name: string;
+                            key?: string;
+                        };
+                        scopes?: string[];
                     };
                 };
             };
@@ -2682,6 +2739,15 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                    } | {
+                        /** @enum {string} */
+                        grantType: "authorization_code";
+                        clientId?: string;
+                        clientSecretRef?: {
+                            name: string;
+                            key?: string;
+                        };
+                        scopes?: string[];
                     };
                 };
             };
@@ -3902,6 +3968,22 @@ export interface components {
             container?: {
                 [key: string]: unknown;
             };
+        };
+        UpstreamConnection: {
+            /** @enum {string} */
+            state: "not_connected" | "connected" | "reconnect";
+            message: string | null;
+            authorizationServer: string | null;
+            scopes: string[];
+            connectedAt: string | null;
+            connectedBy: string | null;
+            refreshedAt: string | null;
+            /** @description When the current access token expires (it is replaced shortly before) */
+            expiresAt: string | null;
+        };
+        UpstreamConnectionStart: {
+            authorizationUrl: string;
+            expiresAt: string;
         };
     };
     responses: never;
@@ -17893,6 +17975,301 @@ export interface operations {
             };
             /** @description Problem details (RFC 9457) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLanguageToolConnection: {
+        parameters: {
+            query?: {
+                /** @example platform */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example github */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "state": "connected",
+                     *       "message": null,
+                     *       "authorizationServer": "https://auth.github.example.com",
+                     *       "scopes": [
+                     *         "repo.read"
+                     *       ],
+                     *       "connectedAt": "2026-11-27T12:30:00.000Z",
+                     *       "connectedBy": "jane@example.com",
+                     *       "refreshedAt": "2026-11-27T14:20:00.000Z",
+                     *       "expiresAt": "2026-11-27T15:20:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamConnection"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    connectLanguageTool: {
+        parameters: {
+            query?: {
+                /** @example platform */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example github */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "authorizationUrl": "https://auth.github.example.com/authorize?response_type=code&client_id=…&code_challenge=…&code_challenge_method=S256&state=…",
+                     *       "expiresAt": "2026-11-27T14:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpstreamConnectionStart"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disconnectLanguageTool: {
+        parameters: {
+            query?: {
+                /** @example platform */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example github */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    finishLanguageToolConnection: {
+        parameters: {
+            query: {
+                /** @example mJ1n… */
+                state: string;
+                /** @example x7Qp… */
+                code?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,7 +12,7 @@ import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import type { InjectedSecrets } from '../injected-secrets'
 import type { McpTarget } from '../tool-binding'
 import { RPC, ToolFailure, TransientError } from '../tool-errors'
-import { upstreamBearerToken } from '../upstream-credential'
+import { mcpServerBearerToken } from '../upstream-credential'
 import { type McpSession, openMcpSession } from './mcp-sessions'
 
 const sessionTtlMs = () => config().TOOLROOM_GATEWAY_MCP_SESSION_TTL_S * 1000
@@ -27,8 +27,11 @@ async function headersOf(target: McpTarget, secrets: InjectedSecrets): Promise<R
     headers[h.name] = value
   }
   if (target.oauth2) {
-    const token = await upstreamBearerToken(target.oauth2, target.namespace)
-    secrets.add(token, `the access token of OAuth client "${target.oauth2.clientId}"`)
+    const token = await mcpServerBearerToken(target, target.oauth2)
+    secrets.add(
+      token,
+      `the access token of ${target.oauth2.clientId ? `OAuth client "${target.oauth2.clientId}"` : `the connection of "${target.namespace}/${target.name}"`}`,
+    )
     headers.authorization = `Bearer ${token}`
   }
   return headers

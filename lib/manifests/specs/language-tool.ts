@@ -1,6 +1,6 @@
 import { z } from '@/lib/http/zod'
 import { evenWithFieldErrors, httpUrl, imageReference, resourceRef } from './common'
-import { oauth2Client } from './upstream-auth'
+import { mcpServerOAuth2 } from './upstream-auth'
 
 // The langop.io `LanguageTool` (seeds/000): an MCP tool server Toolroom discovers and forwards to.
 export const languageToolSpec = z
@@ -29,8 +29,11 @@ export const languageToolSpec = z
       )
       .max(20)
       .optional(),
-    /** OAuth 2.1 as a service: discovery and every call send the token the client credentials grant gets. */
-    auth: z.strictObject({ type: z.enum(['oauth2']), oauth2: oauth2Client }).optional(),
+    /**
+     * OAuth 2.1: discovery and every call send the access token of the client credentials grant, or
+     * (`authorization_code`) of the connection an operator made from the LanguageTool's page.
+     */
+    auth: z.strictObject({ type: z.enum(['oauth2']), oauth2: mcpServerOAuth2 }).optional(),
   })
   .superRefine((spec, ctx) => {
     if (spec.auth)

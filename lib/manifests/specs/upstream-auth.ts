@@ -14,7 +14,7 @@ const scopeToken = z
 
 export const oauth2Client = z
   .strictObject({
-    /** Only the service's own credentials so far; people's tokens come later (docs/design/access.md). */
+    /** The service's own credentials; an MCP server may be connected instead (oauth2Connection below). */
     grantType: z.enum(['client_credentials']),
     /** The authorization server: its token endpoint is read from its metadata (RFC 8414, then OpenID discovery). */
     issuer: httpUrl.optional(),
@@ -35,3 +35,31 @@ export const oauth2Client = z
   }, evenWithFieldErrors)
 
 export type OAuth2Client = z.infer<typeof oauth2Client>
+
+/**
+ * An MCP server that follows MCP authorization (docs/design/gateway.md, "Connected upstreams"): its
+ * authorization server is whatever its protected-resource metadata names, an operator signs in there
+ * once from the LanguageTool's page (authorization code with PKCE), and the refresh token kept from
+ * that sign-in gets every later access token. Without a clientId, Toolroom registers itself (RFC 7591).
+ */
+export const oauth2Connection = z
+  .strictObject({
+    grantType: z.literal('authorization_code'),
+    /** A client registered with the server's authorization server beforehand; dynamic registration otherwise. */
+    clientId: z.string().min(1, 'is required').max(512).optional(),
+    /** Same-namespace Secret holding the pre-registered client's secret (none: a public client). */
+    clientSecretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }).optional(),
+    /** Asked for at the authorization server; otherwise what the server's metadata lists as supported. */
+    scopes: z.array(scopeToken).max(50).optional(),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.clientSecretRef !== undefined && spec.clientId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['clientSecretRef'], message: 'is only allowed with clientId', params: { rule: 'not-allowed' } })
+  }, evenWithFieldErrors)
+
+export type OAuth2Connection = z.infer<typeof oauth2Connection>
+
+/** An MCP server's `auth.oauth2`: a service's own client credentials, or a connection an operator makes. */
+export const mcpServerOAuth2 = z.discriminatedUnion('grantType', [oauth2Client, oauth2Connection])
+
+export const isConnection = (oauth2: OAuth2Client | OAuth2Connection): oauth2 is OAuth2Connection => oauth2.grantType === 'authorization_code'

@@ -1,0 +1,116 @@
+'use client'
+// A LanguageTool whose MCP server follows MCP authorization is connected by an operator signing in
+// at its authorization server (docs/design/gateway.md, "Connected upstreams"): the state of that
+// connection, and Connect / Reconnect / Disconnect for those who may change it.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCan } from '@/components/access/caller-context'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Code } from '@/components/ui/code'
+import { DefinitionList } from '@/components/ui/definition-list'
+import type { UPSTREAM_CONNECTION_CONTRACTS } from '@/lib/api/upstream-connection-routes'
+import { type AnswerOf, apiFetch, qs } from '@/lib/client/api'
+import { dateTime, timeAgo } from '@/lib/client/format'
+
+type Connection = AnswerOf<typeof UPSTREAM_CONNECTION_CONTRACTS.get>
+type Started = AnswerOf<typeof UPSTREAM_CONNECTION_CONTRACTS.start>
+
+const STATE: Record<Connection['state'], { tone: 'green' | 'amber' | 'red'; label: string }> = {
+  connected: { tone: 'green', label: 'connected' },
+  not_connected: { tone: 'amber', label: 'not connected' },
+  reconnect: { tone: 'red', label: 'needs reconnecting' },
+}
+
+function When({ at }: { at: string | null }) {
+  if (!at) return <span className="text-slate-400">never</span>
+  return (
+    <span title={dateTime(at)}>
+      {timeAgo(at)} <span className="text-xs text-slate-500">({dateTime(at)})</span>
+    </span>
+  )
+}
+
+export function ConnectionCard({ name, namespace }: { name: string; namespace: string }) {
+  const canWrite = useCan('write')
+  const queryClient = useQueryClient()
+  const path = `/api/v1/languagetools/${encodeURIComponent(name)}/connection${qs({ namespace })}`
+  const connection = useQuery({ queryKey: ['languagetool-connection', namespace, name], queryFn: () => apiFetch<Connection>(path) })
+  // The browser goes to the authorization server; it comes back through the callback to this page.
+  const connect = useMutation({
+    mutationFn: () => apiFetch<Started>(path, { method: 'POST' }),
+    onSuccess: (started) => window.location.assign(started.authorizationUrl),
+  })
+  const disconnect = useMutation({
+    mutationFn: () => fetch(path, { method: 'DELETE' }).then((r) => (r.ok ? undefined : Promise.reject(new Error(`HTTP ${r.status}`)))),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['languagetool-connection', namespace, name] }),
+  })
+  const c = connection.data
+  const state = c ? STATE[c.state] : null
+  const error = (connect.error ?? disconnect.error ?? connection.error) as Error | null
+  return (
+    <Card
+      id="connection"
+      title="Connection"
+      description="This server follows MCP authorization: an operator signs in at its authorization server once, and Toolroom keeps the refresh token, sealed, for discovery and every call."
+      actions={
+        canWrite && c ? (
+          <span className="flex flex-wrap justify-end gap-2">
+            {c.state !== 'not_connected' && (
+              <Button variant="ghost" onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
+                Disconnect
+              </Button>
+            )}
+            <Button
+              variant={c.state === 'connected' ? 'secondary' : 'primary'}
+              onClick={() => connect.mutate()}
+              disabled={connect.isPending}
+              aria-busy={connect.isPending}
+            >
+              {c.state === 'not_connected' ? 'Connect' : 'Reconnect'}
+            </Button>
+          </span>
+        ) : null
+      }
+    >
+      {c && state ? (
+        <>
+          <DefinitionList
+            items={[
+              [
+                'State',
+                <Badge key="s" tone={state.tone}>
+                  {state.label}
+                </Badge>,
+              ],
+              ['Authorization server', c.authorizationServer ? <Code>{c.authorizationServer}</Code> : '—'],
+              ['Scopes granted', c.scopes.length ? <Code>{c.scopes.join(' ')}</Code> : '—'],
+              [
+                'Connected',
+                c.connectedAt ? (
+                  <span key="c">
+                    <When at={c.connectedAt} /> {c.connectedBy ? <span className="text-xs text-slate-500">by {c.connectedBy}</span> : null}
+                  </span>
+                ) : (
+                  'never'
+                ),
+              ],
+              ['Last refresh', <When key="r" at={c.refreshedAt} />],
+            ]}
+          />
+          {c.message && (
+            <p
+              role={c.state === 'connected' ? 'status' : 'alert'}
+              className={`mt-3 break-words text-sm ${c.state === 'connected' ? 'text-amber-800' : 'text-red-800'}`}
+            >
+              {c.message}
+            </p>
+          )}
+        </>
+      ) : (
+        <p className="text-sm text-slate-500">{connection.isPending ? 'Loading…' : null}</p>
+      )}
+      {error && <p className="mt-3 break-words text-sm text-red-800">{error.message}</p>}
+    </Card>
+  )
+}

@@ -1,0 +1,77 @@
+// The pure rules of connected upstreams (docs/design/gateway.md, "Connected upstreams"): what a
+// connection is made for, which authorization servers and metadata are believed, and how a missing
+// or broken connection is told.
+import { createHash } from 'node:crypto'
+import type { OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
+
+/** How long an operator has between asking for the authorization URL and coming back through the callback. */
+export const AUTHORIZATION_TTL_MS = 10 * 60 * 1000
+
+/**
+ * What a connection was made for: the server's address and the client asked with. A LanguageTool
+ * whose endpoint, client or scopes changed does not keep using tokens granted for the old ones.
+ */
+export function connectionConfigKey(endpoint: string, oauth2: OAuth2Connection): string {
+  const identity = {
+    endpoint,
+    clientId: oauth2.clientId ?? null,
+    secret: oauth2.clientSecretRef ? [oauth2.clientSecretRef.name, oauth2.clientSecretRef.key ?? null] : null,
+    scopes: [...new Set(oauth2.scopes ?? [])].sort(),
+  }
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex')
+}
+
+export const stateHashOf = (state: string) => createHash('sha256').update(state).digest('hex')
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * Where an operator's browser and Toolroom's token requests may be sent: https, or http on a loopback
+ * address (a development or test server). The metadata comes from the upstream, which may be hostile:
+ * plain http elsewhere would hand codes and refresh tokens to anyone on the path.
+ */
+export function isAcceptableAuthorizationUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > 2048 || !URL.canParse(value)) return false
+  const url = new URL(value)
+  if (url.username || url.password || url.hash) return false
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))
+}
+
+/**
+ * RFC 9728 §3.3: the metadata's `resource` is the server it describes. Accepted when it is the
+ * server's URL or a prefix of it on the same origin (MCP authorization: the canonical server URI may
+ * leave out the endpoint's path); anything else is metadata of another server.
+ */
+export function resourceMatches(serverUrl: string, resource: string): boolean {
+  if (!URL.canParse(resource)) return false
+  const server = new URL(serverUrl)
+  const named = new URL(resource)
+  if (named.hash || server.origin !== named.origin) return false
+  const path = (p: string) => (p.endsWith('/') ? p : `${p}/`)
+  return path(server.pathname).startsWith(path(named.pathname))
+}
+
+/** Why calls and discovery have no token for a connected upstream: the LanguageTool's condition. */
+export type ConnectionNeed = 'not_connected' | 'changed' | 'reconnect'
+
+export class UpstreamConnectionNeeded extends Error {
+  constructor(
+    readonly need: ConnectionNeed,
+    /** The authorization server's error when it refused the refresh token (invalid_grant, ...). */
+    readonly error: string | null = null,
+    readonly description: string | null = null,
+  ) {
+    super(describeConnectionNeed(need, error, description))
+    this.name = 'UpstreamConnectionNeeded'
+  }
+}
+
+export function describeConnectionNeed(need: ConnectionNeed, error: string | null, description: string | null): string {
+  if (need === 'not_connected') return 'needs connecting: an operator connects it from its page'
+  if (need === 'changed') return 'needs connecting again: its endpoint or OAuth client changed since it was connected; an operator reconnects it from its page'
+  const why = error ? ` (the authorization server answered ${error}${description ? `: ${description}` : ''})` : ''
+  return `reconnect: the authorization server no longer accepts its refresh token${why}; an operator reconnects it from its page`
+}
+
+/** Refresh failures that no retry mends: the grant or the client is gone, and only a new sign-in helps. */
+export const REFUSALS_NEEDING_RECONNECT = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client'])
