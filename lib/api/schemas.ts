@@ -279,6 +279,18 @@ export const applyImpactSchema = z
     description: 'Every agent whose effective tool set would change, tool by tool, worked out by the resolver over the would-be registry.',
   })
 
+export const applyWarningSchema = z
+  .object({
+    index: z.number().int().openapi({ description: "The document's index in the manifest." }),
+    kind: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    field: z.string().openapi({ example: 'spec.endpoint.url' }),
+    reason: z.string().openapi({ description: 'The reason of the condition the resource would get.', example: 'HostNotResolved' }),
+    message: z.string(),
+  })
+  .openapi('ApplyWarning')
+
 const applyAction = z.enum(['created', 'updated', 'unchanged', 'deleted'])
 
 export const applyResultSchema = z
@@ -300,6 +312,10 @@ export const applyResultSchema = z
     ),
     summary: z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), deleted: z.number().int() }),
     impact: applyImpactSchema.optional().openapi({ description: 'Dry runs only.' }),
+    warnings: z.array(applyWarningSchema).optional().openapi({
+      description:
+        'Dry runs only: documents that are valid but would not work once written (a host that does not resolve or the outbound policy refuses, a Secret or MCP server that does not exist), found as their status will be. Warnings do not refuse the apply.',
+    }),
   })
   .openapi('ApplyResult')
 

@@ -30,6 +30,7 @@ import { resolveKind } from './kinds'
 import { keptSecretKeys } from './specs/secret'
 import { readManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
+import { type ApplyWarning, foreseeFailures } from './foresee-failures'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 
 export type ApplyAction = WriteAction | 'deleted'
@@ -53,6 +54,8 @@ export interface ApplyResult {
   summary: Record<ApplyAction, number>
   /** Dry runs only: the agents whose effective tool sets would change. */
   impact?: ApplyImpact
+  /** Dry runs only: what would be written but fail once it is (a host that does not resolve, a missing Secret or server). */
+  warnings?: ApplyWarning[]
 }
 
 export interface ApplyOptions {
@@ -226,7 +229,9 @@ async function writeDocuments({ valid, prunable }: CheckedDocuments, options: Ap
   }
   // REST creates and replaces answer with the resource, not an apply result: no impact to compute.
   const impact = dryRun && options.expect === undefined ? await impactOnAgents(planned) : undefined
-  return { dryRun, results, summary, ...(impact ? { impact } : {}) }
+  const changing = new Set(results.filter((r) => r.action === 'created' || r.action === 'updated').map((r) => r.index))
+  const warnings = dryRun && options.expect === undefined ? await foreseeFailures(valid.filter((v) => changing.has(v.index))) : undefined
+  return { dryRun, results, summary, ...(impact ? { impact } : {}), ...(warnings ? { warnings } : {}) }
 }
 
 /** The refusal of one document, when its kind is one the caller may not change (whether or not it is valid). */

@@ -2167,6 +2167,8 @@ export interface components {
                 deleted: number;
             };
             impact?: components["schemas"]["ApplyImpact"];
+            /** @description Dry runs only: documents that are valid but would not work once written (a host that does not resolve or the outbound policy refuses, a Secret or MCP server that does not exist), found as their status will be. Warnings do not refuse the apply. */
+            warnings?: components["schemas"]["ApplyWarning"][];
         };
         FieldChange: {
             /**
@@ -2218,6 +2220,21 @@ export interface components {
             }[];
             /** @description Whether `agents` was cut (at 20,000 tool changes in all) short of `agentsAffected`. */
             truncated: boolean;
+        };
+        ApplyWarning: {
+            /** @description The document's index in the manifest. */
+            index: number;
+            kind: string;
+            namespace: string;
+            name: string;
+            /** @example spec.endpoint.url */
+            field: string;
+            /**
+             * @description The reason of the condition the resource would get.
+             * @example HostNotResolved
+             */
+            reason: string;
+            message: string;
         };
         ApplyBody: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["KubernetesSecretManifest"] | components["schemas"]["Manifest"][] | components["schemas"]["ManifestList"];
         ToolManifest: {
