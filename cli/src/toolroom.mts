@@ -94,6 +94,10 @@ program
   .argument('<agent>', 'a name (in -n NAMESPACE), namespace/name, or an id')
   .option('-n, --namespace <namespace>', "the agent's namespace")
   .option('--excluded', 'add the shadowed and denied entries')
+  .option(
+    '--compare <other>',
+    "put the set beside another agent's (a name, namespace/name or id), or a unit's (unit:NAME): what only one can call, why not, and the fix; exits 1 when they differ",
+  )
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command, agent: string) {
     return run(() => effectiveTools(connection(globals()), agent, this.opts()))()
