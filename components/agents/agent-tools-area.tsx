@@ -1,12 +1,13 @@
 'use client'
 // The top of an agent's page: its tool set, and the explainer under it; "Explain" on a tool's card
-// fills the explainer in and brings it into view.
+// fills the explainer in and brings it into view; then the set beside another agent's or a unit's.
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useRef } from 'react'
 import { QueryView } from '@/components/ui/states'
 import { getEffectiveTools } from '@/lib/client/api'
 import { queryKeys } from '@/lib/client/query-keys'
 import { AgentToolSet } from './agent-tool-set'
+import { ComparePanel } from './compare-panel'
 import { ExplainCallPanel, type ExplainCallPanelHandle } from './explain-call-panel'
 
 export function AgentToolsArea({ id, namespace, subjectNamespace }: { id: string; namespace?: string; subjectNamespace: string }) {
@@ -23,6 +24,7 @@ export function AgentToolsArea({ id, namespace, subjectNamespace }: { id: string
         {(data) => <AgentToolSet data={data} agentId={id} namespace={namespace} subjectNamespace={subjectNamespace} onExplain={explain} />}
       </QueryView>
       <ExplainCallPanel ref={explainer} agentId={id} namespace={namespace} toolNames={names} />
+      <ComparePanel agentId={id} namespace={namespace} subjectNamespace={subjectNamespace} />
     </div>
   )
 }
