@@ -3081,6 +3081,10 @@ export interface components {
                 failures: number;
                 /** @description Share of the tool's failures in the window (0..1) */
                 share: number;
+                /** @description The start of the hour of the first of these failures in the window (the rollups are hourly) */
+                firstSeen: string;
+                /** @description The start of the hour of the last of these failures */
+                lastSeen: string;
             }[];
             agents: {
                 agentId: string;
