@@ -198,7 +198,13 @@ export function ToolFailureView({ toolKey }: { toolKey: string }) {
               </div>
               <div>
                 <h3 className="mb-1 text-xs font-semibold text-slate-700">Failure rate per {grain}</h3>
-                <StackedBarChart data={trend(f.stats, grain)} series={RATE_SERIES} valueFormatter={asPercent} height={180} />
+                <StackedBarChart
+                  label={`Failure rate per ${grain}`}
+                  data={trend(f.stats, grain)}
+                  series={RATE_SERIES}
+                  valueFormatter={asPercent}
+                  height={180}
+                />
               </div>
               <div className="grid gap-5 lg:grid-cols-2">
                 <div className="min-w-0">

@@ -15,6 +15,9 @@ import { parseRef } from './resource-ref'
 import { languageToolEndpoint, type LanguageToolSpec } from './specs/language-tool'
 import type { ToolSpec } from './specs/tool'
 
+/** The most endpoints one dry run judges (each a DNS lookup, cached for a minute, with a 2 s timeout). */
+export const MAX_HOSTS_CHECKED = 50
+
 export interface ApplyWarning {
   /** The document's index in the manifest. */
   index: number
@@ -139,11 +142,14 @@ export async function foreseeFailures(documents: readonly IndexedDocument[]): Pr
     if (d.kind === 'Tool' && (d.spec as ToolSpec).type === 'rest') urls.add((d.spec as ToolSpec).endpoint!.url)
     if (d.kind === 'LanguageTool') urls.add(languageToolEndpoint(d.metadata.name, d.metadata.namespace, d.spec as LanguageToolSpec))
   }
-  const verdicts = new Map(await Promise.all([...urls].map(async (url) => [url, await endpointVerdict(url)] as const)))
+  // A dry run costs no write, so the lookups it can set off are bounded: past the first hosts, the rest are not judged.
+  const judged = [...urls].slice(0, MAX_HOSTS_CHECKED)
+  const verdicts = new Map<string, EndpointFact>(await Promise.all(judged.map(async (url) => [url, await endpointVerdict(url)] as const)))
+  const notChecked: EndpointFact = { unknown: `not checked: a dry run looks up at most ${MAX_HOSTS_CHECKED} hosts` }
 
   return warningsOf(relevant, {
     osToolsEnabled: config().TOOLROOM_ENABLE_OS_TOOLS,
-    endpoint: (url) => verdicts.get(url)!,
+    endpoint: (url) => verdicts.get(url) ?? notChecked,
     secret: (namespace, name) => {
       const keys = manifestSecrets.get(key(namespace, name)) ?? storedSecrets.get(key(namespace, name))
       return keys ? { found: true, keys } : { found: false }
