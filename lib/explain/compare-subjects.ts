@@ -52,7 +52,8 @@ async function sequential<T, U>(items: T[], each: (item: T) => Promise<U>): Prom
 
 /** The tool `has` lets one side call, and why `lacking` cannot. */
 async function oneSided({ tool, has, other }: OneSided, lacking: Side): Promise<Comparison['onlyLeft'][number]> {
-  const state = other?.state ?? 'absent'
+  // The other side's entry of the name is never enabled (that side would have the tool).
+  const state = !other || other.state === 'enabled' ? 'absent' : other.state
   if (lacking.kind === 'Agent') {
     const explanation = await explainCall(lacking.row, { tool, arguments: {} })
     return { tool, has: entryOf(has), lacks: { state, reason: explanation.summary, fixes: explanation.fixes } }
