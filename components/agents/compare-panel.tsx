@@ -3,7 +3,7 @@
 // one side can call: where it comes from, why the other side cannot (an agent's reason is the
 // explainer's own) and the fix, as a draft for Apply. Nothing is called or recorded.
 import { useMutation } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { FixLink } from '@/components/explain/fix-link'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -61,10 +61,12 @@ export function ComparePanel({ agentId, namespace, subjectNamespace }: { agentId
   const compare = useMutation({
     mutationFn: (to: { kind: 'Agent' | 'Unit'; ref: string }) =>
       compareEffectiveTools(agentId, namespace, { kind: to.kind, ref: to.ref.includes('/') ? to.ref : `${subjectNamespace}/${to.ref}` }),
-    // The answer is what was asked for: focus moves to it, so a screen reader reads it next.
-    onSuccess: () => requestAnimationFrame(() => answer.current?.focus()),
   })
   const data = compare.data
+  // The answer is what was asked for: focus moves to it once it is on screen, so a screen reader reads it next.
+  useEffect(() => {
+    if (data) answer.current?.focus()
+  }, [data])
   return (
     <Card
       id="compare"

@@ -4,7 +4,7 @@
 // tool fills the arguments in from its inputSchema (until the person edits them), and the answer takes
 // the focus when it comes.
 import { useMutation } from '@tanstack/react-query'
-import { type Ref, useId, useImperativeHandle, useRef, useState } from 'react'
+import { type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from 'react'
 import { ExplainTrace } from '@/components/explain/explain-trace'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -55,7 +55,6 @@ export function ExplainCallPanel({
   const answer = useRef<HTMLDivElement>(null)
   const explain = useMutation({
     mutationFn: (body: ExplainBody) => explainCall(agentId, namespace, body),
-    onSettled: () => requestAnimationFrame(() => answer.current?.focus()),
   })
   const [formError, setFormError] = useState<Error | null>(null)
   /** Picks a tool: the arguments follow its schema unless the person has written their own. */
@@ -87,6 +86,10 @@ export function ExplainCallPanel({
   }))
 
   const error = formError ?? explain.error
+  // The answer (or what went wrong) takes the focus once it is on screen, so it is read next.
+  useEffect(() => {
+    if (explain.data || error) answer.current?.focus()
+  }, [explain.data, error])
   return (
     <Card
       id="explain"

@@ -52,7 +52,9 @@ const ROW: Record<DiffPart['op'], string> = { same: 'text-slate-700', removed: '
  */
 export function JsonDiff({ before, after, format = 'json' }: { before: unknown; after: unknown; format?: 'json' | 'yaml' }) {
   const rows = useMemo(() => {
-    const print = format === 'yaml' ? stableYaml : stableJson
+    // As YAML, no fields at all (a diff's side that only gains fields) is no lines rather than `{}`.
+    const emptyMap = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0
+    const print = format === 'yaml' ? (v: unknown) => (emptyMap(v) ? '' : stableYaml(v)) : stableJson
     return unifiedRows(diffLines(print(before), print(after)))
   }, [before, after, format])
   return (
