@@ -102,6 +102,8 @@ for (const viewport of VIEWPORTS) {
     const fix = row.getByTestId('fix-link')
     await expect(fix).toContainText('turn zendesk.reply_to_customer on for agent support-faq')
     await result.scrollIntoViewIfNeeded()
+    // Long sources (an image digest) wrap: nothing makes the page scroll sideways on the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width)
     await page.screenshot({ path: `${SHOTS}/compare-agents-${viewport.name}.png` })
 
     // A unit instead of an agent.

@@ -35,7 +35,7 @@ function OneSide({ title, lacking, items, testId }: { title: string; lacking: st
             <li key={d.tool} className="space-y-1 px-3 py-2 text-xs" data-testid="compare-row" data-tool={d.tool}>
               <div className="flex flex-wrap items-baseline gap-2">
                 <span className="font-mono text-sm font-medium text-slate-900 [overflow-wrap:anywhere]">{d.tool}</span>
-                <span className="text-slate-600">{origin(d.has)}</span>
+                <span className="min-w-0 text-slate-600 [overflow-wrap:anywhere]">{origin(d.has)}</span>
               </div>
               <p className="text-slate-700 [overflow-wrap:anywhere]">
                 <Badge tone={STATE_TONE[d.lacks.state]}>{d.lacks.state}</Badge> <span className="sr-only">Why {lacking} cannot: </span>
