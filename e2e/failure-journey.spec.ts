@@ -179,6 +179,14 @@ for (const viewport of [
     await expect(errorRow).toContainText('upstream_status')
     await expect(errorRow).toContainText('the endpoint answered 500 Internal Server Error')
     await expect(errorRow).toContainText(String(FAILURES))
+    // When it was first and last seen: the calls were all made just now.
+    await expect(errorRow.getByTestId('failure-error-seen')).toHaveText('first seen this hour · last seen this hour')
+    // The chart is named, says in words what it shows, and opens as a table.
+    const chart = view.getByRole('img', { name: 'Failure rate per day' })
+    await expect(chart).toBeVisible()
+    await expect(view.getByTestId('chart').locator('figcaption')).toContainText(/^Failure rate per day, .*failure rate: highest \d+(\.\d)?%/)
+    await view.getByText('Show as a table').click()
+    await expect(view.getByRole('table', { name: 'Failure rate per day' }).getByRole('row')).toHaveCount(8)
     const agentRows = view.getByTestId('failure-agent-row')
     await expect(agentRows).toHaveCount(2)
     await expect(agentRows.first()).toContainText(`${namespace}/support-bot`)

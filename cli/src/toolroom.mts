@@ -97,6 +97,10 @@ program
   .option('-n, --namespace <namespace>', "the agent's namespace")
   .option('--excluded', 'add the shadowed and denied entries')
   .option('-w, --watch', 'after the set, print each change as it happens (json: one event per line) until Ctrl-C')
+  .option(
+    '--compare <other>',
+    "put the set beside another agent's (a name, namespace/name or id), or a unit's (unit:NAME): what only one can call, why not, and the fix; exits 1 when they differ",
+  )
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command, agent: string) {
     return run(() => effectiveTools(connection(globals()), agent, this.opts()))()

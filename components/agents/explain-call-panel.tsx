@@ -1,14 +1,17 @@
 'use client'
 // "Explain a call": pick one of the agent's tools (or type any name), give the arguments as JSON, and
-// read what the gateway would do with that call now, and why. Nothing is called or recorded.
+// read what the gateway would do with that call now, and why. Nothing is called or recorded. Picking a
+// tool fills the arguments in from its inputSchema (until the person edits them), and the answer takes
+// the focus when it comes.
 import { useMutation } from '@tanstack/react-query'
-import { type Ref, useId, useImperativeHandle, useState } from 'react'
+import { type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from 'react'
 import { ExplainTrace } from '@/components/explain/explain-trace'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, Form, TextArea, TextInput } from '@/components/ui/form'
 import { ErrorState } from '@/components/ui/states'
 import { ApiError } from '@/lib/client/api'
+import { exampleArguments } from '@/lib/client/example-arguments'
 import { type ExplainBody, explainCall } from '@/lib/client/explain-api'
 
 export interface ExplainCallPanelHandle {
@@ -33,24 +36,39 @@ export function ExplainCallPanel({
   agentId,
   namespace,
   toolNames,
+  inputSchemas,
   ref,
 }: {
   agentId: string
   namespace?: string
   toolNames: string[]
+  /** The inputSchema of each tool of the agent's set, by name: what the arguments are filled in from. */
+  inputSchemas?: ReadonlyMap<string, unknown>
   ref?: Ref<ExplainCallPanelHandle>
 }) {
   const ids = useId()
   const [tool, setTool] = useState('')
   const [args, setArgs] = useState('{}')
+  // The arguments as last filled in from a schema: while the field still shows them, picking another tool refills it.
+  const [filled, setFilled] = useState('{}')
   const [key, setKey] = useState('')
+  const answer = useRef<HTMLDivElement>(null)
   const explain = useMutation({
     mutationFn: (body: ExplainBody) => explainCall(agentId, namespace, body),
   })
   const [formError, setFormError] = useState<Error | null>(null)
-  const run = (name: string) => {
+  /** Picks a tool: the arguments follow its schema unless the person has written their own. */
+  const pick = (name: string): string => {
+    setTool(name)
+    if (args !== filled || !inputSchemas?.has(name)) return args
+    const next = exampleArguments(inputSchemas.get(name))
+    setArgs(next)
+    setFilled(next)
+    return next
+  }
+  const run = (name: string, text = args) => {
     try {
-      const body: ExplainBody = { tool: name.trim(), arguments: parseArguments(args), ...(key.trim() ? { idempotencyKey: key.trim() } : {}) }
+      const body: ExplainBody = { tool: name.trim(), arguments: parseArguments(text), ...(key.trim() ? { idempotencyKey: key.trim() } : {}) }
       explain.mutate(body)
     } catch (e) {
       explain.reset()
@@ -63,12 +81,15 @@ export function ExplainCallPanel({
   // Called from the card's click, not from an effect on a prop: the form's own edits wait for its button.
   useImperativeHandle(ref, () => ({
     explain(name: string) {
-      setTool(name)
-      run(name)
+      run(name, pick(name))
     },
   }))
 
   const error = formError ?? explain.error
+  // The answer (or what went wrong) takes the focus once it is on screen, so it is read next.
+  useEffect(() => {
+    if (explain.data || error) answer.current?.focus()
+  }, [explain.data, error])
   return (
     <Card
       id="explain"
@@ -84,7 +105,7 @@ export function ExplainCallPanel({
                 monospace
                 list={`${ids}-names`}
                 value={tool}
-                onChange={(e) => setTool(e.target.value)}
+                onChange={(e) => pick(e.target.value)}
                 placeholder="e.g. github.create_issue"
                 required
                 maxLength={256}
@@ -117,11 +138,13 @@ export function ExplainCallPanel({
             <TextArea code value={args} onChange={(e) => setArgs(e.target.value)} rows={6} spellCheck={false} />
           </Field>
         </Form>
-        {error ? (
-          <ErrorState error={error} title={(error as ApiError).title ?? 'Could not explain'} />
-        ) : (
-          explain.data && <ExplainTrace explanation={explain.data} />
-        )}
+        <div ref={answer} tabIndex={-1} className="outline-none" data-testid="explain-answer">
+          {error ? (
+            <ErrorState error={error} title={(error as ApiError).title ?? 'Could not explain'} />
+          ) : (
+            explain.data && <ExplainTrace explanation={explain.data} />
+          )}
+        </div>
       </div>
     </Card>
   )

@@ -11,6 +11,7 @@ import type { KindSchema } from '@/lib/client/manifest-completion'
 import { ADMIN_ONLY_KINDS } from '@/lib/auth/admin-only-kinds'
 import { queryKeys } from '@/lib/client/query-keys'
 import { ApplyProblems } from './apply-problems'
+import type { ApplyAnswer } from '@/lib/client/apply-answer'
 import { ApplyResults } from './apply-results'
 import { EXAMPLE_MANIFEST } from './example-manifest'
 import { ManifestEditor, type ManifestEditorHandle } from './manifest-editor'
@@ -25,10 +26,14 @@ export function ApplyForm({ kinds, draft }: { kinds: readonly KindSchema[]; draf
   const [answered, setAnswered] = useState<string | null>(null)
   const fileInput = useRef<HTMLInputElement>(null)
   const editor = useRef<ManifestEditorHandle>(null)
+  // The last dry run's answer and the text it was about: an Apply of that same text keeps showing
+  // its impact on agents and its warnings, which a real apply does not work out again.
+  const [lastDryRun, setLastDryRun] = useState<{ text: string; answer: ApplyAnswer } | null>(null)
   const apply = useMutation({
-    mutationFn: ({ dryRun }: { dryRun: boolean }) => applyManifest(text, dryRun),
-    onSuccess: (answer) => {
-      if (!answer.dryRun) void client.invalidateQueries({ queryKey: queryKeys.all })
+    mutationFn: ({ dryRun, sent }: { dryRun: boolean; sent: string }) => applyManifest(sent, dryRun),
+    onSuccess: (answer, { sent }) => {
+      if (answer.dryRun) setLastDryRun({ text: sent, answer })
+      else void client.invalidateQueries({ queryKey: queryKeys.all })
     },
   })
   const busy = apply.isPending
@@ -36,12 +41,12 @@ export function ApplyForm({ kinds, draft }: { kinds: readonly KindSchema[]; draf
   const isAdmin = useCan('admin')
   const run = (dryRun: boolean) => {
     setAnswered(text)
-    apply.mutate({ dryRun })
+    apply.mutate({ dryRun, sent: text })
   }
   const validate = useCallback(() => {
     if (!text.trim() || apply.isPending) return
     setAnswered(text)
-    apply.mutate({ dryRun: true })
+    apply.mutate({ dryRun: true, sent: text })
   }, [apply, text])
   const stale = answered !== null && answered !== text && Boolean(apply.data || apply.error)
   const error = apply.error ? (apply.error instanceof ApiError ? apply.error : new ApiError(0, 'Error', String(apply.error))) : null
@@ -118,7 +123,9 @@ export function ApplyForm({ kinds, draft }: { kinds: readonly KindSchema[]; draf
           {error ? (
             <ApplyProblems error={error} onGoTo={(line, column) => editor.current?.goTo(line, column)} />
           ) : (
-            apply.data && <ApplyResults answer={apply.data} />
+            apply.data && (
+              <ApplyResults answer={apply.data} dryRun={!apply.data.dryRun && lastDryRun?.text === apply.variables?.sent ? lastDryRun.answer : null} />
+            )
           )}
         </Card>
       )}

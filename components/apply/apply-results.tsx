@@ -12,6 +12,7 @@ import {
   type ApplyAnswer,
   type ApplyDocumentResult,
   type ApplyImpact,
+  type ApplyWarning,
   changeKind,
   changesAsDocuments,
   countActions,
@@ -132,7 +133,7 @@ function DocumentRows({ answer }: { answer: ApplyAnswer }) {
                         </li>
                       ))}
                     </ul>
-                    <JsonDiff {...changesAsDocuments(r.changes!)} />
+                    <JsonDiff {...changesAsDocuments(r.changes!)} format="yaml" />
                   </td>
                 </tr>
               )}
@@ -144,7 +145,28 @@ function DocumentRows({ answer }: { answer: ApplyAnswer }) {
   )
 }
 
-function Impact({ impact }: { impact: ApplyImpact }) {
+function Warnings({ warnings }: { warnings: ApplyWarning[] }) {
+  return (
+    <section aria-labelledby="apply-warnings-title" data-testid="apply-warnings" className="border-b border-amber-200 bg-amber-50 px-4 py-3">
+      <h3 id="apply-warnings-title" className="text-sm font-semibold text-amber-900">
+        {warnings.length} warning{warnings.length === 1 ? '' : 's'}: valid, but would fail once applied
+      </h3>
+      <ul className="mt-1.5 space-y-1 text-xs text-amber-950">
+        {warnings.map((w, i) => (
+          <li key={i} data-testid="apply-warning" data-reason={w.reason} className="[overflow-wrap:anywhere]">
+            <span className="font-mono">
+              {w.kind} {w.namespace}/{w.name} · {w.field}
+            </span>{' '}
+            (document {w.index}): {w.message}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** `applied`: the impact shown is the dry run's of the same text, kept once the apply went through. */
+function Impact({ impact, applied }: { impact: ApplyImpact; applied: boolean }) {
   const rows = impactRows(impact)
   return (
     <section aria-labelledby="apply-impact-title" data-testid="apply-impact" className="border-t border-slate-200">
@@ -153,7 +175,9 @@ function Impact({ impact }: { impact: ApplyImpact }) {
           Impact on agents
         </h3>
         <p className="mt-0.5 text-xs text-slate-600">
-          {count(impact.agentsAffected)} of {count(impact.agentsChecked)} agents checked would see their effective tool set change.
+          {applied
+            ? `${count(impact.agentsAffected)} of ${count(impact.agentsChecked)} agents checked saw their effective tool set change (as the dry run of this manifest worked it out before the apply).`
+            : `${count(impact.agentsAffected)} of ${count(impact.agentsChecked)} agents checked would see their effective tool set change.`}
         </p>
       </div>
       {rows.length > 0 && (
@@ -195,12 +219,28 @@ function Impact({ impact }: { impact: ApplyImpact }) {
   )
 }
 
-export function ApplyResults({ answer }: { answer: ApplyAnswer }) {
+/**
+ * `dryRun`: the last dry run of the same manifest text, whose impact and warnings stay on screen after
+ * the apply (a real apply's answer carries neither).
+ */
+export function ApplyResults({ answer, dryRun }: { answer: ApplyAnswer; dryRun?: ApplyAnswer | null }) {
+  const kept = !answer.dryRun && dryRun ? dryRun : null
+  const impact = answer.impact ?? kept?.impact
+  const warnings = answer.warnings ?? kept?.warnings ?? []
   return (
     <div data-testid="apply-results">
       <Summary answer={answer} />
+      {warnings.length > 0 && <Warnings warnings={warnings} />}
       <DocumentRows answer={answer} />
-      {answer.impact && <Impact impact={answer.impact} />}
+      {impact ? (
+        <Impact impact={impact} applied={!answer.dryRun} />
+      ) : (
+        !answer.dryRun && (
+          <p className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600" data-testid="apply-no-impact">
+            Applied without a dry run of this text: validate before applying to see which agents&apos; tools change.
+          </p>
+        )
+      )}
     </div>
   )
 }

@@ -38,7 +38,7 @@ function sortByOrder<T>(items: T[], key: (item: T) => string, order: string[]): 
 function CountCard({ label, value, href }: { label: string; value: number; href?: string }) {
   const body = (
     <>
-      <p className="text-xs font-medium uppercase tracking-wide text-slate-500 [overflow-wrap:anywhere]">{label}</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-500 break-words">{label}</p>
       <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{count(value)}</p>
     </>
   )
@@ -72,7 +72,8 @@ export function OverviewDashboard() {
       {(data) => (
         <div className="space-y-5">
           <GettingStarted facts={data.firstRun} />
-          <div className="grid grid-cols-3 gap-3 lg:grid-cols-6">
+          {/* Two across on a phone: "LanguageTools" fits a tile there without breaking inside the word. */}
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
             {COUNT_CARDS.map((c) => (
               <CountCard key={c.key} label={c.label} value={data.counts[c.key] ?? 0} href={c.href} />
             ))}

@@ -1,6 +1,6 @@
 'use client'
 import { useMemo } from 'react'
-import { diffLines, diffWords, stableJson, unifiedRows, type DiffPart } from '@/lib/client/text-diff'
+import { diffLines, diffWords, stableJson, stableYaml, unifiedRows, type DiffPart } from '@/lib/client/text-diff'
 
 const isText = (v: unknown) => typeof v === 'string' || v === undefined
 
@@ -46,9 +46,17 @@ function TextDiff({ before, after }: { before: string | undefined; after: string
 const SIGN: Record<DiffPart['op'], string> = { same: ' ', removed: '−', added: '+' }
 const ROW: Record<DiffPart['op'], string> = { same: 'text-slate-700', removed: 'bg-red-50 text-red-900', added: 'bg-emerald-50 text-emerald-900' }
 
-/** Two JSON values as a unified diff of their pretty-printed text (keys sorted), unchanged runs folded. */
-export function JsonDiff({ before, after }: { before: unknown; after: unknown }) {
-  const rows = useMemo(() => unifiedRows(diffLines(stableJson(before), stableJson(after))), [before, after])
+/**
+ * Two values as a unified diff of their pretty-printed text (keys sorted), unchanged runs folded: as
+ * JSON, or as YAML where the values are parts of manifests (Apply).
+ */
+export function JsonDiff({ before, after, format = 'json' }: { before: unknown; after: unknown; format?: 'json' | 'yaml' }) {
+  const rows = useMemo(() => {
+    // As YAML, no fields at all (a diff's side that only gains fields) is no lines rather than `{}`.
+    const emptyMap = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0
+    const print = format === 'yaml' ? (v: unknown) => (emptyMap(v) ? '' : stableYaml(v)) : stableJson
+    return unifiedRows(diffLines(print(before), print(after)))
+  }, [before, after, format])
   return (
     <div className="overflow-hidden rounded-md border border-slate-200 bg-white">
       <div className="flex gap-4 border-b border-slate-200 bg-slate-50 px-2 py-1 text-[11px] font-medium uppercase tracking-wide text-slate-500">

@@ -67,11 +67,11 @@ export function CallStatsPanel({ subject, title = 'Calls, last 7 days', callsHre
               <div className="grid gap-4 lg:grid-cols-2">
                 <div>
                   <h3 className="mb-1 text-xs font-semibold text-slate-700">Calls per {grain}</h3>
-                  <StackedBarChart data={data} series={CALL_SERIES} valueFormatter={count} />
+                  <StackedBarChart label={`Calls per ${grain}`} data={data} series={CALL_SERIES} valueFormatter={count} totals />
                 </div>
                 <div>
                   <h3 className="mb-1 text-xs font-semibold text-slate-700">Latency per {grain}</h3>
-                  <TimeLineChart data={data} series={LATENCY_SERIES} valueFormatter={duration} />
+                  <TimeLineChart label={`Latency per ${grain}`} data={data} series={LATENCY_SERIES} valueFormatter={duration} />
                 </div>
               </div>
             </div>

@@ -28,6 +28,9 @@ function trend(stats: ToolFailures['stats'], grain: Grain): ChartPoint[] {
     : stats.byHour.map((h) => ({ label: hourLabel(h.hour), failurePercent: percentOf(h.failureRate) }))
 }
 
+/** An hour bucket of the rollups: the current hour reads "this hour", not "x minutes ago" (its start). */
+const hourAgo = (hour: string) => (Date.now() - new Date(hour).getTime() < 3_600_000 ? 'this hour' : timeAgo(hour))
+
 /** The first line of what the upstream answered, for a row; the drawer shows all of it. */
 const firstLine = (excerpt: string | null) => (excerpt ? excerpt.split('\n', 1)[0].slice(0, 160) : null)
 
@@ -54,6 +57,10 @@ function TopErrors({ errors }: { errors: ToolFailures['errors'] }) {
             <Td className="min-w-0">
               <span className="font-mono text-xs text-red-800">{e.code || 'no error code'}</span>
               <span className="block break-words text-xs text-slate-700">{e.message ?? <em className="text-slate-500">other or no message</em>}</span>
+              <span className="mt-0.5 block text-[11px] text-slate-600" data-testid="failure-error-seen">
+                <span title={`in the hour from ${dateTime(e.firstSeen)}`}>first seen {hourAgo(e.firstSeen)}</span> ·{' '}
+                <span title={`in the hour from ${dateTime(e.lastSeen)}`}>last seen {hourAgo(e.lastSeen)}</span>
+              </span>
               <ShareBar share={e.share} />
             </Td>
             <Td className="text-right text-xs tabular-nums">
@@ -191,7 +198,13 @@ export function ToolFailureView({ toolKey }: { toolKey: string }) {
               </div>
               <div>
                 <h3 className="mb-1 text-xs font-semibold text-slate-700">Failure rate per {grain}</h3>
-                <StackedBarChart data={trend(f.stats, grain)} series={RATE_SERIES} valueFormatter={asPercent} height={180} />
+                <StackedBarChart
+                  label={`Failure rate per ${grain}`}
+                  data={trend(f.stats, grain)}
+                  series={RATE_SERIES}
+                  valueFormatter={asPercent}
+                  height={180}
+                />
               </div>
               <div className="grid gap-5 lg:grid-cols-2">
                 <div className="min-w-0">

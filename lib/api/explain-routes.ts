@@ -4,6 +4,8 @@
 // what it tells is what a reader already sees (effective sets with reasons, Tool specs, policies,
 // the calls explorer's keys), worked out the way the gateway works it out.
 import { agentsWithTool } from '@/lib/effective-tools/agents-with-tool'
+import { compareSubjects } from '@/lib/explain/compare-subjects'
+import { comparisonQuery, comparisonSchema } from '@/lib/explain/comparison-schema'
 import { explainCall } from '@/lib/explain/explain-call'
 import { agentsWithToolQuery, agentsWithToolSchema, explainRequestSchema, explanationSchema } from '@/lib/explain/explanation-schema'
 import { maxMcpBodyBytes } from '@/lib/gateway/mcp-handler'
@@ -40,10 +42,23 @@ export const EXPLAIN_CONTRACTS = {
     query: agentsWithToolQuery,
     response: agentsWithToolSchema,
   },
+  compare: {
+    method: 'GET',
+    path: '/api/v1/agents/{id}/compare',
+    operationId: 'compareAgentEffectiveTools',
+    tags: ['Agent'],
+    access: 'read',
+    summary:
+      "Two agents' (or an agent's and a unit's) effective tools side by side: what each can call that the other cannot, why not (the explainer's answer) and the fix draft",
+    params: idParams,
+    query: comparisonQuery,
+    response: comparisonSchema,
+  },
 } satisfies Record<string, RouteContract>
 
 export const explainRoutes = {
   explain: route(EXPLAIN_CONTRACTS.explain, async ({ params, query, body }) => explainCall(await getRow('Agent', params.id, query.namespace), body)),
+  compare: route(EXPLAIN_CONTRACTS.compare, async ({ params, query }) => compareSubjects(params.id, query)),
   agentsWithTool: route(EXPLAIN_CONTRACTS.agentsWithTool, async ({ params, query }) => {
     const tool = await getRow('Tool', params.id, query.namespace)
     return agentsWithTool({ namespace: tool.namespace, name: tool.name }, { state: query.state, limit: query.limit, cursor: query.cursor })

@@ -724,6 +724,11 @@ const DOCS: Record<string, OperationDoc> = {
     request: { tool: 'stripe.create_refund', arguments: { charge: 'ch_3Nd1', amount: 1200 } },
     parameters: { id: ID },
   },
+  compareAgentEffectiveTools: {
+    description:
+      "Puts two effective sets side by side: the agent's and another agent's (`with`), or a unit's (`with` and `withKind=Unit`). For each tool one side can call and the other cannot: where it comes from on the side that has it, why the other side cannot call it (for an agent, the explainer's summary, as `POST /api/v1/agents/{id}/explain` answers it) and the manifest changes that would let it, ready for Apply. Tools both can call from another source or under another approval rule are listed too. Nothing is called or recorded.",
+    parameters: { id: ID, with: 'support-escalation', withKind: 'Agent' },
+  },
   listAgentsWithTool: {
     description:
       'Agents whose effective set holds this Tool, with its state for each (enabled, disabled, denied, shadowed) and the reason; filter by `state`, keyset pages.',

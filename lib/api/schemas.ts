@@ -283,6 +283,18 @@ export const applyImpactSchema = z
     description: 'Every agent whose effective tool set would change, tool by tool, worked out by the resolver over the would-be registry.',
   })
 
+export const applyWarningSchema = z
+  .object({
+    index: z.number().int().openapi({ description: "The document's index in the manifest." }),
+    kind: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    field: z.string().openapi({ example: 'spec.endpoint.url' }),
+    reason: z.string().openapi({ description: 'The reason of the condition the resource would get.', example: 'HostNotResolved' }),
+    message: z.string(),
+  })
+  .openapi('ApplyWarning')
+
 const applyAction = z.enum(['created', 'updated', 'unchanged', 'deleted'])
 
 export const applyResultSchema = z
@@ -317,6 +329,10 @@ export const applyResultSchema = z
       .openapi({
         description: 'Dry runs with Policies only: the agents each Policy would reach, with the tools of theirs it selects (docs/design/policy.md#reach).',
       }),
+    warnings: z.array(applyWarningSchema).optional().openapi({
+      description:
+        'Dry runs only: documents that are valid but would not work once written (a host that does not resolve or the outbound policy refuses, a Secret or MCP server that does not exist), found as their status will be. Warnings do not refuse the apply.',
+    }),
   })
   .openapi('ApplyResult')
 

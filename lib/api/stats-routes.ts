@@ -106,6 +106,8 @@ export const toolFailuresSchema = z
         }),
         failures: z.number().int(),
         share: z.number().openapi({ description: "Share of the tool's failures in the window (0..1)" }),
+        firstSeen: z.string().openapi({ description: 'The start of the hour of the first of these failures in the window (the rollups are hourly)' }),
+        lastSeen: z.string().openapi({ description: 'The start of the hour of the last of these failures' }),
       }),
     ),
     agents: z.array(

@@ -11,6 +11,7 @@ export type ApplyAction = ContractResult['action']
 export type FieldChange = ContractResult['changes'][number]
 export type ApplyImpact = z.output<typeof applyImpactSchema>
 export type ImpactEntry = NonNullable<ApplyImpact['agents'][number]['changes'][number]['before']>
+export type ApplyWarning = NonNullable<ContractAnswer['warnings']>[number]
 
 /** One document's outcome; a server that does not compute field changes yet leaves `changes` out. */
 export type ApplyDocumentResult = Omit<ContractResult, 'changes'> & { changes?: FieldChange[] }

@@ -2,6 +2,7 @@
 // jsdiff's Myers diff over those tokens. Texts too different to diff within MAX_EDITS fall back to
 // "all removed, all added".
 import { diffArrays } from 'diff'
+import { stringify } from 'yaml'
 
 export type DiffOp = 'same' | 'removed' | 'added'
 
@@ -27,6 +28,12 @@ function diffSequences(a: readonly string[], b: readonly string[]): DiffPart[] {
 export function stableJson(value: unknown): string {
   if (value === undefined) return ''
   return JSON.stringify(sortKeys(value), null, 2)
+}
+
+/** YAML with mapping keys sorted, as manifests are written; `undefined` (an absent field) is the empty text. */
+export function stableYaml(value: unknown): string {
+  if (value === undefined) return ''
+  return stringify(sortKeys(value), { lineWidth: 0 }).replace(/\n$/, '')
 }
 
 function sortKeys(value: unknown): unknown {

@@ -102,3 +102,40 @@ function approvalText(entry: EffectiveTool): string {
       return `Toolroom's default for ${entry.sideEffects.level}`
   }
 }
+
+/** A tool one side can call and the other cannot: the entry that offers it, and what the other side holds of its name (null: nothing). */
+export interface OneSided {
+  tool: string
+  has: EffectiveTool
+  other: EffectiveTool | null
+}
+
+export interface SetDifferences {
+  onlyLeft: OneSided[]
+  onlyRight: OneSided[]
+  /** Tools both sides can call, from another source or under another approval rule. */
+  differing: { tool: string; left: EffectiveTool; right: EffectiveTool }[]
+  /** Tools both sides can call the same way. */
+  same: number
+}
+
+/**
+ * Two subjects' effective sets side by side (two agents, an agent and a unit): what each can call
+ * that the other cannot, and what both can call differently. Pure; "can call" is an enabled entry.
+ */
+export function setDifferences(left: EffectiveToolSet, right: EffectiveToolSet): SetDifferences {
+  const enabled = (set: EffectiveToolSet) => new Map(set.tools.filter((t) => t.state === 'enabled').map((t) => [t.name, t]))
+  const [l, r] = [enabled(left), enabled(right)]
+  const [lDeciding, rDeciding] = [decidingEntries(left), decidingEntries(right)]
+  const out: SetDifferences = { onlyLeft: [], onlyRight: [], differing: [], same: 0 }
+  for (const tool of [...new Set([...l.keys(), ...r.keys()])].sort()) {
+    const [a, b] = [l.get(tool), r.get(tool)]
+    if (a && !b) out.onlyLeft.push({ tool, has: a, other: rDeciding.get(tool) ?? null })
+    else if (b && !a) out.onlyRight.push({ tool, has: b, other: lDeciding.get(tool) ?? null })
+    else if (a && b) {
+      if (a.provenance === b.provenance && a.requiresApproval === b.requiresApproval) out.same++
+      else out.differing.push({ tool, left: a, right: b })
+    }
+  }
+  return out
+}

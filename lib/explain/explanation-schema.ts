@@ -40,7 +40,7 @@ export const explainRequestSchema = z
 
 const sourceSchema = z.object({ kind: z.string(), name: z.string(), namespace: z.string().nullable() })
 
-const fixDraftSchema = z
+export const fixDraftSchema = z
   .object({
     action: z.enum(['toggle', 'allowedAgents', 'deniedNamespaces', 'grant', 'connector']),
     summary: z.string(),

@@ -40,7 +40,7 @@ export function draftOf(resource: Manifestable, spec: unknown, action: FixAction
   }
 }
 
-/** An agent's spec with the tool turned on: its own toggle wins over any unit's (nearest wins). */
+/** An agent's (or unit's) spec with the tool turned on: its own toggle wins over any unit above it (nearest wins). */
 export function withToggleOn(agentSpec: unknown, toolName: string): Spec {
   const spec = { ...((agentSpec ?? {}) as Spec) }
   spec.toggles = { ...((spec.toggles ?? {}) as Record<string, boolean>), [toolName]: true }
@@ -75,24 +75,29 @@ export function withoutDeniedNamespace(toolSpec: unknown, namespace: string): Sp
 }
 
 export function enableToggleDraft(agent: Manifestable, toolName: string): FixDraft {
-  return draftOf(agent, withToggleOn(agent.spec, toolName), 'toggle', `turn ${toolName} on for agent ${agent.metadata.name} (spec.toggles)`)
+  return draftOf(
+    agent,
+    withToggleOn(agent.spec, toolName),
+    'toggle',
+    `turn ${toolName} on for ${agent.kind.toLowerCase()} ${agent.metadata.name} (spec.toggles)`,
+  )
 }
 
-/** Grants a Tool resource to the agent: `name` in the agent's namespace, else `namespace/name`. */
+/** Grants a Tool resource to the agent (or unit): `name` in its namespace, else `namespace/name`. */
 export function grantDraft(agent: Manifestable, tool: { namespace: string; name: string }): FixDraft {
   const spec = specOf(agent)
   const ref = tool.namespace === agent.metadata.namespace ? tool.name : `${tool.namespace}/${tool.name}`
   const current = (spec.grants ?? []) as string[]
   spec.grants = current.includes(ref) ? current : [...current, ref]
-  return draftOf(agent, spec, 'grant', `grant Tool ${tool.namespace}/${tool.name} to agent ${agent.metadata.name} (spec.grants)`)
+  return draftOf(agent, spec, 'grant', `grant Tool ${tool.namespace}/${tool.name} to ${agent.kind.toLowerCase()} ${agent.metadata.name} (spec.grants)`)
 }
 
-/** Binds a connector to the agent, for a name that only its connector may offer. */
+/** Binds a connector to the agent (or unit), for a name that only its connector may offer. */
 export function bindConnectorDraft(agent: Manifestable, slug: string): FixDraft {
   const spec = specOf(agent)
   const current = (spec.connectors ?? []) as string[]
   spec.connectors = current.includes(slug) ? current : [...current, slug]
-  return draftOf(agent, spec, 'connector', `bind connector ${slug} to agent ${agent.metadata.name} (spec.connectors)`)
+  return draftOf(agent, spec, 'connector', `bind connector ${slug} to ${agent.kind.toLowerCase()} ${agent.metadata.name} (spec.connectors)`)
 }
 
 /** Where a draft opens: the Apply page with the draft as its text. */

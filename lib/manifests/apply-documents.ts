@@ -30,6 +30,7 @@ import { resolveKind } from './kinds'
 import { keptSecretKeys } from './specs/secret'
 import { readManifest } from './parse-manifest'
 import { validateDocument } from './validate-document'
+import { type ApplyWarning, foreseeFailures } from './foresee-failures'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 import { type PolicyReach, policyReach } from './policy-reach'
 
@@ -56,6 +57,8 @@ export interface ApplyResult {
   impact?: ApplyImpact
   /** Dry runs only, for the Policies of the manifest: the agents and tools each would reach. */
   policyReach?: PolicyReach[]
+  /** Dry runs only: what would be written but fail once it is (a host that does not resolve, a missing Secret or server). */
+  warnings?: ApplyWarning[]
 }
 
 export interface ApplyOptions {
@@ -232,7 +235,9 @@ async function writeDocuments({ valid, prunable }: CheckedDocuments, options: Ap
   const impact = dryRun && options.expect === undefined ? await impactOnAgents(planned) : undefined
   const policies = valid.flatMap(({ document: d }) => (d.kind === 'Policy' ? [{ namespace: d.metadata.namespace, name: d.metadata.name, spec: d.spec }] : []))
   const reach = dryRun && options.expect === undefined && policies.length > 0 ? await policyReach(policies) : undefined
-  return { dryRun, results, summary, ...(impact ? { impact } : {}), ...(reach ? { policyReach: reach } : {}) }
+  const changing = new Set(results.filter((r) => r.action === 'created' || r.action === 'updated').map((r) => r.index))
+  const warnings = dryRun && options.expect === undefined ? await foreseeFailures(valid.filter((v) => changing.has(v.index))) : undefined
+  return { dryRun, results, summary, ...(impact ? { impact } : {}), ...(reach ? { policyReach: reach } : {}), ...(warnings ? { warnings } : {}) }
 }
 
 /** The refusal of one document, when its kind is one the caller may not change (whether or not it is valid). */

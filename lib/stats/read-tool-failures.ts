@@ -26,6 +26,9 @@ export interface ToolErrorCount {
   failures: number
   /** Share of the tool's failures in the window (0..1). */
   share: number
+  /** The start of the hour of the first and of the last of these failures in the window (the rollups' grain). */
+  firstSeen: string
+  lastSeen: string
 }
 
 export interface ToolAgentCount {
@@ -44,8 +47,8 @@ export async function readToolFailures(key: string, now = new Date()) {
   const from = windowStart(now)
   const [stats, errors, agents, recent] = await Promise.all([
     readCallStats('tool', key, now),
-    prisma.$queryRaw<Array<{ code: string; message: string; failures: number }>>`
-      SELECT value AS code, detail AS message, sum(failures)::int AS failures FROM "CallStatToolHourly"
+    prisma.$queryRaw<Array<{ code: string; message: string; failures: number; firstSeen: Date; lastSeen: Date }>>`
+      SELECT value AS code, detail AS message, sum(failures)::int AS failures, min(hour) AS "firstSeen", max(hour) AS "lastSeen" FROM "CallStatToolHourly"
       WHERE "toolKey" = ${key} AND part = 'error' AND hour >= ${from} AND hour <= ${now}
       GROUP BY value, detail ORDER BY failures DESC, value, detail LIMIT ${TOP_ERRORS}`,
     prisma.$queryRaw<
@@ -76,6 +79,8 @@ export async function readToolFailures(key: string, now = new Date()) {
       message: e.message === '' ? null : e.message,
       failures: e.failures,
       share: failures > 0 ? e.failures / failures : 0,
+      firstSeen: e.firstSeen.toISOString(),
+      lastSeen: e.lastSeen.toISOString(),
     })),
     agents: agents.map(({ total: _total, ...a }): ToolAgentCount => ({ ...a, failureRate: failureRate(a.calls, a.failures) })),
     agentsTotal: agents[0]?.total ?? 0,

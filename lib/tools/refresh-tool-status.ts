@@ -258,21 +258,22 @@ const verdicts = new Map<string, { fact: EndpointFact; at: number }>()
 
 /** The outbound policy's verdict on each REST endpoint's host, as the gateway would judge it when calling. */
 async function endpointVerdicts(tools: ToolRow[]): Promise<Map<string, EndpointFact>> {
-  const policy = outboundPolicy()
   const urls = [...new Set(tools.map((t) => t.spec.endpoint!.url))]
+  return new Map(await Promise.all(urls.map(async (url) => [url, await endpointVerdict(url)] as const)))
+}
+
+/**
+ * The outbound policy's verdict on the host of one URL (a REST tool's endpoint, an MCP server's
+ * address): what the status refresh and an apply's dry run (lib/manifests/foresee-failures.ts) say.
+ */
+export async function endpointVerdict(url: string): Promise<EndpointFact> {
   const now = Date.now()
   if (verdicts.size > 10_000) verdicts.clear()
-  return new Map(
-    await Promise.all(
-      urls.map(async (url) => {
-        const known = verdicts.get(url)
-        if (known && now - known.at < VERDICT_TTL_MS) return [url, known.fact] as const
-        const fact = await verdictFor(url, policy)
-        verdicts.set(url, { fact, at: now })
-        return [url, fact] as const
-      }),
-    ),
-  )
+  const known = verdicts.get(url)
+  if (known && now - known.at < VERDICT_TTL_MS) return known.fact
+  const fact = await verdictFor(url, outboundPolicy())
+  verdicts.set(url, { fact, at: now })
+  return fact
 }
 
 // The checks are the outbound guard's own (lib/outbound/guard.ts), so this verdict cannot drift from

@@ -266,10 +266,18 @@ describe('the tool failure view', () => {
     const body = res.json
     expect(body).toMatchObject({ key: 'Tool/fx/echo.bearer', toolId: 'echo.bearer', source: { kind: 'Tool', namespace: 'fx', name: 'echo.bearer' } })
     expect(body.stats.totals).toMatchObject({ calls: 8, failures: 5 })
+    const seen = { firstSeen: expect.any(String), lastSeen: expect.any(String) }
     expect(body.errors).toEqual([
-      { code: 'timeout', message: 'the agent gave up after 30 s', failures: 3, share: 0.6 },
-      { code: 'upstream_status', message: 'the endpoint answered 500 Internal Server Error', failures: 2, share: 0.4 },
+      { code: 'timeout', message: 'the agent gave up after 30 s', failures: 3, share: 0.6, ...seen },
+      { code: 'upstream_status', message: 'the endpoint answered 500 Internal Server Error', failures: 2, share: 0.4, ...seen },
     ])
+    // First and last seen are the hours of the first and the last of the group's failures.
+    const hourOf = (t: number) => new Date(Math.floor(t / 3_600_000) * 3_600_000).toISOString()
+    const timeouts = await prisma.toolCall.findMany({ where: { toolKey: 'Tool/fx/echo.bearer', errorCode: 'timeout' }, orderBy: { startedAt: 'asc' } })
+    expect(body.errors[0]).toMatchObject({
+      firstSeen: hourOf(timeouts[0].startedAt.getTime()),
+      lastSeen: hourOf(timeouts.at(-1)!.startedAt.getTime()),
+    })
     expect(body.agentsTotal).toBe(2)
     expect(body.agents).toEqual([
       { agentId: '0c000000-0000-4000-8000-000000000001', namespace: null, name: null, calls: 6, failures: 3, refused: 0, failureRate: 0.5 },

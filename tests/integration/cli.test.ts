@@ -351,6 +351,22 @@ describe('effective-tools, approvals, calls', () => {
     await json.stop()
   }, 120_000)
 
+  it('effective-tools --compare puts two agents, or an agent and a unit, side by side with why not and the fix, and exits 1 when they differ', async () => {
+    const run = await toolroom(['effective-tools', 'support/support-triage', '--compare', 'support/support-faq'])
+    expect(run.code, run.stderr).toBe(1)
+    expect(run.stdout).toContain('Only support/support-triage can call')
+    expect(run.stdout).toMatch(
+      /^zendesk\.reply_to_customer\s+connector:zendesk \(unit support\)\s+disabled\s+The gateway would refuse it: .*turn zendesk\.reply_to_customer on for agent support-faq \(spec\.toggles\)$/m,
+    )
+    expect(run.stdout).toMatch(/tools? both can call the same way\.$/m)
+    const same = await toolroom(['effective-tools', 'support-faq', '-n', 'support', '--compare', 'support-faq'])
+    expect(same.code, same.stderr).toBe(0)
+    expect(same.stdout).toContain('no differences')
+    const unit = await toolroom(['effective-tools', 'support/support-faq', '--compare', 'unit:support/support-tier1', '-o', 'json'])
+    expect(JSON.parse(unit.stdout).right).toMatchObject({ kind: 'Unit', name: 'support-tier1' })
+    expect((await toolroom(['effective-tools', 'support/support-faq', '--compare', 'support/nobody'])).code).toBe(1)
+  })
+
   it('explain says whether the agent may call the tool and why, and exits 0 only when the call would go through', async () => {
     const payment = ['--arg', 'invoiceId=AP-2026-000123', '--arg', 'amount=482000', '--arg', 'currency=EUR', '--arg', 'paymentDate=2026-12-01']
     const held = await toolroom(['explain', 'finance/ap-clerk', 'erp.schedule_payment', ...payment])

@@ -1,6 +1,6 @@
 // The discovery pages' line and word diffs (lib/client/text-diff.ts, on jsdiff).
 import { describe, expect, it } from 'vitest'
-import { diffLines, diffWords, stableJson, unifiedRows, type DiffPart } from '@/lib/client/text-diff'
+import { diffLines, diffWords, stableJson, stableYaml, unifiedRows, type DiffPart } from '@/lib/client/text-diff'
 
 const side = (parts: DiffPart[], op: 'removed' | 'added', join = '') =>
   parts
@@ -19,6 +19,15 @@ describe('line diffs', () => {
     ])
     expect(side(parts, 'added', '\n')).toBe(before)
     expect(side(parts, 'removed', '\n')).toBe(after)
+  })
+
+  it("prints Apply's changes as YAML, keys sorted, one changed field per changed line", () => {
+    const before = { 'spec.description': 'Echo', 'spec.safety.allowedAgents[1]': 'b' }
+    const after = { 'spec.safety.allowedAgents[1]': 'c', 'spec.description': 'Echo, louder', 'metadata.labels["app.kubernetes.io/name"]': 'echo' }
+    expect(stableYaml(after)).toBe('metadata.labels["app.kubernetes.io/name"]: echo\nspec.description: Echo, louder\nspec.safety.allowedAgents[1]: c')
+    expect(stableYaml({ spec: { b: [1, { z: 1, a: 2 }], a: 'x' } })).toBe('spec:\n  a: x\n  b:\n    - 1\n    - a: 2\n      z: 1')
+    expect(stableYaml(undefined)).toBe('')
+    expect(diffLines(stableYaml(before), stableYaml(after)).filter((p) => p.op !== 'same')).toHaveLength(5)
   })
 
   it('treats an absent side as no lines', () => {

@@ -46,7 +46,7 @@ export async function sendManifests(conn: Connection, options: ApplyOptions, dry
 
 const label = (r: ApplyItem) => `${r.kind} ${r.namespace}/${r.name}`
 
-function where(r: ApplyItem, sources: SourceDocument[]): string {
+function where(r: Pick<ApplyItem, 'index'>, sources: SourceDocument[]): string {
   return r.index === null ? '' : ` (${whereIs(sources[r.index])})`
 }
 
@@ -75,7 +75,16 @@ export async function apply(conn: Connection, options: ApplyOptions): Promise<nu
     out(
       `${answer.impact.agentsAffected} of ${answer.impact.agentsChecked} agents would see their tools change${answer.impact.agentsAffected ? ' (toolroom diff lists them)' : ''}`,
     )
+  printWarnings(answer.warnings ?? [], sources, paint)
   return EXIT.ok
+}
+
+/** What would be written but fail once it is: said, never refused. */
+function printWarnings(warnings: NonNullable<ApplyResult['warnings']>, sources: SourceDocument[], paint: ReturnType<typeof painter>) {
+  if (warnings.length === 0) return
+  out()
+  out(paint('yellow', `${warnings.length} warning${warnings.length === 1 ? '' : 's'}: valid, but would fail once applied`))
+  for (const w of warnings) out(`  ${w.kind}/${w.namespace}/${w.name} ${w.field}: ${w.message}${where({ index: w.index }, sources)}`)
 }
 
 export async function diff(conn: Connection, options: ApplyOptions): Promise<number> {
@@ -107,6 +116,7 @@ function printDiff(answer: ApplyResult, sources: SourceDocument[]) {
     }
   }
   if (answer.impact) printImpact(answer.impact, paint)
+  printWarnings(answer.warnings ?? [], sources, paint)
 }
 
 function printImpact(impact: Impact, paint: ReturnType<typeof painter>) {

@@ -9,12 +9,14 @@ import { age, type Format, out, printValue, table } from '../output.mjs'
 type EffectiveTool = components['schemas']['EffectiveTool']
 
 type EffectiveSet = components['schemas']['EffectiveToolSet']
+type Comparison = components['schemas']['EffectiveToolsComparison']
 
 export async function effectiveTools(
   conn: Connection,
   agent: string,
-  options: { namespace?: string; excluded?: boolean; watch?: boolean; output: Format },
+  options: { namespace?: string; excluded?: boolean; watch?: boolean; compare?: string; output: Format },
 ): Promise<number> {
+  if (options.compare !== undefined) return compareTools(conn, agent, options.compare, options)
   if (options.watch) return watchEffectiveTools(conn, agent, options)
   const { path, query } = resourceParams(nameAndNamespace(agent, options.namespace ?? conn.namespace))
   const api = apiClient(conn)
@@ -121,6 +123,73 @@ async function* serverEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<W
       if (data) yield JSON.parse(data) as WatchEvent
     }
   }
+}
+
+/**
+ * `effective-tools A --compare B` (B an agent, or `unit:NAME` for a unit): what only one can call, why
+ * the other cannot, and the fix; exits 0 when both can call the same tools the same way, 1 when not.
+ */
+async function compareTools(conn: Connection, agent: string, other: string, options: { namespace?: string; output: Format }): Promise<number> {
+  const { path, query } = resourceParams(nameAndNamespace(agent, options.namespace ?? conn.namespace))
+  const unit = /^unit[:/]/i.exec(other)
+  const withRef = nameAndNamespace(unit ? other.slice(unit[0].length) : other, options.namespace ?? conn.namespace)
+  if (!withRef.id) throw new UsageError('--compare needs an agent, or unit:NAME for a unit')
+  const api = apiClient(conn)
+  const answer = await unwrap(
+    conn.server,
+    api.GET('/api/v1/agents/{id}/compare', {
+      params: {
+        path,
+        query: {
+          ...query,
+          with: withRef.id,
+          withKind: unit ? ('Unit' as const) : ('Agent' as const),
+          ...(withRef.namespace ? { withNamespace: withRef.namespace } : {}),
+        },
+      },
+    }),
+  )
+  const differs = answer.onlyLeft.length + answer.onlyRight.length + answer.differing.length > 0
+  if (options.output !== 'table') {
+    printValue(answer, options.output)
+    return differs ? EXIT.differences : EXIT.ok
+  }
+  const name = (s: Comparison['left']) => `${s.kind === 'Unit' ? 'unit ' : ''}${s.namespace}/${s.name}`
+  const [left, right] = [name(answer.left), name(answer.right)]
+  const side = (title: string, items: Comparison['onlyLeft']) => {
+    if (items.length === 0) return
+    out(`${title} (${items.length}):`)
+    out(
+      table(
+        ['tool', 'source', 'other side', 'why not', 'fix'],
+        items.map((d) => [
+          d.tool,
+          `${d.has.provenance}${d.has.inheritedFromUnit ? ` (unit ${d.has.inheritedFromUnit})` : ''}`,
+          d.lacks.state,
+          d.lacks.reason,
+          d.lacks.fixes.map((f) => f.summary).join('; ') || null,
+        ]),
+      ),
+    )
+    out()
+  }
+  side(`Only ${left} can call`, answer.onlyLeft)
+  side(`Only ${right} can call`, answer.onlyRight)
+  if (answer.differing.length) {
+    out(`Both can call, differently (${answer.differing.length}):`)
+    const how = (e: Comparison['differing'][number]['left']) => `${e.provenance}${e.requiresApproval ? ', needs approval' : ''}`
+    out(
+      table(
+        ['tool', left, right],
+        answer.differing.map((d) => [d.tool, how(d.left), how(d.right)]),
+      ),
+    )
+    out()
+  }
+  out(`${answer.same} tool${answer.same === 1 ? '' : 's'} both can call the same way${differs ? '' : '; no differences'}.`)
+  if ([...answer.onlyLeft, ...answer.onlyRight].some((d) => d.lacks.fixes.length > 0))
+    out('Each fix is a whole manifest to review and apply (toolroom apply -f): -o yaml shows them.')
+  return differs ? EXIT.differences : EXIT.ok
 }
 
 export async function listApprovals(conn: Connection, options: { status?: string; level?: string; limit?: string; output: Format }): Promise<number> {

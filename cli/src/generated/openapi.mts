@@ -1731,6 +1731,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{id}/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Two agents' (or an agent's and a unit's) effective tools side by side: what each can call that the other cannot, why not (the explainer's answer) and the fix draft
+         * @description Puts two effective sets side by side: the agent's and another agent's (`with`), or a unit's (`with` and `withKind=Unit`). For each tool one side can call and the other cannot: where it comes from on the side that has it, why the other side cannot call it (for an agent, the explainer's summary, as `POST /api/v1/agents/{id}/explain` answers it) and the manifest changes that would let it, ready for Apply. Tools both can call from another source or under another approval rule are listed too. Nothing is called or recorded.
+         */
+        get: operations["compareAgentEffectiveTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search": {
         parameters: {
             query?: never;
@@ -2535,6 +2555,8 @@ export interface components {
                 }[];
                 truncated: boolean;
             }[];
+            /** @description Dry runs only: documents that are valid but would not work once written (a host that does not resolve or the outbound policy refuses, a Secret or MCP server that does not exist), found as their status will be. Warnings do not refuse the apply. */
+            warnings?: components["schemas"]["ApplyWarning"][];
         };
         FieldChange: {
             /**
@@ -2586,6 +2608,21 @@ export interface components {
             }[];
             /** @description Whether `agents` was cut (at 20,000 tool changes in all) short of `agentsAffected`. */
             truncated: boolean;
+        };
+        ApplyWarning: {
+            /** @description The document's index in the manifest. */
+            index: number;
+            kind: string;
+            namespace: string;
+            name: string;
+            /** @example spec.endpoint.url */
+            field: string;
+            /**
+             * @description The reason of the condition the resource would get.
+             * @example HostNotResolved
+             */
+            reason: string;
+            message: string;
         };
         ApplyBody: components["schemas"]["ToolManifest"] | components["schemas"]["LanguageToolManifest"] | components["schemas"]["ConnectorManifest"] | components["schemas"]["UnitManifest"] | components["schemas"]["AgentManifest"] | components["schemas"]["SecretManifest"] | components["schemas"]["SideEffectPolicyManifest"] | components["schemas"]["PolicyManifest"] | components["schemas"]["IdentityProviderManifest"] | components["schemas"]["KubernetesSecretManifest"] | components["schemas"]["Manifest"][] | components["schemas"]["ManifestList"];
         ToolManifest: {
@@ -3522,6 +3559,10 @@ export interface components {
                 failures: number;
                 /** @description Share of the tool's failures in the window (0..1) */
                 share: number;
+                /** @description The start of the hour of the first of these failures in the window (the rollups are hourly) */
+                firstSeen: string;
+                /** @description The start of the hour of the last of these failures */
+                lastSeen: string;
             }[];
             agents: {
                 agentId: string;
@@ -3843,6 +3884,100 @@ export interface components {
                 denied: number;
                 shadowed: number;
             };
+        };
+        EffectiveToolsComparison: {
+            left: {
+                /** @enum {string} */
+                kind: "Agent" | "Unit";
+                id: string;
+                namespace: string;
+                name: string;
+            };
+            right: {
+                /** @enum {string} */
+                kind: "Agent" | "Unit";
+                id: string;
+                namespace: string;
+                name: string;
+            };
+            /** @description Tools the left side can call and the right side cannot, with why not and the fix. */
+            onlyLeft: {
+                tool: string;
+                /** @description The entry that lets the side that has the tool call it. */
+                has: {
+                    /** @description Where the tool comes from, as the effective-tools API names it (`grant`, `connector:zendesk`, `mcp:github`, …). */
+                    provenance: string;
+                    /** @enum {string} */
+                    tier: "platform" | "connector" | "image" | "mcp" | "grant";
+                    inheritedFromUnit: string | null;
+                    /** @enum {string} */
+                    level: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
+                    requiresApproval: boolean;
+                };
+                lacks: {
+                    /**
+                     * @description What the other side holds of the name: `absent` when no source offers it there.
+                     * @enum {string}
+                     */
+                    state: "absent" | "disabled" | "denied" | "shadowed";
+                    /** @description Why the other side cannot call it: for an agent, the explainer's summary (POST /api/v1/agents/{id}/explain). */
+                    reason: string;
+                    /** @description The manifest changes that would let the other side call it, ready for Apply. */
+                    fixes: components["schemas"]["FixDraft"][];
+                };
+            }[];
+            /** @description Tools the right side can call and the left side cannot, with why not and the fix. */
+            onlyRight: {
+                tool: string;
+                /** @description The entry that lets the side that has the tool call it. */
+                has: {
+                    /** @description Where the tool comes from, as the effective-tools API names it (`grant`, `connector:zendesk`, `mcp:github`, …). */
+                    provenance: string;
+                    /** @enum {string} */
+                    tier: "platform" | "connector" | "image" | "mcp" | "grant";
+                    inheritedFromUnit: string | null;
+                    /** @enum {string} */
+                    level: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
+                    requiresApproval: boolean;
+                };
+                lacks: {
+                    /**
+                     * @description What the other side holds of the name: `absent` when no source offers it there.
+                     * @enum {string}
+                     */
+                    state: "absent" | "disabled" | "denied" | "shadowed";
+                    /** @description Why the other side cannot call it: for an agent, the explainer's summary (POST /api/v1/agents/{id}/explain). */
+                    reason: string;
+                    /** @description The manifest changes that would let the other side call it, ready for Apply. */
+                    fixes: components["schemas"]["FixDraft"][];
+                };
+            }[];
+            /** @description Tools both can call, from another source or under another approval rule. */
+            differing: {
+                tool: string;
+                left: {
+                    /** @description Where the tool comes from, as the effective-tools API names it (`grant`, `connector:zendesk`, `mcp:github`, …). */
+                    provenance: string;
+                    /** @enum {string} */
+                    tier: "platform" | "connector" | "image" | "mcp" | "grant";
+                    inheritedFromUnit: string | null;
+                    /** @enum {string} */
+                    level: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
+                    requiresApproval: boolean;
+                };
+                right: {
+                    /** @description Where the tool comes from, as the effective-tools API names it (`grant`, `connector:zendesk`, `mcp:github`, …). */
+                    provenance: string;
+                    /** @enum {string} */
+                    tier: "platform" | "connector" | "image" | "mcp" | "grant";
+                    inheritedFromUnit: string | null;
+                    /** @enum {string} */
+                    level: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
+                    requiresApproval: boolean;
+                };
+            }[];
+            /** @description How many tools both can call the same way. */
+            same: number;
         };
         SearchResult: {
             query: string;
@@ -17290,6 +17425,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentsWithTool"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    compareAgentEffectiveTools: {
+        parameters: {
+            query: {
+                namespace?: string;
+                /**
+                 * @description The other side: an agent, or a unit with `withKind=Unit`, by id or name.
+                 * @example support-escalation
+                 */
+                with: string;
+                /** @example Agent */
+                withKind?: "Agent" | "Unit";
+                withNamespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 0f8c2d6e-3b1a-4c5d-9e7f-1a2b3c4d5e6f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EffectiveToolsComparison"];
                 };
             };
             /** @description Problem details (RFC 9457) */
