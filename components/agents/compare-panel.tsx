@@ -11,6 +11,7 @@ import { Card } from '@/components/ui/card'
 import { CONTROL, Field, Form, TextInput } from '@/components/ui/form'
 import { ErrorState } from '@/components/ui/states'
 import { type Comparison, compareEffectiveTools } from '@/lib/client/explain-api'
+import { focusAnswer } from '@/lib/client/focus-answer'
 
 type Subject = Comparison['left']
 type OneSided = Comparison['onlyLeft'][number]
@@ -65,7 +66,7 @@ export function ComparePanel({ agentId, namespace, subjectNamespace }: { agentId
   const data = compare.data
   // The answer is what was asked for: focus moves to it once it is on screen, so a screen reader reads it next.
   useEffect(() => {
-    if (data) answer.current?.focus()
+    if (data) focusAnswer(answer.current)
   }, [data])
   return (
     <Card

@@ -13,6 +13,7 @@ import { ErrorState } from '@/components/ui/states'
 import { ApiError } from '@/lib/client/api'
 import { exampleArguments } from '@/lib/client/example-arguments'
 import { type ExplainBody, explainCall } from '@/lib/client/explain-api'
+import { focusAnswer } from '@/lib/client/focus-answer'
 
 export interface ExplainCallPanelHandle {
   /** A card's "Explain": picks its tool and explains a call with the arguments given so far. */
@@ -88,7 +89,7 @@ export function ExplainCallPanel({
   const error = formError ?? explain.error
   // The answer (or what went wrong) takes the focus once it is on screen, so it is read next.
   useEffect(() => {
-    if (explain.data || error) answer.current?.focus()
+    if (explain.data || error) focusAnswer(answer.current)
   }, [explain.data, error])
   return (
     <Card
