@@ -23,7 +23,9 @@ export default defineConfig({
   },
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
+      // Projects of different worker counts run one after the other (Vitest's groupOrder): the pure unit
+      // files first, then the integration files.
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
       {
         extends: true,
         test: {
@@ -32,6 +34,7 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['tests/integration/setup.ts'],
           maxWorkers: integrationWorkers,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

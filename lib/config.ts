@@ -15,8 +15,10 @@ import type { BlockList } from 'node:net'
 import { z } from 'zod'
 import { parseTrustedProxies } from '@/lib/http/trusted-proxies'
 import { type AddressPolicy, parseAddressPolicy } from '@/lib/outbound/address-policy'
-import { WINDOW_DAYS } from '@/lib/stats/stats-window'
 import { DEFAULT_EMBEDDED_PG_PORT } from '@/scripts/embedded-db-url.mjs'
+
+/** The statistics' window in days (lib/stats/stats-window.ts): the call log is kept at least this long. */
+export const STATS_WINDOW_DAYS = 7
 
 /** Where a variable's row goes in README.md: one table per group, in the section about that part. */
 export const CONFIG_GROUPS = ['core', 'access', 'gateway', 'discovery', 'approvals', 'statistics', 'oauth', 'production'] as const
@@ -619,7 +621,7 @@ const DECLARATIONS = {
   // The call log (docs/design/call-log.md). Never shorter than the statistics window: the 7-day
   // figures are recomputed from the calls, and a day dropped under them would change them.
   TOOLROOM_CALL_RETENTION_DAYS: variable(
-    { ...integer(WINDOW_DAYS, 3650), rule: `a number of days from ${WINDOW_DAYS} (the statistics window) to 3650` },
+    { ...integer(STATS_WINDOW_DAYS, 3650), rule: `a number of days from ${STATS_WINDOW_DAYS} (the statistics window) to 3650` },
     {
       group: 'statistics',
       meaning:

@@ -116,6 +116,7 @@ const CALL = {
   attempts: 1,
   idempotencyKey: 'zendesk-3f9a1c',
   requestId: 'b2c4d6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f',
+  onBehalfOf: null,
 }
 
 const APPROVAL = {
@@ -132,6 +133,7 @@ const APPROVAL = {
   highRisk: true,
   idempotencyKey: 'refund-ch_3PqX9a-4200',
   policy: { source: 'tool', level: 'financial' },
+  onBehalfOf: { issuer: 'https://login.example.com', subject: 'jane', displayName: 'Jane Doe' },
   rateLimit: null,
   requestedAt: AT,
   expiresAt: '2026-11-24T13:30:00.000Z',
@@ -372,6 +374,12 @@ const DOCS: Record<string, OperationDoc> = {
   ...Object.assign({}, ...KINDS.map(resourceDocs)),
   ...fleetDocs('Agent'),
   ...fleetDocs('Unit'),
+  exportCalls: {
+    description:
+      'Every recorded call that started in [since, until), oldest first, as NDJSON (one ToolCallDetail per line), streamed page by page so a month of calls needs no memory: each record exactly as stored, so as redacted as the call log itself. `toolroom calls export --since …` writes the same. For a log store or SIEM, before the days pass `TOOLROOM_CALL_RETENTION_DAYS` and their partitions are dropped.',
+    response: '{"id":"7d1e5b3a-2c4f-4e6a-8b9c-0d1e2f3a4b5c","toolId":"zendesk.create_ticket","outcome":"succeeded","startedAt":"2026-11-24T09:30:00.000Z"}\n',
+    parameters: { since: '2026-11-20T00:00:00Z', until: '2026-11-27T00:00:00Z' },
+  },
   getAgentConfigYaml: {
     description:
       "The agent's runtime `tools:` block: Toolroom's gateway endpoint, and MCP servers marked for direct access (each under a comment that calls there bypass Toolroom). The agent may fetch its own with its gateway credential.",

@@ -1,6 +1,6 @@
 // Who a request to the gateway is, once its credential checked out: an agent, by its own credential
 // (lib/auth/authenticate-agent.ts), by an OAuth client bound to it (lib/oauth/identify-oauth-token.ts),
-// or by a token exchanged for it to act for a person (lib/identity/identify-person-token.ts).
+// or by a token exchanged for it to act for a person (lib/oauth/identify-person-token.ts).
 import type { Person } from '@/lib/identity/person'
 
 export interface AgentIdentity {

@@ -4,7 +4,7 @@
 // so better-auth's self-service endpoints (sign-up, update-user, change-password, …) stay closed.
 // Its OAuth provider (MCP authorization, lib/oauth/oauth-provider.ts) answers the protocol's own
 // endpoints: authorize (browsers), token and revoke (clients, from anywhere; the token endpoint also
-// takes RFC 8693 token exchange, answered by lib/identity/exchange-token.ts), and dynamic client
+// takes RFC 8693 token exchange, answered by lib/oauth/exchange-token.ts), and dynamic client
 // registration only while an admin lets some agent accept such clients. Consent goes through
 // POST /api/v1/oauth/consent; clients are managed through /api/v1/oauth/clients.
 import { AppError } from '@/lib/errors/app-error'
@@ -13,7 +13,7 @@ import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 import { problemResponse, toAppError } from '@/lib/http/problem'
 import { publicOrigin } from '@/lib/http/public-origin'
 import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
-import { exchangeToken, isTokenExchange } from '@/lib/identity/exchange-token'
+import { exchangeToken, isTokenExchange } from '@/lib/oauth/exchange-token'
 import { limitTokenFailures } from '@/lib/oauth/limit-token-failures'
 import { getAuth } from './better-auth'
 import { withClientAddress } from './client-address-header'

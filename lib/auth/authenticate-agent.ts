@@ -4,7 +4,7 @@
 import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { identifyPersonToken } from '@/lib/identity/identify-person-token'
+import { identifyPersonToken } from '@/lib/oauth/identify-person-token'
 import { identifyOAuthAccessToken } from '@/lib/oauth/identify-oauth-token'
 import { countCacheLookup } from '@/lib/observability/metrics'
 import type { AgentIdentity } from './agent-identity'

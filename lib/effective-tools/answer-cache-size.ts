@@ -3,6 +3,7 @@
 // machine's memory), at most 2 GiB. The cache's Buffers live outside the JS heap, beside the heap
 // itself, the other caches, open streams and the runtime: a pod with a 1 GiB limit gets 256 MB, so a
 // full cache no longer gets the pod killed for memory (docs/operations.md#sizing).
+import 'server-only'
 import os from 'node:os'
 
 const MAX_DEFAULT_MB = 2048

@@ -1,11 +1,11 @@
 // `GET …/effective-tools?watch=1` and `GET …/config.yaml?watch=1`: those answers as watches
-// (lib/registry/watch-stream.ts). The effective set's resourceVersion is a fingerprint of its
+// (lib/http/watch-stream.ts). The effective set's resourceVersion is a fingerprint of its
 // registry-derived content: the 7-day statistics its entries carry move on the rollup's clock and are
 // not a change of the set. Design: docs/design/resource-model.md#watch.
 import 'server-only'
 import type { Actor } from '@/lib/auth/authenticate'
 import { AppError } from '@/lib/errors/app-error'
-import { admitWatch, contentVersion, watchAnswer } from '@/lib/registry/watch-stream'
+import { admitWatch, contentVersion, watchAnswer } from '@/lib/http/watch-stream'
 import { getRow } from '@/lib/resources/resource-store'
 import { agentConfigYaml } from './agent-config'
 import { getEffectiveTools } from './get-effective-tools'

@@ -1,5 +1,5 @@
 // Who a call is made for: the person an agent acts for (docs/design/access.md#on-whose-behalf). The
-// gateway learns it from the caller's credential alone (lib/identity/identify-person-token.ts and
+// gateway learns it from the caller's credential alone (lib/oauth/identify-person-token.ts and
 // lib/oauth/identify-oauth-token.ts) and carries it on the caller's identity (AgentIdentity.person),
 // so every later step (policies, approvals, the call record, the audit log) reads one value.
 

@@ -116,5 +116,10 @@ function ecosystemNote(apiVersion: unknown): string {
   const kinds = Object.entries(KIND_DEFINITIONS)
     .filter(([, definition]) => (definition.apiVersions as readonly string[]).includes(apiVersion))
     .map(([kind]) => kind)
-  return kinds.length > 0 ? ` (${apiVersion} defines ${kinds.join(' and ')}; use ${TOOLROOM_API_VERSION} for the other kinds)` : ''
+  return kinds.length > 0 ? ` (${apiVersion} defines ${listed(kinds)}; use ${TOOLROOM_API_VERSION} for the other kinds)` : ''
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+function listed(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }

@@ -6,7 +6,7 @@
 // token exchange, which Toolroom answers itself.
 import 'server-only'
 import { getAuth } from '@/lib/auth/better-auth'
-import { TOKEN_EXCHANGE_GRANT } from '@/lib/identity/exchange-token'
+import { TOKEN_EXCHANGE_GRANT } from '@/lib/oauth/exchange-token'
 import { openAuthEndpoint } from '@/lib/auth/open-auth-endpoints'
 import { publicOrigin } from '@/lib/http/public-origin'
 import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider'
@@ -40,7 +40,7 @@ export async function authServerMetadata(request: Request): Promise<Response> {
     for (const related of Object.keys(metadata)) if (related === key || related.startsWith(`${key}_`)) delete metadata[related]
   }
   delete metadata.dpop_signing_alg_values_supported
-  // The token endpoint also takes RFC 8693 token exchange (an agent acting for a person, lib/identity/exchange-token.ts).
+  // The token endpoint also takes RFC 8693 token exchange (an agent acting for a person, lib/oauth/exchange-token.ts).
   const grants = Array.isArray(metadata.grant_types_supported) ? (metadata.grant_types_supported as string[]) : []
   metadata.grant_types_supported = [...grants.filter((g) => g !== TOKEN_EXCHANGE_GRANT), TOKEN_EXCHANGE_GRANT]
   return Response.json(metadata, { headers: { 'cache-control': answer.headers.get('cache-control') ?? 'no-store' } })

@@ -3,7 +3,7 @@
 // (its audience, RFC 8707), and its client is enabled. A token a person consented to acts for that
 // person, and stops working the moment their account is disabled or removed. Anything else is no
 // identity at all. Tokens issued by token exchange (same prefix) are looked up by
-// lib/identity/identify-person-token.ts when this finds none.
+// lib/oauth/identify-person-token.ts when this finds none.
 import 'server-only'
 import type { AgentIdentity } from '@/lib/auth/agent-identity'
 import { prisma } from '@/lib/db'

@@ -1,6 +1,9 @@
 // The statistics window: "the last 7 days" is today and the six previous days, in UTC, so daily
-// buckets are whole calendar days and the hourly series covers exactly the same span.
-export const WINDOW_DAYS = 7
+// buckets are whole calendar days and the hourly series covers exactly the same span. Its length is
+// declared with the configuration, which holds the call log's retention to at least that.
+import { STATS_WINDOW_DAYS } from '@/lib/config'
+
+export const WINDOW_DAYS = STATS_WINDOW_DAYS
 /** Hourly rollups are kept a day longer than the window reaches back. */
 export const RETENTION_HOURS = (WINDOW_DAYS + 1) * 24
 

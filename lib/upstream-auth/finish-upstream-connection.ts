@@ -9,7 +9,8 @@ import type { Actor } from '@/lib/auth/authenticate'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
-import { enqueueDiscoveries } from '@/lib/discovery/schedule-discovery'
+import { enqueue } from '@/lib/jobs/enqueue'
+import { introspectMcpServerJob } from '@/lib/jobs/job-contracts'
 import { AppError } from '@/lib/errors/app-error'
 import { openSecretValues } from '@/lib/secrets/encryption'
 import { authFetch, clip } from './discover-authorization-server'
@@ -110,7 +111,10 @@ export async function finishUpstreamConnection(query: CallbackQuery, actor: Acto
     resourceId: server.id,
     detail: { authorizationServer: pending.authorizationServer, scopes: row.scopes },
   })
-  await enqueueDiscoveries([{ job: 'mcp', id: server.id, trigger: 'manual' }])
+  // Discovered now with the new token; if the queue is unreachable the periodic sweep does it.
+  await enqueue(introspectMcpServerJob, { id: server.id, trigger: 'manual' }).catch((e) =>
+    console.error(`[upstream-auth] could not queue the discovery of ${server.namespace}/${server.name}: ${(e as Error).message}`),
+  )
   return { namespace: server.namespace, name: server.name }
 }
 

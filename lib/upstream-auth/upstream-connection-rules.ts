@@ -1,6 +1,7 @@
 // The pure rules of connected upstreams (docs/design/gateway.md, "Connected upstreams"): what a
 // connection is made for, which authorization servers and metadata are believed, and how a missing
 // or broken connection is told.
+import 'server-only'
 import { createHash } from 'node:crypto'
 import type { OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
 

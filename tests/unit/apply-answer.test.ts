@@ -163,11 +163,11 @@ describe("the dry run's results as the page shows them", () => {
     expect(text).toContain('3 documents: 1 would be created, 1 would be updated, 1 unchanged.')
     expect(html.match(/data-testid="apply-diff"/g)).toHaveLength(1)
     expect(text).toContain('1 changed, 1 added, 1 removed')
-    // The diff lists each changed field with its value before (−) and after (+).
-    expect(text).toMatch(/− "spec.description": "Create a ticket."/)
-    expect(text).toMatch(/\+ "spec.description": "Create a Zendesk ticket."/)
-    expect(text).toMatch(/\+ "spec.safety.allowedAgents\[1\]": "support\/support-escalation"/)
-    expect(text).toMatch(/− "spec.sideEffects.requiresApproval": false/)
+    // The diff lists each changed field, as YAML, with its value before (−) and after (+).
+    expect(text).toMatch(/− spec.description: Create a ticket\./)
+    expect(text).toMatch(/\+ spec.description: Create a Zendesk ticket\./)
+    expect(text).toMatch(/\+ spec.safety.allowedAgents\[1\]: support\/support-escalation/)
+    expect(text).toMatch(/− spec.sideEffects.requiresApproval: false/)
   })
 
   it('lists the impact on agents, each agent linked, each change with its reason', () => {

@@ -21,7 +21,18 @@ describe('manifest completion', () => {
   it('offers the top-level fields, then kinds and the apiVersions of the kind', () => {
     expect(at('|')?.labels).toEqual(['apiVersion', 'kind', 'metadata', 'spec'])
     expect(at('kind: Tool\n|')?.labels).toEqual(['apiVersion', 'metadata', 'spec'])
-    expect(at('kind: |')?.labels).toEqual(['Tool', 'LanguageTool', 'Connector', 'Unit', 'Agent', 'Secret', 'SideEffectPolicy', 'Policy', 'IdentityProvider', 'MCPServer'])
+    expect(at('kind: |')?.labels).toEqual([
+      'Tool',
+      'LanguageTool',
+      'Connector',
+      'Unit',
+      'Agent',
+      'Secret',
+      'SideEffectPolicy',
+      'Policy',
+      'IdentityProvider',
+      'MCPServer',
+    ])
     expect(at('kind: Ag|')).toEqual(expect.objectContaining({ from: 6, labels: ['Agent'] }))
     expect(at('kind: Connector\napiVersion: |')?.labels).toEqual(['toolroom.dev/v1alpha1'])
     expect(at('apiVersion: |\nkind: Tool')?.labels).toEqual(['toolroom.dev/v1alpha1', 'joch.dev/v1alpha1'])

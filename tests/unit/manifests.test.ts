@@ -239,11 +239,11 @@ describe('validateDocument', () => {
     expect(brief(errors)).toContainEqual({ document: 1, field: 'apiVersion', rule: 'api-version' })
   })
 
-  it('a Unit in joch.dev/v1alpha1 is refused with what joch.dev does define (its seed documents define Tool and MCPServer only)', () => {
+  it('a Unit in joch.dev/v1alpha1 is refused with what joch.dev does define (its seed documents define Tool and MCPServer; Toolroom adds Policy, which the joch Tool document promises)', () => {
     const [error] = validate({ ...doc('Unit', 'x', {}), apiVersion: 'joch.dev/v1alpha1' }, 0).errors
     expect(error).toMatchObject({ field: 'apiVersion', rule: 'api-version' })
     expect(error.message).toBe(
-      'Unit is served as toolroom.dev/v1alpha1, not "joch.dev/v1alpha1" (joch.dev/v1alpha1 defines Tool and LanguageTool; use toolroom.dev/v1alpha1 for the other kinds)',
+      'Unit is served as toolroom.dev/v1alpha1, not "joch.dev/v1alpha1" (joch.dev/v1alpha1 defines Tool, LanguageTool and Policy; use toolroom.dev/v1alpha1 for the other kinds)',
     )
     expect(
       validate({ ...doc('Tool', 'x.y', { type: 'function', description: 'd', inputSchema: { type: 'object' } }), apiVersion: 'joch.dev/v1alpha1' }).errors,

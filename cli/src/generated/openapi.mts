@@ -1337,7 +1337,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recorded calls started in [since, until) as NDJSON, one ToolCallDetail per line (arguments and results as stored, redacted as the tool says), oldest first, streamed: for a log store or SIEM before the days pass TOOLROOM_CALL_RETENTION_DAYS */
+        /**
+         * Recorded calls started in [since, until) as NDJSON, one ToolCallDetail per line (arguments and results as stored, redacted as the tool says), oldest first, streamed: for a log store or SIEM before the days pass TOOLROOM_CALL_RETENTION_DAYS
+         * @description Every recorded call that started in [since, until), oldest first, as NDJSON (one ToolCallDetail per line), streamed page by page so a month of calls needs no memory: each record exactly as stored, so as redacted as the call log itself. `toolroom calls export --since …` writes the same. For a log store or SIEM, before the days pass `TOOLROOM_CALL_RETENTION_DAYS` and their partitions are dropped.
+         */
         get: operations["exportCalls"];
         put?: never;
         post?: never;
@@ -12158,6 +12161,11 @@ export interface operations {
                      *             "source": "tool",
                      *             "level": "financial"
                      *           },
+                     *           "onBehalfOf": {
+                     *             "issuer": "https://login.example.com",
+                     *             "subject": "jane",
+                     *             "displayName": "Jane Doe"
+                     *           },
                      *           "rateLimit": null,
                      *           "requestedAt": "2026-11-24T09:30:00.000Z",
                      *           "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -12338,6 +12346,11 @@ export interface operations {
                      *         "source": "tool",
                      *         "level": "financial"
                      *       },
+                     *       "onBehalfOf": {
+                     *         "issuer": "https://login.example.com",
+                     *         "subject": "jane",
+                     *         "displayName": "Jane Doe"
+                     *       },
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -12460,6 +12473,11 @@ export interface operations {
                      *       "policy": {
                      *         "source": "tool",
                      *         "level": "financial"
+                     *       },
+                     *       "onBehalfOf": {
+                     *         "issuer": "https://login.example.com",
+                     *         "subject": "jane",
+                     *         "displayName": "Jane Doe"
                      *       },
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
@@ -12617,6 +12635,11 @@ export interface operations {
                      *         "source": "tool",
                      *         "level": "financial"
                      *       },
+                     *       "onBehalfOf": {
+                     *         "issuer": "https://login.example.com",
+                     *         "subject": "jane",
+                     *         "displayName": "Jane Doe"
+                     *       },
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -12761,6 +12784,11 @@ export interface operations {
                      *       "policy": {
                      *         "source": "tool",
                      *         "level": "financial"
+                     *       },
+                     *       "onBehalfOf": {
+                     *         "issuer": "https://login.example.com",
+                     *         "subject": "jane",
+                     *         "displayName": "Jane Doe"
                      *       },
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
@@ -15239,7 +15267,8 @@ export interface operations {
                      *           "latencyMs": 412,
                      *           "attempts": 1,
                      *           "idempotencyKey": "zendesk-3f9a1c",
-                     *           "requestId": "b2c4d6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f"
+                     *           "requestId": "b2c4d6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f",
+                     *           "onBehalfOf": null
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -15292,9 +15321,15 @@ export interface operations {
     exportCalls: {
         parameters: {
             query: {
-                /** @description Calls started at or after this time (ISO 8601 with offset) */
+                /**
+                 * @description Calls started at or after this time (ISO 8601 with offset)
+                 * @example 2026-11-20T00:00:00Z
+                 */
                 since: string;
-                /** @description Calls started before this time; default now */
+                /**
+                 * @description Calls started before this time; default now
+                 * @example 2026-11-27T00:00:00Z
+                 */
                 until?: string;
             };
             header?: never;
@@ -15309,6 +15344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {"id":"7d1e5b3a-2c4f-4e6a-8b9c-0d1e2f3a4b5c","toolId":"zendesk.create_ticket","outcome":"succeeded","startedAt":"2026-11-24T09:30:00.000Z"} */
                     "application/x-ndjson": string;
                 };
             };
@@ -15391,6 +15427,7 @@ export interface operations {
                      *       "attempts": 1,
                      *       "idempotencyKey": "zendesk-3f9a1c",
                      *       "requestId": "b2c4d6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f",
+                     *       "onBehalfOf": null,
                      *       "args": {
                      *         "subject": "Order 1042 arrived damaged",
                      *         "body": "[redacted]"

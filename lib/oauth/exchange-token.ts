@@ -2,7 +2,7 @@
 // `actor_token`) asks to act for a person (their token from a trusted IdentityProvider as
 // `subject_token`) at Toolroom's `/mcp` (`resource`), and gets a short-lived `tro_…` access token that
 // means "this agent, acting for this person" (what a JWT's `act` claim would say; the token is opaque
-// and looked up like every other, lib/identity/identify-person-token.ts). Refusals are RFC 8693 §2.2.2
+// and looked up like every other, lib/oauth/identify-person-token.ts). Refusals are RFC 8693 §2.2.2
 // errors: `invalid_request` for a request or token that is wrong or unacceptable, `invalid_target` for a
 // resource that is not this gateway, `temporarily_unavailable` when the IdP cannot be reached.
 // docs/design/access.md#on-whose-behalf has the rules and why.
@@ -16,8 +16,8 @@ import { requestOrigin } from '@/lib/http/public-origin'
 import { hashOAuthToken } from '@/lib/oauth/oauth-secrets'
 import { MCP_SCOPE, OAUTH_PREFIXES, oauthSettings } from '@/lib/oauth/oauth-settings'
 import { isMcpResource, mcpResourceOf } from '@/lib/oauth/protected-resource'
-import { personOfClaims, PersonClaimError } from './person-claims'
-import { SubjectTokenError, verifySubjectToken } from './verify-subject-token'
+import { personOfClaims, PersonClaimError } from '@/lib/identity/person-claims'
+import { SubjectTokenError, verifySubjectToken } from '@/lib/identity/verify-subject-token'
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange'
 const TOKEN_TYPE = {

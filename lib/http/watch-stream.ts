@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { config } from '@/lib/config'
 import { AppError } from '@/lib/errors/app-error'
 import { SSE_HEADERS, SseStream } from '@/lib/http/sse-stream'
-import { watchedCounts, watchSubject } from './change-feed'
+import { watchedCounts, watchSubject } from '@/lib/registry/change-feed'
 
 /** Idle connections (and proxies between) are kept open with a comment this often. */
 const KEEP_ALIVE_MS = 25_000

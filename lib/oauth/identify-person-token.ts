@@ -1,4 +1,4 @@
-// Which agent, acting for which person, a token issued by token exchange (lib/identity/exchange-token.ts)
+// Which agent, acting for which person, a token issued by token exchange (lib/oauth/exchange-token.ts)
 // speaks for at `/mcp`: only while it is unexpired, was issued for this very resource, the agent's
 // credential that asked for it is neither revoked nor expired, and the person's Toolroom account (if
 // they have one) is enabled, and their IdentityProvider is still trusted. Anything else is no identity at all.
