@@ -39,6 +39,18 @@ export async function copyOfDatabase(templateUrl, name) {
   return withDatabase(templateUrl, name)
 }
 
+/** Drops the database `url` names, ending its sessions (a test's children may still hold one). */
+export async function dropDatabase(url) {
+  const name = new URL(url).pathname.slice(1)
+  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') })
+  await client.connect()
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+  } finally {
+    await client.end()
+  }
+}
+
 /** Applies the committed migrations (scripts/migrate.ts, from source); rejects with its output when it fails. */
 export function migrateDatabase(url) {
   return new Promise((resolve, reject) => {

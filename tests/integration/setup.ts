@@ -1,7 +1,7 @@
 // Integration tests need a real PostgreSQL: `npm test` provides one. Run alone, they fail loudly
 // rather than skip when there is none.
 import { afterAll, afterEach, expect } from 'vitest'
-import { copyOfDatabase } from '../../scripts/fresh-database.mjs'
+import { copyOfDatabase, dropDatabase } from '../../scripts/fresh-database.mjs'
 
 // Every answer a route gives in these tests is parsed against its contract (lib/http/response-check.ts).
 process.env.TOOLROOM_CHECK_RESPONSES = '1'
@@ -12,11 +12,15 @@ if (!process.env.TOOLROOM_SECRET_KEY) throw new Error('integration tests need TO
 // Files run in parallel, each on a database of its own: a copy of the migrated one DATABASE_URL names
 // (CREATE DATABASE … TEMPLATE copies it in a moment; migrating each copy would take seconds). Set
 // before any module reads DATABASE_URL, so this file's processes and children all use the copy.
-process.env.DATABASE_URL = await databaseOfThisFile(process.env.DATABASE_URL)
+// The migrated database is remembered apart: a process that ran another file before copies it, not that file's copy.
+process.env.TOOLROOM_TEST_TEMPLATE_URL ??= process.env.DATABASE_URL
+process.env.DATABASE_URL = await databaseOfThisFile(process.env.TOOLROOM_TEST_TEMPLATE_URL)
 
 afterAll(async () => {
   const { prisma } = await import('@/lib/db')
   await prisma.$disconnect()
+  // The copy is this file's alone: it goes with it (a failure to drop only leaves a database behind).
+  await dropDatabase(process.env.DATABASE_URL!).catch((e) => console.error(`[test] could not drop ${process.env.DATABASE_URL}: ${(e as Error).message}`))
 })
 
 afterEach(async () => {
@@ -26,7 +30,8 @@ afterEach(async () => {
 })
 
 async function databaseOfThisFile(template: string) {
-  // One name per worker: files of a worker run one after another, so the next file's copy replaces it.
-  const worker = process.env.VITEST_POOL_ID ?? '1'
-  return copyOfDatabase(template, `${new URL(template).pathname.slice(1)}_w${worker}`)
+  // A name of this file's own: its process (each file runs in a process of its own) and Vitest's
+  // worker id. A name per pool slot was shared in a full run (unit and integration projects), and
+  // the second file's copy ended the first one's sessions.
+  return copyOfDatabase(template, `${new URL(template).pathname.slice(1)}_p${process.pid}_${process.env.VITEST_WORKER_ID ?? '0'}`)
 }
