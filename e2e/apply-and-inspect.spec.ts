@@ -38,7 +38,8 @@ test('apply a manifest, then see the new tool on the agent page with its provena
   expect(before.status()).toBe(404)
 
   await page.getByRole('button', { name: 'Apply' }).click()
-  const agentLink = page.getByRole('link', { name: new RegExp(`e2e-agent-${suffix}`) })
+  // The applied document's row links the agent first; the dry run's impact, kept on screen, links it again.
+  const agentLink = page.getByRole('link', { name: new RegExp(`e2e-agent-${suffix}`) }).first()
   await expect(agentLink).toBeVisible()
   await agentLink.click()
 

@@ -104,7 +104,8 @@ for (const viewport of [
     expect((await page.request.get(`/api/v1/agents/${agent}?namespace=${ns}`)).status()).toBe(404)
     await page.getByRole('button', { name: 'Apply', exact: true }).click()
     await expect(results).toContainText('Applied.')
-    await expect(results.getByRole('link', { name: `${ns}/${agent}` })).toBeVisible()
+    // The applied document's row links the agent first; the dry run's impact, kept on screen, links it again.
+    await expect(results.getByRole('link', { name: `${ns}/${agent}` }).first()).toHaveAttribute('href', /^\/agents\/[0-9a-f-]{36}$/)
     expect((await page.request.get(`/api/v1/agents/${agent}?namespace=${ns}`)).status()).toBe(200)
     await page.screenshot({ path: `${SCREENSHOTS}/apply-applied-${viewport.name}.png`, fullPage: true })
     expect(errors).toEqual([])

@@ -69,7 +69,7 @@ for (const where of ['dashboard', 'tool', 'agent'] as const) {
     await expect(panel.locator('.recharts-bar-rectangle').first()).toBeVisible()
     await expect(panel.getByText('Calls', { exact: true })).toBeVisible()
     await panel.getByRole('button', { name: 'by hour' }).click()
-    await expect(panel.getByText('Calls per hour')).toBeVisible()
+    await expect(panel.getByRole('heading', { name: 'Calls per hour' })).toBeVisible()
     if (where === 'dashboard') await expect(page.getByRole('heading', { name: 'Top failing tools' })).toBeVisible()
     await page.waitForLoadState('networkidle')
     await page.screenshot({ path: `.data/test-reports/screenshots/stats-${where}.png`, fullPage: true })

@@ -307,7 +307,7 @@ const DECLARATIONS = {
   TOOLROOM_DEMO_TRAFFIC: variable(flag, {
     group: 'core',
     meaning:
-      '`0`: the demo fleet stays quiet: no week of call history when it is first seeded, and no demo agents calling through the gateway while `npm start` runs (lib/seed/demo-traffic.ts)',
+      '`0`: the demo fleet stays quiet: no week of call history when it is first seeded, and no demo agents calling through the gateway while `npm start` runs (lib/seed/demo-traffic.ts; never under `npm run dev`)',
     default: true,
   }),
   TOOLROOM_DEMO_PORT: variable(port(0), {

@@ -11,9 +11,12 @@ const log = (...a: unknown[]) => console.log('[demo traffic]', ...a)
 
 let traffic: DemoTraffic | null = null
 let stopping = false
+/** The round in progress: a stop lets its calls finish, so no request is cut off mid-way (the web server would log each as an error). */
+let round: Promise<unknown> = Promise.resolve()
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, async () => {
     stopping = true
+    await Promise.race([round, new Promise((resolve) => setTimeout(resolve, 5_000).unref())])
     await traffic?.stop()
     await prisma.$disconnect().catch(() => {})
     process.exit(0)
@@ -24,7 +27,8 @@ async function main() {
   log(`${traffic.callers.length} agents calling through the gateway every ${ROUND_MS / 1000} s (TOOLROOM_DEMO_TRAFFIC=0 turns this off)`)
   while (!stopping) {
     // A round that fails (the gateway restarting) is skipped; the next one tries again.
-    await traffic.tick().catch((e: Error) => log('round skipped:', e.message))
+    round = traffic.tick().catch((e: Error) => log('round skipped:', e.message))
+    await round
     await new Promise((resolve) => setTimeout(resolve, ROUND_MS))
   }
 }

@@ -39,13 +39,13 @@ export async function copyOfDatabase(templateUrl, name) {
   return withDatabase(templateUrl, name)
 }
 
-/** Drops the database `url` names, ending its sessions (a test's children may still hold one). */
-export async function dropDatabase(url) {
-  const name = new URL(url).pathname.slice(1)
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') })
+/** Drops the databases whose names start with `prefix` (the integration files' copies), ending their sessions. */
+export async function dropDatabasesNamed(adminUrl, prefix) {
+  const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
   try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+    const { rows } = await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix])
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)
   } finally {
     await client.end()
   }

@@ -94,7 +94,8 @@ try {
 
   await supervisor.waitHealthy(`http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}/api/health`)
   // The demo's agents at work, through the gateway as any agent reaches it (lib/seed/demo-traffic.ts).
-  if (demo && settings.TOOLROOM_DEMO_TRAFFIC)
+  // Not under `next dev`, which reports every MCP stream a client closes as an uncaught error.
+  if (demo && settings.TOOLROOM_DEMO_TRAFFIC && !settings.TOOLROOM_DEV)
     supervisor.keepRunning('demo traffic', ['dist/demo-traffic.cjs'], {
       stopOrder: STOP.workers,
       env: { DEMO_GATEWAY_URL: `http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST}:${PORT}` },

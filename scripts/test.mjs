@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { startEmbeddedPostgres } from './embedded-postgres.mjs'
-import { copyOfDatabase, freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
+import { copyOfDatabase, dropDatabasesNamed, freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
 import { checkImage } from './check-image.mjs'
 import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
 import { buildForProduction, portalAnswers, startProductionStack, waitForStack } from './production-stack.mjs'
@@ -68,6 +68,8 @@ async function main() {
       }),
     )
     countVitest(report, code, 'vitest')
+    // Each integration file copied the test database for itself (tests/integration/setup.ts).
+    await dropDatabasesNamed(adminUrl, 'toolroom_test_p').catch((e) => console.error(`[test] could not drop the files' databases: ${e.message}`))
   }
   await linted
 

@@ -1,7 +1,7 @@
 // Integration tests need a real PostgreSQL: `npm test` provides one. Run alone, they fail loudly
 // rather than skip when there is none.
 import { afterAll, afterEach, expect } from 'vitest'
-import { copyOfDatabase, dropDatabase } from '../../scripts/fresh-database.mjs'
+import { copyOfDatabase } from '../../scripts/fresh-database.mjs'
 
 // Every answer a route gives in these tests is parsed against its contract (lib/http/response-check.ts).
 process.env.TOOLROOM_CHECK_RESPONSES = '1'
@@ -19,8 +19,6 @@ process.env.DATABASE_URL = await databaseOfThisFile(process.env.TOOLROOM_TEST_TE
 afterAll(async () => {
   const { prisma } = await import('@/lib/db')
   await prisma.$disconnect()
-  // The copy is this file's alone: it goes with it (a failure to drop only leaves a database behind).
-  await dropDatabase(process.env.DATABASE_URL!).catch((e) => console.error(`[test] could not drop ${process.env.DATABASE_URL}: ${(e as Error).message}`))
 })
 
 afterEach(async () => {
@@ -32,6 +30,7 @@ afterEach(async () => {
 async function databaseOfThisFile(template: string) {
   // A name of this file's own: its process (each file runs in a process of its own) and Vitest's
   // worker id. A name per pool slot was shared in a full run (unit and integration projects), and
-  // the second file's copy ended the first one's sessions.
+  // the second file's copy ended the first one's sessions. The copies are dropped when the run ends
+  // (scripts/test.mjs), once no file's connections are left to end.
   return copyOfDatabase(template, `${new URL(template).pathname.slice(1)}_p${process.pid}_${process.env.VITEST_WORKER_ID ?? '0'}`)
 }
