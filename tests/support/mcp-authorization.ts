@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { CookieJar } from './cookie-jar'
 import { type Listening, listenOn } from './listen'
 import { answerStatelessMcp } from './stateless-mcp'
+import { requestGate } from './request-gate'
 
 // express (the SDK's middleware is Express middleware) ships no types: the little of it used here.
 type ExpressApp = http.RequestListener & {
@@ -71,14 +72,10 @@ export async function startAuthorizationServer(scopes: string[]): Promise<Author
   }
   provider.on('grant.success', counted)
   provider.on('grant.error', counted)
-  let gate: { promise: Promise<void>; release(): void; waiting: number } | null = null
+  const gate = requestGate()
   const callback = provider.callback()
   server.on('request', async (req, res) => {
-    const held = gate
-    if (held && req.method === 'POST' && req.url?.startsWith('/token')) {
-      held.waiting++
-      await held.promise
-    }
+    if (req.method === 'POST' && req.url?.startsWith('/token')) await gate.pass()
     callback(req, res)
   })
   return {
@@ -95,19 +92,7 @@ export async function startAuthorizationServer(scopes: string[]): Promise<Author
         expiresAt: found.exp! * 1000,
       }
     },
-    hold() {
-      let release!: () => void
-      const promise = new Promise<void>((resolve) => (release = resolve))
-      const current = { promise, release, waiting: 0 }
-      gate = current
-      return {
-        release: () => {
-          if (gate === current) gate = null
-          current.release()
-        },
-        held: () => current.waiting,
-      }
-    },
+    hold: gate.hold,
     async revokeGrants() {
       for (const id of grants) await (await provider.Grant.find(id))?.destroy()
     },

@@ -7,6 +7,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Provider from 'oidc-provider'
+import { requestGate } from './request-gate'
 
 export interface TestIdp {
   issuer: string
@@ -39,7 +40,7 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   let ttl = 600
   let requests = 0
-  let gate: { promise: Promise<void>; release(): void; waiting: number } | null = null
+  const gate = requestGate()
   const provider = new Provider(issuer, {
     clients: [...clients, PERSON_TOKEN_CLIENT].map((c) => ({
       client_id: c.clientId,
@@ -77,11 +78,7 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
   server.on('request', async (req, res) => {
     if (req.method === 'POST' && req.url?.startsWith('/token')) {
       requests++
-      const held = gate
-      if (held) {
-        held.waiting++
-        await held.promise
-      }
+      await gate.pass()
     }
     callback(req, res)
   })
@@ -89,19 +86,7 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
     issuer,
     tokenRequests: () => requests,
     setTokenTtl: (seconds) => void (ttl = seconds),
-    hold() {
-      let release!: () => void
-      const promise = new Promise<void>((resolve) => (release = resolve))
-      const current = { promise, release, waiting: 0 }
-      gate = current
-      return {
-        release: () => {
-          if (gate === current) gate = null
-          current.release()
-        },
-        held: () => current.waiting,
-      }
-    },
+    hold: gate.hold,
     async verify(token) {
       const found = await provider.ClientCredentials.find(token)
       if (!found || found.isExpired) return null
