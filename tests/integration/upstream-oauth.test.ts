@@ -8,7 +8,6 @@
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js'
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -27,6 +26,7 @@ import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { until } from '../support/until'
 import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
+import { recordingVerifier } from '../support/recording-verifier'
 
 // express (the SDK's bearer-auth middleware is an Express middleware) ships no types, and
 // @types/express is not installed: the little of it this test uses.
@@ -70,20 +70,7 @@ async function startMcpUpstream(): Promise<Listening & { seen: string[] }> {
   app.use(
     '/mcp',
     requireBearerAuth({
-      verifier: {
-        async verifyAccessToken(token) {
-          seen.push(token)
-          const known = await idp.verify(token)
-          if (!known) throw new InvalidTokenError('unknown or expired token')
-          return {
-            token,
-            clientId: known.clientId,
-            scopes: known.scopes,
-            expiresAt: Math.floor(known.expiresAt / 1000),
-            resource: known.resource ? new URL(known.resource) : undefined,
-          }
-        },
-      },
+      verifier: recordingVerifier((token) => idp.verify(token), seen),
       requiredScopes: ['tools.read'],
       expectedResource: new URL(MCP_RESOURCE),
     }),

@@ -6,7 +6,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import Provider from 'oidc-provider'
@@ -15,6 +14,7 @@ import { CookieJar } from './cookie-jar'
 import { type Listening, listenOn } from './listen'
 import { answerStatelessMcp } from './stateless-mcp'
 import { requestGate } from './request-gate'
+import { recordingVerifier } from './recording-verifier'
 
 // express (the SDK's middleware is Express middleware) ships no types: the little of it used here.
 type ExpressApp = http.RequestListener & {
@@ -131,20 +131,7 @@ export async function startProtectedMcpServer(as: AuthorizationServer, requiredS
     app.use(
       path,
       requireBearerAuth({
-        verifier: {
-          async verifyAccessToken(token) {
-            seen.push(token)
-            const known = await as.verify(token)
-            if (!known) throw new InvalidTokenError('unknown or expired token')
-            return {
-              token,
-              clientId: known.clientId,
-              scopes: known.scopes,
-              expiresAt: Math.floor(known.expiresAt / 1000),
-              resource: known.resource ? new URL(known.resource) : undefined,
-            }
-          },
-        },
+        verifier: recordingVerifier((token) => as.verify(token), seen),
         requiredScopes,
         expectedResource: new URL(resource),
         resourceMetadataUrl: `${running.url}/.well-known/oauth-protected-resource${new URL(resource).pathname}`,
