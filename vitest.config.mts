@@ -25,7 +25,12 @@ export default defineConfig({
     projects: [
       // Projects of different worker counts run one after the other (Vitest's groupOrder): the pure unit
       // files first, then the integration files.
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
+      // A timeout is a guard against a hang, not a speed check: Vitest's 5 s default failed CPU-bound
+      // property tests (hundreds of generated cases) on a machine busy with other work.
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 }, testTimeout: 30_000 },
+      },
       {
         extends: true,
         test: {

@@ -670,6 +670,18 @@ const DECLARATIONS = {
     shownDefault: 'none',
     alsoReadBy: 'the OpenTelemetry exporter',
   }),
+  TOOLROOM_CALL_EXPORT: variable(oneOf(['none', 'otlp']), {
+    group: 'production',
+    meaning:
+      '`otlp`: every recorded call is also sent as an OpenTelemetry log record, as redacted as the stored row, to `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` (or `OTEL_EXPORTER_OTLP_ENDPOINT`); batching follows `OTEL_BLRP_*` (docs/design/call-log.md, "Export")',
+    default: 'none',
+  }),
+  OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: variable(opaqueText, {
+    group: 'production',
+    meaning: 'the OTLP/HTTP collector for call logs only (wins over `OTEL_EXPORTER_OTLP_ENDPOINT`)',
+    shownDefault: 'none',
+    alsoReadBy: 'the OpenTelemetry exporter',
+  }),
   OTEL_SERVICE_NAME: variable(opaqueText, {
     group: 'production',
     meaning: 'the service name on spans (the process role is `toolroom.role`)',
@@ -724,6 +736,15 @@ const ConfigSchema = z.object(objectShape).superRefine((c, ctx) => {
         message: `must be set too: single sign-on needs TOOLROOM_OIDC_ISSUER (or TOOLROOM_OIDC_DISCOVERY_URL), TOOLROOM_OIDC_CLIENT_ID and TOOLROOM_OIDC_CLIENT_SECRET, or none of them`,
         params: { whole: true },
       })
+  // Call export needs somewhere to send to: the exporter would otherwise post to localhost:4318 and drop
+  // every record it could not deliver, which is losing the calls quietly.
+  if (c.TOOLROOM_CALL_EXPORT === 'otlp' && !c.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT && !c.OTEL_EXPORTER_OTLP_ENDPOINT)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TOOLROOM_CALL_EXPORT'],
+      message: 'is otlp, so OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT must be set too: where the call log records go',
+      params: { whole: true },
+    })
 })
 
 export type Config = z.output<typeof ConfigSchema>

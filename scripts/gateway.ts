@@ -2,8 +2,9 @@
 // GATEWAY_PORT (default PORT), HOST, and TOOLROOM_GATEWAY_UPSTREAM: the Next.js origin to pass every
 // other path to (unset: this process serves /mcp only, as in tests and benchmarks). Metrics and
 // health probes are on TOOLROOM_METRICS_PORT when set (lib/observability/metrics-server.ts), traces go
-// to OTEL_EXPORTER_OTLP_ENDPOINT when set.
+// to OTEL_EXPORTER_OTLP_ENDPOINT when set, call logs to OTLP with TOOLROOM_CALL_EXPORT=otlp.
 import '@/lib/check-config'
+import { flushCallLogs, nameCallLogProcess } from '@/lib/call-log/send-call-logs'
 import { config } from '@/lib/config'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { checkHealth } from '@/lib/health/check-health'
@@ -18,6 +19,7 @@ async function main() {
   bridgeConsoleToLogger()
   const log = logger()
   const tracing = await startTracing('gateway')
+  nameCallLogProcess('gateway')
   const { GATEWAY_PORT, PORT, HOST: host, TOOLROOM_GATEWAY_UPSTREAM: upstream } = config()
   const port = GATEWAY_PORT ?? PORT // 0: any free port (printed)
   const server = createGatewayServer({ port, host, upstream })
@@ -31,7 +33,7 @@ async function main() {
     log.info({ metricsPort, tracing }, `listening on ${address}`)
   })
   const stop = () => {
-    server.close(() => void stopTracing().finally(() => process.exit(0)))
+    server.close(() => void Promise.all([stopTracing(), flushCallLogs()]).finally(() => process.exit(0)))
     setTimeout(() => process.exit(0), 2000).unref()
   }
   process.on('SIGTERM', stop)

@@ -3,6 +3,7 @@
 // worker died is retried. With TOOLROOM_METRICS_PORT set it serves /metrics, /livez and /readyz there
 // (lib/observability/metrics-server.ts): ready while the database answers and the queue is started.
 import '@/lib/check-config'
+import { flushCallLogs, nameCallLogProcess } from '@/lib/call-log/send-call-logs'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { checkHealth } from '@/lib/health/check-health'
@@ -31,6 +32,7 @@ let queueStarted = false
 
 async function main() {
   await startTracing('worker')
+  nameCallLogProcess('worker')
   const jobs = selectJobs(JOBS, config().TOOLROOM_WORKER_JOBS)
   readDatabaseFiguresWith(readQueueFigures)
   const metricsPort = await startMetricsServer('worker', async () => {
@@ -105,7 +107,7 @@ async function stop() {
   await Promise.all(takers.map((t) => t.stop(10_000))).catch((e) => log.error(`stop: ${e.message}`))
   await stopBoss().catch((e) => log.error(`stop: ${e.message}`))
   await prisma.$disconnect()
-  await stopTracing()
+  await Promise.all([stopTracing(), flushCallLogs()])
   process.exit(0)
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop())

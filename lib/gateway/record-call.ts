@@ -8,6 +8,7 @@
 // records (never registry data); see BENCHMARKS.md for what each choice costs.
 import 'server-only'
 import pg from 'pg'
+import { sendClosedCall, sendRecordedCalls } from '@/lib/call-log/send-call-logs'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { trackPool } from '@/lib/observability/metrics'
@@ -103,7 +104,10 @@ function pump() {
     // Named, so each connection parses and plans the statement once.
     withDayPartitions(records, (sql, values) => callPool().query({ name: sql === INSERT_SQL ? 'toolroom_record_calls' : undefined, text: sql, values }))
       .then(
-        () => batch.forEach((b) => b.done()),
+        () => {
+          sendRecordedCalls(records)
+          batch.forEach((b) => b.done())
+        },
         (e) => batch.forEach((b) => b.done(e)),
       )
       .finally(() => {
@@ -147,7 +151,11 @@ async function withDayPartitions<T>(records: CallRecord[], run: (sql: string, va
 /** One INSERT for many rows (the same statement as the gateway's batches); a row whose id is already recorded is skipped. Returns how many were written. */
 export async function insertCalls(records: CallRecord[]): Promise<number> {
   if (records.length === 0) return 0
-  return withDayPartitions(records.map(storable), (sql, values) => prisma.$executeRawUnsafe(sql, ...values))
+  const rows = records.map(storable)
+  const written = await withDayPartitions(rows, (sql, values) => prisma.$executeRawUnsafe(sql, ...values))
+  // A row already recorded (an ingest re-sent) is sent again: the export is at least once per call id.
+  sendRecordedCalls(rows)
+  return written
 }
 
 /** Closes a call recorded earlier as pending_approval, once it ran (or will not run) after the decision. */
@@ -157,11 +165,23 @@ export async function updateCallOutcome(
 ): Promise<void> {
   const errorMessage = update.errorMessage === null ? null : storableText(update.errorMessage)
   const upstreamExcerpt = update.upstreamExcerpt ? storableText(update.upstreamExcerpt) : null
-  const result = update.result === null || update.result === undefined ? null : JSON.stringify(storableJson(update.result))
+  const stored = update.result === null || update.result === undefined ? null : storableJson(update.result)
+  const result = stored === null ? null : JSON.stringify(stored)
   await prisma.$executeRaw`
     UPDATE "ToolCall"
        SET outcome = ${update.outcome}, "finishedAt" = now(), "errorCode" = ${update.errorCode}, "errorMessage" = ${errorMessage}, "upstreamExcerpt" = ${upstreamExcerpt},
            "latencyMs" = ${update.latencyMs}, attempts = ${update.attempts},
            result = ${result}::json
      WHERE id = ${id}::uuid`
+  sendClosedCall({
+    id,
+    outcome: update.outcome,
+    errorCode: update.errorCode,
+    errorMessage,
+    upstreamExcerpt,
+    latencyMs: update.latencyMs,
+    attempts: update.attempts,
+    result: stored,
+    finishedAt: new Date(),
+  })
 }

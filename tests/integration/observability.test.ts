@@ -32,6 +32,14 @@ interface OtlpSpan {
 }
 
 const spans: OtlpSpan[] = []
+interface OtlpLogRecord {
+  eventName?: string
+  body?: { stringValue?: string }
+  severityText?: string
+  attributes?: Array<{ key: string; value: { stringValue?: string } }>
+  service: string
+}
+const logRecords: OtlpLogRecord[] = []
 const upstreamSaw: Array<{ path: string; traceparent: string | undefined }> = []
 let receiver: Listening
 let upstream: Listening
@@ -78,7 +86,13 @@ async function start(entry: string, ready: RegExp, env: Record<string, string>):
   }
 }
 
-const TRACING_ENV = (endpoint: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'toolroom-test' })
+const TRACING_ENV = (endpoint: string) => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+  OTEL_BSP_SCHEDULE_DELAY: '100',
+  OTEL_SERVICE_NAME: 'toolroom-test',
+  TOOLROOM_CALL_EXPORT: 'otlp',
+  OTEL_BLRP_SCHEDULE_DELAY: '100',
+})
 
 const metrics = async (port: number, token: string | null = METRICS_TOKEN) => {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
@@ -118,6 +132,13 @@ beforeAll(async () => {
       for (const rs of body.resourceSpans ?? []) {
         const service = rs.resource?.attributes?.find((a: { key: string }) => a.key === 'toolroom.role')?.value?.stringValue
         for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) spans.push({ ...s, service })
+      }
+    }
+    if (req.url === '/v1/logs' && /json/.test(String(req.headers['content-type']))) {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      for (const rl of body.resourceLogs ?? []) {
+        const service = rl.resource?.attributes?.find((a: { key: string }) => a.key === 'toolroom.role')?.value?.stringValue
+        for (const sl of rl.scopeLogs ?? []) for (const r of sl.logRecords ?? []) logRecords.push({ ...r, service })
       }
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
@@ -284,5 +305,39 @@ describe('metrics', () => {
       const entry = JSON.parse(line)
       expect(entry).toMatchObject({ role: 'worker', level: expect.any(String), time: expect.any(String), msg: expect.any(String) })
     }
+  })
+})
+
+describe('call logs', () => {
+  const attribute = (r: OtlpLogRecord, key: string) => r.attributes?.find((a) => a.key === key)?.value.stringValue
+  const recordOf = (callId: string, eventName: string) => logRecords.find((r) => r.eventName === eventName && attribute(r, 'toolroom.call.id') === callId)
+
+  it('each recorded call leaves as an OpenTelemetry log record, as redacted as its stored row', async () => {
+    const answer = await mcpCall('tickets.create', { subject: 'exported', body: 'the customer’s card is 4242', customer_email: 'jane@example.com' })
+    expect(answer.result?.isError).toBeFalsy()
+    const row = await until('the call recorded', () =>
+      prisma.toolCall.findFirst({ where: { toolId: 'tickets.create', agentName: 'agent-a', outcome: 'succeeded' }, orderBy: { startedAt: 'desc' } }),
+    )
+    const record = await until('the call’s log record', () => recordOf(row.id, 'toolroom.call'))
+    expect(record.service).toBe('gateway')
+    expect(record.severityText).toBe('INFO')
+    expect(attribute(record, 'toolroom.tool.id')).toBe('tickets.create')
+    expect(attribute(record, 'toolroom.call.outcome')).toBe('succeeded')
+    const sent = JSON.parse(record.body!.stringValue!) as Record<string, unknown>
+    // The stored row's arguments, masked where the tool says: what was never written is never sent.
+    expect(sent.args).toEqual(row.args)
+    expect(JSON.stringify(sent)).not.toContain('4242')
+    expect(JSON.stringify(sent)).not.toContain('jane@example.com')
+    expect(sent).toMatchObject({ id: row.id, agentNamespace: 'gw', outcome: 'succeeded', channel: 'mcp' })
+  })
+
+  it('a call closed after its approval is sent again by the worker that ran it, with its outcome', async () => {
+    const approved = await until('the approved call ran', () =>
+      prisma.toolCall.findFirst({ where: { toolId: 'pay.charge', outcome: 'succeeded' }, orderBy: { startedAt: 'desc' } }),
+    )
+    expect(recordOf(approved.id, 'toolroom.call')?.service).toBe('gateway')
+    const closed = await until('the closing record', () => recordOf(approved.id, 'toolroom.call.closed'))
+    expect(closed.service).toBe('worker')
+    expect(JSON.parse(closed.body!.stringValue!)).toMatchObject({ id: approved.id, outcome: 'succeeded' })
   })
 })

@@ -137,6 +137,15 @@ describe('a value that breaks its rule', () => {
     expect(message).toContain(`got "${'9'.repeat(100)}…"`)
   })
 
+  it('call export to OTLP without an endpoint is refused, naming where the records would go', () => {
+    expect(problem({ TOOLROOM_CALL_EXPORT: 'otlp' })).toContain(
+      'TOOLROOM_CALL_EXPORT is otlp, so OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT must be set too',
+    )
+    expect(problem({ TOOLROOM_CALL_EXPORT: 'kafka' })).toContain('TOOLROOM_CALL_EXPORT must be')
+    expect(parseConfig({ TOOLROOM_CALL_EXPORT: 'otlp', OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: 'http://collector:4318/v1/logs' }).TOOLROOM_CALL_EXPORT).toBe('otlp')
+    expect(parseConfig({}).TOOLROOM_CALL_EXPORT).toBe('none')
+  })
+
   it('single sign-on set by halves names what is missing', () => {
     const message = problem({ TOOLROOM_OIDC_ISSUER: 'https://login.example.com', TOOLROOM_OIDC_CLIENT_SECRET: 's3cret-value' })
     expect(message).toContain('TOOLROOM_OIDC_CLIENT_ID must be set too: single sign-on needs')
