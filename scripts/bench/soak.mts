@@ -1,0 +1,212 @@
+// npm run bench:soak — a compressed month of the call log (docs/design/call-log.md): the real lean
+// gateway serves a steady load while, day by simulated day, the call log is filled with a day of calls
+// (BENCH_SOAK_CALLS_PER_DAY, written with every index and the statistics' triggers, as the gateway
+// writes them), the worker's upkeep (lib/call-log/maintain-call-partitions.ts) creates the days ahead
+// and drops those past the retention while the gateway is under load, and the rollup counts the day.
+// Each simulated day ends a day before the next, the last one yesterday, so the gateway's own calls
+// land in today's partition as they do in production. Reports per day: the gateway's calls/s, p99
+// and slowest call during the upkeep, the upkeep's time, the call log's size on disk (table and
+// indexes) and the gateway's RSS; at the end: 7-day statistics reads at the first and the last day,
+// and a rollup after a minute of late calls. Record the figures in BENCHMARKS.md with the machine.
+//   BENCH_SOAK_DAYS (default 30), BENCH_SOAK_RETENTION_DAYS (default 7, the least allowed: days are
+//   dropped from the 9th on), BENCH_SOAK_CALLS_PER_DAY (default 200,000), BENCH_SOAK_LOAD_SECONDS (5)
+//   and BENCH_SOAK_CONNECTIONS (10) for the gateway load each day, BENCH_SOAK_LATE_CALLS (60,000:
+//   a minute at 1,000 calls/s). TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL.
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { benchDatabase } from '../fresh-database.mjs'
+import { stopChild } from '../stop-child.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
+import { BENCH_SECRET_KEY } from './bench-server.mjs'
+
+const DAYS = Number(process.env.BENCH_SOAK_DAYS ?? 30)
+const RETENTION = Number(process.env.BENCH_SOAK_RETENTION_DAYS ?? 7)
+const CALLS_PER_DAY = Number(process.env.BENCH_SOAK_CALLS_PER_DAY ?? 200_000)
+const LOAD_SECONDS = Number(process.env.BENCH_SOAK_LOAD_SECONDS ?? 5)
+const CONNECTIONS = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 10)
+const LATE_CALLS = Number(process.env.BENCH_SOAK_LATE_CALLS ?? 60_000)
+const DAY_MS = 86_400_000
+const log = (...a: unknown[]) => console.log('[soak]', ...a)
+const children: ChildProcess[] = []
+
+/** Starts a Node process and resolves with the first match of `ready` in its output. */
+function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+    children.push(child)
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${out}`)), 120_000)
+    child.stdout!.on('data', (d) => {
+      out += d
+      const match = ready.exec(out)
+      if (match) {
+        clearTimeout(timer)
+        resolve({ child, match })
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)))
+  })
+}
+
+function rssMb(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)
+  return line ? Number(line[1]) / 1024 : NaN
+}
+
+const fill = (day: Date, calls: number, spreadMs: number) => `
+  INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
+      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, args, result)
+  SELECT at, at + interval '40 milliseconds', md5('a' || (i % 1000))::uuid, 'bench', 'agent-' || (i % 1000), 'unit-' || (i % 20),
+    'pool' || (i % 20) || '.tool_' || (i % 100), 'pool' || (i % 20), 'Tool/bench/pool' || (i % 20) || '.tool_' || (i % 100), 'grant', 'read_only',
+    (ARRAY['mcp', 'rest', 'ingest'])[1 + i % 3], CASE WHEN i % 50 = 0 THEN 'failed' ELSE 'succeeded' END,
+    CASE WHEN i % 50 = 0 THEN 'upstream_status' END, CASE WHEN i % 50 = 0 THEN 'the endpoint answered 503' END, 40, 1,
+    json_build_object('id', 'rec-' || i, 'limit', 20), '{"ok":true}'::json
+  FROM (SELECT i, '${day.toISOString()}'::timestamptz + (i::bigint * ${spreadMs} / ${calls}) * interval '1 millisecond' AS at FROM generate_series(1, ${calls}) AS i) AS s`
+
+const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bench.lookup', arguments: { key: 'k1' } } })
+
+async function gatewayLoad(url: string, token: string) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: LOAD_SECONDS,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      authorization: `Bearer ${token}`,
+    },
+    body: callBody,
+  })
+  const failed = result.non2xx + result.errors + result.timeouts
+  if (failed > 0) throw new Error(`the gateway failed ${failed} calls`)
+  return { rps: result.requests.average, p99: result.latency.p99, max: result.latency.max }
+}
+
+const db = await benchDatabase('toolroom_bench_soak')
+try {
+  process.env.DATABASE_URL = db.url
+  process.env.TOOLROOM_SECRET_KEY ??= BENCH_SECRET_KEY
+  const { maintainCallPartitions } = await import('@/lib/call-log/maintain-call-partitions')
+  const { rollupCallStats } = await import('@/lib/stats/rollup-call-stats')
+  const { readCallStats } = await import('@/lib/stats/read-call-stats')
+
+  const env = { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY, NODE_ENV: 'production' }
+  const upstream = (await start(['scripts/bench/gateway-upstream.mjs'], { UPSTREAM_PORT: '0' }, /upstream (\S+)/)).match[1]
+  const seeded = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env, UPSTREAM_URL: upstream },
+    })
+    let out = ''
+    child.stdout!.on('data', (d) => (out += d))
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`the seed exited ${code}`))))
+  })
+  const { token } = JSON.parse(seeded) as { token: string }
+  const gateway = await start([...TSX_NODE_ARGS, 'scripts/gateway.ts'], { ...env, GATEWAY_PORT: '0', HOST: '127.0.0.1' }, /listening on (http:\/\/[^\s"]+)/)
+  const gatewayUrl = gateway.match[1]
+
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  const logBytes = async () =>
+    Number(
+      (
+        await client.query<{ bytes: string }>(
+          `SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0)::bigint AS bytes FROM pg_inherits i WHERE i.inhparent = 'public."ToolCall"'::regclass`,
+        )
+      ).rows[0].bytes,
+    )
+  const rows = async () => Number((await client.query<{ n: string }>('SELECT count(*)::bigint AS n FROM "ToolCall"')).rows[0].n)
+  const statsReads = async () => {
+    const times: number[] = []
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now()
+      await readCallStats('all', '')
+      times.push(performance.now() - t)
+    }
+    times.sort((a, b) => a - b)
+    return { p50: times[10], max: times[19] }
+  }
+
+  log(
+    `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0].toFixed(1)}`,
+  )
+  log(
+    `${DAYS} days of ${CALLS_PER_DAY.toLocaleString('en')} calls, retention ${RETENTION} days, gateway load ${CONNECTIONS} connections × ${LOAD_SECONDS} s a day`,
+  )
+  await gatewayLoad(gatewayUrl, token) // warm-up
+  const firstReads = await statsReads()
+
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS
+  const days: Array<Record<string, number | string>> = []
+  let written = 0
+  console.log('\nday | simulated  | gateway calls/s | p99 ms | slowest ms | upkeep s | dropped | fill s | rollup s | log MB | gateway RSS MB')
+  for (let d = 1; d <= DAYS; d++) {
+    const day = new Date(today - (DAYS - d + 1) * DAY_MS)
+    // The upkeep of the new day runs while the gateway is under load: a drop must not stall it.
+    const upkeepStarted = performance.now()
+    const [load, upkeep] = await Promise.all([
+      gatewayLoad(gatewayUrl, token),
+      maintainCallPartitions({ now: new Date(day.getTime() + DAY_MS / 2), retentionDays: RETENTION, databaseUrl: db.url }).then((u) => ({
+        ...u,
+        seconds: (performance.now() - upkeepStarted) / 1000,
+      })),
+    ])
+    let t = performance.now()
+    await client.query(fill(day, CALLS_PER_DAY, DAY_MS))
+    const fillSeconds = (performance.now() - t) / 1000
+    written += CALLS_PER_DAY
+    t = performance.now()
+    for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats());
+    const rollupSeconds = (performance.now() - t) / 1000
+    const row = {
+      day: d,
+      simulated: day.toISOString().slice(0, 10),
+      rps: Math.round(load.rps),
+      p99: load.p99,
+      slowest: load.max,
+      upkeep: Number(upkeep.seconds.toFixed(2)),
+      dropped: upkeep.dropped.length,
+      fill: Number(fillSeconds.toFixed(1)),
+      rollup: Number(rollupSeconds.toFixed(1)),
+      logMb: Math.round((await logBytes()) / 2 ** 20),
+      rss: Math.round(rssMb(gateway.child.pid!)),
+    }
+    days.push(row)
+    console.log(
+      `${String(row.day).padStart(3)} | ${row.simulated} | ${String(row.rps).padStart(15)} | ${String(row.p99).padStart(6)} | ${String(row.slowest).padStart(10)} | ${String(row.upkeep).padStart(8)} | ${String(row.dropped).padStart(7)} | ${String(row.fill).padStart(6)} | ${String(row.rollup).padStart(8)} | ${String(row.logMb).padStart(6)} | ${String(row.rss).padStart(14)}`,
+    )
+  }
+  const lastReads = await statsReads()
+
+  // A minute of late calls, spread over the statistics window, then the rollup that counts them.
+  await client.query(fill(new Date(Date.now() - 7 * DAY_MS + 3_600_000), LATE_CALLS, 7 * DAY_MS - 2 * 3_600_000))
+  const t = performance.now()
+  let late = 0
+  for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats()) late += r.callsAdded
+  const lateSeconds = (performance.now() - t) / 1000
+
+  const first = days[0]
+  const last = days[days.length - 1]
+  log(`calls written in all: ${(written + LATE_CALLS).toLocaleString('en')}; held at the end: ${(await rows()).toLocaleString('en')}`)
+  log(
+    `gateway day 1 → day ${DAYS}: ${first.rps} → ${last.rps} calls/s (${((Number(last.rps) / Number(first.rps) - 1) * 100).toFixed(1)}%), p99 ${first.p99} → ${last.p99} ms`,
+  )
+  log(
+    `slowest upkeep ${Math.max(...days.map((r) => Number(r.upkeep)))} s; slowest gateway call during an upkeep that dropped a day: ${Math.max(0, ...days.filter((r) => Number(r.dropped) > 0).map((r) => Number(r.slowest)))} ms`,
+  )
+  log(`call log on disk: largest ${Math.max(...days.map((r) => Number(r.logMb)))} MB, at the end ${last.logMb} MB (retention ${RETENTION} days)`)
+  log(
+    `7-day statistics read (all calls): p50 ${firstReads.p50.toFixed(1)} ms on day 0, ${lastReads.p50.toFixed(1)} ms after ${written.toLocaleString('en')} calls`,
+  )
+  log(`rollup after ${LATE_CALLS.toLocaleString('en')} late calls over the window: ${lateSeconds.toFixed(2)} s (${late.toLocaleString('en')} added)`)
+  log(`gateway RSS: day 1 ${first.rss} MB, day ${DAYS} ${last.rss} MB, largest ${Math.max(...days.map((r) => Number(r.rss)))} MB`)
+  await client.end()
+} finally {
+  await Promise.all(children.map((c) => stopChild(c)))
+  await db.stop()
+}
