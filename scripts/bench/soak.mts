@@ -15,12 +15,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
-import autocannon from 'autocannon'
+import http from 'node:http'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { stopChild } from '../stop-child.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
-import { BENCH_SECRET_KEY } from './bench-server.mjs'
+import { BENCH_SECRET_KEY, runNode } from './bench-server.mjs'
 
 const DAYS = Number(process.env.BENCH_SOAK_DAYS ?? 30)
 const RETENTION = Number(process.env.BENCH_SOAK_RETENTION_DAYS ?? 7)
@@ -68,23 +68,43 @@ const fill = (day: Date, calls: number, spreadMs: number) => `
 
 const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bench.lookup', arguments: { key: 'k1' } } })
 
+/**
+ * `BENCH_SOAK_CONNECTIONS` keep-alive connections each calling one at a time for
+ * `BENCH_SOAK_LOAD_SECONDS`, every call timed to the microsecond: calls/s, p99 and the slowest.
+ */
 async function gatewayLoad(url: string, token: string) {
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: LOAD_SECONDS,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-      authorization: `Bearer ${token}`,
-    },
-    body: callBody,
-  })
-  const failed = result.non2xx + result.errors + result.timeouts
-  if (failed > 0) throw new Error(`the gateway failed ${failed} calls`)
-  return { rps: result.requests.average, p99: result.latency.p99, max: result.latency.max }
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+    'content-length': String(Buffer.byteLength(callBody)),
+    authorization: `Bearer ${token}`,
+  }
+  const once = () =>
+    new Promise<number>((resolve, reject) => {
+      const started = process.hrtime.bigint()
+      const req = http.request(url, { method: 'POST', headers, agent }, (res) => {
+        res.resume()
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`the gateway answered ${res.statusCode}`)),
+        )
+      })
+      req.on('error', reject)
+      req.end(callBody)
+    })
+  const times: number[] = []
+  const startedAt = performance.now()
+  const endAt = startedAt + LOAD_SECONDS * 1000
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < endAt) times.push(await once())
+    }),
+  )
+  const seconds = (performance.now() - startedAt) / 1000
+  agent.destroy()
+  times.sort((a, b) => a - b)
+  return { rps: times.length / seconds, p99: Math.round(times[Math.floor(times.length * 0.99)]), max: Math.round(times[times.length - 1]) }
 }
 
 const db = await benchDatabase('toolroom_bench_soak')
@@ -97,15 +117,7 @@ try {
 
   const env = { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY, NODE_ENV: 'production' }
   const upstream = (await start(['scripts/bench/gateway-upstream.mjs'], { UPSTREAM_PORT: '0' }, /upstream (\S+)/)).match[1]
-  const seeded = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...env, UPSTREAM_URL: upstream },
-    })
-    let out = ''
-    child.stdout!.on('data', (d) => (out += d))
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`the seed exited ${code}`))))
-  })
+  const seeded = await runNode([...TSX_NODE_ARGS, 'scripts/bench/gateway-seed.mts'], { ...env, UPSTREAM_URL: upstream }, { capture: true })
   const { token } = JSON.parse(seeded) as { token: string }
   const gateway = await start([...TSX_NODE_ARGS, 'scripts/gateway.ts'], { ...env, GATEWAY_PORT: '0', HOST: '127.0.0.1' }, /listening on (http:\/\/[^\s"]+)/)
   const gatewayUrl = gateway.match[1]
