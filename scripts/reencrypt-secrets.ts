@@ -1,5 +1,5 @@
-// `npm run secrets:reencrypt`: re-seal every Secret under TOOLROOM_SECRET_KEY, opening the old ones
-// with TOOLROOM_SECRET_KEYS_PREVIOUS. Exits 1 if any secret could not be opened.
+// `npm run secrets:reencrypt`: re-seal every Secret and every other sealed value under TOOLROOM_SECRET_KEY,
+// opening the old ones with TOOLROOM_SECRET_KEYS_PREVIOUS. Exits 1 if any could not be opened.
 import 'dotenv/config'
 import '@/lib/check-config'
 import { systemContext } from '@/lib/audit/audit-actor'
@@ -10,6 +10,7 @@ async function main(): Promise<number> {
   const report = await reencryptSecrets(systemContext('secrets:reencrypt'))
   console.log(`[secrets] key ${report.keyId}: re-sealed ${report.resealed.length}, already current ${report.current}, failed ${report.failed.length}`)
   for (const name of report.resealed) console.log(`[secrets]   re-sealed ${name}`)
+  for (const [store, count] of Object.entries(report.others)) console.log(`[secrets]   re-sealed ${count} of ${store}`)
   for (const f of report.failed) console.error(`[secrets]   FAILED ${f.secret}: ${f.error}`)
   await prisma.$disconnect()
   return report.failed.length > 0 ? 1 : 0
