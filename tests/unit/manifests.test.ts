@@ -338,6 +338,20 @@ describe('validateDocument', () => {
     expect(brief(errors)).toEqual([{ document: 0, field: 'spec.endpoint', rule: 'not-allowed' }])
   })
 
+  it('refuses a user name or password in any URL, without repeating it: it would be shown in every answer', () => {
+    const cases: [unknown, string][] = [
+      [doc('LanguageTool', 'crm', { endpoint: 'https://svc:hunter2-password@mcp.example.com/mcp' }), 'spec.endpoint'],
+      [toolDoc('acme.echo', { type: 'rest', endpoint: { method: 'GET', url: 'https://admin:hunter2-password@api.example.com/echo' } }), 'spec.endpoint.url'],
+      [doc('LanguageTool', 'crm2', { endpoint: 'https://token-only@mcp.example.com/mcp' }), 'spec.endpoint'],
+    ]
+    for (const [raw, field] of cases) {
+      const errors = validate(raw).errors
+      expect(brief(errors)).toContainEqual({ document: 0, field, rule: 'no-credentials' })
+      expect(JSON.stringify(errors)).not.toContain('hunter2-password')
+    }
+    expect(validate(doc('LanguageTool', 'ok', { endpoint: 'https://mcp.example.com/mcp?team=a' })).errors).toEqual([])
+  })
+
   it('leaves out the document index when none is given', () => {
     expect(validateDocument(toolDoc('Bad')).errors[0].document).toBeUndefined()
   })

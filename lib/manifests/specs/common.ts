@@ -35,11 +35,17 @@ export const imageReference = z
     'must be an image reference like "registry/repo:tag" or "registry/repo@sha256:<64 hex digits>"',
   )
 
+// Every URL a manifest holds is shown in GET answers, the portal and the audit log: a user name or
+// password in it would be a credential in plain text. Credentials come from Secrets (`auth`, `authHeaders`).
 export const httpUrl = z
   .string()
   .max(2048)
   .url('must be an absolute URL')
   .refine((u) => /^https?:\/\//i.test(u), 'must use http or https')
+  .refine((u) => !URL.canParse(u) || (new URL(u).username === '' && new URL(u).password === ''), {
+    message: 'must not carry a user name or password: credentials come from a Secret (auth.secretRef or authHeaders)',
+    params: { rule: 'no-credentials' },
+  })
 
 const jsonSchemaObject = z.record(z.string(), z.unknown())
 
