@@ -159,9 +159,12 @@ async function watchEffectiveTools(agent: string): Promise<Watching> {
   const reading = async () => {
     const decoder = new TextDecoder()
     let buffer = ''
+    const reader = response.body!.getReader()
     try {
-      for await (const chunk of response.body!) {
-        buffer += decoder.decode(chunk, { stream: true })
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return
+        buffer += decoder.decode(value, { stream: true })
         for (const match of buffer.matchAll(/^event: (\w+)$/gm)) events.push(match[1])
         buffer = buffer.slice(buffer.lastIndexOf('\n') + 1)
       }
