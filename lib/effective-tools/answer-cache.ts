@@ -41,7 +41,8 @@ function invalidate(scope: ChangeScope) {
     cache.bytes = 0
     return
   }
-  for (const [key, entry] of cache.entries) if (touches(scope, entry.dependsOn)) drop(key, entry)
+  // An entry of an older copy of this module (Next.js dev reloads) says nothing of what it depends on.
+  for (const [key, entry] of cache.entries) if (touches(scope, entry.dependsOn ?? null)) drop(key, entry)
 }
 
 /** What a computation gives the cache: the answer, and the subjects it depends on. */

@@ -91,7 +91,8 @@ async function look(watch: Watch): Promise<{ fingerprint: string; dependsOn: Rea
 }
 
 function changed(scope: ChangeScope) {
-  state.pending = joinScopes(state.pending, scope)
+  // `?? null`: a state kept from an older copy of this module (Next.js dev reloads) lacks the field.
+  state.pending = joinScopes(state.pending ?? null, scope)
   if (state.timer) return
   state.timer = setTimeout(() => {
     state.timer = null
@@ -116,7 +117,7 @@ function changed(scope: ChangeScope) {
 async function compareAll(scope: ChangeScope) {
   for (const [, watch] of [...state.watches]) {
     // Before its first look a subject's dependencies are unknown: it is looked at.
-    if (!touches(scope, watch.dependsOn)) continue
+    if (!touches(scope, watch.dependsOn ?? null)) continue
     const seen = await look(watch)
     if (seen === null) continue
     const { fingerprint } = seen
