@@ -1,25 +1,33 @@
-// Serialized answers about an agent's or unit's effective tools, kept until the registry changes.
-// Bodies are Buffers (outside the JS heap), bounded in total bytes, least recently used out first.
+// Serialized answers about an agent's or unit's effective tools, kept until a registry change touches
+// what they depend on (the agent, a unit of its chain, or everyone: lib/registry/registry-changes.ts),
+// in whichever process it was made. Bodies are Buffers (outside the JS heap), bounded in total bytes,
+// least recently used out first. Design: docs/design/effective-tools.md#caching.
 import 'server-only'
 import { config } from '@/lib/config'
 import { countCacheLookup } from '@/lib/observability/metrics'
-import { registryEpoch } from '@/lib/registry/registry-changes'
+import { type ChangeScope, onRegistryChange, registryEpoch, touches } from '@/lib/registry/registry-changes'
 import { defaultAnswerCacheMb, processMemoryLimitBytes } from './answer-cache-size'
 
 const maxBytes = () => (config().TOOLROOM_ANSWER_CACHE_MB ?? defaultAnswerCacheMb(processMemoryLimitBytes())) * 1024 * 1024
 
 interface Entry {
-  epoch: number
   /** What else the body depends on (the call statistics version). */
   variant: string
+  /** The subjects whose change drops it (answer-dependencies.ts). */
+  dependsOn: ReadonlySet<string>
   body: Buffer
 }
 
-const cache: { entries: Map<string, Entry>; bytes: number } = ((
-  globalThis as { __toolroomAnswerCache?: { entries: Map<string, Entry>; bytes: number } }
-).__toolroomAnswerCache ??= {
+interface Cache {
+  entries: Map<string, Entry>
+  bytes: number
+  stopListening: (() => void) | null
+}
+
+const cache: Cache = ((globalThis as { __toolroomAnswerCache?: Cache }).__toolroomAnswerCache ??= {
   entries: new Map(),
   bytes: 0,
+  stopListening: null,
 })
 
 function drop(key: string, entry: Entry) {
@@ -27,11 +35,30 @@ function drop(key: string, entry: Entry) {
   cache.bytes -= entry.body.byteLength
 }
 
-/** The cached body for `key` (valid for this registry epoch and `variant`), or computes, caches and returns it. */
-export async function cachedBody(key: string, compute: () => Promise<unknown>, variant = ''): Promise<Buffer> {
+function invalidate(scope: ChangeScope) {
+  if (scope.everyone) {
+    cache.entries.clear()
+    cache.bytes = 0
+    return
+  }
+  // An entry of an older copy of this module (Next.js dev reloads) says nothing of what it depends on.
+  for (const [key, entry] of cache.entries) if (touches(scope, entry.dependsOn ?? null)) drop(key, entry)
+}
+
+/** What a computation gives the cache: the answer, and the subjects it depends on. */
+export interface Computed {
+  value: unknown
+  dependsOn: ReadonlySet<string>
+}
+
+/** The cached body for `key` (valid for `variant`), or computes, caches and returns it. */
+export async function cachedBody(key: string, compute: () => Promise<Computed>, variant = ''): Promise<Buffer> {
+  cache.stopListening ??= onRegistryChange(invalidate)
   const epoch = registryEpoch()
   const hit = cache.entries.get(key)
-  const fresh = hit !== undefined && epoch !== null && hit.epoch === epoch && hit.variant === variant
+  // While the listener is down a change could go unnoticed: nothing is served from the cache then
+  // (and everything is dropped once it is back up).
+  const fresh = hit !== undefined && epoch !== null && hit.variant === variant
   countCacheLookup('effective_tools_answer', fresh)
   if (hit && fresh) {
     cache.entries.delete(key) // re-insert: Map order is recency order
@@ -39,10 +66,14 @@ export async function cachedBody(key: string, compute: () => Promise<unknown>, v
     return hit.body
   }
   if (hit) drop(key, hit)
-  const body = Buffer.from(JSON.stringify(await compute()))
-  // Computed from reads that began at `epoch`: valid only if nothing changed since.
+  const { value, dependsOn } = await compute()
+  const body = Buffer.from(JSON.stringify(value))
+  // Computed from reads that began at `epoch`: a change since (whatever it touched) may have come
+  // too late for the invalidation above and too early for the reads, so the body is not kept.
   if (epoch !== null && registryEpoch() === epoch && body.byteLength <= maxBytes()) {
-    cache.entries.set(key, { epoch, variant, body })
+    const replaced = cache.entries.get(key)
+    if (replaced) drop(key, replaced)
+    cache.entries.set(key, { variant, dependsOn, body })
     cache.bytes += body.byteLength
     for (const [oldest, entry] of cache.entries) {
       if (cache.bytes <= maxBytes()) break

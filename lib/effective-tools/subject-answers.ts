@@ -1,11 +1,13 @@
 // The API's answers about an agent's or unit's tools (the subject with its effective set, and the
 // effective set with its exclusions), cached alike. They are the API's most read answers: kept
-// serialized until the registry changes (the answer cache's epoch) or the 7-day call
-// statistics their entries carry move (the stats version), whichever comes first.
+// serialized until a registry change touches the subject (the agent, a unit of its chain, or
+// everyone: answer-dependencies.ts) or the 7-day call statistics their entries carry move (the stats
+// version), whichever comes first.
 import { getRow } from '@/lib/resources/resource-store'
 import { toResourceView } from '@/lib/resources/resource-view'
 import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { cachedBody } from './answer-cache'
+import { answerDependencies } from './answer-dependencies'
 import { getEffectiveTools } from './get-effective-tools'
 
 type Subject = 'Agent' | 'Unit'
@@ -26,9 +28,9 @@ async function cachedSet(kind: Subject, idOrName: string, namespace: string | un
     `${kind}:${namespace ?? ''}:${idOrName}:${shape}`,
     async () => {
       const row = await getRow(kind, idOrName, namespace)
-      const set = await getEffectiveTools(kind, row)
-      if (shape === 'resource') return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
-      return { effectiveTools: set.tools, ...(shape === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
+      const [set, dependsOn] = await Promise.all([getEffectiveTools(kind, row), answerDependencies(kind, row)])
+      if (shape === 'resource') return { value: { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }, dependsOn }
+      return { value: { effectiveTools: set.tools, ...(shape === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }, dependsOn }
     },
     statsVersion,
   )

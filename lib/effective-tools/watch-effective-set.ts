@@ -8,6 +8,7 @@ import { AppError } from '@/lib/errors/app-error'
 import { admitWatch, contentVersion, watchAnswer } from '@/lib/http/watch-stream'
 import { getRow } from '@/lib/resources/resource-store'
 import { agentConfigYaml } from './agent-config'
+import { storedAnswerDependencies } from './answer-dependencies'
 import { getEffectiveTools } from './get-effective-tools'
 import { loadResolverInput } from './load-resolver-input'
 import { resolveEffectiveTools } from './resolve-effective-tools'
@@ -58,6 +59,7 @@ export async function watchEffectiveSet(request: WatchRequest & { includeExclude
         return { version: effectiveSetVersion(set, includeExcluded), object: shapeOf(set, includeExcluded) }
       }),
     version: () => whileItExists(kind, id, async (row) => effectiveSetVersion(await loadResolverInput(kind, row).then(resolveEffectiveTools), includeExcluded)),
+    dependencies: () => storedAnswerDependencies(kind, id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,
   })
@@ -77,6 +79,7 @@ export async function watchAgentConfig(request: Omit<WatchRequest, 'kind'> & { c
         const text = await agentConfigYaml(row, request.caller, request.publicOrigin)
         return { version: contentVersion(text), object: text }
       }),
+    dependencies: () => storedAnswerDependencies('Agent', agent.id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,
   })

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { config } from '@/lib/config'
 import { AppError } from '@/lib/errors/app-error'
 import { SSE_HEADERS, SseStream } from '@/lib/http/sse-stream'
-import { watchedCounts, watchSubject } from '@/lib/registry/change-feed'
+import { type Dependencies, watchedCounts, watchSubject } from '@/lib/registry/change-feed'
 
 /** Idle connections (and proxies between) are kept open with a comment this often. */
 const KEEP_ALIVE_MS = 25_000
@@ -24,6 +24,8 @@ export interface WatchedAnswer<T> {
   read: ReadAnswer<T>
   /** The version alone, cheaper where it can be (the feed asks after every registry change). */
   version?: () => Promise<string | null>
+  /** What the answer depends on, so that the feed skips it after changes elsewhere (change-feed.ts). */
+  dependencies?: Dependencies
   /** The version the client last saw; the current answer is sent first unless it is still this one. */
   resumeFrom?: string
   /** Aborts when the client goes away. */
@@ -74,6 +76,7 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
     watched.key,
     async () => (await version()) ?? 'deleted',
     () => refresh('MODIFIED'),
+    watched.dependencies,
   )
   refresh('ADDED')
   const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS)

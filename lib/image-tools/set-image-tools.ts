@@ -5,6 +5,7 @@ import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { imageDigestOf } from '@/lib/manifests/specs/fleet'
+import { changeOfResources } from '@/lib/effective-tools/answer-dependencies'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { getRow } from '@/lib/resources/resource-store'
 import { validateImageTools } from './validate-image-tools'
@@ -53,7 +54,7 @@ export async function setImageTools(
     )
     return stored
   })
-  noteRegistryChange()
+  noteRegistryChange(changeOfResources([{ kind, id: row.id, namespace: row.namespace, name: row.name }]))
   return imageToolsOf(updated)
 }
 

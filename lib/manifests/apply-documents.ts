@@ -14,6 +14,7 @@ import { likeLiteral } from '@/lib/search/like-literal'
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
+import { changeOfResources } from '@/lib/effective-tools/answer-dependencies'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import {
   deletePruned,
@@ -227,7 +228,7 @@ async function writeDocuments({ valid, prunable }: CheckedDocuments, options: Ap
   const summary = { created: 0, updated: 0, unchanged: 0, deleted: 0 }
   for (const r of results) summary[r.action]++
   if (!dryRun && summary.unchanged < results.length) {
-    noteRegistryChange()
+    noteRegistryChange(changeOfResources(results.filter((r) => r.action !== 'unchanged')))
     await enqueueDiscoveries(discoveriesForWrites(writes))
     await refreshToolStatusAfter(results.filter((r) => r.action !== 'unchanged'))
   }

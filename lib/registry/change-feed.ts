@@ -1,20 +1,27 @@
 // One change feed for everyone who watches something derived from the registry: agents connected to
 // /mcp (tools/list_changed) and REST watchers of an effective set or config.yaml (`?watch=1`). The
-// registry's NOTIFY (registry-changes.ts) says only that something changed; after each change the
-// fingerprint of every watched subject is worked out again, once per subject however many watch it,
-// and only the watchers of subjects whose fingerprint moved are called. Design:
-// docs/design/resource-model.md#watch.
+// registry's NOTIFY (registry-changes.ts) says what a change touched (some agents and units, or
+// everyone); after each change the fingerprint of every watched subject it may have touched is worked
+// out again, once per subject however many watch it, and only the watchers of subjects whose
+// fingerprint moved are called. A subject that does not say what it depends on is looked at after
+// every change. Design: docs/design/resource-model.md#watch, docs/design/effective-tools.md#caching.
 import 'server-only'
-import { onRegistryChange } from './registry-changes'
+import { type ChangeScope, joinScopes, onRegistryChange, touches } from './registry-changes'
 
 /** Changes arriving together (an Apply of many documents) are looked at once. */
 const SETTLE_MS = 50
 
+/** The subjects (registry-changes.ts) a watched answer depends on; null when unknown (every change may touch it). */
+export type Dependencies = () => Promise<ReadonlySet<string> | null>
+
 interface Watch {
   fingerprint: () => Promise<string>
+  dependencies: Dependencies | null
   listeners: Set<() => void>
   /** The last fingerprint seen; null until the first one is known. */
   last: string | null
+  /** What the last fingerprint depended on; null while unknown. */
+  dependsOn: ReadonlySet<string> | null
 }
 
 interface State {
@@ -23,6 +30,8 @@ interface State {
   timer: ReturnType<typeof setTimeout> | null
   running: Promise<void> | null
   again: boolean
+  /** What the changes not looked at yet touched. */
+  pending: ChangeScope | null
 }
 
 const state: State = ((globalThis as { __toolroomChangeFeed?: State }).__toolroomChangeFeed ??= {
@@ -31,21 +40,27 @@ const state: State = ((globalThis as { __toolroomChangeFeed?: State }).__toolroo
   timer: null,
   running: null,
   again: false,
+  pending: null,
 })
 
 /**
  * Calls `listener` whenever `fingerprint()` of the subject named `key` moves after a registry change,
- * in any process, until the returned function is called. Watchers of one key share one fingerprint
- * function (the first one given): a key names exactly one derived answer.
+ * in any process, until the returned function is called. `dependencies`: what the subject depends on,
+ * so that changes elsewhere skip it. Watchers of one key share one fingerprint function (the first
+ * one given): a key names exactly one derived answer.
  */
-export function watchSubject(key: string, fingerprint: () => Promise<string>, listener: () => void): () => void {
+export function watchSubject(key: string, fingerprint: () => Promise<string>, listener: () => void, dependencies?: Dependencies): () => void {
   state.stopListening ??= onRegistryChange(changed)
   let watch = state.watches.get(key)
   if (!watch) {
-    const created: Watch = { fingerprint, listeners: new Set(), last: null }
+    const created: Watch = { fingerprint, dependencies: dependencies ?? null, listeners: new Set(), last: null, dependsOn: null }
     state.watches.set(key, created)
-    void fingerprint().then(
-      (f) => (created.last ??= f),
+    void look(created).then(
+      (seen) => {
+        if (!seen || created.last !== null) return
+        created.last = seen.fingerprint
+        created.dependsOn = seen.dependsOn
+      },
       () => {},
     )
     watch = created
@@ -69,7 +84,15 @@ export function watchedCounts(): { subjects: number; watchers: number } {
   return { subjects: state.watches.size, watchers }
 }
 
-function changed() {
+/** The subject's fingerprint and what it depends on, read together; null if either failed. */
+async function look(watch: Watch): Promise<{ fingerprint: string; dependsOn: ReadonlySet<string> | null } | null> {
+  const [fingerprint, dependsOn] = await Promise.all([watch.fingerprint(), watch.dependencies?.() ?? null]).catch(() => [null, null] as const)
+  return fingerprint === null ? null : { fingerprint, dependsOn }
+}
+
+function changed(scope: ChangeScope) {
+  // `?? null`: a state kept from an older copy of this module (Next.js dev reloads) lacks the field.
+  state.pending = joinScopes(state.pending ?? null, scope)
   if (state.timer) return
   state.timer = setTimeout(() => {
     state.timer = null
@@ -77,23 +100,30 @@ function changed() {
       state.again = true
       return
     }
-    state.running = compareAll().finally(() => {
+    const scope = state.pending
+    state.pending = null
+    if (!scope) return
+    state.running = compareAll(scope).finally(() => {
       state.running = null
       if (state.again) {
         state.again = false
-        changed()
+        if (state.pending) changed(state.pending)
       }
     })
   }, SETTLE_MS)
   state.timer.unref?.()
 }
 
-async function compareAll() {
+async function compareAll(scope: ChangeScope) {
   for (const [, watch] of [...state.watches]) {
-    const fingerprint = await watch.fingerprint().catch(() => null)
-    if (fingerprint === null) continue
+    // Before its first look a subject's dependencies are unknown: it is looked at.
+    if (!touches(scope, watch.dependsOn ?? null)) continue
+    const seen = await look(watch)
+    if (seen === null) continue
+    const { fingerprint } = seen
     const before = watch.last
     watch.last = fingerprint
+    watch.dependsOn = seen.dependsOn
     if (before === null || before === fingerprint) continue
     for (const listener of [...watch.listeners]) {
       try {

@@ -6,6 +6,7 @@ import type { AuditContext } from '@/lib/audit/audit-actor'
 import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
+import { changeOfResources } from '@/lib/effective-tools/answer-dependencies'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { DEFAULT_PAGE_SIZE, keysetPage } from '@/lib/http/pagination'
 import type { LabelSelector } from '@/lib/labels/label-selector'
@@ -234,9 +235,9 @@ export async function deleteResource(kind: Kind, idOrName: string, namespace: st
       },
       tx,
     )
-    return { kind, namespace: row.namespace, name: row.name }
+    return { kind, namespace: row.namespace, name: row.name, id: row.id }
   })
-  noteRegistryChange()
+  noteRegistryChange(changeOfResources([deleted]))
   // Tools that used a deleted Secret or MCP server now fail: say so.
   await refreshToolStatusAfter([deleted])
 }

@@ -1,0 +1,59 @@
+// npm run bench:fleet-recompute — a change that reaches every agent (a platform Tool, a
+// SideEffectPolicy) over the 5,000-agent fleet of bench:effective-tools: every agent's answer computed
+// again in one web process's path, in process, passes after the change announced. BENCH_REUSE=1 keeps
+// the fleet database of the last run (A/B of two commits in the same minutes); BENCH_PROFILE_DIR=<dir>
+// writes a V8 CPU profile of the passes there. Prints the figures; record them in BENCHMARKS.md.
+import os from 'node:os'
+import pg from 'pg'
+import { benchDatabase, migrateDatabase, withDatabase } from '../fresh-database.mjs'
+import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
+import path from 'node:path'
+import { BENCH_SECRET_KEY, runNode } from './bench-server.mjs'
+import { FLEET, generateFleet, insertSideEffectPolicies } from './generate-fleet.mjs'
+import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
+
+const log = (...a) => console.log('[bench]', ...a)
+const NAME = 'toolroom_bench_recompute'
+
+async function reusedDatabase() {
+  const embedded = await startEmbeddedPostgres({
+    dataDir: path.resolve('.data/pg17-bench'),
+    port: Number(process.env.TOOLROOM_BENCH_PG_PORT ?? 55650),
+    database: 'postgres',
+  })
+  const url = withDatabase(embedded.url, NAME)
+  await migrateDatabase(url)
+  return { url, stop: () => embedded.stop() }
+}
+
+const db = process.env.BENCH_REUSE ? await reusedDatabase() : await benchDatabase(NAME)
+try {
+  if (!process.env.BENCH_REUSE) {
+    const client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+    const t0 = performance.now()
+    await generateFleet(client)
+    await insertSideEffectPolicies(client)
+    await client.query('ANALYZE')
+    await client.end()
+    log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
+  }
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
+  const passes = JSON.parse(
+    await runNode(
+      [...profile, ...TSX_NODE_ARGS, 'scripts/bench/fleet-recompute-time.mts'],
+      { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY, TOOLROOM_ANSWER_CACHE_MB: '0' },
+      { capture: true },
+    ),
+  )
+  console.log(
+    `\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  )
+  console.log('| pass | agents | wall | CPU of the process | answer bytes (mean) |\n|---|---|---|---|---|')
+  passes.forEach((p, i) => console.log(`| ${i + 1} | ${p.agents} | ${(p.wallMs / 1000).toFixed(1)} s | ${(p.cpuMs / 1000).toFixed(1)} s | ${p.meanBytes} |`))
+} finally {
+  await db.stop()
+}
