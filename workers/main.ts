@@ -16,6 +16,7 @@ import { startMetricsServer } from '@/lib/observability/metrics-server'
 import { startTracing, stopTracing, withSpan } from '@/lib/observability/tracing'
 import { readQueueFigures } from '@/lib/observability/queue-figures'
 import { installLogMasking } from '@/lib/secrets/mask-secret-values'
+import { db, sql } from '@/lib/sql'
 import { JOBS } from './registry'
 import { selectJobs } from './select-jobs'
 import { type JobTaker, type QueueJob, takeJobs } from './take-jobs'
@@ -43,7 +44,7 @@ async function main() {
   // The first Prisma query of a process loads the query compiler and opens the pool (~250 ms of CPU,
   // measured): pay it before taking jobs, not inside the first ones (and fail here if the database is
   // unreachable, rather than in a job).
-  await prisma.$queryRaw`SELECT 1`
+  await sql`SELECT 1`.execute(db)
   // Tool status depends on this process's settings too (the outbound policy, os tools): observe
   // every tool once, so nothing waits for the next sweep after a deploy or an upgrade.
   const status = await refreshToolStatus({ all: true })

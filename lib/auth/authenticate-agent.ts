@@ -4,6 +4,7 @@
 import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
+import { db } from '@/lib/sql'
 import { identifyPersonToken } from '@/lib/oauth/identify-person-token'
 import { identifyOAuthAccessToken } from '@/lib/oauth/identify-oauth-token'
 import { countCacheLookup } from '@/lib/observability/metrics'
@@ -61,10 +62,12 @@ export async function identifyAgentToken(token: string): Promise<AgentIdentity |
   if (hit && hit.until > now) return hit.identity
   const hash = hashToken(token)
 
-  const rows = await prisma.$queryRaw<Array<{ id: string; agentId: string; name: string; namespace: string; expiresAt: Date | null; revokedAt: Date | null }>>`
-    SELECT c.id, c."agentId", a.name, a.namespace, c."expiresAt", c."revokedAt"
-    FROM "AgentCredential" c JOIN "Agent" a ON a.id = c."agentId" WHERE c.hash = ${hash}`
-  const row = rows[0]
+  const row = await db
+    .selectFrom('AgentCredential as c')
+    .innerJoin('Agent as a', 'a.id', 'c.agentId')
+    .select(['c.id', 'c.agentId', 'a.name', 'a.namespace', 'c.expiresAt', 'c.revokedAt'])
+    .where('c.hash', '=', hash)
+    .executeTakeFirst()
   const valid = row && !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > now)
   const identity: AgentIdentity | null = valid
     ? { kind: 'agent', agentId: row.agentId, name: row.name, namespace: row.namespace, credentialId: row.id, person: null }

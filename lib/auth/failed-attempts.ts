@@ -13,7 +13,7 @@
 // the first attempt, in better-auth's own RateLimit table (its keys are `<ip>|<path>`, ours
 // `account:…` and `client:…`).
 import 'server-only'
-import { prisma } from '@/lib/db'
+import { db, sql } from '@/lib/sql'
 import { authSettings } from './auth-settings'
 
 export type AttemptPurpose = 'sign-in' | 'password-change' | 'oauth-token'
@@ -37,12 +37,26 @@ export async function countAttempt(purpose: AttemptPurpose, subject: string): Pr
   const now = Date.now()
   const windowMs = windowSeconds * 1000
   const key = keyOf(purpose, subject)
-  const [row] = await prisma.$queryRaw<{ count: number; lastRequest: bigint }[]>`
-    INSERT INTO "RateLimit" ("id", "key", "count", "lastRequest") VALUES (gen_random_uuid()::text, ${key}, 1, ${now})
-    ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN "RateLimit"."lastRequest" <= ${now - windowMs} THEN 1 ELSE "RateLimit"."count" + 1 END,
-      "lastRequest" = CASE WHEN "RateLimit"."lastRequest" <= ${now - windowMs} THEN ${now} ELSE "RateLimit"."lastRequest" END
-    RETURNING "count", "lastRequest"`
+  const windowClosed = BigInt(now - windowMs)
+  const row = await db
+    .insertInto('RateLimit')
+    .values({ id: sql<string>`gen_random_uuid()::text`, key, count: 1, lastRequest: BigInt(now) })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet((eb) => {
+        const expired = eb('RateLimit.lastRequest', '<=', windowClosed)
+        return {
+          count: eb
+            .case()
+            .when(expired)
+            .then(1)
+            .else(eb('RateLimit.count', '+', 1))
+            .end(),
+          lastRequest: eb.case().when(expired).then(BigInt(now)).else(eb.ref('RateLimit.lastRequest')).end(),
+        }
+      }),
+    )
+    .returning(['count', 'lastRequest'])
+    .executeTakeFirstOrThrow()
   const allowed = row.count <= max
   return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((Number(row.lastRequest) + windowMs - now) / 1000)) }
 }
@@ -55,12 +69,20 @@ export async function countAttempt(purpose: AttemptPurpose, subject: string): Pr
  */
 export async function forgetExpiredAttempts(now = Date.now()): Promise<number> {
   const longestWindowMs = Math.max(OAUTH_TOKEN_FAILURES.windowSeconds, authSettings().signInWindowSeconds) * 1000
-  return prisma.$executeRaw`DELETE FROM "RateLimit" WHERE "lastRequest" < ${now - longestWindowMs}`
+  const deleted = await db
+    .deleteFrom('RateLimit')
+    .where('lastRequest', '<', BigInt(now - longestWindowMs))
+    .executeTakeFirst()
+  return Number(deleted.numDeletedRows)
 }
 
 /** A successful attempt was no guess: it gives its count back. */
 export async function releaseAttempt(purpose: AttemptPurpose, subject: string): Promise<void> {
-  await prisma.$executeRaw`UPDATE "RateLimit" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = ${keyOf(purpose, subject)}`
+  await db
+    .updateTable('RateLimit')
+    .set((eb) => ({ count: eb.fn<number>('greatest', [eb('count', '-', 1), sql.lit(0)]) }))
+    .where('key', '=', keyOf(purpose, subject))
+    .execute()
 }
 
 /** A client's subject: its id and the address it asks from. */

@@ -6,13 +6,18 @@ import { prisma } from '@/lib/db'
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
+import { sqlIn } from '@/lib/sql'
 
 export async function decideSurfaceChange(id: string, decision: 'accept' | 'reject', audit: AuditContext, comment?: string) {
   const actor = audit.actor.name
   const result = await prisma.$transaction(async (tx) => {
     // Lock the change so two operators deciding at once get one winner.
-    const [change] = await tx.$queryRaw<{ id: string; status: string; subjectId: string; proposed: unknown; decidedBy: string | null }[]>`
-      SELECT id, status, "subjectId", proposed, "decidedBy" FROM "SurfaceChange" WHERE id = ${id}::uuid FOR UPDATE`
+    const change = await sqlIn(tx)
+      .selectFrom('SurfaceChange')
+      .select(['id', 'status', 'subjectId', 'proposed', 'decidedBy'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst()
     if (!change) throw notFound(`surface change "${id}"`)
     if (change.status !== 'pending_review')
       throw new AppError('CONFLICT', `this change is already ${change.status}${change.decidedBy ? ` (by ${change.decidedBy})` : ''}`)

@@ -5,17 +5,22 @@
 import 'server-only'
 import type { DiscoveryTrigger } from './discovery-states'
 import { randomUUID } from 'node:crypto'
-import { Prisma } from '@/lib/generated/prisma/client'
-import { prisma } from '@/lib/db'
+import type { Expression, UpdateQueryBuilder, UpdateResult } from 'kysely'
+import { db, sql, type Tables } from '@/lib/sql'
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value))
 
-/** The refusals of the subject's last successful run, as a column of a query whose subject is `subject`. */
-const lastRefused = (kind: string) => Prisma.sql`(
-  SELECT previous.details->'refused' FROM "DiscoveryRun" previous
-  WHERE previous."subjectKind" = ${kind} AND previous."subjectId" = subject.id AND previous.status = 'succeeded'
-  ORDER BY previous."startedAt" DESC LIMIT 1
-) AS "lastRefused"`
+/** The refusals of the subject's last successful run, as a column of a query whose subject's id is `subjectId`. */
+const lastRefused = (kind: string, subjectId: Expression<string>) =>
+  db
+    .selectFrom('DiscoveryRun as previous')
+    .select((eb) => sql<unknown>`${eb.ref('previous.details')}->'refused'`.as('refused'))
+    .where('previous.subjectKind', '=', kind)
+    .where('previous.subjectId', '=', subjectId)
+    .where('previous.status', '=', 'succeeded')
+    .orderBy('previous.startedAt', 'desc')
+    .limit(1)
+    .as('lastRefused')
 
 export interface McpSubjectRow {
   id: string
@@ -35,25 +40,47 @@ export interface McpSubjectRow {
  * `running` when the next starts was abandoned: its worker stopped (and handed the job back,
  * workers/take-jobs.ts) or died before it finished. It is closed as failed, saying so.
  */
-function closeAbandonedRuns(subjectId: string): Prisma.Sql {
-  return Prisma.sql`
-      UPDATE "DiscoveryRun" SET status = 'failed', "finishedAt" = now(),
-        error = 'abandoned: the worker stopped before this run finished; the next run replaced it'
-      WHERE "subjectId" = ${subjectId}::uuid AND status = 'running'`
+function closeAbandonedRuns(subjectId: string) {
+  return db
+    .updateTable('DiscoveryRun')
+    .set({
+      status: 'failed',
+      finishedAt: sql<Date>`now()`,
+      error: 'abandoned: the worker stopped before this run finished; the next run replaced it',
+    })
+    .where('subjectId', '=', subjectId)
+    .where('status', '=', 'running')
 }
 
 export async function startMcpRun(id: string, trigger: DiscoveryTrigger, attempt: number): Promise<McpSubjectRow | null> {
-  const rows = await prisma.$queryRaw<McpSubjectRow[]>`
-    WITH subject AS (
-      SELECT id, namespace, name, spec, "toolSchemas", compliance FROM "LanguageTool" WHERE id = ${id}::uuid
-    ), abandoned AS (${closeAbandonedRuns(id)}
-    ), run AS (
-      INSERT INTO "DiscoveryRun" (id, "subjectKind", "subjectId", namespace, name, trigger, status, attempt)
-      SELECT ${randomUUID()}::uuid, 'LanguageTool', id, namespace, name, ${trigger}, 'running', ${attempt} FROM subject
-      RETURNING id
+  const row = await db
+    .with('subject', (q) => q.selectFrom('LanguageTool').select(['id', 'namespace', 'name', 'spec', 'toolSchemas', 'compliance']).where('id', '=', id))
+    .with('abandoned', () => closeAbandonedRuns(id))
+    .with('run', (q) =>
+      q
+        .insertInto('DiscoveryRun')
+        .columns(['id', 'subjectKind', 'subjectId', 'namespace', 'name', 'trigger', 'status', 'attempt'])
+        .expression((eb) =>
+          eb
+            .selectFrom('subject')
+            .select((s) => [
+              s.cast<string>(s.val(randomUUID()), 'uuid').as('runId'),
+              sql.lit('LanguageTool').as('subjectKind'),
+              'id',
+              'namespace',
+              'name',
+              s.cast<string>(s.val(trigger), 'text').as('trigger'),
+              sql.lit('running').as('status'),
+              s.cast<number>(s.val(attempt), 'integer').as('attempt'),
+            ]),
+        )
+        .returning('id'),
     )
-    SELECT subject.*, run.id AS "runId", ${lastRefused('LanguageTool')} FROM subject, run`
-  return rows[0] ?? null
+    .selectFrom(['subject', 'run'])
+    .selectAll('subject')
+    .select((eb) => ['run.id as runId', lastRefused('LanguageTool', eb.ref('subject.id'))])
+    .executeTakeFirst()
+  return row ?? null
 }
 
 export interface ImageSubjectRow {
@@ -66,12 +93,19 @@ export interface ImageSubjectRow {
   lastRefused: unknown
 }
 
-const imageTable = (kind: 'Agent' | 'Unit') => Prisma.raw(kind === 'Agent' ? '"Agent"' : '"Unit"')
+// Agents and units carry the same image columns; the queries are typed against Agent's, and this
+// fails the build if Unit's ever differ.
+type ImageColumns = 'id' | 'namespace' | 'name' | 'spec' | 'imageTools' | 'imageDigest' | 'imageToolsSource' | 'imageToolsUpdatedAt'
+const sameImageColumns: Pick<Tables['Unit'], ImageColumns> extends Pick<Tables['Agent'], ImageColumns> ? true : never = true
+const imageTable = (kind: 'Agent' | 'Unit') => (sameImageColumns ? kind : kind) as 'Agent'
 
 export async function readImageSubject(kind: 'Agent' | 'Unit', id: string): Promise<ImageSubjectRow | null> {
-  const rows = await prisma.$queryRaw<ImageSubjectRow[]>`
-    SELECT id, namespace, name, spec, "imageTools", ${lastRefused(kind)} FROM ${imageTable(kind)} subject WHERE id = ${id}::uuid`
-  return rows[0] ?? null
+  const row = await db
+    .selectFrom(`${imageTable(kind)} as subject`)
+    .select((eb) => ['id', 'namespace', 'name', 'spec', 'imageTools', lastRefused(kind, eb.ref('subject.id'))])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return row ?? null
 }
 
 export async function startImageRun(
@@ -82,10 +116,11 @@ export async function startImageRun(
   digest: string | null,
 ): Promise<string> {
   const runId = randomUUID()
-  await prisma.$executeRaw`
-    WITH abandoned AS (${closeAbandonedRuns(row.id)})
-    INSERT INTO "DiscoveryRun" (id, "subjectKind", "subjectId", namespace, name, trigger, status, attempt, digest)
-    VALUES (${runId}::uuid, ${kind}, ${row.id}::uuid, ${row.namespace}, ${row.name}, ${trigger}, 'running', ${attempt}, ${digest})`
+  await db
+    .with('abandoned', () => closeAbandonedRuns(row.id))
+    .insertInto('DiscoveryRun')
+    .values({ id: runId, subjectKind: kind, subjectId: row.id, namespace: row.namespace, name: row.name, trigger, status: 'running', attempt, digest })
+    .execute()
   return runId
 }
 
@@ -108,18 +143,38 @@ interface RunOutcome {
   change: SurfaceChangeRecord | null
 }
 
-/** The change event (when there is one) and the run's close, as CTEs after the subject's update. */
-function changeAndRunClose(o: RunOutcome): Prisma.Sql {
+/**
+ * The subject's update, the change event (when there is one) and the run's close: one statement of
+ * data-modifying CTEs (they do not read each other, so they commit together or not at all).
+ */
+async function closeRun<T extends keyof Tables>(o: RunOutcome, subjectUpdate: UpdateQueryBuilder<Tables, T, T, UpdateResult>): Promise<void> {
+  const closed = db
+    .with('subject', () => subjectUpdate)
+    .with('run', () =>
+      db
+        .updateTable('DiscoveryRun')
+        .set({ status: 'succeeded', finishedAt: o.finishedAt, toolCount: o.toolCount, details: sql`${json(o.details)}::jsonb` })
+        .where('id', '=', o.runId),
+    )
+  const done = sql.lit(1).as('done')
   const change = o.change
-    ? Prisma.sql`, change AS (
-        INSERT INTO "SurfaceChange" (id, "subjectKind", "subjectId", namespace, name, "runId", diff, status, proposed)
-        VALUES (${randomUUID()}::uuid, ${o.subjectKind}, ${o.subjectId}::uuid, ${o.namespace}, ${o.name}, ${o.runId}::uuid, ${json(o.change.diff)}::json, ${o.change.status}, ${json(o.change.proposed)}::json)
-      )`
-    : Prisma.empty
-  return Prisma.sql`${change}, run AS (
-      UPDATE "DiscoveryRun" SET status = 'succeeded', "finishedAt" = ${o.finishedAt}::timestamptz, "toolCount" = ${o.toolCount}, details = ${json(o.details)}::jsonb
-      WHERE id = ${o.runId}::uuid
-    )`
+  if (!change) return void (await closed.selectNoFrom(done).execute())
+  await closed
+    .with('change', () =>
+      db.insertInto('SurfaceChange').values({
+        id: randomUUID(),
+        subjectKind: o.subjectKind,
+        subjectId: o.subjectId,
+        namespace: o.namespace,
+        name: o.name,
+        runId: o.runId,
+        diff: sql`${json(change.diff)}::json`,
+        status: change.status,
+        proposed: sql`${json(change.proposed)}::json`,
+      }),
+    )
+    .selectNoFrom(done)
+    .execute()
 }
 
 export interface McpCache {
@@ -136,14 +191,23 @@ export interface McpCache {
 /** The server's refreshed cache, its change event and the run's success, in one statement. */
 export async function finishMcpRun(cache: McpCache, outcome: Omit<RunOutcome, 'subjectKind'>): Promise<void> {
   const o = { ...outcome, subjectKind: 'LanguageTool' as const }
-  await prisma.$executeRaw`
-    WITH subject AS (
-      UPDATE "LanguageTool" SET phase = 'Ready', health = ${cache.health}, "toolSchemas" = ${json(cache.toolSchemas)}::json,
-        "detectedTransport" = ${cache.detectedTransport}, "detectedUrl" = ${cache.detectedUrl}, compliance = COALESCE(${json(cache.compliance)}::jsonb, compliance),
-        "serverInfo" = ${json(cache.serverInfo)}::jsonb, "lastIntrospectedAt" = ${cache.lastIntrospectedAt}::timestamptz, "lastError" = NULL
-      WHERE id = ${o.subjectId}::uuid
-    )${changeAndRunClose(o)}
-    SELECT 1`
+  await closeRun(
+    o,
+    db
+      .updateTable('LanguageTool')
+      .set((eb) => ({
+        phase: 'Ready',
+        health: cache.health,
+        toolSchemas: sql`${json(cache.toolSchemas)}::json`,
+        detectedTransport: cache.detectedTransport,
+        detectedUrl: cache.detectedUrl,
+        compliance: eb.fn.coalesce(sql`${json(cache.compliance)}::jsonb`, eb.ref('compliance')),
+        serverInfo: sql`${json(cache.serverInfo)}::jsonb`,
+        lastIntrospectedAt: cache.lastIntrospectedAt,
+        lastError: null,
+      }))
+      .where('id', '=', o.subjectId),
+  )
 }
 
 export interface ImageCache {
@@ -154,11 +218,16 @@ export interface ImageCache {
 
 /** The agent's (or unit's) refreshed image tools, its change event and the run's success, in one statement. */
 export async function finishImageRun(cache: ImageCache, outcome: RunOutcome & { subjectKind: 'Agent' | 'Unit' }): Promise<void> {
-  await prisma.$executeRaw`
-    WITH subject AS (
-      UPDATE ${imageTable(outcome.subjectKind)} SET "imageTools" = ${json(cache.imageTools)}::json, "imageDigest" = ${cache.imageDigest},
-        "imageToolsSource" = 'introspection', "imageToolsUpdatedAt" = ${cache.imageToolsUpdatedAt}::timestamptz
-      WHERE id = ${outcome.subjectId}::uuid
-    )${changeAndRunClose(outcome)}
-    SELECT 1`
+  await closeRun(
+    outcome,
+    db
+      .updateTable(imageTable(outcome.subjectKind))
+      .set({
+        imageTools: sql`${json(cache.imageTools)}::json`,
+        imageDigest: cache.imageDigest,
+        imageToolsSource: 'introspection',
+        imageToolsUpdatedAt: cache.imageToolsUpdatedAt,
+      })
+      .where('id', '=', outcome.subjectId),
+  )
 }

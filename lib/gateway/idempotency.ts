@@ -5,9 +5,9 @@
 // The stored answer is what the repeat must return, unredacted, so it is sealed with the secret key.
 import 'server-only'
 import { config } from '@/lib/config'
-import { prisma } from '@/lib/db'
-import { Prisma } from '@/lib/generated/prisma/client'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
+import { db, sql, type Tables } from '@/lib/sql'
+import type { ExpressionBuilder } from 'kysely'
 
 /**
  * Whose a key is. A key the caller sends is the caller's: per agent and tool name. A key rendered from
@@ -35,18 +35,43 @@ export type Claim = { owner: true } | { owner: false; callId: string; stored: St
 
 // A stored key no longer holds once its window ended, or when its first call died (still running past
 // the lease): then the next call with it claims it and runs.
-const KEY_RELEASED = Prisma.sql`("GatewayIdempotency"."expiresAt" < now()
-  OR ("GatewayIdempotency".state = 'running' AND "GatewayIdempotency"."createdAt" < now() - make_interval(secs => ${config().TOOLROOM_IDEMPOTENCY_LEASE_SECONDS})))`
+const keyReleased = (eb: ExpressionBuilder<Tables, 'GatewayIdempotency'>) =>
+  eb.or([
+    eb('GatewayIdempotency.expiresAt', '<', sql<Date>`now()`),
+    eb.and([
+      eb('GatewayIdempotency.state', '=', 'running'),
+      eb('GatewayIdempotency.createdAt', '<', sql<Date>`now() - make_interval(secs => ${config().TOOLROOM_IDEMPOTENCY_LEASE_SECONDS})`),
+    ]),
+  ])
 
 export async function claimKey(scope: KeyScope, key: string, callId: string): Promise<Claim> {
   const { owner: agentId, toolId } = scope
-  const claimed = await prisma.$queryRaw<Array<{ callId: string }>>`
-    INSERT INTO "GatewayIdempotency" ("agentId", "toolId", key, "callId", state, "expiresAt")
-    VALUES (${agentId}::uuid, ${toolId}, ${key}, ${callId}::uuid, 'running', now() + make_interval(secs => ${config().TOOLROOM_IDEMPOTENCY_WINDOW_SECONDS}))
-    ON CONFLICT ("agentId", "toolId", key) DO UPDATE
-      SET "callId" = EXCLUDED."callId", state = 'running', outcome = NULL, result = NULL, "keyId" = NULL, "createdAt" = now(), "expiresAt" = EXCLUDED."expiresAt"
-      WHERE ${KEY_RELEASED}
-    RETURNING "callId"`
+  const claimed = await db
+    .insertInto('GatewayIdempotency')
+    .values({
+      agentId,
+      toolId,
+      key,
+      callId,
+      state: 'running',
+      expiresAt: sql<Date>`now() + make_interval(secs => ${config().TOOLROOM_IDEMPOTENCY_WINDOW_SECONDS})`,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['agentId', 'toolId', 'key'])
+        .doUpdateSet((eb) => ({
+          callId: eb.ref('excluded.callId'),
+          state: 'running',
+          outcome: null,
+          result: null,
+          keyId: null,
+          createdAt: sql<Date>`now()`,
+          expiresAt: eb.ref('excluded.expiresAt'),
+        }))
+        .where((eb) => keyReleased(eb as unknown as ExpressionBuilder<Tables, 'GatewayIdempotency'>)),
+    )
+    .returning('callId')
+    .execute()
   if (claimed.length > 0) return { owner: true }
   return waitForFirst(scope, key, callId)
 }
@@ -63,19 +88,28 @@ export interface HeldKey {
 
 /** The call a key is held by now, if any: a call with it would get that call's answer instead of running. Reads only. */
 export async function heldKey(scope: KeyScope, key: string): Promise<HeldKey | null> {
-  const rows = await prisma.$queryRaw<HeldKey[]>`
-    SELECT "callId"::text AS "callId", state, outcome, "expiresAt" FROM "GatewayIdempotency"
-    WHERE "agentId" = ${scope.owner}::uuid AND "toolId" = ${scope.toolId} AND key = ${key} AND NOT ${KEY_RELEASED}`
-  return rows[0] ?? null
+  const row = await db
+    .selectFrom('GatewayIdempotency')
+    .select(['callId', 'state', 'outcome', 'expiresAt'])
+    .where('agentId', '=', scope.owner)
+    .where('toolId', '=', scope.toolId)
+    .where('key', '=', key)
+    .where((eb) => eb.not(keyReleased(eb)))
+    .executeTakeFirst()
+  return row ? { ...row, state: row.state as HeldKey['state'] } : null
 }
 
 async function waitForFirst(scope: KeyScope, key: string, callId: string): Promise<Claim> {
   const { owner: agentId, toolId } = scope
   const deadline = Date.now() + config().TOOLROOM_IDEMPOTENCY_WAIT_MS
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
-    const rows = await prisma.$queryRaw<Array<{ callId: string; state: string; outcome: string | null; result: Uint8Array | null; keyId: string | null }>>`
-      SELECT "callId", state, outcome, result, "keyId" FROM "GatewayIdempotency" WHERE "agentId" = ${agentId}::uuid AND "toolId" = ${toolId} AND key = ${key}`
-    const row = rows[0]
+    const row = await db
+      .selectFrom('GatewayIdempotency')
+      .select(['callId', 'state', 'outcome', 'result', 'keyId'])
+      .where('agentId', '=', agentId)
+      .where('toolId', '=', toolId)
+      .where('key', '=', key)
+      .executeTakeFirst()
     if (!row) return claimKey(scope, key, callId) // expired and swept meanwhile
     if (row.state === 'done' && row.result && row.keyId) {
       const { answer } = openSecretValues(row.result, row.keyId)
@@ -90,7 +124,12 @@ async function waitForFirst(scope: KeyScope, key: string, callId: string): Promi
 export async function completeKey(scopes: KeyScope[], key: string, callId: string, outcome: string, answer: unknown): Promise<void> {
   const { ciphertext, keyId } = sealSecretValues({ answer: JSON.stringify(answer) })
   for (const { owner, toolId } of scopes)
-    await prisma.$executeRaw`
-      UPDATE "GatewayIdempotency" SET state = 'done', outcome = ${outcome}, result = ${ciphertext}, "keyId" = ${keyId}
-      WHERE "agentId" = ${owner}::uuid AND "toolId" = ${toolId} AND key = ${key} AND "callId" = ${callId}::uuid`
+    await db
+      .updateTable('GatewayIdempotency')
+      .set({ state: 'done', outcome, result: ciphertext, keyId })
+      .where('agentId', '=', owner)
+      .where('toolId', '=', toolId)
+      .where('key', '=', key)
+      .where('callId', '=', callId)
+      .execute()
 }

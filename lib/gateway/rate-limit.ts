@@ -5,8 +5,8 @@
 // One statement per call; a refused call is counted nowhere.
 import 'server-only'
 import { config } from '@/lib/config'
-import { prisma } from '@/lib/db'
 import type { RateLimit } from '@/lib/effective-tools/types'
+import { db, sql } from '@/lib/sql'
 
 export interface RateWindow {
   scope: string
@@ -98,9 +98,13 @@ export function withPolicyWindows(
 /** Counts the call in every window, or returns which limit it would break. */
 export async function takeRate(windows: RateWindow[]): Promise<RateRefusal | null> {
   if (windows.length === 0) return null
-  const rows = await prisma.$queryRaw<Array<{ hit: number }>>`
-    SELECT toolroom_take_rate(${windows.map((w) => w.scope)}::text[], ${windows.map((w) => w.start)}::timestamptz[],
-      ${windows.map((w) => w.expires)}::timestamptz[], ${windows.map((w) => w.limit)}::int[]) AS hit`
+  // toolroom_take_rate is SQL-only (migration 20261122050000_gateway): one round trip counts every window or none.
+  const rows = await db
+    .selectNoFrom(
+      sql<number>`toolroom_take_rate(${windows.map((w) => w.scope)}::text[], ${windows.map((w) => w.start)}::timestamptz[],
+        ${windows.map((w) => w.expires)}::timestamptz[], ${windows.map((w) => w.limit)}::int[])`.as('hit'),
+    )
+    .execute()
   const hit = rows[0]?.hit ?? 0
   return hit === 0 ? null : refusalOf(windows[hit - 1])
 }
@@ -121,12 +125,21 @@ export interface WindowUsage {
  */
 export async function peekRate(windows: RateWindow[]): Promise<{ usage: WindowUsage[]; refusal: RateRefusal | null }> {
   if (windows.length === 0) return { usage: [], refusal: null }
-  const rows = await prisma.$queryRaw<Array<{ i: number; used: number; full: boolean }>>`
-    SELECT u.i::int AS i, coalesce(g.count, 0)::int AS used, toolroom_rate_full(coalesce(g.count, 0), u.max_calls) AS full
-    FROM unnest(${windows.map((w) => w.scope)}::text[], ${windows.map((w) => w.start)}::timestamptz[], ${windows.map((w) => w.limit)}::int[])
-      WITH ORDINALITY AS u(scope, window_start, max_calls, i)
-    LEFT JOIN "GatewayRateCounter" g ON g.scope = u.scope AND g."windowStart" = u.window_start
-    ORDER BY u.i`
+  const windowsAsked = sql<{ scope: string; window_start: Date; max_calls: number; i: number }>`unnest(${windows.map((w) => w.scope)}::text[],
+    ${windows.map((w) => w.start)}::timestamptz[], ${windows.map((w) => w.limit)}::int[]) WITH ORDINALITY`.as<'u'>(sql`u(scope, window_start, max_calls, i)`)
+  const rows = await db
+    .selectFrom(windowsAsked)
+    .leftJoin('GatewayRateCounter as g', (join) => join.onRef('g.scope', '=', 'u.scope').onRef('g.windowStart', '=', 'u.window_start'))
+    .select((eb) => {
+      const used = eb.fn.coalesce('g.count', sql.lit(0))
+      return [
+        sql<number>`${eb.ref('u.i')}::int`.as('i'),
+        sql<number>`${used}::int`.as('used'),
+        sql<boolean>`toolroom_rate_full(${used}, ${eb.ref('u.max_calls')})`.as('full'),
+      ]
+    })
+    .orderBy('u.i')
+    .execute()
   const usage = rows.map((r) => {
     const window = windows[r.i - 1]
     return { window, applies: window.applies, length: window.length, used: r.used, full: r.full }
@@ -153,6 +166,12 @@ let lastSweep = 0
 export function sweepExpiredWindows(now = Date.now()): void {
   if (now - lastSweep < MINUTE) return
   lastSweep = now
-  prisma.$executeRaw`DELETE FROM "GatewayRateCounter" WHERE "expiresAt" < now()`.catch(() => {})
-  prisma.$executeRaw`DELETE FROM "GatewayIdempotency" WHERE "expiresAt" < now() - interval '1 minute'`.catch(() => {})
+  db.deleteFrom('GatewayRateCounter')
+    .where('expiresAt', '<', sql<Date>`now()`)
+    .execute()
+    .catch(() => {})
+  db.deleteFrom('GatewayIdempotency')
+    .where('expiresAt', '<', sql<Date>`now() - interval '1 minute'`)
+    .execute()
+    .catch(() => {})
 }

@@ -7,11 +7,12 @@
 // (synchronous_commit=off): a PostgreSQL crash can then lose the last fraction of a second of call
 // records (never registry data); see BENCHMARKS.md for what each choice costs.
 import 'server-only'
+import type { CompiledQuery, Selectable } from 'kysely'
 import pg from 'pg'
 import { sendClosedCall, sendRecordedCalls } from '@/lib/call-log/send-call-logs'
 import { config } from '@/lib/config'
-import { prisma } from '@/lib/db'
 import { trackPool } from '@/lib/observability/metrics'
+import { db, sql, type Tables } from '@/lib/sql'
 import { storableJson, storableText } from '@/lib/storage/storable-text'
 
 export interface CallRecord {
@@ -101,8 +102,10 @@ function pump() {
     const batch = queue.splice(0, MAX_BATCH)
     inFlight++
     const records = batch.map((b) => b.record)
-    // Named, so each connection parses and plans the statement once.
-    withDayPartitions(records, (sql, values) => callPool().query({ name: sql === INSERT_SQL ? 'toolroom_record_calls' : undefined, text: sql, values }))
+    // Named, so each connection parses and plans the statement once (its text is the same every batch).
+    withDayPartitions(records, (query) =>
+      callPool().query({ name: query.query.kind === 'InsertQueryNode' ? 'toolroom_record_calls' : undefined, text: query.sql, values: [...query.parameters] }),
+    )
       .then(
         () => {
           sendRecordedCalls(records)
@@ -117,16 +120,46 @@ function pump() {
   }
 }
 
+const RECORDED_COLUMNS = [
+  'id',
+  'startedAt',
+  'finishedAt',
+  'agentId',
+  'agentNamespace',
+  'agentName',
+  'unit',
+  'toolId',
+  'toolNamespace',
+  'toolKey',
+  'provenance',
+  'level',
+  'channel',
+  'outcome',
+  'errorCode',
+  'errorMessage',
+  'upstreamExcerpt',
+  'latencyMs',
+  'attempts',
+  'idempotencyKey',
+  'args',
+  'result',
+  'requestId',
+  'onBehalfOfIssuer',
+  'onBehalfOfSubject',
+  'onBehalfOfDisplayName',
+] as const satisfies ReadonlyArray<keyof Tables['ToolCall']>
+
 // Rows as one JSON array, expanded by the table's own row type: one statement however many rows.
-const INSERT_SQL = `
-  INSERT INTO "ToolCall" (id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId",
-    "onBehalfOfIssuer", "onBehalfOfSubject", "onBehalfOfDisplayName")
-  SELECT id, "startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-    provenance, level, channel, outcome, "errorCode", "errorMessage", "upstreamExcerpt", "latencyMs", attempts, "idempotencyKey", args, result, "requestId",
-    "onBehalfOfIssuer", "onBehalfOfSubject", "onBehalfOfDisplayName"
-  FROM json_populate_recordset(NULL::"ToolCall", $1::json)
-  ON CONFLICT (id, "startedAt") DO NOTHING`
+// The gateway runs it on its own pool (above), so it is compiled here and executed by the caller.
+function insertRecords(records: CallRecord[]): CompiledQuery {
+  const rows = sql<Selectable<Tables['ToolCall']>>`json_populate_recordset(NULL::${sql.table('ToolCall')}, ${JSON.stringify(records)}::json)`.as('r')
+  return db
+    .insertInto('ToolCall')
+    .columns(RECORDED_COLUMNS)
+    .expression(db.selectFrom(rows).select(RECORDED_COLUMNS))
+    .onConflict((oc) => oc.columns(['id', 'startedAt']).doNothing())
+    .compile()
+}
 
 // A call whose day has no partition yet (the worker creates them a week ahead: a worker down longer,
 // an ingested call of a day already dropped) fails with "no partition of relation … found for row".
@@ -136,15 +169,16 @@ const INSERT_SQL = `
 // Matched by its text: Prisma wraps the SQLSTATE (23514, shared with every CHECK) in errors of its own.
 const NO_PARTITION = (e: unknown) => e instanceof Error && /no partition of relation "ToolCall" found for row/.test(e.message)
 
-async function withDayPartitions<T>(records: CallRecord[], run: (sql: string, values: unknown[]) => Promise<T>): Promise<T> {
-  const values = [JSON.stringify(records)]
+async function withDayPartitions<T>(records: CallRecord[], run: (query: CompiledQuery) => Promise<T>): Promise<T> {
+  const insert = insertRecords(records)
   try {
-    return await run(INSERT_SQL, values)
+    return await run(insert)
   } catch (e) {
     if (!NO_PARTITION(e)) throw e
     const days = [...new Set(records.map((r) => new Date(r.startedAt).toISOString().slice(0, 10)))]
-    await run('SELECT toolroom_call_partition(day) FROM unnest($1::date[]) AS day', [days])
-    return run(INSERT_SQL, values)
+    // toolroom_call_partition is SQL-only (docs/design/call-log.md): it creates a day's partition.
+    await run(sql`SELECT toolroom_call_partition(day) FROM unnest(${days}::date[]) AS day`.compile(db))
+    return run(insert)
   }
 }
 
@@ -152,7 +186,7 @@ async function withDayPartitions<T>(records: CallRecord[], run: (sql: string, va
 export async function insertCalls(records: CallRecord[]): Promise<number> {
   if (records.length === 0) return 0
   const rows = records.map(storable)
-  const written = await withDayPartitions(rows, (sql, values) => prisma.$executeRawUnsafe(sql, ...values))
+  const written = await withDayPartitions(rows, async (query) => Number((await db.executeQuery(query)).numAffectedRows ?? 0))
   // A row already recorded (an ingest re-sent) is sent again: the export is at least once per call id.
   sendRecordedCalls(rows)
   return written
@@ -167,12 +201,20 @@ export async function updateCallOutcome(
   const upstreamExcerpt = update.upstreamExcerpt ? storableText(update.upstreamExcerpt) : null
   const stored = update.result === null || update.result === undefined ? null : storableJson(update.result)
   const result = stored === null ? null : JSON.stringify(stored)
-  await prisma.$executeRaw`
-    UPDATE "ToolCall"
-       SET outcome = ${update.outcome}, "finishedAt" = now(), "errorCode" = ${update.errorCode}, "errorMessage" = ${errorMessage}, "upstreamExcerpt" = ${upstreamExcerpt},
-           "latencyMs" = ${update.latencyMs}, attempts = ${update.attempts},
-           result = ${result}::json
-     WHERE id = ${id}::uuid`
+  await db
+    .updateTable('ToolCall')
+    .set({
+      outcome: update.outcome,
+      finishedAt: sql<Date>`now()`,
+      errorCode: update.errorCode,
+      errorMessage,
+      upstreamExcerpt,
+      latencyMs: update.latencyMs,
+      attempts: update.attempts,
+      result: sql`${result}::json`,
+    })
+    .where('id', '=', id)
+    .execute()
   sendClosedCall({
     id,
     outcome: update.outcome,

@@ -16,6 +16,7 @@ import { requestOrigin } from '@/lib/http/public-origin'
 import { hashOAuthToken } from '@/lib/oauth/oauth-secrets'
 import { MCP_SCOPE, OAUTH_PREFIXES, oauthSettings } from '@/lib/oauth/oauth-settings'
 import { isMcpResource, mcpResourceOf } from '@/lib/oauth/protected-resource'
+import { sqlIn } from '@/lib/sql'
 import { personOfClaims, PersonClaimError } from '@/lib/identity/person-claims'
 import { SubjectTokenError, verifySubjectToken } from '@/lib/identity/verify-subject-token'
 
@@ -117,10 +118,13 @@ async function exchange(request: Request, form: URLSearchParams, requestId?: str
   await prisma.$transaction(async (tx) => {
     await tx.subjectTokenUse.deleteMany({ where: { expiresAt: { lt: new Date(now) } } })
     // The key's row is the one place two exchanges of one subject token meet: the second inserts nothing.
-    const used = await tx.$executeRaw`
-      INSERT INTO "SubjectTokenUse" (key, "expiresAt") VALUES (${replayKey}, ${new Date(subjectExpiresAt + 60_000)})
-      ON CONFLICT (key) DO NOTHING`
-    if (used === 0) throw new ExchangeRefusal('invalid_request', 'subject_token was already exchanged: each person token is exchanged once')
+    const used = await sqlIn(tx)
+      .insertInto('SubjectTokenUse')
+      .values({ key: replayKey, expiresAt: new Date(subjectExpiresAt + 60_000) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst()
+    if (used.numInsertedOrUpdatedRows === BigInt(0))
+      throw new ExchangeRefusal('invalid_request', 'subject_token was already exchanged: each person token is exchanged once')
     await tx.delegatedAccessToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } })
     await tx.delegatedAccessToken.create({
       data: {

@@ -6,8 +6,8 @@
 // lib/oauth/identify-person-token.ts when this finds none.
 import 'server-only'
 import type { AgentIdentity } from '@/lib/auth/agent-identity'
-import { prisma } from '@/lib/db'
 import { consentingPerson } from '@/lib/identity/person'
+import { db } from '@/lib/sql'
 import { hashOAuthToken } from './oauth-secrets'
 import { MCP_SCOPE, OAUTH_PREFIXES } from './oauth-settings'
 
@@ -22,31 +22,28 @@ export interface OAuthTokenIdentity {
 export async function identifyOAuthAccessToken(token: string, resource: string): Promise<OAuthTokenIdentity> {
   if (!token.startsWith(OAUTH_PREFIXES.opaqueAccessToken)) return { identity: null, expiresAt: null, found: false }
   const hash = hashOAuthToken(token.slice(OAUTH_PREFIXES.opaqueAccessToken.length))
-  const rows = await prisma.$queryRaw<
-    Array<{
-      clientId: string
-      expiresAt: Date | null
-      revoked: Date | null
-      resources: string[] | null
-      scopes: string[]
-      disabled: boolean | null
-      agentId: string | null
-      name: string | null
-      namespace: string | null
-      userId: string | null
-      userName: string | null
-      userEmail: string | null
-      userDisabled: boolean | null
-    }>
-  >`
-    SELECT t."clientId", t."expiresAt", t.revoked, t.resources, t.scopes, c.disabled, a.id::text AS "agentId", a.name, a.namespace,
-           t."userId", u.name AS "userName", u.email AS "userEmail", u."disabledAt" IS NOT NULL AS "userDisabled"
-    FROM "OauthAccessToken" t
-    JOIN "OauthClient" c ON c."clientId" = t."clientId"
-    LEFT JOIN "Agent" a ON a.id::text = c."referenceId"
-    LEFT JOIN "User" u ON u.id = t."userId"
-    WHERE t.token = ${hash}`
-  const row = rows[0]
+  const row = await db
+    .selectFrom('OauthAccessToken as t')
+    .innerJoin('OauthClient as c', 'c.clientId', 't.clientId')
+    .leftJoin('Agent as a', (join) => join.on((eb) => eb(eb.cast<string>('a.id', 'text'), '=', eb.ref('c.referenceId'))))
+    .leftJoin('User as u', 'u.id', 't.userId')
+    .select((eb) => [
+      't.clientId',
+      't.expiresAt',
+      't.revoked',
+      't.resources',
+      't.scopes',
+      'c.disabled',
+      eb.cast<string | null>('a.id', 'text').as('agentId'),
+      'a.name',
+      'a.namespace',
+      't.userId',
+      'u.name as userName',
+      'u.email as userEmail',
+      eb('u.disabledAt', 'is not', null).as('userDisabled'),
+    ])
+    .where('t.token', '=', hash)
+    .executeTakeFirst()
   if (!row) return { identity: null, expiresAt: null, found: false }
   const valid =
     !row.revoked &&

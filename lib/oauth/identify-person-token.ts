@@ -4,42 +4,36 @@
 // they have one) is enabled, and their IdentityProvider is still trusted. Anything else is no identity at all.
 import 'server-only'
 import type { AgentIdentity } from '@/lib/auth/agent-identity'
-import { prisma } from '@/lib/db'
 import { hashOAuthToken } from '@/lib/oauth/oauth-secrets'
 import { OAUTH_PREFIXES } from '@/lib/oauth/oauth-settings'
+import { db, sql } from '@/lib/sql'
 
 export async function identifyPersonToken(token: string, resource: string): Promise<{ identity: AgentIdentity | null; expiresAt: Date | null }> {
   if (!token.startsWith(OAUTH_PREFIXES.opaqueAccessToken)) return { identity: null, expiresAt: null }
   const hash = hashOAuthToken(token.slice(OAUTH_PREFIXES.opaqueAccessToken.length))
-  const rows = await prisma.$queryRaw<
-    Array<{
-      agentId: string
-      name: string
-      namespace: string
-      credentialId: string
-      issuer: string
-      subject: string
-      displayName: string
-      email: string | null
-      claims: Record<string, unknown>
-      resource: string
-      expiresAt: Date
-      credentialUsable: boolean
-      personUsable: boolean
-      providerTrusted: boolean
-    }>
-  >`
-    SELECT d."agentId"::text AS "agentId", a.name, a.namespace, d."credentialId"::text AS "credentialId", d.issuer, d.subject, d."displayName", d.email,
-           d.claims, d.resource, d."expiresAt",
-           (c."revokedAt" IS NULL AND (c."expiresAt" IS NULL OR c."expiresAt" > now())) AS "credentialUsable",
-           (d."userId" IS NULL OR u."disabledAt" IS NULL) AS "personUsable",
-           EXISTS (SELECT 1 FROM "IdentityProvider" i WHERE i.issuer = d.issuer) AS "providerTrusted"
-    FROM "DelegatedAccessToken" d
-    JOIN "Agent" a ON a.id = d."agentId"
-    JOIN "AgentCredential" c ON c.id = d."credentialId"
-    LEFT JOIN "User" u ON u.id = d."userId"
-    WHERE d.hash = ${hash}`
-  const row = rows[0]
+  const row = await db
+    .selectFrom('DelegatedAccessToken as d')
+    .innerJoin('Agent as a', 'a.id', 'd.agentId')
+    .innerJoin('AgentCredential as c', 'c.id', 'd.credentialId')
+    .leftJoin('User as u', 'u.id', 'd.userId')
+    .select((eb) => [
+      'd.agentId',
+      'a.name',
+      'a.namespace',
+      'd.credentialId',
+      'd.issuer',
+      'd.subject',
+      'd.displayName',
+      'd.email',
+      'd.claims',
+      'd.resource',
+      'd.expiresAt',
+      eb.and([eb('c.revokedAt', 'is', null), eb.or([eb('c.expiresAt', 'is', null), eb('c.expiresAt', '>', sql<Date>`now()`)])]).as('credentialUsable'),
+      eb.or([eb('d.userId', 'is', null), eb('u.disabledAt', 'is', null)]).as('personUsable'),
+      eb.exists(eb.selectFrom('IdentityProvider as i').select(sql.lit(1).as('one')).whereRef('i.issuer', '=', 'd.issuer')).as('providerTrusted'),
+    ])
+    .where('d.hash', '=', hash)
+    .executeTakeFirst()
   if (!row) return { identity: null, expiresAt: null }
   const valid = row.expiresAt.getTime() > Date.now() && row.resource === resource && row.credentialUsable && row.personUsable && row.providerTrusted
   if (!valid) return { identity: null, expiresAt: row.expiresAt }
@@ -50,7 +44,14 @@ export async function identifyPersonToken(token: string, resource: string): Prom
       name: row.name,
       namespace: row.namespace,
       credentialId: row.credentialId,
-      person: { issuer: row.issuer, subject: row.subject, displayName: row.displayName, email: row.email, via: 'token_exchange', claims: row.claims },
+      person: {
+        issuer: row.issuer,
+        subject: row.subject,
+        displayName: row.displayName,
+        email: row.email,
+        via: 'token_exchange',
+        claims: row.claims as Record<string, unknown>,
+      },
     },
     expiresAt: row.expiresAt,
   }

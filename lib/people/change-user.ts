@@ -9,6 +9,7 @@ import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { toUserView, type UserView } from './user-view'
+import { lockForTransaction } from '@/lib/sql'
 
 export interface UserChange {
   role?: Role
@@ -63,7 +64,7 @@ export async function removeUser(id: string, by: AuditActor, requestId?: string)
 
 async function lockUser(tx: Prisma.TransactionClient, id: string) {
   // Serialise admin changes so two admins demoting each other at once cannot both succeed.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolroom.users'))`
+  await lockForTransaction(tx, 'toolroom.users')
   const user = await tx.user.findUnique({ where: { id } })
   if (!user) throw notFound(`user ${id}`)
   return user

@@ -1,5 +1,6 @@
 import 'server-only'
 import { prisma } from '@/lib/db'
+import { db, sql } from '@/lib/sql'
 
 export async function getOverview() {
   const [tools, languageTools, connectors, units, agents, secrets, byLevel, byType, byPhase, namespaces] = await Promise.all([
@@ -12,9 +13,15 @@ export async function getOverview() {
     prisma.tool.groupBy({ by: ['level'], _count: { _all: true } }),
     prisma.tool.groupBy({ by: ['type'], _count: { _all: true } }),
     prisma.languageTool.groupBy({ by: ['phase'], _count: { _all: true } }),
-    prisma.$queryRaw<{ namespace: string }[]>`
-      SELECT namespace FROM "Tool" UNION SELECT namespace FROM "Agent" UNION SELECT namespace FROM "Unit"
-      UNION SELECT namespace FROM "LanguageTool" UNION SELECT namespace FROM "Connector" ORDER BY namespace`,
+    db
+      .selectFrom('Tool')
+      .select('namespace')
+      .union(db.selectFrom('Agent').select('namespace'))
+      .union(db.selectFrom('Unit').select('namespace'))
+      .union(db.selectFrom('LanguageTool').select('namespace'))
+      .union(db.selectFrom('Connector').select('namespace'))
+      .orderBy('namespace')
+      .execute(),
   ])
   const firstRun = await firstRunFacts()
   return {
@@ -34,11 +41,22 @@ export async function getOverview() {
  * EXISTS, so a registry of any size answers at once.
  */
 async function firstRunFacts() {
-  const [row] = await prisma.$queryRaw<{ serverReady: boolean; toolApplied: boolean; agentCredential: boolean; callMade: boolean; callCounted: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM "LanguageTool" WHERE phase = 'Ready') AS "serverReady",
-           EXISTS (SELECT 1 FROM "Tool") AS "toolApplied",
-           EXISTS (SELECT 1 FROM "AgentCredential" WHERE "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS "agentCredential",
-           EXISTS (SELECT 1 FROM "ToolCall") AS "callMade",
-           EXISTS (SELECT 1 FROM "CallStat7d" WHERE dimension = 'all' AND calls > 0) AS "callCounted"`
-  return row
+  const one = sql.lit(1).as('one')
+  return db
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('LanguageTool').select(one).where('phase', '=', 'Ready')).as('serverReady'),
+      eb.exists(eb.selectFrom('Tool').select(one)).as('toolApplied'),
+      eb
+        .exists(
+          eb
+            .selectFrom('AgentCredential')
+            .select(one)
+            .where('revokedAt', 'is', null)
+            .where((w) => w.or([w('expiresAt', 'is', null), w('expiresAt', '>', sql<Date>`now()`)])),
+        )
+        .as('agentCredential'),
+      eb.exists(eb.selectFrom('ToolCall').select(one)).as('callMade'),
+      eb.exists(eb.selectFrom('CallStat7d').select(one).where('dimension', '=', 'all').where('calls', '>', 0)).as('callCounted'),
+    ])
+    .executeTakeFirstOrThrow()
 }

@@ -18,6 +18,7 @@ import { labelSelectorWhere } from './label-selector-where'
 import { listOrder, type ResourceSort } from './list-order'
 import { type ResourceView, toResourceView } from './resource-view'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import { sql, sqlIn } from '@/lib/sql'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 type Db = typeof prisma | Tx
@@ -126,7 +127,7 @@ export interface WriteOutcome {
 export async function lockResourceNames(tx: Tx, docs: { kind: Kind; metadata: { namespace: string; name: string } }[]): Promise<void> {
   const keys = [...new Set(docs.map((d) => `toolroom.resource:${d.kind}/${d.metadata.namespace}/${d.metadata.name}`))].sort()
   // One round trip for a manifest of any size; unnest yields the keys in the array's (sorted) order.
-  await tx.$queryRaw`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS locked FROM unnest(${keys}::text[]) AS k`
+  await sql`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS locked FROM unnest(${keys}::text[]) AS k`.execute(sqlIn(tx))
 }
 
 /**

@@ -11,6 +11,7 @@ import { getRow } from '@/lib/resources/resource-store'
 import { toResourceView } from '@/lib/resources/resource-view'
 import { sealSecretValues } from './encryption'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
+import { sqlIn } from '@/lib/sql'
 
 export async function rotateSecret(idOrName: string, namespace: string | undefined, values: Pick<SecretSpec, 'stringData' | 'data'>, audit: AuditContext) {
   const plain = secretValues({ type: 'opaque', ...values })
@@ -22,7 +23,7 @@ export async function rotateSecret(idOrName: string, namespace: string | undefin
   const row = await prisma.$transaction(async (tx) => {
     // Lock the row: two rotations at once are applied one after the other, each audited.
     const current = await getRow('Secret', idOrName, namespace, tx)
-    await tx.$queryRaw`SELECT id FROM "Secret" WHERE id = ${current.id}::uuid FOR UPDATE`
+    await sqlIn(tx).selectFrom('Secret').select('id').where('id', '=', current.id).forUpdate().execute()
     const old = await tx.secret.findUniqueOrThrow({ where: { id: current.id }, select: { keyId: true, spec: true } })
     const spec = { type: (old.spec as { type: string }).type, keys: Object.keys(plain).sort() }
     const updated = await tx.secret.update({

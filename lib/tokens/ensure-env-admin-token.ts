@@ -6,6 +6,7 @@ import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { hashToken } from '@/lib/auth/secret-token'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
+import { lockForTransaction } from '@/lib/sql'
 
 const ENV_TOKEN_NAME = 'TOOLROOM_ADMIN_TOKEN'
 const SYSTEM = { kind: 'system' as const, name: 'toolroom start' }
@@ -16,7 +17,7 @@ export async function ensureEnvAdminToken(value: string | undefined): Promise<En
   const token = value?.trim()
   return prisma
     .$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolroom.env-admin-token'))`
+      await lockForTransaction(tx, 'toolroom.env-admin-token')
       const current = await tx.apiToken.findFirst({ where: { origin: 'env', revokedAt: null } })
       const hash = token ? hashToken(token) : null
       if (current && current.hash === hash) return 'unchanged'

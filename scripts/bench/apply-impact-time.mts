@@ -1,6 +1,7 @@
 // The dry runs of bench:apply-impact, in process against the benchmark's database: each manifest is
 // built from the stored fleet, then dry-run once cold and three times warm. Prints JSON figures.
 import { prisma } from '@/lib/db'
+import { db, sql } from '@/lib/sql'
 import { applyManifestText } from '@/lib/manifests/apply-documents'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 import { systemContext } from '@/lib/audit/audit-actor'
@@ -39,7 +40,7 @@ const scenarios: { title: string; manifest: string }[] = [
   },
 ]
 // Listening for registry changes, as a web process does, so the registry reader is kept between dry runs.
-await prisma.$queryRaw`SELECT 1`
+await sql`SELECT 1`.execute(db)
 for (let i = 0; i < 50 && registryEpoch() === null; i++) await new Promise((r) => setTimeout(r, 100))
 
 const only = process.env.BENCH_ONLY ? scenarios.filter((s) => s.title.includes(process.env.BENCH_ONLY!)) : scenarios

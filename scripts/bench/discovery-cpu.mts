@@ -32,8 +32,8 @@ const ports: { mcp: number[]; agents: number[] } = await new Promise((resolve, r
   child.once('exit', (code) => reject(new Error(`endpoints exited ${code}`)))
 })
 
-await prisma.$executeRawUnsafe(`DELETE FROM "LanguageTool" WHERE namespace = $1`, NAMESPACE)
-await prisma.$executeRawUnsafe(`DELETE FROM "Agent" WHERE namespace = $1`, NAMESPACE)
+await prisma.languageTool.deleteMany({ where: { namespace: NAMESPACE } })
+await prisma.agent.deleteMany({ where: { namespace: NAMESPACE } })
 const serverIds = ports.mcp.map(() => randomUUID())
 const agentIds = ports.agents.map(() => randomUUID())
 await prisma.languageTool.createMany({
@@ -112,10 +112,10 @@ for (const [name, rs] of Object.entries(results)) {
   )
 }
 
-await prisma.$executeRawUnsafe(`DELETE FROM "LanguageTool" WHERE namespace = $1`, NAMESPACE)
-await prisma.$executeRawUnsafe(`DELETE FROM "Agent" WHERE namespace = $1`, NAMESPACE)
-await prisma.$executeRawUnsafe(`DELETE FROM "DiscoveryRun" WHERE namespace = $1`, NAMESPACE)
-await prisma.$executeRawUnsafe(`DELETE FROM "SurfaceChange" WHERE namespace = $1`, NAMESPACE)
+await prisma.languageTool.deleteMany({ where: { namespace: NAMESPACE } })
+await prisma.agent.deleteMany({ where: { namespace: NAMESPACE } })
+await prisma.discoveryRun.deleteMany({ where: { namespace: NAMESPACE } })
+await prisma.surfaceChange.deleteMany({ where: { namespace: NAMESPACE } })
 child.kill('SIGTERM')
 await prisma.$disconnect()
 process.exit(0)

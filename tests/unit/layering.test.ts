@@ -22,7 +22,6 @@ const KNOWN_DOMAIN_PAIRS: string[] = [
   'http <-> manifests',
   'jobs <-> observability',
   'lib/config.ts <-> outbound',
-  'lib/db.ts <-> observability',
   'manifests <-> resources',
   'manifests <-> secrets',
   'resources <-> search',

@@ -24,7 +24,8 @@ const SERVER_PACKAGES = [
 
 /** Why a module is a server module on its own account, or null when it is not. */
 function serverReason(facts: ModuleFacts): string | null {
-  if (facts.file === 'lib/db.ts' || facts.localImports.includes('lib/db.ts')) return 'uses the database client'
+  const databaseModules = ['lib/db.ts', 'lib/sql.ts']
+  if (databaseModules.some((m) => facts.file === m || facts.localImports.includes(m))) return 'uses the database client'
   const builtIn = facts.externalImports.find((specifier) => specifier.startsWith('node:'))
   if (builtIn) return `imports ${builtIn}`
   const serverPackage = facts.externalImports.find((specifier) => SERVER_PACKAGES.some((pattern) => pattern.test(specifier)))
