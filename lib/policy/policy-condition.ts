@@ -1,7 +1,7 @@
 // A Policy rule's condition: a CEL expression (docs/design/policy.md#conditions), parsed, bounded and
 // planned here and nowhere else. Evaluation uses @bufbuild/cel, whose `matches` runs on
 // @bufbuild/re2 (linear time whatever the pattern). Pure.
-import { type CelResult, celEnv, celList, celMap, parse, plan } from '@bufbuild/cel'
+import { type CelInput, type CelResult, celEnv, celList, celMap, parse, plan } from '@bufbuild/cel'
 import { reflect } from '@bufbuild/protobuf/reflect'
 import { type Timestamp, TimestampSchema } from '@bufbuild/protobuf/wkt'
 import { strings } from '@bufbuild/cel/ext'
@@ -225,9 +225,9 @@ export function prepareBindings(bindings: Omit<ConditionBindings, 'now'> & { now
 // As @bufbuild/cel's own conversion of plain values (toCel), done ahead: arrays become lists and plain
 // objects maps, all the way down; anything else is left for it to take or refuse when read.
 function toCelValue(value: unknown): unknown {
-  if (Array.isArray(value)) return celList(value.map(toCelValue))
+  if (Array.isArray(value)) return celList(value.map(toCelValue) as CelInput[])
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
-    return celMap(new Map(Object.entries(value).map(([k, v]) => [k, toCelValue(v)])))
+    return celMap(new Map(Object.entries(value).map(([k, v]) => [k, toCelValue(v) as CelInput])))
   return value
 }
 
