@@ -1,6 +1,7 @@
 // Policies beyond their resource routes: testing one against sample calls, as CI does with
 // `toolroom policy test -f cases.yaml`. It only evaluates (no call, no record, no limit counted), so
 // `read` may ask; a Policy given whole passes Apply's checks first, its cost limit included.
+import { maxMcpBodyBytes } from '@/lib/gateway/mcp-handler'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { policyTestRequestSchema, policyTestResultSchema } from '@/lib/policy/policy-test-schema'
@@ -18,7 +19,8 @@ export const POLICY_CONTRACTS = {
     body: policyTestRequestSchema,
     // Sample arguments are taken as an agent could send them (text PostgreSQL cannot store included): nothing of them is stored.
     safeTextFields: ['cases'],
-    maxBodyBytes: 4 * 1024 * 1024,
+    // Every rule runs on every case's arguments: all of them together are bounded as one gateway call's are.
+    maxBodyBytes: maxMcpBodyBytes,
     response: policyTestResultSchema,
   },
 } satisfies Record<string, RouteContract>
