@@ -13,6 +13,7 @@ import { explain } from './commands/explain.mjs'
 import { exportCalls } from './commands/calls-export.mjs'
 import { calls, decide, effectiveTools, listApprovals, undo } from './commands/fleet.mjs'
 import { get, remove } from './commands/get.mjs'
+import { policyTest } from './commands/policy-test.mjs'
 import { render } from './commands/render.mjs'
 
 /** What a failure exits with while the current command runs (`diff` answers 1 for differences, so its failures are 2). */
@@ -136,6 +137,21 @@ program
   .addOption(output(['yaml', 'json'], 'yaml'))
   .action(function (this: Command, languageTool: string) {
     return run(() => render(connection(globals()), languageTool, this.opts()))()
+  })
+
+const policy = program.command('policy').description('Policies: test one against sample calls')
+policy
+  .command('test')
+  .description(
+    'Judge a Policy (applied, or from a manifest file) against the sample calls of a cases file, each with the effect it expects, as the gateway would; exits 0 when every case gets its effect, 1 when one does not',
+  )
+  .option('-f, --filename <file>', 'the cases file (YAML or JSON; - for stdin): policy or policyFile, and cases')
+  .option('--policy <name>', "an applied Policy to test (a name in -n NAMESPACE, or namespace/name), instead of the file's")
+  .option('--policy-file <file>', "a manifest file with the Policy to test as written, instead of the file's")
+  .option('-n, --namespace <namespace>', "the Policy's namespace")
+  .addOption(output(['text', 'yaml', 'json'], 'text'))
+  .action(function (this: Command) {
+    return run(() => policyTest(connection(globals()), this.opts()))()
   })
 
 const approvals = program.command('approvals').description('The approval queue: list requests, approve or deny one, undo a decision')

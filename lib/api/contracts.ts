@@ -13,6 +13,7 @@ import { agentConfigContract, FLEET_CONTRACTS } from './fleet-routes'
 import { GATEWAY_CONTRACTS } from './gateway-routes'
 import { MCP_REGISTRY_CONTRACTS } from './mcp-registry-routes'
 import { OAUTH_CONTRACTS } from './oauth-routes'
+import { POLICY_CONTRACTS } from './policy-routes'
 import { applyContract, openApiContract, overviewContract } from './registry-routes'
 import { resourceContracts } from './resource-routes'
 import { SEARCH_CONTRACTS } from './search-routes'
@@ -38,6 +39,7 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(ACCESS_CONTRACTS),
   ...Object.values(OAUTH_CONTRACTS),
   ...Object.values(EXPLAIN_CONTRACTS),
+  ...Object.values(POLICY_CONTRACTS),
   ...Object.values(SEARCH_CONTRACTS),
   ...Object.values(MCP_REGISTRY_CONTRACTS),
   ...Object.values(DEPLOYMENT_CONTRACTS),

@@ -732,6 +732,48 @@ const DOCS: Record<string, OperationDoc> = {
     request: { tool: 'stripe.create_refund', arguments: { charge: 'ch_3Nd1', amount: 1200 } },
     parameters: { id: ID },
   },
+  testPolicy: {
+    description:
+      "Judges a Policy against sample calls, as `toolroom policy test -f cases.yaml` does in CI (docs/design/policy.md#testing): the applied Policy of `policy.namespace`/`policy.name`, or the one given whole in `policy.spec` (checked as Apply checks it, cost limit included). Each case names the tool, the agent (namespace, name, labels, units), the arguments, the person and the time, and the effect it expects: `error` (a rule could not be evaluated, so the gateway refuses the call), `deny`, `require_approval`, `limit`, `redact` or `allow`, strongest first. The answer gives each case's effect by the gateway's own evaluation, whether the Policy reached the call, what the agent would be told, and each rule's outcome with the argument values it read. Nothing is called, counted or recorded.",
+    request: {
+      policy: { namespace: 'finance', name: 'large-refunds' },
+      cases: [
+        { name: 'a large refund waits', tool: 'stripe.create_refund', agent: { labels: { team: 'ap' } }, args: { amount: 70000 }, expect: 'require_approval' },
+        { name: 'wrongly expected', tool: 'stripe.create_refund', agent: { labels: { team: 'ap' } }, args: { amount: 90000 }, expect: 'allow' },
+      ],
+    },
+    response: {
+      policy: { namespace: 'finance', name: 'large-refunds', source: 'applied' },
+      passed: 1,
+      failed: 1,
+      cases: [
+        {
+          index: 0,
+          name: 'a large refund waits',
+          expect: 'require_approval',
+          effect: 'require_approval',
+          pass: true,
+          reached: true,
+          message: 'stripe.create_refund waits for approval: Refunds above 500.00 need a second person (rule 0)',
+          rules: [
+            { rule: 0, effect: 'require_approval', reason: 'Refunds above 500.00 need a second person', outcome: 'matched', values: { 'args.amount': 70000 } },
+          ],
+        },
+        {
+          index: 1,
+          name: 'wrongly expected',
+          expect: 'allow',
+          effect: 'require_approval',
+          pass: false,
+          reached: true,
+          message: 'stripe.create_refund waits for approval: Refunds above 500.00 need a second person (rule 0)',
+          rules: [
+            { rule: 0, effect: 'require_approval', reason: 'Refunds above 500.00 need a second person', outcome: 'matched', values: { 'args.amount': 90000 } },
+          ],
+        },
+      ],
+    },
+  },
   compareAgentEffectiveTools: {
     description:
       "Puts two effective sets side by side: the agent's and another agent's (`with`), or a unit's (`with` and `withKind=Unit`). For each tool one side can call and the other cannot: where it comes from on the side that has it, why the other side cannot call it (for an agent, the explainer's summary, as `POST /api/v1/agents/{id}/explain` answers it) and the manifest changes that would let it, ready for Apply. Tools both can call from another source or under another approval rule are listed too. Nothing is called or recorded.",

@@ -134,7 +134,7 @@ export async function explainCall(row: Row, request: ExplainRequest): Promise<Ex
     const person = onBehalfOf
       ? { id: onBehalfOf.subject, issuer: onBehalfOf.issuer, displayName: onBehalfOf.displayName, email: null, groups: [], claims: {} }
       : null
-    policy = await decidePolicies({ namespace: a.namespace, name: a.name, labels: a.labels, units: a.units }, target, args, person)
+    policy = await decidePolicies({ namespace: a.namespace, name: a.name, labels: a.labels, units: a.units }, target, args, person, new Date(), { trace: true })
     note('policies', policy.deny ? policyRefusal(target.name, policy.deny) : null, policiesText(policy))
     // A refusal's detail is the gateway's message; the trace of every rule follows it.
     if (policy.deny) steps[steps.length - 1].detail += `. Rules: ${policiesText(policy)}`

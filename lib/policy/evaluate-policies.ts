@@ -5,7 +5,7 @@
 import { isCelError } from '@bufbuild/cel'
 import { timestampFromDate } from '@bufbuild/protobuf/wkt'
 import type { PolicyEffect, PolicySpec } from '@/lib/manifests/specs/policy'
-import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings } from './policy-condition'
+import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings, type PreparedBindings, prepareBindings } from './policy-condition'
 import type { Person } from '@/lib/identity/person'
 
 export interface CompiledRule {
@@ -136,22 +136,47 @@ export function policyId(policy: Pick<CompiledPolicy, 'namespace' | 'name'>): st
   return `${policy.namespace}/${policy.name}`
 }
 
-export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall): PolicyDecision {
+export interface EvaluationOptions {
+  /** Record every rule's outcome and the values it read (the explainer, policy tests); the gateway acts on the decision alone. */
+  trace?: boolean
+}
+
+export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = { trace: true }): PolicyDecision {
+  return evaluateReaching(
+    policies.filter((p) => policyReaches(p, call.agent, call.tool.id)),
+    call,
+    options,
+  )
+}
+
+/** evaluatePolicies for Policies already known to reach the call (lib/policy/policy-set.ts keeps them per agent and tool). */
+export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, { trace = false }: EvaluationOptions = {}): PolicyDecision {
   const decision: PolicyDecision = { deny: null, approvals: [], limits: [], redactFields: [], trace: [] }
-  const reaching = policies.filter((p) => policyReaches(p, call.agent, call.tool.id))
   if (reaching.length === 0) return decision
-  const bindings: ConditionBindings = { args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: timestampFromDate(call.now) }
+  // Converted once for every rule of every Policy (docs/design/policy.md#cost-per-call).
+  const bindings = prepareBindings({ args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: timestampFromDate(call.now) })
   for (const policy of reaching) {
+    const id = policyId(policy)
     for (const rule of policy.rules) {
-      const ref: RuleRef = { policy: policyId(policy), rule: rule.index, reason: rule.reason }
-      const { outcome, error } = runRule(rule, bindings)
-      decision.trace.push({ ...ref, effect: rule.effect, when: rule.when, outcome, values: valuesRead(rule.reads, call.args), ...(error ? { error } : {}) })
-      if (outcome === 'error') {
-        decision.deny ??= { ...ref, error: error! }
-        continue
+      const result = runRule(rule, bindings)
+      const outcome: RuleOutcome = typeof result === 'string' ? 'error' : result ? 'matched' : 'not_matched'
+      if (trace) {
+        const entry: RuleTrace = {
+          policy: id,
+          rule: rule.index,
+          reason: rule.reason,
+          effect: rule.effect,
+          when: rule.when,
+          outcome,
+          values: valuesRead(rule.reads, call.args),
+        }
+        if (typeof result === 'string') entry.error = result
+        decision.trace.push(entry)
       }
-      if (outcome !== 'matched') continue
-      if (rule.effect === 'deny') decision.deny ??= ref
+      if (result === false) continue
+      const ref: RuleRef = { policy: id, rule: rule.index, reason: rule.reason }
+      if (typeof result === 'string') decision.deny ??= { ...ref, error: result }
+      else if (rule.effect === 'deny') decision.deny ??= ref
       else if (rule.effect === 'require_approval') decision.approvals.push(ref)
       else if (rule.effect === 'limit') decision.limits.push({ ...ref, ...rule.limit })
       else for (const field of rule.redact?.fields ?? []) if (!decision.redactFields.includes(field)) decision.redactFields.push(field)
@@ -160,17 +185,18 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
   return decision
 }
 
-function runRule(rule: CompiledRule, bindings: ConditionBindings): { outcome: RuleOutcome; error?: string } {
-  if (!rule.condition) return { outcome: 'error', error: `the condition could not be compiled: ${rule.compileError}` }
+/** Whether the rule matched, or why it could not be evaluated. */
+function runRule(rule: CompiledRule, bindings: PreparedBindings): boolean | string {
+  if (!rule.condition) return `the condition could not be compiled: ${rule.compileError}`
   let result: unknown
   try {
     result = rule.condition(bindings)
   } catch (e) {
-    return { outcome: 'error', error: e instanceof Error ? e.message : String(e) }
+    return e instanceof Error ? e.message : String(e)
   }
-  if (isCelError(result)) return { outcome: 'error', error: result.message }
-  if (typeof result !== 'boolean') return { outcome: 'error', error: `the condition gave ${typeof result === 'bigint' ? 'an int' : typeof result}, not a bool` }
-  return { outcome: result ? 'matched' : 'not_matched' }
+  if (isCelError(result)) return result.message
+  if (typeof result !== 'boolean') return `the condition gave ${typeof result === 'bigint' ? 'an int' : typeof result}, not a bool`
+  return result
 }
 
 function valuesRead(reads: string[][], args: Record<string, unknown>): Record<string, unknown> {

@@ -1,7 +1,9 @@
 // A Policy rule's condition: a CEL expression (docs/design/policy.md#conditions), parsed, bounded and
 // planned here and nowhere else. Evaluation uses @bufbuild/cel, whose `matches` runs on
 // @bufbuild/re2 (linear time whatever the pattern). Pure.
-import { type CelResult, celEnv, parse, plan } from '@bufbuild/cel'
+import { type CelInput, type CelResult, celEnv, celList, celMap, parse, plan } from '@bufbuild/cel'
+import { reflect } from '@bufbuild/protobuf/reflect'
+import { type Timestamp, TimestampSchema } from '@bufbuild/protobuf/wkt'
 import { strings } from '@bufbuild/cel/ext'
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js'
 
@@ -202,7 +204,34 @@ export interface PolicyPersonBinding {
   claims: Readonly<Record<string, unknown>>
 }
 
-export type CompiledCondition = (bindings: ConditionBindings) => CelResult
+/** A call's bindings as CEL values, made once per call and read by every condition that reaches it. */
+export type PreparedBindings = { readonly [name in (typeof CONDITION_VARIABLES)[number]]: unknown } & { readonly __prepared: true }
+
+/**
+ * The bindings converted to CEL values once: handed plain objects, @bufbuild/cel converts a variable
+ * (and every object below it that a condition reads) again on each read, for each condition, which
+ * made 100 Policies reaching one call cost 100 conversions of its arguments (BENCHMARKS.md, Policies).
+ */
+export function prepareBindings(bindings: Omit<ConditionBindings, 'now'> & { now: Timestamp }): PreparedBindings {
+  return {
+    args: toCelValue(bindings.args),
+    agent: toCelValue(bindings.agent),
+    tool: toCelValue(bindings.tool),
+    person: toCelValue(bindings.person),
+    now: reflect(TimestampSchema, bindings.now),
+  } as PreparedBindings
+}
+
+// As @bufbuild/cel's own conversion of plain values (toCel), done ahead: arrays become lists and plain
+// objects maps, all the way down; anything else is left for it to take or refuse when read.
+function toCelValue(value: unknown): unknown {
+  if (Array.isArray(value)) return celList(value.map(toCelValue) as CelInput[])
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return celMap(new Map(Object.entries(value).map(([k, v]) => [k, toCelValue(v) as CelInput])))
+  return value
+}
+
+export type CompiledCondition = (bindings: PreparedBindings) => CelResult
 
 /** Plans a condition that passed conditionProblems; throws on one that did not parse. */
 export function compileCondition(when: string): CompiledCondition {

@@ -6,12 +6,27 @@ import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 import type { PolicySpec } from '@/lib/manifests/specs/policy'
-import { type CompiledPolicy, compilePolicy, evaluatePolicies, type PolicyDecision, type PolicyPerson, policyId, policyReaches } from './evaluate-policies'
+import {
+  type CompiledPolicy,
+  compilePolicy,
+  evaluateReaching,
+  type EvaluationOptions,
+  type PolicyDecision,
+  type PolicyPerson,
+  policyId,
+  policyReaches,
+} from './evaluate-policies'
 
 interface PolicyRegistry {
   policies: CompiledPolicy[]
   /** The Policies whose tool globs match a tool id, filled as ids are called: a Policy that names other tools costs a call nothing. */
   byTool: Map<string, CompiledPolicy[]>
+  /**
+   * The Policies that reach an agent (namespace, name and labels) calling a tool id, filled as calls
+   * come: a call evaluates only the rules of these, and tests no selector. Agents' labels are
+   * registry state, so within an epoch they key the same set.
+   */
+  byAgentTool: Map<string, CompiledPolicy[]>
   /** Labels of the Tool resources that policies may read as `tool.labels`, by `namespace/name`. */
   toolLabels: Map<string, Record<string, string>>
 }
@@ -21,7 +36,12 @@ async function loadRegistry(): Promise<PolicyRegistry> {
   const policies = rows.map((r) => compilePolicy(r.namespace, r.name, r.spec as PolicySpec))
   // Tool labels are read only when some policy could use them.
   const tools = policies.length ? await prisma.tool.findMany({ select: { namespace: true, name: true, labels: true } }) : []
-  return { policies, byTool: new Map(), toolLabels: new Map(tools.map((t) => [`${t.namespace}/${t.name}`, (t.labels ?? {}) as Record<string, string>])) }
+  return {
+    policies,
+    byTool: new Map(),
+    byAgentTool: new Map(),
+    toolLabels: new Map(tools.map((t) => [`${t.namespace}/${t.name}`, (t.labels ?? {}) as Record<string, string>])),
+  }
 }
 
 // Kept while the registry epoch does not move, as lib/gateway/epoch-memo.ts keeps its values; while the
@@ -48,31 +68,51 @@ export interface PolicyAgent {
   units: string[]
 }
 
-/** What the policies that reach this call decide, with the trace of every rule. */
+/** What the policies that reach this call decide; with `trace`, every rule's outcome too (the explainer). */
 export async function decidePolicies(
   agent: PolicyAgent,
   entry: EffectiveTool,
   args: Record<string, unknown>,
   person: PolicyPerson | null = null,
   now = new Date(),
+  options: EvaluationOptions = {},
 ): Promise<PolicyDecision> {
   const registry = await policyRegistry()
+  if (registry.policies.length === 0) return { deny: null, approvals: [], limits: [], redactFields: [], trace: [] }
   const source = entry.source
-  return evaluatePolicies(selectingTool(registry, entry.name), {
-    agent,
-    tool: {
-      id: entry.name,
-      level: entry.sideEffects.level,
-      labels: source.kind === 'Tool' ? (registry.toolLabels.get(`${source.namespace}/${source.name}`) ?? {}) : {},
-      source: { kind: source.kind, namespace: source.namespace, name: source.name },
+  return evaluateReaching(
+    reachingCall(registry, agent, entry.name),
+    {
+      agent,
+      tool: {
+        id: entry.name,
+        level: entry.sideEffects.level,
+        labels: source.kind === 'Tool' ? (registry.toolLabels.get(`${source.namespace}/${source.name}`) ?? {}) : {},
+        source: { kind: source.kind, namespace: source.namespace, name: source.name },
+      },
+      args,
+      person,
+      now,
     },
-    args,
-    person,
-    now,
-  })
+    options,
+  )
 }
 
 const MAX_INDEXED_TOOLS = 10_000
+const MAX_INDEXED_CALLS = 50_000
+
+function reachingCall(registry: PolicyRegistry, agent: PolicyAgent, toolId: string): CompiledPolicy[] {
+  const selecting = selectingTool(registry, toolId)
+  if (selecting.length === 0) return selecting
+  const key = JSON.stringify([agent.namespace, agent.name, toolId, agent.labels])
+  let reaching = registry.byAgentTool.get(key)
+  if (!reaching) {
+    reaching = selecting.filter((p) => policyReaches(p, agent, toolId))
+    if (registry.byAgentTool.size >= MAX_INDEXED_CALLS) registry.byAgentTool.clear()
+    registry.byAgentTool.set(key, reaching)
+  }
+  return reaching
+}
 
 function selectingTool(registry: PolicyRegistry, toolId: string): CompiledPolicy[] {
   let selecting = registry.byTool.get(toolId)

@@ -52,6 +52,7 @@ const HARVEST = [
   '/api/v1/agents',
   '/api/v1/secrets',
   '/api/v1/sideeffectpolicies',
+  '/api/v1/policies',
   '/api/v1/approvals',
   '/api/v1/calls',
   '/api/v1/discovery/runs',

@@ -20,6 +20,7 @@ import { applyManifest, call, issueAgentCredential } from './helpers'
 const DOC_EXAMPLES = [
   ...readFileSync('docs/design/policy.md', 'utf8')
     .split('## Examples')[1]
+    .split('\n## ')[0]
     .matchAll(/```yaml\n([\s\S]*?)```/g),
 ].map((m) => m[1])
 

@@ -96,4 +96,36 @@ describe('evaluation', () => {
     expect(evaluatePolicies([p], call({ now: new Date('2026-11-29T22:59:00Z') })).deny).not.toBeNull() // Sunday 23:59 in Berlin
     expect(evaluatePolicies([p], call({ now: new Date('2026-11-29T23:00:00Z') })).deny).toBeNull() // Monday 00:00 in Berlin
   })
+
+  it("converts a call's arguments for CEL once, however many rules read them (docs/design/policy.md#cost-per-call)", () => {
+    let listed = 0
+    const counted = (value: Record<string, unknown>): Record<string, unknown> =>
+      new Proxy(value, {
+        ownKeys: (target) => {
+          listed++
+          return Reflect.ownKeys(target)
+        },
+      })
+    const policies = Array.from({ length: 20 }, (_, i) =>
+      policy(
+        { selector: { tools: ['stripe.*'] }, rules: [{ when: `args.customer.id == "c-${i}" && args.amount > 0.0`, effect: 'deny', reason: `r${i}` }] },
+        'finance',
+        `p${i}`,
+      ),
+    )
+    const decision = evaluatePolicies(policies, call({ args: counted({ amount: 5, customer: counted({ id: 'c-none' }) }) }))
+    expect(decision.trace).toHaveLength(20)
+    expect(decision.deny).toBeNull()
+    // Once for `args` and once for `args.customer`, when the call is prepared; not once per rule and read.
+    expect(listed).toBe(2)
+  })
+
+  it('leaves the trace out for the gateway, and decides the same', async () => {
+    const { evaluateReaching } = await import('@/lib/policy/evaluate-policies')
+    const p = policy({ selector: { tools: ['stripe.*'] }, rules: [{ when: 'args.amount > 50000.0', effect: 'require_approval', reason: 'large' }] })
+    const traced = evaluatePolicies([p], call())
+    const lean = evaluateReaching([p], call(), { trace: false })
+    expect(lean).toEqual({ ...traced, trace: [] })
+    expect(traced.trace).toHaveLength(1)
+  })
 })

@@ -1754,6 +1754,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/policy-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A Policy (applied, or given whole) against sample calls with the effect each expects: the gateway's own evaluation of every case, its effect, whether it matched the expectation, and each rule's outcome with the values it read
+         * @description Judges a Policy against sample calls, as `toolroom policy test -f cases.yaml` does in CI (docs/design/policy.md#testing): the applied Policy of `policy.namespace`/`policy.name`, or the one given whole in `policy.spec` (checked as Apply checks it, cost limit included). Each case names the tool, the agent (namespace, name, labels, units), the arguments, the person and the time, and the effect it expects: `error` (a rule could not be evaluated, so the gateway refuses the call), `deny`, `require_approval`, `limit`, `redact` or `allow`, strongest first. The answer gives each case's effect by the gateway's own evaluation, whether the Policy reached the call, what the agent would be told, and each rule's outcome with the argument values it read. Nothing is called, counted or recorded.
+         */
+        post: operations["testPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search": {
         parameters: {
             query?: never;
@@ -3981,6 +4001,136 @@ export interface components {
             }[];
             /** @description How many tools both can call the same way. */
             same: number;
+        };
+        PolicyTestResult: {
+            policy: {
+                namespace: string;
+                name: string;
+                /** @enum {string} */
+                source: "applied" | "request";
+            };
+            passed: number;
+            failed: number;
+            cases: {
+                index: number;
+                name: string | null;
+                /** @enum {string} */
+                expect: "error" | "deny" | "require_approval" | "limit" | "redact" | "allow";
+                /** @enum {string} */
+                effect: "error" | "deny" | "require_approval" | "limit" | "redact" | "allow";
+                pass: boolean;
+                /** @description Whether the Policy's selector takes in the case's agent and tool (if not, nothing is evaluated and the effect is allow). */
+                reached: boolean;
+                /** @description What the gateway would tell the agent: the refusal, or the approvals it waits for. */
+                message: string | null;
+                rules: {
+                    rule: number;
+                    effect: string;
+                    reason: string;
+                    /** @enum {string} */
+                    outcome: "matched" | "not_matched" | "error";
+                    /** @description The argument values the condition read. */
+                    values: {
+                        [key: string]: unknown;
+                    };
+                    error?: string;
+                }[];
+            }[];
+        };
+        PolicyTestRequest: {
+            /** @description The Policy: an applied one by namespace and name, or one given whole with `spec`. */
+            policy: {
+                /** @default default */
+                namespace: string;
+                name: string;
+                /** @description The Policy to test, as in its manifest (checked as Apply checks it). Without it, the applied Policy of that name is tested. */
+                spec?: {
+                    description?: string;
+                    selector: {
+                        tools: string[];
+                        agents?: {
+                            matchLabels?: {
+                                [key: string]: string;
+                            };
+                            namespaces?: string[];
+                        };
+                    };
+                    rules: {
+                        when: string;
+                        /** @enum {string} */
+                        effect: "deny" | "require_approval" | "limit" | "redact";
+                        reason: string;
+                        limit?: {
+                            perMinute?: number;
+                            perDay?: number;
+                        };
+                        redact?: {
+                            fields: string[];
+                        };
+                    }[];
+                };
+            };
+            cases: {
+                /** @description What the case checks, for the report. */
+                name?: string;
+                /** @description The tool id called, or `{id, level, labels, source}` (defaults: level read_only, no labels, a Tool of that name in the agent's namespace). */
+                tool: string | {
+                    id: string;
+                    /** @enum {string} */
+                    level?: "read_only" | "local_write" | "external_write" | "financial" | "communication" | "code_execution" | "privileged";
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    source?: {
+                        kind: string;
+                        namespace?: string | null;
+                        name: string;
+                    };
+                };
+                /**
+                 * @description The calling agent; namespace defaults to the Policy's own, name to `test-agent`.
+                 * @default {}
+                 */
+                agent: {
+                    namespace?: string;
+                    name?: string;
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    units?: string[];
+                };
+                /**
+                 * @description The arguments the agent sends.
+                 * @default {}
+                 */
+                args: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description The person the call is made for; null (the default) when the agent acts on its own.
+                 * @default null
+                 */
+                person: {
+                    id: string;
+                    issuer: string;
+                    displayName?: string;
+                    email?: string | null;
+                    groups?: string[];
+                    claims?: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description The time of the call (RFC 3339); default the time of the request.
+                 */
+                now?: string;
+                /**
+                 * @description The effect the case expects.
+                 * @enum {string}
+                 */
+                expect: "error" | "deny" | "require_approval" | "limit" | "redact" | "allow";
+            }[];
         };
         SearchResult: {
             query: string;
@@ -17571,6 +17721,182 @@ export interface operations {
             };
             /** @description Problem details (RFC 9457) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "policy": {
+                 *         "namespace": "finance",
+                 *         "name": "large-refunds"
+                 *       },
+                 *       "cases": [
+                 *         {
+                 *           "name": "a large refund waits",
+                 *           "tool": "stripe.create_refund",
+                 *           "agent": {
+                 *             "labels": {
+                 *               "team": "ap"
+                 *             }
+                 *           },
+                 *           "args": {
+                 *             "amount": 70000
+                 *           },
+                 *           "expect": "require_approval"
+                 *         },
+                 *         {
+                 *           "name": "wrongly expected",
+                 *           "tool": "stripe.create_refund",
+                 *           "agent": {
+                 *             "labels": {
+                 *               "team": "ap"
+                 *             }
+                 *           },
+                 *           "args": {
+                 *             "amount": 90000
+                 *           },
+                 *           "expect": "allow"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PolicyTestRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policy": {
+                     *         "namespace": "finance",
+                     *         "name": "large-refunds",
+                     *         "source": "applied"
+                     *       },
+                     *       "passed": 1,
+                     *       "failed": 1,
+                     *       "cases": [
+                     *         {
+                     *           "index": 0,
+                     *           "name": "a large refund waits",
+                     *           "expect": "require_approval",
+                     *           "effect": "require_approval",
+                     *           "pass": true,
+                     *           "reached": true,
+                     *           "message": "stripe.create_refund waits for approval: Refunds above 500.00 need a second person (rule 0)",
+                     *           "rules": [
+                     *             {
+                     *               "rule": 0,
+                     *               "effect": "require_approval",
+                     *               "reason": "Refunds above 500.00 need a second person",
+                     *               "outcome": "matched",
+                     *               "values": {
+                     *                 "args.amount": 70000
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "name": "wrongly expected",
+                     *           "expect": "allow",
+                     *           "effect": "require_approval",
+                     *           "pass": false,
+                     *           "reached": true,
+                     *           "message": "stripe.create_refund waits for approval: Refunds above 500.00 need a second person (rule 0)",
+                     *           "rules": [
+                     *             {
+                     *               "rule": 0,
+                     *               "effect": "require_approval",
+                     *               "reason": "Refunds above 500.00 need a second person",
+                     *               "outcome": "matched",
+                     *               "values": {
+                     *                 "args.amount": 90000
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyTestResult"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
