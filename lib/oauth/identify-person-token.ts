@@ -13,6 +13,7 @@ export async function identifyPersonToken(token: string, resource: string): Prom
   const hash = hashOAuthToken(token.slice(OAUTH_PREFIXES.opaqueAccessToken.length))
   const rows = await prisma.$queryRaw<
     Array<{
+      id: string
       agentId: string
       name: string
       namespace: string
@@ -29,7 +30,7 @@ export async function identifyPersonToken(token: string, resource: string): Prom
       providerTrusted: boolean
     }>
   >`
-    SELECT d."agentId"::text AS "agentId", a.name, a.namespace, d."credentialId"::text AS "credentialId", d.issuer, d.subject, d."displayName", d.email,
+    SELECT d.id::text AS id, d."agentId"::text AS "agentId", a.name, a.namespace, d."credentialId"::text AS "credentialId", d.issuer, d.subject, d."displayName", d.email,
            d.claims, d.resource, d."expiresAt",
            (c."revokedAt" IS NULL AND (c."expiresAt" IS NULL OR c."expiresAt" > now())) AS "credentialUsable",
            (d."userId" IS NULL OR u."disabledAt" IS NULL) AS "personUsable",
@@ -50,7 +51,15 @@ export async function identifyPersonToken(token: string, resource: string): Prom
       name: row.name,
       namespace: row.namespace,
       credentialId: row.credentialId,
-      person: { issuer: row.issuer, subject: row.subject, displayName: row.displayName, email: row.email, via: 'token_exchange', claims: row.claims },
+      person: {
+        issuer: row.issuer,
+        subject: row.subject,
+        displayName: row.displayName,
+        email: row.email,
+        via: 'token_exchange',
+        claims: row.claims,
+        delegationId: row.id,
+      },
     },
     expiresAt: row.expiresAt,
   }
