@@ -13,7 +13,10 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { accessRoutes } from '@/lib/api/access-routes'
+import { oauthRoutes } from '@/lib/api/oauth-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
@@ -21,10 +24,12 @@ import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { forgetUpstreamTokens } from '@/lib/upstream-auth/get-upstream-token'
 import { agentClient } from '../support/gateway-fixtures'
+import { consentAt, MemoryProvider } from '../support/oauth-browser'
 import { type Listening, listenOn } from '../support/listen'
 import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { startWebApp, type WebApp } from '../support/web-app'
+import { sessionCookie } from './access-fixtures'
 import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
 
 type ExpressApp = http.RequestListener & {
@@ -229,6 +234,35 @@ describe('grantType token_exchange', () => {
     expect(rest.text).toMatch(/made for nobody/)
     const stored = await prisma.toolCall.findFirstOrThrow({ where: { id: rest.json.callId } })
     expect(stored).toMatchObject({ outcome: 'failed', errorCode: 'upstream_auth' })
+  })
+
+  it('refuses a call for a person who came without a subject token (consent as a Toolroom user)', async () => {
+    const cookie = await sessionCookie('operator', 'exchange')
+    const created = await call(oauthRoutes.createClient, '/api/v1/oauth/clients', {
+      method: 'POST',
+      body: { name: 'Laptop client', agent: 'px/assistant', kind: 'authorization_code', redirectUris: ['http://127.0.0.1:53682/callback'] },
+    })
+    expect(created.status, created.text).toBe(201)
+    const provider = new MemoryProvider({ client_id: created.json.clientId })
+    const connect = async () => {
+      const client = new Client({ name: 'consented', version: '1' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))
+      return client
+    }
+    await expect(connect()).rejects.toThrow()
+    const decided = await consentAt(app.url, provider, cookie)
+    expect(decided.status, JSON.stringify(decided.json)).toBe(200)
+    await new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }).finishAuth(
+      new URL(decided.json.redirectTo!).searchParams.get('code')!,
+    )
+    const client = await connect()
+    const seen = upstream.seen.length
+    try {
+      await expect(client.callTool({ name: 'people.whoami', arguments: {} })).rejects.toThrow(/came without a token from a trusted identity provider/)
+    } finally {
+      await client.close()
+    }
+    expect(upstream.seen.length, 'the upstream was not called').toBe(seen)
   })
 
   it("fails with the authorization server's error, and the LanguageTool's call says so, when it refuses the exchange", async () => {
