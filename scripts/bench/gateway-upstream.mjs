@@ -61,12 +61,23 @@ if (AUTH === 'oauth2' || AUTH === 'token_exchange') {
           scope: 'lookup',
           gty: 'token-exchange',
         })
-        ctx.body = { access_token: await token.save(), issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 }
+        ctx.body = {
+          access_token: await token.save(),
+          issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+          token_type: 'Bearer',
+          expires_in: 3600,
+        }
       },
       ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'resource', 'scope'],
     )
     const client = await provider.Client.find('bench')
-    const resourceServer = { audience: 'toolroom-bench', identifier: () => 'toolroom-bench', scope: '', accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }
+    const resourceServer = {
+      audience: 'toolroom-bench',
+      identifier: () => 'toolroom-bench',
+      scope: '',
+      accessTokenFormat: 'jwt',
+      jwt: { sign: { alg: 'RS256' } },
+    }
     const person = new provider.AccessToken({ accountId: 'bench-person', client, resourceServer, expiresIn: 3600, gty: 'authorization_code' })
     console.log(`person ${await person.save()}`)
   }

@@ -293,10 +293,17 @@ describe('grantType token_exchange', () => {
     const tro = await troFor(dave)
     expect((await whoami(tro)).structuredContent).toEqual({ sub: 'dave-0011' })
     const seen = upstream.seen.length
+    // Disabled elsewhere (another replica's API): this gateway's verdict cache still admits the tro_
+    // token for TOOLROOM_AGENT_AUTH_CACHE_MS, and the upstream credential refuses it all the same.
+    await prisma.user.update({ where: { id: user.id }, data: { disabledAt: new Date() } })
+    await expect(whoami(tro)).rejects.toThrow(/Dave Lo is disabled: no token is exchanged for them/)
+    expect(upstream.seen.length, 'no token of theirs reached the upstream').toBe(seen)
+    // Disabled here: the gateway itself refuses the token.
+    await prisma.user.update({ where: { id: user.id }, data: { disabledAt: null } })
     const disabled = await call(accessRoutes.changeUser, `/api/v1/users/${user.id}`, { method: 'PATCH', params: { id: user.id }, body: { disabled: true } })
     expect(disabled.status, disabled.text).toBe(200)
     await expect(whoami(tro)).rejects.toThrow()
-    expect(upstream.seen.length, 'no token of theirs reached the upstream').toBe(seen)
+    expect(upstream.seen.length).toBe(seen)
   })
 
   it('revokes a tro_ token (RFC 7009): it stops working, and its subject token is gone', async () => {
