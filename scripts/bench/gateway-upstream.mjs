@@ -31,7 +31,13 @@ if (AUTH === 'oauth2' || AUTH === 'token_exchange') {
   const issuer = `http://127.0.0.1:${idp.address().port}`
   provider = new Provider(issuer, {
     clients: [
-      { client_id: 'bench', client_secret: 'bench-client-secret', grant_types: ['client_credentials', TOKEN_EXCHANGE], redirect_uris: [], response_types: [] },
+      {
+        client_id: 'bench',
+        client_secret: 'bench-client-secret',
+        grant_types: AUTH === 'token_exchange' ? ['client_credentials', TOKEN_EXCHANGE] : ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      },
     ],
     scopes: ['lookup'],
     features: {

@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { accessRoutes } from '@/lib/api/access-routes'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
+import { resourceRoutes } from '@/lib/api/resource-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
 import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
@@ -25,9 +26,10 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { forgetUpstreamTokens } from '@/lib/upstream-auth/get-upstream-token'
 import { agentClient } from '../support/gateway-fixtures'
 import { consentAt, MemoryProvider } from '../support/oauth-browser'
-import { type Listening, listenOn } from '../support/listen'
+import { listen, type Listening, listenOn } from '../support/listen'
 import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { answerStatelessMcp } from '../support/stateless-mcp'
+import { until } from '../support/until'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { sessionCookie } from './access-fixtures'
 import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
@@ -43,10 +45,12 @@ const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token'
 const GATEWAY_AUDIENCE = 'toolroom-gateway'
 const CLIENT_SECRET = 'exchange-client-secret-UNMISTAKABLE-9d2e'
 const MCP_RESOURCE = 'https://people-mcp.example.com'
+const REST_RESOURCE = 'https://directory.example.com'
 
 let app: WebApp
 let idp: TestIdp
 let upstream: Listening & { seen: string[] }
+let restUpstream: Listening
 let agentToken: string
 
 const jane = { subject: 'jane-0042', claims: { name: 'Jane Doe', email: 'jane.doe@corp.test' } }
@@ -98,6 +102,21 @@ async function startPeopleUpstream(): Promise<Listening & { seen: string[] }> {
   return { ...running, seen }
 }
 
+/** A REST upstream that takes only a person's token the authorization server signed for REST_RESOURCE. */
+async function startRestUpstream(): Promise<Listening> {
+  const keys = createRemoteJWKSet(new URL(`${idp.issuer}/jwks`))
+  return listen(async (req, res) => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? ''
+    const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value))
+    try {
+      const { payload } = await jwtVerify(token, keys, { issuer: idp.issuer, audience: REST_RESOURCE })
+      send(200, { sub: payload.sub })
+    } catch {
+      send(401, { error: 'invalid_token' })
+    }
+  })
+}
+
 const languageTool = (name: string, resource: string) => `
 ---
 apiVersion: toolroom.dev/v1alpha1
@@ -146,6 +165,7 @@ beforeAll(async () => {
   await prisma.$executeRawUnsafe('TRUNCATE "UpstreamToken", "ToolCall", "IdentityProvider", "DelegatedAccessToken", "SubjectTokenUse" CASCADE')
   idp = await startTestIdp([{ clientId: 'toolroom', clientSecret: CLIENT_SECRET }], [])
   upstream = await startPeopleUpstream()
+  restUpstream = await startRestUpstream()
   app = await startWebApp()
   await applyManifest(`
 apiVersion: toolroom.dev/v1alpha1
@@ -161,11 +181,26 @@ ${languageTool('people', MCP_RESOURCE)}
 ${languageTool('elsewhere', 'https://not-the-people-mcp.example.com')}
 ---
 apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: directory.whoami, namespace: px }
+spec:
+  type: rest
+  description: Whose token a REST call carried
+  endpoint:
+    method: GET
+    url: "${restUpstream.url}/whoami"
+    auth:
+      type: oauth2
+      oauth2: { grantType: token_exchange, issuer: "${idp.issuer}", clientId: toolroom, clientSecretRef: { name: idp-client }, resource: "${REST_RESOURCE}", audience: directory }
+  inputSchema: { type: object }
+  sideEffects: { level: read_only }
+---
+apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: assistant, namespace: px }
 spec:
   languageTools: [people, elsewhere]
-  grants: [people.whoami, elsewhere.whoami]
+  grants: [people.whoami, elsewhere.whoami, directory.whoami]
 `)
   const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'px', name: 'assistant' } } })
   agentToken = await issueAgentCredential(agent.id)
@@ -177,6 +212,7 @@ afterAll(async () => {
   await closeMcpSessions()
   await app?.close()
   await upstream?.close()
+  await restUpstream?.close()
   await idp?.close()
 })
 
@@ -275,6 +311,30 @@ describe('grantType token_exchange', () => {
     }
     const row = await prisma.toolCall.findFirstOrThrow({ where: { toolId: 'people.whoami' }, orderBy: { startedAt: 'desc' } })
     expect(row).toMatchObject({ outcome: 'failed', errorCode: 'upstream_auth', onBehalfOfSubject: 'carol-0003' })
+  })
+
+  it("a REST tool sends the person's token too, and an authorization server's refusal is its TokenIssued condition", async () => {
+    const tokenIssued = async () => {
+      const res = await call(resourceRoutes('Tool').get, '/api/v1/tools/directory.whoami?namespace=px', { params: { id: 'directory.whoami' } })
+      expect(res.status, res.text).toBe(200)
+      return (res.json.status.conditions as { type: string; status: string; message: string }[]).find((c) => c.type === 'TokenIssued')
+    }
+    const tro = await troFor()
+    expect((await whoami(tro, 'directory.whoami')).structuredContent).toEqual({ sub: 'jane-0042' })
+    await until('TokenIssued', async () => ((await tokenIssued())?.status === 'True' ? true : undefined))
+
+    const erin = await troFor({ subject: 'erin-0005', claims: { name: 'Erin Fox', email: 'erin@corp.test' } })
+    idp.refuseExchanges('invalid_grant')
+    try {
+      await expect(whoami(erin, 'directory.whoami')).rejects.toThrow(/refused the token request: invalid_grant/)
+    } finally {
+      idp.refuseExchanges(null)
+    }
+    const refused = await until('TokenIssued False', async () => {
+      const condition = await tokenIssued()
+      return condition?.status === 'False' ? condition : undefined
+    })
+    expect(refused.message).toMatch(/invalid_grant/)
   })
 
   it('is refused by the upstream when the token is exchanged for another audience', async () => {
