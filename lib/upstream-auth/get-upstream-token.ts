@@ -1,6 +1,7 @@
 // Access tokens for upstreams (docs/design/gateway.md, "Upstream credentials"): the client
-// credentials grant (oauth4webapi), or a person's token exchange (./exchange-for-upstream.ts), at the authorization server the manifest names, its
-// metadata and token endpoint reached through the outbound guard. A token is fetched once and used
+// credentials grant (oauth4webapi), or a person's token exchange (./exchange-for-upstream.ts), at the
+// authorization server the manifest names, its metadata and token endpoint reached through the
+// outbound guard. A token is fetched once and used
 // until shortly before it expires: from this process's memory, else from the sealed UpstreamToken
 // row another process stored. A refresh holds a PostgreSQL advisory lock on the credential, so
 // replicas that need one at the same moment fetch once between them; within a process, concurrent
@@ -130,7 +131,11 @@ async function obtain(key: string, server: string, fetch: () => Promise<FetchedT
   return remember(key, outcome)
 }
 
+/** Tokens held in memory at most: one per credential, and per person for exchanged ones; the rest are read from their rows again. */
+const MAX_HELD = 10_000
+
 function remember(key: string, held: Held): string {
+  if (memory.size >= MAX_HELD && !memory.has(key)) memory.delete(memory.keys().next().value!)
   memory.set(key, { token: held.token, refreshAt: held.refreshAt })
   return held.token
 }

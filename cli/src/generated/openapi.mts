@@ -1936,7 +1936,7 @@ export interface components {
                         header?: string;
                         oauth2?: {
                             /** @enum {string} */
-                            grantType: "client_credentials";
+                            grantType: "client_credentials" | "token_exchange";
                             /** Format: uri */
                             issuer?: string;
                             /** Format: uri */
@@ -1949,6 +1949,7 @@ export interface components {
                             scopes?: string[];
                             /** Format: uri */
                             resource?: string;
+                            audience?: string;
                         };
                     };
                     timeoutMs?: number;
@@ -2104,7 +2105,7 @@ export interface components {
                     type: "oauth2";
                     oauth2: {
                         /** @enum {string} */
-                        grantType: "client_credentials";
+                        grantType: "client_credentials" | "token_exchange";
                         /** Format: uri */
                         issuer?: string;
                         /** Format: uri */
@@ -2117,6 +2118,7 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                        audience?: string;
                     } | {
                         /** @enum {string} */
                         grantType: "authorization_code";
@@ -2663,7 +2665,7 @@ export interface components {
                         header?: string;
                         oauth2?: {
                             /** @enum {string} */
-                            grantType: "client_credentials";
+                            grantType: "client_credentials" | "token_exchange";
                             /** Format: uri */
                             issuer?: string;
                             /** Format: uri */
@@ -2676,6 +2678,7 @@ export interface components {
                             scopes?: string[];
                             /** Format: uri */
                             resource?: string;
+                            audience?: string;
                         };
                     };
                     timeoutMs?: number;
@@ -2766,7 +2769,7 @@ export interface components {
                     type: "oauth2";
                     oauth2: {
                         /** @enum {string} */
-                        grantType: "client_credentials";
+                        grantType: "client_credentials" | "token_exchange";
                         /** Format: uri */
                         issuer?: string;
                         /** Format: uri */
@@ -2779,6 +2782,7 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                        audience?: string;
                     } | {
                         /** @enum {string} */
                         grantType: "authorization_code";
