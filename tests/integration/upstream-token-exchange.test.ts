@@ -17,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { accessRoutes } from '@/lib/api/access-routes'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
+import { explainRoutes } from '@/lib/api/explain-routes'
 import { gatewayRoutes } from '@/lib/api/gateway-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
@@ -364,6 +365,19 @@ describe('grantType token_exchange', () => {
     expect(disabled.status, disabled.text).toBe(200)
     await expect(whoami(tro)).rejects.toThrow()
     expect(upstream.seen.length).toBe(seen)
+  })
+
+  it("names the person's exchanged token as the upstream credential in the explainer's identity chain", async () => {
+    const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'px', name: 'assistant' } } })
+    const explained = await call(explainRoutes.explain, `/api/v1/agents/${agent.id}/explain`, {
+      method: 'POST',
+      params: { id: agent.id },
+      body: { tool: 'people.whoami', arguments: {}, person: { issuer: idp.issuer, subject: 'jane-0042', displayName: 'Jane Doe' } },
+    })
+    expect(explained.status, explained.text).toBe(200)
+    expect(explained.json.identity.chain).toBe(
+      `Jane Doe (jane-0042 at ${idp.issuer}) → agent px/assistant → people.whoami → the person's own token, exchanged by client toolroom at ${idp.issuer} (RFC 8693; none for nobody)`,
+    )
   })
 
   it('revokes a tro_ token (RFC 7009): it stops working, and its subject token is gone', async () => {
