@@ -4,7 +4,8 @@
 // so better-auth's self-service endpoints (sign-up, update-user, change-password, …) stay closed.
 // Its OAuth provider (MCP authorization, lib/oauth/oauth-provider.ts) answers the protocol's own
 // endpoints: authorize (browsers), token and revoke (clients, from anywhere; the token endpoint also
-// takes RFC 8693 token exchange, answered by lib/oauth/exchange-token.ts), and dynamic client
+// takes RFC 8693 token exchange, answered by lib/oauth/exchange-token.ts, and the revocation endpoint
+// the tokens it issued, lib/oauth/revoke-delegated-token.ts), and dynamic client
 // registration only while an admin lets some agent accept such clients. Consent goes through
 // POST /api/v1/oauth/consent; clients are managed through /api/v1/oauth/clients.
 import { AppError } from '@/lib/errors/app-error'
@@ -15,6 +16,7 @@ import { publicOrigin } from '@/lib/http/public-origin'
 import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
 import { exchangeToken, isTokenExchange } from '@/lib/oauth/exchange-token'
 import { limitTokenFailures } from '@/lib/oauth/limit-token-failures'
+import { revokeDelegatedToken } from '@/lib/oauth/revoke-delegated-token'
 import { getAuth } from './better-auth'
 import { withClientAddress } from './client-address-header'
 import { openAuthEndpoint } from './open-auth-endpoints'
@@ -24,6 +26,7 @@ const REGISTER = '/api/auth/oauth2/register'
 const AUTHORIZE = '/api/auth/oauth2/authorize'
 const METADATA = '/api/auth/.well-known/oauth-authorization-server'
 const TOKEN = '/api/auth/oauth2/token'
+const REVOKE = '/api/auth/oauth2/revoke'
 // Both check a client's credentials: guesses at them are limited together.
 const CLIENT_AUTHENTICATED = new Set(['/api/auth/oauth2/token', '/api/auth/oauth2/revoke'])
 
@@ -58,6 +61,12 @@ export async function authHandler(request: Request): Promise<Response> {
         const body = await bounded.text()
         const again = new Request(bounded, { body })
         return isTokenExchange(body) ? exchangeToken(again) : forward(again)
+      })
+    // Tokens issued by token exchange are Toolroom's own too: revoked here (RFC 7009), the rest by better-auth.
+    if (path === REVOKE && request.method === 'POST')
+      return await limitTokenFailures(request, async (bounded) => {
+        const body = await bounded.text()
+        return (await revokeDelegatedToken(body)) ?? forward(new Request(bounded, { body }))
       })
     if (CLIENT_AUTHENTICATED.has(path)) return await limitTokenFailures(request, forward)
     return await forward(request)

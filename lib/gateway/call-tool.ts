@@ -311,7 +311,7 @@ class PipelineRun {
         this.attempts = 1
         return runPlatformTool(entry.name, args, this.tools)
       case 'rest': {
-        const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.secrets)
+        const headers = await restAuthHeaders(exec.endpoint, exec.namespace, this.secrets, this.ctx.agent.person)
         return withRetries(
           retryable,
           restBudget(exec.endpoint.timeoutMs),
@@ -328,7 +328,17 @@ class PipelineRun {
           mcpBudget(),
           (n, attemptMs) =>
             this.upstream('mcp', n, () =>
-              executeMcp(exec.target, exec.upstreamName, args, this.secrets, this.ctx.signal, scrubbedProgress, entry.inputSchema, attemptMs),
+              executeMcp(
+                exec.target,
+                exec.upstreamName,
+                args,
+                this.secrets,
+                this.ctx.signal,
+                scrubbedProgress,
+                entry.inputSchema,
+                attemptMs,
+                this.ctx.agent.person,
+              ),
             ),
           (n) => (this.attempts = n),
           { signal: this.ctx.signal },

@@ -1,21 +1,29 @@
 // The access token an `oauth2` upstream credential gets (lib/upstream-auth), as the executors inject
-// it: a refusal by the authorization server, or a connected server nobody has connected, is the
-// call's failure, named for what it is.
+// it: a refusal by the authorization server, a connected server nobody has connected, or a person's
+// token for a call made for nobody, is the call's failure, named for what it is.
 import 'server-only'
+import type { Person } from '@/lib/identity/person'
 import type { OAuth2Client, OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
 import { isConnection } from '@/lib/manifests/specs/upstream-auth'
 import { refreshOAuthToolStatus, refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 import { getConnectionToken } from '@/lib/upstream-auth/get-connection-token'
+import { exchangeForUpstream, PersonTokenUnavailable } from '@/lib/upstream-auth/exchange-for-upstream'
 import { getUpstreamToken } from '@/lib/upstream-auth/get-upstream-token'
 import { UpstreamConnectionNeeded } from '@/lib/upstream-auth/upstream-connection-rules'
 import { UpstreamTokenError } from '@/lib/upstream-auth/upstream-token-rules'
 import { ToolFailure } from './tool-errors'
 
-/** The bearer token for the upstream; an UpstreamTokenError becomes a ToolFailure `upstream_auth` carrying the server's error. */
-export async function upstreamBearerToken(oauth2: OAuth2Client, namespace: string): Promise<string> {
+/**
+ * The bearer token for the upstream: the service's own, or (token_exchange) the person's the call is
+ * made for. An UpstreamTokenError becomes a ToolFailure `upstream_auth` carrying the server's error.
+ */
+export async function upstreamBearerToken(oauth2: OAuth2Client, namespace: string, person: Person | null | undefined): Promise<string> {
   try {
+    if (oauth2.grantType === 'token_exchange') return await exchangeForUpstream(oauth2, namespace, person, refreshOAuthToolStatus)
     return await getUpstreamToken(oauth2, namespace, refreshOAuthToolStatus)
   } catch (e) {
+    if (e instanceof PersonTokenUnavailable)
+      throw new ToolFailure(`no access token for the upstream: ${e.message}`, 'upstream_auth', { person: { need: e.need } })
     throw asToolFailure(e)
   }
 }
@@ -24,8 +32,9 @@ export async function upstreamBearerToken(oauth2: OAuth2Client, namespace: strin
 export async function mcpServerBearerToken(
   server: { namespace: string; name: string; endpoint: string },
   oauth2: OAuth2Client | OAuth2Connection,
+  person: Person | null | undefined,
 ): Promise<string> {
-  if (!isConnection(oauth2)) return upstreamBearerToken(oauth2, server.namespace)
+  if (!isConnection(oauth2)) return upstreamBearerToken(oauth2, server.namespace, person)
   try {
     return await getConnectionToken({ ...server, oauth2 }, () =>
       refreshToolStatusAfter([{ kind: 'LanguageTool', namespace: server.namespace, name: server.name }]),

@@ -39,4 +39,6 @@ export function upstreamCredential(executor: Executor | null): string {
 const oauth2Text = (client: OAuth2Client | OAuth2Connection) =>
   isConnection(client)
     ? "OAuth token of the connection an operator made at the server's authorization server (a service credential)"
-    : `OAuth ${client.grantType} token of client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (a service credential)`
+    : client.grantType === 'token_exchange'
+      ? `the person's own token, exchanged by client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (RFC 8693; none for nobody)`
+      : `OAuth ${client.grantType} token of client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (a service credential)`

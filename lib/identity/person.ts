@@ -19,6 +19,11 @@ export interface Person {
   via: 'oauth_consent' | 'token_exchange' | 'approval'
   /** The subject token's verified claims (token exchange); empty for consent. */
   claims: Readonly<Record<string, unknown>>
+  /**
+   * The exchanged token's record (token exchange only), which keeps the person's subject token sealed:
+   * an upstream with `grantType: token_exchange` exchanges it again (lib/upstream-auth/exchange-for-upstream.ts).
+   */
+  delegationId?: string
 }
 
 /** What answers and records show of a person: `onBehalfOf`. */

@@ -14,6 +14,7 @@ import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { requestOrigin } from '@/lib/http/public-origin'
 import { hashOAuthToken } from '@/lib/oauth/oauth-secrets'
+import { sealSecretValues } from '@/lib/secrets/encryption'
 import { MCP_SCOPE, OAUTH_PREFIXES, oauthSettings } from '@/lib/oauth/oauth-settings'
 import { isMcpResource, mcpResourceOf } from '@/lib/oauth/protected-resource'
 import { sqlIn } from '@/lib/sql'
@@ -140,6 +141,8 @@ async function exchange(request: Request, form: URLSearchParams, requestId?: str
         userId: account?.id ?? null,
         resource,
         expiresAt,
+        // Kept for upstreams that see the person (grantType token_exchange): sealed, for this token's lifetime only.
+        ...sealedSubject(subjectToken, subjectTokenType),
       },
     })
     await recordAuditEvent(
@@ -215,4 +218,9 @@ function boundedClaims(claims: Record<string, unknown>): object {
   if (json.length <= MAX_STORED_CLAIMS_BYTES) return JSON.parse(json) as object
   const { iss, sub, aud, exp, iat, jti } = claims
   return { iss, sub, aud, exp, iat, jti, truncated: true }
+}
+
+function sealedSubject(token: string, type: string) {
+  const sealed = sealSecretValues({ token })
+  return { subjectCiphertext: sealed.ciphertext, subjectKeyId: sealed.keyId, subjectTokenType: type }
 }

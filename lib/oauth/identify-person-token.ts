@@ -17,6 +17,7 @@ export async function identifyPersonToken(token: string, resource: string): Prom
     .innerJoin('AgentCredential as c', 'c.id', 'd.credentialId')
     .leftJoin('User as u', 'u.id', 'd.userId')
     .select((eb) => [
+      sql<string>`d.id::text`.as('id'),
       'd.agentId',
       'a.name',
       'a.namespace',
@@ -51,6 +52,7 @@ export async function identifyPersonToken(token: string, resource: string): Prom
         email: row.email,
         via: 'token_exchange',
         claims: row.claims as Record<string, unknown>,
+        delegationId: row.id,
       },
     },
     expiresAt: row.expiresAt,

@@ -205,8 +205,11 @@ async function tokenFacts(db: Db, tools: ToolRow[]): Promise<Map<string, TokenFa
     if (auth?.type === 'oauth2' && auth.oauth2) keyOf.set(tool.id, upstreamTokenKey(tool.namespace, auth.oauth2))
   }
   if (keyOf.size === 0) return new Map()
+  // A token_exchange credential's tokens are per person (`<key>:<person>`): its last outcome, whoever it was for, is the tool's.
   const rows = await db.$queryRaw<{ key: string; error: string | null; errorDescription: string | null }[]>`
-    SELECT key, error, "errorDescription" FROM "UpstreamToken" WHERE key = ANY(${[...new Set(keyOf.values())]}::text[])`
+    SELECT DISTINCT ON (split_part(key, ':', 1)) split_part(key, ':', 1) AS key, error, "errorDescription" FROM "UpstreamToken"
+    WHERE split_part(key, ':', 1) = ANY(${[...new Set(keyOf.values())]}::text[])
+    ORDER BY split_part(key, ':', 1), "updatedAt" DESC`
   const byKey = new Map(rows.map((r) => [r.key, r]))
   const facts = new Map<string, TokenFact>()
   for (const [id, key] of keyOf) {

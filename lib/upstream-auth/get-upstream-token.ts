@@ -1,6 +1,7 @@
-// Access tokens for upstreams, as a service (docs/design/gateway.md, "Upstream credentials"): the
-// client credentials grant (oauth4webapi) at the authorization server the manifest names, its
-// metadata and token endpoint reached through the outbound guard. A token is fetched once and used
+// Access tokens for upstreams (docs/design/gateway.md, "Upstream credentials"): the client
+// credentials grant (oauth4webapi), or a person's token exchange (./exchange-for-upstream.ts), at the
+// authorization server the manifest names, its metadata and token endpoint reached through the
+// outbound guard. A token is fetched once and used
 // until shortly before it expires: from this process's memory, else from the sealed UpstreamToken
 // row another process stored. A refresh holds a PostgreSQL advisory lock on the credential, so
 // replicas that need one at the same moment fetch once between them; within a process, concurrent
@@ -41,12 +42,34 @@ type Tx = Pick<typeof prisma, 'upstreamToken' | '$executeRaw'>
  * (a token after a failure, or another failure): the caller's tools show it as their condition.
  */
 export async function getUpstreamToken(oauth2: OAuth2Client, namespace: string, outcomeChanged: () => Promise<void>): Promise<string> {
-  const key = upstreamTokenKey(namespace, oauth2)
+  // A token_exchange credential's own token (its discovery lists tools as the service, for nobody) is this grant's too.
+  return cachedUpstreamToken(
+    upstreamTokenKey(namespace, oauth2),
+    serverOf(oauth2),
+    () => requestUpstreamToken(oauth2, namespace, 'client_credentials'),
+    outcomeChanged,
+  )
+}
+
+/** A token fetched by `fetch` and what its lifetime makes of it, or the UpstreamTokenError it threw. */
+export type FetchedToken = { token: string; times: ReturnType<typeof tokenTimes> }
+
+/**
+ * The token cached under `key`, or fetched by `fetch` (single-flight across processes, its outcome
+ * sealed in UpstreamToken under `key`): the one cache of upstream tokens, whichever grant gets them
+ * (lib/upstream-auth/exchange-for-upstream.ts keys a person's exchanged tokens here too).
+ */
+export async function cachedUpstreamToken(
+  key: string,
+  server: string,
+  fetch: () => Promise<FetchedToken>,
+  outcomeChanged: () => Promise<void>,
+): Promise<string> {
   const held = memory.get(key)
   if (held && Date.now() < held.refreshAt) return held.token
   let pending = inFlight.get(key)
   if (!pending) {
-    pending = obtain(key, oauth2, namespace, outcomeChanged).finally(() => inFlight.delete(key))
+    pending = obtain(key, server, fetch, outcomeChanged).finally(() => inFlight.delete(key))
     inFlight.set(key, pending)
   }
   return pending
@@ -57,7 +80,7 @@ export function forgetUpstreamTokens(): void {
   memory.clear()
 }
 
-async function obtain(key: string, oauth2: OAuth2Client, namespace: string, outcomeChanged: () => Promise<void>): Promise<string> {
+async function obtain(key: string, server: string, fetch: () => Promise<FetchedToken>, outcomeChanged: () => Promise<void>): Promise<string> {
   const stored = await storedToken(prisma, key)
   if (stored) return remember(key, stored)
   const outcome = await prisma.$transaction(
@@ -68,9 +91,9 @@ async function obtain(key: string, oauth2: OAuth2Client, namespace: string, outc
       if (fresh) return fresh
       const before = await tx.upstreamToken.findUnique({ where: { key }, select: { error: true, errorDescription: true, failedAt: true } })
       if (before?.error && before.failedAt && Date.now() - before.failedAt.getTime() < FAILURE_HOLD_MS)
-        return { failure: new UpstreamTokenError(before.error, before.errorDescription, serverOf(oauth2)), changed: false }
+        return { failure: new UpstreamTokenError(before.error, before.errorDescription, server), changed: false }
       try {
-        const fetched = await fetchToken(oauth2, namespace)
+        const fetched = await fetch()
         const sealed = sealSecretValues({ token: fetched.token })
         const row = {
           ciphertext: sealed.ciphertext,
@@ -108,7 +131,11 @@ async function obtain(key: string, oauth2: OAuth2Client, namespace: string, outc
   return remember(key, outcome)
 }
 
+/** Tokens held in memory at most: one per credential, and per person for exchanged ones; the rest are read from their rows again. */
+const MAX_HELD = 10_000
+
 function remember(key: string, held: Held): string {
+  if (memory.size >= MAX_HELD && !memory.has(key)) memory.delete(memory.keys().next().value!)
   memory.set(key, { token: held.token, refreshAt: held.refreshAt })
   return held.token
 }
@@ -131,9 +158,19 @@ function options(url: URL) {
   return { [oauth.customFetch]: customFetch, [oauth.allowInsecureRequests]: url.protocol === 'http:' }
 }
 
-const serverOf = (oauth2: OAuth2Client) => oauth2.issuer ?? oauth2.tokenUrl!
+export const serverOf = (oauth2: OAuth2Client) => oauth2.issuer ?? oauth2.tokenUrl!
 
-async function fetchToken(oauth2: OAuth2Client, namespace: string): Promise<{ token: string; times: ReturnType<typeof tokenTimes> }> {
+/**
+ * One token request at the credential's authorization server with its client credentials: the
+ * client credentials grant, or another (token exchange) with its own `parameters`. Scopes and the
+ * resource indicator are the credential's; the answer must be a Bearer token.
+ */
+export async function requestUpstreamToken(
+  oauth2: OAuth2Client,
+  namespace: string,
+  grantType: string,
+  grantParameters: Record<string, string> = {},
+): Promise<FetchedToken> {
   const server = serverOf(oauth2)
   let clientSecret: string
   try {
@@ -148,13 +185,19 @@ async function fetchToken(oauth2: OAuth2Client, namespace: string): Promise<{ to
       ? oauth.ClientSecretBasic(clientSecret)
       : oauth.ClientSecretPost(clientSecret)
   const client: oauth.Client = { client_id: oauth2.clientId }
-  const parameters = new URLSearchParams()
+  const parameters = new URLSearchParams(grantParameters)
   if (oauth2.scopes?.length) parameters.set('scope', oauth2.scopes.join(' '))
   if (oauth2.resource) parameters.set('resource', oauth2.resource)
   const fetchedAt = Date.now()
   try {
-    const response = await oauth.clientCredentialsGrantRequest(as, client, clientAuth, parameters, options(new URL(as.token_endpoint!)))
-    const answer = await oauth.processClientCredentialsResponse(as, client, response)
+    const response =
+      grantType === 'client_credentials'
+        ? await oauth.clientCredentialsGrantRequest(as, client, clientAuth, parameters, options(new URL(as.token_endpoint!)))
+        : await oauth.genericTokenEndpointRequest(as, client, clientAuth, grantType, parameters, options(new URL(as.token_endpoint!)))
+    const answer =
+      grantType === 'client_credentials'
+        ? await oauth.processClientCredentialsResponse(as, client, response)
+        : await oauth.processGenericTokenEndpointResponse(as, client, response)
     if (answer.token_type.toLowerCase() !== 'bearer')
       throw new UpstreamTokenError('invalid_response', `token_type "${clip(answer.token_type)}" is not Bearer`, server)
     return { token: answer.access_token, times: tokenTimes(fetchedAt, answer.expires_in) }

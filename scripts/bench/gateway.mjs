@@ -10,8 +10,9 @@
 //   runs the lean gateway of another checkout (its sources, with this one's node_modules linked in),
 //   for an A/B of two commits in one run's conditions. BENCH_UPSTREAM_AUTH=bearer (a static
 //   Authorization header from a Secret) or oauth2 (a token from a local oidc-provider by the client
-//   credentials grant, cached) makes the upstream take only authenticated calls: compare the
-//   gateway's CPU per call of the two runs. BENCH_POLICIES=<n> applies n Policies that all reach the
+//   credentials grant, cached) or token_exchange (the bench agent calls for a person, whose token
+//   the gateway exchanges at that oidc-provider, RFC 8693, once, then cached) makes the upstream
+//   take only authenticated calls: compare the gateway's CPU per call of the runs. BENCH_POLICIES=<n> applies n Policies that all reach the
 //   bench agent and tool, each with a condition over the arguments that does not match (every rule
 //   of every one is evaluated on every call): compare with a run without.
 import { spawn } from 'node:child_process'
@@ -184,6 +185,8 @@ try {
       ...env,
       UPSTREAM_URL: upstream,
       BENCH_ISSUER: issuer ?? '',
+      BENCH_PERSON_TOKEN: /person (\S+)/.exec(started.input)?.[1] ?? '',
+      GATEWAY_PORT,
       BENCH_POLICIES: process.env.BENCH_POLICIES ?? '0',
     }),
   )

@@ -1,12 +1,14 @@
 // A real authorization server for tests: oidc-provider (npm), on a free loopback port, issuing opaque
 // access tokens by the client credentials grant, with RFC 8707 resource indicators, and (as an
 // organisation's IdP) people's JWT access tokens, signed with its own keys and published at its
-// JWKS, for token exchange (`personToken`). It counts the
+// JWKS, for token exchange (`personToken`); and as an upstream's authorization server it exchanges
+// those tokens (RFC 8693, registered with its grant type extension API). It counts the
 // token requests it receives, can hold them at a gate (to line up concurrent refreshes), and
 // verifies the tokens it issued for the test's upstreams (no mock of OAuth: its own token store).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import Provider from 'oidc-provider'
+import { createRemoteJWKSet, jwtVerify } from 'jose'
+import Provider, { errors } from 'oidc-provider'
 import { requestGate } from './request-gate'
 
 export interface TestIdp {
@@ -25,8 +27,16 @@ export interface TestIdp {
    * lifetime already ended that long ago.
    */
   personToken(person: { subject: string; claims?: Record<string, unknown> }, opts: { audience: string; expiredSecondsAgo?: number }): Promise<string>
+  /** Token exchange requests received (RFC 8693, the grant registered on this server). */
+  exchanges(): number
+  /** From now on token exchange answers this error (`invalid_grant`, ...), or issues tokens again (null). */
+  refuseExchanges(error: string | null): void
   close(): Promise<void>
 }
+
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange'
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
+const EXCHANGED_TOKEN_TTL_SECONDS = 300
 
 /** The client people's tokens are issued to (an application of the organisation's, not Toolroom). */
 const PERSON_TOKEN_CLIENT = { clientId: 'people-app', clientSecret: 'people-app-secret' }
@@ -45,7 +55,7 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
     clients: [...clients, PERSON_TOKEN_CLIENT].map((c) => ({
       client_id: c.clientId,
       client_secret: c.clientSecret,
-      grant_types: ['client_credentials'],
+      grant_types: ['client_credentials', TOKEN_EXCHANGE],
       redirect_uris: [],
       response_types: [],
     })),
@@ -74,6 +84,48 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
       },
     },
   })
+  // RFC 8693 token exchange, which oidc-provider leaves to its grant type extension API: the subject
+  // token must be a person token this server signed (its own JWKS), and the answer is a JWT access
+  // token for the person (`sub`) with the requested resource as its audience.
+  let exchanges = 0
+  let exchangeRefusal: string | null = null
+  const ownKeys = createRemoteJWKSet(new URL(`${issuer}/jwks`))
+  provider.registerGrantType(
+    TOKEN_EXCHANGE,
+    async (ctx) => {
+      exchanges++
+      const params = ctx.oidc.params as Record<string, string | undefined>
+      if (exchangeRefusal) throw Object.assign(new errors.InvalidGrant('the subject token may not be exchanged here'), { error: exchangeRefusal })
+      if (params.subject_token_type !== ACCESS_TOKEN_TYPE && params.subject_token_type !== 'urn:ietf:params:oauth:token-type:jwt')
+        throw new errors.InvalidRequest('unsupported subject_token_type')
+      let sub: string
+      try {
+        const { payload } = await jwtVerify(params.subject_token ?? '', ownKeys, { issuer })
+        sub = payload.sub!
+      } catch {
+        throw new errors.InvalidGrant('subject_token is not a valid token of this issuer')
+      }
+      const audience = params.resource ?? params.audience
+      if (!audience) throw new errors.InvalidTarget('resource or audience is required')
+      const resourceServer = { audience, identifier: () => audience, scope: params.scope ?? '', accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }
+      const token = new provider.AccessToken({
+        accountId: sub,
+        client: ctx.oidc.client,
+        resourceServer,
+        expiresIn: EXCHANGED_TOKEN_TTL_SECONDS,
+        scope: params.scope ?? '',
+        gty: 'token-exchange',
+      })
+      ctx.body = {
+        access_token: await token.save(),
+        issued_token_type: ACCESS_TOKEN_TYPE,
+        token_type: 'Bearer',
+        expires_in: EXCHANGED_TOKEN_TTL_SECONDS,
+        ...(params.scope ? { scope: params.scope } : {}),
+      }
+    },
+    ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'resource', 'scope', 'actor_token', 'actor_token_type'],
+  )
   const callback = provider.callback()
   server.on('request', async (req, res) => {
     if (req.method === 'POST' && req.url?.startsWith('/token')) {
@@ -110,6 +162,8 @@ export async function startTestIdp(clients: { clientId: string; clientSecret: st
       personClaims.set(token, { claims: person.claims ?? {}, backdate: expiredSecondsAgo ?? 0 })
       return token.save()
     },
+    exchanges: () => exchanges,
+    refuseExchanges: (error) => void (exchangeRefusal = error),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

@@ -9,6 +9,7 @@ declare module 'oidc-provider' {
     isExpired: boolean
     grantId?: string
   }
+  export const errors: Record<'InvalidGrant' | 'InvalidRequest' | 'InvalidTarget', new (description: string) => Error>
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>)
     callback(): (req: http.IncomingMessage, res: http.ServerResponse) => void
@@ -19,6 +20,11 @@ declare module 'oidc-provider' {
       find(token: string): Promise<IssuedToken | undefined>
     }
     Grant: { find(id: string): Promise<{ destroy(): Promise<void> } | undefined> }
+    registerGrantType(
+      name: string,
+      handler: (ctx: { oidc: { params: Record<string, unknown>; client: unknown }; body?: unknown }) => Promise<void>,
+      params?: string[],
+    ): void
     on(event: 'refresh_token.saved', listener: (token: IssuedToken) => void): this
     on(event: 'grant.success' | 'grant.error', listener: (ctx: { oidc?: { params?: { grant_type?: unknown } } }) => void): this
   }

@@ -1956,7 +1956,7 @@ export interface components {
                         header?: string;
                         oauth2?: {
                             /** @enum {string} */
-                            grantType: "client_credentials";
+                            grantType: "client_credentials" | "token_exchange";
                             /** Format: uri */
                             issuer?: string;
                             /** Format: uri */
@@ -1969,6 +1969,7 @@ export interface components {
                             scopes?: string[];
                             /** Format: uri */
                             resource?: string;
+                            audience?: string;
                         };
                     };
                     timeoutMs?: number;
@@ -2124,7 +2125,7 @@ export interface components {
                     type: "oauth2";
                     oauth2: {
                         /** @enum {string} */
-                        grantType: "client_credentials";
+                        grantType: "client_credentials" | "token_exchange";
                         /** Format: uri */
                         issuer?: string;
                         /** Format: uri */
@@ -2137,6 +2138,7 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                        audience?: string;
                     } | {
                         /** @enum {string} */
                         grantType: "authorization_code";
@@ -2683,7 +2685,7 @@ export interface components {
                         header?: string;
                         oauth2?: {
                             /** @enum {string} */
-                            grantType: "client_credentials";
+                            grantType: "client_credentials" | "token_exchange";
                             /** Format: uri */
                             issuer?: string;
                             /** Format: uri */
@@ -2696,6 +2698,7 @@ export interface components {
                             scopes?: string[];
                             /** Format: uri */
                             resource?: string;
+                            audience?: string;
                         };
                     };
                     timeoutMs?: number;
@@ -2786,7 +2789,7 @@ export interface components {
                     type: "oauth2";
                     oauth2: {
                         /** @enum {string} */
-                        grantType: "client_credentials";
+                        grantType: "client_credentials" | "token_exchange";
                         /** Format: uri */
                         issuer?: string;
                         /** Format: uri */
@@ -2799,6 +2802,7 @@ export interface components {
                         scopes?: string[];
                         /** Format: uri */
                         resource?: string;
+                        audience?: string;
                     } | {
                         /** @enum {string} */
                         grantType: "authorization_code";

@@ -8,6 +8,7 @@ import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/
 import { config } from '@/lib/config'
 import { mcpSessionFetch } from '@/lib/outbound/outbound-clients'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
+import type { Person } from '@/lib/identity/person'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import type { InjectedSecrets } from '../injected-secrets'
 import type { McpTarget } from '../tool-binding'
@@ -19,7 +20,7 @@ const sessionTtlMs = () => config().TOOLROOM_GATEWAY_MCP_SESSION_TTL_S * 1000
 const callTimeoutMs = () => config().TOOLROOM_GATEWAY_MCP_TIMEOUT_MS
 const pool = new Map<string, Promise<McpSession>>()
 
-async function headersOf(target: McpTarget, secrets: InjectedSecrets): Promise<Record<string, string>> {
+async function headersOf(target: McpTarget, secrets: InjectedSecrets, person: Person | null | undefined): Promise<Record<string, string>> {
   const headers: Record<string, string> = {}
   for (const h of target.authHeaders) {
     const value = await readSecretValue(h.secretRef, target.namespace)
@@ -27,7 +28,7 @@ async function headersOf(target: McpTarget, secrets: InjectedSecrets): Promise<R
     headers[h.name] = value
   }
   if (target.oauth2) {
-    const token = await mcpServerBearerToken(target, target.oauth2)
+    const token = await mcpServerBearerToken(target, target.oauth2, person)
     secrets.add(
       token,
       `the access token of ${target.oauth2.clientId ? `OAuth client "${target.oauth2.clientId}"` : `the connection of "${target.namespace}/${target.name}"`}`,
@@ -74,12 +75,14 @@ export async function executeMcp(
   inputSchema?: unknown,
   /** This attempt's share of the call's deadline (what is left of it: lib/gateway/retry.ts); opening a session counts. */
   attemptMs: number = callTimeoutMs(),
+  /** Whom the call is made for: a `token_exchange` credential sends their token (a session of their own). */
+  person?: Person | null,
 ): Promise<CallToolResult> {
   const attemptEnds = performance.now() + attemptMs
   const left = () => Math.max(1, Math.floor(attemptEnds - performance.now()))
   let headers: Record<string, string>
   try {
-    headers = await headersOf(target, secrets)
+    headers = await headersOf(target, secrets, person)
   } catch (e) {
     if (e instanceof ToolFailure) throw e
     throw new ToolFailure(`the server's credentials cannot be read: ${(e as Error).message}`, 'secret_unavailable')

@@ -12,16 +12,23 @@ import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import type { InjectedSecrets } from '../injected-secrets'
 import { RPC, ToolFailure, TransientError } from '../tool-errors'
 import { upstreamBearerToken } from '../upstream-credential'
+import type { Person } from '@/lib/identity/person'
 import { expandUrlTemplate, UrlTemplateError } from '../url-template'
 
 type Endpoint = NonNullable<ToolSpec['endpoint']>
 const TRANSIENT_STATUSES = new Set([502, 503, 504])
 
 /** Resolves the auth header once per call (not per attempt); the secret joins the call's injected secrets. */
-export async function restAuthHeaders(endpoint: Endpoint, namespace: string, secrets: InjectedSecrets): Promise<Record<string, string>> {
+export async function restAuthHeaders(
+  endpoint: Endpoint,
+  namespace: string,
+  secrets: InjectedSecrets,
+  /** Whom the call is made for: a `token_exchange` credential sends their token. */
+  person: Person | null | undefined,
+): Promise<Record<string, string>> {
   const auth = endpoint.auth
   if (auth?.type === 'oauth2' && auth.oauth2) {
-    const token = await upstreamBearerToken(auth.oauth2, namespace)
+    const token = await upstreamBearerToken(auth.oauth2, namespace, person)
     secrets.add(token, `the access token of OAuth client "${auth.oauth2.clientId}"`)
     return { authorization: `Bearer ${token}` }
   }

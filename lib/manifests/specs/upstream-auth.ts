@@ -1,9 +1,9 @@
 import { z } from '@/lib/http/zod'
 import { evenWithFieldErrors, httpUrl, resourceRef } from './common'
 
-// OAuth 2.1 to an upstream, as a service (docs/design/gateway.md, "Upstream credentials"): Toolroom
-// is the client, the token is the service's own, fetched with the client credentials grant and sent
-// as a bearer token. The client secret is a Secret like every other credential.
+// OAuth 2.1 to an upstream (docs/design/gateway.md, "Upstream credentials"): Toolroom is the client,
+// the token is the service's own (client credentials grant) or the person's a call is made for (token
+// exchange), sent as a bearer token. The client secret is a Secret like every other credential.
 
 /** A scope token as RFC 6749 §3.3 defines it: printable ASCII without space, `"` or `\`. */
 const scopeToken = z
@@ -14,8 +14,13 @@ const scopeToken = z
 
 export const oauth2Client = z
   .strictObject({
-    /** The service's own credentials; an MCP server may be connected instead (oauth2Connection below). */
-    grantType: z.enum(['client_credentials']),
+    /**
+     * `client_credentials`: the service's own token. `token_exchange`: the token of the person a call is
+     * made for, exchanged (RFC 8693) from the subject token they came with, with these same client
+     * credentials (docs/design/access.md#how-a-person-reaches-an-upstream). An MCP server may be
+     * connected instead (oauth2Connection below).
+     */
+    grantType: z.enum(['client_credentials', 'token_exchange']),
     /** The authorization server: its token endpoint is read from its metadata (RFC 8414, then OpenID discovery). */
     issuer: httpUrl.optional(),
     /** The token endpoint itself, for servers that publish no metadata. */
@@ -26,8 +31,12 @@ export const oauth2Client = z
     scopes: z.array(scopeToken).max(50).optional(),
     /** RFC 8707 resource indicator: the audience the token is asked for. */
     resource: httpUrl.refine((u) => !u.includes('#'), 'must not have a fragment (RFC 8707)').optional(),
+    /** RFC 8693 `audience`: the upstream's logical name at its authorization server (token_exchange only). */
+    audience: z.string().min(1).max(512).optional(),
   })
   .superRefine((spec, ctx) => {
+    if (spec.audience !== undefined && spec.grantType !== 'token_exchange')
+      ctx.addIssue({ code: 'custom', path: ['audience'], message: 'is only allowed with grantType token_exchange', params: { rule: 'not-allowed' } })
     if (spec.issuer === undefined && spec.tokenUrl === undefined)
       ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'is required unless tokenUrl is set', params: { rule: 'required' } })
     if (spec.issuer !== undefined && spec.tokenUrl !== undefined)
