@@ -1,7 +1,8 @@
 // Every place outside Secret that holds a value sealed with TOOLROOM_SECRET_KEY (lib/secrets/encryption.ts),
 // so a key change re-seals all of them (./reencrypt-secrets.ts): once the old key is dropped from
 // TOOLROOM_SECRET_KEYS_PREVIOUS, anything still under it could never be opened again (a webhook that
-// cannot sign, an OAuth client that cannot authenticate, an approved call that cannot run). A model
+// cannot sign, an OAuth client that cannot authenticate, an approved call that cannot run, a person's
+// delegated token that cannot be exchanged). A model
 // that gains a sealed column is added here; tests/integration/secrets.test.ts checks that every
 // sealed column of the schema is listed.
 import 'server-only'
@@ -134,6 +135,26 @@ export const SEALED_STORES: readonly SealedStore[] = [
         ).count === 1
       )
     },
+  },
+  {
+    name: 'DelegatedAccessToken.subjectCiphertext',
+    stale: async (keyId, skip, take) =>
+      (
+        await prisma.delegatedAccessToken.findMany({
+          where: { subjectCiphertext: { not: null }, subjectKeyId: { not: keyId } },
+          select: { id: true, subjectCiphertext: true, subjectKeyId: true },
+          orderBy: { id: 'asc' },
+          skip,
+          take,
+        })
+      ).map((r) => ({ id: r.id, sealed: r.subjectCiphertext!, keyId: r.subjectKeyId! })),
+    replace: async (s, next) =>
+      (
+        await prisma.delegatedAccessToken.updateMany({
+          where: { id: s.id, subjectKeyId: s.keyId },
+          data: { subjectCiphertext: bytes(next.ciphertext), subjectKeyId: next.keyId },
+        })
+      ).count === 1,
   },
   {
     name: 'UpstreamToken.ciphertext',

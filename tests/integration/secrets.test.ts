@@ -302,6 +302,22 @@ describe('key rotation', () => {
         expiresAt: new Date(Date.now() + 3_600_000),
       },
     })
+    const subject = seal('person-subject-token')
+    const delegation = await prisma.delegatedAccessToken.create({
+      data: {
+        hash: `h-${randomUUID()}`,
+        agentId,
+        credentialId: randomUUID(),
+        identityProvider: 'default/corp',
+        issuer: 'https://idp.example',
+        subject: 'jane',
+        displayName: 'Jane',
+        resource: 'https://toolroom.example/mcp',
+        subjectCiphertext: subject.ciphertext,
+        subjectKeyId: subject.keyId,
+        expiresAt: new Date(Date.now() + 600_000),
+      },
+    })
     const token = seal('upstream-access-token')
     await prisma.upstreamToken.create({ data: { key: 'token-1', ciphertext: token.ciphertext, keyId: token.keyId } })
     const connection = seal('connection-tokens')
@@ -362,6 +378,8 @@ describe('key rotation', () => {
     expect(openRow({ ciphertext: a.resultSealed, keyId: a.resultKeyId })).toBe('{"ok":true}')
     const i = await prisma.gatewayIdempotency.findFirstOrThrow({ where: { agentId } })
     expect(openRow({ ciphertext: i.result, keyId: i.keyId })).toBe('{"answer":1}')
+    const d = await prisma.delegatedAccessToken.findUniqueOrThrow({ where: { id: delegation.id } })
+    expect(openRow({ ciphertext: d.subjectCiphertext, keyId: d.subjectKeyId })).toBe('person-subject-token')
     expect(openRow(await prisma.upstreamToken.findUniqueOrThrow({ where: { key: 'token-1' } }))).toBe('upstream-access-token')
     expect(openRow(await prisma.upstreamConnection.findFirstOrThrow({ where: { name: 'crm' } }))).toBe('connection-tokens')
     expect(openRow(await prisma.upstreamAuthorization.findUniqueOrThrow({ where: { stateHash: 'h1' } }))).toBe('verifier')
@@ -371,6 +389,7 @@ describe('key rotation', () => {
       prisma.oauthClient.deleteMany({ where: { id: client.id } }),
       prisma.approvalRequest.deleteMany({ where: { id: approval.id } }),
       prisma.gatewayIdempotency.deleteMany({ where: { agentId } }),
+      prisma.delegatedAccessToken.deleteMany({ where: { id: delegation.id } }),
       prisma.upstreamToken.deleteMany(),
       prisma.upstreamConnection.deleteMany(),
       prisma.upstreamAuthorization.deleteMany(),
