@@ -56,7 +56,7 @@ const opArb = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
 )
 
-function record(spec: CallSpec, now: number): CallRecord {
+function record(spec: Omit<CallSpec, 'person'> & Partial<Pick<CallSpec, 'person'>>, now: number): CallRecord {
   const startedAt = new Date(now - spec.minutesAgo * 60_000 - (spec.minutesAgo % 7) * 1000)
   return {
     id: crypto.randomUUID(),
