@@ -56,6 +56,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 for (const viewport of VIEWPORTS) {
   test(`calls by person and the identity provider pages at ${viewport.width}×${viewport.height}`, async ({ browser }) => {
+    // Three pages, each checked by axe: more than the default minute on a loaded machine.
+    test.setTimeout(240_000)
     const context = await browser.newContext({ storageState: ADMIN_STATE, viewport })
     const page = await context.newPage()
     const errors: string[] = []
