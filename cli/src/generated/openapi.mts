@@ -1297,7 +1297,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Calls by the person they were made for over the last 7 days (calls, failures, refusals, how many agents acted for them), with the calls made for nobody as one row */
+        /**
+         * Calls by the person they were made for over the last 7 days (calls, failures, refusals, how many agents acted for them), with the calls made for nobody as one row
+         * @description Calls by the person they were made for (`onBehalfOf`) over the last 7 days, most calls first: calls, failures, refusals, failure rate and how many agents acted for them. The calls agents made on their own are one row with `onBehalfOf: null`. `issuer` narrows to one identity provider's people. Read from the rollup (per person, agent and hour), never the call log.
+         */
         get: operations["getCallStatsByPerson"];
         put?: never;
         post?: never;
@@ -15186,8 +15189,12 @@ export interface operations {
     getCallStatsByPerson: {
         parameters: {
             query?: {
+                /** @example 20 */
                 limit?: number;
-                /** @description Only the people of this issuer (an IdentityProvider's `spec.issuer`, or Toolroom's own `<origin>/api/auth`) */
+                /**
+                 * @description Only the people of this issuer (an IdentityProvider's `spec.issuer`, or Toolroom's own `<origin>/api/auth`)
+                 * @example https://login.acme.example
+                 */
                 issuer?: string;
             };
             header?: never;
@@ -15202,6 +15209,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "window": {
+                     *         "from": "2026-11-21T00:00:00.000Z",
+                     *         "to": "2026-11-27T15:04:05.000Z"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "onBehalfOf": {
+                     *             "issuer": "https://login.acme.example",
+                     *             "subject": "00u1jane",
+                     *             "displayName": "Jane Doe"
+                     *           },
+                     *           "calls": 412,
+                     *           "failures": 9,
+                     *           "refused": 3,
+                     *           "failureRate": 0.0218,
+                     *           "agents": 3
+                     *         },
+                     *         {
+                     *           "onBehalfOf": null,
+                     *           "calls": 188,
+                     *           "failures": 2,
+                     *           "refused": 0,
+                     *           "failureRate": 0.0106,
+                     *           "agents": 5
+                     *         }
+                     *       ],
+                     *       "total": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallsByPerson"];
                 };
             };
