@@ -262,7 +262,7 @@ const DECLARATIONS = {
   DATABASE_URL: variable(postgresUrl, {
     group: 'core',
     meaning: 'the PostgreSQL (15–17) to use; `npm start` applies the migrations to it',
-    shownDefault: 'embedded PostgreSQL 17 in `.data/pg17` on port `TOOLROOM_EMBEDDED_PG_PORT` (`npm start` sets it)',
+    shownDefault: 'embedded PostgreSQL 17 in `.data/pg17` (`npm start` runs it; see `TOOLROOM_EMBEDDED_PG_PORT`)',
   }),
   TOOLROOM_SECRET_KEY: variable(sealingKey, {
     group: 'core',
@@ -297,7 +297,8 @@ const DECLARATIONS = {
   TOOLROOM_EMBEDDED_PG_PORT: variable(port(1), {
     group: 'core',
     meaning: 'the port of the embedded PostgreSQL `npm start` runs when `DATABASE_URL` is unset',
-    default: DEFAULT_EMBEDDED_PG_PORT,
+    // Unset, each data directory keeps a port of its own (scripts/embedded-pg-port.mjs), so checkouts side by side need nothing set.
+    shownDefault: `a free one, remembered in \`TOOLROOM_DATA_DIR/embedded-pg-port.json\` (${DEFAULT_EMBEDDED_PG_PORT} when free at the first start)`,
   }),
   TOOLROOM_DEMO: variable(flag, {
     group: 'core',

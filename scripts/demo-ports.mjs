@@ -4,9 +4,8 @@
 // whose LanguageTools and Agents point at them. A second checkout started beside the first (its own
 // data directory) so gets ports of its own instead of dying on the first one's.
 import fs from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
-import { freePort } from './free-port.mjs'
+import { freePort, portIsFree } from './free-port.mjs'
 
 export const DEMO_MANIFEST_PORT = 4801
 export const DEMO_PORT_SPAN = 10
@@ -20,17 +19,9 @@ export function withDemoPorts(text, base) {
   })
 }
 
-function portFree(port) {
-  return new Promise((resolve) => {
-    const server = net.createServer()
-    server.once('error', () => resolve(false))
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
-  })
-}
-
 async function rangeFree(base) {
   if (base < 1 || base + DEMO_PORT_SPAN > 65536) return false
-  for (let i = 0; i < DEMO_PORT_SPAN; i++) if (!(await portFree(base + i))) return false
+  for (let i = 0; i < DEMO_PORT_SPAN; i++) if (!(await portIsFree(base + i))) return false
   return true
 }
 

@@ -1,1 +1,2 @@
 export declare function freePort(): Promise<number>
+export declare function portIsFree(port: number): Promise<boolean>

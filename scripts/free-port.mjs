@@ -3,6 +3,15 @@
 // accept that rare race).
 import net from 'node:net'
 
+/** Whether nothing listens on 127.0.0.1:`port` at the moment of asking. @returns {Promise<boolean>} */
+export function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+}
+
 /** @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve, reject) => {

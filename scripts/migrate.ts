@@ -6,13 +6,13 @@ import path from 'node:path'
 import { config } from '@/lib/config'
 import { applyMigrations } from '@/lib/migrations/apply-migrations'
 import { logger } from '@/lib/observability/logger'
-import { EMBEDDED_DATABASE_URL } from './embedded-db-url.mjs'
+import { embeddedDatabaseUrl } from './embedded-db-url.mjs'
 
 // dist/migrate.cjs and scripts/migrate.ts are both one level below the directory that holds prisma/.
 const directory = path.join(__dirname, '..', 'prisma', 'migrations')
 const log = logger()
 
-applyMigrations({ databaseUrl: config().DATABASE_URL ?? EMBEDDED_DATABASE_URL, directory, log: (message) => log.info(message) })
+applyMigrations({ databaseUrl: config().DATABASE_URL ?? embeddedDatabaseUrl(), directory, log: (message) => log.info(message) })
   .then(({ applied, adopted }) => {
     log.info(applied.length || adopted.length ? `migrations: ${applied.length} applied, ${adopted.length} adopted from Prisma` : 'migrations: none to apply')
     return 0

@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { EMBEDDED_DATABASE_URL } from './embedded-db-url.mjs'
+import { embeddedDatabaseUrl } from './embedded-db-url.mjs'
 
 // Prisma 7 forbids `url` in the datasource block and Prisma 6 requires it (its engine reads the
 // database through the adapter instead): a 6.x copy of a schema.
@@ -54,5 +54,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const root = path.join(import.meta.dirname, '..')
   const committed = execFileSync('git', ['show', 'HEAD:prisma/schema.prisma'], { cwd: root, encoding: 'utf8' })
   const current = fs.readFileSync(path.join(root, 'prisma', 'schema.prisma'), 'utf8')
-  process.stdout.write(schemaSql({ from: committed, to: current, databaseUrl: process.env.DATABASE_URL || EMBEDDED_DATABASE_URL }))
+  process.stdout.write(schemaSql({ from: committed, to: current, databaseUrl: process.env.DATABASE_URL || embeddedDatabaseUrl() }))
 }

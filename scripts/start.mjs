@@ -12,6 +12,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { startEmbeddedPostgresInOwnGroup } from './embedded-postgres.mjs'
 import { chooseDemoPorts } from './demo-ports.mjs'
+import { chooseEmbeddedPgPort } from './embedded-pg-port.mjs'
 import { ensureSecretKey, needsBuild, recordBuild } from './start-helpers.mjs'
 import { createSupervisor } from './supervisor.mjs'
 
@@ -43,7 +44,8 @@ try {
 
   const useEmbedded = !settings.DATABASE_URL
   if (useEmbedded) {
-    const port = settings.TOOLROOM_EMBEDDED_PG_PORT
+    // A port of this data directory's own (scripts/embedded-pg-port.mjs): a second checkout beside this one gets another.
+    const port = await chooseEmbeddedPgPort(DATA_DIR, settings.TOOLROOM_EMBEDDED_PG_PORT, log)
     embedded = await startEmbeddedPostgresInOwnGroup({ dataDir: path.join(DATA_DIR, 'pg17'), port, database: 'toolroom', log })
     process.env.DATABASE_URL = embedded.url
     log(`embedded PostgreSQL 17 on port ${port} (${elapsed()})`)

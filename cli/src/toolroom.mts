@@ -15,6 +15,7 @@ import { calls, decide, effectiveTools, listApprovals, undo } from './commands/f
 import { get, remove } from './commands/get.mjs'
 import { policyTest } from './commands/policy-test.mjs'
 import { render } from './commands/render.mjs'
+import { stats, STATS_VIEWS } from './commands/stats.mjs'
 
 /** What a failure exits with while the current command runs (`diff` answers 1 for differences, so its failures are 2). */
 let failureCode: number = EXIT.failed
@@ -24,7 +25,7 @@ const output = (formats: Format[] | ('text' | 'yaml' | 'json')[], fallback: stri
   new Option('-o, --output <format>', 'output format').choices(formats).default(fallback)
 
 const program = new Command('toolroom')
-  .description('Apply, diff, get and delete Toolroom resources from manifests kept in git, and read effective tool sets, approvals and calls.')
+  .description('Apply, diff, get and delete Toolroom resources from manifests kept in git, and read effective tool sets, approvals, calls and statistics.')
   .version(VERSION)
   .option('--server <url>', 'Toolroom base URL (else TOOLROOM_URL, else the current context)')
   .option('--token <token>', 'API token trk_… (else TOOLROOM_TOKEN, else the current context)')
@@ -204,6 +205,23 @@ callsCommand
   .option('--file <path>', 'write to this file (mode 0600) instead of stdout')
   .action(function (this: Command) {
     return run(() => exportCalls(connection(globals()), this.opts()))()
+  })
+
+program
+  .command('stats')
+  .description('Statistics of every call over the last 7 days (today and the six previous UTC days): by day, or by the person the calls were made for')
+  .addOption(
+    new Option(
+      '--by <view>',
+      'day: calls, failures and latency per day; person: calls, failures and agents per person, the calls made for nobody as "(no person)"',
+    )
+      .choices([...STATS_VIEWS])
+      .default('day'),
+  )
+  .option('--limit <n>', 'with --by person: at most this many people (default 20)')
+  .addOption(output(['table', 'yaml', 'json'], 'table'))
+  .action(function (this: Command) {
+    return run(() => stats(connection(globals()), this.opts()))()
   })
 
 const config = program.command('config').description('Named contexts (server, token, namespace) in the config file')

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { levelBarClass, LEVELS } from '@/components/tools/badges'
 import { CallStatsPanel } from '@/components/stats/call-stats-panel'
 import { TopFailingTools } from '@/components/stats/top-failing-tools'
+import { CallsByPerson } from '@/components/stats/calls-by-person'
 import { GettingStarted } from './getting-started'
 import { BarList } from '@/components/ui/bar-list'
 import { Card } from '@/components/ui/card'
@@ -89,6 +90,7 @@ export function OverviewDashboard() {
           )}
           <CallStatsPanel subject={{ dimension: 'all' }} title="Every call, last 7 days" callsHref="/calls" />
           <TopFailingTools />
+          <CallsByPerson />
           <div className="grid gap-4 lg:grid-cols-3">
             <Card
               title="Tools by side-effect level"

@@ -19,6 +19,12 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/language-tools', label: 'LanguageTools', hint: 'MCP servers', keywords: ['mcp', 'servers'] },
   { href: '/connectors', label: 'Connectors', hint: null },
   { href: '/secrets', label: 'Secrets', hint: null },
+  {
+    href: '/identity-providers',
+    label: 'Identity providers',
+    hint: 'whose people agents act for',
+    keywords: ['idp', 'sso', 'oidc', 'token exchange', 'people'],
+  },
   { href: '/discovery', label: 'Discovery', hint: 'runs and reviews', keywords: ['runs', 'reviews', 'introspection'] },
   { href: '/approvals', label: 'Approvals', hint: null, keywords: ['queue', 'decide'] },
   { href: '/calls', label: 'Calls', hint: 'explorer', keywords: ['explorer', 'log', 'failures'] },

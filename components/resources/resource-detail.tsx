@@ -14,6 +14,7 @@ const PAGES: Record<PortalKind, { plural: Plural; list: string; loading: string 
   LanguageTool: { plural: 'languagetools', list: 'LanguageTools', loading: 'Loading server…' },
   Connector: { plural: 'connectors', list: 'Connectors', loading: 'Loading connector…' },
   Secret: { plural: 'secrets', list: 'Secrets', loading: 'Loading secret…' },
+  IdentityProvider: { plural: 'identityproviders', list: 'Identity providers', loading: 'Loading identity provider…' },
 }
 
 /**

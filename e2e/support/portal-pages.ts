@@ -44,6 +44,8 @@ export const PORTAL_PAGES: PortalPage[] = [
   { route: '/connectors/[id]', name: 'connector', path: first('connectors', '/connectors'), heading: /./ },
   { route: '/secrets', name: 'secrets', path: '/secrets', heading: /^Secrets$/ },
   { route: '/secrets/[id]', name: 'secret', path: first('secrets', '/secrets'), heading: /./ },
+  { route: '/identity-providers', name: 'identity-providers', path: '/identity-providers', heading: /^Identity providers$/ },
+  { route: '/identity-providers/[id]', name: 'identity-provider', path: first('identityproviders', '/identity-providers'), heading: /./ },
   { route: '/discovery', name: 'discovery', path: '/discovery', heading: /^Discovery$/ },
   { route: '/approvals', name: 'approvals', path: '/approvals', heading: /^Approvals$/ },
   { route: '/approvals/settings', name: 'approval-settings', path: '/approvals/settings', heading: /^Approval settings$/ },

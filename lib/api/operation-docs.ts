@@ -659,6 +659,26 @@ const DOCS: Record<string, OperationDoc> = {
     },
     parameters: { limit: 10 },
   },
+  getCallStatsByPerson: {
+    description:
+      "Calls by the person they were made for (`onBehalfOf`) over the last 7 days, most calls first: calls, failures, refusals, failure rate and how many agents acted for them. The calls agents made on their own are one row with `onBehalfOf: null`. `issuer` narrows to one identity provider's people. Read from the rollup (per person, agent and hour), never the call log.",
+    response: {
+      window: { from: '2026-11-21T00:00:00.000Z', to: '2026-11-27T15:04:05.000Z' },
+      items: [
+        {
+          onBehalfOf: { issuer: 'https://login.acme.example', subject: '00u1jane', displayName: 'Jane Doe' },
+          calls: 412,
+          failures: 9,
+          refused: 3,
+          failureRate: 0.0218,
+          agents: 3,
+        },
+        { onBehalfOf: null, calls: 188, failures: 2, refused: 0, failureRate: 0.0106, agents: 5 },
+      ],
+      total: 2,
+    },
+    parameters: { limit: 20, issuer: 'https://login.acme.example' },
+  },
   listCalls: {
     description: 'Recorded calls, newest first, without arguments and results; filter by agent, tool, resolved tool, namespace, outcome, channel and time.',
     response: { items: [CALL], nextCursor: null },

@@ -1,5 +1,5 @@
 // Statistics and the calls explorer: 7-day stats per resolved tool, agent, unit, namespace and overall
-// (from the hourly rollups), the tools failing most, and the recorded calls themselves.
+// (from the hourly rollups), the tools failing most, calls by person, and the recorded calls themselves.
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
@@ -10,6 +10,7 @@ import { exportCalls } from '@/lib/call-log/export-calls'
 import { SOURCE_KINDS } from '@/lib/effective-tools/types'
 import { type CallStats, type FailingTool, readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
 import { readToolFailures } from '@/lib/stats/read-tool-failures'
+import { type CallsByPerson, readCallsByPerson } from '@/lib/stats/read-calls-by-person'
 import { MAX_TOOL_STAT_KEY_LENGTH, parseToolStatKey, toolResourceStatKey } from '@/lib/stats/tool-stat-key'
 import { unitStatKeys } from '@/lib/stats/unit-stat-keys'
 import { CANONICAL_TOOL_ID, MAX_TOOL_ID_LENGTH } from '@/lib/tools/naming'
@@ -168,6 +169,27 @@ export const failingToolSchema = z
   })
   .openapi('FailingTool') satisfies z.ZodType<FailingTool>
 
+export const callsByPersonSchema = z
+  .object({
+    window: z.object({ from: z.string(), to: z.string() }),
+    items: z.array(
+      z.object({
+        onBehalfOf: onBehalfOfSchema.openapi({
+          description: 'The person the calls were made for; null for the calls made for nobody (agents acting as services)',
+        }),
+        calls: z.number().int(),
+        failures: z.number().int(),
+        refused: z.number().int(),
+        failureRate: z.number().nullable(),
+        agents: z.number().int().openapi({ description: 'How many agents made these calls' }),
+      }),
+    ),
+    total: z.number().int().openapi({ description: 'How many people (and "no person", when any) had calls in the window; items holds the first `limit`' }),
+  })
+  .openapi('CallsByPerson', {
+    description: 'Calls, failures and refusals per person the calls were made for, over today and the six previous UTC days, most calls first',
+  }) satisfies z.ZodType<CallsByPerson>
+
 export const STATS_CONTRACTS = {
   overview: {
     method: 'GET',
@@ -241,6 +263,25 @@ export const STATS_CONTRACTS = {
     query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
     response: z.object({ items: z.array(failingToolSchema) }),
   },
+  byPerson: {
+    method: 'GET',
+    path: '/api/v1/stats/people',
+    operationId: 'getCallStatsByPerson',
+    tags,
+    access: 'read',
+    summary:
+      'Calls by the person they were made for over the last 7 days (calls, failures, refusals, how many agents acted for them), with the calls made for nobody as one row',
+    query: z.strictObject({
+      limit: z.coerce.number().int().min(1).max(200).default(20),
+      issuer: z
+        .string()
+        .min(1)
+        .max(2048)
+        .optional()
+        .openapi({ description: "Only the people of this issuer (an IdentityProvider's `spec.issuer`, or Toolroom's own `<origin>/api/auth`)" }),
+    }),
+    response: callsByPersonSchema,
+  },
   toolFailures: {
     method: 'GET',
     path: '/api/v1/stats/tool-failures',
@@ -300,6 +341,7 @@ export const statsRoutes = {
   }),
   namespace: route(STATS_CONTRACTS.namespace, async ({ params }) => readCallStats('namespace', params.namespace)),
   topFailing: route(STATS_CONTRACTS.topFailing, async ({ query }) => ({ items: await topFailingTools(query.limit) })),
+  byPerson: route(STATS_CONTRACTS.byPerson, async ({ query }) => readCallsByPerson(query.limit, { issuer: query.issuer })),
   toolFailures: route(STATS_CONTRACTS.toolFailures, async ({ query }) => readToolFailures(query.key)),
   calls: route(STATS_CONTRACTS.calls, async ({ query }) => listCalls(query)),
   exportCalls: route(STATS_CONTRACTS.exportCalls, async ({ query }) => {

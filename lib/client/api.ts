@@ -85,7 +85,7 @@ export type QueryParamsOf<C, Except extends string = never> = C extends { query:
   ? { [K in Exclude<keyof z.input<Q>, Except>]?: string }
   : never
 
-export type Plural = 'tools' | 'languagetools' | 'connectors' | 'units' | 'agents' | 'secrets' | 'sideeffectpolicies'
+export type Plural = 'tools' | 'languagetools' | 'connectors' | 'units' | 'agents' | 'secrets' | 'sideeffectpolicies' | 'identityproviders'
 /** A resource with its spec and status typed by the caller (the kind's spec schema, the page's status reading). */
 export type Resource<S = Record<string, unknown>, St = Record<string, unknown>> = Omit<
   z.output<ReturnType<typeof resourceSchema>>,

@@ -3,7 +3,7 @@
 import { parseRef } from '@/lib/manifests/resource-ref'
 import { parseToolStatKey } from '@/lib/stats/tool-stat-key'
 
-export type PortalKind = 'Tool' | 'LanguageTool' | 'Connector' | 'Unit' | 'Agent' | 'Secret'
+export type PortalKind = 'Tool' | 'LanguageTool' | 'Connector' | 'Unit' | 'Agent' | 'Secret' | 'IdentityProvider'
 
 const BASE: Record<PortalKind, string> = {
   Tool: '/tools',
@@ -12,6 +12,7 @@ const BASE: Record<PortalKind, string> = {
   Unit: '/units',
   Agent: '/agents',
   Secret: '/secrets',
+  IdentityProvider: '/identity-providers',
 }
 
 export function hasPage(kind: string): kind is PortalKind {

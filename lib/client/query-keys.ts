@@ -33,6 +33,7 @@ export const queryKeys = {
   callStats: (subject: StatsSubject) => [...queryKeys.stats(), subject] as const,
   topFailingTools: (limit: number) => [...queryKeys.stats(), 'top-failing', limit] as const,
   toolFailures: (key: string) => [...queryKeys.stats(), 'tool-failures', key] as const,
+  callsByPerson: (limit: number, issuer?: string) => [...queryKeys.stats(), 'by-person', limit, issuer ?? null] as const,
   /**
    * Everything agent credentials: one agent's (its page) and the list across agents (Access tokens).
    * Issuing or revoking on either page invalidates this root, so the other one is never stale.

@@ -1,6 +1,14 @@
 // Typed fetches of the statistics and calls API (lib/api/stats-routes.ts).
 import type { z } from 'zod'
-import type { callStatsSchema, failingToolSchema, STATS_CONTRACTS, toolCallDetail, toolCallRow, toolFailuresSchema } from '@/lib/api/stats-routes'
+import type {
+  callsByPersonSchema,
+  callStatsSchema,
+  failingToolSchema,
+  STATS_CONTRACTS,
+  toolCallDetail,
+  toolCallRow,
+  toolFailuresSchema,
+} from '@/lib/api/stats-routes'
 import { type AnswerOf, apiFetch, type QueryParamsOf, qs } from './api'
 
 export type CallStats = z.output<typeof callStatsSchema>
@@ -31,6 +39,9 @@ function statsPath(subject: StatsSubject): string {
 export const getCallStats = (subject: StatsSubject) => apiFetch<CallStats>(statsPath(subject))
 
 export const getToolFailures = (key: string) => apiFetch<ToolFailures>(`/api/v1/stats/tool-failures${qs({ key })}`)
+
+export type CallsByPerson = z.output<typeof callsByPersonSchema>
+export const getCallsByPerson = (limit = 20, issuer?: string) => apiFetch<CallsByPerson>(`/api/v1/stats/people${qs({ limit, issuer })}`)
 
 export const getTopFailingTools = (limit = 10) => apiFetch<AnswerOf<typeof STATS_CONTRACTS.topFailing>>(`/api/v1/stats/top-failing-tools${qs({ limit })}`)
 

@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCursorPages } from './cursor-pages'
 import { queryKeys } from './query-keys'
-import { type CallFilters, getCall, getCallStats, getToolFailures, getTopFailingTools, listCalls, type StatsSubject } from './stats-api'
+import { type CallFilters, getCall, getCallsByPerson, getCallStats, getToolFailures, getTopFailingTools, listCalls, type StatsSubject } from './stats-api'
 
 const FRESH_MS = 30_000
 const POLL_MS = 60_000
@@ -14,6 +14,14 @@ export const useCallStats = (subject: StatsSubject) =>
 
 export const useTopFailingTools = (limit = 10) =>
   useQuery({ queryKey: queryKeys.topFailingTools(limit), queryFn: () => getTopFailingTools(limit), staleTime: FRESH_MS, refetchInterval: POLL_MS })
+
+export const useCallsByPerson = (limit = 20, issuer?: string) =>
+  useQuery({
+    queryKey: queryKeys.callsByPerson(limit, issuer),
+    queryFn: () => getCallsByPerson(limit, issuer),
+    staleTime: FRESH_MS,
+    refetchInterval: POLL_MS,
+  })
 
 export const useToolFailures = (key: string) =>
   useQuery({ queryKey: queryKeys.toolFailures(key), queryFn: () => getToolFailures(key), staleTime: FRESH_MS, refetchInterval: POLL_MS })

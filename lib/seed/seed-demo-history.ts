@@ -10,6 +10,7 @@ import { prisma } from '@/lib/db'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { agentTools, runsInGateway } from '@/lib/gateway/agent-tools'
 import { type CallRecord, insertCalls } from '@/lib/gateway/record-call'
+import { onBehalfOfColumns } from '@/lib/identity/person'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { windowStart } from '@/lib/stats/stats-window'
 
@@ -23,6 +24,14 @@ export const DEMO_AGENTS = { labels: { path: ['app.kubernetes.io/part-of'], equa
 /** The demo's one badly failing tool: its history (and the live traffic) show a failure worth explaining. */
 export const DEMO_FAILING_TOOL = 'zendesk.search_tickets'
 const TOOLS_PER_AGENT = 6
+/** The demo identity provider's people (prisma/seed/demo-fleet.yaml, acme-sso) some demo agents act for. */
+export const DEMO_PEOPLE = [
+  { subject: '00u1jane', displayName: 'Jane Doe' },
+  { subject: '00u2omar', displayName: 'Omar Haddad' },
+  { subject: '00u3mei', displayName: 'Mei Chen' },
+  { subject: '00u4lukas', displayName: 'Lukas Berg' },
+]
+const DEMO_IDENTITY_PROVIDER = 'acme-sso'
 const BATCH = 1000
 
 export interface DemoHistorySummary {
@@ -91,8 +100,13 @@ export async function seedDemoHistory(options: { now?: Date; seed?: number } = {
   const agents = await prisma.agent.findMany({ where: DEMO_AGENTS, select: { id: true }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })
   const records: CallRecord[] = []
   const toolKeys = new Set<string>()
+  // Who calls are made for, from a stream of its own so the rest of the history stays as it was:
+  // every other agent acts for the demo IdP's people most of the time, the rest act as services.
+  const idp = await prisma.identityProvider.findFirst({ where: { name: DEMO_IDENTITY_PROVIDER }, select: { issuer: true } })
+  const personRandom = demoRandom((options.seed ?? 29) + 1)
   let callers = 0
-  for (const { id } of agents) {
+  for (const [index, { id }] of agents.entries()) {
+    const actsForPeople = idp !== null && index % 2 === 0
     const tools = await agentTools(id)
     if (!tools) continue
     const usable = [...tools.enabled.values()].sort((a, b) => a.name.localeCompare(b.name))
@@ -117,6 +131,7 @@ export async function seedDemoHistory(options: { now?: Date; seed?: number } = {
         const ran = ['succeeded', 'failed', 'approved'].includes(outcome.outcome)
         const latencyMs = ran ? Math.round(40 + 260 * random() ** 2 + (outcome.errorCode === 'timeout' ? 30_000 : 0)) : Math.round(2 + 8 * random())
         const key = toolStatKey(tool.source, tool.name)
+        const person = actsForPeople && personRandom() < 0.8 ? DEMO_PEOPLE[Math.floor(personRandom() * DEMO_PEOPLE.length)] : null
         if (tool !== denied) toolKeys.add(key)
         records.push({
           id: randomUUID(),
@@ -139,6 +154,7 @@ export async function seedDemoHistory(options: { now?: Date; seed?: number } = {
           args: null,
           result: null,
           requestId: null,
+          ...onBehalfOfColumns(person && idp ? { issuer: idp.issuer, ...person } : null),
         })
       }
     }

@@ -53,15 +53,16 @@ export const MESSAGE_CHARS = 200
  * as `hour`): one pass grouped seven ways at once; the latency histogram per group is built from
  * per-bucket counts and laid out densely (one slot per bucket). `ctes` come first (data-modifying
  * ones included), `tail` after the INSERT's SELECT. The same pass also groups the tool failure view's
- * breakdowns (CallStatToolHourly: per tool by agent, and its failures by error code and message),
- * written in the same statement, so both tables always hold the same calls. (Grouping them in the one
+ * breakdowns (CallStatToolHourly: per tool by agent, and its failures by error code and message) and
+ * the calls by person (CallStatPersonHourly: per person by agent), written in the same statement, so
+ * every table always holds the same calls. (Grouping them in the one
  * pass keeps the calls streaming through a single aggregation instead of being materialised for
  * several: that made a full recompute 3.5 times slower in the bench.)
  */
 function hourlyRowsSql(ctes: string, calls: string, tail: string): string {
   return `
 WITH ${ctes ? `${ctes},` : ''} c AS (
-  SELECT hour, tool, agent, unit, namespace, failed, refused, latency, error_code, error_message,
+  SELECT hour, tool, agent, unit, namespace, failed, refused, latency, error_code, error_message, person_issuer, person_subject, person_name,
     width_bucket(latency, '{${LATENCY_THRESHOLDS.join(',')}}'::int[]) AS bucket
   FROM (
     SELECT hour, ${callToolStatKeySql('c')} AS tool, c."agentId"::text AS agent,
@@ -71,14 +72,17 @@ WITH ${ctes ? `${ctes},` : ''} c AS (
       c.outcome = ANY(${textArray(REFUSED_OUTCOMES)}) AS refused,
       CASE WHEN c.outcome = ANY(${textArray(TIMED_OUTCOMES)}) AND c."latencyMs" >= 0 THEN c."latencyMs" END AS latency,
       CASE WHEN c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) THEN coalesce(c."errorCode", '') END AS error_code,
-      CASE WHEN c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) THEN left(coalesce(c."errorMessage", ''), ${MESSAGE_CHARS}) END AS error_message
+      CASE WHEN c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) THEN left(coalesce(c."errorMessage", ''), ${MESSAGE_CHARS}) END AS error_message,
+      -- Both parts or neither: a call made for nobody counts under '' and ''.
+      CASE WHEN c."onBehalfOfSubject" IS NOT NULL THEN coalesce(c."onBehalfOfIssuer", '') ELSE '' END AS person_issuer,
+      coalesce(c."onBehalfOfSubject", '') AS person_subject, c."onBehalfOfDisplayName" AS person_name
     FROM ${calls}
     WHERE c.outcome <> ALL(${textArray(UNCOUNTED_OUTCOMES)})
   ) AS raw
 ), g AS (
-  SELECT hour, tool, agent, error_code, error_message,
-    -- Which grouping a row is: the five dimensions (by latency bucket), a tool by agent, a tool's failures by error.
-    CASE WHEN GROUPING(error_code) = 0 THEN 'error' WHEN GROUPING(bucket) = 1 THEN 'agent' END AS part,
+  SELECT hour, tool, agent, error_code, error_message, person_issuer, person_subject, max(person_name) AS person_name,
+    -- Which grouping a row is: the five dimensions (by latency bucket), a tool by agent, a tool's failures by error, a person by agent.
+    CASE WHEN GROUPING(error_code) = 0 THEN 'error' WHEN GROUPING(person_subject) = 0 THEN 'person' WHEN GROUPING(bucket) = 1 THEN 'agent' END AS part,
     CASE WHEN GROUPING(tool) = 0 THEN 'tool' WHEN GROUPING(agent) = 0 THEN 'agent' WHEN GROUPING(unit) = 0 THEN 'unit'
          WHEN GROUPING(namespace) = 0 THEN 'namespace' ELSE 'all' END AS dimension,
     coalesce(tool, agent, unit, namespace, '') AS key, bucket,
@@ -86,7 +90,7 @@ WITH ${ctes ? `${ctes},` : ''} c AS (
     count(latency) AS latency_count, sum(latency) AS latency_sum
   FROM c
   GROUP BY GROUPING SETS ((hour, tool, bucket), (hour, agent, bucket), (hour, unit, bucket), (hour, namespace, bucket), (hour, bucket),
-    (hour, tool, agent), (hour, tool, error_code, error_message))
+    (hour, tool, agent), (hour, tool, error_code, error_message), (hour, person_issuer, person_subject, agent))
   HAVING (GROUPING(unit) = 1 OR unit IS NOT NULL) AND (GROUPING(error_code) = 1 OR error_code IS NOT NULL)
 ), f AS (
   SELECT dimension, key, hour, sum(calls) AS calls, sum(failures) AS failures, sum(refused) AS refused,
@@ -106,6 +110,13 @@ WITH ${ctes ? `${ctes},` : ''} c AS (
   GROUP BY hour, tool, error_code, detail
   ON CONFLICT ("toolKey", part, value, detail, hour) DO UPDATE SET
     calls = t.calls + excluded.calls, failures = t.failures + excluded.failures, refused = t.refused + excluded.refused
+  RETURNING 1
+), person_parts AS (
+  INSERT INTO "CallStatPersonHourly" AS p (issuer, subject, "agentId", hour, "displayName", calls, failures, refused)
+  SELECT person_issuer, person_subject, agent, hour, person_name, calls::int, failures::int, refused::int FROM g WHERE part = 'person'
+  -- greatest() passes over nulls and gives what max() gives when the hour is recomputed.
+  ON CONFLICT (issuer, subject, "agentId", hour) DO UPDATE SET "displayName" = greatest(p."displayName", excluded."displayName"),
+    calls = p.calls + excluded.calls, failures = p.failures + excluded.failures, refused = p.refused + excluded.refused
   RETURNING 1
 )
 ${tail.replace(
@@ -228,6 +239,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
     if (hours.length > 0) {
       await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
       await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
+      await tx.$executeRawUnsafe(`DELETE FROM "CallStatPersonHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
       await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
     }
     const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, callsPerBatch(), oldest, latest, hours)
@@ -284,7 +296,8 @@ async function refreshTotals(now: Date, changes: number) {
     const keptFrom = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
     const rollupRowsDropped =
       (await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, keptFrom)) +
-      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour < $1`, keptFrom))
+      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour < $1`, keptFrom)) +
+      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatPersonHourly" WHERE hour < $1`, keptFrom))
 
     // Each Tool reads the figures of its own key (namespace and name), not of every tool of its id.
     // These writes are not registry changes (see the migration): cached effective tool sets take

@@ -19,6 +19,7 @@ import type { Listening } from '../support/listen'
 import { buildCli, type CliOptions, runCli, startCli } from '../support/toolroom-cli'
 import { until } from '../support/until'
 import { resetDatabase, testAdminToken } from './helpers'
+import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { insertCalls } from './stats-fixtures'
 
 let server: Listening
@@ -66,6 +67,7 @@ describe('--help', () => {
     ['approvals', 'approve'],
     ['approvals', 'deny'],
     ['calls'],
+    ['stats'],
     ['config'],
     ['config', 'view'],
     ['config', 'get-contexts'],
@@ -486,6 +488,31 @@ describe('effective-tools, approvals, calls', () => {
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toContain('--outcome is one of succeeded, failed,')
     expect((await toolroom(['calls', '--agent', 'support/nobody'])).code).toBe(1)
+  })
+
+  it('stats prints the 7 days by day, and --by person the calls per person with "(no person)" for the rest', async () => {
+    const [first, second] = await insertCalls({ count: 5, tool: 'zendesk.create_ticket', outcome: 'succeeded' })
+    await prisma.toolCall.updateMany({
+      where: { id: { in: [first, second] } },
+      data: { onBehalfOfIssuer: 'https://sso.corp.test', onBehalfOfSubject: 'jane-0042', onBehalfOfDisplayName: 'Jane Doe' },
+    })
+    await rollupCallStats()
+    const byPerson = await toolroom(['stats', '--by', 'person'])
+    expect(byPerson.code, byPerson.stderr).toBe(0)
+    const lines = byPerson.stdout.trim().split('\n')
+    expect(lines[0]).toMatch(/^PERSON\s+SUBJECT\s+ISSUER\s+CALLS\s+FAILURES\s+FAILURE RATE\s+REFUSED\s+AGENTS$/)
+    expect(lines.find((l) => l.startsWith('Jane Doe'))).toMatch(/^Jane Doe\s+jane-0042\s+https:\/\/sso\.corp\.test\s+2\s+0\s+0\.0%\s+0\s+[12]$/)
+    expect(lines.some((l) => l.startsWith('(no person)'))).toBe(true)
+    const json = JSON.parse((await toolroom(['stats', '--by', 'person', '-o', 'json'])).stdout)
+    expect(json.items).toContainEqual(
+      expect.objectContaining({ onBehalfOf: { issuer: 'https://sso.corp.test', subject: 'jane-0042', displayName: 'Jane Doe' }, calls: 2 }),
+    )
+    const byDay = await toolroom(['stats'])
+    expect(byDay.code, byDay.stderr).toBe(0)
+    expect(byDay.stdout.split('\n')[0]).toMatch(/^DAY\s+CALLS\s+FAILURES/)
+    expect(byDay.stdout).toMatch(/^7 days\s+\d+/m)
+    expect((await toolroom(['stats', '--by', 'team'])).code).toBe(2)
+    expect((await toolroom(['stats', '--by', 'person', '--limit', '0'])).code).toBe(2)
   })
 })
 

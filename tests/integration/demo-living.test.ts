@@ -9,7 +9,8 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { connectDemoTraffic, DEMO_PENDING_APPROVALS, demoArguments, type DemoTraffic } from '@/lib/seed/demo-traffic'
 import { seedDemoFleet } from '@/lib/seed/seed-demo-fleet'
-import { DEMO_FAILING_TOOL, seedDemoHistory } from '@/lib/seed/seed-demo-history'
+import { DEMO_FAILING_TOOL, DEMO_PEOPLE, seedDemoHistory } from '@/lib/seed/seed-demo-history'
+import { readCallsByPerson } from '@/lib/stats/read-calls-by-person'
 import { readCallStats, topFailingTools } from '@/lib/stats/read-call-stats'
 import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { windowStart } from '@/lib/stats/stats-window'
@@ -82,6 +83,10 @@ describe('a week of history', () => {
     // Every day has calls (today's may not have begun in earnest).
     expect(stats.byDay.slice(0, 6).every((d) => d.calls > 0)).toBe(true)
     expect((await topFailingTools(1))[0].toolId).toBe(DEMO_FAILING_TOOL)
+    // Some agents act for the demo identity provider's people, the others as services.
+    const people = await readCallsByPerson(20, { now: new Date() })
+    expect(people.items.map((p) => p.onBehalfOf?.displayName ?? null).sort()).toEqual([...DEMO_PEOPLE.map((p) => p.displayName).sort(), null])
+    expect(people.items.reduce((sum, p) => sum + p.calls, 0)).toBe(counted)
   }, 120_000)
 })
 

@@ -73,5 +73,7 @@ export async function insertCalls(spec: CallSpec): Promise<string[]> {
 
 export async function resetCalls() {
   await prisma.$executeRawUnsafe(`DELETE FROM "ToolCall"`)
-  await prisma.$executeRawUnsafe(`TRUNCATE "CallStatHourly", "CallStatToolHourly", "CallStatDirtyHour", "CallStatInsertLog", "CallStat7d"`)
+  await prisma.$executeRawUnsafe(
+    `TRUNCATE "CallStatHourly", "CallStatToolHourly", "CallStatPersonHourly", "CallStatDirtyHour", "CallStatInsertLog", "CallStat7d"`,
+  )
 }

@@ -3,7 +3,7 @@
 // rollups, outcome changes and deletions in between and rollups racing the writes, the hourly rows
 // (counts, failures, refusals, latency sums and every histogram bucket) equal what recomputing every
 // hour from the raw calls gives; so do the tool failure view's breakdowns (by agent, by error code
-// and message).
+// and message), and the calls by person.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
@@ -28,6 +28,13 @@ const callArb = fc.record({
   tool: fc.constantFrom(...TOOLS),
   agent: fc.constantFrom(...AGENTS),
   unit: fc.constantFrom(null, 'u1', 'u2'),
+  // Jane under two names (renamed at her IdP within an hour): both paths keep the same one.
+  person: fc.constantFrom(
+    null,
+    { issuer: 'https://idp.test', subject: 'jane', displayName: 'Jane Doe' },
+    { issuer: 'https://idp.test', subject: 'jane', displayName: 'Jane Q. Doe' },
+    { issuer: 'https://idp.test', subject: 'bob', displayName: 'Bob' },
+  ),
   outcome: fc.constantFrom(...CALL_OUTCOMES),
   latencyMs: fc.option(fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 700_000 })), { nil: null }),
   // Fewer distinct messages than the rollup keeps apart, so both paths give the very same rows.
@@ -49,7 +56,7 @@ const opArb = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
 )
 
-function record(spec: CallSpec, now: number): CallRecord {
+function record(spec: Omit<CallSpec, 'person'> & Partial<Pick<CallSpec, 'person'>>, now: number): CallRecord {
   const startedAt = new Date(now - spec.minutesAgo * 60_000 - (spec.minutesAgo % 7) * 1000)
   return {
     id: crypto.randomUUID(),
@@ -74,6 +81,9 @@ function record(spec: CallSpec, now: number): CallRecord {
     args: null,
     result: null,
     requestId: null,
+    onBehalfOfIssuer: spec.person?.issuer ?? null,
+    onBehalfOfSubject: spec.person?.subject ?? null,
+    onBehalfOfDisplayName: spec.person?.displayName ?? null,
   }
 }
 
@@ -85,6 +95,11 @@ const hourlyRows = () =>
 const toolRows = () =>
   prisma.$queryRawUnsafe<unknown[]>(
     `SELECT "toolKey", part, value, detail, hour, calls, failures, refused FROM "CallStatToolHourly" ORDER BY "toolKey", part, value, detail, hour`,
+  )
+
+const personRows = () =>
+  prisma.$queryRawUnsafe<unknown[]>(
+    `SELECT issuer, subject, "agentId", hour, "displayName", calls, failures, refused FROM "CallStatPersonHourly" ORDER BY issuer, subject, "agentId", hour`,
   )
 
 beforeAll(async () => {
@@ -135,11 +150,13 @@ describe('incremental rollup', () => {
         await rollupCallStats()
         const incremental = await hourlyRows()
         const incrementalTools = await toolRows()
+        const incrementalPeople = await personRows()
         await markHoursForRecompute()
         const full = await rollupCallStats()
         expect(full.hoursRecomputed).toBeGreaterThan(180)
         expect(await hourlyRows()).toEqual(incremental)
         expect(await toolRows()).toEqual(incrementalTools)
+        expect(await personRows()).toEqual(incrementalPeople)
       }),
       { numRuns: 25 },
     )

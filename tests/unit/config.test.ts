@@ -29,7 +29,6 @@ describe('defaults', () => {
         PORT: 3000,
         HOST: '127.0.0.1',
         TOOLROOM_DATA_DIR: '.data',
-        TOOLROOM_EMBEDDED_PG_PORT: 55630,
         TOOLROOM_GATEWAY_FRONT: true,
         TOOLROOM_ENABLE_OS_TOOLS: false,
         TOOLROOM_DB_POOL: 10,
@@ -43,6 +42,7 @@ describe('defaults', () => {
       })
       expect(c.DATABASE_URL).toBeUndefined()
       expect(c.GATEWAY_PORT).toBeUndefined()
+      expect(c.TOOLROOM_EMBEDDED_PG_PORT).toBeUndefined()
       expect(c.TOOLROOM_TRUSTED_PROXIES).toBeUndefined()
       expect(c.TOOLROOM_OUTBOUND_ALLOW.describe()).toBe('loopback,private')
     }

@@ -1290,6 +1290,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stats/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls by the person they were made for over the last 7 days (calls, failures, refusals, how many agents acted for them), with the calls made for nobody as one row
+         * @description Calls by the person they were made for (`onBehalfOf`) over the last 7 days, most calls first: calls, failures, refusals, failure rate and how many agents acted for them. The calls agents made on their own are one row with `onBehalfOf: null`. `issuer` narrows to one identity provider's people. Read from the rollup (per person, agent and hour), never the call log.
+         */
+        get: operations["getCallStatsByPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stats/tool-failures": {
         parameters: {
             query?: never;
@@ -3567,6 +3587,24 @@ export interface components {
             failures: number;
             refused: number;
             failureRate: number;
+        };
+        /** @description Calls, failures and refusals per person the calls were made for, over today and the six previous UTC days, most calls first */
+        CallsByPerson: {
+            window: {
+                from: string;
+                to: string;
+            };
+            items: {
+                onBehalfOf: components["schemas"]["OnBehalfOf"] & unknown;
+                calls: number;
+                failures: number;
+                refused: number;
+                failureRate: number | null;
+                /** @description How many agents made these calls */
+                agents: number;
+            }[];
+            /** @description How many people (and "no person", when any) had calls in the window; items holds the first `limit` */
+            total: number;
         };
         /** @description Why one resolved tool fails: failure rate by day and hour, top error codes and messages, calls by agent, latest failures */
         ToolFailures: {
@@ -15262,6 +15300,101 @@ export interface operations {
                     "application/json": {
                         items: components["schemas"]["FailingTool"][];
                     };
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCallStatsByPerson: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /**
+                 * @description Only the people of this issuer (an IdentityProvider's `spec.issuer`, or Toolroom's own `<origin>/api/auth`)
+                 * @example https://login.acme.example
+                 */
+                issuer?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "window": {
+                     *         "from": "2026-11-21T00:00:00.000Z",
+                     *         "to": "2026-11-27T15:04:05.000Z"
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "onBehalfOf": {
+                     *             "issuer": "https://login.acme.example",
+                     *             "subject": "00u1jane",
+                     *             "displayName": "Jane Doe"
+                     *           },
+                     *           "calls": 412,
+                     *           "failures": 9,
+                     *           "refused": 3,
+                     *           "failureRate": 0.0218,
+                     *           "agents": 3
+                     *         },
+                     *         {
+                     *           "onBehalfOf": null,
+                     *           "calls": 188,
+                     *           "failures": 2,
+                     *           "refused": 0,
+                     *           "failureRate": 0.0106,
+                     *           "agents": 5
+                     *         }
+                     *       ],
+                     *       "total": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallsByPerson"];
                 };
             };
             /** @description Problem details (RFC 9457) */
