@@ -90,6 +90,8 @@ test('no portal page shows the value, nor any answer it fetched', async ({ page 
     `/audit?kind=Secret&namespace=e2e`,
     `/audit?resource=${name}`,
   ]
+  // Each page is loaded to network idle: the budget grows with the pages, not one minute for all.
+  test.setTimeout(30_000 + paths.length * 10_000)
   for (const path of paths) {
     await page.goto(path)
     await page.waitForLoadState('networkidle')

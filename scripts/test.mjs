@@ -12,6 +12,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.mjs'
 import { copyOfDatabase, dropDatabasesNamed, freshDatabase, migrateDatabase, withDatabase } from './fresh-database.mjs'
 import { checkImage } from './check-image.mjs'
 import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
+import { freePort } from './free-port.mjs'
 import { buildForProduction, portalAnswers, startProductionStack, waitForStack } from './production-stack.mjs'
 import { stopChild } from './stop-child.mjs'
 import { TSX_NODE_ARGS } from './tsx-node-args.mjs'
@@ -20,8 +21,13 @@ const log = (...args) => console.log('[test]', ...args)
 const DATA_DIR = path.resolve(process.env.TOOLROOM_DATA_DIR ?? '.data')
 const REPORTS = path.join(DATA_DIR, 'test-reports')
 const E2E_PORT = process.env.TOOLROOM_E2E_PORT ?? '3999'
-// The e2e web server's stdout and stderr, searched afterwards for Secret values (none may appear).
-const SERVER_LOG = path.join(REPORTS, 'e2e-server.log')
+// Playwright workers, each in a world of its own: a copy of the seeded database and a production
+// server on it (docs/design/testing.md, "End-to-end tests"). Two on 2 cores (BENCHMARKS.md, "Test suite").
+const E2E_WORKERS = Number(process.env.TOOLROOM_E2E_WORKERS ?? 2)
+if (!Number.isInteger(E2E_WORKERS) || E2E_WORKERS < 1)
+  throw new Error(`TOOLROOM_E2E_WORKERS must be a whole number ≥ 1, not "${process.env.TOOLROOM_E2E_WORKERS}"`)
+// Each e2e server's stdout and stderr, searched afterwards for Secret values (none may appear).
+const serverLog = (world) => path.join(REPORTS, `e2e-server-${world}.log`)
 const only = process.argv[2] // lint | unit | integration | e2e | node | image, for running one suite
 // Anything after the suite goes to its runner: `npm test e2e approvals.spec`, `npm test unit naming`.
 const extra = process.argv.slice(3)
@@ -74,34 +80,38 @@ async function main() {
   await linted
 
   if (!only || only === 'e2e') {
-    // The server runs as production runs it: the compiled gateway (dist/) in front of Next.js.
+    // The servers run as production runs them: the compiled gateway (dist/) in front of Next.js.
     await timed('waiting for the build', () => built)
-    // The shared e2e world is the demo fleet without its history and traffic, so specs count on what they do themselves
-    // (e2e/living-demo.spec.ts starts its own `npm start` to see the living demo).
+    // The e2e world is the demo fleet without its history and traffic, so specs count on what they do themselves
+    // (e2e/living-demo.spec.ts starts its own `npm start` to see the living demo). Seeded once, copied per worker.
     if ((await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb, TOOLROOM_DEMO_TRAFFIC: '0' })) !== 0)
       throw new Error('seeding the demo fleet for the end-to-end tests failed')
-    await startServer(e2eDb)
+    const worlds = await timed('e2e servers', () => startWorlds(e2eDb))
     const report = path.join(REPORTS, 'playwright.json')
     fs.rmSync(report, { force: true })
     const code = await timed('playwright', () =>
       run('playwright', ['node_modules/@playwright/test/cli.js', 'test', ...extra], {
-        DATABASE_URL: e2eDb,
-        E2E_BASE_URL: `http://127.0.0.1:${E2E_PORT}`,
+        E2E_WORLDS: JSON.stringify(worlds),
         PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-        E2E_SERVER_LOG: SERVER_LOG,
       }),
     )
     countPlaywright(report, code)
-    const leakCheck = await run('log-check', [...TSX_NODE_ARGS, 'scripts/check-log-for-secrets.ts', SERVER_LOG], { DATABASE_URL: e2eDb })
-    if (leakCheck === 0) totals.passed++
-    else {
-      totals.failed++
-      failedSuites.push('secret values in the server log')
+    for (const world of worlds) {
+      const leakCheck = await run('log-check', [...TSX_NODE_ARGS, 'scripts/check-log-for-secrets.ts', world.serverLog], { DATABASE_URL: world.databaseUrl })
+      if (leakCheck === 0) totals.passed++
+      else {
+        totals.failed++
+        failedSuites.push(`secret values in ${path.relative(process.cwd(), world.serverLog)}`)
+      }
     }
   }
 
-  if (!only || only === 'node') await timed('other Node.js versions', () => otherNodeVersions(template, built))
-  if (!only || only === 'image') await timed('image check', () => imageCommands(adminUrl, built))
+  // Side by side (each on its own database and free ports): the image check mostly waits on its
+  // production-only install, while the other Node.js versions run the unit suite.
+  await Promise.all([
+    (!only || only === 'node') && timed('other Node.js versions', () => otherNodeVersions(template, built)),
+    (!only || only === 'image') && timed('image check', () => imageCommands(adminUrl, built)),
+  ])
 }
 
 /** Runs `step`, recording how long it took for the closing summary (BENCHMARKS.md, "Test suite"). */
@@ -239,26 +249,39 @@ function run(name, args, env, node = process.execPath, outputFile = null) {
   })
 }
 
-// As `npm start` runs it (scripts/production-stack.mjs): the lean gateway front on the e2e port,
-// Next.js behind it on the next port. Without the web preload, which masks secret values in the log:
-// the log is searched for them afterwards, and a value that reaches it at all must be found.
-async function startServer(databaseUrl) {
-  if (stopping) throw new Error('stopped before the e2e server started')
-  const output = fs.openSync(SERVER_LOG, 'w')
-  log(`web server output: ${path.relative(process.cwd(), SERVER_LOG)}`)
+/**
+ * One world per Playwright worker (e2e/support/worlds.ts): a copy of the seeded database and, as `npm
+ * start` runs it (scripts/production-stack.mjs), the lean gateway front with Next.js behind it. The
+ * first world's front is on the e2e port; every other port is a free one. Without the web preload,
+ * which masks secret values in the log: the log is searched for them afterwards, and a value that
+ * reaches it at all must be found.
+ */
+async function startWorlds(seeded) {
+  // One copy at a time: CREATE DATABASE … TEMPLATE wants its template to itself.
+  const databases = []
+  for (let i = 0; i < E2E_WORKERS; i++) databases.push(await copyOfDatabase(seeded, `toolroom_e2e_${i}`))
+  return Promise.all(databases.map((databaseUrl, i) => startServer(databaseUrl, i)))
+}
+
+async function startServer(databaseUrl, world) {
+  if (stopping) throw new Error('stopped before the e2e servers started')
+  const logFile = serverLog(world)
+  const output = fs.openSync(logFile, 'w')
+  log(`e2e server ${world} output: ${path.relative(process.cwd(), logFile)}`)
   // Every spec signs in through the sign-in page from 127.0.0.1, more often than the default limit
   // (10 per 5 minutes per address) allows; no spec tests the limit (integration tests do).
   const stack = await startProductionStack({
     env: { DATABASE_URL: databaseUrl, NODE_ENV: 'production', TOOLROOM_SIGNIN_ATTEMPTS: '1000' },
-    port: Number(E2E_PORT),
-    webPort: Number(E2E_PORT) + 1,
+    port: world === 0 ? Number(E2E_PORT) : await freePort(),
     output,
     webPreload: false,
   })
   stacks.add(stack)
-  await waitForStack(stack, portalAnswers(stack), { timeoutMs: 60_000 }).catch((error) => {
-    throw new Error(`the e2e server: ${error.message} (its output: ${path.relative(process.cwd(), SERVER_LOG)})`)
+  // Several servers start at once on a busy machine: Next.js alone takes 10–20 s there.
+  await waitForStack(stack, portalAnswers(stack), { timeoutMs: 120_000 }).catch((error) => {
+    throw new Error(`e2e server ${world}: ${error.message} (its output: ${path.relative(process.cwd(), logFile)})`)
   })
+  return { baseURL: stack.base, databaseUrl, serverLog: logFile }
 }
 
 function countVitest(report, code, suite) {
