@@ -179,8 +179,9 @@ for (const viewport of [
     await expect(errorRow).toContainText('upstream_status')
     await expect(errorRow).toContainText('the endpoint answered 500 Internal Server Error')
     await expect(errorRow).toContainText(String(FAILURES))
-    // When it was first and last seen: the calls were all made just now.
-    await expect(errorRow.getByTestId('failure-error-seen')).toHaveText('first seen this hour · last seen this hour')
+    // When it was first and last seen: the calls were all made just now, in this hour's bucket or, when
+    // the hour turned since, the one before (shown from its start).
+    await expect(errorRow.getByTestId('failure-error-seen')).toHaveText(/^first seen (this hour|1 hour ago) · last seen (this hour|1 hour ago)$/)
     // The chart is named, says in words what it shows, and opens as a table.
     const chart = view.getByRole('img', { name: 'Failure rate per day' })
     await expect(chart).toBeVisible()
