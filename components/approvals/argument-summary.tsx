@@ -46,8 +46,8 @@ export function PolicyReasons({ rules, className = '' }: { rules: ApprovalView['
     <ul className={`space-y-0.5 text-xs ${className}`} data-testid="approval-policy-reasons">
       {rules.map((r) => (
         <li key={`${r.policy}#${r.rule}`} className="min-w-0 [overflow-wrap:anywhere]">
-          <span className="rounded bg-amber-100 px-1 py-0.5 font-semibold text-amber-900">Policy</span>{' '}
-          <span className="text-slate-900">{r.reason}</span> <span className="text-slate-600">({r.policy})</span>
+          <span className="rounded bg-amber-100 px-1 py-0.5 font-semibold text-amber-900">Policy</span> <span className="text-slate-900">{r.reason}</span>{' '}
+          <span className="text-slate-600">({r.policy})</span>
         </li>
       ))}
     </ul>
