@@ -12191,23 +12191,35 @@ export interface operations {
                      *           "tool": {
                      *             "id": "stripe.create_refund",
                      *             "namespace": "stripe",
-                     *             "level": "financial"
+                     *             "level": "financial",
+                     *             "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *           },
                      *           "args": {
                      *             "charge": "ch_3PqX9a",
                      *             "amount": 4200,
-                     *             "reason": "requested_by_customer"
+                     *             "reason": "requested_by_customer",
+                     *             "ticketId": 8812
                      *           },
+                     *           "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *           "summarySource": "template",
                      *           "summary": [
                      *             {
                      *               "field": "amount",
-                     *               "value": "4200"
+                     *               "label": "Amount",
+                     *               "value": "$42.00"
                      *             },
                      *             {
                      *               "field": "charge",
                      *               "value": "ch_3PqX9a"
+                     *             },
+                     *             {
+                     *               "field": "ticketId",
+                     *               "label": "Ticket",
+                     *               "value": "8812",
+                     *               "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *             }
                      *           ],
+                     *           "policyRules": [],
                      *           "highRisk": true,
                      *           "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *           "policy": {
@@ -12376,23 +12388,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
@@ -12504,23 +12528,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
@@ -12665,23 +12701,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
@@ -12815,23 +12863,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
