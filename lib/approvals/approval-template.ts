@@ -64,7 +64,7 @@ function engine(outputEscape: (value: unknown) => string): Liquid {
     cache: false,
     outputEscape,
     parseLimit: MAX_TEMPLATE_CHARS,
-    renderLimit: 50,
+    renderLimit: 100,
     memoryLimit: 100_000,
   })
   for (const name of Object.keys(liquid.tags)) if (!ALLOWED_TAGS.has(name)) delete liquid.tags[name]

@@ -61,8 +61,9 @@ function summaryEntries(args: Record<string, unknown>, input: ReadingInput, fiel
   // Declared optional arguments the call left out say what leaving them out means ("amount: full refund").
   const absent: ArgumentSummaryEntry[] = []
   for (const [field, declared] of Object.entries(fields))
-    if (declared.absent !== undefined && !shown.has(field) && lookup(args, field) === undefined) absent.push({ field, value: declared.absent, absent: true })
-  return [...chosen, ...absent].slice(0, DEFAULT_SUMMARY_ENTRIES + absent.length).map((entry) => {
+    if (declared.absent !== undefined && !shown.has(field) && lookup(args, field) === undefined && absent.length < DEFAULT_SUMMARY_ENTRIES)
+      absent.push({ field, value: declared.absent, absent: true })
+  return [...chosen, ...absent].map((entry) => {
     if (entry.absent) return withLabel(entry, input.inputSchema, fields[entry.field])
     const declared = Object.hasOwn(fields, entry.field) ? fields[entry.field] : undefined
     const raw = lookup(args, entry.field)

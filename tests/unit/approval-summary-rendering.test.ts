@@ -164,6 +164,16 @@ describe('tools without a template', () => {
     expect(reading.line).toBe('Charge: ch_1 · Amount: €12,500.00 · currency: EUR')
   })
 
+  it('keep every argument the tool or level chose, then what the absent ones mean', () => {
+    const reading = renderApprovalReading({
+      args: { a: 1, b: 2, c: 3, d: 4, e: 5 },
+      inputSchema: { type: 'object' },
+      summaryFields: ['args.a', 'args.b', 'args.c', 'args.d', 'args.e'],
+      approval: { fields: { f: { absent: 'none' } } },
+    })
+    expect(reading.entries.map((e) => e.field)).toEqual(['a', 'b', 'c', 'd', 'e', 'f'])
+  })
+
   it('read a date-time in UTC, and say so when a call has no arguments', () => {
     const schema = { type: 'object', properties: { at: { type: 'string', format: 'date-time', title: 'When' } } }
     expect(renderApprovalReading({ args: { at: '2026-11-27T18:30:00+01:00' }, inputSchema: schema }).line).toBe('When: 2026-11-27 17:30 UTC')
