@@ -80,7 +80,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
         ...presentation,
         ...(input.policyRules?.length ? { rules: input.policyRules } : {}),
       },
-      reading: storableJson(reading) as Prisma.InputJsonValue,
+      reading: storableJson<unknown>(reading) as Prisma.InputJsonValue,
       ...(input.policyRules?.length ? { policyRules: storableJson(input.policyRules) as Prisma.InputJsonValue } : {}),
       ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as unknown as Prisma.InputJsonValue } : {}),
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
