@@ -672,6 +672,77 @@ test('viewers and operators see the queue but are offered no decision, and the A
   expect(paid('INV-5001')).toBe(0)
 })
 
+test('the queue and the detail say what the call will do and why a Policy holds it, on the desktop and on a phone', async ({ browser }) => {
+  // The Tool says how its calls read (docs/design/approvals.md#summaries); a Policy holds large payments.
+  const manifest = `apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: ${world.toolId}, namespace: ${world.namespace} }
+spec:
+  type: mcp
+  description: Pays a supplier invoice.
+  mcpServerRef: { name: payments, tool: pay_invoice }
+  inputSchema:
+    type: object
+    required: [invoice, amount]
+    properties: { invoice: { type: string, title: Invoice }, amount: { type: number, title: Amount } }
+  sideEffects: { level: financial, idempotent: false }
+  safety: { rateLimit: { callsPerMinute: 1000, callsPerDay: 100000 } }
+  approval:
+    summary: "Pay {{ amount }} on invoice {{ invoice }}"
+    fields:
+      amount: { unit: minor_currency, currency: EUR }
+      invoice: { link: "https://erp.example.com/invoices/{{ invoice }}" }
+---
+apiVersion: toolroom.dev/v1alpha1
+kind: Policy
+metadata: { name: large-payments, namespace: ${world.namespace} }
+spec:
+  selector: { tools: ["${world.toolId}"] }
+  rules:
+    - when: "args.amount > 1000000"
+      effect: require_approval
+      reason: Payments above €10,000.00 need a second person
+`
+  const applied = await admin.post('/api/v1/apply', { headers: { 'content-type': 'application/yaml' }, data: manifest })
+  expect(applied.status(), await applied.text()).toBe(200)
+  await pay('INV-7001', 1250000)
+  const approval = await approvalOf('INV-7001')
+  const line = 'Pay €12,500.00 on invoice INV-7001'
+  const reason = 'Payments above €10,000.00 need a second person'
+
+  const desk = await signInAs(browser, 'approver', { viewport: { width: 1440, height: 900 } })
+  await openQueue(desk.page)
+  const row = rowOf(desk.page, approval)
+  await expect(row.getByTestId('approval-summary-line')).toHaveText(line)
+  await expect(row.getByTestId('approval-policy-reasons')).toContainText(reason)
+  await expect(row.getByTestId('argument-summary')).toHaveText('InvoiceINV-7001Amount€12,500.00')
+  await row.click()
+  const detail = desk.page.getByTestId('approval-detail')
+  await expect(detail).toHaveAttribute('data-approval-id', approval.id)
+  await expect(detail.getByTestId('approval-detail-line')).toHaveText(line)
+  await expect(detail.getByTestId('approval-tool-description')).toHaveText('Pays a supplier invoice.')
+  await expect(detail.getByTestId('approval-policy-reasons')).toContainText(`${reason} (${world.namespace}/large-payments)`)
+  await expect(detail.getByRole('link', { name: 'INV-7001' })).toHaveAttribute('href', 'https://erp.example.com/invoices/INV-7001')
+  await desk.page.screenshot({ path: `${SCREENSHOTS}/approvals-summary-desktop.png` })
+  expect(desk.cspViolations).toEqual([])
+  await desk.close()
+
+  const phone = await signInAs(browser, 'approver', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+  await openQueue(phone.page)
+  const phoneRow = rowOf(phone.page, approval)
+  await expect(phoneRow.getByTestId('approval-summary-line')).toHaveText(line)
+  await expect(phoneRow.getByTestId('approval-policy-reasons')).toBeInViewport()
+  await phoneRow.tap()
+  const bar = phone.page.getByTestId('approval-action-bar')
+  await expect(bar.getByTestId('approval-summary-line')).toHaveText(line)
+  expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  await phone.page.screenshot({ path: `${SCREENSHOTS}/approvals-summary-phone.png` })
+  await phone.close()
+
+  const denied = await admin.post(`/api/v1/approvals/${approval.id}/deny`, { data: { comment: 'only looked at' } })
+  expect(denied.status()).toBe(200)
+})
+
 test('the upstream ran exactly the approved calls, each once', async () => {
   // Closes the request the previous test left waiting, so the run leaves an empty queue behind.
   const res = await admin.post(`/api/v1/approvals/${(await approvalOf('INV-5001')).id}/deny`, { data: { comment: 'end of the e2e run' } })

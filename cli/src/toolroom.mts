@@ -11,7 +11,7 @@ import { apply, diff } from './commands/apply.mjs'
 import * as contexts from './commands/config.mjs'
 import { explain } from './commands/explain.mjs'
 import { exportCalls } from './commands/calls-export.mjs'
-import { calls, decide, effectiveTools, listApprovals, undo } from './commands/fleet.mjs'
+import { calls, decide, effectiveTools, listApprovals, showApproval, undo } from './commands/fleet.mjs'
 import { get, remove } from './commands/get.mjs'
 import { policyTest } from './commands/policy-test.mjs'
 import { render } from './commands/render.mjs'
@@ -155,7 +155,7 @@ policy
     return run(() => policyTest(connection(globals()), this.opts()))()
   })
 
-const approvals = program.command('approvals').description('The approval queue: list requests, approve or deny one, undo a decision')
+const approvals = program.command('approvals').description('The approval queue: list requests, show one, approve or deny one, undo a decision')
 approvals
   .command('list')
   .description('Pending requests oldest first (--status for decided ones)')
@@ -165,6 +165,14 @@ approvals
   .addOption(output(['table', 'yaml', 'json'], 'table'))
   .action(function (this: Command) {
     return run(() => listApprovals(connection(globals()), this.opts()))()
+  })
+approvals
+  .command('show')
+  .description('One request: what the call will do, the Policy rules that hold it, its arguments, who asks')
+  .argument('<id>', 'the approval request id')
+  .addOption(output(['table', 'yaml', 'json'], 'table'))
+  .action(function (this: Command, id: string) {
+    return run(() => showApproval(connection(globals()), id, this.opts()))()
   })
 for (const decision of ['approve', 'deny'] as const)
   approvals

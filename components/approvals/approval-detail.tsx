@@ -8,7 +8,7 @@ import type { ApprovalView } from '@/lib/client/approvals-api'
 import { count } from '@/lib/client/format'
 import type { RateLimit } from '@/lib/effective-tools/types'
 import { ApprovalStatusBadge, ExecutionBadge, TimeLeft } from './approval-badges'
-import { HighRiskTag } from './argument-summary'
+import { ArgumentSummary, HighRiskTag, PolicyReasons } from './argument-summary'
 
 interface Policy {
   source?: string
@@ -21,6 +21,7 @@ const POLICY_SOURCE = {
   tool: "the tool's own sideEffects.requiresApproval",
   policy: 'the SideEffectPolicy of its level',
   default: "Toolroom's default for its level",
+  policy_rule: 'a Policy rule (below)',
 } as Record<string, string>
 
 /** Everything an approver weighs: who asks, for what, with which arguments, under which policy. */
@@ -34,6 +35,18 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
         {approval.status === 'pending' && approval.highRisk && <HighRiskTag />}
         <ApprovalStatusBadge status={approval.status} />
         <ExecutionBadge execution={approval.execution} />
+      </div>
+      <div className="space-y-1.5">
+        <p className="text-base font-semibold text-slate-900 [overflow-wrap:anywhere]" data-testid="approval-detail-line">
+          {approval.summaryLine}
+        </p>
+        {approval.tool.description && (
+          <p className="text-sm text-slate-700 [overflow-wrap:anywhere]" data-testid="approval-tool-description">
+            {approval.tool.description}
+          </p>
+        )}
+        <PolicyReasons rules={approval.policyRules} />
+        <ArgumentSummary summary={approval.summary} />
       </div>
       <DefinitionList
         items={[

@@ -41,7 +41,7 @@ import { queryKeys } from '@/lib/client/query-keys'
 import { useUrlFilters } from '@/lib/client/use-url-filters'
 import { ApprovalDetail } from './approval-detail'
 import { ApprovalRow } from './approval-row'
-import { ArgumentSummary, HighRiskTag } from './argument-summary'
+import { ArgumentSummary, HighRiskTag, PolicyReasons, SummaryLine } from './argument-summary'
 import { BulkPanel } from './bulk-panel'
 import { useQueueKeyboard } from './use-queue-keyboard'
 
@@ -409,6 +409,7 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
                 <LevelBadge level={focused.tool.level} />
                 {focused.highRisk && <HighRiskTag />}
               </div>
+              <SummaryLine approval={focused} className="truncate" />
               <ArgumentSummary summary={focused.summary} />
             </>
           ) : null}
@@ -471,6 +472,8 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
             {confirming.covered.map((a) => (
               <li key={a.id} className="rounded-md border border-slate-200 p-2">
                 <p className="break-all font-mono text-sm">{a.tool.id}</p>
+                <SummaryLine approval={a} />
+                <PolicyReasons rules={a.policyRules} />
                 <ArgumentSummary summary={a.summary} />
                 <p className="break-all text-xs text-slate-600">
                   for {a.agent.namespace}/{a.agent.name}

@@ -8,7 +8,7 @@ import { LevelBadge } from '@/components/tools/badges'
 import { TimeAgo } from '@/components/ui/time'
 import type { ApprovalView } from '@/lib/client/approvals-api'
 import { ApprovalStatusBadge, TimeLeft } from './approval-badges'
-import { ArgumentSummary, HighRiskTag } from './argument-summary'
+import { ArgumentSummary, HighRiskTag, PolicyReasons, SummaryLine } from './argument-summary'
 
 interface ApprovalRowProps {
   approval: ApprovalView
@@ -60,6 +60,8 @@ export const ApprovalRow = memo(function ApprovalRow({ approval: a, focused, sel
           {pendingView && a.highRisk && <HighRiskTag />}
           {!pendingView && <ApprovalStatusBadge status={a.status} />}
         </div>
+        <SummaryLine approval={a} className="mt-1" />
+        <PolicyReasons rules={a.policyRules} className="mt-1" />
         <ArgumentSummary summary={a.summary} className="mt-1" />
         <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-600">
           <span className="min-w-0 break-all">

@@ -5,7 +5,7 @@ import { LevelBadge } from '@/components/tools/badges'
 import { bulkTotals } from '@/lib/approvals/bulk-totals'
 import type { ApprovalView } from '@/lib/client/approvals-api'
 import { count, humanize } from '@/lib/client/format'
-import { ArgumentSummary, HighRiskTag } from './argument-summary'
+import { ArgumentSummary, HighRiskTag, SummaryLine } from './argument-summary'
 
 export function BulkPanel({ selected, onUnselect, onClear }: { selected: ApprovalView[]; onUnselect: (id: string) => void; onClear: () => void }) {
   const totals = bulkTotals(selected)
@@ -49,6 +49,7 @@ export function BulkPanel({ selected, onUnselect, onClear }: { selected: Approva
                 <LevelBadge level={a.tool.level} />
                 {a.highRisk && <HighRiskTag />}
               </div>
+              <SummaryLine approval={a} className="mt-0.5" />
               <ArgumentSummary summary={a.summary} className="mt-0.5" />
               <p className="break-all text-xs text-slate-600">
                 {a.agent.namespace}/{a.agent.name}

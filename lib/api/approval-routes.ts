@@ -23,16 +23,32 @@ export const approvalSchema = z
     status: z.enum(APPROVAL_STATUSES),
     agent: z.object({ id: z.string(), namespace: z.string(), name: z.string(), unit: z.string().nullable() }),
     onBehalfOf: onBehalfOfSchema,
-    tool: z.object({ id: z.string(), namespace: z.string(), level: z.string().nullable() }),
+    tool: z.object({
+      id: z.string(),
+      namespace: z.string(),
+      level: z.string().nullable(),
+      description: z.string().nullable().openapi({ description: "The tool's description when the call was held (null on requests from before it was kept)" }),
+    }),
     args: z.unknown().openapi({ description: 'The arguments as recorded for approvers: redactFields masked' }),
+    summaryLine: z.string().openapi({
+      description: "What the call will do, in one line: the Tool's `approval.summary` template (`Refund €12,500.00 on ch_1`), else built from its input schema",
+      example: 'Refund €12,500.00 on ch_3Nx',
+    }),
+    summarySource: z.enum(['template', 'schema']).openapi({ description: "`template`: the Tool's `approval.summary`; `schema`: built from its input schema" }),
     summary: z
       .array(
         z.object({
           field: z.string().openapi({ description: "The argument's path: `amount`, `customer.id`" }),
-          value: z.string().openapi({ description: 'Its value in one short line' }),
+          value: z.string().openapi({ description: 'Its value in one short line, in its unit when the Tool declares one (`€12,500.00`, `1.5 GiB`)' }),
+          label: z.string().optional().openapi({ description: "The argument's title in the input schema, or the Tool's `approval.fields` label" }),
+          href: z.string().optional().openapi({ description: 'A link the Tool declares for it (http or https; values URL-encoded)' }),
+          absent: z.boolean().optional().openapi({ description: 'The call left it out: `value` says what that means (`full refund`)' }),
         }),
       )
       .openapi({ description: "The arguments a queue row shows: the tool's or level's `approvalSummary`, else the first few" }),
+    policyRules: z
+      .array(z.object({ policy: z.string().openapi({ description: '`namespace/name` of the Policy' }), rule: z.number().int(), reason: z.string() }))
+      .openapi({ description: 'The Policy rules that asked for this approval, with their reasons (empty when the tool or its level asked)' }),
     highRisk: z.boolean().openapi({ description: "Approving asks for a confirmation first (the level's `highRisk`; financial and privileged by default)" }),
     idempotencyKey: z.string().nullable(),
     policy: z.unknown().openapi({ description: "What required the approval: the tool, its level's policy, or the shipped default" }),

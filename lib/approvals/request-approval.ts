@@ -10,13 +10,23 @@ import { sealSecretValues } from '@/lib/secrets/encryption'
 import { storableJson } from '@/lib/storage/storable-text'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
 import { approvalExpirySeconds, approvalPresentation } from './approval-defaults'
+import type { ApprovalSpec } from './approval-template'
 import { type ApprovalRateLimits, toApprovalView } from './approval-view'
+import { renderApprovalReading } from './render-approval-summary'
 
 export interface ApprovalRequestInput {
   callId: string
   agent: { id: string; namespace: string; name: string; unit: string | null }
   /** `resourceNamespace`: the Tool resource's namespace when the tool is a registered Tool. */
-  tool: { id: string; namespace: string; level: SideEffectLevel | null; resourceNamespace?: string | null }
+  tool: {
+    id: string
+    namespace: string
+    level: SideEffectLevel | null
+    resourceNamespace?: string | null
+    /** Shown to approvers on the detail, and read for the default summary (titles, formats). */
+    description?: string | null
+    inputSchema?: unknown
+  }
   /** Why approval is needed, as the effective entry says (tool override, level policy, or default), or only because a Policy rule asked. */
   approvalSource: 'tool' | 'policy' | 'default' | 'policy_rule'
   /** The Policy rules that asked for approval, with their reasons: the queue shows them (docs/design/policy.md#approval). */
@@ -39,7 +49,14 @@ export interface ApprovalRequestInput {
 type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
 
 export async function requestApproval(input: ApprovalRequestInput, db: Db = prisma): Promise<ApprovalRequest> {
-  const { expiry, presentation } = await approvalPolicyFor(input.tool, db)
+  const { expiry, presentation, approval } = await approvalPolicyFor(input.tool, db)
+  const reading = renderApprovalReading({
+    args: input.redactedArgs,
+    inputSchema: input.tool.inputSchema,
+    description: input.tool.description,
+    approval,
+    summaryFields: presentation.summaryFields,
+  })
   const sealed = sealSecretValues({ args: JSON.stringify(input.args ?? {}), ...(input.rawIdempotencyKey ? { key: input.rawIdempotencyKey } : {}) })
   const row = await db.approvalRequest.create({
     data: {
@@ -63,6 +80,8 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
         ...presentation,
         ...(input.policyRules?.length ? { rules: input.policyRules } : {}),
       },
+      reading: storableJson<unknown>(reading) as Prisma.InputJsonValue,
+      ...(input.policyRules?.length ? { policyRules: storableJson(input.policyRules) as Prisma.InputJsonValue } : {}),
       ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit as unknown as Prisma.InputJsonValue } : {}),
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
       traceparent: input.traceparent ?? null,
@@ -86,7 +105,8 @@ export async function approvalPolicyFor({ id, level, resourceNamespace }: Approv
     resourceNamespace ? db.tool.findUnique({ where: { namespace_name: { namespace: resourceNamespace, name: id } }, select: { spec: true } }) : null,
     level ? db.sideEffectPolicy.findUnique({ where: { level }, select: { spec: true } }) : null,
   ])
-  const toolSide = (tool?.spec as { sideEffects?: { approvalExpirySeconds?: number; approvalSummary?: string[] } } | undefined)?.sideEffects
+  const toolSpec = tool?.spec as { sideEffects?: { approvalExpirySeconds?: number; approvalSummary?: string[] }; approval?: ApprovalSpec } | undefined
+  const toolSide = toolSpec?.sideEffects
   const policySpec = policy?.spec as { approvalExpirySeconds?: number; approvalSummary?: string[]; highRisk?: boolean } | undefined
   return {
     expiry: approvalExpirySeconds({
@@ -100,5 +120,6 @@ export async function approvalPolicyFor({ id, level, resourceNamespace }: Approv
       policySummary: policySpec?.approvalSummary,
       policyHighRisk: policySpec?.highRisk,
     }),
+    approval: toolSpec?.approval ?? null,
   }
 }

@@ -5,8 +5,14 @@
 export interface ArgumentSummaryEntry {
   /** The argument's path without `args.`: `amount`, `customer.id`. */
   field: string
-  /** A short, single-line rendering of its value. */
+  /** A short, single-line rendering of its value (in its unit, when the Tool declares one). */
   value: string
+  /** The argument's title in the tool's input schema, or the label its `approval.fields` give it. */
+  label?: string
+  /** An http(s) link the Tool declares for it (`approval.fields.<name>.link`), values URL-encoded. */
+  href?: string
+  /** The call left it out: `value` says what that means ("full refund"). */
+  absent?: boolean
 }
 
 /** Entries shown when no tool or level names its own. */

@@ -220,6 +220,8 @@ class PipelineRun {
         namespace: entry.toolNamespace,
         level: entry.sideEffects.level,
         resourceNamespace: entry.source.kind === 'Tool' ? entry.source.namespace : null,
+        description: entry.description,
+        inputSchema: entry.inputSchema,
       },
       approvalSource: entry.requiresApproval ? entry.approvalSource : 'policy_rule',
       policyRules,

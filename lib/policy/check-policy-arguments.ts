@@ -11,7 +11,7 @@ export interface PolicyArgumentProblem {
   message: string
 }
 
-type Lookup = { kind: 'declared'; schema: Record<string, unknown> } | { kind: 'open' } | { kind: 'absent'; known: string[] }
+export type SchemaLookup = { kind: 'declared'; schema: Record<string, unknown> } | { kind: 'open' } | { kind: 'absent'; known: string[] }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -19,7 +19,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * Where a path leads in a schema. A schema whose shape this cannot follow (combinators, `$ref`,
  * pattern or additional properties, no `properties`) is open: anything may be there, nothing is refused.
  */
-function lookup(schema: unknown, path: string[]): Lookup {
+export function lookupInputSchema(schema: unknown, path: string[]): SchemaLookup {
   let node: unknown = schema
   for (const segment of path) {
     if (!isObject(node)) return { kind: 'open' }
@@ -52,7 +52,7 @@ export function policyArgumentProblems(spec: PolicySpec, inputSchemas: ReadonlyM
   spec.rules.forEach((rule, i) => {
     const field = `spec.rules[${i}].when`
     for (const use of argumentPaths(rule.when)) {
-      const found = selected.map(([id, schema]) => ({ id, at: lookup(schema, use.path) }))
+      const found = selected.map(([id, schema]) => ({ id, at: lookupInputSchema(schema, use.path) }))
       const reachable = found.filter((f) => f.at.kind !== 'absent')
       const name = `args.${use.path.join('.')}`
       if (reachable.length === 0) {
@@ -66,7 +66,7 @@ export function policyArgumentProblems(spec: PolicySpec, inputSchemas: ReadonlyM
   return problems
 }
 
-function comparedTypeProblem(use: ArgumentPath, reachable: Array<{ id: string; at: Lookup }>): string | null {
+function comparedTypeProblem(use: ArgumentPath, reachable: Array<{ id: string; at: SchemaLookup }>): string | null {
   if (!use.comparedWith || use.comparedWith === 'null') return null
   const typed = reachable.flatMap((f) => (f.at.kind === 'declared' ? [{ id: f.id, types: typesOf(f.at.schema) }] : [{ id: f.id, types: null }]))
   if (typed.some((t) => t.types === null || t.types.has(use.comparedWith!))) return null
@@ -74,7 +74,7 @@ function comparedTypeProblem(use: ArgumentPath, reachable: Array<{ id: string; a
   return `is ${[...first.types!].join(' or ')} in ${first.id}'s input schema, but is compared with a ${use.comparedWith}`
 }
 
-function describe(found: Array<{ id: string; at: Lookup }>): string {
+function describe(found: Array<{ id: string; at: SchemaLookup }>): string {
   const shown = found.slice(0, 3).map((f) => `${f.id} (it has: ${f.at.kind === 'absent' ? f.at.known.join(', ') || 'none' : '…'})`)
   return `${found.length === 1 ? 'the selected tool' : 'any selected tool'}: ${shown.join('; ')}${found.length > 3 ? `; and ${found.length - 3} more` : ''}`
 }

@@ -64,6 +64,7 @@ describe('--help', () => {
     ['render'],
     ['approvals'],
     ['approvals', 'list'],
+    ['approvals', 'show'],
     ['approvals', 'approve'],
     ['approvals', 'deny'],
     ['calls'],
@@ -474,6 +475,58 @@ describe('effective-tools, approvals, calls', () => {
       delete process.env.TOOLROOM_APPROVAL_UNDO_SECONDS
       reloadConfig()
     }
+  })
+
+  it('approvals list and show say what the call will do, and the reason of the Policy rule that held it', async () => {
+    const agent = await prisma.agent.findUniqueOrThrow({ where: { namespace_name: { namespace: 'support', name: 'support-escalation' } } })
+    const refund = await prisma.tool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'finance', name: 'stripe.create_refund' } } })
+    const spec = refund.spec as { description: string; inputSchema: unknown }
+    const callRow = await prisma.toolCall.create({
+      data: {
+        agentId: agent.id,
+        agentNamespace: 'support',
+        agentName: agent.name,
+        toolId: 'stripe.create_refund',
+        toolNamespace: 'stripe',
+        provenance: 'grant',
+        level: 'financial',
+        channel: 'mcp',
+        outcome: 'pending_approval',
+      },
+    })
+    const args = { charge: 'ch_1', amount: 12500, reason: 'duplicate', ticketId: 42 }
+    const request = await requestApproval({
+      callId: callRow.id,
+      agent: { id: agent.id, namespace: 'support', name: agent.name, unit: null },
+      tool: {
+        id: 'stripe.create_refund',
+        namespace: 'stripe',
+        level: 'financial',
+        resourceNamespace: 'finance',
+        description: spec.description,
+        inputSchema: spec.inputSchema,
+      },
+      approvalSource: 'policy_rule',
+      policyRules: [{ policy: 'finance/large-refunds', rule: 0, reason: 'Refunds above 100.00 need a second person' }],
+      args,
+      redactedArgs: args,
+      idempotencyKey: null,
+    })
+    const list = await toolroom(['approvals', 'list'])
+    expect(list.code, list.stderr).toBe(0)
+    expect(list.stdout.split('\n').find((l) => l.startsWith(request.id))).toMatch(
+      /Refund \$125\.00 of charge ch_1 \(duplicate\) \[policy finance\/large-refunds: Refunds above 100\.00 need a second person\]$/,
+    )
+    const show = await toolroom(['approvals', 'show', request.id])
+    expect(show.code, show.stderr).toBe(0)
+    const lines = show.stdout.split('\n')
+    expect(lines[0]).toBe('Refund $125.00 of charge ch_1 (duplicate)')
+    expect(lines[1]).toBe(`  ${spec.description}`)
+    expect(show.stdout).toMatch(/^Policy +Refunds above 100\.00 need a second person \(finance\/large-refunds, rule 0\)$/m)
+    expect(show.stdout).toMatch(/^Amount +\$125\.00$/m)
+    expect(show.stdout).toMatch(/^Ticket +42 <https:\/\/northwind\.zendesk\.com\/agent\/tickets\/42>$/m)
+    expect((await toolroom(['approvals', 'show', request.id, '-o', 'json'])).stdout).toContain('"summaryLine": "Refund $125.00 of charge ch_1 (duplicate)"')
+    expect((await toolroom(['approvals', 'show', 'not-a-uuid'])).code).toBe(1)
   })
 
   it('calls lists recorded calls, by agent name', async () => {

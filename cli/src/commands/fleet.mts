@@ -212,7 +212,7 @@ export async function listApprovals(conn: Connection, options: { status?: string
   }
   out(
     table(
-      ['id', 'status', 'agent', 'tool', 'level', 'requested', 'expires in', 'decided by'],
+      ['id', 'status', 'agent', 'tool', 'level', 'requested', 'expires in', 'decided by', 'summary'],
       page.items.map((a) => [
         a.id,
         a.status,
@@ -222,10 +222,41 @@ export async function listApprovals(conn: Connection, options: { status?: string
         age(a.requestedAt),
         a.secondsLeft === null ? null : `${Math.ceil(a.secondsLeft / 60)}m`,
         a.decision?.by,
+        // Last, so a long line does not push the other columns apart; a Policy's reason says why it waits.
+        oneLine([a.summaryLine, ...a.policyRules.map((r) => `[policy ${r.policy}: ${r.reason}]`)].join(' ')),
       ]),
     ),
   )
   if (page.total > page.items.length) out(`${page.total - page.items.length} more (use --limit)`)
+  return EXIT.ok
+}
+
+type Approval = components['schemas']['Approval']
+
+/** What the server sent, on one line: a value cannot move the cursor or colour the terminal. */
+const oneLine = (text: string | null | undefined) => (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+
+/** `toolroom approvals show ID`: what the call will do, why it waits, and who asks. */
+export async function showApproval(conn: Connection, id: string, options: { output: Format }): Promise<number> {
+  const a: Approval = await unwrap(conn.server, apiClient(conn).GET('/api/v1/approvals/{id}', { params: { path: { id } } }))
+  if (options.output !== 'table') {
+    printValue(a, options.output)
+    return EXIT.ok
+  }
+  out(oneLine(a.summaryLine))
+  if (a.tool.description) out(`  ${oneLine(a.tool.description)}`)
+  out()
+  const rows: Array<[string, string | null | undefined]> = [
+    ['Tool', `${a.tool.id} (${a.tool.level ?? 'no level'})${a.highRisk ? ', high risk' : ''}`],
+    ['Agent', actingFor(`${a.agent.namespace}/${a.agent.name}`, a.onBehalfOf)],
+    ['Status', a.status === 'pending' && a.secondsLeft !== null ? `pending, expires in ${Math.ceil(a.secondsLeft / 60)}m` : a.status],
+    ...a.policyRules.map((r): [string, string] => ['Policy', `${r.reason} (${r.policy}, rule ${r.rule})`]),
+    ...a.summary.map((e): [string, string] => [e.label ?? e.field, `${e.value}${e.href ? ` <${e.href}>` : ''}`]),
+    ['Requested', `${a.requestedAt} (${age(a.requestedAt)} ago)`],
+    ['Decided', a.decision ? `${a.decision.by ?? 'someone'} at ${a.decision.at}${a.decision.comment ? `: ${a.decision.comment}` : ''}` : null],
+  ]
+  const width = Math.max(...rows.map(([k]) => oneLine(k).length))
+  for (const [key, value] of rows) if (value) out(`${oneLine(key).padEnd(width)}   ${oneLine(value)}`)
   return EXIT.ok
 }
 

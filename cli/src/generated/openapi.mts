@@ -2018,6 +2018,20 @@ export interface components {
                     approvalExpirySeconds?: number;
                     approvalSummary?: string[];
                 };
+                approval?: {
+                    summary?: string;
+                    fields?: {
+                        [key: string]: {
+                            label?: string;
+                            /** @enum {string} */
+                            unit?: "minor_currency" | "bytes" | "seconds" | "milliseconds";
+                            currency?: string;
+                            currencyField?: string;
+                            link?: string;
+                            absent?: string;
+                        };
+                    };
+                };
                 safety?: {
                     allowedAgents?: string[];
                     deniedNamespaces?: string[];
@@ -2747,6 +2761,20 @@ export interface components {
                     approvalExpirySeconds?: number;
                     approvalSummary?: string[];
                 };
+                approval?: {
+                    summary?: string;
+                    fields?: {
+                        [key: string]: {
+                            label?: string;
+                            /** @enum {string} */
+                            unit?: "minor_currency" | "bytes" | "seconds" | "milliseconds";
+                            currency?: string;
+                            currencyField?: string;
+                            link?: string;
+                            absent?: string;
+                        };
+                    };
+                };
                 safety?: {
                     allowedAgents?: string[];
                     deniedNamespaces?: string[];
@@ -3313,15 +3341,40 @@ export interface components {
                 id: string;
                 namespace: string;
                 level: string | null;
+                /** @description The tool's description when the call was held (null on requests from before it was kept) */
+                description: string | null;
             };
             /** @description The arguments as recorded for approvers: redactFields masked */
             args?: unknown;
+            /**
+             * @description What the call will do, in one line: the Tool's `approval.summary` template (`Refund €12,500.00 on ch_1`), else built from its input schema
+             * @example Refund €12,500.00 on ch_3Nx
+             */
+            summaryLine: string;
+            /**
+             * @description `template`: the Tool's `approval.summary`; `schema`: built from its input schema
+             * @enum {string}
+             */
+            summarySource: "template" | "schema";
             /** @description The arguments a queue row shows: the tool's or level's `approvalSummary`, else the first few */
             summary: {
                 /** @description The argument's path: `amount`, `customer.id` */
                 field: string;
-                /** @description Its value in one short line */
+                /** @description Its value in one short line, in its unit when the Tool declares one (`€12,500.00`, `1.5 GiB`) */
                 value: string;
+                /** @description The argument's title in the input schema, or the Tool's `approval.fields` label */
+                label?: string;
+                /** @description A link the Tool declares for it (http or https; values URL-encoded) */
+                href?: string;
+                /** @description The call left it out: `value` says what that means (`full refund`) */
+                absent?: boolean;
+            }[];
+            /** @description The Policy rules that asked for this approval, with their reasons (empty when the tool or its level asked) */
+            policyRules: {
+                /** @description `namespace/name` of the Policy */
+                policy: string;
+                rule: number;
+                reason: string;
             }[];
             /** @description Approving asks for a confirmation first (the level's `highRisk`; financial and privileged by default) */
             highRisk: boolean;
@@ -12330,23 +12383,35 @@ export interface operations {
                      *           "tool": {
                      *             "id": "stripe.create_refund",
                      *             "namespace": "stripe",
-                     *             "level": "financial"
+                     *             "level": "financial",
+                     *             "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *           },
                      *           "args": {
                      *             "charge": "ch_3PqX9a",
                      *             "amount": 4200,
-                     *             "reason": "requested_by_customer"
+                     *             "reason": "requested_by_customer",
+                     *             "ticketId": 8812
                      *           },
+                     *           "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *           "summarySource": "template",
                      *           "summary": [
                      *             {
                      *               "field": "amount",
-                     *               "value": "4200"
+                     *               "label": "Amount",
+                     *               "value": "$42.00"
                      *             },
                      *             {
                      *               "field": "charge",
                      *               "value": "ch_3PqX9a"
+                     *             },
+                     *             {
+                     *               "field": "ticketId",
+                     *               "label": "Ticket",
+                     *               "value": "8812",
+                     *               "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *             }
                      *           ],
+                     *           "policyRules": [],
                      *           "highRisk": true,
                      *           "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *           "policy": {
@@ -12515,23 +12580,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
@@ -12643,23 +12720,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
@@ -12804,23 +12893,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {
@@ -12954,23 +13055,35 @@ export interface operations {
                      *       "tool": {
                      *         "id": "stripe.create_refund",
                      *         "namespace": "stripe",
-                     *         "level": "financial"
+                     *         "level": "financial",
+                     *         "description": "Refund all or part of a Stripe charge to the customer's original payment method."
                      *       },
                      *       "args": {
                      *         "charge": "ch_3PqX9a",
                      *         "amount": 4200,
-                     *         "reason": "requested_by_customer"
+                     *         "reason": "requested_by_customer",
+                     *         "ticketId": 8812
                      *       },
+                     *       "summaryLine": "Refund $42.00 of charge ch_3PqX9a (requested_by_customer)",
+                     *       "summarySource": "template",
                      *       "summary": [
                      *         {
                      *           "field": "amount",
-                     *           "value": "4200"
+                     *           "label": "Amount",
+                     *           "value": "$42.00"
                      *         },
                      *         {
                      *           "field": "charge",
                      *           "value": "ch_3PqX9a"
+                     *         },
+                     *         {
+                     *           "field": "ticketId",
+                     *           "label": "Ticket",
+                     *           "value": "8812",
+                     *           "href": "https://northwind.zendesk.com/agent/tickets/8812"
                      *         }
                      *       ],
+                     *       "policyRules": [],
                      *       "highRisk": true,
                      *       "idempotencyKey": "refund-ch_3PqX9a-4200",
                      *       "policy": {

@@ -2,8 +2,20 @@ import { z } from '@/lib/http/zod'
 import { ALLOWED_AGENT_FORMS, ALLOWED_AGENT_PATTERN } from '@/lib/effective-tools/allowed-agents'
 import { urlTemplateProblems } from '@/lib/gateway/url-template'
 import { MAX_DESCRIPTION_LENGTH, MAX_UPSTREAM_TOOL_NAME_LENGTH } from '@/lib/manifests/tool-definition-limits'
-import { approvalExpirySeconds, approvalSummary, evenWithFieldErrors, httpUrl, rateLimit, resourceRef, sideEffectLevel, toolJsonSchema } from './common'
+import {
+  approvalExpirySeconds,
+  approvalSummary,
+  evenWithFieldErrors,
+  httpUrl,
+  isPlainObject,
+  rateLimit,
+  resourceRef,
+  sideEffectLevel,
+  toolJsonSchema,
+} from './common'
 import { oauth2Client } from './upstream-auth'
+import { approvalSpecProblems, MAX_TEMPLATE_CHARS } from '@/lib/approvals/approval-template'
+import { FIELD_UNITS } from '@/lib/approvals/format-units'
 
 // The joch.dev `Tool` spec in full (seeds/001), plus `command` for `os` tools, which joch leaves to
 // the runtime: a declared argument vector, never a shell line.
@@ -44,6 +56,37 @@ const toolEndpoint = z.strictObject({
   timeoutMs: z.number().int().min(1).max(300_000).optional(),
 })
 
+const argumentField = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+){0,7}$/, 'must be an argument name or path like "amount" or "customer.id"')
+
+/**
+ * Toolroom's extension: how this tool's calls read to an approver (docs/design/approvals.md#summaries).
+ * Checked against `inputSchema` at apply: a template or field naming an argument the tool lacks is an error.
+ */
+const approvalReading = z.strictObject({
+  /** A one-line Liquid template over the arguments: `Refund {{ amount | money: currency }} on {{ charge }}`. */
+  summary: z.string().min(1).max(MAX_TEMPLATE_CHARS).optional(),
+  fields: z
+    .record(
+      argumentField,
+      z.strictObject({
+        label: z.string().min(1).max(60).optional(),
+        unit: z.enum(FIELD_UNITS).optional(),
+        currency: z
+          .string()
+          .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code like "EUR"')
+          .optional(),
+        currencyField: argumentField.optional(),
+        link: z.string().max(MAX_TEMPLATE_CHARS).optional(),
+        absent: z.string().min(1).max(120).optional(),
+      }),
+    )
+    .refine((fields) => Object.keys(fields).length <= 32, 'at most 32 fields')
+    .optional(),
+})
+
 export const toolSpec = z
   .strictObject({
     type: z.enum(['function', 'rest', 'mcp', 'os']),
@@ -82,6 +125,7 @@ export const toolSpec = z
         approvalSummary: approvalSummary.optional(),
       })
       .optional(),
+    approval: approvalReading.optional(),
     safety: z
       .strictObject({
         allowedAgents: z.array(z.string().max(127).regex(ALLOWED_AGENT_PATTERN, ALLOWED_AGENT_FORMS)).max(1000).optional(),
@@ -113,6 +157,9 @@ export const toolSpec = z
     else forbid('mcpServerRef', 'type is "mcp"')
     if (spec.type === 'os') need('command', 'type is "os"')
     else forbid('command', 'type is "os"')
+    if (isPlainObject(spec.approval) && isPlainObject(spec.inputSchema))
+      for (const problem of approvalSpecProblems(spec.approval, spec.inputSchema))
+        ctx.addIssue({ code: 'custom', path: ['approval', ...problem.path], message: problem.message, params: { rule: problem.rule } })
   }, evenWithFieldErrors)
 
 export type ToolSpec = z.infer<typeof toolSpec>
