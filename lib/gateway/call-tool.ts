@@ -328,7 +328,17 @@ class PipelineRun {
           mcpBudget(),
           (n, attemptMs) =>
             this.upstream('mcp', n, () =>
-              executeMcp(exec.target, exec.upstreamName, args, this.secrets, this.ctx.signal, scrubbedProgress, entry.inputSchema, attemptMs),
+              executeMcp(
+                exec.target,
+                exec.upstreamName,
+                args,
+                this.secrets,
+                this.ctx.signal,
+                scrubbedProgress,
+                entry.inputSchema,
+                attemptMs,
+                this.ctx.agent.person,
+              ),
             ),
           (n) => (this.attempts = n),
           { signal: this.ctx.signal },

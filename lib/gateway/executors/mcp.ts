@@ -6,6 +6,8 @@ import 'server-only'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { config } from '@/lib/config'
+import type { Person } from '@/lib/identity/person'
+import { isPerPerson } from '@/lib/manifests/specs/upstream-auth'
 import { mcpSessionFetch } from '@/lib/outbound/outbound-clients'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
@@ -19,7 +21,7 @@ const sessionTtlMs = () => config().TOOLROOM_GATEWAY_MCP_SESSION_TTL_S * 1000
 const callTimeoutMs = () => config().TOOLROOM_GATEWAY_MCP_TIMEOUT_MS
 const pool = new Map<string, Promise<McpSession>>()
 
-async function headersOf(target: McpTarget, secrets: InjectedSecrets): Promise<Record<string, string>> {
+async function headersOf(target: McpTarget, secrets: InjectedSecrets, person: Person | null): Promise<Record<string, string>> {
   const headers: Record<string, string> = {}
   for (const h of target.authHeaders) {
     const value = await readSecretValue(h.secretRef, target.namespace)
@@ -27,10 +29,14 @@ async function headersOf(target: McpTarget, secrets: InjectedSecrets): Promise<R
     headers[h.name] = value
   }
   if (target.oauth2) {
-    const token = await mcpServerBearerToken(target, target.oauth2)
+    const token = await mcpServerBearerToken(target, target.oauth2, person)
     secrets.add(
       token,
-      `the access token of ${target.oauth2.clientId ? `OAuth client "${target.oauth2.clientId}"` : `the connection of "${target.namespace}/${target.name}"`}`,
+      `the access token of ${
+        target.oauth2.clientId
+          ? `OAuth client "${target.oauth2.clientId}"`
+          : `the connection of "${target.namespace}/${target.name}"${isPerPerson(target.oauth2) && person ? ` for ${person.displayName}` : ''}`
+      }`,
     )
     headers.authorization = `Bearer ${token}`
   }
@@ -74,19 +80,23 @@ export async function executeMcp(
   inputSchema?: unknown,
   /** This attempt's share of the call's deadline (what is left of it: lib/gateway/retry.ts); opening a session counts. */
   attemptMs: number = callTimeoutMs(),
+  /** Whom the call is made for: a `connect: perPerson` server is called with their own connection. */
+  person: Person | null = null,
 ): Promise<CallToolResult> {
   const attemptEnds = performance.now() + attemptMs
   const left = () => Math.max(1, Math.floor(attemptEnds - performance.now()))
   let headers: Record<string, string>
   try {
-    headers = await headersOf(target, secrets)
+    headers = await headersOf(target, secrets, person)
   } catch (e) {
     if (e instanceof ToolFailure) throw e
     throw new ToolFailure(`the server's credentials cannot be read: ${(e as Error).message}`, 'secret_unavailable')
   }
   const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`
   // The server with the credentials it is configured with (references, not their values).
-  retireSuperseded(JSON.stringify([target.transport, target.url, target.namespace, target.authHeaders, target.oauth2 ?? null]), key)
+  // Each person's connection is a server of its own here: one person's token never retires another's session.
+  const whose = target.oauth2 && isPerPerson(target.oauth2) && person ? [person.issuer, person.subject] : null
+  retireSuperseded(JSON.stringify([target.transport, target.url, target.namespace, target.authHeaders, target.oauth2 ?? null, whose]), key)
   for (let fresh = false; ; fresh = true) {
     let session = pool.get(key)
     if (
