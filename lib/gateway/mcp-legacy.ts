@@ -41,7 +41,7 @@ export function mcpTransport(): MultiplexTransport {
     return callToolFor(agent, request.params, {
       requestId,
       signal: AbortSignal.any([extra.signal, cancelled]),
-      urlElicitation: declaredUrlElicitation(agent.credentialId),
+      urlElicitation: declaredUrlElicitation(agent),
       notifyProgress:
         token === undefined ? undefined : (report) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
     })
@@ -80,7 +80,7 @@ export async function answerLegacy(
   for (const c of checked) {
     if (c.kind === 'refused') answers.push(Promise.resolve(c.answer))
     else if (c.kind === 'request') {
-      if (c.message.method === 'initialize') rememberInitialize(agent.credentialId, c.message.params)
+      if (c.message.method === 'initialize') rememberInitialize(agent, c.message.params)
       answers.push(t.request(c.message, authInfo, agent.credentialId, options.gone))
     } else if (c.kind === 'notification') notify(t, agent, c.message)
   }

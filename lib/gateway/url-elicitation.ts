@@ -5,9 +5,11 @@
 //
 // A 2026-07-28 client declares its capabilities in every request. A 2025-era client declares them
 // once, in `initialize`, and this gateway is stateless: what it declared is remembered per credential
-// in this process (bounded), so a process that did not see its `initialize` answers the plain error.
+// and person in this process (bounded), so a process that did not see its `initialize` answers the
+// plain error.
 import { randomUUID } from 'node:crypto'
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
+import type { AgentIdentity } from '@/lib/auth/agent-identity'
 
 /** `data.errorCode` of a call for a person who must connect their own account first (./upstream-credential.ts). */
 export const CONNECTION_REQUIRED = 'connection_required'
@@ -21,15 +23,19 @@ export function takesUrlElicitation(capabilities: unknown): boolean {
   return typeof elicitation === 'object' && elicitation !== null && typeof (elicitation as { url?: unknown }).url === 'object'
 }
 
+// An OAuth client's credential is shared by every person who consented to it, an agent's by every person it acts for.
+const clientOf = (agent: AgentIdentity) => JSON.stringify([agent.credentialId, agent.person?.issuer ?? null, agent.person?.subject ?? null])
+
 /** Notes what a 2025-era client declared in its `initialize`. */
-export function rememberInitialize(credentialId: string, params: unknown): void {
+export function rememberInitialize(agent: AgentIdentity, params: unknown): void {
   const capabilities = (params as { capabilities?: unknown } | undefined)?.capabilities
-  declared.delete(credentialId)
+  const key = clientOf(agent)
+  declared.delete(key)
   if (declared.size >= MAX_REMEMBERED) declared.delete(declared.keys().next().value!)
-  declared.set(credentialId, takesUrlElicitation(capabilities))
+  declared.set(key, takesUrlElicitation(capabilities))
 }
 
-export const declaredUrlElicitation = (credentialId: string) => declared.get(credentialId) === true
+export const declaredUrlElicitation = (agent: AgentIdentity) => declared.get(clientOf(agent)) === true
 
 /** The -32042 error for `url`, or null when the address is not one a client could open (no absolute URL known). */
 export function urlElicitationError(url: unknown, message: string, data: Record<string, unknown>): { code: number; message: string; data: unknown } | null {

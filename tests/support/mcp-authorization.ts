@@ -31,7 +31,7 @@ export interface AuthorizationServer {
   /** Token endpoint requests by grant type. */
   tokenRequests(grantType: string): number
   /** What the server knows of an access token it issued, or null (unknown or expired). */
-  verify(token: string): Promise<{ clientId: string; scopes: string[]; resource: string | undefined; expiresAt: number } | null>
+  verify(token: string): Promise<{ clientId: string; accountId: string | undefined; scopes: string[]; resource: string | undefined; expiresAt: number } | null>
   /** Holds token requests until `release()`; `held()` counts those waiting. */
   hold(): { release(): void; held(): number }
   /** Revokes every grant it made: their refresh tokens stop working. */
@@ -87,6 +87,7 @@ export async function startAuthorizationServer(scopes: string[]): Promise<Author
       if (!found || found.isExpired) return null
       return {
         clientId: found.clientId!,
+        accountId: found.accountId,
         scopes: [...(found.scopes ?? [])],
         resource: typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined,
         expiresAt: found.exp! * 1000,
