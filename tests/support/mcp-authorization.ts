@@ -4,6 +4,7 @@
 // code grant with PKCE, dynamic client registration, resource indicators and rotating refresh tokens.
 // The operator's browser is plain HTTP through the provider's own login and consent pages.
 import http from 'node:http'
+import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js'
@@ -22,7 +23,8 @@ type ExpressApp = http.RequestListener & {
   get(path: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => unknown): void
   post(path: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => unknown): void
 }
-const express = createRequire(import.meta.url)('express') as () => ExpressApp
+// Resolved from the repository root, not import.meta.url: Playwright loads this file as CommonJS (e2e/person-connections.spec.ts).
+const express = createRequire(path.resolve('package.json'))('express') as () => ExpressApp
 
 export interface AuthorizationServer {
   issuer: string
