@@ -32,6 +32,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/audit', label: 'Audit log', hint: null, keywords: ['history', 'changes'] },
   { href: '/people', label: 'People', hint: null, access: 'admin', keywords: ['users', 'roles'] },
   { href: '/tokens', label: 'Access tokens', hint: null, keywords: ['api', 'credentials'] },
+  { href: '/connections', label: 'Connections', hint: 'your own accounts', keywords: ['connected accounts', 'oauth', 'sign in'] },
 ]
 
 /** Pages the search offers besides the navigation's. */

@@ -54,6 +54,7 @@ export const PORTAL_PAGES: PortalPage[] = [
   { route: '/audit', name: 'audit', path: '/audit', heading: /^Audit log$/ },
   { route: '/people', name: 'people', path: '/people', heading: /^People$/ },
   { route: '/tokens', name: 'tokens', path: '/tokens', heading: /^Access tokens$/ },
+  { route: '/connections', name: 'connections', path: '/connections', heading: /^Your connections$/ },
   { route: '/account', name: 'account', path: '/account', heading: /^Your account$/ },
   // Opened without an authorization request, it says so (a real one comes from an MCP client: e2e/mcp-oauth.spec.ts).
   { route: '/oauth/consent', name: 'oauth-consent', path: '/oauth/consent', heading: /^Connect an MCP client$/ },

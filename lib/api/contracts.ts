@@ -20,6 +20,7 @@ import { SEARCH_CONTRACTS } from './search-routes'
 import { SECRET_CONTRACTS } from './secret-routes'
 import { STATS_CONTRACTS } from './stats-routes'
 import { UPSTREAM_CONNECTION_CONTRACTS } from './upstream-connection-routes'
+import { PERSON_CONNECTION_CONTRACTS } from './person-connection-routes'
 
 export const ALL_CONTRACTS: RouteContract[] = [
   ...KINDS.flatMap((kind) => Object.values(resourceContracts(kind))),
@@ -44,4 +45,5 @@ export const ALL_CONTRACTS: RouteContract[] = [
   ...Object.values(MCP_REGISTRY_CONTRACTS),
   ...Object.values(DEPLOYMENT_CONTRACTS),
   ...Object.values(UPSTREAM_CONNECTION_CONTRACTS),
+  ...Object.values(PERSON_CONNECTION_CONTRACTS),
 ]

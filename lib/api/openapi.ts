@@ -26,6 +26,11 @@ export const TAGS: { name: string; description: string }[] = [
       'Rules on the arguments, the agent and the person (CEL conditions) layered on Tool safety: they deny, require approval, lower a rate limit or redact more, never the reverse.',
   },
   {
+    name: 'Connections',
+    description:
+      "A signed-in person's own connected accounts: upstream MCP servers whose calls use each person's own account (auth.oauth2.connect: perPerson), connected once from the person's Connections page.",
+  },
+  {
     name: 'IdentityProvider',
     description:
       "Identity providers whose people agents may act for (RFC 8693 token exchange at Toolroom's token endpoint): issuer, JWKS, audiences and claims. Admins change them.",

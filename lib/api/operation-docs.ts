@@ -428,6 +428,44 @@ const DOCS: Record<string, OperationDoc> = {
       'The redirect URI Toolroom registers (`{public origin}/api/v1/upstream-connections/callback`). The state must be pending, unexpired and started by the caller (403 otherwise, and it stays for its owner); it is spent before the code is exchanged (400 when replayed). An `iss` other than the authorization server is refused (RFC 9207). Discovery of the server is queued.',
     parameters: { state: 'mJ1n…', code: 'x7Qp…' },
   },
+  listMyConnections: {
+    description:
+      "The signed-in person's Connections page as data: every LanguageTool with `auth.oauth2.connect: perPerson` (calls made for a person use that person's own account on it) and where the person's own connection stands (`not_connected`, `connected`, `reconnect` when the authorization server refused their refresh token or the server's configuration changed), the authorization server, the scopes granted and when. Any signed-in person, for themselves only; a credential that is nobody's is refused (403). Never a token.",
+    response: {
+      items: [
+        {
+          namespace: 'platform',
+          name: 'github',
+          description: 'GitHub as each person',
+          state: 'connected',
+          message: null,
+          authorizationServer: 'https://auth.github.example.com',
+          scopes: ['repo.read'],
+          connectedAt: '2026-11-27T12:30:00.000Z',
+          refreshedAt: null,
+        },
+      ],
+    },
+  },
+  connectMyAccount: {
+    description:
+      "As connectLanguageTool, for the signed-in person's own account on a LanguageTool with `auth.oauth2.connect: perPerson` (422 naming `spec.auth.oauth2.connect` otherwise); the authorization server sends the browser back to `/api/v1/connections/callback`.",
+    response: {
+      authorizationUrl: 'https://auth.github.example.com/authorize?response_type=code&client_id=…&code_challenge=…&code_challenge_method=S256&state=…',
+      expiresAt: '2026-11-27T14:40:00.000Z',
+    },
+    parameters: { id: 'github', namespace: 'platform' },
+  },
+  disconnectMyAccount: {
+    description:
+      "Deletes the signed-in person's tokens for the LanguageTool at once, then revokes the refresh token (and the access token) at the authorization server when its metadata names a revocation endpoint (RFC 7009). Calls made for the person then answer that they need connecting. Audited.",
+    parameters: { id: 'github', namespace: 'platform' },
+  },
+  finishMyConnection: {
+    description:
+      "The redirect URI of people's own connections (`{public origin}/api/v1/connections/callback`). As finishLanguageToolConnection: the state must be pending, unexpired, a person's own (an operator's state is refused here, and a person's at the operator's callback) and started by the caller; it is spent before the code is exchanged.",
+    parameters: { state: 'mJ1n…', code: 'x7Qp…' },
+  },
   refreshLanguageTool: {
     description: 'Queues a discovery run of the MCP server now (202): health, initialize, every page of tools/list, and a compliance report.',
     response: { queued: true, subject: { kind: 'LanguageTool', id: ID, name: 'github', namespace: 'platform' } },

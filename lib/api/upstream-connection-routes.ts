@@ -26,7 +26,7 @@ const connectionState = z
   .openapi('UpstreamConnection')
 
 // What an authorization server sends back (RFC 6749 §4.1.2, RFC 9207's iss); other parameters it may add are ignored.
-const callbackQuery = z.object({
+export const callbackQuery = z.object({
   state: z.string().min(1).max(512),
   code: z.string().min(1).max(4096).optional(),
   iss: z.string().max(2048).optional(),
@@ -98,13 +98,15 @@ export const upstreamConnectionRoutes = {
   callback: route(UPSTREAM_CONNECTION_CONTRACTS.callback, async (ctx) => {
     const server = await finishUpstreamConnection(ctx.query, ctx.actor, auditContextOf(ctx))
     const page = `/language-tools/${encodeURIComponent(server.name)}?namespace=${encodeURIComponent(server.namespace)}&connected=1`
-    return new Response(connectedPage(`${server.namespace}/${server.name}`, page), { headers: { 'content-type': 'text/html; charset=utf-8' } })
+    return new Response(connectedPage(`${server.namespace}/${server.name}`, page, 'Back to its page'), {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    })
   }),
 }
 
 // A page, not a redirect: an API answer is a document of its own (OpenAPI wants a 2xx), and the
 // browser goes on by itself (no script: the portal's content security policy allows none inline).
-function connectedPage(server: string, page: string): string {
+export function connectedPage(what: string, page: string, back: string): string {
   const html = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${html(page)}"><title>Connected</title></head><body><p>${html(server)} is connected. <a href="${html(page)}">Back to its page</a></p></body></html>`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${html(page)}"><title>Connected</title></head><body><p>${html(what)} is connected. <a href="${html(page)}">${html(back)}</a></p></body></html>`
 }

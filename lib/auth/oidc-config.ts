@@ -6,7 +6,7 @@ import 'server-only'
 import type { GenericOAuthConfig } from 'better-auth/plugins/generic-oauth'
 import { type Config, config } from '@/lib/config'
 
-const OIDC_PROVIDER_ID = 'oidc'
+export const OIDC_PROVIDER_ID = 'oidc'
 
 export interface OidcButton {
   providerId: string

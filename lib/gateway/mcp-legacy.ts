@@ -19,6 +19,7 @@ import { MultiplexTransport, type RequestScope } from './mcp-transport'
 import { SSE_HEADERS, SseStream } from '@/lib/http/sse-stream'
 import { RPC } from './tool-errors'
 import { watchToolList } from './tool-list-changes'
+import { declaredUrlElicitation, rememberInitialize } from './url-elicitation'
 
 const MAX_BATCH = 100
 
@@ -40,6 +41,7 @@ export function mcpTransport(): MultiplexTransport {
     return callToolFor(agent, request.params, {
       requestId,
       signal: AbortSignal.any([extra.signal, cancelled]),
+      urlElicitation: declaredUrlElicitation(agent),
       notifyProgress:
         token === undefined ? undefined : (report) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
     })
@@ -77,8 +79,10 @@ export async function answerLegacy(
   const answers: Array<Promise<Record<string, unknown>>> = []
   for (const c of checked) {
     if (c.kind === 'refused') answers.push(Promise.resolve(c.answer))
-    else if (c.kind === 'request') answers.push(t.request(c.message, authInfo, agent.credentialId, options.gone))
-    else if (c.kind === 'notification') notify(t, agent, c.message)
+    else if (c.kind === 'request') {
+      if (c.message.method === 'initialize') rememberInitialize(agent, c.message.params)
+      answers.push(t.request(c.message, authInfo, agent.credentialId, options.gone))
+    } else if (c.kind === 'notification') notify(t, agent, c.message)
   }
   if (answers.length === 0) return { status: 202, headers: {}, body: '' }
   const results = await Promise.all(answers)

@@ -10,6 +10,7 @@
 // hears every registry change from PostgreSQL, in every gateway process).
 import 'server-only'
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   InMemoryServerEventBus,
   type McpHttpHandler,
@@ -26,6 +27,7 @@ import { checkMessage } from './mcp-messages'
 import { callToolFor, listToolsFor } from './mcp-tool-handlers'
 import { RPC } from './tool-errors'
 import { watchToolList } from './tool-list-changes'
+import { takesUrlElicitation } from './url-elicitation'
 
 /** Open `subscriptions/listen` streams per agent and process; one more is refused in-band. */
 const MAX_SUBSCRIPTIONS_PER_AGENT = 16
@@ -62,6 +64,7 @@ function buildServer(ctx: McpRequestContext): Server {
       notifyProgress:
         token === undefined ? undefined : (report) => c.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
       errorCode: modernCode,
+      urlElicitation: takesUrlElicitation(request.params._meta?.[CLIENT_CAPABILITIES_META_KEY]),
     })
   })
   return server

@@ -6,6 +6,7 @@ import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
 import { agentTools } from './agent-tools'
 import { callTool, type ProgressReport } from './call-tool'
 import { toMcpAnswer } from './mcp-call-answer'
+import { CONNECTION_REQUIRED, urlElicitationError } from './url-elicitation'
 
 /** A refusal with the reason kept apart from the message, so the SDK sends code, message and data as they are. */
 export class Refusal extends Error {
@@ -29,6 +30,8 @@ export interface ToolCallScope {
   notifyProgress?: (report: ProgressReport) => Promise<void> | void
   /** Maps the pipeline's JSON-RPC error codes to the ones this revision may send. */
   errorCode?: (code: number) => number
+  /** The client declared URL-mode elicitation: a person's missing connection is asked for as one (./url-elicitation.ts). */
+  urlElicitation?: boolean
 }
 
 export async function callToolFor(
@@ -48,6 +51,11 @@ export async function callToolFor(
     key,
   )
   const mcp = toMcpAnswer(answer)
+  if ('error' in mcp && scope.urlElicitation && mcp.error.data?.errorCode === CONNECTION_REQUIRED) {
+    const connection = mcp.error.data.connection as { url?: unknown } | undefined
+    const elicitation = urlElicitationError(connection?.url, mcp.error.message, mcp.error.data)
+    if (elicitation) throw new Refusal(elicitation.code, elicitation.message, elicitation.data)
+  }
   if ('error' in mcp) throw new Refusal(scope.errorCode ? scope.errorCode(mcp.error.code) : mcp.error.code, mcp.error.message, mcp.error.data)
   return mcp.result
 }

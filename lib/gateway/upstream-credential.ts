@@ -4,14 +4,18 @@
 import 'server-only'
 import type { Person } from '@/lib/identity/person'
 import type { OAuth2Client, OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
-import { isConnection } from '@/lib/manifests/specs/upstream-auth'
+import type { Person } from '@/lib/identity/person'
+import { portalOriginFor } from '@/lib/identity/portal-person'
+import { isConnection, isPerPerson } from '@/lib/manifests/specs/upstream-auth'
 import { refreshOAuthToolStatus, refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 import { getConnectionToken } from '@/lib/upstream-auth/get-connection-token'
 import { exchangeForUpstream, PersonTokenUnavailable } from '@/lib/upstream-auth/exchange-for-upstream'
+import { getPersonConnectionToken } from '@/lib/upstream-auth/get-person-connection-token'
 import { getUpstreamToken } from '@/lib/upstream-auth/get-upstream-token'
-import { UpstreamConnectionNeeded } from '@/lib/upstream-auth/upstream-connection-rules'
+import { connectionsPageUrl, PersonConnectionNeeded, UpstreamConnectionNeeded } from '@/lib/upstream-auth/upstream-connection-rules'
 import { UpstreamTokenError } from '@/lib/upstream-auth/upstream-token-rules'
 import { ToolFailure } from './tool-errors'
+import { CONNECTION_REQUIRED } from './url-elicitation'
 
 /**
  * The bearer token for the upstream: the service's own, or (token_exchange) the person's the call is
@@ -28,13 +32,18 @@ export async function upstreamBearerToken(oauth2: OAuth2Client, namespace: strin
   }
 }
 
-/** The same for an MCP server: its service credential, or the connection an operator made (docs/design/gateway.md, "Connected upstreams"). */
+/**
+ * The same for an MCP server: its service credential, the connection an operator made
+ * (docs/design/gateway.md, "Connected upstreams"), or the connection of the person the call is made
+ * for (docs/design/access.md#connected-accounts).
+ */
 export async function mcpServerBearerToken(
   server: { namespace: string; name: string; endpoint: string },
   oauth2: OAuth2Client | OAuth2Connection,
   person: Person | null | undefined,
 ): Promise<string> {
   if (!isConnection(oauth2)) return upstreamBearerToken(oauth2, server.namespace, person)
+  if (isPerPerson(oauth2)) return personBearerToken(server, oauth2, person ?? null)
   try {
     return await getConnectionToken({ ...server, oauth2 }, () =>
       refreshToolStatusAfter([{ kind: 'LanguageTool', namespace: server.namespace, name: server.name }]),
@@ -45,6 +54,20 @@ export async function mcpServerBearerToken(
         connection: { need: e.need, ...(e.error ? { error: e.error } : {}), ...(e.description ? { description: e.description } : {}) },
       })
     throw asToolFailure(e)
+  }
+}
+
+async function personBearerToken(server: { namespace: string; name: string; endpoint: string }, oauth2: OAuth2Connection, person: Person | null) {
+  try {
+    return await getPersonConnectionToken({ ...server, oauth2 }, person)
+  } catch (e) {
+    if (!(e instanceof PersonConnectionNeeded)) throw asToolFailure(e)
+    const what = `the MCP server "${server.namespace}/${server.name}" ${e.message}`
+    if (!e.connectable || !person) throw new ToolFailure(what, 'upstream_auth', { connection: { need: e.need, perPerson: true } })
+    const url = connectionsPageUrl(portalOriginFor(person), server)
+    throw new ToolFailure(`${what}: connect it on the Connections page (${url}), then call again`, CONNECTION_REQUIRED, {
+      connection: { need: e.need, perPerson: true, url, languageTool: `${server.namespace}/${server.name}` },
+    })
   }
 }
 

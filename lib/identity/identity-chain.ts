@@ -2,7 +2,7 @@
 // who makes it, what it calls, and with whose credentials the upstream sees it. The explainer's trace
 // shows it (docs/design/access.md#on-whose-behalf). Pure.
 import type { Executor } from '@/lib/gateway/tool-binding'
-import { isConnection, type OAuth2Client, type OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
+import { isConnection, isPerPerson, type OAuth2Client, type OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
 import type { OnBehalfOf } from './person'
 
 export function identityChain(person: OnBehalfOf | null, agent: { namespace: string; name: string }, tool: string, executor: Executor | null): string {
@@ -10,7 +10,7 @@ export function identityChain(person: OnBehalfOf | null, agent: { namespace: str
   return `${who} → agent ${agent.namespace}/${agent.name} → ${tool} → ${upstreamCredential(executor)}`
 }
 
-/** With what the upstream sees the call: Toolroom's service credential of the tool or server; never the person's own yet. */
+/** With what the upstream sees the call: Toolroom's service credential of the tool or server, or the person's own connected account. */
 export function upstreamCredential(executor: Executor | null): string {
   if (!executor) return 'no upstream (no such tool)'
   switch (executor.kind) {
@@ -37,8 +37,10 @@ export function upstreamCredential(executor: Executor | null): string {
 }
 
 const oauth2Text = (client: OAuth2Client | OAuth2Connection) =>
-  isConnection(client)
-    ? "OAuth token of the connection an operator made at the server's authorization server (a service credential)"
-    : client.grantType === 'token_exchange'
-      ? `the person's own token, exchanged by client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (RFC 8693; none for nobody)`
-      : `OAuth ${client.grantType} token of client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (a service credential)`
+  isPerPerson(client)
+    ? "OAuth token of the person's own account, connected from their Connections page"
+    : isConnection(client)
+      ? "OAuth token of the connection an operator made at the server's authorization server (a service credential)"
+      : client.grantType === 'token_exchange'
+        ? `the person's own token, exchanged by client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (RFC 8693; none for nobody)`
+        : `OAuth ${client.grantType} token of client ${client.clientId} at ${client.issuer ?? client.tokenUrl} (a service credential)`

@@ -15,7 +15,7 @@ import { AppError } from '@/lib/errors/app-error'
 import { openSecretValues } from '@/lib/secrets/encryption'
 import { authFetch, clip } from './discover-authorization-server'
 import { sealedTokens } from './get-connection-token'
-import { connectableServer, operatorOf } from './start-upstream-connection'
+import { type ConnectionMode, connectableServer, operatorOf, personOf } from './start-upstream-connection'
 import { connectionConfigKey, stateHashOf } from './upstream-connection-rules'
 
 export interface CallbackQuery {
@@ -26,12 +26,20 @@ export interface CallbackQuery {
   error_description?: string
 }
 
-export async function finishUpstreamConnection(query: CallbackQuery, actor: Actor, audit: AuditContext): Promise<{ namespace: string; name: string }> {
+export async function finishUpstreamConnection(
+  query: CallbackQuery,
+  actor: Actor,
+  audit: AuditContext,
+  mode: ConnectionMode = 'operator',
+): Promise<{ namespace: string; name: string }> {
+  const personal = mode === 'person'
   const stateHash = stateHashOf(query.state)
   const pending = await prisma.upstreamAuthorization.findUnique({ where: { stateHash } })
-  if (!pending || pending.expiresAt.getTime() <= Date.now()) throw badState('is not a connection being made: unknown, already used or expired')
-  if (pending.userId !== operatorOf(actor))
-    throw new AppError('FORBIDDEN', 'this connection was started by another operator: only they can finish it', [
+  // A person's state at the operator's callback (or the reverse) is no connection being made there.
+  if (!pending || pending.expiresAt.getTime() <= Date.now() || pending.personal !== personal)
+    throw badState('is not a connection being made: unknown, already used or expired')
+  if (pending.userId !== (personal ? personOf(actor) : operatorOf(actor)))
+    throw new AppError('FORBIDDEN', `this connection was started by another ${personal ? 'person' : 'operator'}: only they can finish it`, [
       { field: 'state', rule: 'same-operator', message: 'belongs to a connection another operator started' },
     ])
   // Spent before anything else happens: of two callbacks with one state, one goes on.
@@ -96,6 +104,23 @@ export async function finishUpstreamConnection(query: CallbackQuery, actor: Acto
     errorDescription: null,
     failedAt: null,
     updatedAt: now,
+  }
+  if (personal) {
+    // Each person's own: connectedBy is the row's user.
+    const { connectedBy: _, ...own } = row
+    const key = { namespace: server.namespace, name: server.name, userId: pending.userId }
+    await prisma.personConnection.upsert({ where: { namespace_name_userId: key }, create: { ...key, ...own }, update: own })
+    await recordAuditEvent({
+      ...audit,
+      action: 'languagetool.person_connected',
+      kind: 'LanguageTool',
+      namespace: server.namespace,
+      resource: server.name,
+      resourceId: server.id,
+      detail: { authorizationServer: pending.authorizationServer, scopes: row.scopes },
+    })
+    // Discovery uses the operator's connection, never a person's.
+    return { namespace: server.namespace, name: server.name }
   }
   await prisma.upstreamConnection.upsert({
     where: { namespace_name: { namespace: server.namespace, name: server.name } },

@@ -27,8 +27,27 @@ export interface ConnectedServer {
   oauth2: OAuth2Connection
 }
 
-type Row = NonNullable<Awaited<ReturnType<typeof prisma.upstreamConnection.findUnique>>>
-type Tx = Pick<typeof prisma, 'upstreamConnection'>
+type Tx = Pick<typeof prisma, 'upstreamConnection' | 'personConnection'>
+/** What refreshing reads and writes of a connection row: the same in both tables. */
+type Row = Pick<
+  NonNullable<Awaited<ReturnType<typeof prisma.upstreamConnection.findUnique>>>,
+  'id' | 'configKey' | 'authorizationServer' | 'metadata' | 'resource' | 'clientId' | 'ciphertext' | 'keyId' | 'refreshAt' | 'error' | 'errorDescription'
+>
+type RowUpdate = Parameters<typeof prisma.personConnection.update>[0]['data'] & Parameters<typeof prisma.upstreamConnection.update>[0]['data']
+
+/** Where a connection's row lives: the operator's (UpstreamConnection) or a person's own (PersonConnection). */
+export interface ConnectionStore {
+  /** Names the connection for the advisory lock and the in-process single flight. */
+  key: string
+  find(db: Tx): Promise<Row | null>
+  update(db: Tx, id: string, data: RowUpdate): Promise<unknown>
+}
+
+const operatorStore = (server: ConnectedServer): ConnectionStore => ({
+  key: `${server.namespace}/${server.name}`,
+  find: (db) => db.upstreamConnection.findUnique({ where: { namespace_name: { namespace: server.namespace, name: server.name } } }),
+  update: (db, id, data) => db.upstreamConnection.update({ where: { id }, data }),
+})
 
 /**
  * The bearer token for the server. Throws UpstreamConnectionNeeded (not connected, connected for
@@ -36,23 +55,31 @@ type Tx = Pick<typeof prisma, 'upstreamConnection'>
  * authorization server could not be asked: the next call asks again). `outcomeChanged` runs when a
  * refresh's outcome differs from the last one stored.
  */
-export async function getConnectionToken(server: ConnectedServer, outcomeChanged: () => Promise<void> = async () => {}): Promise<string> {
-  const row = await usableRow(prisma, server)
+export function getConnectionToken(server: ConnectedServer, outcomeChanged: () => Promise<void> = async () => {}): Promise<string> {
+  return getStoredConnectionToken(server, operatorStore(server), outcomeChanged)
+}
+
+/** The same for the connection `store` holds (a person's own: ./get-person-connection-token.ts). */
+export async function getStoredConnectionToken(
+  server: ConnectedServer,
+  store: ConnectionStore,
+  outcomeChanged: () => Promise<void> = async () => {},
+): Promise<string> {
+  const row = await usableRow(prisma, server, store)
   if (row.refreshAt && row.refreshAt.getTime() > Date.now()) {
     const open = openRow(row)
     if (open) return open.accessToken
   }
-  const key = `${server.namespace}/${server.name}`
-  let pending = inFlight.get(key)
+  let pending = inFlight.get(store.key)
   if (!pending) {
-    pending = refresh(server, key, outcomeChanged).finally(() => inFlight.delete(key))
-    inFlight.set(key, pending)
+    pending = refresh(server, store, outcomeChanged).finally(() => inFlight.delete(store.key))
+    inFlight.set(store.key, pending)
   }
   return pending
 }
 
-async function usableRow(db: Tx, server: ConnectedServer): Promise<Row> {
-  const row = await db.upstreamConnection.findUnique({ where: { namespace_name: { namespace: server.namespace, name: server.name } } })
+async function usableRow(db: Tx, server: ConnectedServer, store: ConnectionStore): Promise<Row> {
+  const row = await store.find(db)
   if (!row) throw new UpstreamConnectionNeeded('not_connected')
   if (row.configKey !== connectionConfigKey(server.endpoint, server.oauth2)) throw new UpstreamConnectionNeeded('changed')
   if (!row.ciphertext || !row.keyId) throw new UpstreamConnectionNeeded('reconnect', row.error, row.errorDescription)
@@ -85,18 +112,22 @@ export function sealedTokens(tokens: OAuthTokens, clientSecret: string | undefin
   return { ciphertext: sealed.ciphertext, keyId: sealed.keyId, ...tokenTimes(issuedAt, tokens.expires_in) }
 }
 
-async function refresh(server: ConnectedServer, key: string, outcomeChanged: () => Promise<void>): Promise<string> {
+async function refresh(server: ConnectedServer, store: ConnectionStore, outcomeChanged: () => Promise<void>): Promise<string> {
   const outcome = await prisma.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${LOCK_PREFIX + key}))`
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${LOCK_PREFIX + store.key}))`
       // Whoever held the lock before us may have just refreshed (and rotated the refresh token).
-      const row = await usableRow(tx, server)
+      const row = await usableRow(tx, server, store)
       const held = openRow(row)
       if (held && row.refreshAt && row.refreshAt.getTime() > Date.now()) return { token: held.accessToken, changed: false }
       if (!held?.refreshToken) {
-        await tx.upstreamConnection.update({
-          where: { id: row.id },
-          data: { ciphertext: null, keyId: null, error: 'no_refresh_token', errorDescription: null, failedAt: new Date(), updatedAt: new Date() },
+        await store.update(tx, row.id, {
+          ciphertext: null,
+          keyId: null,
+          error: 'no_refresh_token',
+          errorDescription: null,
+          failedAt: new Date(),
+          updatedAt: new Date(),
         })
         return { failure: new UpstreamConnectionNeeded('reconnect', 'no_refresh_token'), changed: true }
       }
@@ -112,33 +143,31 @@ async function refresh(server: ConnectedServer, key: string, outcomeChanged: () 
         })
         if (tokens.token_type.toLowerCase() !== 'bearer')
           throw new UpstreamTokenError('invalid_response', `token_type "${clip(tokens.token_type)}" is not Bearer`, row.authorizationServer)
-        await tx.upstreamConnection.update({
-          where: { id: row.id },
-          data: {
-            ...sealedTokens(tokens, held.clientSecret, issuedAt),
-            ...(tokens.scope ? { scopes: tokens.scope.split(' ').filter(Boolean) } : {}),
-            refreshedAt: new Date(),
-            error: null,
-            errorDescription: null,
-            failedAt: null,
-            updatedAt: new Date(),
-          },
+        await store.update(tx, row.id, {
+          ...sealedTokens(tokens, held.clientSecret, issuedAt),
+          ...(tokens.scope ? { scopes: tokens.scope.split(' ').filter(Boolean) } : {}),
+          refreshedAt: new Date(),
+          error: null,
+          errorDescription: null,
+          failedAt: null,
+          updatedAt: new Date(),
         })
         return { token: tokens.access_token, changed: row.error !== null }
       } catch (e) {
         const failure = refreshFailure(e, row.authorizationServer)
         if (failure instanceof UpstreamConnectionNeeded) {
           // The grant is gone: the tokens with it are dropped, and the condition says reconnect.
-          await tx.upstreamConnection.update({
-            where: { id: row.id },
-            data: { ciphertext: null, keyId: null, error: failure.error, errorDescription: failure.description, failedAt: new Date(), updatedAt: new Date() },
+          await store.update(tx, row.id, {
+            ciphertext: null,
+            keyId: null,
+            error: failure.error,
+            errorDescription: failure.description,
+            failedAt: new Date(),
+            updatedAt: new Date(),
           })
         } else {
           // Not the grant's fault (unreachable, a server error): the refresh token is kept for the next call.
-          await tx.upstreamConnection.update({
-            where: { id: row.id },
-            data: { error: failure.error, errorDescription: failure.description, failedAt: new Date(), updatedAt: new Date() },
-          })
+          await store.update(tx, row.id, { error: failure.error, errorDescription: failure.description, failedAt: new Date(), updatedAt: new Date() })
         }
         return { failure, changed: row.error !== failure.error }
       }

@@ -13,7 +13,7 @@ import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
-import { isConnection, type OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
+import { isConnection, isPerPerson, type OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
 import { getRow } from '@/lib/resources/resource-store'
 import { sealSecretValues } from '@/lib/secrets/encryption'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
@@ -22,6 +22,11 @@ import { AUTHORIZATION_TTL_MS, connectionConfigKey, stateHashOf } from './upstre
 
 /** Where authorization servers send the operator back: one address for every LanguageTool (the state says which). */
 export const CALLBACK_PATH = '/api/v1/upstream-connections/callback'
+/** Where they send a person connecting their own account back (docs/design/access.md#connected-accounts). */
+export const PERSON_CALLBACK_PATH = '/api/v1/connections/callback'
+
+/** Who connects: an operator the LanguageTool's connection, or a person their own account (`connect: perPerson`). */
+export type ConnectionMode = 'operator' | 'person'
 
 /** Who a connection is bound to: the person, or the token when no person stands behind it. */
 export const operatorOf = (actor: Actor) => actor.userId ?? `${actor.kind}:${actor.id}`
@@ -46,16 +51,38 @@ export async function connectableServer(idOrName: string, namespace: string | un
   return { id: row.id, namespace: row.namespace, name: row.name, endpoint: languageToolEndpoint(row.name, row.namespace, spec), oauth2 }
 }
 
+/** The LanguageTool, if each person connects their own account on it; a 422 naming spec.auth.oauth2.connect otherwise. */
+export async function personConnectableServer(idOrName: string, namespace: string | undefined): Promise<ConnectableServer> {
+  const server = await connectableServer(idOrName, namespace)
+  if (!isPerPerson(server.oauth2))
+    throw new AppError('VALIDATION_FAILED', `LanguageTool "${server.namespace}/${server.name}" is not connected by each person`, [
+      { field: 'spec.auth.oauth2.connect', rule: 'perPerson', message: 'must be perPerson for people to connect their own accounts' },
+    ])
+  return server
+}
+
+/** The portal user connecting their own account; a 403 for a caller who is no person (an admin token of nobody's). */
+export function personOf(actor: Actor): string {
+  if (!actor.userId)
+    throw new AppError('FORBIDDEN', "only a person signed in to the portal connects their own account: this credential is nobody's", [
+      { field: 'authorization', rule: 'person', message: "is not a person's" },
+    ])
+  return actor.userId
+}
+
 export async function startUpstreamConnection(
   idOrName: string,
   namespace: string | undefined,
   origin: string,
   actor: Actor,
   audit: AuditContext,
+  mode: ConnectionMode = 'operator',
 ): Promise<{ authorizationUrl: string; expiresAt: string }> {
-  const server = await connectableServer(idOrName, namespace)
+  const personal = mode === 'person'
+  const server = personal ? await personConnectableServer(idOrName, namespace) : await connectableServer(idOrName, namespace)
+  const userId = personal ? personOf(actor) : operatorOf(actor)
   const found = await discoverAuthorizationServer(server.endpoint)
-  const redirectUri = `${origin}${CALLBACK_PATH}`
+  const redirectUri = `${origin}${personal ? PERSON_CALLBACK_PATH : CALLBACK_PATH}`
   const scopes = server.oauth2.scopes ?? found.scopesSupported
   const scope = scopes.length ? scopes.join(' ') : undefined
   const client = await clientFor(server, found.issuer, found.metadata, redirectUri, scope)
@@ -81,7 +108,8 @@ export async function startUpstreamConnection(
     prisma.upstreamAuthorization.create({
       data: {
         stateHash: stateHashOf(state),
-        userId: operatorOf(actor),
+        userId,
+        personal,
         namespace: server.namespace,
         name: server.name,
         configKey: connectionConfigKey(server.endpoint, server.oauth2),
@@ -98,7 +126,7 @@ export async function startUpstreamConnection(
   ])
   await recordAuditEvent({
     ...audit,
-    action: 'languagetool.connection_started',
+    action: personal ? 'languagetool.person_connection_started' : 'languagetool.connection_started',
     kind: 'LanguageTool',
     namespace: server.namespace,
     resource: server.name,

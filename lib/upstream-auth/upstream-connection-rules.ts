@@ -76,3 +76,60 @@ export function describeConnectionNeed(need: ConnectionNeed, error: string | nul
 
 /** Refresh failures that no retry mends: the grant or the client is gone, and only a new sign-in helps. */
 export const REFUSALS_NEEDING_RECONNECT = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client'])
+
+/** Where a person connects their own accounts: the portal's Connections page. */
+export const CONNECTIONS_PAGE = '/connections'
+
+/** The Connections page, opened at one LanguageTool. */
+export function connectionsPageUrl(origin: string | null, server: { namespace: string; name: string }): string {
+  return `${origin ?? ''}${CONNECTIONS_PAGE}?languageTool=${encodeURIComponent(`${server.namespace}/${server.name}`)}`
+}
+
+/**
+ * Why a call made for a person has no token of theirs for a `connect: perPerson` server: nobody is
+ * acted for, the person has no portal account (so no Connections page), their account is disabled,
+ * or their connection needs making (again). Only the last is the person's to mend.
+ */
+export type PersonConnectionNeed = 'no_person' | 'no_account' | 'disabled' | ConnectionNeed
+
+export class PersonConnectionNeeded extends Error {
+  constructor(
+    readonly need: PersonConnectionNeed,
+    readonly person: { displayName: string } | null,
+    readonly error: string | null = null,
+    readonly description: string | null = null,
+  ) {
+    super(describePersonConnectionNeed(need, person?.displayName ?? null, error, description))
+    this.name = 'PersonConnectionNeeded'
+  }
+
+  /** The operator-worded refusal of a person's connection, told to the person; anything else as it is. */
+  static from(e: unknown, person: { displayName: string }): unknown {
+    return e instanceof UpstreamConnectionNeeded ? new PersonConnectionNeeded(e.need, person, e.error, e.description) : e
+  }
+
+  /** The person can mend it on their Connections page. */
+  get connectable(): boolean {
+    return this.need === 'not_connected' || this.need === 'changed' || this.need === 'reconnect'
+  }
+}
+
+export function describePersonConnectionNeed(need: PersonConnectionNeed, who: string | null, error: string | null, description: string | null): string {
+  const person = who ?? 'the person'
+  switch (need) {
+    case 'no_person':
+      return 'calls it with the account of the person they are made for, and this call is made for nobody: the agent must act for a person (an OAuth client a person consented to, or a token exchanged for one)'
+    case 'no_account':
+      return `calls it with the account of the person they are made for, and ${person} has no Toolroom portal account to connect one from`
+    case 'disabled':
+      return `calls it with the account of the person they are made for, and ${person}'s Toolroom account is disabled`
+    case 'not_connected':
+      return `calls it with the account of the person they are made for, and ${person} has not connected theirs yet`
+    case 'changed':
+      return `calls it with the account of the person they are made for, and ${person}'s connection was made before its endpoint or OAuth client changed: it needs connecting again`
+    case 'reconnect': {
+      const why = error ? ` (the authorization server answered ${error}${description ? `: ${description}` : ''})` : ''
+      return `calls it with the account of the person they are made for, and the authorization server no longer accepts ${person}'s refresh token${why}: it needs connecting again`
+    }
+  }
+}

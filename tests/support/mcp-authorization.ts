@@ -4,6 +4,7 @@
 // code grant with PKCE, dynamic client registration, resource indicators and rotating refresh tokens.
 // The operator's browser is plain HTTP through the provider's own login and consent pages.
 import http from 'node:http'
+import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js'
@@ -22,7 +23,8 @@ type ExpressApp = http.RequestListener & {
   get(path: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => unknown): void
   post(path: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => unknown): void
 }
-const express = createRequire(import.meta.url)('express') as () => ExpressApp
+// Resolved from the repository root, not import.meta.url: Playwright loads this file as CommonJS (e2e/person-connections.spec.ts).
+const express = createRequire(path.resolve('package.json'))('express') as () => ExpressApp
 
 export interface AuthorizationServer {
   issuer: string
@@ -31,7 +33,7 @@ export interface AuthorizationServer {
   /** Token endpoint requests by grant type. */
   tokenRequests(grantType: string): number
   /** What the server knows of an access token it issued, or null (unknown or expired). */
-  verify(token: string): Promise<{ clientId: string; scopes: string[]; resource: string | undefined; expiresAt: number } | null>
+  verify(token: string): Promise<{ clientId: string; accountId: string | undefined; scopes: string[]; resource: string | undefined; expiresAt: number } | null>
   /** Holds token requests until `release()`; `held()` counts those waiting. */
   hold(): { release(): void; held(): number }
   /** Revokes every grant it made: their refresh tokens stop working. */
@@ -87,6 +89,7 @@ export async function startAuthorizationServer(scopes: string[]): Promise<Author
       if (!found || found.isExpired) return null
       return {
         clientId: found.clientId!,
+        accountId: found.accountId,
         scopes: [...(found.scopes ?? [])],
         resource: typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined,
         expiresAt: found.exp! * 1000,

@@ -3,6 +3,8 @@ declare module 'oidc-provider' {
   import type http from 'node:http'
   interface IssuedToken {
     clientId?: string
+    /** The account (subject) a user's token was issued for; absent for client credentials. */
+    accountId?: string
     scopes?: Set<string>
     aud?: string | string[]
     exp?: number

@@ -6,6 +6,8 @@ import 'server-only'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { config } from '@/lib/config'
+import type { Person } from '@/lib/identity/person'
+import { isPerPerson } from '@/lib/manifests/specs/upstream-auth'
 import { mcpSessionFetch } from '@/lib/outbound/outbound-clients'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 import type { Person } from '@/lib/identity/person'
@@ -31,7 +33,11 @@ async function headersOf(target: McpTarget, secrets: InjectedSecrets, person: Pe
     const token = await mcpServerBearerToken(target, target.oauth2, person)
     secrets.add(
       token,
-      `the access token of ${target.oauth2.clientId ? `OAuth client "${target.oauth2.clientId}"` : `the connection of "${target.namespace}/${target.name}"`}`,
+      `the access token of ${
+        target.oauth2.clientId
+          ? `OAuth client "${target.oauth2.clientId}"`
+          : `the connection of "${target.namespace}/${target.name}"${isPerPerson(target.oauth2) && person ? ` for ${person.displayName}` : ''}`
+      }`,
     )
     headers.authorization = `Bearer ${token}`
   }
@@ -75,8 +81,8 @@ export async function executeMcp(
   inputSchema?: unknown,
   /** This attempt's share of the call's deadline (what is left of it: lib/gateway/retry.ts); opening a session counts. */
   attemptMs: number = callTimeoutMs(),
-  /** Whom the call is made for: a `token_exchange` credential sends their token (a session of their own). */
-  person?: Person | null,
+  /** Whom the call is made for: a `token_exchange` credential sends their exchanged token, a `connect: perPerson` server their own connection's (a session of their own). */
+  person: Person | null = null,
 ): Promise<CallToolResult> {
   const attemptEnds = performance.now() + attemptMs
   const left = () => Math.max(1, Math.floor(attemptEnds - performance.now()))
@@ -89,7 +95,9 @@ export async function executeMcp(
   }
   const key = `${target.transport} ${target.url}\n${JSON.stringify(headers)}`
   // The server with the credentials it is configured with (references, not their values).
-  retireSuperseded(JSON.stringify([target.transport, target.url, target.namespace, target.authHeaders, target.oauth2 ?? null]), key)
+  // Each person's connection is a server of its own here: one person's token never retires another's session.
+  const whose = target.oauth2 && isPerPerson(target.oauth2) && person ? [person.issuer, person.subject] : null
+  retireSuperseded(JSON.stringify([target.transport, target.url, target.namespace, target.authHeaders, target.oauth2 ?? null, whose]), key)
   for (let fresh = false; ; fresh = true) {
     let session = pool.get(key)
     if (

@@ -60,6 +60,12 @@ export const oauth2Connection = z
     clientSecretRef: z.strictObject({ name: resourceRef, key: z.string().max(253).optional() }).optional(),
     /** Asked for at the authorization server; otherwise what the server's metadata lists as supported. */
     scopes: z.array(scopeToken).max(50).optional(),
+    /**
+     * Whose account calls use (docs/design/access.md#connected-accounts): `service`, the one connection an
+     * operator makes from the LanguageTool's page; `perPerson`, each person's own, connected from their
+     * Connections page (the operator's connection then serves discovery only).
+     */
+    connect: z.enum(['service', 'perPerson']).optional(),
   })
   .superRefine((spec, ctx) => {
     if (spec.clientSecretRef !== undefined && spec.clientId === undefined)
@@ -72,3 +78,6 @@ export type OAuth2Connection = z.infer<typeof oauth2Connection>
 export const mcpServerOAuth2 = z.discriminatedUnion('grantType', [oauth2Client, oauth2Connection])
 
 export const isConnection = (oauth2: OAuth2Client | OAuth2Connection): oauth2 is OAuth2Connection => oauth2.grantType === 'authorization_code'
+
+/** Calls use each person's own connection, not the operator's (docs/design/access.md#connected-accounts). */
+export const isPerPerson = (oauth2: OAuth2Client | OAuth2Connection): oauth2 is OAuth2Connection => isConnection(oauth2) && oauth2.connect === 'perPerson'

@@ -1,0 +1,6 @@
+import { personConnectionRoutes } from '@/lib/api/person-connection-routes'
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed'
+
+export const dynamic = 'force-dynamic'
+export const GET = personConnectionRoutes.callback
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET'])
