@@ -189,6 +189,22 @@ export const SEALED_STORES: readonly SealedStore[] = [
         .count === 1,
   },
   {
+    name: 'PersonConnection.ciphertext',
+    stale: async (keyId, skip, take) =>
+      (
+        await prisma.personConnection.findMany({
+          where: { ciphertext: { not: null }, keyId: { not: keyId } },
+          select: { id: true, ciphertext: true, keyId: true },
+          orderBy: { id: 'asc' },
+          skip,
+          take,
+        })
+      ).map((r) => ({ id: r.id, sealed: r.ciphertext!, keyId: r.keyId! })),
+    replace: async (s, next) =>
+      (await prisma.personConnection.updateMany({ where: { id: s.id, keyId: s.keyId }, data: { ciphertext: bytes(next.ciphertext), keyId: next.keyId } }))
+        .count === 1,
+  },
+  {
     name: 'UpstreamAuthorization.ciphertext',
     stale: async (keyId, skip, take) =>
       (

@@ -336,6 +336,23 @@ describe('key rotation', () => {
         connectedBy: 'admin',
       },
     })
+    const person = await prisma.user.create({ data: { name: 'Jane', email: `jane-${randomUUID()}@example.com` } })
+    const own = seal('person-connection-tokens')
+    await prisma.personConnection.create({
+      data: {
+        namespace: 'default',
+        name: 'crm',
+        userId: person.id,
+        configKey: 'c',
+        authorizationServer: 'https://as.example',
+        metadata: {},
+        scopes: [],
+        clientId: 'toolroom',
+        ciphertext: own.ciphertext,
+        keyId: own.keyId,
+        connectedAt: new Date(),
+      },
+    })
     const pending = seal('verifier')
     await prisma.upstreamAuthorization.create({
       data: {
@@ -383,6 +400,7 @@ describe('key rotation', () => {
     expect(openRow(await prisma.upstreamToken.findUniqueOrThrow({ where: { key: 'token-1' } }))).toBe('upstream-access-token')
     expect(openRow(await prisma.upstreamConnection.findFirstOrThrow({ where: { name: 'crm' } }))).toBe('connection-tokens')
     expect(openRow(await prisma.upstreamAuthorization.findUniqueOrThrow({ where: { stateHash: 'h1' } }))).toBe('verifier')
+    expect(openRow(await prisma.personConnection.findFirstOrThrow({ where: { userId: person.id } }))).toBe('person-connection-tokens')
     // resetDatabase clears the registry only: these rows would be sealed under a key the next test lacks.
     await prisma.$transaction([
       prisma.webhookEndpoint.deleteMany(),
@@ -393,6 +411,7 @@ describe('key rotation', () => {
       prisma.upstreamToken.deleteMany(),
       prisma.upstreamConnection.deleteMany(),
       prisma.upstreamAuthorization.deleteMany(),
+      prisma.user.deleteMany({ where: { id: person.id } }),
     ])
   })
 

@@ -1942,6 +1942,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LanguageTools whose calls use each person’s own account (auth.oauth2.connect: perPerson), and whether the signed-in person has connected theirs: since when, the scopes granted
+         * @description The signed-in person's Connections page as data: every LanguageTool with `auth.oauth2.connect: perPerson` (calls made for a person use that person's own account on it) and where the person's own connection stands (`not_connected`, `connected`, `reconnect` when the authorization server refused their refresh token or the server's configuration changed), the authorization server, the scopes granted and when. Any signed-in person, for themselves only; a credential that is nobody's is refused (403). Never a token.
+         */
+        get: operations["listMyConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/languagetools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting the signed-in person's own account on this LanguageTool's server: answers the authorization URL for their browser (valid 10 minutes, once, for this person only)
+         * @description As connectLanguageTool, for the signed-in person's own account on a LanguageTool with `auth.oauth2.connect: perPerson` (422 naming `spec.auth.oauth2.connect` otherwise); the authorization server sends the browser back to `/api/v1/connections/callback`.
+         */
+        post: operations["connectMyAccount"];
+        /**
+         * Delete the signed-in person's tokens for this LanguageTool (revoked at the authorization server when it offers revocation): calls made for them need it connected again
+         * @description Deletes the signed-in person's tokens for the LanguageTool at once, then revokes the refresh token (and the access token) at the authorization server when its metadata names a revocation endpoint (RFC 7009). Calls made for the person then answer that they need connecting. Audited.
+         */
+        delete: operations["disconnectMyAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the authorization server sends the person's browser back: checks the state (unused, unexpired, started by the same person), exchanges the code and stores the tokens sealed; the answer is a page that sends the browser on to the Connections page
+         * @description The redirect URI of people's own connections (`{public origin}/api/v1/connections/callback`). As finishLanguageToolConnection: the state must be pending, unexpired, a person's own (an operator's state is refused here, and a person's at the operator's callback) and started by the caller; it is spent before the code is exchanged.
+         */
+        get: operations["finishMyConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2182,6 +2246,8 @@ export interface components {
                             key?: string;
                         };
                         scopes?: string[];
+                        /** @enum {string} */
+                        connect?: "service" | "perPerson";
                     };
                 };
             };
@@ -2860,6 +2926,8 @@ export interface components {
                             key?: string;
                         };
                         scopes?: string[];
+                        /** @enum {string} */
+                        connect?: "service" | "perPerson";
                     };
                 };
             };
@@ -4365,6 +4433,25 @@ export interface components {
             expiresAt: string | null;
         };
         UpstreamConnectionStart: {
+            authorizationUrl: string;
+            expiresAt: string;
+        };
+        PersonConnectionList: {
+            items: components["schemas"]["PersonConnection"][];
+        };
+        PersonConnection: {
+            namespace: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            state: "not_connected" | "connected" | "reconnect";
+            message: string | null;
+            authorizationServer: string | null;
+            scopes: string[];
+            connectedAt: string | null;
+            refreshedAt: string | null;
+        };
+        PersonConnectionStart: {
             authorizationUrl: string;
             expiresAt: string;
         };
@@ -19051,6 +19138,291 @@ export interface operations {
         };
     };
     finishLanguageToolConnection: {
+        parameters: {
+            query: {
+                /** @example mJ1n… */
+                state: string;
+                /** @example x7Qp… */
+                code?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMyConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "namespace": "platform",
+                     *           "name": "github",
+                     *           "description": "GitHub as each person",
+                     *           "state": "connected",
+                     *           "message": null,
+                     *           "authorizationServer": "https://auth.github.example.com",
+                     *           "scopes": [
+                     *             "repo.read"
+                     *           ],
+                     *           "connectedAt": "2026-11-27T12:30:00.000Z",
+                     *           "refreshedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PersonConnectionList"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    connectMyAccount: {
+        parameters: {
+            query?: {
+                /** @example platform */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example github */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "authorizationUrl": "https://auth.github.example.com/authorize?response_type=code&client_id=…&code_challenge=…&code_challenge_method=S256&state=…",
+                     *       "expiresAt": "2026-11-27T14:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PersonConnectionStart"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disconnectMyAccount: {
+        parameters: {
+            query?: {
+                /** @example platform */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @example github */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details (RFC 9457) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details (RFC 9457) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    finishMyConnection: {
         parameters: {
             query: {
                 /** @example mJ1n… */
