@@ -4,7 +4,6 @@
 import 'server-only'
 import type { Person } from '@/lib/identity/person'
 import type { OAuth2Client, OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
-import type { Person } from '@/lib/identity/person'
 import { portalOriginFor } from '@/lib/identity/portal-person'
 import { isConnection, isPerPerson } from '@/lib/manifests/specs/upstream-auth'
 import { refreshOAuthToolStatus, refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
