@@ -4,7 +4,7 @@
 import { maxMcpBodyBytes } from '@/lib/gateway/mcp-handler'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
-import { policyTestRequestSchema, policyTestResultSchema } from '@/lib/policy/policy-test-schema'
+import { policyTestRequestSchema, policyTestResultSchema } from '@/lib/manifests/specs/policy-test'
 import { testPolicy } from '@/lib/policy/test-policy'
 
 export const POLICY_CONTRACTS = {

@@ -3,14 +3,12 @@
 // as agents and units refer to them), the first missing one included, since creating it changes the
 // answer. Everything else an answer reads (Tools, connectors, servers, policies, side-effect
 // policies) is announced as a change to everyone. Design: docs/design/effective-tools.md#caching.
+import 'server-only'
 import { prisma } from '@/lib/db'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
-import { type ChangeScope, changeOf, EVERYONE } from '@/lib/registry/registry-changes'
+import { agentSubject, unitSubject } from '@/lib/registry/change-subjects'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { type RegistryReader, registryReader } from './registry-reader'
-
-export const agentSubject = (id: string) => `Agent:${id}`
-export const unitSubject = (namespace: string, name: string) => `Unit:${namespace}/${name}`
 
 export async function answerDependencies(kind: 'Agent' | 'Unit', row: Row, reader: RegistryReader = registryReader()): Promise<Set<string>> {
   const spec = row.spec as AgentSpec & UnitSpec
@@ -31,18 +29,4 @@ export async function storedAnswerDependencies(kind: 'Agent' | 'Unit', id: strin
   const where = { where: { id }, select: { id: true, namespace: true, name: true, spec: true } }
   const row = kind === 'Agent' ? await prisma.agent.findUnique(where) : await prisma.unit.findUnique(where)
   return row ? answerDependencies(kind, row as Row) : null
-}
-
-/**
- * The scope of a committed write of these resources, for noteRegistryChange: their agents and units,
- * or everyone as soon as one is of another kind (its reach is not cheaply known).
- */
-export function changeOfResources(resources: { kind: string; id: string | null; namespace: string; name: string }[]): ChangeScope {
-  const subjects: string[] = []
-  for (const r of resources) {
-    if (r.kind === 'Agent' && r.id) subjects.push(agentSubject(r.id))
-    else if (r.kind === 'Unit') subjects.push(unitSubject(r.namespace, r.name))
-    else return EVERYONE
-  }
-  return subjects.length > 0 ? changeOf(subjects) : EVERYONE
 }

@@ -7,6 +7,7 @@
 // once, in `initialize`, and this gateway is stateless: what it declared is remembered per credential
 // and person in this process (bounded), so a process that did not see its `initialize` answers the
 // plain error.
+import 'server-only'
 import { randomUUID } from 'node:crypto'
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/agent-identity'

@@ -14,7 +14,7 @@ import { likeLiteral } from '@/lib/search/like-literal'
 import { prisma } from '@/lib/db'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import { discoveriesForWrites, enqueueDiscoveries, type WrittenResource } from '@/lib/discovery/schedule-discovery'
-import { changeOfResources } from '@/lib/effective-tools/answer-dependencies'
+import { changeOfResources } from '@/lib/registry/change-subjects'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import {
   deletePruned,

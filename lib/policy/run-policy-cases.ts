@@ -2,7 +2,7 @@
 // evaluatePolicies, the function the gateway runs, and its effect compared with the one expected. Pure.
 import type { PolicySpec } from '@/lib/manifests/specs/policy'
 import { compilePolicy, denialMessage, evaluatePolicies, type PolicyDecision, policyReaches } from './evaluate-policies'
-import type { PolicyTestCase, PolicyTestEffect, PolicyTestResult } from './policy-test-schema'
+import type { PolicyTestCase, PolicyTestEffect, PolicyTestResult } from '@/lib/manifests/specs/policy-test'
 
 export function runPolicyCases(
   policy: { namespace: string; name: string; spec: PolicySpec; source: 'applied' | 'request' },

@@ -3,7 +3,7 @@
 import 'server-only'
 import type { PolicySpec } from '@/lib/manifests/specs/policy'
 import { getRow } from '@/lib/resources/resource-store'
-import type { PolicyTestRequest, PolicyTestResult } from './policy-test-schema'
+import type { PolicyTestRequest, PolicyTestResult } from '@/lib/manifests/specs/policy-test'
 import { runPolicyCases } from './run-policy-cases'
 
 export async function testPolicy(request: PolicyTestRequest, now = new Date()): Promise<PolicyTestResult> {

@@ -7,10 +7,10 @@
 // for nobody, or for a person without a subject token, fails: no other credential stands in for them.
 import 'server-only'
 import { createHash } from 'node:crypto'
-import { prisma } from '@/lib/db'
 import type { Person } from '@/lib/identity/person'
 import type { OAuth2Client } from '@/lib/manifests/specs/upstream-auth'
 import { openSecretValues } from '@/lib/secrets/encryption'
+import { db, sql } from '@/lib/sql'
 import { cachedUpstreamToken, requestUpstreamToken, serverOf } from './get-upstream-token'
 import { upstreamTokenKey } from './upstream-token-key'
 import { UpstreamTokenError } from './upstream-token-rules'
@@ -88,14 +88,18 @@ const VIA: Record<Person['via'], string> = {
 
 /** The delegation's sealed subject token, while the token it belongs to may still be used. */
 async function usableDelegation(id: string): Promise<{ ciphertext: Uint8Array; keyId: string; tokenType: string } | null> {
-  const rows = await prisma.$queryRaw<Array<{ ciphertext: Uint8Array; keyId: string; tokenType: string }>>`
-    SELECT d."subjectCiphertext" AS ciphertext, d."subjectKeyId" AS "keyId", d."subjectTokenType" AS "tokenType"
-    FROM "DelegatedAccessToken" d
-    JOIN "AgentCredential" c ON c.id = d."credentialId"
-    LEFT JOIN "User" u ON u.id = d."userId"
-    WHERE d.id = ${id}::uuid AND d."expiresAt" > now() AND d."subjectCiphertext" IS NOT NULL
-      AND c."revokedAt" IS NULL AND (c."expiresAt" IS NULL OR c."expiresAt" > now())
-      AND (d."userId" IS NULL OR u."disabledAt" IS NULL)
-      AND EXISTS (SELECT 1 FROM "IdentityProvider" i WHERE i.issuer = d.issuer)`
-  return rows[0] ?? null
+  const row = await db
+    .selectFrom('DelegatedAccessToken as d')
+    .innerJoin('AgentCredential as c', 'c.id', 'd.credentialId')
+    .leftJoin('User as u', 'u.id', 'd.userId')
+    .select(['d.subjectCiphertext as ciphertext', 'd.subjectKeyId as keyId', 'd.subjectTokenType as tokenType'])
+    .where('d.id', '=', id)
+    .where('d.expiresAt', '>', sql<Date>`now()`)
+    .where('d.subjectCiphertext', 'is not', null)
+    .where('c.revokedAt', 'is', null)
+    .where((eb) => eb.or([eb('c.expiresAt', 'is', null), eb('c.expiresAt', '>', sql<Date>`now()`)]))
+    .where((eb) => eb.or([eb('d.userId', 'is', null), eb('u.disabledAt', 'is', null)]))
+    .where((eb) => eb.exists(eb.selectFrom('IdentityProvider as i').select(sql.lit(1).as('one')).whereRef('i.issuer', '=', 'd.issuer')))
+    .executeTakeFirst()
+  return row?.ciphertext && row.keyId && row.tokenType ? { ciphertext: row.ciphertext, keyId: row.keyId, tokenType: row.tokenType } : null
 }

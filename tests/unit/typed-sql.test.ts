@@ -29,6 +29,7 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/effective-tools/agents-with-tool.ts': NOT_CONVERTED_YET,
   'lib/effective-tools/registry-reader.ts': NOT_CONVERTED_YET,
   'lib/stats/read-call-stats.ts': NOT_CONVERTED_YET,
+  'lib/stats/read-calls-by-person.ts': NOT_CONVERTED_YET,
   'lib/stats/read-tool-failures.ts': NOT_CONVERTED_YET,
   'lib/stats/rollup-call-stats.ts': NOT_CONVERTED_YET,
   'lib/stats/tool-stats-cache.ts': NOT_CONVERTED_YET,
@@ -40,8 +41,10 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/tools/refresh-tool-status.ts': NOT_CONVERTED_YET,
   // Scripts run by node as they are.
   'scripts/bench/apply-impact.mjs': PLAIN_JS_SCRIPT,
+  'scripts/bench/fleet-recompute.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/approvals-fill.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/call-partitions.mts': 'a benchmark of the partitioned call log: writers and partition DDL on connections of its own',
+  'scripts/bench/soak.mts': 'a benchmark of the call log over a compressed month: bulk day fills and catalog size reads on a connection of its own',
   'scripts/bench/discovery.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/effective-tools.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/explain.mjs': PLAIN_JS_SCRIPT,

@@ -1,8 +1,8 @@
 // A Policy's test cases and their verdicts (POST /api/v1/policy-tests, `toolroom policy test`;
 // docs/design/policy.md#testing): the types the code uses and the OpenAPI document are inferred from these.
 import { z } from '@/lib/http/zod'
-import { dnsLabel } from '@/lib/manifests/specs/common'
-import { policySpec } from '@/lib/manifests/specs/policy'
+import { dnsLabel } from './common'
+import { policySpec } from './policy'
 import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/side-effect-levels'
 
 /**
