@@ -95,8 +95,7 @@ async function revoke(row: Row, server: Awaited<ReturnType<typeof personConnecta
   const sealed = openSecretValues(row.ciphertext, row.keyId) as { accessToken: string; refreshToken?: string; clientSecret?: string }
   const clientSecret = server.oauth2.clientSecretRef ? await readSecretValue(server.oauth2.clientSecretRef, server.namespace) : sealed.clientSecret
   const clientAuth = clientSecret ? oauth.ClientSecretBasic(clientSecret) : oauth.None()
-  const customFetch: typeof fetch = (input, init) =>
-    idpFetch()(input instanceof Request ? input.url : input, init, { timeoutMs: REVOCATION_TIMEOUT_MS })
+  const customFetch: typeof fetch = (input, init) => idpFetch()(input instanceof Request ? input.url : input, init, { timeoutMs: REVOCATION_TIMEOUT_MS })
   const options = { [oauth.customFetch]: customFetch, [oauth.allowInsecureRequests]: new URL(metadata.revocation_endpoint).protocol === 'http:' }
   // Revoking the refresh token ends the grant (RFC 7009 §2.1); the access token is revoked too for servers that keep them apart.
   for (const token of [sealed.refreshToken, sealed.accessToken]) {
