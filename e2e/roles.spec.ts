@@ -26,7 +26,7 @@ test('viewer reads everything but is offered no changes', async ({ browser }) =>
   const { page, close, cspViolations } = await signInAs(browser, 'viewer')
   await expect(nav(page).getByRole('link', { name: 'Tools', exact: true })).toBeVisible()
   await expect(nav(page).getByRole('link', { name: 'Apply' })).toHaveCount(0)
-  await expect(nav(page).getByRole('link', { name: 'People' })).toHaveCount(0)
+  await expect(nav(page).getByRole('link', { name: 'People', exact: true })).toHaveCount(0)
   await page.goto('/apply')
   await expect(page.getByText('cannot apply manifests')).toBeVisible()
   await expect(page.getByRole('button', { name: /^apply$/i })).toHaveCount(0)
@@ -60,7 +60,7 @@ test('operator applies and refreshes, but does not manage people, policies or se
   expect(issued.status()).toBe(201)
   const { page, close, cspViolations } = await signInAs(browser, 'operator')
   await expect(nav(page).getByRole('link', { name: 'Apply' })).toBeVisible()
-  await expect(nav(page).getByRole('link', { name: 'People' })).toHaveCount(0)
+  await expect(nav(page).getByRole('link', { name: 'People', exact: true })).toHaveCount(0)
   await page.goto('/apply')
   await expect(page.getByLabel('Manifest')).toBeVisible()
   await expect(page.getByText('SideEffectPolicy, Secret, and IdentityProvider documents need an admin.')).toBeVisible()
@@ -115,7 +115,7 @@ test('operator applies and refreshes, but does not manage people, policies or se
 test('approver reads, is offered no resource changes, and no People page', async ({ browser }) => {
   const { page, close, cspViolations } = await signInAs(browser, 'approver')
   await expect(nav(page).getByRole('link', { name: 'Apply' })).toHaveCount(0)
-  await expect(nav(page).getByRole('link', { name: 'People' })).toHaveCount(0)
+  await expect(nav(page).getByRole('link', { name: 'People', exact: true })).toHaveCount(0)
   await page.goto('/tools')
   await expect(page.getByRole('heading', { level: 1, name: /tools/i })).toBeVisible()
   expect(cspViolations).toEqual([])
@@ -124,7 +124,7 @@ test('approver reads, is offered no resource changes, and no People page', async
 
 test('admin manages people and API tokens; a new token is shown once and can be revoked', async ({ browser }) => {
   const { page, close, cspViolations } = await signInAs(browser, 'admin')
-  await nav(page).getByRole('link', { name: 'People' }).click()
+  await nav(page).getByRole('link', { name: 'People', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'People' })).toBeVisible()
   for (const role of Object.keys(DEMO_PASSWORDS)) await expect(page.locator(`[data-testid="person-row"][data-email="${role}@toolroom.local"]`)).toBeVisible()
   const email = `new.${Date.now()}@toolroom.local`
