@@ -4,7 +4,7 @@
 // gateway's "connect your account" answers link here, at one LanguageTool (`?languageTool=ns/name`).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Badge } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
+import { ConnectionActions } from '@/components/connections/connection-actions'
 import { Card } from '@/components/ui/card'
 import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
@@ -83,23 +83,7 @@ function ConnectionItem({ connection: c, focused, justConnected }: { connection:
           </span>
         }
         description={c.description ?? 'Calls agents make for you use your own account on this server.'}
-        actions={
-          <span className="flex flex-wrap justify-end gap-2">
-            {c.state !== 'not_connected' && (
-              <Button variant="ghost" onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
-                Disconnect
-              </Button>
-            )}
-            <Button
-              variant={c.state === 'connected' ? 'secondary' : 'primary'}
-              onClick={() => connect.mutate()}
-              disabled={connect.isPending}
-              aria-busy={connect.isPending}
-            >
-              {c.state === 'not_connected' ? 'Connect' : 'Reconnect'}
-            </Button>
-          </span>
-        }
+        actions={<ConnectionActions state={c.state} connect={connect} disconnect={disconnect} />}
       >
         <DefinitionList
           items={[

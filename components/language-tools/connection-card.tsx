@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCan } from '@/components/access/caller-context'
 import { Badge } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
+import { ConnectionActions } from '@/components/connections/connection-actions'
 import { Card } from '@/components/ui/card'
 import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
@@ -53,25 +53,7 @@ export function ConnectionCard({ name, namespace }: { name: string; namespace: s
       id="connection"
       title="Connection"
       description="This server follows MCP authorization: an operator signs in at its authorization server once, and Toolroom keeps the refresh token, sealed, for discovery and every call."
-      actions={
-        canWrite && c ? (
-          <span className="flex flex-wrap justify-end gap-2">
-            {c.state !== 'not_connected' && (
-              <Button variant="ghost" onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
-                Disconnect
-              </Button>
-            )}
-            <Button
-              variant={c.state === 'connected' ? 'secondary' : 'primary'}
-              onClick={() => connect.mutate()}
-              disabled={connect.isPending}
-              aria-busy={connect.isPending}
-            >
-              {c.state === 'not_connected' ? 'Connect' : 'Reconnect'}
-            </Button>
-          </span>
-        ) : null
-      }
+      actions={canWrite && c ? <ConnectionActions state={c.state} connect={connect} disconnect={disconnect} /> : null}
     >
       {c && state ? (
         <>
