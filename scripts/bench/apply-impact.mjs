@@ -4,24 +4,16 @@
 // transaction, the diff and the impact), cold (first run after start) and warm. Prints the figures;
 // record them in BENCHMARKS.md.
 import os from 'node:os'
-import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { BENCH_SECRET_KEY, runNode } from './bench-server.mjs'
-import { FLEET, generateFleet, insertSideEffectPolicies } from './generate-fleet.mjs'
+import { FLEET, seedBenchFleet } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
 
 const db = await benchDatabase('toolroom_bench_impact')
 try {
-  const client = new pg.Client({ connectionString: db.url })
-  await client.connect()
-  const t0 = performance.now()
-  await generateFleet(client)
-  await insertSideEffectPolicies(client)
-  await client.query('ANALYZE')
-  await client.end()
-  log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
+  await seedBenchFleet(db.url, log)
 
   // BENCH_PROFILE=<dir> writes a CPU profile of the dry runs there; BENCH_ONLY=<text> runs the manifests whose title holds it.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []

@@ -3,11 +3,10 @@
 // time in process. Prints the figures; record them in BENCHMARKS.md.
 import os from 'node:os'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
 import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
-import { FLEET, generateFleet, insertSideEffectPolicies } from './generate-fleet.mjs'
+import { FLEET, seedBenchFleet } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3998'
@@ -40,14 +39,7 @@ async function load(title, pathFor) {
 const db = await benchDatabase('toolroom_bench')
 let server
 try {
-  const client = new pg.Client({ connectionString: db.url })
-  await client.connect()
-  const t0 = performance.now()
-  const { agentIds } = await generateFleet(client)
-  await insertSideEffectPolicies(client)
-  await client.query('ANALYZE')
-  await client.end()
-  log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
+  const { agentIds } = await seedBenchFleet(db.url, log)
 
   await ensureBenchToken(db.url, BENCH_SECRET_KEY)
   server = (await startBenchServer({ port: PORT, databaseUrl: db.url, log })).child

@@ -3,22 +3,15 @@
 // explanation takes, and how long listing the agents of a Tool takes by how far it reaches. Prints the
 // figures; record them in BENCHMARKS.md.
 import os from 'node:os'
-import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
 import { BENCH_SECRET_KEY, runNode as node } from './bench-server.mjs'
-import { FLEET, generateFleet, insertSideEffectPolicies } from './generate-fleet.mjs'
+import { seedBenchFleet } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
 const db = await benchDatabase('toolroom_bench_explain')
 try {
-  const client = new pg.Client({ connectionString: db.url })
-  await client.connect()
-  await generateFleet(client)
-  await insertSideEffectPolicies(client)
-  await client.query('ANALYZE')
-  await client.end()
-  log(`fleet generated: ${JSON.stringify(FLEET)}`)
+  await seedBenchFleet(db.url, log)
   const out = JSON.parse(
     await node([...TSX_NODE_ARGS, 'scripts/bench/explain-time.mts'], { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY }, { capture: true }),
   )

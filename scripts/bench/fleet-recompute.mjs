@@ -4,12 +4,11 @@
 // the fleet database of the last run (A/B of two commits in the same minutes); BENCH_PROFILE_DIR=<dir>
 // writes a V8 CPU profile of the passes there. Prints the figures; record them in BENCHMARKS.md.
 import os from 'node:os'
-import pg from 'pg'
 import { benchDatabase, migrateDatabase, withDatabase } from '../fresh-database.mjs'
 import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
 import path from 'node:path'
 import { BENCH_SECRET_KEY, runNode } from './bench-server.mjs'
-import { FLEET, generateFleet, insertSideEffectPolicies } from './generate-fleet.mjs'
+import { seedBenchFleet } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
@@ -29,14 +28,7 @@ async function reusedDatabase() {
 const db = process.env.BENCH_REUSE ? await reusedDatabase() : await benchDatabase(NAME)
 try {
   if (!process.env.BENCH_REUSE) {
-    const client = new pg.Client({ connectionString: db.url })
-    await client.connect()
-    const t0 = performance.now()
-    await generateFleet(client)
-    await insertSideEffectPolicies(client)
-    await client.query('ANALYZE')
-    await client.end()
-    log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
+    await seedBenchFleet(db.url, log)
   }
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
   const passes = JSON.parse(

@@ -2,6 +2,7 @@
 // the same document shapes apply would store: 50 units (5 roots × 9 children), 5,000 agents,
 // 20,000 Tools, 20 connectors, 20 MCP servers; about 320 effective tools per agent across all tiers.
 import { randomUUID } from 'node:crypto'
+import pg from 'pg'
 
 export const FLEET = {
   roots: 5,
@@ -174,4 +175,23 @@ export async function insertSideEffectPolicies(client) {
       `INSERT INTO "SideEffectPolicy" (id, "apiVersion", namespace, name, level, spec) VALUES (gen_random_uuid(), 'toolroom.dev/v1alpha1', 'default', $1, $2::"SideEffectLevel", $3)`,
       [level, level, JSON.stringify({ level, requiresApproval: approval, logArgs: true, logResult: true })],
     )
+}
+
+/**
+ * The benchmarks' whole fleet in the database at `url`: generateFleet, the side-effect policies, then
+ * ANALYZE, so each benchmark starts from the same planned state. Logs the time and the fleet's size.
+ */
+export async function seedBenchFleet(url, log) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const t0 = performance.now()
+    const fleet = await generateFleet(client)
+    await insertSideEffectPolicies(client)
+    await client.query('ANALYZE')
+    log(`fleet generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(FLEET)}`)
+    return fleet
+  } finally {
+    await client.end()
+  }
 }
