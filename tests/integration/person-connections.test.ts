@@ -24,7 +24,7 @@ import {
   startAuthorizationServer,
   startProtectedMcpServer,
 } from '../support/mcp-authorization'
-import { consentAt, MemoryProvider } from '../support/oauth-browser'
+import { MemoryProvider, signInMcpClient } from '../support/oauth-browser'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { ensureUser, sessionCookie } from './access-fixtures'
 import { applyManifest, call, issueAgentCredential, resetDatabase, TEST_ORIGIN } from './helpers'
@@ -145,12 +145,7 @@ spec:
     const provider = new MemoryProvider({ client_id: oauthClientId })
     people[who] = { id: user.id, cookie, provider }
     // The MCP client's own sign-in: refused without a token, then the person consents at Toolroom.
-    await expect(consentedClient(who, false)).rejects.toThrow()
-    const decided = await consentAt(app.url, provider, cookie)
-    expect(decided.status, JSON.stringify(decided.json)).toBe(200)
-    await new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }).finishAuth(
-      new URL(decided.json.redirectTo!).searchParams.get('code')!,
-    )
+    await signInMcpClient(app.url, provider, cookie, () => consentedClient(who, false))
   }
 }, 90_000)
 

@@ -13,7 +13,7 @@ import { oauthRoutes } from '@/lib/api/oauth-routes'
 import { statsRoutes } from '@/lib/api/stats-routes'
 import { prisma } from '@/lib/db'
 import { agentClient, setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
-import { consentAt, MemoryProvider } from '../support/oauth-browser'
+import { MemoryProvider, signInMcpClient } from '../support/oauth-browser'
 import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { ensureUser, sessionCookie, tokenFor } from './access-fixtures'
@@ -277,12 +277,7 @@ describe("an MCP client with a person's consent", () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))
       return client
     }
-    await expect(connect()).rejects.toThrow()
-    const decided = await consentAt(app.url, provider, cookie)
-    expect(decided.status).toBe(200)
-    await new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }).finishAuth(
-      new URL(decided.json.redirectTo!).searchParams.get('code')!,
-    )
+    await signInMcpClient(app.url, provider, cookie, connect)
     const client = await connect()
     await client.callTool({ name: 'upstream.echo', arguments: { text: 'consented' } })
     await client.close()

@@ -26,7 +26,7 @@ import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { forgetUpstreamTokens } from '@/lib/upstream-auth/get-upstream-token'
 import { agentClient } from '../support/gateway-fixtures'
-import { consentAt, MemoryProvider } from '../support/oauth-browser'
+import { MemoryProvider, signInMcpClient } from '../support/oauth-browser'
 import { listen, type Listening, listenOn } from '../support/listen'
 import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { answerStatelessMcp } from '../support/stateless-mcp'
@@ -286,12 +286,7 @@ describe('grantType token_exchange', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }))
       return client
     }
-    await expect(connect()).rejects.toThrow()
-    const decided = await consentAt(app.url, provider, cookie)
-    expect(decided.status, JSON.stringify(decided.json)).toBe(200)
-    await new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: provider }).finishAuth(
-      new URL(decided.json.redirectTo!).searchParams.get('code')!,
-    )
+    await signInMcpClient(app.url, provider, cookie, connect)
     const client = await connect()
     const seen = upstream.seen.length
     try {

@@ -3,6 +3,7 @@
 // person consenting at Toolroom's consent API. No OAuth of our own: the SDK and better-auth do it.
 import http from 'node:http'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { expect } from 'vitest'
 import { authorizeContinuation } from '@/lib/oauth/authorize-continuation'
@@ -87,4 +88,18 @@ export async function consentAt(appUrl: string, provider: MemoryProvider, cookie
     body: JSON.stringify({ oauthQuery: consentPage.search.slice(1), accept: body.accept ?? true, ...(body.agent ? { agent: body.agent } : {}) }),
   })
   return { status: decided.status, json: (await decided.json()) as { redirectTo?: string; detail?: string } }
+}
+
+/**
+ * An MCP client's whole sign-in at Toolroom for the person whose session `cookie` is: `connect` is
+ * refused without a token, the person consents (consentAt), and the code is exchanged, so the
+ * provider holds the person's tokens.
+ */
+export async function signInMcpClient(appUrl: string, provider: MemoryProvider, cookie: string, connect: () => Promise<unknown>) {
+  await expect(connect()).rejects.toThrow()
+  const decided = await consentAt(appUrl, provider, cookie)
+  expect(decided.status, JSON.stringify(decided.json)).toBe(200)
+  await new StreamableHTTPClientTransport(new URL(`${appUrl}/mcp`), { authProvider: provider }).finishAuth(
+    new URL(decided.json.redirectTo!).searchParams.get('code')!,
+  )
 }
