@@ -4,34 +4,18 @@
 // gateway's "connect your account" answers link here, at one LanguageTool (`?languageTool=ns/name`).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Badge } from '@/components/ui/badge'
-import { ConnectionActions } from '@/components/connections/connection-actions'
+import { CONNECTION_STATE, ConnectionActions, When } from '@/components/connections/connection-parts'
 import { Card } from '@/components/ui/card'
 import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { EmptyState, ErrorState, LoadingState } from '@/components/ui/states'
 import type { PERSON_CONNECTION_CONTRACTS } from '@/lib/api/person-connection-routes'
 import { type AnswerOf, apiFetch, qs } from '@/lib/client/api'
-import { dateTime, timeAgo } from '@/lib/client/format'
 
 type Connection = AnswerOf<typeof PERSON_CONNECTION_CONTRACTS.list>['items'][number]
 type Started = AnswerOf<typeof PERSON_CONNECTION_CONTRACTS.start>
 
 const QUERY_KEY = ['my-connections']
-
-const STATE: Record<Connection['state'], { tone: 'green' | 'amber' | 'red'; label: string }> = {
-  connected: { tone: 'green', label: 'connected' },
-  not_connected: { tone: 'amber', label: 'not connected' },
-  reconnect: { tone: 'red', label: 'needs reconnecting' },
-}
-
-function When({ at }: { at: string | null }) {
-  if (!at) return <span className="text-slate-400">never</span>
-  return (
-    <span title={dateTime(at)}>
-      {timeAgo(at)} <span className="text-xs text-slate-500">({dateTime(at)})</span>
-    </span>
-  )
-}
 
 export function MyConnections({ focus, justConnected }: { focus: string | null; justConnected: boolean }) {
   const connections = useQuery({ queryKey: QUERY_KEY, queryFn: () => apiFetch<{ items: Connection[] }>('/api/v1/connections') })
@@ -68,7 +52,7 @@ function ConnectionItem({ connection: c, focused, justConnected }: { connection:
     mutationFn: () => fetch(path, { method: 'DELETE' }).then((r) => (r.ok ? undefined : Promise.reject(new Error(`HTTP ${r.status}`)))),
     onSettled: () => queryClient.invalidateQueries({ queryKey: QUERY_KEY }),
   })
-  const state = STATE[c.state]
+  const state = CONNECTION_STATE[c.state]
   const error = (connect.error ?? disconnect.error) as Error | null
   return (
     <section

@@ -5,31 +5,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCan } from '@/components/access/caller-context'
 import { Badge } from '@/components/ui/badge'
-import { ConnectionActions } from '@/components/connections/connection-actions'
+import { CONNECTION_STATE, ConnectionActions, When } from '@/components/connections/connection-parts'
 import { Card } from '@/components/ui/card'
 import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
 import type { UPSTREAM_CONNECTION_CONTRACTS } from '@/lib/api/upstream-connection-routes'
 import { type AnswerOf, apiFetch, qs } from '@/lib/client/api'
-import { dateTime, timeAgo } from '@/lib/client/format'
 
 type Connection = AnswerOf<typeof UPSTREAM_CONNECTION_CONTRACTS.get>
 type Started = AnswerOf<typeof UPSTREAM_CONNECTION_CONTRACTS.start>
-
-const STATE: Record<Connection['state'], { tone: 'green' | 'amber' | 'red'; label: string }> = {
-  connected: { tone: 'green', label: 'connected' },
-  not_connected: { tone: 'amber', label: 'not connected' },
-  reconnect: { tone: 'red', label: 'needs reconnecting' },
-}
-
-function When({ at }: { at: string | null }) {
-  if (!at) return <span className="text-slate-400">never</span>
-  return (
-    <span title={dateTime(at)}>
-      {timeAgo(at)} <span className="text-xs text-slate-500">({dateTime(at)})</span>
-    </span>
-  )
-}
 
 export function ConnectionCard({ name, namespace }: { name: string; namespace: string }) {
   const canWrite = useCan('write')
@@ -46,7 +30,7 @@ export function ConnectionCard({ name, namespace }: { name: string; namespace: s
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['languagetool-connection', namespace, name] }),
   })
   const c = connection.data
-  const state = c ? STATE[c.state] : null
+  const state = c ? CONNECTION_STATE[c.state] : null
   const error = (connect.error ?? disconnect.error ?? connection.error) as Error | null
   return (
     <Card
