@@ -9,6 +9,7 @@ import os from 'node:os'
 import pg from 'pg'
 import { maintainCallPartitions } from '@/lib/call-log/maintain-call-partitions'
 import { benchDatabase } from '../fresh-database.mjs'
+import { fillCallsSql } from './call-fill.mjs'
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 500_000)
 const DAY_MS = 86_400_000
@@ -18,15 +19,8 @@ const today = Math.floor(Date.now() / DAY_MS) * DAY_MS
 const deletedDay = new Date(today - 40 * DAY_MS)
 const droppedDay = new Date(today - 41 * DAY_MS)
 
-const fill = (day: Date) => `
-  INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, args, result)
-  SELECT at, at + interval '40 milliseconds', md5('a' || (i % 1000))::uuid, 'bench', 'agent-' || (i % 1000), 'unit-' || (i % 20),
-    'pool' || (i % 20) || '.tool_' || (i % 100), 'pool' || (i % 20), 'Tool/bench/pool' || (i % 20) || '.tool_' || (i % 100), 'grant', 'read_only',
-    (ARRAY['mcp', 'rest', 'ingest'])[1 + i % 3], CASE WHEN i % 50 = 0 THEN 'failed' ELSE 'succeeded' END,
-    CASE WHEN i % 50 = 0 THEN 'upstream_status' END, CASE WHEN i % 50 = 0 THEN 'the endpoint answered 503' END, 40, 1,
-    json_build_object('id', 'rec-' || i, 'limit', 20), '{"ok":true}'::json
-  FROM (SELECT i, '${day.toISOString()}'::timestamptz + (i % 86_400_000) * interval '1 millisecond' AS at FROM generate_series(1, ${CALLS}) AS i) AS s`
+// A call a millisecond from the day's start: the day's rows, however many, in one partition.
+const fill = (day: Date) => fillCallsSql(day, CALLS, CALLS)
 
 const oneCall = `
   INSERT INTO "ToolCall" ("agentId", "agentNamespace", "agentName", "toolId", "toolNamespace", provenance, channel, outcome)

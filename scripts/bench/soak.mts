@@ -18,6 +18,7 @@ import os from 'node:os'
 import http from 'node:http'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
+import { fillCallsSql } from './call-fill.mjs'
 import { stopChild } from '../stop-child.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 import { BENCH_SECRET_KEY, runNode } from './bench-server.mjs'
@@ -55,16 +56,6 @@ function rssMb(pid: number): number {
   const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)
   return line ? Number(line[1]) / 1024 : NaN
 }
-
-const fill = (day: Date, calls: number, spreadMs: number) => `
-  INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, args, result)
-  SELECT at, at + interval '40 milliseconds', md5('a' || (i % 1000))::uuid, 'bench', 'agent-' || (i % 1000), 'unit-' || (i % 20),
-    'pool' || (i % 20) || '.tool_' || (i % 100), 'pool' || (i % 20), 'Tool/bench/pool' || (i % 20) || '.tool_' || (i % 100), 'grant', 'read_only',
-    (ARRAY['mcp', 'rest', 'ingest'])[1 + i % 3], CASE WHEN i % 50 = 0 THEN 'failed' ELSE 'succeeded' END,
-    CASE WHEN i % 50 = 0 THEN 'upstream_status' END, CASE WHEN i % 50 = 0 THEN 'the endpoint answered 503' END, 40, 1,
-    json_build_object('id', 'rec-' || i, 'limit', 20), '{"ok":true}'::json
-  FROM (SELECT i, '${day.toISOString()}'::timestamptz + (i::bigint * ${spreadMs} / ${calls}) * interval '1 millisecond' AS at FROM generate_series(1, ${calls}) AS i) AS s`
 
 const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bench.lookup', arguments: { key: 'k1' } } })
 
@@ -169,7 +160,7 @@ try {
       })),
     ])
     let t = performance.now()
-    await client.query(fill(day, CALLS_PER_DAY, DAY_MS))
+    await client.query(fillCallsSql(day, CALLS_PER_DAY, DAY_MS))
     const fillSeconds = (performance.now() - t) / 1000
     written += CALLS_PER_DAY
     t = performance.now()
@@ -196,7 +187,7 @@ try {
   const lastReads = await statsReads()
 
   // A minute of late calls, spread over the statistics window, then the rollup that counts them.
-  await client.query(fill(new Date(Date.now() - 7 * DAY_MS + 3_600_000), LATE_CALLS, 7 * DAY_MS - 2 * 3_600_000))
+  await client.query(fillCallsSql(new Date(Date.now() - 7 * DAY_MS + 3_600_000), LATE_CALLS, 7 * DAY_MS - 2 * 3_600_000))
   const t = performance.now()
   let late = 0
   for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats()) late += r.callsAdded
