@@ -83,13 +83,39 @@ test('the walk lists every page of the portal', () => {
   expect(fs.existsSync(path.resolve('app/not-found.tsx'))).toBe(true)
 })
 
+/**
+ * What went wrong in the page while it loaded: script errors, console errors, requests that failed
+ * and requests still unanswered. A panel that never stops loading is then told apart from a page
+ * that never hydrated or an API read that never returned.
+ */
+function watchLoading(page: Page) {
+  const problems: string[] = []
+  const unanswered = new Set<string>()
+  page.on('pageerror', (e) => problems.push(`script error: ${e.message}`))
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`)
+  })
+  page.on('request', (r) => unanswered.add(`${r.method()} ${r.url()}`))
+  page.on('requestfinished', (r) => unanswered.delete(`${r.method()} ${r.url()}`))
+  page.on('requestfailed', (r) => {
+    unanswered.delete(`${r.method()} ${r.url()}`)
+    problems.push(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`)
+  })
+  return () => [...problems, ...[...unanswered].map((r) => `no answer yet: ${r}`)].join('\n') || 'no script error, console error or failed request'
+}
+
 async function open(page: Page, p: PortalPage) {
+  const seen = watchLoading(page)
   const response = await page.goto(paths.get(p.name)!)
   expect(response?.status(), `${p.name}: HTTP status`).toBe(p.status ?? 200)
   await expect(page.getByRole('heading', { level: 1, name: p.heading }).first()).toBeVisible()
   await page.waitForLoadState('networkidle')
   // Lists and panels load after the page: wait until none says it is still loading.
-  await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0, { timeout: 30_000 })
+  await expect(page.getByRole('status').filter({ hasText: /^Loading/ }))
+    .toHaveCount(0, { timeout: 30_000 })
+    .catch((e: Error) => {
+      throw new Error(`${p.name}: still loading after 30 s. In the page:\n${seen()}\n\n${e.message}`)
+    })
 }
 
 /** What scrolls sideways: the page itself, or any box that is not code (code may scroll; it is reachable by keyboard). */
