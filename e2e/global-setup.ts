@@ -1,7 +1,8 @@
 // Signs in once as the demo admin (seeded by `npm test` into every world's database) through each
 // world's real sign-in page, and keeps the session for every spec of that world that does not sign in
-// on its own.
+// on its own. Then puts the page walk's requests in each world's queue (support/pending-payments.ts).
 import { chromium, type FullConfig } from '@playwright/test'
+import { ensurePendingPayments } from './support/pending-payments'
 import { adminStatePath, WORLD_INDEX, WORLDS } from './support/worlds'
 
 /** The demo admin's session in this worker's world. */
@@ -21,6 +22,7 @@ export default async function globalSetup(config: FullConfig) {
         await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 })
         await page.context().storageState({ path: adminStatePath(index) })
         await page.context().close()
+        await ensurePendingPayments(world.baseURL, adminStatePath(index))
       }),
     )
   } finally {

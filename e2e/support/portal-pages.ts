@@ -1,4 +1,4 @@
-// Every page of the portal, for the specs that walk them all (e2e/every-page.spec.ts): where it is,
+// Every page of the portal, for the specs that walk them all (e2e/support/page-walk.ts): where it is,
 // how to know it has rendered, and how a detail page finds a real id in the seeded demo fleet.
 //
 // Adding a page under app/(portal)/ (or another page route)? Add it here: the walk checks that every
