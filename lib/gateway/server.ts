@@ -56,7 +56,11 @@ export function gatewayTimeouts(overrides: Partial<GatewayTimeouts> = {}): Gatew
 export function createGatewayServer(options: GatewayServerOptions): http.Server {
   const upstream = options.upstream ? new URL(options.upstream) : null
   const timeouts = gatewayTimeouts(options.timeouts)
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+  // An idle connection to the web app may be closed by it at any moment (Node's server closes idle
+  // ones after its keepAliveTimeout and says so in `Keep-Alive: timeout=…`). Node's agent honours that
+  // hint only when it has a timeout of its own: with one, idle sockets are dropped a second before the
+  // web app would, and what still races (a busy event loop) is retried by `proxy`.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: FRONT_IDLE_SOCKET_MS })
   const server = http.createServer({ connectionsCheckingInterval: timeouts.checkEveryMs }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0]
     if (path === '/mcp' || path === '/mcp/') return void serveMcp(req, res, timeouts.mcpBodyMs)
@@ -181,7 +185,19 @@ function readBody(req: http.IncomingMessage, limit: number, ms: number): Promise
   })
 }
 
-function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL, agent: http.Agent) {
+/** How long a connection to the web app may sit idle in the front's pool (shorter if the web app announces less). */
+const FRONT_IDLE_SOCKET_MS = 30_000
+
+/** A request that carries no body can be sent again as it was. */
+function withoutBody(req: http.IncomingMessage): boolean {
+  return (
+    (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') &&
+    !req.headers['transfer-encoding'] &&
+    !Number(req.headers['content-length'] ?? 0)
+  )
+}
+
+function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL, agent: http.Agent, retried = false) {
   const outgoing = http.request(
     {
       protocol: upstream.protocol,
@@ -208,10 +224,16 @@ function proxy(req: http.IncomingMessage, res: http.ServerResponse, upstream: UR
       answer.pipe(res)
     },
   )
-  outgoing.on('error', () => {
+  outgoing.on('error', (error: NodeJS.ErrnoException) => {
+    // The web app closed a pooled connection as this request went out on it: nothing reached it, so a
+    // request without a body goes again on a fresh connection, once, instead of answering 502.
+    if (!retried && outgoing.reusedSocket && !res.headersSent && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && withoutBody(req))
+      return proxy(req, res, upstream, agent, true)
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', ...(req.complete ? {} : { connection: 'close' }) })
     res.end('the web server is not reachable')
   })
+  // A retried request had no body and has been read whole: there is nothing more to pipe.
+  if (retried) return void outgoing.end()
   // A client that leaves mid-request leaves nothing half-sent upstream.
   req.on('close', () => !req.complete && outgoing.destroy())
   req.pipe(outgoing)

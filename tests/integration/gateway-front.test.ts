@@ -258,3 +258,41 @@ describe('the gateway front bounds connections', () => {
     expect((await Promise.all(slow)).map((o) => [o.closedBy, o.got])).toEqual(Array.from({ length: 5 }, () => ['client', '']))
   })
 })
+
+describe('the gateway front and its pooled connections to the web app', () => {
+  // A web app that closes a kept-alive connection just as the front sends the next request on it: what
+  // Node's server does to a connection idle for its keepAliveTimeout, when the request and the close
+  // cross. Here every connection's second request is met by the close, so the race is always lost.
+  let closing: Listening
+  let front: Listening
+  const served = new WeakMap<object, number>()
+  beforeAll(async () => {
+    closing = await listen((req, res) => {
+      const count = (served.get(req.socket) ?? 0) + 1
+      served.set(req.socket, count)
+      if (count > 1) return void req.socket.destroy()
+      req.resume()
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain', connection: 'keep-alive' }).end(`served ${req.method} ${req.url}`))
+    })
+    front = await listenOn(createGatewayServer({ port: 0, upstream: closing.url, timeouts: { headersMs: NEVER, requestMs: NEVER, mcpBodyMs: NEVER } }))
+  })
+  afterAll(async () => {
+    await front?.close()
+    await closing?.close()
+  })
+
+  it('sends a request without a body again on a fresh connection, instead of answering 502', async () => {
+    for (const path of ['/a', '/b', '/c']) {
+      const res = await fetch(`${front.url}${path}`)
+      expect(res.status, path).toBe(200)
+      expect(await res.text()).toBe(`served GET ${path}`)
+    }
+  })
+
+  it('does not send a body twice: a POST caught by the close is answered 502, saying the web app was not reachable', async () => {
+    expect((await fetch(`${front.url}/first`)).status).toBe(200)
+    const res = await fetch(`${front.url}/post`, { method: 'POST', body: 'once only' })
+    expect(res.status).toBe(502)
+    expect(await res.text()).toBe('the web server is not reachable')
+  })
+})
