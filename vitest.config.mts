@@ -27,9 +27,20 @@ export default defineConfig({
       // files first, then the integration files.
       // A timeout is a guard against a hang, not a speed check: Vitest's 5 s default failed CPU-bound
       // property tests (hundreds of generated cases) on a machine busy with other work.
+      // The unit files share one module graph per worker (`isolate: false`): each file imported the
+      // app's modules again (lib/api/contracts alone is most of them), which was more than half the
+      // unit suite's CPU time. They hold no state between files: no module mocks, no environment they
+      // change, every spy restored (docs/design/testing.md, "Unit files share their modules").
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 }, testTimeout: 30_000 },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          isolate: false,
+          sequence: { groupOrder: 0 },
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,

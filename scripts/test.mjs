@@ -13,6 +13,7 @@ import { copyOfDatabase, dropDatabasesNamed, freshDatabase, migrateDatabase, wit
 import { checkImage } from './check-image.mjs'
 import { checkProcesses, ensureNode, NODE_VERSIONS } from './node-versions.mjs'
 import { freePort } from './free-port.mjs'
+import { buildCliIfStale } from './build-cli.mjs'
 import { buildForProduction, portalAnswers, startProductionStack, waitForStack } from './production-stack.mjs'
 import { stopChild } from './stop-child.mjs'
 import { TSX_NODE_ARGS } from './tsx-node-args.mjs'
@@ -55,6 +56,13 @@ async function main() {
   const built = !only || ['e2e', 'node', 'image'].includes(only) ? productionBuild() : null
   // A failed build fails the suites that need it; until then nobody waits on it (no unhandled rejection).
   built?.catch(() => {})
+  // The CLI's binary, which integration files and an e2e spec run: compiled here once if its sources
+  // changed since the last compile (postinstall's, in a clean clone), not once per file that runs it.
+  // A failure is left to those files, whose own check compiles it again and fails with tsc's findings.
+  const cliBuilt =
+    !only || only === 'integration' || only === 'e2e'
+      ? timed('CLI build', () => buildCliIfStale()).catch((error) => log(`the CLI did not compile: ${error.message.split('\n')[0]}`))
+      : null
   const adminUrl = await timed('database', async () => (process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : await startEmbedded()))
   // Migrated once: every other database of the run is a copy of it (CREATE DATABASE … TEMPLATE).
   const template = await timed('migrations', async () => {
@@ -65,6 +73,7 @@ async function main() {
   const e2eDb = !only || only === 'e2e' ? await copyOfDatabase(template, 'toolroom_e2e') : null
 
   if (!only || only === 'unit' || only === 'integration') {
+    await cliBuilt
     const projects = only ? ['--project', only] : []
     const report = path.join(REPORTS, 'vitest.json')
     fs.rmSync(report, { force: true })
@@ -82,6 +91,7 @@ async function main() {
   if (!only || only === 'e2e') {
     // The servers run as production runs them: the compiled gateway (dist/) in front of Next.js.
     await timed('waiting for the build', () => built)
+    await cliBuilt
     // The e2e world is the demo fleet without its history and traffic, so specs count on what they do themselves
     // (e2e/living-demo.spec.ts starts its own `npm start` to see the living demo). Seeded once, copied per worker.
     if ((await run('seed', ['dist/seed-demo.cjs'], { DATABASE_URL: e2eDb, TOOLROOM_DEMO_TRAFFIC: '0' })) !== 0)

@@ -1,14 +1,19 @@
 // The toolroom CLI as `npx toolroom` runs it: its compiled binary (cli/dist) in a child process, with
 // no environment but its own, for the integration and end-to-end tests of the CLI.
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import path from 'node:path'
-import { promisify } from 'node:util'
+import { buildCliIfStale } from '../../scripts/build-cli.mjs'
 
 const BIN = path.resolve('cli/dist/toolroom.mjs')
 
-/** Compiles the CLI into cli/dist. */
+/**
+ * Makes sure cli/dist holds the CLI of the current sources. `npm test` compiles it once before the
+ * suites (scripts/build-cli.mjs), so within a run this only checks the fingerprint: three integration
+ * files and an e2e spec each compiled it again (tsc, ~6 CPU seconds each), and two of them at once
+ * rewrote the files the other was running.
+ */
 export async function buildCli(): Promise<void> {
-  await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'cli/tsconfig.json'])
+  await buildCliIfStale()
 }
 
 export interface CliRun {
