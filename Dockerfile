@@ -13,7 +13,9 @@ WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY prisma ./prisma
-COPY scripts/embedded-db-url.mjs ./scripts/
+# What postinstall runs (the Prisma client and the CLI's compile) needs the scripts and the CLI's sources.
+COPY scripts ./scripts
+COPY cli ./cli
 # `npm ci` refuses this lockfile (it lists no other platforms' optional packages); install keeps it as it is.
 RUN npm install --no-audit --no-fund
 COPY . .
