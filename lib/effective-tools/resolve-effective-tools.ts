@@ -122,11 +122,14 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
         missing('spec.connectors', slug, from, `connector "${slug}" does not exist`)
         continue
       }
-      for (const tool of tools) add(tool, 'connector', `connector:${slug}`, from)
+      // One provenance string for the connector's tools: answers look their entries up by it.
+      const provenance = `connector:${slug}`
+      for (const tool of tools) add(tool, 'connector', provenance, from)
     }
 
   // Image tools belong to the subject's own image: never inherited.
-  for (const tool of subject.imageTools) add(tool, 'image', `image:${subject.imageDigest ?? 'unknown'}`, null)
+  const imageProvenance = `image:${subject.imageDigest ?? 'unknown'}`
+  for (const tool of subject.imageTools) add(tool, 'image', imageProvenance, null)
 
   for (const ref of subject.languageTools ?? []) {
     const tools = input.languageToolTools.get(ref)
@@ -134,8 +137,8 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
       missing('spec.languageTools', ref, null, `LanguageTool "${ref}" does not exist`)
       continue
     }
-    const server = parseRef(ref, subject.namespace).name
-    for (const tool of tools) add(tool, 'mcp', `mcp:${server}`, null)
+    const provenance = `mcp:${parseRef(ref, subject.namespace).name}`
+    for (const tool of tools) add(tool, 'mcp', provenance, null)
   }
 
   const granted = new Set<string>()

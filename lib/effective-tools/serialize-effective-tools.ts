@@ -74,13 +74,26 @@ export function serializeEntries(
 ): SerializedJson {
   const parts: Buffer[] = [OPEN_ARRAY]
   const usable = pieces !== null && pieces.policies === input.policies && pieces.stats === stats ? pieces : null
+  // Entries not kept come in runs (a tier at a time): each run becomes one Buffer, not one per entry.
+  let run = ''
   for (let i = 0; i < verdicts.length; i++) {
     const v = verdicts[i]
-    const text = usable === null || v.candidate.tier === 'image' ? commaAndText(v, input, stats, false) : keptText(v, input, stats, usable)
-    parts.push(i === 0 ? text.subarray(1) : text)
+    if (usable === null || v.candidate.tier === 'image') {
+      run += ',' + entryJson(v, input, stats)
+      continue
+    }
+    if (run) run = flushRun(parts, run)
+    const text = keptText(v, input, stats, usable)
+    parts.push(parts.length === 1 ? text.subarray(1) : text)
   }
+  if (run) flushRun(parts, run)
   parts.push(CLOSE_ARRAY)
   return new SerializedJson(parts)
+}
+
+function flushRun(parts: Buffer[], run: string): string {
+  parts.push(Buffer.from(parts.length === 1 ? run.slice(1) : run))
+  return ''
 }
 
 function keptText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot, pieces: EntryPieces): Buffer {
@@ -90,7 +103,7 @@ function keptText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: Too
     const byUnit = mine?.plain.get(v.candidate.provenance)
     const known = byUnit?.get(v.candidate.inheritedFromUnit)
     if (known) return known
-    const text = commaAndText(v, input, stats, true)
+    const text = commaAndText(v, input, stats)
     if (!spend(pieces, text.byteLength + v.candidate.provenance.length)) return text
     if (!mine) pieces.byTool.set(tool, (mine = { plain: new Map(), other: new Map() }))
     if (byUnit) byUnit.set(v.candidate.inheritedFromUnit, text)
@@ -100,7 +113,7 @@ function keptText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: Too
   const key = variantKey(v)
   const known = mine?.other.get(key)
   if (known) return known
-  const text = commaAndText(v, input, stats, true)
+  const text = commaAndText(v, input, stats)
   if (!spend(pieces, text.byteLength + key.length)) return text
   if (!mine) pieces.byTool.set(tool, (mine = { plain: new Map(), other: new Map() }))
   mine.other.set(key, text)
@@ -115,13 +128,16 @@ function spend(pieces: EntryPieces, bytes: number): boolean {
   return true
 }
 
-/** `,` and the entry's JSON. A piece to keep gets memory of its own, not a slice of Node's shared pool (which it would hold alive). */
-function commaAndText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot, toKeep: boolean): Buffer {
+function entryJson(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot): string {
   const entry = entryOf(v, input)
   attachStats(entry, stats)
   if (v.policies !== undefined) entry.policies = v.policies
-  const json = ',' + JSON.stringify(entry)
-  if (!toKeep) return Buffer.from(json)
+  return JSON.stringify(entry)
+}
+
+/** `,` and the entry's JSON, in memory of its own: a kept piece must not hold a slab of Node's shared Buffer pool alive. */
+function commaAndText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot): Buffer {
+  const json = ',' + entryJson(v, input, stats)
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json))
   bytes.write(json)
   return bytes
