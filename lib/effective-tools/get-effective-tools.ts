@@ -45,6 +45,18 @@ function currentPieces(policies: ResolverInput['policies'], stats: ToolStatsSnap
   return memo.pieces
 }
 
+/** What the kept pieces of this epoch hold (benchmarks and the operator's sizing). */
+export function keptEntryPieces(): { tools: number; pieces: number; bytes: number; budget: number } | null {
+  const pieces = memo.pieces
+  if (!pieces) return null
+  let count = 0
+  for (const { plain, other } of pieces.byTool.values()) {
+    count += other.size
+    for (const byUnit of plain.values()) count += byUnit.size
+  }
+  return { tools: pieces.byTool.size, pieces: count, bytes: pieces.bytes, budget: pieces.budget }
+}
+
 /** getEffectiveTools as JSON text: the same bytes as `JSON.stringify` of its entries, without building most of them. */
 export async function getSerializedEffectiveTools(kind: 'Agent' | 'Unit', row: Row, withExcluded: boolean): Promise<SerializedEffectiveSet> {
   const [input, stats] = await Promise.all([loadResolverInput(kind, row), toolStatsSnapshot()])

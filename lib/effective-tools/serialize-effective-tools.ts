@@ -31,7 +31,7 @@ export interface EntryPieces {
  * One tool's entries: most are plainly enabled (no reason, no policies) and differ only in where they
  * come from, looked up without building a key; the rest by a key that spells out their decision.
  */
-interface ToolPieces {
+export interface ToolPieces {
   /** By provenance, then by the unit inherited from (null: the subject's own). */
   plain: Map<string, Map<string | null, Buffer>>
   other: Map<string, Buffer>
