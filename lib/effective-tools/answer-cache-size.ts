@@ -25,3 +25,14 @@ export function processMemoryLimitBytes(): number {
   const total = os.totalmem()
   return constrained > 0 && constrained < total ? constrained : total
 }
+
+const MAX_ENTRY_PIECES_MB = 256
+
+/**
+ * How much the serialized entries shared by answers (serialize-effective-tools.ts) may hold: a
+ * sixteenth of what the process may use, at most 256 MB, whatever the answer cache is given (they
+ * are what makes recomputing answers cheap, cached or not). They live one registry epoch.
+ */
+export function entryPiecesBudgetBytes(limitBytes: number): number {
+  return Math.min(MAX_ENTRY_PIECES_MB * 1024 * 1024, Math.floor(limitBytes / 16))
+}

@@ -45,11 +45,8 @@ function invalidate(scope: ChangeScope) {
   for (const [key, entry] of cache.entries) if (touches(scope, entry.dependsOn ?? null)) drop(key, entry)
 }
 
-/** What a computation gives the cache: the answer, and the subjects it depends on. */
-export interface Computed {
-  value: unknown
-  dependsOn: ReadonlySet<string>
-}
+/** What a computation gives the cache: the answer (as a value to serialize, or serialized), and the subjects it depends on. */
+export type Computed = ({ value: unknown } | { body: Buffer }) & { dependsOn: ReadonlySet<string> }
 
 /** The cached body for `key` (valid for `variant`), or computes, caches and returns it. */
 export async function cachedBody(key: string, compute: () => Promise<Computed>, variant = ''): Promise<Buffer> {
@@ -66,8 +63,9 @@ export async function cachedBody(key: string, compute: () => Promise<Computed>, 
     return hit.body
   }
   if (hit) drop(key, hit)
-  const { value, dependsOn } = await compute()
-  const body = Buffer.from(JSON.stringify(value))
+  const computed = await compute()
+  const { dependsOn } = computed
+  const body = 'body' in computed ? computed.body : Buffer.from(JSON.stringify(computed.value))
   // Computed from reads that began at `epoch`: a change since (whatever it touched) may have come
   // too late for the invalidation above and too early for the reads, so the body is not kept.
   if (epoch !== null && registryEpoch() === epoch && body.byteLength <= maxBytes()) {

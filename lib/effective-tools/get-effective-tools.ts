@@ -1,18 +1,71 @@
 // Effective tool set of a stored agent or unit: load, resolve, then attach each entry's 7-day call
 // statistics (from the stats cache, which moves on its own clock, not the registry's): those of the
 // entry's own resolved tool, not of every tool of its name.
-import type { Row } from '@/lib/resources/kind-adapters'
-import { toolStatKey } from '@/lib/stats/tool-stat-key'
-import { statsOfTool, toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
-import { loadResolverInput } from './load-resolver-input'
-import { resolveEffectiveTools } from './resolve-effective-tools'
-import type { EffectiveToolSet } from './types'
 import { policiesOnTools } from '@/lib/policy/policy-set'
+import { registryEpoch } from '@/lib/registry/registry-changes'
+import type { Row } from '@/lib/resources/kind-adapters'
+import { toolStatsSnapshot, type ToolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
+import { entryPiecesBudgetBytes, processMemoryLimitBytes } from './answer-cache-size'
+import { attachStats } from './attach-stats'
+import { loadResolverInput } from './load-resolver-input'
+import { resolveEffectiveTools, resolveVerdicts } from './resolve-effective-tools'
+import { type EntryPieces, entryPieces, SerializedJson, serializeEntries } from './serialize-effective-tools'
+import type { EffectiveToolSet, ResolverInput, UnresolvedReference } from './types'
 
 export async function getEffectiveTools(kind: 'Agent' | 'Unit', row: Row): Promise<EffectiveToolSet> {
   const [set, stats] = await Promise.all([loadResolverInput(kind, row).then(resolveEffectiveTools), toolStatsSnapshot()])
   // Entries are fresh objects per resolve: filled in place.
-  for (const entry of [...set.tools, ...set.excluded]) Object.assign(entry, statsOfTool(stats, toolStatKey(entry.source, entry.name)))
+  for (const entry of [...set.tools, ...set.excluded]) attachStats(entry, stats)
   if (kind === 'Agent') await policiesOnTools(row, set.tools)
   return set
+}
+
+/** An effective set as serialized JSON (its entries' text shared across answers), with its unresolved references. */
+export interface SerializedEffectiveSet {
+  tools: SerializedJson
+  excluded: SerializedJson
+  unresolved: UnresolvedReference[]
+}
+
+const memo: { epoch: number | null; pieces: EntryPieces | null } = ((
+  globalThis as { __toolroomEntryPieces?: { epoch: number | null; pieces: EntryPieces | null } }
+).__toolroomEntryPieces ??= {
+  epoch: null,
+  pieces: null,
+})
+
+/** The kept pieces for this epoch, these SideEffectPolicies and these statistics; null while no epoch is known. */
+function currentPieces(policies: ResolverInput['policies'], stats: ToolStatsSnapshot): EntryPieces | null {
+  const epoch = registryEpoch()
+  if (epoch === null) return null
+  if (memo.epoch !== epoch || memo.pieces?.policies !== policies || memo.pieces.stats !== stats) {
+    memo.epoch = epoch
+    memo.pieces = entryPieces(policies, stats, entryPiecesBudgetBytes(processMemoryLimitBytes()))
+  }
+  return memo.pieces
+}
+
+/** What the kept pieces of this epoch hold (benchmarks and the operator's sizing). */
+export function keptEntryPieces(): { tools: number; pieces: number; bytes: number; budget: number } | null {
+  const pieces = memo.pieces
+  if (!pieces) return null
+  let count = 0
+  for (const { plain, other } of pieces.byTool.values()) {
+    count += other.size
+    for (const byUnit of plain.values()) count += byUnit.size
+  }
+  return { tools: pieces.byTool.size, pieces: count, bytes: pieces.bytes, budget: pieces.budget }
+}
+
+/** getEffectiveTools as JSON text: the same bytes as `JSON.stringify` of its entries, without building most of them. */
+export async function getSerializedEffectiveTools(kind: 'Agent' | 'Unit', row: Row, withExcluded: boolean): Promise<SerializedEffectiveSet> {
+  const [input, stats] = await Promise.all([loadResolverInput(kind, row), toolStatsSnapshot()])
+  const { tools, excluded, unresolved } = resolveVerdicts(input)
+  if (kind === 'Agent') await policiesOnTools(row, tools)
+  const pieces = currentPieces(input.policies, stats)
+  return {
+    tools: serializeEntries(tools, input, stats, pieces),
+    excluded: withExcluded ? serializeEntries(excluded, input, stats, pieces) : new SerializedJson([]),
+    unresolved,
+  }
 }

@@ -6,7 +6,7 @@ import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
 import { agentAllowed } from './allowed-agents'
 import { type CatalogTool, type EffectiveTool, type EffectiveToolSet, type ResolverInput, type Tier, TIER_PRECEDENCE, type UnresolvedReference } from './types'
 
-interface Candidate {
+export interface Candidate {
   tool: CatalogTool
   tier: Tier
   provenance: string
@@ -14,7 +14,34 @@ interface Candidate {
   deniedReason?: string
 }
 
+/** How one candidate fares: its state and reason (and, when shadowed, the winner), before it is an entry. */
+export interface Verdict {
+  candidate: Candidate
+  state: EffectiveTool['state']
+  reason: string | null
+  shadowedBy?: string
+  /** Agents only, set after resolving: the Policies that reach this agent and tool (policiesOnTools). */
+  policies?: string[]
+  /** The tool's name, as the entry will carry it (policiesOnTools reads it). */
+  name: string
+}
+
+export interface VerdictSet {
+  tools: Verdict[]
+  excluded: Verdict[]
+  unresolved: UnresolvedReference[]
+}
+
 export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
+  const { tools, excluded, unresolved } = resolveVerdicts(input)
+  return { tools: tools.map((v) => entryOf(v, input)), excluded: excluded.map((v) => entryOf(v, input)), unresolved }
+}
+
+/**
+ * The resolver's decisions without the entries: whoever serializes many answers over the same
+ * catalog (serialize-effective-tools.ts) builds an entry only for a decision it has not met before.
+ */
+export function resolveVerdicts(input: ResolverInput): VerdictSet {
   const unresolved: UnresolvedReference[] = []
   const candidates = gatherCandidates(input, unresolved)
 
@@ -32,11 +59,12 @@ export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
     if (!current || TIER_PRECEDENCE[c.tier] > TIER_PRECEDENCE[current.tier]) winners.set(c.tool.name, c)
   }
 
-  const tools: EffectiveTool[] = []
-  const excluded: EffectiveTool[] = []
+  const tools: Verdict[] = []
+  const excluded: Verdict[] = []
+  const verdict = (c: Candidate, state: EffectiveTool['state'], reason: string | null): Verdict => ({ candidate: c, state, reason, name: c.tool.name })
   for (const c of candidates) {
     if (c.deniedReason) {
-      excluded.push(entry(c, input, 'denied', c.deniedReason))
+      excluded.push(verdict(c, 'denied', c.deniedReason))
       continue
     }
     const winner = winners.get(c.tool.name)!
@@ -46,19 +74,25 @@ export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
         winner.provenance === c.provenance
           ? `shadowed by the ${winner.tool.source.kind} "${winner.tool.source.name}" of the same name, declared first in ${winner.provenance}`
           : `shadowed by ${winner.provenance}${where}, which takes precedence`
-      excluded.push({ ...entry(c, input, 'shadowed', reason), shadowedBy: winner.provenance })
+      excluded.push({ ...verdict(c, 'shadowed', reason), shadowedBy: winner.provenance })
       continue
     }
     const denial = safetyDenial(c.tool, input)
     if (denial) {
-      excluded.push(entry(c, input, 'denied', denial))
+      excluded.push(verdict(c, 'denied', denial))
       continue
     }
     const toggle = c.tier === 'image' ? null : nearestToggle(c.tool.name, input)
-    if (toggle && !toggle.enabled) tools.push(entry(c, input, 'disabled', `disabled by a toggle on ${toggle.where}`))
-    else tools.push(entry(c, input, 'enabled', toggle ? `enabled by a toggle on ${toggle.where}` : null))
+    if (toggle && !toggle.enabled) tools.push(verdict(c, 'disabled', `disabled by a toggle on ${toggle.where}`))
+    else tools.push(verdict(c, 'enabled', toggle ? `enabled by a toggle on ${toggle.where}` : null))
   }
   return { tools, excluded, unresolved }
+}
+
+/** The entry of a verdict (a fresh object: callers fill in statistics and policies in place). */
+export function entryOf(v: Verdict, input: Pick<ResolverInput, 'policies'>): EffectiveTool {
+  const made = entry(v.candidate, input, v.state, v.reason)
+  return v.shadowedBy === undefined ? made : { ...made, shadowedBy: v.shadowedBy }
 }
 
 function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[]): Candidate[] {
@@ -88,11 +122,14 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
         missing('spec.connectors', slug, from, `connector "${slug}" does not exist`)
         continue
       }
-      for (const tool of tools) add(tool, 'connector', `connector:${slug}`, from)
+      // One provenance string for the connector's tools: answers look their entries up by it.
+      const provenance = `connector:${slug}`
+      for (const tool of tools) add(tool, 'connector', provenance, from)
     }
 
   // Image tools belong to the subject's own image: never inherited.
-  for (const tool of subject.imageTools) add(tool, 'image', `image:${subject.imageDigest ?? 'unknown'}`, null)
+  const imageProvenance = `image:${subject.imageDigest ?? 'unknown'}`
+  for (const tool of subject.imageTools) add(tool, 'image', imageProvenance, null)
 
   for (const ref of subject.languageTools ?? []) {
     const tools = input.languageToolTools.get(ref)
@@ -100,8 +137,8 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
       missing('spec.languageTools', ref, null, `LanguageTool "${ref}" does not exist`)
       continue
     }
-    const server = parseRef(ref, subject.namespace).name
-    for (const tool of tools) add(tool, 'mcp', `mcp:${server}`, null)
+    const provenance = `mcp:${parseRef(ref, subject.namespace).name}`
+    for (const tool of tools) add(tool, 'mcp', provenance, null)
   }
 
   const granted = new Set<string>()
@@ -188,7 +225,7 @@ export function nearestToggle(name: string, { subject, ancestors }: Pick<Resolve
   return null
 }
 
-function entry(c: Candidate, input: ResolverInput, state: EffectiveTool['state'], reason: string | null): EffectiveTool {
+function entry(c: Candidate, input: Pick<ResolverInput, 'policies'>, state: EffectiveTool['state'], reason: string | null): EffectiveTool {
   const { tool } = c
   const policy = input.policies.get(tool.level)
   const fromTool = tool.requiresApproval !== undefined

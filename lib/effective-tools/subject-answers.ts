@@ -3,14 +3,18 @@
 // serialized until a registry change touches the subject (the agent, a unit of its chain, or
 // everyone: answer-dependencies.ts) or the 7-day call statistics their entries carry move (the stats
 // version), whichever comes first.
+import type { Row } from '@/lib/resources/kind-adapters'
 import { getRow } from '@/lib/resources/resource-store'
 import { toResourceView } from '@/lib/resources/resource-view'
 import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { cachedBody } from './answer-cache'
 import { answerDependencies } from './answer-dependencies'
-import { getEffectiveTools } from './get-effective-tools'
+import { getSerializedEffectiveTools } from './get-effective-tools'
+import { serializeObject } from './serialize-effective-tools'
+import type { UnresolvedReference } from './types'
 
 type Subject = 'Agent' | 'Unit'
+export type AnswerShape = 'resource' | 'tools' | 'excluded'
 
 /** `GET /api/v1/{agents|units}/{id}`: the resource with its effective tools and unresolved references. */
 export async function subjectAnswer(kind: Subject, idOrName: string, namespace: string | undefined): Promise<Response> {
@@ -22,18 +26,31 @@ export async function effectiveSetAnswer(kind: Subject, idOrName: string, namesp
   return jsonAnswer(await cachedSet(kind, idOrName, namespace, includeExcluded ? 'excluded' : 'tools'))
 }
 
-async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: 'resource' | 'tools' | 'excluded'): Promise<Buffer> {
+async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: AnswerShape): Promise<Buffer> {
   const { version: statsVersion } = await toolStatsSnapshot()
   return cachedBody(
     `${kind}:${namespace ?? ''}:${idOrName}:${shape}`,
     async () => {
       const row = await getRow(kind, idOrName, namespace)
-      const [set, dependsOn] = await Promise.all([getEffectiveTools(kind, row), answerDependencies(kind, row)])
-      if (shape === 'resource') return { value: { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }, dependsOn }
-      return { value: { effectiveTools: set.tools, ...(shape === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }, dependsOn }
+      const [set, dependsOn] = await Promise.all([getSerializedEffectiveTools(kind, row, shape === 'excluded'), answerDependencies(kind, row)])
+      return { body: serializeObject(answerValue(kind, row, set, shape)), dependsOn }
     },
     statsVersion,
   )
+}
+
+/**
+ * The answer of `shape` about `row` with its effective set `set`: entries as objects (the reference
+ * shape, JSON.stringify'd) or as serialized text (spliced in by serializeObject), in the same key order.
+ */
+export function answerValue<Entries>(
+  kind: Subject,
+  row: Row,
+  set: { tools: Entries; excluded: Entries; unresolved: UnresolvedReference[] },
+  shape: AnswerShape,
+): Record<string, unknown> {
+  if (shape === 'resource') return { ...toResourceView(kind, row), effectiveTools: set.tools, unresolved: set.unresolved }
+  return { effectiveTools: set.tools, ...(shape === 'excluded' ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
 }
 
 // A view of the cached bytes, not a copy.

@@ -125,7 +125,10 @@ function selectingTool(registry: PolicyRegistry, toolId: string): CompiledPolicy
 }
 
 /** Names on each entry of an agent's set the Policies whose selector reaches it (left unset where none does). */
-export async function policiesOnTools(agent: { namespace: string; name: string; labels: unknown }, entries: EffectiveTool[]): Promise<void> {
+export async function policiesOnTools(
+  agent: { namespace: string; name: string; labels: unknown },
+  entries: Array<Pick<EffectiveTool, 'name' | 'policies'>>,
+): Promise<void> {
   const { policies } = await policyRegistry()
   if (policies.length === 0) return
   const who = { namespace: agent.namespace, name: agent.name, labels: (agent.labels ?? {}) as Record<string, string>, units: [] }

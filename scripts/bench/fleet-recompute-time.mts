@@ -1,8 +1,10 @@
 // Everyone's answers after a change that reaches everyone: the registry is announced changed (as a
 // platform Tool or a SideEffectPolicy would), then every agent's `GET /api/v1/agents/{id}` answer is
 // computed through the web process's own path (subjectAnswer: read, resolve, statistics, policies,
-// serialize, cache), BENCH_CONCURRENCY at a time. Passes: BENCH_PASSES (default 3). Prints JSON.
+// serialize, cache), BENCH_CONCURRENCY at a time. Passes: BENCH_PASSES (default 3). Prints JSON: per pass, its
+// figures and what the serialized entries the answers share held at its end.
 import { prisma } from '@/lib/db'
+import { keptEntryPieces } from '@/lib/effective-tools/get-effective-tools'
 import { subjectAnswer } from '@/lib/effective-tools/subject-answers'
 import { noteRegistryChange, registryEpoch } from '@/lib/registry/registry-changes'
 
@@ -31,7 +33,14 @@ for (let pass = 0; pass < PASSES; pass++) {
   )
   const wallMs = performance.now() - t
   const used = process.cpuUsage(cpu)
-  passes.push({ agents: ids.length, wallMs, cpuMs: (used.user + used.system) / 1000, meanBytes: Math.round(bytes / ids.length) })
+  passes.push({
+    agents: ids.length,
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    meanBytes: Math.round(bytes / ids.length),
+    kept: keptEntryPieces(),
+    rss: process.memoryUsage().rss,
+  })
 }
 console.log(JSON.stringify(passes))
 await prisma.$disconnect()

@@ -44,8 +44,16 @@ try {
       .map((l) => l.toFixed(1))
       .join(' ')}\n`,
   )
-  console.log('| pass | agents | wall | CPU of the process | answer bytes (mean) |\n|---|---|---|---|---|')
-  passes.forEach((p, i) => console.log(`| ${i + 1} | ${p.agents} | ${(p.wallMs / 1000).toFixed(1)} s | ${(p.cpuMs / 1000).toFixed(1)} s | ${p.meanBytes} |`))
+  console.log(
+    '| pass | agents | wall | CPU of the process | answer bytes (mean) | shared entries kept at the end | RSS at the end |\n|---|---|---|---|---|---|---|',
+  )
+  const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`
+  const kept = (k) => (k ? `${k.pieces} pieces of ${k.tools} tools, ${MB(k.bytes)} (budget ${MB(k.budget)})` : '—')
+  passes.forEach((p, i) =>
+    console.log(
+      `| ${i + 1} | ${p.agents} | ${(p.wallMs / 1000).toFixed(1)} s | ${(p.cpuMs / 1000).toFixed(1)} s | ${p.meanBytes} | ${kept(p.kept)} | ${MB(p.rss)} |`,
+    ),
+  )
 } finally {
   await db.stop()
 }

@@ -1,6 +1,6 @@
 // The answer cache's default size follows the memory the process may use (lib/effective-tools/answer-cache-size.ts).
 import { describe, expect, it } from 'vitest'
-import { defaultAnswerCacheMb, processMemoryLimitBytes } from '@/lib/effective-tools/answer-cache-size'
+import { defaultAnswerCacheMb, entryPiecesBudgetBytes, processMemoryLimitBytes } from '@/lib/effective-tools/answer-cache-size'
 
 const MiB = 1024 * 1024
 
@@ -22,5 +22,12 @@ describe('the answer cache default', () => {
     const limit = processMemoryLimitBytes()
     expect(limit).toBeGreaterThan(0)
     expect(limit).toBeLessThanOrEqual(os.totalmem())
+  })
+})
+
+describe("the budget of the answers' shared serialized entries", () => {
+  it('takes a sixteenth of the limit beside the answer cache, at most 256 MB', () => {
+    expect(entryPiecesBudgetBytes(1024 * MiB)).toBe(64 * MiB)
+    expect(entryPiecesBudgetBytes(24 * 1024 * MiB)).toBe(256 * MiB)
   })
 })
