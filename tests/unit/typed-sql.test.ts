@@ -50,6 +50,7 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'scripts/bench/search.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/stats-fill.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/stats.mjs': PLAIN_JS_SCRIPT,
+  'scripts/bench/watch.mjs': PLAIN_JS_SCRIPT,
   'scripts/embedded-postgres.mjs': PLAIN_JS_SCRIPT,
   'scripts/fresh-database.mjs': PLAIN_JS_SCRIPT,
   'scripts/fuzz/fuzz.mjs': PLAIN_JS_SCRIPT,
