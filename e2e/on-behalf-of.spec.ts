@@ -123,7 +123,7 @@ test('an identity provider whose keys cannot be had says so on its pages, and on
     await expect(page.getByTestId('identity-provider-row').filter({ hasText: `e2e-sso-${suffix}` })).toContainText('Ready')
     await page.screenshot({ path: `${SCREENSHOTS}/identity-provider-status-list-${name}.png`, fullPage: true })
     await failed.getByRole('link').click()
-    await expect(page.getByTestId('identity-provider-error')).toContainText(`IdentityProvider default/${downName} could not be reached`)
+    await expect(page.getByTestId('identity-provider-conditions')).toContainText(`IdentityProvider default/${downName} could not be reached`)
     await page.screenshot({ path: `${SCREENSHOTS}/identity-provider-status-failed-${name}.png`, fullPage: true })
     await page.goto(`/identity-providers?q=${suffix}`)
     await page
@@ -131,6 +131,7 @@ test('an identity provider whose keys cannot be had says so on its pages, and on
       .filter({ hasText: `e2e-sso-${suffix}` })
       .getByRole('link')
       .click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`e2e-sso-${suffix}`)
     // Refusals are counted in batches, written seconds apart.
     await expect(async () => {
       await page.reload()

@@ -66,23 +66,10 @@ export function IdentityProviderStatusCards({ status }: { status: IdentityProvid
               status?.keys.fetchedAt ? <LocalDateTime key="f" iso={status.keys.fetchedAt} /> : <span className="text-slate-500">never</span>,
             ],
             ['Keys held', status?.keys.count ?? <span className="text-slate-500">unknown</span>],
-            status?.keys.lastError
-              ? [
-                  'Last error',
-                  <span key="e" className="text-red-700" data-testid="identity-provider-error">
-                    {status.keys.lastError}
-                    {status.keys.lastErrorAt && (
-                      <span className="text-xs text-slate-500">
-                        {' '}
-                        (<TimeAgo iso={status.keys.lastErrorAt} />)
-                      </span>
-                    )}
-                  </span>,
-                ]
-              : ['Last error', null],
           ]}
         />
-        <div className="mt-3 border-t border-slate-100 pt-1">
+        {/* The condition carries the provider's last error while its keys cannot be had (it is cleared once they can). */}
+        <div className="mt-3 border-t border-slate-100 pt-1" data-testid="identity-provider-conditions">
           {status?.conditions.length ? (
             <ToolConditionsList conditions={status.conditions} />
           ) : (
