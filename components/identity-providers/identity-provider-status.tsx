@@ -1,15 +1,17 @@
 'use client'
 // An IdentityProvider's observed status (docs/design/access.md#identity-provider-status): whether its
 // keys can be had, when they were fetched, its last error, and the subject tokens refused by reason.
+import type { z } from 'zod'
 import { PhaseBadge } from '@/components/resources/status-badges'
 import { ToolConditionsList } from '@/components/tools/tool-conditions'
 import { Card } from '@/components/ui/card'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { LocalDateTime, TimeAgo } from '@/components/ui/time'
-import type { RefusalReason } from '@/lib/identity/identity-provider-conditions'
-import { REFUSAL_REASONS } from '@/lib/identity/identity-provider-conditions'
-import type { IdentityProviderStatus } from './identity-providers-list'
+import { REFUSAL_REASONS, type RefusalReason } from '@/lib/identity/identity-provider-conditions'
+import type { identityProviderStatusSchema } from '@/lib/api/schemas'
+
+export type IdentityProviderStatus = z.output<typeof identityProviderStatusSchema>
 
 const REFUSAL_LABELS: Record<RefusalReason, string> = {
   audience: 'Wrong audience',

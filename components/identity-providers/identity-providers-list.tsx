@@ -1,5 +1,4 @@
 'use client'
-import type { z } from 'zod'
 import { IntentLink } from '@/components/ui/intent-link'
 import { useMayChangeKind } from '@/components/access/caller-context'
 import { ApplyHint, NamespaceSearchList, type NamespaceSearchFilters } from '@/components/resources/resource-list-card'
@@ -7,10 +6,7 @@ import { Td } from '@/components/ui/table'
 import type { Resource } from '@/lib/client/api'
 import { timeAgo } from '@/lib/client/format'
 import { resourceHref } from '@/lib/client/links'
-import type { identityProviderStatusSchema } from '@/lib/api/schemas'
-import { KeysSummary, RefusalsSummary } from './identity-provider-status'
-
-export type IdentityProviderStatus = z.output<typeof identityProviderStatusSchema>
+import { type IdentityProviderStatus, KeysSummary, RefusalsSummary } from './identity-provider-status'
 
 /** An IdentityProvider's spec as the API answers it (lib/manifests/specs/identity-provider.ts, defaults filled in). */
 export type IdentityProvider = Resource<
