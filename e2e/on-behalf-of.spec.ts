@@ -80,3 +80,65 @@ test('the queue and the request say which person the agent asked for', async ({ 
     await context.close()
   }
 })
+
+test('an identity provider whose keys cannot be had says so on its pages, and one that refused tokens counts them', async ({ browser }) => {
+  const down = await startTestIdp([], [])
+  const downName = `e2e-down-${suffix}`
+  const applied = await admin.post('/api/v1/apply', {
+    headers: { 'content-type': 'application/yaml' },
+    data: `apiVersion: toolroom.dev/v1alpha1\nkind: IdentityProvider\nmetadata: { name: ${downName} }\nspec: { issuer: "${down.issuer}", jwksUri: "${down.issuer}/jwks", audiences: [toolroom] }\n`,
+  })
+  expect(applied.status(), await applied.text()).toBe(200)
+  const stranded = await down.personToken({ subject: 'omar-0007', claims: { name: 'Omar Haddad' } }, { audience: 'toolroom' })
+  await down.close()
+  const exchange = (subjectToken: string) =>
+    fetch(`${BASE_URL}/api/auth/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: subjectToken,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        actor_token: world.token,
+        actor_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        resource: `${BASE_URL}/mcp`,
+      }),
+    })
+  expect((await exchange(stranded)).status).toBe(503)
+  expect((await exchange(await idp.personToken({ subject: 'jane-0042', claims: { name: 'Jane Doe' } }, { audience: 'elsewhere' }))).status).toBe(400)
+
+  for (const [name, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    const context = await browser.newContext({ storageState: ADMIN_STATE, viewport })
+    const page = await context.newPage()
+    const failed = page.getByTestId('identity-provider-row').filter({ hasText: downName })
+    // The status is written moments after the exchange was answered.
+    await expect(async () => {
+      await page.goto(`/identity-providers?q=${suffix}`)
+      await expect(failed).toContainText('Failed', { timeout: 2_000 })
+    }).toPass({ timeout: 20_000 })
+    await expect(failed).toContainText('could not be reached')
+    await expect(page.getByTestId('identity-provider-row').filter({ hasText: `e2e-sso-${suffix}` })).toContainText('Ready')
+    await page.screenshot({ path: `${SCREENSHOTS}/identity-provider-status-list-${name}.png`, fullPage: true })
+    await failed.getByRole('link').click()
+    await expect(page.getByTestId('identity-provider-conditions')).toContainText(`IdentityProvider default/${downName} could not be reached`)
+    await page.screenshot({ path: `${SCREENSHOTS}/identity-provider-status-failed-${name}.png`, fullPage: true })
+    await page.goto(`/identity-providers?q=${suffix}`)
+    await page
+      .getByTestId('identity-provider-row')
+      .filter({ hasText: `e2e-sso-${suffix}` })
+      .getByRole('link')
+      .click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`e2e-sso-${suffix}`)
+    // Refusals are counted in batches, written seconds apart.
+    await expect(async () => {
+      await page.reload()
+      await expect(page.getByTestId('refusal-row').filter({ hasText: 'Wrong audience' })).toBeVisible({ timeout: 2_000 })
+    }).toPass({ timeout: 30_000 })
+    await page.screenshot({ path: `${SCREENSHOTS}/identity-provider-status-ready-${name}.png`, fullPage: true })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true)
+    await context.close()
+  }
+})

@@ -1,16 +1,18 @@
 'use client'
-// An IdentityProvider: whose people agents may act for (docs/design/access.md#on-whose-behalf), what
-// its subject tokens must carry, the claims Toolroom reads from them, and the people calls were made
-// for over the last 7 days (from the statistics rollup).
+// An IdentityProvider: whose people agents may act for (docs/design/access.md#on-whose-behalf), its
+// observed status (can its keys be had, which tokens were refused), what its subject tokens must
+// carry, the claims Toolroom reads from them, and the people calls were made for over the last 7 days
+// (from the statistics rollup).
 import { useMayChangeKind } from '@/components/access/caller-context'
 import { namespaceDefinition, updatedDefinition } from '@/components/resources/resource-definitions'
 import { ResourceDetail } from '@/components/resources/resource-detail'
-import { LabelBadges } from '@/components/resources/status-badges'
+import { LabelBadges, PhaseBadge } from '@/components/resources/status-badges'
 import { CallsByPerson } from '@/components/stats/calls-by-person'
 import { Card } from '@/components/ui/card'
 import { Code } from '@/components/ui/code'
 import { DefinitionList } from '@/components/ui/definition-list'
 import { dateTime } from '@/lib/client/format'
+import { IdentityProviderStatusCards } from './identity-provider-status'
 import type { IdentityProvider } from './identity-providers-list'
 
 const wrap = 'break-all font-mono text-xs'
@@ -23,10 +25,16 @@ export function IdentityProviderDetail({ id, namespace }: { id: string; namespac
       id={id}
       namespace={namespace}
       subtitle={() => "Agents may act for this provider's people: Toolroom's token endpoint exchanges a person's token from it (RFC 8693)."}
-      badges={(idp) => <LabelBadges labels={idp.metadata.labels} />}
+      badges={(idp) => (
+        <>
+          <PhaseBadge phase={idp.status?.phase ?? 'Pending'} why={idp.status?.conditions[0]?.message} />
+          <LabelBadges labels={idp.metadata.labels} />
+        </>
+      )}
     >
       {(idp) => (
         <>
+          <IdentityProviderStatusCards status={idp.status} />
           <Card title="Subject tokens" description="What a person's token must be before an agent may act for them.">
             <DefinitionList
               columns={2}

@@ -6,6 +6,7 @@ import { SIDE_EFFECT_LEVELS } from '@/lib/manifests/specs/common'
 import { MAX_PAGE_SIZE } from '@/lib/http/pagination'
 import { type EffectiveTool, SOURCE_KINDS, TIERS } from '@/lib/effective-tools/types'
 import { CONDITION_TYPES, TOOL_PHASES } from '@/lib/tools/tool-conditions'
+import { IDENTITY_PROVIDER_PHASES, REFUSAL_REASONS } from '@/lib/identity/identity-provider-conditions'
 import { MAX_SELECTOR_LENGTH, parseLabelSelector } from '@/lib/labels/label-selector'
 import { RESOURCE_SORTS } from '@/lib/resources/list-order'
 import { resourceMetadataSchema } from '@/lib/resources/resource-metadata'
@@ -31,6 +32,36 @@ export const toolStatusSchema = z
   })
   .openapi('ToolStatus')
 
+export const identityProviderStatusSchema = z
+  .object({
+    phase: z.enum(IDENTITY_PROVIDER_PHASES).openapi({
+      description:
+        'Ready: its keys (JWKS) were fetched; Failed: they cannot be had, so its people cannot be acted for; Pending: no subject token of it checked yet',
+    }),
+    conditions: z.array(
+      z.object({
+        type: z.literal('KeysAvailable'),
+        status: z.enum(['True', 'False']),
+        reason: z.string().openapi({ description: 'KeysFetched, ProviderUnreachable, ProviderTimedOut, InvalidKeySet or DiscoveryFailed' }),
+        message: z.string(),
+        lastTransitionTime: z.string(),
+      }),
+    ),
+    keys: z.object({
+      fetchedAt: z.string().nullable().openapi({ description: 'When its key set was last fetched (ISO 8601)' }),
+      count: z.number().int().nullable().openapi({ description: 'How many keys it held then' }),
+      lastError: z
+        .string()
+        .nullable()
+        .openapi({ description: "Why its keys could not be had (the provider's error, bounded, addresses without credentials); null once they are again" }),
+      lastErrorAt: z.string().nullable(),
+    }),
+    refusals: z
+      .partialRecord(z.enum(REFUSAL_REASONS), z.object({ count: z.number().int(), lastAt: z.string() }))
+      .openapi({ description: 'Subject tokens of this provider refused, by reason, since it was created (written in batches, seconds behind)' }),
+  })
+  .openapi('IdentityProviderStatus')
+
 export function resourceSchema(kind: Kind) {
   return z
     .object({
@@ -39,7 +70,7 @@ export function resourceSchema(kind: Kind) {
       kind: z.literal(kind),
       metadata: resourceMetadataSchema,
       spec: kind === 'Secret' ? z.object({ type: z.string(), keys: z.array(z.string()) }) : (KIND_DEFINITIONS[kind].spec as z.ZodType),
-      status: (kind === 'Tool' ? toolStatusSchema : z.record(z.string(), z.unknown())).optional(),
+      status: (kind === 'Tool' ? toolStatusSchema : kind === 'IdentityProvider' ? identityProviderStatusSchema : z.record(z.string(), z.unknown())).optional(),
     })
     .openapi(`${kind}Resource`)
 }

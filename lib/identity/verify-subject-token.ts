@@ -3,12 +3,16 @@
 // signed with an algorithm it allows by a key of its JWKS, for one of its audiences, unexpired. The
 // JWKS is fetched by the IdP client of lib/outbound (SSRF rules, no redirects, small answers) and
 // cached; an IdP that cannot be reached is an error of its own, never a silent refusal of the person.
+// What the checks see (keys fetched or not, refusals by reason) becomes the provider's status
+// (./record-identity-provider-status.ts, docs/design/access.md#identity-provider-status).
 import 'server-only'
 import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
 import { prisma } from '@/lib/db'
 import { identityProviderSpec, type IdentityProviderSpec } from '@/lib/manifests/specs/identity-provider'
 import { idpFetch } from '@/lib/outbound/outbound-clients'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
+import type { KeysFailure, RefusalReason } from './identity-provider-conditions'
+import { noteKeysObserved, noteRefusal } from './record-identity-provider-status'
 
 const IDP_TIMEOUT_MS = 5_000
 /** A JWKS is fetched again at most this often when a token names a key it lacks (jose's cooldown), and kept this long. */
@@ -28,15 +32,23 @@ export interface VerifiedSubjectToken {
   claims: JWTPayload
 }
 
-/** Why a subject token is refused; `unavailable` means the provider could not be asked (try again later). */
+/**
+ * Why a subject token is refused; `unavailable` means the provider could not be asked (try again
+ * later). `reason` is what the provider's status counts the refusal as, or why its keys could not be had.
+ */
 export class SubjectTokenError extends Error {
+  readonly unavailable: boolean
   constructor(
     message: string,
-    readonly unavailable = false,
+    readonly reason: { refused: RefusalReason } | { keys: KeysFailure } | null = null,
   ) {
     super(message)
+    this.unavailable = reason !== null && 'keys' in reason
   }
 }
+
+const refused = (message: string, reason: RefusalReason) => new SubjectTokenError(message, { refused: reason })
+const keysUnavailable = (message: string, failure: KeysFailure) => new SubjectTokenError(message, { keys: failure })
 
 export async function verifySubjectToken(token: string): Promise<VerifiedSubjectToken> {
   let unverified: JWTPayload
@@ -49,9 +61,8 @@ export async function verifySubjectToken(token: string): Promise<VerifiedSubject
   const row = await prisma.identityProvider.findUnique({ where: { issuer: unverified.iss }, select: { name: true, namespace: true, spec: true } })
   if (!row) throw new SubjectTokenError(`subject_token's issuer ${JSON.stringify(unverified.iss.slice(0, 200))} is no trusted IdentityProvider here`)
   const provider: TrustedProvider = { name: row.name, namespace: row.namespace, spec: identityProviderSpec.parse(row.spec) }
-  const keys = await keysOf(provider)
   try {
-    const { payload } = await jwtVerify(token, keys, {
+    const { payload } = await jwtVerify(token, await keysOf(provider), {
       issuer: provider.spec.issuer,
       audience: provider.spec.audiences,
       algorithms: provider.spec.algorithms,
@@ -60,36 +71,45 @@ export async function verifySubjectToken(token: string): Promise<VerifiedSubject
     })
     return { provider, claims: payload }
   } catch (e) {
-    throw refusal(e, provider)
+    const error = e instanceof SubjectTokenError ? e : refusal(e, provider)
+    if (error instanceof SubjectTokenError) noteSubjectTokenError(provider.spec.issuer, error)
+    throw error
   }
+}
+
+/** The provider's status learns of a refusal, or of keys it could not fetch. */
+function noteSubjectTokenError(issuer: string, error: SubjectTokenError): void {
+  if (!error.reason) return
+  if ('refused' in error.reason) noteRefusal(issuer, error.reason.refused)
+  else noteKeysObserved(issuer, { fetched: false, failure: error.reason.keys, error: error.message })
 }
 
 function refusal(e: unknown, provider: TrustedProvider): Error {
   const idp = `IdentityProvider ${provider.namespace}/${provider.name}`
-  if (e instanceof errors.JWTExpired) return new SubjectTokenError('subject_token has expired')
+  if (e instanceof errors.JWTExpired) return refused('subject_token has expired', 'expired')
   if (e instanceof errors.JWTClaimValidationFailed) {
-    if (e.claim === 'aud') return new SubjectTokenError(`subject_token is not for this audience: ${idp} accepts ${provider.spec.audiences.join(', ')}`)
-    return new SubjectTokenError(`subject_token's "${e.claim}" claim is unacceptable: ${e.reason === 'missing' ? 'missing' : e.message}`)
+    if (e.claim === 'aud') return refused(`subject_token is not for this audience: ${idp} accepts ${provider.spec.audiences.join(', ')}`, 'audience')
+    return refused(`subject_token's "${e.claim}" claim is unacceptable: ${e.reason === 'missing' ? 'missing' : e.message}`, 'claims')
   }
   if (e instanceof errors.JOSEAlgNotAllowed)
-    return new SubjectTokenError(`subject_token is signed with an algorithm ${idp} does not allow (${provider.spec.algorithms.join(', ')})`)
-  if (e instanceof errors.JWSSignatureVerificationFailed) return new SubjectTokenError(`subject_token's signature does not verify with ${idp}'s keys`)
+    return refused(`subject_token is signed with an algorithm ${idp} does not allow (${provider.spec.algorithms.join(', ')})`, 'algorithm')
+  if (e instanceof errors.JWSSignatureVerificationFailed) return refused(`subject_token's signature does not verify with ${idp}'s keys`, 'signature')
   if (e instanceof errors.JWKSNoMatchingKey || e instanceof errors.JWKSMultipleMatchingKeys)
-    return new SubjectTokenError(`subject_token is signed with a key ${idp}'s JWKS does not hold`)
+    return refused(`subject_token is signed with a key ${idp}'s JWKS does not hold`, 'unknown_key')
   const down = unreachable(e, provider)
   if (down) return down
-  if (e instanceof errors.JOSEError) return new SubjectTokenError(`subject_token is not valid: ${e.message}`)
+  if (e instanceof errors.JOSEError) return refused(`subject_token is not valid: ${e.message}`, 'claims')
   return e instanceof Error ? e : new Error(String(e))
 }
 
 function unreachable(e: unknown, provider: TrustedProvider): SubjectTokenError | null {
   const idp = `IdentityProvider ${provider.namespace}/${provider.name}`
   const outbound = outboundErrorOf(e) ?? outboundErrorOf((e as { cause?: unknown })?.cause)
-  if (outbound) return new SubjectTokenError(`${idp} could not be reached to check the subject token: ${outbound.message}`, true)
-  if (e instanceof errors.JWKSTimeout) return new SubjectTokenError(`${idp} did not answer for its JWKS within ${IDP_TIMEOUT_MS} ms`, true)
+  if (outbound) return keysUnavailable(`${idp} could not be reached to check the subject token: ${outbound.message}`, 'unreachable')
+  if (e instanceof errors.JWKSTimeout) return keysUnavailable(`${idp} did not answer for its JWKS within ${IDP_TIMEOUT_MS} ms`, 'timeout')
   if (e instanceof errors.JWKSInvalid || (e instanceof errors.JOSEError && e.code === 'ERR_JOSE_GENERIC'))
-    return new SubjectTokenError(`${idp} answered its JWKS request with something that is not a key set: ${e.message}`, true)
-  if (e instanceof TypeError) return new SubjectTokenError(`${idp} could not be reached to check the subject token: ${e.message}`, true)
+    return keysUnavailable(`${idp} answered its JWKS request with something that is not a key set: ${e.message}`, 'invalid_key_set')
+  if (e instanceof TypeError) return keysUnavailable(`${idp} could not be reached to check the subject token: ${e.message}`, 'unreachable')
   return null
 }
 
@@ -110,11 +130,25 @@ async function keysOf(provider: TrustedProvider): Promise<JWTVerifyGetKey> {
           timeoutDuration: IDP_TIMEOUT_MS,
           cooldownDuration: JWKS_COOLDOWN_MS,
           cacheMaxAge: JWKS_MAX_AGE_MS,
-          [customFetch]: (url, init) => fetchFromIdp(url, init as RequestInit),
+          [customFetch]: async (url, init) => {
+            const answer = await fetchFromIdp(url, init as RequestInit)
+            if (answer.ok) void countKeys(provider.spec.issuer, answer.clone())
+            return answer
+          },
         })
   if (keySets.size > 100) keySets.delete(keySets.keys().next().value!)
   keySets.set(cacheKey, { jwks, jwksUri, until: Date.now() + JWKS_MAX_AGE_MS })
   return jwks
+}
+
+/** A key set fetched: its size and time go to the provider's status (what is no key set, jose refuses, and that is noted as a failure). */
+async function countKeys(issuer: string, answer: Response): Promise<void> {
+  try {
+    const body = (await answer.json()) as { keys?: unknown }
+    if (Array.isArray(body?.keys)) noteKeysObserved(issuer, { fetched: true, keyCount: body.keys.length })
+  } catch {
+    // Not JSON: jose's own read of the answer fails the same way, and that failure is what is noted.
+  }
 }
 
 /** OpenID Connect discovery (the same IdP client): the document must name this very issuer. */
@@ -124,14 +158,14 @@ async function discoverJwksUri(provider: TrustedProvider): Promise<string> {
   let metadata: { issuer?: unknown; jwks_uri?: unknown }
   try {
     const answer = await fetchFromIdp(url, { headers: { accept: 'application/json' } })
-    if (!answer.ok) throw new SubjectTokenError(`${idp}'s discovery document ${url} answered HTTP ${answer.status}`, true)
+    if (!answer.ok) throw keysUnavailable(`${idp}'s discovery document ${url} answered HTTP ${answer.status}`, 'discovery')
     metadata = (await answer.json()) as typeof metadata
   } catch (e) {
     if (e instanceof SubjectTokenError) throw e
-    throw unreachable(e, provider) ?? new SubjectTokenError(`${idp}'s discovery document ${url} is not JSON`, true)
+    throw unreachable(e, provider) ?? keysUnavailable(`${idp}'s discovery document ${url} is not JSON`, 'discovery')
   }
-  if (metadata.issuer !== provider.spec.issuer) throw new SubjectTokenError(`${idp}'s discovery document names another issuer; set spec.jwksUri`, true)
+  if (metadata.issuer !== provider.spec.issuer) throw keysUnavailable(`${idp}'s discovery document names another issuer; set spec.jwksUri`, 'discovery')
   if (typeof metadata.jwks_uri !== 'string' || !/^https?:\/\//.test(metadata.jwks_uri))
-    throw new SubjectTokenError(`${idp}'s discovery document names no jwks_uri; set spec.jwksUri`, true)
+    throw keysUnavailable(`${idp}'s discovery document names no jwks_uri; set spec.jwksUri`, 'discovery')
   return metadata.jwks_uri
 }

@@ -10,7 +10,6 @@ import 'server-only'
 import { createHash, randomBytes } from 'node:crypto'
 import { identifyAgentToken } from '@/lib/auth/authenticate-agent'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
-import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { requestOrigin } from '@/lib/http/public-origin'
 import { hashOAuthToken } from '@/lib/oauth/oauth-secrets'
@@ -19,6 +18,8 @@ import { MCP_SCOPE, OAUTH_PREFIXES, oauthSettings } from '@/lib/oauth/oauth-sett
 import { isMcpResource, mcpResourceOf } from '@/lib/oauth/protected-resource'
 import { sqlIn } from '@/lib/sql'
 import { personOfClaims, PersonClaimError } from '@/lib/identity/person-claims'
+import { toolroomAccountOf } from '@/lib/identity/portal-person'
+import { noteRefusal } from '@/lib/identity/record-identity-provider-status'
 import { SubjectTokenError, verifySubjectToken } from '@/lib/identity/verify-subject-token'
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange'
@@ -99,10 +100,13 @@ async function exchange(request: Request, form: URLSearchParams, requestId?: str
   try {
     person = personOfClaims(verified.provider.spec, verified.claims)
   } catch (e) {
-    if (e instanceof PersonClaimError) throw new ExchangeRefusal('invalid_request', e.message)
+    if (e instanceof PersonClaimError) {
+      noteRefusal(verified.provider.spec.issuer, 'claims')
+      throw new ExchangeRefusal('invalid_request', e.message)
+    }
     throw e
   }
-  const account = await toolroomAccountOf(verified.provider.spec.issuer, person.subject, person.email)
+  const account = await toolroomAccountOf({ issuer: verified.provider.spec.issuer, subject: person.subject, email: person.email })
   if (account?.disabled) throw new ExchangeRefusal('invalid_request', `${person.displayName} is disabled in Toolroom: no agent may act for them`)
 
   const credential = await prisma.agentCredential.findUnique({ where: { id: agent.credentialId }, select: { expiresAt: true } })
@@ -124,8 +128,10 @@ async function exchange(request: Request, form: URLSearchParams, requestId?: str
       .values({ key: replayKey, expiresAt: new Date(subjectExpiresAt + 60_000) })
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst()
-    if (used.numInsertedOrUpdatedRows === BigInt(0))
+    if (used.numInsertedOrUpdatedRows === BigInt(0)) {
+      noteRefusal(verified.provider.spec.issuer, 'replay')
       throw new ExchangeRefusal('invalid_request', 'subject_token was already exchanged: each person token is exchanged once')
+    }
     await tx.delegatedAccessToken.deleteMany({ where: { expiresAt: { lt: new Date(now) } } })
     await tx.delegatedAccessToken.create({
       data: {
@@ -188,29 +194,6 @@ async function targetOf(request: Request, resources: string[], audience: string 
     throw new ExchangeRefusal('invalid_target', `${resource.slice(0, 200)} is not this gateway's /mcp; exchanged tokens are for Toolroom's gateway only`)
   if (audience !== null && audience !== resource) throw new ExchangeRefusal('invalid_target', 'audience, when given, must be the resource')
   return resource
-}
-
-/**
- * The Toolroom account a person from an IdP has, if any, so disabling it stops agents acting for them:
- * the account they sign in with through that same IdP (single sign-on), or the one with their email.
- * A match only ever refuses more (a disabled account); it grants nothing.
- */
-async function toolroomAccountOf(issuer: string, subject: string, email: string | null): Promise<{ id: string; disabled: boolean } | null> {
-  const sso = config().TOOLROOM_OIDC_ISSUER === issuer
-  const users = await prisma.user.findMany({
-    where: {
-      OR: [
-        ...(sso ? [{ accounts: { some: { providerId: 'oidc', accountId: subject } } }] : []),
-        ...(email ? [{ email: { equals: email, mode: 'insensitive' as const } }] : []),
-      ],
-    },
-    select: { id: true, disabledAt: true },
-    take: 2,
-  })
-  if (users.length === 0) return null
-  // Two accounts (one by sign-in, one by email): disabled if either is.
-  const disabled = users.find((u) => u.disabledAt !== null)
-  return { id: (disabled ?? users[0]).id, disabled: disabled !== undefined }
 }
 
 function boundedClaims(claims: Record<string, unknown>): object {

@@ -100,6 +100,8 @@ const imageToolsStatus = (row: Row) => ({
   },
 })
 
+const isoOrNull = (value: unknown) => (value instanceof Date ? value.toISOString() : null)
+
 export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
   Tool: plain('Tool', 'tool', {
     columns: (doc) => {
@@ -198,6 +200,17 @@ export const KIND_ADAPTERS: Record<Kind, KindAdapter> = {
       const spec = (doc as ValidDocument<'IdentityProvider'>).spec
       return { spec, issuer: spec.issuer }
     },
+    status: (row) => ({
+      phase: row.phase,
+      conditions: row.conditions ?? [],
+      keys: {
+        fetchedAt: isoOrNull(row.jwksFetchedAt),
+        count: row.jwksKeyCount ?? null,
+        lastError: row.lastError ?? null,
+        lastErrorAt: isoOrNull(row.lastErrorAt),
+      },
+      refusals: row.refusals ?? {},
+    }),
   }),
 }
 

@@ -13,8 +13,7 @@ import { idpFetch } from '@/lib/outbound/outbound-clients'
 import { openSecretValues } from '@/lib/secrets/encryption'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
 import { personConnectableServer } from './start-upstream-connection'
-import { connectionConfigKey, describePersonConnectionNeed } from './upstream-connection-rules'
-import { describeTokenFailure } from './upstream-token-rules'
+import { connectionConfigKey, type ConnectionState, connectionStateOf, describePersonConnectionNeed } from './upstream-connection-rules'
 
 const REVOCATION_TIMEOUT_MS = 10_000
 
@@ -22,7 +21,7 @@ export interface PersonConnectionState {
   namespace: string
   name: string
   description: string | null
-  state: 'not_connected' | 'connected' | 'reconnect'
+  state: ConnectionState
   /** Why it needs (re)connecting, or the last refresh's failure. */
   message: string | null
   authorizationServer: string | null
@@ -42,27 +41,23 @@ export async function listPersonConnections(userId: string): Promise<{ items: Pe
     const spec = server.spec as LanguageToolSpec
     const oauth2 = spec.auth?.oauth2
     if (!oauth2 || !isPerPerson(oauth2)) continue
-    const row = rows.find((r) => r.namespace === server.namespace && r.name === server.name)
-    const base = { namespace: server.namespace, name: server.name, description: spec.description ?? null }
-    if (!row) {
-      items.push({ ...base, state: 'not_connected', message: null, authorizationServer: null, scopes: [], connectedAt: null, refreshedAt: null })
-      continue
-    }
-    const changed = row.configKey !== connectionConfigKey(languageToolEndpoint(server.name, server.namespace, spec), oauth2)
+    const row = rows.find((r) => r.namespace === server.namespace && r.name === server.name) ?? null
+    // The person's page offers "Connect" for a connection never made: nothing more to say about it.
+    const { state, message } = connectionStateOf(
+      row,
+      connectionConfigKey(languageToolEndpoint(server.name, server.namespace, spec), oauth2),
+      (need, error, description) => (need === 'not_connected' ? null : describePersonConnectionNeed(need, 'you', error, description)),
+    )
     items.push({
-      ...base,
-      state: changed || !row.ciphertext ? 'reconnect' : 'connected',
-      message: changed
-        ? describePersonConnectionNeed('changed', 'you', null, null)
-        : !row.ciphertext
-          ? describePersonConnectionNeed('reconnect', 'you', row.error, row.errorDescription)
-          : row.error
-            ? describeTokenFailure(row.error, row.errorDescription, row.authorizationServer)
-            : null,
-      authorizationServer: row.authorizationServer,
-      scopes: row.scopes,
-      connectedAt: row.connectedAt.toISOString(),
-      refreshedAt: row.refreshedAt?.toISOString() ?? null,
+      namespace: server.namespace,
+      name: server.name,
+      description: spec.description ?? null,
+      state,
+      message,
+      authorizationServer: row?.authorizationServer ?? null,
+      scopes: row?.scopes ?? [],
+      connectedAt: row?.connectedAt.toISOString() ?? null,
+      refreshedAt: row?.refreshedAt?.toISOString() ?? null,
     })
   }
   return { items }

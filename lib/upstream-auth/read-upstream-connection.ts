@@ -5,11 +5,10 @@ import type { AuditContext } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { connectableServer } from './start-upstream-connection'
-import { connectionConfigKey, describeConnectionNeed } from './upstream-connection-rules'
-import { describeTokenFailure } from './upstream-token-rules'
+import { connectionConfigKey, type ConnectionState, connectionStateOf, describeConnectionNeed } from './upstream-connection-rules'
 
 export interface UpstreamConnectionState {
-  state: 'not_connected' | 'connected' | 'reconnect'
+  state: ConnectionState
   /** What the operator should know: why it needs (re)connecting, or the last refresh's failure. */
   message: string | null
   authorizationServer: string | null
@@ -23,34 +22,16 @@ export interface UpstreamConnectionState {
 export async function readUpstreamConnection(idOrName: string, namespace: string | undefined): Promise<UpstreamConnectionState> {
   const server = await connectableServer(idOrName, namespace)
   const row = await prisma.upstreamConnection.findUnique({ where: { namespace_name: { namespace: server.namespace, name: server.name } } })
-  if (!row)
-    return {
-      state: 'not_connected',
-      message: describeConnectionNeed('not_connected', null, null),
-      authorizationServer: null,
-      scopes: [],
-      connectedAt: null,
-      connectedBy: null,
-      refreshedAt: null,
-      expiresAt: null,
-    }
-  const changed = row.configKey !== connectionConfigKey(server.endpoint, server.oauth2)
-  const broken = changed || !row.ciphertext
+  const { state, message } = connectionStateOf(row, connectionConfigKey(server.endpoint, server.oauth2), describeConnectionNeed)
   return {
-    state: broken ? 'reconnect' : 'connected',
-    message: changed
-      ? describeConnectionNeed('changed', null, null)
-      : !row.ciphertext
-        ? describeConnectionNeed('reconnect', row.error, row.errorDescription)
-        : row.error
-          ? describeTokenFailure(row.error, row.errorDescription, row.authorizationServer)
-          : null,
-    authorizationServer: row.authorizationServer,
-    scopes: row.scopes,
-    connectedAt: row.connectedAt.toISOString(),
-    connectedBy: row.connectedBy,
-    refreshedAt: row.refreshedAt?.toISOString() ?? null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
+    state,
+    message,
+    authorizationServer: row?.authorizationServer ?? null,
+    scopes: row?.scopes ?? [],
+    connectedAt: row?.connectedAt.toISOString() ?? null,
+    connectedBy: row?.connectedBy ?? null,
+    refreshedAt: row?.refreshedAt?.toISOString() ?? null,
+    expiresAt: row?.expiresAt?.toISOString() ?? null,
   }
 }
 

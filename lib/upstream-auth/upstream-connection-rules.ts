@@ -4,6 +4,7 @@
 import 'server-only'
 import { createHash } from 'node:crypto'
 import type { OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
+import { describeTokenFailure } from './upstream-token-rules'
 
 /** How long an operator has between asking for the authorization URL and coming back through the callback. */
 export const AUTHORIZATION_TTL_MS = 10 * 60 * 1000
@@ -72,6 +73,36 @@ export function describeConnectionNeed(need: ConnectionNeed, error: string | nul
   if (need === 'changed') return 'needs connecting again: its endpoint or OAuth client changed since it was connected; an operator reconnects it from its page'
   const why = error ? ` (the authorization server answered ${error}${description ? `: ${description}` : ''})` : ''
   return `reconnect: the authorization server no longer accepts its refresh token${why}; an operator reconnects it from its page`
+}
+
+/** Where a connection stands, for whoever made it: an operator (a LanguageTool's) or a person (their own). */
+export type ConnectionState = 'not_connected' | 'connected' | 'reconnect'
+
+/** What a stored connection (an operator's or a person's) holds that says where it stands. */
+export interface StoredConnection {
+  configKey: string
+  /** The sealed tokens; gone once the authorization server refused the refresh token. */
+  ciphertext: Uint8Array | null
+  error: string | null
+  errorDescription: string | null
+  authorizationServer: string
+}
+
+/**
+ * Where a connection stands, and what its reader should know: none, connected, or needing a
+ * reconnect (made for an endpoint or client that changed since, or its refresh token refused); a
+ * connected one's message is its last refresh's failure, if that failed. `tell` words a need for the
+ * reader (the operator, or the person whose connection it is); null says nothing.
+ */
+export function connectionStateOf(
+  row: StoredConnection | null,
+  currentConfigKey: string,
+  tell: (need: ConnectionNeed, error: string | null, description: string | null) => string | null,
+): { state: ConnectionState; message: string | null } {
+  if (!row) return { state: 'not_connected', message: tell('not_connected', null, null) }
+  if (row.configKey !== currentConfigKey) return { state: 'reconnect', message: tell('changed', null, null) }
+  if (!row.ciphertext) return { state: 'reconnect', message: tell('reconnect', row.error, row.errorDescription) }
+  return { state: 'connected', message: row.error ? describeTokenFailure(row.error, row.errorDescription, row.authorizationServer) : null }
 }
 
 /** Refresh failures that no retry mends: the grant or the client is gone, and only a new sign-in helps. */

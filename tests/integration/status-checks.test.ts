@@ -15,6 +15,7 @@ import {
   SURFACE_CHANGE_STATUSES,
 } from '@/lib/discovery/discovery-states'
 import { IDEMPOTENCY_STATES } from '@/lib/gateway/idempotency'
+import { IDENTITY_PROVIDER_PHASES } from '@/lib/identity/identity-provider-conditions'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { STAT_DIMENSIONS } from '@/lib/stats/read-call-stats'
 import { TOOL_FAILURE_PARTS } from '@/lib/stats/read-tool-failures'
@@ -25,6 +26,7 @@ import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@/lib/webhooks/webhoo
 const CHECKED_COLUMNS: Record<string, readonly string[]> = {
   'Tool.phase': TOOL_PHASES,
   'LanguageTool.phase': LANGUAGE_TOOL_PHASES,
+  'IdentityProvider.phase': IDENTITY_PROVIDER_PHASES,
   'DiscoveryRun.subjectKind': DISCOVERY_SUBJECT_KINDS,
   'DiscoveryRun.trigger': DISCOVERY_TRIGGERS,
   'DiscoveryRun.status': DISCOVERY_RUN_STATUSES,

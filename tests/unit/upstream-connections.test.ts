@@ -3,7 +3,15 @@
 // sent, what a connection was made for, and how a missing or refused one is told.
 import { describe, expect, it } from 'vitest'
 import { validateDocument } from '@/lib/manifests/validate-document'
-import { connectionConfigKey, describeConnectionNeed, isAcceptableAuthorizationUrl, resourceMatches } from '@/lib/upstream-auth/upstream-connection-rules'
+import {
+  connectionConfigKey,
+  connectionStateOf,
+  describeConnectionNeed,
+  describePersonConnectionNeed,
+  isAcceptableAuthorizationUrl,
+  resourceMatches,
+  type StoredConnection,
+} from '@/lib/upstream-auth/upstream-connection-rules'
 
 const languageTool = (oauth2: Record<string, unknown>) => ({
   apiVersion: 'toolroom.dev/v1alpha1',
@@ -94,5 +102,45 @@ describe('the condition of a server that needs an operator', () => {
       'reconnect: the authorization server no longer accepts its refresh token (the authorization server answered invalid_grant: grant request is invalid); an operator reconnects it from its page',
     )
     expect(describeConnectionNeed('changed', null, null)).toMatch(/^needs connecting again: /)
+  })
+})
+
+describe("where a connection stands (an operator's or a person's)", () => {
+  const stored = (more: Partial<StoredConnection> = {}): StoredConnection => ({
+    configKey: 'k1',
+    ciphertext: new Uint8Array([1]),
+    error: null,
+    errorDescription: null,
+    authorizationServer: 'https://as.example',
+    ...more,
+  })
+  const operator = describeConnectionNeed
+  const person = (need: Parameters<typeof describeConnectionNeed>[0], error: string | null, description: string | null) =>
+    need === 'not_connected' ? null : describePersonConnectionNeed(need, 'you', error, description)
+
+  it('is not connected without a row, worded for its reader', () => {
+    expect(connectionStateOf(null, 'k1', operator)).toEqual({ state: 'not_connected', message: describeConnectionNeed('not_connected', null, null) })
+    expect(connectionStateOf(null, 'k1', person)).toEqual({ state: 'not_connected', message: null })
+  })
+
+  it('needs a reconnect when made for another endpoint or client, or once its tokens are gone', () => {
+    expect(connectionStateOf(stored({ configKey: 'k0' }), 'k1', operator)).toEqual({
+      state: 'reconnect',
+      message: describeConnectionNeed('changed', null, null),
+    })
+    const refused = stored({ ciphertext: null, error: 'invalid_grant', errorDescription: 'grant revoked' })
+    expect(connectionStateOf(refused, 'k1', person)).toEqual({
+      state: 'reconnect',
+      message: describePersonConnectionNeed('reconnect', 'you', 'invalid_grant', 'grant revoked'),
+    })
+    // A changed configuration is said first: reconnecting mends both.
+    expect(connectionStateOf({ ...refused, configKey: 'k0' }, 'k1', operator).message).toBe(describeConnectionNeed('changed', null, null))
+  })
+
+  it("is connected while it has tokens, with its last refresh's failure if that failed", () => {
+    expect(connectionStateOf(stored(), 'k1', operator)).toEqual({ state: 'connected', message: null })
+    const failing = connectionStateOf(stored({ error: 'unreachable', errorDescription: null }), 'k1', person)
+    expect(failing.state).toBe('connected')
+    expect(failing.message).toMatch(/^the authorization server https:\/\/as\.example /)
   })
 })

@@ -2612,8 +2612,63 @@ export interface components {
                  */
                 algorithms: ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA")[];
             };
-            status?: {
-                [key: string]: unknown;
+            status?: components["schemas"]["IdentityProviderStatus"];
+        };
+        IdentityProviderStatus: {
+            /**
+             * @description Ready: its keys (JWKS) were fetched; Failed: they cannot be had, so its people cannot be acted for; Pending: no subject token of it checked yet
+             * @enum {string}
+             */
+            phase: "Pending" | "Ready" | "Failed";
+            conditions: {
+                /** @enum {string} */
+                type: "KeysAvailable";
+                /** @enum {string} */
+                status: "True" | "False";
+                /** @description KeysFetched, ProviderUnreachable, ProviderTimedOut, InvalidKeySet or DiscoveryFailed */
+                reason: string;
+                message: string;
+                lastTransitionTime: string;
+            }[];
+            keys: {
+                /** @description When its key set was last fetched (ISO 8601) */
+                fetchedAt: string | null;
+                /** @description How many keys it held then */
+                count: number | null;
+                /** @description Why its keys could not be had (the provider's error, bounded, addresses without credentials); null once they are again */
+                lastError: string | null;
+                lastErrorAt: string | null;
+            };
+            /** @description Subject tokens of this provider refused, by reason, since it was created (written in batches, seconds behind) */
+            refusals: {
+                audience?: {
+                    count: number;
+                    lastAt: string;
+                };
+                expired?: {
+                    count: number;
+                    lastAt: string;
+                };
+                unknown_key?: {
+                    count: number;
+                    lastAt: string;
+                };
+                signature?: {
+                    count: number;
+                    lastAt: string;
+                };
+                algorithm?: {
+                    count: number;
+                    lastAt: string;
+                };
+                claims?: {
+                    count: number;
+                    lastAt: string;
+                };
+                replay?: {
+                    count: number;
+                    lastAt: string;
+                };
             };
         };
         /** @description A IdentityProvider manifest document; see the IdentityProviderResource spec for its fields. */
