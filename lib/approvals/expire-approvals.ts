@@ -14,7 +14,7 @@ const SYSTEM = { kind: 'system' as const, name: 'toolroom' }
 export async function expireApprovals(now = new Date()): Promise<ApprovalRequest[]> {
   const expired = await prisma.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<ApprovalRequest[]>`
-      UPDATE "ApprovalRequest" SET status = 'expired', "decidedAt" = ${now}
+      UPDATE "ApprovalRequest" SET status = 'expired', "decidedAt" = ${now}, "subjectSealed" = NULL, "subjectKeyId" = NULL
        WHERE status = 'pending' AND "expiresAt" <= ${now}
        RETURNING *`
     if (rows.length === 0) return rows
