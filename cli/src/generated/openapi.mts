@@ -3405,6 +3405,11 @@ export interface components {
                 unit: string | null;
             };
             onBehalfOf: components["schemas"]["OnBehalfOf"];
+            /**
+             * Format: date-time
+             * @description Until when the call can still be made for `onBehalfOf`, when that comes before `expiresAt`: the person's token from their identity provider expires then, and a call approved and run later fails instead of acting for them
+             */
+            onBehalfOfUntil: string | null;
             tool: {
                 id: string;
                 namespace: string;
@@ -12510,6 +12515,7 @@ export interface operations {
                      *             "subject": "jane",
                      *             "displayName": "Jane Doe"
                      *           },
+                     *           "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *           "rateLimit": null,
                      *           "requestedAt": "2026-11-24T09:30:00.000Z",
                      *           "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -12707,6 +12713,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -12847,6 +12854,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -13020,6 +13028,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -13182,6 +13191,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
