@@ -7,7 +7,7 @@ import { LocalDateTime, TimeAgo } from '@/components/ui/time'
 import type { ApprovalView } from '@/lib/client/approvals-api'
 import { count } from '@/lib/client/format'
 import type { RateLimit } from '@/lib/effective-tools/types'
-import { ApprovalStatusBadge, ExecutionBadge, PersonTimeLeft, TimeLeft } from './approval-badges'
+import { ApprovalStatusBadge, ExecutionBadge, TimeLeft } from './approval-badges'
 import { ArgumentSummary, HighRiskTag, PolicyReasons } from './argument-summary'
 
 interface Policy {
@@ -67,7 +67,7 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
                     {approval.status === 'pending' && (
                       <>
                         {' '}
-                        (<PersonTimeLeft until={approval.onBehalfOfUntil} person={approval.onBehalfOf.displayName} />)
+                        (<TimeLeft expiresAt={approval.onBehalfOfUntil} />)
                       </>
                     )}
                     , before the request expires: approved later, the call fails instead of acting for them
