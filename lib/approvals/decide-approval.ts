@@ -36,10 +36,7 @@ export async function decideApproval(input: DecideInput): Promise<ApprovalView> 
              "decidedByName" = ${input.actor.name}, comment = ${input.comment ?? null},
              execution = ${input.decision === 'approve' ? 'queued' : null},
              "effectiveAt" = now() + make_interval(secs => ${config().TOOLROOM_APPROVAL_UNDO_SECONDS}),
-             "decisionVersion" = "decisionVersion" + 1,
-             -- A denied call never runs: the person's subject token it kept goes now (an approved one keeps it for the run).
-             "subjectSealed" = CASE WHEN ${status} = 'denied' THEN NULL ELSE "subjectSealed" END,
-             "subjectKeyId" = CASE WHEN ${status} = 'denied' THEN NULL ELSE "subjectKeyId" END
+             "decisionVersion" = "decisionVersion" + 1
        WHERE id = ${input.id}::uuid AND status = 'pending' AND "expiresAt" > now()
        RETURNING *`
     if (!won) throw await whyNot(input.id)

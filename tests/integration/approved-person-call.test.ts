@@ -11,7 +11,7 @@ import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import * as denyApi from '@/app/api/v1/approvals/[id]/deny/route'
 import * as oneApi from '@/app/api/v1/approvals/[id]/route'
 import { executeApprovedCall } from '@/lib/approvals/execute-approved-call'
-import { expireApprovals } from '@/lib/approvals/expire-approvals'
+import { dropDeniedSubjectTokens, expireApprovals } from '@/lib/approvals/expire-approvals'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
@@ -260,6 +260,9 @@ describe('a held call for a person, once approved', () => {
     expect(denied.subjectSealed).not.toBeNull()
     const res = await call(denyApi.POST, `/api/v1/approvals/${denied.id}/deny`, { method: 'POST', params: { id: denied.id }, body: {} })
     expect(res.status, res.text).toBe(200)
+    // Kept while the denial can still be undone (back to pending, and perhaps approved); dropped by the sweep once it took effect (here at once).
+    expect((await prisma.approvalRequest.findUniqueOrThrow({ where: { id: denied.id } })).subjectSealed).not.toBeNull()
+    await dropDeniedSubjectTokens()
     expect(await prisma.approvalRequest.findUniqueOrThrow({ where: { id: denied.id } })).toMatchObject({ status: 'denied', subjectSealed: null })
 
     const lapsed = (await heldFor({ subject: 'gus-0017', claims: { name: 'Gus Ng', email: 'gus@corp.test' } })).approval
