@@ -1,7 +1,7 @@
 // On whose behalf, in the portal: an agent exchanges a person's token from the organisation's IdP (a
 // real oidc-provider) for a token that acts for her (RFC 8693 at Toolroom's token endpoint), its
-// payment waits for approval, and the queue and the request's detail say "… for Jane Doe", on a
-// desktop and on a phone.
+// payment waits for approval, and the queue and the request's detail say "… for Jane Doe", and
+// until when the call can still act for her (her token expires before the request), on a desktop and on a phone.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test'
 import { startTestIdp, type TestIdp } from '../tests/support/oidc-idp'
@@ -70,13 +70,14 @@ test('the queue and the request say which person the agent asked for', async ({ 
     const row = page.getByTestId('approval-row').first()
     await expect(row.getByTestId('on-behalf-of')).toHaveText(' for Jane Doe')
     await expect(row).toContainText(`${world.agentName} for Jane Doe`)
+    // Jane's token from the IdP expires (10 min) long before the request (hours): the queue says so.
+    await expect(row.getByTestId('person-time-left')).toHaveText(/^for Jane Doe: \d+ min left$/)
     await page.screenshot({ path: `${SCREENSHOTS}/on-behalf-of-queue-${name}.png`, fullPage: true })
-    if (name === 'desktop') {
-      await row.click()
-      await expect(page.getByTestId('approval-detail')).toContainText('On behalf of')
-      await expect(page.getByTestId('approval-detail')).toContainText('Jane Doe')
-      await page.screenshot({ path: `${SCREENSHOTS}/on-behalf-of-detail-${name}.png`, fullPage: true })
-    }
+    await row.click()
+    await expect(page.getByTestId('approval-detail')).toContainText('On behalf of')
+    await expect(page.getByTestId('approval-detail')).toContainText('Jane Doe')
+    await expect(page.getByTestId('approval-detail')).toContainText('can act for them until')
+    await page.screenshot({ path: `${SCREENSHOTS}/on-behalf-of-detail-${name}.png`, fullPage: true })
     await context.close()
   }
 })

@@ -24,13 +24,33 @@ export function TimeLeft({ expiresAt }: { expiresAt: string }) {
   const now = useNow()
   const seconds = Math.round((new Date(expiresAt).getTime() - now) / 1000)
   if (seconds <= 0) return <span className="text-xs font-medium text-red-700">expired</span>
-  const text =
-    seconds < 60
-      ? `${seconds} s left`
-      : seconds < 3600
-        ? `${Math.floor(seconds / 60)} min left`
-        : seconds < 86400
-          ? `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min left`
-          : `${Math.floor(seconds / 86400)} d left`
-  return <span className={`text-xs tabular-nums ${seconds < 300 ? 'font-medium text-red-700' : 'text-slate-600'}`}>{text}</span>
+  return <span className={`text-xs tabular-nums ${seconds < 300 ? 'font-medium text-red-700' : 'text-slate-600'}`}>{durationText(seconds)} left</span>
+}
+
+/**
+ * How long the call can still be made for its person (their identity provider's token expires before
+ * the request does): approved later, it fails instead of acting for them.
+ */
+export function PersonTimeLeft({ until, person }: { until: string; person: string }) {
+  const now = useNow()
+  const seconds = Math.round((new Date(until).getTime() - now) / 1000)
+  const title = `${person}'s token from their identity provider expires at ${until}: approved after that, the call fails instead of acting for them`
+  if (seconds <= 0)
+    return (
+      <span data-testid="person-time-left" title={title} className="text-xs font-medium text-red-700">
+        can no longer act for {person}
+      </span>
+    )
+  return (
+    <span data-testid="person-time-left" title={title} className="text-xs tabular-nums font-medium text-amber-800">
+      for {person}: {durationText(seconds)} left
+    </span>
+  )
+}
+
+function durationText(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`
+  return `${Math.floor(seconds / 86400)} d`
 }

@@ -61,6 +61,18 @@ export function ApprovalDetail({ approval, children }: { approval: ApprovalView;
             approval.onBehalfOf ? (
               <span title={`${approval.onBehalfOf.subject} at ${approval.onBehalfOf.issuer}`}>
                 {approval.onBehalfOf.displayName} <span className="text-xs text-slate-500">({approval.onBehalfOf.issuer})</span>
+                {approval.onBehalfOfUntil && (
+                  <span className="block text-xs text-slate-600">
+                    can act for them until <LocalDateTime iso={approval.onBehalfOfUntil} />
+                    {approval.status === 'pending' && (
+                      <>
+                        {' '}
+                        (<TimeLeft expiresAt={approval.onBehalfOfUntil} />)
+                      </>
+                    )}
+                    , before the request expires: approved later, the call fails instead of acting for them
+                  </span>
+                )}
               </span>
             ) : (
               'nobody: the agent acts on its own'

@@ -7,7 +7,7 @@ import { memo } from 'react'
 import { LevelBadge } from '@/components/tools/badges'
 import { TimeAgo } from '@/components/ui/time'
 import type { ApprovalView } from '@/lib/client/approvals-api'
-import { ApprovalStatusBadge, TimeLeft } from './approval-badges'
+import { ApprovalStatusBadge, PersonTimeLeft, TimeLeft } from './approval-badges'
 import { ArgumentSummary, HighRiskTag, PolicyReasons, SummaryLine } from './argument-summary'
 
 interface ApprovalRowProps {
@@ -78,6 +78,7 @@ export const ApprovalRow = memo(function ApprovalRow({ approval: a, focused, sel
             asked <TimeAgo iso={a.requestedAt} />
           </span>
           {pendingView ? <TimeLeft expiresAt={a.expiresAt} /> : a.decision?.by && <span>by {a.decision.by}</span>}
+          {pendingView && a.onBehalfOf && a.onBehalfOfUntil && <PersonTimeLeft until={a.onBehalfOfUntil} person={a.onBehalfOf.displayName} />}
         </div>
       </div>
     </li>

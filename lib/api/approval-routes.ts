@@ -23,6 +23,10 @@ export const approvalSchema = z
     status: z.enum(APPROVAL_STATUSES),
     agent: z.object({ id: z.string(), namespace: z.string(), name: z.string(), unit: z.string().nullable() }),
     onBehalfOf: onBehalfOfSchema,
+    onBehalfOfUntil: z.string().datetime().nullable().openapi({
+      description:
+        "Until when the call can still be made for `onBehalfOf`, when that comes before `expiresAt`: the person's token from their identity provider expires then, and a call approved and run later fails instead of acting for them",
+    }),
     tool: z.object({
       id: z.string(),
       namespace: z.string(),

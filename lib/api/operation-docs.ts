@@ -143,6 +143,7 @@ const APPROVAL = {
   idempotencyKey: 'refund-ch_3PqX9a-4200',
   policy: { source: 'tool', level: 'financial' },
   onBehalfOf: { issuer: 'https://login.example.com', subject: 'jane', displayName: 'Jane Doe' },
+  onBehalfOfUntil: '2026-11-24T10:40:00.000Z',
   rateLimit: null,
   requestedAt: AT,
   expiresAt: '2026-11-24T13:30:00.000Z',

@@ -28,6 +28,12 @@ export interface ApprovalView {
   agent: { id: string; namespace: string; name: string; unit: string | null }
   /** The person the agent asked for ("ap-clerk for Jane Doe"); null when it acted on its own. */
   onBehalfOf: OnBehalfOf | null
+  /**
+   * Until when the call can still be made for that person, when it comes before `expiresAt`: their token
+   * from their identity provider expires then, and an approved call that runs later fails rather than
+   * act for them (docs/design/approvals.md#on-whose-behalf). Null otherwise.
+   */
+  onBehalfOfUntil: string | null
   /** `description`: the tool's, as it was when the call was held (null on requests from before it was kept). */
   tool: { id: string; namespace: string; level: string | null; description: string | null }
   args: unknown
@@ -90,6 +96,7 @@ export function toApprovalView(row: ApprovalRequest, now = Date.now()): Approval
     status: row.status as ApprovalStatus,
     agent: { id: row.agentId, namespace: row.agentNamespace, name: row.agentName, unit: row.unit },
     onBehalfOf: onBehalfOfOf(row),
+    onBehalfOfUntil: row.subjectExpiresAt && row.subjectExpiresAt < row.expiresAt ? row.subjectExpiresAt.toISOString() : null,
     tool: { id: row.toolId, namespace: row.toolNamespace, level: row.level, description: reading.description },
     args: row.args,
     summaryLine: reading.line,

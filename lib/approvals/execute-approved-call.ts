@@ -73,6 +73,9 @@ async function finish(id: string, execution: 'succeeded' | 'failed', error: stri
       executedAt: new Date(),
       argsSealed: null,
       argsKeyId: null,
+      // The person's subject token is needed no more once the call has run (or will not).
+      subjectSealed: null,
+      subjectKeyId: null,
       ...(sealed ? { resultSealed: new Uint8Array(sealed.ciphertext), resultKeyId: sealed.keyId } : {}),
     },
   })

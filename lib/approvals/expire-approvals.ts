@@ -1,5 +1,6 @@
 // Requests nobody decided in time are closed as expired (the call's record too), by a worker on a
-// schedule. The same sweep re-queues approved calls whose hand-off to the executing worker was lost.
+// schedule. The same sweep re-queues approved calls whose hand-off to the executing worker was lost,
+// and drops the subject tokens kept by requests whose denial took effect.
 import 'server-only'
 import { recordAuditEvents } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
@@ -14,7 +15,7 @@ const SYSTEM = { kind: 'system' as const, name: 'toolroom' }
 export async function expireApprovals(now = new Date()): Promise<ApprovalRequest[]> {
   const expired = await prisma.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<ApprovalRequest[]>`
-      UPDATE "ApprovalRequest" SET status = 'expired', "decidedAt" = ${now}
+      UPDATE "ApprovalRequest" SET status = 'expired', "decidedAt" = ${now}, "subjectSealed" = NULL, "subjectKeyId" = NULL
        WHERE status = 'pending' AND "expiresAt" <= ${now}
        RETURNING *`
     if (rows.length === 0) return rows
@@ -41,6 +42,16 @@ export async function expireApprovals(now = new Date()): Promise<ApprovalRequest
   for (const row of expired)
     await publishWebhookEvent('approval.decided', { approval: toApprovalView(row) }).catch((e) => console.error(`[approvals] webhook: ${(e as Error).message}`))
   return expired
+}
+
+/**
+ * Denials that took effect (no undo can bring them back to pending): the person's subject token their
+ * requests kept for a run that will never come is dropped (docs/design/approvals.md#on-whose-behalf).
+ */
+export async function dropDeniedSubjectTokens(): Promise<number> {
+  return prisma.$executeRaw`
+    UPDATE "ApprovalRequest" SET "subjectSealed" = NULL, "subjectKeyId" = NULL
+     WHERE status = 'denied' AND "subjectSealed" IS NOT NULL AND ("effectiveAt" IS NULL OR "effectiveAt" <= now())`
 }
 
 /**

@@ -38,14 +38,14 @@ export async function listApprovals(f: ApprovalFilters) {
       where: { AND: [where, page] },
       orderBy: [{ [timeField]: dir }, { id: dir }],
       take: f.limit + 1,
-      omit: { argsSealed: true, resultSealed: true },
+      omit: { argsSealed: true, resultSealed: true, subjectSealed: true },
     }),
     prisma.approvalRequest.count({ where }),
   ])
   // Decided requests have a decidedAt, pending ones a requestedAt: the page's time is never null.
   const { items, nextCursor } = keysetPage(rows, f.limit, (last) => encodeTimeCursor(last[timeField]!, last.id))
   const now = Date.now()
-  return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null, resultSealed: null }, now)), total, nextCursor }
+  return { items: items.map((r) => toApprovalView({ ...r, argsSealed: null, resultSealed: null, subjectSealed: null }, now)), total, nextCursor }
 }
 
 /** The agent filter as everywhere: `namespace/name`, a name in any namespace, or an id. */
@@ -56,9 +56,9 @@ function agentWhere(agent: string): Prisma.ApprovalRequestWhereInput {
 }
 
 export async function getApproval(id: string) {
-  const row = await prisma.approvalRequest.findUnique({ where: { id }, omit: { argsSealed: true, resultSealed: true } })
+  const row = await prisma.approvalRequest.findUnique({ where: { id }, omit: { argsSealed: true, resultSealed: true, subjectSealed: true } })
   if (!row) throw notFound(`approval "${id}"`)
-  return toApprovalView({ ...row, argsSealed: null, resultSealed: null })
+  return toApprovalView({ ...row, argsSealed: null, resultSealed: null, subjectSealed: null })
 }
 
 export interface ApprovalQueueStats {

@@ -10,6 +10,7 @@ import { sealSecretValues } from '@/lib/secrets/encryption'
 import { storableJson } from '@/lib/storage/storable-text'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
 import { approvalExpirySeconds, approvalPresentation } from './approval-defaults'
+import { heldPersonColumns } from './held-person'
 import type { ApprovalSpec } from './approval-template'
 import { type ApprovalRateLimits, toApprovalView } from './approval-view'
 import { renderApprovalReading } from './render-approval-summary'
@@ -42,11 +43,11 @@ export interface ApprovalRequestInput {
   rateLimit?: ApprovalRateLimits
   /** The W3C traceparent of the call (tracing on): the approved execution's span links to it. */
   traceparent?: string | null
-  /** The person the call is made for, if any: approvers see "agent for person". */
+  /** The person the call is made for, if any: approvers see "agent for person", and the run acts for them (./held-person.ts). */
   person?: Person | null
 }
 
-type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy'>
+type Db = Pick<Prisma.TransactionClient, 'approvalRequest' | 'tool' | 'sideEffectPolicy' | 'delegatedAccessToken'>
 
 export async function requestApproval(input: ApprovalRequestInput, db: Db = prisma): Promise<ApprovalRequest> {
   const { expiry, presentation, approval } = await approvalPolicyFor(input.tool, db)
@@ -58,6 +59,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
     summaryFields: presentation.summaryFields,
   })
   const sealed = sealSecretValues({ args: JSON.stringify(input.args ?? {}), ...(input.rawIdempotencyKey ? { key: input.rawIdempotencyKey } : {}) })
+  const person = await heldPersonColumns(input.person, db)
   const row = await db.approvalRequest.create({
     data: {
       callId: input.callId,
@@ -86,6 +88,7 @@ export async function requestApproval(input: ApprovalRequestInput, db: Db = pris
       expiresAt: new Date(Date.now() + expiry.seconds * 1000),
       traceparent: input.traceparent ?? null,
       ...onBehalfOfColumns(input.person),
+      ...person,
     },
   })
   return row

@@ -6,13 +6,14 @@ import 'server-only'
 import { randomUUID } from 'node:crypto'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
-import { onBehalfOfColumns, onBehalfOfOf, type OnBehalfOfColumns } from '@/lib/identity/person'
+import { onBehalfOfColumns } from '@/lib/identity/person'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { observeCall, observeUpstreamAttempt } from '@/lib/observability/metrics'
 import { currentTraceparent, type SpanHandle, withSpan } from '@/lib/observability/tracing'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
 import { toolNamespaceOf } from '@/lib/tools/naming'
 import type { ApprovedCallOutcome } from '@/lib/approvals/execute-approved-call'
+import { heldPerson, heldPersonRefusal } from '@/lib/approvals/held-person'
 import { announceApprovalRequest, requestApproval } from '@/lib/approvals/request-approval'
 import { registryReader } from '@/lib/effective-tools/registry-reader'
 import {
@@ -528,17 +529,24 @@ class PipelineRun {
  * since the request does not run), executed through the same executors, retries and redaction.
  */
 export async function runApprovedCall(
-  approval: { callId: string; agentId: string; toolId: string } & Partial<OnBehalfOfColumns>,
+  approval: Parameters<typeof heldPerson>[0] & { callId: string; agentId: string; toolId: string },
   args: Record<string, unknown>,
   idempotencyKey: string | null,
 ): Promise<ApprovedCallOutcome> {
+  const notRun = async (errorCode: string, message: string) => {
+    await updateCallOutcome(approval.callId, { outcome: 'failed', errorCode, errorMessage: message, latencyMs: null, attempts: 0, result: null })
+    return {
+      ok: false,
+      error: message,
+      answer: { error: { code: RPC.INVALID_PARAMS, message, data: { outcome: 'failed', callId: approval.callId, errorCode } } },
+    }
+  }
   const tools = await agentTools(approval.agentId)
   const entry = tools?.enabled.get(approval.toolId)
-  if (!tools || !entry) {
-    const message = `${approval.toolId} is no longer available to this agent, so the approved call did not run`
-    await updateCallOutcome(approval.callId, { outcome: 'failed', errorCode: 'unavailable', errorMessage: message, latencyMs: null, attempts: 0, result: null })
-    return { ok: false, error: message, answer: { error: { code: RPC.INVALID_PARAMS, message, data: { outcome: 'failed', callId: approval.callId } } } }
-  }
+  if (!tools || !entry) return notRun('unavailable', `${approval.toolId} is no longer available to this agent, so the approved call did not run`)
+  // The call is made for its person, or not at all (docs/design/approvals.md#on-whose-behalf).
+  const lapsed = await heldPersonRefusal(approval)
+  if (lapsed) return notRun(lapsed.code, lapsed.message)
   const ctx: CallContext = {
     agent: {
       kind: 'agent',
@@ -546,7 +554,7 @@ export async function runApprovedCall(
       name: tools.agent.name,
       namespace: tools.agent.namespace,
       credentialId: '',
-      person: approvedFor(approval),
+      person: heldPerson(approval),
     },
     channel: 'mcp',
   }
@@ -576,12 +584,6 @@ export async function runApprovedCall(
     }
   }
   return run.runApproved({ ...binding, redactFields: [...binding.redactFields, ...policy.redactFields] }, entry, args)
-}
-
-/** The person an approved call runs for: whom the request was made for (no claims: they were not kept). */
-function approvedFor(approval: Partial<OnBehalfOfColumns>): AgentIdentity['person'] {
-  const person = onBehalfOfOf(approval)
-  return person ? { ...person, email: null, via: 'approval', claims: {} } : null
 }
 
 /** Whether running the call a second time is harmless: the tool is read-only or idempotent. */

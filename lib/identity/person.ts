@@ -13,8 +13,9 @@ export interface Person {
   displayName: string
   email: string | null
   /**
-   * How the agent came to act for them: a person's consent to an OAuth client, RFC 8693 token exchange,
-   * or (a held call run once approved) the approval request made for them.
+   * How the agent came to act for them: a person's consent to an OAuth client, or RFC 8693 token
+   * exchange. A held call run once approved keeps the way it was made (`approvalId` says it is held);
+   * `approval` is left only for requests held before the way was kept.
    */
   via: 'oauth_consent' | 'token_exchange' | 'approval'
   /** The subject token's verified claims (token exchange); empty for consent. */
@@ -24,6 +25,11 @@ export interface Person {
    * an upstream with `grantType: token_exchange` exchanges it again (lib/upstream-auth/exchange-for-upstream.ts).
    */
   delegationId?: string
+  /**
+   * The approval request a held call runs under, once approved: it keeps its own sealed copy of the
+   * person's subject token (lib/approvals/held-person.ts), which is exchanged instead of the delegation's.
+   */
+  approvalId?: string
 }
 
 /** What answers and records show of a person: `onBehalfOf`. */

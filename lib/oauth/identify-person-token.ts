@@ -4,6 +4,7 @@
 // they have one) is enabled, and their IdentityProvider is still trusted. Anything else is no identity at all.
 import 'server-only'
 import type { AgentIdentity } from '@/lib/auth/agent-identity'
+import { DELEGATION_REFS, delegationStanding } from '@/lib/identity/delegation-standing'
 import { hashOAuthToken } from '@/lib/oauth/oauth-secrets'
 import { OAUTH_PREFIXES } from '@/lib/oauth/oauth-settings'
 import { db, sql } from '@/lib/sql'
@@ -11,12 +12,13 @@ import { db, sql } from '@/lib/sql'
 export async function identifyPersonToken(token: string, resource: string): Promise<{ identity: AgentIdentity | null; expiresAt: Date | null }> {
   if (!token.startsWith(OAUTH_PREFIXES.opaqueAccessToken)) return { identity: null, expiresAt: null }
   const hash = hashOAuthToken(token.slice(OAUTH_PREFIXES.opaqueAccessToken.length))
+  const standing = delegationStanding(DELEGATION_REFS)
   const row = await db
     .selectFrom('DelegatedAccessToken as d')
     .innerJoin('Agent as a', 'a.id', 'd.agentId')
     .innerJoin('AgentCredential as c', 'c.id', 'd.credentialId')
     .leftJoin('User as u', 'u.id', 'd.userId')
-    .select((eb) => [
+    .select([
       sql<string>`d.id::text`.as('id'),
       'd.agentId',
       'a.name',
@@ -29,9 +31,9 @@ export async function identifyPersonToken(token: string, resource: string): Prom
       'd.claims',
       'd.resource',
       'd.expiresAt',
-      eb.and([eb('c.revokedAt', 'is', null), eb.or([eb('c.expiresAt', 'is', null), eb('c.expiresAt', '>', sql<Date>`now()`)])]).as('credentialUsable'),
-      eb.or([eb('d.userId', 'is', null), eb('u.disabledAt', 'is', null)]).as('personUsable'),
-      eb.exists(eb.selectFrom('IdentityProvider as i').select(sql.lit(1).as('one')).whereRef('i.issuer', '=', 'd.issuer')).as('providerTrusted'),
+      standing.credentialUsable.as('credentialUsable'),
+      standing.personUsable.as('personUsable'),
+      standing.providerTrusted.as('providerTrusted'),
     ])
     .where('d.hash', '=', hash)
     .executeTakeFirst()

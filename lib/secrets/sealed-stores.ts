@@ -2,7 +2,7 @@
 // so a key change re-seals all of them (./reencrypt-secrets.ts): once the old key is dropped from
 // TOOLROOM_SECRET_KEYS_PREVIOUS, anything still under it could never be opened again (a webhook that
 // cannot sign, an OAuth client that cannot authenticate, an approved call that cannot run, a person's
-// delegated token that cannot be exchanged). A model
+// delegated token, or a held call's copy of it, that cannot be exchanged). A model
 // that gains a sealed column is added here; tests/integration/secrets.test.ts checks that every
 // sealed column of the schema is listed.
 import 'server-only'
@@ -73,6 +73,7 @@ const SEALED_COLUMNS: SealedStore[] = [
   columnStore({ table: 'WebhookEndpoint', key: ['id'], sealed: 'secretCiphertext', keyId: 'keyId' }),
   columnStore({ table: 'ApprovalRequest', key: ['id'], sealed: 'argsSealed', keyId: 'argsKeyId' }),
   columnStore({ table: 'ApprovalRequest', key: ['id'], sealed: 'resultSealed', keyId: 'resultKeyId' }),
+  columnStore({ table: 'ApprovalRequest', key: ['id'], sealed: 'subjectSealed', keyId: 'subjectKeyId' }),
   columnStore({ table: 'GatewayIdempotency', key: ['agentId', 'toolId', 'key'], sealed: 'result', keyId: 'keyId' }),
   columnStore({ table: 'DelegatedAccessToken', key: ['id'], sealed: 'subjectCiphertext', keyId: 'subjectKeyId' }),
   columnStore({ table: 'UpstreamToken', key: ['key'], sealed: 'ciphertext', keyId: 'keyId' }),

@@ -7,6 +7,8 @@
 // for nobody, or for a person without a subject token, fails: no other credential stands in for them.
 import 'server-only'
 import { createHash } from 'node:crypto'
+import { heldSubjectToken } from '@/lib/approvals/held-person'
+import { DELEGATION_REFS, delegationStanding } from '@/lib/identity/delegation-standing'
 import type { Person } from '@/lib/identity/person'
 import type { OAuth2Client } from '@/lib/manifests/specs/upstream-auth'
 import { openSecretValues } from '@/lib/secrets/encryption'
@@ -47,17 +49,20 @@ export async function exchangeForUpstream(
       'person',
       'this upstream is called with the token of the person a call is made for (grantType token_exchange), and this call is made for nobody: the agent must act for a person (a tro_… token from token exchange at Toolroom)',
     )
-  if (!person.delegationId)
+  if (!person.delegationId && !person.approvalId)
     throw new PersonTokenUnavailable(
       'subject_token',
       `this upstream is called with the token of the person a call is made for (grantType token_exchange), and ${person.displayName} came without a token from a trusted identity provider (${VIA[person.via]}): only a person's token exchanged at Toolroom can be exchanged for this upstream`,
     )
   // Asked on every call, not cached: a disabled person or a revoked token stops reaching the upstream at once.
-  const delegation = await usableDelegation(person.delegationId)
+  // A held call run once approved exchanges its own copy: the tro_ token may be long gone (lib/approvals/held-person.ts).
+  const delegation = person.approvalId ? await heldSubjectToken(person.approvalId) : await usableDelegation(person.delegationId!)
   if (!delegation)
     throw new PersonTokenUnavailable(
       'delegation',
-      `the token this agent acts for ${person.displayName} with has expired or was revoked, or ${person.displayName} is disabled: no token is exchanged for them`,
+      person.approvalId
+        ? `the token of ${person.displayName} this approved call kept has expired, or ${person.displayName} is disabled, or the agent's credential was revoked: no token is exchanged for them`
+        : `the token this agent acts for ${person.displayName} with has expired or was revoked, or ${person.displayName} is disabled: no token is exchanged for them`,
     )
   return cachedUpstreamToken(
     exchangedTokenKey(namespace, oauth2, person),
@@ -82,12 +87,13 @@ export async function exchangeForUpstream(
 
 const VIA: Record<Person['via'], string> = {
   oauth_consent: 'they consented to an OAuth client as a Toolroom user',
-  approval: 'the call runs after an approval, which keeps no subject token',
+  approval: 'the call was held before approvals kept the subject token',
   token_exchange: 'their token was exchanged without keeping it',
 }
 
 /** The delegation's sealed subject token, while the token it belongs to may still be used. */
 async function usableDelegation(id: string): Promise<{ ciphertext: Uint8Array; keyId: string; tokenType: string } | null> {
+  const standing = delegationStanding(DELEGATION_REFS)
   const row = await db
     .selectFrom('DelegatedAccessToken as d')
     .innerJoin('AgentCredential as c', 'c.id', 'd.credentialId')
@@ -96,10 +102,9 @@ async function usableDelegation(id: string): Promise<{ ciphertext: Uint8Array; k
     .where('d.id', '=', id)
     .where('d.expiresAt', '>', sql<Date>`now()`)
     .where('d.subjectCiphertext', 'is not', null)
-    .where('c.revokedAt', 'is', null)
-    .where((eb) => eb.or([eb('c.expiresAt', 'is', null), eb('c.expiresAt', '>', sql<Date>`now()`)]))
-    .where((eb) => eb.or([eb('d.userId', 'is', null), eb('u.disabledAt', 'is', null)]))
-    .where((eb) => eb.exists(eb.selectFrom('IdentityProvider as i').select(sql.lit(1).as('one')).whereRef('i.issuer', '=', 'd.issuer')))
+    .where(standing.credentialUsable)
+    .where(standing.personUsable)
+    .where(standing.providerTrusted)
     .executeTakeFirst()
   return row?.ciphertext && row.keyId && row.tokenType ? { ciphertext: row.ciphertext, keyId: row.keyId, tokenType: row.tokenType } : null
 }

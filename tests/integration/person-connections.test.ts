@@ -4,16 +4,20 @@
 // Connections page (through the provider's own login and consent pages), and the MCP clients they
 // consented to are called with each person's own token. A person who has not connected is asked with
 // URL-mode elicitation (-32042) or a plain error naming the page; a call for nobody, a disabled person
-// and a disconnect (which revokes at the authorization server) each stop the person's token.
+// and a disconnect (which revokes at the authorization server) each stop the person's token. A call
+// held for approval runs, once approved, with the same person's connection.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as approveApi from '@/app/api/v1/approvals/[id]/approve/route'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
 import { personConnectionRoutes } from '@/lib/api/person-connection-routes'
 import { upstreamConnectionRoutes } from '@/lib/api/upstream-connection-routes'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
+import { executeApprovedCall } from '@/lib/approvals/execute-approved-call'
+import { isSafeToRepeat, runApprovedCall } from '@/lib/gateway/call-tool'
 import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { PERSON_CALLBACK_PATH } from '@/lib/upstream-auth/start-upstream-connection'
 import { agentClient } from '../support/gateway-fixtures'
@@ -32,6 +36,9 @@ import { applyManifest, call, issueAgentCredential, resetDatabase, TEST_ORIGIN }
 // The gateway remembers an authenticated token this long: a disabled person's connections must stop
 // even where a gateway process still takes their token (another process, within its cache).
 process.env.TOOLROOM_AGENT_AUTH_CACHE_MS = '600000'
+// A call held for approval is answered at once, and its approval takes effect at once.
+process.env.TOOLROOM_APPROVAL_WAIT_SECONDS = '0'
+process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
 
 const NS = 'persons'
 const SERVER = 'personal'
@@ -252,6 +259,35 @@ describe('a LanguageTool whose calls use each person’s own account', () => {
     }
     // Joe's connection is his own: untouched.
     expect((await echoAs('joe', 'joe still')).content).toEqual([{ type: 'text', text: 'joe still' }])
+  })
+
+  it('runs a call held for approval, once approved, with the same person’s own connection', async () => {
+    await applyManifest(`
+apiVersion: toolroom.dev/v1alpha1
+kind: Policy
+metadata: { name: held-echoes, namespace: ${NS} }
+spec:
+  selector: { tools: [${SERVER}.echo] }
+  rules: [{ when: "args.text == 'held for approval'", effect: require_approval, reason: a person decides }]
+`)
+    const held = await echoAs('joe', 'held for approval')
+    expect(held.structuredContent, JSON.stringify(held)).toMatchObject({ status: 'approval_required' })
+    const approval = await prisma.approvalRequest.findUniqueOrThrow({ where: { callId: (held.structuredContent as { callId: string }).callId } })
+    expect(approval).toMatchObject({ onBehalfOfSubject: people.joe.id, onBehalfOfVia: 'oauth_consent' })
+    const seen = upstream.seen.length
+    const approved = await call(approveApi.POST, `/api/v1/approvals/${approval.id}/approve`, { method: 'POST', params: { id: approval.id }, body: {} })
+    expect(approved.status, approved.text).toBe(200)
+    // What the worker runs (workers/jobs/execute-approved-call.ts), here in this process.
+    const ran = await executeApprovedCall(approval.id, 1, {
+      run: (a, args, key) => runApprovedCall(a, (args ?? {}) as Record<string, unknown>, key),
+      safeToRepeat: (a) => isSafeToRepeat(a),
+      abandon: async () => {},
+    })
+    expect(ran).toBe('executed')
+    const record = await prisma.toolCall.findFirstOrThrow({ where: { id: approval.callId } })
+    expect(record, JSON.stringify(record)).toMatchObject({ outcome: 'succeeded', onBehalfOfSubject: people.joe.id })
+    expect(upstream.seen.length).toBe(seen + 1)
+    expect(await lastAccountSeen()).toBe('joe@upstream.test')
   })
 
   it('is disconnected by the person: the tokens are deleted and revoked at the authorization server', async () => {

@@ -274,6 +274,7 @@ describe('key rotation', () => {
     })
     const args = seal('{"amount":5}')
     const answer = seal('{"ok":true}')
+    const heldSubject = seal('held-person-subject-token')
     const approval = await prisma.approvalRequest.create({
       data: {
         callId: randomUUID(),
@@ -287,6 +288,8 @@ describe('key rotation', () => {
         argsKeyId: args.keyId,
         resultSealed: answer.ciphertext,
         resultKeyId: answer.keyId,
+        subjectSealed: heldSubject.ciphertext,
+        subjectKeyId: heldSubject.keyId,
       },
     })
     const idem = seal('{"answer":1}')
@@ -393,6 +396,7 @@ describe('key rotation', () => {
     const a = await prisma.approvalRequest.findUniqueOrThrow({ where: { id: approval.id } })
     expect(openRow({ ciphertext: a.argsSealed, keyId: a.argsKeyId })).toBe('{"amount":5}')
     expect(openRow({ ciphertext: a.resultSealed, keyId: a.resultKeyId })).toBe('{"ok":true}')
+    expect(openRow({ ciphertext: a.subjectSealed, keyId: a.subjectKeyId })).toBe('held-person-subject-token')
     const i = await prisma.gatewayIdempotency.findFirstOrThrow({ where: { agentId } })
     expect(openRow({ ciphertext: i.result, keyId: i.keyId })).toBe('{"answer":1}')
     const d = await prisma.delegatedAccessToken.findUniqueOrThrow({ where: { id: delegation.id } })

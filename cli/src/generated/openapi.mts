@@ -3460,6 +3460,11 @@ export interface components {
                 unit: string | null;
             };
             onBehalfOf: components["schemas"]["OnBehalfOf"];
+            /**
+             * Format: date-time
+             * @description Until when the call can still be made for `onBehalfOf`, when that comes before `expiresAt`: the person's token from their identity provider expires then, and a call approved and run later fails instead of acting for them
+             */
+            onBehalfOfUntil: string | null;
             tool: {
                 id: string;
                 namespace: string;
@@ -12565,6 +12570,7 @@ export interface operations {
                      *             "subject": "jane",
                      *             "displayName": "Jane Doe"
                      *           },
+                     *           "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *           "rateLimit": null,
                      *           "requestedAt": "2026-11-24T09:30:00.000Z",
                      *           "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -12762,6 +12768,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -12902,6 +12909,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -13075,6 +13083,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
@@ -13237,6 +13246,7 @@ export interface operations {
                      *         "subject": "jane",
                      *         "displayName": "Jane Doe"
                      *       },
+                     *       "onBehalfOfUntil": "2026-11-24T10:40:00.000Z",
                      *       "rateLimit": null,
                      *       "requestedAt": "2026-11-24T09:30:00.000Z",
                      *       "expiresAt": "2026-11-24T13:30:00.000Z",
