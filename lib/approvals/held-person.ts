@@ -16,6 +16,7 @@ type HeldColumns = Pick<
   ApprovalRequest,
   | 'onBehalfOfVia'
   | 'onBehalfOfEmail'
+  | 'onBehalfOfClaims'
   | 'delegationId'
   | 'delegationCredentialId'
   | 'personUserId'
@@ -25,15 +26,19 @@ type HeldColumns = Pick<
   | 'subjectExpiresAt'
 >
 
+/** The columns as written: the claims are a JSON object going in. */
+type HeldColumnsInput = Partial<Omit<HeldColumns, 'onBehalfOfClaims'>> & { onBehalfOfClaims?: Prisma.InputJsonObject }
+
 /** What the request keeps of the person, beyond the three `onBehalfOf*` columns. */
 export async function heldPersonColumns(
   person: Person | null | undefined,
   tx: Pick<Prisma.TransactionClient, 'delegatedAccessToken'>,
-): Promise<Partial<HeldColumns>> {
+): Promise<HeldColumnsInput> {
   if (!person || person.via === 'approval') return {}
-  const kept: Partial<HeldColumns> = {
+  const kept: HeldColumnsInput = {
     onBehalfOfVia: person.via,
     onBehalfOfEmail: person.email,
+    onBehalfOfClaims: person.claims as Prisma.InputJsonObject,
     // A person who consented here is a Toolroom account: its subject is the user id.
     personUserId: person.via === 'oauth_consent' ? person.subject : null,
   }
@@ -68,12 +73,14 @@ export function heldPerson(approval: Partial<Pick<ApprovalRequest, 'id'> & OnBeh
     ...who,
     email: approval.onBehalfOfEmail ?? null,
     via,
-    // Not kept: a policy reads them when the call is made, and the run asks policies without them.
-    claims: {},
+    // As verified when the call was made: the Policies asked again at the run read the same person.
+    claims: isRecord(approval.onBehalfOfClaims) ? approval.onBehalfOfClaims : {},
     ...(approval.delegationId ? { delegationId: approval.delegationId } : {}),
     ...(via === 'token_exchange' && approval.id ? { approvalId: approval.id } : {}),
   }
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Why an approved call may not run for its person now (errorCode and message for the call's record), or null. */
 export async function heldPersonRefusal(

@@ -566,6 +566,7 @@ export async function runApprovedCall(
     { namespace: tools.agent.namespace, name: tools.agent.name, labels: tools.agent.labels, units: tools.agent.units },
     entry,
     args,
+    policyPersonOf(ctx.agent.person),
   )
   if (policy.deny) {
     const refusal = policyRefusal(entry.name, policy.deny)

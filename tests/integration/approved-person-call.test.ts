@@ -271,4 +271,36 @@ describe('a held call for a person, once approved', () => {
     await expireApprovals()
     expect(await prisma.approvalRequest.findUniqueOrThrow({ where: { id: lapsed.id } })).toMatchObject({ status: 'expired', subjectSealed: null })
   })
+
+  it('is asked of the Policies as they are now, with the person as the call had them (groups and claims)', async () => {
+    type Grouped = { subject: string; claims: Someone['claims'] & { groups: string[] } }
+    const ivy: Grouped = { subject: 'ivy-0019', claims: { name: 'Ivy Moss', email: 'ivy@corp.test', groups: ['contractors'] } }
+    const hank: Grouped = { subject: 'hank-0023', claims: { name: 'Hank Oyo', email: 'hank@corp.test', groups: ['staff'] } }
+    const ivyHeld = (await heldFor(ivy)).approval
+    const hankHeld = (await heldFor(hank)).approval
+    // Applied after both calls were held: only the run can apply it, and only if it knows the person.
+    await applyManifest(`
+apiVersion: toolroom.dev/v1alpha1
+kind: Policy
+metadata: { name: no-contractor-payments, namespace: hx }
+spec:
+  selector: { tools: [ledger.book] }
+  rules:
+    - when: "person != null && 'contractors' in person.groups"
+      effect: deny
+      reason: Contractors do not book payments
+`)
+    try {
+      const seen = ledger.subjects.length
+      const ivyRun = await approveAndRun(ivyHeld)
+      expect(ivyRun.call, JSON.stringify(ivyRun.call)).toMatchObject({ outcome: 'denied', onBehalfOfSubject: 'ivy-0019' })
+      expect(ivyRun.call.errorMessage).toContain('Contractors do not book payments')
+      expect(ledger.subjects.length, 'nothing reached the upstream for Ivy').toBe(seen)
+      const hankRun = await approveAndRun(hankHeld)
+      expect(hankRun.call, JSON.stringify(hankRun.call)).toMatchObject({ outcome: 'succeeded', onBehalfOfSubject: 'hank-0023' })
+      expect(ledger.subjects.slice(seen)).toEqual(['hank-0023'])
+    } finally {
+      await prisma.policy.deleteMany({ where: { namespace: 'hx', name: 'no-contractor-payments' } })
+    }
+  })
 })
