@@ -31,8 +31,6 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/stats/rollup-call-stats.ts': NOT_CONVERTED_YET,
   'lib/upstream-auth/get-upstream-token.ts': NOT_CONVERTED_YET,
   'lib/upstream-auth/get-connection-token.ts': NOT_CONVERTED_YET,
-  'lib/agent-credentials/list-all-agent-credentials.ts': NOT_CONVERTED_YET,
-  'lib/mcp-registry/list-registry-servers.ts': NOT_CONVERTED_YET,
   'lib/tools/refresh-tool-status.ts': NOT_CONVERTED_YET,
   // Scripts run by node as they are.
   'scripts/bench/approvals-fill.mjs': PLAIN_JS_SCRIPT,
