@@ -31,7 +31,6 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/stats/rollup-call-stats.ts': NOT_CONVERTED_YET,
   'lib/upstream-auth/get-upstream-token.ts': NOT_CONVERTED_YET,
   'lib/upstream-auth/get-connection-token.ts': NOT_CONVERTED_YET,
-  'lib/tools/refresh-tool-status.ts': NOT_CONVERTED_YET,
   // Scripts run by node as they are.
   'scripts/bench/approvals-fill.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/call-partitions.mts': 'a benchmark of the partitioned call log: writers and partition DDL on connections of its own',
