@@ -15,6 +15,7 @@ import { outboundPolicy } from '@/lib/outbound/outbound-clients'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { scopeOf } from '@/lib/net/url-template'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
+import { toolResourceStatKeySql } from '@/lib/stats/tool-stat-key-sql'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { upstreamTokenKey } from '@/lib/upstream-auth/upstream-token-key'
 import type { Kysely } from 'kysely'
@@ -205,7 +206,7 @@ async function selectTools(db: Db, scope: ToolStatusScope): Promise<ToolRow[]> {
             eb.fn.any(sql<string[]>`${servers.map((r) => `${r.namespace}/${r.name}`)}::text[]`),
           ),
         ]),
-        eb(sql<string>`('Tool/' || ${eb.ref('t.namespace')} || '/' || ${eb.ref('t.name')})`, '=', eb.fn.any(sql<string[]>`${keys}::text[]`)),
+        eb(toolResourceStatKeySql(eb.ref('t.namespace'), eb.ref('t.name')), '=', eb.fn.any(sql<string[]>`${keys}::text[]`)),
         eb.and([eb.val(scope.degraded ?? false), eb('t.phase', '<>', 'Ready')]),
       ])
     })
