@@ -282,22 +282,54 @@ async function refreshTotals(now: Date, changes: number) {
     // Nothing new and the window has not moved: the totals stand (the common idle minute).
     const state = await typed.selectFrom('CallStatState').select('totalsWindowStart').where('id', '=', 1).executeTakeFirst()
     if (changes === 0 && state?.totalsWindowStart?.getTime() === start.getTime()) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
-    const [{ changed }] = await tx.$queryRawUnsafe<Array<{ changed: bigint }>>(
-      `WITH fresh AS (
-         SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
-         FROM "CallStatHourly" WHERE hour >= $1 AND hour <= $2 GROUP BY dimension, key
-       ), upserted AS (
-         INSERT INTO "CallStat7d" (dimension, key, calls, failures, refused) SELECT * FROM fresh
-         ON CONFLICT (dimension, key) DO UPDATE SET calls = excluded.calls, failures = excluded.failures, refused = excluded.refused
-         WHERE ("CallStat7d".calls, "CallStat7d".failures, "CallStat7d".refused) IS DISTINCT FROM (excluded.calls, excluded.failures, excluded.refused)
-         RETURNING 1
-       ), dropped AS (
-         DELETE FROM "CallStat7d" s WHERE NOT EXISTS (SELECT 1 FROM fresh f WHERE f.dimension = s.dimension AND f.key = s.key) RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM upserted) + (SELECT count(*) FROM dropped) AS changed`,
-      start,
-      now,
-    )
+    const one = sql.lit(1).as('one')
+    const { changed } = await typed
+      .with('fresh', (q) =>
+        q
+          .selectFrom('CallStatHourly')
+          .select((eb) => [
+            'dimension',
+            'key',
+            eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+            eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+            eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+          ])
+          .where('hour', '>=', start)
+          .where('hour', '<=', now)
+          .groupBy(['dimension', 'key']),
+      )
+      .with('upserted', (q) =>
+        q
+          .insertInto('CallStat7d')
+          .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
+          .expression(q.selectFrom('fresh').selectAll())
+          .onConflict((oc) =>
+            oc
+              .columns(['dimension', 'key'])
+              .doUpdateSet((eb) => ({ calls: eb.ref('excluded.calls'), failures: eb.ref('excluded.failures'), refused: eb.ref('excluded.refused') }))
+              .where(
+                (eb) =>
+                  sql<boolean>`(${eb.ref('CallStat7d.calls')}, ${eb.ref('CallStat7d.failures')}, ${eb.ref('CallStat7d.refused')}) IS DISTINCT FROM (${eb.ref('excluded.calls')}, ${eb.ref('excluded.failures')}, ${eb.ref('excluded.refused')})`,
+              ),
+          )
+          .returning(one),
+      )
+      .with('dropped', (q) =>
+        q
+          .deleteFrom('CallStat7d')
+          .where((eb) =>
+            eb.not(
+              eb.exists(eb.selectFrom('fresh as f').select(one).whereRef('f.dimension', '=', 'CallStat7d.dimension').whereRef('f.key', '=', 'CallStat7d.key')),
+            ),
+          )
+          .returning(one),
+      )
+      .selectNoFrom((eb) =>
+        eb(eb.selectFrom('upserted').select(eb.fn.countAll<bigint>().as('n')), '+', eb.selectFrom('dropped').select(eb.fn.countAll<bigint>().as('n'))).as(
+          'changed',
+        ),
+      )
+      .executeTakeFirstOrThrow()
     const totalsChanged = Number(changed) > 0
     await typed
       .updateTable('CallStatState')
