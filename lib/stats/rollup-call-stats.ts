@@ -12,7 +12,8 @@ import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
-import { db, sql, sqlIn } from '@/lib/sql'
+import type { Kysely } from 'kysely'
+import { db, sql, sqlIn, type Tables } from '@/lib/sql'
 import { FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES } from './call-outcomes'
 import { LATENCY_BUCKET_COUNT, LATENCY_THRESHOLDS } from './latency-buckets'
 import { RETENTION_HOURS, windowStart } from './stats-window'
@@ -180,19 +181,32 @@ SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM add
 /**
  * Adding a call costs a lookup by id; recomputing an hour reads its rows in index order. An hour that
  * got many calls at once (a backlog after the worker was down, a bulk import) is cheaper to
- * recompute: at least $1 calls waiting, and at least a quarter of what the hour already holds. Its
+ * recompute: at least `minCalls` calls waiting, and at least a quarter of what the hour already holds. Its
  * log rows become a recompute of the hour, which gives the same rows.
  */
-const BULK_HOURS_TO_RECOMPUTE_SQL = `
-WITH pending AS (
-  SELECT hour, sum(cardinality("callIds")) AS calls FROM "CallStatInsertLog" GROUP BY hour
-), bulk AS (
-  SELECT p.hour FROM pending p LEFT JOIN "CallStatHourly" h ON h.dimension = 'all' AND h.key = '' AND h.hour = p.hour
-  WHERE p.calls >= greatest($1, coalesce(h.calls, 0) / 4)
-), moved AS (
-  DELETE FROM "CallStatInsertLog" l USING bulk b WHERE l.hour = b.hour RETURNING l.hour
-)
-INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM moved`
+async function moveBulkHoursToRecompute(typed: Kysely<Tables>, minCalls: number): Promise<void> {
+  await typed
+    .with('pending', (q) =>
+      q
+        .selectFrom('CallStatInsertLog')
+        .select((eb) => ['hour', eb.fn.sum<bigint>(eb.fn<number>('cardinality', ['callIds'])).as('calls')])
+        .groupBy('hour'),
+    )
+    .with('bulk', (q) =>
+      q
+        .selectFrom('pending as p')
+        .leftJoin('CallStatHourly as h', (join) => join.on('h.dimension', '=', 'all').on('h.key', '=', '').onRef('h.hour', '=', 'p.hour'))
+        .select('p.hour')
+        .where((eb) => eb('p.calls', '>=', eb.fn<bigint>('greatest', [eb.val(minCalls), sql<number>`${eb.fn.coalesce('h.calls', sql.lit(0))} / 4`]))),
+    )
+    .with('moved', (q) =>
+      q.deleteFrom('CallStatInsertLog').using('bulk').whereRef('CallStatInsertLog.hour', '=', 'bulk.hour').returning('CallStatInsertLog.hour'),
+    )
+    .insertInto('CallStatDirtyHour')
+    .columns(['hour'])
+    .expression((eb) => eb.selectFrom('moved').select('hour').distinct())
+    .execute()
+}
 
 /** True for PostgreSQL's serialization failure: a concurrent rollup moved first; its work stands. */
 function isSerializationFailure(e: unknown): boolean {
@@ -235,7 +249,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
       .deleteFrom('CallStatDirtyHour')
       .where((eb) => eb.or([eb('hour', '<', oldest), eb('hour', '>', latest)]))
       .execute()
-    await tx.$executeRawUnsafe(BULK_HOURS_TO_RECOMPUTE_SQL, recomputeMinCalls())
+    await moveBulkHoursToRecompute(typed, recomputeMinCalls())
     const claimed = await typed
       .deleteFrom('CallStatDirtyHour')
       .where((eb) => eb('hour', 'in', eb.selectFrom('CallStatDirtyHour').select('hour').distinct().orderBy('hour', 'desc').limit(hoursPerBatch())))

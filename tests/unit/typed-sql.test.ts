@@ -28,7 +28,7 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/approvals/undo-decision.ts': NOT_CONVERTED_YET,
   'lib/effective-tools/agents-with-tool.ts': NOT_CONVERTED_YET,
   'lib/effective-tools/registry-reader.ts': NOT_CONVERTED_YET,
-  'lib/stats/rollup-call-stats.ts': `${NOT_CONVERTED_YET}: its set-based statements (the hourly GROUPING SETS pass and its upserts, the bulk-hour move, the 7-day totals) and SET LOCAL; its other statements are typed`,
+  'lib/stats/rollup-call-stats.ts': `${NOT_CONVERTED_YET}: the hourly pass (one GROUPING SETS aggregation feeding three upserts through data-modifying CTEs, in two variants) and the transaction's settings (SET LOCAL, set_config); its other statements are typed`,
   'lib/upstream-auth/get-upstream-token.ts': NOT_CONVERTED_YET,
   'lib/upstream-auth/get-connection-token.ts': NOT_CONVERTED_YET,
   // Scripts run by node as they are.
