@@ -13,8 +13,8 @@
 import 'server-only'
 import type { BlockList } from 'node:net'
 import { z } from 'zod'
-import { parseTrustedProxies } from '@/lib/http/trusted-proxies'
-import { type AddressPolicy, parseAddressPolicy } from '@/lib/outbound/address-policy'
+import { parseTrustedProxies } from '@/lib/net/trusted-proxies'
+import { type AddressPolicy, parseAddressPolicy } from '@/lib/net/address-policy'
 import { DEFAULT_EMBEDDED_PG_PORT } from '@/scripts/embedded-db-url.mjs'
 
 /** The statistics' window in days (lib/stats/stats-window.ts): the call log is kept at least this long. */

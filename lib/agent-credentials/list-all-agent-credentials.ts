@@ -2,11 +2,10 @@
 // state, agent and text, in keyset pages. Only credentials of agents that still exist are listed:
 // the gateway refuses the others anyway (it joins the agent to authenticate).
 import 'server-only'
-import { prisma } from '@/lib/db'
 import { likeLiteral } from '@/lib/search/like-literal'
-import { Prisma } from '@/lib/generated/prisma/client'
+import { db, sql } from '@/lib/sql'
 import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
-import { credentialView, type CredentialRow, type CredentialState, type CredentialWithAgent } from './credential-view'
+import { credentialView, type CredentialState, type CredentialWithAgent } from './credential-view'
 
 export interface CredentialListFilters {
   status: CredentialState | 'all'
@@ -26,23 +25,35 @@ export interface CredentialPage {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-type ListedRow = CredentialRow & { agentNamespace: string; agentName: string }
+const credentialsWithAgents = () => db.selectFrom('AgentCredential as c').innerJoin('Agent as a', 'a.id', 'c.agentId')
+type CredentialQuery = ReturnType<typeof credentialsWithAgents>
 
 export async function listAllAgentCredentials(f: CredentialListFilters): Promise<CredentialPage> {
   const now = new Date()
-  const where = conditions(f, now)
   const after = f.cursor ? decodeTimeCursor(f.cursor) : null
-  const page = after ? Prisma.sql`AND (c."createdAt", c.id) < (${after.at}, ${after.id}::uuid)` : Prisma.empty
-  const [rows, [{ total }]] = await Promise.all([
-    prisma.$queryRaw<ListedRow[]>`
-      SELECT c.id, c."agentId", c.name, c.hint, c."createdBy", c."createdAt", c."lastUsedAt", c."expiresAt", c."revokedAt",
-             a.namespace AS "agentNamespace", a.name AS "agentName"
-        FROM "AgentCredential" c JOIN "Agent" a ON a.id = c."agentId"
-       WHERE ${where} ${page}
-       ORDER BY c."createdAt" DESC, c.id DESC
-       LIMIT ${f.limit + 1}`,
-    prisma.$queryRaw<{ total: bigint }[]>`
-      SELECT count(*) AS total FROM "AgentCredential" c JOIN "Agent" a ON a.id = c."agentId" WHERE ${where}`,
+  const [rows, { total }] = await Promise.all([
+    filtered(credentialsWithAgents(), f, now)
+      .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('c.createdAt', 'c.id'), '<', eb.tuple(after!.at, sql<string>`${after!.id}::uuid`))))
+      .select([
+        'c.id',
+        'c.agentId',
+        'c.name',
+        'c.hint',
+        'c.createdBy',
+        'c.createdAt',
+        'c.lastUsedAt',
+        'c.expiresAt',
+        'c.revokedAt',
+        'a.namespace as agentNamespace',
+        'a.name as agentName',
+      ])
+      .orderBy('c.createdAt', 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(f.limit + 1)
+      .execute(),
+    filtered(credentialsWithAgents(), f, now)
+      .select((eb) => eb.fn.countAll<bigint>().as('total'))
+      .executeTakeFirstOrThrow(),
   ])
   const { items, nextCursor } = keysetPage(rows, f.limit, (last) => encodeTimeCursor(last.createdAt, last.id))
   return {
@@ -52,23 +63,28 @@ export async function listAllAgentCredentials(f: CredentialListFilters): Promise
   }
 }
 
-function conditions(f: CredentialListFilters, now: Date): Prisma.Sql {
-  const and: Prisma.Sql[] = [Prisma.sql`TRUE`]
+function filtered(query: CredentialQuery, f: CredentialListFilters, now: Date): CredentialQuery {
   // The same precedence as credentialView: revoked first, then expired.
-  if (f.status === 'revoked') and.push(Prisma.sql`c."revokedAt" IS NOT NULL`)
-  if (f.status === 'expired') and.push(Prisma.sql`c."revokedAt" IS NULL AND c."expiresAt" <= ${now}`)
-  if (f.status === 'active') and.push(Prisma.sql`c."revokedAt" IS NULL AND (c."expiresAt" IS NULL OR c."expiresAt" > ${now})`)
-  if (f.agent) and.push(agentCondition(f.agent))
+  if (f.status === 'revoked') query = query.where('c.revokedAt', 'is not', null)
+  if (f.status === 'expired') query = query.where('c.revokedAt', 'is', null).where('c.expiresAt', '<=', now)
+  if (f.status === 'active') query = query.where('c.revokedAt', 'is', null).where((eb) => eb.or([eb('c.expiresAt', 'is', null), eb('c.expiresAt', '>', now)]))
+  if (f.agent) query = ofAgent(query, f.agent)
   if (f.q) {
     const like = `%${likeLiteral(f.q)}%`
-    and.push(Prisma.sql`(c.name ILIKE ${like} OR c."createdBy" ILIKE ${like} OR (a.namespace || '/' || a.name) ILIKE ${like})`)
+    query = query.where((eb) =>
+      eb.or([
+        eb('c.name', 'ilike', like),
+        eb('c.createdBy', 'ilike', like),
+        eb(sql<string>`${eb.ref('a.namespace')} || '/' || ${eb.ref('a.name')}`, 'ilike', like),
+      ]),
+    )
   }
-  return Prisma.join(and, ' AND ')
+  return query
 }
 
-function agentCondition(agent: string): Prisma.Sql {
-  if (UUID.test(agent)) return Prisma.sql`a.id = ${agent}::uuid`
+function ofAgent(query: CredentialQuery, agent: string): CredentialQuery {
+  if (UUID.test(agent)) return query.where('a.id', '=', sql<string>`${agent}::uuid`)
   const slash = agent.indexOf('/')
-  if (slash < 0) return Prisma.sql`a.name = ${agent}`
-  return Prisma.sql`a.namespace = ${agent.slice(0, slash)} AND a.name = ${agent.slice(slash + 1)}`
+  if (slash < 0) return query.where('a.name', '=', agent)
+  return query.where('a.namespace', '=', agent.slice(0, slash)).where('a.name', '=', agent.slice(slash + 1))
 }

@@ -7,7 +7,7 @@ import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import { z } from '@/lib/http/zod'
 import { secretValueFields } from '@/lib/manifests/specs/secret'
-import { rotateSecret } from '@/lib/secrets/rotate-secret'
+import { rotateSecret } from '@/lib/resources/rotate-secret'
 import { idParams, namespaceQuery, resourceSchema } from './schemas'
 
 export const SECRET_CONTRACTS = {

@@ -7,7 +7,7 @@
 // else sees it, so the agent's answer, the stored call, the idempotency replay and an approved call's
 // sealed answer all hold the scrubbed form. A call that injected nothing costs nothing.
 import 'server-only'
-import { REDACTED } from './redact'
+import { REDACTED } from '@/lib/secrets/scrub-values'
 import { TransientError } from './tool-errors'
 import { ToolFailure } from './tool-errors'
 

@@ -1,8 +1,8 @@
 // Masking before anything about a call is written: `observability.redactFields` paths
 // (`args.body`, `result.user.email`, `args.items[*].token`) are replaced, and every value masked that
 // way, together with the secrets injected into the upstream request, is also scrubbed out of free text
-// (error messages, idempotency keys) where an upstream might have echoed it.
-export const REDACTED = '[REDACTED]'
+// (error messages, idempotency keys) where an upstream might have echoed it (lib/secrets/scrub-values.ts).
+import { REDACTED, scrubText } from '@/lib/secrets/scrub-values'
 
 export interface Redaction {
   /** Paths as written in `redactFields`, split: `args.items[*].token` → ['args', 'items', '*', 'token']. */
@@ -52,28 +52,6 @@ function collectStrings(value: unknown, found: Set<string>) {
 }
 
 /** Values shorter than this are not scrubbed from free text: masking "1" everywhere would wreck messages without protecting anything. */
-const MIN_SCRUB_LENGTH = 4
-
-/** `text` with every sensitive value replaced. */
-export function scrubText(text: string, sensitive: Iterable<string>): string {
-  let out = text
-  for (const value of sensitive) if (value.length >= MIN_SCRUB_LENGTH && out.includes(value)) out = out.split(value).join(REDACTED)
-  return out
-}
-
-/** A JSON value with every string that contains a sensitive value scrubbed (secrets echoed by an upstream). */
-export function scrubTree(value: unknown, sensitive: ReadonlySet<string>): unknown {
-  if (sensitive.size === 0) return value
-  if (typeof value === 'string') return scrubText(value, sensitive)
-  if (Array.isArray(value)) return value.map((v) => scrubTree(v, sensitive))
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[scrubText(k, sensitive)] = scrubTree(v, sensitive)
-    return out
-  }
-  return value
-}
-
 /** How much of an upstream's reply a call record keeps: enough to read the error, not a copy of the answer. */
 export const MAX_UPSTREAM_EXCERPT = 2000
 

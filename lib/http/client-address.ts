@@ -12,7 +12,7 @@ import 'server-only'
 import { createHash, hkdfSync, timingSafeEqual } from 'node:crypto'
 import type { BlockList } from 'node:net'
 import { type Config, config } from '@/lib/config'
-import { isTrustedAddress, normalizeAddress } from './trusted-proxies'
+import { isTrustedAddress, normalizeAddress } from '@/lib/net/trusted-proxies'
 
 type ProxyConfig = Pick<Config, 'TOOLROOM_TRUSTED_PROXIES'>
 

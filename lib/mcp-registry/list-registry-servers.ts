@@ -2,10 +2,9 @@
 // servers, a server's versions, one version. Toolroom keeps each server's current surface only, so
 // every server has one version, the latest.
 import 'server-only'
-import { prisma } from '@/lib/db'
-import { Prisma } from '@/lib/generated/prisma/client'
 import { notFound } from '@/lib/errors/app-error'
 import { decodeCursor, encodeCursor } from '@/lib/http/pagination'
+import { db, sql } from '@/lib/sql'
 import { parseRegistryServerName, type RegistryRow, registryEntry } from './registry-entry'
 import type { RegistryServerList, RegistryServerResponse } from './registry-schemas'
 
@@ -22,29 +21,60 @@ export interface RegistryListQuery {
 // when an operator accepted a held one; a rejection leaves it as it was.
 const SURFACE_MOVES = ['applied', 'pending_review', 'accepted']
 
-const rowsWhere = (where: Prisma.Sql, limit: number) => prisma.$queryRaw<RegistryRow[]>`
-  SELECT lt.id, lt.namespace, lt.name, lt.spec, lt."toolSchemas", lt.phase, lt."lastError", lt."serverInfo", lt."createdAt", lt."updatedAt",
-    COALESCE(surface.revision, 0)::int AS "surfaceRevision", surface."changedAt" AS "surfaceChangedAt"
-  FROM "LanguageTool" lt
-  LEFT JOIN LATERAL (
-    SELECT count(*) AS revision, max(COALESCE(c."decidedAt", c."detectedAt")) AS "changedAt"
-    FROM "SurfaceChange" c
-    WHERE c."subjectKind" = 'LanguageTool' AND c."subjectId" = lt.id AND c.status IN (${Prisma.join(SURFACE_MOVES)})
-  ) surface ON true
-  WHERE ${where}
-  ORDER BY lt.namespace, lt.name, lt.id
-  LIMIT ${limit}`
+const languageToolsWithSurface = () =>
+  db.selectFrom('LanguageTool as lt').leftJoinLateral(
+    (eb) =>
+      eb
+        .selectFrom('SurfaceChange as c')
+        .select((c) => [c.fn.countAll().as('revision'), c.fn.max(c.fn.coalesce('c.decidedAt', 'c.detectedAt')).as('changedAt')])
+        .where('c.subjectKind', '=', 'LanguageTool')
+        .whereRef('c.subjectId', '=', 'lt.id')
+        .where('c.status', 'in', SURFACE_MOVES)
+        .as('surface'),
+    (join) => join.onTrue(),
+  )
+type RegistryQuery = ReturnType<typeof languageToolsWithSurface>
+
+const rowsWhere = (where: (query: RegistryQuery) => RegistryQuery, limit: number): Promise<RegistryRow[]> =>
+  where(languageToolsWithSurface())
+    .select((eb) => [
+      'lt.id',
+      'lt.namespace',
+      'lt.name',
+      'lt.spec',
+      'lt.toolSchemas',
+      'lt.phase',
+      'lt.lastError',
+      'lt.serverInfo',
+      'lt.createdAt',
+      'lt.updatedAt',
+      eb.cast<number>(eb.fn.coalesce('surface.revision', sql.lit(0)), 'integer').as('surfaceRevision'),
+      'surface.changedAt as surfaceChangedAt',
+    ])
+    .orderBy('lt.namespace')
+    .orderBy('lt.name')
+    .orderBy('lt.id')
+    .limit(limit)
+    .execute()
 
 export async function listRegistryServers(query: RegistryListQuery, origin: string): Promise<RegistryServerList> {
-  const where: Prisma.Sql[] = [Prisma.sql`true`]
-  if (query.cursor) {
-    const after = decodeCursor(query.cursor)
-    where.push(Prisma.sql`(lt.namespace, lt.name, lt.id) > (${after.namespace}, ${after.name}, ${after.id}::uuid)`)
-  }
-  // The spec's "substring match" of the name, on the name as served; strpos takes the text literally (no LIKE wildcards).
-  if (query.search) where.push(Prisma.sql`strpos(lower('dev.toolroom.' || lt.namespace || '/' || lt.name), lower(${query.search})) > 0`)
-  if (query.updatedSince) where.push(Prisma.sql`GREATEST(lt."updatedAt", surface."changedAt") > ${query.updatedSince}::timestamptz`)
-  const rows = await rowsWhere(Prisma.join(where, ' AND '), query.limit + 1)
+  const after = query.cursor ? decodeCursor(query.cursor) : null
+  const { search, updatedSince } = query
+  const rows = await rowsWhere(
+    (servers) =>
+      servers
+        .$if(after !== null, (q) =>
+          q.where((eb) => eb(eb.refTuple('lt.namespace', 'lt.name', 'lt.id'), '>', eb.tuple(after!.namespace, after!.name, sql<string>`${after!.id}::uuid`))),
+        )
+        // The spec's "substring match" of the name, on the name as served; strpos takes the text literally (no LIKE wildcards).
+        .$if(search !== undefined && search !== '', (q) =>
+          q.where((eb) => sql<number>`strpos(lower('dev.toolroom.' || ${eb.ref('lt.namespace')} || '/' || ${eb.ref('lt.name')}), lower(${search}))`, '>', 0),
+        )
+        .$if(updatedSince !== undefined, (q) =>
+          q.where((eb) => eb(eb.fn('greatest', ['lt.updatedAt', 'surface.changedAt']), '>', sql<Date>`${updatedSince}::timestamptz`)),
+        ),
+    query.limit + 1,
+  )
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   const nextCursor = rows.length > query.limit && last ? encodeCursor(last) : undefined
@@ -58,7 +88,7 @@ export async function listRegistryServers(query: RegistryListQuery, origin: stri
 async function findServer(serverName: string, origin: string): Promise<RegistryServerResponse> {
   const address = parseRegistryServerName(serverName)
   if (!address) throw notFound(`server "${serverName.slice(0, 200)}"`)
-  const [row] = await rowsWhere(Prisma.sql`lt.namespace = ${address.namespace} AND lt.name = ${address.name}`, 1)
+  const [row] = await rowsWhere((servers) => servers.where('lt.namespace', '=', address.namespace).where('lt.name', '=', address.name), 1)
   if (!row) throw notFound(`server "${serverName}"`)
   return registryEntry(row, origin)
 }

@@ -4,7 +4,7 @@
 import 'server-only'
 import dns from 'node:dns'
 import { isIP } from 'node:net'
-import type { AddressPolicy } from './address-policy'
+import type { AddressPolicy } from '@/lib/net/address-policy'
 import { OutboundError } from './outbound-error'
 
 type LookupCallback = (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void

@@ -3,7 +3,7 @@
 // use), every redirect hop is checked again, and answers are bounded in time and size.
 import 'server-only'
 import { Agent } from 'undici'
-import type { AddressPolicy } from './address-policy'
+import type { AddressPolicy } from '@/lib/net/address-policy'
 import { dispatchResponse } from './dispatch-response'
 import { checkTarget, guardedLookup } from './guard'
 import { answerLimit, OutboundError } from './outbound-error'

@@ -5,7 +5,7 @@
 import 'server-only'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { config } from '@/lib/config'
-import type { AddressPolicy } from './address-policy'
+import type { AddressPolicy } from '@/lib/net/address-policy'
 import { createGuardedFetch, type GuardedFetch } from './guarded-fetch'
 import { createSessionFetch } from './session-fetch'
 

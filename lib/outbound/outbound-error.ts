@@ -1,5 +1,5 @@
 // What goes wrong with an outbound request, as a type callers branch on (never on message text).
-import type { RefusalCode } from './address-policy'
+import type { RefusalCode } from '@/lib/net/address-policy'
 
 export type OutboundFailure = 'refused' | 'timeout' | 'too_large' | 'network' | 'redirect'
 

@@ -1,8 +1,8 @@
 // 7-day statistics of one dimension value, by day and by hour, merged from the hourly rollups:
 // counts add up, percentiles come from the summed latency histograms.
 import 'server-only'
-import { prisma } from '@/lib/db'
 import type { SourceRef } from '@/lib/effective-tools/types'
+import { db, sql } from '@/lib/sql'
 import { failureRate } from './call-outcomes'
 import { addHistogram, emptyHistogram, percentileOf } from './latency-buckets'
 import { windowDays, windowHours, windowStart } from './stats-window'
@@ -64,11 +64,14 @@ function point(a: Acc): StatPoint {
 
 /** `keys`: the rollup keys to merge under `key` (a unit and its sub-units); by default `key` alone. */
 export async function readCallStats(dimension: StatDimension, key: string, now = new Date(), keys: string[] = [key]): Promise<CallStats> {
-  const rows = await prisma.$queryRaw<
-    Array<{ hour: Date; calls: number; failures: number; refused: number; latencyCount: number; latencySumMs: bigint; latencyHistogram: number[] }>
-  >`
-    SELECT hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram"
-    FROM "CallStatHourly" WHERE dimension = ${dimension} AND key = ANY(${keys}) AND hour >= ${windowStart(now)} AND hour <= ${now}`
+  const rows = await db
+    .selectFrom('CallStatHourly')
+    .select(['hour', 'calls', 'failures', 'refused', 'latencyCount', 'latencySumMs', 'latencyHistogram'])
+    .where('dimension', '=', dimension)
+    .where((eb) => eb('key', '=', eb.fn.any(eb.val(keys))))
+    .where('hour', '>=', windowStart(now))
+    .where('hour', '<=', now)
+    .execute()
   const byHour = new Map<number, Acc>()
   for (const r of rows) {
     const at = r.hour.getTime()
@@ -108,10 +111,16 @@ export interface FailingTool {
 
 /** Tools with the most failures over the window (then the highest rate), from the 7-day totals. */
 export async function topFailingTools(limit: number): Promise<FailingTool[]> {
-  const rows = await prisma.$queryRaw<Array<{ key: string; calls: number; failures: number; refused: number }>>`
-    SELECT key, calls, failures, refused FROM "CallStat7d"
-    WHERE dimension = 'tool' AND failures > 0
-    ORDER BY failures DESC, failures::float8 / calls DESC, key LIMIT ${limit}`
+  const rows = await db
+    .selectFrom('CallStat7d')
+    .select(['key', 'calls', 'failures', 'refused'])
+    .where('dimension', '=', 'tool')
+    .where('failures', '>', 0)
+    .orderBy('failures', 'desc')
+    .orderBy((eb) => sql`${eb.ref('failures')}::float8 / ${eb.ref('calls')}`, 'desc')
+    .orderBy('key')
+    .limit(limit)
+    .execute()
   return rows.map((r) => {
     const parsed = parseToolStatKey(r.key)
     return {

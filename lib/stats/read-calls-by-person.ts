@@ -3,9 +3,8 @@
 // from the hourly per-person rollup (never from the call log). Calls made for nobody are one row
 // with `onBehalfOf: null` ("no person": agents acting as services).
 import 'server-only'
-import { prisma } from '@/lib/db'
-import { Prisma } from '@/lib/generated/prisma/client'
 import type { OnBehalfOf } from '@/lib/identity/person'
+import { db, sql } from '@/lib/sql'
 import { failureRate } from './call-outcomes'
 import { windowStart } from './stats-window'
 
@@ -31,20 +30,43 @@ export interface CallsByPerson {
 /** `issuer`: only the people of this issuer (and so no "no person" row). */
 export async function readCallsByPerson(limit: number, { issuer, now = new Date() }: { issuer?: string; now?: Date } = {}): Promise<CallsByPerson> {
   const from = windowStart(now)
-  const ofIssuer = issuer === undefined ? Prisma.empty : Prisma.sql`AND issuer = ${issuer}`
-  const rows = await prisma.$queryRaw<
-    Array<{ issuer: string; subject: string; displayName: string | null; calls: number; failures: number; refused: number; agents: number; total: number }>
-  >`
-    SELECT issuer, subject, "displayName", calls, failures, refused, agents, count(*) OVER ()::int AS total
-    FROM (
-      -- The name of the latest hour that carried one: a person renamed at their IdP shows the new name.
-      SELECT issuer, subject, (array_agg("displayName" ORDER BY hour DESC) FILTER (WHERE "displayName" IS NOT NULL))[1] AS "displayName",
-        sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused, count(DISTINCT "agentId")::int AS agents
-      FROM "CallStatPersonHourly" WHERE hour >= ${from} AND hour <= ${now} ${ofIssuer}
-      GROUP BY issuer, subject
-    ) AS p
-    WHERE calls > 0
-    ORDER BY calls DESC, failures DESC, issuer, subject LIMIT ${limit}`
+  const people = db
+    .selectFrom('CallStatPersonHourly')
+    .select((eb) => [
+      'issuer',
+      'subject',
+      // The name of the latest hour that carried one: a person renamed at their IdP shows the new name.
+      sql<string | null>`(array_agg(${eb.ref('displayName')} ORDER BY ${eb.ref('hour')} DESC) FILTER (WHERE ${eb.ref('displayName')} IS NOT NULL))[1]`.as(
+        'displayName',
+      ),
+      eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+      eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+      eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+      eb.cast<number>(eb.fn.count('agentId').distinct(), 'integer').as('agents'),
+    ])
+    .where('hour', '>=', from)
+    .where('hour', '<=', now)
+    .$if(issuer !== undefined, (qb) => qb.where('issuer', '=', issuer!))
+    .groupBy(['issuer', 'subject'])
+  const rows = await db
+    .selectFrom(people.as('p'))
+    .select((eb) => [
+      'issuer',
+      'subject',
+      'displayName',
+      'calls',
+      'failures',
+      'refused',
+      'agents',
+      eb.cast<number>(eb.fn.countAll().over(), 'integer').as('total'),
+    ])
+    .where('calls', '>', 0)
+    .orderBy('calls', 'desc')
+    .orderBy('failures', 'desc')
+    .orderBy('issuer')
+    .orderBy('subject')
+    .limit(limit)
+    .execute()
   return {
     window: { from: from.toISOString(), to: now.toISOString() },
     items: rows.map((r) => ({

@@ -5,6 +5,7 @@
 import 'server-only'
 import { prisma } from '@/lib/db'
 import type { SourceRef } from '@/lib/effective-tools/types'
+import { db } from '@/lib/sql'
 import { failureRate } from './call-outcomes'
 import { LIST_COLUMNS, toCallView } from './list-calls'
 import { type CallStats, readCallStats } from './read-call-stats'
@@ -47,19 +48,57 @@ export async function readToolFailures(key: string, now = new Date()) {
   const from = windowStart(now)
   const [stats, errors, agents, recent] = await Promise.all([
     readCallStats('tool', key, now),
-    prisma.$queryRaw<Array<{ code: string; message: string; failures: number; firstSeen: Date; lastSeen: Date }>>`
-      SELECT value AS code, detail AS message, sum(failures)::int AS failures, min(hour) AS "firstSeen", max(hour) AS "lastSeen" FROM "CallStatToolHourly"
-      WHERE "toolKey" = ${key} AND part = 'error' AND hour >= ${from} AND hour <= ${now}
-      GROUP BY value, detail ORDER BY failures DESC, value, detail LIMIT ${TOP_ERRORS}`,
-    prisma.$queryRaw<
-      Array<{ agentId: string; namespace: string | null; name: string | null; calls: number; failures: number; refused: number; total: number }>
-    >`
-      SELECT t.value AS "agentId", a.namespace, a.name, t.calls, t.failures, t.refused, count(*) OVER ()::int AS total
-      FROM (
-        SELECT value, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused FROM "CallStatToolHourly"
-        WHERE "toolKey" = ${key} AND part = 'agent' AND hour >= ${from} AND hour <= ${now} GROUP BY value
-      ) AS t LEFT JOIN "Agent" a ON a.id::text = t.value
-      ORDER BY t.failures DESC, t.calls DESC, t.value LIMIT ${TOP_AGENTS}`,
+    db
+      .selectFrom('CallStatToolHourly')
+      .select((eb) => [
+        'value as code',
+        'detail as message',
+        eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+        eb.fn.min('hour').as('firstSeen'),
+        eb.fn.max('hour').as('lastSeen'),
+      ])
+      .where('toolKey', '=', key)
+      .where('part', '=', 'error')
+      .where('hour', '>=', from)
+      .where('hour', '<=', now)
+      .groupBy(['value', 'detail'])
+      .orderBy('failures', 'desc')
+      .orderBy('value')
+      .orderBy('detail')
+      .limit(TOP_ERRORS)
+      .execute(),
+    db
+      .selectFrom(
+        db
+          .selectFrom('CallStatToolHourly')
+          .select((eb) => [
+            'value',
+            eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+            eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+            eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+          ])
+          .where('toolKey', '=', key)
+          .where('part', '=', 'agent')
+          .where('hour', '>=', from)
+          .where('hour', '<=', now)
+          .groupBy('value')
+          .as('t'),
+      )
+      .leftJoin('Agent as a', (join) => join.on((eb) => eb(eb.cast<string>('a.id', 'text'), '=', eb.ref('t.value'))))
+      .select((eb) => [
+        't.value as agentId',
+        'a.namespace',
+        'a.name',
+        't.calls',
+        't.failures',
+        't.refused',
+        eb.cast<number>(eb.fn.countAll().over(), 'integer').as('total'),
+      ])
+      .orderBy('t.failures', 'desc')
+      .orderBy('t.calls', 'desc')
+      .orderBy('t.value')
+      .limit(TOP_AGENTS)
+      .execute(),
     // Calls of a tool the caller's set did not have are recorded without a key: found by their id.
     prisma.toolCall.findMany({
       where: { outcome: 'failed', ...(parsed && parsed.source === null ? { toolKey: null, toolId: parsed.toolId } : { toolKey: key }) },

@@ -12,14 +12,16 @@ import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
+import type { Kysely } from 'kysely'
+import { db, sql, sqlIn, type Tables } from '@/lib/sql'
 import { FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES } from './call-outcomes'
 import { LATENCY_BUCKET_COUNT, LATENCY_THRESHOLDS } from './latency-buckets'
 import { RETENTION_HOURS, windowStart } from './stats-window'
-import { callToolStatKeySql, toolResourceStatKeySql } from './tool-stat-key'
+import { callToolStatKeySql, toolResourceStatKeySql } from './tool-stat-key-sql'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 
-const LOCK = `pg_try_advisory_xact_lock(hashtext('toolroom.call-stats'))`
+const LOCK = 'toolroom.call-stats'
 // Work per transaction is bounded, so a large backlog commits progress as it goes.
 /** Hours recomputed per transaction. */
 const hoursPerBatch = () => config().TOOLROOM_STATS_HOURS_PER_BATCH
@@ -179,19 +181,32 @@ SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM add
 /**
  * Adding a call costs a lookup by id; recomputing an hour reads its rows in index order. An hour that
  * got many calls at once (a backlog after the worker was down, a bulk import) is cheaper to
- * recompute: at least $1 calls waiting, and at least a quarter of what the hour already holds. Its
+ * recompute: at least `minCalls` calls waiting, and at least a quarter of what the hour already holds. Its
  * log rows become a recompute of the hour, which gives the same rows.
  */
-const BULK_HOURS_TO_RECOMPUTE_SQL = `
-WITH pending AS (
-  SELECT hour, sum(cardinality("callIds")) AS calls FROM "CallStatInsertLog" GROUP BY hour
-), bulk AS (
-  SELECT p.hour FROM pending p LEFT JOIN "CallStatHourly" h ON h.dimension = 'all' AND h.key = '' AND h.hour = p.hour
-  WHERE p.calls >= greatest($1, coalesce(h.calls, 0) / 4)
-), moved AS (
-  DELETE FROM "CallStatInsertLog" l USING bulk b WHERE l.hour = b.hour RETURNING l.hour
-)
-INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM moved`
+async function moveBulkHoursToRecompute(typed: Kysely<Tables>, minCalls: number): Promise<void> {
+  await typed
+    .with('pending', (q) =>
+      q
+        .selectFrom('CallStatInsertLog')
+        .select((eb) => ['hour', eb.fn.sum<bigint>(eb.fn<number>('cardinality', ['callIds'])).as('calls')])
+        .groupBy('hour'),
+    )
+    .with('bulk', (q) =>
+      q
+        .selectFrom('pending as p')
+        .leftJoin('CallStatHourly as h', (join) => join.on('h.dimension', '=', 'all').on('h.key', '=', '').onRef('h.hour', '=', 'p.hour'))
+        .select('p.hour')
+        .where((eb) => eb('p.calls', '>=', eb.fn<bigint>('greatest', [eb.val(minCalls), sql<number>`${eb.fn.coalesce('h.calls', sql.lit(0))} / 4`]))),
+    )
+    .with('moved', (q) =>
+      q.deleteFrom('CallStatInsertLog').using('bulk').whereRef('CallStatInsertLog.hour', '=', 'bulk.hour').returning('CallStatInsertLog.hour'),
+    )
+    .insertInto('CallStatDirtyHour')
+    .columns(['hour'])
+    .expression((eb) => eb.selectFrom('moved').select('hour').distinct())
+    .execute()
+}
 
 /** True for PostgreSQL's serialization failure: a concurrent rollup moved first; its work stands. */
 function isSerializationFailure(e: unknown): boolean {
@@ -204,7 +219,9 @@ async function locked<T>(work: (tx: Tx) => Promise<T>, isolationLevel?: Prisma.T
   try {
     return await prisma.$transaction(
       async (tx) => {
-        const [{ got }] = await tx.$queryRawUnsafe<Array<{ got: boolean }>>(`SELECT ${LOCK} AS got`)
+        const { got } = await sqlIn(tx)
+          .selectNoFrom(sql<boolean>`pg_try_advisory_xact_lock(hashtext(${LOCK}))`.as('got'))
+          .executeTakeFirstOrThrow()
         if (!got) return { ran: false as const }
         return { ran: true as const, value: await work(tx) }
       },
@@ -223,23 +240,30 @@ async function locked<T>(work: (tx: Tx) => Promise<T>, isolationLevel?: Prisma.T
  */
 async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; calls: number; entries: number }> {
   const result = await locked(async (tx) => {
+    const typed = sqlIn(tx)
     const oldest = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
     const latest = new Date(now.getTime() + 24 * 3_600_000)
     // Hours outside the kept window are forgotten; hours in it are claimed in the same snapshot
     // their calls are read in, so a call committed later leaves its own log row for the next run.
-    await tx.$executeRawUnsafe(`DELETE FROM "CallStatDirtyHour" WHERE hour < $1 OR hour > $2`, oldest, latest)
-    await tx.$executeRawUnsafe(BULK_HOURS_TO_RECOMPUTE_SQL, recomputeMinCalls())
-    const claimed = await tx.$queryRawUnsafe<Array<{ hour: Date }>>(
-      `DELETE FROM "CallStatDirtyHour" WHERE hour IN (SELECT DISTINCT hour FROM "CallStatDirtyHour" ORDER BY hour DESC LIMIT $1) RETURNING hour`,
-      hoursPerBatch(),
-    )
+    await typed
+      .deleteFrom('CallStatDirtyHour')
+      .where((eb) => eb.or([eb('hour', '<', oldest), eb('hour', '>', latest)]))
+      .execute()
+    await moveBulkHoursToRecompute(typed, recomputeMinCalls())
+    const claimed = await typed
+      .deleteFrom('CallStatDirtyHour')
+      .where((eb) => eb('hour', 'in', eb.selectFrom('CallStatDirtyHour').select('hour').distinct().orderBy('hour', 'desc').limit(hoursPerBatch())))
+      .returning('hour')
+      .execute()
     const hours = [...new Set(claimed.map((r) => r.hour.toISOString()))]
     // The grouping holds a few thousand groups per hour: keep it in memory.
     await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`)
     if (hours.length > 0) {
-      await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
-      await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
-      await tx.$executeRawUnsafe(`DELETE FROM "CallStatPersonHourly" WHERE hour = ANY($1::timestamptz[])`, hours)
+      for (const table of ['CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly'] as const)
+        await typed
+          .deleteFrom(table)
+          .where((eb) => eb('hour', '=', eb.fn.any(sql<Date[]>`${hours}::timestamptz[]`)))
+          .execute()
       await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
     }
     const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, callsPerBatch(), oldest, latest, hours)
@@ -255,60 +279,106 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
  */
 export async function markHoursForRecompute(now = new Date(), from?: Date): Promise<number> {
   const oldest = new Date(Math.max(now.getTime() - RETENTION_HOURS * 3_600_000, from?.getTime() ?? 0))
-  return prisma.$executeRawUnsafe(
-    `INSERT INTO "CallStatDirtyHour"(hour)
-     SELECT generate_series(date_trunc('hour', $1::timestamptz, 'UTC'), date_trunc('hour', $2::timestamptz, 'UTC'), interval '1 hour')`,
-    oldest,
-    new Date(now.getTime() + 24 * 3_600_000),
-  )
+  const hour = (at: Date) => sql<Date>`date_trunc('hour', ${at}::timestamptz, 'UTC')`
+  const { numInsertedOrUpdatedRows } = await db
+    .insertInto('CallStatDirtyHour')
+    .columns(['hour'])
+    .expression(db.selectNoFrom(sql<Date>`generate_series(${hour(oldest)}, ${hour(new Date(now.getTime() + 24 * 3_600_000))}, interval '1 hour')`.as('hour')))
+    .executeTakeFirstOrThrow()
+  return Number(numInsertedOrUpdatedRows ?? 0)
 }
 
 /** 7-day totals, Tool status fields and retention; returns what changed. */
 async function refreshTotals(now: Date, changes: number) {
   return locked(async (tx) => {
+    const typed = sqlIn(tx)
     const start = windowStart(now)
     // Nothing new and the window has not moved: the totals stand (the common idle minute).
-    const [state] = await tx.$queryRawUnsafe<Array<{ totalsWindowStart: Date | null }>>(`SELECT "totalsWindowStart" FROM "CallStatState" WHERE id = 1`)
+    const state = await typed.selectFrom('CallStatState').select('totalsWindowStart').where('id', '=', 1).executeTakeFirst()
     if (changes === 0 && state?.totalsWindowStart?.getTime() === start.getTime()) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
-    const [{ changed }] = await tx.$queryRawUnsafe<Array<{ changed: bigint }>>(
-      `WITH fresh AS (
-         SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
-         FROM "CallStatHourly" WHERE hour >= $1 AND hour <= $2 GROUP BY dimension, key
-       ), upserted AS (
-         INSERT INTO "CallStat7d" (dimension, key, calls, failures, refused) SELECT * FROM fresh
-         ON CONFLICT (dimension, key) DO UPDATE SET calls = excluded.calls, failures = excluded.failures, refused = excluded.refused
-         WHERE ("CallStat7d".calls, "CallStat7d".failures, "CallStat7d".refused) IS DISTINCT FROM (excluded.calls, excluded.failures, excluded.refused)
-         RETURNING 1
-       ), dropped AS (
-         DELETE FROM "CallStat7d" s WHERE NOT EXISTS (SELECT 1 FROM fresh f WHERE f.dimension = s.dimension AND f.key = s.key) RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM upserted) + (SELECT count(*) FROM dropped) AS changed`,
-      start,
-      now,
-    )
+    const one = sql.lit(1).as('one')
+    const { changed } = await typed
+      .with('fresh', (q) =>
+        q
+          .selectFrom('CallStatHourly')
+          .select((eb) => [
+            'dimension',
+            'key',
+            eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+            eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+            eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+          ])
+          .where('hour', '>=', start)
+          .where('hour', '<=', now)
+          .groupBy(['dimension', 'key']),
+      )
+      .with('upserted', (q) =>
+        q
+          .insertInto('CallStat7d')
+          .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
+          .expression(q.selectFrom('fresh').selectAll())
+          .onConflict((oc) =>
+            oc
+              .columns(['dimension', 'key'])
+              .doUpdateSet((eb) => ({ calls: eb.ref('excluded.calls'), failures: eb.ref('excluded.failures'), refused: eb.ref('excluded.refused') }))
+              .where(
+                (eb) =>
+                  sql<boolean>`(${eb.ref('CallStat7d.calls')}, ${eb.ref('CallStat7d.failures')}, ${eb.ref('CallStat7d.refused')}) IS DISTINCT FROM (${eb.ref('excluded.calls')}, ${eb.ref('excluded.failures')}, ${eb.ref('excluded.refused')})`,
+              ),
+          )
+          .returning(one),
+      )
+      .with('dropped', (q) =>
+        q
+          .deleteFrom('CallStat7d')
+          .where((eb) =>
+            eb.not(
+              eb.exists(eb.selectFrom('fresh as f').select(one).whereRef('f.dimension', '=', 'CallStat7d.dimension').whereRef('f.key', '=', 'CallStat7d.key')),
+            ),
+          )
+          .returning(one),
+      )
+      .selectNoFrom((eb) =>
+        eb(eb.selectFrom('upserted').select(eb.fn.countAll<bigint>().as('n')), '+', eb.selectFrom('dropped').select(eb.fn.countAll<bigint>().as('n'))).as(
+          'changed',
+        ),
+      )
+      .executeTakeFirstOrThrow()
     const totalsChanged = Number(changed) > 0
-    await tx.$executeRawUnsafe(
-      `UPDATE "CallStatState" SET version = version + $3, "computedAt" = $1, "totalsWindowStart" = $2 WHERE id = 1`,
-      now,
-      start,
-      totalsChanged ? 1 : 0,
-    )
+    await typed
+      .updateTable('CallStatState')
+      .set((eb) => ({ version: sql<bigint>`${eb.ref('version')} + ${totalsChanged ? 1 : 0}`, computedAt: now, totalsWindowStart: start }))
+      .where('id', '=', 1)
+      .execute()
     const keptFrom = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
-    const rollupRowsDropped =
-      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatHourly" WHERE hour < $1`, keptFrom)) +
-      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatToolHourly" WHERE hour < $1`, keptFrom)) +
-      (await tx.$executeRawUnsafe(`DELETE FROM "CallStatPersonHourly" WHERE hour < $1`, keptFrom))
+    let rollupRowsDropped = 0
+    for (const table of ['CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly'] as const) {
+      const { numDeletedRows } = await typed.deleteFrom(table).where('hour', '<', keptFrom).executeTakeFirstOrThrow()
+      rollupRowsDropped += Number(numDeletedRows)
+    }
 
     // Each Tool reads the figures of its own key (namespace and name), not of every tool of its id.
     // These writes are not registry changes (see the migration): cached effective tool sets take
     // their numbers from the stats cache.
     await tx.$executeRawUnsafe(`SELECT set_config('toolroom.stats_write', 'on', true)`)
-    const toolsUpdated = await tx.$executeRawUnsafe(
-      `UPDATE "Tool" t SET "totalCalls7d" = s.calls, "failureRate7d" = s.rate
-       FROM (SELECT t2.id, coalesce(s.calls, 0) AS calls, CASE WHEN s.calls > 0 THEN s.failures::float8 / s.calls END AS rate
-             FROM "Tool" t2 LEFT JOIN "CallStat7d" s ON s.dimension = 'tool' AND s.key = ${toolResourceStatKeySql('t2')}) s
-       WHERE t.id = s.id AND (t."totalCalls7d", t."failureRate7d") IS DISTINCT FROM (s.calls, s.rate)`,
-    )
+    const figures = typed
+      .selectFrom('Tool as t2')
+      .leftJoin('CallStat7d as s', (join) =>
+        join.on('s.dimension', '=', 'tool').on((eb) => eb('s.key', '=', toolResourceStatKeySql(eb.ref('t2.namespace'), eb.ref('t2.name')))),
+      )
+      .select((eb) => [
+        't2.id',
+        eb.fn.coalesce('s.calls', sql.lit(0)).as('calls'),
+        sql<number | null>`CASE WHEN ${eb.ref('s.calls')} > 0 THEN ${eb.ref('s.failures')}::float8 / ${eb.ref('s.calls')} END`.as('rate'),
+      ])
+    const { numUpdatedRows } = await typed
+      .updateTable('Tool as t')
+      .from(figures.as('s'))
+      .set((eb) => ({ totalCalls7d: eb.ref('s.calls'), failureRate7d: eb.ref('s.rate') }))
+      .whereRef('t.id', '=', 's.id')
+      .where((eb) => sql<boolean>`(${eb.ref('t.totalCalls7d')}, ${eb.ref('t.failureRate7d')}) IS DISTINCT FROM (${eb.ref('s.calls')}, ${eb.ref('s.rate')})`)
+      .executeTakeFirstOrThrow()
+    const toolsUpdated = Number(numUpdatedRows)
     await tx.$executeRawUnsafe(`SELECT set_config('toolroom.stats_write', 'off', true)`)
     return { totalsChanged, toolsUpdated, rollupRowsDropped }
   })

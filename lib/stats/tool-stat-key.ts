@@ -23,9 +23,6 @@ export function toolStatKey(source: SourceRef, toolId: string): string {
 /** The key of the Tool resource `namespace/name` (what Tool.status.totalCalls7d reads). */
 export const toolResourceStatKey = (namespace: string, name: string): string => toolStatKey({ kind: 'Tool', namespace, name }, name)
 
-/** The same as toolResourceStatKey, in SQL over a Tool row aliased `alias`. */
-export const toolResourceStatKeySql = (alias: string): string => `'Tool/' || ${alias}.namespace || '/' || ${alias}.name`
-
 const FIXED_PARTS: Record<string, number> = { Platform: 0, Unresolved: 0, Tool: 1, Connector: 2, LanguageTool: 2, Agent: 2, Unit: 2 }
 
 /** Splits a key back into its source and tool id; null for anything that is not a key. */
@@ -41,6 +38,3 @@ export function parseToolStatKey(key: string): { source: SourceRef | null; toolI
   if (kind === 'Tool') return parts.length === 2 ? { source: { kind: 'Tool', namespace: parts[0], name: parts[1] }, toolId: parts[1] } : null
   return { source: { kind: kind as SourceRef['kind'], namespace: parts[0], name: parts[1] }, toolId }
 }
-
-/** A ToolCall row's key in SQL (row aliased `alias`): rows without one count as unresolved. */
-export const callToolStatKeySql = (alias: string): string => `coalesce(${alias}."toolKey", 'Unresolved/' || ${alias}."toolId")`

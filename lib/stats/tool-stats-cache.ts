@@ -3,7 +3,7 @@
 // only when the rollup changed the totals).
 import 'server-only'
 import { config } from '@/lib/config'
-import { prisma } from '@/lib/db'
+import { db } from '@/lib/sql'
 import { failureRate } from './call-outcomes'
 
 export interface ToolCallStats {
@@ -31,11 +31,10 @@ interface State {
 const state: State = ((globalThis as { __toolroomToolStats?: State }).__toolroomToolStats ??= { snapshot: null, checkedAt: 0, refreshing: null })
 
 async function refresh(): Promise<ToolStatsSnapshot> {
-  const rows = await prisma.$queryRaw<Array<{ version: bigint }>>`SELECT version FROM "CallStatState" WHERE id = 1`
-  const version = String(rows[0]?.version ?? 'none')
+  const row = await db.selectFrom('CallStatState').select('version').where('id', '=', 1).executeTakeFirst()
+  const version = String(row?.version ?? 'none')
   if (state.snapshot?.version !== version) {
-    const stats = await prisma.$queryRaw<Array<{ key: string; calls: number; failures: number; refused: number }>>`
-      SELECT key, calls, failures, refused FROM "CallStat7d" WHERE dimension = 'tool'`
+    const stats = await db.selectFrom('CallStat7d').select(['key', 'calls', 'failures', 'refused']).where('dimension', '=', 'tool').execute()
     state.snapshot = {
       version,
       byTool: new Map(stats.map((s) => [s.key, { totalCalls7d: s.calls, failureRate7d: failureRate(s.calls, s.failures), refusedCalls7d: s.refused }])),

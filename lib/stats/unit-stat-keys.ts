@@ -1,16 +1,18 @@
 // A unit's statistics cover the calls of its own agents and of every unit below it, as an operator
 // reading a team's figures expects: the rollup keys of the unit and all its descendants.
 import 'server-only'
-import { prisma } from '@/lib/db'
+import { db, sql } from '@/lib/sql'
 
 export async function unitStatKeys(namespace: string, name: string): Promise<string[]> {
   // UNION (not UNION ALL) also ends the walk if a parent cycle ever slipped into the registry.
-  const rows = await prisma.$queryRaw<Array<{ name: string }>>`
-    WITH RECURSIVE tree(name) AS (
-      SELECT ${name}::text
-      UNION
-      SELECT u.name FROM "Unit" u JOIN tree t ON u.parent = t.name WHERE u.namespace = ${namespace}
+  const rows = await db
+    .withRecursive('tree(name)', (tree) =>
+      tree
+        .selectNoFrom(sql<string>`${name}::text`.as('name'))
+        .union(tree.selectFrom('Unit as u').innerJoin('tree as t', 'u.parent', 't.name').select('u.name').where('u.namespace', '=', namespace)),
     )
-    SELECT name FROM tree`
+    .selectFrom('tree')
+    .select('name')
+    .execute()
   return rows.map((r) => `${namespace}/${r.name}`)
 }

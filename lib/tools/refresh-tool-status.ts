@@ -9,15 +9,17 @@ import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import type { AddressPolicy } from '@/lib/outbound/address-policy'
+import type { AddressPolicy } from '@/lib/net/address-policy'
 import { checkTarget, resolvedRefusal } from '@/lib/outbound/guard'
 import { outboundPolicy } from '@/lib/outbound/outbound-clients'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
-import { scopeOf } from '@/lib/gateway/url-template'
+import { scopeOf } from '@/lib/net/url-template'
 import { toolResourceStatKey } from '@/lib/stats/tool-stat-key'
+import { toolResourceStatKeySql } from '@/lib/stats/tool-stat-key-sql'
 import { noteRegistryChange } from '@/lib/registry/registry-changes'
 import { upstreamTokenKey } from '@/lib/upstream-auth/upstream-token-key'
-import { Prisma } from '@/lib/generated/prisma/client'
+import type { Kysely } from 'kysely'
+import { db, lockForTransaction, sql, sqlIn, type Tables } from '@/lib/sql'
 import {
   type EndpointFact,
   observeToolConditions,
@@ -73,22 +75,23 @@ export async function refreshOAuthToolStatus(): Promise<void> {
 }
 
 export async function refreshToolStatus(scope: ToolStatusScope, now: Date = new Date()): Promise<{ checked: number; changed: number }> {
-  const first = await selectTools(prisma, scope)
+  const first = await selectTools(db, scope)
   // Nothing depends on what changed (most discovery runs): no transaction, no lock.
   if (first.length === 0) return { checked: 0, changed: 0 }
   // Host names are resolved first, outside the transaction (DNS can take a while).
   const endpoints = await endpointVerdicts(first.filter((t) => t.spec.type === 'rest'))
   const changed = await prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${LOCK}))`
-    const tools = await selectTools(tx, scope)
+    await lockForTransaction(tx, LOCK)
+    const inTx = sqlIn(tx)
+    const tools = await selectTools(inTx, scope)
     if (tools.length === 0) return { checked: 0, changed: 0 }
     const late = tools.filter((t) => t.spec.type === 'rest' && !endpoints.has(t.spec.endpoint!.url))
     for (const [url, verdict] of await endpointVerdicts(late)) endpoints.set(url, verdict)
     const [secrets, servers, tokens, recent] = await Promise.all([
-      secretFacts(tx, tools),
-      serverFacts(tx, tools),
-      tokenFacts(tx, tools),
-      recentCalls(tx, tools, now),
+      secretFacts(inTx, tools),
+      serverFacts(inTx, tools),
+      tokenFacts(inTx, tools),
+      recentCalls(inTx, tools, now),
     ])
     const osToolsEnabled = config().TOOLROOM_ENABLE_OS_TOOLS
     const updates: { id: string; phase: string; conditions: ToolCondition[] }[] = []
@@ -111,27 +114,37 @@ export async function refreshToolStatus(scope: ToolStatusScope, now: Date = new 
     }
     // The statement fires the registry notification (cached effective sets show tools' phases), so
     // it runs only when something changed.
-    if (updates.length > 0)
-      await tx.$executeRaw`
-        UPDATE "Tool" t SET phase = u.phase, conditions = u.conditions::jsonb
-        FROM unnest(${updates.map((u) => u.id)}::uuid[], ${updates.map((u) => u.phase)}::text[], ${updates.map((u) => JSON.stringify(u.conditions))}::text[]) AS u(id, phase, conditions)
-        WHERE t.id = u.id`
+    if (updates.length > 0) {
+      const updated = sql<{ id: string; phase: string; conditions: string }>`unnest(${updates.map((u) => u.id)}::uuid[], ${updates.map((u) => u.phase)}::text[],
+        ${updates.map((u) => JSON.stringify(u.conditions))}::text[])`.as<'u'>(sql`u(id, phase, conditions)`)
+      await inTx
+        .updateTable('Tool as t')
+        .from(updated)
+        .set((eb) => ({ phase: eb.ref('u.phase'), conditions: sql`${eb.ref('u.conditions')}::jsonb` }))
+        .whereRef('t.id', '=', 'u.id')
+        .execute()
+    }
     return { checked: tools.length, changed: updates.length }
   })
   if (changed.changed > 0) noteRegistryChange()
   return changed
 }
 
-type Db = Pick<typeof prisma, '$queryRaw'>
+type Db = Kysely<Tables>
 
 /**
  * After a statistics rollup: the tools called recently (their failure rate may have moved) and those
  * not Ready (a failure rate that left the window clears).
  */
 export async function refreshRecentlyCalledTools(now: Date = new Date()): Promise<{ checked: number; changed: number }> {
-  const rows = await prisma.$queryRaw<{ key: string }[]>`
-    SELECT DISTINCT key FROM "CallStatHourly"
-    WHERE dimension = 'tool' AND key LIKE 'Tool/%' AND hour >= ${recentWindowStart(now)}`
+  const rows = await db
+    .selectFrom('CallStatHourly')
+    .select('key')
+    .distinct()
+    .where('dimension', '=', 'tool')
+    .where('key', 'like', 'Tool/%')
+    .where('hour', '>=', recentWindowStart(now))
+    .execute()
   return refreshToolStatus({ toolStatKeys: rows.map((r) => r.key), degraded: true }, now)
 }
 
@@ -152,27 +165,52 @@ export async function refreshToolStatusAfter(written: { kind: string; namespace:
   }
 }
 
-// A REST tool's Secret: its secretRef, or its OAuth client's secret.
-const SECRET_REF_NAME = Prisma.sql`coalesce(t.spec->'endpoint'->'auth'->'secretRef'->>'name', t.spec->'endpoint'->'auth'->'oauth2'->'clientSecretRef'->>'name')`
+/** Pairs of names as a set-returning FROM item `r(namespace, name)`, for `(a, b) IN (…)`. */
+const refPairs = (refs: Ref[]) => sql<Ref>`unnest(${refs.map((r) => r.namespace)}::text[], ${refs.map((r) => r.name)}::text[])`.as<'r'>(sql`r(namespace, name)`)
 
 async function selectTools(db: Db, scope: ToolStatusScope): Promise<ToolRow[]> {
-  if ('all' in scope) return db.$queryRaw<ToolRow[]>`SELECT t.id, t.namespace, t.name, t.spec, t.phase, t.conditions FROM "Tool" t`
+  const rows = db
+    .selectFrom('Tool as t')
+    .select(['t.id', 't.namespace', 't.name', 't.spec', 't.phase', 't.conditions'])
+    .$narrowType<{ spec: ToolSpec; conditions: ToolCondition[] }>()
+  if ('all' in scope) return rows.execute()
   const tools = scope.tools ?? []
   const secrets = scope.secrets ?? []
   const servers = scope.languageTools ?? []
   const keys = scope.toolStatKeys ?? []
   if (!tools.length && !secrets.length && !servers.length && !keys.length && !scope.degraded && !scope.oauth2) return []
-  // A reference is `name` (the Tool's namespace) or `namespace/name`; both forms are matched.
-  return db.$queryRaw<ToolRow[]>`
-    SELECT t.id, t.namespace, t.name, t.spec, t.phase, t.conditions FROM "Tool" t
-    WHERE (t.namespace, t.name) IN (SELECT * FROM unnest(${tools.map((r) => r.namespace)}::text[], ${tools.map((r) => r.name)}::text[]))
-       OR (t.type = 'rest' AND (t.namespace, coalesce(nullif(split_part(${SECRET_REF_NAME}, '/', 2), ''), ${SECRET_REF_NAME}))
-            IN (SELECT * FROM unnest(${secrets.map((r) => r.namespace)}::text[], ${secrets.map((r) => r.name)}::text[])))
-       OR (${scope.oauth2 ?? false} AND t.type = 'rest' AND t.spec->'endpoint'->'auth'->>'type' = 'oauth2')
-       OR (t.type = 'mcp' AND (CASE WHEN strpos(t.spec->'mcpServerRef'->>'name', '/') > 0 THEN t.spec->'mcpServerRef'->>'name' ELSE t.namespace || '/' || (t.spec->'mcpServerRef'->>'name') END)
-            = ANY(${servers.map((r) => `${r.namespace}/${r.name}`)}::text[]))
-       OR ('Tool/' || t.namespace || '/' || t.name) = ANY(${keys}::text[])
-       OR (${scope.degraded ?? false} AND t.phase <> 'Ready')`
+  return rows
+    .where((eb) => {
+      const spec = eb.ref('t.spec')
+      // A REST tool's Secret: its secretRef, or its OAuth client's secret.
+      const secretRefName = sql<string>`coalesce(${spec}->'endpoint'->'auth'->'secretRef'->>'name', ${spec}->'endpoint'->'auth'->'oauth2'->'clientSecretRef'->>'name')`
+      const serverRefName = sql<string>`${spec}->'mcpServerRef'->>'name'`
+      const namePairs = (refs: Ref[]) => eb.selectFrom(refPairs(refs)).select(['r.namespace', 'r.name']).$asTuple('namespace', 'name')
+      // A reference is `name` (the Tool's namespace) or `namespace/name`; both forms are matched.
+      return eb.or([
+        eb(eb.refTuple('t.namespace', 't.name'), 'in', namePairs(tools)),
+        eb.and([
+          eb('t.type', '=', 'rest'),
+          eb(
+            eb.tuple(eb.ref('t.namespace'), sql<string>`coalesce(nullif(split_part(${secretRefName}, '/', 2), ''), ${secretRefName})`),
+            'in',
+            namePairs(secrets),
+          ),
+        ]),
+        eb.and([eb.val(scope.oauth2 ?? false), eb('t.type', '=', 'rest'), eb(sql<string>`${spec}->'endpoint'->'auth'->>'type'`, '=', 'oauth2')]),
+        eb.and([
+          eb('t.type', '=', 'mcp'),
+          eb(
+            sql<string>`(CASE WHEN strpos(${serverRefName}, '/') > 0 THEN ${serverRefName} ELSE ${eb.ref('t.namespace')} || '/' || (${serverRefName}) END)`,
+            '=',
+            eb.fn.any(sql<string[]>`${servers.map((r) => `${r.namespace}/${r.name}`)}::text[]`),
+          ),
+        ]),
+        eb(toolResourceStatKeySql(eb.ref('t.namespace'), eb.ref('t.name')), '=', eb.fn.any(sql<string[]>`${keys}::text[]`)),
+        eb.and([eb.val(scope.degraded ?? false), eb('t.phase', '<>', 'Ready')]),
+      ])
+    })
+    .execute()
 }
 
 async function secretFacts(db: Db, tools: ToolRow[]): Promise<Map<string, SecretFact>> {
@@ -186,9 +224,14 @@ async function secretFacts(db: Db, tools: ToolRow[]): Promise<Map<string, Secret
   }
   if (wanted.size === 0) return new Map()
   const refs = [...wanted.values()]
-  const rows = await db.$queryRaw<{ namespace: string; name: string; spec: { keys?: string[] } }[]>`
-    SELECT s.namespace, s.name, s.spec FROM "Secret" s
-    WHERE (s.namespace, s.name) IN (SELECT * FROM unnest(${refs.map((r) => r.namespace)}::text[], ${refs.map((r) => r.name)}::text[]))`
+  const rows = await db
+    .selectFrom('Secret as s')
+    .select(['s.namespace', 's.name', 's.spec'])
+    .$narrowType<{ spec: { keys?: string[] } }>()
+    .where((eb) =>
+      eb(eb.refTuple('s.namespace', 's.name'), 'in', eb.selectFrom(refPairs(refs)).select(['r.namespace', 'r.name']).$asTuple('namespace', 'name')),
+    )
+    .execute()
   const found = new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.spec.keys ?? []]))
   return new Map(
     [...wanted].map(([id, ref]) => {
@@ -206,10 +249,15 @@ async function tokenFacts(db: Db, tools: ToolRow[]): Promise<Map<string, TokenFa
   }
   if (keyOf.size === 0) return new Map()
   // A token_exchange credential's tokens are per person (`<key>:<person>`): its last outcome, whoever it was for, is the tool's.
-  const rows = await db.$queryRaw<{ key: string; error: string | null; errorDescription: string | null }[]>`
-    SELECT DISTINCT ON (split_part(key, ':', 1)) split_part(key, ':', 1) AS key, error, "errorDescription" FROM "UpstreamToken"
-    WHERE split_part(key, ':', 1) = ANY(${[...new Set(keyOf.values())]}::text[])
-    ORDER BY split_part(key, ':', 1), "updatedAt" DESC`
+  const credentialKey = sql<string>`split_part(${sql.ref('key')}, ':', 1)`
+  const rows = await db
+    .selectFrom('UpstreamToken')
+    .distinctOn(credentialKey)
+    .select([credentialKey.as('key'), 'error', 'errorDescription'])
+    .where((eb) => eb(credentialKey, '=', eb.fn.any(sql<string[]>`${[...new Set(keyOf.values())]}::text[]`)))
+    .orderBy(credentialKey)
+    .orderBy('updatedAt', 'desc')
+    .execute()
   const byKey = new Map(rows.map((r) => [r.key, r]))
   const facts = new Map<string, TokenFact>()
   for (const [id, key] of keyOf) {
@@ -226,10 +274,21 @@ async function serverFacts(db: Db, tools: ToolRow[]): Promise<Map<string, Server
     if (ref) refOf.set(tool.id, ref.includes('/') ? ref : `${tool.namespace}/${ref}`)
   }
   if (refOf.size === 0) return new Map()
-  const rows = await db.$queryRaw<{ ref: string; phase: string; lastError: string | null; tools: string[] | null }[]>`
-    SELECT s.namespace || '/' || s.name AS ref, s.phase, s."lastError",
-           (SELECT array_agg(e->>'name') FROM json_array_elements(s."toolSchemas") e) AS tools
-    FROM "LanguageTool" s WHERE s.namespace || '/' || s.name = ANY(${[...new Set(refOf.values())]}::text[])`
+  const rows = await db
+    .selectFrom('LanguageTool as s')
+    .select((eb) => {
+      const ref = sql<string>`${eb.ref('s.namespace')} || '/' || ${eb.ref('s.name')}`
+      return [
+        ref.as('ref'),
+        's.phase',
+        's.lastError',
+        sql<string[] | null>`(SELECT array_agg(e->>'name') FROM json_array_elements(${eb.ref('s.toolSchemas')}) e)`.as('tools'),
+      ]
+    })
+    .where((eb) =>
+      eb(sql<string>`${eb.ref('s.namespace')} || '/' || ${eb.ref('s.name')}`, '=', eb.fn.any(sql<string[]>`${[...new Set(refOf.values())]}::text[]`)),
+    )
+    .execute()
   const byRef = new Map(rows.map((r) => [r.ref, r]))
   const facts = new Map<string, ServerFact>()
   for (const tool of tools) {
@@ -247,10 +306,14 @@ async function serverFacts(db: Db, tools: ToolRow[]): Promise<Map<string, Server
 
 async function recentCalls(db: Db, tools: ToolRow[], now: Date): Promise<Map<string, { calls: number; failures: number }>> {
   const keyOf = new Map(tools.map((t) => [toolResourceStatKey(t.namespace, t.name), t.id]))
-  const rows = await db.$queryRaw<{ key: string; calls: number; failures: number }[]>`
-    SELECT key, sum(calls)::int AS calls, sum(failures)::int AS failures FROM "CallStatHourly"
-    WHERE dimension = 'tool' AND key = ANY(${[...keyOf.keys()]}::text[]) AND hour >= ${recentWindowStart(now)}
-    GROUP BY key`
+  const rows = await db
+    .selectFrom('CallStatHourly')
+    .select((eb) => ['key', eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'), eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures')])
+    .where('dimension', '=', 'tool')
+    .where((eb) => eb('key', '=', eb.fn.any(sql<string[]>`${[...keyOf.keys()]}::text[]`)))
+    .where('hour', '>=', recentWindowStart(now))
+    .groupBy('key')
+    .execute()
   return new Map(rows.map((r) => [keyOf.get(r.key)!, { calls: r.calls, failures: r.failures }]))
 }
 

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { parseAddressPolicy } from '@/lib/outbound/address-policy'
+import { parseAddressPolicy } from '@/lib/net/address-policy'
 import { OutboundError } from '@/lib/outbound/outbound-error'
 import { createSessionFetch } from '@/lib/outbound/session-fetch'
 import { answerStatelessMcp } from '../support/stateless-mcp'

@@ -4,7 +4,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { rateWindows } from '@/lib/gateway/rate-limit'
-import { parseRedactFields, REDACTED, redactTree, scrubText, scrubTree } from '@/lib/gateway/redact'
+import { parseRedactFields, redactTree } from '@/lib/gateway/redact'
+import { REDACTED, scrubText, scrubTree } from '@/lib/secrets/scrub-values'
 
 const KEYS = ['body', 'token', 'user', 'email', 'items', 'a', 'b']
 

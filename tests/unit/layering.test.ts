@@ -12,21 +12,15 @@ import { readModuleGraph } from '@/tests/support/module-graph'
 const KNOWN_DOMAIN_PAIRS: string[] = [
   'auth <-> http',
   'auth <-> oauth',
-  'discovery <-> gateway',
   'discovery <-> jobs',
   'discovery <-> manifests',
   'effective-tools <-> manifests',
   'gateway <-> manifests',
-  'gateway <-> tools',
-  'http <-> lib/config.ts',
   'http <-> manifests',
   'jobs <-> observability',
-  'lib/config.ts <-> outbound',
   'manifests <-> resources',
   'manifests <-> secrets',
   'resources <-> search',
-  'resources <-> secrets',
-  'secrets <-> tools',
 ]
 
 const graph = readModuleGraph()

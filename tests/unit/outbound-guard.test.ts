@@ -1,7 +1,7 @@
 // The SSRF guard of every outbound request (lib/outbound): the allow-list, the refusals it types, and
 // the checks made before a request is sent and after a name is resolved.
 import { describe, expect, it } from 'vitest'
-import { parseAddressPolicy } from '@/lib/outbound/address-policy'
+import { parseAddressPolicy } from '@/lib/net/address-policy'
 import { checkTarget, resolvedRefusal } from '@/lib/outbound/guard'
 import { OutboundError, outboundErrorOf } from '@/lib/outbound/outbound-error'
 import { crossOriginHeaders, outboundHeaders } from '@/lib/outbound/request-headers'

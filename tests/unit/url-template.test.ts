@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildRestRequest } from '@/lib/gateway/executors/rest'
 import { ToolFailure } from '@/lib/gateway/tool-errors'
-import { expandUrlTemplate, scopeOf, UrlTemplateError, urlTemplateProblems } from '@/lib/gateway/url-template'
+import { expandUrlTemplate, scopeOf, UrlTemplateError, urlTemplateProblems } from '@/lib/net/url-template'
 
 const TEMPLATE = 'https://api.example/api/users/{id}/profile'
 const expand = (id: unknown, template = TEMPLATE) => expandUrlTemplate(template, { id }).url

@@ -13,7 +13,7 @@ import type { InjectedSecrets } from '../injected-secrets'
 import { RPC, ToolFailure, TransientError } from '../tool-errors'
 import { upstreamBearerToken } from '../upstream-credential'
 import type { Person } from '@/lib/identity/person'
-import { expandUrlTemplate, UrlTemplateError } from '../url-template'
+import { expandUrlTemplate, UrlTemplateError } from '@/lib/net/url-template'
 
 type Endpoint = NonNullable<ToolSpec['endpoint']>
 const TRANSIENT_STATUSES = new Set([502, 503, 504])

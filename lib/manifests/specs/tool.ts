@@ -1,6 +1,6 @@
 import { z } from '@/lib/http/zod'
 import { ALLOWED_AGENT_FORMS, ALLOWED_AGENT_PATTERN } from '@/lib/effective-tools/allowed-agents'
-import { urlTemplateProblems } from '@/lib/gateway/url-template'
+import { urlTemplateProblems } from '@/lib/net/url-template'
 import { MAX_DESCRIPTION_LENGTH, MAX_UPSTREAM_TOOL_NAME_LENGTH } from '@/lib/manifests/tool-definition-limits'
 import {
   approvalExpirySeconds,

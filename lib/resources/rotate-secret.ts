@@ -1,5 +1,7 @@
 // Rotating a Secret's values in place: same name, id, labels and references; new values sealed
-// under the current key, generation bumped, the rotation audited (key names and key ids only).
+// under the current key, generation bumped, the rotation audited (key names and key ids only). A
+// resource write like resource-store's, and like them followed by a tool status refresh, so it lives
+// here, above lib/secrets (which only seals and opens values).
 import 'server-only'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { auditDocument } from '@/lib/audit/audit-document'
@@ -7,9 +9,9 @@ import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { secretValues, type SecretSpec } from '@/lib/manifests/specs/secret'
-import { getRow } from '@/lib/resources/resource-store'
-import { toResourceView } from '@/lib/resources/resource-view'
-import { sealSecretValues } from './encryption'
+import { getRow } from './resource-store'
+import { toResourceView } from './resource-view'
+import { sealSecretValues } from '@/lib/secrets/encryption'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 import { sqlIn } from '@/lib/sql'
 
