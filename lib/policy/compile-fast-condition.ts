@@ -25,6 +25,7 @@ export type Undecided = typeof UNDECIDED
 type Closure = (bindings: PlainBindings) => unknown
 
 const VARIABLES = new Set(['args', 'agent', 'tool', 'person'])
+const NO_BINDINGS: PlainBindings = { args: undefined, agent: undefined, tool: undefined, person: undefined }
 
 /**
  * A condition's fast path, or null when it uses anything outside the subset (it then always runs on
@@ -83,6 +84,11 @@ function compile(expr: Expr): Closure | null {
       const elements = kind.value.elements.map(compile)
       if (elements.some((e) => e === null)) return null
       const closures = elements as Closure[]
+      // A list of literals (`args.region in ["eu", "us"]`) is built once; the closures never change a list.
+      if (kind.value.elements.every((e) => e.exprKind.case === 'constExpr')) {
+        const constant = closures.map((element) => element(NO_BINDINGS))
+        return () => constant
+      }
       return (b) => {
         const out: unknown[] = []
         for (const element of closures) {
