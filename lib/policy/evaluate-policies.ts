@@ -124,11 +124,12 @@ export function compilePolicy(namespace: string, name: string, spec: PolicySpec)
 
 /** Whether the policy's selector takes in this agent and tool. */
 export function policyReaches(policy: CompiledPolicy, agent: PolicyCall['agent'], toolId: string): boolean {
-  return (
-    policy.reach.has(agent.namespace) &&
-    Object.entries(policy.matchLabels).every(([k, v]) => agent.labels[k] === v) &&
-    policy.tools.some((glob) => glob.test(toolId))
-  )
+  return policyReachesAgent(policy, agent) && policy.tools.some((glob) => glob.test(toolId))
+}
+
+/** The agent half of the selector: its namespace is within reach and it carries the labels. */
+export function policyReachesAgent(policy: CompiledPolicy, agent: Pick<PolicyCall['agent'], 'namespace' | 'labels'>): boolean {
+  return policy.reach.has(agent.namespace) && Object.entries(policy.matchLabels).every(([k, v]) => agent.labels[k] === v)
 }
 
 export function policyId(policy: Pick<CompiledPolicy, 'namespace' | 'name'>): string {

@@ -2,7 +2,7 @@
 // tool" (GET /api/v1/tools/{id}/agents) over the 5,000-agent bench fleet, in process: how long one
 // explanation takes, and how long listing the agents of a Tool takes by how far it reaches. Prints the
 // figures; record them in BENCHMARKS.md. BENCH_POLICIES=<n> explains with n Policies that reach
-// every explained call (explain-time.mts).
+// every explained call (explain-time.mts); BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of it there.
 import os from 'node:os'
 import { benchDatabase } from '../fresh-database.mjs'
 import { BENCH_SECRET_KEY, runNode as node } from './bench-server.mjs'
@@ -10,12 +10,13 @@ import { seedBenchFleet } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
+const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
 const db = await benchDatabase('toolroom_bench_explain')
 try {
   await seedBenchFleet(db.url, log)
   const out = JSON.parse(
     await node(
-      [...TSX_NODE_ARGS, 'scripts/bench/explain-time.mts'],
+      [...profile, ...TSX_NODE_ARGS, 'scripts/bench/explain-time.mts'],
       { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY, BENCH_POLICIES: process.env.BENCH_POLICIES ?? '0' },
       { capture: true },
     ),
