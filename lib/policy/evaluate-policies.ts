@@ -3,9 +3,8 @@
 // tighten: every matching rule adds a denial, an approval, a lower limit or more redaction, and a
 // rule that cannot be evaluated denies the call (fail closed) naming its policy. Pure.
 import { isCelError } from '@bufbuild/cel'
-import { timestampFromDate } from '@bufbuild/protobuf/wkt'
 import type { PolicyEffect, PolicySpec } from '@/lib/manifests/specs/policy'
-import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings, type PreparedBindings, prepareBindings } from './policy-condition'
+import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings, type ConditionInput, conditionInput } from './policy-condition'
 import type { Person } from '@/lib/identity/person'
 
 export interface CompiledRule {
@@ -125,11 +124,12 @@ export function compilePolicy(namespace: string, name: string, spec: PolicySpec)
 
 /** Whether the policy's selector takes in this agent and tool. */
 export function policyReaches(policy: CompiledPolicy, agent: PolicyCall['agent'], toolId: string): boolean {
-  return (
-    policy.reach.has(agent.namespace) &&
-    Object.entries(policy.matchLabels).every(([k, v]) => agent.labels[k] === v) &&
-    policy.tools.some((glob) => glob.test(toolId))
-  )
+  return policyReachesAgent(policy, agent) && policy.tools.some((glob) => glob.test(toolId))
+}
+
+/** The agent half of the selector: its namespace is within reach and it carries the labels. */
+export function policyReachesAgent(policy: CompiledPolicy, agent: Pick<PolicyCall['agent'], 'namespace' | 'labels'>): boolean {
+  return policy.reach.has(agent.namespace) && Object.entries(policy.matchLabels).every(([k, v]) => agent.labels[k] === v)
 }
 
 export function policyId(policy: Pick<CompiledPolicy, 'namespace' | 'name'>): string {
@@ -153,16 +153,17 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
 export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, { trace = false }: EvaluationOptions = {}): PolicyDecision {
   const decision: PolicyDecision = { deny: null, approvals: [], limits: [], redactFields: [], trace: [] }
   if (reaching.length === 0) return decision
-  // Converted once for every rule of every Policy (docs/design/policy.md#cost-per-call).
-  const bindings = prepareBindings({ args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: timestampFromDate(call.now) })
+  // Read by every rule of every Policy, converted for CEL at most once (docs/design/policy.md#cost-per-call).
+  const bindings = conditionInput({ args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: call.now })
   for (const policy of reaching) {
-    const id = policyId(policy)
+    // Named only when a rule matched, failed or is traced: most rules of most calls do neither.
+    let id: string | undefined
     for (const rule of policy.rules) {
       const result = runRule(rule, bindings)
       const outcome: RuleOutcome = typeof result === 'string' ? 'error' : result ? 'matched' : 'not_matched'
       if (trace) {
         const entry: RuleTrace = {
-          policy: id,
+          policy: (id ??= policyId(policy)),
           rule: rule.index,
           reason: rule.reason,
           effect: rule.effect,
@@ -174,7 +175,7 @@ export function evaluateReaching(reaching: readonly CompiledPolicy[], call: Poli
         decision.trace.push(entry)
       }
       if (result === false) continue
-      const ref: RuleRef = { policy: id, rule: rule.index, reason: rule.reason }
+      const ref: RuleRef = { policy: (id ??= policyId(policy)), rule: rule.index, reason: rule.reason }
       if (typeof result === 'string') decision.deny ??= { ...ref, error: result }
       else if (rule.effect === 'deny') decision.deny ??= ref
       else if (rule.effect === 'require_approval') decision.approvals.push(ref)
@@ -186,7 +187,7 @@ export function evaluateReaching(reaching: readonly CompiledPolicy[], call: Poli
 }
 
 /** Whether the rule matched, or why it could not be evaluated. */
-function runRule(rule: CompiledRule, bindings: PreparedBindings): boolean | string {
+function runRule(rule: CompiledRule, bindings: ConditionInput): boolean | string {
   if (!rule.condition) return `the condition could not be compiled: ${rule.compileError}`
   let result: unknown
   try {

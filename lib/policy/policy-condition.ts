@@ -1,11 +1,13 @@
 // A Policy rule's condition: a CEL expression (docs/design/policy.md#conditions), parsed, bounded and
 // planned here and nowhere else. Evaluation uses @bufbuild/cel, whose `matches` runs on
-// @bufbuild/re2 (linear time whatever the pattern). Pure.
+// @bufbuild/re2 (linear time whatever the pattern), behind a fast path for the common subset
+// (compile-fast-condition.ts) that defers to it on anything it is not sure of. Pure.
 import { type CelInput, type CelResult, celEnv, celList, celMap, parse, plan } from '@bufbuild/cel'
 import { reflect } from '@bufbuild/protobuf/reflect'
-import { type Timestamp, TimestampSchema } from '@bufbuild/protobuf/wkt'
+import { TimestampSchema, timestampFromDate } from '@bufbuild/protobuf/wkt'
 import { strings } from '@bufbuild/cel/ext'
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js'
+import { compileFastCondition, type PlainBindings } from './compile-fast-condition'
 
 export const CONDITION_VARIABLES = ['args', 'agent', 'tool', 'person', 'now'] as const
 
@@ -191,6 +193,7 @@ export interface ConditionBindings {
   agent: { namespace: string; name: string; labels: Record<string, string>; units: string[] }
   tool: { id: string; level: string; labels: Record<string, string>; source: { kind: string; namespace: string | null; name: string } }
   person: PolicyPersonBinding | null
+  /** A Date, converted to a google.protobuf.Timestamp for CEL. */
   now: unknown
 }
 
@@ -204,21 +207,35 @@ export interface PolicyPersonBinding {
   claims: Readonly<Record<string, unknown>>
 }
 
-/** A call's bindings as CEL values, made once per call and read by every condition that reaches it. */
+/** A call's bindings as CEL values, for the interpreter. */
 export type PreparedBindings = { readonly [name in (typeof CONDITION_VARIABLES)[number]]: unknown } & { readonly __prepared: true }
 
 /**
- * The bindings converted to CEL values once: handed plain objects, @bufbuild/cel converts a variable
- * (and every object below it that a condition reads) again on each read, for each condition, which
- * made 100 Policies reaching one call cost 100 conversions of its arguments (BENCHMARKS.md, Policies).
+ * What every condition reaching a call reads (docs/design/policy.md#cost-per-call): the bindings as
+ * they are, for the fast path, and converted to CEL values at most once, and only when some condition
+ * needs the interpreter. Handed plain objects, @bufbuild/cel converts a variable (and every object
+ * below it that a condition reads) again on each read, for each condition (BENCHMARKS.md, Policies).
  */
-export function prepareBindings(bindings: Omit<ConditionBindings, 'now'> & { now: Timestamp }): PreparedBindings {
+export interface ConditionInput {
+  readonly plain: PlainBindings
+  prepared(): PreparedBindings
+}
+
+export function conditionInput(bindings: ConditionBindings): ConditionInput {
+  let prepared: PreparedBindings | undefined
+  return {
+    plain: bindings,
+    prepared: () => (prepared ??= prepareBindings(bindings)),
+  }
+}
+
+function prepareBindings(bindings: ConditionBindings): PreparedBindings {
   return {
     args: toCelValue(bindings.args),
     agent: toCelValue(bindings.agent),
     tool: toCelValue(bindings.tool),
     person: toCelValue(bindings.person),
-    now: reflect(TimestampSchema, bindings.now),
+    now: bindings.now instanceof Date ? reflect(TimestampSchema, timestampFromDate(bindings.now)) : bindings.now,
   } as PreparedBindings
 }
 
@@ -231,12 +248,24 @@ function toCelValue(value: unknown): unknown {
   return value
 }
 
-export type CompiledCondition = (bindings: PreparedBindings) => CelResult
+export type CompiledCondition = (input: ConditionInput) => CelResult
 
-/** Plans a condition that passed conditionProblems; throws on one that did not parse. */
+/**
+ * Plans a condition that passed conditionProblems; throws on one that did not parse. The fast path
+ * (compile-fast-condition.ts) answers when it can; the interpreter answers everything else, errors
+ * included, so the result is always the interpreter's.
+ */
 export function compileCondition(when: string): CompiledCondition {
+  const interpret = compileInterpretedCondition(when)
+  const fast = compileFastCondition(when)
+  if (!fast) return interpret
+  return (input) => fast(input.plain) ?? interpret(input)
+}
+
+/** The interpreter alone, without the fast path: what the fast path is tested against. */
+export function compileInterpretedCondition(when: string): CompiledCondition {
   const run = plan(env, parse(when))
-  return (bindings) => run(bindings as never)
+  return (input) => run(input.prepared() as never)
 }
 
 function positionOf(text: string, parsed: Parsed) {

@@ -15,6 +15,7 @@ import {
   type PolicyPerson,
   policyId,
   policyReaches,
+  policyReachesAgent,
 } from './evaluate-policies'
 
 interface PolicyRegistry {
@@ -129,11 +130,19 @@ export async function policiesOnTools(
   agent: { namespace: string; name: string; labels: unknown },
   entries: Array<Pick<EffectiveTool, 'name' | 'policies'>>,
 ): Promise<void> {
-  const { policies } = await policyRegistry()
-  if (policies.length === 0) return
-  const who = { namespace: agent.namespace, name: agent.name, labels: (agent.labels ?? {}) as Record<string, string>, units: [] }
+  const registry = await policyRegistry()
+  if (registry.policies.length === 0) return
+  // The agent half of each selector once for the whole set, the tool half once per tool id and epoch
+  // (selectingTool), not every Policy against every entry: an agent's set can hold hundreds of tools.
+  const who = { namespace: agent.namespace, labels: (agent.labels ?? {}) as Record<string, string> }
+  const reachingAgent = new Map(registry.policies.filter((p) => policyReachesAgent(p, who)).map((p) => [p, policyId(p)]))
+  if (reachingAgent.size === 0) return
   for (const entry of entries) {
-    const names = policies.filter((p) => policyReaches(p, who, entry.name)).map(policyId)
+    const names: string[] = []
+    for (const p of selectingTool(registry, entry.name)) {
+      const id = reachingAgent.get(p)
+      if (id) names.push(id)
+    }
     if (names.length > 0) entry.policies = names
   }
 }
