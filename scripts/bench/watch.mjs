@@ -102,7 +102,9 @@ async function measure(title, base, watches, candidates, yaml) {
   // quiet, so the reads do not compete with (or warm) what is measured. Only where candidates are few.
   const before = candidates.size <= 500 ? await etags(base, candidates) : null
   const { started, answered } = await apply(base, yaml)
+  log(`${title}: Apply answered in ${(answered - started).toFixed(0)} ms; waiting for ${candidates.size} watchers`)
   const affected = new Set(candidates)
+  let progressAt = answered
   const deadline = answered + DEADLINE_MS
   let lastHeard = answered
   let heardCount = 0
@@ -111,6 +113,10 @@ async function measure(title, base, watches, candidates, yaml) {
     const count = targets.filter(heard).length
     if (count === targets.length || performance.now() > deadline) break
     if (count !== heardCount) [heardCount, lastHeard] = [count, performance.now()]
+    if (performance.now() - progressAt > 10_000) {
+      progressAt = performance.now()
+      log(`${title}: ${count} of ${targets.length} heard after ${((progressAt - answered) / 1000).toFixed(0)} s`)
+    }
     if (before && performance.now() - lastHeard > QUIET_MS) {
       const unheard = targets.filter((w) => !heard(w)).map((w) => w.agentId)
       const after = await etags(base, unheard)
