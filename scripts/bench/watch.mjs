@@ -6,6 +6,7 @@
 // agent). For each change: how long after Apply answered each affected watcher got its MODIFIED event
 // (p50, p99, max), whether every affected watcher got one, and how many unaffected watchers got
 // anything (the target is none). Prints the figures; record them in BENCHMARKS.md with the machine.
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
@@ -82,15 +83,24 @@ async function apply(base, yaml) {
   return { started, answered: performance.now() }
 }
 
-/** The ETag of each agent's effective tools now. */
-async function etags(base, ids) {
-  const tags = new Map()
+/**
+ * A fingerprint of each agent's effective tools now, of the content itself: the ETag changes with the
+ * registry state the answer depends on (a unit's change moves every member's), also where the content
+ * stays the same, and a watch sends only changed content. The bench runs no rollup, so the entries'
+ * statistics do not move under it.
+ */
+async function contentFingerprints(base, ids) {
+  const prints = new Map()
   for (const id of ids) {
     const res = await fetch(`${base}/api/v1/agents/${id}/effective-tools`, { headers: AUTH_HEADERS })
-    await res.arrayBuffer()
-    tags.set(id, res.headers.get('etag'))
+    prints.set(
+      id,
+      createHash('sha256')
+        .update(Buffer.from(await res.arrayBuffer()))
+        .digest('hex'),
+    )
   }
-  return tags
+  return prints
 }
 
 /** Applies a change and measures how it reached the watchers; `affected` are the agent ids whose set changes. */
@@ -98,9 +108,9 @@ async function measure(title, base, watches, candidates, yaml) {
   const seen = new Map(watches.map((w) => [w, w.modified.length]))
   const heard = (w) => w.modified.length > seen.get(w)
   // A candidate whose answer the change leaves as it was (a unit's new grant the agent already had)
-  // is not affected: told apart by its ETag before and after, read only once the watchers have gone
+  // is not affected: told apart by its content before and after, read only once the watchers have gone
   // quiet, so the reads do not compete with (or warm) what is measured. Only where candidates are few.
-  const before = candidates.size <= 500 ? await etags(base, candidates) : null
+  const before = candidates.size <= 500 ? await contentFingerprints(base, candidates) : null
   const { started, answered } = await apply(base, yaml)
   log(`${title}: Apply answered in ${(answered - started).toFixed(0)} ms; waiting for ${candidates.size} watchers`)
   const affected = new Set(candidates)
@@ -119,7 +129,7 @@ async function measure(title, base, watches, candidates, yaml) {
     }
     if (before && performance.now() - lastHeard > QUIET_MS) {
       const unheard = targets.filter((w) => !heard(w)).map((w) => w.agentId)
-      const after = await etags(base, unheard)
+      const after = await contentFingerprints(base, unheard)
       for (const id of unheard) if (after.get(id) === before.get(id)) affected.delete(id)
       lastHeard = performance.now()
     }
