@@ -40,14 +40,13 @@ export async function buildCliIfStale() {
   return true
 }
 
+// Run as a script. No top-level await: scripts/test.mjs imports this module, and a module that awaits
+// at its top cannot be loaded with require() (as test tools load their imports) at all.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    if (process.argv.includes('--if-stale')) await buildCliIfStale()
-    else await buildCli()
-  } catch (error) {
+  ;(process.argv.includes('--if-stale') ? buildCliIfStale() : buildCli()).catch((error) => {
     // tsc's findings are on its stdout.
     process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`)
     console.error(`building the CLI failed: ${error.message.split('\n')[0]}`)
     process.exit(1)
-  }
+  })
 }

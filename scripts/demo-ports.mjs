@@ -5,7 +5,7 @@
 // data directory) so gets ports of its own instead of dying on the first one's.
 import fs from 'node:fs'
 import path from 'node:path'
-import { freePort, portIsFree } from './free-port.mjs'
+import { portIsFree } from './free-port.mjs'
 
 export const DEMO_MANIFEST_PORT = 4801
 export const DEMO_PORT_SPAN = 10
@@ -17,6 +17,20 @@ export function withDemoPorts(text, base) {
     const offset = Number(port) - DEMO_MANIFEST_PORT
     return offset >= 0 && offset < DEMO_PORT_SPAN ? `${prefix}${base + offset}` : whole
   })
+}
+
+/** Ports from here up to the ephemeral range are chosen from when the wanted ones are taken. */
+const LOWEST_CHOSEN_PORT = 10_000
+
+/** The first port of the range the system picks outgoing connections' ports from (Linux; its default elsewhere). */
+function ephemeralPortsFrom() {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
+    if (Number.isInteger(low) && low > LOWEST_CHOSEN_PORT + 1000) return low
+  } catch {
+    // not Linux
+  }
+  return 32_768
 }
 
 async function rangeFree(base) {
@@ -41,8 +55,11 @@ export async function chooseDemoPorts(dataDir, wanted, log = () => {}) {
     return base
   }
   let base = wanted !== 0 && (await rangeFree(wanted)) ? wanted : 0
+  // Below the ephemeral range: a port the system hands out for outgoing connections could be taken by
+  // one (the test suite makes thousands) between this choice and the endpoints binding it.
+  const below = ephemeralPortsFrom() - DEMO_PORT_SPAN
   for (let tries = 0; base === 0 && tries < 50; tries++) {
-    const candidate = await freePort()
+    const candidate = LOWEST_CHOSEN_PORT + Math.floor(Math.random() * (below - LOWEST_CHOSEN_PORT))
     if (await rangeFree(candidate)) base = candidate
   }
   if (base === 0) throw new Error(`no ${DEMO_PORT_SPAN} consecutive free ports for the demo fleet's endpoints`)

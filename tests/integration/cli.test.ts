@@ -525,7 +525,23 @@ describe('effective-tools, approvals, calls', () => {
     expect(show.stdout).toMatch(/^Policy +Refunds above 100\.00 need a second person \(finance\/large-refunds, rule 0\)$/m)
     expect(show.stdout).toMatch(/^Amount +\$125\.00$/m)
     expect(show.stdout).toMatch(/^Ticket +42 <https:\/\/northwind\.zendesk\.com\/agent\/tickets\/42>$/m)
+    expect(show.stdout).not.toMatch(/^Acts for them until/m)
     expect((await toolroom(['approvals', 'show', request.id, '-o', 'json'])).stdout).toContain('"summaryLine": "Refund $125.00 of charge ch_1 (duplicate)"')
+    // Held for a person whose own token ends before the request does: the approver is told until when.
+    const until = new Date(Date.now() + 9 * 60_000 + 30_000)
+    await prisma.approvalRequest.update({
+      where: { id: request.id },
+      data: {
+        onBehalfOfIssuer: 'https://idp.example',
+        onBehalfOfSubject: 'jane',
+        onBehalfOfDisplayName: 'Jane Doe',
+        onBehalfOfVia: 'token_exchange',
+        subjectExpiresAt: until,
+      },
+    })
+    const forJane = await toolroom(['approvals', 'show', request.id])
+    expect(forJane.stdout).toMatch(/^Agent +support\/support-escalation for Jane Doe$/m)
+    expect(forJane.stdout).toContain(`Acts for them until   ${until.toISOString()} (10m left); approved later, the call does not run for them`)
     expect((await toolroom(['approvals', 'show', 'not-a-uuid'])).code).toBe(1)
   })
 

@@ -114,8 +114,20 @@ describe('the demo’s agents at work', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let said = ''
+    let complained = ''
+    let exited: number | null = null
     endpoints.stdout!.on('data', (d) => (said += d))
-    await until('the demo endpoints listen', () => (/agent listener on/.test(said) ? true : undefined), { timeoutMs: 30_000 })
+    endpoints.stderr!.on('data', (d) => (complained += d))
+    endpoints.once('exit', (code) => (exited = code ?? -1))
+    // A start that failed says why, at once: not 30 s of waiting for a line that cannot come.
+    await until(
+      'the demo endpoints listen',
+      () => {
+        if (exited !== null) throw new Error(`the demo endpoints exited ${exited} before listening:\n${said}${complained}`)
+        return /agent listener on/.test(said) ? true : undefined
+      },
+      { timeoutMs: 30_000 },
+    )
 
     gateway = await listenOn(createGatewayServer({ port: 0 }))
     const since = new Date()

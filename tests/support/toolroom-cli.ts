@@ -1,8 +1,8 @@
 // The toolroom CLI as `npx toolroom` runs it: its compiled binary (cli/dist) in a child process, with
 // no environment but its own, for the integration and end-to-end tests of the CLI.
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import path from 'node:path'
-import { buildCliIfStale } from '../../scripts/build-cli.mjs'
+import { promisify } from 'node:util'
 
 const BIN = path.resolve('cli/dist/toolroom.mjs')
 
@@ -13,7 +13,14 @@ const BIN = path.resolve('cli/dist/toolroom.mjs')
  * rewrote the files the other was running.
  */
 export async function buildCli(): Promise<void> {
-  await buildCliIfStale()
+  // As a child process, not an import: Playwright's loader turns an imported .mjs into CommonJS, which
+  // a module that reads import.meta cannot be.
+  try {
+    await promisify(execFile)(process.execPath, ['scripts/build-cli.mjs', '--if-stale'])
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string }
+    throw new Error(`the CLI did not compile:\n${stdout}${stderr}`)
+  }
 }
 
 export interface CliRun {

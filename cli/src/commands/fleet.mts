@@ -236,6 +236,12 @@ type Approval = components['schemas']['Approval']
 /** What the server sent, on one line: a value cannot move the cursor or colour the terminal. */
 const oneLine = (text: string | null | undefined) => (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
 
+/** How long from now until `iso`, or that it has passed. */
+function untilNow(iso: string): string {
+  const minutes = Math.ceil((Date.parse(iso) - Date.now()) / 60_000)
+  return minutes > 0 ? `${minutes}m left` : 'passed'
+}
+
 /** `toolroom approvals show ID`: what the call will do, why it waits, and who asks. */
 export async function showApproval(conn: Connection, id: string, options: { output: Format }): Promise<number> {
   const a: Approval = await unwrap(conn.server, apiClient(conn).GET('/api/v1/approvals/{id}', { params: { path: { id } } }))
@@ -249,6 +255,8 @@ export async function showApproval(conn: Connection, id: string, options: { outp
   const rows: Array<[string, string | null | undefined]> = [
     ['Tool', `${a.tool.id} (${a.tool.level ?? 'no level'})${a.highRisk ? ', high risk' : ''}`],
     ['Agent', actingFor(`${a.agent.namespace}/${a.agent.name}`, a.onBehalfOf)],
+    // The person's own token ends before the request does: approved after it, the call fails.
+    ['Acts for them until', a.onBehalfOfUntil ? `${a.onBehalfOfUntil} (${untilNow(a.onBehalfOfUntil)}); approved later, the call does not run for them` : null],
     ['Status', a.status === 'pending' && a.secondsLeft !== null ? `pending, expires in ${Math.ceil(a.secondsLeft / 60)}m` : a.status],
     ...a.policyRules.map((r): [string, string] => ['Policy', `${r.reason} (${r.policy}, rule ${r.rule})`]),
     ...a.summary.map((e): [string, string] => [e.label ?? e.field, `${e.value}${e.href ? ` <${e.href}>` : ''}`]),
