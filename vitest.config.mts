@@ -7,11 +7,11 @@ import { defineConfig } from 'vitest/config'
 // scripts/test.mjs points at a freshly migrated database) and run several files at a time, each on a
 // copy of that database of its own (tests/integration/setup.ts).
 const root = path.dirname(fileURLToPath(import.meta.url))
-// Integration files partly wait (on PostgreSQL, their own servers, child processes), so one more runs
-// than there are cores: on the 2-core bench machine three at once took the integration files from
-// ~505 s to 411 s with the CPU ~96% busy, where two left it idle part of the time (BENCHMARKS.md,
-// "Test suite"). Four at once overran hooks' limits on a saturated machine. TOOLROOM_TEST_WORKERS sets how many.
-const integrationWorkers = Number(process.env.TOOLROOM_TEST_WORKERS ?? Math.max(2, Math.min(4, os.availableParallelism() + 1)))
+// Integration files mostly wait (on PostgreSQL, their own servers, child processes), so one runs per
+// core even on 2 (Vitest's default leaves one core free). Three at once on 2 cores was faster alone but
+// not in `npm test`, where the production build runs beside them; four overran hooks' limits on a
+// saturated machine (BENCHMARKS.md, "Test suite"). TOOLROOM_TEST_WORKERS sets how many.
+const integrationWorkers = Number(process.env.TOOLROOM_TEST_WORKERS ?? Math.max(2, Math.min(4, os.availableParallelism())))
 
 export default defineConfig({
   resolve: {

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, request as playwrightRequest, test } from '@playwright/test'
+import { type ConsoleMessage, expect, type Page, type Request, request as playwrightRequest, test } from '@playwright/test'
 import { ADMIN_STATE } from '../global-setup'
 import { PORTAL_PAGES, type PortalPage } from './portal-pages'
 
@@ -54,31 +54,40 @@ export function pageRoutes(): string[] {
 function watchLoading(page: Page) {
   const problems: string[] = []
   const unanswered = new Set<string>()
-  page.on('pageerror', (e) => problems.push(`script error: ${e.message}`))
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`)
-  })
-  page.on('request', (r) => unanswered.add(`${r.method()} ${r.url()}`))
-  page.on('requestfinished', (r) => unanswered.delete(`${r.method()} ${r.url()}`))
-  page.on('requestfailed', (r) => {
-    unanswered.delete(`${r.method()} ${r.url()}`)
-    problems.push(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`)
-  })
-  return () => [...problems, ...[...unanswered].map((r) => `no answer yet: ${r}`)].join('\n') || 'no script error, console error or failed request'
+  const name = (r: Request) => `${r.method()} ${r.url()}`
+  const onError = (e: Error) => problems.push(`script error: ${e.message}`)
+  const onConsole = (m: ConsoleMessage) => void (m.type() === 'error' && problems.push(`console error: ${m.text()}`))
+  const onRequest = (r: Request) => unanswered.add(name(r))
+  const onFinished = (r: Request) => unanswered.delete(name(r))
+  const onFailed = (r: Request) => {
+    unanswered.delete(name(r))
+    problems.push(`request failed: ${name(r)}: ${r.failure()?.errorText}`)
+  }
+  page.on('pageerror', onError).on('console', onConsole).on('request', onRequest).on('requestfinished', onFinished).on('requestfailed', onFailed)
+  return {
+    report: () => [...problems, ...[...unanswered].map((r) => `no answer yet: ${r}`)].join('\n') || 'no script error, console error or failed request',
+    // A page walked again (the viewer's walk) watches each visit on its own.
+    stop: () =>
+      void page.off('pageerror', onError).off('console', onConsole).off('request', onRequest).off('requestfinished', onFinished).off('requestfailed', onFailed),
+  }
 }
 
 export async function open(page: Page, p: PortalPage, paths: PagePaths) {
   const seen = watchLoading(page)
-  const response = await page.goto(paths.get(p.name)!)
-  expect(response?.status(), `${p.name}: HTTP status`).toBe(p.status ?? 200)
-  await expect(page.getByRole('heading', { level: 1, name: p.heading }).first()).toBeVisible()
-  await page.waitForLoadState('networkidle')
-  // Lists and panels load after the page: wait until none says it is still loading.
-  await expect(page.getByRole('status').filter({ hasText: /^Loading/ }))
-    .toHaveCount(0, { timeout: 30_000 })
-    .catch((e: Error) => {
-      throw new Error(`${p.name}: still loading after 30 s. In the page:\n${seen()}\n\n${e.message}`)
-    })
+  try {
+    const response = await page.goto(paths.get(p.name)!)
+    expect(response?.status(), `${p.name}: HTTP status`).toBe(p.status ?? 200)
+    await expect(page.getByRole('heading', { level: 1, name: p.heading }).first()).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    // Lists and panels load after the page: wait until none says it is still loading.
+    await expect(page.getByRole('status').filter({ hasText: /^Loading/ }))
+      .toHaveCount(0, { timeout: 30_000 })
+      .catch((e: Error) => {
+        throw new Error(`${p.name}: still loading after 30 s. In the page:\n${seen.report()}\n\n${e.message}`)
+      })
+  } finally {
+    seen.stop()
+  }
 }
 
 /** What scrolls sideways: the page itself, or any box that is not code (code may scroll; it is reachable by keyboard). */
