@@ -23,14 +23,13 @@ import { listen, type Listening } from '../support/listen'
 import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
+import { troToken } from '../support/token-exchange'
 
 // The agent is told at once that its call is held; decisions take effect at once.
 process.env.TOOLROOM_APPROVAL_WAIT_SECONDS = '0'
 process.env.TOOLROOM_APPROVAL_UNDO_SECONDS = '0'
 reloadConfig()
 
-const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange'
-const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token'
 const GATEWAY_AUDIENCE = 'toolroom-gateway'
 const CLIENT_SECRET = 'held-exchange-secret-UNMISTAKABLE-71c4'
 const LEDGER_RESOURCE = 'https://ledger.example.com'
@@ -61,20 +60,7 @@ async function startLedger(): Promise<Listening & { subjects: string[] }> {
   return { ...running, subjects }
 }
 
-async function exchangeAtToolroom(subjectToken: string): Promise<string> {
-  const body = new URLSearchParams({
-    grant_type: EXCHANGE,
-    subject_token: subjectToken,
-    subject_token_type: ACCESS_TOKEN,
-    actor_token: agentToken,
-    actor_token_type: ACCESS_TOKEN,
-    resource: `${app.url}/mcp`,
-  })
-  const res = await fetch(`${app.url}/api/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
-  const json = (await res.json()) as { access_token: string }
-  expect(res.status, JSON.stringify(json)).toBe(200)
-  return json.access_token
-}
+const exchangeAtToolroom = (subjectToken: string) => troToken(app.url, { subjectToken, actorToken: agentToken })
 
 /** The agent, acting for `person`, books a payment: the call is held; its approval request. */
 async function heldFor(person: Someone): Promise<{ approval: ApprovalRequest; subjectToken: string; tro: string }> {

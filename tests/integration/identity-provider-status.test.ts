@@ -10,10 +10,8 @@ import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { until } from '../support/until'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { applyManifest, bareAgents, call, issueAgentCredential, yaml } from './helpers'
+import { exchangeAtToolroom, JWT_TOKEN_TYPE } from '../support/token-exchange'
 
-const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange'
-const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token'
-const JWT = 'urn:ietf:params:oauth:token-type:jwt'
 const AUDIENCE = 'toolroom-gateway'
 /** Rides along in the JWKS address: no status may show it. */
 const ADDRESS_SECRET = 'jwks-key-7f3e9a'
@@ -26,18 +24,7 @@ let agentToken: string
 
 const jane = { subject: 'jane-0042', claims: { name: 'Jane Doe' } }
 
-async function exchange(subjectToken: string) {
-  const body = new URLSearchParams({
-    grant_type: EXCHANGE,
-    subject_token_type: JWT,
-    subject_token: subjectToken,
-    actor_token: agentToken,
-    actor_token_type: ACCESS_TOKEN,
-    resource: `${app.url}/mcp`,
-  })
-  const res = await fetch(`${app.url}/api/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
-  return { status: res.status, json: (await res.json()) as Record<string, string> }
-}
+const exchange = (subjectToken: string) => exchangeAtToolroom(app.url, { subjectToken, actorToken: agentToken, subjectTokenType: JWT_TOKEN_TYPE })
 
 interface Status {
   phase: string

@@ -10,6 +10,7 @@ import { startTestIdp, type TestIdp } from '../support/oidc-idp'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { applyManifest, call, yaml } from './helpers'
 import { resetCalls } from './stats-fixtures'
+import { JWT_TOKEN_TYPE, troToken } from '../support/token-exchange'
 
 const AUDIENCE = 'toolroom-gateway'
 
@@ -24,18 +25,7 @@ const bob = { subject: 'bob-0007', claims: { name: 'Bob Stone', email: 'bob.ston
 
 /** A tro_ token for the agent of `actorToken` acting for `person`, from Toolroom's token endpoint. */
 async function actingFor(person: typeof jane, actorToken: string): Promise<string> {
-  const body = new URLSearchParams({
-    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-    subject_token: await idp.personToken(person, { audience: AUDIENCE }),
-    subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-    actor_token: actorToken,
-    actor_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-    resource: `${app.url}/mcp`,
-  })
-  const res = await fetch(`${app.url}/api/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
-  const json = (await res.json()) as { access_token: string }
-  expect(res.status, JSON.stringify(json)).toBe(200)
-  return json.access_token
+  return troToken(app.url, { subjectToken: await idp.personToken(person, { audience: AUDIENCE }), actorToken, subjectTokenType: JWT_TOKEN_TYPE })
 }
 
 async function callTools(token: string, calls: Array<{ name: string; arguments: Record<string, unknown> }>) {

@@ -34,6 +34,7 @@ import { until } from '../support/until'
 import { startWebApp, type WebApp } from '../support/web-app'
 import { sessionCookie } from './access-fixtures'
 import { applyManifest, call, issueAgentCredential, resetDatabase } from './helpers'
+import { troToken } from '../support/token-exchange'
 
 type ExpressApp = http.RequestListener & {
   use(path: string, handler: unknown): void
@@ -41,8 +42,6 @@ type ExpressApp = http.RequestListener & {
 }
 const express = createRequire(import.meta.url)('express') as () => ExpressApp
 
-const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange'
-const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token'
 const GATEWAY_AUDIENCE = 'toolroom-gateway'
 const CLIENT_SECRET = 'exchange-client-secret-UNMISTAKABLE-9d2e'
 const MCP_RESOURCE = 'https://people-mcp.example.com'
@@ -129,20 +128,7 @@ spec:
     type: oauth2
     oauth2: { grantType: token_exchange, issuer: "${idp.issuer}", clientId: toolroom, clientSecretRef: { name: idp-client }, resource: "${resource}" }`
 
-async function exchangeAtToolroom(subjectToken: string): Promise<string> {
-  const body = new URLSearchParams({
-    grant_type: EXCHANGE,
-    subject_token: subjectToken,
-    subject_token_type: ACCESS_TOKEN,
-    actor_token: agentToken,
-    actor_token_type: ACCESS_TOKEN,
-    resource: `${app.url}/mcp`,
-  })
-  const res = await fetch(`${app.url}/api/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
-  const json = (await res.json()) as { access_token: string }
-  expect(res.status, JSON.stringify(json)).toBe(200)
-  return json.access_token
-}
+const exchangeAtToolroom = (subjectToken: string) => troToken(app.url, { subjectToken, actorToken: agentToken })
 
 const troFor = async (person = jane) => exchangeAtToolroom(await idp.personToken(person, { audience: GATEWAY_AUDIENCE }))
 
