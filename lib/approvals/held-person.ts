@@ -19,6 +19,7 @@ type HeldColumns = Pick<
   | 'onBehalfOfClaims'
   | 'delegationId'
   | 'delegationCredentialId'
+  | 'delegationClientId'
   | 'personUserId'
   | 'subjectSealed'
   | 'subjectKeyId'
@@ -41,6 +42,7 @@ export async function heldPersonColumns(
     onBehalfOfClaims: person.claims as Prisma.InputJsonObject,
     // A person who consented here is a Toolroom account: its subject is the user id.
     personUserId: person.via === 'oauth_consent' ? person.subject : null,
+    delegationClientId: person.via === 'oauth_consent' ? (person.oauthClientId ?? null) : null,
   }
   if (!person.delegationId) return kept
   const delegation = await tx.delegatedAccessToken.findUnique({
@@ -76,6 +78,7 @@ export function heldPerson(approval: Partial<Pick<ApprovalRequest, 'id'> & OnBeh
     // As verified when the call was made: the Policies asked again at the run read the same person.
     claims: isRecord(approval.onBehalfOfClaims) ? approval.onBehalfOfClaims : {},
     ...(approval.delegationId ? { delegationId: approval.delegationId } : {}),
+    ...(via === 'oauth_consent' && approval.delegationClientId ? { oauthClientId: approval.delegationClientId } : {}),
     ...(via === 'token_exchange' && approval.id ? { approvalId: approval.id } : {}),
   }
 }
@@ -84,7 +87,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** Why an approved call may not run for its person now (errorCode and message for the call's record), or null. */
 export async function heldPersonRefusal(
-  approval: Partial<OnBehalfOfColumns & HeldColumns>,
+  approval: Partial<OnBehalfOfColumns & HeldColumns> & Pick<ApprovalRequest, 'agentId'>,
   now = Date.now(),
 ): Promise<{ code: 'person_token_expired' | 'person_unavailable'; message: string } | null> {
   const person = onBehalfOfOf(approval)
@@ -99,14 +102,18 @@ export async function heldPersonRefusal(
       code: 'person_token_expired',
       message: `${name}'s token from their identity provider expired at ${approval.subjectExpiresAt!.toISOString()}, before the call could run: Toolroom can no longer act for them, ${notRun} (the agent may ask again with a fresh token of theirs)`,
     }
+  const consented = approval.onBehalfOfVia === 'oauth_consent'
   const lapse = await delegationLapse({
+    agentId: approval.agentId,
     credentialId: exchanged ? (approval.delegationCredentialId ?? null) : null,
+    oauthClientId: consented ? (approval.delegationClientId ?? null) : null,
     userId: approval.personUserId ?? null,
     issuer: exchanged ? person.issuer : null,
   })
   if (!lapse) return null
   const why = {
     credential: `the agent credential that acted for ${name} was revoked or has expired`,
+    client: `the OAuth client ${name} consented to was revoked or no longer acts as this agent`,
     person: `${name} is disabled or was removed in Toolroom`,
     provider: `${name}'s identity provider (${person.issuer}) is no longer trusted`,
   }[lapse]

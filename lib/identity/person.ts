@@ -26,6 +26,11 @@ export interface Person {
    */
   delegationId?: string
   /**
+   * The OAuth client the person consented to (consent only): a held call checks again, when it runs,
+   * that the client still stands (lib/identity/delegation-standing.ts).
+   */
+  oauthClientId?: string
+  /**
    * The approval request a held call runs under, once approved: it keeps its own sealed copy of the
    * person's subject token (lib/approvals/held-person.ts), which is exchanged instead of the delegation's.
    */
@@ -75,7 +80,7 @@ export function toolroomIssuer(mcpResource: string): string {
 }
 
 /** The person who consented to an OAuth client (a Toolroom account), for the gateway at `mcpResource`. */
-export function consentingPerson(user: { id: string; name: string; email: string | null }, mcpResource: string): Person {
+export function consentingPerson(user: { id: string; name: string; email: string | null }, mcpResource: string, oauthClientId: string): Person {
   return {
     issuer: toolroomIssuer(mcpResource),
     subject: user.id,
@@ -83,5 +88,6 @@ export function consentingPerson(user: { id: string; name: string; email: string
     email: user.email,
     via: 'oauth_consent',
     claims: {},
+    oauthClientId,
   }
 }

@@ -6,6 +6,7 @@
 // lib/oauth/identify-person-token.ts when this finds none.
 import 'server-only'
 import type { AgentIdentity } from '@/lib/auth/agent-identity'
+import { oauthClientStanding } from '@/lib/identity/delegation-standing'
 import { consentingPerson } from '@/lib/identity/person'
 import { db } from '@/lib/sql'
 import { hashOAuthToken } from './oauth-secrets'
@@ -33,7 +34,8 @@ export async function identifyOAuthAccessToken(token: string, resource: string):
       't.revoked',
       't.resources',
       't.scopes',
-      'c.disabled',
+      // The Agent is joined by the client's referenceId: the client stands for the agent it names.
+      oauthClientStanding('c', 'c.referenceId').as('clientUsable'),
       eb.cast<string | null>('a.id', 'text').as('agentId'),
       'a.name',
       'a.namespace',
@@ -49,14 +51,14 @@ export async function identifyOAuthAccessToken(token: string, resource: string):
     !row.revoked &&
     row.expiresAt !== null &&
     row.expiresAt.getTime() > Date.now() &&
-    !row.disabled &&
+    row.clientUsable &&
     row.scopes.includes(MCP_SCOPE) &&
     (row.resources ?? []).includes(resource) &&
     row.agentId !== null &&
     // A person's consent speaks for them only while their account is there and enabled.
     (row.userId === null || (row.userName !== null && !row.userDisabled))
   if (!valid) return { identity: null, expiresAt: row.expiresAt, found: true }
-  const person = row.userId ? consentingPerson({ id: row.userId, name: row.userName!, email: row.userEmail }, resource) : null
+  const person = row.userId ? consentingPerson({ id: row.userId, name: row.userName!, email: row.userEmail }, resource, row.clientId) : null
   return {
     identity: { kind: 'agent', agentId: row.agentId!, name: row.name!, namespace: row.namespace!, credentialId: `oauth:${row.clientId}`, person },
     expiresAt: row.expiresAt,

@@ -290,6 +290,32 @@ spec:
     expect(await lastAccountSeen()).toBe('joe@upstream.test')
   })
 
+  it('does not run a call held for a person once the OAuth client they consented to is revoked, and sends nothing', async () => {
+    const held = await echoAs('joe', 'held for approval')
+    expect(held.structuredContent, JSON.stringify(held)).toMatchObject({ status: 'approval_required' })
+    const approval = await prisma.approvalRequest.findUniqueOrThrow({ where: { callId: (held.structuredContent as { callId: string }).callId } })
+    expect(approval).toMatchObject({ onBehalfOfVia: 'oauth_consent', delegationClientId: oauthClientId })
+    const seen = upstream.seen.length
+    // Revoked between the hold and the decision (the client alone: its tokens stay for the tests after this one).
+    await prisma.oauthClient.update({ where: { clientId: oauthClientId }, data: { disabled: true } })
+    try {
+      const approved = await call(approveApi.POST, `/api/v1/approvals/${approval.id}/approve`, { method: 'POST', params: { id: approval.id }, body: {} })
+      expect(approved.status, approved.text).toBe(200)
+      const ran = await executeApprovedCall(approval.id, 1, {
+        run: (a, args, key) => runApprovedCall(a, (args ?? {}) as Record<string, unknown>, key),
+        safeToRepeat: (a) => isSafeToRepeat(a),
+        abandon: async () => {},
+      })
+      expect(ran).toBe('executed')
+      const record = await prisma.toolCall.findFirstOrThrow({ where: { id: approval.callId } })
+      expect(record, JSON.stringify(record)).toMatchObject({ outcome: 'failed', errorCode: 'person_unavailable' })
+      expect(record.errorMessage).toContain('OAuth client')
+      expect(upstream.seen.length).toBe(seen)
+    } finally {
+      await prisma.oauthClient.update({ where: { clientId: oauthClientId }, data: { disabled: false } })
+    }
+  })
+
   it('is disconnected by the person: the tokens are deleted and revoked at the authorization server', async () => {
     expect((await echoAs('joe', 'before disconnecting')).content).toEqual([{ type: 'text', text: 'before disconnecting' }])
     const token = upstream.seen.at(-1)!
