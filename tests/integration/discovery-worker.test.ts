@@ -226,6 +226,10 @@ describe('discovery workers', () => {
 
   it('runs each job once with two workers on one queue', async () => {
     await startWorker() // now two
+    // Jobs queued from here on may take their time: the short expiry above is for a dead worker's job,
+    // and a job that outlived it on a busy machine would be retried and run twice by design, not by a
+    // defect. (Set after the second worker's start, which sets the queues' options again.)
+    await prisma.$executeRawUnsafe(`UPDATE pgboss.queue SET expire_seconds = 300 WHERE name LIKE 'discovery.introspect-%'`)
     const names = Array.from({ length: 12 }, (_, i) => `pair-${i}`)
     for (const name of names) images.set(name, { tools: [tool(`pair.t${name.split('-')[1]}`)], delayMs: 100 })
     await applyManifest(names.map((n, i) => agentDoc(n, 100 + i)).join('---\n'))
