@@ -10,6 +10,7 @@ import { checkHealth } from '@/lib/health/check-health'
 import { refreshToolStatus } from '@/lib/tools/refresh-tool-status'
 import { getBoss, stopBoss } from '@/lib/jobs/boss'
 import { JOB_TRACE_FIELD, jobTraceparent } from '@/lib/jobs/enqueue'
+import { type JobArrivalListener, listenForJobArrivals } from '@/lib/jobs/job-arrivals'
 import { bridgeConsoleToLogger, logger, setLogRole, withLogContext } from '@/lib/observability/logger'
 import { observeJob, readDatabaseFiguresWith } from '@/lib/observability/metrics'
 import { startMetricsServer } from '@/lib/observability/metrics-server'
@@ -30,6 +31,7 @@ const log = logger()
 
 const takers: JobTaker[] = []
 let queueStarted = false
+let arrivals: JobArrivalListener | null = null
 
 async function main() {
   await startTracing('worker')
@@ -50,6 +52,11 @@ async function main() {
   const status = await refreshToolStatus({ all: true })
   log.info(`tool status: ${status.changed} of ${status.checked} tools changed`)
   const boss = await getBoss('worker')
+  const takersByQueue = new Map<string, JobTaker>()
+  if (jobs.some((job) => job.contract.announce))
+    arrivals = listenForJobArrivals(config().DATABASE_URL, ({ queue, startAfter }) => takersByQueue.get(queue)?.nudge(startAfter), {
+      onError: (e) => log.warn(`job arrivals: ${e.message} (reconnecting; jobs are still found by polling)`),
+    })
   for (const job of jobs) {
     const { contract } = job
     const work = async (raw: QueueJob) => {
@@ -83,13 +90,13 @@ async function main() {
       }
     }
     const concurrency = contract.cron ? 1 : CONCURRENCY
-    takers.push(
-      takeJobs(boss, contract.name, work, {
-        concurrency,
-        pollingIntervalMs: (contract.pollSeconds ?? config().TOOLROOM_WORKER_POLL_SECONDS) * 1000,
-        releaseOnStop: contract.releaseOnStop === true,
-      }),
-    )
+    const taker = takeJobs(boss, contract.name, work, {
+      concurrency,
+      pollingIntervalMs: (contract.pollSeconds ?? config().TOOLROOM_WORKER_POLL_SECONDS) * 1000,
+      releaseOnStop: contract.releaseOnStop === true,
+    })
+    takers.push(taker)
+    if (contract.announce) takersByQueue.set(contract.name, taker)
     if (contract.cron) await boss.schedule(contract.name, contract.cron, {})
   }
   queueStarted = true
@@ -105,6 +112,7 @@ let stopping = false
 async function stop() {
   if (stopping) return
   stopping = true
+  await arrivals?.close()
   await Promise.all(takers.map((t) => t.stop(10_000))).catch((e) => log.error(`stop: ${e.message}`))
   await stopBoss().catch((e) => log.error(`stop: ${e.message}`))
   await prisma.$disconnect()

@@ -27,6 +27,11 @@ export interface TakeJobsOptions {
 
 export interface JobTaker {
   /**
+   * A job was queued (lib/jobs/job-arrivals.ts): fetch now, or when it may start. Only a hint: the
+   * polling interval still finds every job.
+   */
+  nudge(startAfter?: Date | null): void
+  /**
    * Stops fetching; then releases the running jobs (`releaseOnStop`) or waits up to `timeoutMs` for
    * them, failing those still running.
    */
@@ -42,6 +47,9 @@ export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) =>
   const settling = new Set<Promise<unknown>>()
   let stopping = false
   let wake: (() => void) | null = null
+  // A nudge that came while the loop was fetching: the loop fetches again before it idles.
+  let nudged = false
+  let later: { at: number; timer: ReturnType<typeof setTimeout> } | null = null
 
   const settle = (p: Promise<unknown>) => {
     const tracked = p.catch((e: Error) => onError(e)).finally(() => settling.delete(tracked))
@@ -111,6 +119,10 @@ export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) =>
       }
       // A full batch means more may be waiting: fetch again as soon as a slot is free.
       if (stopping || (free > 0 && fetched === free)) continue
+      if (nudged) {
+        nudged = false
+        if (running.size < options.concurrency) continue
+      }
       // The queue is empty (or every slot busy): wait for the polling interval or a finished job.
       await new Promise<void>((resolve) => {
         const idle = running.size < options.concurrency ? setTimeout(() => wake?.(), options.pollingIntervalMs) : undefined
@@ -125,8 +137,30 @@ export function takeJobs(boss: PgBoss, queue: string, handle: (job: QueueJob) =>
 
   const looping = loop()
   return {
+    nudge(startAfter) {
+      if (stopping) return
+      const delay = startAfter ? startAfter.getTime() - Date.now() : 0
+      if (delay <= 0) {
+        nudged = true
+        wake?.()
+        return
+      }
+      // One timer, for the earliest job announced to start later.
+      if (later && later.at <= startAfter!.getTime()) return
+      if (later) clearTimeout(later.timer)
+      later = {
+        at: startAfter!.getTime(),
+        timer: setTimeout(() => {
+          later = null
+          if (stopping) return
+          nudged = true
+          wake?.()
+        }, delay),
+      }
+    },
     async stop(timeoutMs) {
       stopping = true
+      if (later) clearTimeout(later.timer)
       wake?.()
       await looping
       if (options.releaseOnStop && running.size > 0) {

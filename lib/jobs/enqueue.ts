@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { currentTraceparent } from '@/lib/observability/tracing'
 import { getBoss } from './boss'
+import { JOB_ARRIVALS_CHANNEL, jobArrivalPayload } from './job-arrivals'
 import type { JobContract } from './job-contracts'
 
 /**
@@ -24,10 +25,17 @@ export function jobTraceparent(data: unknown): string | undefined {
 export async function enqueue<S extends z.ZodType>(contract: JobContract<S>, payload: z.input<S>, when: { startAfter?: Date } = {}): Promise<string | null> {
   const data = contract.schema.parse(payload) as object
   const boss = await getBoss()
-  return boss.send(contract.name, traced(data), {
+  const id = await boss.send(contract.name, traced(data), {
     ...(contract.singletonKey ? { singletonKey: contract.singletonKey(data as z.output<S>) } : {}),
     ...(when.startAfter ? { startAfter: when.startAfter } : {}),
   })
+  // Committed by now (send is its own statement): the workers fetch it at once rather than at their next poll.
+  if (id && contract.announce)
+    await boss
+      .getDb()
+      .executeSql('SELECT pg_notify($1, $2)', [JOB_ARRIVALS_CHANNEL, jobArrivalPayload({ queue: contract.name, startAfter: when.startAfter ?? null })])
+      .catch((e: Error) => console.error(`[jobs] ${contract.name} ${id}: workers not told at once (they will find it at their next poll): ${e.message}`))
+  return id
 }
 
 /** Queues many jobs of one kind in a single statement; those whose key is already waiting are skipped. */

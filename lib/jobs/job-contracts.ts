@@ -19,6 +19,8 @@ export interface JobContract<S extends z.ZodType = z.ZodType> {
   cron?: string
   /** How often an idle worker asks for this job; default TOOLROOM_WORKER_POLL_SECONDS. */
   pollSeconds?: number
+  /** Workers are told of each job as it is queued (lib/jobs/job-arrivals.ts), not left to find it at their next poll. */
+  announce?: boolean
   /**
    * Safe to run again from the start: a stopping worker hands a running job of this kind back to the
    * queue at once (workers/take-jobs.ts) instead of waiting for it.
@@ -76,7 +78,9 @@ export const executeApprovedCallJob = defineContract({
   name: 'approvals.execute',
   schema: z.strictObject({ approvalId: z.string().uuid(), decisionVersion: z.number().int().min(0).optional() }),
   singletonKey: (p) => (p.decisionVersion === undefined ? p.approvalId : `${p.approvalId}:${p.decisionVersion}`),
-  // An approver (and perhaps the agent) waits to see the call run: ask often.
+  // An approver (and perhaps the agent) waits to see the call run: workers are told at once, and ask
+  // often in case a notification was lost.
+  announce: true,
   pollSeconds: 0.2,
   retryLimit: 3,
   retryDelaySeconds: 5,

@@ -4,6 +4,10 @@
 import { randomUUID } from 'node:crypto'
 import PgBoss from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { enqueue } from '@/lib/jobs/enqueue'
+import { type JobArrival, listenForJobArrivals } from '@/lib/jobs/job-arrivals'
+import { executeApprovedCallJob, discoverySweepJob } from '@/lib/jobs/job-contracts'
+import { stopBoss } from '@/lib/jobs/boss'
 import { takeJobs } from '@/workers/take-jobs'
 import { until } from '../support/until'
 
@@ -16,6 +20,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await boss.stop({ graceful: false, wait: true })
+  await stopBoss()
 })
 
 async function queue(retryLimit = 0) {
@@ -117,5 +122,70 @@ describe('takeJobs', () => {
     await until('another worker to run it', async () => (await boss.getJobById(name, id!))?.state === 'completed')
     await next.stop(1_000)
     expect(ran).toEqual([{ subject: 'unreachable.example' }])
+  })
+
+  describe('told of a job (lib/jobs/job-arrivals.ts)', () => {
+    // The polling interval is ten minutes: a job that runs within the test was fetched because of the nudge.
+    const NEVER = 600_000
+
+    /** A taker on `name` whose fetches are counted (the real pg-boss underneath), once it has found the queue empty. */
+    async function idleTaker(name: string, ran: unknown[]) {
+      let fetches = 0
+      const counted = Object.create(boss) as PgBoss
+      counted.fetch = (async (...args: Parameters<PgBoss['fetch']>) => {
+        const jobs = await boss.fetch(...args)
+        fetches++
+        return jobs
+      }) as PgBoss['fetch']
+      const taker = takeJobs(counted, name, async (job) => void ran.push(job.data), { concurrency: 2, pollingIntervalMs: NEVER })
+      await until('the first (empty) fetch', () => fetches >= 1)
+      return taker
+    }
+
+    it('a nudge fetches at once, not at the next poll', async () => {
+      const name = await queue()
+      const ran: unknown[] = []
+      const taker = await idleTaker(name, ran)
+      await boss.send(name, { n: 1 })
+      taker.nudge()
+      await until('the nudged job to run', () => ran.length === 1)
+      await taker.stop(1_000)
+      expect(ran).toEqual([{ n: 1 }])
+    })
+
+    it('a job that may start later is fetched when it may, with no poll in between', async () => {
+      const name = await queue()
+      const ran: unknown[] = []
+      const taker = await idleTaker(name, ran)
+      const startAfter = new Date(Date.now() + 1_500)
+      await boss.send(name, { n: 2 }, { startAfter })
+      taker.nudge(startAfter)
+      await until('the job to run once it may', () => ran.length === 1)
+      await taker.stop(1_000)
+      expect(ran).toEqual([{ n: 2 }])
+    })
+
+    it('an announced queue NOTIFYs every listening worker as its job is queued; others do not', async () => {
+      const heard: JobArrival[] = []
+      const listener = listenForJobArrivals(process.env.DATABASE_URL, (arrival) => heard.push(arrival))
+      try {
+        // The listener is connected once it hears anything: announce until it does.
+        await until('the listener to be connected', async () => {
+          await enqueue(executeApprovedCallJob, { approvalId: randomUUID() })
+          return heard.length > 0
+        })
+        const startAfter = new Date(Date.now() + 60_000)
+        await enqueue(executeApprovedCallJob, { approvalId: randomUUID() }, { startAfter })
+        await until('the announcement with its start', () => heard.some((a) => a.startAfter?.getTime() === startAfter.getTime()))
+        expect(heard.every((a) => a.queue === executeApprovedCallJob.name)).toBe(true)
+        const before = heard.length
+        await enqueue(discoverySweepJob, {})
+        await enqueue(executeApprovedCallJob, { approvalId: randomUUID() })
+        await until('the next announcement', () => heard.length > before)
+        expect(heard.slice(before).map((a) => a.queue)).toEqual([executeApprovedCallJob.name])
+      } finally {
+        await listener.close()
+      }
+    })
   })
 })
