@@ -1,9 +1,9 @@
 // `npm start`: compiled gateway, worker and scripts (dist/, rebuilt when the sources changed) → the
 // configuration, checked (lib/config.ts, compiled as dist/config.cjs) → [embedded PostgreSQL when
-// DATABASE_URL is unset] → migrations → demo fleet and its
-// local endpoints on ports of their own (embedded database only) → production build if the sources changed → web server
-// (behind the lean gateway process, which serves /mcp) and discovery workers → ready → the demo's agents
-// calling through the gateway (unless TOOLROOM_DEMO_TRAFFIC=0).
+// DATABASE_URL is unset] → migrations → the admin token and the demo fleet (embedded database only),
+// written while the production build (if the sources changed) and the web server (behind the lean
+// gateway process, which serves /mcp) start → the demo's local endpoints on ports of their own and
+// the discovery workers → ready → the demo's agents calling through the gateway (unless TOOLROOM_DEMO_TRAFFIC=0).
 // Ctrl-C or SIGTERM stops the workers, then the web server, then the demo endpoints, then PostgreSQL,
 // each after the one before has finished. `npm run dev` runs `next dev` instead.
 import 'dotenv/config'
@@ -54,17 +54,23 @@ try {
 
   await supervisor.runOnce('migrate', ['dist/migrate.cjs'], { quiet: true })
   log(`migrations applied (${elapsed()})`)
-  // The automation token (README, "Access"): created, replaced or revoked to match the environment.
-  await supervisor.runOnce('admin token', ['dist/ensure-admin-token.cjs'])
 
   const demo = useEmbedded || settings.TOOLROOM_DEMO
-  if (demo) {
-    // Ports of this data directory's own (scripts/demo-ports.mjs): a second checkout beside this one gets others.
-    process.env.TOOLROOM_DEMO_PORT = String(await chooseDemoPorts(DATA_DIR, settings.TOOLROOM_DEMO_PORT, log))
-    await supervisor.runOnce('seed', ['dist/seed-demo.cjs'])
-    // The demo fleet's local MCP servers and agent listener, which the workers discover for real.
-    supervisor.keepRunning('demo endpoints', ['scripts/demo-endpoints.mjs'], { stopOrder: STOP.endpoints })
-  }
+  // Ports of this data directory's own (scripts/demo-ports.mjs): a second checkout beside this one gets
+  // others. Chosen before any process starts, since every one of them reads it.
+  if (demo) process.env.TOOLROOM_DEMO_PORT = String(await chooseDemoPorts(DATA_DIR, settings.TOOLROOM_DEMO_PORT, log))
+  // The steps that write data run while the web server builds or starts (it reads them per request,
+  // not at start): the automation token (README, "Access"), created, replaced or revoked to match the
+  // environment; the demo fleet.
+  const preparing = Promise.all([
+    supervisor.runOnce('admin token', ['dist/ensure-admin-token.cjs']),
+    demo ? supervisor.runOnce('seed', ['dist/seed-demo.cjs']) : null,
+  ])
+  // A failure stops everything at once, not after a build it ran beside.
+  preparing.catch((error) => {
+    console.error('[toolroom] start failed:', error?.message ?? error)
+    return supervisor.shutdown(1)
+  })
 
   if (settings.TOOLROOM_DEV) {
     supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST], { stopOrder: STOP.web, env: metricsPort(0) })
@@ -91,6 +97,10 @@ try {
     }
   }
 
+  await preparing
+  // The demo fleet's local MCP servers and agent listener, which the workers discover for real.
+  if (demo) supervisor.keepRunning('demo endpoints', ['scripts/demo-endpoints.mjs'], { stopOrder: STOP.endpoints })
+  // Workers start on the fleet as seeded: their first sweep discovers all of it.
   for (let i = 0; i < settings.TOOLROOM_WORKERS; i++)
     supervisor.keepRunning(`worker ${i + 1}`, ['dist/worker.cjs'], { stopOrder: STOP.workers, env: metricsPort(2 + i) })
 

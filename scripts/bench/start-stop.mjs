@@ -1,0 +1,130 @@
+// `npm run bench:start-stop`: how long `npm start` takes again on a built tree (to the "ready" line,
+// when /api/health answers through the gateway), and how long Ctrl-C takes until every process it
+// started has exited (the web server, gateway, workers, demo endpoints and traffic, the embedded
+// PostgreSQL). The first start is a warm-up (it may create the database, seed the demo fleet and
+// build); the measured ones follow on the same data. Each stop comes right after "ready", while the
+// workers' first discovery sweep is still running, as when someone starts and stops at once.
+//   BENCH_START_RUNS (default 3), BENCH_START_DATA_DIR (default .data/bench-start), BENCH_PROFILE_DIR
+//   (CPU profiles of start.mjs itself).
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+const RUNS = Number(process.env.BENCH_START_RUNS ?? 3)
+const DATA_DIR = path.resolve(process.env.BENCH_START_DATA_DIR ?? '.data/bench-start')
+const TARGET_S = { start: 2, stop: 2 }
+
+async function freePort() {
+  const server = net.createServer()
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** Every process below `pid` (PostgreSQL's too: it runs in a group of its own but is still a child). */
+function descendants(pid) {
+  const parents = new Map()
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      // The command may hold spaces and parentheses: the fields after the last ')' are fixed.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      parents.set(Number(entry), ppid)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = new Set()
+  let frontier = [pid]
+  while (frontier.length) {
+    const next = []
+    for (const [child, parent] of parents) if (frontier.includes(parent) && !found.has(child)) (found.add(child), next.push(child))
+    frontier = next
+  }
+  return [...found]
+}
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+async function oneRun(label, port) {
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`] : []
+  const t0 = performance.now()
+  const child = spawn(process.execPath, [...profile, 'scripts/start.mjs'], {
+    env: { ...process.env, DATABASE_URL: '', TOOLROOM_DATA_DIR: DATA_DIR, PORT: String(port), HOST: '127.0.0.1', CI: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const steps = []
+  let output = ''
+  const ready = new Promise((resolve, reject) => {
+    const read = (chunk) => {
+      output += chunk
+      for (const line of String(chunk).split('\n')) {
+        const step = /^\[toolroom\] (.*) \((\d+\.\d) s\)/.exec(line)
+        if (step) steps.push(`${step[1].replace(/ at http.*$/, '').slice(0, 40)} ${step[2]} s`)
+        if (line.includes('[toolroom] ready at')) resolve(performance.now())
+      }
+    }
+    child.stdout.on('data', read)
+    child.stderr.on('data', (d) => (output += d))
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before it was ready:\n${output.slice(-4000)}`)))
+  })
+  const readyAt = await ready
+  const health = await fetch(`http://127.0.0.1:${port}/api/health`)
+  if (!health.ok) throw new Error(`ready, but /api/health answered ${health.status}`)
+  const started = descendants(child.pid)
+  const stopT0 = performance.now()
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  child.kill('SIGINT')
+  const code = await exited
+  const stopS = (performance.now() - stopT0) / 1000
+  const left = started.filter(alive)
+  const result = { label, startS: (readyAt - t0) / 1000, stopS, code, processes: started.length, left: left.length, steps }
+  console.log(
+    `${label}: ready in ${result.startS.toFixed(2)} s; stopped in ${stopS.toFixed(2)} s (exit ${code}), ${started.length} processes, ${left.length} left running` +
+      `\n  steps: ${steps.join('; ')}`,
+  )
+  if (left.length) {
+    console.log(`  left running: ${left.join(', ')}: killing them`)
+    for (const pid of left) process.kill(pid, 'SIGKILL')
+  }
+  return result
+}
+
+console.log(
+  `bench:start-stop: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+)
+console.log(`data: ${DATA_DIR} (a warm-up start, then ${RUNS} measured)`)
+const port = await freePort()
+await oneRun('warm-up', port)
+const runs = []
+for (let i = 1; i <= RUNS; i++) runs.push(await oneRun(`run ${i}`, port))
+const start = median(runs.map((r) => r.startS))
+const stop = median(runs.map((r) => r.stopS))
+const leftovers = runs.reduce((n, r) => n + r.left, 0)
+console.log(
+  `\nload after: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+)
+console.log(`npm start again (built), to healthy: median ${start.toFixed(2)} s, target ≤ ${TARGET_S.start} s: ${start <= TARGET_S.start ? 'met' : 'missed'}`)
+console.log(
+  `Ctrl-C to everything stopped: median ${stop.toFixed(2)} s, target ≤ ${TARGET_S.stop} s: ${stop <= TARGET_S.stop ? 'met' : 'missed'}; processes left running: ${leftovers}`,
+)
+process.exitCode = leftovers > 0 || runs.some((r) => r.code !== 0) ? 1 : 0
