@@ -42,7 +42,11 @@ function descendants(pid) {
   let frontier = [pid]
   while (frontier.length) {
     const next = []
-    for (const [child, parent] of parents) if (frontier.includes(parent) && !found.has(child)) (found.add(child), next.push(child))
+    for (const [child, parent] of parents) {
+      if (!frontier.includes(parent) || found.has(child)) continue
+      found.add(child)
+      next.push(child)
+    }
     frontier = next
   }
   return [...found]
