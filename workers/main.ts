@@ -15,7 +15,7 @@ import { bridgeConsoleToLogger, logger, setLogRole, withLogContext } from '@/lib
 import { observeJob, readDatabaseFiguresWith } from '@/lib/observability/metrics'
 import { startMetricsServer } from '@/lib/observability/metrics-server'
 import { startTracing, stopTracing, withSpan } from '@/lib/observability/tracing'
-import { readQueueFigures } from '@/lib/observability/queue-figures'
+import { readQueueFigures } from '@/lib/jobs/queue-figures'
 import { installLogMasking } from '@/lib/secrets/mask-secret-values'
 import { db, sql } from '@/lib/sql'
 import { JOBS } from './registry'

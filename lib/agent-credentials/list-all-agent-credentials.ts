@@ -2,7 +2,7 @@
 // state, agent and text, in keyset pages. Only credentials of agents that still exist are listed:
 // the gateway refuses the others anyway (it joins the agent to authenticate).
 import 'server-only'
-import { likeLiteral } from '@/lib/search/like-literal'
+import { likeLiteral } from '@/lib/text/like-literal'
 import { db, sql } from '@/lib/sql'
 import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 import { credentialView, type CredentialState, type CredentialWithAgent } from './credential-view'

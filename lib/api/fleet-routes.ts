@@ -2,7 +2,7 @@
 // and the image's tools manifest.
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
-import { publicOrigin } from '@/lib/http/public-origin'
+import { publicOrigin } from '@/lib/request-origin/public-origin'
 import { route } from '@/lib/http/route'
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import { effectiveSetAnswer } from '@/lib/effective-tools/subject-answers'

@@ -1,7 +1,7 @@
 // The MCP Registry API (its /v0.1 read operations) over the LanguageTools: what MCP clients and
 // enterprise catalogs already read (docs/design/registry-api.md).
 import type { RouteContract } from '@/lib/http/contract'
-import { publicOrigin } from '@/lib/http/public-origin'
+import { publicOrigin } from '@/lib/request-origin/public-origin'
 import { route } from '@/lib/http/route'
 import { z } from '@/lib/http/zod'
 import { getServerVersion, listRegistryServers, listServerVersions } from '@/lib/mcp-registry/list-registry-servers'

@@ -3,7 +3,7 @@
 // (redocly.yaml): 0 errors, 0 warnings.
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi'
 import { isTextBody, type RouteContract } from '@/lib/http/contract'
-import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
+import { PROBLEM_CONTENT_TYPE } from '@/lib/errors/problem'
 import { problemSchema } from '@/lib/http/problem-schema'
 import { YAML_CONTENT_TYPE } from '@/lib/http/yaml-answer'
 import { z } from '@/lib/http/zod'

@@ -4,7 +4,7 @@
 // them, for themselves only; no answer ever carries a token.
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import type { RouteContract } from '@/lib/http/contract'
-import { publicOrigin } from '@/lib/http/public-origin'
+import { publicOrigin } from '@/lib/request-origin/public-origin'
 import { route } from '@/lib/http/route'
 import { z } from '@/lib/http/zod'
 import { finishUpstreamConnection } from '@/lib/upstream-auth/finish-upstream-connection'

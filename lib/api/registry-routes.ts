@@ -2,7 +2,7 @@
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
-import { applyManifestText } from '@/lib/manifests/apply-documents'
+import { applyManifestText } from '@/lib/apply/apply-documents'
 import { getOverview } from '@/lib/resources/get-overview'
 import { z } from '@/lib/http/zod'
 import { applyJsonBody, applyQuery, applyResultSchema, overviewSchema } from './schemas'

@@ -14,7 +14,9 @@ import type { ApprovalRequest } from '@/lib/generated/prisma/client'
 import { enqueue } from '@/lib/jobs/enqueue'
 import { observeApprovalDecision } from '@/lib/observability/metrics'
 import { executeApprovedCallJob } from '@/lib/jobs/job-contracts'
+import { sql, sqlIn } from '@/lib/sql'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
+import { asApprovalRow } from './approval-row'
 import { type ApprovalView, toApprovalView } from './approval-view'
 
 export type Decision = 'approve' | 'deny'
@@ -30,15 +32,24 @@ export interface DecideInput {
 export async function decideApproval(input: DecideInput): Promise<ApprovalView> {
   const row = await prisma.$transaction(async (tx) => {
     const status = input.decision === 'approve' ? 'approved' : 'denied'
-    const [won] = await tx.$queryRaw<ApprovalRequest[]>`
-      UPDATE "ApprovalRequest"
-         SET status = ${status}, "decidedAt" = now(), "decidedById" = ${input.actor.id ?? null},
-             "decidedByName" = ${input.actor.name}, comment = ${input.comment ?? null},
-             execution = ${input.decision === 'approve' ? 'queued' : null},
-             "effectiveAt" = now() + make_interval(secs => ${config().TOOLROOM_APPROVAL_UNDO_SECONDS}),
-             "decisionVersion" = "decisionVersion" + 1
-       WHERE id = ${input.id}::uuid AND status = 'pending' AND "expiresAt" > now()
-       RETURNING *`
+    const won = await sqlIn(tx)
+      .updateTable('ApprovalRequest')
+      .set((eb) => ({
+        status,
+        decidedAt: sql<Date>`now()`,
+        decidedById: input.actor.id ?? null,
+        decidedByName: input.actor.name,
+        comment: input.comment ?? null,
+        execution: input.decision === 'approve' ? 'queued' : null,
+        effectiveAt: sql<Date>`now() + make_interval(secs => ${config().TOOLROOM_APPROVAL_UNDO_SECONDS})`,
+        decisionVersion: eb('decisionVersion', '+', 1),
+      }))
+      .where('id', '=', input.id)
+      .where('status', '=', 'pending')
+      .where('expiresAt', '>', sql<Date>`now()`)
+      .returningAll()
+      .executeTakeFirst()
+      .then((row) => row && asApprovalRow(row))
     if (!won) throw await whyNot(input.id)
     await tx.toolCall.updateMany({
       where: { id: won.callId },

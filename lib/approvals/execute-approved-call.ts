@@ -7,6 +7,8 @@ import 'server-only'
 import { prisma } from '@/lib/db'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
+import { db, sql } from '@/lib/sql'
+import { asApprovalRow } from './approval-row'
 
 export interface ApprovedCallOutcome {
   ok: boolean
@@ -34,12 +36,17 @@ export type ExecutionResult = 'executed' | 'already-done' | 'abandoned' | 'not-a
  */
 export async function executeApprovedCall(approvalId: string, attempt: number, runner: ApprovedCallRunner, decisionVersion?: number): Promise<ExecutionResult> {
   const version = decisionVersion ?? null
-  const [claimed] = await prisma.$queryRaw<ApprovalRequest[]>`
-    UPDATE "ApprovalRequest" SET execution = 'running', "executedAt" = now()
-     WHERE id = ${approvalId}::uuid AND status = 'approved' AND execution = 'queued'
-       AND ("effectiveAt" IS NULL OR "effectiveAt" <= now())
-       AND (${version}::int IS NULL OR "decisionVersion" = ${version}::int)
-     RETURNING *`
+  const claimed = await db
+    .updateTable('ApprovalRequest')
+    .set({ execution: 'running', executedAt: sql<Date>`now()` })
+    .where('id', '=', approvalId)
+    .where('status', '=', 'approved')
+    .where('execution', '=', 'queued')
+    .where((eb) => eb.or([eb('effectiveAt', 'is', null), eb('effectiveAt', '<=', sql<Date>`now()`)]))
+    .$if(version !== null, (q) => q.where('decisionVersion', '=', version!))
+    .returningAll()
+    .executeTakeFirst()
+    .then((row) => row && asApprovalRow(row))
   let approval = claimed
   if (!approval) {
     const row = await prisma.approvalRequest.findUnique({ where: { id: approvalId } })

@@ -7,17 +7,24 @@ import { prisma } from '@/lib/db'
 import type { ApprovalRequest } from '@/lib/generated/prisma/client'
 import { enqueueMany } from '@/lib/jobs/enqueue'
 import { executeApprovedCallJob } from '@/lib/jobs/job-contracts'
+import { db, sql, sqlIn } from '@/lib/sql'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
+import { asApprovalRow } from './approval-row'
 import { toApprovalView } from './approval-view'
 
 const SYSTEM = { kind: 'system' as const, name: 'toolroom' }
 
 export async function expireApprovals(now = new Date()): Promise<ApprovalRequest[]> {
   const expired = await prisma.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<ApprovalRequest[]>`
-      UPDATE "ApprovalRequest" SET status = 'expired', "decidedAt" = ${now}, "subjectSealed" = NULL, "subjectKeyId" = NULL
-       WHERE status = 'pending' AND "expiresAt" <= ${now}
-       RETURNING *`
+    const rows = (
+      await sqlIn(tx)
+        .updateTable('ApprovalRequest')
+        .set({ status: 'expired', decidedAt: now, subjectSealed: null, subjectKeyId: null })
+        .where('status', '=', 'pending')
+        .where('expiresAt', '<=', now)
+        .returningAll()
+        .execute()
+    ).map(asApprovalRow)
     if (rows.length === 0) return rows
     await tx.toolCall.updateMany({
       where: { id: { in: rows.map((r) => r.callId) } },
@@ -49,9 +56,14 @@ export async function expireApprovals(now = new Date()): Promise<ApprovalRequest
  * requests kept for a run that will never come is dropped (docs/design/approvals.md#on-whose-behalf).
  */
 export async function dropDeniedSubjectTokens(): Promise<number> {
-  return prisma.$executeRaw`
-    UPDATE "ApprovalRequest" SET "subjectSealed" = NULL, "subjectKeyId" = NULL
-     WHERE status = 'denied' AND "subjectSealed" IS NOT NULL AND ("effectiveAt" IS NULL OR "effectiveAt" <= now())`
+  const { numUpdatedRows } = await db
+    .updateTable('ApprovalRequest')
+    .set({ subjectSealed: null, subjectKeyId: null })
+    .where('status', '=', 'denied')
+    .where('subjectSealed', 'is not', null)
+    .where((eb) => eb.or([eb('effectiveAt', 'is', null), eb('effectiveAt', '<=', sql<Date>`now()`)]))
+    .executeTakeFirstOrThrow()
+  return Number(numUpdatedRows)
 }
 
 /**

@@ -2,6 +2,7 @@
 // filters, keyset pages and the total, plus the queue's figures for the dashboard.
 import 'server-only'
 import { prisma } from '@/lib/db'
+import { db, sql } from '@/lib/sql'
 import { notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
@@ -70,18 +71,33 @@ export interface ApprovalQueueStats {
 }
 
 export async function approvalQueueStats(): Promise<ApprovalQueueStats> {
-  const [[pending], [timing], counts] = await Promise.all([
-    prisma.$queryRaw<{ pending: bigint; oldest: Date | null }[]>`
-      SELECT count(*) AS pending, min("requestedAt") AS oldest FROM "ApprovalRequest" WHERE status = 'pending'`,
-    prisma.$queryRaw<{ p50: number | null; p95: number | null; decided: bigint }[]>`
-      SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM "decidedAt" - "requestedAt")) AS p50,
-             percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM "decidedAt" - "requestedAt")) AS p95,
-             count(*) AS decided
-        FROM "ApprovalRequest"
-       WHERE status IN ('approved', 'denied') AND "decidedAt" > now() - interval '7 days'`,
-    prisma.$queryRaw<{ status: string; n: bigint }[]>`
-      SELECT status, count(*) AS n FROM "ApprovalRequest"
-       WHERE status <> 'pending' AND "decidedAt" > now() - interval '7 days' GROUP BY status`,
+  const lastWeek = sql<Date>`now() - interval '7 days'`
+  const [pending, timing, counts] = await Promise.all([
+    db
+      .selectFrom('ApprovalRequest')
+      .select((eb) => [eb.fn.countAll<bigint>().as('pending'), eb.fn.min<Date | null>('requestedAt').as('oldest')])
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('ApprovalRequest')
+      .select((eb) => {
+        const secondsToDecide = sql`extract(epoch FROM ${eb.ref('decidedAt')} - ${eb.ref('requestedAt')})`
+        return [
+          sql<number | null>`percentile_cont(0.5) WITHIN GROUP (ORDER BY ${secondsToDecide})`.as('p50'),
+          sql<number | null>`percentile_cont(0.95) WITHIN GROUP (ORDER BY ${secondsToDecide})`.as('p95'),
+          eb.fn.countAll<bigint>().as('decided'),
+        ]
+      })
+      .where('status', 'in', ['approved', 'denied'])
+      .where('decidedAt', '>', lastWeek)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('ApprovalRequest')
+      .select((eb) => ['status', eb.fn.countAll<bigint>().as('n')])
+      .where('status', '<>', 'pending')
+      .where('decidedAt', '>', lastWeek)
+      .groupBy('status')
+      .execute(),
   ])
   const by = Object.fromEntries(counts.map((c) => [c.status, Number(c.n)]))
   const round = (v: number | null) => (v === null ? null : Math.round(Number(v) * 10) / 10)

@@ -14,8 +14,9 @@ import { auditActorOf } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
-import type { ApprovalRequest } from '@/lib/generated/prisma/client'
+import { sql, sqlIn } from '@/lib/sql'
 import { publishWebhookEvent } from '@/lib/webhooks/publish-webhook-event'
+import { asApprovalRow } from './approval-row'
 import { type ApprovalView, toApprovalView } from './approval-view'
 
 export interface UndoInput {
@@ -37,17 +38,35 @@ export async function undoDecision(input: UndoInput): Promise<ApprovalView> {
   const person = undoingPerson(input.actor)
   const row = await prisma.$transaction(async (tx) => {
     // Locked, so the decision checked against the person is the one the UPDATE takes back.
-    const [before] = await tx.$queryRaw<ApprovalRequest[]>`SELECT * FROM "ApprovalRequest" WHERE id = ${input.id}::uuid FOR UPDATE`
+    const before = await sqlIn(tx)
+      .selectFrom('ApprovalRequest')
+      .selectAll()
+      .where('id', '=', input.id)
+      .forUpdate()
+      .executeTakeFirst()
+      .then((row) => row && asApprovalRow(row))
     if (!before) throw notFound(`approval "${input.id}"`)
     if (person && before.decidedById && !(await decidedBy(tx, before.decidedById, person)))
       throw new AppError('FORBIDDEN', `approval "${input.id}" was decided by ${before.decidedByName ?? 'someone else'}: only they or an admin can undo it`)
-    const [undone] = await tx.$queryRaw<ApprovalRequest[]>`
-      UPDATE "ApprovalRequest"
-         SET status = 'pending', "decidedAt" = NULL, "decidedById" = NULL, "decidedByName" = NULL, comment = NULL,
-             execution = NULL, "effectiveAt" = NULL, "decisionVersion" = "decisionVersion" + 1
-       WHERE id = ${input.id}::uuid AND status IN ('approved', 'denied') AND "effectiveAt" > now()
-         AND (execution IS NULL OR execution = 'queued')
-       RETURNING *`
+    const undone = await sqlIn(tx)
+      .updateTable('ApprovalRequest')
+      .set((eb) => ({
+        status: 'pending',
+        decidedAt: null,
+        decidedById: null,
+        decidedByName: null,
+        comment: null,
+        execution: null,
+        effectiveAt: null,
+        decisionVersion: eb('decisionVersion', '+', 1),
+      }))
+      .where('id', '=', input.id)
+      .where('status', 'in', ['approved', 'denied'])
+      .where('effectiveAt', '>', sql<Date>`now()`)
+      .where((eb) => eb.or([eb('execution', 'is', null), eb('execution', '=', 'queued')]))
+      .returningAll()
+      .executeTakeFirst()
+      .then((row) => row && asApprovalRow(row))
     if (!undone) throw await whyNot(input.id)
     await tx.toolCall.updateMany({
       where: { id: undone.callId },
@@ -92,6 +111,11 @@ type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 async function decidedBy(tx: Tx, deciderId: string, person: { actorId: string; userId: string | null }): Promise<boolean> {
   if (deciderId === person.actorId || deciderId === person.userId) return true
   if (!person.userId) return false
-  const ownToken = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "ApiToken" WHERE id::text = ${deciderId} AND "userId" = ${person.userId}`
-  return ownToken.length > 0
+  const ownToken = await sqlIn(tx)
+    .selectFrom('ApiToken')
+    .select(sql<number>`1`.as('own'))
+    .where((eb) => eb(eb.cast('id', 'text'), '=', deciderId))
+    .where('userId', '=', person.userId)
+    .executeTakeFirst()
+  return ownToken !== undefined
 }

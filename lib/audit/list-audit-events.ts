@@ -1,7 +1,7 @@
 // Reads of the audit log for the page, the API and the export: filters, newest first, keyset pages.
 import 'server-only'
 import { prisma } from '@/lib/db'
-import { likeLiteral } from '@/lib/search/like-literal'
+import { likeLiteral } from '@/lib/text/like-literal'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 

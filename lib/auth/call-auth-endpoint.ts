@@ -1,6 +1,6 @@
 // Calls one of better-auth's own endpoints in-process for an API request, so its checks, hashing and
 // database-backed attempt limits apply. Only the headers that endpoint needs go along: the client
-// address (ours, from lib/http/client-address.ts: the attempt limit keys on it) and user agent, plus,
+// address (ours, from lib/request-origin/client-address.ts: the attempt limit keys on it) and user agent, plus,
 // for endpoints that act on the caller's session, the cookie and the Origin better-auth checks it with.
 import { getAuth } from './better-auth'
 import { withClientAddress } from './client-address-header'

@@ -6,7 +6,7 @@ import { auditActorOf } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { AppError } from '@/lib/errors/app-error'
 import type { Actor } from './authenticate'
-import { clientAddress } from '@/lib/http/client-address'
+import { clientAddress } from '@/lib/request-origin/client-address'
 import { countAttempt, releaseAttempt } from './failed-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 

@@ -1,6 +1,6 @@
 // better-auth reads the client address (its attempt limit's key, a session's ipAddress) from this one
-// header, which only we set: from lib/http/client-address.ts, over any copy a client sent.
-import { clientAddress } from '@/lib/http/client-address'
+// header, which only we set: from lib/request-origin/client-address.ts, over any copy a client sent.
+import { clientAddress } from '@/lib/request-origin/client-address'
 
 export const CLIENT_ADDRESS_HEADER = 'x-toolroom-client-address'
 

@@ -8,7 +8,7 @@
 //  - a client's credentials (secret, code, refresh token) per client id and client address: a
 //    stranger's bogus requests, for this client or another, never stop a client elsewhere, nor
 //    other clients behind the same address (`TOOLROOM_TRUSTED_PROXIES` decides which address that
-//    is, lib/http/client-address.ts).
+//    is, lib/request-origin/client-address.ts).
 // One statement in the database, so the limit holds across web processes; a fixed window opened by
 // the first attempt, in better-auth's own RateLimit table (its keys are `<ip>|<path>`, ours
 // `account:…` and `client:…`).

@@ -6,7 +6,7 @@
 import 'server-only'
 import { config } from '@/lib/config'
 import { AppError } from '@/lib/errors/app-error'
-import { requestOrigin } from '@/lib/http/public-origin'
+import { requestOrigin } from '@/lib/request-origin/public-origin'
 
 export function checkSameOrigin(request: Request): void {
   const origin = request.headers.get('origin')

@@ -5,7 +5,7 @@ import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
-import { clientAddress } from '@/lib/http/client-address'
+import { clientAddress } from '@/lib/request-origin/client-address'
 import { countAttempt, releaseAttempt } from './failed-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 

@@ -13,6 +13,7 @@ import { loadResolverInput } from './load-resolver-input'
 import { registryReader } from './registry-reader'
 import { qualifyRef } from '@/lib/manifests/resource-ref'
 import { resolveEffectiveTools } from './resolve-effective-tools'
+import { db, sql } from '@/lib/sql'
 import type { AgentsWithToolPage, AgentWithTool } from '@/lib/explain/explanation-schema'
 import type { ToolState } from './types'
 
@@ -50,12 +51,22 @@ export async function agentsWithTool(
   const reachingUnits = units.filter((u) => reaches(u.namespace, u.name)).map((u) => `${u.namespace}/${u.name}`)
 
   // The agents it could reach: by their unit, a bound connector, or their own grant (bare in the Tool's namespace, or qualified).
-  const candidates = await prisma.$queryRaw<Array<{ id: string }>>`
-    SELECT id::text AS id FROM "Agent" a
-    WHERE (a.unit IS NOT NULL AND a.namespace || '/' || a.unit = ANY(${reachingUnits}::text[]))
-       OR a.connectors && ${listing}::text[]
-       OR jsonb_exists(a.spec::jsonb -> 'grants', ${ref})
-       OR (a.namespace = ${tool.namespace} AND jsonb_exists(a.spec::jsonb -> 'grants', ${tool.name}))`
+  const candidates = await db
+    .selectFrom('Agent as a')
+    .select((eb) => sql<string>`${eb.ref('a.id')}::text`.as('id'))
+    .where((eb) => {
+      const grants = sql`${eb.ref('a.spec')}::jsonb -> 'grants'`
+      return eb.or([
+        eb.and([
+          eb('a.unit', 'is not', null),
+          eb(sql<string>`${eb.ref('a.namespace')} || '/' || ${eb.ref('a.unit')}`, '=', eb.fn.any(sql<string[]>`${reachingUnits}::text[]`)),
+        ]),
+        eb('a.connectors', '&&', sql<string[]>`${listing}::text[]`),
+        eb.fn<boolean>('jsonb_exists', [grants, eb.val(ref)]),
+        eb.and([eb('a.namespace', '=', tool.namespace), eb.fn<boolean>('jsonb_exists', [grants, eb.val(tool.name)])]),
+      ])
+    })
+    .execute()
 
   const found: AgentWithTool[] = []
   for (let i = 0; i < candidates.length; i += 200) {

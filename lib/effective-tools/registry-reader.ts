@@ -11,6 +11,7 @@ import type { LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-policy'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { registryEpoch } from '@/lib/registry/registry-changes'
+import { db, sql } from '@/lib/sql'
 import { catalogToolFromRow, catalogToolsFromMcp, type DiscoveredMcpTool, type ToolRowLike } from './catalog-tools'
 import type { CatalogTool, PolicyDefaults } from './types'
 
@@ -153,28 +154,40 @@ function createReader(): RegistryReader {
   // One indexed lookup per batch: a join on unnest, not a chain of ORs.
   const tools = keyed(async (refs) => {
     const { namespaces, names } = splitRefs(refs)
-    const rows = await prisma.$queryRaw<ToolRowLike[]>`
-      SELECT t.name, t.namespace, t.spec, t."totalCalls7d", t."failureRate7d", t.phase, t.conditions
-      FROM "Tool" t JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
-        ON t.namespace = r.namespace AND t.name = r.name`
+    const rows: ToolRowLike[] = await db
+      .selectFrom('Tool as t')
+      .innerJoin(sql<{ namespace: string; name: string }>`unnest(${namespaces}::text[], ${names}::text[])`.as<'r'>(sql`r(namespace, name)`), (join) =>
+        join.onRef('t.namespace', '=', 'r.namespace').onRef('t.name', '=', 'r.name'),
+      )
+      .select(['t.name', 't.namespace', 't.spec', 't.totalCalls7d', 't.failureRate7d', 't.phase', 't.conditions'])
+      .$narrowType<Pick<ToolRowLike, 'conditions'>>()
+      .execute()
     return new Map(rows.map((t) => [`${t.namespace}/${t.name}`, catalogToolFromRow(t)]))
   })
 
   const toolSpecs = keyed(async (refs) => {
     const { namespaces, names } = splitRefs(refs)
-    const rows = await prisma.$queryRaw<Array<{ name: string; namespace: string; spec: ToolSpec }>>`
-      SELECT t.name, t.namespace, t.spec
-      FROM "Tool" t JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
-        ON t.namespace = r.namespace AND t.name = r.name`
+    const rows = await db
+      .selectFrom('Tool as t')
+      .innerJoin(sql<{ namespace: string; name: string }>`unnest(${namespaces}::text[], ${names}::text[])`.as<'r'>(sql`r(namespace, name)`), (join) =>
+        join.onRef('t.namespace', '=', 'r.namespace').onRef('t.name', '=', 'r.name'),
+      )
+      .select(['t.name', 't.namespace', 't.spec'])
+      .$narrowType<{ spec: ToolSpec }>()
+      .execute()
     return new Map(rows.map((t) => [`${t.namespace}/${t.name}`, t.spec]))
   })
 
   const servers = keyed(async (refs) => {
     const { namespaces, names } = splitRefs(refs)
-    const rows = await prisma.$queryRaw<ServerSurface[]>`
-      SELECT s.name, s.namespace, s."toolSchemas", s.phase, s."lastError", s.spec, s."detectedTransport", s."detectedUrl"
-      FROM "LanguageTool" s JOIN unnest(${namespaces}::text[], ${names}::text[]) AS r(namespace, name)
-        ON s.namespace = r.namespace AND s.name = r.name`
+    const rows: ServerSurface[] = await db
+      .selectFrom('LanguageTool as s')
+      .innerJoin(sql<{ namespace: string; name: string }>`unnest(${namespaces}::text[], ${names}::text[])`.as<'r'>(sql`r(namespace, name)`), (join) =>
+        join.onRef('s.namespace', '=', 'r.namespace').onRef('s.name', '=', 'r.name'),
+      )
+      .select(['s.name', 's.namespace', 's.toolSchemas', 's.phase', 's.lastError', 's.spec', 's.detectedTransport', 's.detectedUrl'])
+      .$narrowType<Pick<ServerSurface, 'toolSchemas' | 'spec'>>()
+      .execute()
     return new Map(rows.map((s) => [`${s.namespace}/${s.name}`, s]))
   })
 

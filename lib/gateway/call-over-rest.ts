@@ -7,7 +7,7 @@
 // upstream-token-unavailable when the upstream's authorization server refused a token). (Over MCP
 // invalid arguments are a tool result with isError instead: lib/gateway/mcp-call-answer.ts.)
 import type { AgentIdentity } from '@/lib/auth/authenticate-agent'
-import { PROBLEM_CONTENT_TYPE } from '@/lib/http/problem'
+import { PROBLEM_CONTENT_TYPE } from '@/lib/errors/problem'
 import { callTool } from './call-tool'
 import { RPC } from './tool-errors'
 

@@ -14,7 +14,7 @@ import 'server-only'
 import { classifyInboundRequest } from '@modelcontextprotocol/server'
 import { type AgentIdentity, identifyAgentToken, identifyGatewayBearer } from '@/lib/auth/authenticate-agent'
 import { config } from '@/lib/config'
-import { requestOrigin } from '@/lib/http/public-origin'
+import { requestOrigin } from '@/lib/request-origin/public-origin'
 import { fieldOf, findInexactNumber } from '@/lib/json/exact-numbers'
 import { readBounded } from '@/lib/http/read-bounded'
 import { mcpResourceOf, resourceMetadataUrlOf } from '@/lib/oauth/protected-resource'
@@ -37,7 +37,7 @@ export interface McpHttpRequest {
   body: string
   /** Aborts when the client went away. */
   gone?: AbortSignal
-  /** The origin the client reached Toolroom at (lib/http/public-origin.ts): `/mcp` there is the protected resource. Null when the request named no usable host: no OAuth token is for it then. */
+  /** The origin the client reached Toolroom at (lib/request-origin/public-origin.ts): `/mcp` there is the protected resource. Null when the request named no usable host: no OAuth token is for it then. */
   origin: string | null
 }
 

@@ -2,7 +2,7 @@
 // route module exports the methods it lacks from here instead, so the answer is problem+json with
 // the `Allow` header listing what the route takes.
 import { AppError } from '@/lib/errors/app-error'
-import { problemResponse } from './problem'
+import { problemResponse } from '@/lib/errors/problem'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 type Method = (typeof METHODS)[number]

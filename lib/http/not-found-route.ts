@@ -1,5 +1,5 @@
 import { AppError } from '@/lib/errors/app-error'
-import { problemResponse } from './problem'
+import { problemResponse } from '@/lib/errors/problem'
 
 export async function notFoundRoute(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname

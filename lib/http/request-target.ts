@@ -3,7 +3,7 @@
 // outside HTTP's usual set (TRACE, CONNECT, …). The lean front (lib/gateway/server.ts) answers them
 // itself, as problem+json like every other API error.
 import { AppError } from '@/lib/errors/app-error'
-import { problemFor } from './problem'
+import { problemFor } from '@/lib/errors/problem'
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 

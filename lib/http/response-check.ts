@@ -9,7 +9,7 @@ import type { z } from 'zod'
 import { config } from '@/lib/config'
 import { isObject } from '@/lib/json/unknown-values'
 import type { RouteContract } from './contract'
-import { PROBLEM_CONTENT_TYPE } from './problem'
+import { PROBLEM_CONTENT_TYPE } from '@/lib/errors/problem'
 import { problemSchema } from './problem-schema'
 import { YAML_CONTENT_TYPE } from './yaml-answer'
 

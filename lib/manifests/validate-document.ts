@@ -13,7 +13,7 @@ import type { ToolSpec } from './specs/tool'
 import { secretRefProblem, secretRefsOf, SECRET_REF_RULE } from '@/lib/secrets/secret-ref'
 import { STORABLE_TEXT_MESSAGE, STORABLE_TEXT_RULE, unstorableFields } from '@/lib/storage/storable-text'
 import { authoredField, readInputDocument } from './input-forms'
-import { fieldErrorsFromZod } from './zod-issues'
+import { fieldErrorsFromZod } from '@/lib/http/zod-issues'
 
 export interface SpecByKind {
   Tool: ToolSpec

@@ -1,4 +1,4 @@
-// TOOLROOM_TRUSTED_PROXIES as the client-address rules (lib/http/client-address.ts) use it: IP addresses
+// TOOLROOM_TRUSTED_PROXIES as the client-address rules (lib/request-origin/client-address.ts) use it: IP addresses
 // and CIDRs. Pure, and below both its readers (lib/net/ holds address rules only): lib/config.ts
 // parses the variable with it once per process, so an entry that is neither stops the process at
 // start instead of being guessed at (or quietly trusting nobody) on every request.

@@ -7,7 +7,7 @@
 import 'server-only'
 import { isAllowed } from '@/lib/auth/access-rules'
 import { authenticateSession } from '@/lib/auth/authenticate'
-import { requestOrigin } from '@/lib/http/public-origin'
+import { requestOrigin } from '@/lib/request-origin/public-origin'
 import { OAUTH_LOGIN_PAGE } from './oauth-provider'
 import { isMcpResource, mcpResourceOf, registerMcpResource } from './protected-resource'
 

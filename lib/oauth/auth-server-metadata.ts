@@ -8,7 +8,7 @@ import 'server-only'
 import { getAuth } from '@/lib/auth/better-auth'
 import { TOKEN_EXCHANGE_GRANT } from '@/lib/oauth/exchange-token'
 import { openAuthEndpoint } from '@/lib/auth/open-auth-endpoints'
-import { publicOrigin } from '@/lib/http/public-origin'
+import { publicOrigin } from '@/lib/request-origin/public-origin'
 import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider'
 import { dynamicRegistrationOpen } from './manage-oauth-clients'
 

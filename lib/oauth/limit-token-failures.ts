@@ -5,7 +5,7 @@
 // requests stop another client, or this one from another address.
 import 'server-only'
 import { clientAttemptSubject, countAttempt, releaseAttempt } from '@/lib/auth/failed-attempts'
-import { clientAddress } from '@/lib/http/client-address'
+import { clientAddress } from '@/lib/request-origin/client-address'
 import { readBounded } from '@/lib/http/read-bounded'
 
 /** Token requests are a few form fields; an assertion or a long refresh token still fits well within this. */

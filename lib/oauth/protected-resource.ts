@@ -1,5 +1,5 @@
 // `/mcp` as an OAuth protected resource (RFC 9728): its identifier is `<origin>/mcp`, where origin is
-// TOOLROOM_PUBLIC_URL or the address the request reached Toolroom at (lib/http/public-origin.ts), and
+// TOOLROOM_PUBLIC_URL or the address the request reached Toolroom at (lib/request-origin/public-origin.ts), and
 // the authorization server is better-auth's at `<origin>/api/auth`.
 //
 // The authorization server issues tokens only for resources in its table (RFC 8707), and what puts a
@@ -15,7 +15,7 @@
 import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { requestOrigin } from '@/lib/http/public-origin'
+import { requestOrigin } from '@/lib/request-origin/public-origin'
 import { MCP_SCOPE, OAUTH_SCOPES } from './oauth-settings'
 
 export const mcpResourceOf = (origin: string) => `${origin}/mcp`

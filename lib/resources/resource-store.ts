@@ -1,6 +1,6 @@
 // Generic reads and writes of registry resources, for every kind, through the kind adapters.
 import 'server-only'
-import { likeLiteral } from '@/lib/search/like-literal'
+import { likeLiteral } from '@/lib/text/like-literal'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { type AuditDocument, auditDocument } from '@/lib/audit/audit-document'

@@ -8,7 +8,7 @@ import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
 import { KIND_ADAPTERS } from '@/lib/resources/kind-adapters'
 import { isCanonicalToolId } from '@/lib/tools/naming'
-import { likeLiteral } from './like-literal'
+import { likeLiteral } from '@/lib/text/like-literal'
 import { isUuid, newestFirst, rankByName } from './rank-matches'
 
 export const SEARCH_KINDS = ['Agent', 'Tool', 'Unit', 'LanguageTool', 'Connector', 'Secret'] as const satisfies readonly Kind[]

@@ -13,6 +13,7 @@ import type { OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import { lockForTransaction } from '@/lib/sql'
 import { authFetch, clip } from './discover-authorization-server'
 import { connectionConfigKey, REFUSALS_NEEDING_RECONNECT, UpstreamConnectionNeeded } from './upstream-connection-rules'
 import { tokenTimes, UpstreamTokenError } from './upstream-token-rules'
@@ -115,7 +116,7 @@ export function sealedTokens(tokens: OAuthTokens, clientSecret: string | undefin
 async function refresh(server: ConnectedServer, store: ConnectionStore, outcomeChanged: () => Promise<void>): Promise<string> {
   const outcome = await prisma.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${LOCK_PREFIX + store.key}))`
+      await lockForTransaction(tx, LOCK_PREFIX + store.key)
       // Whoever held the lock before us may have just refreshed (and rotated the refresh token).
       const row = await usableRow(tx, server, store)
       const held = openRow(row)

@@ -14,6 +14,7 @@ import { idpFetch } from '@/lib/outbound/outbound-clients'
 import { outboundErrorOf } from '@/lib/outbound/outbound-error'
 import { openSecretValues, sealSecretValues } from '@/lib/secrets/encryption'
 import { readSecretValue } from '@/lib/secrets/read-secret-value'
+import { lockForTransaction } from '@/lib/sql'
 import { upstreamTokenKey } from './upstream-token-key'
 import { tokenTimes, UpstreamTokenError } from './upstream-token-rules'
 
@@ -34,7 +35,7 @@ interface Held {
 const memory = new Map<string, Held>()
 const inFlight = new Map<string, Promise<string>>()
 
-type Tx = Pick<typeof prisma, 'upstreamToken' | '$executeRaw'>
+type Tx = Pick<typeof prisma, 'upstreamToken'>
 
 /**
  * The bearer token for this credential: cached, or fetched (single-flight across processes). Throws
@@ -85,7 +86,7 @@ async function obtain(key: string, server: string, fetch: () => Promise<FetchedT
   if (stored) return remember(key, stored)
   const outcome = await prisma.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${LOCK_PREFIX + key}))`
+      await lockForTransaction(tx, LOCK_PREFIX + key)
       // Whoever held the lock before us may have just stored one.
       const fresh = await storedToken(tx, key)
       if (fresh) return fresh

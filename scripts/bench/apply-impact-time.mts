@@ -2,7 +2,7 @@
 // built from the stored fleet, then dry-run once cold and three times warm. Prints JSON figures.
 import { prisma } from '@/lib/db'
 import { db, sql } from '@/lib/sql'
-import { applyManifestText } from '@/lib/manifests/apply-documents'
+import { applyManifestText } from '@/lib/apply/apply-documents'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 import { systemContext } from '@/lib/audit/audit-actor'
 

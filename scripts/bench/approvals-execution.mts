@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createAgentCredential } from '@/lib/agent-credentials/agent-credentials'
 import { prisma } from '@/lib/db'
 import { createGatewayServer } from '@/lib/gateway/server'
-import { applyManifestText } from '@/lib/manifests/apply-documents'
+import { applyManifestText } from '@/lib/apply/apply-documents'
 import { systemContext } from '@/lib/audit/audit-actor'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 

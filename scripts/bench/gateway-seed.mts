@@ -7,7 +7,7 @@
 // reaching the bench agent's `bench.lookup`, none of whose rules match the bench's arguments.
 import { prisma } from '@/lib/db'
 import { systemContext } from '@/lib/audit/audit-actor'
-import { applyManifestText } from '@/lib/manifests/apply-documents'
+import { applyManifestText } from '@/lib/apply/apply-documents'
 import { createAgentCredential } from '@/lib/agent-credentials/agent-credentials'
 import { exchangeToken } from '@/lib/oauth/exchange-token'
 

@@ -4,7 +4,7 @@
 import { createAgentCredential } from '@/lib/agent-credentials/agent-credentials'
 import { systemContext } from '@/lib/audit/audit-actor'
 import { prisma } from '@/lib/db'
-import { applyManifestText } from '@/lib/manifests/apply-documents'
+import { applyManifestText } from '@/lib/apply/apply-documents'
 import { ensureEnvAdminToken } from '@/lib/tokens/ensure-env-admin-token'
 
 const upstream = process.env.UPSTREAM_URL!

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto'
 import { accessRoutes } from '@/lib/api/access-routes'
 import type { Role, Scope } from '@/lib/auth/authenticate'
 import { prisma } from '@/lib/db'
-import { frontPeerHeaders } from '@/lib/http/client-address'
+import { frontPeerHeaders } from '@/lib/request-origin/client-address'
 import { createUser } from '@/lib/people/create-user'
 import { call, TEST_ORIGIN } from './helpers'
 

@@ -8,7 +8,7 @@ import { authHandler } from '@/lib/auth/auth-handler'
 import { parseConfig, reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { createGatewayServer } from '@/lib/gateway/server'
-import { clientAddress, frontPeerHeaders, PEER_ADDRESS_HEADER, PEER_PROOF_HEADER } from '@/lib/http/client-address'
+import { clientAddress, frontPeerHeaders, PEER_ADDRESS_HEADER, PEER_PROOF_HEADER } from '@/lib/request-origin/client-address'
 import { ensureUser, PASSWORD } from './access-fixtures'
 
 let web: http.Server

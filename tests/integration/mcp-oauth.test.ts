@@ -12,7 +12,7 @@ import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClient
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { oauthRoutes } from '@/lib/api/oauth-routes'
 import { authHandler } from '@/lib/auth/auth-handler'
-import { frontPeerHeaders } from '@/lib/http/client-address'
+import { frontPeerHeaders } from '@/lib/request-origin/client-address'
 import { prisma } from '@/lib/db'
 import { ENDPOINT_METHODS } from '@/lib/oauth/auth-server-metadata'
 import { setUpGatewayRegistry, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'

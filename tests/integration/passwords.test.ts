@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { accessRoutes } from '@/lib/api/access-routes'
 import { prisma } from '@/lib/db'
-import { frontPeerHeaders } from '@/lib/http/client-address'
+import { frontPeerHeaders } from '@/lib/request-origin/client-address'
 import { call, type Caller, TEST_ORIGIN } from './helpers'
 import { cookieFrom, ensureUser, PASSWORD, sessionCookie, signIn, someIp, tokenFor } from './access-fixtures'
 

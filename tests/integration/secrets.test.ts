@@ -197,7 +197,7 @@ describe('a Secret value never leaves the server', () => {
   })
 
   it('is masked in problem details when an error quotes it', async () => {
-    const { problemFor } = await import('@/lib/http/problem')
+    const { problemFor } = await import('@/lib/errors/problem')
     const { AppError } = await import('@/lib/errors/app-error')
     // this process has opened the secret, so it knows the value to mask
     await readSecretValue({ name: 'crm-token', key: 'token' }, 'default')

@@ -5,7 +5,7 @@ import { AppError } from '@/lib/errors/app-error'
 import { getResource, getRow } from '@/lib/resources/resource-store'
 import type { ResourceView } from '@/lib/resources/resource-view'
 import { type ApplyOptions, applyDocuments } from './apply-documents'
-import { KIND_DEFINITIONS, type Kind, TOOLROOM_API_VERSION } from './kinds'
+import { KIND_DEFINITIONS, type Kind, TOOLROOM_API_VERSION } from '@/lib/manifests/kinds'
 
 type WriteOptions = Pick<ApplyOptions, 'audit' | 'caller'>
 

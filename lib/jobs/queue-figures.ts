@@ -3,7 +3,7 @@
 import 'server-only'
 import { JOB_CONTRACTS } from '@/lib/jobs/job-contracts'
 import { db, sql } from '@/lib/sql'
-import type { DatabaseFigures } from './metrics'
+import type { DatabaseFigures } from '@/lib/observability/metrics'
 
 export async function readQueueFigures(): Promise<DatabaseFigures> {
   const [approvals, queues] = await Promise.all([

@@ -1,7 +1,7 @@
 // The origin people and agents reach Toolroom at, for the addresses it hands out (an agent's
 // config.yaml names the gateway there). TOOLROOM_PUBLIC_URL when set. Otherwise the request as the
 // public port received it: its Host, and `X-Forwarded-Host`/`-Proto` only where someone trusted wrote
-// them, by the rules of lib/http/client-address.ts. A client writes whatever it likes into those, so
+// them, by the rules of lib/request-origin/client-address.ts. A client writes whatever it likes into those, so
 // they are believed only
 //  - from the lean front (lib/gateway/server.ts; the request carries its proof), which owns the public
 //    port and overwrites both: with a client's copies only when its peer is one of
