@@ -106,7 +106,7 @@ export async function impactOnAgents(changes: PlannedChange[]): Promise<ApplyImp
       case 'Secret':
         break // values reach no effective set
       case 'Policy':
-        break // decides per call, never what is in a set: the dry run lists whom it reaches apart (lib/manifests/policy-reach.ts)
+        break // decides per call, never what is in a set: the dry run lists whom it reaches apart (lib/apply/policy-reach.ts)
     }
   }
   const after = overlayReader(base, overlay)
