@@ -19,6 +19,7 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/migrations/apply-migrations.ts': 'runs the migrations, which are SQL files, on one connection under a session advisory lock',
   'lib/call-log/maintain-call-partitions.ts': 'DDL on day partitions (DETACH … CONCURRENTLY cannot run in a transaction), which no query builder types',
   'lib/registry/registry-changes.ts': 'LISTEN on a connection of its own, held open for notifications',
+  'lib/jobs/job-arrivals.ts': 'LISTEN on a connection of its own, held open for notifications (workers told of a job)',
   'lib/jobs/boss.ts': "a session advisory lock held on a connection of its own across pg-boss's queue creation",
   // Not converted yet: what is left of the statistics rollup (docs/design/data-layer.md).
   'lib/stats/rollup-call-stats.ts': `${NOT_CONVERTED_YET}: the hourly pass (one GROUPING SETS aggregation feeding three upserts through data-modifying CTEs, in two variants) and the transaction's settings (SET LOCAL, set_config); its other statements are typed`,
