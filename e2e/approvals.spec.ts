@@ -10,7 +10,7 @@ import {
   startPaymentsUpstream,
   type Worker,
 } from './support/approvals'
-import { demoEmail, signInAs } from './support/sign-in'
+import { demoEmail, openAs } from './support/sign-in'
 
 // The approval queue with every part real: an agent on the official SDK client calls a `financial`
 // tool through the e2e server's /mcp; the call waits in the queue, which approvers work in Chromium;
@@ -139,7 +139,7 @@ async function showDecided(page: Page, status: 'approved' | 'denied', approval: 
 }
 
 test('a waiting call shows up in the queue without a reload, and runs once when an approver approves it', async ({ browser }) => {
-  const approver = await signInAs(browser, 'approver')
+  const approver = await openAs(browser, 'approver')
   const page = approver.page
   await openQueue(page)
   // Marks this document: a reload or navigation would lose the mark.
@@ -206,7 +206,7 @@ test('an agent that does not wait polls approval_status; the approver decides fr
   const approval = await approvalOf('INV-1002')
   expect(approval.callId).toBe(callId)
 
-  const approver = await signInAs(browser, 'approver')
+  const approver = await openAs(browser, 'approver')
   const page = approver.page
   await openQueue(page)
   await expect(page.getByText('a approve · d deny · x select')).toBeVisible()
@@ -244,7 +244,7 @@ test('an agent that does not wait polls approval_status; the approver decides fr
 })
 
 test('a denied call never runs; the agent is told why, and the queue shows who denied it, when and why', async ({ browser }) => {
-  const approver = await signInAs(browser, 'approver')
+  const approver = await openAs(browser, 'approver')
   const page = approver.page
   await openQueue(page)
   const answer = pay('INV-2001', 99_000, 90).then(
@@ -295,7 +295,7 @@ test('an approver in another time zone than the server gets the server-rendered 
   const timeZone = 'Pacific/Auckland'
   await pay('INV-2501', 7)
   const approval = await approvalOf('INV-2501')
-  const approver = await signInAs(browser, 'approver', { timezoneId: timeZone })
+  const approver = await openAs(browser, 'approver', { timezoneId: timeZone })
   const page = approver.page
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
@@ -318,7 +318,7 @@ test('two approvers approve the same call at once: one wins, the other is told w
   const first = await pay('INV-3001', 420)
   const callId = first.structuredContent!.callId as string
   const approval = await approvalOf('INV-3001')
-  const people = { approver: await signInAs(browser, 'approver'), admin: await signInAs(browser, 'admin') }
+  const people = { approver: await openAs(browser, 'approver'), admin: await openAs(browser, 'admin') }
   for (const { page } of Object.values(people)) {
     await openQueue(page)
     await rowOf(page, approval).click()
@@ -363,7 +363,7 @@ test('several waiting calls are approved in bulk with the mouse, and denied in b
     approvals.push(await approvalOf(invoice))
   }
   const [toApprove, toDeny] = [approvals.slice(0, 3), approvals.slice(3)]
-  const approver = await signInAs(browser, 'approver')
+  const approver = await openAs(browser, 'approver')
   const page = approver.page
   await openQueue(page)
   for (const a of approvals) await expect(rowOf(page, a)).toBeVisible()
@@ -410,7 +410,7 @@ test('a cancelled high-risk approval stays pending; the keys work from the list,
   await pay('INV-6001', 321)
   await pay('INV-6002', 654)
   const [first, second] = [await approvalOf('INV-6001'), await approvalOf('INV-6002')]
-  const approver = await signInAs(browser, 'approver')
+  const approver = await openAs(browser, 'approver')
   const page = approver.page
   await openQueue(page)
   const list = page.getByRole('listbox', { name: 'Approval requests' })
@@ -475,7 +475,7 @@ test('a cancelled high-risk approval stays pending; the keys work from the list,
 test('a queue that cannot refresh says it is stale and since when, and clears once the server answers again', async ({ browser }) => {
   await pay('INV-6101', 11)
   const approval = await approvalOf('INV-6101')
-  const approver = await signInAs(browser, 'approver')
+  const approver = await openAs(browser, 'approver')
   const page = approver.page
   await openQueue(page)
   await expect(rowOf(page, approval)).toBeVisible()
@@ -500,7 +500,7 @@ test('the navigation counts the requests waiting, on every page', async ({ brows
   const approval = await approvalOf('INV-6151')
   const total = (await (await admin.get('/api/v1/approvals?status=pending&limit=1')).json()).total as number
   expect(total).toBeGreaterThan(0)
-  const viewer = await signInAs(browser, 'viewer')
+  const viewer = await openAs(browser, 'viewer')
   for (const path of ['/', '/tools']) {
     await viewer.page.goto(path)
     await expect(viewer.page.getByRole('navigation', { name: 'Main' }).getByTestId('nav-pending-approvals')).toHaveText(`${total} waiting`)
@@ -512,7 +512,7 @@ test('the navigation counts the requests waiting, on every page', async ({ brows
 test('on a phone, the arguments and Approve/Deny of the request in focus stay on screen', async ({ browser }) => {
   await pay('INV-6201', 777)
   const approval = await approvalOf('INV-6201')
-  const approver = await signInAs(browser, 'approver', { viewport: { width: 390, height: 844 } })
+  const approver = await openAs(browser, 'approver', { viewport: { width: 390, height: 844 } })
   const page = approver.page
   await openQueue(page)
   await rowOf(page, approval).click()
@@ -543,7 +543,7 @@ test('on a touch phone, a double tap decides nothing twice, a high-risk decision
   await pay('INV-6301', 5100)
   await pay('INV-6302', 9900)
   const [first, second] = [await approvalOf('INV-6301'), await approvalOf('INV-6302')]
-  const approver = await signInAs(browser, 'approver', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+  const approver = await openAs(browser, 'approver', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
   const page = approver.page
   await openQueue(page)
   // Requests first: the filters wait behind a button.
@@ -616,7 +616,7 @@ test('on a touch phone, a double tap decides nothing twice, a high-risk decision
 test('on the desktop, an approval undone in time never runs, and approved again runs once', async ({ browser }) => {
   await pay('INV-6401', 640)
   const approval = await approvalOf('INV-6401')
-  const approver = await signInAs(browser, 'approver', { viewport: { width: 1440, height: 900 } })
+  const approver = await openAs(browser, 'approver', { viewport: { width: 1440, height: 900 } })
   const page = approver.page
   await openQueue(page)
   await rowOf(page, approval).click()
@@ -641,7 +641,7 @@ test('viewers and operators see the queue but are offered no decision, and the A
   await pay('INV-5001', 5)
   const approval = await approvalOf('INV-5001')
   for (const role of ['viewer', 'operator'] as const) {
-    const person = await signInAs(browser, role)
+    const person = await openAs(browser, role)
     const page = person.page
     await openQueue(page)
     await rowOf(page, approval).click()
@@ -710,7 +710,7 @@ spec:
   const line = 'Pay €12,500.00 on invoice INV-7001'
   const reason = 'Payments above €10,000.00 need a second person'
 
-  const desk = await signInAs(browser, 'approver', { viewport: { width: 1440, height: 900 } })
+  const desk = await openAs(browser, 'approver', { viewport: { width: 1440, height: 900 } })
   await openQueue(desk.page)
   const row = rowOf(desk.page, approval)
   await expect(row.getByTestId('approval-summary-line')).toHaveText(line)
@@ -727,7 +727,7 @@ spec:
   expect(desk.cspViolations).toEqual([])
   await desk.close()
 
-  const phone = await signInAs(browser, 'approver', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+  const phone = await openAs(browser, 'approver', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
   await openQueue(phone.page)
   const phoneRow = rowOf(phone.page, approval)
   await expect(phoneRow.getByTestId('approval-summary-line')).toHaveText(line)

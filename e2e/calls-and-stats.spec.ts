@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { expect, test } from '@playwright/test'
 import pg from 'pg'
-import { TSX_NODE_ARGS } from '../scripts/tsx-node-args.mjs'
+import { builtEntry } from './support/built'
 
 // Calls written straight into the e2e database as the gateway would write them, rolled up by the
 // same code the worker runs; then the calls explorer and the 7-day charts are used in Chromium.
@@ -26,7 +26,7 @@ test.beforeAll(async () => {
   } finally {
     await db.end()
   }
-  const rollup = spawnSync(process.execPath, [...TSX_NODE_ARGS, 'scripts/stats-rollup.ts'], { env: process.env, encoding: 'utf8' })
+  const rollup = spawnSync(process.execPath, [builtEntry('stats-rollup')], { env: process.env, encoding: 'utf8' })
   expect(rollup.status, rollup.stderr).toBe(0)
 })
 

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { open, pagePaths, pageRoutes, walkEveryPage } from './support/page-walk'
 import { PORTAL_PAGES } from './support/portal-pages'
-import { signInAs } from './support/sign-in'
+import { openAs } from './support/sign-in'
 
 // Every page of the portal on a desktop (1440×900): it renders and axe-core finds no serious or
 // critical accessibility violation (e2e/support/page-walk.ts). Then the same walk as a viewer: no page
@@ -29,7 +29,7 @@ const OWN = /^create token$/i
 test('a viewer walking every page is offered no change it could not make', async ({ browser }) => {
   test.setTimeout(PORTAL_PAGES.length * 30_000)
   const paths = await pagePaths()
-  const viewer = await signInAs(browser, 'viewer', { viewport: { width: 1440, height: 900 } })
+  const viewer = await openAs(browser, 'viewer', { viewport: { width: 1440, height: 900 } })
   const offered: string[] = []
   for (const p of PORTAL_PAGES.filter((x) => !x.signedOut)) {
     await open(viewer.page, p, paths)

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { signInAs } from './support/sign-in'
+import { openAs } from './support/sign-in'
 
 // "Can agent X call tool Y?" as operators walk it on the demo fleet: the agent page starts with the
 // tool set (searchable, filterable, one card per name, shared reasons said once, "inherited from
@@ -158,7 +158,7 @@ test("a Tool's page lists the agents it reaches, by state", async ({ page }) => 
 })
 
 test('a viewer is told the fix, not sent to an Apply page it cannot use', async ({ browser }) => {
-  const viewer = await signInAs(browser, 'viewer')
+  const viewer = await openAs(browser, 'viewer')
   try {
     await viewer.page.goto(DEV_BOT)
     const whyNot = card(viewer.page, 'github.merge_pull_request').getByTestId('why-not')

@@ -3,7 +3,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type APIRequestContext, expect, type Page, request as playwrightRequest, test } from '@playwright/test'
 import { ADMIN_STATE } from './global-setup'
-import { TSX_NODE_ARGS } from '../scripts/tsx-node-args.mjs'
+import { builtEntry } from './support/built'
 
 // A failing tool leads somewhere: two agents call a REST tool through the e2e server's gateway; its
 // upstream fails most calls and echoes the bearer token the gateway injected. After the rollup (the
@@ -92,7 +92,7 @@ spec: { grants: [${toolId}] }
     expect([200, 502]).toContain(res.status())
   }
   await agents.dispose()
-  const rollup = spawnSync(process.execPath, [...TSX_NODE_ARGS, 'scripts/stats-rollup.ts'], { env: process.env, encoding: 'utf8' })
+  const rollup = spawnSync(process.execPath, [builtEntry('stats-rollup')], { env: process.env, encoding: 'utf8' })
   expect(rollup.status, rollup.stderr).toBe(0)
 })
 

@@ -1,9 +1,12 @@
-// Signs in once as the demo admin (seeded by `npm test` into every world's database) through each
-// world's real sign-in page, and keeps the session for every spec of that world that does not sign in
-// on its own. Then puts the page walk's requests in each world's queue (support/pending-payments.ts).
+// Signs every demo person (seeded by `npm test` into every world's database) in once through each
+// world's real sign-in page, and keeps their sessions: the admin's is the default of every spec, the
+// others' are what `openAs` (support/sign-in.ts) opens a browser with, so a spec that needs an approver
+// or a viewer does not sign in through the page again (docs/design/testing.md, "Sessions"). Then puts
+// the page walk's requests in each world's queue (support/pending-payments.ts).
 import { chromium, type FullConfig } from '@playwright/test'
 import { ensurePendingPayments } from './support/pending-payments'
-import { adminStatePath, WORLD_INDEX, WORLDS } from './support/worlds'
+import { DEMO_PASSWORDS, type DemoRole, signInThroughPage } from './support/sign-in'
+import { adminStatePath, sessionStatePath, WORLD_INDEX, WORLDS } from './support/worlds'
 
 /** The demo admin's session in this worker's world. */
 export const ADMIN_STATE = adminStatePath(WORLD_INDEX)
@@ -14,14 +17,12 @@ export default async function globalSetup(config: FullConfig) {
   try {
     await Promise.all(
       WORLDS.map(async (world, index) => {
-        const page = await browser.newPage({ baseURL: world.baseURL })
-        await page.goto('/sign-in')
-        await page.getByLabel('Email').fill('admin@toolroom.local')
-        await page.getByLabel('Password').fill('toolroom-demo-admin')
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-        await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 })
-        await page.context().storageState({ path: adminStatePath(index) })
-        await page.context().close()
+        for (const role of Object.keys(DEMO_PASSWORDS) as DemoRole[]) {
+          const context = await browser.newContext({ baseURL: world.baseURL, storageState: { cookies: [], origins: [] } })
+          await signInThroughPage(await context.newPage(), role, { timeout: 30_000 })
+          await context.storageState({ path: sessionStatePath(role, index) })
+          await context.close()
+        }
         await ensurePendingPayments(world.baseURL, adminStatePath(index))
       }),
     )

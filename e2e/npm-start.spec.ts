@@ -5,12 +5,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 
-// `npm start` (and `npm run dev`, the same stack on `next dev`) as a newcomer runs it, from an empty
-// data directory: embedded PostgreSQL, migrations, the demo fleet and its endpoints, web, gateway and
-// workers. Then Ctrl-C, which a terminal sends to its whole foreground process group at once.
-// Everything must stop, in order, with no error lines on the way out and no process or server left
-// behind. `npm start` then starts again on the same data (as root, PostgreSQL runs as its own OS user
-// and refuses a data directory others may enter, which once broke every start after the first).
+// `npm start` as a newcomer runs it, from an empty data directory: embedded PostgreSQL, migrations, the
+// demo fleet and its endpoints, web, gateway and workers. Then Ctrl-C, which a terminal sends to its
+// whole foreground process group at once. Everything must stop, in order, with no error lines on the
+// way out and no process or server left behind. `npm run dev` (the same stack on `next dev`) and then
+// `npm start` start again on the same data, and stop as cleanly (as root, PostgreSQL runs as its own OS
+// user and refuses a data directory others may enter, which once broke every start after the first).
 // Ports of its own; the demo fleet's MCP servers and agent listener listen on the fixed ports of its
 // manifest, so this test cannot run next to a developer's own `npm start`.
 const PORT = 3990
@@ -74,60 +74,63 @@ async function ctrlC(run: Run, dataDir: string) {
   expect(fs.existsSync(path.join(dataDir, 'pg17', 'postmaster.pid'))).toBe(false)
 }
 
-for (const command of [['start'], ['run', 'dev']]) {
-  test(`npm ${command.join(' ')} brings the whole system up from nothing in a private directory, and one Ctrl-C stops it cleanly${command[0] === 'start' ? '; it starts again' : ''}`, async () => {
-    test.setTimeout(400_000)
-    // A private directory, as `mktemp -d` makes one (0700): as root, PostgreSQL's own OS user must
-    // pass through it to its data directory.
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-npm-start-'))
-    const dataDir = path.join(root, '.data')
-    const env: NodeJS.ProcessEnv = { ...process.env, TOOLROOM_DATA_DIR: dataDir, PORT: String(PORT), TOOLROOM_EMBEDDED_PG_PORT: String(PG_PORT) }
-    // What `npm test` set for its own server is not the newcomer's environment.
-    for (const key of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY', 'E2E_BASE_URL', 'TOOLROOM_ADMIN_TOKEN']) delete env[key]
-    const runs: Run[] = []
-    try {
-      const first = spawnNpm(command, env)
+/** Signs the demo admin in through the API and reads the agents, as the first thing a newcomer's script would. */
+async function signInAndListAgents(base: string) {
+  const session = await fetch(`${base}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: 'admin@toolroom.local', password: 'toolroom-demo-admin' }),
+  })
+  expect(session.status).toBe(200)
+  const cookie = session.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const agents = await (await fetch(`${base}/api/v1/agents?limit=50`, { headers: { cookie } })).json()
+  expect(agents.items.length).toBeGreaterThan(0)
+}
+
+// One data directory for the three starts: `npm start` from nothing, `npm run dev` on what it left, and
+// `npm start` again. What comes before the web server (PostgreSQL, migrations, the seed, the demo
+// endpoints, the workers) is the same code under both commands, so `npm run dev` from a directory of its
+// own proved nothing the first start does not, and cost a second PostgreSQL initdb, migration and seed
+// (docs/design/testing.md, "Whole-system specs").
+test('npm start brings the whole system up from nothing in a private directory and one Ctrl-C stops it cleanly; npm run dev, then npm start, start again on the same data', async () => {
+  test.setTimeout(600_000)
+  // A private directory, as `mktemp -d` makes one (0700): as root, PostgreSQL's own OS user must
+  // pass through it to its data directory.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-npm-start-'))
+  const dataDir = path.join(root, '.data')
+  const env: NodeJS.ProcessEnv = { ...process.env, TOOLROOM_DATA_DIR: dataDir, PORT: String(PORT), TOOLROOM_EMBEDDED_PG_PORT: String(PG_PORT) }
+  // What `npm test` set for its own server is not the newcomer's environment.
+  for (const key of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY', 'E2E_BASE_URL', 'TOOLROOM_ADMIN_TOKEN']) delete env[key]
+  const base = `http://127.0.0.1:${PORT}`
+  const runs: Run[] = []
+  try {
+    await test.step('npm start from nothing; Ctrl-C while the workers still discover the demo fleet', async () => {
+      const first = spawnNpm(['start'], env)
       runs.push(first)
       await waitReady(first)
       expect(first.output()).toMatch(/admin\s+admin@toolroom\.local\s+password: toolroom-demo-admin/)
       expect(fs.existsSync(path.join(dataDir, 'secret-key'))).toBe(true)
-
-      const base = `http://127.0.0.1:${PORT}`
-      const session = await fetch(`${base}/api/v1/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: base },
-        body: JSON.stringify({ email: 'admin@toolroom.local', password: 'toolroom-demo-admin' }),
-      })
-      expect(session.status).toBe(200)
-      const cookie = session.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; ')
-      const agents = await (await fetch(`${base}/api/v1/agents?limit=50`, { headers: { cookie } })).json()
-      expect(agents.items.length).toBeGreaterThan(0)
-
-      // Ctrl-C while the workers are still discovering the demo fleet for the first time.
+      await signInAndListAgents(base)
       await ctrlC(first, dataDir)
       expect(fs.statSync(path.join(dataDir, 'pg17')).mode & 0o027, 'the data directory stays private').toBe(0)
-      if (command[0] !== 'start') return
+    })
 
-      // The second start, on the data the first one left.
-      const second = spawnNpm(command, env)
-      runs.push(second)
-      await waitReady(second)
-      expect(second.output(), 'the demo fleet is seeded once').not.toMatch(/password: toolroom-demo-admin/)
-      const again = await fetch(`${base}/api/v1/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: base },
-        body: JSON.stringify({ email: 'admin@toolroom.local', password: 'toolroom-demo-admin' }),
+    for (const command of [['run', 'dev'], ['start']])
+      await test.step(`npm ${command.join(' ')} on the data the start before left`, async () => {
+        const again = spawnNpm(command, env)
+        runs.push(again)
+        await waitReady(again)
+        expect(again.output(), 'the demo fleet is seeded once').not.toMatch(/password: toolroom-demo-admin/)
+        await signInAndListAgents(base)
+        await ctrlC(again, dataDir)
       })
-      expect(again.status).toBe(200)
-      await ctrlC(second, dataDir)
-    } finally {
-      for (const run of runs) if (groupAlive(run.pid)) process.kill(-run.pid, 'SIGKILL')
-      const pidFile = path.join(dataDir, 'pg17', 'postmaster.pid')
-      if (fs.existsSync(pidFile)) process.kill(Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGKILL')
-      fs.rmSync(root, { recursive: true, force: true })
-    }
-  })
-}
+  } finally {
+    for (const run of runs) if (groupAlive(run.pid)) process.kill(-run.pid, 'SIGKILL')
+    const pidFile = path.join(dataDir, 'pg17', 'postmaster.pid')
+    if (fs.existsSync(pidFile)) process.kill(Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGKILL')
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+})

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import pg from 'pg'
-import { TSX_NODE_ARGS } from '../scripts/tsx-node-args.mjs'
 import { ADMIN_STATE } from './global-setup'
+import { builtEntry } from './support/built'
 
 // Calls by person and the identity provider pages: calls made for the demo identity provider's people
 // (and for nobody), written into the e2e database as the gateway writes them and rolled up by the
@@ -45,7 +45,7 @@ test.beforeAll(async () => {
   } finally {
     await db.end()
   }
-  const rollup = spawnSync(process.execPath, [...TSX_NODE_ARGS, 'scripts/stats-rollup.ts'], { env: process.env, encoding: 'utf8' })
+  const rollup = spawnSync(process.execPath, [builtEntry('stats-rollup')], { env: process.env, encoding: 'utf8' })
   expect(rollup.status, rollup.stderr).toBe(0)
 })
 

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { signInAs } from './support/sign-in'
+import { openAs } from './support/sign-in'
 
 // The portal's frame and finishing touches, as people use them: the menu on a phone, the skip link
 // and focus rings, the global search, sortable lists, the 404, a role change that asks first, agent
@@ -206,7 +206,7 @@ test('agent credentials expire after 90 days unless someone chooses otherwise', 
 })
 
 test('times say their zone, in the reader’s zone', async ({ browser }) => {
-  const viewer = await signInAs(browser, 'viewer', { timezoneId: 'Pacific/Auckland' })
+  const viewer = await openAs(browser, 'viewer', { timezoneId: 'Pacific/Auckland' })
   await viewer.page.goto('/audit')
   const row = viewer.page.getByTestId('audit-event-row').first()
   await row.click()

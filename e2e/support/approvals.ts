@@ -14,7 +14,7 @@ import { z } from 'zod'
 import { listen } from '../../tests/support/listen'
 import { answerStatelessMcp } from '../../tests/support/stateless-mcp'
 import { stopChild } from '../../scripts/stop-child.mjs'
-import { TSX_NODE_ARGS } from '../../scripts/tsx-node-args.mjs'
+import { builtEntry } from './built'
 
 export interface PaymentsUpstream {
   url: string
@@ -123,14 +123,15 @@ export interface Worker {
 const WORKER_LOG = path.resolve('.data/test-reports/e2e-approvals-worker.log')
 
 /**
- * `workers/main.ts` on the e2e database and secret key (both come from `npm test`), taking only
- * approved calls: discovery, rollups and webhooks stay out of the other specs' way.
+ * The worker (`workers/main.ts`, compiled as production runs it) on the e2e database and secret key
+ * (both come from `npm test`), taking only approved calls: discovery, rollups and webhooks stay out of
+ * the other specs' way.
  */
 export async function startApprovalsWorker(): Promise<Worker> {
   for (const name of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY'])
     if (!process.env[name]) throw new Error(`${name} is not set: run the end-to-end tests with \`npm test e2e\``)
   const log = fs.openSync(WORKER_LOG, 'w')
-  const child: ChildProcess = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [builtEntry('worker')], {
     env: { ...process.env, TOOLROOM_WORKER_JOBS: 'approvals.execute', TOOLROOM_WORKER_POLL_SECONDS: '0.5', TOOLROOM_WORKER_CONCURRENCY: '4' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -27,5 +27,8 @@ export const WORLD_INDEX = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
 if (!WORLDS[WORLD_INDEX]) throw new Error(`Playwright worker ${WORLD_INDEX} has no world: E2E_WORLDS names ${WORLDS.length}`)
 export const WORLD = WORLDS[WORLD_INDEX]
 
-/** The demo admin's session on world `index`'s server (each server has its own sessions). */
-export const adminStatePath = (index: number) => `.data/test-reports/admin-storage-state-${index}.json`
+/** A demo person's session on world `index`'s server (each server has its own sessions). */
+export const sessionStatePath = (role: string, index: number) => `.data/test-reports/${role}-storage-state-${index}.json`
+
+/** The demo admin's session on world `index`'s server. */
+export const adminStatePath = (index: number) => sessionStatePath('admin', index)
