@@ -4,6 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { freePort } from '../scripts/free-port.mjs'
 
 // `npm start` as a newcomer runs it, from an empty data directory: embedded PostgreSQL, migrations, the
 // demo fleet and its endpoints, web, gateway and workers. Then Ctrl-C, which a terminal sends to its
@@ -11,10 +12,10 @@ import { expect, test } from '@playwright/test'
 // way out and no process or server left behind. `npm run dev` (the same stack on `next dev`) and then
 // `npm start` start again on the same data, and stop as cleanly (as root, PostgreSQL runs as its own OS
 // user and refuses a data directory others may enter, which once broke every start after the first).
-// Ports of its own; the demo fleet's MCP servers and agent listener listen on the fixed ports of its
-// manifest, so this test cannot run next to a developer's own `npm start`.
-const PORT = 3990
-const PG_PORT = 55660
+// Ports of its own, free when the test starts, so it runs next to a developer's own `npm start` (the
+// demo fleet's endpoints choose free ports of their own: scripts/demo-ports.mjs).
+let PORT = 0
+let PG_PORT = 0
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -48,7 +49,7 @@ function spawnNpm(command: string[], env: NodeJS.ProcessEnv): Run {
 async function waitReady(run: Run) {
   // Ready, or given up (a step or service failed): either way, stop waiting.
   await expect.poll(() => /ready at |\[toolroom\] stopped/.test(run.output()), { timeout: 240_000, intervals: [500] }).toBe(true)
-  expect(run.output(), 'it came up').toMatch(/ready at http:\/\/127\.0\.0\.1:3990/)
+  expect(run.output(), 'it came up').toMatch(new RegExp(`ready at http://127\\.0\\.0\\.1:${PORT}\\b`))
   expect((await fetch(`http://127.0.0.1:${PORT}/api/health`)).status).toBe(200)
 }
 
@@ -101,7 +102,15 @@ test('npm start brings the whole system up from nothing in a private directory a
   // pass through it to its data directory.
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolroom-npm-start-'))
   const dataDir = path.join(root, '.data')
-  const env: NodeJS.ProcessEnv = { ...process.env, TOOLROOM_DATA_DIR: dataDir, PORT: String(PORT), TOOLROOM_EMBEDDED_PG_PORT: String(PG_PORT) }
+  PORT = await freePort()
+  PG_PORT = await freePort()
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TOOLROOM_DATA_DIR: dataDir,
+    PORT: String(PORT),
+    TOOLROOM_WEB_INTERNAL_PORT: String(await freePort()),
+    TOOLROOM_EMBEDDED_PG_PORT: String(PG_PORT),
+  }
   // What `npm test` set for its own server is not the newcomer's environment.
   for (const key of ['DATABASE_URL', 'TOOLROOM_SECRET_KEY', 'E2E_BASE_URL', 'TOOLROOM_ADMIN_TOKEN']) delete env[key]
   const base = `http://127.0.0.1:${PORT}`
