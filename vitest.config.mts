@@ -43,12 +43,17 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      // The integration files share a process per worker too, and the packages it imported: each file's
+      // setup puts the environment back, closes what our modules held open, forgets our state on
+      // globalThis and has our modules evaluated again (tests/integration/setup.ts; docs/design/testing.md,
+      // "Integration files share a process").
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           setupFiles: ['tests/integration/setup.ts'],
           maxWorkers: integrationWorkers,
           sequence: { groupOrder: 1 },
