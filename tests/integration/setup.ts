@@ -20,6 +20,11 @@ if (!process.env.TOOLROOM_SECRET_KEY) throw new Error('integration tests need TO
 // before any module reads DATABASE_URL, so this file's modules and children all use the copy.
 process.env.TOOLROOM_TEST_TEMPLATE_URL ??= process.env.DATABASE_URL
 process.env.DATABASE_URL = await databaseOfThisFile(process.env.TOOLROOM_TEST_TEMPLATE_URL)
+// Put back as this file's database, never the migrated one: whatever of this file still runs after it
+// ended and reads the environment again (a lazy import evaluates our modules afresh) must not hold a
+// connection to the database the next files are copied from (CREATE DATABASE … TEMPLATE refuses then).
+environmentAtStart.TOOLROOM_TEST_TEMPLATE_URL = process.env.TOOLROOM_TEST_TEMPLATE_URL
+environmentAtStart.DATABASE_URL = process.env.DATABASE_URL
 
 afterEach(async () => {
   const { responseMismatches } = await import('@/lib/http/response-check')
