@@ -16,8 +16,8 @@ const integrationWorkers = Number(process.env.TOOLROOM_TEST_WORKERS ?? Math.max(
 // Integration files that run in a process of their own, each with why (docs/design/testing.md,
 // "Integration files share a process"):
 // - observability: after other files in a shared process its gateway's calls were neither counted nor
-//   traced (8 of its 10 tests, twice on a loaded machine; alone, or first in its process, it passes).
-//   The cause is not found yet.
+//   traced (8 of its 10 tests, once, at load 17–24; another time its worker did not start in 40 s); it
+//   passed alone, first, and third after two other files at a lower load. The cause is not found yet.
 const ISOLATED_INTEGRATION_FILES = ['tests/integration/observability.test.ts']
 
 export default defineConfig({
