@@ -13,6 +13,13 @@ const root = path.dirname(fileURLToPath(import.meta.url))
 // saturated machine (BENCHMARKS.md, "Test suite"). TOOLROOM_TEST_WORKERS sets how many.
 const integrationWorkers = Number(process.env.TOOLROOM_TEST_WORKERS ?? Math.max(2, Math.min(4, os.availableParallelism())))
 
+// Integration files that run in a process of their own, each with why (docs/design/testing.md,
+// "Integration files share a process"):
+// - observability: after other files in a shared process its gateway's calls were neither counted nor
+//   traced (8 of its 10 tests, once, at load 17–24; another time its worker did not start in 40 s); it
+//   passed alone, first, and third after two other files at a lower load. The cause is not found yet.
+const ISOLATED_INTEGRATION_FILES = ['tests/integration/observability.test.ts']
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -43,12 +50,33 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      // The integration files share a process per worker too, and the packages it imported: each file's
+      // setup puts the environment back, closes what our modules held open, forgets our state on
+      // globalThis and has our modules evaluated again (tests/integration/setup.ts; docs/design/testing.md,
+      // "Integration files share a process").
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          exclude: ISOLATED_INTEGRATION_FILES,
           environment: 'node',
+          isolate: false,
+          setupFiles: ['tests/integration/setup.ts'],
+          maxWorkers: integrationWorkers,
+          sequence: { groupOrder: 1 },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      // Beside them, in the same workers' slots: the files that still run in a process of their own.
+      {
+        extends: true,
+        test: {
+          name: 'integration-isolated',
+          include: ISOLATED_INTEGRATION_FILES,
+          environment: 'node',
+          isolate: true,
           setupFiles: ['tests/integration/setup.ts'],
           maxWorkers: integrationWorkers,
           sequence: { groupOrder: 1 },

@@ -74,7 +74,8 @@ async function main() {
 
   if (!only || only === 'unit' || only === 'integration') {
     await cliBuilt
-    const projects = only ? ['--project', only] : []
+    // The integration files that share a process and those that do not are two projects (vitest.config.mts).
+    const projects = only === 'unit' ? ['--project', 'unit'] : only ? ['--project', 'integration', '--project', 'integration-isolated'] : []
     const report = path.join(REPORTS, 'vitest.json')
     fs.rmSync(report, { force: true })
     const code = await timed('vitest', () =>

@@ -107,6 +107,19 @@ export function onRegistryChange(listener: Listener): () => void {
   return () => state.listeners.delete(listener)
 }
 
+/**
+ * For tests only (tests/integration/setup.ts): ends this process's listener without the reconnect a
+ * lost connection gets, so integration files that share a process leave none on their database.
+ */
+export async function stopListeningForTests(): Promise<void> {
+  await state.connecting
+  const client = state.client
+  state.client = null
+  state.live = false
+  client?.removeAllListeners()
+  await client?.end().catch(() => {})
+}
+
 function moved(scope: ChangeScope) {
   state.epoch++
   for (const listener of state.listeners) {
