@@ -12,7 +12,7 @@
  * of a bounded size however many wait.
  */
 export function batchedLoads<K, V>(loadBatch: (keys: K[]) => Promise<V[]>, maxBatch = 100): (key: K) => Promise<V> {
-  let pending: { key: K; resolve: (value: V) => void; reject: (error: unknown) => void }[] = []
+  const pending: { key: K; resolve: (value: V) => void; reject: (error: unknown) => void }[] = []
   let busy = false
 
   const flush = () => {
