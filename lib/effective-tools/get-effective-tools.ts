@@ -7,13 +7,13 @@ import type { Row } from '@/lib/resources/kind-adapters'
 import { toolStatsSnapshot, type ToolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { entryPiecesBudgetBytes, processMemoryLimitBytes } from './answer-cache-size'
 import { attachStats } from './attach-stats'
-import { loadResolverInput } from './load-resolver-input'
+import { loadSharedResolverInput } from './load-resolver-input'
 import { resolveEffectiveTools, resolveVerdicts } from './resolve-effective-tools'
 import { type EntryPieces, entryPieces, SerializedJson, serializeEntries } from './serialize-effective-tools'
 import type { EffectiveToolSet, ResolverInput, UnresolvedReference } from './types'
 
 export async function getEffectiveTools(kind: 'Agent' | 'Unit', row: Row): Promise<EffectiveToolSet> {
-  const [set, stats] = await Promise.all([loadResolverInput(kind, row).then(resolveEffectiveTools), toolStatsSnapshot()])
+  const [set, stats] = await Promise.all([loadSharedResolverInput(kind, row).then(resolveEffectiveTools), toolStatsSnapshot()])
   // Entries are fresh objects per resolve: filled in place.
   for (const entry of [...set.tools, ...set.excluded]) attachStats(entry, stats)
   if (kind === 'Agent') await policiesOnTools(row, set.tools)
@@ -59,7 +59,7 @@ export function keptEntryPieces(): { tools: number; pieces: number; bytes: numbe
 
 /** getEffectiveTools as JSON text: the same bytes as `JSON.stringify` of its entries, without building most of them. */
 export async function getSerializedEffectiveTools(kind: 'Agent' | 'Unit', row: Row, withExcluded: boolean): Promise<SerializedEffectiveSet> {
-  const [input, stats] = await Promise.all([loadResolverInput(kind, row), toolStatsSnapshot()])
+  const [input, stats] = await Promise.all([loadSharedResolverInput(kind, row), toolStatsSnapshot()])
   const { tools, excluded, unresolved } = resolveVerdicts(input)
   if (kind === 'Agent') await policiesOnTools(row, tools)
   const pieces = currentPieces(input.policies, stats)

@@ -12,6 +12,7 @@ import type { SideEffectPolicySpec } from '@/lib/manifests/specs/side-effect-pol
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import { registryEpoch } from '@/lib/registry/registry-changes'
 import { db, sql } from '@/lib/sql'
+import { batchedLoads } from './batched-loads'
 import { catalogToolFromRow, catalogToolsFromMcp, type DiscoveredMcpTool, type ToolRowLike } from './catalog-tools'
 import type { CatalogTool, PolicyDefaults } from './types'
 
@@ -73,11 +74,16 @@ export function keyed<T>(loadMissing: (refs: string[]) => Promise<Map<string, T>
   const known = new Map<string, Promise<T | undefined>>()
   // What has arrived, read without awaiting: a resolve asks for a hundred refs, thousands of times.
   const arrived = new Map<string, T | undefined>()
+  // The refs that concurrent resolves miss go out in one query (batched-loads.ts).
+  const together = batchedLoads<string[], Map<string, T>>(async (lists) => {
+    const found = await loadMissing([...new Set(lists.flat())])
+    return lists.map(() => found)
+  })
   return async (refs: string[]): Promise<Map<string, T>> => {
     let missing: string[] | null = null
     for (const ref of refs) if (!known.has(ref)) (missing ??= []).push(ref)
     if (missing) {
-      const batch = loadMissing(missing)
+      const batch = together(missing)
       for (const ref of missing) {
         const value = batch.then((found) => {
           arrived.set(ref, found.get(ref))

@@ -4,7 +4,16 @@ import { shippedApprovalDefault } from '@/lib/approvals/approval-defaults'
 import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
 import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
 import { agentAllowed } from './allowed-agents'
-import { type CatalogTool, type EffectiveTool, type EffectiveToolSet, type ResolverInput, type Tier, TIER_PRECEDENCE, type UnresolvedReference } from './types'
+import {
+  type CatalogTool,
+  type EffectiveTool,
+  type EffectiveToolSet,
+  type ResolverInput,
+  type Tier,
+  TIER_PRECEDENCE,
+  type UnitChainCandidates,
+  type UnresolvedReference,
+} from './types'
 
 export interface Candidate {
   tool: CatalogTool
@@ -43,7 +52,8 @@ export function resolveEffectiveTools(input: ResolverInput): EffectiveToolSet {
  */
 export function resolveVerdicts(input: ResolverInput): VerdictSet {
   const unresolved: UnresolvedReference[] = []
-  const candidates = gatherCandidates(input, unresolved)
+  const chain = input.chain ?? unitChainCandidates(input)
+  const candidates = gatherCandidates(input, chain, unresolved)
 
   // Entries under a reserved namespace from a source that does not own it never compete.
   for (const c of candidates) {
@@ -61,6 +71,7 @@ export function resolveVerdicts(input: ResolverInput): VerdictSet {
 
   const tools: Verdict[] = []
   const excluded: Verdict[] = []
+  const toggled = { subject: input.subject, ancestors: input.ancestors, chain }
   const verdict = (c: Candidate, state: EffectiveTool['state'], reason: string | null): Verdict => ({ candidate: c, state, reason, name: c.tool.name })
   for (const c of candidates) {
     if (c.deniedReason) {
@@ -82,7 +93,7 @@ export function resolveVerdicts(input: ResolverInput): VerdictSet {
       excluded.push(verdict(c, 'denied', denial))
       continue
     }
-    const toggle = c.tier === 'image' ? null : nearestToggle(c.tool.name, input)
+    const toggle = c.tier === 'image' ? null : nearestToggle(c.tool.name, toggled)
     if (toggle && !toggle.enabled) tools.push(verdict(c, 'disabled', `disabled by a toggle on ${toggle.where}`))
     else tools.push(verdict(c, 'enabled', toggle ? `enabled by a toggle on ${toggle.where}` : null))
   }
@@ -95,13 +106,49 @@ export function entryOf(v: Verdict, input: Pick<ResolverInput, 'policies'>): Eff
   return v.shadowedBy === undefined ? made : { ...made, shadowedBy: v.shadowedBy }
 }
 
-function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[]): Candidate[] {
-  const { subject, ancestors } = input
+/**
+ * What the units above a subject add to its candidates, in the order the resolver lists them: each
+ * connector binding and granted Tool once, where it is nearest, and each name's nearest toggle. It
+ * depends on the units alone, so every subject below the same units can share it
+ * (loadSharedResolverInput); the subject's own bindings come before it (gatherCandidates).
+ */
+export function unitChainCandidates({
+  ancestors,
+  connectorTools,
+  grantedTools,
+}: Pick<ResolverInput, 'ancestors' | 'connectorTools' | 'grantedTools'>): UnitChainCandidates {
+  const connectors: UnitChainCandidates['connectors'] = []
+  const boundSlugs = new Set<string>()
+  for (const unit of ancestors)
+    for (const slug of unit.connectors ?? []) {
+      if (boundSlugs.has(slug)) continue
+      boundSlugs.add(slug)
+      connectors.push({ slug, from: unit.name, tools: connectorTools.get(slug) })
+    }
+  const grants: UnitChainCandidates['grants'] = []
+  const granted = new Set<string>()
+  for (const unit of ancestors)
+    for (const ref of unit.grants ?? []) {
+      const tool = grantedTools.get(qualifyRef(ref, unit.namespace))
+      if (!tool) {
+        grants.push({ ref, from: unit.name, tool: undefined, key: undefined })
+        continue
+      }
+      const key = `${tool.namespace}/${tool.name}`
+      if (granted.has(key)) continue
+      granted.add(key)
+      grants.push({ ref, from: unit.name, tool, key })
+    }
+  const toggles = new Map<string, { enabled: boolean; where: string }>()
+  for (const unit of ancestors)
+    for (const [name, enabled] of Object.entries(unit.toggles ?? {})) if (!toggles.has(name)) toggles.set(name, { enabled, where: `unit "${unit.name}"` })
+  return { connectors, grants, toggles }
+}
+
+function gatherCandidates(input: ResolverInput, chain: UnitChainCandidates, unresolved: UnresolvedReference[]): Candidate[] {
+  const { subject } = input
   const out: Candidate[] = []
   const add = (tool: CatalogTool, tier: Tier, provenance: string, inheritedFromUnit: string | null) => out.push({ tool, tier, provenance, inheritedFromUnit })
-  // The subject first, then its units nearest first: a binding on the subject itself is reported as
-  // its own even when an ancestor binds the same thing too.
-  const levels = [{ node: subject, from: null as string | null }, ...ancestors.map((u) => ({ node: u, from: u.name }))]
   // The same broken reference on several levels is reported once, where it is nearest.
   const reported = new Set<string>()
   const missing = (field: string, reference: string, from: string | null, message: string) => {
@@ -112,20 +159,21 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
 
   for (const tool of input.platformTools) add(tool, 'platform', 'platform', null)
 
+  // The subject first, then its units nearest first: a binding on the subject itself is reported as
+  // its own even when a unit binds the same thing too.
   const boundSlugs = new Set<string>()
-  for (const { node, from } of levels)
-    for (const slug of node.connectors ?? []) {
-      if (boundSlugs.has(slug)) continue
-      boundSlugs.add(slug)
-      const tools = input.connectorTools.get(slug)
-      if (!tools) {
-        missing('spec.connectors', slug, from, `connector "${slug}" does not exist`)
-        continue
-      }
-      // One provenance string for the connector's tools: answers look their entries up by it.
-      const provenance = `connector:${slug}`
-      for (const tool of tools) add(tool, 'connector', provenance, from)
-    }
+  const bindConnector = (slug: string, tools: CatalogTool[] | undefined, from: string | null) => {
+    if (!tools) return missing('spec.connectors', slug, from, `connector "${slug}" does not exist`)
+    // One provenance string for the connector's tools: answers look their entries up by it.
+    const provenance = `connector:${slug}`
+    for (const tool of tools) add(tool, 'connector', provenance, from)
+  }
+  for (const slug of subject.connectors ?? []) {
+    if (boundSlugs.has(slug)) continue
+    boundSlugs.add(slug)
+    bindConnector(slug, input.connectorTools.get(slug), null)
+  }
+  for (const { slug, tools, from } of chain.connectors) if (!boundSlugs.has(slug)) bindConnector(slug, tools, from)
 
   // Image tools belong to the subject's own image: never inherited.
   const imageProvenance = `image:${subject.imageDigest ?? 'unknown'}`
@@ -142,18 +190,21 @@ function gatherCandidates(input: ResolverInput, unresolved: UnresolvedReference[
   }
 
   const granted = new Set<string>()
-  for (const { node, from } of levels)
-    for (const ref of node.grants ?? []) {
-      const tool = input.grantedTools.get(qualifyRef(ref, node.namespace))
-      if (!tool) {
-        missing('spec.grants', ref, from, `Tool "${ref}" does not exist`)
-        continue
-      }
-      const key = `${tool.namespace}/${tool.name}`
-      if (granted.has(key)) continue
-      granted.add(key)
-      add(tool, 'grant', 'grant', from)
+  for (const ref of subject.grants ?? []) {
+    const tool = input.grantedTools.get(qualifyRef(ref, subject.namespace))
+    if (!tool) {
+      missing('spec.grants', ref, null, `Tool "${ref}" does not exist`)
+      continue
     }
+    const key = `${tool.namespace}/${tool.name}`
+    if (granted.has(key)) continue
+    granted.add(key)
+    add(tool, 'grant', 'grant', null)
+  }
+  for (const { ref, from, tool, key } of chain.grants) {
+    if (!tool) missing('spec.grants', ref, from, `Tool "${ref}" does not exist`)
+    else if (!granted.has(key!)) add(tool, 'grant', 'grant', from)
+  }
 
   // Gathered tier by tier in TIERS order, and in declaration order within each tier: already sorted.
   return out
@@ -215,9 +266,13 @@ function safetyDenial(tool: CatalogTool, { subject }: ResolverInput): string | n
 }
 
 /** The toggle that decides whether `name` is on for the subject: its own, else the nearest unit's. */
-export function nearestToggle(name: string, { subject, ancestors }: Pick<ResolverInput, 'subject' | 'ancestors'>): { enabled: boolean; where: string } | null {
+export function nearestToggle(
+  name: string,
+  { subject, ancestors, chain }: Pick<ResolverInput, 'subject' | 'ancestors' | 'chain'>,
+): { enabled: boolean; where: string } | null {
   const own = subject.toggles?.[name]
   if (own !== undefined) return { enabled: own, where: `${subject.kind.toLowerCase()} "${subject.name}"` }
+  if (chain) return chain.toggles.get(name) ?? null
   for (const unit of ancestors) {
     const value = unit.toggles?.[name]
     if (value !== undefined) return { enabled: value, where: `unit "${unit.name}"` }

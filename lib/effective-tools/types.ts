@@ -99,6 +99,22 @@ export interface ResolverInput {
   /** Every connector slug: reserved tool namespaces. */
   connectorSlugs: ReadonlySet<string>
   policies: ReadonlyMap<SideEffectLevel, PolicyDefaults>
+  /**
+   * What the units above contribute (unitChainCandidates of `ancestors` and the maps above), when
+   * worked out once for every subject below them (loadSharedResolverInput); else the resolver works
+   * it out from `ancestors`.
+   */
+  chain?: UnitChainCandidates
+}
+
+/** What a subject's unit chain adds to its candidates: the same for every subject below those units. */
+export interface UnitChainCandidates {
+  /** The units' connector bindings, each slug once, where it is nearest; `tools` absent for a connector that does not exist. */
+  connectors: { slug: string; from: string; tools: CatalogTool[] | undefined }[]
+  /** The units' grants, each Tool once (`key`), where it is nearest; a reference that does not resolve has no `tool`. */
+  grants: { ref: string; from: string; tool: CatalogTool | undefined; key: string | undefined }[]
+  /** The nearest unit's toggle of each tool name. */
+  toggles: ReadonlyMap<string, { enabled: boolean; where: string }>
 }
 
 export interface EffectiveTool {

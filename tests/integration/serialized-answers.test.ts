@@ -2,10 +2,16 @@
 // (lib/effective-tools/serialize-effective-tools.ts); over a varied fleet they must stay byte for byte
 // the JSON.stringify of the answers built from objects, through the real reader, policies and
 // statistics, in every shape (`GET /api/v1/{agents|units}/{id}`, `…/effective-tools`, with
-// `include=excluded`), before and after a change that reaches everyone.
+// `include=excluded`), before and after a change that reaches everyone. The reference resolves each
+// subject from its own whole input (loadResolverInput), the answers from a unit chain's candidates
+// shared by every subject below it (loadSharedResolverInput), with rows read in batches.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { getEffectiveTools } from '@/lib/effective-tools/get-effective-tools'
+import { attachStats } from '@/lib/effective-tools/attach-stats'
+import { loadResolverInput } from '@/lib/effective-tools/load-resolver-input'
+import { resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
+import { policiesOnTools } from '@/lib/policy/policy-set'
+import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { type AnswerShape, answerValue, effectiveSetAnswer, subjectAnswer } from '@/lib/effective-tools/subject-answers'
 import { noteRegistryChange, registryEpoch } from '@/lib/registry/registry-changes'
 import { getRow } from '@/lib/resources/resource-store'
@@ -121,10 +127,14 @@ async function answerBytes(kind: 'Agent' | 'Unit', id: string, shape: AnswerShap
   return res.text()
 }
 
-/** The answer as it was made before its entries were shared: objects, then one JSON.stringify. */
+/** The answer as it was made before entries and unit chains were shared: the subject's own whole input, objects, then one JSON.stringify. */
 async function referenceBytes(kind: 'Agent' | 'Unit', id: string, shape: AnswerShape): Promise<string> {
   const row = await getRow(kind, id, undefined)
-  return JSON.stringify(answerValue(kind, row, await getEffectiveTools(kind, row), shape))
+  const set = resolveEffectiveTools(await loadResolverInput(kind, row))
+  const stats = await toolStatsSnapshot()
+  for (const entry of [...set.tools, ...set.excluded]) attachStats(entry, stats)
+  if (kind === 'Agent') await policiesOnTools(row, set.tools)
+  return JSON.stringify(answerValue(kind, row, set, shape))
 }
 
 let subjects: Array<{ kind: 'Agent' | 'Unit'; id: string; name: string }>
@@ -169,6 +179,26 @@ describe('answers assembled from shared, serialized entries', () => {
       const kept = (globalThis as { __toolroomEntryPieces?: { pieces: { byTool: Map<unknown, unknown> } | null } }).__toolroomEntryPieces?.pieces
       expect(kept?.byTool.size).toBeGreaterThan(5)
     }
+  })
+
+  it('answers each of many concurrent reads (rows read in batches) with its own answer: by id, by name, missing, unreadable', async () => {
+    noteRegistryChange()
+    const asks = [
+      ...subjects.map((s) => ({ kind: s.kind, idOrName: s.id, namespace: undefined as string | undefined })),
+      ...subjects.map((s) => ({ kind: s.kind, idOrName: s.name, namespace: 'ops' })),
+      { kind: 'Agent' as const, idOrName: 'bill-1', namespace: undefined },
+      { kind: 'Agent' as const, idOrName: '00000000-0000-4000-8000-000000000000', namespace: undefined },
+      { kind: 'Agent' as const, idOrName: 'bill\u0000-1', namespace: 'ops' },
+    ]
+    const answers = await Promise.allSettled(asks.map(async (a) => (await subjectAnswer(a.kind, a.idOrName, a.namespace)).text()))
+    for (const [i, s] of subjects.entries()) {
+      const expected = await referenceBytes(s.kind, s.id, 'resource')
+      expect(answers[i], `${s.kind} ${s.name} by id`).toEqual({ status: 'fulfilled', value: expected })
+      expect(answers[subjects.length + i], `${s.kind} ${s.name} by name`).toEqual({ status: 'fulfilled', value: expected })
+    }
+    // Not in "default": each of these fails alone, as getRow does, and fails no other read.
+    for (const failed of answers.slice(2 * subjects.length)) expect(failed.status).toBe('rejected')
+    expect(String((answers.at(-2) as PromiseRejectedResult).reason)).toMatch(/not found/i)
   })
 
   it('covers what the fleet is meant to vary: inheritance, toggles, exclusions, policies, unresolved references', async () => {
