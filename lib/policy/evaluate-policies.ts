@@ -6,6 +6,7 @@ import { isCelError } from '@bufbuild/cel'
 import type { PolicyEffect, PolicySpec } from '@/lib/manifests/specs/policy'
 import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings, type ConditionInput, conditionInput } from './policy-condition'
 import type { Person } from '@/lib/identity/person'
+import { type FastConditionSet, fastConditionSet } from './compile-fast-condition'
 
 export interface CompiledRule {
   index: number
@@ -92,7 +93,8 @@ export function globToRegExp(glob: string): RegExp {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-export function compilePolicy(namespace: string, name: string, spec: PolicySpec): CompiledPolicy {
+/** Compiles a Policy; Policies compiled with one `shared` set (an epoch's) evaluate their common sub-expressions once per call. */
+export function compilePolicy(namespace: string, name: string, spec: PolicySpec, shared: FastConditionSet = fastConditionSet()): CompiledPolicy {
   return {
     namespace,
     name,
@@ -103,7 +105,7 @@ export function compilePolicy(namespace: string, name: string, spec: PolicySpec)
       let condition: CompiledCondition | null = null
       let compileError: string | undefined
       try {
-        condition = compileCondition(rule.when)
+        condition = compileCondition(rule.when, shared)
       } catch (e) {
         compileError = e instanceof Error ? e.message : String(e)
       }
