@@ -25,18 +25,52 @@ export type Undecided = typeof UNDECIDED
 
 type Closure = (bindings: PlainBindings) => unknown
 
-/**
- * A compiled sub-expression. Parents call `run` through the node, not a captured closure: when a
- * second parent turns up, `run` is swapped for one that remembers its value for the call.
- */
-interface Node {
-  run: Closure
-  /** A literal's value, which parents read directly instead of calling `run`. */
-  readonly constant: boolean
-  readonly value: unknown
-  /** A variable read: cheaper to run again than to remember. */
-  readonly variable: boolean
-  memoized: boolean
+// A set's conditions are one program: each node is a few small integers in one array (its operation,
+// its memo slot or -1, its operands: other nodes' addresses, constants' indexes), so evaluating 100
+// conditions reads a few contiguous cache lines per condition rather than a dozen closures and their
+// contexts scattered over the heap. In the gateway, which runs everything else between two calls,
+// those reads from memory, not the work, were most of a condition's cost (BENCHMARKS.md, Policies).
+const CONST = 0 // [op, -1, constant]
+const VAR = 1 // [op, -1, variable]
+const SELECT = 2 // [op, slot, field, node]
+const SELECT_VAR = 3 // [op, slot, field, variable]: a field of a variable, read from the binding itself
+const HAS = 4 // [op, slot, field, node]
+const HAS_VAR = 5 // [op, slot, field, variable]
+const LIST = 6 // [op, slot, n, node × n]
+const AND = 7 // [op, slot, node, node]
+const OR = 8
+const NOT = 9 // [op, slot, node]
+const COND = 10 // [op, slot, node, node, node]
+const EQ = 11 // [op, slot, node, node]
+const NE = 12
+const LT = 13
+const LE = 14
+const GT = 15
+const GE = 16
+const IN = 17
+const SIZE = 18 // [op, slot, node]
+const STARTS_WITH = 19 // [op, slot, node, node]
+const ENDS_WITH = 20
+const CONTAINS = 21
+const MATCHES = 22 // [op, slot, node, compiled RE2 constant]
+
+const BINARY: Record<string, number> = {
+  '_==_': EQ,
+  '_!=_': NE,
+  '_<_': LT,
+  '_<=_': LE,
+  '_>_': GT,
+  '_>=_': GE,
+  '@in': IN,
+  '_&&_': AND,
+  '_||_': OR,
+}
+const STRING_METHODS: Record<string, number> = { startsWith: STARTS_WITH, endsWith: ENDS_WITH, contains: CONTAINS }
+
+const VARIABLES = ['args', 'agent', 'tool', 'person'] as const
+
+function variable(b: PlainBindings, v: number): unknown {
+  return v === 0 ? b.args : v === 1 ? b.agent : v === 2 ? b.tool : b.person
 }
 
 /**
@@ -49,6 +83,12 @@ interface Node {
 export interface FastConditionSet {
   /** A condition's fast path, or null when it uses anything outside the subset (it then always runs on the interpreter): its bool, or undefined where the interpreter must decide. */
   condition(when: string): ((bindings: PlainBindings) => boolean | undefined) | null
+  /**
+   * A condition decided by its fast path where it can, by `otherwise` everywhere else (or by
+   * `otherwise` alone when it is outside the subset): one closure per condition, for the gateway's
+   * many (policy-condition.ts passes the interpreter).
+   */
+  decide<Input extends { readonly plain: PlainBindings }, Result>(when: string, otherwise: (input: Input) => Result): (input: Input) => boolean | Result
   /** Any expression of the subset, to a closure giving its value (CEL ints as bigint, lists as arrays, maps as plain objects) or UNDECIDED. */
   expression(when: string): Closure | null
   /** Distinct nodes, and those evaluated once per call for more than one parent. */
@@ -56,77 +96,282 @@ export interface FastConditionSet {
 }
 
 export function fastConditionSet(): FastConditionSet {
-  const nodes = new Map<string, Node>()
-  const ids = new Map<Node, number>()
-  // The remembered values of shared nodes, valid for the call whose bindings are `call`.
-  const memo = { call: null as PlainBindings | null, generation: 0, stamps: [] as number[], values: [] as unknown[] }
+  const code: number[] = []
+  const constants: unknown[] = []
+  const constantIndex = new Map<string, number>()
+  const nodes = new Map<string, number>()
+  // The remembered values of shared nodes (by slot), valid for the call whose bindings are `call`.
+  const values: unknown[] = []
+  const stamps: number[] = []
+  let generation = 0
+  let call: PlainBindings | null = null
   const stats = { nodes: 0, shared: 0 }
 
-  const intern = (key: string, build: () => Omit<Node, 'memoized'> | null): Node | null => {
+  const constant = (key: string, value: unknown): number => {
+    let k = constantIndex.get(key)
+    if (k === undefined) {
+      k = constants.length
+      constants.push(value)
+      constantIndex.set(key, k)
+    }
+    return k
+  }
+
+  /** The node of this structure: the one already compiled (now shared), or a new one. */
+  const node = (key: string, words: number[]): number => {
     const known = nodes.get(key)
-    if (known) {
-      remember(known)
+    if (known !== undefined) {
+      if (code[known] !== CONST && code[known] !== VAR && code[known + 1] < 0) {
+        code[known + 1] = values.length
+        values.push(undefined)
+        stamps.push(-1)
+        stats.shared++
+      }
       return known
     }
-    const built = build()
-    if (!built) return null
-    const node: Node = { ...built, memoized: false }
-    nodes.set(key, node)
-    ids.set(node, ids.size)
+    const at = code.length
+    for (const word of words) code.push(word)
+    nodes.set(key, at)
     stats.nodes++
-    return node
+    return at
   }
 
-  const remember = (node: Node) => {
-    if (node.constant || node.variable || node.memoized) return
-    node.memoized = true
-    stats.shared++
-    const slot = memo.values.length
-    memo.values.push(undefined)
-    memo.stamps.push(-1)
-    const compute = node.run
-    node.run = (b) => {
-      if (memo.stamps[slot] === memo.generation) return memo.values[slot]
-      const value = compute(b)
-      memo.values[slot] = value
-      memo.stamps[slot] = memo.generation
-      return value
+  const literal = (key: string, value: unknown) => node(`k${key}`, [CONST, -1, constant(key, value)])
+
+  function compile(expr: Expr): number | null {
+    const kind = expr.exprKind
+    switch (kind.case) {
+      case 'constExpr': {
+        const c = kind.value.constantKind
+        // uint and bytes have representations of their own in @bufbuild/cel; they stay with it.
+        if (c.case === 'int64Value' || c.case === 'doubleValue' || c.case === 'stringValue' || c.case === 'boolValue')
+          return literal(constantKey(c.case, c.value), c.value)
+        if (c.case === 'nullValue') return literal('null', null)
+        return null
+      }
+      case 'identExpr': {
+        const v = VARIABLES.indexOf(kind.value.name as (typeof VARIABLES)[number])
+        return v < 0 ? null : node(`v${v}`, [VAR, -1, v])
+      }
+      case 'selectExpr': {
+        const operand = kind.value.operand
+        if (!operand) return null
+        const field = constant(constantKey('field', kind.value.field), kind.value.field)
+        const test = kind.value.testOnly
+        // A field of a variable reads the binding itself: a map that is not plain JSON is the interpreter's either way.
+        const v = operand.exprKind.case === 'identExpr' ? VARIABLES.indexOf(operand.exprKind.value.name as (typeof VARIABLES)[number]) : -1
+        if (v >= 0) return node(`${test ? 'h' : 's'}${field}v${v}`, [test ? HAS_VAR : SELECT_VAR, -1, field, v])
+        const a = compile(operand)
+        return a === null ? null : node(`${test ? 'h' : 's'}${field}(${a})`, [test ? HAS : SELECT, -1, field, a])
+      }
+      case 'listExpr': {
+        if (kind.value.optionalIndices.length > 0) return null
+        const elements: number[] = []
+        for (const element of kind.value.elements) {
+          const e = compile(element)
+          if (e === null) return null
+          elements.push(e)
+        }
+        const key = `l[${elements.join(',')}]`
+        // A list of literals (`args.region in ["eu", "us"]`) is built once; nothing changes a list.
+        if (elements.every((e) => code[e] === CONST)) return node(key, [CONST, -1, constants.push(elements.map((e) => constants[code[e + 2]])) - 1])
+        return node(key, [LIST, -1, elements.length, ...elements])
+      }
+      case 'callExpr':
+        return compileCall(kind.value.function, kind.value.target, kind.value.args)
+      default:
+        return null
     }
   }
 
-  const root = (when: string): Node | null => {
+  function compileCall(fn: string, target: Expr | undefined, argExprs: Expr[]): number | null {
+    const self = target ? compile(target) : undefined
+    if (self === null) return null
+    const args: number[] = []
+    for (const arg of argExprs) {
+      const a = compile(arg)
+      if (a === null) return null
+      args.push(a)
+    }
+    const method = self !== undefined
+    const key = `c${JSON.stringify(fn)}(${method ? self : '-'};${args.join(',')})`
+    if (Object.hasOwn(BINARY, fn) && !method && args.length === 2) return node(key, [BINARY[fn], -1, args[0], args[1]])
+    if (fn === '!_' && !method && args.length === 1) return node(key, [NOT, -1, args[0]])
+    if (fn === '_?_:_' && !method && args.length === 3) return node(key, [COND, -1, args[0], args[1], args[2]])
+    if (fn === 'size' && method && args.length === 0) return node(key, [SIZE, -1, self])
+    if (fn === 'size' && !method && args.length === 1) return node(key, [SIZE, -1, args[0]])
+    if (Object.hasOwn(STRING_METHODS, fn) && method && args.length === 1) return node(key, [STRING_METHODS[fn], -1, self, args[0]])
+    if (fn === 'matches' && method && args.length === 1) {
+      // The pattern compiled once, when it is a literal, on the RE2 @bufbuild/cel itself runs (linear time).
+      const pattern = code[args[0]] === CONST ? constants[code[args[0] + 2]] : undefined
+      if (typeof pattern !== 'string') return null
+      let re: RE2JS
+      try {
+        re = RE2JS.compile(pattern)
+      } catch {
+        return null
+      }
+      return node(key, [MATCHES, -1, self, constant(`re${JSON.stringify(pattern)}`, re)])
+    }
+    return null
+  }
+
+  function evaluate(at: number, b: PlainBindings): unknown {
+    const op = code[at]
+    if (op === CONST) return constants[code[at + 2]]
+    const slot = code[at + 1]
+    if (slot >= 0 && stamps[slot] === generation) return values[slot]
+    let value: unknown
+    switch (op) {
+      case VAR:
+        value = plainValue(variable(b, code[at + 2]))
+        break
+      case SELECT:
+        value = selectField(evaluate(code[at + 3], b), constants[code[at + 2]] as string)
+        break
+      case SELECT_VAR:
+        value = selectField(variable(b, code[at + 3]), constants[code[at + 2]] as string)
+        break
+      case HAS:
+        value = present(evaluate(code[at + 3], b), constants[code[at + 2]] as string)
+        break
+      case HAS_VAR:
+        value = present(variable(b, code[at + 3]), constants[code[at + 2]] as string)
+        break
+      case LIST: {
+        const out: unknown[] = []
+        for (let i = 0, n = code[at + 2]; i < n; i++) {
+          const element = evaluate(code[at + 3 + i], b)
+          if (element === UNDECIDED) {
+            out.length = 0
+            break
+          }
+          out.push(element)
+        }
+        value = out.length === code[at + 2] ? out : UNDECIDED
+        break
+      }
+      case AND: {
+        // CEL's && is commutative over errors (`error && false` is false); here only the
+        // left-to-right cases are decided, the rest deferred.
+        const left = evaluate(code[at + 2], b)
+        if (left === false) value = false
+        else if (left !== true) value = UNDECIDED
+        else {
+          const right = evaluate(code[at + 3], b)
+          value = typeof right === 'boolean' ? right : UNDECIDED
+        }
+        break
+      }
+      case OR: {
+        const left = evaluate(code[at + 2], b)
+        if (left === true) value = true
+        else if (left !== false) value = UNDECIDED
+        else {
+          const right = evaluate(code[at + 3], b)
+          value = typeof right === 'boolean' ? right : UNDECIDED
+        }
+        break
+      }
+      case NOT: {
+        const operand = evaluate(code[at + 2], b)
+        value = typeof operand === 'boolean' ? !operand : UNDECIDED
+        break
+      }
+      case COND: {
+        const condition = evaluate(code[at + 2], b)
+        value = condition === true ? evaluate(code[at + 3], b) : condition === false ? evaluate(code[at + 4], b) : UNDECIDED
+        break
+      }
+      case EQ:
+        value = scalarEquals(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        break
+      case NE: {
+        const equal = scalarEquals(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        value = equal === UNDECIDED ? UNDECIDED : !equal
+        break
+      }
+      case LT:
+      case LE:
+      case GT:
+      case GE: {
+        const order = compare(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        value = order === UNDECIDED ? UNDECIDED : holds(op, order)
+        break
+      }
+      case IN:
+        value = contains(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        break
+      case SIZE:
+        value = sizeOf(evaluate(code[at + 2], b))
+        break
+      case STARTS_WITH:
+      case ENDS_WITH:
+      case CONTAINS: {
+        const s = evaluate(code[at + 2], b)
+        const t = evaluate(code[at + 3], b)
+        value =
+          typeof s !== 'string' || typeof t !== 'string' ? UNDECIDED : op === STARTS_WITH ? s.startsWith(t) : op === ENDS_WITH ? s.endsWith(t) : s.includes(t)
+        break
+      }
+      case MATCHES: {
+        const s = evaluate(code[at + 2], b)
+        value = typeof s === 'string' ? (constants[code[at + 3]] as RE2JS).test(s) : UNDECIDED
+        break
+      }
+      default:
+        throw new Error(`no operation ${op} at ${at}`)
+    }
+    if (slot >= 0) {
+      values[slot] = value
+      stamps[slot] = generation
+    }
+    return value
+  }
+
+  const root = (when: string): number | null => {
     let expr: Expr | undefined
     try {
       expr = parse(when).expr
     } catch {
       return null
     }
-    return expr ? compileNode(expr, intern, ids) : null
+    return expr ? compile(expr) : null
   }
 
   const enter = (b: PlainBindings) => {
-    if (memo.call !== b) {
-      memo.call = b
-      memo.generation++
+    if (call !== b) {
+      call = b
+      generation++
     }
   }
 
   return {
     condition(when) {
-      const node = root(when)
-      if (!node) return null
+      const at = root(when)
+      if (at === null) return null
       return (b) => {
         enter(b)
-        const result = node.run(b)
+        const result = evaluate(at, b)
         return typeof result === 'boolean' ? result : undefined
       }
     },
+    decide(when, otherwise) {
+      const at = root(when)
+      if (at === null) return otherwise
+      return (input) => {
+        const b = input.plain
+        enter(b)
+        const result = evaluate(at, b)
+        return typeof result === 'boolean' ? result : otherwise(input)
+      }
+    },
     expression(when) {
-      const node = root(when)
-      if (!node) return null
+      const at = root(when)
+      if (at === null) return null
       return (b) => {
         enter(b)
-        return node.run(b)
+        return evaluate(at, b)
       }
     },
     stats,
@@ -143,220 +388,20 @@ export function compileFastExpression(when: string): Closure | null {
   return fastConditionSet().expression(when)
 }
 
-type Intern = (key: string, build: () => Omit<Node, 'memoized'> | null) => Node | null
-
-const computed = (run: Closure): Omit<Node, 'memoized'> => ({ run, constant: false, value: undefined, variable: false })
-const literal = (value: unknown): Omit<Node, 'memoized'> => ({ run: () => value, constant: true, value, variable: false })
-
 /** A literal's key: its CEL type and value (`1`, `1.0` and `"1"` differ, and so do `0.0` and `-0.0`). */
 function constantKey(kind: string, value: unknown): string {
-  return `k${kind}:${typeof value === 'string' ? JSON.stringify(value) : Object.is(value, -0) ? '-0' : String(value)}`
-}
-
-const VARIABLE_READS: Record<keyof PlainBindings, (b: PlainBindings) => unknown> = {
-  args: (b) => b.args,
-  agent: (b) => b.agent,
-  tool: (b) => b.tool,
-  person: (b) => b.person,
-}
-
-const isVariable = (name: string): name is keyof PlainBindings => Object.hasOwn(VARIABLE_READS, name)
-
-function compileNode(expr: Expr, intern: Intern, ids: Map<Node, number>): Node | null {
-  const kind = expr.exprKind
-  const id = (node: Node) => ids.get(node)
-  switch (kind.case) {
-    case 'constExpr': {
-      const c = kind.value.constantKind
-      // uint and bytes have representations of their own in @bufbuild/cel; they stay with it.
-      if (c.case === 'int64Value' || c.case === 'doubleValue' || c.case === 'stringValue' || c.case === 'boolValue') {
-        const value = c.value
-        return intern(constantKey(c.case, value), () => literal(value))
-      }
-      if (c.case === 'nullValue') return intern('knull', () => literal(null))
-      return null
-    }
-    case 'identExpr': {
-      const name = kind.value.name
-      if (!isVariable(name)) return null
-      const read = VARIABLE_READS[name]
-      return intern(`v${name}`, () => ({ run: (b) => plainValue(read(b)), constant: false, value: undefined, variable: true }))
-    }
-    case 'selectExpr': {
-      const operandExpr = kind.value.operand
-      if (!operandExpr) return null
-      const operand = compileNode(operandExpr, intern, ids)
-      if (!operand) return null
-      const field = kind.value.field
-      const testOnly = kind.value.testOnly
-      return intern(`${testOnly ? 'h' : 's'}${JSON.stringify(field)}(${id(operand)})`, () => {
-        // A field of a variable reads the binding itself: a map that is not plain JSON is the interpreter's either way.
-        const read =
-          operandExpr.exprKind.case === 'identExpr' && isVariable(operandExpr.exprKind.value.name) ? VARIABLE_READS[operandExpr.exprKind.value.name] : undefined
-        if (testOnly) return computed(read ? (b) => present(read(b), field) : (b) => present(operand.run(b), field))
-        return computed(read ? (b) => selectField(read(b), field) : (b) => selectField(operand.run(b), field))
-      })
-    }
-    case 'listExpr': {
-      if (kind.value.optionalIndices.length > 0) return null
-      const elements: Node[] = []
-      for (const element of kind.value.elements) {
-        const node = compileNode(element, intern, ids)
-        if (!node) return null
-        elements.push(node)
-      }
-      return intern(`l[${elements.map(id).join(',')}]`, () => {
-        // A list of literals (`args.region in ["eu", "us"]`) is built once; the closures never change a list.
-        if (elements.every((e) => e.constant))
-          return computed(
-            (
-              (constant) => () =>
-                constant
-            )(elements.map((e) => e.value)),
-          )
-        return computed((b) => {
-          const out: unknown[] = []
-          for (const element of elements) {
-            const value = element.run(b)
-            if (value === UNDECIDED) return UNDECIDED
-            out.push(value)
-          }
-          return out
-        })
-      })
-    }
-    case 'callExpr': {
-      const { function: fn, target, args: argExprs } = kind.value
-      const self = target ? compileNode(target, intern, ids) : undefined
-      if (self === null) return null
-      const args: Node[] = []
-      for (const arg of argExprs) {
-        const node = compileNode(arg, intern, ids)
-        if (!node) return null
-        args.push(node)
-      }
-      return intern(`c${JSON.stringify(fn)}(${self ? id(self) : '-'};${args.map(id).join(',')})`, () => {
-        const run = compileCall(fn, self, args)
-        return run && computed(run)
-      })
-    }
-    default:
-      return null
-  }
+  return `${kind}:${typeof value === 'string' ? JSON.stringify(value) : Object.is(value, -0) ? '-0' : String(value)}`
 }
 
 function selectField(object: unknown, field: string): unknown {
   return isPlainObject(object) && Object.hasOwn(object, field) ? plainValue(object[field]) : UNDECIDED
 }
 
-/** A closure applying `f` to two operands, a literal operand read once at compile time. */
-function binary(a: Node, b: Node, f: (left: unknown, right: unknown) => unknown): Closure {
-  if (a.constant) {
-    const left = a.value
-    return (x) => f(left, b.run(x))
-  }
-  if (b.constant) {
-    const right = b.value
-    return (x) => f(a.run(x), right)
-  }
-  return (x) => f(a.run(x), b.run(x))
-}
-
-function compileCall(fn: string, self: Node | undefined, args: Node[]): Closure | null {
-  const [a, b, c] = args
-  const arity = (n: number, method: boolean) => args.length === n && (self !== undefined) === method
-  switch (fn) {
-    case '_&&_':
-      if (!arity(2, false)) return null
-      // CEL's && is commutative over errors (`error && false` is false); here only the left-to-right
-      // cases are decided, the rest deferred.
-      return (x) => {
-        const left = a.run(x)
-        if (left === false) return false
-        if (left !== true) return UNDECIDED
-        const right = b.run(x)
-        return typeof right === 'boolean' ? right : UNDECIDED
-      }
-    case '_||_':
-      if (!arity(2, false)) return null
-      return (x) => {
-        const left = a.run(x)
-        if (left === true) return true
-        if (left !== false) return UNDECIDED
-        const right = b.run(x)
-        return typeof right === 'boolean' ? right : UNDECIDED
-      }
-    case '!_':
-      if (!arity(1, false)) return null
-      return (x) => {
-        const value = a.run(x)
-        return typeof value === 'boolean' ? !value : UNDECIDED
-      }
-    case '_?_:_':
-      if (!arity(3, false)) return null
-      return (x) => {
-        const condition = a.run(x)
-        return condition === true ? b.run(x) : condition === false ? c.run(x) : UNDECIDED
-      }
-    case '_==_':
-      return arity(2, false) ? binary(a, b, scalarEquals) : null
-    case '_!=_':
-      return arity(2, false) ? binary(a, b, scalarDiffers) : null
-    case '_<_':
-    case '_<=_':
-    case '_>_':
-    case '_>=_':
-      return arity(2, false) ? binary(a, b, ORDER[fn]) : null
-    case '@in':
-      return arity(2, false) ? binary(a, b, contains) : null
-    case 'size':
-      if (self) return args.length === 0 ? (x) => sizeOf(self.run(x)) : null
-      return arity(1, false) ? (x) => sizeOf(a.run(x)) : null
-    case 'startsWith':
-    case 'endsWith':
-    case 'contains':
-      if (!self || !arity(1, true)) return null
-      return binary(self, a, STRING_TESTS[fn])
-    case 'matches': {
-      // The pattern compiled once, when it is a literal, on the RE2 @bufbuild/cel itself runs (linear time).
-      if (!self || !arity(1, true) || !a.constant || typeof a.value !== 'string') return null
-      let re: RE2JS
-      try {
-        re = RE2JS.compile(a.value)
-      } catch {
-        return null
-      }
-      return (x) => {
-        const s = self.run(x)
-        return typeof s === 'string' ? re.test(s) : UNDECIDED
-      }
-    }
-    default:
-      return null
-  }
-}
-
-const STRING_TESTS: Record<'startsWith' | 'endsWith' | 'contains', (s: unknown, t: unknown) => boolean | Undecided> = {
-  startsWith: (s, t) => (typeof s === 'string' && typeof t === 'string' ? s.startsWith(t) : UNDECIDED),
-  endsWith: (s, t) => (typeof s === 'string' && typeof t === 'string' ? s.endsWith(t) : UNDECIDED),
-  contains: (s, t) => (typeof s === 'string' && typeof t === 'string' ? s.includes(t) : UNDECIDED),
-}
-
 /** 'none' when neither is less, greater or equal (NaN): every ordering comparison is then false. */
 type Order = 'lt' | 'eq' | 'gt' | 'none'
 
-const ordering =
-  (holds: (order: Order) => boolean) =>
-  (left: unknown, right: unknown): boolean | Undecided => {
-    const order = compare(left, right)
-    return order === UNDECIDED ? UNDECIDED : holds(order)
-  }
-
-const ORDER: Record<'_<_' | '_<=_' | '_>_' | '_>=_', (left: unknown, right: unknown) => boolean | Undecided> = {
-  '_<_': ordering((o) => o === 'lt'),
-  '_<=_': ordering((o) => o === 'lt' || o === 'eq'),
-  '_>_': ordering((o) => o === 'gt'),
-  '_>=_': ordering((o) => o === 'gt' || o === 'eq'),
+function holds(op: number, order: Order): boolean {
+  return op === LT ? order === 'lt' : op === LE ? order === 'lt' || order === 'eq' : op === GT ? order === 'gt' : order === 'gt' || order === 'eq'
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -394,11 +439,6 @@ function scalarEquals(left: unknown, right: unknown): boolean | Undecided {
   if (left === right) return true
   // `==` between a bigint and a number compares their exact values, as @bufbuild/cel's equals does.
   return isNumber(left) && isNumber(right) && left == right
-}
-
-function scalarDiffers(left: unknown, right: unknown): boolean | Undecided {
-  const equal = scalarEquals(left, right)
-  return equal === UNDECIDED ? UNDECIDED : !equal
 }
 
 /** The overloads of CEL's ordering operators for int, double, string and bool; int against double as @bufbuild/cel converts it (Number(int)). */

@@ -151,55 +151,81 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], call: Poli
   )
 }
 
+/**
+ * A reaching set as the evaluation walks it: every rule's condition in one array, in policy then rule
+ * order, so a call whose rules do not match reads little more than the conditions themselves
+ * (docs/design/policy.md#cost-per-call). Kept per set: lib/policy/policy-set.ts keeps the sets per
+ * registry epoch.
+ */
+interface ReachingRules {
+  conditions: Array<(input: ConditionInput) => unknown>
+  rules: CompiledRule[]
+  policies: CompiledPolicy[]
+}
+
+const reachingRules = new WeakMap<readonly CompiledPolicy[], ReachingRules>()
+
+function rulesOf(reaching: readonly CompiledPolicy[]): ReachingRules {
+  let flat = reachingRules.get(reaching)
+  if (!flat) {
+    flat = { conditions: [], rules: [], policies: [] }
+    for (const policy of reaching)
+      for (const rule of policy.rules) {
+        const message = `the condition could not be compiled: ${rule.compileError}`
+        flat.conditions.push(
+          rule.condition ??
+            (() => {
+              throw new Error(message)
+            }),
+        )
+        flat.rules.push(rule)
+        flat.policies.push(policy)
+      }
+    reachingRules.set(reaching, flat)
+  }
+  return flat
+}
+
 /** evaluatePolicies for Policies already known to reach the call (lib/policy/policy-set.ts keeps them per agent and tool). */
 export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, { trace = false }: EvaluationOptions = {}): PolicyDecision {
   const decision: PolicyDecision = { deny: null, approvals: [], limits: [], redactFields: [], trace: [] }
   if (reaching.length === 0) return decision
   // Read by every rule of every Policy, converted for CEL at most once (docs/design/policy.md#cost-per-call).
   const bindings = conditionInput({ args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: call.now })
-  for (const policy of reaching) {
-    // Named only when a rule matched, failed or is traced: most rules of most calls do neither.
-    let id: string | undefined
-    for (const rule of policy.rules) {
-      const result = runRule(rule, bindings)
+  const { conditions, rules, policies } = rulesOf(reaching)
+  for (let i = 0; i < conditions.length; i++) {
+    const result = runCondition(conditions[i], bindings)
+    // The rule and its Policy are read only when it matched, failed or is traced: most rules of most calls do neither.
+    if (result === false && !trace) continue
+    const rule = rules[i]
+    const ref: RuleRef = { policy: policyId(policies[i]), rule: rule.index, reason: rule.reason }
+    if (trace) {
       const outcome: RuleOutcome = typeof result === 'string' ? 'error' : result ? 'matched' : 'not_matched'
-      if (trace) {
-        const entry: RuleTrace = {
-          policy: (id ??= policyId(policy)),
-          rule: rule.index,
-          reason: rule.reason,
-          effect: rule.effect,
-          when: rule.when,
-          outcome,
-          values: valuesRead(rule.reads, call.args),
-        }
-        if (typeof result === 'string') entry.error = result
-        decision.trace.push(entry)
-      }
-      if (result === false) continue
-      const ref: RuleRef = { policy: (id ??= policyId(policy)), rule: rule.index, reason: rule.reason }
-      if (typeof result === 'string') decision.deny ??= { ...ref, error: result }
-      else if (rule.effect === 'deny') decision.deny ??= ref
-      else if (rule.effect === 'require_approval') decision.approvals.push(ref)
-      else if (rule.effect === 'limit') decision.limits.push({ ...ref, ...rule.limit })
-      else for (const field of rule.redact?.fields ?? []) if (!decision.redactFields.includes(field)) decision.redactFields.push(field)
+      const entry: RuleTrace = { ...ref, effect: rule.effect, when: rule.when, outcome, values: valuesRead(rule.reads, call.args) }
+      if (typeof result === 'string') entry.error = result
+      decision.trace.push(entry)
     }
+    if (result === false) continue
+    if (typeof result === 'string') decision.deny ??= { ...ref, error: result }
+    else if (rule.effect === 'deny') decision.deny ??= ref
+    else if (rule.effect === 'require_approval') decision.approvals.push(ref)
+    else if (rule.effect === 'limit') decision.limits.push({ ...ref, ...rule.limit })
+    else for (const field of rule.redact?.fields ?? []) if (!decision.redactFields.includes(field)) decision.redactFields.push(field)
   }
   return decision
 }
 
 /** Whether the rule matched, or why it could not be evaluated. */
-function runRule(rule: CompiledRule, bindings: ConditionInput): boolean | string {
-  if (!rule.condition) return `the condition could not be compiled: ${rule.compileError}`
+function runCondition(condition: (input: ConditionInput) => unknown, bindings: ConditionInput): boolean | string {
   let result: unknown
   try {
-    result = rule.condition(bindings)
+    result = condition(bindings)
   } catch (e) {
     return e instanceof Error ? e.message : String(e)
   }
+  if (typeof result === 'boolean') return result
   if (isCelError(result)) return result.message
-  if (typeof result !== 'boolean') return `the condition gave ${typeof result === 'bigint' ? 'an int' : typeof result}, not a bool`
-  return result
+  return `the condition gave ${typeof result === 'bigint' ? 'an int' : typeof result}, not a bool`
 }
 
 function valuesRead(reads: string[][], args: Record<string, unknown>): Record<string, unknown> {

@@ -257,10 +257,7 @@ export type CompiledCondition = (input: ConditionInput) => CelResult
  * (an epoch's Policies) evaluate their common sub-expressions once per call.
  */
 export function compileCondition(when: string, shared: FastConditionSet = fastConditionSet()): CompiledCondition {
-  const interpret = compileInterpretedCondition(when)
-  const fast = shared.condition(when)
-  if (!fast) return interpret
-  return (input) => fast(input.plain) ?? interpret(input)
+  return shared.decide(when, compileInterpretedCondition(when))
 }
 
 /** The interpreter alone, without the fast path: what the fast path is tested against. */

@@ -224,7 +224,7 @@ describe('CEL conformance, in the Policy conditions environment', () => {
     )
     expect(decidedByFastPath.size).toBeGreaterThan(50)
     // Not vacuous: the cases compiled together share sub-expressions.
-    expect(ALL_CASES.stats.shared).toBeGreaterThan(10)
+    expect(ALL_CASES.stats.shared).toBeGreaterThan(5)
     const run = all.filter((c) => RUN.includes(c.section)).length
     // Not every case can be run here (bindings, type-checker cases): at least two thirds of the sections' cases are.
     expect(passed).toBeGreaterThan((run * 2) / 3)
