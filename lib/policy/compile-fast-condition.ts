@@ -1,8 +1,8 @@
 // The fast path of a Policy condition (docs/design/policy.md#cost-per-call): the common subset of CEL
-// compiled to JavaScript closures over the call's plain bindings, so a call reached by many Policies
+// compiled to a small program over the call's plain bindings, so a call reached by many Policies
 // neither converts its arguments to CEL values nor runs @bufbuild/cel's interpreter for each rule.
-// The closures decide only what they are sure of; on anything else (an error, a type they do not
-// handle, a value that is not plain JSON) they answer UNDECIDED and the condition is run by the
+// The program decides only what it is sure of; on anything else (an error, a type it does not
+// handle, a value that is not plain JSON) it answers UNDECIDED and the condition is run by the
 // interpreter, which then gives the result, or the error a Policy fails closed with. So the fast path
 // can only ever agree with the interpreter, or defer to it: tests/unit/policy-fast-path.test.ts
 // checks that over random expressions and bindings. Conditions compiled together (a registry epoch's
@@ -19,7 +19,7 @@ export interface PlainBindings {
   readonly person: unknown
 }
 
-/** "Let the interpreter decide": the closures return it wherever they are not sure to agree with it. */
+/** "Let the interpreter decide": the fast path answers it wherever it is not sure to agree with it. */
 export const UNDECIDED: unique symbol = Symbol('undecided')
 export type Undecided = typeof UNDECIDED
 

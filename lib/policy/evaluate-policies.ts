@@ -144,11 +144,8 @@ export interface EvaluationOptions {
 }
 
 export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = { trace: true }): PolicyDecision {
-  return evaluateReaching(
-    policies.filter((p) => policyReaches(p, call.agent, call.tool.id)),
-    call,
-    options,
-  )
+  // A set filtered for this call alone: nothing to keep.
+  return evaluateRules(rulesOf(policies.filter((p) => policyReaches(p, call.agent, call.tool.id))), call, options)
 }
 
 /**
@@ -165,34 +162,46 @@ interface ReachingRules {
 
 const reachingRules = new WeakMap<readonly CompiledPolicy[], ReachingRules>()
 
-function rulesOf(reaching: readonly CompiledPolicy[]): ReachingRules {
+/** The set's rules, kept while the set is (policy-set.ts keeps a reaching set for its epoch). */
+function keptRulesOf(reaching: readonly CompiledPolicy[]): ReachingRules {
   let flat = reachingRules.get(reaching)
   if (!flat) {
-    flat = { conditions: [], rules: [], policies: [] }
-    for (const policy of reaching)
-      for (const rule of policy.rules) {
-        const message = `the condition could not be compiled: ${rule.compileError}`
-        flat.conditions.push(
-          rule.condition ??
-            (() => {
-              throw new Error(message)
-            }),
-        )
-        flat.rules.push(rule)
-        flat.policies.push(policy)
-      }
+    flat = rulesOf(reaching)
     reachingRules.set(reaching, flat)
   }
   return flat
 }
 
+function rulesOf(reaching: readonly CompiledPolicy[]): ReachingRules {
+  const flat: ReachingRules = { conditions: [], rules: [], policies: [] }
+  for (const policy of reaching)
+    for (const rule of policy.rules) {
+      flat.conditions.push(rule.condition ?? uncompiled(rule))
+      flat.rules.push(rule)
+      flat.policies.push(policy)
+    }
+  return flat
+}
+
+function uncompiled(rule: CompiledRule): () => never {
+  const message = `the condition could not be compiled: ${rule.compileError}`
+  return () => {
+    throw new Error(message)
+  }
+}
+
 /** evaluatePolicies for Policies already known to reach the call (lib/policy/policy-set.ts keeps them per agent and tool). */
-export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, { trace = false }: EvaluationOptions = {}): PolicyDecision {
+export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = {}): PolicyDecision {
+  return evaluateRules(reaching.length === 0 ? NO_RULES : keptRulesOf(reaching), call, options)
+}
+
+const NO_RULES: ReachingRules = { conditions: [], rules: [], policies: [] }
+
+function evaluateRules({ conditions, rules, policies }: ReachingRules, call: PolicyCall, { trace = false }: EvaluationOptions): PolicyDecision {
   const decision: PolicyDecision = { deny: null, approvals: [], limits: [], redactFields: [], trace: [] }
-  if (reaching.length === 0) return decision
+  if (conditions.length === 0) return decision
   // Read by every rule of every Policy, converted for CEL at most once (docs/design/policy.md#cost-per-call).
   const bindings = conditionInput({ args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: call.now })
-  const { conditions, rules, policies } = rulesOf(reaching)
   for (let i = 0; i < conditions.length; i++) {
     const result = runCondition(conditions[i], bindings)
     // The rule and its Policy are read only when it matched, failed or is traced: most rules of most calls do neither.
@@ -201,7 +210,15 @@ export function evaluateReaching(reaching: readonly CompiledPolicy[], call: Poli
     const ref: RuleRef = { policy: policyId(policies[i]), rule: rule.index, reason: rule.reason }
     if (trace) {
       const outcome: RuleOutcome = typeof result === 'string' ? 'error' : result ? 'matched' : 'not_matched'
-      const entry: RuleTrace = { ...ref, effect: rule.effect, when: rule.when, outcome, values: valuesRead(rule.reads, call.args) }
+      const entry: RuleTrace = {
+        policy: ref.policy,
+        rule: ref.rule,
+        reason: ref.reason,
+        effect: rule.effect,
+        when: rule.when,
+        outcome,
+        values: valuesRead(rule.reads, call.args),
+      }
       if (typeof result === 'string') entry.error = result
       decision.trace.push(entry)
     }
