@@ -190,7 +190,10 @@ function uncompiled(rule: CompiledRule): () => never {
   }
 }
 
-/** evaluatePolicies for Policies already known to reach the call (lib/policy/policy-set.ts keeps them per agent and tool). */
+/**
+ * evaluatePolicies for Policies already known to reach the call (lib/policy/policy-set.ts keeps them
+ * per agent and tool). The set's rules are kept with it: a set is never changed once evaluated.
+ */
 export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = {}): PolicyDecision {
   return evaluateRules(reaching.length === 0 ? NO_RULES : keptRulesOf(reaching), call, options)
 }

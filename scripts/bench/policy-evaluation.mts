@@ -4,8 +4,9 @@
 // so every rule is evaluated), and with 100 Policies that each select their own tool (the realistic
 // registry: the call is reached by one). Prints JSON: µs of CPU per call, median of BENCH_ROUNDS
 // rounds, the gateway's way (the reaching Policies known per agent and tool, no trace) and the
-// explainer's (every Policy's selector tested, each rule traced); and the CPU of compiling 100 Policies
-// (once per registry epoch, so not part of a call's cost).
+// explainer's (every Policy's selector tested, each rule traced); the gateway's path once more with the
+// CPU's caches emptied before each call, as the gateway's other work between calls leaves them; and the
+// CPU of compiling 100 Policies (once per registry epoch, so not part of a call's cost).
 // BENCH_POLICY_MODULE=<path> measures another copy of lib/policy/evaluate-policies.ts (an older
 // commit's), for an A/B in the same minutes: run the two one after the other, several times over (two
 // copies in one process disturb each other's figures: the one measured first in each round was
