@@ -1,11 +1,12 @@
 // The fast path of a Policy condition (docs/design/policy.md#cost-per-call): the common subset of CEL
-// compiled to JavaScript closures over the call's plain bindings, so a call reached by many Policies
+// compiled to a small program over the call's plain bindings, so a call reached by many Policies
 // neither converts its arguments to CEL values nor runs @bufbuild/cel's interpreter for each rule.
-// The closures decide only what they are sure of; on anything else (an error, a type they do not
-// handle, a value that is not plain JSON) they answer UNDECIDED and the condition is run by the
+// The program decides only what it is sure of; on anything else (an error, a type it does not
+// handle, a value that is not plain JSON) it answers UNDECIDED and the condition is run by the
 // interpreter, which then gives the result, or the error a Policy fails closed with. So the fast path
 // can only ever agree with the interpreter, or defer to it: tests/unit/policy-fast-path.test.ts
-// checks that over random expressions and bindings. Pure.
+// checks that over random expressions and bindings. Conditions compiled together (a registry epoch's
+// Policies) share their common sub-expressions, each evaluated at most once per call. Pure.
 import { parse } from '@bufbuild/cel'
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js'
 import { RE2JS } from '@bufbuild/re2'
@@ -18,207 +19,390 @@ export interface PlainBindings {
   readonly person: unknown
 }
 
-/** "Let the interpreter decide": the closures return it wherever they are not sure to agree with it. */
+/** "Let the interpreter decide": the fast path answers it wherever it is not sure to agree with it. */
 export const UNDECIDED: unique symbol = Symbol('undecided')
 export type Undecided = typeof UNDECIDED
 
 type Closure = (bindings: PlainBindings) => unknown
 
-const VARIABLES = new Set(['args', 'agent', 'tool', 'person'])
-const NO_BINDINGS: PlainBindings = { args: undefined, agent: undefined, tool: undefined, person: undefined }
+// A set's conditions are one program: each node is a few small integers in one array (its operation,
+// its memo slot or -1, its operands: other nodes' addresses, constants' indexes), so evaluating 100
+// conditions reads a few contiguous cache lines per condition rather than a dozen closures and their
+// contexts scattered over the heap. In the gateway, which runs everything else between two calls,
+// those reads from memory, not the work, were most of a condition's cost (BENCHMARKS.md, Policies).
+const CONST = 0 // [op, -1, constant]
+const VAR = 1 // [op, -1, variable]
+const SELECT = 2 // [op, slot, field, node]
+const SELECT_VAR = 3 // [op, slot, field, variable]: a field of a variable, read from the binding itself
+const HAS = 4 // [op, slot, field, node]
+const HAS_VAR = 5 // [op, slot, field, variable]
+const LIST = 6 // [op, slot, n, node × n]
+const AND = 7 // [op, slot, node, node]
+const OR = 8
+const NOT = 9 // [op, slot, node]
+const COND = 10 // [op, slot, node, node, node]
+const EQ = 11 // [op, slot, node, node]
+const NE = 12
+const LT = 13
+const LE = 14
+const GT = 15
+const GE = 16
+const IN = 17
+const SIZE = 18 // [op, slot, node]
+const STARTS_WITH = 19 // [op, slot, node, node]
+const ENDS_WITH = 20
+const CONTAINS = 21
+const MATCHES = 22 // [op, slot, node, compiled RE2 constant]
+
+const BINARY: Record<string, number> = {
+  '_==_': EQ,
+  '_!=_': NE,
+  '_<_': LT,
+  '_<=_': LE,
+  '_>_': GT,
+  '_>=_': GE,
+  '@in': IN,
+  '_&&_': AND,
+  '_||_': OR,
+}
+const STRING_METHODS: Record<string, number> = { startsWith: STARTS_WITH, endsWith: ENDS_WITH, contains: CONTAINS }
+
+const VARIABLES = ['args', 'agent', 'tool', 'person'] as const
+
+function variable(b: PlainBindings, v: number): unknown {
+  return v === 0 ? b.args : v === 1 ? b.agent : v === 2 ? b.tool : b.person
+}
 
 /**
- * A condition's fast path, or null when it uses anything outside the subset (it then always runs on
- * the interpreter). It gives the condition's bool, or undefined where the interpreter must decide.
+ * Conditions compiled together (a registry epoch's Policies, docs/design/policy.md#cost-per-call):
+ * structurally equal sub-expressions over the same bindings are one node, and a node used in more
+ * than one place is evaluated at most once per call (all of 100 Policies' `has(args.key)` is read
+ * once). A call is the bindings object the conditions are handed: the remembered values hold while
+ * it is the same object (evaluateReaching builds one per call, and nothing changes it during the call).
  */
-export function compileFastCondition(when: string): ((bindings: PlainBindings) => boolean | undefined) | null {
-  const closure = compileFastExpression(when)
-  if (!closure) return null
-  return (bindings) => {
-    const result = closure(bindings)
-    return typeof result === 'boolean' ? result : undefined
-  }
+export interface FastConditionSet {
+  /** A condition's fast path, or null when it uses anything outside the subset (it then always runs on the interpreter): its bool, or undefined where the interpreter must decide. */
+  condition(when: string): ((bindings: PlainBindings) => boolean | undefined) | null
+  /**
+   * A condition decided by its fast path where it can, by `otherwise` everywhere else (or by
+   * `otherwise` alone when it is outside the subset): one closure per condition, for the gateway's
+   * many (policy-condition.ts passes the interpreter).
+   */
+  decide<Input extends { readonly plain: PlainBindings }, Result>(when: string, otherwise: (input: Input) => Result): (input: Input) => boolean | Result
+  /** Any expression of the subset, to a closure giving its value (CEL ints as bigint, lists as arrays, maps as plain objects) or UNDECIDED. */
+  expression(when: string): Closure | null
+  /** Distinct nodes, and those evaluated once per call for more than one parent. */
+  readonly stats: { nodes: number; shared: number }
 }
 
-/** Any expression of the subset, to a closure giving its value (CEL ints as bigint, lists as arrays, maps as plain objects) or UNDECIDED. */
-export function compileFastExpression(when: string): Closure | null {
-  let expr: Expr | undefined
-  try {
-    expr = parse(when).expr
-  } catch {
-    return null
-  }
-  return expr ? compile(expr) : null
-}
+export function fastConditionSet(): FastConditionSet {
+  const code: number[] = []
+  const constants: unknown[] = []
+  const constantIndex = new Map<string, number>()
+  const nodes = new Map<string, number>()
+  // The remembered values of shared nodes (by slot), valid for the call whose bindings are `call`.
+  const values: unknown[] = []
+  const stamps: number[] = []
+  let generation = 0
+  let call: PlainBindings | null = null
+  const stats = { nodes: 0, shared: 0 }
 
-function compile(expr: Expr): Closure | null {
-  const kind = expr.exprKind
-  switch (kind.case) {
-    case 'constExpr': {
-      const c = kind.value.constantKind
-      // uint and bytes have representations of their own in @bufbuild/cel; they stay with it.
-      if (c.case === 'int64Value' || c.case === 'doubleValue' || c.case === 'stringValue' || c.case === 'boolValue') {
-        const value = c.value
-        return () => value
-      }
-      if (c.case === 'nullValue') return () => null
-      return null
+  const constant = (key: string, value: unknown): number => {
+    let k = constantIndex.get(key)
+    if (k === undefined) {
+      k = constants.length
+      constants.push(value)
+      constantIndex.set(key, k)
     }
-    case 'identExpr': {
-      const name = kind.value.name
-      if (!VARIABLES.has(name)) return null
-      return (b) => plainValue(b[name as keyof PlainBindings])
-    }
-    case 'selectExpr': {
-      const operand = kind.value.operand && compile(kind.value.operand)
-      if (!operand) return null
-      const field = kind.value.field
-      if (kind.value.testOnly) return (b) => present(operand(b), field)
-      return (b) => {
-        const object = operand(b)
-        return isPlainObject(object) && Object.hasOwn(object, field) ? plainValue(object[field]) : UNDECIDED
+    return k
+  }
+
+  /** The node of this structure: the one already compiled (now shared), or a new one. */
+  const node = (key: string, words: number[]): number => {
+    const known = nodes.get(key)
+    if (known !== undefined) {
+      if (code[known] !== CONST && code[known] !== VAR && code[known + 1] < 0) {
+        code[known + 1] = values.length
+        values.push(undefined)
+        stamps.push(-1)
+        stats.shared++
       }
+      return known
     }
-    case 'listExpr': {
-      if (kind.value.optionalIndices.length > 0) return null
-      const elements = kind.value.elements.map(compile)
-      if (elements.some((e) => e === null)) return null
-      const closures = elements as Closure[]
-      // A list of literals (`args.region in ["eu", "us"]`) is built once; the closures never change a list.
-      if (kind.value.elements.every((e) => e.exprKind.case === 'constExpr')) {
-        const constant = closures.map((element) => element(NO_BINDINGS))
-        return () => constant
+    const at = code.length
+    for (const word of words) code.push(word)
+    nodes.set(key, at)
+    stats.nodes++
+    return at
+  }
+
+  const literal = (key: string, value: unknown) => node(`k${key}`, [CONST, -1, constant(key, value)])
+
+  function compile(expr: Expr): number | null {
+    const kind = expr.exprKind
+    switch (kind.case) {
+      case 'constExpr': {
+        const c = kind.value.constantKind
+        // uint and bytes have representations of their own in @bufbuild/cel; they stay with it.
+        if (c.case === 'int64Value' || c.case === 'doubleValue' || c.case === 'stringValue' || c.case === 'boolValue')
+          return literal(constantKey(c.case, c.value), c.value)
+        if (c.case === 'nullValue') return literal('null', null)
+        return null
       }
-      return (b) => {
-        const out: unknown[] = []
-        for (const element of closures) {
-          const value = element(b)
-          if (value === UNDECIDED) return UNDECIDED
-          out.push(value)
+      case 'identExpr': {
+        const v = VARIABLES.indexOf(kind.value.name as (typeof VARIABLES)[number])
+        return v < 0 ? null : node(`v${v}`, [VAR, -1, v])
+      }
+      case 'selectExpr': {
+        const operand = kind.value.operand
+        if (!operand) return null
+        const field = constant(constantKey('field', kind.value.field), kind.value.field)
+        const test = kind.value.testOnly
+        // A field of a variable reads the binding itself: a map that is not plain JSON is the interpreter's either way.
+        const v = operand.exprKind.case === 'identExpr' ? VARIABLES.indexOf(operand.exprKind.value.name as (typeof VARIABLES)[number]) : -1
+        if (v >= 0) return node(`${test ? 'h' : 's'}${field}v${v}`, [test ? HAS_VAR : SELECT_VAR, -1, field, v])
+        const a = compile(operand)
+        return a === null ? null : node(`${test ? 'h' : 's'}${field}(${a})`, [test ? HAS : SELECT, -1, field, a])
+      }
+      case 'listExpr': {
+        if (kind.value.optionalIndices.length > 0) return null
+        const elements: number[] = []
+        for (const element of kind.value.elements) {
+          const e = compile(element)
+          if (e === null) return null
+          elements.push(e)
         }
-        return out
+        const key = `l[${elements.join(',')}]`
+        // A list of literals (`args.region in ["eu", "us"]`) is built once; nothing changes a list.
+        if (elements.every((e) => code[e] === CONST)) return node(key, [CONST, -1, constants.push(elements.map((e) => constants[code[e + 2]])) - 1])
+        return node(key, [LIST, -1, elements.length, ...elements])
       }
+      case 'callExpr':
+        return compileCall(kind.value.function, kind.value.target, kind.value.args)
+      default:
+        return null
     }
-    case 'callExpr':
-      return compileCall(kind.value.function, kind.value.target, kind.value.args)
-    default:
-      return null
   }
-}
 
-function compileCall(fn: string, target: Expr | undefined, argExprs: Expr[]): Closure | null {
-  const self = target ? compile(target) : undefined
-  if (self === null) return null
-  const args = argExprs.map(compile)
-  if (args.some((a) => a === null)) return null
-  const [a, b, c] = args as Closure[]
-  const arity = (n: number, method: boolean) => args.length === n && (self !== undefined) === method
-  switch (fn) {
-    case '_&&_':
-      if (!arity(2, false)) return null
-      // CEL's && is commutative over errors (`error && false` is false); here only the left-to-right
-      // cases are decided, the rest deferred.
-      return (x) => {
-        const left = a(x)
-        if (left === false) return false
-        if (left !== true) return UNDECIDED
-        const right = b(x)
-        return typeof right === 'boolean' ? right : UNDECIDED
-      }
-    case '_||_':
-      if (!arity(2, false)) return null
-      return (x) => {
-        const left = a(x)
-        if (left === true) return true
-        if (left !== false) return UNDECIDED
-        const right = b(x)
-        return typeof right === 'boolean' ? right : UNDECIDED
-      }
-    case '!_':
-      if (!arity(1, false)) return null
-      return (x) => {
-        const value = a(x)
-        return typeof value === 'boolean' ? !value : UNDECIDED
-      }
-    case '_?_:_':
-      if (!arity(3, false)) return null
-      return (x) => {
-        const condition = a(x)
-        return condition === true ? b(x) : condition === false ? c(x) : UNDECIDED
-      }
-    case '_==_':
-    case '_!=_': {
-      if (!arity(2, false)) return null
-      const negate = fn === '_!=_'
-      return (x) => {
-        const equal = scalarEquals(a(x), b(x))
-        return equal === UNDECIDED ? UNDECIDED : equal !== negate
-      }
+  function compileCall(fn: string, target: Expr | undefined, argExprs: Expr[]): number | null {
+    const self = target ? compile(target) : undefined
+    if (self === null) return null
+    const args: number[] = []
+    for (const arg of argExprs) {
+      const a = compile(arg)
+      if (a === null) return null
+      args.push(a)
     }
-    case '_<_':
-    case '_<=_':
-    case '_>_':
-    case '_>=_': {
-      if (!arity(2, false)) return null
-      const holds = ORDER[fn]
-      return (x) => {
-        const order = compare(a(x), b(x))
-        return order === UNDECIDED ? UNDECIDED : holds(order)
-      }
-    }
-    case '@in':
-      if (!arity(2, false)) return null
-      return (x) => contains(a(x), b(x))
-    case 'size':
-      if (self) return args.length === 0 ? (x) => sizeOf(self(x)) : null
-      return arity(1, false) ? (x) => sizeOf(a(x)) : null
-    case 'startsWith':
-    case 'endsWith':
-    case 'contains': {
-      if (!self || !arity(1, true)) return null
-      const test = STRING_TESTS[fn]
-      return (x) => {
-        const s = self(x)
-        const t = a(x)
-        return typeof s === 'string' && typeof t === 'string' ? test(s, t) : UNDECIDED
-      }
-    }
-    case 'matches': {
+    const method = self !== undefined
+    const key = `c${JSON.stringify(fn)}(${method ? self : '-'};${args.join(',')})`
+    if (Object.hasOwn(BINARY, fn) && !method && args.length === 2) return node(key, [BINARY[fn], -1, args[0], args[1]])
+    if (fn === '!_' && !method && args.length === 1) return node(key, [NOT, -1, args[0]])
+    if (fn === '_?_:_' && !method && args.length === 3) return node(key, [COND, -1, args[0], args[1], args[2]])
+    if (fn === 'size' && method && args.length === 0) return node(key, [SIZE, -1, self])
+    if (fn === 'size' && !method && args.length === 1) return node(key, [SIZE, -1, args[0]])
+    if (Object.hasOwn(STRING_METHODS, fn) && method && args.length === 1) return node(key, [STRING_METHODS[fn], -1, self, args[0]])
+    if (fn === 'matches' && method && args.length === 1) {
       // The pattern compiled once, when it is a literal, on the RE2 @bufbuild/cel itself runs (linear time).
-      if (!self || !arity(1, true)) return null
-      const pattern = argExprs[0].exprKind
-      if (pattern.case !== 'constExpr' || pattern.value.constantKind.case !== 'stringValue') return null
+      const pattern = code[args[0]] === CONST ? constants[code[args[0] + 2]] : undefined
+      if (typeof pattern !== 'string') return null
       let re: RE2JS
       try {
-        re = RE2JS.compile(pattern.value.constantKind.value)
+        re = RE2JS.compile(pattern)
       } catch {
         return null
       }
-      return (x) => {
-        const s = self(x)
-        return typeof s === 'string' ? re.test(s) : UNDECIDED
-      }
+      return node(key, [MATCHES, -1, self, constant(`re${JSON.stringify(pattern)}`, re)])
     }
-    default:
+    return null
+  }
+
+  function evaluate(at: number, b: PlainBindings): unknown {
+    const op = code[at]
+    if (op === CONST) return constants[code[at + 2]]
+    const slot = code[at + 1]
+    if (slot >= 0 && stamps[slot] === generation) return values[slot]
+    let value: unknown
+    switch (op) {
+      case VAR:
+        value = plainValue(variable(b, code[at + 2]))
+        break
+      case SELECT:
+        value = selectField(evaluate(code[at + 3], b), constants[code[at + 2]] as string)
+        break
+      case SELECT_VAR:
+        value = selectField(variable(b, code[at + 3]), constants[code[at + 2]] as string)
+        break
+      case HAS:
+        value = present(evaluate(code[at + 3], b), constants[code[at + 2]] as string)
+        break
+      case HAS_VAR:
+        value = present(variable(b, code[at + 3]), constants[code[at + 2]] as string)
+        break
+      case LIST: {
+        const out: unknown[] = []
+        for (let i = 0, n = code[at + 2]; i < n; i++) {
+          const element = evaluate(code[at + 3 + i], b)
+          if (element === UNDECIDED) {
+            out.length = 0
+            break
+          }
+          out.push(element)
+        }
+        value = out.length === code[at + 2] ? out : UNDECIDED
+        break
+      }
+      case AND: {
+        // CEL's && is commutative over errors (`error && false` is false); here only the
+        // left-to-right cases are decided, the rest deferred.
+        const left = evaluate(code[at + 2], b)
+        if (left === false) value = false
+        else if (left !== true) value = UNDECIDED
+        else {
+          const right = evaluate(code[at + 3], b)
+          value = typeof right === 'boolean' ? right : UNDECIDED
+        }
+        break
+      }
+      case OR: {
+        const left = evaluate(code[at + 2], b)
+        if (left === true) value = true
+        else if (left !== false) value = UNDECIDED
+        else {
+          const right = evaluate(code[at + 3], b)
+          value = typeof right === 'boolean' ? right : UNDECIDED
+        }
+        break
+      }
+      case NOT: {
+        const operand = evaluate(code[at + 2], b)
+        value = typeof operand === 'boolean' ? !operand : UNDECIDED
+        break
+      }
+      case COND: {
+        const condition = evaluate(code[at + 2], b)
+        value = condition === true ? evaluate(code[at + 3], b) : condition === false ? evaluate(code[at + 4], b) : UNDECIDED
+        break
+      }
+      case EQ:
+        value = scalarEquals(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        break
+      case NE: {
+        const equal = scalarEquals(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        value = equal === UNDECIDED ? UNDECIDED : !equal
+        break
+      }
+      case LT:
+      case LE:
+      case GT:
+      case GE: {
+        const order = compare(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        value = order === UNDECIDED ? UNDECIDED : holds(op, order)
+        break
+      }
+      case IN:
+        value = contains(evaluate(code[at + 2], b), evaluate(code[at + 3], b))
+        break
+      case SIZE:
+        value = sizeOf(evaluate(code[at + 2], b))
+        break
+      case STARTS_WITH:
+      case ENDS_WITH:
+      case CONTAINS: {
+        const s = evaluate(code[at + 2], b)
+        const t = evaluate(code[at + 3], b)
+        value =
+          typeof s !== 'string' || typeof t !== 'string' ? UNDECIDED : op === STARTS_WITH ? s.startsWith(t) : op === ENDS_WITH ? s.endsWith(t) : s.includes(t)
+        break
+      }
+      case MATCHES: {
+        const s = evaluate(code[at + 2], b)
+        value = typeof s === 'string' ? (constants[code[at + 3]] as RE2JS).test(s) : UNDECIDED
+        break
+      }
+      default:
+        throw new Error(`no operation ${op} at ${at}`)
+    }
+    if (slot >= 0) {
+      values[slot] = value
+      stamps[slot] = generation
+    }
+    return value
+  }
+
+  const root = (when: string): number | null => {
+    let expr: Expr | undefined
+    try {
+      expr = parse(when).expr
+    } catch {
       return null
+    }
+    return expr ? compile(expr) : null
+  }
+
+  const enter = (b: PlainBindings) => {
+    if (call !== b) {
+      call = b
+      generation++
+    }
+  }
+
+  return {
+    condition(when) {
+      const at = root(when)
+      if (at === null) return null
+      return (b) => {
+        enter(b)
+        const result = evaluate(at, b)
+        return typeof result === 'boolean' ? result : undefined
+      }
+    },
+    decide(when, otherwise) {
+      const at = root(when)
+      if (at === null) return otherwise
+      return (input) => {
+        const b = input.plain
+        enter(b)
+        const result = evaluate(at, b)
+        return typeof result === 'boolean' ? result : otherwise(input)
+      }
+    },
+    expression(when) {
+      const at = root(when)
+      if (at === null) return null
+      return (b) => {
+        enter(b)
+        return evaluate(at, b)
+      }
+    },
+    stats,
   }
 }
 
-const STRING_TESTS: Record<'startsWith' | 'endsWith' | 'contains', (s: string, t: string) => boolean> = {
-  startsWith: (s, t) => s.startsWith(t),
-  endsWith: (s, t) => s.endsWith(t),
-  contains: (s, t) => s.includes(t),
+/** One condition's fast path, compiled on its own (shared sub-expressions within it are still evaluated once). */
+export function compileFastCondition(when: string): ((bindings: PlainBindings) => boolean | undefined) | null {
+  return fastConditionSet().condition(when)
 }
 
-const ORDER: Record<'_<_' | '_<=_' | '_>_' | '_>=_', (order: Order) => boolean> = {
-  '_<_': (o) => o === 'lt',
-  '_<=_': (o) => o === 'lt' || o === 'eq',
-  '_>_': (o) => o === 'gt',
-  '_>=_': (o) => o === 'gt' || o === 'eq',
+/** One expression of the subset, compiled on its own. */
+export function compileFastExpression(when: string): Closure | null {
+  return fastConditionSet().expression(when)
+}
+
+/** A literal's key: its CEL type and value (`1`, `1.0` and `"1"` differ, and so do `0.0` and `-0.0`). */
+function constantKey(kind: string, value: unknown): string {
+  return `${kind}:${typeof value === 'string' ? JSON.stringify(value) : Object.is(value, -0) ? '-0' : String(value)}`
+}
+
+function selectField(object: unknown, field: string): unknown {
+  return isPlainObject(object) && Object.hasOwn(object, field) ? plainValue(object[field]) : UNDECIDED
 }
 
 /** 'none' when neither is less, greater or equal (NaN): every ordering comparison is then false. */
 type Order = 'lt' | 'eq' | 'gt' | 'none'
+
+function holds(op: number, order: Order): boolean {
+  return op === LT ? order === 'lt' : op === LE ? order === 'lt' || order === 'eq' : op === GT ? order === 'gt' : order === 'gt' || order === 'eq'
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype
@@ -226,7 +410,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** A value of the kinds JSON has, which the fast path reads as @bufbuild/cel would; anything else is the interpreter's. */
 function plainValue(value: unknown): unknown {
-  return isScalar(value) || Array.isArray(value) || isPlainObject(value) ? value : UNDECIDED
+  if (value === null) return value
+  switch (typeof value) {
+    case 'object':
+      return Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype ? value : UNDECIDED
+    case 'boolean':
+    case 'number':
+    case 'bigint':
+    case 'string':
+      return value
+    default:
+      return UNDECIDED
+  }
 }
 
 type Scalar = null | boolean | number | bigint | string

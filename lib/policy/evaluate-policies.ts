@@ -6,6 +6,7 @@ import { isCelError } from '@bufbuild/cel'
 import type { PolicyEffect, PolicySpec } from '@/lib/manifests/specs/policy'
 import { argumentPaths, type CompiledCondition, compileCondition, type ConditionBindings, type ConditionInput, conditionInput } from './policy-condition'
 import type { Person } from '@/lib/identity/person'
+import { type FastConditionSet, fastConditionSet } from './compile-fast-condition'
 
 export interface CompiledRule {
   index: number
@@ -92,7 +93,8 @@ export function globToRegExp(glob: string): RegExp {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-export function compilePolicy(namespace: string, name: string, spec: PolicySpec): CompiledPolicy {
+/** Compiles a Policy; Policies compiled with one `shared` set (an epoch's) evaluate their common sub-expressions once per call. */
+export function compilePolicy(namespace: string, name: string, spec: PolicySpec, shared: FastConditionSet = fastConditionSet()): CompiledPolicy {
   return {
     namespace,
     name,
@@ -103,7 +105,7 @@ export function compilePolicy(namespace: string, name: string, spec: PolicySpec)
       let condition: CompiledCondition | null = null
       let compileError: string | undefined
       try {
-        condition = compileCondition(rule.when)
+        condition = compileCondition(rule.when, shared)
       } catch (e) {
         compileError = e instanceof Error ? e.message : String(e)
       }
@@ -142,62 +144,108 @@ export interface EvaluationOptions {
 }
 
 export function evaluatePolicies(policies: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = { trace: true }): PolicyDecision {
-  return evaluateReaching(
-    policies.filter((p) => policyReaches(p, call.agent, call.tool.id)),
-    call,
-    options,
-  )
+  // A set filtered for this call alone: nothing to keep.
+  return evaluateRules(rulesOf(policies.filter((p) => policyReaches(p, call.agent, call.tool.id))), call, options)
 }
 
-/** evaluatePolicies for Policies already known to reach the call (lib/policy/policy-set.ts keeps them per agent and tool). */
-export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, { trace = false }: EvaluationOptions = {}): PolicyDecision {
+/**
+ * A reaching set as the evaluation walks it: every rule's condition in one array, in policy then rule
+ * order, so a call whose rules do not match reads little more than the conditions themselves
+ * (docs/design/policy.md#cost-per-call). Kept per set: lib/policy/policy-set.ts keeps the sets per
+ * registry epoch.
+ */
+interface ReachingRules {
+  conditions: Array<(input: ConditionInput) => unknown>
+  rules: CompiledRule[]
+  policies: CompiledPolicy[]
+}
+
+const reachingRules = new WeakMap<readonly CompiledPolicy[], ReachingRules>()
+
+/** The set's rules, kept while the set is (policy-set.ts keeps a reaching set for its epoch). */
+function keptRulesOf(reaching: readonly CompiledPolicy[]): ReachingRules {
+  let flat = reachingRules.get(reaching)
+  if (!flat) {
+    flat = rulesOf(reaching)
+    reachingRules.set(reaching, flat)
+  }
+  return flat
+}
+
+function rulesOf(reaching: readonly CompiledPolicy[]): ReachingRules {
+  const flat: ReachingRules = { conditions: [], rules: [], policies: [] }
+  for (const policy of reaching)
+    for (const rule of policy.rules) {
+      flat.conditions.push(rule.condition ?? uncompiled(rule))
+      flat.rules.push(rule)
+      flat.policies.push(policy)
+    }
+  return flat
+}
+
+function uncompiled(rule: CompiledRule): () => never {
+  const message = `the condition could not be compiled: ${rule.compileError}`
+  return () => {
+    throw new Error(message)
+  }
+}
+
+/**
+ * evaluatePolicies for Policies already known to reach the call (lib/policy/policy-set.ts keeps them
+ * per agent and tool). The set's rules are kept with it: a set is never changed once evaluated.
+ */
+export function evaluateReaching(reaching: readonly CompiledPolicy[], call: PolicyCall, options: EvaluationOptions = {}): PolicyDecision {
+  return evaluateRules(reaching.length === 0 ? NO_RULES : keptRulesOf(reaching), call, options)
+}
+
+const NO_RULES: ReachingRules = { conditions: [], rules: [], policies: [] }
+
+function evaluateRules({ conditions, rules, policies }: ReachingRules, call: PolicyCall, { trace = false }: EvaluationOptions): PolicyDecision {
   const decision: PolicyDecision = { deny: null, approvals: [], limits: [], redactFields: [], trace: [] }
-  if (reaching.length === 0) return decision
+  if (conditions.length === 0) return decision
   // Read by every rule of every Policy, converted for CEL at most once (docs/design/policy.md#cost-per-call).
   const bindings = conditionInput({ args: call.args, agent: call.agent, tool: call.tool, person: call.person, now: call.now })
-  for (const policy of reaching) {
-    // Named only when a rule matched, failed or is traced: most rules of most calls do neither.
-    let id: string | undefined
-    for (const rule of policy.rules) {
-      const result = runRule(rule, bindings)
+  for (let i = 0; i < conditions.length; i++) {
+    const result = runCondition(conditions[i], bindings)
+    // The rule and its Policy are read only when it matched, failed or is traced: most rules of most calls do neither.
+    if (result === false && !trace) continue
+    const rule = rules[i]
+    const ref: RuleRef = { policy: policyId(policies[i]), rule: rule.index, reason: rule.reason }
+    if (trace) {
       const outcome: RuleOutcome = typeof result === 'string' ? 'error' : result ? 'matched' : 'not_matched'
-      if (trace) {
-        const entry: RuleTrace = {
-          policy: (id ??= policyId(policy)),
-          rule: rule.index,
-          reason: rule.reason,
-          effect: rule.effect,
-          when: rule.when,
-          outcome,
-          values: valuesRead(rule.reads, call.args),
-        }
-        if (typeof result === 'string') entry.error = result
-        decision.trace.push(entry)
+      const entry: RuleTrace = {
+        policy: ref.policy,
+        rule: ref.rule,
+        reason: ref.reason,
+        effect: rule.effect,
+        when: rule.when,
+        outcome,
+        values: valuesRead(rule.reads, call.args),
       }
-      if (result === false) continue
-      const ref: RuleRef = { policy: (id ??= policyId(policy)), rule: rule.index, reason: rule.reason }
-      if (typeof result === 'string') decision.deny ??= { ...ref, error: result }
-      else if (rule.effect === 'deny') decision.deny ??= ref
-      else if (rule.effect === 'require_approval') decision.approvals.push(ref)
-      else if (rule.effect === 'limit') decision.limits.push({ ...ref, ...rule.limit })
-      else for (const field of rule.redact?.fields ?? []) if (!decision.redactFields.includes(field)) decision.redactFields.push(field)
+      if (typeof result === 'string') entry.error = result
+      decision.trace.push(entry)
     }
+    if (result === false) continue
+    if (typeof result === 'string') decision.deny ??= { ...ref, error: result }
+    else if (rule.effect === 'deny') decision.deny ??= ref
+    else if (rule.effect === 'require_approval') decision.approvals.push(ref)
+    else if (rule.effect === 'limit') decision.limits.push({ ...ref, ...rule.limit })
+    else for (const field of rule.redact?.fields ?? []) if (!decision.redactFields.includes(field)) decision.redactFields.push(field)
   }
   return decision
 }
 
 /** Whether the rule matched, or why it could not be evaluated. */
-function runRule(rule: CompiledRule, bindings: ConditionInput): boolean | string {
-  if (!rule.condition) return `the condition could not be compiled: ${rule.compileError}`
+function runCondition(condition: (input: ConditionInput) => unknown, bindings: ConditionInput): boolean | string {
   let result: unknown
   try {
-    result = rule.condition(bindings)
+    result = condition(bindings)
   } catch (e) {
     return e instanceof Error ? e.message : String(e)
   }
+  if (typeof result === 'boolean') return result
   if (isCelError(result)) return result.message
-  if (typeof result !== 'boolean') return `the condition gave ${typeof result === 'bigint' ? 'an int' : typeof result}, not a bool`
-  return result
+  return `the condition gave ${typeof result === 'bigint' ? 'an int' : typeof result}, not a bool`
 }
 
 function valuesRead(reads: string[][], args: Record<string, unknown>): Record<string, unknown> {

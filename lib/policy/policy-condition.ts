@@ -7,7 +7,7 @@ import { reflect } from '@bufbuild/protobuf/reflect'
 import { TimestampSchema, timestampFromDate } from '@bufbuild/protobuf/wkt'
 import { strings } from '@bufbuild/cel/ext'
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js'
-import { compileFastCondition, type PlainBindings } from './compile-fast-condition'
+import { type FastConditionSet, fastConditionSet, type PlainBindings } from './compile-fast-condition'
 
 export const CONDITION_VARIABLES = ['args', 'agent', 'tool', 'person', 'now'] as const
 
@@ -253,13 +253,11 @@ export type CompiledCondition = (input: ConditionInput) => CelResult
 /**
  * Plans a condition that passed conditionProblems; throws on one that did not parse. The fast path
  * (compile-fast-condition.ts) answers when it can; the interpreter answers everything else, errors
- * included, so the result is always the interpreter's.
+ * included, so the result is always the interpreter's. Conditions compiled into one `shared` set
+ * (an epoch's Policies) evaluate their common sub-expressions once per call.
  */
-export function compileCondition(when: string): CompiledCondition {
-  const interpret = compileInterpretedCondition(when)
-  const fast = compileFastCondition(when)
-  if (!fast) return interpret
-  return (input) => fast(input.plain) ?? interpret(input)
+export function compileCondition(when: string, shared: FastConditionSet = fastConditionSet()): CompiledCondition {
+  return shared.decide(when, compileInterpretedCondition(when))
 }
 
 /** The interpreter alone, without the fast path: what the fast path is tested against. */

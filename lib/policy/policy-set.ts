@@ -17,6 +17,7 @@ import {
   policyReaches,
   policyReachesAgent,
 } from './evaluate-policies'
+import { fastConditionSet } from './compile-fast-condition'
 
 interface PolicyRegistry {
   policies: CompiledPolicy[]
@@ -34,7 +35,9 @@ interface PolicyRegistry {
 
 async function loadRegistry(): Promise<PolicyRegistry> {
   const rows = await prisma.policy.findMany({ select: { namespace: true, name: true, spec: true }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] })
-  const policies = rows.map((r) => compilePolicy(r.namespace, r.name, r.spec as PolicySpec))
+  // One set for the epoch: a sub-expression many Policies share is evaluated once per call.
+  const shared = fastConditionSet()
+  const policies = rows.map((r) => compilePolicy(r.namespace, r.name, r.spec as PolicySpec, shared))
   // Tool labels are read only when some policy could use them.
   const tools = policies.length ? await prisma.tool.findMany({ select: { namespace: true, name: true, labels: true } }) : []
   return {

@@ -6,12 +6,13 @@
 // never let it reach the evaluator. docs/design/policy.md#conformance lists what is skipped and why.
 // Each case the fast path (lib/policy/compile-fast-condition.ts) compiles is run through it alone too:
 // where it decides, it must give the expected value (tests/unit/policy-fast-path.test.ts holds it to
-// the interpreter over random expressions).
+// the interpreter over random expressions). And every case is compiled a second time into one set with
+// all the others, as an epoch's Policies are, sharing their common sub-expressions: same outcome.
 import { isCelError, isCelList, isCelMap, isCelUint } from '@bufbuild/cel'
 import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js'
 import { getConformanceSuite, type IncrementalTest, type IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js'
 import { describe, expect, it } from 'vitest'
-import { compileFastExpression, UNDECIDED } from '@/lib/policy/compile-fast-condition'
+import { compileFastExpression, fastConditionSet, UNDECIDED } from '@/lib/policy/compile-fast-condition'
 import { compileCondition, conditionInput, conditionProblems } from '@/lib/policy/policy-condition'
 
 /** The sections a condition can use: literals, operators, the standard functions, macros, strings, time. */
@@ -141,6 +142,12 @@ const NO_BINDINGS = conditionInput({
   now: new Date(0),
 })
 
+/** Every case run, compiled into one set (lib/policy/compile-fast-condition.ts shares their common sub-expressions). */
+const ALL_CASES = fastConditionSet()
+
+const describeOutcome = (r: unknown) =>
+  isCelError(r) || r instanceof Error ? `error: ${r.message}` : JSON.stringify(plainResult(r), (_, v) => (typeof v === 'bigint' ? `${v}n` : v))
+
 /** Ids of the cases the fast path decided on its own. */
 const decidedByFastPath = new Set<string>()
 
@@ -164,6 +171,16 @@ function outcomeOf(c: Case): { status: 'pass' | 'skip' | 'fail'; why: string } {
   } catch (e) {
     result = e
   }
+  // Compiled into one set with every other case, as an epoch's Policies are, sharing structurally
+  // equal sub-expressions: the outcome must not change.
+  let together: unknown
+  try {
+    together = compileCondition(o.expr, ALL_CASES)(NO_BINDINGS)
+  } catch (e) {
+    together = e
+  }
+  if (describeOutcome(together) !== describeOutcome(result))
+    return { status: 'fail', why: `compiled with the other cases it gave ${describeOutcome(together)}, alone ${describeOutcome(result)}` }
   const failed = isCelError(result) || result instanceof Error
   const fast = compileFastExpression(o.expr)?.(NO_BINDINGS.plain)
   if (fast !== undefined && fast !== UNDECIDED) {
@@ -206,6 +223,8 @@ describe('CEL conformance, in the Policy conditions environment', () => {
       `CEL conformance: ${passed} passed (${decidedByFastPath.size} of them decided by the fast path alone too), ${Object.keys(KNOWN_DEVIATIONS).length} known deviations, ${skipped.length} skipped:\n  ${why.join('\n  ')}`,
     )
     expect(decidedByFastPath.size).toBeGreaterThan(50)
+    // Not vacuous: the cases compiled together share sub-expressions.
+    expect(ALL_CASES.stats.shared).toBeGreaterThan(5)
     const run = all.filter((c) => RUN.includes(c.section)).length
     // Not every case can be run here (bindings, type-checker cases): at least two thirds of the sections' cases are.
     expect(passed).toBeGreaterThan((run * 2) / 3)

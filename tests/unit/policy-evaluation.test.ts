@@ -3,7 +3,8 @@
 import { RE2JS } from '@bufbuild/re2'
 import { describe, expect, it, vi } from 'vitest'
 import { policySpec } from '@/lib/manifests/specs/policy'
-import { compilePolicy, evaluatePolicies, type PolicyCall } from '@/lib/policy/evaluate-policies'
+import { fastConditionSet } from '@/lib/policy/compile-fast-condition'
+import { type CompiledPolicy, compilePolicy, evaluatePolicies, evaluateReaching, type PolicyCall } from '@/lib/policy/evaluate-policies'
 import { conditionProblems } from '@/lib/policy/policy-condition'
 
 const call = (over: Partial<PolicyCall> = {}): PolicyCall => ({
@@ -120,6 +121,85 @@ describe('evaluation', () => {
     // lowerAscii is the interpreter's: once for `args` and once for `args.customer`, when the call is
     // first prepared; not once per rule and read.
     expect(listings((i) => `args.customer.id.lowerAscii() == "c-${i}" && args.amount > 0.0`)).toBe(2)
+  })
+
+  it('evaluates a sub-expression that Policies compiled together share once per call (docs/design/policy.md#cost-per-call)', () => {
+    const reads = (compile: (spec: unknown, name: string) => CompiledPolicy) => {
+      let read = 0
+      const args = new Proxy<Record<string, unknown>>(
+        { key: 'k-42' },
+        {
+          get: (target, key) => {
+            if (key === 'key') read++
+            return Reflect.get(target, key)
+          },
+        },
+      )
+      const policies = Array.from({ length: 20 }, (_, i) =>
+        compile(
+          {
+            selector: { tools: ['stripe.*'] },
+            rules: [{ when: `has(args.key) && args.key.startsWith("blocked-${i}-") && agent.labels.tier == "none"`, effect: 'deny', reason: `r${i}` }],
+          },
+          `p${i}`,
+        ),
+      )
+      // The gateway's way: no trace, which would read each rule's arguments again to show them.
+      expect(evaluateReaching(policies, call({ args }), { trace: false }).deny).toBeNull()
+      return read
+    }
+    // Compiled on their own, every Policy reads `args.key` for `has()` and for `startsWith`.
+    expect(reads((spec, name) => policy(spec, 'finance', name))).toBe(40)
+    // Compiled together, as an epoch's are: `has(args.key)` and `args.key` are one node each.
+    const shared = fastConditionSet()
+    expect(reads((spec, name) => compilePolicy('finance', name, policySpec.parse(spec), shared))).toBe(2)
+    expect(shared.stats.shared).toBeGreaterThanOrEqual(2)
+  })
+
+  it('gives Policies that share a sub-expression their own outcomes, and fails closed for each one it errs in, naming it', () => {
+    const shared = fastConditionSet()
+    const EXTRA: Record<string, object> = { limit: { limit: { perMinute: 2 } }, redact: { redact: { fields: ['args.memo'] } } }
+    const compile = (name: string, when: string, effect: string) =>
+      compilePolicy('finance', name, policySpec.parse({ selector: { tools: ['stripe.*'] }, rules: [{ when, effect, reason: name, ...EXTRA[effect] }] }), shared)
+    const policies = [
+      compile('small', 'has(args.memo) && args.amount > 100', 'require_approval'),
+      compile('large', 'has(args.memo) && args.amount > 50000', 'deny'),
+      compile('labelled', 'has(args.memo) && args.amount > 100 && agent.labels.team == "ap"', 'limit'),
+      compile('or-true', 'args.amount > 100 || true', 'redact'),
+    ]
+    const outcomes = (args: Record<string, unknown>) => {
+      const decision = evaluatePolicies(policies, call({ args }))
+      return { deny: decision.deny, trace: decision.trace.map((t) => [t.policy, t.outcome, t.error ?? null]) }
+    }
+    expect(outcomes({ memo: 'x', amount: 60000 })).toMatchObject({
+      deny: { policy: 'finance/large' },
+      trace: [
+        ['finance/small', 'matched', null],
+        ['finance/large', 'matched', null],
+        ['finance/labelled', 'matched', null],
+        ['finance/or-true', 'matched', null],
+      ],
+    })
+    // The next call's values, not the last one's.
+    expect(outcomes({ memo: 'x', amount: 500 })).toMatchObject({
+      deny: null,
+      trace: [
+        ['finance/small', 'matched', null],
+        ['finance/large', 'not_matched', null],
+        ['finance/labelled', 'matched', null],
+        ['finance/or-true', 'matched', null],
+      ],
+    })
+    // `args.amount > 100` cannot be evaluated on a string: every Policy that needs it fails closed, each
+    // named with CEL's error; `|| true` does not need it (CEL's `error || true` is true).
+    const failed = outcomes({ memo: 'x', amount: '60000' })
+    expect(failed.deny).toMatchObject({ policy: 'finance/small', error: expect.stringContaining('overload') })
+    expect(failed.trace).toEqual([
+      ['finance/small', 'error', expect.stringContaining('overload')],
+      ['finance/large', 'error', expect.stringContaining('overload')],
+      ['finance/labelled', 'error', expect.stringContaining('overload')],
+      ['finance/or-true', 'matched', null],
+    ])
   })
 
   it('leaves the trace out for the gateway, and decides the same', async () => {

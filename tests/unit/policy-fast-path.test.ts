@@ -3,11 +3,13 @@
 // random bindings (missing fields, null, int against double, numbers past 2^53, strings outside the
 // BMP, values of the wrong type), whatever the fast path decides must be what the interpreter gives,
 // and a compiled condition (fast path, then interpreter) must give exactly the interpreter's outcome,
-// its error messages included: a Policy still fails closed with the same words.
+// its error messages included: a Policy still fails closed with the same words. Conditions compiled
+// together, as an epoch's Policies are, share their common sub-expressions: each still gets exactly
+// its own outcome, call after call.
 import { isCelError, isCelList, isCelMap } from '@bufbuild/cel'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileFastCondition, compileFastExpression, type PlainBindings, UNDECIDED } from '@/lib/policy/compile-fast-condition'
+import { compileFastCondition, compileFastExpression, fastConditionSet, type PlainBindings, UNDECIDED } from '@/lib/policy/compile-fast-condition'
 import { compileCondition, compileInterpretedCondition, type ConditionBindings, conditionInput } from '@/lib/policy/policy-condition'
 
 const PATHS = [
@@ -64,7 +66,7 @@ const LITERALS = [
 const PATTERNS = ['"^a.*"', '"b"', '"^$"', '"(a+)+$"', '"[😀é]"', '"\\\\d"']
 
 /** Expressions over the subset, and a few terms beyond it (uint and bytes literals, `now`, lowerAscii) that must go to the interpreter. */
-const { expr } = fc.letrec<{ expr: string; bool: string; term: string }>((tie) => ({
+const { expr, bool } = fc.letrec<{ expr: string; bool: string; term: string }>((tie) => ({
   expr: fc.oneof({ depthSize: 'small', maxDepth: 4, withCrossShrink: true }, tie('term'), tie('bool')),
   term: fc.oneof(
     { depthSize: 'small', maxDepth: 4, withCrossShrink: true },
@@ -191,6 +193,47 @@ describe('the fast path of Policy conditions', () => {
     // Not vacuous: most random expressions mix types and end in errors, but a good share is decided here.
     expect(decided).toBeGreaterThan(runs / 5)
     console.info(`fast path: ${decided} of ${runs} random conditions decided without the interpreter`)
+  }, 120_000)
+
+  it('gives each condition of a set compiled together its own outcome, its shared sub-expressions evaluated once per call', () => {
+    let sharing = 0
+    fc.assert(
+      fc.property(
+        fc.array(bool, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.tuple(fc.constantFrom('&&', '||'), bool), { minLength: 2, maxLength: 4 }),
+        fc.array(bindings, { minLength: 2, maxLength: 3 }),
+        (common, tails, calls) => {
+          // Conditions that share terms (the same sub-expression with different outcomes elsewhere),
+          // whole conditions repeated, and the terms on their own: as an epoch's Policies would.
+          const whens = [
+            ...tails.map(([op, tail], i) => `(${common[i % common.length]} ${op} ${tail})`),
+            ...tails.map(([op, tail], i) => `(${tail} ${op} ${common[i % common.length]})`),
+            ...common,
+            `(${common[0]} && ${tails[0][1]})`,
+          ]
+          const set = fastConditionSet()
+          const conditions = whens.map((when) => compileCondition(when, set))
+          const expressions = whens.map((when) => set.expression(when))
+          if (set.stats.shared > 0) sharing++
+          // One call after another, each with its own bindings: nothing remembered leaks into the next.
+          for (const b of calls) {
+            const input = conditionInput(b)
+            for (const [i, when] of whens.entries()) {
+              const interpreted = outcome(() => compileInterpretedCondition(when)(conditionInput(b)))
+              expect(
+                outcome(() => conditions[i](input)),
+                when,
+              ).toEqual(interpreted)
+              const value = expressions[i]?.(input.plain)
+              if (value !== undefined && value !== UNDECIDED)
+                expect(same(value, interpreted), `${when}: fast ${show(value)}, interpreter ${show(interpreted)}`).toBe(true)
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    )
+    expect(sharing).toBeGreaterThan(150)
   }, 120_000)
 
   it('compares ints, doubles and strings as the interpreter does, at the edges (2^53, int64, -0, NaN, past the BMP)', () => {
