@@ -7,6 +7,7 @@ import 'server-only'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { prisma } from '@/lib/db'
+import { demoFleetRefusal } from './demo-fleet-present'
 import { AppError, type FieldError } from '@/lib/errors/app-error'
 import type { DiscoveredMcpTool } from '@/lib/effective-tools/catalog-tools'
 import { systemContext } from '@/lib/audit/audit-actor'
@@ -61,8 +62,8 @@ interface SurfaceEntry {
 
 /** `portBase`: where the fleet's local endpoints start (scripts/demo-ports.mjs); the manifest's own ports by default. */
 export async function seedDemoFleet(options: { root?: string; portBase?: number } = {}): Promise<SeedDemoFleetResult> {
-  const [agents, tools] = await Promise.all([prisma.agent.count(), prisma.tool.count()])
-  if (agents > 0 || tools > 0) return { seeded: false, reason: `the database already has ${agents} agent(s) and ${tools} tool(s)` }
+  const refusal = await demoFleetRefusal()
+  if (refusal) return { seeded: false, reason: refusal }
 
   const root = options.root ?? process.cwd()
   const read = (file: string) => readFile(path.join(root, file), 'utf8')
