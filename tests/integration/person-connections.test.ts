@@ -94,6 +94,18 @@ async function refusal(attempt: Promise<unknown>): Promise<McpError> {
   return outcome as McpError
 }
 
+/** An approver approves; the worker's run (workers/jobs/execute-approved-call.ts), here in this process. */
+async function approveAndRun(approvalId: string) {
+  const approved = await call(approveApi.POST, `/api/v1/approvals/${approvalId}/approve`, { method: 'POST', params: { id: approvalId }, body: {} })
+  expect(approved.status, approved.text).toBe(200)
+  const ran = await executeApprovedCall(approvalId, 1, {
+    run: (a, args, key) => runApprovedCall(a, (args ?? {}) as Record<string, unknown>, key),
+    safeToRepeat: (a) => isSafeToRepeat(a),
+    abandon: async () => {},
+  })
+  expect(ran).toBe('executed')
+}
+
 /** The account at the upstream's authorization server whose token the upstream was last sent. */
 async function lastAccountSeen() {
   const token = upstream.seen.at(-1)!
@@ -275,15 +287,7 @@ spec:
     const approval = await prisma.approvalRequest.findUniqueOrThrow({ where: { callId: (held.structuredContent as { callId: string }).callId } })
     expect(approval).toMatchObject({ onBehalfOfSubject: people.joe.id, onBehalfOfVia: 'oauth_consent' })
     const seen = upstream.seen.length
-    const approved = await call(approveApi.POST, `/api/v1/approvals/${approval.id}/approve`, { method: 'POST', params: { id: approval.id }, body: {} })
-    expect(approved.status, approved.text).toBe(200)
-    // What the worker runs (workers/jobs/execute-approved-call.ts), here in this process.
-    const ran = await executeApprovedCall(approval.id, 1, {
-      run: (a, args, key) => runApprovedCall(a, (args ?? {}) as Record<string, unknown>, key),
-      safeToRepeat: (a) => isSafeToRepeat(a),
-      abandon: async () => {},
-    })
-    expect(ran).toBe('executed')
+    await approveAndRun(approval.id)
     const record = await prisma.toolCall.findFirstOrThrow({ where: { id: approval.callId } })
     expect(record, JSON.stringify(record)).toMatchObject({ outcome: 'succeeded', onBehalfOfSubject: people.joe.id })
     expect(upstream.seen.length).toBe(seen + 1)
@@ -299,14 +303,7 @@ spec:
     // Revoked between the hold and the decision (the client alone: its tokens stay for the tests after this one).
     await prisma.oauthClient.update({ where: { clientId: oauthClientId }, data: { disabled: true } })
     try {
-      const approved = await call(approveApi.POST, `/api/v1/approvals/${approval.id}/approve`, { method: 'POST', params: { id: approval.id }, body: {} })
-      expect(approved.status, approved.text).toBe(200)
-      const ran = await executeApprovedCall(approval.id, 1, {
-        run: (a, args, key) => runApprovedCall(a, (args ?? {}) as Record<string, unknown>, key),
-        safeToRepeat: (a) => isSafeToRepeat(a),
-        abandon: async () => {},
-      })
-      expect(ran).toBe('executed')
+      await approveAndRun(approval.id)
       const record = await prisma.toolCall.findFirstOrThrow({ where: { id: approval.callId } })
       expect(record, JSON.stringify(record)).toMatchObject({ outcome: 'failed', errorCode: 'person_unavailable' })
       expect(record.errorMessage).toContain('OAuth client')
