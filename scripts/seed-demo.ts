@@ -6,13 +6,13 @@
 import '@/lib/check-config'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { demoFleetRefusal } from '@/lib/seed/demo-fleet-present'
+import { demoFleetRefusal, peoplePresent } from '@/lib/seed/demo-present'
 import { DEMO_MANIFEST_PORT } from './demo-ports.mjs'
 
 async function main(): Promise<number> {
   try {
-    const [people, refusal] = await Promise.all([prisma.user.count(), demoFleetRefusal()])
-    if (people > 0 && refusal) {
+    const [people, refusal] = await Promise.all([peoplePresent(), demoFleetRefusal()])
+    if (people && refusal) {
       console.log(`demo fleet: skipped (${refusal})`)
       return 0
     }

@@ -2,8 +2,8 @@
 // lists. Only into a database without any people, so real accounts are never touched.
 import 'server-only'
 import type { Role } from '@/lib/auth/authenticate'
-import { prisma } from '@/lib/db'
 import { createUser } from '@/lib/people/create-user'
+import { peoplePresent } from './demo-present'
 
 const DEMO_USERS: { email: string; password: string; role: Role; name: string }[] = [
   { email: 'admin@toolroom.local', password: 'toolroom-demo-admin', role: 'admin', name: 'Ada Admin' },
@@ -13,7 +13,7 @@ const DEMO_USERS: { email: string; password: string; role: Role; name: string }[
 ]
 
 export async function seedDemoUsers(): Promise<typeof DEMO_USERS | null> {
-  if ((await prisma.user.count()) > 0) return null
+  if (await peoplePresent()) return null
   for (const user of DEMO_USERS) await createUser(user, { kind: 'system', name: 'demo seed' })
   return DEMO_USERS
 }
