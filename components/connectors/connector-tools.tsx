@@ -12,7 +12,7 @@ import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
 import { useAllResources, useResource } from '@/lib/client/hooks'
 import { refHref, resourceHref } from '@/lib/client/links'
-import { parseRef } from '@/lib/manifests/resource-ref'
+import { parseRef } from '@/lib/refs/resource-ref'
 
 type Tool = Resource<ToolSpec, ToolStatus>
 

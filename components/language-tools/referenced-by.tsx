@@ -10,7 +10,7 @@ import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { Resource } from '@/lib/client/api'
 import { useAllResources } from '@/lib/client/hooks'
 import { resourceHref } from '@/lib/client/links'
-import { parseRef } from '@/lib/manifests/resource-ref'
+import { parseRef } from '@/lib/refs/resource-ref'
 import { phaseProblems } from '@/lib/tools/tool-conditions'
 
 /** Does a reference ("name" or "namespace/name") written in `fromNamespace` point at this server? */

@@ -7,7 +7,8 @@ import { decideSurfaceChange } from '@/lib/discovery/decide-surface-change'
 import { listDiscoveryRuns, listSurfaceChanges } from '@/lib/discovery/list-discovery'
 import { requestRefresh } from '@/lib/discovery/request-refresh'
 import { fieldErrorSchema } from '@/lib/http/problem-schema'
-import { DISCOVERY_RUN_STATUSES, DISCOVERY_SUBJECT_KINDS, DISCOVERY_TRIGGERS, SURFACE_CHANGE_STATUSES } from '@/lib/discovery/discovery-states'
+import { DISCOVERY_RUN_STATUSES, DISCOVERY_SUBJECT_KINDS, SURFACE_CHANGE_STATUSES } from '@/lib/discovery/discovery-states'
+import { DISCOVERY_TRIGGERS } from '@/lib/jobs/discovery-triggers'
 import { idParams, pageSchema } from './schemas'
 
 const namespaceOnly = z.strictObject({ namespace: z.string().max(63).optional() })

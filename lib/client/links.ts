@@ -1,6 +1,6 @@
 // Portal URLs of resources. Pages accept a uuid or a name with ?namespace=, like the API does, so
 // a reference written in a spec ("name" or "namespace/name") links without a lookup.
-import { parseRef } from '@/lib/manifests/resource-ref'
+import { parseRef } from '@/lib/refs/resource-ref'
 import { parseToolStatKey } from '@/lib/stats/tool-stat-key'
 
 export type PortalKind = 'Tool' | 'LanguageTool' | 'Connector' | 'Unit' | 'Agent' | 'Secret' | 'IdentityProvider'

@@ -1,11 +1,7 @@
 // The words discovery records its runs and changes with, in one place for the worker, the API's
-// schemas and the portal.
+// schemas and the portal (why a run happened travels in job payloads: lib/jobs/discovery-triggers.ts).
 export const DISCOVERY_SUBJECT_KINDS = ['Agent', 'Unit', 'LanguageTool'] as const
 export type DiscoverySubjectKind = (typeof DISCOVERY_SUBJECT_KINDS)[number]
-
-/** Why a run happened: a new subject, a new image digest, a changed endpoint, a person's request, the sweep. */
-export const DISCOVERY_TRIGGERS = ['created', 'rotation', 'changed', 'manual', 'periodic'] as const
-export type DiscoveryTrigger = (typeof DISCOVERY_TRIGGERS)[number]
 
 export const DISCOVERY_RUN_STATUSES = ['running', 'succeeded', 'failed'] as const
 

@@ -3,7 +3,7 @@
 // query builder that was six or seven round trips and a sixth of a worker's CPU; here it is one
 // statement to start and one to finish (atomic: data-modifying CTEs of one statement commit together).
 import 'server-only'
-import type { DiscoveryTrigger } from './discovery-states'
+import type { DiscoveryTrigger } from '@/lib/jobs/discovery-triggers'
 import { randomUUID } from 'node:crypto'
 import type { Expression, UpdateQueryBuilder, UpdateResult } from 'kysely'
 import { db, sql, type Tables } from '@/lib/sql'

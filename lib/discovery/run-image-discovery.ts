@@ -10,7 +10,7 @@ import { introspectImage } from './introspect-image'
 import { finishImageRun, readImageSubject, startImageRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 import { storableJson } from '@/lib/storage/storable-text'
-import type { DiscoveryTrigger } from './discovery-states'
+import type { DiscoveryTrigger } from '@/lib/jobs/discovery-triggers'
 
 // Reserved namespaces for validating entries, read at most every 30 s per worker: a connector made
 // in between is still enforced where it matters, when effective tool sets are resolved.

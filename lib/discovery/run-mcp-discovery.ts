@@ -19,7 +19,7 @@ import { introspectMcpServer } from './introspect-mcp-server'
 import { finishMcpRun, startMcpRun } from './record-discovery-run'
 import { discoveryFetch } from '@/lib/outbound/outbound-clients'
 import { refreshOAuthToolStatus, refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
-import type { DiscoveryTrigger } from './discovery-states'
+import type { DiscoveryTrigger } from '@/lib/jobs/discovery-triggers'
 
 export async function runMcpDiscovery({
   id,

@@ -4,7 +4,7 @@ import 'server-only'
 import { prisma } from '@/lib/db'
 import { enqueueMany } from '@/lib/jobs/enqueue'
 import { introspectImageJob, introspectMcpServerJob } from '@/lib/jobs/job-contracts'
-import type { DiscoveryTrigger as Trigger } from './discovery-states'
+import type { DiscoveryTrigger as Trigger } from '@/lib/jobs/discovery-triggers'
 import { imageDigestOf } from '@/lib/manifests/specs/fleet'
 
 export interface WrittenResource {

@@ -6,7 +6,7 @@
 // tests/unit/impact-candidates.test.ts holds this to resolving every agent.
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
-import { qualifyRef } from '@/lib/manifests/resource-ref'
+import { qualifyRef } from '@/lib/refs/resource-ref'
 
 export interface TouchedResources {
   /** `namespace/name` of agents created, changed or deleted. */

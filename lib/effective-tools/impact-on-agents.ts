@@ -6,7 +6,7 @@
 import 'server-only'
 import { prisma } from '@/lib/db'
 import type { Kind } from '@/lib/manifests/kinds'
-import { qualifyRef } from '@/lib/manifests/resource-ref'
+import { qualifyRef } from '@/lib/refs/resource-ref'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'

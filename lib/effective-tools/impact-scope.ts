@@ -12,7 +12,7 @@ import { toolNamespaceOf } from '@/lib/tools/naming'
 import { catalogToolsFromMcp } from './catalog-tools'
 import type { RegistryState, TouchedResources } from './impact-candidates'
 import type { RegistryReader } from './registry-reader'
-import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
+import { parseRef, qualifyRef } from '@/lib/refs/resource-ref'
 import type { CatalogTool, ResolverInput } from './types'
 
 /** Names, plus every name that has a candidate of one of `levels` or lies under one of `namespaces`. */

@@ -1,6 +1,6 @@
 // Gathers what the resolver needs for one agent or unit: its unit chain, and the connectors, servers
 // and Tools it and its units refer to, through the registry reader.
-import { qualifyRef } from '@/lib/manifests/resource-ref'
+import { qualifyRef } from '@/lib/refs/resource-ref'
 import type { AgentSpec, UnitSpec } from '@/lib/manifests/specs/fleet'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { catalogToolsFromImage, catalogToolsFromMcp, type ImageToolDefinition } from './catalog-tools'

@@ -3,7 +3,7 @@
 // requests of this process). Without a live change listener every reader starts empty.
 import 'server-only'
 import { prisma } from '@/lib/db'
-import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
+import { parseRef, qualifyRef } from '@/lib/refs/resource-ref'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import type { ConnectorSpec } from '@/lib/manifests/specs/connector'
 import type { UnitSpec } from '@/lib/manifests/specs/fleet'

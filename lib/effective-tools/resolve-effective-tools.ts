@@ -1,7 +1,7 @@
 // The effective tool set of an agent or unit (docs/design/effective-tools.md). Pure and deterministic: the same input
 // always gives the same entries in the same order. The loader (load-resolver-input.ts) does the I/O.
 import { shippedApprovalDefault } from '@/lib/approvals/approval-defaults'
-import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
+import { parseRef, qualifyRef } from '@/lib/refs/resource-ref'
 import { reservedNamespaceOf, toolNamespaceOf } from '@/lib/tools/naming'
 import { agentAllowed } from './allowed-agents'
 import {

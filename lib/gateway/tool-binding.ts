@@ -5,7 +5,7 @@
 import type { McpTransportUsed } from '@/lib/discovery/introspect-mcp-server'
 import type { RegistryReader } from '@/lib/effective-tools/registry-reader'
 import type { EffectiveTool } from '@/lib/effective-tools/types'
-import { qualifyRef } from '@/lib/manifests/resource-ref'
+import { qualifyRef } from '@/lib/refs/resource-ref'
 import { languageToolEndpoint, type LanguageToolSpec } from '@/lib/manifests/specs/language-tool'
 import type { ToolSpec } from '@/lib/manifests/specs/tool'
 import type { OAuth2Client, OAuth2Connection } from '@/lib/manifests/specs/upstream-auth'

@@ -4,7 +4,7 @@
 import 'server-only'
 import { z } from 'zod'
 import { config } from '@/lib/config'
-import { DISCOVERY_TRIGGERS } from '@/lib/discovery/discovery-states'
+import { DISCOVERY_TRIGGERS } from './discovery-triggers'
 
 export interface JobContract<S extends z.ZodType = z.ZodType> {
   name: string

@@ -11,7 +11,7 @@ import { secretRefProblem } from '@/lib/secrets/secret-ref'
 import { endpointVerdict } from '@/lib/tools/refresh-tool-status'
 import { BLOCKING_CONDITIONS, type EndpointFact, observeToolConditions, type SecretFact, type ServerFact, upstreamToolName } from '@/lib/tools/tool-conditions'
 import type { IndexedDocument } from './check-manifest-rules'
-import { parseRef } from './resource-ref'
+import { parseRef } from '@/lib/refs/resource-ref'
 import { languageToolEndpoint, type LanguageToolSpec } from './specs/language-tool'
 import type { ToolSpec } from './specs/tool'
 

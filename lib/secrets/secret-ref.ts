@@ -6,7 +6,7 @@
 // (discovery, the gateway), so a reference stored before the rule, or written around validation,
 // still opens nothing.
 
-import { parseRef, type ResourceName } from '@/lib/manifests/resource-ref'
+import { parseRef, type ResourceName } from '@/lib/refs/resource-ref'
 
 export const SECRET_REF_RULE = 'secret-namespace'
 

@@ -7,13 +7,8 @@ import { APPROVAL_EXECUTIONS, APPROVAL_STATUSES } from '@/lib/approvals/approval
 import { AUDIT_ACTOR_KINDS } from '@/lib/audit/record-audit-event'
 import { ROLES, SCOPES } from '@/lib/auth/access-rules'
 import { prisma } from '@/lib/db'
-import {
-  DISCOVERY_RUN_STATUSES,
-  DISCOVERY_SUBJECT_KINDS,
-  DISCOVERY_TRIGGERS,
-  LANGUAGE_TOOL_PHASES,
-  SURFACE_CHANGE_STATUSES,
-} from '@/lib/discovery/discovery-states'
+import { DISCOVERY_RUN_STATUSES, DISCOVERY_SUBJECT_KINDS, LANGUAGE_TOOL_PHASES, SURFACE_CHANGE_STATUSES } from '@/lib/discovery/discovery-states'
+import { DISCOVERY_TRIGGERS } from '@/lib/jobs/discovery-triggers'
 import { IDEMPOTENCY_STATES } from '@/lib/gateway/idempotency'
 import { IDENTITY_PROVIDER_PHASES } from '@/lib/identity/identity-provider-conditions'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'

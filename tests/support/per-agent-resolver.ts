@@ -2,7 +2,7 @@
 // resolve-effective-tools.ts at the time): each subject gathered level by level, its units walked for
 // every toggle. Kept frozen, as the reference the shared resolution is held to
 // (tests/unit/unit-chain-resolution.test.ts); not to be updated with the resolver.
-import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
+import { parseRef, qualifyRef } from '@/lib/refs/resource-ref'
 import { type Candidate, reservedDenialOf, safetyDenialOf, type Verdict, type VerdictSet } from '@/lib/effective-tools/resolve-effective-tools'
 import { type CatalogTool, type EffectiveTool, type ResolverInput, type Tier, TIER_PRECEDENCE, type UnresolvedReference } from '@/lib/effective-tools/types'
 

@@ -1,7 +1,7 @@
-// How specs' references are read (lib/manifests/resource-ref.ts): the one reading every resolver,
+// How specs' references are read (lib/refs/resource-ref.ts): the one reading every resolver,
 // reader, link and check uses.
 import { describe, expect, it } from 'vitest'
-import { parseRef, qualifyRef } from '@/lib/manifests/resource-ref'
+import { parseRef, qualifyRef } from '@/lib/refs/resource-ref'
 
 describe('resource references', () => {
   it("reads a bare name in the referrer's namespace, and namespace/name in the one it names", () => {

@@ -53,7 +53,7 @@ describe("import 'server-only'", () => {
     // Guards the walk itself: a resolver that found no imports would pass the checks above vacuously.
     const reached = clientModules(graph)
     expect(reached.has('lib/client/api.ts')).toBe(true)
-    expect(reached.has('lib/manifests/resource-ref.ts')).toBe(true)
+    expect(reached.has('lib/refs/resource-ref.ts')).toBe(true)
     expect(graph.get('lib/db.ts')?.serverOnly).toBe(true)
     expect(libModules.filter((facts) => facts.serverOnly).length).toBeGreaterThan(100)
   })
