@@ -15,7 +15,10 @@ function createClient() {
   // Our own pool (the adapter takes it as it is), so the metrics can report its use.
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: TOOLROOM_DB_POOL })
   trackPool('prisma', pool)
-  return new PrismaClient({ adapter: new PrismaPg(pool) })
+  // 'minimal': the other formats capture a stack (a new Error) on every call, only to point at the
+  // caller's line in an error's message: about 1 % of a full-fleet recompute's CPU (BENCHMARKS.md).
+  // Our error handling logs an error with its own stack.
+  return new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: 'minimal' })
 }
 
 export const prisma: PrismaClient = globalForPrisma.prisma ?? createClient()
