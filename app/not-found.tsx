@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { NotFoundPage } from '@/components/layout/not-found-page'
-import { pageCaller } from '@/lib/auth/page-caller'
+import { pageCaller } from '@/lib/sign-in/page-caller'
 
 export const metadata: Metadata = { title: 'Page not found' }
 

@@ -1,7 +1,7 @@
 import { CallerProvider } from '@/components/access/caller-context'
 import { EarlyShortcuts } from '@/components/layout/early-shortcuts'
 import { PortalShell } from '@/components/layout/portal-shell'
-import { requirePageCaller } from '@/lib/auth/page-caller'
+import { requirePageCaller } from '@/lib/sign-in/page-caller'
 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const actor = await requirePageCaller()

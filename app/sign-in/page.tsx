@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { redirect } from 'next/navigation'
 import { SignInForm } from '@/components/access/sign-in-form'
-import { pageCaller } from '@/lib/auth/page-caller'
+import { pageCaller } from '@/lib/sign-in/page-caller'
 import { oidcButton } from '@/lib/auth/oidc-config'
 import { authorizeContinuation } from '@/lib/oauth/authorize-continuation'
 

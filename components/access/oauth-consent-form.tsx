@@ -1,7 +1,7 @@
 'use client'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
-import type { ConsentRequest } from '@/lib/oauth/oauth-consent'
+import type { ConsentRequest } from '@/lib/sign-in/oauth-consent'
 import { STANDALONE_FIELD, STANDALONE_LABEL, StandalonePage } from './standalone-page'
 
 /** The consent step of an MCP client's authorization: which client, as which agent, for what; allow or deny. */

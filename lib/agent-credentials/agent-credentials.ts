@@ -1,7 +1,7 @@
 // Agent credentials: bearer tokens (`tra_…`) an agent presents to the gateway. The token is returned
 // once at creation; only its hash and a hint are kept. Creating and revoking are audited.
 import 'server-only'
-import { forgetAgentCredentials } from '@/lib/auth/authenticate-agent'
+import { forgetAgentCredentials } from '@/lib/auth/agent-identity-cache'
 import { issueToken } from '@/lib/auth/secret-token'
 import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'

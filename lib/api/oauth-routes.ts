@@ -2,7 +2,7 @@
 // metadata for `/mcp`, RFC 8414 authorization server metadata of better-auth's OAuth provider), the
 // admin's management of OAuth clients and of the agents that accept dynamically registered ones, and
 // a person's consent. The OAuth endpoints themselves (authorize, token, revoke, register) are
-// better-auth's, under /api/auth/oauth2 (lib/auth/auth-handler.ts).
+// better-auth's, under /api/auth/oauth2 (lib/sign-in/auth-handler.ts).
 import 'server-only'
 import { z } from '@/lib/http/zod'
 import { auditActorOf } from '@/lib/audit/audit-actor'
@@ -10,9 +10,9 @@ import type { RouteContract } from '@/lib/http/contract'
 import { publicOrigin } from '@/lib/request-origin/public-origin'
 import { route } from '@/lib/http/route'
 import { createOAuthClient, listOAuthClients, type OAuthClientView, revokeOAuthClient, setDynamicRegistration } from '@/lib/oauth/manage-oauth-clients'
-import { decideConsent } from '@/lib/oauth/oauth-consent'
+import { decideConsent } from '@/lib/sign-in/oauth-consent'
 import { protectedResourceMetadata, registerMcpResourceWhereAdminActs } from '@/lib/oauth/protected-resource'
-import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
+import { authServerMetadata } from '@/lib/sign-in/auth-server-metadata'
 
 const agentRef = z.object({ id: z.string(), namespace: z.string(), name: z.string() })
 const oauthClient = z

@@ -2,7 +2,7 @@
 // and handlers. Create and replace go through the same validation as apply.
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import { adminOnlyError, isAdminOnlyKind } from '@/lib/auth/admin-only-kinds'
-import type { Access } from '@/lib/auth/authenticate'
+import type { Access } from '@/lib/auth/access-rules'
 import type { RouteContract } from '@/lib/http/contract'
 import { route } from '@/lib/http/route'
 import type { LabelRequirement, LabelSelector } from '@/lib/labels/label-selector'

@@ -1,5 +1,5 @@
 // Who the audit log names for a request: the authenticated caller, reduced to what the log keeps.
-import type { Actor } from '@/lib/auth/authenticate'
+import type { Actor } from '@/lib/auth/access-rules'
 import type { AuditActor } from './record-audit-event'
 
 /** What a change carries down from its route handler so the record names who asked and in which request. */

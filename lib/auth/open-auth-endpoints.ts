@@ -1,7 +1,7 @@
-// Which of better-auth's own endpoints under /api/auth answer at all (lib/auth/auth-handler.ts):
+// Which of better-auth's own endpoints under /api/auth answer at all (lib/sign-in/auth-handler.ts):
 // what the portal uses (session lookups, single sign-on start and callback, sign-out) and the OAuth
 // provider's protocol endpoints for MCP clients. The authorization server's metadata advertises only
-// what is here (lib/oauth/auth-server-metadata.ts).
+// what is here (lib/sign-in/auth-server-metadata.ts).
 export interface OpenAuthEndpoint {
   method: string
   path: RegExp

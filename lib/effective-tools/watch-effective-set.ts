@@ -3,7 +3,7 @@
 // registry-derived content: the 7-day statistics its entries carry move on the rollup's clock and are
 // not a change of the set. Design: docs/design/resource-model.md#watch.
 import 'server-only'
-import type { Actor } from '@/lib/auth/authenticate'
+import type { Actor } from '@/lib/auth/access-rules'
 import { AppError } from '@/lib/errors/app-error'
 import { admitWatch, contentVersion, watchAnswer } from '@/lib/http/watch-stream'
 import { getRow } from '@/lib/resources/resource-store'

@@ -5,7 +5,7 @@
 // `etag`). Design: docs/design/resource-model.md#conditional-reads.
 import 'server-only'
 import { createHash, randomBytes } from 'node:crypto'
-import type { Actor } from '@/lib/auth/authenticate'
+import type { Actor } from '@/lib/auth/access-rules'
 import { registryStateVersion } from '@/lib/registry/registry-state'
 import type { ConditionalReads } from './contract'
 

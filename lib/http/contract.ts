@@ -1,7 +1,7 @@
 // A route's contract: method, path, access, and the zod schemas of its inputs and answer. The same
 // object drives the route wrapper (parsing, auth) and the OpenAPI document, so they cannot disagree.
 import type { z } from 'zod'
-import type { Access } from '@/lib/auth/authenticate'
+import type { Access } from '@/lib/auth/access-rules'
 import type { FieldError } from '@/lib/errors/app-error'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'

@@ -3,7 +3,7 @@
 // signing ones dropped, and `prompt=login`, which this sign-in has just satisfied). Only that one path
 // of ours is ever the target, so the parameters cannot send anyone elsewhere; the authorization
 // server checks them all again (client, redirect URI, PKCE). The request comes signed by better-auth,
-// or unsigned from lib/oauth/admit-authorize-resource.ts (a resource not served yet at this origin).
+// or unsigned from lib/sign-in/admit-authorize-resource.ts (a resource not served yet at this origin).
 const SIGNING = new Set(['sig', 'exp', 'ba_iat', 'ba_pl', 'ba_param'])
 
 export function authorizeContinuation(params: URLSearchParams): string | null {

@@ -5,7 +5,7 @@
 // chooses the agents dynamically registered clients may be bound to. Every change is audited.
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import { forgetAgentCredentials } from '@/lib/auth/authenticate-agent'
+import { forgetAgentCredentials } from '@/lib/auth/agent-identity-cache'
 import { type AuditActor, recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'

@@ -5,7 +5,7 @@
 // the database (and a revocation holds at once); what a token may do is the one Agent its client is
 // bound to (lib/oauth/identify-oauth-token.ts). Clients are registered by admins through Toolroom's
 // own API (the plugin's client-management endpoints are closed); dynamic registration is open only
-// while an admin lets some agent accept such clients (lib/auth/auth-handler.ts), and such a client
+// while an admin lets some agent accept such clients (lib/sign-in/auth-handler.ts), and such a client
 // acts as an agent only once a person bound it at consent.
 import 'server-only'
 import { oauthProvider } from '@better-auth/oauth-provider'

@@ -2,9 +2,9 @@
 // sessions and tokens. Neither may leave Toolroom without an enabled admin.
 import 'server-only'
 import { recordAuditEvent, type AuditActor } from '@/lib/audit/record-audit-event'
-import type { Role } from '@/lib/auth/authenticate'
+import type { Role } from '@/lib/auth/access-rules'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
-import { forgetAgentCredentials } from '@/lib/auth/authenticate-agent'
+import { forgetAgentCredentials } from '@/lib/auth/agent-identity-cache'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'
 import type { Prisma } from '@/lib/generated/prisma/client'

@@ -3,7 +3,7 @@
 import 'server-only'
 import { randomUUID } from 'node:crypto'
 import { recordAuditEvents, type AuditActor } from '@/lib/audit/record-audit-event'
-import type { Role } from '@/lib/auth/authenticate'
+import type { Role } from '@/lib/auth/access-rules'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { choosePassword, hashPassword } from './password'

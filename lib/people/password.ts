@@ -2,7 +2,7 @@
 // at least MIN_PASSWORD_LENGTH long, and hashed by better-auth's own hasher so its sign-in reads them.
 import 'server-only'
 import { randomBytes } from 'node:crypto'
-import { getAuth } from '@/lib/auth/better-auth'
+import { getAuth } from '@/lib/sign-in/better-auth'
 import { AppError } from '@/lib/errors/app-error'
 
 export const MIN_PASSWORD_LENGTH = 12

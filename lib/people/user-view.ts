@@ -1,4 +1,4 @@
-import type { Role } from '@/lib/auth/authenticate'
+import type { Role } from '@/lib/auth/access-rules'
 
 export interface UserView {
   id: string

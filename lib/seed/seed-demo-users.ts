@@ -1,7 +1,7 @@
 // One demo person per role for the embedded/demo database, with fixed credentials that the README
 // lists. Only into a database without any people, so real accounts are never touched.
 import 'server-only'
-import type { Role } from '@/lib/auth/authenticate'
+import type { Role } from '@/lib/auth/access-rules'
 import { createUser } from '@/lib/people/create-user'
 import { peoplePresent } from './demo-present'
 

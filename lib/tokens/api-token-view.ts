@@ -1,4 +1,4 @@
-import type { Scope } from '@/lib/auth/authenticate'
+import type { Scope } from '@/lib/auth/access-rules'
 
 export interface ApiTokenView {
   id: string

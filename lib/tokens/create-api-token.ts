@@ -3,7 +3,7 @@
 import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { auditActorOf } from '@/lib/audit/audit-actor'
-import { type Actor, SCOPES, type Scope } from '@/lib/auth/authenticate'
+import { type Actor, SCOPES, type Scope } from '@/lib/auth/access-rules'
 import { issueToken } from '@/lib/auth/secret-token'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'

@@ -1,6 +1,6 @@
 import 'server-only'
-import type { Actor } from '@/lib/auth/authenticate'
-import { isAllowed } from '@/lib/auth/authenticate'
+import type { Actor } from '@/lib/auth/access-rules'
+import { isAllowed } from '@/lib/auth/access-rules'
 import { prisma } from '@/lib/db'
 import { toApiTokenView, type ApiTokenView } from './api-token-view'
 

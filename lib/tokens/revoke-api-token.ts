@@ -1,7 +1,7 @@
 import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { auditActorOf } from '@/lib/audit/audit-actor'
-import { type Actor, isAllowed } from '@/lib/auth/authenticate'
+import { type Actor, isAllowed } from '@/lib/auth/access-rules'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
 import { AppError, notFound } from '@/lib/errors/app-error'

@@ -5,7 +5,7 @@
 import 'server-only'
 import { exchangeAuthorization } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js'
-import type { Actor } from '@/lib/auth/authenticate'
+import type { Actor } from '@/lib/auth/access-rules'
 import type { AuditContext } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'

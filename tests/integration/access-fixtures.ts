@@ -2,7 +2,7 @@
 // POST /api/v1/session (better-auth underneath), and API tokens created through POST /api/v1/tokens.
 import { randomInt } from 'node:crypto'
 import { accessRoutes } from '@/lib/api/access-routes'
-import type { Role, Scope } from '@/lib/auth/authenticate'
+import type { Role, Scope } from '@/lib/auth/access-rules'
 import { prisma } from '@/lib/db'
 import { frontPeerHeaders } from '@/lib/request-origin/client-address'
 import { createUser } from '@/lib/people/create-user'

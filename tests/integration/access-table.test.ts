@@ -4,7 +4,7 @@
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ALL_CONTRACTS } from '@/lib/api/contracts'
-import type { Access, Role, Scope } from '@/lib/auth/authenticate'
+import type { Access, Role, Scope } from '@/lib/auth/access-rules'
 import type { RouteContract } from '@/lib/http/contract'
 import { call, type Caller, TEST_ORIGIN } from './helpers'
 import { ROLE_LIST, sessionCookie, tokenFor } from './access-fixtures'

@@ -207,7 +207,7 @@ describe('the agent’s own credential', () => {
   })
 
   it('stops working once revoked, at once in the process that revoked it', async () => {
-    // Used first, so this process holds its verdict (lib/auth/authenticate-agent.ts): the revocation must drop it, not outwait it.
+    // Used first, so this process holds its verdict (lib/auth/agent-identity-cache.ts): the revocation must drop it, not outwait it.
     expect((await config('b', { as: { token: tokens.b.token } })).status).toBe(200)
     const revoked = await call(agentCredentialRoutes.revokeCredential, `/api/v1/agents/${ids.b}/credentials/${tokens.b.id}/revoke`, {
       method: 'POST',

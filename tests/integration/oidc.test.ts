@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renderToString } from 'react-dom/server'
 import { createElement } from 'react'
 import { SignInForm } from '@/components/access/sign-in-form'
-import { createAuth } from '@/lib/auth/better-auth'
+import { createAuth } from '@/lib/sign-in/better-auth'
 import { oidcButton } from '@/lib/auth/oidc-config'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
@@ -83,7 +83,7 @@ describe('OpenID Connect sign-in', () => {
 
 describe('better-auth endpoints', () => {
   it('are open only for sessions, single sign-on and sign-out', async () => {
-    const { authHandler } = await import('@/lib/auth/auth-handler')
+    const { authHandler } = await import('@/lib/sign-in/auth-handler')
     const post = (path: string, body: unknown) =>
       authHandler(
         new Request(`http://toolroom.test${path}`, {

@@ -157,7 +157,7 @@ spec:
   })
   expect(created.status, created.text).toBe(201)
   oauthClientId = created.json.clientId
-  // Only operators and admins may let an MCP client act for them (lib/oauth/oauth-consent.ts).
+  // Only operators and admins may let an MCP client act for them (lib/sign-in/oauth-consent.ts).
   for (const who of ['jane', 'joe'] as const) {
     const user = await ensureUser('operator', who)
     const cookie = await sessionCookie('operator', who)

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import { authHandler } from '@/lib/auth/auth-handler'
+import { authHandler } from '@/lib/sign-in/auth-handler'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { listen, listenOn } from './listen'
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { ChangePasswordForm } from '@/components/access/change-password-form'
 import { PageHeader } from '@/components/ui/page-header'
-import { requirePageCaller } from '@/lib/auth/page-caller'
+import { requirePageCaller } from '@/lib/sign-in/page-caller'
 
 export const metadata: Metadata = { title: 'Your account' }
 

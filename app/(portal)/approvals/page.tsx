@@ -4,7 +4,7 @@ import { APPROVAL_CONTRACTS } from '@/lib/api/approval-routes'
 import { ApprovalQueue } from '@/components/approvals/approval-queue'
 import { PageHeader } from '@/components/ui/page-header'
 import { listApprovals } from '@/lib/approvals/list-approvals'
-import { requirePageCaller } from '@/lib/auth/page-caller'
+import { requirePageCaller } from '@/lib/sign-in/page-caller'
 import { APPROVAL_PAGE_SIZE } from '@/lib/client/approvals-api'
 import { firstParams, type SearchParams } from '@/lib/client/search-params'
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { MyConnections } from '@/components/connections/my-connections'
 import { PageHeader } from '@/components/ui/page-header'
-import { requirePageCaller } from '@/lib/auth/page-caller'
+import { requirePageCaller } from '@/lib/sign-in/page-caller'
 import { firstParams, type SearchParams } from '@/lib/client/search-params'
 
 export const metadata: Metadata = { title: 'Your connections' }

@@ -2,7 +2,7 @@ import type { Metadata } from 'next'
 import { NotAllowed } from '@/components/access/not-allowed'
 import { PeopleManager } from '@/components/access/people-manager'
 import { PageHeader } from '@/components/ui/page-header'
-import { pageAllows } from '@/lib/auth/page-caller'
+import { pageAllows } from '@/lib/sign-in/page-caller'
 
 export const metadata: Metadata = { title: 'People' }
 

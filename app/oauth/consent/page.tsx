@@ -2,8 +2,8 @@ import type { Metadata } from 'next'
 import { redirect } from 'next/navigation'
 import { OAuthConsentForm } from '@/components/access/oauth-consent-form'
 import { isAllowed } from '@/lib/auth/access-rules'
-import { pageCaller } from '@/lib/auth/page-caller'
-import { describeConsent } from '@/lib/oauth/oauth-consent'
+import { pageCaller } from '@/lib/sign-in/page-caller'
+import { describeConsent } from '@/lib/sign-in/oauth-consent'
 
 export const metadata: Metadata = { title: 'Connect an MCP client' }
 

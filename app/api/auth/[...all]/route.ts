@@ -1,4 +1,4 @@
-import { authHandler } from '@/lib/auth/auth-handler'
+import { authHandler } from '@/lib/sign-in/auth-handler'
 
 export const dynamic = 'force-dynamic'
 export const GET = authHandler

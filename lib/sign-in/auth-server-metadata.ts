@@ -5,12 +5,12 @@
 // (the gateway takes bearer tokens only, so a DPoP-bound token would open nothing); and one more grant,
 // token exchange, which Toolroom answers itself.
 import 'server-only'
-import { getAuth } from '@/lib/auth/better-auth'
+import { getAuth } from './better-auth'
 import { TOKEN_EXCHANGE_GRANT } from '@/lib/oauth/exchange-token'
 import { openAuthEndpoint } from '@/lib/auth/open-auth-endpoints'
 import { publicOrigin } from '@/lib/request-origin/public-origin'
 import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider'
-import { dynamicRegistrationOpen } from './manage-oauth-clients'
+import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 
 /** How each endpoint RFC 8414 (and OpenID Connect discovery) can name is called; any other is left out. */
 export const ENDPOINT_METHODS: Record<string, 'GET' | 'POST'> = {

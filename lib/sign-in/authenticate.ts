@@ -1,14 +1,12 @@
-// Who is calling, and may they? The route wrapper asks these two questions for every API request,
-// and the portal's layout asks the first for every page. People come with a session cookie
+// Who is calling? The route wrapper asks for every API request (and then whether they may,
+// lib/auth/access-rules.ts), and the portal's layout for every page. People come with a session cookie
 // (better-auth), REST consumers with `Authorization: Bearer trk_…` (an API token of ours).
 import 'server-only'
 import { prisma } from '@/lib/db'
 import { getAuth } from './better-auth'
-import { type Actor, type Role, ROLES, type Scope, SCOPES } from './access-rules'
-import { cachedTokenActor, rememberTokenActor } from './api-token-cache'
-import { bearerToken, hashToken } from './secret-token'
-
-export { type Access, type Actor, isAllowed, type Role, ROLES, type Scope, SCOPES, scopesAllowedFor } from './access-rules'
+import { type Actor, type Role, ROLES, type Scope, SCOPES } from '@/lib/auth/access-rules'
+import { cachedTokenActor, rememberTokenActor } from '@/lib/auth/api-token-cache'
+import { bearerToken, hashToken } from '@/lib/auth/secret-token'
 
 /** Token lastUsedAt is written at most this often, so a busy token does not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000

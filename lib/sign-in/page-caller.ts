@@ -2,9 +2,9 @@
 import 'server-only'
 import { headers } from 'next/headers'
 import { redirect } from 'next/navigation'
-import { type Access, isAllowed } from './access-rules'
+import { type Access, isAllowed } from '@/lib/auth/access-rules'
 import { authenticateSession } from './authenticate'
-import type { Actor } from './access-rules'
+import type { Actor } from '@/lib/auth/access-rules'
 
 export async function pageCaller(): Promise<Actor | null> {
   return authenticateSession(await headers())

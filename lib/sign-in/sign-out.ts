@@ -1,6 +1,6 @@
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { auditActorOf } from '@/lib/audit/audit-actor'
-import type { Actor } from './authenticate'
+import type { Actor } from '@/lib/auth/access-rules'
 import { getAuth } from './better-auth'
 
 /** Ends the caller's session (a token caller has none: nothing to end) and clears the cookie. */

@@ -3,7 +3,7 @@
 // address (ours, from lib/request-origin/client-address.ts: the attempt limit keys on it) and user agent, plus,
 // for endpoints that act on the caller's session, the cookie and the Origin better-auth checks it with.
 import { getAuth } from './better-auth'
-import { withClientAddress } from './client-address-header'
+import { withClientAddress } from '@/lib/auth/client-address-header'
 
 const CLIENT_HEADERS = ['user-agent']
 const SESSION_HEADERS = ['cookie', 'origin']

@@ -9,18 +9,18 @@
 // registration only while an admin lets some agent accept such clients. Consent goes through
 // POST /api/v1/oauth/consent; clients are managed through /api/v1/oauth/clients.
 import { AppError } from '@/lib/errors/app-error'
-import { admitAuthorizeResource } from '@/lib/oauth/admit-authorize-resource'
+import { admitAuthorizeResource } from './admit-authorize-resource'
 import { dynamicRegistrationOpen } from '@/lib/oauth/manage-oauth-clients'
 import { problemResponse, toAppError } from '@/lib/errors/problem'
 import { publicOrigin } from '@/lib/request-origin/public-origin'
-import { authServerMetadata } from '@/lib/oauth/auth-server-metadata'
+import { authServerMetadata } from './auth-server-metadata'
 import { exchangeToken, isTokenExchange } from '@/lib/oauth/exchange-token'
 import { limitTokenFailures } from '@/lib/oauth/limit-token-failures'
 import { revokeDelegatedToken } from '@/lib/oauth/revoke-delegated-token'
 import { getAuth } from './better-auth'
-import { withClientAddress } from './client-address-header'
-import { openAuthEndpoint } from './open-auth-endpoints'
-import { checkSameOrigin } from './same-origin'
+import { withClientAddress } from '@/lib/auth/client-address-header'
+import { openAuthEndpoint } from '@/lib/auth/open-auth-endpoints'
+import { checkSameOrigin } from '@/lib/auth/same-origin'
 
 const REGISTER = '/api/auth/oauth2/register'
 const AUTHORIZE = '/api/auth/oauth2/authorize'

@@ -5,13 +5,13 @@
 // is bound here, once, to an agent an admin lets accept such clients. Consenting takes the `write`
 // role (operator or admin), like other changes to what agents may do; every decision is audited.
 import 'server-only'
-import { getAuth } from '@/lib/auth/better-auth'
-import type { Actor } from '@/lib/auth/authenticate'
+import { getAuth } from './better-auth'
+import type { Actor } from '@/lib/auth/access-rules'
 import { auditActorOf } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
-import { findAgent } from './manage-oauth-clients'
+import { findAgent } from '@/lib/oauth/manage-oauth-clients'
 
 export interface ConsentRequest {
   client: { clientId: string; name: string; registration: 'admin' | 'dynamic'; redirectUri: string | null }

@@ -6,10 +6,10 @@
 // Which origins serve the resource, and why: lib/oauth/protected-resource.ts.
 import 'server-only'
 import { isAllowed } from '@/lib/auth/access-rules'
-import { authenticateSession } from '@/lib/auth/authenticate'
+import { authenticateSession } from './authenticate'
 import { requestOrigin } from '@/lib/request-origin/public-origin'
-import { OAUTH_LOGIN_PAGE } from './oauth-provider'
-import { isMcpResource, mcpResourceOf, registerMcpResource } from './protected-resource'
+import { OAUTH_LOGIN_PAGE } from '@/lib/oauth/oauth-provider'
+import { isMcpResource, mcpResourceOf, registerMcpResource } from '@/lib/oauth/protected-resource'
 
 /** A redirect to sign in, or null: the authorization server takes the request from here. */
 export async function admitAuthorizeResource(request: Request): Promise<Response | null> {

@@ -1,7 +1,8 @@
 // better-auth does the password hashing and sessions (guesses are limited in
 // lib/auth/failed-attempts.ts); we give it our one Prisma client and the tables in
 // prisma/schema.prisma. Built lazily: `next build` imports route modules without TOOLROOM_SECRET_KEY
-// or a database.
+// or a database. Configured with the OAuth provider plugin (lib/oauth/oauth-provider.ts), it sits above
+// lib/auth and lib/oauth, with everything that goes through it (docs/design/access.md#layers).
 import 'server-only'
 import { createHash, hkdfSync } from 'node:crypto'
 import { betterAuth } from 'better-auth'
@@ -11,9 +12,9 @@ import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { toolroomOAuthProvider } from '@/lib/oauth/oauth-provider'
-import { oidcProvider } from './oidc-config'
-import { authSettings } from './auth-settings'
-import { CLIENT_ADDRESS_HEADER } from './client-address-header'
+import { oidcProvider } from '@/lib/auth/oidc-config'
+import { authSettings } from '@/lib/auth/auth-settings'
+import { CLIENT_ADDRESS_HEADER } from '@/lib/auth/client-address-header'
 
 export function createAuth() {
   const settings = authSettings()

@@ -5,9 +5,9 @@
 import { auditActorOf } from '@/lib/audit/audit-actor'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { AppError } from '@/lib/errors/app-error'
-import type { Actor } from './authenticate'
+import type { Actor } from '@/lib/auth/access-rules'
 import { clientAddress } from '@/lib/request-origin/client-address'
-import { countAttempt, releaseAttempt } from './failed-attempts'
+import { countAttempt, releaseAttempt } from '@/lib/auth/failed-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 
 export async function changeOwnPassword(

@@ -6,7 +6,7 @@ import { recordAuditEvent } from '@/lib/audit/record-audit-event'
 import { prisma } from '@/lib/db'
 import { AppError } from '@/lib/errors/app-error'
 import { clientAddress } from '@/lib/request-origin/client-address'
-import { countAttempt, releaseAttempt } from './failed-attempts'
+import { countAttempt, releaseAttempt } from '@/lib/auth/failed-attempts'
 import { callAuthEndpoint } from './call-auth-endpoint'
 
 export interface SignedIn {
