@@ -10,7 +10,7 @@ import { getRow } from '@/lib/resources/resource-store'
 import { agentConfigYaml } from './agent-config'
 import { storedAnswerDependencies } from './answer-dependencies'
 import { getEffectiveTools } from './get-effective-tools'
-import { loadResolverInput } from './load-resolver-input'
+import { loadSharedResolverInput } from './load-resolver-input'
 import { resolveEffectiveTools } from './resolve-effective-tools'
 import type { EffectiveToolSet } from './types'
 
@@ -29,9 +29,18 @@ function shapeOf(set: EffectiveToolSet, includeExcluded: boolean) {
   return { effectiveTools: set.tools, ...(includeExcluded ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
 }
 
-/** The fingerprint of the registry-derived set: entries without their statistics. */
+/** An entry without the 7-day statistics it carries. */
+function withoutStatistics(entries: EffectiveToolSet['tools']) {
+  return entries.map(({ totalCalls7d: _calls, failureRate7d: _failures, refusedCalls7d: _refused, ...entry }) => entry)
+}
+
+/**
+ * The fingerprint of the registry-derived set: its entries without their statistics, left out by
+ * name (not by a key anywhere in the text, which would also drop a tool's schema property so named).
+ */
 export function effectiveSetVersion(set: EffectiveToolSet, includeExcluded: boolean): string {
-  return contentVersion(JSON.stringify(shapeOf(set, includeExcluded), (key, value) => (key === 'stats' ? undefined : value)))
+  const registryDerived = { ...set, tools: withoutStatistics(set.tools), excluded: withoutStatistics(set.excluded) }
+  return contentVersion(JSON.stringify(shapeOf(registryDerived, includeExcluded)))
 }
 
 /** `fn` of the row, or null once the subject is gone. */
@@ -58,7 +67,10 @@ export async function watchEffectiveSet(request: WatchRequest & { includeExclude
         const set = await getEffectiveTools(kind, row)
         return { version: effectiveSetVersion(set, includeExcluded), object: shapeOf(set, includeExcluded) }
       }),
-    version: () => whileItExists(kind, id, async (row) => effectiveSetVersion(await loadResolverInput(kind, row).then(resolveEffectiveTools), includeExcluded)),
+    // The shared input (the unit chain's candidates worked out once per chain and epoch): after a
+    // change, every watched agent of a unit is fingerprinted again in the same epoch.
+    version: () =>
+      whileItExists(kind, id, async (row) => effectiveSetVersion(await loadSharedResolverInput(kind, row).then(resolveEffectiveTools), includeExcluded)),
     dependencies: () => storedAnswerDependencies(kind, id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,

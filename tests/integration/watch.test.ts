@@ -152,6 +152,25 @@ describe('watching an effective set', () => {
     expect(toolNames(resumed.events[0])).toEqual(['acme.update'])
   })
 
+  it("sends a change inside a tool's input schema, whatever its properties are called", async () => {
+    // A property named like the statistics the fingerprint leaves out is still the schema's.
+    const schemaTool = (type: string) => yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Tool
+metadata: { name: acme.report, namespace: watch }
+spec: { type: function, description: Reports, inputSchema: { type: object, properties: { stats: { type: ${type} } } }, sideEffects: { level: read_only } }
+`
+    await applyManifest([schemaTool('string'), agent('reporter', ['acme.report'])].join('---\n'))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'reporter' } })).id
+    const w = await watch(id)
+    await until('the first event', () => w.events.length === 1)
+    await applyManifest(schemaTool('number'))
+    await until('the change of the schema', () => w.events.length === 2)
+    expect(w.events[1].event).toBe('MODIFIED')
+    const entry = (w.events[1].data.object as { effectiveTools: { name: string; inputSchema: unknown }[] }).effectiveTools.find((t) => t.name === 'acme.report')
+    expect(entry?.inputSchema).toEqual({ type: 'object', properties: { stats: { type: 'number' } } })
+  })
+
   it('ends with DELETED when the agent is removed', async () => {
     await applyManifest(agent('short-lived', ['acme.lookup']))
     const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'short-lived' } })).id
