@@ -14,7 +14,7 @@ import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { prisma } from '@/lib/db'
 import { renderIdempotencyKey } from '@/lib/gateway/idempotency-key'
 import type { Explanation } from '@/lib/explain/explanation-schema'
-import { agentClient, inOneRateMinute, startGatewayWorld } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, startGatewayWorld } from '../support/gateway-fixtures'
 import { applyManifest, call, type Caller } from './helpers'
 import { sessionCookie } from './access-fixtures'
 
@@ -132,7 +132,8 @@ describe('the explainer decides as the gateway does', () => {
         const sent = name === 'toolroom.call_tool' ? { ...(door.name !== undefined ? { name: door.name } : {}), arguments: door.arguments } : args
         // The explanation and its call in one rate window: a pair that straddled a minute's end is asked
         // again, explained and made in the state the first pair left.
-        const { x, g } = await inOneRateMinute(
+        const { x, g } = await inOneRateWindow(
+          'minute',
           async () => ({
             x: await explained(agentId, { tool: name, arguments: sent, ...(key !== undefined ? { idempotencyKey: key } : {}) }),
             g: await gatewayVerdict(client, agentId, name, sent, key),

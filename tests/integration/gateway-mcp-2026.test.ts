@@ -5,7 +5,7 @@
 import { Client as ModernClient, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { agentClient, inOneRateMinute, modernAgentClient, startGatewayWorld } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, modernAgentClient, startGatewayWorld } from '../support/gateway-fixtures'
 import { rejectionOf } from '../support/rejection-of'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
@@ -99,7 +99,7 @@ describe('MCP 2026-07-28 with SDK v2', () => {
   })
 
   it('answers rate limits with a code outside the range the revision reserves for itself', async () => {
-    const codes = await inOneRateMinute(async () => {
+    const codes = await inOneRateWindow('minute', async () => {
       const codes: number[] = []
       for (let i = 0; i < 4; i++) {
         try {

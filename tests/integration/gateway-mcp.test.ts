@@ -5,7 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { agentClient, inOneRateMinute, startGatewayWorld } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, startGatewayWorld } from '../support/gateway-fixtures'
 import { rejectionOf } from '../support/rejection-of'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
@@ -128,7 +128,7 @@ describe('MCP gateway with the official SDK client', () => {
 
   it('enforces the per-minute rate limit of a tool with -32029 and records rate_limited', async () => {
     const refusedRecords = () => prisma.toolCall.count({ where: { toolId: 'limited.ping', outcome: 'rate_limited' } })
-    const { answers, ran, refused } = await inOneRateMinute(async () => {
+    const { answers, ran, refused } = await inOneRateWindow('minute', async () => {
       const [ranBefore, refusedBefore] = [rest.hits.get('/ping') ?? 0, await refusedRecords()]
       const answers: unknown[] = []
       for (let i = 0; i < 4; i++) answers.push(await client.callTool({ name: 'limited.ping', arguments: {} }).catch((e: unknown) => e))
@@ -215,14 +215,16 @@ describe('MCP gateway with the official SDK client', () => {
 
   it("enforces the agent's own rate limit (spec.rateLimit) over all its tools", async () => {
     const b = await agentClient(gatewayUrl, tokens.tokenB)
-    let refusal: McpError | null = null
-    for (let i = 0; i < 6 && !refusal; i++) {
-      try {
-        await b.callTool({ name: i % 2 ? 'upstream.echo' : 'secret.only_b', arguments: { text: 'x' } })
-      } catch (e) {
-        refusal = e as McpError
+    const refusal = await inOneRateWindow('minute', async () => {
+      for (let i = 0; i < 6; i++) {
+        try {
+          await b.callTool({ name: i % 2 ? 'upstream.echo' : 'secret.only_b', arguments: { text: 'x' } })
+        } catch (e) {
+          return e as McpError
+        }
       }
-    }
+      return null
+    })
     expect(refusal?.code).toBe(-32029)
     expect(refusal?.data).toMatchObject({ appliesTo: 'agent', limit: 4, window: 'minute' })
     await b.close()

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { agentClient, inOneRateMinute, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
 
 let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
 let rest: Awaited<ReturnType<typeof startRestUpstream>>
@@ -30,7 +30,7 @@ afterAll(async () => {
 describe('two gateway processes, one database', () => {
   it('hold a per-minute rate limit together', async () => {
     const refusedRecords = () => prisma.toolCall.count({ where: { toolId: 'limited.ping', outcome: 'rate_limited' } })
-    const { outcomes, ran, refused } = await inOneRateMinute(async () => {
+    const { outcomes, ran, refused } = await inOneRateWindow('minute', async () => {
       const [ranBefore, refusedBefore] = [rest.hits.get('/ping') ?? 0, await refusedRecords()]
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>

@@ -12,7 +12,7 @@ import { getBoss } from '@/lib/jobs/boss'
 import { executeApprovedCallJob } from '@/lib/jobs/job-contracts'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { inOneRateMinute, setUpGatewayRegistry } from '../support/gateway-fixtures'
+import { inOneRateWindow, setUpGatewayRegistry } from '../support/gateway-fixtures'
 import { type Listening, listen } from '../support/listen'
 import { answerStatelessMcp } from '../support/stateless-mcp'
 import { until } from '../support/until'
@@ -266,7 +266,7 @@ describe('metrics', () => {
       rateLimited: sample(text, 'toolroom_gateway_calls_total', { tool: 'limited.ping', outcome: 'rate_limited' }) ?? 0,
       refusals: sample(text, 'toolroom_gateway_rate_limited_total', { applies_to: 'tool', window: 'minute' }) ?? 0,
     })
-    const moved = await inOneRateMinute(async () => {
+    const moved = await inOneRateWindow('minute', async () => {
       const before = counted((await metrics(gateway.metricsPort)).text)
       for (let i = 0; i < 4; i++) await mcpCall('limited.ping', {})
       const after = counted((await metrics(gateway.metricsPort)).text)

@@ -372,30 +372,31 @@ spec:
 }
 
 /**
- * Makes `calls` and answers what they answered, once all of them were counted in one per-minute rate
- * window, whenever the test runs. The gateway counts per-minute limits in fixed windows on the
- * clock's minutes (lib/gateway/rate-limit.ts), reading the clock once per call, after the call was
+ * Makes `calls` and answers what they answered, once all of them were counted in one rate window of
+ * `length`, whenever the test runs. The gateway counts rate limits in fixed windows on the clock's
+ * minutes and days (lib/gateway/rate-limit.ts), reading the clock once per call, after the call was
  * sent and before its answer; the clock is this machine's, which the test and every gateway it
- * started read alike. So calls made between two readings of the test's in one window were all counted
- * in that window. Calls that straddled a window's end were counted in two (and more of them passed
- * than the limit): their minute counts are forgotten and they are made again, now at a window's
- * start with a minute ahead of them (`forgetCounts: false` keeps the counts, for calls that compare
- * two answers in whatever state they find). What `calls` answers is measured within it (counts before
- * and after it), as a straddling run's calls stay recorded; `calls` asserts nothing, so that a
- * straddling run is made again rather than failed.
+ * started read alike. So calls made between two readings of the test's in one window were all
+ * counted in that window. Calls that straddled a window's end were counted in two (and more of them
+ * passed than the limit): the counts of the windows they opened are forgotten and they are made
+ * again, now at a window's start with a whole window ahead of them (`forgetCounts: false` keeps the
+ * counts, for calls that compare two answers in whatever state they find). What `calls` answers is
+ * measured within it (counts before and after it), as a straddling run's calls stay recorded;
+ * `calls` asserts nothing, so that a straddling run is made again rather than failed.
  */
-export async function inOneRateMinute<T>(calls: () => Promise<T>, { forgetCounts = true } = {}): Promise<T> {
+export async function inOneRateWindow<T>(length: 'minute' | 'day', calls: () => Promise<T>, { forgetCounts = true } = {}): Promise<T> {
   const { prisma } = await import('@/lib/db')
   const { rateWindows } = await import('@/lib/gateway/rate-limit')
   const none = { callsPerMinute: null, callsPerDay: null }
-  const windowAt = (now: number) => rateWindows('tool', { callsPerMinute: 1, callsPerDay: null }, 'agent', none, now)[0].start.getTime()
+  const limit = { callsPerMinute: length === 'minute' ? 1 : null, callsPerDay: length === 'day' ? 1 : null }
+  const windowAt = (now: number) => rateWindows('tool', limit, 'agent', none, now)[0].start
   for (let run = 1; ; run++) {
     const first = windowAt(Date.now())
     const answer = await calls()
     const last = windowAt(Date.now())
-    if (first === last) return answer
-    if (run === 2) throw new Error(`two runs of the calls in a row straddled a minute's end: the second took over a minute (${new Date(last).toISOString()})`)
-    if (forgetCounts) await prisma.gatewayRateCounter.deleteMany({ where: { scope: { endsWith: ':m' } } })
+    if (first.getTime() === last.getTime()) return answer
+    if (run === 2) throw new Error(`two runs of the calls in a row straddled a ${length}'s end: the second took over a ${length} (${last.toISOString()})`)
+    if (forgetCounts) await prisma.gatewayRateCounter.deleteMany({ where: { windowStart: { gt: first } } })
   }
 }
 
