@@ -5,6 +5,7 @@ import { fleetRoutes } from '@/lib/api/fleet-routes'
 import { applyRoute } from '@/lib/api/registry-routes'
 import { resourceRoutes } from '@/lib/api/resource-routes'
 import { prisma } from '@/lib/db'
+import { until } from '../support/until'
 import { call, resetDatabase, yaml } from './helpers'
 
 // The audit log is append-only and is never reset between tests: each test reads the events after
@@ -14,10 +15,15 @@ beforeEach(async () => {
   await resetDatabase()
   mark = (await prisma.auditEvent.findFirst({ orderBy: { id: 'desc' }, select: { id: true } }))?.id ?? 0n
 })
-/** A time after every event so far (audit times come from the database's clock, which is this machine's). */
+/**
+ * A time after every event so far, and not after any event to come: the clock once it has passed the
+ * newest event's time as stored, to the millisecond (audit times come from the database's clock,
+ * which is this machine's).
+ */
 async function now() {
-  await new Promise((r) => setTimeout(r, 5))
-  return new Date().toISOString()
+  const newest = (await prisma.auditEvent.aggregate({ _max: { at: true } }))._max.at?.getTime() ?? 0
+  const passed = await until('the clock to pass the newest audit event', () => Date.now() > newest && new Date(), { everyMs: 1 })
+  return passed.toISOString()
 }
 const eventsSinceMark = () => prisma.auditEvent.findMany({ where: { id: { gt: mark } }, orderBy: { id: 'asc' } })
 

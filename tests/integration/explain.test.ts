@@ -14,7 +14,7 @@ import { rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { prisma } from '@/lib/db'
 import { renderIdempotencyKey } from '@/lib/gateway/idempotency-key'
 import type { Explanation } from '@/lib/explain/explanation-schema'
-import { agentClient, startGatewayWorld } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, startGatewayWorld } from '../support/gateway-fixtures'
 import { applyManifest, call, type Caller } from './helpers'
 import { sessionCookie } from './access-fixtures'
 
@@ -86,12 +86,6 @@ function explainVerdict(x: Explanation) {
   return { decision: repeats ? 'deduplicated' : x.decision, deduplicated: repeats, errorCode: x.refusal?.errorCode ?? null }
 }
 
-/** Waits out the last moments of a minute, so an explanation and its call fall in the same rate window. */
-async function awayFromMinuteEdge() {
-  const into = Date.now() % 60_000
-  if (into > 58_500) await new Promise((r) => setTimeout(r, 60_000 - into + 150))
-}
-
 const NAMES = [
   'upstream.echo',
   'upstream.create_thing',
@@ -136,9 +130,16 @@ describe('the explainer decides as the gateway does', () => {
       fc.asyncProperty(callArb, async ({ agent, name, args, door, key }) => {
         const [agentId, client] = agent === 'a' ? [tokens.agentA, clientA] : [tokens.agentB, clientB]
         const sent = name === 'toolroom.call_tool' ? { ...(door.name !== undefined ? { name: door.name } : {}), arguments: door.arguments } : args
-        await awayFromMinuteEdge()
-        const x = await explained(agentId, { tool: name, arguments: sent, ...(key !== undefined ? { idempotencyKey: key } : {}) })
-        const g = await gatewayVerdict(client, agentId, name, sent, key)
+        // The explanation and its call in one rate window: a pair that straddled a minute's end is asked
+        // again, explained and made in the state the first pair left.
+        const { x, g } = await inOneRateWindow(
+          'minute',
+          async () => ({
+            x: await explained(agentId, { tool: name, arguments: sent, ...(key !== undefined ? { idempotencyKey: key } : {}) }),
+            g: await gatewayVerdict(client, agentId, name, sent, key),
+          }),
+          { forgetCounts: false },
+        )
         const { recorded } = g
         // A key carrying a redacted argument is neither confirmed nor denied as held: only the rest can be compared.
         if (x.idempotency.withheld && g.deduplicated) return

@@ -5,7 +5,7 @@
 import { Client as ModernClient, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { agentClient, modernAgentClient, startGatewayWorld, waitForRoomInRateMinute } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, modernAgentClient, startGatewayWorld } from '../support/gateway-fixtures'
 import { rejectionOf } from '../support/rejection-of'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
@@ -99,16 +99,18 @@ describe('MCP 2026-07-28 with SDK v2', () => {
   })
 
   it('answers rate limits with a code outside the range the revision reserves for itself', async () => {
-    const codes: number[] = []
-    await waitForRoomInRateMinute()
-    for (let i = 0; i < 4; i++) {
-      try {
-        await client.callTool({ name: 'limited.ping', arguments: {} })
-      } catch (e) {
-        if (e instanceof ProtocolError) codes.push(e.code)
-        else throw e
+    const codes = await inOneRateWindow('minute', async () => {
+      const codes: number[] = []
+      for (let i = 0; i < 4; i++) {
+        try {
+          await client.callTool({ name: 'limited.ping', arguments: {} })
+        } catch (e) {
+          if (e instanceof ProtocolError) codes.push(e.code)
+          else throw e
+        }
       }
-    }
+      return codes
+    })
     expect(codes).toEqual([-31029])
   })
 

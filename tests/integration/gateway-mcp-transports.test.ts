@@ -13,6 +13,7 @@ import { closeMcpSessions } from '@/lib/gateway/executors/mcp'
 import { createGatewayServer } from '@/lib/gateway/server'
 import { agentClient } from '../support/gateway-fixtures'
 import { listen, type Listening, listenOn } from '../support/listen'
+import { until } from '../support/until'
 import { applyManifest, call } from './helpers'
 
 const json = (res: http.ServerResponse, status: number, body: unknown, type = 'application/json') =>
@@ -115,10 +116,7 @@ async function discover(name: string) {
   const server = await prisma.languageTool.findUniqueOrThrow({ where: { namespace_name: { namespace: 'tx', name } } })
   const outcome = await runMcpDiscovery({ id: server.id, trigger: 'manual' })
   expect(outcome.status, outcome.error).toBe('succeeded')
-  for (const deadline = Date.now() + 10_000; !(await client.listTools()).tools.some((t) => t.name === `${name}.echo`);) {
-    if (Date.now() > deadline) throw new Error(`the gateway never listed ${name}.echo`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
+  await until(`the gateway to list ${name}.echo`, async () => (await client.listTools()).tools.some((t) => t.name === `${name}.echo`), { timeoutMs: 10_000 })
   return prisma.languageTool.findUniqueOrThrow({ where: { id: server.id } })
 }
 

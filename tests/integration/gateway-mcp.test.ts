@@ -5,7 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { agentClient, startGatewayWorld, waitForRoomInRateMinute } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, startGatewayWorld } from '../support/gateway-fixtures'
 import { rejectionOf } from '../support/rejection-of'
 
 type World = Awaited<ReturnType<typeof startGatewayWorld>>
@@ -127,13 +127,20 @@ describe('MCP gateway with the official SDK client', () => {
   })
 
   it('enforces the per-minute rate limit of a tool with -32029 and records rate_limited', async () => {
-    await waitForRoomInRateMinute()
-    for (let i = 0; i < 3; i++) await client.callTool({ name: 'limited.ping', arguments: {} })
-    const e = await rejectionOf(client.callTool({ name: 'limited.ping', arguments: {} }), McpError)
-    expect(e.code).toBe(-32029)
-    expect(e.data).toMatchObject({ outcome: 'rate_limited', window: 'minute', limit: 3 })
-    expect(rest.hits.get('/ping')).toBe(3)
-    expect(await prisma.toolCall.count({ where: { toolId: 'limited.ping', outcome: 'rate_limited' } })).toBe(1)
+    const refusedRecords = () => prisma.toolCall.count({ where: { toolId: 'limited.ping', outcome: 'rate_limited' } })
+    const { answers, ran, refused } = await inOneRateWindow('minute', async () => {
+      const [ranBefore, refusedBefore] = [rest.hits.get('/ping') ?? 0, await refusedRecords()]
+      const answers: unknown[] = []
+      for (let i = 0; i < 4; i++) answers.push(await client.callTool({ name: 'limited.ping', arguments: {} }).catch((e: unknown) => e))
+      return { answers, ran: (rest.hits.get('/ping') ?? 0) - ranBefore, refused: (await refusedRecords()) - refusedBefore }
+    })
+    for (const answer of answers.slice(0, 3)) expect(answer).not.toBeInstanceOf(Error)
+    const e = answers[3]
+    expect(e).toBeInstanceOf(McpError)
+    expect((e as McpError).code).toBe(-32029)
+    expect((e as McpError).data).toMatchObject({ outcome: 'rate_limited', window: 'minute', limit: 3 })
+    expect(ran).toBe(3)
+    expect(refused).toBe(1)
   })
 
   it('answers calls that need approval with approval_required and the call id, and approval_status reports it', async () => {
@@ -208,14 +215,16 @@ describe('MCP gateway with the official SDK client', () => {
 
   it("enforces the agent's own rate limit (spec.rateLimit) over all its tools", async () => {
     const b = await agentClient(gatewayUrl, tokens.tokenB)
-    let refusal: McpError | null = null
-    for (let i = 0; i < 6 && !refusal; i++) {
-      try {
-        await b.callTool({ name: i % 2 ? 'upstream.echo' : 'secret.only_b', arguments: { text: 'x' } })
-      } catch (e) {
-        refusal = e as McpError
+    const refusal = await inOneRateWindow('minute', async () => {
+      for (let i = 0; i < 6; i++) {
+        try {
+          await b.callTool({ name: i % 2 ? 'upstream.echo' : 'secret.only_b', arguments: { text: 'x' } })
+        } catch (e) {
+          return e as McpError
+        }
       }
-    }
+      return null
+    })
     expect(refusal?.code).toBe(-32029)
     expect(refusal?.data).toMatchObject({ appliesTo: 'agent', limit: 4, window: 'minute' })
     await b.close()

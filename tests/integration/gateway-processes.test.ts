@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
-import { agentClient, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp, waitForRoomInRateMinute } from '../support/gateway-fixtures'
+import { agentClient, inOneRateWindow, setUpGatewayRegistry, spawnGateway, startRestUpstream, startUpstreamMcp } from '../support/gateway-fixtures'
 
 let mcp: Awaited<ReturnType<typeof startUpstreamMcp>>
 let rest: Awaited<ReturnType<typeof startRestUpstream>>
@@ -29,19 +29,23 @@ afterAll(async () => {
 
 describe('two gateway processes, one database', () => {
   it('hold a per-minute rate limit together', async () => {
-    await waitForRoomInRateMinute()
-    const outcomes = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        clients[i % 2].callTool({ name: 'limited.ping', arguments: {} }).then(
-          () => 'ok',
-          (e) => (e instanceof McpError && e.code === -32029 ? 'limited' : `error ${e}`),
+    const refusedRecords = () => prisma.toolCall.count({ where: { toolId: 'limited.ping', outcome: 'rate_limited' } })
+    const { outcomes, ran, refused } = await inOneRateWindow('minute', async () => {
+      const [ranBefore, refusedBefore] = [rest.hits.get('/ping') ?? 0, await refusedRecords()]
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          clients[i % 2].callTool({ name: 'limited.ping', arguments: {} }).then(
+            () => 'ok',
+            (e) => (e instanceof McpError && e.code === -32029 ? 'limited' : `error ${e}`),
+          ),
         ),
-      ),
-    )
+      )
+      return { outcomes, ran: (rest.hits.get('/ping') ?? 0) - ranBefore, refused: (await refusedRecords()) - refusedBefore }
+    })
     expect(outcomes.filter((o) => o === 'ok')).toHaveLength(3)
     expect(outcomes.filter((o) => o === 'limited')).toHaveLength(7)
-    expect(rest.hits.get('/ping')).toBe(3)
-    expect(await prisma.toolCall.count({ where: { toolId: 'limited.ping', outcome: 'rate_limited' } })).toBe(7)
+    expect(ran).toBe(3)
+    expect(refused).toBe(7)
   })
 
   it('run 50 concurrent identical calls of a non-idempotent tool upstream exactly once', async () => {

@@ -372,15 +372,32 @@ spec:
 }
 
 /**
- * Waits for the next minute when fewer than `seconds` are left of this one. The gateway counts
- * per-minute rate limits in fixed windows on the clock's minutes (lib/gateway/rate-limit.ts): calls
- * that straddle a window's end are counted in two windows, and more of them pass than the limit.
+ * Makes `calls` and answers what they answered, once all of them were counted in one rate window of
+ * `length`, whenever the test runs. The gateway counts rate limits in fixed windows on the clock's
+ * minutes and days (lib/gateway/rate-limit.ts), reading the clock once per call, after the call was
+ * sent and before its answer; the clock is this machine's, which the test and every gateway it
+ * started read alike. So calls made between two readings of the test's in one window were all
+ * counted in that window. Calls that straddled a window's end were counted in two (and more of them
+ * passed than the limit): the counts of the windows they opened are forgotten and they are made
+ * again, now at a window's start with a whole window ahead of them (`forgetCounts: false` keeps the
+ * counts, for calls that compare two answers in whatever state they find). What `calls` answers is
+ * measured within it (counts before and after it), as a straddling run's calls stay recorded;
+ * `calls` asserts nothing, so that a straddling run is made again rather than failed.
  */
-export async function waitForRoomInRateMinute(seconds = 15): Promise<void> {
+export async function inOneRateWindow<T>(length: 'minute' | 'day', calls: () => Promise<T>, { forgetCounts = true } = {}): Promise<T> {
+  const { prisma } = await import('@/lib/db')
   const { rateWindows } = await import('@/lib/gateway/rate-limit')
   const none = { callsPerMinute: null, callsPerDay: null }
-  const [minute] = rateWindows('tool', { callsPerMinute: 1, callsPerDay: null }, 'agent', none, Date.now())
-  if (minute.retryAfterSeconds < seconds) await new Promise((resolve) => setTimeout(resolve, minute.retryAfterSeconds * 1000))
+  const limit = { callsPerMinute: length === 'minute' ? 1 : null, callsPerDay: length === 'day' ? 1 : null }
+  const windowAt = (now: number) => rateWindows('tool', limit, 'agent', none, now)[0].start
+  for (let run = 1; ; run++) {
+    const first = windowAt(Date.now())
+    const answer = await calls()
+    const last = windowAt(Date.now())
+    if (first.getTime() === last.getTime()) return answer
+    if (run === 2) throw new Error(`two runs of the calls in a row straddled a ${length}'s end: the second took over a ${length} (${last.toISOString()})`)
+    if (forgetCounts) await prisma.gatewayRateCounter.deleteMany({ where: { windowStart: { gt: first } } })
+  }
 }
 
 /** Applies the gateway manifest, stores the upstream's tool surface as discovery would, and issues one credential per agent. */
