@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely'
 import { db, sql, sqlIn, type Tables } from '@/lib/sql'
 import { FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES } from './call-outcomes'
 import { LATENCY_BUCKET_COUNT, LATENCY_THRESHOLDS } from './latency-buckets'
-import { RETENTION_HOURS, windowStart } from './stats-window'
+import { type HourRange, type RangeMove, RETENTION_HOURS, rangeMoves, totalsRange } from './stats-window'
 import { callToolStatKeySql, toolResourceStatKeySql } from './tool-stat-key-sql'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
@@ -130,18 +130,63 @@ FROM f`,
 )}`
 }
 
-/** Replaces nothing: the hours' rows were deleted first. $1: the hours. */
+/**
+ * What a statement's change to CallStatHourly does to the 7-day totals: `changes` (a FROM item of
+ * dimension, key, hour, calls, failures, refused; negative for what went) summed per key over the
+ * hours the totals cover ($TOTALS_FIRST..$TOTALS_LAST, null when they are to be summed afresh),
+ * added to CallStat7d. Returns the keys it moved as `totals` and those left at no calls as `emptied`.
+ */
+const totalsDeltaSql = (changes: string, first: string, last: string) => `
+delta AS (
+  SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
+  FROM ${changes} WHERE hour BETWEEN ${first} AND ${last}
+  GROUP BY dimension, key
+  HAVING sum(calls) <> 0 OR sum(failures) <> 0 OR sum(refused) <> 0
+), totals AS (
+  INSERT INTO "CallStat7d" AS s (dimension, key, calls, failures, refused)
+  SELECT dimension, key, calls, failures, refused FROM delta
+  ON CONFLICT (dimension, key) DO UPDATE SET calls = s.calls + excluded.calls, failures = s.failures + excluded.failures, refused = s.refused + excluded.refused
+  RETURNING s.dimension, s.key, s.calls
+)`
+
+const TOTALS_RESULT = `(SELECT count(*) FROM totals)::int AS totals,
+  (SELECT coalesce(jsonb_agg(jsonb_build_array(dimension, key)), '[]'::jsonb) FROM totals WHERE calls = 0) AS emptied`
+
+/**
+ * Recomputes hours in full. $1: the hours; $2..$3: the hours the totals cover. The hourly rows are
+ * replaced in place (rows the hours no longer have are deleted), in one statement that also reads
+ * what they held, so the totals move by the difference: a recompute that finds what was there
+ * changes nothing. The tool and person breakdowns of the hours were deleted first.
+ */
 const RECOMPUTE_HOURS_SQL = hourlyRowsSql(
-  '',
+  `old AS (SELECT dimension, key, hour, calls, failures, refused FROM "CallStatHourly" WHERE hour = ANY($1::timestamptz[]))`,
   `unnest($1::timestamptz[]) AS h(hour) JOIN "ToolCall" c ON c."startedAt" >= h.hour AND c."startedAt" < h.hour + interval '1 hour'`,
-  '$ROWS',
+  `, upserted AS (
+  $ROWS
+  ON CONFLICT (dimension, key, hour) DO UPDATE SET
+    calls = excluded.calls, failures = excluded.failures, refused = excluded.refused, "latencyCount" = excluded."latencyCount",
+    "latencySumMs" = excluded."latencySumMs", "latencyHistogram" = excluded."latencyHistogram"
+  RETURNING 1
+), removed AS (
+  DELETE FROM "CallStatHourly" h USING old
+  WHERE h.dimension = old.dimension AND h.key = old.key AND h.hour = old.hour
+    AND NOT EXISTS (SELECT 1 FROM f WHERE f.dimension = old.dimension AND f.key = old.key AND f.hour = old.hour)
+  RETURNING 1
+), ${totalsDeltaSql(
+    `(SELECT dimension, key, hour, calls, failures, refused FROM f
+      UNION ALL SELECT dimension, key, hour, -calls, -failures, -refused FROM old) AS changed`,
+    '$2',
+    '$3',
+  )}
+SELECT (SELECT count(*) FROM upserted)::int + (SELECT count(*) FROM removed)::int AS rows, ${TOTALS_RESULT}`,
 )
 
 /**
  * Claims the oldest insert-log rows, up to $1 calls (at least one row), and adds their calls to the
  * hourly rows. Calls of hours outside the kept window ($2..$3, as for recomputed hours), and calls
  * of hours a full recompute covers (claimed in this step, $4, or still logged), are skipped: the
- * recompute counts them. Returns how many log rows and calls it took.
+ * recompute counts them. $5..$6: the hours the totals cover, which get the added calls too. Returns
+ * how many log rows and calls it took.
  */
 const ADD_INSERTED_SQL = hourlyRowsSql(
   `claimed AS (
@@ -151,17 +196,23 @@ const ADD_INSERTED_SQL = hourlyRowsSql(
         FROM (SELECT id, "callIds" FROM "CallStatInsertLog" ORDER BY id LIMIT $1) AS oldest
       ) AS l WHERE before < $1)
     RETURNING hour, "callIds"
-  ), ids AS (
-    SELECT DISTINCT unnest("callIds") AS id, hour FROM claimed
   ), recomputed AS (
     SELECT unnest($4::timestamptz[]) AS hour UNION SELECT DISTINCT hour FROM "CallStatDirtyHour"
+  ), logged AS (
+    SELECT hour, array_agg(id) AS ids FROM claimed, unnest("callIds") AS id
+    WHERE hour BETWEEN $2 AND $3 AND hour NOT IN (SELECT hour FROM recomputed)
+    GROUP BY hour
   ), added AS (
-    -- By id within its logged hour: the call log is partitioned by day (docs/design/call-log.md), and
-    -- the hour names the one partition to look in instead of every day's.
-    SELECT c.*, date_trunc('hour', c."startedAt", 'UTC') AS hour
-    FROM ids JOIN "ToolCall" c ON c.id = ids.id AND c."startedAt" >= ids.hour AND c."startedAt" < ids.hour + interval '1 hour'
-    WHERE date_trunc('hour', c."startedAt", 'UTC') BETWEEN $2 AND $3
-      AND date_trunc('hour', c."startedAt", 'UTC') NOT IN (SELECT hour FROM recomputed)
+    -- Looked up hour by hour, by id within the hour: the call log is partitioned by day
+    -- (docs/design/call-log.md), and each lookup runs in the one partition its hour names and reads
+    -- the calls by key. (Joined as a whole, the planner hashed the ids and scanned every day kept,
+    -- so adding a day's calls cost what the window holds: docs/design/statistics.md#rollup-cost.)
+    -- OFFSET 0 keeps the lookup a subquery run per hour instead of a join the planner may hash.
+    SELECT c.*, logged.hour FROM logged CROSS JOIN LATERAL (
+      SELECT * FROM "ToolCall" c
+      WHERE c."startedAt" >= logged.hour AND c."startedAt" < logged.hour + interval '1 hour' AND c.id = ANY(logged.ids)
+      OFFSET 0
+    ) AS c
   )`,
   `added AS c`,
   `, upserted AS (
@@ -173,9 +224,9 @@ const ADD_INSERTED_SQL = hourlyRowsSql(
       SELECT coalesce(a, 0) + coalesce(b, 0)
       FROM unnest(h."latencyHistogram", excluded."latencyHistogram") WITH ORDINALITY AS u(a, b, i) ORDER BY i)
   RETURNING 1
-)
+), ${totalsDeltaSql('f', '$5', '$6')}
 SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM added WHERE outcome <> ALL(${textArray(UNCOUNTED_OUTCOMES)}))::int AS calls,
-  (SELECT count(*) FROM upserted)::int AS groups`,
+  (SELECT count(*) FROM upserted)::int AS groups, ${TOTALS_RESULT}`,
 )
 
 /**
@@ -234,11 +285,36 @@ async function locked<T>(work: (tx: Tx) => Promise<T>, isolationLevel?: Prisma.T
   }
 }
 
+/** Keys whose totals a statement brought to no calls: they leave CallStat7d, as keys without calls never enter it. */
+async function dropEmptied(typed: Kysely<Tables>, emptied: Array<[string, string]>): Promise<void> {
+  if (emptied.length === 0) return
+  await typed
+    .deleteFrom('CallStat7d')
+    .where('calls', '=', 0)
+    .where((eb) => eb.or(emptied.map(([dimension, key]) => eb.and([eb('dimension', '=', dimension), eb('key', '=', key)]))))
+    .execute()
+}
+
+/** Moves the totals' version, which readers of the totals (tool-stats-cache.ts) reload on. */
+async function bumpTotalsVersion(typed: Kysely<Tables>): Promise<void> {
+  await typed
+    .updateTable('CallStatState')
+    .set((eb) => ({ version: eb(eb.ref('version'), '+', 1n) }))
+    .where('id', '=', 1)
+    .execute()
+}
+
+interface TotalsChange {
+  totals: number
+  emptied: Array<[string, string]>
+}
+
 /**
  * One step: up to a batch of hours to recompute (newest first), then up to a batch of inserted calls
- * to add, in one snapshot. Returns what it did (all zero when nothing is left).
+ * to add, in one snapshot. What they change inside the hours the totals cover moves the totals in the
+ * same transaction. Returns what it did (all zero when nothing is left).
  */
-async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; calls: number; entries: number }> {
+async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; calls: number; entries: number; totalsChanged: boolean }> {
   const result = await locked(async (tx) => {
     const typed = sqlIn(tx)
     const oldest = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
@@ -256,26 +332,45 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
       .returning('hour')
       .execute()
     const hours = [...new Set(claimed.map((r) => r.hour.toISOString()))]
+    // Totals to be summed afresh (no end recorded) take nothing from the steps.
+    const state = await typed.selectFrom('CallStatState').select(['totalsWindowStart', 'totalsWindowEnd']).where('id', '=', 1).executeTakeFirst()
+    const [totalsFirst, totalsLast] = state?.totalsWindowEnd && state.totalsWindowStart ? [state.totalsWindowStart, state.totalsWindowEnd] : [null, null]
     // The grouping holds a few thousand groups per hour: keep it in memory.
     await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`)
+    let totals = 0
+    const emptied: Array<[string, string]> = []
     if (hours.length > 0) {
-      for (const table of ['CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly'] as const)
+      for (const table of ['CallStatToolHourly', 'CallStatPersonHourly'] as const)
         await typed
           .deleteFrom(table)
           .where((eb) => eb('hour', '=', eb.fn.any(sql<Date[]>`${hours}::timestamptz[]`)))
           .execute()
-      await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
+      const [recomputed] = await tx.$queryRawUnsafe<TotalsChange[]>(RECOMPUTE_HOURS_SQL, hours, totalsFirst, totalsLast)
+      totals += recomputed.totals
+      emptied.push(...recomputed.emptied)
     }
-    const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, callsPerBatch(), oldest, latest, hours)
-    return { hours: hours.length, calls: added.calls, entries: added.entries }
+    const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number } & TotalsChange>>(
+      ADD_INSERTED_SQL,
+      callsPerBatch(),
+      oldest,
+      latest,
+      hours,
+      totalsFirst,
+      totalsLast,
+    )
+    totals += added.totals
+    emptied.push(...added.emptied)
+    await dropEmptied(typed, emptied)
+    if (totals > 0) await bumpTotalsVersion(typed)
+    return { hours: hours.length, calls: added.calls, entries: added.entries, totalsChanged: totals > 0 }
   }, Prisma.TransactionIsolationLevel.RepeatableRead)
-  return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, calls: 0, entries: 0 }
+  return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, calls: 0, entries: 0, totalsChanged: false }
 }
 
 /**
- * Marks every kept hour from `from` (default: the oldest kept) for a full recompute on the next run:
- * the repair path, for rollups that disagree with the calls (a restore, a manual edit with triggers
- * off). Returns how many hours it marked.
+ * Marks every kept hour from `from` (default: the oldest kept) for a full recompute on the next run,
+ * and the 7-day totals to be summed afresh: the repair path, for rollups that disagree with the calls
+ * (a restore, a manual edit with triggers off). Returns how many hours it marked.
  */
 export async function markHoursForRecompute(now = new Date(), from?: Date): Promise<number> {
   const oldest = new Date(Math.max(now.getTime() - RETENTION_HOURS * 3_600_000, from?.getTime() ?? 0))
@@ -285,69 +380,139 @@ export async function markHoursForRecompute(now = new Date(), from?: Date): Prom
     .columns(['hour'])
     .expression(db.selectNoFrom(sql<Date>`generate_series(${hour(oldest)}, ${hour(new Date(now.getTime() + 24 * 3_600_000))}, interval '1 hour')`.as('hour')))
     .executeTakeFirstOrThrow()
+  await db.updateTable('CallStatState').set({ totalsWindowEnd: null }).where('id', '=', 1).execute()
   return Number(numInsertedOrUpdatedRows ?? 0)
+}
+
+/** The totals summed afresh over `range`: every hourly row of the window, once (a first run, a repair, a long pause). */
+async function sumTotals(typed: Kysely<Tables>, range: HourRange): Promise<boolean> {
+  const one = sql.lit(1).as('one')
+  const { changed } = await typed
+    .with('fresh', (q) =>
+      q
+        .selectFrom('CallStatHourly')
+        .select((eb) => [
+          'dimension',
+          'key',
+          eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+          eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+          eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+        ])
+        .where('hour', '>=', range.first)
+        .where('hour', '<=', range.last)
+        .groupBy(['dimension', 'key']),
+    )
+    .with('upserted', (q) =>
+      q
+        .insertInto('CallStat7d')
+        .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
+        .expression(q.selectFrom('fresh').selectAll())
+        .onConflict((oc) =>
+          oc
+            .columns(['dimension', 'key'])
+            .doUpdateSet((eb) => ({ calls: eb.ref('excluded.calls'), failures: eb.ref('excluded.failures'), refused: eb.ref('excluded.refused') }))
+            .where(
+              (eb) =>
+                sql<boolean>`(${eb.ref('CallStat7d.calls')}, ${eb.ref('CallStat7d.failures')}, ${eb.ref('CallStat7d.refused')}) IS DISTINCT FROM (${eb.ref('excluded.calls')}, ${eb.ref('excluded.failures')}, ${eb.ref('excluded.refused')})`,
+            ),
+        )
+        .returning(one),
+    )
+    .with('dropped', (q) =>
+      q
+        .deleteFrom('CallStat7d')
+        .where((eb) =>
+          eb.not(
+            eb.exists(eb.selectFrom('fresh as f').select(one).whereRef('f.dimension', '=', 'CallStat7d.dimension').whereRef('f.key', '=', 'CallStat7d.key')),
+          ),
+        )
+        .returning(one),
+    )
+    .selectNoFrom((eb) =>
+      eb(eb.selectFrom('upserted').select(eb.fn.countAll<bigint>().as('n')), '+', eb.selectFrom('dropped').select(eb.fn.countAll<bigint>().as('n'))).as(
+        'changed',
+      ),
+    )
+    .executeTakeFirstOrThrow()
+  return Number(changed) > 0
+}
+
+/**
+ * The totals moved from one range of hours to another: the hourly rows of the hours that left are
+ * taken away and those of the hours that entered added, so a minute reads an hour's rows (a day's at
+ * UTC midnight), not the window's.
+ */
+async function moveTotals(typed: Kysely<Tables>, moves: RangeMove[]): Promise<boolean> {
+  if (moves.length === 0) return false
+  const signed = moves
+    .map((move) =>
+      typed
+        .selectFrom('CallStatHourly')
+        .select((eb) => [
+          'dimension',
+          'key',
+          eb(eb.fn.sum<bigint>('calls'), '*', sql.lit(BigInt(move.sign))).as('calls'),
+          eb(eb.fn.sum<bigint>('failures'), '*', sql.lit(BigInt(move.sign))).as('failures'),
+          eb(eb.fn.sum<bigint>('refused'), '*', sql.lit(BigInt(move.sign))).as('refused'),
+        ])
+        .where('hour', '>=', move.first)
+        .where('hour', '<=', move.last)
+        .groupBy(['dimension', 'key']),
+    )
+    .reduce((all, next) => all.unionAll(next))
+  const rows = await typed
+    .with('moved', () => signed)
+    .with('delta', (q) =>
+      q
+        .selectFrom('moved')
+        .select((eb) => [
+          'dimension',
+          'key',
+          eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+          eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+          eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+        ])
+        .groupBy(['dimension', 'key'])
+        .having((eb) => eb.or([eb(eb.fn.sum('calls'), '<>', 0), eb(eb.fn.sum('failures'), '<>', 0), eb(eb.fn.sum('refused'), '<>', 0)])),
+    )
+    .insertInto('CallStat7d')
+    .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
+    .expression((eb) => eb.selectFrom('delta').selectAll())
+    .onConflict((oc) =>
+      oc.columns(['dimension', 'key']).doUpdateSet((eb) => ({
+        calls: eb(eb.ref('CallStat7d.calls'), '+', eb.ref('excluded.calls')),
+        failures: eb(eb.ref('CallStat7d.failures'), '+', eb.ref('excluded.failures')),
+        refused: eb(eb.ref('CallStat7d.refused'), '+', eb.ref('excluded.refused')),
+      })),
+    )
+    .returning(['CallStat7d.dimension', 'CallStat7d.key', 'CallStat7d.calls'])
+    .execute()
+  await dropEmptied(
+    typed,
+    rows.filter((r) => r.calls === 0).map((r) => [r.dimension, r.key]),
+  )
+  return rows.length > 0
 }
 
 /** 7-day totals, Tool status fields and retention; returns what changed. */
 async function refreshTotals(now: Date, changes: number) {
   return locked(async (tx) => {
     const typed = sqlIn(tx)
-    const start = windowStart(now)
-    // Nothing new and the window has not moved: the totals stand (the common idle minute).
-    const state = await typed.selectFrom('CallStatState').select('totalsWindowStart').where('id', '=', 1).executeTakeFirst()
-    if (changes === 0 && state?.totalsWindowStart?.getTime() === start.getTime()) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
-    const one = sql.lit(1).as('one')
-    const { changed } = await typed
-      .with('fresh', (q) =>
-        q
-          .selectFrom('CallStatHourly')
-          .select((eb) => [
-            'dimension',
-            'key',
-            eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
-            eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
-            eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
-          ])
-          .where('hour', '>=', start)
-          .where('hour', '<=', now)
-          .groupBy(['dimension', 'key']),
-      )
-      .with('upserted', (q) =>
-        q
-          .insertInto('CallStat7d')
-          .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
-          .expression(q.selectFrom('fresh').selectAll())
-          .onConflict((oc) =>
-            oc
-              .columns(['dimension', 'key'])
-              .doUpdateSet((eb) => ({ calls: eb.ref('excluded.calls'), failures: eb.ref('excluded.failures'), refused: eb.ref('excluded.refused') }))
-              .where(
-                (eb) =>
-                  sql<boolean>`(${eb.ref('CallStat7d.calls')}, ${eb.ref('CallStat7d.failures')}, ${eb.ref('CallStat7d.refused')}) IS DISTINCT FROM (${eb.ref('excluded.calls')}, ${eb.ref('excluded.failures')}, ${eb.ref('excluded.refused')})`,
-              ),
-          )
-          .returning(one),
-      )
-      .with('dropped', (q) =>
-        q
-          .deleteFrom('CallStat7d')
-          .where((eb) =>
-            eb.not(
-              eb.exists(eb.selectFrom('fresh as f').select(one).whereRef('f.dimension', '=', 'CallStat7d.dimension').whereRef('f.key', '=', 'CallStat7d.key')),
-            ),
-          )
-          .returning(one),
-      )
-      .selectNoFrom((eb) =>
-        eb(eb.selectFrom('upserted').select(eb.fn.countAll<bigint>().as('n')), '+', eb.selectFrom('dropped').select(eb.fn.countAll<bigint>().as('n'))).as(
-          'changed',
-        ),
-      )
-      .executeTakeFirstOrThrow()
-    const totalsChanged = Number(changed) > 0
+    const range = totalsRange(now)
+    const state = await typed.selectFrom('CallStatState').select(['totalsWindowStart', 'totalsWindowEnd']).where('id', '=', 1).executeTakeFirst()
+    const held = state?.totalsWindowStart && state.totalsWindowEnd ? { first: state.totalsWindowStart, last: state.totalsWindowEnd } : null
+    const moves = held && rangeMoves(held, range)
+    // Nothing new and the range has not moved: the totals stand (the common idle minute).
+    if (changes === 0 && moves?.length === 0) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
+    const totalsChanged = moves ? await moveTotals(typed, moves) : await sumTotals(typed, range)
     await typed
       .updateTable('CallStatState')
-      .set((eb) => ({ version: sql<bigint>`${eb.ref('version')} + ${totalsChanged ? 1 : 0}`, computedAt: now, totalsWindowStart: start }))
+      .set((eb) => ({
+        version: sql<bigint>`${eb.ref('version')} + ${totalsChanged ? 1 : 0}`,
+        computedAt: now,
+        totalsWindowStart: range.first,
+        totalsWindowEnd: range.last,
+      }))
       .where('id', '=', 1)
       .execute()
     const keptFrom = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
@@ -389,6 +554,7 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
   const started = performance.now()
   let hoursRecomputed = 0
   let callsAdded = 0
+  let stepsChangedTotals = false
   const notRun = () => ({
     ran: false,
     hoursRecomputed,
@@ -404,8 +570,16 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
     if (step.hours === 0 && step.entries === 0) break
     hoursRecomputed += step.hours
     callsAdded += step.calls
+    stepsChangedTotals ||= step.totalsChanged
   }
   const totals = await refreshTotals(now(), hoursRecomputed + callsAdded)
   if (!totals.ran) return notRun()
-  return { ran: true, hoursRecomputed, callsAdded, ...totals.value, ms: Math.round(performance.now() - started) }
+  return {
+    ran: true,
+    hoursRecomputed,
+    callsAdded,
+    ...totals.value,
+    totalsChanged: stepsChangedTotals || totals.value.totalsChanged,
+    ms: Math.round(performance.now() - started),
+  }
 }
