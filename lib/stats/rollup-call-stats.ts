@@ -12,11 +12,11 @@ import 'server-only'
 import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { Prisma } from '@/lib/generated/prisma/client'
-import type { Kysely } from 'kysely'
+import type { Kysely, RawBuilder, SelectType } from 'kysely'
 import { db, sql, sqlIn, type Tables } from '@/lib/sql'
 import { FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES } from './call-outcomes'
 import { LATENCY_BUCKET_COUNT, LATENCY_THRESHOLDS } from './latency-buckets'
-import { RETENTION_HOURS, windowStart } from './stats-window'
+import { type HourRange, type RangeMove, RETENTION_HOURS, rangeMoves, totalsRange as totalsRangeAt } from './stats-window'
 import { callToolStatKeySql, toolResourceStatKeySql } from './tool-stat-key-sql'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
@@ -43,43 +43,63 @@ export interface RollupResult {
   ms: number
 }
 
-const textArray = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]::text[]`
+const textArray = (values: readonly string[]) => sql.raw(`ARRAY[${values.map((v) => `'${v}'`).join(',')}]::text[]`)
 
 /** Per tool, hour, error code and rollup step, this many distinct messages are kept apart; the rest count as "other messages". */
 export const MESSAGES_KEPT = 10
 /** Characters of an error message the breakdown keeps (messages differing later count as one). */
 export const MESSAGE_CHARS = 200
 
+// The hourly pass is one statement the query builder's methods cannot hold (GROUPING SETS feeding
+// three upserts through data-modifying CTEs, a lateral lookup per hour), so it is written with
+// Kysely's sql tag; every table and column it names goes through these, checked against the
+// generated table types (lib/generated/kysely), so a renamed column fails the build.
+type Column<T extends keyof Tables> = keyof Tables[T] & string
+const table = (name: keyof Tables) => sql.table(name)
+/** A ToolCall column of the calls being rolled up (aliased `c`). */
+const call = <N extends Column<'ToolCall'>>(name: N) => sql.ref<SelectType<Tables['ToolCall'][N]>>(`c.${name}`)
+const column = <T extends keyof Tables>(_table: T, name: Column<T>, alias?: string) => sql.ref(alias ? `${alias}.${name}` : name)
+const hourlyColumn = (name: Column<'CallStatHourly'>, alias?: string) => column('CallStatHourly', name, alias)
+const totalsColumn = (name: Column<'CallStat7d'>, alias?: string) => column('CallStat7d', name, alias)
+
 /**
  * Hourly rows of the calls `calls` yields (a FROM item exposing ToolCall rows as `c` and their hour
  * as `hour`): one pass grouped seven ways at once; the latency histogram per group is built from
  * per-bucket counts and laid out densely (one slot per bucket). `ctes` come first (data-modifying
- * ones included), `tail` after the INSERT's SELECT. The same pass also groups the tool failure view's
- * breakdowns (CallStatToolHourly: per tool by agent, and its failures by error code and message) and
- * the calls by person (CallStatPersonHourly: per person by agent), written in the same statement, so
- * every table always holds the same calls. (Grouping them in the one
- * pass keeps the calls streaming through a single aggregation instead of being materialised for
+ * ones included), then `tail(rows)`, given the INSERT of the hourly rows. The same pass also groups
+ * the tool failure view's breakdowns (CallStatToolHourly: per tool by agent, and its failures by
+ * error code and message) and the calls by person (CallStatPersonHourly: per person by agent),
+ * written in the same statement, so every table always holds the same calls. (Grouping them in the
+ * one pass keeps the calls streaming through a single aggregation instead of being materialised for
  * several: that made a full recompute 3.5 times slower in the bench.)
  */
-function hourlyRowsSql(ctes: string, calls: string, tail: string): string {
-  return `
-WITH ${ctes ? `${ctes},` : ''} c AS (
+function hourlyRowsSql(ctes: RawBuilder<unknown> | null, calls: RawBuilder<unknown>, tail: (rows: RawBuilder<unknown>) => RawBuilder<unknown>) {
+  const tool = (name: Column<'CallStatToolHourly'>, alias?: string) => column('CallStatToolHourly', name, alias)
+  const person = (name: Column<'CallStatPersonHourly'>, alias?: string) => column('CallStatPersonHourly', name, alias)
+  const rows = sql`INSERT INTO ${table('CallStatHourly')} AS h (${sql.join(
+    (['dimension', 'key', 'hour', 'calls', 'failures', 'refused', 'latencyCount', 'latencySumMs', 'latencyHistogram'] as const).map((n) => hourlyColumn(n)),
+  )})
+SELECT dimension, key, hour, calls::int, failures::int, refused::int, latency_count::int, latency_sum::bigint,
+  ARRAY(SELECT coalesce((histogram ->> i::text)::int, 0) FROM generate_series(0, ${sql.lit(LATENCY_BUCKET_COUNT - 1)}) AS i)
+FROM f`
+  return sql`
+WITH ${ctes ? sql`${ctes},` : sql``} c AS (
   SELECT hour, tool, agent, unit, namespace, failed, refused, latency, error_code, error_message, person_issuer, person_subject, person_name,
-    width_bucket(latency, '{${LATENCY_THRESHOLDS.join(',')}}'::int[]) AS bucket
+    width_bucket(latency, ${sql.raw(`'{${LATENCY_THRESHOLDS.join(',')}}'::int[]`)}) AS bucket
   FROM (
-    SELECT hour, ${callToolStatKeySql('c')} AS tool, c."agentId"::text AS agent,
-      CASE WHEN c.unit IS NOT NULL THEN c."agentNamespace" || '/' || c.unit END AS unit,
-      c."toolNamespace" AS namespace,
-      c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) AS failed,
-      c.outcome = ANY(${textArray(REFUSED_OUTCOMES)}) AS refused,
-      CASE WHEN c.outcome = ANY(${textArray(TIMED_OUTCOMES)}) AND c."latencyMs" >= 0 THEN c."latencyMs" END AS latency,
-      CASE WHEN c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) THEN coalesce(c."errorCode", '') END AS error_code,
-      CASE WHEN c.outcome = ANY(${textArray(FAILURE_OUTCOMES)}) THEN left(coalesce(c."errorMessage", ''), ${MESSAGE_CHARS}) END AS error_message,
+    SELECT hour, ${callToolStatKeySql(call('toolKey'), call('toolId'))} AS tool, ${call('agentId')}::text AS agent,
+      CASE WHEN ${call('unit')} IS NOT NULL THEN ${call('agentNamespace')} || '/' || ${call('unit')} END AS unit,
+      ${call('toolNamespace')} AS namespace,
+      ${call('outcome')} = ANY(${textArray(FAILURE_OUTCOMES)}) AS failed,
+      ${call('outcome')} = ANY(${textArray(REFUSED_OUTCOMES)}) AS refused,
+      CASE WHEN ${call('outcome')} = ANY(${textArray(TIMED_OUTCOMES)}) AND ${call('latencyMs')} >= 0 THEN ${call('latencyMs')} END AS latency,
+      CASE WHEN ${call('outcome')} = ANY(${textArray(FAILURE_OUTCOMES)}) THEN coalesce(${call('errorCode')}, '') END AS error_code,
+      CASE WHEN ${call('outcome')} = ANY(${textArray(FAILURE_OUTCOMES)}) THEN left(coalesce(${call('errorMessage')}, ''), ${sql.lit(MESSAGE_CHARS)}) END AS error_message,
       -- Both parts or neither: a call made for nobody counts under '' and ''.
-      CASE WHEN c."onBehalfOfSubject" IS NOT NULL THEN coalesce(c."onBehalfOfIssuer", '') ELSE '' END AS person_issuer,
-      coalesce(c."onBehalfOfSubject", '') AS person_subject, c."onBehalfOfDisplayName" AS person_name
+      CASE WHEN ${call('onBehalfOfSubject')} IS NOT NULL THEN coalesce(${call('onBehalfOfIssuer')}, '') ELSE '' END AS person_issuer,
+      coalesce(${call('onBehalfOfSubject')}, '') AS person_subject, ${call('onBehalfOfDisplayName')} AS person_name
     FROM ${calls}
-    WHERE c.outcome <> ALL(${textArray(UNCOUNTED_OUTCOMES)})
+    WHERE ${call('outcome')} <> ALL(${textArray(UNCOUNTED_OUTCOMES)})
   ) AS raw
 ), g AS (
   SELECT hour, tool, agent, error_code, error_message, person_issuer, person_subject, max(person_name) AS person_name,
@@ -100,83 +120,156 @@ WITH ${ctes ? `${ctes},` : ''} c AS (
     coalesce(jsonb_object_agg(bucket, latency_count) FILTER (WHERE bucket IS NOT NULL), '{}'::jsonb) AS histogram
   FROM g WHERE part IS NULL GROUP BY dimension, key, hour
 ), tool_parts AS (
-  INSERT INTO "CallStatToolHourly" AS t ("toolKey", hour, part, value, detail, calls, failures, refused)
+  INSERT INTO ${table('CallStatToolHourly')} AS t (${sql.join((['toolKey', 'hour', 'part', 'value', 'detail', 'calls', 'failures', 'refused'] as const).map((n) => tool(n)))})
   SELECT tool, hour, 'agent', agent, '', calls::int, failures::int, refused::int FROM g WHERE part = 'agent'
   UNION ALL
   SELECT tool, hour, 'error', error_code, detail, sum(failures)::int, sum(failures)::int, 0
   FROM (
     SELECT hour, tool, error_code, failures,
-      CASE WHEN row_number() OVER (PARTITION BY hour, tool, error_code ORDER BY failures DESC, error_message) <= ${MESSAGES_KEPT} THEN error_message ELSE '' END AS detail
+      CASE WHEN row_number() OVER (PARTITION BY hour, tool, error_code ORDER BY failures DESC, error_message) <= ${sql.lit(MESSAGES_KEPT)} THEN error_message ELSE '' END AS detail
     FROM g WHERE part = 'error'
   ) AS ranked
   GROUP BY hour, tool, error_code, detail
-  ON CONFLICT ("toolKey", part, value, detail, hour) DO UPDATE SET
-    calls = t.calls + excluded.calls, failures = t.failures + excluded.failures, refused = t.refused + excluded.refused
+  ON CONFLICT (${sql.join((['toolKey', 'part', 'value', 'detail', 'hour'] as const).map((n) => tool(n)))}) DO UPDATE SET
+    ${tool('calls')} = ${tool('calls', 't')} + excluded.${tool('calls')}, ${tool('failures')} = ${tool('failures', 't')} + excluded.${tool('failures')},
+    ${tool('refused')} = ${tool('refused', 't')} + excluded.${tool('refused')}
   RETURNING 1
 ), person_parts AS (
-  INSERT INTO "CallStatPersonHourly" AS p (issuer, subject, "agentId", hour, "displayName", calls, failures, refused)
+  INSERT INTO ${table('CallStatPersonHourly')} AS p (${sql.join((['issuer', 'subject', 'agentId', 'hour', 'displayName', 'calls', 'failures', 'refused'] as const).map((n) => person(n)))})
   SELECT person_issuer, person_subject, agent, hour, person_name, calls::int, failures::int, refused::int FROM g WHERE part = 'person'
   -- greatest() passes over nulls and gives what max() gives when the hour is recomputed.
-  ON CONFLICT (issuer, subject, "agentId", hour) DO UPDATE SET "displayName" = greatest(p."displayName", excluded."displayName"),
-    calls = p.calls + excluded.calls, failures = p.failures + excluded.failures, refused = p.refused + excluded.refused
+  ON CONFLICT (${sql.join((['issuer', 'subject', 'agentId', 'hour'] as const).map((n) => person(n)))}) DO UPDATE SET
+    ${person('displayName')} = greatest(${person('displayName', 'p')}, excluded.${person('displayName')}),
+    ${person('calls')} = ${person('calls', 'p')} + excluded.${person('calls')}, ${person('failures')} = ${person('failures', 'p')} + excluded.${person('failures')},
+    ${person('refused')} = ${person('refused', 'p')} + excluded.${person('refused')}
   RETURNING 1
 )
-${tail.replace(
-  '$ROWS',
-  () => `INSERT INTO "CallStatHourly" AS h (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
-SELECT dimension, key, hour, calls::int, failures::int, refused::int, latency_count::int, latency_sum::bigint,
-  ARRAY(SELECT coalesce((histogram ->> i::text)::int, 0) FROM generate_series(0, ${LATENCY_BUCKET_COUNT - 1}) AS i)
-FROM f`,
-)}`
+${tail(rows)}`
 }
 
-/** Replaces nothing: the hours' rows were deleted first. $1: the hours. */
-const RECOMPUTE_HOURS_SQL = hourlyRowsSql(
-  '',
-  `unnest($1::timestamptz[]) AS h(hour) JOIN "ToolCall" c ON c."startedAt" >= h.hour AND c."startedAt" < h.hour + interval '1 hour'`,
-  '$ROWS',
-)
+/**
+ * What a statement's change to CallStatHourly does to the 7-day totals: `changes` (a FROM item of
+ * dimension, key, hour, calls, failures, refused; negative for what went) summed per key over the
+ * hours the totals cover (`range`; none when they are to be summed afresh), added to CallStat7d.
+ * TOTALS_RESULT then answers how many keys it moved (`totals`) and those left at no calls (`emptied`).
+ */
+const totalsDeltaSql = (changes: RawBuilder<unknown>, range: TotalsRangeParam) => sql`
+delta AS (
+  SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
+  FROM ${changes} WHERE hour BETWEEN ${range.first}::timestamptz AND ${range.last}::timestamptz
+  GROUP BY dimension, key
+  HAVING sum(calls) <> 0 OR sum(failures) <> 0 OR sum(refused) <> 0
+), totals AS (
+  INSERT INTO ${table('CallStat7d')} AS s (${sql.join((['dimension', 'key', 'calls', 'failures', 'refused'] as const).map((n) => totalsColumn(n)))})
+  SELECT dimension, key, calls, failures, refused FROM delta
+  ON CONFLICT (${totalsColumn('dimension')}, ${totalsColumn('key')}) DO UPDATE SET
+    ${totalsColumn('calls')} = ${totalsColumn('calls', 's')} + excluded.${totalsColumn('calls')},
+    ${totalsColumn('failures')} = ${totalsColumn('failures', 's')} + excluded.${totalsColumn('failures')},
+    ${totalsColumn('refused')} = ${totalsColumn('refused', 's')} + excluded.${totalsColumn('refused')}
+  RETURNING ${totalsColumn('dimension', 's')} AS dimension, ${totalsColumn('key', 's')} AS key, ${totalsColumn('calls', 's')} AS calls
+)`
+
+const TOTALS_RESULT = sql`(SELECT count(*) FROM totals)::int AS totals,
+  (SELECT coalesce(jsonb_agg(jsonb_build_array(dimension, key)), '[]'::jsonb) FROM totals WHERE calls = 0) AS emptied`
+
+/** The hours the totals cover, or nulls (which match no hour) when they are to be summed afresh. */
+interface TotalsRangeParam {
+  first: Date | null
+  last: Date | null
+}
+
+interface TotalsChange {
+  totals: number
+  emptied: Array<[string, string]>
+}
+
+/** The figures of hourly rows aliased `alias`, under their own names. */
+const hourlyFigures = (alias: string) =>
+  sql.join((['dimension', 'key', 'hour', 'calls', 'failures', 'refused'] as const).map((n) => sql`${hourlyColumn(n, alias)} AS ${sql.ref(n)}`))
 
 /**
- * Claims the oldest insert-log rows, up to $1 calls (at least one row), and adds their calls to the
- * hourly rows. Calls of hours outside the kept window ($2..$3, as for recomputed hours), and calls
- * of hours a full recompute covers (claimed in this step, $4, or still logged), are skipped: the
- * recompute counts them. Returns how many log rows and calls it took.
+ * Recomputes `hours` in full. The hourly rows are replaced in place (rows the hours no longer have
+ * are deleted), in one statement that also reads what they held, so the totals move by the
+ * difference: a recompute that finds what was there changes nothing. The tool and person breakdowns
+ * of the hours were deleted first.
  */
-const ADD_INSERTED_SQL = hourlyRowsSql(
-  `claimed AS (
-    DELETE FROM "CallStatInsertLog" WHERE id IN (
-      SELECT id FROM (
-        SELECT id, sum(cardinality("callIds")) OVER (ORDER BY id) - cardinality("callIds") AS before
-        FROM (SELECT id, "callIds" FROM "CallStatInsertLog" ORDER BY id LIMIT $1) AS oldest
-      ) AS l WHERE before < $1)
-    RETURNING hour, "callIds"
-  ), ids AS (
-    SELECT DISTINCT unnest("callIds") AS id, hour FROM claimed
-  ), recomputed AS (
-    SELECT unnest($4::timestamptz[]) AS hour UNION SELECT DISTINCT hour FROM "CallStatDirtyHour"
-  ), added AS (
-    -- By id within its logged hour: the call log is partitioned by day (docs/design/call-log.md), and
-    -- the hour names the one partition to look in instead of every day's.
-    SELECT c.*, date_trunc('hour', c."startedAt", 'UTC') AS hour
-    FROM ids JOIN "ToolCall" c ON c.id = ids.id AND c."startedAt" >= ids.hour AND c."startedAt" < ids.hour + interval '1 hour'
-    WHERE date_trunc('hour', c."startedAt", 'UTC') BETWEEN $2 AND $3
-      AND date_trunc('hour', c."startedAt", 'UTC') NOT IN (SELECT hour FROM recomputed)
-  )`,
-  `added AS c`,
-  `, upserted AS (
-  $ROWS
-  ON CONFLICT (dimension, key, hour) DO UPDATE SET
-    calls = h.calls + excluded.calls, failures = h.failures + excluded.failures, refused = h.refused + excluded.refused,
-    "latencyCount" = h."latencyCount" + excluded."latencyCount", "latencySumMs" = h."latencySumMs" + excluded."latencySumMs",
-    "latencyHistogram" = ARRAY(
-      SELECT coalesce(a, 0) + coalesce(b, 0)
-      FROM unnest(h."latencyHistogram", excluded."latencyHistogram") WITH ORDINALITY AS u(a, b, i) ORDER BY i)
+const recomputeHoursSql = (hours: string[], range: TotalsRangeParam) =>
+  hourlyRowsSql(
+    sql`old AS (SELECT ${hourlyFigures('o')} FROM ${table('CallStatHourly')} AS o WHERE ${hourlyColumn('hour', 'o')} = ANY(${hours}::timestamptz[]))`,
+    sql`unnest(${hours}::timestamptz[]) AS h(hour) JOIN ${table('ToolCall')} c ON ${call('startedAt')} >= h.hour AND ${call('startedAt')} < h.hour + interval '1 hour'`,
+    (rows) => sql`, upserted AS (
+  ${rows}
+  ON CONFLICT (${hourlyColumn('dimension')}, ${hourlyColumn('key')}, ${hourlyColumn('hour')}) DO UPDATE SET ${sql.join(
+    (['calls', 'failures', 'refused', 'latencyCount', 'latencySumMs', 'latencyHistogram'] as const).map(
+      (n) => sql`${hourlyColumn(n)} = excluded.${hourlyColumn(n)}`,
+    ),
+  )}
   RETURNING 1
-)
-SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM added WHERE outcome <> ALL(${textArray(UNCOUNTED_OUTCOMES)}))::int AS calls,
-  (SELECT count(*) FROM upserted)::int AS groups`,
-)
+), removed AS (
+  DELETE FROM ${table('CallStatHourly')} h USING old
+  WHERE ${hourlyColumn('dimension', 'h')} = old.dimension AND ${hourlyColumn('key', 'h')} = old.key AND ${hourlyColumn('hour', 'h')} = old.hour
+    AND NOT EXISTS (SELECT 1 FROM f WHERE f.dimension = old.dimension AND f.key = old.key AND f.hour = old.hour)
+  RETURNING 1
+), ${totalsDeltaSql(
+      sql`(SELECT dimension, key, hour, calls, failures, refused FROM f
+      UNION ALL SELECT dimension, key, hour, -calls, -failures, -refused FROM old) AS changed`,
+      range,
+    )}
+SELECT (SELECT count(*) FROM upserted)::int + (SELECT count(*) FROM removed)::int AS rows, ${TOTALS_RESULT}`,
+  ) as RawBuilder<TotalsChange & { rows: number }>
+
+/**
+ * Claims the oldest insert-log rows, up to `calls` calls (at least one row), and adds their calls to
+ * the hourly rows. Calls of hours outside the kept window (`oldest`..`latest`, as for recomputed
+ * hours), and calls of hours a full recompute covers (`recomputed` in this step, or still logged),
+ * are skipped: the recompute counts them. The hours the totals cover (`range`) get the added calls
+ * too. Answers how many log rows and calls it took.
+ */
+const addInsertedSql = (p: { calls: number; oldest: Date; latest: Date; recomputed: string[]; range: TotalsRangeParam }) => {
+  const log = (name: Column<'CallStatInsertLog'>) => column('CallStatInsertLog', name)
+  return hourlyRowsSql(
+    sql`claimed AS (
+    DELETE FROM ${table('CallStatInsertLog')} WHERE ${log('id')} IN (
+      SELECT id FROM (
+        SELECT id, sum(cardinality(ids)) OVER (ORDER BY id) - cardinality(ids) AS before
+        FROM (SELECT ${log('id')} AS id, ${log('callIds')} AS ids FROM ${table('CallStatInsertLog')} ORDER BY ${log('id')} LIMIT ${p.calls}) AS oldest
+      ) AS l WHERE before < ${p.calls})
+    RETURNING ${log('hour')} AS hour, ${log('callIds')} AS ids
+  ), recomputed AS (
+    SELECT unnest(${p.recomputed}::timestamptz[]) AS hour UNION SELECT DISTINCT ${column('CallStatDirtyHour', 'hour')} FROM ${table('CallStatDirtyHour')}
+  ), logged AS (
+    SELECT hour, array_agg(id) AS ids FROM claimed, unnest(claimed.ids) AS id
+    WHERE hour BETWEEN ${p.oldest}::timestamptz AND ${p.latest}::timestamptz AND hour NOT IN (SELECT hour FROM recomputed)
+    GROUP BY hour
+  ), added AS (
+    -- Looked up hour by hour, by id within the hour: the call log is partitioned by day
+    -- (docs/design/call-log.md), and each lookup runs in the one partition its hour names and reads
+    -- the calls by key. (Joined as a whole, the planner hashed the ids and scanned every day kept,
+    -- so adding a day's calls cost what the window holds: docs/design/statistics.md#rollup-cost.)
+    -- OFFSET 0 keeps the lookup a subquery run per hour instead of a join the planner may hash.
+    SELECT c.*, logged.hour FROM logged CROSS JOIN LATERAL (
+      SELECT * FROM ${table('ToolCall')} c
+      WHERE ${call('startedAt')} >= logged.hour AND ${call('startedAt')} < logged.hour + interval '1 hour' AND ${call('id')} = ANY(logged.ids)
+      OFFSET 0
+    ) AS c
+  )`,
+    sql`added AS c`,
+    (rows) => sql`, upserted AS (
+  ${rows}
+  ON CONFLICT (${hourlyColumn('dimension')}, ${hourlyColumn('key')}, ${hourlyColumn('hour')}) DO UPDATE SET ${sql.join(
+    (['calls', 'failures', 'refused', 'latencyCount', 'latencySumMs'] as const).map(
+      (n) => sql`${hourlyColumn(n)} = ${hourlyColumn(n, 'h')} + excluded.${hourlyColumn(n)}`,
+    ),
+  )},
+    ${hourlyColumn('latencyHistogram')} = ARRAY(
+      SELECT coalesce(a, 0) + coalesce(b, 0)
+      FROM unnest(${hourlyColumn('latencyHistogram', 'h')}, excluded.${hourlyColumn('latencyHistogram')}) WITH ORDINALITY AS u(a, b, i) ORDER BY i)
+  RETURNING 1
+), ${totalsDeltaSql(sql`f`, p.range)}
+SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM added c WHERE ${call('outcome')} <> ALL(${textArray(UNCOUNTED_OUTCOMES)}))::int AS calls,
+  (SELECT count(*) FROM upserted)::int AS groups, ${TOTALS_RESULT}`,
+  ) as RawBuilder<TotalsChange & { entries: number; calls: number; groups: number }>
+}
 
 /**
  * Adding a call costs a lookup by id; recomputing an hour reads its rows in index order. An hour that
@@ -234,11 +327,31 @@ async function locked<T>(work: (tx: Tx) => Promise<T>, isolationLevel?: Prisma.T
   }
 }
 
+/** Keys whose totals a statement brought to no calls: they leave CallStat7d, as keys without calls never enter it. */
+async function dropEmptied(typed: Kysely<Tables>, emptied: Array<[string, string]>): Promise<void> {
+  if (emptied.length === 0) return
+  await typed
+    .deleteFrom('CallStat7d')
+    .where('calls', '=', 0)
+    .where((eb) => eb.or(emptied.map(([dimension, key]) => eb.and([eb('dimension', '=', dimension), eb('key', '=', key)]))))
+    .execute()
+}
+
+/** Moves the totals' version, which readers of the totals (tool-stats-cache.ts) reload on. */
+async function bumpTotalsVersion(typed: Kysely<Tables>): Promise<void> {
+  await typed
+    .updateTable('CallStatState')
+    .set((eb) => ({ version: eb(eb.ref('version'), '+', 1n) }))
+    .where('id', '=', 1)
+    .execute()
+}
+
 /**
  * One step: up to a batch of hours to recompute (newest first), then up to a batch of inserted calls
- * to add, in one snapshot. Returns what it did (all zero when nothing is left).
+ * to add, in one snapshot. What they change inside the hours the totals cover moves the totals in the
+ * same transaction. Returns what it did (all zero when nothing is left).
  */
-async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; calls: number; entries: number }> {
+async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; calls: number; entries: number; totalsChanged: boolean }> {
   const result = await locked(async (tx) => {
     const typed = sqlIn(tx)
     const oldest = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
@@ -256,26 +369,38 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
       .returning('hour')
       .execute()
     const hours = [...new Set(claimed.map((r) => r.hour.toISOString()))]
-    // The grouping holds a few thousand groups per hour: keep it in memory.
-    await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`)
+    // Totals to be summed afresh (no end recorded) take nothing from the steps.
+    const state = await typed.selectFrom('CallStatState').select(['totalsWindowStart', 'totalsWindowEnd']).where('id', '=', 1).executeTakeFirst()
+    const totalsRange: TotalsRangeParam =
+      state?.totalsWindowEnd && state.totalsWindowStart ? { first: state.totalsWindowStart, last: state.totalsWindowEnd } : { first: null, last: null }
+    // The grouping holds a few thousand groups per hour: keep it in memory (SET LOCAL).
+    await sql`SELECT set_config('work_mem', '64MB', true)`.execute(typed)
+    let totals = 0
+    const emptied: Array<[string, string]> = []
     if (hours.length > 0) {
-      for (const table of ['CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly'] as const)
+      for (const table of ['CallStatToolHourly', 'CallStatPersonHourly'] as const)
         await typed
           .deleteFrom(table)
           .where((eb) => eb('hour', '=', eb.fn.any(sql<Date[]>`${hours}::timestamptz[]`)))
           .execute()
-      await tx.$executeRawUnsafe(RECOMPUTE_HOURS_SQL, hours)
+      const [recomputed] = (await recomputeHoursSql(hours, totalsRange).execute(typed)).rows
+      totals += recomputed.totals
+      emptied.push(...recomputed.emptied)
     }
-    const [added] = await tx.$queryRawUnsafe<Array<{ entries: number; calls: number }>>(ADD_INSERTED_SQL, callsPerBatch(), oldest, latest, hours)
-    return { hours: hours.length, calls: added.calls, entries: added.entries }
+    const [added] = (await addInsertedSql({ calls: callsPerBatch(), oldest, latest, recomputed: hours, range: totalsRange }).execute(typed)).rows
+    totals += added.totals
+    emptied.push(...added.emptied)
+    await dropEmptied(typed, emptied)
+    if (totals > 0) await bumpTotalsVersion(typed)
+    return { hours: hours.length, calls: added.calls, entries: added.entries, totalsChanged: totals > 0 }
   }, Prisma.TransactionIsolationLevel.RepeatableRead)
-  return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, calls: 0, entries: 0 }
+  return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, calls: 0, entries: 0, totalsChanged: false }
 }
 
 /**
- * Marks every kept hour from `from` (default: the oldest kept) for a full recompute on the next run:
- * the repair path, for rollups that disagree with the calls (a restore, a manual edit with triggers
- * off). Returns how many hours it marked.
+ * Marks every kept hour from `from` (default: the oldest kept) for a full recompute on the next run,
+ * and the 7-day totals to be summed afresh: the repair path, for rollups that disagree with the calls
+ * (a restore, a manual edit with triggers off). Returns how many hours it marked.
  */
 export async function markHoursForRecompute(now = new Date(), from?: Date): Promise<number> {
   const oldest = new Date(Math.max(now.getTime() - RETENTION_HOURS * 3_600_000, from?.getTime() ?? 0))
@@ -285,69 +410,139 @@ export async function markHoursForRecompute(now = new Date(), from?: Date): Prom
     .columns(['hour'])
     .expression(db.selectNoFrom(sql<Date>`generate_series(${hour(oldest)}, ${hour(new Date(now.getTime() + 24 * 3_600_000))}, interval '1 hour')`.as('hour')))
     .executeTakeFirstOrThrow()
+  await db.updateTable('CallStatState').set({ totalsWindowEnd: null }).where('id', '=', 1).execute()
   return Number(numInsertedOrUpdatedRows ?? 0)
+}
+
+/** The totals summed afresh over `range`: every hourly row of the window, once (a first run, a repair, a long pause). */
+async function sumTotals(typed: Kysely<Tables>, range: HourRange): Promise<boolean> {
+  const one = sql.lit(1).as('one')
+  const { changed } = await typed
+    .with('fresh', (q) =>
+      q
+        .selectFrom('CallStatHourly')
+        .select((eb) => [
+          'dimension',
+          'key',
+          eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+          eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+          eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+        ])
+        .where('hour', '>=', range.first)
+        .where('hour', '<=', range.last)
+        .groupBy(['dimension', 'key']),
+    )
+    .with('upserted', (q) =>
+      q
+        .insertInto('CallStat7d')
+        .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
+        .expression(q.selectFrom('fresh').selectAll())
+        .onConflict((oc) =>
+          oc
+            .columns(['dimension', 'key'])
+            .doUpdateSet((eb) => ({ calls: eb.ref('excluded.calls'), failures: eb.ref('excluded.failures'), refused: eb.ref('excluded.refused') }))
+            .where(
+              (eb) =>
+                sql<boolean>`(${eb.ref('CallStat7d.calls')}, ${eb.ref('CallStat7d.failures')}, ${eb.ref('CallStat7d.refused')}) IS DISTINCT FROM (${eb.ref('excluded.calls')}, ${eb.ref('excluded.failures')}, ${eb.ref('excluded.refused')})`,
+            ),
+        )
+        .returning(one),
+    )
+    .with('dropped', (q) =>
+      q
+        .deleteFrom('CallStat7d')
+        .where((eb) =>
+          eb.not(
+            eb.exists(eb.selectFrom('fresh as f').select(one).whereRef('f.dimension', '=', 'CallStat7d.dimension').whereRef('f.key', '=', 'CallStat7d.key')),
+          ),
+        )
+        .returning(one),
+    )
+    .selectNoFrom((eb) =>
+      eb(eb.selectFrom('upserted').select(eb.fn.countAll<bigint>().as('n')), '+', eb.selectFrom('dropped').select(eb.fn.countAll<bigint>().as('n'))).as(
+        'changed',
+      ),
+    )
+    .executeTakeFirstOrThrow()
+  return Number(changed) > 0
+}
+
+/**
+ * The totals moved from one range of hours to another: the hourly rows of the hours that left are
+ * taken away and those of the hours that entered added, so a minute reads an hour's rows (a day's at
+ * UTC midnight), not the window's.
+ */
+async function moveTotals(typed: Kysely<Tables>, moves: RangeMove[]): Promise<boolean> {
+  if (moves.length === 0) return false
+  const signed = moves
+    .map((move) =>
+      typed
+        .selectFrom('CallStatHourly')
+        .select((eb) => [
+          'dimension',
+          'key',
+          eb(eb.fn.sum<bigint>('calls'), '*', sql.lit(BigInt(move.sign))).as('calls'),
+          eb(eb.fn.sum<bigint>('failures'), '*', sql.lit(BigInt(move.sign))).as('failures'),
+          eb(eb.fn.sum<bigint>('refused'), '*', sql.lit(BigInt(move.sign))).as('refused'),
+        ])
+        .where('hour', '>=', move.first)
+        .where('hour', '<=', move.last)
+        .groupBy(['dimension', 'key']),
+    )
+    .reduce((all, next) => all.unionAll(next))
+  const rows = await typed
+    .with('moved', () => signed)
+    .with('delta', (q) =>
+      q
+        .selectFrom('moved')
+        .select((eb) => [
+          'dimension',
+          'key',
+          eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
+          eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
+          eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
+        ])
+        .groupBy(['dimension', 'key'])
+        .having((eb) => eb.or([eb(eb.fn.sum('calls'), '<>', 0), eb(eb.fn.sum('failures'), '<>', 0), eb(eb.fn.sum('refused'), '<>', 0)])),
+    )
+    .insertInto('CallStat7d')
+    .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
+    .expression((eb) => eb.selectFrom('delta').selectAll())
+    .onConflict((oc) =>
+      oc.columns(['dimension', 'key']).doUpdateSet((eb) => ({
+        calls: eb(eb.ref('CallStat7d.calls'), '+', eb.ref('excluded.calls')),
+        failures: eb(eb.ref('CallStat7d.failures'), '+', eb.ref('excluded.failures')),
+        refused: eb(eb.ref('CallStat7d.refused'), '+', eb.ref('excluded.refused')),
+      })),
+    )
+    .returning(['CallStat7d.dimension', 'CallStat7d.key', 'CallStat7d.calls'])
+    .execute()
+  await dropEmptied(
+    typed,
+    rows.filter((r) => r.calls === 0).map((r) => [r.dimension, r.key]),
+  )
+  return rows.length > 0
 }
 
 /** 7-day totals, Tool status fields and retention; returns what changed. */
 async function refreshTotals(now: Date, changes: number) {
   return locked(async (tx) => {
     const typed = sqlIn(tx)
-    const start = windowStart(now)
-    // Nothing new and the window has not moved: the totals stand (the common idle minute).
-    const state = await typed.selectFrom('CallStatState').select('totalsWindowStart').where('id', '=', 1).executeTakeFirst()
-    if (changes === 0 && state?.totalsWindowStart?.getTime() === start.getTime()) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
-    const one = sql.lit(1).as('one')
-    const { changed } = await typed
-      .with('fresh', (q) =>
-        q
-          .selectFrom('CallStatHourly')
-          .select((eb) => [
-            'dimension',
-            'key',
-            eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
-            eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
-            eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
-          ])
-          .where('hour', '>=', start)
-          .where('hour', '<=', now)
-          .groupBy(['dimension', 'key']),
-      )
-      .with('upserted', (q) =>
-        q
-          .insertInto('CallStat7d')
-          .columns(['dimension', 'key', 'calls', 'failures', 'refused'])
-          .expression(q.selectFrom('fresh').selectAll())
-          .onConflict((oc) =>
-            oc
-              .columns(['dimension', 'key'])
-              .doUpdateSet((eb) => ({ calls: eb.ref('excluded.calls'), failures: eb.ref('excluded.failures'), refused: eb.ref('excluded.refused') }))
-              .where(
-                (eb) =>
-                  sql<boolean>`(${eb.ref('CallStat7d.calls')}, ${eb.ref('CallStat7d.failures')}, ${eb.ref('CallStat7d.refused')}) IS DISTINCT FROM (${eb.ref('excluded.calls')}, ${eb.ref('excluded.failures')}, ${eb.ref('excluded.refused')})`,
-              ),
-          )
-          .returning(one),
-      )
-      .with('dropped', (q) =>
-        q
-          .deleteFrom('CallStat7d')
-          .where((eb) =>
-            eb.not(
-              eb.exists(eb.selectFrom('fresh as f').select(one).whereRef('f.dimension', '=', 'CallStat7d.dimension').whereRef('f.key', '=', 'CallStat7d.key')),
-            ),
-          )
-          .returning(one),
-      )
-      .selectNoFrom((eb) =>
-        eb(eb.selectFrom('upserted').select(eb.fn.countAll<bigint>().as('n')), '+', eb.selectFrom('dropped').select(eb.fn.countAll<bigint>().as('n'))).as(
-          'changed',
-        ),
-      )
-      .executeTakeFirstOrThrow()
-    const totalsChanged = Number(changed) > 0
+    const range = totalsRangeAt(now)
+    const state = await typed.selectFrom('CallStatState').select(['totalsWindowStart', 'totalsWindowEnd']).where('id', '=', 1).executeTakeFirst()
+    const held = state?.totalsWindowStart && state.totalsWindowEnd ? { first: state.totalsWindowStart, last: state.totalsWindowEnd } : null
+    const moves = held && rangeMoves(held, range)
+    // Nothing new and the range has not moved: the totals stand (the common idle minute).
+    if (changes === 0 && moves?.length === 0) return { totalsChanged: false, toolsUpdated: 0, rollupRowsDropped: 0 }
+    const totalsChanged = moves ? await moveTotals(typed, moves) : await sumTotals(typed, range)
     await typed
       .updateTable('CallStatState')
-      .set((eb) => ({ version: sql<bigint>`${eb.ref('version')} + ${totalsChanged ? 1 : 0}`, computedAt: now, totalsWindowStart: start }))
+      .set((eb) => ({
+        version: sql<bigint>`${eb.ref('version')} + ${totalsChanged ? 1 : 0}`,
+        computedAt: now,
+        totalsWindowStart: range.first,
+        totalsWindowEnd: range.last,
+      }))
       .where('id', '=', 1)
       .execute()
     const keptFrom = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
@@ -360,7 +555,7 @@ async function refreshTotals(now: Date, changes: number) {
     // Each Tool reads the figures of its own key (namespace and name), not of every tool of its id.
     // These writes are not registry changes (see the migration): cached effective tool sets take
     // their numbers from the stats cache.
-    await tx.$executeRawUnsafe(`SELECT set_config('toolroom.stats_write', 'on', true)`)
+    await sql`SELECT set_config('toolroom.stats_write', 'on', true)`.execute(typed)
     const figures = typed
       .selectFrom('Tool as t2')
       .leftJoin('CallStat7d as s', (join) =>
@@ -379,7 +574,7 @@ async function refreshTotals(now: Date, changes: number) {
       .where((eb) => sql<boolean>`(${eb.ref('t.totalCalls7d')}, ${eb.ref('t.failureRate7d')}) IS DISTINCT FROM (${eb.ref('s.calls')}, ${eb.ref('s.rate')})`)
       .executeTakeFirstOrThrow()
     const toolsUpdated = Number(numUpdatedRows)
-    await tx.$executeRawUnsafe(`SELECT set_config('toolroom.stats_write', 'off', true)`)
+    await sql`SELECT set_config('toolroom.stats_write', 'off', true)`.execute(typed)
     return { totalsChanged, toolsUpdated, rollupRowsDropped }
   })
 }
@@ -389,6 +584,7 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
   const started = performance.now()
   let hoursRecomputed = 0
   let callsAdded = 0
+  let stepsChangedTotals = false
   const notRun = () => ({
     ran: false,
     hoursRecomputed,
@@ -404,8 +600,16 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
     if (step.hours === 0 && step.entries === 0) break
     hoursRecomputed += step.hours
     callsAdded += step.calls
+    stepsChangedTotals ||= step.totalsChanged
   }
   const totals = await refreshTotals(now(), hoursRecomputed + callsAdded)
   if (!totals.ran) return notRun()
-  return { ran: true, hoursRecomputed, callsAdded, ...totals.value, ms: Math.round(performance.now() - started) }
+  return {
+    ran: true,
+    hoursRecomputed,
+    callsAdded,
+    ...totals.value,
+    totalsChanged: stepsChangedTotals || totals.value.totalsChanged,
+    ms: Math.round(performance.now() - started),
+  }
 }

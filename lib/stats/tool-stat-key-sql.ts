@@ -7,5 +7,6 @@ import { type Expression, type RawBuilder, sql } from 'kysely'
 export const toolResourceStatKeySql = (namespace: Expression<string>, name: Expression<string>): RawBuilder<string> =>
   sql<string>`'Tool/' || ${namespace} || '/' || ${name}`
 
-/** A ToolCall row's key in SQL (row aliased `alias`): rows without one count as unresolved. */
-export const callToolStatKeySql = (alias: string): string => `coalesce(${alias}."toolKey", 'Unresolved/' || ${alias}."toolId")`
+/** A ToolCall row's key in SQL, from its toolKey and toolId: rows without one count as unresolved. */
+export const callToolStatKeySql = (toolKey: Expression<string | null>, toolId: Expression<string>): RawBuilder<string> =>
+  sql<string>`coalesce(${toolKey}, 'Unresolved/' || ${toolId})`

@@ -102,6 +102,8 @@ const personRows = () =>
     `SELECT issuer, subject, "agentId", hour, "displayName", calls, failures, refused FROM "CallStatPersonHourly" ORDER BY issuer, subject, "agentId", hour`,
   )
 
+const totalsRows = () => prisma.$queryRawUnsafe<unknown[]>(`SELECT dimension, key, calls, failures, refused FROM "CallStat7d" ORDER BY dimension, key`)
+
 beforeAll(async () => {
   // Small batches, so a run takes several steps and backlogs cross step boundaries.
   process.env.TOOLROOM_STATS_CALLS_PER_BATCH = '25'
@@ -151,12 +153,15 @@ describe('incremental rollup', () => {
         const incremental = await hourlyRows()
         const incrementalTools = await toolRows()
         const incrementalPeople = await personRows()
+        const incrementalTotals = await totalsRows()
+        // The repair path also sums the 7-day totals afresh: the running ones must agree.
         await markHoursForRecompute()
         const full = await rollupCallStats()
         expect(full.hoursRecomputed).toBeGreaterThan(180)
         expect(await hourlyRows()).toEqual(incremental)
         expect(await toolRows()).toEqual(incrementalTools)
         expect(await personRows()).toEqual(incrementalPeople)
+        expect(await totalsRows()).toEqual(incrementalTotals)
       }),
       { numRuns: 25 },
     )

@@ -8,7 +8,7 @@ import {
   latencyBucketOf,
   percentileOf,
 } from '@/lib/stats/latency-buckets'
-import { windowDays, windowHours, windowStart } from '@/lib/stats/stats-window'
+import { type HourRange, rangeMoves, totalsRange, windowDays, windowHours, windowStart } from '@/lib/stats/stats-window'
 
 // A small deterministic generator, so a failure can be reproduced.
 function lcg(seed: number) {
@@ -73,5 +73,46 @@ describe('the 7-day window', () => {
     const hours = windowHours(now)
     expect(hours).toHaveLength(6 * 24 + 6)
     expect(hours.at(-1)!.toISOString()).toBe('2026-11-22T05:00:00.000Z')
+  })
+})
+
+describe('moving the 7-day totals', () => {
+  const H = 3_600_000
+  const base = Date.UTC(2026, 10, 20)
+  const range = (first: number, last: number): HourRange => ({ first: new Date(base + first * H), last: new Date(base + last * H) })
+  const hoursOf = (r: HourRange) => Array.from({ length: (r.last.getTime() - r.first.getTime()) / H + 1 }, (_, i) => r.first.getTime() + i * H)
+
+  it('cover the hours from the window start through the hour of now', () => {
+    expect(totalsRange(new Date('2026-11-28T04:35:10Z'))).toEqual({ first: new Date('2026-11-22T00:00:00Z'), last: new Date('2026-11-28T04:00:00Z') })
+  })
+
+  it('take away exactly the hours that leave and add those that enter, for every pair of overlapping ranges', () => {
+    for (let a0 = 0; a0 < 6; a0++)
+      for (let a1 = a0; a1 < 6; a1++)
+        for (let b0 = 0; b0 < 6; b0++)
+          for (let b1 = b0; b1 < 6; b1++) {
+            const from = range(a0, a1)
+            const to = range(b0, b1)
+            const moves = rangeMoves(from, to)
+            if (a1 < b0 || b1 < a0) {
+              expect(moves).toBeNull()
+              continue
+            }
+            const count = new Map<number, number>(hoursOf(from).map((h) => [h, 1]))
+            for (const move of moves!) for (const h of hoursOf(move)) count.set(h, (count.get(h) ?? 0) + move.sign)
+            expect([...count].filter(([, n]) => n !== 0).sort(([x], [y]) => x - y)).toEqual(hoursOf(to).map((h) => [h, 1]))
+          }
+  })
+
+  it('is nothing when the range stays, an hour when now crosses one, and a day and an hour at UTC midnight', () => {
+    const at = (iso: string) => totalsRange(new Date(iso))
+    expect(rangeMoves(at('2026-11-28T04:10:00Z'), at('2026-11-28T04:50:00Z'))).toEqual([])
+    expect(rangeMoves(at('2026-11-28T04:10:00Z'), at('2026-11-28T05:01:00Z'))).toEqual([
+      { first: new Date('2026-11-28T05:00:00Z'), last: new Date('2026-11-28T05:00:00Z'), sign: 1 },
+    ])
+    expect(rangeMoves(at('2026-11-28T23:59:00Z'), at('2026-11-29T00:00:00Z'))).toEqual([
+      { first: new Date('2026-11-22T00:00:00Z'), last: new Date('2026-11-22T23:00:00Z'), sign: -1 },
+      { first: new Date('2026-11-29T00:00:00Z'), last: new Date('2026-11-29T00:00:00Z'), sign: 1 },
+    ])
   })
 })

@@ -9,7 +9,6 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '@/tests/support/module-graph'
 
-const NOT_CONVERTED_YET = 'not converted to typed SQL yet (docs/design/data-layer.md lists what remains)'
 const PLAIN_JS_SCRIPT = 'a plain JavaScript script (benchmark or test database setup) that TypeScript does not check'
 
 const UNTYPED_SQL_ALLOWED: Record<string, string> = {
@@ -21,8 +20,6 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/registry/registry-changes.ts': 'LISTEN on a connection of its own, held open for notifications',
   'lib/jobs/job-arrivals.ts': 'LISTEN on a connection of its own, held open for notifications (workers told of a job)',
   'lib/jobs/boss.ts': "a session advisory lock held on a connection of its own across pg-boss's queue creation",
-  // Not converted yet: what is left of the statistics rollup (docs/design/data-layer.md).
-  'lib/stats/rollup-call-stats.ts': `${NOT_CONVERTED_YET}: the hourly pass (one GROUPING SETS aggregation feeding three upserts through data-modifying CTEs, in two variants) and the transaction's settings (SET LOCAL, set_config); its other statements are typed`,
   // Scripts run by node as they are.
   'scripts/bench/approvals-fill.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/call-partitions.mts': 'a benchmark of the partitioned call log: writers and partition DDL on connections of its own',
