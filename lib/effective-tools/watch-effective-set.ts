@@ -25,7 +25,7 @@ export interface WatchRequest {
 }
 
 /** The event body: what a GET of the same address answers. */
-function shapeOf(set: EffectiveToolSet, includeExcluded: boolean) {
+function shapeOf<Entry>(set: { tools: Entry[]; excluded: Entry[]; unresolved: EffectiveToolSet['unresolved'] }, includeExcluded: boolean) {
   return { effectiveTools: set.tools, ...(includeExcluded ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
 }
 
