@@ -314,6 +314,44 @@ test('an approver in another time zone than the server gets the server-rendered 
   await approver.close()
 })
 
+test('j pressed while the server-rendered queue is on screen but not live yet moves the focus once the page listens; a or d then decides nothing', async ({
+  browser,
+}) => {
+  await pay('INV-2601', 11)
+  await pay('INV-2602', 12)
+  const approvals = [await approvalOf('INV-2601'), await approvalOf('INV-2602')]
+  const approver = await openAs(browser, 'approver')
+  const page = approver.page
+  // The page's scripts are held back, so the server's rows are on screen while React is not there
+  // yet: the moment an approver who opened the queue presses j first. Stylesheets still load.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(
+    ({ pathname }) => pathname.startsWith('/_next/static/') && pathname.endsWith('.js'),
+    async (route) => {
+      await held
+      await route.continue()
+    },
+  )
+  await page.goto(queueUrl(), { waitUntil: 'commit' })
+  const rows = page.getByTestId('approval-row')
+  await expect(rows.nth(1)).toBeVisible()
+  await expect(rows.first()).toHaveAttribute('aria-selected', 'true')
+  const second = await rows.nth(1).getAttribute('data-approval-id')
+  await page.keyboard.press('j')
+  await page.keyboard.press('a')
+  await expect(rows.first()).toHaveAttribute('aria-selected', 'true')
+  release()
+  await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByTestId('approval-detail')).toHaveAttribute('data-approval-id', second!)
+  await expect(confirmation(page)).toHaveCount(0)
+  for (const a of approvals) {
+    expect((await approvalById(a.id)).status).toBe('pending')
+    expect((await admin.post(`/api/v1/approvals/${a.id}/deny`, { data: { comment: 'early-keys check only' } })).status()).toBe(200)
+  }
+  await approver.close()
+})
+
 test('two approvers approve the same call at once: one wins, the other is told who decided, and it runs once', async ({ browser }) => {
   const first = await pay('INV-3001', 420)
   const callId = first.structuredContent!.callId as string

@@ -244,6 +244,7 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
       approve: () => decide('approve'),
       deny: () => decide('deny'),
       toggleSelect: () => pendingView && canDecide && focused && toggle(focused.id),
+      moveBy: (delta) => moveTo(focusIndex + delta),
     },
     list,
   )

@@ -1,5 +1,6 @@
 'use client'
 import { useEffect, useRef } from 'react'
+import { takeEarlyQueueMoves } from './early-queue-keys'
 
 export interface QueueKeys {
   next: () => void
@@ -9,9 +10,13 @@ export interface QueueKeys {
   approve: () => void
   deny: () => void
   toggleSelect: () => void
+  /** `delta` requests down (up when negative) from the one in focus, at once. */
+  moveBy: (delta: number) => void
 }
 
-const ACTIONS: Record<string, keyof QueueKeys> = {
+type KeyAction = Exclude<keyof QueueKeys, 'moveBy'>
+
+const ACTIONS: Record<string, KeyAction> = {
   j: 'next',
   ArrowDown: 'next',
   k: 'previous',
@@ -21,7 +26,7 @@ const ACTIONS: Record<string, keyof QueueKeys> = {
   x: 'toggleSelect',
 }
 // Only while the list itself has focus: elsewhere these keys scroll the page or press a button.
-const LIST_ACTIONS: Record<string, keyof QueueKeys> = { ' ': 'toggleSelect', Home: 'first', End: 'last' }
+const LIST_ACTIONS: Record<string, KeyAction> = { ' ': 'toggleSelect', Home: 'first', End: 'last' }
 
 /** Where typed keys are text: an editable field of any kind but a box to tick. */
 function typesText(target: HTMLElement): boolean {
@@ -49,6 +54,9 @@ export function useQueueKeyboard(keys: QueueKeys, list: React.RefObject<HTMLElem
       latest.current[name]()
     }
     window.addEventListener('keydown', onKey)
+    // Moves pressed while the server's rows were on screen but the page did not listen yet.
+    const early = takeEarlyQueueMoves()
+    if (early !== 0) latest.current.moveBy(early)
     return () => window.removeEventListener('keydown', onKey)
   }, [list])
 }

@@ -1,5 +1,6 @@
 // The queue page as an approver meets it, for bench:approvals: from navigation start to the first
 // rows painted, and to the first keyboard move that works.
+import path from 'node:path'
 import { chromium } from '@playwright/test'
 import { signInContext } from './bench-auth.mjs'
 
@@ -7,6 +8,22 @@ import { signInContext } from './bench-auth.mjs'
 // from here (which waits for a busy page) adds nothing to the figures: the first frame painted with a
 // request row in it, and the first time the focus leaves the first request with the detail following.
 function watchQueue() {
+  // Where the time goes, for the breakdown: when each window keydown listener was added (the last
+  // is the queue's own, once it has hydrated) and the main thread's long tasks.
+  window.__keydownListenersAt = []
+  const add = window.addEventListener
+  window.addEventListener = function (type, ...rest) {
+    if (type === 'keydown') window.__keydownListenersAt.push(performance.now())
+    return add.call(this, type, ...rest)
+  }
+  window.__longTasks = []
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration])
+    }).observe({ type: 'longtask', buffered: true })
+  } catch {
+    // A browser without long tasks gives no figure for them.
+  }
   new MutationObserver((_, observer) => {
     const rows = [...document.querySelectorAll('[data-testid="approval-row"]')]
     if (rows.length > 0 && window.__rowsAt === undefined) {
@@ -22,7 +39,7 @@ function watchQueue() {
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected', 'data-approval-id'] })
 }
 
-/** Presses `j` until the focus leaves the first request (a key pressed before the page listens is lost, as it would be for a person, who presses again); resolves with the page's clock at the move. */
+/** Presses `j` until the focus leaves the first request, as a person who sees nothing happen presses again (the queue notes moves pressed before it listens, components/approvals/early-queue-keys.ts); resolves with the page's clock at the move. */
 async function firstKeyboardMove(page) {
   for (let attempt = 0; attempt < 100; attempt++) {
     await page.keyboard.press('j')
@@ -33,6 +50,22 @@ async function firstKeyboardMove(page) {
     }
   }
   throw new Error('the queue never answered the keyboard')
+}
+
+/** The moments of one load on the page's clock, and the main thread's long tasks until `interactive`. */
+function breakdown(interactive) {
+  const nav = performance.getEntriesByType('navigation')[0]
+  const scripts = performance.getEntriesByType('resource').filter((r) => r.initiatorType === 'script' && r.startTime < interactive)
+  const listening = window.__keydownListenersAt.filter((t) => t < interactive)
+  const tasks = window.__longTasks.filter(([start]) => start < interactive)
+  return {
+    'server answered (first byte)': nav.responseStart,
+    'HTML received': nav.responseEnd,
+    'scripts received': Math.max(nav.responseEnd, ...scripts.map((r) => r.responseEnd)),
+    'DOMContentLoaded done': nav.domContentLoadedEventEnd,
+    'hydrated (last keydown listener)': listening.length ? Math.max(...listening) : NaN,
+    'long tasks until interactive (sum)': tasks.reduce((sum, [, d]) => sum + d, 0),
+  }
 }
 
 /** The approvers' browsers are elsewhere than the server (UTC here), as they usually are. */
@@ -49,7 +82,7 @@ export async function queuePageLoads(base, loads, { newTabEachLoad = false } = {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   })
-  const times = { rows: [], interactive: [] }
+  const times = { rows: [], interactive: [], stages: {} }
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, timezoneId: APPROVER_TIME_ZONE })
     await signInContext(context, base)
@@ -62,15 +95,32 @@ export async function queuePageLoads(base, loads, { newTabEachLoad = false } = {
       } else {
         await page.goto('about:blank')
       }
+      // BENCH_PROFILE_DIR: a Chromium trace of the last load (open it in chrome://tracing or Perfetto).
+      const trace =
+        process.env.BENCH_PROFILE_DIR && i === loads
+          ? path.join(process.env.BENCH_PROFILE_DIR, `approvals-page-${newTabEachLoad ? 'new-tab' : 'one-tab'}.json`)
+          : null
+      const categories = [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8.execute',
+        'disabled-by-default-v8.cpu_profiler',
+        'blink.user_timing',
+        'loading',
+      ]
+      if (trace) await browser.startTracing(page, { path: trace, screenshots: false, categories })
       await page.goto(`${base}/approvals`, { waitUntil: 'commit' })
       await page.waitForFunction(() => typeof window.__rowsAt === 'number', null, { polling: 20 })
       const rows = await page.evaluate(() => window.__rowsAt)
       // Interactive: the keyboard moves the focus off the first request and the detail follows it.
       const interactive = await firstKeyboardMove(page)
+      if (trace) await browser.stopTracing()
       if (i > 0) {
         // The first load warms the server's compiled routes; it is not a user's first visit either.
         times.rows.push(rows)
         times.interactive.push(interactive)
+        const stages = await page.evaluate(breakdown, interactive)
+        for (const [name, at] of Object.entries(stages)) (times.stages[name] ??= []).push(at)
       }
     }
   } finally {

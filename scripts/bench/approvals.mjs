@@ -1,7 +1,7 @@
 // npm run bench:approvals — the approval queue with 10,000 pending calls: the queue API at one
 // connection, the queue page until its first rows are on screen and answer the keyboard, and the
 // time from an approval (API) to the upstream tool running. Prints the figures; record them in
-// BENCHMARKS.md. Targets: page interactive ≤ 1 s; approve-to-execution p50 ≤ 500 ms.
+// BENCHMARKS.md. Targets: page interactive ≤ 400 ms (it was ≤ 1 s); approve-to-execution p50 ≤ 500 ms.
 import { spawn } from 'node:child_process'
 import os from 'node:os'
 import pg from 'pg'
@@ -78,7 +78,11 @@ try {
   ]) {
     console.log(`  ${how}:`)
     console.log(`    first rows painted  p50 ${pct(t.rows, 50).toFixed(0)} ms   max ${Math.max(...t.rows).toFixed(0)} ms`)
-    console.log(`    interactive         p50 ${pct(t.interactive, 50).toFixed(0)} ms   max ${Math.max(...t.interactive).toFixed(0)} ms   (target ≤ 1000 ms)`)
+    console.log(
+      `    interactive         p50 ${pct(t.interactive, 50).toFixed(0)} ms   max ${Math.max(...t.interactive).toFixed(0)} ms   (target ≤ 400 ms: ${pct(t.interactive, 50) <= 400 ? 'met' : 'missed'})`,
+    )
+    console.log('    where it goes (p50 of each, from navigation start):')
+    for (const [stage, values] of Object.entries(t.stages)) console.log(`      ${stage.padEnd(36)} ${pct(values, 50).toFixed(0).padStart(5)} ms`)
   }
   console.log(`approve (API) to upstream execution, ${execution.length} calls through the gateway and a worker:`)
   console.log(

@@ -2,6 +2,8 @@ import { IntentLink } from '@/components/ui/intent-link'
 import type { Metadata } from 'next'
 import { APPROVAL_CONTRACTS } from '@/lib/api/approval-routes'
 import { ApprovalQueue } from '@/components/approvals/approval-queue'
+import { EARLY_QUEUE_KEYS_SCRIPT } from '@/components/approvals/early-queue-keys'
+import { InlineScript } from '@/components/layout/early-shortcuts'
 import { PageHeader } from '@/components/ui/page-header'
 import { listApprovals } from '@/lib/approvals/list-approvals'
 import { requirePageCaller } from '@/lib/sign-in/page-caller'
@@ -23,6 +25,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
   const renderedAt = Date.now()
   return (
     <>
+      <InlineScript code={EARLY_QUEUE_KEYS_SCRIPT} />
       <PageHeader
         title="Approvals"
         subtitle="Calls that wait for a human: approve and a worker runs the call once; deny and it never runs. Requests nobody decides in time expire."
