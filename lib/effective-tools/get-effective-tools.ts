@@ -27,27 +27,41 @@ export interface SerializedEffectiveSet {
   unresolved: UnresolvedReference[]
 }
 
-const memo: { epoch: number | null; pieces: EntryPieces | null } = ((
-  globalThis as { __toolroomEntryPieces?: { epoch: number | null; pieces: EntryPieces | null } }
+/**
+ * Statistics that say nothing: entries serialized with them carry only what the registry decides,
+ * which is what a watch's resourceVersion fingerprints (watch-effective-set.ts).
+ */
+export const NO_STATISTICS: ToolStatsSnapshot = { version: 'none', byTool: new Map() }
+
+interface KeptPieces {
+  epoch: number | null
+  pieces: EntryPieces | null
+}
+
+// Two sets of kept pieces, so that answers (with the statistics) and watches' fingerprints (without)
+// computed in turn do not throw each other's away.
+const memo: { answers: KeptPieces; fingerprints: KeptPieces } = ((
+  globalThis as { __toolroomEntryPieces?: { answers: KeptPieces; fingerprints: KeptPieces } }
 ).__toolroomEntryPieces ??= {
-  epoch: null,
-  pieces: null,
+  answers: { epoch: null, pieces: null },
+  fingerprints: { epoch: null, pieces: null },
 })
 
 /** The kept pieces for this epoch, these SideEffectPolicies and these statistics; null while no epoch is known. */
 function currentPieces(policies: ResolverInput['policies'], stats: ToolStatsSnapshot): EntryPieces | null {
   const epoch = registryEpoch()
   if (epoch === null) return null
-  if (memo.epoch !== epoch || memo.pieces?.policies !== policies || memo.pieces.stats !== stats) {
-    memo.epoch = epoch
-    memo.pieces = entryPieces(policies, stats, entryPiecesBudgetBytes(processMemoryLimitBytes()))
+  const kept = stats === NO_STATISTICS ? memo.fingerprints : memo.answers
+  if (kept.epoch !== epoch || kept.pieces?.policies !== policies || kept.pieces.stats !== stats) {
+    kept.epoch = epoch
+    kept.pieces = entryPieces(policies, stats, entryPiecesBudgetBytes(processMemoryLimitBytes()))
   }
-  return memo.pieces
+  return kept.pieces
 }
 
 /** What the kept pieces of this epoch hold (benchmarks and the operator's sizing). */
 export function keptEntryPieces(): { tools: number; pieces: number; bytes: number; budget: number } | null {
-  const pieces = memo.pieces
+  const pieces = memo.answers.pieces
   if (!pieces) return null
   let count = 0
   for (const { plain, other } of pieces.byTool.values()) {
@@ -57,9 +71,17 @@ export function keptEntryPieces(): { tools: number; pieces: number; bytes: numbe
   return { tools: pieces.byTool.size, pieces: count, bytes: pieces.bytes, budget: pieces.budget }
 }
 
-/** getEffectiveTools as JSON text: the same bytes as `JSON.stringify` of its entries, without building most of them. */
-export async function getSerializedEffectiveTools(kind: 'Agent' | 'Unit', row: Row, withExcluded: boolean): Promise<SerializedEffectiveSet> {
-  const [input, stats] = await Promise.all([loadSharedResolverInput(kind, row), toolStatsSnapshot()])
+/**
+ * getEffectiveTools as JSON text: the same bytes as `JSON.stringify` of its entries, without building
+ * most of them. `statistics`: NO_STATISTICS for the set without its call statistics.
+ */
+export async function getSerializedEffectiveTools(
+  kind: 'Agent' | 'Unit',
+  row: Row,
+  withExcluded: boolean,
+  statistics?: ToolStatsSnapshot,
+): Promise<SerializedEffectiveSet> {
+  const [input, stats] = await Promise.all([loadSharedResolverInput(kind, row), statistics ?? toolStatsSnapshot()])
   const { tools, excluded, unresolved } = resolveVerdicts(input)
   if (kind === 'Agent') await policiesOnTools(row, tools)
   const pieces = currentPieces(input.policies, stats)

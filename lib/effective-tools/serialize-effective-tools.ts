@@ -149,6 +149,11 @@ function commaAndText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats:
  * serialized ones spliced in as they are.
  */
 export function serializeObject(value: Record<string, unknown>): Buffer {
+  return Buffer.concat(serializeObjectParts(value))
+}
+
+/** serializeObject's text as its parts, the kept pieces among them as they are (nothing copied). */
+export function serializeObjectParts(value: Record<string, unknown>): Buffer[] {
   const parts: Buffer[] = [OPEN_OBJECT]
   let first = true
   for (const key of Object.keys(value)) {
@@ -165,5 +170,5 @@ export function serializeObject(value: Record<string, unknown>): Buffer {
     parts.push(Buffer.from(JSON.stringify(key)), COLON, ...text)
   }
   parts.push(CLOSE_OBJECT)
-  return Buffer.concat(parts)
+  return parts
 }

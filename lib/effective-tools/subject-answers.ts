@@ -26,6 +26,11 @@ export async function effectiveSetAnswer(kind: Subject, idOrName: string, namesp
   return jsonAnswer(await cachedSet(kind, idOrName, namespace, includeExcluded ? 'excluded' : 'tools'))
 }
 
+/** The effective-tools answer's body, as a plain GET of it has it (from the same cache): a watch's events carry it. */
+export function effectiveSetBody(kind: Subject, id: string, includeExcluded: boolean): Promise<Buffer> {
+  return cachedSet(kind, id, undefined, includeExcluded ? 'excluded' : 'tools')
+}
+
 async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: AnswerShape): Promise<Buffer> {
   const { version: statsVersion } = await toolStatsSnapshot()
   return cachedBody(

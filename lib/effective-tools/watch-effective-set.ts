@@ -5,14 +5,14 @@
 import 'server-only'
 import type { Actor } from '@/lib/auth/access-rules'
 import { AppError } from '@/lib/errors/app-error'
-import { admitWatch, contentVersion, watchAnswer } from '@/lib/http/watch-stream'
+import { admitWatch, contentVersion, JsonText, watchAnswer } from '@/lib/http/watch-stream'
+import type { Row } from '@/lib/resources/kind-adapters'
 import { getRow } from '@/lib/resources/resource-store'
 import { agentConfigYaml } from './agent-config'
 import { storedAnswerDependencies } from './answer-dependencies'
-import { getEffectiveTools } from './get-effective-tools'
-import { loadSharedResolverInput } from './load-resolver-input'
-import { resolveEffectiveTools } from './resolve-effective-tools'
-import type { EffectiveToolSet } from './types'
+import { getSerializedEffectiveTools, NO_STATISTICS } from './get-effective-tools'
+import { serializeObjectParts } from './serialize-effective-tools'
+import { answerValue, effectiveSetBody } from './subject-answers'
 
 type Subject = 'Agent' | 'Unit'
 
@@ -24,23 +24,13 @@ export interface WatchRequest {
   signal: AbortSignal
 }
 
-/** The event body: what a GET of the same address answers. */
-function shapeOf<Entry>(set: { tools: Entry[]; excluded: Entry[]; unresolved: EffectiveToolSet['unresolved'] }, includeExcluded: boolean) {
-  return { effectiveTools: set.tools, ...(includeExcluded ? { excluded: set.excluded } : {}), unresolved: set.unresolved }
-}
-
-/** An entry without the 7-day statistics it carries. */
-function withoutStatistics(entries: EffectiveToolSet['tools']) {
-  return entries.map(({ totalCalls7d: _calls, failureRate7d: _failures, refusedCalls7d: _refused, ...entry }) => entry)
-}
-
 /**
- * The fingerprint of the registry-derived set: its entries without their statistics, left out by
- * name (not by a key anywhere in the text, which would also drop a tool's schema property so named).
+ * The fingerprint of the registry-derived set: the answer's JSON serialized without call statistics
+ * (every entry's figures zero), from the kept entries as the answers are.
  */
-export function effectiveSetVersion(set: EffectiveToolSet, includeExcluded: boolean): string {
-  const registryDerived = { ...set, tools: withoutStatistics(set.tools), excluded: withoutStatistics(set.excluded) }
-  return contentVersion(JSON.stringify(shapeOf(registryDerived, includeExcluded)))
+async function effectiveSetVersion(kind: Subject, row: Row, includeExcluded: boolean): Promise<string> {
+  const set = await getSerializedEffectiveTools(kind, row, includeExcluded, NO_STATISTICS)
+  return contentVersion(serializeObjectParts(answerValue(kind, row, set, includeExcluded ? 'excluded' : 'tools')))
 }
 
 /** `fn` of the row, or null once the subject is gone. */
@@ -62,15 +52,14 @@ export async function watchEffectiveSet(request: WatchRequest & { includeExclude
   const { kind, includeExcluded } = request
   return watchAnswer({
     key: `effective:${kind}:${id}:${includeExcluded ? 'excluded' : 'tools'}`,
+    // The version first, then the body: the body is then never older than the version it is sent
+    // under (a change between the two is sent again once the feed sees it).
     read: () =>
       whileItExists(kind, id, async (row) => {
-        const set = await getEffectiveTools(kind, row)
-        return { version: effectiveSetVersion(set, includeExcluded), object: shapeOf(set, includeExcluded) }
+        const version = await effectiveSetVersion(kind, row, includeExcluded)
+        return { version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) }
       }),
-    // The shared input (the unit chain's candidates worked out once per chain and epoch): after a
-    // change, every watched agent of a unit is fingerprinted again in the same epoch.
-    version: () =>
-      whileItExists(kind, id, async (row) => effectiveSetVersion(await loadSharedResolverInput(kind, row).then(resolveEffectiveTools), includeExcluded)),
+    version: () => whileItExists(kind, id, (row) => effectiveSetVersion(kind, row, includeExcluded)),
     dependencies: () => storedAnswerDependencies(kind, id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,

@@ -41,6 +41,16 @@ export class SseStream {
     return this.write(`event: ${name}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`)
   }
 
+  /**
+   * A named event whose data is JSON already serialized in parts (text, and bytes written as they are,
+   * never copied): the parts must hold no line break, which JSON.stringify's text never does.
+   */
+  eventParts(name: string, parts: Array<string | Uint8Array>, id?: string): boolean {
+    if (!this.write(`event: ${name}\n${id === undefined ? '' : `id: ${id}\n`}data: `)) return false
+    for (const part of parts) if (!this.write(part)) return false
+    return this.write('\n\n')
+  }
+
   /** A comment line: keeps idle connections (and the proxies between) from timing out. */
   keepAlive(): boolean {
     return this.write(':\n\n')
@@ -56,10 +66,10 @@ export class SseStream {
     this.finish()
   }
 
-  private write(text: string): boolean {
+  private write(chunk: string | Uint8Array): boolean {
     if (this.ended) return false
     try {
-      this.controller.enqueue(encoder.encode(text))
+      this.controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)
       return true
     } catch {
       this.finish()

@@ -15,8 +15,13 @@ import { type Dependencies, watchedCounts, watchSubject } from '@/lib/registry/c
 /** Idle connections (and proxies between) are kept open with a comment this often. */
 const KEEP_ALIVE_MS = 25_000
 
+/** An event's object as JSON text already serialized (an answer's cached body), sent as it is. */
+export class JsonText {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
 /** The answer now, or null once its subject is gone. */
-export type ReadAnswer<T> = () => Promise<{ version: string; object: T } | null>
+export type ReadAnswer<T> = () => Promise<{ version: string; object: T | JsonText } | null>
 
 export interface WatchedAnswer<T> {
   /** Names the answer for the change feed: watchers of one key share one fingerprint. */
@@ -33,8 +38,11 @@ export interface WatchedAnswer<T> {
 }
 
 /** A resourceVersion: short, opaque, and the same for the same content on every process. */
-export function contentVersion(content: string): string {
-  return createHash('sha256').update(content).digest('base64url').slice(0, 22)
+export function contentVersion(content: string | readonly Uint8Array[]): string {
+  const hash = createHash('sha256')
+  if (typeof content === 'string') hash.update(content)
+  else for (const part of content) hash.update(part)
+  return hash.digest('base64url').slice(0, 22)
 }
 
 /** Refuses a watch beyond this process's bound before anything is opened or read. */
@@ -58,7 +66,10 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
     }
     if (current.version === lastSent) return
     lastSent = current.version
-    stream.event(type, { type, resourceVersion: current.version, object: current.object }, current.version)
+    if (current.object instanceof JsonText) {
+      const head = JSON.stringify({ type, resourceVersion: current.version })
+      stream.eventParts(type, [`${head.slice(0, -1)},"object":`, current.object.bytes, '}'], current.version)
+    } else stream.event(type, { type, resourceVersion: current.version, object: current.object }, current.version)
   }
   // One read at a time, in order: a stream never sends an older answer after a newer one.
   const refresh = (type: 'ADDED' | 'MODIFIED') => {

@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { prisma } from '@/lib/db'
 import { attachStats } from '@/lib/effective-tools/attach-stats'
+import { keptEntryPieces } from '@/lib/effective-tools/get-effective-tools'
 import { loadResolverInput } from '@/lib/effective-tools/load-resolver-input'
 import { resolveEffectiveTools } from '@/lib/effective-tools/resolve-effective-tools'
 import { policiesOnTools } from '@/lib/policy/policy-set'
@@ -176,8 +177,7 @@ describe('answers assembled from shared, serialized entries', () => {
       for (const shape of SHAPES)
         for (const s of subjects) expect(await answerBytes(s.kind, s.id, shape), `${s.kind} ${s.name} ${shape}`).toBe(await referenceBytes(s.kind, s.id, shape))
       // …and they were made from kept pieces, not each serialized alone.
-      const kept = (globalThis as { __toolroomEntryPieces?: { pieces: { byTool: Map<unknown, unknown> } | null } }).__toolroomEntryPieces?.pieces
-      expect(kept?.byTool.size).toBeGreaterThan(5)
+      expect(keptEntryPieces()?.tools).toBeGreaterThan(5)
     }
   })
 

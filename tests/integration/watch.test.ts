@@ -171,6 +171,27 @@ spec: { type: function, description: Reports, inputSchema: { type: object, prope
     expect(entry?.inputSchema).toEqual({ type: 'object', properties: { stats: { type: 'number' } } })
   })
 
+  it('sends the Policies that newly reach a tool of the set, as a GET then shows them', async () => {
+    await applyManifest(agent('guarded', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'guarded' } })).id
+    const w = await watch(id)
+    await until('the first event', () => w.events.length === 1)
+    await applyManifest(yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Policy
+metadata: { name: lookups-reviewed, namespace: watch }
+spec:
+  selector: { tools: [acme.lookup] }
+  rules: [{ when: "true", effect: require_approval, reason: reviewed }]
+`)
+    await until('the Policy reaching the set', () => w.events.length === 2)
+    const entry = (w.events[1].data.object as { effectiveTools: { name: string; policies?: string[] }[] }).effectiveTools.find((t) => t.name === 'acme.lookup')
+    expect(entry?.policies).toEqual(['watch/lookups-reviewed'])
+    const plain = await call(agentFleet.effectiveTools, `/api/v1/agents/${id}/effective-tools`, { params: { id } })
+    expect(w.events[1].data.object).toEqual(plain.json)
+    await prisma.policy.deleteMany({ where: { namespace: 'watch', name: 'lookups-reviewed' } })
+  })
+
   it('ends with DELETED when the agent is removed', async () => {
     await applyManifest(agent('short-lived', ['acme.lookup']))
     const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'short-lived' } })).id
