@@ -60,6 +60,8 @@ export async function watchEffectiveSet(request: WatchRequest & { includeExclude
         return { version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) }
       }),
     version: () => whileItExists(kind, id, (row) => effectiveSetVersion(kind, row, includeExcluded)),
+    // After a change the feed has just fingerprinted the set: only the body is read.
+    readUnder: (version) => whileItExists(kind, id, async () => ({ version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) })),
     dependencies: () => storedAnswerDependencies(kind, id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,

@@ -29,6 +29,12 @@ export interface WatchedAnswer<T> {
   read: ReadAnswer<T>
   /** The version alone, cheaper where it can be (the feed asks after every registry change). */
   version?: () => Promise<string | null>
+  /**
+   * The answer under a version the feed has just worked out (from `version`): only its object is
+   * read, then. It must be read after that version was, so that it is never older than the version
+   * it is sent under (a newer one is sent again once the feed sees its change).
+   */
+  readUnder?: (version: string) => Promise<{ version: string; object: T | JsonText } | null>
   /** What the answer depends on, so that the feed skips it after changes elsewhere (change-feed.ts). */
   dependencies?: Dependencies
   /** The version the client last saw; the current answer is sent first unless it is still this one. */
@@ -57,8 +63,8 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
   let lastSent = watched.resumeFrom ?? null
   let pending: Promise<void> = Promise.resolve()
 
-  const sendCurrent = async (type: 'ADDED' | 'MODIFIED') => {
-    const current = await watched.read()
+  const sendCurrent = async (type: 'ADDED' | 'MODIFIED', known?: string) => {
+    const current = known !== undefined && watched.readUnder ? await watched.readUnder(known) : await watched.read()
     if (current === null) {
       stream.event('DELETED', { type: 'DELETED', resourceVersion: 'deleted' }, 'deleted')
       stream.close()
@@ -72,9 +78,9 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
     } else stream.event(type, { type, resourceVersion: current.version, object: current.object }, current.version)
   }
   // One read at a time, in order: a stream never sends an older answer after a newer one.
-  const refresh = (type: 'ADDED' | 'MODIFIED') => {
+  const refresh = (type: 'ADDED' | 'MODIFIED', known?: string) => {
     pending = pending
-      .then(() => sendCurrent(type))
+      .then(() => sendCurrent(type, known))
       .catch((error) => {
         console.error(`[watch] ${watched.key}: ${(error as Error).message}`)
         stream.close()
@@ -86,7 +92,7 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
   const stop = watchSubject(
     watched.key,
     async () => (await version()) ?? 'deleted',
-    () => refresh('MODIFIED'),
+    (fingerprint) => refresh('MODIFIED', fingerprint),
     watched.dependencies,
   )
   refresh('ADDED')

@@ -17,7 +17,8 @@ export type Dependencies = () => Promise<ReadonlySet<string> | null>
 interface Watch {
   fingerprint: () => Promise<string>
   dependencies: Dependencies | null
-  listeners: Set<() => void>
+  /** Each called with the new fingerprint. */
+  listeners: Set<(fingerprint: string) => void>
   /** The last fingerprint seen; null until the first one is known. */
   last: string | null
   /** What the last fingerprint depended on; null while unknown. */
@@ -44,12 +45,17 @@ const state: State = ((globalThis as { __toolroomChangeFeed?: State }).__toolroo
 })
 
 /**
- * Calls `listener` whenever `fingerprint()` of the subject named `key` moves after a registry change,
+ * Calls `listener` with the new fingerprint whenever `fingerprint()` of the subject named `key` moves after a registry change,
  * in any process, until the returned function is called. `dependencies`: what the subject depends on,
  * so that changes elsewhere skip it. Watchers of one key share one fingerprint function (the first
  * one given): a key names exactly one derived answer.
  */
-export function watchSubject(key: string, fingerprint: () => Promise<string>, listener: () => void, dependencies?: Dependencies): () => void {
+export function watchSubject(
+  key: string,
+  fingerprint: () => Promise<string>,
+  listener: (fingerprint: string) => void,
+  dependencies?: Dependencies,
+): () => void {
   state.stopListening ??= onRegistryChange(changed)
   let watch = state.watches.get(key)
   if (!watch) {
@@ -127,7 +133,7 @@ async function compareAll(scope: ChangeScope) {
     if (before === null || before === fingerprint) continue
     for (const listener of [...watch.listeners]) {
       try {
-        listener()
+        listener(fingerprint)
       } catch {
         // one watcher's failure is its own
       }
