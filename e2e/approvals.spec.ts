@@ -10,6 +10,7 @@ import {
   startPaymentsUpstream,
   type Worker,
 } from './support/approvals'
+import { holdScripts } from './support/hold-scripts'
 import { demoEmail, openAs } from './support/sign-in'
 
 // The approval queue with every part real: an agent on the official SDK client calls a `financial`
@@ -322,17 +323,9 @@ test('j pressed while the server-rendered queue is on screen but not live yet mo
   const approvals = [await approvalOf('INV-2601'), await approvalOf('INV-2602')]
   const approver = await openAs(browser, 'approver')
   const page = approver.page
-  // The page's scripts are held back, so the server's rows are on screen while React is not there
-  // yet: the moment an approver who opened the queue presses j first. Stylesheets still load.
-  let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(
-    ({ pathname }) => pathname.startsWith('/_next/static/') && pathname.endsWith('.js'),
-    async (route) => {
-      await held
-      await route.continue()
-    },
-  )
+  // The server's rows are on screen while React is not there yet: the moment an approver who opened
+  // the queue presses j first.
+  const release = await holdScripts(page)
   await page.goto(queueUrl(), { waitUntil: 'commit' })
   const rows = page.getByTestId('approval-row')
   await expect(rows.nth(1)).toBeVisible()

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { openAs } from './support/sign-in'
+import { holdScripts } from './support/hold-scripts'
 
 // The portal's frame and finishing touches, as people use them: the menu on a phone, the skip link
 // and focus rings, the global search, sortable lists, the 404, a role change that asks first, agent
@@ -59,18 +60,7 @@ test('a skip link leads past the navigation, and every control shows where the f
 })
 
 test('Ctrl-K pressed before the page has hydrated opens the palette once it has', async ({ page }) => {
-  // The page's scripts are held back, so the server-rendered page shows and takes the key while React
-  // is not there yet: the moment a person (or a test) presses it first.
-  let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  // Scripts only: the stylesheets (beside them under /_next/static) must load for the page to paint.
-  await page.route(
-    ({ pathname }) => pathname.startsWith('/_next/static/') && pathname.endsWith('.js'),
-    async (route) => {
-      await held
-      await route.continue()
-    },
-  )
+  const release = await holdScripts(page)
   await page.goto('/', { waitUntil: 'commit' })
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
   await page.keyboard.press('Control+k')

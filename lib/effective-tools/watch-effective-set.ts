@@ -13,6 +13,7 @@ import { storedAnswerDependencies } from './answer-dependencies'
 import { getSerializedEffectiveTools, NO_STATISTICS } from './get-effective-tools'
 import { serializeObjectParts } from './serialize-effective-tools'
 import { answerValue, effectiveSetBody } from './subject-answers'
+import { subjectRow } from './subject-rows'
 
 type Subject = 'Agent' | 'Unit'
 
@@ -34,10 +35,11 @@ async function effectiveSetVersion(kind: Subject, row: Row, includeExcluded: boo
 }
 
 /** `fn` of the row, or null once the subject is gone. */
-async function whileItExists<T>(kind: Subject, id: string, fn: (row: Awaited<ReturnType<typeof getRow>>) => Promise<T>): Promise<T | null> {
+async function whileItExists<T>(kind: Subject, id: string, fn: (row: Row) => Promise<T>): Promise<T | null> {
   let row
   try {
-    row = await getRow(kind, id)
+    // Read in batches with the other subjects the change feed is looking at (subject-rows.ts).
+    row = await subjectRow(kind, id, undefined)
   } catch (error) {
     if (error instanceof AppError && error.code === 'NOT_FOUND') return null
     throw error

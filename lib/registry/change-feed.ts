@@ -120,23 +120,35 @@ function changed(scope: ChangeScope) {
   state.timer.unref?.()
 }
 
+/**
+ * Subjects looked at together after a change: each look waits on the database (the subject's row,
+ * what it depends on) as much as it computes, and concurrent looks share their reads in batches.
+ */
+const LOOKS_AT_ONCE = 8
+
 async function compareAll(scope: ChangeScope) {
-  for (const [, watch] of [...state.watches]) {
-    // Before its first look a subject's dependencies are unknown: it is looked at.
-    if (!touches(scope, watch.dependsOn ?? null)) continue
-    const seen = await look(watch)
-    if (seen === null) continue
-    const { fingerprint } = seen
-    const before = watch.last
-    watch.last = fingerprint
-    watch.dependsOn = seen.dependsOn
-    if (before === null || before === fingerprint) continue
-    for (const listener of [...watch.listeners]) {
-      try {
-        listener(fingerprint)
-      } catch {
-        // one watcher's failure is its own
-      }
+  // Before its first look a subject's dependencies are unknown: it is looked at.
+  const touched = [...state.watches.values()].filter((watch) => touches(scope, watch.dependsOn ?? null))
+  let next = 0
+  const lookAtNext = async () => {
+    while (next < touched.length) await compare(touched[next++])
+  }
+  await Promise.all(Array.from({ length: Math.min(LOOKS_AT_ONCE, touched.length) }, lookAtNext))
+}
+
+async function compare(watch: Watch) {
+  const seen = await look(watch)
+  if (seen === null) return
+  const { fingerprint } = seen
+  const before = watch.last
+  watch.last = fingerprint
+  watch.dependsOn = seen.dependsOn
+  if (before === null || before === fingerprint) return
+  for (const listener of [...watch.listeners]) {
+    try {
+      listener(fingerprint)
+    } catch {
+      // one watcher's failure is its own
     }
   }
 }
