@@ -45,10 +45,10 @@ const state: State = ((globalThis as { __toolroomChangeFeed?: State }).__toolroo
 })
 
 /**
- * Calls `listener` with the new fingerprint whenever `fingerprint()` of the subject named `key` moves after a registry change,
- * in any process, until the returned function is called. `dependencies`: what the subject depends on,
- * so that changes elsewhere skip it. Watchers of one key share one fingerprint function (the first
- * one given): a key names exactly one derived answer.
+ * Calls `listener` with the new fingerprint whenever `fingerprint()` of the subject named `key`
+ * moves after a registry change, in any process, until the returned function is called.
+ * `dependencies`: what the subject depends on, so that changes elsewhere skip it. Watchers of one key
+ * share one fingerprint function (the first one given): a key names exactly one derived answer.
  */
 export function watchSubject(
   key: string,
