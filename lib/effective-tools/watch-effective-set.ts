@@ -52,18 +52,15 @@ export async function watchEffectiveSet(request: WatchRequest & { includeExclude
   // Resolved before the stream opens: an unknown subject is a 404, not an empty stream.
   const { id } = await getRow(request.kind, request.idOrName, request.namespace)
   const { kind, includeExcluded } = request
+  const bodyUnder = async (version: string) => ({ version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) })
   return watchAnswer({
     key: `effective:${kind}:${id}:${includeExcluded ? 'excluded' : 'tools'}`,
     // The version first, then the body: the body is then never older than the version it is sent
     // under (a change between the two is sent again once the feed sees it).
-    read: () =>
-      whileItExists(kind, id, async (row) => {
-        const version = await effectiveSetVersion(kind, row, includeExcluded)
-        return { version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) }
-      }),
+    read: () => whileItExists(kind, id, async (row) => bodyUnder(await effectiveSetVersion(kind, row, includeExcluded))),
     version: () => whileItExists(kind, id, (row) => effectiveSetVersion(kind, row, includeExcluded)),
     // After a change the feed has just fingerprinted the set: only the body is read.
-    readUnder: (version) => whileItExists(kind, id, async () => ({ version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) })),
+    readUnder: (version) => whileItExists(kind, id, () => bodyUnder(version)),
     dependencies: () => storedAnswerDependencies(kind, id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,

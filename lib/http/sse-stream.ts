@@ -12,6 +12,9 @@ export const SSE_HEADERS: Record<string, string> = {
   'x-accel-buffering': 'no',
 }
 
+/** A named event's lines up to its data. */
+const eventHead = (name: string, id: string | undefined) => `event: ${name}\n${id === undefined ? '' : `id: ${id}\n`}data: `
+
 export class SseStream {
   readonly body: ReadableStream<Uint8Array>
   private controller!: ReadableStreamDefaultController<Uint8Array>
@@ -38,7 +41,7 @@ export class SseStream {
 
   /** A named event; `id` is what an EventSource sends back as Last-Event-ID when it reconnects. */
   event(name: string, data: unknown, id?: string): boolean {
-    return this.write(`event: ${name}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`)
+    return this.write(`${eventHead(name, id)}${JSON.stringify(data)}\n\n`)
   }
 
   /**
@@ -46,7 +49,7 @@ export class SseStream {
    * never copied): the parts must hold no line break, which JSON.stringify's text never does.
    */
   eventParts(name: string, parts: Array<string | Uint8Array>, id?: string): boolean {
-    if (!this.write(`event: ${name}\n${id === undefined ? '' : `id: ${id}\n`}data: `)) return false
+    if (!this.write(eventHead(name, id))) return false
     for (const part of parts) if (!this.write(part)) return false
     return this.write('\n\n')
   }
