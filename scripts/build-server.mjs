@@ -21,6 +21,8 @@ export const SERVER_ENTRIES = {
   'reencrypt-secrets': 'scripts/reencrypt-secrets.ts',
   'stats-rollup': 'scripts/stats-rollup.ts',
   migrate: 'scripts/migrate.ts',
+  // What `npm start` writes before it is ready (the migrations, the admin token, the demo fleet), in one process.
+  'prepare-data': 'scripts/prepare-data.ts',
   // Preloaded into Next.js (`node -r ./dist/web-preload.cjs …/next start`): JSON logs and masking from its first line.
   'web-preload': 'scripts/web-preload.ts',
   // The configuration, for `npm start` (plain JavaScript, which cannot load lib/config.ts itself).

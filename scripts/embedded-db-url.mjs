@@ -18,9 +18,13 @@ export function rememberedEmbeddedPgPort(dataDir) {
   }
 }
 
-/** The address of the embedded PostgreSQL, read when asked (lib/config.ts imports this module too, and reads no files). */
-export function embeddedDatabaseUrl() {
+/**
+ * The address of the embedded PostgreSQL, read when asked (lib/config.ts imports this module too, and
+ * reads no files). `chosen`: the port `npm start` chose for it (scripts/embedded-pg-port.mjs).
+ */
+export function embeddedDatabaseUrl(chosen) {
   const port =
+    chosen ||
     Number(process.env.TOOLROOM_EMBEDDED_PG_PORT?.trim() || 0) ||
     rememberedEmbeddedPgPort(path.resolve(process.env.TOOLROOM_DATA_DIR?.trim() || '.data')) ||
     DEFAULT_EMBEDDED_PG_PORT

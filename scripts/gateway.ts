@@ -6,8 +6,7 @@
 import '@/lib/check-config'
 import { flushCallLogs, nameCallLogProcess } from '@/lib/call-log/send-call-logs'
 import { config } from '@/lib/config'
-import { createGatewayServer } from '@/lib/gateway/server'
-import { checkHealth } from '@/lib/health/check-health'
+import { createGatewayServer, loadMcpPipeline } from '@/lib/gateway/server'
 import { bridgeConsoleToLogger, logger, setLogRole } from '@/lib/observability/logger'
 import { startMetricsServer } from '@/lib/observability/metrics-server'
 import { startTracing, stopTracing } from '@/lib/observability/tracing'
@@ -23,8 +22,11 @@ async function main() {
   const { GATEWAY_PORT, PORT, HOST: host, TOOLROOM_GATEWAY_UPSTREAM: upstream } = config()
   const port = GATEWAY_PORT ?? PORT // 0: any free port (printed)
   const server = createGatewayServer({ port, host, upstream })
-  // Ready when the database answers: a gateway without it can authenticate no agent.
+  // Ready when the MCP pipeline is loaded (lib/gateway/server.ts: it is not at start, so that the front
+  // answers sooner) and the database answers: a gateway without it can authenticate no agent.
   const metricsPort = await startMetricsServer('gateway', async () => {
+    await loadMcpPipeline()
+    const { checkHealth } = await import('@/lib/health/check-health')
     const health = await checkHealth()
     return health.status === 'ok' ? null : `database: ${health.database}`
   })

@@ -1,66 +1,11 @@
 // Seeds the Northwind demo fleet into an empty database: `node --conditions=react-server --import tsx scripts/seed-demo.ts`
-// from the project root, with DATABASE_URL and TOOLROOM_SECRET_KEY set. Prints one line; exits 1 on error.
-// Every `npm start` on the embedded database runs it; on a database that has people and a fleet
-// already (every start after the first) it answers from two counts, before loading what seeding needs
-// (the apply pipeline, the history, the rollup: about 1.3 s of CPU at each start, measured).
+// from the project root, with DATABASE_URL and TOOLROOM_SECRET_KEY set (scripts/steps/seed-demo.ts).
+// Prints what it did; exits 1 on error. `npm start` runs the same step in dist/prepare-data.cjs.
 import '@/lib/check-config'
-import { config } from '@/lib/config'
 import { prisma } from '@/lib/db'
-import { demoFleetRefusal, peoplePresent } from '@/lib/seed/demo-present'
-import { DEMO_MANIFEST_PORT } from './demo-ports.mjs'
+import { seedDemo } from './steps/seed-demo'
 
-async function main(): Promise<number> {
-  try {
-    const [people, refusal] = await Promise.all([peoplePresent(), demoFleetRefusal()])
-    if (people && refusal) {
-      console.log(`demo fleet: skipped (${refusal})`)
-      return 0
-    }
-    const [{ seedDemoUsers }, { seedDemoFleet }, { seedDemoHistory }, { rollupCallStats }] = await Promise.all([
-      import('@/lib/seed/seed-demo-users'),
-      import('@/lib/seed/seed-demo-fleet'),
-      import('@/lib/seed/seed-demo-history'),
-      import('@/lib/stats/rollup-call-stats'),
-    ])
-    const users = await seedDemoUsers()
-    if (users) {
-      // Printed once, when created: the README lists them too.
-      console.log('demo users (sign in at /sign-in; these are for the demo database only):')
-      for (const u of users) console.log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} password: ${u.password}`)
-    }
-    const result = await seedDemoFleet({ portBase: config().TOOLROOM_DEMO_PORT || DEMO_MANIFEST_PORT })
-    if (!result.seeded) {
-      console.log(`demo fleet: skipped (${result.reason ?? 'the database is not empty'})`)
-      return 0
-    }
-    const s = result.summary!
-    const resources = Object.entries(s.resources)
-      .map(([kind, n]) => `${n} ${kind}`)
-      .join(', ')
-    console.log(
-      `demo fleet: seeded ${resources}; image tools ${s.imageTools} on ${s.imageToolSubjects} subjects; ` +
-        `MCP surfaces ${s.languageToolSurfaceTools} tools on ${s.languageToolSurfaces} LanguageTools`,
-    )
-    if (config().TOOLROOM_DEMO_TRAFFIC) {
-      // A week of calls, counted by the same rollup the workers run each minute, so the first page has figures.
-      const history = await seedDemoHistory()
-      await rollupCallStats()
-      console.log(`demo fleet: a week of history, ${history.calls} calls by ${history.agents} agents of ${history.tools} tools`)
-    }
-    return 0
-  } catch (e) {
-    const err = e as Error & { errors?: { document?: number; kind?: string; name?: string; field: string; rule: string; message: string }[] }
-    const details = (err.errors ?? [])
-      .map(
-        (f) =>
-          `\n  ${f.document !== undefined ? `document ${f.document} ` : ''}${f.kind ? `${f.kind} ` : ''}${f.name ? `"${f.name}" ` : ''}${f.field} [${f.rule}]: ${f.message}`,
-      )
-      .join('')
-    console.error(`demo fleet: failed: ${err.message}${details}`)
-    return 1
-  } finally {
-    await prisma.$disconnect().catch(() => {})
-  }
-}
-
-main().then((code) => process.exit(code))
+seedDemo().then(async (code) => {
+  await prisma.$disconnect().catch(() => {})
+  process.exit(code)
+})

@@ -18,10 +18,16 @@ import { closeAfterAnswer, lingeringClose } from '@/lib/http/lingering-close'
 import { answerClientError, refuseRequestTarget } from '@/lib/http/request-target'
 import { frontForwardedHeaders, frontPublicOrigin } from '@/lib/request-origin/public-origin'
 import { withSpan } from '@/lib/observability/tracing'
-import { closeMcpSessions } from './executors/mcp'
 import { Readable } from 'node:stream'
-import { answerMcp, maxMcpBodyBytes, type McpAnswer, tooLarge } from './mcp-handler'
+import { maxMcpBodyBytes, type McpAnswer, tooLarge } from './mcp-http-answer'
 import { RPC } from './tool-errors'
+
+// The MCP pipeline (the SDK, the checks, the database client: most of this process's modules, about
+// 0.7 s of CPU to load) is loaded on the first /mcp request or readiness probe, not at start: the
+// front answers and passes the portal's requests on before, which is what `npm start`'s ready waits
+// for (BENCHMARKS.md, "Start and stop").
+let mcpPipeline: Promise<typeof import('./mcp-handler')> | null = null
+export const loadMcpPipeline = () => (mcpPipeline ??= import('./mcp-handler'))
 
 export interface GatewayTimeouts {
   /** How long a client may take to send a request's headers. */
@@ -87,7 +93,8 @@ export function createGatewayServer(options: GatewayServerOptions): http.Server 
     if (!socket.writable || inFlight?.headersSent) return void socket.destroy()
     lingeringClose(socket as Socket, answerClientError(error.code))
   })
-  server.on('close', () => void closeMcpSessions())
+  // Sessions exist only once the pipeline has run.
+  server.on('close', () => void (mcpPipeline && import('./executors/mcp').then(({ closeMcpSessions }) => closeMcpSessions())))
   return server
 }
 
@@ -127,6 +134,7 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse, bod
       `${method} /mcp`,
       { kind: 'server', parent, attributes: { 'http.request.method': method, 'http.route': '/mcp', 'toolroom.request_id': requestId } },
       async (span) => {
+        const { answerMcp } = await loadMcpPipeline()
         const mcp = await answerMcp({ method, header, headers, body, gone: gone.signal, origin: frontPublicOrigin(req.headers, req.socket.remoteAddress) })
         span.setAttributes({ 'http.response.status_code': mcp.status })
         return mcp
