@@ -151,14 +151,27 @@ const RECORDED_COLUMNS = [
 
 // Rows as one JSON array, expanded by the table's own row type: one statement however many rows.
 // The gateway runs it on its own pool (above), so it is compiled here and executed by the caller.
+// Its text is the same for every batch (the rows are its one parameter), so it is built once:
+// building it per batch cost more gateway CPU than any other step of writing a call
+// (BENCHMARKS.md, "Gateway: cost per call").
+let insertTemplate: CompiledQuery | null = null
+
 function insertRecords(records: CallRecord[]): CompiledQuery {
-  const rows = sql<Selectable<Tables['ToolCall']>>`json_populate_recordset(NULL::${sql.table('ToolCall')}, ${JSON.stringify(records)}::json)`.as('r')
-  return db
+  insertTemplate ??= compileInsert('[]')
+  return { ...insertTemplate, parameters: [JSON.stringify(records)] }
+}
+
+function compileInsert(rowsJson: string): CompiledQuery {
+  const rows = sql<Selectable<Tables['ToolCall']>>`json_populate_recordset(NULL::${sql.table('ToolCall')}, ${rowsJson}::json)`.as('r')
+  const compiled = db
     .insertInto('ToolCall')
     .columns(RECORDED_COLUMNS)
     .expression(db.selectFrom(rows).select(RECORDED_COLUMNS))
     .onConflict((oc) => oc.columns(['id', 'startedAt']).doNothing())
     .compile()
+  // The template is only right while the rows are its one parameter.
+  if (compiled.parameters.length !== 1) throw new Error(`the call-record INSERT has ${compiled.parameters.length} parameters, not 1`)
+  return compiled
 }
 
 // A call whose day has no partition yet (the worker creates them a week ahead: a worker down longer,
