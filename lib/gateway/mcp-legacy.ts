@@ -42,7 +42,9 @@ export function mcpTransport(): MultiplexTransport {
     const token = request.params._meta?.progressToken
     return callToolFor(agent, request.params, {
       requestId,
-      signal: AbortSignal.any([extra.signal, cancelled]),
+      // Not combined with extra.signal: the Server aborts that only when its transport closes (client
+      // notifications never reach it), which aborts `cancelled` too; AbortSignal.any cost ~2% of a call.
+      signal: cancelled,
       urlElicitation: declaredUrlElicitation(agent),
       notifyProgress:
         token === undefined ? undefined : (report) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...report } }),
