@@ -54,3 +54,26 @@ describe('tools/call taken as checked', () => {
     }
   })
 })
+
+describe('the transport a 2025-era request is cancelled through', () => {
+  it('aborts a request in flight when it closes, so its handler needs no second signal', async () => {
+    const t = new MultiplexTransport()
+    const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } })
+    server.onerror = () => {}
+    let cancelled: AbortSignal | undefined
+    let started: () => void
+    const running = new Promise<void>((resolve) => (started = resolve))
+    handleCheckedToolCalls(server, (_request, extra) => {
+      cancelled = (extra.authInfo?.extra as { cancelled: AbortSignal }).cancelled
+      started()
+      return new Promise((resolve) => cancelled!.addEventListener('abort', () => resolve({ content: [] }), { once: true }))
+    })
+    await server.connect(t)
+    const answer = t.request({ id: 1, method: 'tools/call', params: { name: 'x' } }, { token: '', clientId: 'c', scopes: [] }, 'owner')
+    await running
+    expect(cancelled?.aborted).toBe(false)
+    await t.close()
+    expect(cancelled?.aborted).toBe(true)
+    expect(await answer).toMatchObject({ id: 1, error: { code: -32603, message: 'the gateway is shutting down' } })
+  })
+})
