@@ -93,8 +93,11 @@ function callPool(): pg.Pool {
   return pools.__toolroomCallPool
 }
 
-// Up to this many batches are written at once, so one slow commit does not hold back the next batch.
-const MAX_IN_FLIGHT = 2
+// One batch is written at a time: the calls that finish while it commits make the next batch, one
+// statement and one WAL flush for all of them. With two at a time each batch held about half as many
+// calls (at 20 connections 0.3–0.6 commits per call against ~0.2), and every extra statement costs
+// the gateway a round trip's CPU and PostgreSQL a commit (BENCHMARKS.md, "Gateway: cost per call").
+const MAX_IN_FLIGHT = 1
 let inFlight = 0
 
 function pump() {
