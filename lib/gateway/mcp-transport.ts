@@ -29,6 +29,7 @@ interface Pending {
 
 /** What a request handler finds in `extra.authInfo.extra`: the caller's own, plus the request's cancellation. */
 export interface RequestScope {
+  /** Aborts when the caller cancels the request (`notifications/cancelled`) or the transport closes. */
   cancelled: AbortSignal
 }
 
@@ -45,7 +46,12 @@ export class MultiplexTransport implements Transport {
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
-    for (const [id, p] of this.pending) p.resolve({ jsonrpc: '2.0', id, error: { code: -32603, message: 'the gateway is shutting down' } })
+    // A request's `cancelled` also ends with the transport (as the Server's own signal for it does),
+    // so its handler needs no second signal to hear of a shutdown.
+    for (const [id, p] of this.pending) {
+      p.cancel.abort(new Error('the gateway is shutting down'))
+      p.resolve({ jsonrpc: '2.0', id, error: { code: -32603, message: 'the gateway is shutting down' } })
+    }
     this.pending.clear()
     this.onclose?.()
   }

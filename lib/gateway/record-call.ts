@@ -93,8 +93,11 @@ function callPool(): pg.Pool {
   return pools.__toolroomCallPool
 }
 
-// Up to this many batches are written at once, so one slow commit does not hold back the next batch.
-const MAX_IN_FLIGHT = 2
+// One batch is written at a time: the calls that finish while it commits make the next batch, one
+// statement and one WAL flush for all of them. With two at a time each batch held about half as many
+// calls (at 20 connections 0.3–0.6 commits per call against ~0.2), and every extra statement costs
+// the gateway a round trip's CPU and PostgreSQL a commit (BENCHMARKS.md, "Gateway: cost per call").
+const MAX_IN_FLIGHT = 1
 let inFlight = 0
 
 function pump() {
@@ -151,14 +154,27 @@ const RECORDED_COLUMNS = [
 
 // Rows as one JSON array, expanded by the table's own row type: one statement however many rows.
 // The gateway runs it on its own pool (above), so it is compiled here and executed by the caller.
+// Its text is the same for every batch (the rows are its one parameter), so it is built once:
+// building it per batch cost more gateway CPU than any other step of writing a call
+// (BENCHMARKS.md, "Gateway: cost per call").
+let insertTemplate: CompiledQuery | null = null
+
 function insertRecords(records: CallRecord[]): CompiledQuery {
-  const rows = sql<Selectable<Tables['ToolCall']>>`json_populate_recordset(NULL::${sql.table('ToolCall')}, ${JSON.stringify(records)}::json)`.as('r')
-  return db
+  insertTemplate ??= compileInsert('[]')
+  return { ...insertTemplate, parameters: [JSON.stringify(records)] }
+}
+
+function compileInsert(rowsJson: string): CompiledQuery {
+  const rows = sql<Selectable<Tables['ToolCall']>>`json_populate_recordset(NULL::${sql.table('ToolCall')}, ${rowsJson}::json)`.as('r')
+  const compiled = db
     .insertInto('ToolCall')
     .columns(RECORDED_COLUMNS)
     .expression(db.selectFrom(rows).select(RECORDED_COLUMNS))
     .onConflict((oc) => oc.columns(['id', 'startedAt']).doNothing())
     .compile()
+  // The template is only right while the rows are its one parameter.
+  if (compiled.parameters.length !== 1) throw new Error(`the call-record INSERT has ${compiled.parameters.length} parameters, not 1`)
+  return compiled
 }
 
 // A call whose day has no partition yet (the worker creates them a week ahead: a worker down longer,

@@ -60,7 +60,26 @@ async function mcpTargetAt(reader: BindingReader, ref: string): Promise<McpTarge
 
 const lastSegment = (id: string) => id.slice(id.lastIndexOf('.') + 1)
 
-export async function bindingFor(tool: EffectiveTool, reader: BindingReader): Promise<Binding> {
+// A binding is a pure function of the entry and the registry as one reader saw it, and the gateway
+// asks for it on every call: it is kept per reader (one per registry epoch; a fresh one while the
+// change listener is down) and per entry object (the effective set's, also kept per epoch), so a
+// registry change reaches the next call as before. Working out an MCP target parses its URLs, a
+// measurable share of a call (BENCHMARKS.md, "Gateway: cost per call").
+const bound = new WeakMap<BindingReader, WeakMap<EffectiveTool, Promise<Binding>>>()
+
+export function bindingFor(tool: EffectiveTool, reader: BindingReader): Promise<Binding> {
+  let byEntry = bound.get(reader)
+  if (!byEntry) bound.set(reader, (byEntry = new WeakMap()))
+  let binding = byEntry.get(tool)
+  if (!binding) {
+    const made = (binding = bindingOf(tool, reader))
+    byEntry.set(tool, made)
+    made.catch(() => byEntry.get(tool) === made && byEntry.delete(tool))
+  }
+  return binding
+}
+
+async function bindingOf(tool: EffectiveTool, reader: BindingReader): Promise<Binding> {
   const policy = (await reader.policies()).get(tool.sideEffects.level)
   const defaults = { logArgs: policy?.logArgs ?? true, logResult: policy?.logResult ?? true, redactFields: [] as string[] }
   if (tool.tier === 'platform') return { executor: { kind: 'platform' }, ...defaults }

@@ -225,6 +225,16 @@ try {
   log(
     `${os.cpus().length} CPUs (${os.cpus()[0]?.model}), node ${process.version}, ${DURATION} s per measurement, gateway: ${TARGET}, call records: ${process.env.TOOLROOM_GATEWAY_ASYNC_COMMIT === '1' ? 'asynchronous commit' : 'synchronous commit (flushed before the answer)'}`,
   )
+  // Transactions the database committed, read before and after each gateway measurement: with group
+  // commit, how many calls shared each call-record commit. Backends flush these statistics about once
+  // a second, so the figure is rough (a second's worth at either end), enough to tell 1 from 0.3.
+  const stats = new pg.Client({ connectionString: db.url })
+  await stats.connect()
+  const commits = async () => {
+    await stats.query('SELECT pg_stat_force_next_flush()')
+    const { rows } = await stats.query('SELECT sum(xact_commit)::bigint AS n FROM pg_stat_database')
+    return Number(rows[0].n)
+  }
   const rows = []
   for (const connections of [1, 20]) {
     // warm-up, then the two side by side
@@ -236,7 +246,9 @@ try {
     const g0 = cpuSeconds(gatewayPid)
     const u1 = cpuSeconds(upstreamPid)
     const p0 = postgresCpuSeconds()
+    const c0 = await commits()
     const through = await load(gateway, auth, gatewayBody, connections)
+    through.commitsPerCall = ((await commits()) - c0) / through.total
     through.gatewayCpuMs = ((cpuSeconds(gatewayPid) - g0) * 1000) / through.total
     through.upstreamCpuMs = ((cpuSeconds(upstreamPid) - u1) * 1000) / through.total
     through.postgresCpuMs = p0 === null ? null : ((postgresCpuSeconds() - p0) * 1000) / through.total
@@ -247,6 +259,7 @@ try {
     rows.push({ connections, direct, through })
   }
 
+  await stats.end()
   const client = new pg.Client({ connectionString: db.url })
   await client.connect()
   const {
@@ -261,7 +274,7 @@ try {
     )
   for (const { connections, direct, through } of rows)
     console.log(
-      `CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms${through.postgresCpuMs === null ? '' : ` + PostgreSQL ${through.postgresCpuMs.toFixed(2)} ms`}`,
+      `CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms${through.postgresCpuMs === null ? '' : ` + PostgreSQL ${through.postgresCpuMs.toFixed(2)} ms`}; ${through.commitsPerCall.toFixed(2)} database commits per call`,
     )
   const [one, twenty] = rows
   const added = one.through.precise.p50 - one.direct.precise.p50
@@ -278,6 +291,11 @@ try {
   console.log(
     `targets: p50 added at 1 connection ≤ 3 ms: ${added <= 3 ? 'met' : 'MISSED'}; ` +
       `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`,
+  )
+  // Issue 32's rows (the gateway's cost per call), stricter than the targets above.
+  console.log(
+    `cost per call (issue 32): at 20 connections ≥ 0.9× direct: ${twenty.through.rps >= 0.9 * twenty.direct.rps ? 'met' : 'MISSED'}; ` +
+      `gateway CPU per call at 20 connections ≤ 0.4 ms: ${twenty.through.gatewayCpuMs <= 0.4 ? 'met' : 'MISSED'}; p50 added at 1 connection ≤ 1.0 ms: ${added <= 1 ? 'met' : 'MISSED'}`,
   )
 } finally {
   await Promise.all(children.map((child) => stopChild(child)))

@@ -204,4 +204,36 @@ describe('tool binding', () => {
     ).toEqual({ kind: 'platform' })
     expect(reader.asked).toEqual([])
   })
+
+  it('is worked out once per reader and entry, and again for a new reader (a registry change) or a new entry', async () => {
+    const registry: Registry = { servers: { 'tools/files': { spec: { port: 9000 } } } }
+    const reader = readerOf(registry)
+    const files = entry('files.read', { kind: 'LanguageTool', name: 'files', namespace: 'tools' })
+    const first = await bindingFor(files, reader)
+    expect(await bindingFor(files, reader)).toBe(first)
+    expect(reader.asked).toEqual(['tools/files'])
+    // A new epoch brings a new reader: what it reads now, not what the old one did.
+    const moved = readerOf({ servers: { 'tools/files': { spec: { port: 9001 } } } })
+    const again = await bindingFor(files, moved)
+    expect(again.executor).toMatchObject({ kind: 'mcp', target: { url: 'http://files.tools.svc.cluster.local:9001/mcp' } })
+    expect(moved.asked).toEqual(['tools/files'])
+    // An entry of a new effective set is bound anew under the same reader.
+    expect(await bindingFor({ ...files }, reader)).not.toBe(first)
+    expect(reader.asked).toEqual(['tools/files', 'tools/files'])
+  })
+
+  it('is not kept when it failed: the next call reads again', async () => {
+    let fail = true
+    const reader: BindingReader = {
+      ...readerOf({}),
+      policies: async () => {
+        if (fail) throw new Error('database unavailable')
+        return new Map()
+      },
+    }
+    const files = entry('files.read', { kind: 'LanguageTool', name: 'files', namespace: 'tools' })
+    await expect(bindingFor(files, reader)).rejects.toThrow('database unavailable')
+    fail = false
+    expect((await bindingFor(files, reader)).executor).toMatchObject({ kind: 'none' })
+  })
 })
