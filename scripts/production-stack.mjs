@@ -37,10 +37,11 @@ export async function buildForProduction({ log = () => {}, output = 'inherit', e
       track(child)
       child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} failed (exit ${code})`))))
     })
-  if (needsBuild()) {
+  const sources = needsBuild()
+  if (sources) {
     log('building the web app for production (the sources changed since the last build)…')
     await step('next build', ['node_modules/next/dist/bin/next', 'build'], { NEXT_TELEMETRY_DISABLED: '1', ...env })
-    recordBuild()
+    recordBuild(sources)
   }
   await step('the server build', ['scripts/build-server.mjs', '--if-stale'])
 }

@@ -37,12 +37,20 @@ const FINGERPRINT_FILE = '.next/toolroom-build-fingerprint'
 
 const fingerprint = () => sourceFingerprint(BUILD_INPUTS)
 
-/** A production build is needed on a fresh clone and whenever a source file changed since the last. */
+/**
+ * A production build is needed on a fresh clone and whenever a source file changed since the last.
+ * Returns the sources' fingerprint when one is needed (given to recordBuild once it is done), else null.
+ */
 export function needsBuild() {
-  if (!fs.existsSync('.next/BUILD_ID') || !fs.existsSync(FINGERPRINT_FILE)) return true
-  return fs.readFileSync(FINGERPRINT_FILE, 'utf8') !== fingerprint()
+  const now = fingerprint()
+  if (!fs.existsSync('.next/BUILD_ID') || !fs.existsSync(FINGERPRINT_FILE)) return now
+  return fs.readFileSync(FINGERPRINT_FILE, 'utf8') !== now ? now : null
 }
 
-export function recordBuild() {
-  fs.writeFileSync(FINGERPRINT_FILE, fingerprint())
+/**
+ * `built`: the fingerprint needsBuild gave before the build, not one taken after it, so that a source
+ * edited while the build ran makes the next start build again.
+ */
+export function recordBuild(built) {
+  fs.writeFileSync(FINGERPRINT_FILE, built)
 }

@@ -83,7 +83,7 @@ try {
       })
   }
   // On a built tree the servers load their modules while the database starts and the data is written.
-  const building = !settings.TOOLROOM_DEV && needsBuild()
+  const building = settings.TOOLROOM_DEV ? null : needsBuild()
   if (!building) startWeb()
 
   if (useEmbedded) {
@@ -102,7 +102,7 @@ try {
   if (building) {
     log('building the web app (first start, or the sources changed)…')
     await supervisor.runOnce('build', ['node_modules/next/dist/bin/next', 'build'])
-    recordBuild()
+    recordBuild(building)
     log(`build done (${elapsed()})`)
     startWeb()
   }

@@ -2,6 +2,7 @@
 // Every cursor-paged list of the portal ("Load more") asks for its pages the same way: the first
 // page without a cursor, each next one with the cursor the previous page returned, until it is null.
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query'
+import { useMemo } from 'react'
 
 export interface CursorPage<T> {
   items: T[]
@@ -27,6 +28,8 @@ export function useCursorPages<P extends CursorPage<unknown>>({ queryKey, fetchP
     ...(initial ? { initialData: { pages: [initial.page], pageParams: [null] }, initialDataUpdatedAt: initial.readAt } : {}),
     refetchInterval: typeof refetchInterval === 'function' ? (q) => refetchInterval(q.state.data?.pages ?? []) : refetchInterval,
   })
-  const pages = query.data?.pages ?? []
-  return { ...query, items: pages.flatMap((p) => p.items) as P['items'], firstPage: pages[0] as P | undefined }
+  const pages = query.data?.pages
+  // The same array while the pages are the same (a list's memoised parts depend on it).
+  const items = useMemo(() => (pages ?? []).flatMap((p) => p.items) as P['items'], [pages])
+  return { ...query, items, firstPage: pages?.[0] as P | undefined }
 }
