@@ -96,11 +96,19 @@ export async function dispatchResponse(dispatcher: Dispatcher, url: URL, init: D
         },
         onResponseEnd() {
           done()
-          try {
-            stream?.close()
-          } catch {
-            // cancelled meanwhile
-          }
+          // undici hands the connection back to its pool on a later turn of the event loop (a
+          // setImmediate it schedules after this callback, client-h1.js onMessageComplete). A body
+          // ended before then lets its reader send its next request first, which the pool puts on a new
+          // connection: two connects and closes per discovery instead of one. The end waits that turn.
+          queueMicrotask(() =>
+            setImmediate(() => {
+              try {
+                stream?.close()
+              } catch {
+                // cancelled meanwhile
+              }
+            }),
+          )
         },
         onResponseError(_controller, error) {
           done()
