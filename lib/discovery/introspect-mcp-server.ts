@@ -8,7 +8,7 @@ import { probeComplianceOverPost, type ComplianceProbeResult } from './mcp/compl
 import { buildComplianceReport, type ComplianceObservations, type ComplianceReport } from './mcp/compliance-report'
 import { throwIfAborted } from './mcp/errors'
 import type { AttemptContext, McpTargetTransport, McpTransportUsed } from './mcp/listing'
-import { listOverTransports } from './mcp/list-over-transports'
+import { listOverTransports, type RememberedTransport } from './mcp/list-over-transports'
 import { normalizeTools } from './mcp/normalize-tools'
 import { mcpTargetUrls } from './mcp/target-urls'
 import { isObject } from '@/lib/json/unknown-values'
@@ -17,6 +17,7 @@ import type { GuardedFetch } from '@/lib/outbound/guarded-fetch'
 
 export { McpIntrospectionError, type McpIntrospectionStep } from './mcp/errors'
 export type { McpTargetTransport, McpTransportUsed } from './mcp/listing'
+export type { RememberedTransport } from './mcp/list-over-transports'
 export { normalizeTools } from './mcp/normalize-tools'
 export { mcpTargetUrls } from './mcp/target-urls'
 
@@ -27,6 +28,8 @@ export interface McpIntrospectionTarget {
   transport: McpTargetTransport
   /** Sent with every request (authorization, for example). */
   headers?: Record<string, string>
+  /** How the server was reached last time: that transport is tried first (one attempt instead of two for a 2025-era server). */
+  remembered?: RememberedTransport
 }
 
 export interface McpIntrospectionOptions {
@@ -83,7 +86,7 @@ export async function introspectMcpServer(target: McpIntrospectionTarget, option
     signal: options.signal,
     probeOverSse: options.probeCompliance !== false,
   }
-  const listing = await listOverTransports(target.transport, urls, ctx)
+  const listing = await listOverTransports(target.transport, urls, ctx, target.remembered)
   const listMs = Math.round(performance.now() - listStart)
 
   const { tools, refused } = normalizeTools(listing.rawTools)

@@ -29,6 +29,9 @@ export interface McpSubjectRow {
   spec: unknown
   toolSchemas: unknown
   compliance: unknown
+  /** How the last successful run reached the server (null before one). */
+  detectedTransport: string | null
+  detectedUrl: string | null
   runId: string
   /** The entries the last successful run refused (details.refused), if any. */
   lastRefused: unknown
@@ -54,7 +57,12 @@ function closeAbandonedRuns(subjectId: string) {
 
 export async function startMcpRun(id: string, trigger: DiscoveryTrigger, attempt: number): Promise<McpSubjectRow | null> {
   const row = await db
-    .with('subject', (q) => q.selectFrom('LanguageTool').select(['id', 'namespace', 'name', 'spec', 'toolSchemas', 'compliance']).where('id', '=', id))
+    .with('subject', (q) =>
+      q
+        .selectFrom('LanguageTool')
+        .select(['id', 'namespace', 'name', 'spec', 'toolSchemas', 'compliance', 'detectedTransport', 'detectedUrl'])
+        .where('id', '=', id),
+    )
     .with('abandoned', () => closeAbandonedRuns(id))
     .with('run', (q) =>
       q

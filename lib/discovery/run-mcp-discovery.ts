@@ -58,9 +58,14 @@ export async function runMcpDiscovery({
     const readiness = config().TOOLROOM_DISCOVERY_READINESS_SECONDS ?? 15
     const previous = server.compliance as { checkedAt?: string } | null
     const probeCompliance = shouldProbeCompliance(trigger, previous?.checkedAt, new Date())
+    // The run that re-probes compliance (any trigger but the sweep, and the sweep once a day) also
+    // tries the newest revision first, so a server that gained it is found; the others start with
+    // the transport that worked last time.
+    const remembered =
+      !probeCompliance && server.detectedTransport && server.detectedUrl ? { transport: server.detectedTransport, url: server.detectedUrl } : undefined
     const result = scrubTree(
       await introspectMcpServer(
-        { endpoint, transport: spec.transport, headers },
+        { endpoint, transport: spec.transport, headers, remembered },
         { fetch: discoveryFetch(), readinessTimeoutMs: readiness * 1000, probeCompliance },
       ),
       sensitive,

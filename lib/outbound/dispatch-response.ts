@@ -13,6 +13,8 @@ export interface DispatchInit {
   headers?: HeadersInit
   body?: BodyInit | null
   signal?: AbortSignal
+  /** Called once the exchange is over: its body received in full, or the exchange failed or was aborted. */
+  onSettled?: () => void
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304])
@@ -42,7 +44,10 @@ export async function dispatchResponse(dispatcher: Dispatcher, url: URL, init: D
     let settled = false
     const onAbort = () => dispatch?.abort(signal!.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
-    const done = () => signal?.removeEventListener('abort', onAbort)
+    const done = () => {
+      signal?.removeEventListener('abort', onAbort)
+      init.onSettled?.()
+    }
 
     dispatcher.dispatch(
       { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body },
@@ -91,11 +96,19 @@ export async function dispatchResponse(dispatcher: Dispatcher, url: URL, init: D
         },
         onResponseEnd() {
           done()
-          try {
-            stream?.close()
-          } catch {
-            // cancelled meanwhile
-          }
+          // undici hands the connection back to its pool on a later turn of the event loop (a
+          // setImmediate it schedules after this callback, client-h1.js onMessageComplete). A body
+          // ended before then lets its reader send its next request first, which the pool puts on a new
+          // connection: two connects and closes per discovery instead of one. The end waits that turn.
+          queueMicrotask(() =>
+            setImmediate(() => {
+              try {
+                stream?.close()
+              } catch {
+                // cancelled meanwhile
+              }
+            }),
+          )
         },
         onResponseError(_controller, error) {
           done()

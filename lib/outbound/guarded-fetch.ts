@@ -29,32 +29,69 @@ export function createGuardedFetch(policy: AddressPolicy, defaults: OutboundLimi
 
   return async function guardedFetch(input, init = {}, limits) {
     const { timeoutMs, maxBytes, maxRedirects, maxBytesSetting } = limitsFor(limits)
-    const signals = [init.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s)
-    const signal = signals.length ? AbortSignal.any(signals) : undefined
+    const deadline = timeoutMs > 0 ? startDeadline(timeoutMs) : undefined
+    const signals = [init.signal, deadline?.signal].filter((s): s is AbortSignal => !!s)
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
     let url = new URL(String(input))
     let requestInit: RequestInit = init
-    for (let hop = 0; ; hop++) {
-      checkTarget(url, policy)
-      let response: Response
-      try {
-        response = await dispatchResponse(dispatcher, url, { method: requestInit.method, headers: requestInit.headers, body: requestInit.body, signal })
-      } catch (e) {
-        throw toOutboundError(e, url, timeoutMs)
+    try {
+      for (let hop = 0; ; hop++) {
+        checkTarget(url, policy)
+        // The deadline stops once the answer handed back is over (its body read in full, or failed):
+        // a redirect hop's end does not stop it, and a body never read leaves it running.
+        let handedBack = false
+        let hopSettled = false
+        const onSettled = () => {
+          hopSettled = true
+          if (handedBack) deadline?.stop()
+        }
+        let response: Response
+        try {
+          response = await dispatchResponse(dispatcher, url, {
+            method: requestInit.method,
+            headers: requestInit.headers,
+            body: requestInit.body,
+            signal,
+            onSettled,
+          })
+        } catch (e) {
+          throw toOutboundError(e, url, timeoutMs)
+        }
+        const location = response.headers.get('location')
+        if (response.status >= 300 && response.status < 400 && location) {
+          await response.body?.cancel()
+          if (hop >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirects from ${String(input)}`)
+          const next = new URL(location, url)
+          if (next.origin !== url.origin) requestInit = { ...requestInit, headers: crossOriginHeaders(requestInit.headers) }
+          url = next
+          // 301/302/303 turn a POST into a GET without a body, as browsers do.
+          if (response.status !== 307 && response.status !== 308) requestInit = { ...requestInit, method: 'GET', body: undefined }
+          continue
+        }
+        const capped = capBody(response, { maxBytes, maxBytesSetting }, url, signal, timeoutMs)
+        handedBack = true
+        if (hopSettled) deadline?.stop()
+        return capped
       }
-      const location = response.headers.get('location')
-      if (response.status >= 300 && response.status < 400 && location) {
-        await response.body?.cancel()
-        if (hop >= maxRedirects) throw new OutboundError('redirect', `more than ${maxRedirects} redirects from ${String(input)}`)
-        const next = new URL(location, url)
-        if (next.origin !== url.origin) requestInit = { ...requestInit, headers: crossOriginHeaders(requestInit.headers) }
-        url = next
-        // 301/302/303 turn a POST into a GET without a body, as browsers do.
-        if (response.status !== 307 && response.status !== 308) requestInit = { ...requestInit, method: 'GET', body: undefined }
-        continue
-      }
-      return capBody(response, { maxBytes, maxBytesSetting }, url, signal, timeoutMs)
+    } catch (e) {
+      // Nothing is handed back: nothing more to bound.
+      deadline?.stop()
+      throw e
     }
   }
+}
+
+/**
+ * The request's time bound: aborts with a TimeoutError, as AbortSignal.timeout does, unless stopped
+ * first. AbortSignal.timeout cannot be stopped: every request's signal fired its abort (an event, a
+ * DOMException and its stack) when its time was up, long after the answer, in the middle of later work.
+ */
+function startDeadline(timeoutMs: number): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs)
+  // As AbortSignal.timeout's: a pending deadline does not keep the process alive.
+  timer.unref()
+  return { signal: controller.signal, stop: () => clearTimeout(timer) }
 }
 
 function toOutboundError(e: unknown, url: URL, timeoutMs: number): Error {

@@ -17,7 +17,7 @@ import { runMcpDiscovery } from '@/lib/discovery/run-mcp-discovery'
 const SERVERS = Number(process.argv[2] ?? 100)
 const ROUNDS = Number(process.argv[3] ?? 3)
 const CONCURRENCY = 8
-const STEPS = 5
+const STEPS = 6
 const NAMESPACE = 'bench-cpu'
 
 const child = spawn(process.execPath, ['scripts/bench/discovery-endpoints.mjs', String(SERVERS * STEPS * (ROUNDS + 1))], {
@@ -80,6 +80,12 @@ const fresh = { mcp: next(ports.mcp), agents: next(ports.agents), servers: next(
 const steps: Record<string, () => Promise<{ cpu: number; wall: number }>> = {
   'MCP introspection (with compliance probes)': () =>
     cpuPerItem(fresh.mcp(), (p) => introspectMcpServer({ endpoint: `http://127.0.0.1:${p}/mcp`, transport: 'streamable-http' }, { fetch })),
+  // A rediscovery of a 2025-era server: the transport of its last run tried first (no 2026-07-28 attempt).
+  'MCP introspection (transport remembered)': () =>
+    cpuPerItem(fresh.mcp(), (p) => {
+      const endpoint = `http://127.0.0.1:${p}/mcp`
+      return introspectMcpServer({ endpoint, transport: 'streamable-http', remembered: { transport: 'streamable-http', url: endpoint } }, { fetch })
+    }),
   'MCP introspection (no probes)': () =>
     cpuPerItem(fresh.mcp(), (p) =>
       introspectMcpServer({ endpoint: `http://127.0.0.1:${p}/mcp`, transport: 'streamable-http' }, { fetch, probeCompliance: false }),

@@ -1,6 +1,8 @@
 // Listing over the transports, in order: the preferred one first, then the others, the stateless
 // POSTs last; the failures are summed up in one McpIntrospectionError. Streamable HTTP is tried in
-// the newest revision first (2026-07-28, SDK v2), then with the 2025-era handshake (SDK v1).
+// the newest revision first (2026-07-28, SDK v2), then with the 2025-era handshake (SDK v1), unless
+// the transport that worked last time is named (`remembered`): it is tried first, the others after it
+// in the usual order, so a server whose era changed since is still found, one failed attempt later.
 import { AttemptError, describeError, McpIntrospectionError, throwIfAborted } from './errors'
 import { listOverModern } from './list-over-modern'
 import { listOverPlainPosts } from './list-over-plain-posts'
@@ -14,7 +16,18 @@ interface Attempt {
   run: () => Promise<Listing>
 }
 
-export async function listOverTransports(first: McpTargetTransport, urls: { mcp: URL; sse: URL[] }, ctx: AttemptContext): Promise<Listing> {
+/** The transport and URL a server was last reached by (the LanguageTool's detectedTransport and detectedUrl). */
+export interface RememberedTransport {
+  transport: string
+  url: string
+}
+
+export async function listOverTransports(
+  first: McpTargetTransport,
+  urls: { mcp: URL; sse: URL[] },
+  ctx: AttemptContext,
+  remembered?: RememberedTransport,
+): Promise<Listing> {
   const modern: Attempt = {
     transport: 'streamable-http-2026-07-28',
     url: urls.mcp,
@@ -34,7 +47,7 @@ export async function listOverTransports(first: McpTargetTransport, urls: { mcp:
     label: `stateless-post (POST ${urls.mcp.href})`,
     run: () => listOverPlainPosts(urls.mcp, ctx),
   }
-  const attempts = first === 'sse' ? [...sse, modern, streamable, stateless] : [modern, streamable, ...sse, stateless]
+  const attempts = inRememberedOrder(first === 'sse' ? [...sse, modern, streamable, stateless] : [modern, streamable, ...sse, stateless], remembered)
 
   const failures: Array<{ attempt: Attempt; error: AttemptError }> = []
   for (const attempt of attempts) {
@@ -61,4 +74,12 @@ export async function listOverTransports(first: McpTargetTransport, urls: { mcp:
     'initialize',
     `initialize failed over all transports: ${failures.map((f) => `${f.attempt.label}: ${f.error.message}`).join('; ')}`,
   )
+}
+
+// Only a session transport moves up: plain POSTs also read many session servers, so trying them first
+// would keep a server that answered them once on them for good. A remembered URL that is not one of
+// this endpoint's (its address changed) moves nothing.
+function inRememberedOrder(attempts: Attempt[], remembered: RememberedTransport | undefined): Attempt[] {
+  const known = attempts.find((a) => a.transport !== 'stateless-post' && a.transport === remembered?.transport && a.url.href === remembered.url)
+  return known ? [known, ...attempts.filter((a) => a !== known)] : attempts
 }
