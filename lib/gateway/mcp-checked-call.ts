@@ -7,6 +7,7 @@
 // handler is installed under the Protocol's own registration with a schema that only names the
 // method, and the result is still checked as SDK v1's wrapper checks it: the same schema, the same
 // error (-32602 "Invalid tools/call result: …"), so an answer the SDK would refuse is refused alike.
+import 'server-only'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import {
