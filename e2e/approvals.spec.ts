@@ -774,6 +774,44 @@ spec:
   expect(denied.status()).toBe(200)
 })
 
+test('with more requests waiting than the page hydrates first, the rows past them answer the mouse and the keyboard', async ({ browser }) => {
+  // The server renders a page of 50 and the queue listens once the first 20 are hydrated; the rest
+  // are hydrated after (components/approvals/approval-queue.tsx). With INV-5001 still waiting from
+  // the test before, these 24 are rows 2–25.
+  const approvals: Approval[] = []
+  for (let i = 1; i <= 24; i++) {
+    const invoice = `INV-70${String(i).padStart(2, '0')}`
+    await pay(invoice, 10 + i)
+    approvals.push(await approvalOf(invoice))
+  }
+  const approver = await openAs(browser, 'approver')
+  const page = approver.page
+  await openQueue(page)
+  for (const a of approvals) await expect(rowOf(page, a)).toHaveCount(1)
+
+  // j from the 20th row (the last hydrated with the page) moves into the rows hydrated after it.
+  await rowOf(page, approvals[18]).click()
+  await expect(rowOf(page, approvals[18])).toHaveAttribute('aria-selected', 'true')
+  await page.keyboard.press('j')
+  await expect(rowOf(page, approvals[19])).toHaveAttribute('aria-selected', 'true')
+  const detail = page.getByTestId('approval-detail')
+  await expect(detail).toHaveAttribute('data-approval-id', approvals[19].id)
+  // A click on a later row focuses it and shows it; k moves back up across the boundary.
+  await rowOf(page, approvals[22]).click()
+  await expect(detail).toHaveAttribute('data-approval-id', approvals[22].id)
+  await expect(detail).toContainText('"invoice": "INV-7023"')
+  for (let i = 0; i < 4; i++) await page.keyboard.press('k')
+  await expect(rowOf(page, approvals[18])).toHaveAttribute('aria-selected', 'true')
+  // x marks a later row for a bulk decision as any other.
+  await rowOf(page, approvals[23]).getByTestId('approval-select').click()
+  await expect(page.getByText('1 selected')).toBeVisible()
+  expect(approver.cspViolations).toEqual([])
+  await approver.close()
+
+  for (const a of approvals)
+    expect((await admin.post(`/api/v1/approvals/${a.id}/deny`, { data: { comment: 'end of the long-queue test' } })).status()).toBe(200)
+})
+
 test('the upstream ran exactly the approved calls, each once', async () => {
   // Closes the request the previous test left waiting, so the run leaves an empty queue behind.
   const res = await admin.post(`/api/v1/approvals/${(await approvalOf('INV-5001')).id}/deny`, { data: { comment: 'end of the e2e run' } })
