@@ -284,8 +284,8 @@ describe('incremental rollup', () => {
     reloadConfig()
     try {
       const result = await rollupCallStats()
-      // The 300 calls share one hour (recomputed); the 20 late ones are 2 hours apart (added).
-      expect(result).toMatchObject({ hoursRecomputed: 1, callsAdded: 20 })
+      // The 300 calls share one hour (recomputed, and counted as its calls); the 20 late ones are 2 hours apart (added).
+      expect(result).toMatchObject({ hoursRecomputed: 1, callsAdded: 20, callsInRecomputedHours: 300 })
       const [{ calls }] = await prisma.$queryRawUnsafe<Array<{ calls: number }>>(
         `SELECT sum(calls)::int AS calls FROM "CallStatHourly" WHERE dimension = 'all'`,
       )
