@@ -135,21 +135,39 @@ try {
       this.on('notice', (notice) => console.log(notice.message))
       return connect.apply(this, args)
     } as typeof connect
+    // The pool's idle connections are ended with the server at the end: only other errors are news.
+    process.on('uncaughtException', (error: Error & { code?: string }) => {
+      if (error.code === '57P01') return
+      console.error(error)
+      process.exit(1)
+    })
     const { rollupCallStats } = await import('@/lib/stats/rollup-call-stats')
     log(JSON.stringify(await rollupCallStats()))
     const { prisma } = await import('@/lib/db')
     await prisma.$disconnect()
   } else {
     const checkouts = AGAINST ? [AGAINST, process.cwd()] : [process.cwd()]
-    console.log('\nround | checkout | rollup s | postgres CPU s | added | load (1 min)')
+    // Of the rollup tables' row updates, how many were HOT (the new version on the same page, no index written).
+    const updates = async () =>
+      (
+        await client.query<{ hot: string; all: string }>(
+          `SELECT sum(n_tup_hot_upd)::bigint AS hot, sum(n_tup_upd)::bigint AS all FROM pg_stat_user_tables
+           WHERE relname IN ('CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly')`,
+        )
+      ).rows[0]
+    console.log('\nround | checkout | rollup s | postgres CPU s | added | HOT updates | load (1 min)')
     for (let round = 1; round <= ROUNDS; round++) {
       for (const checkout of round % 2 === 0 ? [...checkouts].reverse() : checkouts) {
         await lateCalls()
         await settle()
         const cpu = postgresCpuSeconds()
+        const was = await updates()
         const r = await rollupIn(checkout, db.url)
+        const cpuSeconds = postgresCpuSeconds() - cpu
+        const now = await updates()
+        const hot = `${Number(now.hot) - Number(was.hot)}/${Number(now.all) - Number(was.all)}`
         console.log(
-          `${String(round).padStart(5)} | ${path.basename(checkout)} | ${(r.ms / 1000).toFixed(2).padStart(8)} | ${(postgresCpuSeconds() - cpu).toFixed(2).padStart(14)} | ${String(r.callsAdded).padStart(6)} | ${os.loadavg()[0].toFixed(1)}`,
+          `${String(round).padStart(5)} | ${path.basename(checkout)} | ${(r.ms / 1000).toFixed(2).padStart(8)} | ${cpuSeconds.toFixed(2).padStart(14)} | ${String(r.callsAdded).padStart(6)} | ${hot.padStart(11)} | ${os.loadavg()[0].toFixed(1)}`,
         )
       }
     }
