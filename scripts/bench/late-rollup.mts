@@ -8,6 +8,8 @@
 // schema). Reports per run: the rollup's own time, PostgreSQL's CPU seconds during it (from /proc),
 // the calls it added and the load average. BENCH_LATE_EXPLAIN=1 instead runs one late rollup in this
 // process with auto_explain (ANALYZE, BUFFERS) and prints the plans of its statements.
+// BENCH_LATE_FILLFACTOR=<n> first rewrites the hourly rollup tables at that fillfactor (the
+// migration's is 70; 100 is PostgreSQL's default), to see what room for HOT updates gives.
 // BENCH_LATE_REUSE=1 keeps the database of the last run when it has its calls (the fill and first
 // rollup take minutes; the late calls of earlier runs stay in it, which each later run updates the
 // same rows as). TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL.
@@ -121,6 +123,14 @@ try {
   const lateCalls = () => client.query(fillCallsSql(new Date(Date.now() - 7 * DAY_MS + 3_600_000), LATE_CALLS, 7 * DAY_MS - 2 * 3_600_000))
   // Each run starts from the same state of the rollup tables: no dead rows left by the run before.
   const settle = () => client.query('VACUUM (ANALYZE) "CallStatHourly", "CallStatToolHourly", "CallStatPersonHourly", "CallStat7d", "CallStatInsertLog"')
+
+  if (process.env.BENCH_LATE_FILLFACTOR) {
+    const fillfactor = Number(process.env.BENCH_LATE_FILLFACTOR)
+    if (!Number.isInteger(fillfactor) || fillfactor < 10 || fillfactor > 100) throw new Error('BENCH_LATE_FILLFACTOR: a whole number from 10 to 100')
+    for (const table of ['CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly'])
+      await client.query(`ALTER TABLE "${table}" SET (fillfactor = ${fillfactor}); VACUUM FULL "${table}"`)
+    log(`hourly rollup tables rewritten at fillfactor ${fillfactor}`)
+  }
 
   if (EXPLAIN) {
     await lateCalls()
