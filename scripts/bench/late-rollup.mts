@@ -127,8 +127,10 @@ try {
   if (process.env.BENCH_LATE_FILLFACTOR) {
     const fillfactor = Number(process.env.BENCH_LATE_FILLFACTOR)
     if (!Number.isInteger(fillfactor) || fillfactor < 10 || fillfactor > 100) throw new Error('BENCH_LATE_FILLFACTOR: a whole number from 10 to 100')
-    for (const table of ['CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly'])
-      await client.query(`ALTER TABLE "${table}" SET (fillfactor = ${fillfactor}); VACUUM FULL "${table}"`)
+    for (const table of ['CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly']) {
+      await client.query(`ALTER TABLE "${table}" SET (fillfactor = ${fillfactor})`)
+      await client.query(`VACUUM FULL "${table}"`)
+    }
     log(`hourly rollup tables rewritten at fillfactor ${fillfactor}`)
   }
 
