@@ -71,8 +71,10 @@ const totalsColumn = (name: Column<'CallStat7d'>, alias?: string) => column('Cal
 /**
  * Hourly rows of the calls `calls` yields (a FROM item exposing ToolCall rows as `c` and their hour
  * as `hour`): one pass grouped seven ways at once; the latency histogram per group is built from
- * per-bucket counts and laid out densely (one slot per bucket). `ctes` come first (data-modifying
- * ones included), then `tail(rows)`, given the INSERT of the hourly rows. The same pass also groups
+ * per-bucket counts and laid out densely (one slot per bucket), or with `sparse` kept as the buckets
+ * touched and their counts (f.buckets, f.bucket_counts: what histogramPlusSql adds to a stored row)
+ * and laid out densely only in the INSERT. `ctes` come first (data-modifying ones included), then
+ * `tail(rows)`, given the INSERT of the hourly rows. The same pass also groups
  * the tool failure view's breakdowns (CallStatToolHourly: per tool by agent, and its failures by
  * error code and message) and the calls by person (CallStatPersonHourly: per person by agent),
  * written in the same statement, so every table always holds the same calls. (Grouping them in the
