@@ -36,6 +36,12 @@ export interface RollupResult {
   hoursRecomputed: number
   /** Inserted calls added to their hours without recomputing them. */
   callsAdded: number
+  /**
+   * Calls counted by recomputing hours: every call of each recomputed hour, new or not. An hour that
+   * got many calls at once is recomputed instead of having them added (moveBulkHoursToRecompute), so
+   * what a run counted is callsAdded plus these.
+   */
+  callsInRecomputedHours: number
   /** Whether the 7-day totals changed (and so the stats version moved). */
   totalsChanged: boolean
   toolsUpdated: number
@@ -65,22 +71,34 @@ const totalsColumn = (name: Column<'CallStat7d'>, alias?: string) => column('Cal
 /**
  * Hourly rows of the calls `calls` yields (a FROM item exposing ToolCall rows as `c` and their hour
  * as `hour`): one pass grouped seven ways at once; the latency histogram per group is built from
- * per-bucket counts and laid out densely (one slot per bucket). `ctes` come first (data-modifying
- * ones included), then `tail(rows)`, given the INSERT of the hourly rows. The same pass also groups
+ * per-bucket counts and laid out densely (one slot per bucket), or with `sparse` kept as the buckets
+ * touched and their counts (f.buckets, f.bucket_counts: what histogramPlusSql adds to a stored row)
+ * and laid out densely only in the INSERT. `ctes` come first (data-modifying ones included), then
+ * `tail(rows)`, given the INSERT of the hourly rows. The same pass also groups
  * the tool failure view's breakdowns (CallStatToolHourly: per tool by agent, and its failures by
  * error code and message) and the calls by person (CallStatPersonHourly: per person by agent),
  * written in the same statement, so every table always holds the same calls. (Grouping them in the
  * one pass keeps the calls streaming through a single aggregation instead of being materialised for
  * several: that made a full recompute 3.5 times slower in the bench.)
  */
-function hourlyRowsSql(ctes: RawBuilder<unknown> | null, calls: RawBuilder<unknown>, tail: (rows: RawBuilder<unknown>) => RawBuilder<unknown>) {
+function hourlyRowsSql(
+  ctes: RawBuilder<unknown> | null,
+  calls: RawBuilder<unknown>,
+  tail: (rows: RawBuilder<unknown>) => RawBuilder<unknown>,
+  { sparse = false }: { sparse?: boolean } = {},
+) {
   const tool = (name: Column<'CallStatToolHourly'>, alias?: string) => column('CallStatToolHourly', name, alias)
   const person = (name: Column<'CallStatPersonHourly'>, alias?: string) => column('CallStatPersonHourly', name, alias)
+  const slots = sql`generate_series(0, ${sql.lit(LATENCY_BUCKET_COUNT - 1)}) AS i`
   const rows = sql`INSERT INTO ${table('CallStatHourly')} AS h (${sql.join(
     (['dimension', 'key', 'hour', 'calls', 'failures', 'refused', 'latencyCount', 'latencySumMs', 'latencyHistogram'] as const).map((n) => hourlyColumn(n)),
   )})
 SELECT dimension, key, hour, calls::int, failures::int, refused::int, latency_count::int, latency_sum::bigint,
-  ARRAY(SELECT coalesce((histogram ->> i::text)::int, 0) FROM generate_series(0, ${sql.lit(LATENCY_BUCKET_COUNT - 1)}) AS i)
+  ${
+    sparse
+      ? sql`ARRAY(SELECT coalesce(bucket_counts[array_position(buckets, i)], 0) FROM ${slots})`
+      : sql`ARRAY(SELECT coalesce((histogram ->> i::text)::int, 0) FROM ${slots})`
+  }
 FROM f`
   return sql`
 WITH ${ctes ? sql`${ctes},` : sql``} c AS (
@@ -117,7 +135,12 @@ WITH ${ctes ? sql`${ctes},` : sql``} c AS (
 ), f AS (
   SELECT dimension, key, hour, sum(calls) AS calls, sum(failures) AS failures, sum(refused) AS refused,
     sum(latency_count) AS latency_count, coalesce(sum(latency_sum), 0) AS latency_sum,
-    coalesce(jsonb_object_agg(bucket, latency_count) FILTER (WHERE bucket IS NOT NULL), '{}'::jsonb) AS histogram
+    ${
+      sparse
+        ? sql`array_agg(bucket ORDER BY bucket) FILTER (WHERE bucket IS NOT NULL) AS buckets,
+    array_agg(latency_count ORDER BY bucket) FILTER (WHERE bucket IS NOT NULL) AS bucket_counts`
+        : sql`coalesce(jsonb_object_agg(bucket, latency_count) FILTER (WHERE bucket IS NOT NULL), '{}'::jsonb) AS histogram`
+    }
   FROM g WHERE part IS NULL GROUP BY dimension, key, hour
 ), tool_parts AS (
   INSERT INTO ${table('CallStatToolHourly')} AS t (${sql.join((['toolKey', 'hour', 'part', 'value', 'detail', 'calls', 'failures', 'refused'] as const).map((n) => tool(n)))})
@@ -215,8 +238,26 @@ const recomputeHoursSql = (hours: string[], range: TotalsRangeParam) =>
       UNION ALL SELECT dimension, key, hour, -calls, -failures, -refused FROM old) AS changed`,
       range,
     )}
-SELECT (SELECT count(*) FROM upserted)::int + (SELECT count(*) FROM removed)::int AS rows, ${TOTALS_RESULT}`,
-  ) as RawBuilder<TotalsChange & { rows: number }>
+SELECT (SELECT count(*) FROM upserted)::int + (SELECT count(*) FROM removed)::int AS rows,
+  (SELECT coalesce(sum(calls), 0) FROM f WHERE dimension = 'all')::int AS calls, ${TOTALS_RESULT}`,
+  ) as RawBuilder<TotalsChange & { rows: number; calls: number }>
+
+/**
+ * `histogram` (an hourly row's dense histogram) plus the sparse counts of f (`buckets`, ascending, and
+ * `bucket_counts`). A late call is mostly its group's only call, so one bucket is touched: that slot
+ * is added in place from slices of the array (no per-slot work); more buckets go slot by slot.
+ */
+const histogramPlusSql = (histogram: RawBuilder<unknown>) => {
+  const b = sql`f.buckets[1]`
+  return sql`CASE
+      WHEN f.buckets IS NULL THEN ${histogram}
+      WHEN cardinality(f.buckets) = 1 AND cardinality(${histogram}) = ${sql.lit(LATENCY_BUCKET_COUNT)} AND array_lower(${histogram}, 1) = 1
+        THEN ${histogram}[1:${b}] || (${histogram}[${b} + 1] + f.bucket_counts[1]) || ${histogram}[${b} + 2:${sql.lit(LATENCY_BUCKET_COUNT)}]
+      ELSE ARRAY(
+        SELECT coalesce(${histogram}[i + 1], 0) + coalesce(f.bucket_counts[array_position(f.buckets, i)], 0)
+        FROM generate_series(0, greatest(${sql.lit(LATENCY_BUCKET_COUNT)}, cardinality(${histogram})) - 1) AS i)
+    END`
+}
 
 /**
  * Claims the oldest insert-log rows, up to `calls` calls (at least one row), and adds their calls to
@@ -254,20 +295,31 @@ const addInsertedSql = (p: { calls: number; oldest: Date; latest: Date; recomput
     ) AS c
   )`,
     sql`added AS c`,
-    (rows) => sql`, upserted AS (
-  ${rows}
-  ON CONFLICT (${hourlyColumn('dimension')}, ${hourlyColumn('key')}, ${hourlyColumn('hour')}) DO UPDATE SET ${sql.join(
-    (['calls', 'failures', 'refused', 'latencyCount', 'latencySumMs'] as const).map(
-      (n) => sql`${hourlyColumn(n)} = ${hourlyColumn(n, 'h')} + excluded.${hourlyColumn(n)}`,
-    ),
+    (rows) => sql`, updated AS (
+  UPDATE ${table('CallStatHourly')} AS h SET ${sql.join(
+    (
+      [
+        ['calls', 'calls'],
+        ['failures', 'failures'],
+        ['refused', 'refused'],
+        ['latencyCount', 'latency_count'],
+        ['latencySumMs', 'latency_sum'],
+      ] as const
+    ).map(([n, from]) => sql`${hourlyColumn(n)} = ${hourlyColumn(n, 'h')} + f.${sql.ref(from)}`),
   )},
-    ${hourlyColumn('latencyHistogram')} = ARRAY(
-      SELECT coalesce(a, 0) + coalesce(b, 0)
-      FROM unnest(${hourlyColumn('latencyHistogram', 'h')}, excluded.${hourlyColumn('latencyHistogram')}) WITH ORDINALITY AS u(a, b, i) ORDER BY i)
+    ${hourlyColumn('latencyHistogram')} = ${histogramPlusSql(hourlyColumn('latencyHistogram', 'h'))}
+  FROM f WHERE ${hourlyColumn('dimension', 'h')} = f.dimension AND ${hourlyColumn('key', 'h')} = f.key AND ${hourlyColumn('hour', 'h')} = f.hour
+  RETURNING ${hourlyColumn('dimension', 'h')} AS dimension, ${hourlyColumn('key', 'h')} AS key, ${hourlyColumn('hour', 'h')} AS hour
+), inserted AS (
+  ${rows}
+  -- The groups the update found no row for (the rollup's lock keeps other writers out); asked of the
+  -- update's own answer, a hash of what it wrote, not an index probe per group again.
+  WHERE (f.dimension, f.key, f.hour) NOT IN (SELECT dimension, key, hour FROM updated)
   RETURNING 1
 ), ${totalsDeltaSql(sql`f`, p.range)}
 SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM added c WHERE ${call('outcome')} <> ALL(${textArray(UNCOUNTED_OUTCOMES)}))::int AS calls,
-  (SELECT count(*) FROM upserted)::int AS groups, ${TOTALS_RESULT}`,
+  (SELECT count(*) FROM updated)::int + (SELECT count(*) FROM inserted)::int AS groups, ${TOTALS_RESULT}`,
+    { sparse: true },
   ) as RawBuilder<TotalsChange & { entries: number; calls: number; groups: number }>
 }
 
@@ -351,7 +403,7 @@ async function bumpTotalsVersion(typed: Kysely<Tables>): Promise<void> {
  * to add, in one snapshot. What they change inside the hours the totals cover moves the totals in the
  * same transaction. Returns what it did (all zero when nothing is left).
  */
-async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; calls: number; entries: number; totalsChanged: boolean }> {
+async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; callsInHours: number; calls: number; entries: number; totalsChanged: boolean }> {
   const result = await locked(async (tx) => {
     const typed = sqlIn(tx)
     const oldest = new Date(now.getTime() - RETENTION_HOURS * 3_600_000)
@@ -376,6 +428,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
     // The grouping holds a few thousand groups per hour: keep it in memory (SET LOCAL).
     await sql`SELECT set_config('work_mem', '64MB', true)`.execute(typed)
     let totals = 0
+    let callsInHours = 0
     const emptied: Array<[string, string]> = []
     if (hours.length > 0) {
       for (const table of ['CallStatToolHourly', 'CallStatPersonHourly'] as const)
@@ -385,6 +438,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
           .execute()
       const [recomputed] = (await recomputeHoursSql(hours, totalsRange).execute(typed)).rows
       totals += recomputed.totals
+      callsInHours += recomputed.calls
       emptied.push(...recomputed.emptied)
     }
     const [added] = (await addInsertedSql({ calls: callsPerBatch(), oldest, latest, recomputed: hours, range: totalsRange }).execute(typed)).rows
@@ -392,9 +446,9 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
     emptied.push(...added.emptied)
     await dropEmptied(typed, emptied)
     if (totals > 0) await bumpTotalsVersion(typed)
-    return { hours: hours.length, calls: added.calls, entries: added.entries, totalsChanged: totals > 0 }
+    return { hours: hours.length, callsInHours, calls: added.calls, entries: added.entries, totalsChanged: totals > 0 }
   }, Prisma.TransactionIsolationLevel.RepeatableRead)
-  return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, calls: 0, entries: 0, totalsChanged: false }
+  return result.ran ? { ran: true, ...result.value } : { ran: false, hours: 0, callsInHours: 0, calls: 0, entries: 0, totalsChanged: false }
 }
 
 /**
@@ -414,23 +468,39 @@ export async function markHoursForRecompute(now = new Date(), from?: Date): Prom
   return Number(numInsertedOrUpdatedRows ?? 0)
 }
 
+/**
+ * Per dimension and key, the calls, failures and refusals of the hourly rows of `range`, times
+ * `sign`: what both ways of keeping the totals read (summed afresh, or moved by the hours that
+ * entered and left).
+ */
+const hourlySums = (typed: Kysely<Tables>, range: HourRange, sign: 1 | -1) =>
+  typed
+    .selectFrom('CallStatHourly')
+    .select((eb) => [
+      'dimension',
+      'key',
+      eb(eb.fn.sum<bigint>('calls'), '*', sql.lit(BigInt(sign))).as('calls'),
+      eb(eb.fn.sum<bigint>('failures'), '*', sql.lit(BigInt(sign))).as('failures'),
+      eb(eb.fn.sum<bigint>('refused'), '*', sql.lit(BigInt(sign))).as('refused'),
+    ])
+    .where('hour', '>=', range.first)
+    .where('hour', '<=', range.last)
+    .groupBy(['dimension', 'key'])
+
 /** The totals summed afresh over `range`: every hourly row of the window, once (a first run, a repair, a long pause). */
 async function sumTotals(typed: Kysely<Tables>, range: HourRange): Promise<boolean> {
   const one = sql.lit(1).as('one')
   const { changed } = await typed
     .with('fresh', (q) =>
       q
-        .selectFrom('CallStatHourly')
+        .selectFrom(hourlySums(typed, range, 1).as('s'))
         .select((eb) => [
           'dimension',
           'key',
-          eb.cast<number>(eb.fn.sum('calls'), 'integer').as('calls'),
-          eb.cast<number>(eb.fn.sum('failures'), 'integer').as('failures'),
-          eb.cast<number>(eb.fn.sum('refused'), 'integer').as('refused'),
-        ])
-        .where('hour', '>=', range.first)
-        .where('hour', '<=', range.last)
-        .groupBy(['dimension', 'key']),
+          eb.cast<number>('calls', 'integer').as('calls'),
+          eb.cast<number>('failures', 'integer').as('failures'),
+          eb.cast<number>('refused', 'integer').as('refused'),
+        ]),
     )
     .with('upserted', (q) =>
       q
@@ -474,22 +544,7 @@ async function sumTotals(typed: Kysely<Tables>, range: HourRange): Promise<boole
  */
 async function moveTotals(typed: Kysely<Tables>, moves: RangeMove[]): Promise<boolean> {
   if (moves.length === 0) return false
-  const signed = moves
-    .map((move) =>
-      typed
-        .selectFrom('CallStatHourly')
-        .select((eb) => [
-          'dimension',
-          'key',
-          eb(eb.fn.sum<bigint>('calls'), '*', sql.lit(BigInt(move.sign))).as('calls'),
-          eb(eb.fn.sum<bigint>('failures'), '*', sql.lit(BigInt(move.sign))).as('failures'),
-          eb(eb.fn.sum<bigint>('refused'), '*', sql.lit(BigInt(move.sign))).as('refused'),
-        ])
-        .where('hour', '>=', move.first)
-        .where('hour', '<=', move.last)
-        .groupBy(['dimension', 'key']),
-    )
-    .reduce((all, next) => all.unionAll(next))
+  const signed = moves.map((move) => hourlySums(typed, move, move.sign)).reduce((all, next) => all.unionAll(next))
   const rows = await typed
     .with('moved', () => signed)
     .with('delta', (q) =>
@@ -584,11 +639,13 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
   const started = performance.now()
   let hoursRecomputed = 0
   let callsAdded = 0
+  let callsInRecomputedHours = 0
   let stepsChangedTotals = false
   const notRun = () => ({
     ran: false,
     hoursRecomputed,
     callsAdded,
+    callsInRecomputedHours,
     totalsChanged: false,
     toolsUpdated: 0,
     rollupRowsDropped: 0,
@@ -600,6 +657,7 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
     if (step.hours === 0 && step.entries === 0) break
     hoursRecomputed += step.hours
     callsAdded += step.calls
+    callsInRecomputedHours += step.callsInHours
     stepsChangedTotals ||= step.totalsChanged
   }
   const totals = await refreshTotals(now(), hoursRecomputed + callsAdded)
@@ -608,6 +666,7 @@ export async function rollupCallStats(now: () => Date = () => new Date()): Promi
     ran: true,
     hoursRecomputed,
     callsAdded,
+    callsInRecomputedHours,
     ...totals.value,
     totalsChanged: stepsChangedTotals || totals.value.totalsChanged,
     ms: Math.round(performance.now() - started),

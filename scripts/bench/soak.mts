@@ -164,9 +164,12 @@ try {
     const fillSeconds = (performance.now() - t) / 1000
     written += CALLS_PER_DAY
     t = performance.now()
-    // Days older than the kept hourly rollups (the window and a day) are not counted: their rollup adds nothing.
+    // Days older than the kept hourly rollups (the window and a day) are not counted: their rollup adds
+    // nothing. A day's hours get their calls at once, so the rollup recomputes them rather than adding
+    // the calls one by one: what it counted is both.
     let added = 0
-    for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats()) added += r.callsAdded
+    for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats())
+      added += r.callsAdded + r.callsInRecomputedHours
     const rollupSeconds = (performance.now() - t) / 1000
     const row = {
       day: d,
@@ -193,7 +196,8 @@ try {
   await client.query(fillCallsSql(new Date(Date.now() - 7 * DAY_MS + 3_600_000), LATE_CALLS, 7 * DAY_MS - 2 * 3_600_000))
   const t = performance.now()
   let late = 0
-  for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats()) late += r.callsAdded
+  for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats())
+    late += r.callsAdded + r.callsInRecomputedHours
   const lateSeconds = (performance.now() - t) / 1000
 
   const first = days[0]

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { type CallRecord, insertCalls } from '@/lib/gateway/record-call'
-import { CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
+import { maintainCallPartitions } from '@/lib/call-log/maintain-call-partitions'
+import { CALL_OUTCOMES, TIMED_OUTCOMES } from '@/lib/stats/call-outcomes'
+import { emptyHistogram, LATENCY_BUCKET_COUNT, latencyBucketOf, percentileOf } from '@/lib/stats/latency-buckets'
+import { readCallStats } from '@/lib/stats/read-call-stats'
 import { markHoursForRecompute, rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { resetDatabase } from './helpers'
 import { resetCalls } from './stats-fixtures'
@@ -194,6 +197,78 @@ describe('incremental rollup', () => {
     expect(await prisma.callStatInsertLog.count()).toBe(0)
   })
 
+  it('adds late calls to hours that have rows: each once, in its hour and latency bucket, across a partition drop', async () => {
+    await resetCalls()
+    const now = Date.now()
+    const hoursAgo = [2, 30, 75, 120, 170]
+    // The hours first get calls of many latencies (rows with many buckets filled), then are rolled up.
+    const early = hoursAgo.flatMap((h, i) =>
+      AGENTS.map((agent, j) =>
+        record({ minutesAgo: h * 60 + 10, tool: TOOLS[j], agent, unit: null, outcome: 'succeeded', latencyMs: 3 + i * 50 + j * 7_000, error: NO_ERROR }, now),
+      ),
+    )
+    await insertCalls(early)
+    await rollupCallStats()
+    const agentRows = async () =>
+      new Map(
+        (await prisma.callStatHourly.findMany({ where: { dimension: 'agent' }, select: { key: true, hour: true, calls: true, latencyHistogram: true } })).map(
+          (r) => [`${r.key} ${r.hour.toISOString()}`, r],
+        ),
+      )
+    const before = await agentRows()
+    // Late calls: alone in their agent and hour (one bucket touched: the first, the last, one between),
+    // two in one agent-hour (two buckets), one without a latency; and calls of a day the upkeep drops.
+    const late = [
+      ...hoursAgo.map((h, i) => ({ minutesAgo: h * 60 + 20, agent: AGENTS[i % 3], latencyMs: [0, 700_000, 40, 9, 1_234][i], outcome: 'succeeded' as const })),
+      { minutesAgo: 30 * 60 + 25, agent: AGENTS[1], latencyMs: 5, outcome: 'failed' as const },
+      { minutesAgo: 30 * 60 + 26, agent: AGENTS[1], latencyMs: 90_000, outcome: 'succeeded' as const },
+      { minutesAgo: 75 * 60 + 30, agent: AGENTS[2], latencyMs: null, outcome: 'denied' as const },
+    ].map((c) => record({ ...c, tool: TOOLS[0], unit: null, error: NO_ERROR }, now))
+    const gone = Array.from({ length: 3 }, (_, i) =>
+      record({ minutesAgo: 12 * 24 * 60 + i, tool: TOOLS[0], agent: AGENTS[0], unit: null, outcome: 'succeeded', latencyMs: 7, error: NO_ERROR }, now),
+    )
+    await insertCalls([...late, ...gone])
+    const upkeep = await maintainCallPartitions({ now: new Date(now), retentionDays: 7 })
+    expect(upkeep.dropped.length).toBeGreaterThan(0)
+    const result = await rollupCallStats()
+    expect(result).toMatchObject({ ran: true, hoursRecomputed: 0, callsAdded: late.length })
+
+    const expected = new Map<string, { calls: number; histogram: number[] }>()
+    for (const c of late) {
+      const hour = new Date(Math.floor(c.startedAt.getTime() / 3_600_000) * 3_600_000).toISOString()
+      const id = `${c.agentId} ${hour}`
+      const was = before.get(id)
+      expect(was, `the late call's agent and hour had a row before: ${id}`).toBeDefined()
+      const into = expected.get(id) ?? { calls: was!.calls, histogram: [...was!.latencyHistogram] }
+      into.calls++
+      if (c.latencyMs !== null && (TIMED_OUTCOMES as readonly string[]).includes(c.outcome)) into.histogram[latencyBucketOf(c.latencyMs)]++
+      expected.set(id, into)
+    }
+    const after = await agentRows()
+    for (const [id, want] of expected) {
+      expect(after.get(id)?.calls, id).toBe(want.calls)
+      expect(after.get(id)?.latencyHistogram, id).toEqual(want.histogram)
+      expect(want.histogram).toHaveLength(LATENCY_BUCKET_COUNT)
+    }
+    // Rows no late call touched are as they were.
+    for (const [id, row] of before) if (!expected.has(id)) expect(after.get(id), id).toEqual(row)
+    // The percentiles the API reports come from those histograms.
+    const stats = await readCallStats('agent', AGENTS[1], new Date(now))
+    const hour = stats.byHour.find((h) => expected.has(`${AGENTS[1]} ${h.hour}`) && h.calls > 2)!
+    const histogram = expected.get(`${AGENTS[1]} ${hour.hour}`)!.histogram
+    expect(hour).toMatchObject({
+      calls: expected.get(`${AGENTS[1]} ${hour.hour}`)!.calls,
+      p50Ms: percentileOf(histogram, 0.5),
+      p95Ms: percentileOf(histogram, 0.95),
+    })
+    expect(histogram).not.toEqual(emptyHistogram())
+    // And the full recompute from the calls gives the same rows.
+    const incremental = await hourlyRows()
+    await markHoursForRecompute()
+    await rollupCallStats()
+    expect(await hourlyRows()).toEqual(incremental)
+  })
+
   it('recomputes an hour that got many calls at once instead of adding them one by one', async () => {
     await resetCalls()
     const now = Date.now()
@@ -209,8 +284,8 @@ describe('incremental rollup', () => {
     reloadConfig()
     try {
       const result = await rollupCallStats()
-      // The 300 calls share one hour (recomputed); the 20 late ones are 2 hours apart (added).
-      expect(result).toMatchObject({ hoursRecomputed: 1, callsAdded: 20 })
+      // The 300 calls share one hour (recomputed, and counted as its calls); the 20 late ones are 2 hours apart (added).
+      expect(result).toMatchObject({ hoursRecomputed: 1, callsAdded: 20, callsInRecomputedHours: 300 })
       const [{ calls }] = await prisma.$queryRawUnsafe<Array<{ calls: number }>>(
         `SELECT sum(calls)::int AS calls FROM "CallStatHourly" WHERE dimension = 'all'`,
       )

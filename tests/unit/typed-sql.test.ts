@@ -24,6 +24,8 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'scripts/bench/approvals-fill.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/call-partitions.mts': 'a benchmark of the partitioned call log: writers and partition DDL on connections of its own',
   'scripts/bench/soak.mts': 'a benchmark of the call log over a compressed month: bulk day fills and catalog size reads on a connection of its own',
+  'scripts/bench/late-rollup.mts':
+    'a benchmark of the late rollup: bulk call fills, VACUUM and fillfactor DDL between runs, and the statistics catalog (HOT update counts) on a connection of its own',
   'scripts/bench/discovery.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/gateway.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/generate-fleet.mjs': PLAIN_JS_SCRIPT,
