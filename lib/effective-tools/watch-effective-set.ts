@@ -23,6 +23,8 @@ export interface WatchRequest {
   namespace?: string
   resumeFrom?: string
   signal: AbortSignal
+  /** `events=notices`: events carry the version and the plain GET's tag, not the answer (watch-stream.ts). */
+  notices?: { etag: () => Promise<string | null> }
 }
 
 /**
@@ -64,6 +66,7 @@ export async function watchEffectiveSet(request: WatchRequest & { includeExclude
     dependencies: () => storedAnswerDependencies(kind, id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,
+    notices: request.notices,
   })
 }
 
@@ -84,5 +87,6 @@ export async function watchAgentConfig(request: Omit<WatchRequest, 'kind'> & { c
     dependencies: () => storedAnswerDependencies('Agent', agent.id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,
+    notices: request.notices,
   })
 }
