@@ -10,7 +10,7 @@ import type { Row } from '@/lib/resources/kind-adapters'
 import { getRow } from '@/lib/resources/resource-store'
 import { agentConfigYaml } from './agent-config'
 import { storedAnswerDependencies } from './answer-dependencies'
-import { getSerializedEffectiveTools, NO_STATISTICS } from './get-effective-tools'
+import { getEffectiveSetDigests } from './get-effective-tools'
 import { serializeObjectParts } from './serialize-effective-tools'
 import { answerValue, effectiveSetBody } from './subject-answers'
 import { subjectRow } from './subject-rows'
@@ -28,11 +28,11 @@ export interface WatchRequest {
 }
 
 /**
- * The fingerprint of the registry-derived set: the answer's JSON serialized without call statistics
- * (every entry's figures zero), from the kept entries as the answers are.
+ * The fingerprint of the registry-derived set: the answer without call statistics (every entry's
+ * figures zero), each entry spelled as the digest of its text (getEffectiveSetDigests), hashed.
  */
 async function effectiveSetVersion(kind: Subject, row: Row, includeExcluded: boolean): Promise<string> {
-  const set = await getSerializedEffectiveTools(kind, row, includeExcluded, NO_STATISTICS)
+  const set = await getEffectiveSetDigests(kind, row, includeExcluded)
   return contentVersion(serializeObjectParts(answerValue(kind, row, set, includeExcluded ? 'excluded' : 'tools')))
 }
 
