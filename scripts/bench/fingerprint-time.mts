@@ -4,18 +4,27 @@
 // alternately, BENCH_PASSES pairs. Run by hand beside bench:fleet-recompute's database:
 //   DATABASE_URL=… TOOLROOM_SECRET_KEY=… node --conditions=react-server --import tsx scripts/bench/fingerprint-time.mts
 // Prints JSON: per pass, the form, CPU and wall, and whether both forms told the same agents apart.
+import { createRequire } from 'node:module'
 import { prisma } from '@/lib/db'
-import { getEffectiveSetDigests, getSerializedEffectiveTools, NO_STATISTICS } from '@/lib/effective-tools/get-effective-tools'
-import { serializeObjectParts } from '@/lib/effective-tools/serialize-effective-tools'
-import { answerValue } from '@/lib/effective-tools/subject-answers'
-import { subjectRow } from '@/lib/effective-tools/subject-rows'
-import { contentVersion } from '@/lib/http/watch-stream'
 import { noteRegistryChange, registryEpoch } from '@/lib/registry/registry-changes'
+
+// Loaded as the modules load each other (CommonJS under tsx): an `import` here would load a second
+// copy of serialize-effective-tools.ts, whose SerializedJson the first copy's sets are not instances of.
+const require = createRequire(import.meta.url)
+const { getEffectiveSetDigests, getSerializedEffectiveTools, NO_STATISTICS } =
+  require('../../lib/effective-tools/get-effective-tools.ts') as typeof import('@/lib/effective-tools/get-effective-tools')
+const { serializeObjectParts } =
+  require('../../lib/effective-tools/serialize-effective-tools.ts') as typeof import('@/lib/effective-tools/serialize-effective-tools')
+const { answerValue } = require('../../lib/effective-tools/subject-answers.ts') as typeof import('@/lib/effective-tools/subject-answers')
+const { subjectRow } = require('../../lib/effective-tools/subject-rows.ts') as typeof import('@/lib/effective-tools/subject-rows')
+const { contentVersion } = require('../../lib/http/watch-stream.ts') as typeof import('@/lib/http/watch-stream')
 
 const CONCURRENCY = 8
 const PASSES = Number(process.env.BENCH_PASSES ?? 3)
 for (let i = 0; i < 100 && registryEpoch() === null; i++) await new Promise((r) => setTimeout(r, 100))
-const ids = (await prisma.agent.findMany({ select: { id: true }, orderBy: { name: 'asc' } })).map((a) => a.id)
+const ids = (await prisma.agent.findMany({ select: { id: true }, orderBy: { name: 'asc' } }))
+  .map((a) => a.id)
+  .slice(0, Number(process.env.BENCH_AGENTS ?? Infinity))
 
 const forms = {
   text: async (id: string) => {
