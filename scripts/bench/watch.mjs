@@ -201,7 +201,13 @@ async function measure(title, form, base, watches, candidates, yaml) {
   return row
 }
 
-const profileEnv = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}` } : {}
+// Node.js refuses --cpu-prof in NODE_OPTIONS: the web process profiles itself through a preload.
+const profileEnv = process.env.BENCH_PROFILE_DIR
+  ? {
+      NODE_OPTIONS: `--import=${path.resolve('scripts/bench/cpu-profile-preload.mjs')}`,
+      TOOLROOM_CPU_PROFILE_DIR: path.resolve(process.env.BENCH_PROFILE_DIR),
+    }
+  : {}
 const db = await benchDatabase('toolroom_bench_watch')
 let server
 const watches = []
