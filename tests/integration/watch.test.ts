@@ -317,6 +317,31 @@ spec: { grants: [acme.lookup], languageTools: [docs-direct] }
     expect(w.events.map((e) => e.event)).toEqual(['ADDED', 'MODIFIED', 'DELETED'])
   })
 
+  it('sends nothing for a change the watched agent itself went through that leaves its set as it was, in either form', async () => {
+    await applyManifest(agent('relabelled', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'relabelled' } })).id
+    const full = await watch(id)
+    const noticed = await watch(id, { query: '&events=notices' })
+    await until('the first events', () => full.events.length === 1 && noticed.events.length === 1)
+    // A label is the agent's, not its set's: the feed looks at the agent again and finds the same fingerprint.
+    await applyManifest(yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: relabelled, namespace: watch, labels: { team: blue } }
+spec: { grants: [acme.lookup] }
+`)
+    // Then a change of the set: the first event either watch gets after its ADDED must be this one.
+    await applyManifest(yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: relabelled, namespace: watch, labels: { team: blue } }
+spec: { grants: [acme.lookup, acme.update] }
+`)
+    await until('the change of the set', () => full.events.length === 2 && noticed.events.length === 2)
+    expect(toolNames(full.events[1])).toEqual(['acme.lookup', 'acme.update'])
+    expect(noticed.events[1].data.resourceVersion).toBe(full.events[1].data.resourceVersion)
+  })
+
   it("sends notices of an agent's config.yaml, whose tag is the one its GET carries", async () => {
     await applyManifest(agent('configured-noticed', ['acme.lookup']))
     const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'configured-noticed' } })).id
