@@ -100,6 +100,10 @@ program
   .option('--excluded', 'add the shadowed and denied entries')
   .option('-w, --watch', 'after the set, print each change as it happens (json: one event per line) until Ctrl-C')
   .option(
+    '--notices',
+    'with --watch: events carry the resourceVersion and the ETag, not the set (json: one notice per line); a table fetches the set after each one',
+  )
+  .option(
     '--compare <other>',
     "put the set beside another agent's (a name, namespace/name or id), or a unit's (unit:NAME): what only one can call, why not, and the fix; exits 1 when they differ",
   )

@@ -3,7 +3,7 @@
 import { z } from '@/lib/http/zod'
 import type { RouteContract } from '@/lib/http/contract'
 import { publicOrigin } from '@/lib/request-origin/public-origin'
-import { route } from '@/lib/http/route'
+import { plainReadTag, route } from '@/lib/http/route'
 import { auditContextOf } from '@/lib/audit/audit-actor'
 import { effectiveSetAnswer } from '@/lib/effective-tools/subject-answers'
 import { agentConfigYaml } from '@/lib/effective-tools/agent-config'
@@ -28,8 +28,17 @@ function watchQuery(what: string) {
       .openapi({
         description: `With \`watch\`: the last \`resourceVersion\` seen; the current ${what} is sent first only if it differs (the Last-Event-ID header does the same).`,
       }),
+    events: z
+      .enum(['objects', 'notices'])
+      .optional()
+      .openapi({
+        description: `With \`watch\`: what each event carries. \`objects\` (the default): \`{type, resourceVersion, object}\`. \`notices\`: \`{type, resourceVersion, etag}\` without the ${what}, \`etag\` being the tag a plain GET of this address (without the watch's parameters) carries at the time of the event, or null when none can be given; a GET sent after the event answers that ${what} or a newer one, and a GET with \`If-None-Match\` set to \`etag\` answers 304 when the ${what} held is already it.`,
+      }),
   }
 }
+
+/** The query parameters that mean something only to a watch: left out of the tag its notices carry. */
+const WATCH_PARAMS = ['watch', 'resourceVersion', 'events'] as const
 
 const effectiveQuery = z.strictObject({
   namespace: z.string().max(63).optional(),
@@ -102,8 +111,9 @@ export const FLEET_CONTRACTS = { Agent: fleetContracts('Agent'), Unit: fleetCont
 export function fleetRoutes(kind: 'Agent' | 'Unit') {
   const c = FLEET_CONTRACTS[kind]
   return {
-    effectiveTools: route(c.effectiveTools, async ({ params, query, request }) =>
-      query.watch
+    effectiveTools: route(c.effectiveTools, async (ctx) => {
+      const { params, query, request } = ctx
+      return query.watch
         ? watchEffectiveSet({
             kind,
             idOrName: params.id,
@@ -111,16 +121,18 @@ export function fleetRoutes(kind: 'Agent' | 'Unit') {
             includeExcluded: query.include === 'excluded',
             resumeFrom: query.resourceVersion ?? request.headers.get('last-event-id') ?? undefined,
             signal: request.signal,
+            notices: query.events === 'notices' ? { etag: () => plainReadTag(c.effectiveTools, ctx, WATCH_PARAMS) } : undefined,
           })
-        : effectiveSetAnswer(kind, params.id, query.namespace, query.include === 'excluded'),
-    ),
+        : effectiveSetAnswer(kind, params.id, query.namespace, query.include === 'excluded')
+    }),
     getImageTools: route(c.getImageTools, async ({ params, query }) => imageToolsOf((await getRow(kind, params.id, query.namespace)) as never)),
     putImageTools: route(c.putImageTools, async (ctx) => setImageTools(kind, ctx.params.id, ctx.query.namespace, ctx.body, auditContextOf(ctx))),
   }
 }
 
-export const agentConfigRoute = route(agentConfigContract, async ({ params, query, request, actor }) =>
-  query.watch
+export const agentConfigRoute = route(agentConfigContract, async (ctx) => {
+  const { params, query, request, actor } = ctx
+  return query.watch
     ? watchAgentConfig({
         idOrName: params.id,
         namespace: query.namespace,
@@ -128,6 +140,7 @@ export const agentConfigRoute = route(agentConfigContract, async ({ params, quer
         publicOrigin: publicOrigin(request),
         resumeFrom: query.resourceVersion ?? request.headers.get('last-event-id') ?? undefined,
         signal: request.signal,
+        notices: query.events === 'notices' ? { etag: () => plainReadTag(agentConfigContract, ctx, WATCH_PARAMS) } : undefined,
       })
-    : agentConfigYaml(await getRow('Agent', params.id, query.namespace), actor, publicOrigin(request)),
-)
+    : agentConfigYaml(await getRow('Agent', params.id, query.namespace), actor, publicOrigin(request))
+})

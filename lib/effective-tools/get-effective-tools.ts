@@ -9,7 +9,7 @@ import { entryPiecesBudgetBytes, processMemoryLimitBytes } from './answer-cache-
 import { attachStats } from './attach-stats'
 import { loadSharedResolverInput } from './load-resolver-input'
 import { resolveEffectiveTools, resolveVerdicts } from './resolve-effective-tools'
-import { type EntryPieces, entryPieces, SerializedJson, serializeEntries } from './serialize-effective-tools'
+import { digestEntries, type EntryForm, type EntryPieces, entryPieces, SerializedJson, serializeEntries } from './serialize-effective-tools'
 import type { EffectiveToolSet, ResolverInput, UnresolvedReference } from './types'
 
 export async function getEffectiveTools(kind: 'Agent' | 'Unit', row: Row): Promise<EffectiveToolSet> {
@@ -47,14 +47,14 @@ const memo: { answers: KeptPieces; fingerprints: KeptPieces } = ((
   fingerprints: { epoch: null, pieces: null },
 })
 
-/** The kept pieces for this epoch, these SideEffectPolicies and these statistics; null while no epoch is known. */
-function currentPieces(policies: ResolverInput['policies'], stats: ToolStatsSnapshot): EntryPieces | null {
+/** The kept pieces of `form` for this epoch, these SideEffectPolicies and these statistics; null while no epoch is known. */
+function currentPieces(policies: ResolverInput['policies'], stats: ToolStatsSnapshot, form: EntryForm): EntryPieces | null {
   const epoch = registryEpoch()
   if (epoch === null) return null
-  const kept = stats === NO_STATISTICS ? memo.fingerprints : memo.answers
-  if (kept.epoch !== epoch || kept.pieces?.policies !== policies || kept.pieces.stats !== stats) {
+  const kept = form === 'digest' ? memo.fingerprints : memo.answers
+  if (kept.epoch !== epoch || kept.pieces?.policies !== policies || kept.pieces.stats !== stats || kept.pieces.form !== form) {
     kept.epoch = epoch
-    kept.pieces = entryPieces(policies, stats, entryPiecesBudgetBytes(processMemoryLimitBytes()))
+    kept.pieces = entryPieces(policies, stats, entryPiecesBudgetBytes(processMemoryLimitBytes()), form)
   }
   return kept.pieces
 }
@@ -84,10 +84,26 @@ export async function getSerializedEffectiveTools(
   const [input, stats] = await Promise.all([loadSharedResolverInput(kind, row), statistics ?? toolStatsSnapshot()])
   const { tools, excluded, unresolved } = resolveVerdicts(input)
   if (kind === 'Agent') await policiesOnTools(row, tools)
-  const pieces = currentPieces(input.policies, stats)
+  const pieces = currentPieces(input.policies, stats, 'text')
   return {
     tools: serializeEntries(tools, input, stats, pieces),
     excluded: withExcluded ? serializeEntries(excluded, input, stats, pieces) : new SerializedJson([]),
+    unresolved,
+  }
+}
+
+/**
+ * The set without its call statistics, each entry as the digest of its text (digestEntries): what a
+ * watch's resourceVersion fingerprints, without serializing and hashing the whole answer per subject.
+ */
+export async function getEffectiveSetDigests(kind: 'Agent' | 'Unit', row: Row, withExcluded: boolean): Promise<SerializedEffectiveSet> {
+  const input = await loadSharedResolverInput(kind, row)
+  const { tools, excluded, unresolved } = resolveVerdicts(input)
+  if (kind === 'Agent') await policiesOnTools(row, tools)
+  const pieces = currentPieces(input.policies, NO_STATISTICS, 'digest')
+  return {
+    tools: digestEntries(tools, input, NO_STATISTICS, pieces),
+    excluded: withExcluded ? digestEntries(excluded, input, NO_STATISTICS, pieces) : new SerializedJson([]),
     unresolved,
   }
 }

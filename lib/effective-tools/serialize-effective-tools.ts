@@ -4,6 +4,7 @@
 // the whole fleet serializes each shared entry once, not once per agent. The bytes are those of
 // `JSON.stringify` of the answer built from objects (a property test holds them equal).
 // Design: docs/design/effective-tools.md#serializing-answers.
+import { createHash } from 'node:crypto'
 import type { ToolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { attachStats } from './attach-stats'
 import { entryOf, type Verdict } from './resolve-effective-tools'
@@ -15,10 +16,17 @@ export class SerializedJson {
 }
 
 /**
+ * What an entry is made into: its JSON text (`,` first, for answers), or the digest of that text
+ * (for fingerprints: a set's fingerprint hashes its entries' digests, 43 bytes each, not their text).
+ */
+export type EntryForm = 'text' | 'digest'
+
+/**
  * The serialized entries kept for one set of inputs of the entry text: the catalog (whose tools are
  * the keys, kept by the registry reader for one epoch), the SideEffectPolicies and the statistics.
  */
 export interface EntryPieces {
+  readonly form: EntryForm
   readonly policies: ResolverInput['policies']
   readonly stats: ToolStatsSnapshot
   readonly byTool: Map<CatalogTool, ToolPieces>
@@ -37,8 +45,8 @@ export interface ToolPieces {
   other: Map<string, Buffer>
 }
 
-export function entryPieces(policies: ResolverInput['policies'], stats: ToolStatsSnapshot, budget: number): EntryPieces {
-  return { policies, stats, byTool: new Map(), bytes: 0, budget }
+export function entryPieces(policies: ResolverInput['policies'], stats: ToolStatsSnapshot, budget: number, form: EntryForm = 'text'): EntryPieces {
+  return { form, policies, stats, byTool: new Map(), bytes: 0, budget }
 }
 
 /** A kept piece's cost beyond its bytes: the Buffer object, its key and its map slots, about. */
@@ -73,7 +81,7 @@ export function serializeEntries(
   pieces: EntryPieces | null,
 ): SerializedJson {
   const parts: Buffer[] = [OPEN_ARRAY]
-  const usable = pieces !== null && pieces.policies === input.policies && pieces.stats === stats ? pieces : null
+  const usable = usablePieces(pieces, 'text', input, stats)
   // Entries not kept come in runs (a tier at a time): each run becomes one Buffer, not one per entry.
   let run = ''
   for (let i = 0; i < verdicts.length; i++) {
@@ -91,6 +99,55 @@ export function serializeEntries(
   return new SerializedJson(parts)
 }
 
+/**
+ * The entries as serializeEntries would write them, each replaced by the digest of its text (without
+ * the comma): `[`, a 43-byte digest per entry, `]`. Equal for equal entries in the same order, on any
+ * process and whichever pieces were kept; a change of any byte of any entry changes its digest. The
+ * digests of kept entries are worked out once per epoch, the subject's own (image tools) per call.
+ */
+export function digestEntries(
+  verdicts: Verdict[],
+  input: Pick<ResolverInput, 'policies'>,
+  stats: ToolStatsSnapshot,
+  pieces: EntryPieces | null,
+): SerializedJson {
+  const parts: Buffer[] = [OPEN_ARRAY]
+  const usable = usablePieces(pieces, 'digest', input, stats)
+  // Digests not kept come in runs, as serializeEntries' text does: one Buffer a run, not one an entry
+  // (a small Buffer of its own per image tool, 30 an agent, was the largest cost of a fleet's fingerprints).
+  let run = ''
+  for (const v of verdicts) {
+    if (usable === null || v.candidate.tier === 'image') {
+      run += digestText(entryJson(v, input, stats))
+      continue
+    }
+    if (run) run = flushDigests(parts, run)
+    parts.push(keptText(v, input, stats, usable))
+  }
+  if (run) flushDigests(parts, run)
+  parts.push(CLOSE_ARRAY)
+  return new SerializedJson(parts)
+}
+
+function flushDigests(parts: Buffer[], run: string): string {
+  parts.push(Buffer.from(run, 'latin1'))
+  return ''
+}
+
+const usablePieces = (pieces: EntryPieces | null, form: EntryForm, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot) =>
+  pieces !== null && pieces.form === form && pieces.policies === input.policies && pieces.stats === stats ? pieces : null
+
+/** The SHA-256 digest of an entry's text as 43 characters of base64url (none of them a bracket or a comma). */
+const digestText = (json: string) => createHash('sha256').update(json).digest('base64url')
+
+/** A digest to keep, in memory of its own like a kept piece. */
+function digestOf(json: string): Buffer {
+  const digest = digestText(json)
+  const bytes = Buffer.allocUnsafeSlow(digest.length)
+  bytes.write(digest, 'latin1')
+  return bytes
+}
+
 function flushRun(parts: Buffer[], run: string): string {
   parts.push(Buffer.from(parts.length === 1 ? run.slice(1) : run))
   return ''
@@ -103,7 +160,7 @@ function keptText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: Too
     const byUnit = mine?.plain.get(v.candidate.provenance)
     const known = byUnit?.get(v.candidate.inheritedFromUnit)
     if (known) return known
-    const text = commaAndText(v, input, stats)
+    const text = pieceOf(v, input, stats, pieces.form)
     if (!spend(pieces, text.byteLength + v.candidate.provenance.length)) return text
     if (!mine) pieces.byTool.set(tool, (mine = { plain: new Map(), other: new Map() }))
     if (byUnit) byUnit.set(v.candidate.inheritedFromUnit, text)
@@ -113,7 +170,7 @@ function keptText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: Too
   const key = variantKey(v)
   const known = mine?.other.get(key)
   if (known) return known
-  const text = commaAndText(v, input, stats)
+  const text = pieceOf(v, input, stats, pieces.form)
   if (!spend(pieces, text.byteLength + key.length)) return text
   if (!mine) pieces.byTool.set(tool, (mine = { plain: new Map(), other: new Map() }))
   mine.other.set(key, text)
@@ -134,6 +191,9 @@ function entryJson(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: To
   if (v.policies !== undefined) entry.policies = v.policies
   return JSON.stringify(entry)
 }
+
+const pieceOf = (v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot, form: EntryForm) =>
+  form === 'text' ? commaAndText(v, input, stats) : digestOf(entryJson(v, input, stats))
 
 /** `,` and the entry's JSON, in memory of its own: a kept piece must not hold a slab of Node's shared Buffer pool alive. */
 function commaAndText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot): Buffer {

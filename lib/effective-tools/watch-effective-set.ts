@@ -10,7 +10,7 @@ import type { Row } from '@/lib/resources/kind-adapters'
 import { getRow } from '@/lib/resources/resource-store'
 import { agentConfigYaml } from './agent-config'
 import { storedAnswerDependencies } from './answer-dependencies'
-import { getSerializedEffectiveTools, NO_STATISTICS } from './get-effective-tools'
+import { getEffectiveSetDigests } from './get-effective-tools'
 import { serializeObjectParts } from './serialize-effective-tools'
 import { answerValue, effectiveSetBody } from './subject-answers'
 import { subjectRow } from './subject-rows'
@@ -23,14 +23,16 @@ export interface WatchRequest {
   namespace?: string
   resumeFrom?: string
   signal: AbortSignal
+  /** `events=notices`: events carry the version and the plain GET's tag, not the answer (watch-stream.ts). */
+  notices?: { etag: () => Promise<string | null> }
 }
 
 /**
- * The fingerprint of the registry-derived set: the answer's JSON serialized without call statistics
- * (every entry's figures zero), from the kept entries as the answers are.
+ * The fingerprint of the registry-derived set: the answer without call statistics (every entry's
+ * figures zero), each entry spelled as the digest of its text (getEffectiveSetDigests), hashed.
  */
 async function effectiveSetVersion(kind: Subject, row: Row, includeExcluded: boolean): Promise<string> {
-  const set = await getSerializedEffectiveTools(kind, row, includeExcluded, NO_STATISTICS)
+  const set = await getEffectiveSetDigests(kind, row, includeExcluded)
   return contentVersion(serializeObjectParts(answerValue(kind, row, set, includeExcluded ? 'excluded' : 'tools')))
 }
 
@@ -64,6 +66,7 @@ export async function watchEffectiveSet(request: WatchRequest & { includeExclude
     dependencies: () => storedAnswerDependencies(kind, id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,
+    notices: request.notices,
   })
 }
 
@@ -84,5 +87,6 @@ export async function watchAgentConfig(request: Omit<WatchRequest, 'kind'> & { c
     dependencies: () => storedAnswerDependencies('Agent', agent.id),
     resumeFrom: request.resumeFrom,
     signal: request.signal,
+    notices: request.notices,
   })
 }

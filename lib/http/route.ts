@@ -105,14 +105,7 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
       const yaml = contract.yamlAnswer === true && prefersYaml(request)
       const etag =
         contract.etag && SAFE_METHODS.has(request.method) && !(contract.etag.exceptWith && (query as Record<string, unknown>)?.[contract.etag.exceptWith])
-          ? await validatorOf(contract.etag, {
-              operationId: contract.operationId,
-              params,
-              query,
-              representation: yaml ? 'yaml' : 'json',
-              actor,
-              origin: contract.etag.varies?.includes('origin') ? publicOrigin(request) : '',
-            })
+          ? await tagOf(contract, contract.etag, { params, query, actor, request }, yaml)
           : null
       const condition = etag ? parseIfNoneMatch(request.headers.get('if-none-match')) : null
       // `*` holds when the answer exists, which only computing it tells.
@@ -139,6 +132,30 @@ function routeHandler<C extends RouteContract>(contract: C, handler: (ctx: Route
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+type Addressed = { params: unknown; query: unknown; actor: Actor | null; request: Request }
+
+function tagOf(contract: RouteContract, etag: NonNullable<RouteContract['etag']>, { params, query, actor, request }: Addressed, yaml: boolean) {
+  return validatorOf(etag, {
+    operationId: contract.operationId,
+    params,
+    query,
+    representation: yaml ? 'yaml' : 'json',
+    actor,
+    origin: etag.varies?.includes('origin') ? publicOrigin(request) : '',
+  })
+}
+
+/**
+ * The tag a plain GET of the address a watch follows carries now, as this wrapper derives it for that
+ * GET: the same query without `watchParams` (the parameters that mean something only to a watch), in
+ * JSON. A watch's notices carry it (docs/design/resource-model.md#watch).
+ */
+export function plainReadTag<C extends RouteContract>(contract: C, ctx: RouteContext<C>, watchParams: readonly string[]): Promise<string | null> {
+  if (!contract.etag) return Promise.resolve(null)
+  const query = Object.fromEntries(Object.entries((ctx.query ?? {}) as Record<string, unknown>).filter(([key]) => !watchParams.includes(key)))
+  return tagOf(contract, contract.etag, { ...ctx, query }, false)
+}
 
 function notModified(etag: string, negotiated: boolean, requestId: string): Response {
   countCacheLookup('conditional_read', true)

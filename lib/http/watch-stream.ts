@@ -41,6 +41,12 @@ export interface WatchedAnswer<T> {
   resumeFrom?: string
   /** Aborts when the client goes away. */
   signal: AbortSignal
+  /**
+   * Notices instead of objects (`events=notices`): each event carries the version and `etag()`, the
+   * tag a plain GET of the answer carries now, never the answer itself. Asked after the version, so a
+   * GET under that tag answers what the event announced or newer.
+   */
+  notices?: { etag: () => Promise<string | null> }
 }
 
 /** A resourceVersion: short, opaque, and the same for the same content on every process. */
@@ -63,13 +69,23 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
   let lastSent = watched.resumeFrom ?? null
   let pending: Promise<void> = Promise.resolve()
 
+  const version = watched.version ?? (async () => (await watched.read())?.version ?? null)
+  const sendNotice = async (type: 'ADDED' | 'MODIFIED', etag: () => Promise<string | null>, known?: string) => {
+    // The feed's fingerprint of a subject that is gone is 'deleted' (below), never a content's.
+    const current = known !== undefined ? known : await version()
+    if (current === null || current === 'deleted') return deleted()
+    if (current === lastSent) return
+    lastSent = current
+    stream.event(type, { type, resourceVersion: current, etag: await etag() }, current)
+  }
+  const deleted = () => {
+    stream.event('DELETED', { type: 'DELETED', resourceVersion: 'deleted' }, 'deleted')
+    stream.close()
+  }
   const sendCurrent = async (type: 'ADDED' | 'MODIFIED', known?: string) => {
+    if (watched.notices) return sendNotice(type, watched.notices.etag, known)
     const current = known !== undefined && watched.readUnder ? await watched.readUnder(known) : await watched.read()
-    if (current === null) {
-      stream.event('DELETED', { type: 'DELETED', resourceVersion: 'deleted' }, 'deleted')
-      stream.close()
-      return
-    }
+    if (current === null) return deleted()
     if (current.version === lastSent) return
     lastSent = current.version
     if (current.object instanceof JsonText) {
@@ -87,7 +103,6 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
       })
   }
 
-  const version = watched.version ?? (async () => (await watched.read())?.version ?? 'deleted')
   // Watch first, then read: a change committed in between is seen by one or the other.
   const stop = watchSubject(
     watched.key,

@@ -352,6 +352,25 @@ describe('effective-tools, approvals, calls', () => {
     expect(first).toMatchObject({ type: 'ADDED', resourceVersion: expect.any(String) })
     expect(first.object.effectiveTools.map((t: { name: string }) => t.name)).toContain('cli.watch_probe')
     await json.stop()
+
+    // --notices: events without the set; the table follows each with a conditional GET of it.
+    const noticed = startCli(['effective-tools', 'cli/watcher', '--watch', '--notices'], { home, url: server.url, token })
+    try {
+      await until('the set', () => /^NAME\s+STATE/m.test(noticed.stdout()), { timeoutMs: 30_000 })
+      expect(noticed.stdout()).toMatch(/^cli\.watch_probe\s+enabled/m)
+      const ungranted = `kind: Agent\napiVersion: toolroom.dev/v1alpha1\nmetadata: {name: watcher, namespace: cli}\nspec: {}\n`
+      expect((await toolroom(['apply', '-f', write('watch-ungrant.yaml', ungranted)])).code).toBe(0)
+      await until('the change line', () => / MODIFIED -cli\.watch_probe$/m.test(noticed.stdout()), { timeoutMs: 30_000 })
+    } finally {
+      const ended = await noticed.stop()
+      expect(ended.stderr).toBe('')
+    }
+    const noticesJson = startCli(['effective-tools', 'cli/watcher', '--watch', '--notices', '-o', 'json'], { home, url: server.url, token })
+    await until('the first notice', () => noticesJson.stdout().includes('\n'), { timeoutMs: 30_000 })
+    const notice = JSON.parse(noticesJson.stdout().split('\n')[0])
+    expect(notice).toMatchObject({ type: 'ADDED', resourceVersion: expect.any(String), etag: expect.stringMatching(/^W\//) })
+    expect(notice).not.toHaveProperty('object')
+    await noticesJson.stop()
   }, 120_000)
 
   it('effective-tools --compare puts two agents, or an agent and a unit, side by side with why not and the fix, and exits 1 when they differ', async () => {

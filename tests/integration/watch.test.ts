@@ -17,7 +17,7 @@ const agentFleet = fleetRoutes('Agent')
 interface WatchEvent {
   event: string
   id?: string
-  data: { type: string; resourceVersion: string; object?: { effectiveTools: { name: string }[] } | string }
+  data: { type: string; resourceVersion: string; etag?: string | null; object?: { effectiveTools: { name: string }[] } | string }
 }
 
 /** An open watch: its events as they arrive, read by a parser of the event-stream format. */
@@ -266,5 +266,99 @@ spec: { grants: [acme.lookup], languageTools: [docs-direct] }
     const other = await issueAgentCredential(triageId)
     const refused = await call(agentConfigRoute, `/api/v1/agents/${id}/config.yaml?watch=1`, { params: { id }, as: { token: other } })
     expect(refused.status).toBe(403)
+  })
+
+  it('sends notices on request: the version and the tag a GET then carries, and that GET answers the announced set', async () => {
+    await applyManifest([agent('noticed', ['acme.lookup']), agent('unmoved', ['acme.other'])].join('---\n'))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'noticed' } })).id
+    const unmovedId = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'unmoved' } })).id
+    const full = await watch(id)
+    const w = await watch(id, { query: '&events=notices' })
+    const bystander = await watch(unmovedId, { query: '&events=notices' })
+    await until('the first events', () => full.events.length === 1 && w.events.length === 1 && bystander.events.length === 1)
+    expect(w.events[0].event).toBe('ADDED')
+    expect(w.events[0].data).not.toHaveProperty('object')
+    // The same resourceVersion as the watch that carries the set: one fingerprint, two event forms.
+    expect(w.events[0].data.resourceVersion).toBe(full.events[0].data.resourceVersion)
+    expect(w.events[0].id).toBe(w.events[0].data.resourceVersion)
+    const held = await call(agentFleet.effectiveTools, `/api/v1/agents/${id}/effective-tools`, { params: { id } })
+    expect(held.headers.get('etag')).toBe(w.events[0].data.etag)
+    const unchanged = await call(agentFleet.effectiveTools, `/api/v1/agents/${id}/effective-tools`, {
+      params: { id },
+      headers: { 'if-none-match': w.events[0].data.etag! },
+    })
+    expect(unchanged.status).toBe(304)
+
+    await applyManifest(agent('noticed', ['acme.lookup', 'acme.update']))
+    await until('the change', () => w.events.length === 2 && full.events.length === 2)
+    expect(w.events[1]).toMatchObject({ event: 'MODIFIED', data: { type: 'MODIFIED', resourceVersion: full.events[1].data.resourceVersion } })
+    expect(w.events[1].data.resourceVersion).not.toBe(w.events[0].data.resourceVersion)
+    expect(w.events[1].data.etag).not.toBe(w.events[0].data.etag)
+    // The consumer follows with the tag it holds: the answer is the announced set, under the announced tag.
+    const followed = await call(agentFleet.effectiveTools, `/api/v1/agents/${id}/effective-tools`, {
+      params: { id },
+      headers: { 'if-none-match': held.headers.get('etag')! },
+    })
+    expect(followed.status).toBe(200)
+    expect(followed.headers.get('etag')).toBe(w.events[1].data.etag)
+    expect(followed.json).toEqual(full.events[1].data.object)
+    // The other agent's set did not change: its notices watch heard nothing.
+    expect(bystander.events).toHaveLength(1)
+
+    // Resuming from the version announced sends nothing; from an older one, the notice at once.
+    const resumed = await watch(id, { query: `&events=notices&resourceVersion=${w.events[1].data.resourceVersion}` })
+    const missed = await watch(id, { query: `&events=notices&resourceVersion=${w.events[0].data.resourceVersion}` })
+    await until('the notice for the client that missed a change', () => missed.events.length === 1)
+    expect(missed.events[0].data).toMatchObject({ type: 'ADDED', resourceVersion: w.events[1].data.resourceVersion })
+    expect(resumed.events).toHaveLength(0)
+
+    await call(resourceRoutes('Agent').remove, `/api/v1/agents/${id}`, { method: 'DELETE', params: { id } })
+    await w.ended
+    expect(w.events.map((e) => e.event)).toEqual(['ADDED', 'MODIFIED', 'DELETED'])
+  })
+
+  it('sends nothing for a change the watched agent itself went through that leaves its set as it was, in either form', async () => {
+    await applyManifest(agent('relabelled', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'relabelled' } })).id
+    const full = await watch(id)
+    const noticed = await watch(id, { query: '&events=notices' })
+    await until('the first events', () => full.events.length === 1 && noticed.events.length === 1)
+    // A label is the agent's, not its set's: the feed looks at the agent again and finds the same fingerprint.
+    await applyManifest(yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: relabelled, namespace: watch, labels: { team: blue } }
+spec: { grants: [acme.lookup] }
+`)
+    // Then a change of the set: the first event either watch gets after its ADDED must be this one.
+    await applyManifest(yaml`
+apiVersion: toolroom.dev/v1alpha1
+kind: Agent
+metadata: { name: relabelled, namespace: watch, labels: { team: blue } }
+spec: { grants: [acme.lookup, acme.update] }
+`)
+    await until('the change of the set', () => full.events.length === 2 && noticed.events.length === 2)
+    expect(toolNames(full.events[1])).toEqual(['acme.lookup', 'acme.update'])
+    expect(noticed.events[1].data.resourceVersion).toBe(full.events[1].data.resourceVersion)
+  })
+
+  it("sends notices of an agent's config.yaml, whose tag is the one its GET carries", async () => {
+    await applyManifest(agent('configured-noticed', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'configured-noticed' } })).id
+    const w = await watch(id, { what: 'config.yaml', query: '&events=notices' })
+    await until('the first event', () => w.events.length === 1)
+    expect(w.events[0].data).not.toHaveProperty('object')
+    const plain = await call(agentConfigRoute, `/api/v1/agents/${id}/config.yaml`, { params: { id } })
+    expect(plain.headers.get('etag')).toBe(w.events[0].data.etag)
+  })
+
+  it('refuses a malformed events parameter with a problem naming it', async () => {
+    const bad = await call(agentFleet.effectiveTools, `/api/v1/agents/${triageId}/effective-tools?watch=1&events=everything`, { params: { id: triageId } })
+    expect(bad.status).toBe(400)
+    expect(bad.contentType).toMatch(/^application\/problem\+json/)
+    // Named as a known parameter with its values, not refused as an unknown field.
+    expect(bad.json.errors[0]).toMatchObject({ field: 'events' })
+    expect(bad.json.errors[0].rule).not.toBe('unknown-field')
+    expect(bad.json.errors[0].message).toMatch(/notices/)
   })
 })

@@ -7,7 +7,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { attachStats } from '@/lib/effective-tools/attach-stats'
 import { entryOf, resolveEffectiveTools, resolveVerdicts } from '@/lib/effective-tools/resolve-effective-tools'
-import { entryPieces, serializeEntries, serializeObject } from '@/lib/effective-tools/serialize-effective-tools'
+import { createHash } from 'node:crypto'
+import { digestEntries, entryPieces, serializeEntries, serializeObject } from '@/lib/effective-tools/serialize-effective-tools'
 import type { CatalogTool, PolicyDefaults, ResolverInput } from '@/lib/effective-tools/types'
 import type { SideEffectLevel } from '@/lib/manifests/specs/common'
 import { toolStatKey } from '@/lib/stats/tool-stat-key'
@@ -226,5 +227,57 @@ describe('serialized effective-tools answers', { timeout: 120_000 }, () => {
     expect(texts[0].toString()).toBe(
       JSON.stringify(Object.assign(entryOf(tools[0], { policies: new Map() }), { totalCalls7d: 0, failureRate7d: null, refusedCalls7d: 0 })),
     )
+  })
+
+  it("spells a set for its fingerprint as its entries' digests: each the digest of the entry's JSON, whichever pieces were kept", () => {
+    const digest = (text: string) => createHash('sha256').update(text).digest('base64url')
+    fc.assert(
+      fc.property(fleetArb, (fleet) => {
+        const stats = statsOf(fleet)
+        const subjects = inputsOf(fleet)
+        // Kept within the fleet's budget, kept without bound, and nothing kept: the same digests.
+        const kept = [
+          entryPieces(subjects[0].input.policies, stats, fleet.budget, 'digest'),
+          entryPieces(subjects[0].input.policies, stats, 1e9, 'digest'),
+          null,
+        ]
+        for (let round = 0; round < 2; round++)
+          for (const { input, policiesOf } of subjects) {
+            const reference = resolveEffectiveTools(input)
+            for (const entry of [...reference.tools, ...reference.excluded]) attachStats(entry, stats)
+            for (const entry of reference.tools) if (policiesOf(entry.name)) entry.policies = policiesOf(entry.name)
+            const { tools, excluded } = resolveVerdicts(input)
+            for (const v of tools) v.policies = policiesOf(v.name)
+            for (const pieces of kept) {
+              const spelled = (verdicts: typeof tools) => Buffer.concat(digestEntries(verdicts, input, stats, pieces).parts).toString('latin1')
+              expect(spelled(tools)).toBe(`[${reference.tools.map((e) => digest(JSON.stringify(e))).join('')}]`)
+              expect(spelled(excluded)).toBe(`[${reference.excluded.map((e) => digest(JSON.stringify(e))).join('')}]`)
+            }
+          }
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it("moves the digests when one field of one entry moves, and only that entry's", () => {
+    const input = (description: string): ResolverInput => ({
+      subject: { kind: 'Agent', name: 'a', namespace: 'default', grants: ['acme.echo', 'acme.search'], imageTools: [], imageDigest: null },
+      ancestors: [],
+      platformTools: [],
+      connectorTools: new Map(),
+      languageToolTools: new Map(),
+      grantedTools: new Map([
+        ['default/acme.echo', catalogTool({ name: 'acme.echo', description })],
+        ['default/acme.search', catalogTool({ name: 'acme.search' })],
+      ]),
+      connectorSlugs: new Set(),
+      policies: new Map(),
+    })
+    const stats: ToolStatsSnapshot = { version: 'v', byTool: new Map() }
+    const spelled = (i: ResolverInput) => digestEntries(resolveVerdicts(i).tools, i, stats, entryPieces(i.policies, stats, 1e6, 'digest')).parts.map(String)
+    const [before, same, after] = [spelled(input('Echoes')), spelled(input('Echoes')), spelled(input('Echoes.'))]
+    expect(same).toEqual(before)
+    expect(after).toHaveLength(before.length)
+    expect(after.filter((part, i) => part !== before[i])).toHaveLength(1)
   })
 })

@@ -14,7 +14,7 @@ type Comparison = components['schemas']['EffectiveToolsComparison']
 export async function effectiveTools(
   conn: Connection,
   agent: string,
-  options: { namespace?: string; excluded?: boolean; watch?: boolean; compare?: string; output: Format },
+  options: { namespace?: string; excluded?: boolean; watch?: boolean; notices?: boolean; compare?: string; output: Format },
 ): Promise<number> {
   if (options.compare !== undefined) return compareTools(conn, agent, options.compare, options)
   if (options.watch) return watchEffectiveTools(conn, agent, options)
@@ -51,6 +51,8 @@ interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED'
   resourceVersion: string
   object?: EffectiveSet
+  /** With `events=notices`: the tag a GET of the set carries at the time of the event (no object). */
+  etag?: string | null
 }
 
 /**
@@ -59,10 +61,29 @@ interface WatchEvent {
  * missed and nothing repeated. Tables print the set once and then one line per change; json prints
  * one event per line, yaml one document per event.
  */
-async function watchEffectiveTools(conn: Connection, agent: string, options: { namespace?: string; excluded?: boolean; output: Format }): Promise<number> {
+async function watchEffectiveTools(
+  conn: Connection,
+  agent: string,
+  options: { namespace?: string; excluded?: boolean; notices?: boolean; output: Format },
+): Promise<number> {
   const { path, query } = resourceParams(nameAndNamespace(agent, options.namespace ?? conn.namespace))
   let resourceVersion: string | undefined
   let shown: Map<string, string> | null = null
+  const setQuery = { ...query, ...(options.excluded ? { include: 'excluded' as const } : {}) }
+  // With --notices a table follows each notice with a GET of the set, conditional on the tag of the
+  // one it shows: the answer is the announced set or a newer one, and a 304 means it is already shown.
+  let held: { etag: string; set: EffectiveSet } | null = null
+  const follow = async (): Promise<EffectiveSet | null> => {
+    const answer = await apiClient(conn).GET('/api/v1/agents/{id}/effective-tools', {
+      params: { path, query: setQuery },
+      headers: held ? { 'if-none-match': held.etag } : {},
+    })
+    if (answer.response.status === 304 && held) return null
+    const set = await unwrap(conn.server, Promise.resolve(answer))
+    const etag = answer.response.headers.get('etag')
+    held = etag ? { etag, set } : null
+    return set
+  }
   for (;;) {
     const body = await unwrap(
       conn.server,
@@ -70,9 +91,9 @@ async function watchEffectiveTools(conn: Connection, agent: string, options: { n
         params: {
           path,
           query: {
-            ...query,
+            ...setQuery,
             watch: '1' as const,
-            ...(options.excluded ? { include: 'excluded' as const } : {}),
+            ...(options.notices ? { events: 'notices' as const } : {}),
             ...(resourceVersion ? { resourceVersion } : {}),
           },
         },
@@ -84,14 +105,17 @@ async function watchEffectiveTools(conn: Connection, agent: string, options: { n
       if (options.output === 'json') out(JSON.stringify(event))
       else if (options.output === 'yaml') printValue(event, 'yaml')
       else if (event.type === 'DELETED') out(`${agent}: deleted`)
-      else if (event.object) shown = printChange(event, shown, options.excluded === true)
+      else if (event.object) shown = printChange(event, event.object, shown, options.excluded === true)
+      else if (options.notices) {
+        const set = await follow()
+        if (set) shown = printChange(event, set, shown, options.excluded === true)
+      }
       if (event.type === 'DELETED') return EXIT.ok
     }
   }
 }
 
-function printChange(event: WatchEvent, shown: Map<string, string> | null, excluded: boolean): Map<string, string> {
-  const set = event.object!
+function printChange(event: WatchEvent, set: EffectiveSet, shown: Map<string, string> | null, excluded: boolean): Map<string, string> {
   const now = new Map([...set.effectiveTools, ...(set.excluded ?? [])].map((t) => [t.name, rowOf(t, excluded).join(' ')]))
   if (shown === null) printSetTable(set, excluded)
   else {

@@ -10319,6 +10319,8 @@ export interface operations {
                 watch?: "1" | "true";
                 /** @description With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same). */
                 resourceVersion?: string;
+                /** @description With `watch`: what each event carries. `objects` (the default): `{type, resourceVersion, object}`. `notices`: `{type, resourceVersion, etag}` without the set, `etag` being the tag a plain GET of this address (without the watch's parameters) carries at the time of the event, or null when none can be given; a GET sent after the event answers that set or a newer one, and a GET with `If-None-Match` set to `etag` answers 304 when the set held is already it. */
+                events?: "objects" | "notices";
             };
             header?: {
                 /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
@@ -10743,6 +10745,8 @@ export interface operations {
                 watch?: "1" | "true";
                 /** @description With `watch`: the last `resourceVersion` seen; the current set is sent first only if it differs (the Last-Event-ID header does the same). */
                 resourceVersion?: string;
+                /** @description With `watch`: what each event carries. `objects` (the default): `{type, resourceVersion, object}`. `notices`: `{type, resourceVersion, etag}` without the set, `etag` being the tag a plain GET of this address (without the watch's parameters) carries at the time of the event, or null when none can be given; a GET sent after the event answers that set or a newer one, and a GET with `If-None-Match` set to `etag` answers 304 when the set held is already it. */
+                events?: "objects" | "notices";
             };
             header?: {
                 /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
@@ -11163,6 +11167,8 @@ export interface operations {
                 watch?: "1" | "true";
                 /** @description With `watch`: the last `resourceVersion` seen; the current config.yaml is sent first only if it differs (the Last-Event-ID header does the same). */
                 resourceVersion?: string;
+                /** @description With `watch`: what each event carries. `objects` (the default): `{type, resourceVersion, object}`. `notices`: `{type, resourceVersion, etag}` without the config.yaml, `etag` being the tag a plain GET of this address (without the watch's parameters) carries at the time of the event, or null when none can be given; a GET sent after the event answers that config.yaml or a newer one, and a GET with `If-None-Match` set to `etag` answers 304 when the config.yaml held is already it. */
+                events?: "objects" | "notices";
             };
             header?: {
                 /** @description ETags from earlier answers (or `*`): when one is current the answer is 304 with no body. A malformed value is ignored. */
