@@ -4,6 +4,7 @@
 // the whole fleet serializes each shared entry once, not once per agent. The bytes are those of
 // `JSON.stringify` of the answer built from objects (a property test holds them equal).
 // Design: docs/design/effective-tools.md#serializing-answers.
+import 'server-only'
 import { createHash } from 'node:crypto'
 import type { ToolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
 import { attachStats } from './attach-stats'
