@@ -26,8 +26,8 @@ import { RPC } from './tool-errors'
 // 0.7 s of CPU to load) is loaded on the first /mcp request or readiness probe, not at start: the
 // front answers and passes the portal's requests on before, which is what `npm start`'s ready waits
 // for (BENCHMARKS.md, "Start and stop").
-let mcpPipeline: Promise<typeof import('./mcp-handler')> | null = null
-export const loadMcpPipeline = () => (mcpPipeline ??= import('./mcp-handler'))
+let mcpPipeline: Promise<typeof import('@/lib/gateway/mcp-handler')> | null = null
+export const loadMcpPipeline = () => (mcpPipeline ??= import('@/lib/gateway/mcp-handler'))
 
 export interface GatewayTimeouts {
   /** How long a client may take to send a request's headers. */
@@ -94,7 +94,7 @@ export function createGatewayServer(options: GatewayServerOptions): http.Server 
     lingeringClose(socket as Socket, answerClientError(error.code))
   })
   // Sessions exist only once the pipeline has run.
-  server.on('close', () => void (mcpPipeline && import('./executors/mcp').then(({ closeMcpSessions }) => closeMcpSessions())))
+  server.on('close', () => void (mcpPipeline && import('@/lib/gateway/executors/mcp').then(({ closeMcpSessions }) => closeMcpSessions())))
   return server
 }
 
