@@ -75,7 +75,8 @@ try {
       ['-r', './dist/web-preload.cjs', 'node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST],
       { stopOrder: STOP.web, env: metricsPort(0) },
     )
-    webOrigin = `http://127.0.0.1:${webPort}`
+    // Without the front the web server binds HOST itself.
+    webOrigin = `http://${front ? '127.0.0.1' : localHost}:${webPort}`
     if (front)
       supervisor.keepRunning('gateway', ['dist/gateway.cjs'], {
         stopOrder: STOP.web,
