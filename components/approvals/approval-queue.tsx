@@ -8,7 +8,7 @@
 // seconds and says so when it cannot. On a phone the decision bar stays on screen.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCan } from '@/components/access/caller-context'
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LEVELS, LevelBadge } from '@/components/tools/badges'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -49,11 +49,6 @@ const KEYS = ['status', 'level', 'agent', 'tool', 'namespace'] as const
 export type ApprovalPageFilters = Partial<Record<(typeof KEYS)[number], string>>
 const STATUSES: ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired']
 const LEVEL_OPTIONS = LEVELS.map((l) => ({ value: l, label: humanize(l) }))
-/**
- * Rows hydrated with the page; the server renders a whole page (APPROVAL_PAGE_SIZE) and the rows past
- * these (below the first screenful) are hydrated after it, so the queue listens sooner.
- */
-const HYDRATED_WITH_THE_PAGE = 20
 
 interface Notice {
   tone: 'success' | 'conflict' | 'error'
@@ -254,30 +249,6 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
     list,
   )
 
-  const row = (a: ApprovalView) => (
-    <ApprovalRow
-      key={a.id}
-      approval={a}
-      focused={a.id === focused?.id}
-      selectable={pendingView && canDecide}
-      selected={selected.has(a.id)}
-      pendingView={pendingView}
-      onFocus={focusRow}
-      onToggle={toggle}
-    />
-  )
-  // The rows past the first screenful sit in a Suspense boundary, which React hydrates after the rest
-  // of the page at a lower priority: the keyboard listens once the first rows are hydrated, not all
-  // fifty (BENCHMARKS.md, "Approvals"). The boundary is one element while nothing it shows changes,
-  // so moving the focus among the first rows does not make React hydrate it at once.
-  const focusedLater = focused && focusIndex >= HYDRATED_WITH_THE_PAGE ? focused.id : null
-  const laterRows = useMemo(
-    () => (items.length > HYDRATED_WITH_THE_PAGE ? <Suspense fallback={null}>{items.slice(HYDRATED_WITH_THE_PAGE).map(row)}</Suspense> : null),
-    // `row` reads exactly these; a new function each render is not a change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [items, focusedLater, selected, pendingView, canDecide, focusRow, toggle],
-  )
-
   const approveLabel = selectedIds.length > 0 ? `Approve ${selectedIds.length}` : 'Approve'
   const denyLabel = selectedIds.length > 0 ? `Deny ${selectedIds.length}` : 'Deny'
 
@@ -374,8 +345,18 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
                 aria-activedescendant={focused ? `approval-${focused.id}` : undefined}
                 className="divide-y divide-slate-100 lg:max-h-[36rem] lg:overflow-y-auto"
               >
-                {items.slice(0, HYDRATED_WITH_THE_PAGE).map(row)}
-                {laterRows}
+                {items.map((a) => (
+                  <ApprovalRow
+                    key={a.id}
+                    approval={a}
+                    focused={a.id === focused?.id}
+                    selectable={pendingView && canDecide}
+                    selected={selected.has(a.id)}
+                    pendingView={pendingView}
+                    onFocus={focusRow}
+                    onToggle={toggle}
+                  />
+                ))}
               </ul>
               <LoadMore
                 hasNextPage={queue.hasNextPage}
