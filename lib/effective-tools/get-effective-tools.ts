@@ -75,35 +75,39 @@ export function keptEntryPieces(): { tools: number; pieces: number; bytes: numbe
  * getEffectiveTools as JSON text: the same bytes as `JSON.stringify` of its entries, without building
  * most of them. `statistics`: NO_STATISTICS for the set without its call statistics.
  */
-export async function getSerializedEffectiveTools(
+export function getSerializedEffectiveTools(
   kind: 'Agent' | 'Unit',
   row: Row,
   withExcluded: boolean,
   statistics?: ToolStatsSnapshot,
 ): Promise<SerializedEffectiveSet> {
-  const [input, stats] = await Promise.all([loadSharedResolverInput(kind, row), statistics ?? toolStatsSnapshot()])
-  const { tools, excluded, unresolved } = resolveVerdicts(input)
-  if (kind === 'Agent') await policiesOnTools(row, tools)
-  const pieces = currentPieces(input.policies, stats, 'text')
-  return {
-    tools: serializeEntries(tools, input, stats, pieces),
-    excluded: withExcluded ? serializeEntries(excluded, input, stats, pieces) : new SerializedJson([]),
-    unresolved,
-  }
+  return effectiveSetAs('text', kind, row, withExcluded, statistics ?? toolStatsSnapshot())
 }
 
 /**
  * The set without its call statistics, each entry as the digest of its text (digestEntries): what a
  * watch's resourceVersion fingerprints, without serializing and hashing the whole answer per subject.
  */
-export async function getEffectiveSetDigests(kind: 'Agent' | 'Unit', row: Row, withExcluded: boolean): Promise<SerializedEffectiveSet> {
-  const input = await loadSharedResolverInput(kind, row)
+export function getEffectiveSetDigests(kind: 'Agent' | 'Unit', row: Row, withExcluded: boolean): Promise<SerializedEffectiveSet> {
+  return effectiveSetAs('digest', kind, row, withExcluded, NO_STATISTICS)
+}
+
+/** The set in `form`, its entries with `statistics` (read beside the resolver's input). */
+async function effectiveSetAs(
+  form: EntryForm,
+  kind: 'Agent' | 'Unit',
+  row: Row,
+  withExcluded: boolean,
+  statistics: ToolStatsSnapshot | Promise<ToolStatsSnapshot>,
+): Promise<SerializedEffectiveSet> {
+  const [input, stats] = await Promise.all([loadSharedResolverInput(kind, row), statistics])
   const { tools, excluded, unresolved } = resolveVerdicts(input)
   if (kind === 'Agent') await policiesOnTools(row, tools)
-  const pieces = currentPieces(input.policies, NO_STATISTICS, 'digest')
+  const pieces = currentPieces(input.policies, stats, form)
+  const entries = form === 'text' ? serializeEntries : digestEntries
   return {
-    tools: digestEntries(tools, input, NO_STATISTICS, pieces),
-    excluded: withExcluded ? digestEntries(excluded, input, NO_STATISTICS, pieces) : new SerializedJson([]),
+    tools: entries(tools, input, stats, pieces),
+    excluded: withExcluded ? entries(excluded, input, stats, pieces) : new SerializedJson([]),
     unresolved,
   }
 }

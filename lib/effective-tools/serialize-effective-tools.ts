@@ -81,23 +81,7 @@ export function serializeEntries(
   stats: ToolStatsSnapshot,
   pieces: EntryPieces | null,
 ): SerializedJson {
-  const parts: Buffer[] = [OPEN_ARRAY]
-  const usable = usablePieces(pieces, 'text', input, stats)
-  // Entries not kept come in runs (a tier at a time): each run becomes one Buffer, not one per entry.
-  let run = ''
-  for (let i = 0; i < verdicts.length; i++) {
-    const v = verdicts[i]
-    if (usable === null || v.candidate.tier === 'image') {
-      run += ',' + entryJson(v, input, stats)
-      continue
-    }
-    if (run) run = flushRun(parts, run)
-    const text = keptText(v, input, stats, usable)
-    parts.push(parts.length === 1 ? text.subarray(1) : text)
-  }
-  if (run) flushRun(parts, run)
-  parts.push(CLOSE_ARRAY)
-  return new SerializedJson(parts)
+  return entriesAs('text', verdicts, input, stats, pieces)
 }
 
 /**
@@ -112,27 +96,48 @@ export function digestEntries(
   stats: ToolStatsSnapshot,
   pieces: EntryPieces | null,
 ): SerializedJson {
+  return entriesAs('digest', verdicts, input, stats, pieces)
+}
+
+/** How each form writes an entry that is not kept (into a run of them), a run, and a kept piece. */
+const FORMS: Record<EntryForm, { unkept(json: string): string; run(run: string, first: boolean): Buffer; kept(piece: Buffer, first: boolean): Buffer }> = {
+  // Text: each entry after a comma, the array's first without it.
+  text: {
+    unkept: (json) => ',' + json,
+    run: (run, first) => Buffer.from(first ? run.slice(1) : run),
+    kept: (piece, first) => (first ? piece.subarray(1) : piece),
+  },
+  // Digests: fixed-width base64url, no separators.
+  digest: { unkept: (json) => digestText(json), run: (run) => Buffer.from(run, 'latin1'), kept: (piece) => piece },
+}
+
+function entriesAs(
+  form: EntryForm,
+  verdicts: Verdict[],
+  input: Pick<ResolverInput, 'policies'>,
+  stats: ToolStatsSnapshot,
+  pieces: EntryPieces | null,
+): SerializedJson {
+  const write = FORMS[form]
   const parts: Buffer[] = [OPEN_ARRAY]
-  const usable = usablePieces(pieces, 'digest', input, stats)
-  // Digests not kept come in runs, as serializeEntries' text does: one Buffer a run, not one an entry
+  const usable = usablePieces(pieces, form, input, stats)
+  // Entries not kept come in runs (a tier at a time): each run becomes one Buffer, not one per entry
   // (a small Buffer of its own per image tool, 30 an agent, was the largest cost of a fleet's fingerprints).
   let run = ''
   for (const v of verdicts) {
     if (usable === null || v.candidate.tier === 'image') {
-      run += digestText(entryJson(v, input, stats))
+      run += write.unkept(entryJson(v, input, stats))
       continue
     }
-    if (run) run = flushDigests(parts, run)
-    parts.push(keptText(v, input, stats, usable))
+    if (run) {
+      parts.push(write.run(run, parts.length === 1))
+      run = ''
+    }
+    parts.push(write.kept(keptText(v, input, stats, usable), parts.length === 1))
   }
-  if (run) flushDigests(parts, run)
+  if (run) parts.push(write.run(run, parts.length === 1))
   parts.push(CLOSE_ARRAY)
   return new SerializedJson(parts)
-}
-
-function flushDigests(parts: Buffer[], run: string): string {
-  parts.push(Buffer.from(run, 'latin1'))
-  return ''
 }
 
 const usablePieces = (pieces: EntryPieces | null, form: EntryForm, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot) =>
@@ -147,11 +152,6 @@ function digestOf(json: string): Buffer {
   const bytes = Buffer.allocUnsafeSlow(digest.length)
   bytes.write(digest, 'latin1')
   return bytes
-}
-
-function flushRun(parts: Buffer[], run: string): string {
-  parts.push(Buffer.from(parts.length === 1 ? run.slice(1) : run))
-  return ''
 }
 
 function keptText(v: Verdict, input: Pick<ResolverInput, 'policies'>, stats: ToolStatsSnapshot, pieces: EntryPieces): Buffer {
