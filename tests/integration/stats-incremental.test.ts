@@ -199,7 +199,9 @@ describe('incremental rollup', () => {
 
   it('adds late calls to hours that have rows: each once, in its hour and latency bucket, across a partition drop', async () => {
     await resetCalls()
-    const now = Date.now()
+    // Counted from the start of this hour, so that an early call and the late calls meant for its hour
+    // (10 to 30 minutes apart) fall in the same hour whatever the minute the test runs at.
+    const now = Math.floor(Date.now() / 3_600_000) * 3_600_000
     const hoursAgo = [2, 30, 75, 120, 170]
     // The hours first get calls of many latencies (rows with many buckets filled), then are rolled up.
     const early = hoursAgo.flatMap((h, i) =>

@@ -52,8 +52,18 @@ describe('7-day totals', () => {
     expect(before).toBeGreaterThan(0)
     // An hour inside the window that no call, recompute or window move touches from here on, made
     // to disagree with its calls: a rollup that sums the window again would bring the 1,000 in.
-    const untouched = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 3 * 24 * HOUR_MS)
-    const tampered = await prisma.callStatHourly.updateMany({ where: { dimension: 'all', key: '', hour: untouched }, data: { calls: { increment: 1000 } } })
+    // The fixture's calls leave some hours empty (which ones depends on the minute the test runs at):
+    // the hour is one that has a row, about three days back.
+    const threeDaysBack = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 3 * 24 * HOUR_MS
+    const untouched = await prisma.callStatHourly.findFirstOrThrow({
+      where: { dimension: 'all', key: '', hour: { gte: new Date(threeDaysBack - 12 * HOUR_MS), lte: new Date(threeDaysBack + 12 * HOUR_MS) } },
+      orderBy: { hour: 'asc' },
+      select: { hour: true },
+    })
+    const tampered = await prisma.callStatHourly.updateMany({
+      where: { dimension: 'all', key: '', hour: untouched.hour },
+      data: { calls: { increment: 1000 } },
+    })
     expect(tampered.count).toBe(1)
 
     await insertCalls({ count: 1, at: new Date() })
