@@ -12,7 +12,8 @@
 // migration's is 70; 100 is PostgreSQL's default), to see what room for HOT updates gives.
 // BENCH_LATE_REUSE=1 keeps the database of the last run when it has its calls (the fill and first
 // rollup take minutes; the late calls of earlier runs stay in it, which each later run updates the
-// same rows as). TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL.
+// same rows as). BENCH_LATE_CHECKPOINT=1 runs a CHECKPOINT before each rollup. TOOLROOM_BENCH_PG_PORT
+// for the embedded PostgreSQL.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -29,6 +30,10 @@ const LATE_CALLS = Number(process.env.BENCH_SOAK_LATE_CALLS ?? 60_000)
 const ROUNDS = Number(process.env.BENCH_LATE_ROUNDS ?? 3)
 const AGAINST = process.env.BENCH_LATE_AGAINST ? path.resolve(process.env.BENCH_LATE_AGAINST) : null
 const EXPLAIN = process.env.BENCH_LATE_EXPLAIN === '1'
+// A checkpoint right before each rollup: every page the rollup is the first to change then writes a
+// full-page image to the WAL, the worst case, the same for every run (without it, where the server's
+// own checkpoints fall moves a run's time by a second or more).
+const CHECKPOINT_FIRST = process.env.BENCH_LATE_CHECKPOINT === '1'
 const DAY_MS = 86_400_000
 const log = (...a: unknown[]) => console.log('[late-rollup]', ...a)
 
@@ -167,19 +172,27 @@ try {
            WHERE relname IN ('CallStatHourly', 'CallStatToolHourly', 'CallStatPersonHourly')`,
         )
       ).rows[0]
-    console.log('\nround | checkout | rollup s | postgres CPU s | added | HOT updates | load (1 min)')
+    // WAL written during the rollup: its row versions, and a full-page image of each page it is the
+    // first to change since the last checkpoint.
+    const walBytes = async () => BigInt((await client.query<{ lsn: string }>(`SELECT (pg_current_wal_insert_lsn() - '0/0')::text AS lsn`)).rows[0].lsn)
+    console.log(
+      `\nround | checkout | rollup s | postgres CPU s | added | HOT updates | WAL MB | load (1 min)${CHECKPOINT_FIRST ? '   (each after a CHECKPOINT)' : ''}`,
+    )
     for (let round = 1; round <= ROUNDS; round++) {
       for (const checkout of round % 2 === 0 ? [...checkouts].reverse() : checkouts) {
         await lateCalls()
         await settle()
+        if (CHECKPOINT_FIRST) await client.query('CHECKPOINT')
         const cpu = postgresCpuSeconds()
         const was = await updates()
+        const walBefore = await walBytes()
         const r = await rollupIn(checkout, db.url)
         const cpuSeconds = postgresCpuSeconds() - cpu
+        const wal = Number((await walBytes()) - walBefore) / 1e6
         const now = await updates()
         const hot = `${Number(now.hot) - Number(was.hot)}/${Number(now.all) - Number(was.all)}`
         console.log(
-          `${String(round).padStart(5)} | ${path.basename(checkout)} | ${(r.ms / 1000).toFixed(2).padStart(8)} | ${cpuSeconds.toFixed(2).padStart(14)} | ${String(r.callsAdded).padStart(6)} | ${hot.padStart(11)} | ${os.loadavg()[0].toFixed(1)}`,
+          `${String(round).padStart(5)} | ${path.basename(checkout)} | ${(r.ms / 1000).toFixed(2).padStart(8)} | ${cpuSeconds.toFixed(2).padStart(14)} | ${String(r.callsAdded).padStart(6)} | ${hot.padStart(11)} | ${wal.toFixed(1).padStart(6)} | ${os.loadavg()[0].toFixed(1)}`,
         )
       }
     }
