@@ -201,35 +201,42 @@ async function otherNodeVersions(template, built) {
     return
   }
   const db = await copyOfDatabase(template, 'toolroom_node_versions')
-  for (const version of NODE_VERSIONS) {
-    const outcome = (name, ok) => {
-      log(`Node.js ${version}: ${name} ${ok ? 'passed' : 'FAILED'}`)
-      if (ok) totals.passed++
-      else {
-        totals.failed++
-        failedSuites.push(`Node.js ${version}: ${name}`)
-      }
+  const outcome = (version, name, ok) => {
+    log(`Node.js ${version}: ${name} ${ok ? 'passed' : 'FAILED'}`)
+    if (ok) totals.passed++
+    else {
+      totals.failed++
+      failedSuites.push(`Node.js ${version}: ${name}`)
     }
-    let node
+  }
+  const fetched = []
+  for (const version of NODE_VERSIONS) {
     try {
-      node = ensureNode(version, path.join(DATA_DIR, 'node'), log)
+      fetched.push({ version, node: ensureNode(version, path.join(DATA_DIR, 'node'), log) })
     } catch (error) {
       log(`Node.js ${version}: could not fetch it: ${error.message}`)
-      outcome('fetch', false)
-      continue
+      outcome(version, 'fetch', false)
     }
-    const report = path.join(REPORTS, `vitest-node-${version}.json`)
-    const unit = await run(
-      `unit tests on Node.js ${version}`,
-      ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--reporter=dot', '--reporter=json', `--outputFile=${report}`],
-      {},
-      node,
-    )
-    outcome('unit tests', unit === 0)
-    await built
+  }
+  // The versions' unit suites side by side: each is one Vitest worker (Vitest leaves a core free on
+  // 2), CPU-bound, so one after the other they left a core idle (BENCHMARKS.md, "Test suite").
+  const units = await Promise.all(
+    fetched.map(({ version, node }) => {
+      const report = path.join(REPORTS, `vitest-node-${version}.json`)
+      return run(
+        `unit tests on Node.js ${version}`,
+        ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--reporter=dot', '--reporter=json', `--outputFile=${report}`],
+        {},
+        node,
+      )
+    }),
+  )
+  fetched.forEach(({ version }, i) => outcome(version, 'unit tests', units[i] === 0))
+  await built
+  for (const { version, node } of fetched) {
     const failure = await checkProcesses(node, { DATABASE_URL: db })
     if (failure) console.error(failure)
-    outcome('web, gateway and worker start', failure === null)
+    outcome(version, 'web, gateway and worker start', failure === null)
   }
 }
 
