@@ -217,13 +217,31 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
     list.current?.focus({ preventScroll: true })
   }, [])
   const moveTo = (index: number) => {
-    const next = items[Math.min(items.length - 1, Math.max(0, index))]
-    if (next) {
-      setFocusId(next.id)
-      setAwaitingChoice(false)
-      document.getElementById(`approval-${next.id}`)?.scrollIntoView({ block: 'nearest' })
+    // Past the last request shown, while more are waiting: the next page is fetched and the focus
+    // lands on its first request, so the keyboard walks the whole queue, not only its first page.
+    if (index >= items.length && queue.hasNextPage) {
+      if (!queue.isFetchingNextPage)
+        void queue.fetchNextPage().then(({ data }) => {
+          const loaded = data?.pages.flatMap((p) => p.items) ?? []
+          focusOn(loaded[Math.min(index, loaded.length - 1)])
+        })
+      return
     }
+    focusOn(items[Math.min(items.length - 1, Math.max(0, index))])
   }
+  const focusOn = (next: ApprovalView | undefined) => {
+    if (!next) return
+    setFocusId(next.id)
+    setAwaitingChoice(false)
+    const row = document.getElementById(`approval-${next.id}`)
+    if (row) row.scrollIntoView({ block: 'nearest' })
+    else setScrollTo(next.id)
+  }
+  // A row of a page just fetched is brought into view once it is rendered.
+  const [scrollTo, setScrollTo] = useState<string | null>(null)
+  useEffect(() => {
+    if (scrollTo !== null) document.getElementById(`approval-${scrollTo}`)?.scrollIntoView({ block: 'nearest' })
+  }, [scrollTo])
   const toggle = useCallback(
     (id: string) =>
       setSelected((s) => {

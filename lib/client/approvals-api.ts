@@ -14,7 +14,7 @@ export type Webhook = z.output<typeof webhookSchema>
 export type WebhookDelivery = z.output<typeof webhookDeliverySchema>
 
 /** Requests per page of the queue (the server renders the first page with the same size). */
-export const APPROVAL_PAGE_SIZE = 50
+export const APPROVAL_PAGE_SIZE = 20
 
 export interface ApprovalFilters {
   status: ApprovalStatus
