@@ -202,7 +202,9 @@ describe('incremental rollup', () => {
     // Counted from the start of this hour, so that an early call and the late calls meant for its hour
     // (10 to 30 minutes apart) fall in the same hour whatever the minute the test runs at.
     const now = Math.floor(Date.now() / 3_600_000) * 3_600_000
-    const hoursAgo = [2, 30, 75, 120, 170]
+    // The oldest stays in the 7 whole days before today that the upkeep below keeps, even just after
+    // midnight UTC (170 hours back, it fell a day further then and was dropped with its calls).
+    const hoursAgo = [2, 30, 75, 120, 165]
     // The hours first get calls of many latencies (rows with many buckets filled), then are rolled up.
     const early = hoursAgo.flatMap((h, i) =>
       AGENTS.map((agent, j) =>
