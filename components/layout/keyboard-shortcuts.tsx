@@ -28,7 +28,7 @@ export const KEYBOARD_SHORTCUTS: { where: string; keys: [string[], string][] }[]
     // components/approvals/use-queue-keyboard.ts
     where: 'Approvals queue',
     keys: [
-      [['j'], 'Next request (or ↓)'],
+      [['j'], 'Next request (or ↓); on the last one shown, the next page'],
       [['k'], 'Previous request (or ↑)'],
       [['a'], 'Approve (high-risk calls ask to confirm)'],
       [['d'], 'Deny'],
