@@ -210,7 +210,10 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
     }
     send(decision, covered, bulk)
   }
+  // Counts the focus's moves, so that a page fetched for a move does not undo a later one.
+  const focusMoves = useRef(0)
   const focusRow = useCallback((id: string) => {
+    focusMoves.current++
     setFocusId(id)
     setAwaitingChoice(false)
     // The list keeps the keyboard after a click, so j/k, x and Space carry on from the row clicked.
@@ -220,8 +223,11 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
     // Past the last request shown, while more are waiting: the next page is fetched and the focus
     // lands on its first request, so the keyboard walks the whole queue, not only its first page.
     if (index >= items.length && queue.hasNextPage) {
+      const movedBefore = focusMoves.current
       if (!queue.isFetchingNextPage)
         void queue.fetchNextPage().then(({ data }) => {
+          // A move made while the page was on its way (k, a click) wins over this one.
+          if (focusMoves.current !== movedBefore) return
           const loaded = data?.pages.flatMap((p) => p.items) ?? []
           focusOn(loaded[Math.min(index, loaded.length - 1)])
         })
@@ -231,6 +237,7 @@ function Queue({ initial, initialPage, renderedAt }: { initial: ApprovalPageFilt
   }
   const focusOn = (next: ApprovalView | undefined) => {
     if (!next) return
+    focusMoves.current++
     setFocusId(next.id)
     setAwaitingChoice(false)
     const row = document.getElementById(`approval-${next.id}`)
