@@ -9,7 +9,7 @@ import { entryPiecesBudgetBytes, processMemoryLimitBytes } from './answer-cache-
 import { attachStats } from './attach-stats'
 import { loadSharedResolverInput } from './load-resolver-input'
 import { resolveEffectiveTools, resolveVerdicts } from './resolve-effective-tools'
-import { digestEntries, type EntryForm, type EntryPieces, entryPieces, SerializedJson, serializeEntries } from './serialize-effective-tools'
+import { entriesAs, type EntryForm, type EntryPieces, entryPieces, SerializedJson } from './serialize-effective-tools'
 import type { EffectiveToolSet, ResolverInput, UnresolvedReference } from './types'
 
 export async function getEffectiveTools(kind: 'Agent' | 'Unit', row: Row): Promise<EffectiveToolSet> {
@@ -104,10 +104,9 @@ async function effectiveSetAs(
   const { tools, excluded, unresolved } = resolveVerdicts(input)
   if (kind === 'Agent') await policiesOnTools(row, tools)
   const pieces = currentPieces(input.policies, stats, form)
-  const entries = form === 'text' ? serializeEntries : digestEntries
   return {
-    tools: entries(tools, input, stats, pieces),
-    excluded: withExcluded ? entries(excluded, input, stats, pieces) : new SerializedJson([]),
+    tools: entriesAs(form, tools, input, stats, pieces),
+    excluded: withExcluded ? entriesAs(form, excluded, input, stats, pieces) : new SerializedJson([]),
     unresolved,
   }
 }

@@ -111,7 +111,8 @@ const FORMS: Record<EntryForm, { unkept(json: string): string; run(run: string, 
   digest: { unkept: (json) => digestText(json), run: (run) => Buffer.from(run, 'latin1'), kept: (piece) => piece },
 }
 
-function entriesAs(
+/** The entries in `form`: serializeEntries' text or digestEntries' digests, by one loop. */
+export function entriesAs(
   form: EntryForm,
   verdicts: Verdict[],
   input: Pick<ResolverInput, 'policies'>,
