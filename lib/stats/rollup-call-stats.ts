@@ -18,6 +18,7 @@ import { FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES 
 import { LATENCY_BUCKET_COUNT, LATENCY_THRESHOLDS } from './latency-buckets'
 import { type HourRange, type RangeMove, RETENTION_HOURS, rangeMoves, totalsRange as totalsRangeAt } from './stats-window'
 import { callToolStatKeySql, toolResourceStatKeySql } from './tool-stat-key-sql'
+import { PERSON_TOTALS_DIMENSION, personTotalsKeySql } from './person-stat-key-sql'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 
@@ -76,7 +77,8 @@ const totalsColumn = (name: Column<'CallStat7d'>, alias?: string) => column('Cal
  * and laid out densely only in the INSERT. `ctes` come first (data-modifying ones included), then
  * `tail(rows)`, given the INSERT of the hourly rows. The same pass also groups
  * the tool failure view's breakdowns (CallStatToolHourly: per tool by agent, and its failures by
- * error code and message) and the calls by person (CallStatPersonHourly: per person by agent),
+ * error code and message) and the calls by person (CallStatPersonHourly: per person by agent; calls
+ * made for nobody are left out, the read derives them),
  * written in the same statement, so every table always holds the same calls. (Grouping them in the
  * one pass keeps the calls streaming through a single aggregation instead of being materialised for
  * several: that made a full recompute 3.5 times slower in the bench.)
@@ -113,9 +115,10 @@ WITH ${ctes ? sql`${ctes},` : sql``} c AS (
       CASE WHEN ${call('outcome')} = ANY(${textArray(TIMED_OUTCOMES)}) AND ${call('latencyMs')} >= 0 THEN ${call('latencyMs')} END AS latency,
       CASE WHEN ${call('outcome')} = ANY(${textArray(FAILURE_OUTCOMES)}) THEN coalesce(${call('errorCode')}, '') END AS error_code,
       CASE WHEN ${call('outcome')} = ANY(${textArray(FAILURE_OUTCOMES)}) THEN left(coalesce(${call('errorMessage')}, ''), ${sql.lit(MESSAGE_CHARS)}) END AS error_message,
-      -- Both parts or neither: a call made for nobody counts under '' and ''.
-      CASE WHEN ${call('onBehalfOfSubject')} IS NOT NULL THEN coalesce(${call('onBehalfOfIssuer')}, '') ELSE '' END AS person_issuer,
-      coalesce(${call('onBehalfOfSubject')}, '') AS person_subject, ${call('onBehalfOfDisplayName')} AS person_name
+      -- Both parts or neither. A call made for nobody gets no person row: the read derives "no
+      -- person" from the agents' totals (docs/design/statistics.md#calls-by-person).
+      CASE WHEN ${call('onBehalfOfSubject')} IS NOT NULL THEN coalesce(${call('onBehalfOfIssuer')}, '') END AS person_issuer,
+      ${call('onBehalfOfSubject')} AS person_subject, ${call('onBehalfOfDisplayName')} AS person_name
     FROM ${calls}
     WHERE ${call('outcome')} <> ALL(${textArray(UNCOUNTED_OUTCOMES)})
   ) AS raw
@@ -132,6 +135,7 @@ WITH ${ctes ? sql`${ctes},` : sql``} c AS (
   GROUP BY GROUPING SETS ((hour, tool, bucket), (hour, agent, bucket), (hour, unit, bucket), (hour, namespace, bucket), (hour, bucket),
     (hour, tool, agent), (hour, tool, error_code, error_message), (hour, person_issuer, person_subject, agent))
   HAVING (GROUPING(unit) = 1 OR unit IS NOT NULL) AND (GROUPING(error_code) = 1 OR error_code IS NOT NULL)
+    AND (GROUPING(person_subject) = 1 OR person_subject IS NOT NULL)
 ), f AS (
   SELECT dimension, key, hour, sum(calls) AS calls, sum(failures) AS failures, sum(refused) AS refused,
     sum(latency_count) AS latency_count, coalesce(sum(latency_sum), 0) AS latency_sum,
@@ -169,6 +173,14 @@ WITH ${ctes ? sql`${ctes},` : sql``} c AS (
 )
 ${tail(rows)}`
 }
+
+/**
+ * The per-person rows a statement of hourlyRowsSql grouped (g, part `person`) as changes to the
+ * totals: dimension `person`, keyed by person and agent (person-stat-key-sql.ts), by `sign`.
+ */
+const personChangesSql = (rows: RawBuilder<unknown>, sign: 1 | -1, names = { issuer: 'person_issuer', subject: 'person_subject', agent: 'agent' }) =>
+  sql`SELECT ${sql.lit(PERSON_TOTALS_DIMENSION)} AS dimension, ${personTotalsKeySql(sql.ref(names.issuer), sql.ref(names.subject), sql.ref(names.agent))} AS key,
+    hour, ${sql.lit(sign)} * calls AS calls, ${sql.lit(sign)} * failures AS failures, ${sql.lit(sign)} * refused AS refused FROM ${rows}`
 
 /**
  * What a statement's change to CallStatHourly does to the 7-day totals: `changes` (a FROM item of
@@ -235,12 +247,28 @@ const recomputeHoursSql = (hours: string[], range: TotalsRangeParam) =>
   RETURNING 1
 ), ${totalsDeltaSql(
       sql`(SELECT dimension, key, hour, calls, failures, refused FROM f
-      UNION ALL SELECT dimension, key, hour, -calls, -failures, -refused FROM old) AS changed`,
+      UNION ALL SELECT dimension, key, hour, -calls, -failures, -refused FROM old
+      UNION ALL ${personChangesSql(sql`g WHERE part = 'person'`, 1)}) AS changed`,
       range,
     )}
 SELECT (SELECT count(*) FROM upserted)::int + (SELECT count(*) FROM removed)::int AS rows,
   (SELECT coalesce(sum(calls), 0) FROM f WHERE dimension = 'all')::int AS calls, ${TOTALS_RESULT}`,
   ) as RawBuilder<TotalsChange & { rows: number; calls: number }>
+
+/**
+ * Deletes the per-person rows of `hours` before they are recomputed, taking them out of the
+ * per-person totals (the recompute adds back what it finds): the breakdown rows are written by
+ * adding, so a recomputed hour starts from none.
+ */
+const deletePersonHoursSql = (hours: string[], range: TotalsRangeParam) => {
+  const person = (name: Column<'CallStatPersonHourly'>) => column('CallStatPersonHourly', name)
+  return sql`WITH gone AS (
+  DELETE FROM ${table('CallStatPersonHourly')} WHERE ${person('hour')} = ANY(${hours}::timestamptz[])
+  RETURNING ${person('issuer')} AS issuer, ${person('subject')} AS subject, ${person('agentId')} AS agent, ${person('hour')} AS hour,
+    ${person('calls')} AS calls, ${person('failures')} AS failures, ${person('refused')} AS refused
+), ${totalsDeltaSql(sql`(${personChangesSql(sql`gone`, -1, { issuer: 'issuer', subject: 'subject', agent: 'agent' })}) AS changed`, range)}
+SELECT ${TOTALS_RESULT}` as RawBuilder<TotalsChange>
+}
 
 /**
  * `histogram` (an hourly row's dense histogram) plus the sparse counts of f (`buckets`, ascending, and
@@ -316,7 +344,10 @@ const addInsertedSql = (p: { calls: number; oldest: Date; latest: Date; recomput
   -- update's own answer, a hash of what it wrote, not an index probe per group again.
   WHERE (f.dimension, f.key, f.hour) NOT IN (SELECT dimension, key, hour FROM updated)
   RETURNING 1
-), ${totalsDeltaSql(sql`f`, p.range)}
+), ${totalsDeltaSql(
+      sql`(SELECT dimension, key, hour, calls, failures, refused FROM f UNION ALL ${personChangesSql(sql`g WHERE part = 'person'`, 1)}) AS changed`,
+      p.range,
+    )}
 SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM added c WHERE ${call('outcome')} <> ALL(${textArray(UNCOUNTED_OUTCOMES)}))::int AS calls,
   (SELECT count(*) FROM updated)::int + (SELECT count(*) FROM inserted)::int AS groups, ${TOTALS_RESULT}`,
     { sparse: true },
@@ -431,11 +462,13 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
     let callsInHours = 0
     const emptied: Array<[string, string]> = []
     if (hours.length > 0) {
-      for (const table of ['CallStatToolHourly', 'CallStatPersonHourly'] as const)
-        await typed
-          .deleteFrom(table)
-          .where((eb) => eb('hour', '=', eb.fn.any(sql<Date[]>`${hours}::timestamptz[]`)))
-          .execute()
+      await typed
+        .deleteFrom('CallStatToolHourly')
+        .where((eb) => eb('hour', '=', eb.fn.any(sql<Date[]>`${hours}::timestamptz[]`)))
+        .execute()
+      const [gone] = (await deletePersonHoursSql(hours, totalsRange).execute(typed)).rows
+      totals += gone.totals
+      emptied.push(...gone.emptied)
       const [recomputed] = (await recomputeHoursSql(hours, totalsRange).execute(typed)).rows
       totals += recomputed.totals
       callsInHours += recomputed.calls
@@ -486,6 +519,21 @@ const hourlySums = (typed: Kysely<Tables>, range: HourRange, sign: 1 | -1) =>
     .where('hour', '>=', range.first)
     .where('hour', '<=', range.last)
     .groupBy(['dimension', 'key'])
+    // The per-person totals, from the per-person hourly rows (person-stat-key-sql.ts).
+    .unionAll(
+      typed
+        .selectFrom('CallStatPersonHourly')
+        .select((eb) => [
+          sql.lit(PERSON_TOTALS_DIMENSION).as('dimension'),
+          personTotalsKeySql(eb.ref('issuer'), eb.ref('subject'), eb.ref('agentId')).as('key'),
+          eb(eb.fn.sum<bigint>('calls'), '*', sql.lit(BigInt(sign))).as('calls'),
+          eb(eb.fn.sum<bigint>('failures'), '*', sql.lit(BigInt(sign))).as('failures'),
+          eb(eb.fn.sum<bigint>('refused'), '*', sql.lit(BigInt(sign))).as('refused'),
+        ])
+        .where('hour', '>=', range.first)
+        .where('hour', '<=', range.last)
+        .groupBy(['issuer', 'subject', 'agentId']),
+    )
 
 /** The totals summed afresh over `range`: every hourly row of the window, once (a first run, a repair, a long pause). */
 async function sumTotals(typed: Kysely<Tables>, range: HourRange): Promise<boolean> {

@@ -4,17 +4,20 @@
 // namespaces; ~92% succeed, some tools fail far more often than others, refusals of every kind;
 // log-normal-ish latencies from a few ms to seconds, slower on some tools; failures carry four error
 // codes and a few messages, a tenth of them unique (a request id in the text), as upstreams write
-// them, so the failure view's message breakdown meets its cap. The secondary indexes are
+// them, so the failure view's message breakdown meets its cap. A third of the calls are made for a
+// person (each agent acts for 5 of 5,000 people), the rest for nobody. The secondary indexes are
 // dropped during the fill and built once after it, which is much faster than maintaining them.
 
 const ACTIVE_AGENTS = 1000
 const TOOLS = 2000
 const TOOLS_PER_AGENT = 20
 const HOURS = 7 * 24
+const PEOPLE = 5000
 
 const rowsSql = (count, fromSql, spanSql) => `
   INSERT INTO "ToolCall" ("startedAt", "finishedAt", "agentId", "agentNamespace", "agentName", unit, "toolId", "toolNamespace", "toolKey",
-      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, args, result)
+      provenance, level, channel, outcome, "errorCode", "errorMessage", "latencyMs", attempts, args, result,
+      "onBehalfOfIssuer", "onBehalfOfSubject", "onBehalfOfDisplayName")
   SELECT at, at + make_interval(secs => coalesce(latency, 0) / 1000.0), agents[a + 1], 'bench', names[a + 1], units[a + 1],
     'pool' || (t / 100) || '.tool_' || (t % 100), 'pool' || (t / 100), 'Tool/bench/pool' || (t / 100) || '.tool_' || (t % 100), 'grant', 'read_only',
     CASE WHEN r2 < 0.7 THEN 'mcp' WHEN r2 < 0.9 THEN 'rest' ELSE 'ingest' END, outcome,
@@ -23,9 +26,12 @@ const rowsSql = (count, fromSql, spanSql) => `
          WHEN i % 10 = 0 THEN 'the MCP server answered an error: request ' || i || ' was refused'
          ELSE (ARRAY['the endpoint answered 500 Internal Server Error', 'the endpoint answered 503', 'the MCP server answered an error: quota exceeded'])[1 + i % 3] END,
     CASE WHEN outcome IN ('succeeded', 'failed', 'approved') THEN latency END, 1,
-    json_build_object('id', 'rec-' || i, 'limit', 20), CASE WHEN outcome = 'succeeded' THEN '{"ok":true}'::json END
+    json_build_object('id', 'rec-' || i, 'limit', 20), CASE WHEN outcome = 'succeeded' THEN '{"ok":true}'::json END,
+    CASE WHEN person IS NOT NULL THEN 'https://idp.bench.test' END, 'person-' || person, 'Person ' || person
   FROM (
     SELECT i, at, a, t, r2, r, f,
+      -- A third of the calls are made for a person, each agent acting for 5 of 5,000 people.
+      CASE WHEN i % 3 = 0 THEN (a * 5 + i % 5) % ${PEOPLE} END AS person,
       CASE WHEN r < f THEN 'failed' WHEN r < f + 0.02 THEN 'denied' WHEN r < f + 0.03 THEN 'rate_limited'
            WHEN r < f + 0.04 THEN 'invalid_arguments' WHEN r < f + 0.05 THEN 'deduplicated' WHEN r < f + 0.055 THEN 'rejected'
            WHEN r < f + 0.06 THEN 'expired' WHEN r < f + 0.07 THEN 'approved' WHEN r < f + 0.075 THEN 'pending_approval'

@@ -3,7 +3,8 @@
 // of late calls over many old hours (added, and recomputed hour by hour as before), then the 7-day stats API for a
 // tool, an agent and the dashboard at 1 connection against the production build (target p50 ≤ 50 ms
 // each), plus top failing tools, a filtered calls page, and the failure view of the tool failing most
-// (its breakdowns and its failed calls). Prints the figures; record them in BENCHMARKS.md.
+// (its breakdowns and its failed calls), and the calls by person. Prints the figures; record them in
+// BENCHMARKS.md.
 import os from 'node:os'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
@@ -98,6 +99,7 @@ try {
     calls: `/api/v1/calls?tool=${busyTool}&outcome=failed&limit=50`,
     toolFailures: `/api/v1/stats/tool-failures?key=${encodeURIComponent(failing.key)}`,
     failedCalls: `/api/v1/calls?toolKey=${encodeURIComponent(failing.key)}&outcome=failed&limit=50`,
+    people: '/api/v1/stats/people?limit=20',
   }
   for (const p of Object.values(paths)) {
     const res = await fetch(`${base}${p}`, { headers: AUTH_HEADERS })
@@ -111,6 +113,7 @@ try {
     await load('GET /api/v1/calls?tool=…&outcome=failed', paths.calls),
     await load('GET /api/v1/stats/tool-failures?key=… (most failing tool)', paths.toolFailures),
     await load('GET /api/v1/calls?toolKey=…&outcome=failed (most failing tool)', paths.failedCalls),
+    await load('GET /api/v1/stats/people (calls by person)', paths.people),
   ]
 
   console.log(

@@ -231,6 +231,24 @@ describe('the failure view across days', () => {
     expect(res.status, res.text).toBe(200)
     expect(res.json.recent.map((r: { id: string }) => r.id)).toEqual(calls.map((c) => c.id).reverse())
   })
+
+  it("pages a tool's failed calls in the explorer from a partial index every day partition has, those created later too", async () => {
+    const failed = (at: number) =>
+      callAt(at, { toolId: 'ledger.settle', toolKey: 'Tool/default/ledger.settle', outcome: 'failed', errorCode: 'upstream_status', errorMessage: 'no' })
+    const calls = [failed(today() - DAY_MS + 5), callAt(today() - 5, { toolId: 'ledger.settle', toolKey: 'Tool/default/ledger.settle' }), failed(today() + 5)]
+    await insertCalls(calls)
+    const res = await call(statsRoutes.calls, '/api/v1/calls?tool=ledger.settle&outcome=failed&limit=1')
+    expect(res.status, res.text).toBe(200)
+    expect(res.json.items.map((r: { id: string }) => r.id)).toEqual([calls[2].id])
+    const next = await call(statsRoutes.calls, `/api/v1/calls?tool=ledger.settle&outcome=failed&limit=1&cursor=${res.json.nextCursor}`)
+    expect(next.json.items.map((r: { id: string }) => r.id)).toEqual([calls[0].id])
+
+    await maintainCallPartitions({ now: new Date(today() + 200 * DAY_MS), retentionDays: 3650 })
+    const indexed = await prisma.$queryRaw<Array<{ name: string }>>`
+      SELECT tablename AS name FROM pg_indexes
+      WHERE indexdef LIKE '%("toolId", "startedAt" DESC) WHERE (outcome = ''failed''::text)'`
+    expect(indexed.map((r) => r.name)).toEqual(expect.arrayContaining([...(await partitions()), 'ToolCall']))
+  })
 })
 
 describe('the export', () => {

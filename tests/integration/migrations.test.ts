@@ -330,3 +330,63 @@ describe('the call log becoming day partitions (20261127141000_call_partitions)'
     },
   )
 })
+
+describe('calls by person kept as 7-day totals (20261128193000_stats_person_totals)', () => {
+  const PERSON_TOTALS = '20261128193000_stats_person_totals'
+  const AGENT = '00000000-0000-4000-8000-0000000000b1'
+  const HOUR_MS = 3_600_000
+
+  it('drops the rows of calls made for nobody, and the next rollup sums the totals afresh with the people in them', { timeout: 60_000 }, async () => {
+    const db = await freshDatabase(ADMIN, 'toolroom_migrate_person_totals')
+    await applyMigrations({ databaseUrl: db, directory: migrationsDir(NAMES.slice(0, NAMES.indexOf(PERSON_TOTALS))) })
+
+    // What the release before wrote for 5 calls of one agent two hours ago: 2 for Jane (no failure),
+    // 3 for nobody (one failed), and its totals over the window it recorded.
+    const hour = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 2 * HOUR_MS)
+    const histogram = `ARRAY[${Array.from({ length: 73 }, () => 0).join(',')}]`
+    for (const [dimension, key] of [
+      ['agent', AGENT],
+      ['all', ''],
+    ])
+      await query(
+        db,
+        `INSERT INTO "CallStatHourly" (dimension, key, hour, calls, failures, refused, "latencyCount", "latencySumMs", "latencyHistogram")
+         VALUES ($1, $2, $3, 5, 1, 0, 0, 0, ${histogram})`,
+        [dimension, key, hour],
+      )
+    await query(
+      db,
+      `INSERT INTO "CallStatPersonHourly" (issuer, subject, "agentId", hour, "displayName", calls, failures, refused)
+       VALUES ('https://idp.test', 'jane', $1, $2, 'Jane Doe', 2, 0, 0), ('', '', $1, $2, NULL, 3, 1, 0)`,
+      [AGENT, hour],
+    )
+    await query(db, `INSERT INTO "CallStat7d" (dimension, key, calls, failures, refused) VALUES ('agent', $1, 5, 1, 0), ('all', '', 5, 1, 0)`, [AGENT])
+    await query(
+      db,
+      `INSERT INTO "CallStatState" (id, version, "totalsWindowStart", "totalsWindowEnd") VALUES (1, 1, date_trunc('day', $1::timestamptz) - interval '6 days', $1)
+       ON CONFLICT (id) DO UPDATE SET "totalsWindowStart" = excluded."totalsWindowStart", "totalsWindowEnd" = excluded."totalsWindowEnd"`,
+      [new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS)],
+    )
+
+    await applyMigrations({ databaseUrl: db, directory: MIGRATIONS })
+    expect(await query(db, `SELECT subject, calls FROM "CallStatPersonHourly"`)).toEqual([{ subject: 'jane', calls: 2 }])
+    expect(await query(db, `SELECT "totalsWindowEnd" FROM "CallStatState"`)).toEqual([{ totalsWindowEnd: null }])
+
+    // The rollup, as the worker runs it, in a process of its own on this database.
+    const rollup = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'scripts/stats-rollup.ts'], { env: { ...process.env, DATABASE_URL: db, LOG_FORMAT: 'text' } })
+      let output = ''
+      child.stdout.on('data', (d) => (output += d))
+      child.stderr.on('data', (d) => (output += d))
+      child.once('exit', (code) => resolve({ code, output }))
+    })
+    expect(rollup.code, rollup.output).toBe(0)
+    // Jane's 2 calls through the agent as a total of their own; the agent's 5 stand, so "no person" is
+    // the 3 the dropped row held.
+    expect(await query(db, `SELECT dimension, key, calls, failures, refused FROM "CallStat7d" ORDER BY dimension, key`)).toEqual([
+      { dimension: 'agent', key: AGENT, calls: 5, failures: 1, refused: 0 },
+      { dimension: 'all', key: '', calls: 5, failures: 1, refused: 0 },
+      { dimension: 'person', key: `["https://idp.test", "jane", "${AGENT}"]`, calls: 2, failures: 0, refused: 0 },
+    ])
+  })
+})

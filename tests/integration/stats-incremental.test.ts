@@ -3,16 +3,19 @@
 // rollups, outcome changes and deletions in between and rollups racing the writes, the hourly rows
 // (counts, failures, refusals, latency sums and every histogram bucket) equal what recomputing every
 // hour from the raw calls gives; so do the tool failure view's breakdowns (by agent, by error code
-// and message), and the calls by person.
+// and message), and the calls by person (and what the API answers for them, "no person" included,
+// against the call log itself).
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reloadConfig } from '@/lib/config'
 import { prisma } from '@/lib/db'
 import { type CallRecord, insertCalls } from '@/lib/gateway/record-call'
 import { maintainCallPartitions } from '@/lib/call-log/maintain-call-partitions'
-import { CALL_OUTCOMES, TIMED_OUTCOMES } from '@/lib/stats/call-outcomes'
+import { CALL_OUTCOMES, FAILURE_OUTCOMES, REFUSED_OUTCOMES, TIMED_OUTCOMES, UNCOUNTED_OUTCOMES } from '@/lib/stats/call-outcomes'
 import { emptyHistogram, LATENCY_BUCKET_COUNT, latencyBucketOf, percentileOf } from '@/lib/stats/latency-buckets'
 import { readCallStats } from '@/lib/stats/read-call-stats'
+import { readCallsByPerson } from '@/lib/stats/read-calls-by-person'
+import { windowStart } from '@/lib/stats/stats-window'
 import { markHoursForRecompute, rollupCallStats } from '@/lib/stats/rollup-call-stats'
 import { resetDatabase } from './helpers'
 import { resetCalls } from './stats-fixtures'
@@ -105,6 +108,35 @@ const personRows = () =>
     `SELECT issuer, subject, "agentId", hour, "displayName", calls, failures, refused FROM "CallStatPersonHourly" ORDER BY issuer, subject, "agentId", hour`,
   )
 
+/**
+ * Calls by person as the API answers them (names aside), and the same counted straight from the call
+ * log over the window: "no person" is derived from the agents' totals, never stored, so this holds
+ * the derivation to the calls themselves.
+ */
+async function byPersonBothWays(now: Date) {
+  const answered = (await readCallsByPerson(100, { now })).items.map((p) => ({
+    issuer: p.onBehalfOf?.issuer ?? '',
+    subject: p.onBehalfOf?.subject ?? '',
+    calls: p.calls,
+    failures: p.failures,
+    refused: p.refused,
+    agents: p.agents,
+  }))
+  const list = (outcomes: readonly string[]) => outcomes.map((o) => `'${o}'`).join(',')
+  const counted = await prisma.$queryRawUnsafe<typeof answered>(
+    `SELECT coalesce("onBehalfOfIssuer", '') AS issuer, coalesce("onBehalfOfSubject", '') AS subject, count(*)::int AS calls,
+       (count(*) FILTER (WHERE outcome IN (${list(FAILURE_OUTCOMES)})))::int AS failures,
+       (count(*) FILTER (WHERE outcome IN (${list(REFUSED_OUTCOMES)})))::int AS refused, count(DISTINCT "agentId")::int AS agents
+     FROM "ToolCall" WHERE "startedAt" >= $1 AND "startedAt" < date_trunc('hour', $2::timestamptz, 'UTC') + interval '1 hour'
+       AND outcome NOT IN (${list(UNCOUNTED_OUTCOMES)})
+     GROUP BY 1, 2`,
+    windowStart(now),
+    now,
+  )
+  const order = (rows: typeof answered) => [...rows].sort((a, b) => `${a.issuer} ${a.subject}`.localeCompare(`${b.issuer} ${b.subject}`))
+  return { answered: order(answered), counted: order(counted) }
+}
+
 const totalsRows = () => prisma.$queryRawUnsafe<unknown[]>(`SELECT dimension, key, calls, failures, refused FROM "CallStat7d" ORDER BY dimension, key`)
 
 beforeAll(async () => {
@@ -157,6 +189,8 @@ describe('incremental rollup', () => {
         const incrementalTools = await toolRows()
         const incrementalPeople = await personRows()
         const incrementalTotals = await totalsRows()
+        const people = await byPersonBothWays(new Date())
+        expect(people.answered).toEqual(people.counted)
         // The repair path also sums the 7-day totals afresh: the running ones must agree.
         await markHoursForRecompute()
         const full = await rollupCallStats()
@@ -165,6 +199,7 @@ describe('incremental rollup', () => {
         expect(await toolRows()).toEqual(incrementalTools)
         expect(await personRows()).toEqual(incrementalPeople)
         expect(await totalsRows()).toEqual(incrementalTotals)
+        expect((await byPersonBothWays(new Date())).answered).toEqual(people.answered)
       }),
       { numRuns: 25 },
     )

@@ -12,12 +12,20 @@ const HOUR_MS = 3_600_000
 
 const totals = () => prisma.$queryRawUnsafe<unknown[]>(`SELECT dimension, key, calls, failures, refused FROM "CallStat7d" ORDER BY dimension, key`)
 
-/** What the totals at `now` must be: every hourly row of the hours they cover, summed. */
+/**
+ * What the totals at `now` must be: every hourly row of the hours they cover, summed; and per person
+ * and agent, their per-person hourly rows (dimension `person`).
+ */
 const freshSum = (now: Date) => {
   const { first, last } = totalsRange(now)
   return prisma.$queryRawUnsafe<unknown[]>(
-    `SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
-     FROM "CallStatHourly" WHERE hour BETWEEN $1 AND $2 GROUP BY dimension, key ORDER BY dimension, key`,
+    `SELECT * FROM (
+       SELECT dimension, key, sum(calls)::int AS calls, sum(failures)::int AS failures, sum(refused)::int AS refused
+       FROM "CallStatHourly" WHERE hour BETWEEN $1 AND $2 GROUP BY dimension, key
+       UNION ALL
+       SELECT 'person', jsonb_build_array(issuer, subject, "agentId")::text, sum(calls)::int, sum(failures)::int, sum(refused)::int
+       FROM "CallStatPersonHourly" WHERE hour BETWEEN $1 AND $2 GROUP BY issuer, subject, "agentId"
+     ) AS s ORDER BY dimension, key`,
     first,
     last,
   )
@@ -34,14 +42,15 @@ beforeAll(async () => {
 describe('7-day totals', () => {
   it('follow the window as it moves forward by hours and days, and back', async () => {
     // Calls over the last 7 days and into the next hours (a clock ahead of ours), a few hundred an hour.
-    await insertCalls({ count: 3000, withinHours: 7 * 24 })
-    await insertCalls({ count: 40, at: new Date(Date.now() + 2 * HOUR_MS), tool: 'ahead.tool' })
+    await insertCalls({ count: 3000, withinHours: 7 * 24, forPeople: true })
+    await insertCalls({ count: 40, at: new Date(Date.now() + 2 * HOUR_MS), tool: 'ahead.tool', forPeople: true })
     const now = Date.now()
     // Two days back first: the first run sums afresh, the later ones move the range.
     for (const at of [-2 * 24, -2 * 24 + 1, -24 - 5, -3, 0, 3, -30, 0].map((h) => new Date(now + h * HOUR_MS))) {
       await rollupCallStats(() => at)
       expect(await totals()).toEqual(await freshSum(at))
     }
+    expect(await totals()).toContainEqual(expect.objectContaining({ dimension: 'person' }))
   })
 
   it('reads only the hours that changed: an hourly row nothing touched is not read again', async () => {

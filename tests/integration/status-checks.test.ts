@@ -12,6 +12,7 @@ import { DISCOVERY_TRIGGERS } from '@/lib/jobs/discovery-triggers'
 import { IDEMPOTENCY_STATES } from '@/lib/gateway/idempotency'
 import { IDENTITY_PROVIDER_PHASES } from '@/lib/identity/identity-provider-conditions'
 import { CALL_CHANNELS, CALL_OUTCOMES } from '@/lib/stats/call-outcomes'
+import { TOTALS_DIMENSIONS } from '@/lib/stats/person-stat-key-sql'
 import { STAT_DIMENSIONS } from '@/lib/stats/read-call-stats'
 import { TOOL_FAILURE_PARTS } from '@/lib/stats/read-tool-failures'
 import { TOOL_PHASES } from '@/lib/tools/tool-conditions'
@@ -38,7 +39,7 @@ const CHECKED_COLUMNS: Record<string, readonly string[]> = {
   'GatewayIdempotency.state': IDEMPOTENCY_STATES,
   'CallStatHourly.dimension': STAT_DIMENSIONS,
   'CallStatToolHourly.part': TOOL_FAILURE_PARTS,
-  'CallStat7d.dimension': STAT_DIMENSIONS,
+  'CallStat7d.dimension': TOTALS_DIMENSIONS,
   'User.role': ROLES,
   'ApiToken.scopes': SCOPES,
 }
