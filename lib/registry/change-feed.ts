@@ -123,8 +123,10 @@ function changed(scope: ChangeScope) {
 /**
  * Subjects looked at together after a change: each look waits on the database (the subject's row,
  * what it depends on) as much as it computes, and concurrent looks share their reads in batches.
+ * bench:fleet-recompute runs at this concurrency; its sweep (BENCHMARKS.md) found 8–16 at a time
+ * cheapest: 4 left the batches small, 64 cost a third more CPU.
  */
-const LOOKS_AT_ONCE = 8
+export const LOOKS_AT_ONCE = 8
 
 async function compareAll(scope: ChangeScope) {
   // Before its first look a subject's dependencies are unknown: it is looked at.

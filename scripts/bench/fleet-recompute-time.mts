@@ -1,14 +1,16 @@
 // Everyone's answers after a change that reaches everyone: the registry is announced changed (as a
 // platform Tool or a SideEffectPolicy would), then every agent's `GET /api/v1/agents/{id}` answer is
 // computed through the web process's own path (subjectAnswer: read, resolve, statistics, policies,
-// serialize, cache), BENCH_CONCURRENCY at a time. Passes: BENCH_PASSES (default 3). Prints JSON: per pass, its
-// figures and what the serialized entries the answers share held at its end.
+// serialize, cache), BENCH_CONCURRENCY at a time (default: as many as the change feed looks at once
+// after a change, which is how a change reaches watchers). Passes: BENCH_PASSES (default 3). Prints
+// JSON: per pass, its figures and what the serialized entries the answers share held at its end.
 import { prisma } from '@/lib/db'
 import { keptEntryPieces } from '@/lib/effective-tools/get-effective-tools'
 import { subjectAnswer } from '@/lib/effective-tools/subject-answers'
+import { LOOKS_AT_ONCE } from '@/lib/registry/change-feed'
 import { noteRegistryChange, registryEpoch } from '@/lib/registry/registry-changes'
 
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? LOOKS_AT_ONCE)
 const PASSES = Number(process.env.BENCH_PASSES ?? 3)
 
 for (let i = 0; i < 100 && registryEpoch() === null; i++) await new Promise((r) => setTimeout(r, 100))
