@@ -138,6 +138,10 @@ export async function introspectImage(endpoint: string, options: ImageIntrospect
   const deadline = started + readinessTimeoutMs
   let attempts = 0
   let agentCard: AgentCardSummary | null = null
+  // Set when a pause was shortened to leave time for one more attempt: that attempt is the last. (The
+  // time left after it is about zero, but a timer may fire a little early, which would otherwise
+  // squeeze in a pause of a fraction of a millisecond and another attempt.)
+  let lastAttempt = false
   for (;;) {
     throwIfAborted(signal)
     attempts++
@@ -167,7 +171,7 @@ export async function introspectImage(endpoint: string, options: ImageIntrospect
     // Pause before the next attempt, but leave that attempt time to run: the last pause is shortened
     // so that one more attempt fits before the deadline, and none is made when too little time is left.
     const usable = deadline - performance.now() - Math.min(MIN_ATTEMPT_MS, attemptTimeoutMs)
-    if (usable <= 0)
+    if (usable <= 0 || lastAttempt)
       throw new ImageIntrospectionError(
         'readiness',
         last.failure,
@@ -175,7 +179,9 @@ export async function introspectImage(endpoint: string, options: ImageIntrospect
         `agent listener at ${shown} not ready after ${formatDuration(readinessTimeoutMs)} (${attempts} attempt${attempts === 1 ? '' : 's'}): last answer ${last.answer}`,
         last.status,
       )
-    await sleep(Math.min(readinessDelayMs(attempts), usable))
+    const pause = readinessDelayMs(attempts)
+    lastAttempt = usable < pause
+    await sleep(Math.min(pause, usable))
     throwIfAborted(signal)
   }
   const readyMs = Math.round(performance.now() - started)

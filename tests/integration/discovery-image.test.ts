@@ -269,6 +269,21 @@ describe('introspectImage: readiness', () => {
     expectBackoffWithin(pauses, 800)
   })
 
+  it('makes no attempt after the one a shortened pause left time for, even when the timer fires early', async () => {
+    const port = await freePort()
+    // Node's timers may fire up to a millisecond before performance.now() says the pause is over;
+    // here they fire 3 ms early, every time.
+    const pauses: number[] = []
+    const early = (ms: number) => (pauses.push(ms), new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms - 3))))
+    const error = await failure(introspectImage(`http://127.0.0.1:${port}/`, options({ readinessTimeoutMs: 800, sleep: early })))
+    expect(error).toMatchObject({ step: 'readiness', failure: 'network' })
+    // 250 ms, then the 500 ms pause shortened to leave one attempt its time: that attempt was the last.
+    expect(pauses).toHaveLength(2)
+    expect(pauses[0]).toBe(readinessDelayMs(1))
+    expect(pauses[1]).toBeLessThan(readinessDelayMs(2))
+    expect(error.attempts).toBe(3)
+  })
+
   it('bounds each attempt by attemptTimeoutMs when agent.json hangs', async () => {
     const listener = await listen(() => {
       /* never answers */
