@@ -358,14 +358,17 @@ SELECT (SELECT count(*) FROM claimed)::int AS entries, (SELECT count(*) FROM add
  * Adding a call costs a lookup by id; recomputing an hour reads its rows in index order. An hour that
  * got many calls at once (a backlog after the worker was down, a bulk import) is cheaper to
  * recompute: at least `minCalls` calls waiting, and at least a quarter of what the hour already holds. Its
- * log rows become a recompute of the hour, which gives the same rows.
+ * log rows become a recompute of the hour, which gives the same rows. Only hours of the kept window
+ * (`oldest`…`latest`) move: the log rows of others are claimed and forgotten by the adding step,
+ * whereas a recompute would write an old hour's rows only for the upkeep to delete them.
  */
-async function moveBulkHoursToRecompute(typed: Kysely<Tables>, minCalls: number): Promise<void> {
+async function moveBulkHoursToRecompute(typed: Kysely<Tables>, minCalls: number, oldest: Date, latest: Date): Promise<void> {
   await typed
     .with('pending', (q) =>
       q
         .selectFrom('CallStatInsertLog')
         .select((eb) => ['hour', eb.fn.sum<bigint>(eb.fn<number>('cardinality', ['callIds'])).as('calls')])
+        .where((eb) => eb.between('hour', oldest, latest))
         .groupBy('hour'),
     )
     .with('bulk', (q) =>
@@ -445,7 +448,7 @@ async function rollupStep(now: Date): Promise<{ ran: boolean; hours: number; cal
       .deleteFrom('CallStatDirtyHour')
       .where((eb) => eb.or([eb('hour', '<', oldest), eb('hour', '>', latest)]))
       .execute()
-    await moveBulkHoursToRecompute(typed, recomputeMinCalls())
+    await moveBulkHoursToRecompute(typed, recomputeMinCalls(), oldest, latest)
     const claimed = await typed
       .deleteFrom('CallStatDirtyHour')
       .where((eb) => eb('hour', 'in', eb.selectFrom('CallStatDirtyHour').select('hour').distinct().orderBy('hour', 'desc').limit(hoursPerBatch())))

@@ -334,4 +334,28 @@ describe('incremental rollup', () => {
       reloadConfig()
     }
   })
+
+  it('forgets a bulk of calls older than the kept hours instead of recomputing their hour', async () => {
+    await resetCalls()
+    const now = Date.now()
+    // 200 hours back: older than the hourly rows are kept (the window and a day), inside the call log's retention.
+    const old = Array.from({ length: 300 }, (_, i) =>
+      record(
+        { minutesAgo: 200 * 60, tool: TOOLS[i % TOOLS.length], agent: AGENTS[i % 3], unit: null, outcome: 'succeeded', latencyMs: i, error: NO_ERROR },
+        now,
+      ),
+    )
+    await insertCalls(old)
+    process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = '100'
+    reloadConfig()
+    try {
+      const result = await rollupCallStats()
+      expect(result).toMatchObject({ ran: true, hoursRecomputed: 0, callsAdded: 0, callsInRecomputedHours: 0, rollupRowsDropped: 0 })
+      const [{ logged }] = await prisma.$queryRawUnsafe<Array<{ logged: number }>>(`SELECT count(*)::int AS logged FROM "CallStatInsertLog"`)
+      expect(logged).toBe(0)
+    } finally {
+      delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
+      reloadConfig()
+    }
+  })
 })
