@@ -7,6 +7,7 @@ import '@/lib/check-config'
 import { flushCallLogs, nameCallLogProcess } from '@/lib/call-log/send-call-logs'
 import { config } from '@/lib/config'
 import { createGatewayServer, loadMcpPipeline } from '@/lib/gateway/server'
+import { closeServer } from '@/lib/http/close-server'
 import { bridgeConsoleToLogger, logger, setLogRole } from '@/lib/observability/logger'
 import { startMetricsServer } from '@/lib/observability/metrics-server'
 import { startTracing, stopTracing } from '@/lib/observability/tracing'
@@ -35,7 +36,9 @@ async function main() {
     log.info({ metricsPort, tracing }, `listening on ${address}`)
   })
   const stop = () => {
-    server.close(() => void Promise.all([stopTracing(), flushCallLogs()]).finally(() => process.exit(0)))
+    void closeServer(server)
+      .then(() => Promise.all([stopTracing(), flushCallLogs()]))
+      .finally(() => process.exit(0))
     setTimeout(() => process.exit(0), 2000).unref()
   }
   process.on('SIGTERM', stop)
