@@ -3,10 +3,10 @@
 // unset variable revokes it. Its form (`trk_` and at least 32 characters) is lib/config.ts's rule.
 import 'server-only'
 import { recordAuditEvent } from '@/lib/audit/record-audit-event'
-import { hashToken } from '@/lib/auth/secret-token'
 import { forgetTokenActors } from '@/lib/auth/api-token-cache'
 import { prisma } from '@/lib/db'
 import { lockForTransaction } from '@/lib/sql'
+import { wantedEnvTokenHash } from './env-admin-token-rule'
 
 const ENV_TOKEN_NAME = 'TOOLROOM_ADMIN_TOKEN'
 const SYSTEM = { kind: 'system' as const, name: 'toolroom start' }
@@ -19,7 +19,7 @@ export async function ensureEnvAdminToken(value: string | undefined): Promise<En
     .$transaction(async (tx) => {
       await lockForTransaction(tx, 'toolroom.env-admin-token')
       const current = await tx.apiToken.findFirst({ where: { origin: 'env', revokedAt: null } })
-      const hash = token ? hashToken(token) : null
+      const hash = wantedEnvTokenHash(token)
       if (current && current.hash === hash) return 'unchanged'
       if (current) {
         await tx.apiToken.update({ where: { id: current.id }, data: { revokedAt: new Date() } })

@@ -1,17 +1,19 @@
 // The Northwind demo fleet seeded into an empty database, as a step: every `npm start` on the
 // embedded database runs it (dist/prepare-data.cjs), and dist/seed-demo.cjs alone. On a database that
-// has people and a fleet already (every start after the first) it answers from two counts, before
+// has people and a fleet already (every start after the first) it answers from three counts, before
 // loading what seeding needs (the apply pipeline, the history, the rollup: about 1.3 s of CPU at each
-// start, measured). Prints what it did; 1 on error.
+// start, measured); `npm start` asks the same before it even loads the Prisma client
+// (data-settled.ts). Prints what it did; 1 on error.
 import { config } from '@/lib/config'
-import { demoFleetRefusal, peoplePresent } from '@/lib/seed/demo-present'
+import { demoSkipReasonNow } from '@/lib/seed/demo-present'
+import { demoSkippedLine } from '@/lib/seed/demo-seed-rule'
 import { DEMO_MANIFEST_PORT } from '../demo-ports.mjs'
 
 export async function seedDemo(): Promise<number> {
   try {
-    const [people, refusal] = await Promise.all([peoplePresent(), demoFleetRefusal()])
-    if (people && refusal) {
-      console.log(`demo fleet: skipped (${refusal})`)
+    const skipped = await demoSkipReasonNow()
+    if (skipped) {
+      console.log(demoSkippedLine(skipped))
       return 0
     }
     const [{ seedDemoUsers }, { seedDemoFleet }, { seedDemoHistory }, { rollupCallStats }] = await Promise.all([
@@ -28,7 +30,7 @@ export async function seedDemo(): Promise<number> {
     }
     const result = await seedDemoFleet({ portBase: config().TOOLROOM_DEMO_PORT || DEMO_MANIFEST_PORT })
     if (!result.seeded) {
-      console.log(`demo fleet: skipped (${result.reason ?? 'the database is not empty'})`)
+      console.log(demoSkippedLine(result.reason ?? 'the database is not empty'))
       return 0
     }
     const s = result.summary!
