@@ -1,8 +1,9 @@
 // `npm start`: compiled gateway, worker and scripts (dist/, rebuilt when the sources changed) → the
 // configuration, checked (lib/config.ts, compiled as dist/config.cjs) → on a built tree, the web
 // server and the lean gateway in front of it (which serves /mcp) start at once: neither reads the
-// database before a request → [embedded PostgreSQL when DATABASE_URL is unset] → the migrations, the
-// admin token and the demo fleet (embedded database only), in one process (dist/prepare-data.cjs),
+// database before a request; so does the data step (dist/prepare-data.cjs), which loads its modules
+// meanwhile → [embedded PostgreSQL when DATABASE_URL is unset] → the data step's migrations, admin
+// token and demo fleet (embedded database only; on a second start only a check that they are written),
 // beside the production build when the sources changed → ready once those are written and
 // /api/health answers through the gateway → the demo's local endpoints on ports of their own, the
 // discovery workers, and the demo's agents calling through the gateway (unless TOOLROOM_DEMO_TRAFFIC=0).
@@ -87,19 +88,23 @@ try {
   const building = settings.TOOLROOM_DEV ? null : needsBuild()
   if (!building) startWeb()
 
-  if (useEmbedded) {
-    embedded = await startEmbeddedPostgresInOwnGroup({ dataDir: path.join(DATA_DIR, 'pg17'), port: embeddedPort, database: 'toolroom', log })
-    log(`embedded PostgreSQL 17 on port ${embeddedPort} (${elapsed()})`)
-  }
   // The data steps run while the web app builds (when it must): the web server reads them per
   // request, not at start. The migrations; the automation token (README, "Access"), created, replaced
-  // or revoked to match the environment; the demo fleet.
-  const preparing = supervisor.runOnce('prepare', ['dist/prepare-data.cjs', ...(demo ? ['--demo'] : [])])
+  // or revoked to match the environment; the demo fleet. Started at once, the step loads its modules
+  // while PostgreSQL starts, and begins when told that the database is up.
+  let databaseUp
+  const databaseStarted = new Promise((resolve) => (databaseUp = resolve))
+  const preparing = supervisor.runOnce('prepare', ['dist/prepare-data.cjs', ...(demo ? ['--demo'] : [])], { tellWhen: databaseStarted })
   // A failure stops everything at once, not after a build it ran beside.
   preparing.catch((error) => {
     console.error('[toolroom] start failed:', error?.message ?? error)
     return supervisor.shutdown(1)
   })
+  if (useEmbedded) {
+    embedded = await startEmbeddedPostgresInOwnGroup({ dataDir: path.join(DATA_DIR, 'pg17'), port: embeddedPort, database: 'toolroom', log })
+    log(`embedded PostgreSQL 17 on port ${embeddedPort} (${elapsed()})`)
+  }
+  databaseUp()
   if (building) {
     log('building the web app (first start, or the sources changed)…')
     await supervisor.runOnce('build', ['node_modules/next/dist/bin/next', 'build'])

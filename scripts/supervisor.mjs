@@ -12,8 +12,8 @@ export function createSupervisor({ log, onStop }) {
   const children = new Map()
   let shuttingDown = false
 
-  function spawnNode(args, { keepAlive, quiet, stopOrder = 0, env: extraEnv = {} }) {
-    const stdio = keepAlive ? ['inherit', 'inherit', 'inherit', 'ipc'] : ['inherit', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit']
+  function spawnNode(args, { keepAlive, quiet, told = false, stopOrder = 0, env: extraEnv = {} }) {
+    const stdio = keepAlive || told ? ['inherit', 'inherit', 'inherit', 'ipc'] : ['inherit', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit']
     const prefix = keepAlive ? ['--require', './scripts/exit-with-parent.cjs'] : []
     const env = keepAlive ? { ...process.env, ...extraEnv, TOOLROOM_SUPERVISED: '1' } : process.env
     const child = spawn(process.execPath, [...prefix, ...args], { stdio, env, detached: keepAlive })
@@ -40,10 +40,18 @@ export function createSupervisor({ log, onStop }) {
 
   return {
     shutdown,
-    /** Runs a step to completion; rejects (with its output, if it was quiet) when it fails. */
-    runOnce(name, args, { quiet = false } = {}) {
+    /**
+     * Runs a step to completion; rejects (with its output, if it was quiet) when it fails. `tellWhen`: a
+     * promise; the step starts at once (loading its modules) and is sent a message when it resolves,
+     * for which a step run with `--when-told` waits before it begins its work.
+     */
+    runOnce(name, args, { quiet = false, tellWhen } = {}) {
       return new Promise((resolve, reject) => {
-        const child = spawnNode(args, { keepAlive: false, quiet })
+        const child = spawnNode(tellWhen ? [...args, '--when-told'] : args, { keepAlive: false, quiet: quiet && !tellWhen, told: Boolean(tellWhen) })
+        tellWhen?.then(
+          () => child.connected && child.send('go'),
+          () => {},
+        )
         let output = ''
         child.stdout?.on('data', (d) => (output += d))
         child.stderr?.on('data', (d) => (output += d))
@@ -70,7 +78,8 @@ export function createSupervisor({ log, onStop }) {
         } catch {
           // not listening yet
         }
-        await new Promise((r) => setTimeout(r, 150))
+        // Often: ready waits on this, and a refused connection costs next to nothing.
+        await new Promise((r) => setTimeout(r, 25))
       }
     },
   }

@@ -4,8 +4,11 @@
 // PostgreSQL). The first start is a warm-up (it may create the database, seed the demo fleet and
 // build); the measured ones follow on the same data. Each stop comes right after "ready", while the
 // workers' first discovery sweep is still running, as when someone starts and stops at once.
+// `npm start` is run through npm's own CLI, as a person runs it (npm's start is part of the wait), and
+// stopped as a terminal's Ctrl-C does: SIGINT to its process group. At ready each process's CPU time so
+// far is printed, to show where a start's time goes.
 //   BENCH_START_RUNS (default 3), BENCH_START_DATA_DIR (default .data/bench-start), BENCH_PROFILE_DIR
-//   (CPU profiles of start.mjs itself).
+//   (CPU profiles of start.mjs itself: it is then run without npm).
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -61,14 +64,65 @@ const alive = (pid) => {
   }
 }
 
+const TICKS_PER_S = 100
+
+/** CPU seconds of `pid` so far, and of its children it has waited for (the steps that ran and exited). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    // utime, stime, cutime, cstime: fields 14–17 of stat(5), 12–15 after the command.
+    const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number)
+    return { own: (utime + stime) / TICKS_PER_S, children: (cutime + cstime) / TICKS_PER_S }
+  } catch {
+    return null
+  }
+}
+
+/** A short name for a process: its script or program, without the directories. */
+function processName(pid) {
+  try {
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+    // The first argument that is neither an option nor an option's value (a preload, a condition).
+    const script = argv.find((a, i) => i > 0 && !a.startsWith('-') && !/^(-r|--require|--import|--conditions)$/.test(argv[i - 1])) ?? argv[0]
+    const name = path.basename(script ?? String(pid))
+    return name === 'next' ? `next ${argv[argv.indexOf(script) + 1] ?? ''}`.trim() : name
+  } catch {
+    return String(pid)
+  }
+}
+
+/** Each process's CPU seconds at this moment, the biggest first; PostgreSQL's processes summed as one. */
+function cpuAtReady(rootPid) {
+  const byName = new Map()
+  const add = (name, seconds) => byName.set(name, (byName.get(name) ?? 0) + seconds)
+  for (const pid of [rootPid, ...descendants(rootPid)]) {
+    const cpu = cpuSeconds(pid)
+    if (!cpu) continue
+    const name = processName(pid)
+    add(/postgres/.test(name) ? 'postgres' : name, cpu.own)
+    // What the process waited for is counted by the process itself, except steps that exited.
+    if (/start\.mjs/.test(name)) add('steps that exited', cpu.children)
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]).map(([name, seconds]) => `${name} ${seconds.toFixed(2)}`)
+}
+
+function npmStart() {
+  if (process.env.BENCH_PROFILE_DIR)
+    return [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`, 'scripts/start.mjs']]
+  // npm's CLI as `npm run` gave it to this bench, else the one on the PATH.
+  return process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath, 'start']] : ['npm', ['start']]
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
 async function oneRun(label, port) {
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`] : []
+  const [command, args] = npmStart()
   const t0 = performance.now()
-  const child = spawn(process.execPath, [...profile, 'scripts/start.mjs'], {
+  const child = spawn(command, args, {
     env: { ...process.env, DATABASE_URL: '', TOOLROOM_DATA_DIR: DATA_DIR, PORT: String(port), HOST: '127.0.0.1', CI: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, as a terminal gives a command: Ctrl-C reaches the group.
+    detached: true,
   })
   const steps = []
   let output = ''
@@ -88,17 +142,18 @@ async function oneRun(label, port) {
   const readyAt = await ready
   const health = await fetch(`http://127.0.0.1:${port}/api/health`)
   if (!health.ok) throw new Error(`ready, but /api/health answered ${health.status}`)
+  const cpu = cpuAtReady(child.pid)
   const started = descendants(child.pid)
   const stopT0 = performance.now()
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
-  child.kill('SIGINT')
+  process.kill(-child.pid, 'SIGINT')
   const code = await exited
   const stopS = (performance.now() - stopT0) / 1000
   const left = started.filter(alive)
   const result = { label, startS: (readyAt - t0) / 1000, stopS, code, processes: started.length, left: left.length, steps }
   console.log(
     `${label}: ready in ${result.startS.toFixed(2)} s; stopped in ${stopS.toFixed(2)} s (exit ${code}), ${started.length} processes, ${left.length} left running` +
-      `\n  steps: ${steps.join('; ')}`,
+      `\n  steps: ${steps.join('; ')}\n  CPU seconds at ready: ${cpu.join(', ')}`,
   )
   if (left.length) {
     console.log(`  left running: ${left.join(', ')}: killing them`)
