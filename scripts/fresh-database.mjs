@@ -65,8 +65,12 @@ export function migrateDatabase(url) {
   })
 }
 
-/** A fresh, migrated database named `name` for a benchmark; `stop()` stops the embedded server, if any. */
-export async function benchDatabase(name) {
+/**
+ * A fresh, migrated database named `name` for a benchmark; `stop()` stops the embedded server, if any.
+ * `reuse`: the database the last run left, migrated, instead (a benchmark's data kept for a second
+ * measurement of the same data).
+ */
+export async function benchDatabase(name, { reuse = false } = {}) {
   const embedded = process.env.DATABASE_URL
     ? null
     : await startEmbeddedPostgres({
@@ -75,7 +79,8 @@ export async function benchDatabase(name) {
         database: 'postgres',
       })
   try {
-    const url = await freshDatabase(embedded ? embedded.url : withDatabase(process.env.DATABASE_URL, 'postgres'), name)
+    const adminUrl = embedded ? embedded.url : withDatabase(process.env.DATABASE_URL, 'postgres')
+    const url = reuse ? withDatabase(adminUrl, name) : await freshDatabase(adminUrl, name)
     await migrateDatabase(url)
     return { url, stop: async () => embedded?.stop() }
   } catch (e) {

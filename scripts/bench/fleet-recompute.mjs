@@ -8,8 +8,7 @@
 // profile of this checkout's passes there. Prints the figures; record them in BENCHMARKS.md.
 import { spawn } from 'node:child_process'
 import os from 'node:os'
-import { benchDatabase, migrateDatabase, withDatabase } from '../fresh-database.mjs'
-import { startEmbeddedPostgres } from '../embedded-postgres.mjs'
+import { benchDatabase } from '../fresh-database.mjs'
 import path from 'node:path'
 import { BENCH_SECRET_KEY, runNode } from './bench-server.mjs'
 import { seedBenchFleet } from './generate-fleet.mjs'
@@ -17,17 +16,6 @@ import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
 
 const log = (...a) => console.log('[bench]', ...a)
 const NAME = 'toolroom_bench_recompute'
-
-async function reusedDatabase() {
-  const embedded = await startEmbeddedPostgres({
-    dataDir: path.resolve('.data/pg17-bench'),
-    port: Number(process.env.TOOLROOM_BENCH_PG_PORT ?? 55650),
-    database: 'postgres',
-  })
-  const url = withDatabase(embedded.url, NAME)
-  await migrateDatabase(url)
-  return { url, stop: () => embedded.stop() }
-}
 
 /** runNode's capture, in another checkout (its own sources, its own path aliases). */
 function runIn(cwd, args, env) {
@@ -39,7 +27,7 @@ function runIn(cwd, args, env) {
   })
 }
 
-const db = process.env.BENCH_REUSE ? await reusedDatabase() : await benchDatabase(NAME)
+const db = await benchDatabase(NAME, { reuse: Boolean(process.env.BENCH_REUSE) })
 try {
   if (!process.env.BENCH_REUSE) {
     await seedBenchFleet(db.url, log)

@@ -12,6 +12,9 @@
 //   dropped from the 9th on), BENCH_SOAK_CALLS_PER_DAY (default 200,000), BENCH_SOAK_LOAD_SECONDS (5)
 //   and BENCH_SOAK_CONNECTIONS (10) for the gateway load each day, BENCH_SOAK_LATE_CALLS (60,000:
 //   a minute at 1,000 calls/s). TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL.
+// Day 1 and the last day are compared on longer runs of their own, after the day's fill and rollup
+// with nothing else running (a day's 5 s under the upkeep moves by ±25 % from one day to the next):
+// BENCH_SOAK_COMPARE_ROUNDS (default 3) of BENCH_SOAK_COMPARE_SECONDS (default 20) each, medians.
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -29,6 +32,8 @@ const CALLS_PER_DAY = Number(process.env.BENCH_SOAK_CALLS_PER_DAY ?? 200_000)
 const LOAD_SECONDS = Number(process.env.BENCH_SOAK_LOAD_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 10)
 const LATE_CALLS = Number(process.env.BENCH_SOAK_LATE_CALLS ?? 60_000)
+const COMPARE_ROUNDS = Number(process.env.BENCH_SOAK_COMPARE_ROUNDS ?? 3)
+const COMPARE_SECONDS = Number(process.env.BENCH_SOAK_COMPARE_SECONDS ?? 20)
 const DAY_MS = 86_400_000
 const log = (...a: unknown[]) => console.log('[soak]', ...a)
 const children: ChildProcess[] = []
@@ -60,10 +65,10 @@ function rssMb(pid: number): number {
 const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bench.lookup', arguments: { key: 'k1' } } })
 
 /**
- * `BENCH_SOAK_CONNECTIONS` keep-alive connections each calling one at a time for
- * `BENCH_SOAK_LOAD_SECONDS`, every call timed to the microsecond: calls/s, p99 and the slowest.
+ * `BENCH_SOAK_CONNECTIONS` keep-alive connections each calling one at a time for `loadSeconds`
+ * (`BENCH_SOAK_LOAD_SECONDS`), every call timed to the microsecond: calls/s, p99 and the slowest.
  */
-async function gatewayLoad(url: string, token: string) {
+async function gatewayLoad(url: string, token: string, loadSeconds = LOAD_SECONDS) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
   const headers = {
     'content-type': 'application/json',
@@ -86,7 +91,7 @@ async function gatewayLoad(url: string, token: string) {
     })
   const times: number[] = []
   const startedAt = performance.now()
-  const endAt = startedAt + LOAD_SECONDS * 1000
+  const endAt = startedAt + loadSeconds * 1000
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < endAt) times.push(await once())
@@ -98,6 +103,15 @@ async function gatewayLoad(url: string, token: string) {
   return { rps: times.length / seconds, p99: Math.round(times[Math.floor(times.length * 0.99)]), max: Math.round(times[times.length - 1]) }
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+/** The gateway alone, `BENCH_SOAK_COMPARE_ROUNDS` runs of `BENCH_SOAK_COMPARE_SECONDS`: the medians of calls/s and p99. */
+async function steadyLoad(url: string, token: string) {
+  const rounds = []
+  for (let i = 0; i < COMPARE_ROUNDS; i++) rounds.push(await gatewayLoad(url, token, COMPARE_SECONDS))
+  return { rps: median(rounds.map((r) => r.rps)), p99: median(rounds.map((r) => r.p99)), rounds }
+}
+
 const db = await benchDatabase('toolroom_bench_soak')
 try {
   process.env.DATABASE_URL = db.url
@@ -105,6 +119,13 @@ try {
   const { maintainCallPartitions } = await import('@/lib/call-log/maintain-call-partitions')
   const { rollupCallStats } = await import('@/lib/stats/rollup-call-stats')
   const { readCallStats } = await import('@/lib/stats/read-call-stats')
+  /** The rollup run until it has nothing left: what it counted (calls added, and every call of the hours it recomputed). */
+  const rollUpAll = async () => {
+    let counted = 0
+    for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats())
+      counted += r.callsAdded + r.callsInRecomputedHours
+    return counted
+  }
 
   const env = { DATABASE_URL: db.url, TOOLROOM_SECRET_KEY: BENCH_SECRET_KEY, NODE_ENV: 'production' }
   const upstream = (await start(['scripts/bench/gateway-upstream.mjs'], { UPSTREAM_PORT: '0' }, /upstream (\S+)/)).match[1]
@@ -146,6 +167,7 @@ try {
 
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS
   const days: Array<Record<string, number | string>> = []
+  const steady: Array<Awaited<ReturnType<typeof steadyLoad>>> = []
   let written = 0
   console.log('\nday | simulated  | gateway calls/s | p99 ms | slowest ms | upkeep s | dropped | fill s | rollup s | rolled up | log MB | gateway RSS MB')
   for (let d = 1; d <= DAYS; d++) {
@@ -167,9 +189,7 @@ try {
     // Days older than the kept hourly rollups (the window and a day) are not counted: their rollup adds
     // nothing. A day's hours get their calls at once, so the rollup recomputes them rather than adding
     // the calls one by one: what it counted is both.
-    let added = 0
-    for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats())
-      added += r.callsAdded + r.callsInRecomputedHours
+    const added = await rollUpAll()
     const rollupSeconds = (performance.now() - t) / 1000
     const row = {
       day: d,
@@ -186,18 +206,20 @@ try {
       rss: Math.round(rssMb(gateway.child.pid!)),
     }
     days.push(row)
+    if (d === 1 || d === DAYS) steady.push(await steadyLoad(gatewayUrl, token))
     console.log(
       `${String(row.day).padStart(3)} | ${row.simulated} | ${String(row.rps).padStart(15)} | ${String(row.p99).padStart(6)} | ${String(row.slowest).padStart(10)} | ${String(row.upkeep).padStart(8)} | ${String(row.dropped).padStart(7)} | ${String(row.fill).padStart(6)} | ${String(row.rollup).padStart(8)} | ${String(row.added).padStart(9)} | ${String(row.logMb).padStart(6)} | ${String(row.rss).padStart(14)}`,
     )
   }
   const lastReads = await statsReads()
 
+  // The gateway's calls of the last comparison are counted first, untimed: the late rollup is timed
+  // on the late calls alone.
+  await rollUpAll()
   // A minute of late calls, spread over the statistics window, then the rollup that counts them.
   await client.query(fillCallsSql(new Date(Date.now() - 7 * DAY_MS + 3_600_000), LATE_CALLS, 7 * DAY_MS - 2 * 3_600_000))
   const t = performance.now()
-  let late = 0
-  for (let r = await rollupCallStats(); r.ran && (r.callsAdded > 0 || r.hoursRecomputed > 0); r = await rollupCallStats())
-    late += r.callsAdded + r.callsInRecomputedHours
+  const late = await rollUpAll()
   const lateSeconds = (performance.now() - t) / 1000
 
   const first = days[0]
@@ -205,6 +227,16 @@ try {
   log(`calls written in all: ${(written + LATE_CALLS).toLocaleString('en')}; held at the end: ${(await rows()).toLocaleString('en')}`)
   log(
     `gateway day 1 → day ${DAYS}: ${first.rps} → ${last.rps} calls/s (${((Number(last.rps) / Number(first.rps) - 1) * 100).toFixed(1)}%), p99 ${first.p99} → ${last.p99} ms`,
+  )
+  const [steadyFirst, steadyLast] = [steady[0], steady[steady.length - 1]]
+  const change = steadyLast.rps / steadyFirst.rps - 1
+  const p99Change = steadyLast.p99 / steadyFirst.p99 - 1
+  // Beyond 5 % in the good direction is no regression, but not "within" either: said as it is.
+  const within = (c: number, higherIsBetter: boolean) =>
+    Math.abs(c) <= 0.05 ? 'within 5 %: met' : c > 0 === higherIsBetter ? 'beyond 5 %, better on the last day' : 'within 5 %: missed'
+  const rounds = (s: typeof steadyFirst) => s.rounds.map((r) => `${Math.round(r.rps)}/${r.p99}`).join(', ')
+  log(
+    `gateway alone, ${COMPARE_ROUNDS} × ${COMPARE_SECONDS} s after the day's rollup, day 1 → day ${DAYS}: ${Math.round(steadyFirst.rps)} → ${Math.round(steadyLast.rps)} calls/s (${(change * 100).toFixed(1)}%, ${within(change, true)}), p99 ${steadyFirst.p99} → ${steadyLast.p99} ms (${(p99Change * 100).toFixed(1)}%, ${within(p99Change, false)}); calls/s / p99 ms per run: day 1 ${rounds(steadyFirst)}; day ${DAYS} ${rounds(steadyLast)}`,
   )
   log(
     `slowest upkeep ${Math.max(...days.map((r) => Number(r.upkeep)))} s; slowest gateway call during an upkeep that dropped a day: ${Math.max(0, ...days.filter((r) => Number(r.dropped) > 0).map((r) => Number(r.slowest)))} ms`,

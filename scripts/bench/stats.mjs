@@ -4,7 +4,8 @@
 // tool, an agent and the dashboard at 1 connection against the production build (target p50 ≤ 50 ms
 // each), plus top failing tools, a filtered calls page, and the failure view of the tool failing most
 // (its breakdowns and its failed calls), and the calls by person. Prints the figures; record them in
-// BENCHMARKS.md.
+// BENCHMARKS.md. BENCH_REUSE=1 measures the reads again on the database the last run left, without
+// filling or rolling up (a change on the read path, A/B in the same minutes).
 import os from 'node:os'
 import pg from 'pg'
 import { benchDatabase } from '../fresh-database.mjs'
@@ -27,48 +28,59 @@ const rollup = async (url, ...args) => JSON.parse(await node([...TSX_NODE_ARGS, 
 
 const load = (title, path) => oneClientLoad(base, title, [path], DURATION)
 
-const db = await benchDatabase('toolroom_bench_stats')
+const REUSE = Boolean(process.env.BENCH_REUSE)
+const db = await benchDatabase('toolroom_bench_stats', { reuse: REUSE })
 let server
 try {
   const client = new pg.Client({ connectionString: db.url })
   await client.connect()
-  let t0 = performance.now()
-  await generateFleet(client)
-  log(`fleet generated in ${seconds(t0)} s`)
-  t0 = performance.now()
-  const fill = await fillCalls(client, ROWS, log)
-  log(`${ROWS.toLocaleString('en')} calls written in ${seconds(t0)} s (${fill.insertSeconds.toFixed(1)} s rows, ${fill.indexSeconds.toFixed(1)} s indexes)`)
+  // The fleet, the calls and their rollups; the summary lines to print with the reads.
+  const fillAndRollUp = async () => {
+    let t0 = performance.now()
+    await generateFleet(client)
+    log(`fleet generated in ${seconds(t0)} s`)
+    t0 = performance.now()
+    const fill = await fillCalls(client, ROWS, log)
+    log(`${ROWS.toLocaleString('en')} calls written in ${seconds(t0)} s (${fill.insertSeconds.toFixed(1)} s rows, ${fill.indexSeconds.toFixed(1)} s indexes)`)
+    t0 = performance.now()
+    const first = await rollup(db.url)
+    log(`first rollup (every call added): ${JSON.stringify(first)} (${seconds(t0)} s with process start)`)
+    t0 = performance.now()
+    const full = await rollup(db.url, '--repair')
+    log(`repair (every hour recomputed): ${JSON.stringify(full)} (${seconds(t0)} s with process start)`)
+    const idle = await rollup(db.url)
+    // A minute of traffic at the bench's average rate, some of it late (ingested with old startedAt).
+    const perMinute = Math.round(ROWS / (7 * 24 * 60))
+    await fill.insertRecent(perMinute)
+    const minute = await rollup(db.url)
+    log(
+      `rollup with nothing new: ${idle.ms} ms; after a minute of calls (${minute.callsAdded} added, ${minute.hoursRecomputed} hours recomputed): ${minute.ms} ms`,
+    )
+    // The late-ingest case: a minute's worth of calls all reported late, spread over six days of old
+    // hours. Now: added to their hours. Before (the same again, each touched hour recomputed in full,
+    // as every insert was): the log turned into dirty hours.
+    await fill.insertLate(perMinute)
+    const {
+      rows: [{ hours: lateHours }],
+    } = await client.query(`SELECT count(DISTINCT hour)::int AS hours FROM "CallStatInsertLog"`)
+    const late = await rollup(db.url)
+    log(`late minute over ${lateHours} hours, add-only: ${JSON.stringify(late)}`)
+    await fill.insertLate(perMinute)
+    await client.query(`WITH l AS (DELETE FROM "CallStatInsertLog" RETURNING hour) INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM l`)
+    const lateBefore = await rollup(db.url)
+    log(`late minute, each touched hour recomputed (the old way): ${JSON.stringify(lateBefore)}`)
+    return [
+      `Rollup: first run, every call added ${(first.ms / 1000).toFixed(1)} s (${first.callsAdded} calls); repair, every hour recomputed ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms`,
+      `Late minute (${late.callsAdded} calls over ${lateHours} old hours): add-only ${late.ms} ms; each touched hour recomputed (before) ${(lateBefore.ms / 1000).toFixed(1)} s (${lateBefore.hoursRecomputed} hours)\n`,
+    ]
+  }
+  const rollupSummary = REUSE ? ['Rollup: not run (BENCH_REUSE: the data and rollups the last run left)\n'] : await fillAndRollUp()
   const {
     rows: [size],
   } = await client.query(`SELECT pg_size_pretty(sum(pg_total_relation_size(inhrelid))) AS size FROM pg_inherits WHERE inhparent = '"ToolCall"'::regclass`)
-
-  t0 = performance.now()
-  const first = await rollup(db.url)
-  log(`first rollup (every call added): ${JSON.stringify(first)} (${seconds(t0)} s with process start)`)
-  t0 = performance.now()
-  const full = await rollup(db.url, '--repair')
-  log(`repair (every hour recomputed): ${JSON.stringify(full)} (${seconds(t0)} s with process start)`)
-  const idle = await rollup(db.url)
-  // A minute of traffic at the bench's average rate, some of it late (ingested with old startedAt).
-  const perMinute = Math.round(ROWS / (7 * 24 * 60))
-  await fill.insertRecent(perMinute)
-  const minute = await rollup(db.url)
-  log(
-    `rollup with nothing new: ${idle.ms} ms; after a minute of calls (${minute.callsAdded} added, ${minute.hoursRecomputed} hours recomputed): ${minute.ms} ms`,
-  )
-  // The late-ingest case: a minute's worth of calls all reported late, spread over six days of old
-  // hours. Now: added to their hours. Before (the same again, each touched hour recomputed in full,
-  // as every insert was): the log turned into dirty hours.
-  await fill.insertLate(perMinute)
   const {
-    rows: [{ hours: lateHours }],
-  } = await client.query(`SELECT count(DISTINCT hour)::int AS hours FROM "CallStatInsertLog"`)
-  const late = await rollup(db.url)
-  log(`late minute over ${lateHours} hours, add-only: ${JSON.stringify(late)}`)
-  await fill.insertLate(perMinute)
-  await client.query(`WITH l AS (DELETE FROM "CallStatInsertLog" RETURNING hour) INSERT INTO "CallStatDirtyHour"(hour) SELECT DISTINCT hour FROM l`)
-  const lateBefore = await rollup(db.url)
-  log(`late minute, each touched hour recomputed (the old way): ${JSON.stringify(lateBefore)}`)
+    rows: [{ calls }],
+  } = await client.query(`SELECT coalesce(sum(calls), 0)::bigint AS calls FROM "CallStat7d" WHERE dimension = 'all'`)
   await client.query('ANALYZE')
   const {
     rows: [busy],
@@ -120,14 +132,9 @@ try {
     `\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; 1 connection × ${DURATION} s each`,
   )
   console.log(
-    `Data: ${ROWS.toLocaleString('en')} calls over 7 days (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows, ${breakdown.n.toLocaleString('en')} failure-view breakdown rows`,
+    `Data: ${Number(calls).toLocaleString('en')} calls in the 7-day totals (ToolCall ${size.size}); ${hourly.n.toLocaleString('en')} hourly rollup rows, ${breakdown.n.toLocaleString('en')} failure-view breakdown rows`,
   )
-  console.log(
-    `Rollup: first run, every call added ${(first.ms / 1000).toFixed(1)} s (${first.callsAdded} calls); repair, every hour recomputed ${(full.ms / 1000).toFixed(1)} s (${full.hoursRecomputed} hours); idle run ${idle.ms} ms; run after a minute of calls ${minute.ms} ms`,
-  )
-  console.log(
-    `Late minute (${late.callsAdded} calls over ${lateHours} old hours): add-only ${late.ms} ms; each touched hour recomputed (before) ${(lateBefore.ms / 1000).toFixed(1)} s (${lateBefore.hoursRecomputed} hours)\n`,
-  )
+  for (const line of rollupSummary) console.log(line)
   console.log('| route | req/s | p50 | p99 |\n|---|---|---|---|')
   for (const r of results) console.log(`| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`)
   const slow = results.slice(0, 3).filter((r) => r.p50 > 50)
