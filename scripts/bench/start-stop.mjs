@@ -64,6 +64,7 @@ const alive = (pid) => {
   }
 }
 
+// /proc counts CPU time in clock ticks: USER_HZ, 100 on Linux.
 const TICKS_PER_S = 100
 
 /** CPU seconds of `pid` so far, and of its children it has waited for (the steps that ran and exited). */
