@@ -47,7 +47,7 @@ export function createSupervisor({ log, onStop }) {
      */
     runOnce(name, args, { quiet = false, tellWhen } = {}) {
       return new Promise((resolve, reject) => {
-        const child = spawnNode(tellWhen ? [...args, '--when-told'] : args, { keepAlive: false, quiet: quiet && !tellWhen, told: Boolean(tellWhen) })
+        const child = spawnNode(tellWhen ? [...args, '--when-told'] : args, { keepAlive: false, quiet, told: Boolean(tellWhen) })
         tellWhen?.then(
           () => child.connected && child.send('go'),
           () => {},

@@ -6,17 +6,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { closeServer } from '@/lib/http/close-server'
-
-/** `promise`, or a failure that says what was waited for. */
-async function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const gaveUp = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`after ${ms} ms: ${what}`)), ms)))
-  try {
-    return await Promise.race([promise, gaveUp])
-  } finally {
-    clearTimeout(timer)
-  }
-}
+import { until } from '../support/until'
 
 describe('closeServer', () => {
   it('lets an answer in flight finish, then closes its keep-alive connection', async () => {
@@ -48,7 +38,9 @@ describe('closeServer', () => {
       finishAnswer()
       const { body, socketClosed } = await answer
       expect(body).toBe('first half, second half')
-      await within(10_000, Promise.all([closed, socketClosed]), 'the server still held the keep-alive connection, idle since its answer ended')
+      let ended = false
+      void Promise.all([closed, socketClosed]).then(() => (ended = true))
+      await until('the server to close the keep-alive connection, idle since its answer ended', () => ended, { timeoutMs: 10_000 })
     } finally {
       agent.destroy()
       server.closeAllConnections()
