@@ -1,12 +1,16 @@
-// Rate limits, counted in fixed windows in PostgreSQL (toolroom_take_rate, see the gateway
-// migration) so they hold across any number of gateway processes: per tool (its
+// Rate limits, counted in fixed windows in PostgreSQL so they hold across any number of gateway
+// processes: per tool (its
 // `safety.rateLimit`, else its level's SideEffectPolicy default; a cap on the tool across all agents)
 // and per agent (`spec.rateLimit` on the Agent, else TOOLROOM_AGENT_CALLS_PER_MINUTE/_PER_DAY).
-// One statement per call; a refused call is counted nowhere.
+// The calls a process counts at about the same time share one statement and one commit
+// (toolroom_take_rates, migration 20261129050000_rate_batches), each counted as if alone, in the
+// order they came; a refused call is counted nowhere.
 import 'server-only'
 import { config } from '@/lib/config'
 import type { RateLimit } from '@/lib/effective-tools/types'
 import { db, sql } from '@/lib/sql'
+import { callPool } from './call-pool'
+import { oneBatchAtATime } from './one-batch-at-a-time'
 
 export interface RateWindow {
   scope: string
@@ -95,17 +99,23 @@ export function withPolicyWindows(
   return [...windows, ...extra].sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0))
 }
 
+// Its text never changes (the calls are its one parameter): compiled once, and named, so each
+// connection of the pool parses and plans it once.
+const takeRates = sql<{ hits: number[] }>`SELECT toolroom_take_rates(${'[]'}::jsonb) AS hits`.compile(db)
+
+/** Calls counted together, at most this many a statement (each call's windows are looked up in an array). */
+const MAX_CALLS_A_BATCH = 100
+
+const countCalls = oneBatchAtATime(async (calls: RateWindow[][]) => {
+  const asked = calls.map((windows) => windows.map((w) => ({ scope: w.scope, start: w.start, expires: w.expires, limit: w.limit })))
+  const { rows } = await callPool().query<{ hits: number[] }>({ name: 'toolroom_take_rates', text: takeRates.sql, values: [JSON.stringify(asked)] })
+  return rows[0].hits
+}, MAX_CALLS_A_BATCH)
+
 /** Counts the call in every window, or returns which limit it would break. */
 export async function takeRate(windows: RateWindow[]): Promise<RateRefusal | null> {
   if (windows.length === 0) return null
-  // toolroom_take_rate is SQL-only (migration 20261122050000_gateway): one round trip counts every window or none.
-  const rows = await db
-    .selectNoFrom(
-      sql<number>`toolroom_take_rate(${windows.map((w) => w.scope)}::text[], ${windows.map((w) => w.start)}::timestamptz[],
-        ${windows.map((w) => w.expires)}::timestamptz[], ${windows.map((w) => w.limit)}::int[])`.as('hit'),
-    )
-    .execute()
-  const hit = rows[0]?.hit ?? 0
+  const hit = await countCalls(windows)
   return hit === 0 ? null : refusalOf(windows[hit - 1])
 }
 

@@ -1,19 +1,14 @@
 // Writes ToolCall rows. Calls finishing at about the same time share one INSERT (group commit): each
 // caller still waits until its own row is committed, so every answered call is durably recorded, but
 // under load the database sees one statement and one WAL flush per batch instead of one per call.
-// The hot path writes through a small pg pool of its own rather than Prisma: one call record is the
-// gateway's only per-call write, and the ORM's per-query work was a measurable share of a call.
-// TOOLROOM_GATEWAY_ASYNC_COMMIT=1 commits call records without waiting for the WAL flush
-// (synchronous_commit=off): a PostgreSQL crash can then lose the last fraction of a second of call
-// records (never registry data); see BENCHMARKS.md for what each choice costs.
+// The hot path writes through the gateway's own pg pool (call-pool.ts) rather than Prisma.
 import 'server-only'
 import type { CompiledQuery, Selectable } from 'kysely'
-import pg from 'pg'
 import { sendClosedCall, sendRecordedCalls } from '@/lib/call-log/send-call-logs'
-import { config } from '@/lib/config'
-import { trackPool } from '@/lib/observability/metrics'
 import { db, sql, type Tables } from '@/lib/sql'
 import { storableJson, storableText } from '@/lib/storage/storable-text'
+import { callPool } from './call-pool'
+import { oneBatchAtATime } from './one-batch-at-a-time'
 
 export interface CallRecord {
   id: string
@@ -48,7 +43,6 @@ export interface CallRecord {
 }
 
 const MAX_BATCH = 500
-const queue: Array<{ record: CallRecord; done: (e?: unknown) => void }> = []
 
 // Every call is recorded, whatever text it carries: what PostgreSQL cannot hold (NUL, unpaired
 // surrogates, from arguments, results, tool names or upstream errors) is stored in a safe form.
@@ -72,55 +66,17 @@ function storable(record: CallRecord): CallRecord {
   }
 }
 
+// Named, so each connection parses and plans the statement once (its text is the same every batch).
+const writeRecords = oneBatchAtATime(async (records: CallRecord[]) => {
+  await withDayPartitions(records, (query) =>
+    callPool().query({ name: query.query.kind === 'InsertQueryNode' ? 'toolroom_record_calls' : undefined, text: query.sql, values: [...query.parameters] }),
+  )
+  sendRecordedCalls(records)
+  return records.map(() => undefined)
+}, MAX_BATCH)
+
 export function recordCall(record: CallRecord): Promise<void> {
-  return new Promise((resolve, reject) => {
-    queue.push({ record: storable(record), done: (e) => (e ? reject(e) : resolve()) })
-    pump()
-  })
-}
-
-const pools = globalThis as { __toolroomCallPool?: pg.Pool }
-function callPool(): pg.Pool {
-  pools.__toolroomCallPool ??= new pg.Pool({
-    connectionString: config().DATABASE_URL,
-    max: config().TOOLROOM_GATEWAY_RECORD_POOL,
-    ...(config().TOOLROOM_GATEWAY_ASYNC_COMMIT ? { options: '-c synchronous_commit=off' } : {}),
-  })
-  // An idle connection the server closed (restart, failover) must not take the gateway down.
-  if (pools.__toolroomCallPool.listenerCount('error') === 0)
-    pools.__toolroomCallPool.on('error', (e) => console.warn('[gateway] call-record connection lost:', e.message))
-  trackPool('call_records', pools.__toolroomCallPool)
-  return pools.__toolroomCallPool
-}
-
-// One batch is written at a time: the calls that finish while it commits make the next batch, one
-// statement and one WAL flush for all of them. With two at a time each batch held about half as many
-// calls (at 20 connections 0.3–0.6 commits per call against ~0.2), and every extra statement costs
-// the gateway a round trip's CPU and PostgreSQL a commit (BENCHMARKS.md, "Gateway: cost per call").
-const MAX_IN_FLIGHT = 1
-let inFlight = 0
-
-function pump() {
-  while (inFlight < MAX_IN_FLIGHT && queue.length > 0) {
-    const batch = queue.splice(0, MAX_BATCH)
-    inFlight++
-    const records = batch.map((b) => b.record)
-    // Named, so each connection parses and plans the statement once (its text is the same every batch).
-    withDayPartitions(records, (query) =>
-      callPool().query({ name: query.query.kind === 'InsertQueryNode' ? 'toolroom_record_calls' : undefined, text: query.sql, values: [...query.parameters] }),
-    )
-      .then(
-        () => {
-          sendRecordedCalls(records)
-          batch.forEach((b) => b.done())
-        },
-        (e) => batch.forEach((b) => b.done(e)),
-      )
-      .finally(() => {
-        inFlight--
-        pump()
-      })
-  }
+  return writeRecords(storable(record))
 }
 
 const RECORDED_COLUMNS = [

@@ -278,7 +278,7 @@ export function observeHttpRequest(route: string, method: string, status: number
   metrics().httpRequests.observe({ route, method, status: String(status) }, seconds)
 }
 
-/** A pg pool whose connections the metrics report (the Prisma adapter's, the gateway's call-record pool). */
+/** A pg pool whose connections the metrics report (the Prisma adapter's, the gateway's pool for rate counts and call records). */
 export function trackPool(name: string, pool: PoolLike): void {
   state.pools.set(name, pool)
 }

@@ -5,6 +5,8 @@
 // (BENCH_PERSON_TOKEN, exchanged here for the agent's tro_ token, printed instead of its tra_ one)
 // exchanged at BENCH_ISSUER. BENCH_POLICIES=<n> adds n Policies
 // reaching the bench agent's `bench.lookup`, none of whose rules match the bench's arguments.
+// BENCH_RATE_LIMIT=1 gives the agent a per-minute and a per-day limit no run reaches, so that every
+// call is counted in PostgreSQL as any limited agent's or tool's is (lib/gateway/rate-limit.ts).
 import { prisma } from '@/lib/db'
 import { systemContext } from '@/lib/audit/audit-actor'
 import { applyManifestText } from '@/lib/apply/apply-documents'
@@ -65,7 +67,7 @@ spec: { endpoint: "${upstream}"${auth} }
 apiVersion: toolroom.dev/v1alpha1
 kind: Agent
 metadata: { name: bench-agent, namespace: default }
-spec: { languageTools: [bench] }
+spec: { languageTools: [bench]${process.env.BENCH_RATE_LIMIT === '1' ? ', rateLimit: { callsPerMinute: 1000000, callsPerDay: 1000000 }' : ''} }
 ${policies}${identityProvider}`,
   { audit: systemContext('bench'), caller: 'system' },
 )

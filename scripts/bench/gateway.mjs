@@ -14,7 +14,9 @@
 //   the gateway exchanges at that oidc-provider, RFC 8693, once, then cached) makes the upstream
 //   take only authenticated calls: compare the gateway's CPU per call of the runs. BENCH_POLICIES=<n> applies n Policies that all reach the
 //   bench agent and tool, each with a condition over the arguments that does not match (every rule
-//   of every one is evaluated on every call): compare with a run without.
+//   of every one is evaluated on every call): compare with a run without. BENCH_RATE_LIMIT=1 gives the
+//   bench agent per-minute and per-day limits no run reaches: every call is then counted in
+//   PostgreSQL before it runs, as a limited agent's or tool's calls are.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -188,6 +190,7 @@ try {
       BENCH_PERSON_TOKEN: /person (\S+)/.exec(started.input)?.[1] ?? '',
       GATEWAY_PORT,
       BENCH_POLICIES: process.env.BENCH_POLICIES ?? '0',
+      BENCH_RATE_LIMIT: process.env.BENCH_RATE_LIMIT ?? '0',
     }),
   )
   const upstreamHeaders = upstreamAuth === 'none' ? {} : { authorization: 'Bearer bench-static-token' }
@@ -217,7 +220,7 @@ try {
   await check(gateway, auth, gatewayBody)
 
   log(
-    `gateway sources: ${process.env.BENCH_GATEWAY_DIR ?? 'this checkout'}; upstream auth ${upstreamAuth}; tracing ${spanSink ? `on (OTLP/HTTP to a local sink)` : 'off'}; load average ${os
+    `gateway sources: ${process.env.BENCH_GATEWAY_DIR ?? 'this checkout'}; upstream auth ${upstreamAuth}; rate limits ${process.env.BENCH_RATE_LIMIT === '1' ? 'counted on every call' : 'none'}; tracing ${spanSink ? `on (OTLP/HTTP to a local sink)` : 'off'}; load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
@@ -265,6 +268,11 @@ try {
   const {
     rows: [counts],
   } = await client.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE outcome = 'succeeded')::int AS ok FROM "ToolCall"`)
+  // With limits, each call that ran was first counted in the agent's day window (the rate-counter rows).
+  const rateCounted =
+    process.env.BENCH_RATE_LIMIT === '1'
+      ? (await client.query(`SELECT coalesce(sum(count), 0)::int AS n FROM "GatewayRateCounter" WHERE scope LIKE 'a:%:d'`)).rows[0].n
+      : null
   await client.end()
 
   console.log('\nconnections | direct calls/s | direct p50/p99 ms | gateway calls/s | gateway p50/p99 ms | throughput ratio | p50 added ms')
@@ -283,7 +291,7 @@ try {
       `gateway p50 ${one.through.precise.p50.toFixed(2)} ms (p99 ${one.through.precise.p99.toFixed(2)}, ${one.through.precise.n} calls): ${added.toFixed(2)} ms added`,
   )
   console.log(
-    `\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)${spanSink ? `; spans received by the OTLP sink: ${spanSink.spans}` : ''}; load average at the end ${os
+    `\ncalls recorded in ToolCall: ${counts.n} (${counts.ok} succeeded)${rateCounted === null ? '' : `; counted in the agent's daily window: ${rateCounted}`}${spanSink ? `; spans received by the OTLP sink: ${spanSink.spans}` : ''}; load average at the end ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
