@@ -4,6 +4,7 @@
 // workers first, while what their jobs use is still up, then the web server, then the rest.
 import { spawn } from 'node:child_process'
 import { stopChild } from './stop-child.mjs'
+import { waitHealthy } from './wait-healthy.mjs'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
@@ -71,16 +72,6 @@ export function createSupervisor({ log, onStop }) {
         shutdown(1)
       })
     },
-    async waitHealthy(url) {
-      for (;;) {
-        try {
-          if ((await fetch(url)).ok) return
-        } catch {
-          // not listening yet
-        }
-        // Often: ready waits on this, and a refused connection costs next to nothing.
-        await new Promise((r) => setTimeout(r, 25))
-      }
-    },
+    waitHealthy,
   }
 }

@@ -1,0 +1,1 @@
+export declare function waitHealthy(url: string, options?: { everyMs?: number }): Promise<void>
