@@ -1,8 +1,9 @@
 // How `npm start` waits for a server to answer its health check. Each try is a request on a
 // connection of its own that the server closes after answering (`Connection: close`): the start
-// script keeps nothing open in the servers it will stop. A keep-alive connection left idle in the
-// server (fetch's pool keeps one for seconds) held Next.js's stop open until its client let it go,
-// when the stop's close() met it answered but not yet idle (BENCHMARKS.md, "Start and stop").
+// script keeps nothing open in the servers it will stop. A keep-alive connection still open in a
+// server when it stops (fetch's pool keeps one for seconds) can hold the stop open until its client
+// lets it go: Node's close(), which Next.js's stop calls, drops only the connections idle at that
+// moment (BENCHMARKS.md, "Start and stop").
 import http from 'node:http'
 
 /** A try that gets no answer within this long counts as "not yet", and goes again (a server that hung on one request). */

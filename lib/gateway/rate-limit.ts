@@ -1,7 +1,7 @@
 // Rate limits, counted in fixed windows in PostgreSQL so they hold across any number of gateway
-// processes: per tool (its
-// `safety.rateLimit`, else its level's SideEffectPolicy default; a cap on the tool across all agents)
-// and per agent (`spec.rateLimit` on the Agent, else TOOLROOM_AGENT_CALLS_PER_MINUTE/_PER_DAY).
+// processes: per tool (its `safety.rateLimit`, else its level's SideEffectPolicy default; a cap on the
+// tool across all agents) and per agent (`spec.rateLimit` on the Agent, else
+// TOOLROOM_AGENT_CALLS_PER_MINUTE/_PER_DAY).
 // The calls a process counts at about the same time share one statement and one commit
 // (toolroom_take_rates, migration 20261129050000_rate_batches), each counted as if alone, in the
 // order they came; a refused call is counted nowhere.
