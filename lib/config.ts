@@ -705,7 +705,11 @@ const DECLARATIONS = {
     default: 'info',
   }),
   TOOLROOM_DB_POOL: variable(integer(1, 1000), { group: 'production', meaning: "connections of each process's Prisma pool", default: 10 }),
-  TOOLROOM_GATEWAY_RECORD_POOL: variable(integer(1, 1000), { group: 'production', meaning: "connections of a gateway's pool for call records and rate counts", default: 4 }),
+  TOOLROOM_GATEWAY_RECORD_POOL: variable(integer(1, 1000), {
+    group: 'production',
+    meaning: "connections of a gateway's pool for call records and rate counts",
+    default: 4,
+  }),
   NODE_ENV: variable(opaqueText, {
     group: 'production',
     meaning: 'set by Next.js (`production` under `next start`, and in the image); Next.js inlines it, so the code reads it directly',
