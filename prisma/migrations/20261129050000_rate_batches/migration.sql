@@ -30,6 +30,7 @@ DECLARE
   pos int := 1;
   first int;
   full_at int;
+  used int;
   j int;
 BEGIN
   -- The transaction that counts (the gateway runs this function alone, in a transaction of its own)
@@ -40,6 +41,26 @@ BEGIN
   -- itself to be flushed, the count's included: a call answered from a recorded row was counted for
   -- good. A call lost with its own record by the crash loses its count with it.
   PERFORM set_config('synchronous_commit', 'off', true);
+
+  -- One call alone (an agent calling one tool at a time, the usual case at low load): its windows in
+  -- its own order, which is scope order (lib/gateway/rate-limit.ts sorts them; the scopes are ASCII,
+  -- where that order and the bytes' below are the same), stopping at the first full one. A third of
+  -- the general path's cost, whose arrays are for many calls.
+  IF jsonb_array_length(calls) = 1 THEN
+    FOR j IN 0..jsonb_array_length(calls->0) - 1 LOOP
+      INSERT INTO "GatewayRateCounter" AS g (scope, "windowStart", count, "expiresAt")
+        VALUES (calls->0->j->>'scope', (calls->0->j->>'start')::timestamptz, 0, (calls->0->j->>'expires')::timestamptz)
+        ON CONFLICT (scope, "windowStart") DO UPDATE SET count = g.count
+        RETURNING g.count INTO used;
+      IF toolroom_rate_full(used, (calls->0->j->>'limit')::int) THEN
+        RETURN ARRAY[j + 1];
+      END IF;
+    END LOOP;
+    UPDATE "GatewayRateCounter" g SET count = g.count + 1
+      FROM jsonb_array_elements(calls->0) AS w
+      WHERE g.scope = w->>'scope' AND g."windowStart" = (w->>'start')::timestamptz;
+    RETURN ARRAY[0];
+  END IF;
 
   -- Created when new, locked when not (DO UPDATE locks the row it meets), in the INSERT's order.
   WITH asked AS (
