@@ -11,10 +11,10 @@
 -- 0 when the call was counted in every window, else the 1-based index of the first window that was
 -- full (nothing counted for that call), exactly as toolroom_take_rate answers one call alone.
 --
--- Every window of the batch is created when new and locked before any is counted, in one order
--- (scope by its bytes, then window start) whatever the order of the calls, so two batches (of two
--- gateway processes) never wait on each other in a cycle. The counts are then kept in arrays and
--- written once.
+-- A batch of many calls creates every window when new and locks it before any is counted, in one
+-- order (scope by its bytes, then window start) whatever the order of the calls, so two batches (of
+-- two gateway processes) never wait on each other in a cycle. The counts are then kept in arrays and
+-- written once. One call alone takes its windows in its own order, which is the same one.
 CREATE FUNCTION toolroom_take_rates(calls jsonb) RETURNS int[] LANGUAGE plpgsql AS $fn$
 DECLARE
   -- The batch's windows, each once: the rows locked, and their counts as the calls are counted.
