@@ -15,45 +15,55 @@ export type EnvTokenOutcome = 'created' | 'unchanged' | 'replaced' | 'revoked' |
 
 export async function ensureEnvAdminToken(value: string | undefined): Promise<EnvTokenOutcome> {
   const token = value?.trim()
+  const hash = wantedEnvTokenHash(token)
   return prisma
-    .$transaction(async (tx) => {
-      await lockForTransaction(tx, 'toolroom.env-admin-token')
-      const current = await tx.apiToken.findFirst({ where: { origin: 'env', revokedAt: null } })
-      const hash = wantedEnvTokenHash(token)
-      if (current && current.hash === hash) return 'unchanged'
-      if (current) {
-        await tx.apiToken.update({ where: { id: current.id }, data: { revokedAt: new Date() } })
+    .$transaction(
+      async (tx) => {
+        await lockForTransaction(tx, 'toolroom.env-admin-token')
+        // Every live token of the variable's origin but the one it names now is revoked: were there
+        // ever two (a row written by hand, a restore), a value the variable no longer holds must not
+        // stay an admin token because the other was the one found.
+        const live = await tx.apiToken.findMany({ where: { origin: 'env', revokedAt: null }, orderBy: { createdAt: 'asc' } })
+        const kept = live.find((t) => t.hash === hash)
+        const revoked = live.filter((t) => t !== kept)
+        for (const old of revoked) {
+          await tx.apiToken.update({ where: { id: old.id }, data: { revokedAt: new Date() } })
+          await recordAuditEvent(
+            {
+              actor: SYSTEM,
+              action: 'token.revoked',
+              kind: 'ApiToken',
+              resource: old.name,
+              resourceId: old.id,
+              detail: { reason: token ? 'TOOLROOM_ADMIN_TOKEN changed' : 'TOOLROOM_ADMIN_TOKEN unset' },
+            },
+            tx,
+          )
+        }
+        if (kept) return revoked.length > 0 ? 'replaced' : 'unchanged'
+        if (!token || !hash) return revoked.length > 0 ? 'revoked' : 'none'
+        // The same value set again after a change back: revive that row rather than collide on the hash.
+        const row = await tx.apiToken.upsert({
+          where: { hash },
+          create: { name: ENV_TOKEN_NAME, hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'env' },
+          update: { revokedAt: null, expiresAt: null, scopes: ['admin'], origin: 'env', userId: null },
+        })
         await recordAuditEvent(
           {
             actor: SYSTEM,
-            action: 'token.revoked',
+            action: 'token.created',
             kind: 'ApiToken',
-            resource: current.name,
-            resourceId: current.id,
-            detail: { reason: token ? 'TOOLROOM_ADMIN_TOKEN changed' : 'TOOLROOM_ADMIN_TOKEN unset' },
+            resource: row.name,
+            resourceId: row.id,
+            after: { hint: row.hint, scopes: ['admin'], origin: 'env' },
           },
           tx,
         )
-      }
-      if (!token || !hash) return current ? 'revoked' : 'none'
-      // The same value set again after a change back: revive that row rather than collide on the hash.
-      const row = await tx.apiToken.upsert({
-        where: { hash },
-        create: { name: ENV_TOKEN_NAME, hash, hint: token.slice(0, 10), scopes: ['admin'], origin: 'env' },
-        update: { revokedAt: null, expiresAt: null, scopes: ['admin'], origin: 'env', userId: null },
-      })
-      await recordAuditEvent(
-        {
-          actor: SYSTEM,
-          action: 'token.created',
-          kind: 'ApiToken',
-          resource: row.name,
-          resourceId: row.id,
-          after: { hint: row.hint, scopes: ['admin'], origin: 'env' },
-        },
-        tx,
-      )
-      return current ? 'replaced' : 'created'
-    })
+        return revoked.length > 0 ? 'replaced' : 'created'
+      },
+      // Run once at start, beside everything else starting on a loaded machine: waiting a while for a
+      // connection beats failing the start (Prisma's default wait is 2 s).
+      { maxWait: 30_000, timeout: 30_000 },
+    )
     .finally(forgetTokenActors)
 }

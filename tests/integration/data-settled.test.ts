@@ -68,6 +68,18 @@ describe('npm start: is there anything to write', () => {
     )
   })
 
+  it('revokes every live token of the variable but the one it names, whichever the database finds first', async () => {
+    await emptyDatabase()
+    // Two live tokens of the variable's origin (a row written by hand, a restore): the old value must
+    // not stay an admin token because the row found first was the current one.
+    for (const value of [VALUES[0], VALUES[1]])
+      await prisma.apiToken.create({ data: { name: 'TOOLROOM_ADMIN_TOKEN', hash: hashToken(value!), hint: 'trk_', scopes: ['admin'], origin: 'env' } })
+    expect(await ensureEnvAdminToken(VALUES[0])).toBe('replaced')
+    const live = await prisma.apiToken.findMany({ where: { origin: 'env', revokedAt: null }, select: { hash: true } })
+    expect(live).toEqual([{ hash: hashToken(VALUES[0]) }])
+    expect(await ensureEnvAdminToken(VALUES[0])).toBe('unchanged')
+  })
+
   it('leaves the demo to the seed unless there are people and a fleet, and tells why as the seed does', async () => {
     await emptyDatabase()
     withAdminToken(undefined)
