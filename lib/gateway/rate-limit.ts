@@ -103,7 +103,7 @@ export function withPolicyWindows(
 // connection of the pool parses and plans it once.
 const takeRates = sql<{ hits: number[] }>`SELECT toolroom_take_rates(${'[]'}::jsonb) AS hits`.compile(db)
 
-/** Calls counted together, at most this many a statement (each call's windows are looked up in an array). */
+/** Calls counted together, at most this many a statement, so that one batch holds its windows' rows only briefly. */
 const MAX_CALLS_A_BATCH = 100
 
 const countCalls = oneBatchAtATime(async (calls: RateWindow[][]) => {
