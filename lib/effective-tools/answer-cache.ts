@@ -10,25 +10,43 @@ import { defaultAnswerCacheMb, processMemoryLimitBytes } from './answer-cache-si
 
 const maxBytes = () => (config().TOOLROOM_ANSWER_CACHE_MB ?? defaultAnswerCacheMb(processMemoryLimitBytes())) * 1024 * 1024
 
-interface Entry {
-  /** What else the body depends on (the call statistics version). */
-  variant: string
+/** A cached answer. */
+export interface Answer {
+  body: Buffer
   /** The subjects whose change drops it (answer-dependencies.ts). */
   dependsOn: ReadonlySet<string>
-  body: Buffer
+  /** The fingerprint a watch versions the body by, when it was computed with the body (watch-effective-set.ts). */
+  fingerprint?: string
+}
+
+interface Entry extends Answer {
+  /** What else the body depends on (the call statistics version). */
+  variant: string
+}
+
+interface Computing {
+  epoch: number
+  variant: string
+  fingerprinted: boolean
+  answer: Promise<Answer>
 }
 
 interface Cache {
   entries: Map<string, Entry>
   bytes: number
+  /** Computations under way, by key: a second ask of the same epoch and variant waits for the first's. */
+  computing: Map<string, Computing>
   stopListening: (() => void) | null
 }
 
 const cache: Cache = ((globalThis as { __toolroomAnswerCache?: Cache }).__toolroomAnswerCache ??= {
   entries: new Map(),
   bytes: 0,
+  computing: new Map(),
   stopListening: null,
 })
+// A cache kept from an older copy of this module (Next.js dev reloads) lacks the field.
+cache.computing ??= new Map()
 
 function drop(key: string, entry: Entry) {
   cache.entries.delete(key)
@@ -46,37 +64,65 @@ function invalidate(scope: ChangeScope) {
 }
 
 /** What a computation gives the cache: the answer (as a value to serialize, or serialized), and the subjects it depends on. */
-export type Computed = ({ value: unknown } | { body: Buffer }) & { dependsOn: ReadonlySet<string> }
+export type Computed = ({ value: unknown } | { body: Buffer }) & { dependsOn: ReadonlySet<string>; fingerprint?: string }
 
 /** The cached body for `key` (valid for `variant`), or computes, caches and returns it. */
 export async function cachedBody(key: string, compute: () => Promise<Computed>, variant = ''): Promise<Buffer> {
+  return (await cachedAnswer(key, compute, variant)).body
+}
+
+/**
+ * cachedBody with what the answer depends on and the fingerprint it was computed with, if it was.
+ * `fingerprinted`: only an answer computed with its fingerprint will do (a watch's: the fingerprint
+ * must be of the body's own reads), and `compute` gives one.
+ */
+export async function cachedAnswer(key: string, compute: () => Promise<Computed>, variant = '', fingerprinted = false): Promise<Answer> {
   cache.stopListening ??= onRegistryChange(invalidate)
   const epoch = registryEpoch()
   const hit = cache.entries.get(key)
   // While the listener is down a change could go unnoticed: nothing is served from the cache then
   // (and everything is dropped once it is back up).
-  const fresh = hit !== undefined && epoch !== null && hit.variant === variant
+  const fresh = hit !== undefined && epoch !== null && hit.variant === variant && (!fingerprinted || hit.fingerprint !== undefined)
   countCacheLookup('effective_tools_answer', fresh)
   if (hit && fresh) {
     cache.entries.delete(key) // re-insert: Map order is recency order
     cache.entries.set(key, hit)
-    return hit.body
+    return hit
   }
   if (hit) drop(key, hit)
+  // The same answer asked again while it is computed (a watch's first look and its first event, a
+  // GET beside a watch) shares the computation: only one that began at this epoch, whose reads
+  // began after every change this ask could have to see.
+  const under = cache.computing.get(key)
+  if (under && epoch !== null && under.epoch === epoch && under.variant === variant && (under.fingerprinted || !fingerprinted)) return under.answer
+  const answer = computeAndKeep(key, compute, variant, epoch)
+  if (epoch !== null) {
+    const computing = { epoch, variant, fingerprinted, answer }
+    cache.computing.set(key, computing)
+    const done = () => {
+      if (cache.computing.get(key) === computing) cache.computing.delete(key)
+    }
+    answer.then(done, done)
+  }
+  return answer
+}
+
+async function computeAndKeep(key: string, compute: () => Promise<Computed>, variant: string, epoch: number | null): Promise<Answer> {
   const computed = await compute()
-  const { dependsOn } = computed
+  const { dependsOn, fingerprint } = computed
   const body = 'body' in computed ? computed.body : Buffer.from(JSON.stringify(computed.value))
+  const answer: Answer = fingerprint === undefined ? { body, dependsOn } : { body, dependsOn, fingerprint }
   // Computed from reads that began at `epoch`: a change since (whatever it touched) may have come
   // too late for the invalidation above and too early for the reads, so the body is not kept.
   if (epoch !== null && registryEpoch() === epoch && body.byteLength <= maxBytes()) {
     const replaced = cache.entries.get(key)
     if (replaced) drop(key, replaced)
-    cache.entries.set(key, { variant, dependsOn, body })
+    cache.entries.set(key, { ...answer, variant })
     cache.bytes += body.byteLength
     for (const [oldest, entry] of cache.entries) {
       if (cache.bytes <= maxBytes()) break
       drop(oldest, entry)
     }
   }
-  return body
+  return answer
 }

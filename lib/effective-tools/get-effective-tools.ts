@@ -8,7 +8,7 @@ import { toolStatsSnapshot, type ToolStatsSnapshot } from '@/lib/stats/tool-stat
 import { entryPiecesBudgetBytes, processMemoryLimitBytes } from './answer-cache-size'
 import { attachStats } from './attach-stats'
 import { loadSharedResolverInput } from './load-resolver-input'
-import { resolveEffectiveTools, resolveVerdicts } from './resolve-effective-tools'
+import { resolveEffectiveTools, resolveVerdicts, type VerdictSet } from './resolve-effective-tools'
 import { entriesAs, type EntryForm, type EntryPieces, entryPieces, SerializedJson } from './serialize-effective-tools'
 import type { EffectiveToolSet, ResolverInput, UnresolvedReference } from './types'
 
@@ -92,6 +92,20 @@ export function getEffectiveSetDigests(kind: 'Agent' | 'Unit', row: Row, withExc
   return effectiveSetAs('digest', kind, row, withExcluded, NO_STATISTICS)
 }
 
+/**
+ * The set as getSerializedEffectiveTools has it (`text`) and as getEffectiveSetDigests has it
+ * (`digests`), from one read of the resolver's input and one resolution: a watch after a change needs
+ * both, the answer to send and the fingerprint to version it by (watch-effective-set.ts).
+ */
+export async function getEffectiveSetTextAndDigests(
+  kind: 'Agent' | 'Unit',
+  row: Row,
+  withExcluded: boolean,
+): Promise<{ text: SerializedEffectiveSet; digests: SerializedEffectiveSet }> {
+  const [resolved, stats] = await Promise.all([resolvedSet(kind, row), toolStatsSnapshot()])
+  return { text: setAs('text', resolved, withExcluded, stats), digests: setAs('digest', resolved, withExcluded, NO_STATISTICS) }
+}
+
 /** The set in `form`, its entries with `statistics` (read beside the resolver's input). */
 async function effectiveSetAs(
   form: EntryForm,
@@ -100,9 +114,21 @@ async function effectiveSetAs(
   withExcluded: boolean,
   statistics: ToolStatsSnapshot | Promise<ToolStatsSnapshot>,
 ): Promise<SerializedEffectiveSet> {
-  const [input, stats] = await Promise.all([loadSharedResolverInput(kind, row), statistics])
-  const { tools, excluded, unresolved } = resolveVerdicts(input)
-  if (kind === 'Agent') await policiesOnTools(row, tools)
+  const [resolved, stats] = await Promise.all([resolvedSet(kind, row), statistics])
+  return setAs(form, resolved, withExcluded, stats)
+}
+
+type ResolvedSet = VerdictSet & { input: ResolverInput }
+
+/** The subject's verdicts, with the Policies that apply to each of an agent's enabled tools. */
+async function resolvedSet(kind: 'Agent' | 'Unit', row: Row): Promise<ResolvedSet> {
+  const input = await loadSharedResolverInput(kind, row)
+  const verdicts = resolveVerdicts(input)
+  if (kind === 'Agent') await policiesOnTools(row, verdicts.tools)
+  return { ...verdicts, input }
+}
+
+function setAs(form: EntryForm, { tools, excluded, unresolved, input }: ResolvedSet, withExcluded: boolean, stats: ToolStatsSnapshot): SerializedEffectiveSet {
   const pieces = currentPieces(input.policies, stats, form)
   return {
     tools: entriesAs(form, tools, input, stats, pieces),

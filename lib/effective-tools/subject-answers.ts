@@ -6,9 +6,9 @@
 import type { Row } from '@/lib/resources/kind-adapters'
 import { toResourceView } from '@/lib/resources/resource-view'
 import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
-import { cachedBody } from './answer-cache'
+import { type Answer, cachedAnswer } from './answer-cache'
 import { answerDependencies } from './answer-dependencies'
-import { getSerializedEffectiveTools } from './get-effective-tools'
+import { getEffectiveSetTextAndDigests, getSerializedEffectiveTools, type SerializedEffectiveSet } from './get-effective-tools'
 import { serializeObject } from './serialize-effective-tools'
 import { subjectRow } from './subject-rows'
 import type { UnresolvedReference } from './types'
@@ -18,29 +18,57 @@ export type AnswerShape = 'resource' | 'tools' | 'excluded'
 
 /** `GET /api/v1/{agents|units}/{id}`: the resource with its effective tools and unresolved references. */
 export async function subjectAnswer(kind: Subject, idOrName: string, namespace: string | undefined): Promise<Response> {
-  return jsonAnswer(await cachedSet(kind, idOrName, namespace, 'resource'))
+  return jsonAnswer((await cachedSet(kind, idOrName, namespace, 'resource')).body)
 }
 
 /** `GET …/effective-tools`: the effective tools, with the shadowed and denied entries when asked. */
 export async function effectiveSetAnswer(kind: Subject, idOrName: string, namespace: string | undefined, includeExcluded: boolean): Promise<Response> {
-  return jsonAnswer(await cachedSet(kind, idOrName, namespace, includeExcluded ? 'excluded' : 'tools'))
+  return jsonAnswer((await cachedSet(kind, idOrName, namespace, includeExcluded ? 'excluded' : 'tools')).body)
 }
 
 /** The effective-tools answer's body, as a plain GET of it has it (from the same cache): a watch's events carry it. */
-export function effectiveSetBody(kind: Subject, id: string, includeExcluded: boolean): Promise<Buffer> {
-  return cachedSet(kind, id, undefined, includeExcluded ? 'excluded' : 'tools')
+export async function effectiveSetBody(kind: Subject, id: string, includeExcluded: boolean): Promise<Buffer> {
+  return (await cachedSet(kind, id, undefined, includeExcluded ? 'excluded' : 'tools')).body
 }
 
-async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: AnswerShape): Promise<Buffer> {
+/** How a watch fingerprints an effective set: from the subject's row and its set without statistics, as digests. */
+export type SetFingerprint = (row: Row, digests: SerializedEffectiveSet) => string
+
+/**
+ * The effective-tools answer as a watch reads it: the body a plain GET has, what it depends on, and
+ * the fingerprint of its registry-derived content, all three from one read and one resolution, from
+ * the same cache as the GETs (kept for the events and GETs that follow a change). A body a GET cached
+ * without its fingerprint is computed again with it: a fingerprint worked out apart could be of newer
+ * reads than the body, and a watcher then kept the older body under the newer version.
+ */
+export async function effectiveSetForWatch(
+  kind: Subject,
+  id: string,
+  includeExcluded: boolean,
+  fingerprintOf: SetFingerprint,
+): Promise<Answer & { fingerprint: string }> {
+  const answer = await cachedSet(kind, id, undefined, includeExcluded ? 'excluded' : 'tools', fingerprintOf)
+  if (answer.fingerprint === undefined) throw new Error(`the answer cache gave a watch an answer without its fingerprint (${kind} ${id})`)
+  return answer as Answer & { fingerprint: string }
+}
+
+async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: AnswerShape, fingerprintOf?: SetFingerprint): Promise<Answer> {
   const { version: statsVersion } = await toolStatsSnapshot()
-  return cachedBody(
+  const withExcluded = shape === 'excluded'
+  return cachedAnswer(
     `${kind}:${namespace ?? ''}:${idOrName}:${shape}`,
     async () => {
       const row = await subjectRow(kind, idOrName, namespace)
-      const [set, dependsOn] = await Promise.all([getSerializedEffectiveTools(kind, row, shape === 'excluded'), answerDependencies(kind, row)])
-      return { body: serializeObject(answerValue(kind, row, set, shape)), dependsOn }
+      const dependencies = answerDependencies(kind, row)
+      if (!fingerprintOf) {
+        const [set, dependsOn] = await Promise.all([getSerializedEffectiveTools(kind, row, withExcluded), dependencies])
+        return { body: serializeObject(answerValue(kind, row, set, shape)), dependsOn }
+      }
+      const [{ text, digests }, dependsOn] = await Promise.all([getEffectiveSetTextAndDigests(kind, row, withExcluded), dependencies])
+      return { body: serializeObject(answerValue(kind, row, text, shape)), dependsOn, fingerprint: fingerprintOf(row, digests) }
     },
     statsVersion,
+    fingerprintOf !== undefined,
   )
 }
 

@@ -10,9 +10,9 @@ import type { Row } from '@/lib/resources/kind-adapters'
 import { getRow } from '@/lib/resources/resource-store'
 import { agentConfigYaml } from './agent-config'
 import { storedAnswerDependencies } from './answer-dependencies'
-import { getEffectiveSetDigests } from './get-effective-tools'
+import type { SerializedEffectiveSet } from './get-effective-tools'
 import { serializeObjectParts } from './serialize-effective-tools'
-import { answerValue, effectiveSetBody } from './subject-answers'
+import { answerValue, effectiveSetBody, effectiveSetForWatch } from './subject-answers'
 import { subjectRow } from './subject-rows'
 
 type Subject = 'Agent' | 'Unit'
@@ -31,10 +31,10 @@ export interface WatchRequest {
  * The fingerprint of the registry-derived set: the answer without call statistics (every entry's
  * figures zero), each entry spelled as the digest of its text (getEffectiveSetDigests), hashed.
  */
-async function effectiveSetVersion(kind: Subject, row: Row, includeExcluded: boolean): Promise<string> {
-  const set = await getEffectiveSetDigests(kind, row, includeExcluded)
-  return contentVersion(serializeObjectParts(answerValue(kind, row, set, includeExcluded ? 'excluded' : 'tools')))
-}
+const setVersion =
+  (kind: Subject, includeExcluded: boolean) =>
+  (row: Row, digests: SerializedEffectiveSet): string =>
+    contentVersion(serializeObjectParts(answerValue(kind, row, digests, includeExcluded ? 'excluded' : 'tools')))
 
 /** `fn` of the row, or null once the subject is gone. */
 async function whileItExists<T>(kind: Subject, id: string, fn: (row: Row) => Promise<T>): Promise<T | null> {
@@ -49,21 +49,37 @@ async function whileItExists<T>(kind: Subject, id: string, fn: (row: Row) => Pro
   return fn(row)
 }
 
+/** `read()`, or null once the subject is gone. */
+async function unlessGone<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read()
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null
+    throw error
+  }
+}
+
 export async function watchEffectiveSet(request: WatchRequest & { includeExcluded: boolean }): Promise<Response> {
   admitWatch()
   // Resolved before the stream opens: an unknown subject is a 404, not an empty stream.
   const { id } = await getRow(request.kind, request.idOrName, request.namespace)
   const { kind, includeExcluded } = request
-  const bodyUnder = async (version: string) => ({ version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) })
+  const versionOf = setVersion(kind, includeExcluded)
+  // The answer and its version from the same reads: computed together after a change (and kept for
+  // the event and the GETs that follow), or both from the cache.
+  const current = () => unlessGone(() => effectiveSetForWatch(kind, id, includeExcluded, versionOf))
   return watchAnswer({
     key: `effective:${kind}:${id}:${includeExcluded ? 'excluded' : 'tools'}`,
-    // The version first, then the body: the body is then never older than the version it is sent
-    // under (a change between the two is sent again once the feed sees it).
-    read: () => whileItExists(kind, id, async (row) => bodyUnder(await effectiveSetVersion(kind, row, includeExcluded))),
-    version: () => whileItExists(kind, id, (row) => effectiveSetVersion(kind, row, includeExcluded)),
-    // After a change the feed has just fingerprinted the set: only the body is read.
-    readUnder: (version) => whileItExists(kind, id, () => bodyUnder(version)),
-    dependencies: () => storedAnswerDependencies(kind, id),
+    read: async () => {
+      const answer = await current()
+      return answer && { version: answer.fingerprint, object: new JsonText(answer.body) }
+    },
+    look: async () => {
+      const answer = await current()
+      return answer && { version: answer.fingerprint, dependsOn: answer.dependsOn }
+    },
+    // After a change the feed has just looked at the set, which left its body in the cache.
+    readUnder: async (version) => unlessGone(async () => ({ version, object: new JsonText(await effectiveSetBody(kind, id, includeExcluded)) })),
     resumeFrom: request.resumeFrom,
     signal: request.signal,
     notices: request.notices,
@@ -76,15 +92,18 @@ export async function watchAgentConfig(request: Omit<WatchRequest, 'kind'> & { c
   const agent = await getRow('Agent', request.idOrName, request.namespace)
   // The caller's access is checked once here, as the plain GET does, before the stream opens.
   await agentConfigYaml(agent, request.caller, request.publicOrigin)
+  const readText = () => whileItExists('Agent', agent.id, (row) => agentConfigYaml(row, request.caller, request.publicOrigin))
   return watchAnswer({
     // The gateway address in the text comes from the request's origin: watchers of two origins differ.
     key: `config.yaml:${agent.id}:${request.publicOrigin}`,
-    read: () =>
-      whileItExists('Agent', agent.id, async (row) => {
-        const text = await agentConfigYaml(row, request.caller, request.publicOrigin)
-        return { version: contentVersion(text), object: text }
-      }),
-    dependencies: () => storedAnswerDependencies('Agent', agent.id),
+    read: async () => {
+      const text = await readText()
+      return text === null ? null : { version: contentVersion(text), object: text }
+    },
+    look: async () => {
+      const [text, dependsOn] = await Promise.all([readText(), storedAnswerDependencies('Agent', agent.id)])
+      return text === null ? null : { version: contentVersion(text), dependsOn }
+    },
     resumeFrom: request.resumeFrom,
     signal: request.signal,
     notices: request.notices,

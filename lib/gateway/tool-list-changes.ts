@@ -24,8 +24,10 @@ async function fingerprintOf(agentId: string): Promise<string> {
 export function watchToolList(agentId: string, listener: () => void): () => void {
   return watchSubject(
     `tools/list:${agentId}`,
-    () => fingerprintOf(agentId),
+    async () => {
+      const [fingerprint, dependsOn] = await Promise.all([fingerprintOf(agentId), storedAnswerDependencies('Agent', agentId)])
+      return { fingerprint, dependsOn }
+    },
     listener,
-    () => storedAnswerDependencies('Agent', agentId),
   )
 }

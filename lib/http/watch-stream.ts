@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { config } from '@/lib/config'
 import { AppError } from '@/lib/errors/app-error'
 import { SSE_HEADERS, SseStream } from '@/lib/http/sse-stream'
-import { type Dependencies, watchedCounts, watchSubject } from '@/lib/registry/change-feed'
+import { watchedCounts, watchSubject } from '@/lib/registry/change-feed'
 
 /** Idle connections (and proxies between) are kept open with a comment this often. */
 const KEEP_ALIVE_MS = 25_000
@@ -27,16 +27,18 @@ export interface WatchedAnswer<T> {
   /** Names the answer for the change feed: watchers of one key share one fingerprint. */
   key: string
   read: ReadAnswer<T>
-  /** The version alone, cheaper where it can be (the feed asks after every registry change). */
-  version?: () => Promise<string | null>
   /**
-   * The answer under a version the feed has just worked out (from `version`): only its object is
+   * The version and what the answer depends on (so that the feed skips it after changes elsewhere:
+   * change-feed.ts), or null once the subject is gone. The feed asks after every registry change that
+   * may touch the answer. Without it: `read`'s version, and every change looks at the answer.
+   */
+  look?: () => Promise<{ version: string; dependsOn: ReadonlySet<string> | null } | null>
+  /**
+   * The answer under a version the feed has just worked out (from `look`): only its object is
    * read, then. It must be read after that version was, so that it is never older than the version
    * it is sent under (a newer one is sent again once the feed sees its change).
    */
   readUnder?: (version: string) => Promise<{ version: string; object: T | JsonText } | null>
-  /** What the answer depends on, so that the feed skips it after changes elsewhere (change-feed.ts). */
-  dependencies?: Dependencies
   /** The version the client last saw; the current answer is sent first unless it is still this one. */
   resumeFrom?: string
   /** Aborts when the client goes away. */
@@ -69,7 +71,13 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
   let lastSent = watched.resumeFrom ?? null
   let pending: Promise<void> = Promise.resolve()
 
-  const version = watched.version ?? (async () => (await watched.read())?.version ?? null)
+  const look =
+    watched.look ??
+    (async () => {
+      const answer = await watched.read()
+      return answer && { version: answer.version, dependsOn: null }
+    })
+  const version = async () => (await look())?.version ?? null
   const sendNotice = async (type: 'ADDED' | 'MODIFIED', etag: () => Promise<string | null>, known?: string) => {
     // The feed's fingerprint of a subject that is gone is 'deleted' (below), never a content's.
     const current = known !== undefined ? known : await version()
@@ -106,9 +114,11 @@ export function watchAnswer<T>(watched: WatchedAnswer<T>): Response {
   // Watch first, then read: a change committed in between is seen by one or the other.
   const stop = watchSubject(
     watched.key,
-    async () => (await version()) ?? 'deleted',
+    async () => {
+      const seen = await look()
+      return seen ? { fingerprint: seen.version, dependsOn: seen.dependsOn } : { fingerprint: 'deleted', dependsOn: null }
+    },
     (fingerprint) => refresh('MODIFIED', fingerprint),
-    watched.dependencies,
   )
   refresh('ADDED')
   const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS)

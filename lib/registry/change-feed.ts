@@ -11,12 +11,17 @@ import { type ChangeScope, joinScopes, onRegistryChange, touches } from './regis
 /** Changes arriving together (an Apply of many documents) are looked at once. */
 const SETTLE_MS = 50
 
-/** The subjects (registry-changes.ts) a watched answer depends on; null when unknown (every change may touch it). */
-export type Dependencies = () => Promise<ReadonlySet<string> | null>
+/**
+ * What a look at a subject sees: its fingerprint, and the subjects (registry-changes.ts) it depends on,
+ * read together; `dependsOn` null when unknown (every change may touch it).
+ */
+export interface Seen {
+  fingerprint: string
+  dependsOn: ReadonlySet<string> | null
+}
 
 interface Watch {
-  fingerprint: () => Promise<string>
-  dependencies: Dependencies | null
+  look: () => Promise<Seen>
   /** Each called with the new fingerprint. */
   listeners: Set<(fingerprint: string) => void>
   /** The last fingerprint seen; null until the first one is known. */
@@ -45,23 +50,18 @@ const state: State = ((globalThis as { __toolroomChangeFeed?: State }).__toolroo
 })
 
 /**
- * Calls `listener` with the new fingerprint whenever `fingerprint()` of the subject named `key`
- * moves after a registry change, in any process, until the returned function is called.
- * `dependencies`: what the subject depends on, so that changes elsewhere skip it. Watchers of one key
- * share one fingerprint function (the first one given): a key names exactly one derived answer.
+ * Calls `listener` with the new fingerprint whenever the fingerprint `look()` sees of the subject
+ * named `key` moves after a registry change, in any process, until the returned function is called.
+ * What the look says the subject depends on lets changes elsewhere skip it. Watchers of one key share
+ * one look function (the first one given): a key names exactly one derived answer.
  */
-export function watchSubject(
-  key: string,
-  fingerprint: () => Promise<string>,
-  listener: (fingerprint: string) => void,
-  dependencies?: Dependencies,
-): () => void {
+export function watchSubject(key: string, look: () => Promise<Seen>, listener: (fingerprint: string) => void): () => void {
   state.stopListening ??= onRegistryChange(changed)
   let watch = state.watches.get(key)
   if (!watch) {
-    const created: Watch = { fingerprint, dependencies: dependencies ?? null, listeners: new Set(), last: null, dependsOn: null }
+    const created: Watch = { look, listeners: new Set(), last: null, dependsOn: null }
     state.watches.set(key, created)
-    void look(created).then(
+    void lookAt(created).then(
       (seen) => {
         if (!seen || created.last !== null) return
         created.last = seen.fingerprint
@@ -90,11 +90,8 @@ export function watchedCounts(): { subjects: number; watchers: number } {
   return { subjects: state.watches.size, watchers }
 }
 
-/** The subject's fingerprint and what it depends on, read together; null if either failed. */
-async function look(watch: Watch): Promise<{ fingerprint: string; dependsOn: ReadonlySet<string> | null } | null> {
-  const [fingerprint, dependsOn] = await Promise.all([watch.fingerprint(), watch.dependencies?.() ?? null]).catch(() => [null, null] as const)
-  return fingerprint === null ? null : { fingerprint, dependsOn }
-}
+/** The subject's fingerprint and what it depends on; null if the look failed. */
+const lookAt = (watch: Watch): Promise<Seen | null> => watch.look().catch(() => null)
 
 function changed(scope: ChangeScope) {
   // `?? null`: a state kept from an older copy of this module (Next.js dev reloads) lacks the field.
@@ -139,7 +136,7 @@ async function compareAll(scope: ChangeScope) {
 }
 
 async function compare(watch: Watch) {
-  const seen = await look(watch)
+  const seen = await lookAt(watch)
   if (seen === null) return
   const { fingerprint } = seen
   const before = watch.last

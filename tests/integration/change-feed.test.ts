@@ -31,7 +31,7 @@ describe('the change feed', () => {
       stops.push(
         watchSubject(
           key,
-          async () => versions.get(key)!,
+          async () => ({ fingerprint: versions.get(key)!, dependsOn: null }),
           (fingerprint) => heard.push([key, fingerprint]),
         ),
       )
@@ -57,11 +57,11 @@ describe('the change feed', () => {
         watchSubject(
           key,
           async () => {
-            if (round === 0) return `${key}@0`
+            if (round === 0) return { fingerprint: `${key}@0`, dependsOn: null }
             begun.add(key)
             if (begun.size === keys.length) everyoneBegun()
             await allBegun
-            return `${key}@1`
+            return { fingerprint: `${key}@1`, dependsOn: null }
           },
           () => heard.push(key),
         ),

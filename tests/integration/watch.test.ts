@@ -234,6 +234,24 @@ spec:
     await until('the first event', () => w.events.length === 1)
   })
 
+  it('never sends a set older than the version it is sent under: a set a GET cached before a change is not taken for the version read after it', async () => {
+    await applyManifest(agent('cached', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'cached' } })).id
+    // A GET caches the set.
+    await call(agentFleet.effectiveTools, `/api/v1/agents/${id}/effective-tools`, { params: { id } })
+    // A change committed whose notification has not arrived yet (here: it never does), as between a
+    // commit and the NOTIFY that follows it.
+    await prisma.$transaction([
+      prisma.$executeRaw`SET LOCAL session_replication_role = replica`,
+      prisma.$executeRaw`UPDATE "Agent" SET spec = jsonb_set(spec::jsonb, '{grants}', '["acme.lookup", "acme.update"]')::json WHERE id = ${id}`,
+    ])
+    const w = await watch(id)
+    await until('the first event', () => w.events.length === 1)
+    // Its version is of the reads made now, and so is its set: the cached set was not sent under it. Had
+    // it been, the change's announcement would find the version unchanged, and the older set would stay.
+    expect(toolNames(w.events[0])).toEqual(['acme.lookup', 'acme.update'])
+  })
+
   it("watches an agent's config.yaml: a server marked for direct access appears in the next event's text", async () => {
     await applyManifest(agent('configured', ['acme.lookup']))
     const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'configured' } })).id
