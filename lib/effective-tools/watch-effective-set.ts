@@ -29,7 +29,8 @@ export interface WatchRequest {
 
 /**
  * The fingerprint of the registry-derived set: the answer without call statistics (every entry's
- * figures zero), each entry spelled as the digest of its text (getEffectiveSetDigests), hashed.
+ * figures zero), each entry spelled as the digest of its text (the digests of
+ * getEffectiveSetTextAndDigests, made beside the answer's text), hashed.
  */
 const setVersion =
   (kind: Subject, includeExcluded: boolean) =>
