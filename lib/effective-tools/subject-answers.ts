@@ -3,6 +3,7 @@
 // serialized until a registry change touches the subject (the agent, a unit of its chain, or
 // everyone: answer-dependencies.ts) or the 7-day call statistics their entries carry move (the stats
 // version), whichever comes first.
+import { registryEpoch } from '@/lib/registry/registry-changes'
 import type { Row } from '@/lib/resources/kind-adapters'
 import { toResourceView } from '@/lib/resources/resource-view'
 import { toolStatsSnapshot } from '@/lib/stats/tool-stats-cache'
@@ -10,6 +11,7 @@ import { type Answer, cachedAnswer } from './answer-cache'
 import { answerDependencies } from './answer-dependencies'
 import { getEffectiveSetTextAndDigests, getSerializedEffectiveTools, type SerializedEffectiveSet } from './get-effective-tools'
 import { serializeObject } from './serialize-effective-tools'
+import { knownSubjectId, rememberSubjectId } from './subject-ids'
 import { subjectRow } from './subject-rows'
 import type { UnresolvedReference } from './types'
 
@@ -55,10 +57,16 @@ export async function effectiveSetForWatch(
 async function cachedSet(kind: Subject, idOrName: string, namespace: string | undefined, shape: AnswerShape, fingerprintOf?: SetFingerprint): Promise<Answer> {
   const { version: statsVersion } = await toolStatsSnapshot()
   const withExcluded = shape === 'excluded'
+  const subject = await subjectOf(kind, idOrName, namespace)
+  // Nothing awaited between here and the cache's lookup: the row, read in this epoch, is one the
+  // answer may be computed from; otherwise the computation reads it again.
+  const read = subject.epoch !== null && subject.epoch === registryEpoch() ? subject.row : null
+  // Keyed by the subject's id, whichever address named it: a GET by name, a GET by id and a watch
+  // share one answer (a notice's version and the GET that follows it are then of the same reads).
   return cachedAnswer(
-    `${kind}:${namespace ?? ''}:${idOrName}:${shape}`,
+    `${kind}:${subject.id}:${shape}`,
     async () => {
-      const row = await subjectRow(kind, idOrName, namespace)
+      const row = read ?? (await subjectRow(kind, subject.id, undefined))
       const dependencies = answerDependencies(kind, row)
       if (!fingerprintOf) {
         const [set, dependsOn] = await Promise.all([getSerializedEffectiveTools(kind, row, withExcluded), dependencies])
@@ -70,6 +78,19 @@ async function cachedSet(kind: Subject, idOrName: string, namespace: string | un
     statsVersion,
     fingerprintOf !== undefined,
   )
+}
+
+/**
+ * The id of the subject `idOrName` names: remembered (subject-ids.ts), else read, with the row and the
+ * registry epoch its read began at.
+ */
+async function subjectOf(kind: Subject, idOrName: string, namespace: string | undefined): Promise<{ id: string; row: Row | null; epoch: number | null }> {
+  const known = knownSubjectId(kind, idOrName, namespace)
+  if (known !== undefined) return { id: known, row: null, epoch: null }
+  const epoch = registryEpoch()
+  const row = await subjectRow(kind, idOrName, namespace)
+  rememberSubjectId(kind, idOrName, namespace, row, epoch)
+  return { id: row.id, row, epoch }
 }
 
 /**

@@ -252,6 +252,27 @@ spec:
     expect(toolNames(w.events[0])).toEqual(['acme.lookup', 'acme.update'])
   })
 
+  it("answers a notice's GET by namespace and name with the announced set, as by id: one cached answer for every address", async () => {
+    await applyManifest(agent('addressed', ['acme.lookup']))
+    const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'addressed' } })).id
+    const byName = async () => {
+      const answer = await call(agentFleet.effectiveTools, `/api/v1/agents/addressed/effective-tools?namespace=watch`, { params: { id: 'addressed' } })
+      return (answer.json as { effectiveTools: { name: string }[] }).effectiveTools.map((t) => t.name).filter((n) => n.startsWith('acme.'))
+    }
+    // A GET by name caches the set.
+    expect(await byName()).toEqual(['acme.lookup'])
+    // A change committed whose announcement has not arrived (here: never does).
+    await prisma.$transaction([
+      prisma.$executeRaw`SET LOCAL session_replication_role = replica`,
+      prisma.$executeRaw`UPDATE "Agent" SET spec = jsonb_set(spec::jsonb, '{grants}', '["acme.update"]')::json WHERE id = ${id}`,
+    ])
+    const w = await watch(id, { query: '&events=notices' })
+    await until('the first notice', () => w.events.length === 1)
+    // The notice's version is of the change; so is what the GET by name answers, from the answer the
+    // watch computed (kept under the agent's id, whichever address asks).
+    expect(await byName()).toEqual(['acme.update'])
+  })
+
   it("watches an agent's config.yaml: a server marked for direct access appears in the next event's text", async () => {
     await applyManifest(agent('configured', ['acme.lookup']))
     const id = (await prisma.agent.findFirstOrThrow({ where: { namespace: 'watch', name: 'configured' } })).id
