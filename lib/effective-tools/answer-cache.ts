@@ -66,13 +66,9 @@ function invalidate(scope: ChangeScope) {
 /** What a computation gives the cache: the answer (as a value to serialize, or serialized), and the subjects it depends on. */
 export type Computed = ({ value: unknown } | { body: Buffer }) & { dependsOn: ReadonlySet<string>; fingerprint?: string }
 
-/** The cached body for `key` (valid for `variant`), or computes, caches and returns it. */
-export async function cachedBody(key: string, compute: () => Promise<Computed>, variant = ''): Promise<Buffer> {
-  return (await cachedAnswer(key, compute, variant)).body
-}
-
 /**
- * cachedBody with what the answer depends on and the fingerprint it was computed with, if it was.
+ * The cached answer for `key` (valid for `variant`), or computes, caches and returns it: its body,
+ * what it depends on and the fingerprint it was computed with, if it was.
  * `fingerprinted`: only an answer computed with its fingerprint will do (a watch's: the fingerprint
  * must be of the body's own reads), and `compute` gives one.
  */

@@ -7,6 +7,7 @@ import 'server-only'
 import { agentSubject, unitSubject } from '@/lib/registry/change-subjects'
 import { type ChangeScope, onRegistryChange, registryEpoch, touches } from '@/lib/registry/registry-changes'
 import type { Row } from '@/lib/resources/kind-adapters'
+import { UUID } from './subject-rows'
 
 type Subject = 'Agent' | 'Unit'
 
@@ -21,8 +22,6 @@ interface Memo {
 }
 
 const memo: Memo = ((globalThis as { __toolroomSubjectIds?: Memo }).__toolroomSubjectIds ??= { ids: new Map(), stopListening: null })
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 // An id names its row whatever the namespace asked with (getRow: an id wins over a name), so it is
 // remembered once, not once per namespace a client sends; a name only in its namespace.

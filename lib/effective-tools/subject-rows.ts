@@ -12,7 +12,8 @@ interface Ask {
   namespace: string | undefined
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Text read as an id before a name (getRow's rule). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 // Text PostgreSQL cannot compare fails its query: such an ask goes alone, never in another's batch.
 const UNCOMPARABLE = /[\u0000\ud800-\udfff]/
 
