@@ -6,6 +6,7 @@ import { likeLiteral } from '@/lib/text/like-literal'
 import { db, sql } from '@/lib/sql'
 import { decodeTimeCursor, encodeTimeCursor, keysetPage } from '@/lib/http/pagination'
 import { credentialView, type CredentialState, type CredentialWithAgent } from './credential-view'
+import { isUuid } from '@/lib/refs/uuid'
 
 export interface CredentialListFilters {
   status: CredentialState | 'all'
@@ -22,8 +23,6 @@ export interface CredentialPage {
   total: number
   nextCursor: string | null
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const credentialsWithAgents = () => db.selectFrom('AgentCredential as c').innerJoin('Agent as a', 'a.id', 'c.agentId')
 type CredentialQuery = ReturnType<typeof credentialsWithAgents>
@@ -83,7 +82,7 @@ function filtered(query: CredentialQuery, f: CredentialListFilters, now: Date): 
 }
 
 function ofAgent(query: CredentialQuery, agent: string): CredentialQuery {
-  if (UUID.test(agent)) return query.where('a.id', '=', sql<string>`${agent}::uuid`)
+  if (isUuid(agent)) return query.where('a.id', '=', sql<string>`${agent}::uuid`)
   const slash = agent.indexOf('/')
   if (slash < 0) return query.where('a.name', '=', agent)
   return query.where('a.namespace', '=', agent.slice(0, slash)).where('a.name', '=', agent.slice(slash + 1))

@@ -7,7 +7,7 @@ import 'server-only'
 import { agentSubject, unitSubject } from '@/lib/registry/change-subjects'
 import { type ChangeScope, onRegistryChange, registryEpoch, touches } from '@/lib/registry/registry-changes'
 import type { Row } from '@/lib/resources/kind-adapters'
-import { UUID } from './subject-rows'
+import { isUuid } from '@/lib/refs/uuid'
 
 type Subject = 'Agent' | 'Unit'
 
@@ -37,7 +37,7 @@ function forget(scope: ChangeScope) {
 export function knownSubjectId(kind: Subject, idOrName: string, namespace: string | undefined): string | undefined {
   // While the listener is down a change could go unnoticed: nothing is taken from the memo then.
   if (registryEpoch() === null) return undefined
-  const byId = UUID.test(idOrName) ? memo.ids.get(idAddress(kind, idOrName)) : undefined
+  const byId = isUuid(idOrName) ? memo.ids.get(idAddress(kind, idOrName)) : undefined
   return (byId ?? memo.ids.get(nameAddress(kind, idOrName, namespace)))?.id
 }
 
@@ -51,6 +51,6 @@ export function rememberSubjectId(kind: Subject, idOrName: string, namespace: st
   if (epoch === null || registryEpoch() !== epoch) return
   // A unit is named by its namespace and name in what a change touches (change-subjects.ts), an agent by its id.
   const subject = kind === 'Agent' ? agentSubject(row.id) : unitSubject(row.namespace, row.name)
-  const address = UUID.test(idOrName) && row.id.toLowerCase() === idOrName.toLowerCase() ? idAddress(kind, row.id) : nameAddress(kind, idOrName, namespace)
+  const address = isUuid(idOrName) && row.id.toLowerCase() === idOrName.toLowerCase() ? idAddress(kind, row.id) : nameAddress(kind, idOrName, namespace)
   memo.ids.set(address, { id: row.id, dependsOn: new Set([subject]) })
 }

@@ -5,6 +5,7 @@ import { prisma } from '@/lib/db'
 import { KIND_ADAPTERS, type Row } from '@/lib/resources/kind-adapters'
 import { getRow } from '@/lib/resources/resource-store'
 import { batchedLoads } from './batched-loads'
+import { isUuid } from '@/lib/refs/uuid'
 
 type Subject = 'Agent' | 'Unit'
 interface Ask {
@@ -13,13 +14,12 @@ interface Ask {
 }
 
 /** Text read as an id before a name (getRow's rule). */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 // Text PostgreSQL cannot compare fails its query: such an ask goes alone, never in another's batch.
 const UNCOMPARABLE = /[\u0000\ud800-\udfff]/
 
 function rowsOf(kind: Subject) {
   return batchedLoads<Ask, Row | null>(async (asks) => {
-    const byId = asks.filter((a) => UUID.test(a.idOrName)).map((a) => a.idOrName.toLowerCase())
+    const byId = asks.filter((a) => isUuid(a.idOrName)).map((a) => a.idOrName.toLowerCase())
     const byName = asks.map((a) => ({ namespace: a.namespace ?? 'default', name: a.idOrName }))
     const rows = await KIND_ADAPTERS[kind].delegate(prisma).findMany({ where: { OR: [...(byId.length ? [{ id: { in: byId } }] : []), ...byName] } })
     const ids = new Map(rows.map((r) => [r.id, r]))
@@ -27,7 +27,7 @@ function rowsOf(kind: Subject) {
     const names = new Map(rows.map((r) => [nameKey(r.namespace, r.name), r]))
     // An id wins over a name that happens to be the same text, as in getRow.
     return asks.map(
-      (a) => (UUID.test(a.idOrName) ? ids.get(a.idOrName.toLowerCase()) : undefined) ?? names.get(nameKey(a.namespace ?? 'default', a.idOrName)) ?? null,
+      (a) => (isUuid(a.idOrName) ? ids.get(a.idOrName.toLowerCase()) : undefined) ?? names.get(nameKey(a.namespace ?? 'default', a.idOrName)) ?? null,
     )
   })
 }

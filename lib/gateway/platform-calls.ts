@@ -8,12 +8,11 @@ import type { EffectiveTool } from '@/lib/effective-tools/types'
 import { type AgentTools, runsInGateway } from './agent-tools'
 import { ToolFailure } from './tool-errors'
 import { toolSearchIndex } from './tool-search-index'
+import { isUuid } from '@/lib/refs/uuid'
 
 export function structured(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function summary(tool: EffectiveTool) {
   return {
@@ -78,7 +77,7 @@ export async function runPlatformTool(name: string, args: Record<string, unknown
     }
     case 'toolroom.approval_status': {
       const callId = String(args.callId)
-      if (!UUID.test(callId)) throw new ToolFailure('callId must be the id of a call', 'bad_call_id', {}, -32602)
+      if (!isUuid(callId)) throw new ToolFailure('callId must be the id of a call', 'bad_call_id', {}, -32602)
       const [row, approval] = await Promise.all([
         prisma.toolCall.findFirst({
           where: { id: callId, agentId: tools.agent.id },

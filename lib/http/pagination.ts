@@ -1,6 +1,7 @@
 // Opaque keyset cursors, stable under inserts and deletes, unlike offsets: over (namespace, name, id)
 // for registry lists, over (a time, an id) for everything listed by when it happened.
 import { AppError } from '@/lib/errors/app-error'
+import { isUuid } from '@/lib/refs/uuid'
 
 export interface Cursor {
   namespace: string
@@ -26,7 +27,7 @@ export function decodeCursor(raw: string): Cursor {
     const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'))
     if (Array.isArray(value) && value.length === 3) {
       const [namespace, name, id] = value
-      if ([namespace, name].every((v) => typeof v === 'string' && v.length <= 512 && !v.includes('\u0000')) && typeof id === 'string' && UUID.test(id))
+      if ([namespace, name].every((v) => typeof v === 'string' && v.length <= 512 && !v.includes('\u0000')) && typeof id === 'string' && isUuid(id))
         return { namespace, name, id }
     }
   } catch {
@@ -39,8 +40,6 @@ const notACursor = () =>
   new AppError('BAD_REQUEST', 'query parameter "cursor" is not a cursor this API issued', [
     { field: 'cursor', rule: 'cursor', message: 'is not a cursor this API issued; pass nextCursor from the previous page' },
   ])
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * A cursor over (a time, an id), the one cursor of every list ordered by when things happened
@@ -78,7 +77,7 @@ export function decodeTimeCursor(raw: string, idKind: CursorId = 'uuid'): TimeCu
   throw notACursor()
 }
 
-const validId = (id: string, kind: CursorId) => (kind === 'uuid' ? UUID.test(id) : SERIAL.test(id) && BigInt(id) <= MAX_BIGINT)
+const validId = (id: string, kind: CursorId) => (kind === 'uuid' ? isUuid(id) : SERIAL.test(id) && BigInt(id) <= MAX_BIGINT)
 
 /**
  * Prisma `where` for rows after the cursor in (`field`, id) order, newest first (`desc`) or oldest

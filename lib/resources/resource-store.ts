@@ -19,11 +19,10 @@ import { listOrder, type ResourceSort } from './list-order'
 import { type ResourceView, toResourceView } from './resource-view'
 import { refreshToolStatusAfter } from '@/lib/tools/refresh-tool-status'
 import { sql, sqlIn } from '@/lib/sql'
+import { isUuid } from '@/lib/refs/uuid'
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 type Db = typeof prisma | Tx
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface ListFilters {
   namespace?: string
@@ -74,7 +73,7 @@ export async function listResources(kind: Kind, filters: ListFilters): Promise<P
 async function findRow(kind: Kind, idOrName: string, namespace: string | undefined, db: Db = prisma): Promise<Row | null> {
   const delegate = KIND_ADAPTERS[kind].delegate(db)
   const omit = OMIT_COLUMNS[kind] ? { omit: OMIT_COLUMNS[kind] } : {}
-  if (UUID.test(idOrName)) {
+  if (isUuid(idOrName)) {
     const byId = await delegate.findUnique({ where: { id: idOrName }, ...omit })
     if (byId) return byId
   }

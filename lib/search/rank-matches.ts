@@ -21,12 +21,6 @@ export function rankByName<T extends { name: string }>(items: T[], query: string
     .map((r) => r.item)
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function isUuid(text: string): boolean {
-  return UUID.test(text)
-}
-
 /** Newest first, at most `limit`, each id once: the calls of several tools and agents, merged. */
 export function newestFirst<T extends { id: string; startedAt: Date }>(lists: T[][], limit: number): T[] {
   const seen = new Set<string>()

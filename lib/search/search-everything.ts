@@ -9,7 +9,8 @@ import type { Kind } from '@/lib/manifests/kinds'
 import { KIND_ADAPTERS } from '@/lib/resources/kind-adapters'
 import { isCanonicalToolId } from '@/lib/tools/naming'
 import { likeLiteral } from '@/lib/text/like-literal'
-import { isUuid, newestFirst, rankByName } from './rank-matches'
+import { newestFirst, rankByName } from './rank-matches'
+import { isUuid } from '@/lib/refs/uuid'
 
 export const SEARCH_KINDS = ['Agent', 'Tool', 'Unit', 'LanguageTool', 'Connector', 'Secret'] as const satisfies readonly Kind[]
 type SearchKind = (typeof SEARCH_KINDS)[number]
