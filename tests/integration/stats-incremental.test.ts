@@ -61,6 +61,7 @@ const opArb = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), outcome: fc.constantFrom(...CALL_OUTCOMES) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
 )
+type Op = typeof opArb extends fc.Arbitrary<infer T> ? T : never
 
 function record(spec: Omit<CallSpec, 'person'> & Partial<Pick<CallSpec, 'person'>>, now: number): CallRecord {
   const startedAt = new Date(now - spec.minutesAgo * 60_000 - (spec.minutesAgo % 7) * 1000)
@@ -153,67 +154,74 @@ afterAll(() => {
   reloadConfig()
 })
 
+/** One property run: the ops, then the incremental rows against a full recompute of the same calls. */
+async function checkOps(ops: Op[]): Promise<void> {
+  await resetCalls()
+  // Hours that get a few calls at once go to a recompute: both paths, and both at once.
+  process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = String(3 + (ops.length % 5))
+  reloadConfig()
+  const now = Date.now()
+  const ids: string[] = []
+  for (const op of ops) {
+    if (op.kind === 'insert' || op.kind === 'racing') {
+      const records = op.calls.map((c) => record(c, now))
+      ids.push(...records.map((r) => r.id))
+      if (op.kind === 'insert') await insertCalls(records)
+      else {
+        // Each settles before the next step: a failure must not leave the others running into the next run.
+        const raced = await Promise.allSettled([
+          rollupCallStats(),
+          insertCalls(records.slice(0, records.length / 2)),
+          rollupCallStats(),
+          insertCalls(records.slice(records.length / 2)),
+        ])
+        for (const r of raced) if (r.status === 'rejected') throw r.reason
+      }
+    } else if (op.kind === 'rollup') await rollupCallStats()
+    else if (ids.length > 0) {
+      const id = ids[op.pick % ids.length]
+      if (op.kind === 'update') await prisma.toolCall.updateMany({ where: { id }, data: { outcome: op.outcome } })
+      else await prisma.toolCall.deleteMany({ where: { id } })
+    }
+  }
+  // A run that met a racing one may leave work for the next: settle, then compare. Nothing races
+  // now, so a rollup that keeps finding the lock taken is a finding, not something to wait out.
+  let settled = false
+  for (let attempt = 0; attempt < 50 && !settled; attempt++) settled = (await rollupCallStats()).ran
+  if (!settled) throw new Error('50 rollups in a row found the lock taken with nothing else running: a transaction holding it never ended')
+  await rollupCallStats()
+  const incremental = await hourlyRows()
+  const incrementalTools = await toolRows()
+  const incrementalPeople = await personRows()
+  const incrementalTotals = await totalsRows()
+  const people = await byPersonBothWays(new Date())
+  expect(people.answered).toEqual(people.counted)
+  // The repair path also sums the 7-day totals afresh: the running ones must agree.
+  await markHoursForRecompute()
+  const full = await rollupCallStats()
+  expect(full.hoursRecomputed).toBeGreaterThan(180)
+  expect(await hourlyRows()).toEqual(incremental)
+  expect(await toolRows()).toEqual(incrementalTools)
+  expect(await personRows()).toEqual(incrementalPeople)
+  expect(await totalsRows()).toEqual(incrementalTotals)
+  expect((await byPersonBothWays(new Date())).answered).toEqual(people.answered)
+}
+
 describe('incremental rollup', () => {
   it('equals the full recompute for random calls, batches, changes and racing rollups', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
-        await resetCalls()
-        // Hours that get a few calls at once go to a recompute: both paths, and both at once.
-        process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS = String(3 + (ops.length % 5))
-        reloadConfig()
-        const now = Date.now()
-        const ids: string[] = []
-        for (const op of ops) {
-          if (op.kind === 'insert' || op.kind === 'racing') {
-            const records = op.calls.map((c) => record(c, now))
-            ids.push(...records.map((r) => r.id))
-            if (op.kind === 'insert') await insertCalls(records)
-            else {
-              // Each settles before the next step: a failure must not leave the others running into the next run.
-              const raced = await Promise.allSettled([
-                rollupCallStats(),
-                insertCalls(records.slice(0, records.length / 2)),
-                rollupCallStats(),
-                insertCalls(records.slice(records.length / 2)),
-              ])
-              for (const r of raced) if (r.status === 'rejected') throw r.reason
-            }
-          } else if (op.kind === 'rollup') await rollupCallStats()
-          else if (ids.length > 0) {
-            const id = ids[op.pick % ids.length]
-            if (op.kind === 'update') await prisma.toolCall.updateMany({ where: { id }, data: { outcome: op.outcome } })
-            else await prisma.toolCall.deleteMany({ where: { id } })
-          }
-        }
-        // A run that met a racing one may leave work for the next: settle, then compare. Nothing races
-        // now, so a rollup that keeps finding the lock taken is a finding, not something to wait out.
-        let settled = false
-        for (let attempt = 0; attempt < 50 && !settled; attempt++) settled = (await rollupCallStats()).ran
-        if (!settled) throw new Error('50 rollups in a row found the lock taken with nothing else running: a transaction holding it never ended')
-        await rollupCallStats()
-        const incremental = await hourlyRows()
-        const incrementalTools = await toolRows()
-        const incrementalPeople = await personRows()
-        const incrementalTotals = await totalsRows()
-        const people = await byPersonBothWays(new Date())
-        expect(people.answered).toEqual(people.counted)
-        // The repair path also sums the 7-day totals afresh: the running ones must agree.
-        await markHoursForRecompute()
-        const full = await rollupCallStats()
-        expect(full.hoursRecomputed).toBeGreaterThan(180)
-        expect(await hourlyRows()).toEqual(incremental)
-        expect(await toolRows()).toEqual(incrementalTools)
-        expect(await personRows()).toEqual(incrementalPeople)
-        expect(await totalsRows()).toEqual(incrementalTotals)
-        expect((await byPersonBothWays(new Date())).answered).toEqual(people.answered)
-      }),
+    // fast-check's time limit ends the assertion without waiting for the run under way: that run must
+    // end before the file's next tests reset the tables it is still writing (they then deadlock).
+    let runUnderWay: Promise<void> = Promise.resolve()
+    const property = fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), (ops) => (runUnderWay = checkOps(ops)))
+    try {
       // Interrupted well before the test's own limit, as a failure: fast-check then reports the seed and
-      // the counterexample it has. Past the limit, the test would fail with neither, and the property
-      // would go on running into the file's next tests.
-      { numRuns: 25, interruptAfterTimeLimit: 240_000, markInterruptAsFailure: true },
-    )
-    delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
-    reloadConfig()
+      // the counterexample it has. Past the limit, the test would fail with neither.
+      await fc.assert(property, { numRuns: 25, interruptAfterTimeLimit: 240_000, markInterruptAsFailure: true })
+    } finally {
+      await runUnderWay.catch(() => {})
+      delete process.env.TOOLROOM_STATS_RECOMPUTE_MIN_CALLS
+      reloadConfig()
+    }
   }, 300_000)
 
   it('adds a batch of late calls over many old hours without recomputing any hour', async () => {
