@@ -1,7 +1,8 @@
 // Approve-to-execution for bench:approvals: an agent (official SDK client) calls a financial REST
 // tool through the gateway N times; each request is approved through the REST API of the running
 // portal, one at a time, and the time until the upstream receives the call is measured. A real
-// worker process runs the approved calls. Prints {"samples": [ms, …]} on its last line.
+// worker process runs the approved calls. Prints {"samples": [ms, …], "afterEffect": [ms, …]} on its
+// last line: from the approval's request, and from the moment the decision took effect.
 import { spawn } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -69,6 +70,7 @@ const worker = spawn(process.execPath, [...TSX_NODE_ARGS, 'workers/main.ts'], { 
 await new Promise((r) => setTimeout(r, 3000))
 
 const samples: number[] = []
+const afterEffect: number[] = []
 try {
   for (let n = 1; n <= N; n++) {
     const answer = await client.callTool({ name: 'pay.charge', arguments: { n } })
@@ -83,6 +85,10 @@ try {
     while (!arrivals.has(n) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
     if (!arrivals.has(n)) throw new Error(`call ${n} was not executed within 10 s of its approval`)
     samples.push(arrivals.get(n)! - t0)
+    // The decision takes effect after the undo window (docs/design/approvals.md): the worker may run
+    // the call only from then, so that is where its own delay starts.
+    const { effectiveAt } = await prisma.approvalRequest.findUniqueOrThrow({ where: { id: approval.id }, select: { effectiveAt: true } })
+    if (effectiveAt) afterEffect.push(arrivals.get(n)! - effectiveAt.getTime())
   }
 } finally {
   const stopped = new Promise((r) => worker.once('exit', r))
@@ -93,5 +99,5 @@ try {
   upstream.close()
   await prisma.$disconnect()
 }
-console.log(JSON.stringify({ samples }))
+console.log(JSON.stringify({ samples, afterEffect }))
 process.exit(0)

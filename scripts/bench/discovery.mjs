@@ -9,6 +9,7 @@ import pg from 'pg'
 import { BENCH_SECRET_KEY } from './bench-server.mjs'
 import { benchDatabase } from '../fresh-database.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
+import { benchName, reportRows } from './bench-rows.mjs'
 
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 500)
 const PROCESSES = Number(process.env.BENCH_ENDPOINT_PROCESSES ?? 4)
@@ -136,7 +137,7 @@ try {
 
   console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`)
   console.log(
-    `${queued} discoveries queued in ${((tEnqueued - t0) / 1000).toFixed(2)} s; ${done} finished (${failed} failed) in ${seconds.toFixed(1)} s (target ≤ 15 s)`,
+    `${queued} discoveries queued in ${((tEnqueued - t0) / 1000).toFixed(2)} s; ${done} finished (${failed} failed) in ${seconds.toFixed(1)} s (first target ≤ 15 s: ${seconds <= 15 ? 'met' : 'missed'})`,
   )
   console.log(`cached: ${cached.servers}/${SERVERS} MCP servers with 10 tools, ${cached.agents}/${SERVERS} agents with 10 image tools`)
   for (const t of timings) console.log(`one ${t.kind} run: p50 ${Number(t.p50).toFixed(0)} ms, p95 ${Number(t.p95).toFixed(0)} ms (queue wait not included)`)
@@ -152,6 +153,12 @@ try {
       .map(([k, v]) => `${k} ${((1000 * v) / queued).toFixed(1)} ms`)
       .join(', ')}`,
   )
+  reportRows(benchName('bench:discovery', ['BENCH_SERVERS', 'BENCH_ENDPOINT_PROCESSES', 'BENCH_WORKERS', 'BENCH_WORKER_CONCURRENCY']), [
+    // Issue 32's row: 500 MCP servers and 500 agents' images discovered, every result cached.
+    { name: `${queued} discoveries, queued to all finished`, value: seconds, unit: 's', better: 'lower', target: 5 },
+    ...Object.entries(cpu).map(([kind, s]) => ({ name: `${kind} CPU per discovery`, value: (1000 * s) / queued, unit: 'ms', better: 'lower' })),
+  ])
+  if (done < queued || failed > 0) process.exitCode = 1
 } finally {
   for (const c of children) c.kill('SIGTERM')
   await new Promise((r) => setTimeout(r, 1000))

@@ -8,6 +8,7 @@ import { AUTH_HEADERS, ensureBenchToken } from './bench-auth.mjs'
 import { BENCH_SECRET_KEY, runNode as node, startBenchServer } from './bench-server.mjs'
 import { FLEET, seedBenchFleet } from './generate-fleet.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
+import { benchName, reportRows } from './bench-rows.mjs'
 
 const PORT = process.env.BENCH_PORT ?? '3998'
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20)
@@ -95,6 +96,15 @@ try {
   console.log(
     `resolver in process: mean ${resolver.meanMs.toFixed(3)} ms, p99 ${resolver.p99Ms.toFixed(3)} ms per agent of ${resolver.tools} tools (target ≤ 2 ms); load from the database: mean ${resolver.loadMeanMs.toFixed(2)} ms`,
   )
+  reportRows(benchName('bench:effective-tools', ['BENCH_SECONDS', 'BENCH_CONNECTIONS']), [
+    // Issue 32's row: p99 ≤ 60 ms while serving at least 0.8× what the floor serves.
+    { name: `p99 of GET /api/v1/agents/{id}, ${CONNECTIONS} connections`, value: agents.p99, unit: 'ms', better: 'lower', target: 60 },
+    { name: 'agents / floor throughput', value: agents.rps / floor.rps, unit: '×', better: 'higher', target: 0.8 },
+    { name: 'GET /api/v1/agents/{id} throughput', value: agents.rps, unit: 'req/s', better: 'higher' },
+    { name: `the floor's own p99 (GET /api/live), ${CONNECTIONS} connections`, value: floor.p99, unit: 'ms', better: 'lower' },
+    { name: 'cold pass, per answer (4 clients)', value: (cold.seconds * 1000 * 4) / agentIds.length, unit: 'ms', better: 'lower' },
+    { name: 'resolver in process, mean per agent', value: resolver.meanMs, unit: 'ms', better: 'lower', target: 2 },
+  ])
 } finally {
   for (const c of children) c.kill('SIGTERM')
   await new Promise((r) => setTimeout(r, 500))

@@ -1,7 +1,8 @@
 // npm run bench:gateway — a read-only tool on a local SDK MCP server, called directly and through
 // the gateway, side by side in one run, at 1 and at 20 connections. Every gateway call is recorded in
 // PostgreSQL before it is answered (the run checks the row count). Prints throughput, p50/p99 and the
-// ratio; record the figures in BENCHMARKS.md.
+// ratio; record the figures in BENCHMARKS.md. The same calls also go through the floors of issue 32's
+// rows (gateway-hop.mjs): one bare hop, and one hop that commits a row per call.
 //   BENCH_SECONDS (default 10) per measurement; BENCH_TARGET=lean (default) or next (the same handler
 //   in `next start` at /mcp, needs a build); TOOLROOM_BENCH_PG_PORT for the embedded PostgreSQL;
 //   BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the lean gateway there.
@@ -28,6 +29,7 @@ import { buildForProduction, PRODUCTION_ARGS } from '../production-stack.mjs'
 import { stopChild } from '../stop-child.mjs'
 import { BENCH_SECRET_KEY as SECRET_KEY } from './bench-server.mjs'
 import { TSX_NODE_ARGS } from '../tsx-node-args.mjs'
+import { benchName, reportRows } from './bench-rows.mjs'
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const TARGET = process.env.BENCH_TARGET ?? 'lean'
@@ -215,6 +217,15 @@ try {
     gateway = url
   }
   const gatewayPid = start.last.pid
+  // The floors: one hop in Node.js, and one hop with a committed row per call (gateway-hop.mjs).
+  const hops = []
+  for (const [name, extra] of [
+    ['one hop', {}],
+    ['one hop and a commit', { HOP_DATABASE_URL: db.url }],
+  ]) {
+    const [, url] = await start(['scripts/bench/gateway-hop.mjs'], { UPSTREAM_URL: upstream, ...extra }, /hop (\S+)/)
+    hops.push({ name, url, pid: start.last.pid, commits: 'HOP_DATABASE_URL' in extra })
+  }
   const auth = { authorization: `Bearer ${token}` }
   await check(upstream, upstreamHeaders, body)
   await check(gateway, auth, gatewayBody)
@@ -255,11 +266,29 @@ try {
     through.gatewayCpuMs = ((cpuSeconds(gatewayPid) - g0) * 1000) / through.total
     through.upstreamCpuMs = ((cpuSeconds(upstreamPid) - u1) * 1000) / through.total
     through.postgresCpuMs = p0 === null ? null : ((postgresCpuSeconds() - p0) * 1000) / through.total
+    const floors = []
+    for (const hop of hops) {
+      await load(hop.url, upstreamHeaders, body, Math.max(1, connections / 4)).catch(() => {})
+      const h0 = cpuSeconds(hop.pid)
+      // The bare hop has no database: PostgreSQL's figure would only be its idle processes' noise.
+      const hp0 = hop.commits ? postgresCpuSeconds() : null
+      const measured = await load(hop.url, upstreamHeaders, body, connections)
+      measured.hopCpuMs = ((cpuSeconds(hop.pid) - h0) * 1000) / measured.total
+      measured.postgresCpuMs = hp0 === null ? null : ((postgresCpuSeconds() - hp0) * 1000) / measured.total
+      floors.push({ name: hop.name, url: hop.url, ...measured })
+    }
     if (connections === 1) {
       direct.precise = await sequentialLatency(upstream, upstreamHeaders, body, DURATION / 2)
       through.precise = await sequentialLatency(gateway, auth, gatewayBody, DURATION / 2)
+      for (const floor of floors) floor.precise = await sequentialLatency(floor.url, upstreamHeaders, body, DURATION / 2)
     }
-    rows.push({ connections, direct, through })
+    // Direct again after the others: this machine's speed drifts over a minute, and a ratio against
+    // one measurement taken before the rest would carry that drift. The ratios use the mean of the two.
+    const directAfter = await load(upstream, upstreamHeaders, body, connections)
+    direct.rpsBefore = direct.rps
+    direct.rpsAfter = directAfter.rps
+    direct.rps = (direct.rpsBefore + direct.rpsAfter) / 2
+    rows.push({ connections, direct, through, floors })
   }
 
   await stats.end()
@@ -280,12 +309,25 @@ try {
     console.log(
       `${String(connections).padStart(11)} | ${direct.rps.toFixed(0).padStart(14)} | ${`${direct.p50}/${direct.p99}`.padStart(17)} | ${through.rps.toFixed(0).padStart(15)} | ${`${through.p50}/${through.p99}`.padStart(18)} | ${(through.rps / direct.rps).toFixed(2).padStart(16)} | ${(through.p50 - direct.p50).toFixed(1).padStart(12)}`,
     )
+  for (const { connections, direct } of rows)
+    console.log(
+      `direct at ${connections} connection(s), measured before and after the others: ${direct.rpsBefore.toFixed(0)} and ${direct.rpsAfter.toFixed(0)} calls/s (the ratios use their mean)`,
+    )
   for (const { connections, direct, through } of rows)
     console.log(
       `CPU per call at ${connections} connection(s): upstream ${direct.upstreamCpuMs.toFixed(2)} ms direct; through the gateway: gateway ${through.gatewayCpuMs.toFixed(2)} ms + upstream ${through.upstreamCpuMs.toFixed(2)} ms${through.postgresCpuMs === null ? '' : ` + PostgreSQL ${through.postgresCpuMs.toFixed(2)} ms`}; ${through.commitsPerCall.toFixed(2)} database commits per call`,
     )
+  console.log('\nthe floors: the same calls through one hop that only forwards (gateway-hop.mjs), and one that also commits a row per call')
+  console.log('| path | connections | calls/s | p50/p99 ms | / direct | CPU per call: the hop | PostgreSQL |\n|---|---|---|---|---|---|---|')
+  for (const { connections, direct, floors } of rows)
+    for (const f of floors)
+      console.log(
+        `| ${f.name} | ${connections} | ${f.rps.toFixed(0)} | ${f.p50}/${f.p99} | ${(f.rps / direct.rps).toFixed(2)}× | ${f.hopCpuMs.toFixed(2)} ms | ${f.postgresCpuMs === null ? '—' : `${f.postgresCpuMs.toFixed(2)} ms`} |`,
+      )
   const [one, twenty] = rows
   const added = one.through.precise.p50 - one.direct.precise.p50
+  for (const f of one.floors)
+    console.log(`${f.name}, 1 connection, timed in µs: p50 ${f.precise.p50.toFixed(2)} ms: ${(f.precise.p50 - one.direct.precise.p50).toFixed(2)} ms added`)
   console.log(
     `1 connection, one call at a time, timed in µs: direct p50 ${one.direct.precise.p50.toFixed(2)} ms (p99 ${one.direct.precise.p99.toFixed(2)}, ${one.direct.precise.n} calls), ` +
       `gateway p50 ${one.through.precise.p50.toFixed(2)} ms (p99 ${one.through.precise.p99.toFixed(2)}, ${one.through.precise.n} calls): ${added.toFixed(2)} ms added`,
@@ -301,9 +343,33 @@ try {
       `at 20 connections ≥ 0.5× direct: ${twenty.through.rps >= 0.5 * twenty.direct.rps ? 'met' : 'MISSED'}, ≥ 500 calls/s: ${twenty.through.rps >= 500 ? 'met' : 'MISSED'}`,
   )
   // Issue 32's rows (the gateway's cost per call), stricter than the targets above.
-  console.log(
-    `cost per call (issue 32): at 20 connections ≥ 0.9× direct: ${twenty.through.rps >= 0.9 * twenty.direct.rps ? 'met' : 'MISSED'}; ` +
-      `gateway CPU per call at 20 connections ≤ 0.4 ms: ${twenty.through.gatewayCpuMs <= 0.4 ? 'met' : 'MISSED'}; p50 added at 1 connection ≤ 1.0 ms: ${added <= 1 ? 'met' : 'MISSED'}`,
+  reportRows(
+    benchName('bench:gateway', [
+      'BENCH_SECONDS',
+      'BENCH_TARGET',
+      'BENCH_TRACING',
+      'BENCH_GATEWAY_DIR',
+      'BENCH_UPSTREAM_AUTH',
+      'BENCH_POLICIES',
+      'BENCH_RATE_LIMIT',
+      'TOOLROOM_GATEWAY_ASYNC_COMMIT',
+    ]),
+    [
+      { name: 'through the gateway / direct, 20 connections', value: twenty.through.rps / twenty.direct.rps, unit: '×', better: 'higher', target: 0.9 },
+      { name: 'gateway CPU per call, 20 connections', value: twenty.through.gatewayCpuMs, unit: 'ms', better: 'lower', target: 0.4 },
+      { name: 'p50 added at 1 connection (µs loop)', value: added, unit: 'ms', better: 'lower', target: 1 },
+      { name: 'calls/s through the gateway, 20 connections', value: twenty.through.rps, unit: 'calls/s', better: 'higher', target: 500 },
+      ...twenty.floors.flatMap((f) => [
+        { name: `${f.name} / direct, 20 connections`, value: f.rps / twenty.direct.rps, unit: '×', better: 'higher' },
+        { name: `${f.name}: its CPU per call, 20 connections`, value: f.hopCpuMs, unit: 'ms', better: 'lower' },
+      ]),
+      ...one.floors.map((f) => ({
+        name: `${f.name}: p50 added at 1 connection (µs loop)`,
+        value: f.precise.p50 - one.direct.precise.p50,
+        unit: 'ms',
+        better: 'lower',
+      })),
+    ],
   )
 } finally {
   await Promise.all(children.map((child) => stopChild(child)))

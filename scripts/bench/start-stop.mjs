@@ -14,6 +14,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { benchName, reportRows } from './bench-rows.mjs'
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 3)
 const DATA_DIR = path.resolve(process.env.BENCH_START_DATA_DIR ?? '.data/bench-start')
@@ -187,4 +188,8 @@ console.log(`npm start again (built), to healthy: median ${start.toFixed(2)} s, 
 console.log(
   `Ctrl-C to everything stopped: median ${stop.toFixed(2)} s, target ≤ ${TARGET_S.stop} s: ${stop <= TARGET_S.stop ? 'met' : 'missed'}; processes left running: ${leftovers}`,
 )
+reportRows(benchName('bench:start-stop', ['BENCH_START_RUNS']), [
+  { name: 'npm start again (built), to healthy, median', value: start, unit: 's', better: 'lower', target: TARGET_S.start },
+  { name: 'Ctrl-C to everything stopped, median', value: stop, unit: 's', better: 'lower', target: TARGET_S.stop },
+])
 process.exitCode = leftovers > 0 || runs.some((r) => r.code !== 0) ? 1 : 0

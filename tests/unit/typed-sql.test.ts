@@ -31,6 +31,7 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
     'a benchmark of the late rollup: bulk call fills, VACUUM and fillfactor DDL between runs, and the statistics catalog (HOT update counts) on a connection of its own',
   'scripts/bench/discovery.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/gateway.mjs': PLAIN_JS_SCRIPT,
+  'scripts/bench/gateway-hop.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/generate-fleet.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/scale.mjs': PLAIN_JS_SCRIPT,
   'scripts/bench/search.mjs': PLAIN_JS_SCRIPT,
