@@ -13,7 +13,6 @@ interface Ask {
   namespace: string | undefined
 }
 
-/** Text read as an id before a name (getRow's rule). */
 // Text PostgreSQL cannot compare fails its query: such an ask goes alone, never in another's batch.
 const UNCOMPARABLE = /[\u0000\ud800-\udfff]/
 
