@@ -37,7 +37,9 @@ export function verdict(row) {
 
 /** How much worse `row` is than `before`, as a fraction of `before` (negative when better); null if it cannot be said. */
 export function worsening(row, before) {
-  if (typeof before !== 'number' || !Number.isFinite(before) || before <= 0 || !Number.isFinite(row.value)) return null
+  if (typeof before !== 'number' || !Number.isFinite(before) || before <= 0) return null
+  // A figure that could not be had this time (a watcher never reached: Infinity) is as bad as it gets.
+  if (!Number.isFinite(row.value)) return row.value === (row.better === 'lower' ? Infinity : -Infinity) ? Infinity : null
   return row.better === 'higher' ? (before - row.value) / before : (row.value - before) / before
 }
 
@@ -68,14 +70,16 @@ export function formatRows(bench, judged, previous) {
   for (const r of judged) {
     const target = r.target === undefined ? '—' : `${r.better === 'higher' ? '≥' : '≤'} ${figure(r.target, r.unit)}`
     const before = r.before === null ? '—' : figure(r.before, r.unit)
-    const change =
-      r.change === null ? '—' : `${r.change > 0 ? 'worse' : 'better'} by ${Math.abs(r.change * 100).toFixed(0)} %${r.regression ? ' **regression**' : ''}`
+    const by = r.change === Infinity ? 'worse: not measured' : `${r.change > 0 ? 'worse' : 'better'} by ${Math.abs(r.change * 100).toFixed(0)} %`
+    const change = r.change === null ? '—' : `${by}${r.regression ? ' **regression**' : ''}`
     lines.push(`| ${r.name} | ${figure(r.value, r.unit)} | ${target} | ${r.verdict ?? ''} | ${before} | ${change} |`)
   }
-  for (const r of judged.filter((j) => j.regression))
+  for (const r of judged.filter((j) => j.regression)) {
+    const what = r.change === Infinity ? 'could not be measured in this run' : `is ${(r.change * 100).toFixed(0)} % worse than in`
     lines.push(
-      `REGRESSION: "${r.name}" is ${(r.change * 100).toFixed(0)} % worse than the last run on this machine (${figure(r.before, r.unit)} → ${figure(r.value, r.unit)}): measure it again on a quiet machine, and if it holds, call it out in BENCHMARKS.md.`,
+      `REGRESSION: "${r.name}" ${what} the last run on this machine (${figure(r.before, r.unit)} → ${figure(r.value, r.unit)}): measure it again on a quiet machine, and if it holds, call it out in BENCHMARKS.md.`,
     )
+  }
   return lines
 }
 

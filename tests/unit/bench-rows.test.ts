@@ -45,6 +45,9 @@ describe('bench rows', () => {
     expect(fresh).toMatchObject({ before: null, change: null, regression: false })
     const [zero] = judgeRows([cpu(1)], { ...previous, rows: [cpu(0)] })
     expect(zero.change).toBeNull()
+    // A figure this run could not have (a watcher never reached) against one the last run had.
+    const [lost] = judgeRows([cpu(Infinity)], previous)
+    expect(lost).toMatchObject({ verdict: 'missed', regression: true })
   })
 
   it('compares with the last run of the same benchmark on the same machine, and keeps each run', () => {
@@ -58,7 +61,7 @@ describe('bench rows', () => {
     const second = reportRows('gateway', [ratio(0.66)], options)
     expect(second[0]).toMatchObject({ before: 0.8, regression: true, verdict: 'missed' })
     const printed = vi.mocked(console.log).mock.calls.map(([line]) => String(line))
-    expect(printed.some((line) => line.startsWith('REGRESSION: "gateway/direct at 20 connections" is 18 % worse'))).toBe(true)
+    expect(printed.some((line) => line.startsWith('REGRESSION: "gateway/direct at 20 connections" is 18 % worse than in the last run'))).toBe(true)
     const kept = fs
       .readFileSync(file, 'utf8')
       .trim()
