@@ -4,7 +4,7 @@
 // one JSON line each in BENCH_RESULTS (default .data/bench-results.jsonl: the checkout's data
 // directory, which outlives runs and is never committed). A profiled run (BENCH_PROFILE_DIR) is
 // compared but not kept: the profiler's cost would make the next plain run look faster than it is.
-// So is a run its caller says is not comparable (a test run that failed).
+// So is a run its caller says is not comparable (`notKept`: the reason).
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
