@@ -83,10 +83,9 @@ export function formatRows(bench, judged, previous) {
   return lines
 }
 
-function readRuns(file) {
-  if (!fs.existsSync(file)) return []
+function readRuns(text) {
   const runs = []
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     if (line.trim() === '') continue
     try {
       runs.push(JSON.parse(line))
@@ -113,7 +112,8 @@ function currentCommit() {
  */
 export function reportRows(bench, rows, options = {}) {
   const file = path.resolve(options.file ?? process.env.BENCH_RESULTS ?? '.data/bench-results.jsonl')
-  const runs = readRuns(file)
+  const kept = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+  const runs = readRuns(kept)
   const here = options.machine ?? machine()
   const previous = lastRun(runs, bench, here)
   const judged = judgeRows(rows, previous)
@@ -132,7 +132,7 @@ export function reportRows(bench, rows, options = {}) {
     }
     fs.mkdirSync(path.dirname(file), { recursive: true })
     // After a line cut short, on a line of its own: the cut line stays unreadable, this one does not.
-    const cutShort = fs.existsSync(file) && !fs.readFileSync(file, 'utf8').endsWith('\n') && fs.statSync(file).size > 0
+    const cutShort = kept !== '' && !kept.endsWith('\n')
     fs.appendFileSync(file, `${cutShort ? '\n' : ''}${JSON.stringify(run)}\n`)
   }
   return judged
