@@ -5,8 +5,9 @@
 // meanwhile → [embedded PostgreSQL when DATABASE_URL is unset] → the data step's migrations, admin
 // token and demo fleet (embedded database only; on a second start only a check that they are written),
 // beside the production build when the sources changed → ready once those are written and
-// /api/health answers through the gateway → the demo's local endpoints on ports of their own, the
-// discovery workers, and the demo's agents calling through the gateway (unless TOOLROOM_DEMO_TRAFFIC=0).
+// /api/health answers through the gateway → the web server's database client loaded (its health
+// answers ask the pool alone), the demo's local endpoints on ports of their own, the discovery
+// workers, and the demo's agents calling through the gateway (unless TOOLROOM_DEMO_TRAFFIC=0).
 // What is started after ready does not compete for the cores with what ready waits for
 // (BENCHMARKS.md, "Start and stop").
 // Ctrl-C or SIGTERM stops the workers, then the web server, then the demo endpoints, then PostgreSQL,
@@ -22,6 +23,7 @@ import { embeddedDatabaseUrl } from './embedded-db-url.mjs'
 import { chooseEmbeddedPgPort } from './embedded-pg-port.mjs'
 import { ensureSecretKey, needsBuild, recordBuild } from './start-helpers.mjs'
 import { createSupervisor } from './supervisor.mjs'
+import { WARM_DATABASE_CLIENT } from './web-warm-up.mjs'
 
 const t0 = performance.now()
 const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`
@@ -64,6 +66,7 @@ try {
   // Next.js on an internal port (BENCHMARKS.md, "Gateway", says why). TOOLROOM_GATEWAY_FRONT=0 lets
   // Next.js serve the port, and /mcp, alone.
   let webOrigin = null
+  let webServer = null
   const startWeb = () => {
     if (settings.TOOLROOM_DEV) {
       supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST], { stopOrder: STOP.web, env: metricsPort(0) })
@@ -71,7 +74,7 @@ try {
     }
     const front = settings.TOOLROOM_GATEWAY_FRONT
     const webPort = front ? String(settings.TOOLROOM_WEB_INTERNAL_PORT ?? settings.PORT + 1) : PORT
-    supervisor.keepRunning(
+    webServer = supervisor.keepRunning(
       'web',
       ['-r', './dist/web-preload.cjs', 'node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST],
       { stopOrder: STOP.web, env: metricsPort(0) },
@@ -120,6 +123,9 @@ try {
   await Promise.all([preparing, webHealthy])
   await supervisor.waitHealthy(`http://${localHost}:${PORT}/api/health`)
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)
+  // Its health answers did not load the database client; it loads it now, not in a person's first request.
+  // A server that exits meanwhile is the supervisor's to report, not this message's.
+  if (webServer?.connected) webServer.send(WARM_DATABASE_CLIENT, () => {})
   if (fs.existsSync(path.join(DATA_DIR, 'pg17')) && embedded)
     log(`data: ${path.relative(process.cwd(), DATA_DIR)}/ (delete it to start over with a fresh demo fleet)`)
 

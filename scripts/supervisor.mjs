@@ -63,7 +63,10 @@ export function createSupervisor({ log, onStop }) {
         })
       })
     },
-    /** `stopOrder`: services with a lower one are stopped (and waited for) before the others; `env`: variables of its own. */
+    /**
+     * `stopOrder`: services with a lower one are stopped (and waited for) before the others; `env`:
+     * variables of its own. Returns the child (an IPC channel joins it to us).
+     */
     keepRunning(name, args, { stopOrder = 0, env = {} } = {}) {
       const child = spawnNode(args, { keepAlive: true, stopOrder, env })
       child.once('exit', (code, signal) => {
@@ -71,6 +74,7 @@ export function createSupervisor({ log, onStop }) {
         log(`${name} exited (${code ?? signal}); stopping everything`)
         shutdown(1)
       })
+      return child
     },
     waitHealthy,
   }

@@ -53,6 +53,7 @@ type HeldState = Record<string | symbol, unknown> & {
   __toolroomBoss?: { boss: unknown }
   __toolroomRegistryChanges?: { client: unknown }
   __toolroomCallPool?: { end(): Promise<void> }
+  __toolroomDatabasePool?: { end(): Promise<void>; ended: boolean }
   __toolroomChangeFeed?: { timer: ReturnType<typeof setTimeout> | null }
 }
 
@@ -66,6 +67,8 @@ async function releaseProcessState() {
   const held = globalThis as unknown as HeldState
   const { prisma } = await import('@/lib/db')
   await prisma.$disconnect()
+  // The client leaves the pool it was given open (lib/db-pool.ts): its connections belong to this file.
+  if (held.__toolroomDatabasePool && !held.__toolroomDatabasePool.ended) await held.__toolroomDatabasePool.end()
   if (held.__toolroomBoss?.boss) await (await import('@/lib/jobs/boss')).stopBoss()
   if (held.__toolroomRegistryChanges?.client) await (await import('@/lib/registry/registry-changes')).stopListeningForTests()
   await held.__toolroomCallPool?.end()

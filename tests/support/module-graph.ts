@@ -18,6 +18,8 @@ export interface ModuleFacts {
   file: string
   /** Files of ours it imports at run time (project-relative). */
   localImports: string[]
+  /** Those of them it imports only with `import()`, on demand (a subset of localImports). */
+  dynamicImports: string[]
   /** Files of ours it imports for their types only (erased at build, but still a dependency of the reader). */
   typeImports: string[]
   /** What else it imports at run time: npm packages, `node:` built-ins, lib/generated paths. */
@@ -67,21 +69,36 @@ function isInlinedAtBuild(processAccess: ts.PropertyAccessExpression): boolean {
   return processAccess.name.text === 'env' && ts.isPropertyAccessExpression(variable) && /^(NODE_ENV|NEXT_PUBLIC_\w+)$/.test(variable.name.text)
 }
 
-function readModule(file: string): ModuleFacts {
+/** One source file's facts; `file` is project-relative (any directory: instrumentation.ts, scripts/). */
+export function readModule(file: string): ModuleFacts {
   const text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
   const specifiers: string[] = []
+  const staticSpecifiers = new Set<string>()
   const typeSpecifiers: string[] = []
   let touchesProcess = false
+  const addStatic = (specifier: string) => {
+    specifiers.push(specifier)
+    staticSpecifiers.add(specifier)
+  }
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node)) {
-      ;(isErasedImport(node) ? typeSpecifiers : specifiers).push((node.moduleSpecifier as ts.StringLiteral).text)
+      const specifier = (node.moduleSpecifier as ts.StringLiteral).text
+      if (isErasedImport(node)) typeSpecifiers.push(specifier)
+      else addStatic(specifier)
     } else if (ts.isExportDeclaration(node)) {
-      if (node.moduleSpecifier) (node.isTypeOnly ? typeSpecifiers : specifiers).push((node.moduleSpecifier as ts.StringLiteral).text)
+      if (node.moduleSpecifier) {
+        const specifier = (node.moduleSpecifier as ts.StringLiteral).text
+        if (node.isTypeOnly) typeSpecifiers.push(specifier)
+        else addStatic(specifier)
+      }
     } else if (ts.isCallExpression(node)) {
       const [first] = node.arguments
       const loads = node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require')
-      if (loads && first && ts.isStringLiteralLike(first)) specifiers.push(first.text)
+      if (loads && first && ts.isStringLiteralLike(first)) {
+        if (node.expression.kind === ts.SyntaxKind.ImportKeyword) specifiers.push(first.text)
+        else addStatic(first.text)
+      }
     } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && !isInlinedAtBuild(node)) {
       touchesProcess = true
     }
@@ -89,11 +106,14 @@ function readModule(file: string): ModuleFacts {
   }
   visit(source)
   const localImports: string[] = []
+  const dynamicImports: string[] = []
   const externalImports: string[] = []
   for (const specifier of specifiers) {
     const local = resolveLocal(file, specifier)
-    if (local) localImports.push(local)
-    else externalImports.push(specifier.startsWith('@/') ? specifier.slice(2) : specifier)
+    if (local) {
+      localImports.push(local)
+      if (!staticSpecifiers.has(specifier)) dynamicImports.push(local)
+    } else externalImports.push(specifier.startsWith('@/') ? specifier.slice(2) : specifier)
   }
   const typeImports = typeSpecifiers.flatMap((specifier) => resolveLocal(file, specifier) ?? [])
   const firstStatement = source.statements[0]
@@ -102,7 +122,7 @@ function readModule(file: string): ModuleFacts {
     ts.isExpressionStatement(firstStatement) &&
     ts.isStringLiteral(firstStatement.expression) &&
     firstStatement.expression.text === 'use client'
-  return { file, localImports, typeImports, externalImports, usesClient, serverOnly: externalImports.includes('server-only'), touchesProcess }
+  return { file, localImports, dynamicImports, typeImports, externalImports, usesClient, serverOnly: externalImports.includes('server-only'), touchesProcess }
 }
 
 /** Every source file of app/, components/ and lib/, read once. */
@@ -110,6 +130,27 @@ export function readModuleGraph(): Map<string, ModuleFacts> {
   const graph = new Map<string, ModuleFacts>()
   for (const dir of SOURCE_DIRS) for (const file of listSources(dir, [])) graph.set(file, readModule(file))
   return graph
+}
+
+/**
+ * Every module of ours that loading `entries` loads, each with the chain of imports that brought it
+ * in (entry first), for error messages: the entries' imports, static and dynamic (an entry such as
+ * instrumentation.ts awaits each), and from there the static imports only (an `import()` further in
+ * loads on demand).
+ */
+export function modulesLoadedBy(entries: string[]): Map<string, string[]> {
+  const reached = new Map<string, string[]>()
+  const queue = entries.map((entry) => [entry])
+  while (queue.length > 0) {
+    const chain = queue.shift()!
+    const file = chain[chain.length - 1]
+    if (reached.has(file)) continue
+    reached.set(file, chain)
+    const facts = readModule(file)
+    const followed = chain.length === 1 ? facts.localImports : facts.localImports.filter((next) => !facts.dynamicImports.includes(next))
+    for (const next of followed) if (!reached.has(next)) queue.push([...chain, next])
+  }
+  return reached
 }
 
 /**

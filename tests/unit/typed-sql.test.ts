@@ -16,6 +16,7 @@ const UNTYPED_SQL_ALLOWED: Record<string, string> = {
   'lib/sql.ts': 'the typed SQL itself: runs the statements Kysely compiled',
   'lib/gateway/record-call.ts': "runs the call-record INSERT (compiled by lib/sql.ts) on the gateway's own pool, as a named statement",
   'lib/gateway/rate-limit.ts': "runs the rate count's SELECT (compiled by lib/sql.ts) on the gateway's own pool, as a named statement",
+  'lib/health/check-health.ts': "the health check's `SELECT 1` on the pool alone, before (and instead of) loading the Prisma client",
   'lib/migrations/apply-migrations.ts': 'runs the migrations, which are SQL files, on one connection under a session advisory lock',
   'scripts/steps/data-settled.ts':
     "npm start's check that the admin token and the demo are written already, on a connection of its own before (and instead of) loading the Prisma client and so the typed SQL",

@@ -1,0 +1,1 @@
+export const WARM_DATABASE_CLIENT: 'toolroom:warm-database-client'
