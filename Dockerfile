@@ -40,8 +40,7 @@ ENV NODE_ENV=production \
     TOOLROOM_METRICS_PORT=9464
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
-COPY --from=build /app/package.json /app/next.config.ts /app/prisma.config.ts ./
-COPY --from=build /app/lib/http/security-headers.ts ./lib/http/security-headers.ts
+COPY --from=build /app/package.json /app/next.config.mjs /app/prisma.config.ts ./
 # The migrations (dist/migrate.cjs applies prisma/migrations/*/migration.sql, docs/operations.md).
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/scripts/embedded-db-url.mjs /app/scripts/toolroom-entrypoint.sh ./scripts/

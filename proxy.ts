@@ -1,6 +1,6 @@
 // A fresh nonce per page request for the content security policy: Next.js puts it on its own
 // scripts, so no inline script without it runs. Security headers that do not vary per request
-// live in next.config.ts.
+// live in next.config.mjs.
 import { type NextRequest, NextResponse } from 'next/server'
 import { contentSecurityPolicy } from '@/lib/http/security-headers'
 
