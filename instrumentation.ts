@@ -21,9 +21,5 @@ export async function register() {
       const health = await checkHealth()
       return health.status === 'ok' ? null : `database: ${health.database}`
     })
-    // The database client is loaded when npm start says it has printed ready, not before the first
-    // health answer (lib/health/warm-database-client.ts).
-    const { warmDatabaseClientWhenTold } = await import('@/lib/health/warm-database-client')
-    void warmDatabaseClientWhenTold()
   }
 }

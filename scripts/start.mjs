@@ -23,7 +23,7 @@ import { embeddedDatabaseUrl } from './embedded-db-url.mjs'
 import { chooseEmbeddedPgPort } from './embedded-pg-port.mjs'
 import { ensureSecretKey, needsBuild, recordBuild } from './start-helpers.mjs'
 import { createSupervisor } from './supervisor.mjs'
-import { WARM_DATABASE_CLIENT } from './web-warm-up.mjs'
+import { askOnce } from './wait-healthy.mjs'
 
 const t0 = performance.now()
 const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`
@@ -66,7 +66,6 @@ try {
   // Next.js on an internal port (BENCHMARKS.md, "Gateway", says why). TOOLROOM_GATEWAY_FRONT=0 lets
   // Next.js serve the port, and /mcp, alone.
   let webOrigin = null
-  let webServer = null
   const startWeb = () => {
     if (settings.TOOLROOM_DEV) {
       supervisor.keepRunning('web', ['node_modules/next/dist/bin/next', 'dev', '-p', PORT, '-H', HOST], { stopOrder: STOP.web, env: metricsPort(0) })
@@ -74,7 +73,7 @@ try {
     }
     const front = settings.TOOLROOM_GATEWAY_FRONT
     const webPort = front ? String(settings.TOOLROOM_WEB_INTERNAL_PORT ?? settings.PORT + 1) : PORT
-    webServer = supervisor.keepRunning(
+    supervisor.keepRunning(
       'web',
       ['-r', './dist/web-preload.cjs', 'node_modules/next/dist/bin/next', 'start', '-p', webPort, '-H', front ? '127.0.0.1' : HOST],
       { stopOrder: STOP.web, env: metricsPort(0) },
@@ -123,9 +122,9 @@ try {
   await Promise.all([preparing, webHealthy])
   await supervisor.waitHealthy(`http://${localHost}:${PORT}/api/health`)
   log(`ready at http://${HOST === '0.0.0.0' ? 'localhost' : HOST}:${PORT} (${elapsed()}); Ctrl-C stops everything`)
-  // Its health answers did not load the database client; it loads it now, not in a person's first request.
-  // A server that exits meanwhile is the supervisor's to report, not this message's.
-  if (webServer?.connected) webServer.send(WARM_DATABASE_CLIENT, () => {})
+  // The web server's health answers asked the pool alone; the deep check loads its database client
+  // now, while nobody waits, not in a person's first request (lib/health/answer-health.ts).
+  if (webOrigin) void askOnce(`${webOrigin}/api/health?deep=1`)
   if (fs.existsSync(path.join(DATA_DIR, 'pg17')) && embedded)
     log(`data: ${path.relative(process.cwd(), DATA_DIR)}/ (delete it to start over with a fresh demo fleet)`)
 

@@ -63,10 +63,7 @@ export function createSupervisor({ log, onStop }) {
         })
       })
     },
-    /**
-     * `stopOrder`: services with a lower one are stopped (and waited for) before the others; `env`:
-     * variables of its own. Returns the child (an IPC channel joins it to us).
-     */
+    /** `stopOrder`: services with a lower one are stopped (and waited for) before the others; `env`: variables of its own. */
     keepRunning(name, args, { stopOrder = 0, env = {} } = {}) {
       const child = spawnNode(args, { keepAlive: true, stopOrder, env })
       child.once('exit', (code, signal) => {
@@ -74,7 +71,6 @@ export function createSupervisor({ log, onStop }) {
         log(`${name} exited (${code ?? signal}); stopping everything`)
         shutdown(1)
       })
-      return child
     },
     waitHealthy,
   }

@@ -9,7 +9,8 @@ import http from 'node:http'
 /** A try that gets no answer within this long counts as "not yet", and goes again (a server that hung on one request). */
 const TRY_TIMEOUT_MS = 30_000
 
-function answers(url) {
+/** One request on a connection of its own: resolves with whether `url` answered 2xx (never rejects). */
+export function askOnce(url) {
   return new Promise((resolve) => {
     const request = http.get(url, { agent: false, headers: { connection: 'close' }, timeout: TRY_TIMEOUT_MS }, (response) => {
       response.resume()
@@ -26,5 +27,5 @@ function answers(url) {
  * another status. Often ready waits on this, and a refused connection costs next to nothing.
  */
 export async function waitHealthy(url, { everyMs = 25 } = {}) {
-  while (!(await answers(url))) await new Promise((resolve) => setTimeout(resolve, everyMs))
+  while (!(await askOnce(url))) await new Promise((resolve) => setTimeout(resolve, everyMs))
 }

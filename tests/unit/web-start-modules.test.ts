@@ -2,7 +2,7 @@
 // instrumentation.ts (register() awaits every import it makes) and the health route. The Prisma
 // client is not among them: its first query builds a query compiler from WebAssembly, about half a
 // second of CPU that every start would spend before ready (lib/db-pool.ts, BENCHMARKS.md, "Start and
-// stop"). It loads once npm start has printed ready (lib/health/warm-database-client.ts), or with the
+// stop"). It loads with the deep health check npm start asks for once it has printed ready, or with the
 // first route that reads through it.
 import { describe, expect, it } from 'vitest'
 import { modulesLoadedBy, readModule } from '@/tests/support/module-graph'
@@ -20,7 +20,7 @@ describe("the web server's start path", () => {
     expect(loaded.has('lib/health/check-health.ts')).toBe(true)
     expect(loaded.has('lib/db-pool.ts')).toBe(true)
     expect(loaded.has('lib/config.ts')).toBe(true)
-    expect(loaded.has('lib/health/warm-database-client.ts')).toBe(true)
+    expect(loaded.has('lib/health/answer-health.ts')).toBe(true)
     // The check below sees a module that loads the client.
     expect(loadsPrisma('lib/db.ts')).toBe(true)
   })

@@ -1,1 +1,0 @@
-export const WARM_DATABASE_CLIENT: 'toolroom:warm-database-client'
